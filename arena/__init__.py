@@ -1,0 +1,3 @@
+"""d20 Arena: exact odds and simulated fights under d20 house-rule variants."""
+
+__version__ = "0.1.0"

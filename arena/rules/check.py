@@ -1,0 +1,86 @@
+"""What is rolled and against what (`Check`), and what came of it (`Outcome`).
+
+Both are plain values, not pydantic models: the engine builds and resolves millions of them. A check carries
+numbers only; the rules know no creatures.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+KINDS = ("attack", "save", "skill", "ability", "caster-level", "initiative", "defense")
+"""Check kinds. ``defense`` is the players-roll-all defense check (seed 003's AC/CMD "roll"), made by the defender:
+its modifier is the AC's modifiers (AC - 10) and its target the attack score (11 + attack bonus)."""
+SIDES = ("pc", "monster")
+
+
+class Check(NamedTuple):
+    """One d20-type roll, described from the side that rolls it under the standard rules.
+
+    ``side`` is the attacker (attack), the creature saving (save), the caster (caster-level check against spell
+    resistance), the one checking (skill, ability, initiative), or the defender (defense). ``opponent`` is the side
+    of the other creature involved (defender, caster, the one with spell resistance), by default the other side:
+    players roll all the dice changes who physically rolls only when a monster's roll is made against a PC.
+    The situational flags ``press_luck``, ``luck_reroll`` and ``auspicious`` belong to whoever physically rolls
+    (:func:`arena.rules.roller` says who); ``luck_reroll`` means "reroll once if this roll fails".
+    """
+
+    kind: str
+    side: str = "pc"
+    modifier: int = 0
+    """The net static modifier the roller's side knows (attack bonus, save bonus, skill modifier, AC - 10...)."""
+    target: int = 10
+    """AC, DC, SR, or the target number; for a defense check, the attack score."""
+    hidden: int = 0
+    """Modifiers the roller does not know: applied static after the roll, whatever the modifier system."""
+    threat: int = 20
+    """Attacks: the lowest natural d20 that threatens, after Improved Critical / keen (19 for 19-20)."""
+    multiplier: int = 2
+    opponent: str | None = None
+    unconscious: bool = False
+    flat_footed: bool = False
+    """The defender is flat-footed (a flat-footed AC roll cannot press luck)."""
+    take: int | None = None
+    """Take 10 / 16 / 18 / 20 on a skill or ability check."""
+    press_luck: bool = False
+    luck_reroll: bool = False
+    auspicious: bool = False
+
+
+class Outcome:
+    """A resolved check, named from the side that acts (``Check.side``), whoever physically rolled."""
+
+    __slots__ = ("natural", "total", "success", "auto_success", "auto_failure", "threat", "critical",
+                 "critical_success", "fumble", "item_damage", "pressed", "spell_ends", "rerolled", "roller")
+
+    def __init__(self, natural: int, total: int, success: bool, auto_success: bool, auto_failure: bool,
+                 threat: bool, critical: bool, critical_success: bool, fumble: bool, item_damage: bool,
+                 pressed: bool, spell_ends: bool, rerolled: bool, roller: str):
+        self.natural = natural
+        """The natural roll of the deciding die (a 3d6 sum; the initial die of an open-ended chain)."""
+        self.total = total
+        """What the physical roller's check totalled (a defense or magic check total under players roll all)."""
+        self.success = success
+        """Attack: it hits. Save: the save succeeds. Caster level: the spell gets through. Checks: success."""
+        self.auto_success = auto_success
+        self.auto_failure = auto_failure
+        self.threat = threat
+        self.critical = critical
+        """A critical hit (confirmed, or an open-ended critical success)."""
+        self.critical_success = critical_success
+        self.fumble = fumble
+        self.item_damage = item_damage
+        """A natural 1 on a save, or a natural 20 on a magic check: the saver's equipment may take damage."""
+        self.pressed = pressed
+        self.spell_ends = spell_ends
+        """Auspicious odds ended: all four of its dice showed 1."""
+        self.rerolled = rerolled
+        self.roller = roller
+        """The side that physically rolled."""
+
+    def as_dict(self) -> dict:
+        return {name: getattr(self, name) for name in self.__slots__}
+
+    def __repr__(self) -> str:
+        flags = [n for n in self.__slots__[2:-1] if getattr(self, n) is True]
+        return f"Outcome(natural={self.natural}, total={self.total}, {', '.join(flags) or 'failure'})"

@@ -1,0 +1,386 @@
+"""`resolve()` and `exact()`: two faces of one set of rules.
+
+A check under a rule set compiles once into a :class:`Plan`: who physically rolls which die, with which
+modifier dice, against which target, which naturals are automatic, threaten or explode. ``resolve`` samples a
+plan; ``exact`` enumerates it. Both read every roll through the same :meth:`Plan.judge`, so the sampled and
+exact faces cannot drift apart, and the tests hold them against each other for every check kind and variant.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from fractions import Fraction
+from functools import lru_cache
+
+import icepool
+
+from arena.errors import RulesError
+from arena.rules import bell_curve, open_ended, players_roll, standard, variable_modifiers
+from arena.rules.check import KINDS, SIDES, Check, Outcome
+from arena.rules.ruleset import RuleSet
+
+D20, D3D6, D4D6, FIXED = "d20", "3d6", "4d6kh3", "fixed10"
+_FACES = {D20: (1, 20), D3D6: (3, 18), D4D6: (3, 18), FIXED: (10, 10)}
+_OTHER = {"pc": "monster", "monster": "pc"}
+ATTACK_LIKE = frozenset({"attack", "defense"})
+
+
+class Plan:
+    """A check compiled under a rule set: everything the hot loop needs, as plain attributes."""
+
+    __slots__ = ("roller", "roller_kind", "flip", "die", "reroll_die", "take", "static", "var_dice", "target",
+                 "auto_hi", "auto_lo", "threat_set", "explode_hi", "explode_lo", "open", "confirm",
+                 "margin_crit", "item_natural", "spell_end", "pressed", "is_attack", "confirm_auto")
+
+    # ------------------------------------------------------------------ judging one physical roll
+    def judge(self, natural: int, total: int, autos: bool = True) -> tuple[bool, bool, bool, bool, bool]:
+        """The roller's view of one roll: (success, auto success, auto failure, critical success, fumble)."""
+        auto_s = autos and natural == self.auto_hi
+        auto_f = autos and natural == self.auto_lo
+        success = True if auto_s else False if auto_f else total >= self.target
+        crit = self.open and natural in self.explode_hi and total - self.target >= open_ended.CRITICAL_MARGIN
+        fumble = self.open and natural in self.explode_lo and self.target - total >= open_ended.CRITICAL_MARGIN
+        return success, auto_s, auto_f, crit, fumble
+
+    def attack_hits(self, roller_success: bool) -> bool:
+        """For attack-like checks: did the attack hit? (A defense check that succeeds is a miss.)"""
+        return not roller_success if self.roller_kind == "defense" else roller_success
+
+    # ------------------------------------------------------------------ sampling
+    def sample_natural(self, die: str, rand) -> int:
+        if die == D20:
+            return int(rand() * 20) + 1
+        if die == D3D6:
+            return int(rand() * 6) + int(rand() * 6) + int(rand() * 6) + 3
+        if die == D4D6:
+            a, b, c, d = (int(rand() * 6) + 1 for _ in range(4))
+            return a + b + c + d - min(a, b, c, d)
+        return 10
+
+    def sample_roll(self, die: str, rand) -> tuple[int, int]:
+        """One physical roll: (natural, total)."""
+        natural = self.take if self.take is not None else self.sample_natural(die, rand)
+        value = natural
+        if self.open and (natural in self.explode_hi or natural in self.explode_lo):
+            low, top = _FACES[die]
+            if natural in self.explode_hi:
+                extra = self.sample_natural(die, rand)
+                value += extra
+                while extra == top:
+                    extra = self.sample_natural(die, rand)
+                    value += extra
+            else:
+                chain = 0
+                extra = self.sample_natural(die, rand)
+                while extra == low:
+                    chain += top
+                    extra = self.sample_natural(die, rand)
+                value = -(chain + extra)
+        total = value + self.static
+        for sign, count, sides, _keep in self.var_dice:
+            sub = count
+            for _ in range(count):
+                sub += int(rand() * sides)
+            total += sign * sub
+        return natural, total
+
+    def resolve(self, rand) -> Outcome:
+        outcome = self._resolve_with(self.die, rand, True)
+        if self.reroll_die is not None and outcome.success == self.flip:   # the roller failed: reroll once
+            first_ended = outcome.spell_ends
+            outcome = self._resolve_with(self.reroll_die, rand, False)
+            outcome.rerolled = True
+            outcome.spell_ends = outcome.spell_ends or first_ended
+        return outcome
+
+    def _resolve_with(self, die: str, rand, first: bool) -> Outcome:
+        natural, total = self.sample_roll(die, rand)
+        success, auto_s, auto_f, crit_s, fumble = self.judge(natural, total)
+        spell_ends = first and natural == self.spell_end
+        threat = critical = False
+        if self.is_attack:
+            hits = self.attack_hits(success)
+            threat = hits and natural in self.threat_set
+            margin = crit_s if self.roller_kind == "attack" else fumble
+            if threat and self.confirm:
+                c_nat, c_total = self.sample_roll(self.die, rand)
+                critical = self.attack_hits(self.judge(c_nat, c_total, self.confirm_auto)[0])
+                spell_ends = spell_ends or (c_nat == self.spell_end)
+            critical = critical or (self.margin_crit and margin)
+        item = natural == self.item_natural
+        if self.flip:
+            return Outcome(natural, total, not success, auto_f, auto_s, threat, critical, fumble, crit_s, item,
+                           self.pressed, spell_ends, False, self.roller)
+        return Outcome(natural, total, success, auto_s, auto_f, threat, critical, crit_s, fumble, item,
+                       self.pressed, spell_ends, False, self.roller)
+
+    # ------------------------------------------------------------------ exact
+    def roll_table(self, die: str) -> list[tuple[int, int, Fraction]]:
+        """Every (natural, total, probability) of one physical roll, explosions cut at a stated depth."""
+        return _roll_table(self._table_key(), die)
+
+    def _table_key(self) -> tuple:
+        return (self.take, self.static, self.var_dice, self.open, frozenset(self.explode_hi),
+                frozenset(self.explode_lo))
+
+    def exact(self) -> dict[str, Fraction]:
+        """The probability of every producible outcome, summed over the same rolls :meth:`resolve` samples."""
+        probs = self._exact_from(self.die, True)
+        return {name: probs.get(name, Fraction(0)) for name in sorted(self.producible())}
+
+    def _confirm_odds(self) -> tuple[Fraction, Fraction]:
+        """(chance the confirmation roll confirms, chance it shows auspicious odds' four 1s)."""
+        confirmed = ended = Fraction(0)
+        for natural, total, p in self.roll_table(self.die):
+            if self.attack_hits(self.judge(natural, total, self.confirm_auto)[0]):
+                confirmed += p
+            if natural == self.spell_end:
+                ended += p
+        return confirmed, ended
+
+    def _exact_from(self, die: str, first: bool) -> dict[str, Fraction]:
+        probs: dict[str, Fraction] = defaultdict(Fraction)
+        confirm_odds = self._confirm_odds() if self.confirm else None
+        reroll = self._exact_from(self.reroll_die, False) if first and self.reroll_die is not None else None
+        for natural, total, p in self.roll_table(die):
+            success, auto_s, auto_f, crit_s, fumble = self.judge(natural, total)
+            ended_here = first and natural == self.spell_end
+            if reroll is not None and not success:          # the roller failed: the reroll decides
+                for name, q in reroll.items():
+                    probs[name] += p * q
+                probs["rerolled"] += p
+                if ended_here:
+                    probs["spell_ends"] += p * (1 - reroll.get("spell_ends", 0))
+                continue
+            spell_end = Fraction(1) if ended_here else Fraction(0)
+            if self.is_attack:                                # judged from the roller's view, as in resolve
+                margin = self.margin_crit and (crit_s if self.roller_kind == "attack" else fumble)
+                if self.attack_hits(success) and natural in self.threat_set:
+                    probs["threat"] += p
+                    crit = Fraction(0)
+                    if self.confirm:
+                        crit, confirm_end = confirm_odds
+                        if not ended_here:
+                            spell_end = confirm_end
+                    probs["critical"] += p * (1 if margin else crit)
+                elif margin:
+                    probs["critical"] += p
+            if self.flip:
+                success, auto_s, auto_f, crit_s, fumble = not success, auto_f, auto_s, fumble, crit_s
+            probs["spell_ends"] += p * spell_end
+            for name, flag in (("success", success), ("auto_success", auto_s), ("auto_failure", auto_f),
+                               ("critical_success", crit_s), ("fumble", fumble),
+                               ("item_damage", natural == self.item_natural)):
+                if flag:
+                    probs[name] += p
+        return probs
+
+    def producible(self) -> set[str]:
+        """The outcomes this plan can produce at all (``arena odds`` leaves the others out)."""
+        names = {"success"}
+        if self.auto_hi is not None:
+            names |= {"auto_success", "auto_failure"}
+        if self.is_attack:
+            names |= {"threat", "critical"}
+        if self.open:
+            names |= {"critical_success", "fumble"}
+        if self.item_natural is not None:
+            names.add("item_damage")
+        if self.spell_end is not None:
+            names.add("spell_ends")
+        if self.reroll_die is not None:
+            names.add("rerolled")
+        return names
+
+
+@lru_cache(maxsize=4096)
+def _roll_table(key: tuple, die: str) -> list[tuple[int, int, Fraction]]:
+    take, static, var_dice, is_open, explode_hi, explode_lo = key
+    if take is not None:
+        return [(take, take + static, Fraction(1))]
+    naturals = natural_distribution(die)
+    low, top = _FACES[die]
+    modifier = _modifier_distribution(static, var_dice)
+    rows = []
+    for natural, p in naturals.items():
+        if is_open and natural in explode_hi:
+            chain, _ = _chain(die, low=False)
+            values = {natural + v: q for v, q in chain.items()}
+        elif is_open and natural in explode_lo:
+            chain, _ = _chain(die, low=True)
+            values = {-v: q for v, q in chain.items()}
+        else:
+            values = {natural: Fraction(1)}
+        totals: dict[int, Fraction] = defaultdict(Fraction)
+        for v, q in values.items():
+            for m, r in modifier.items():
+                totals[v + m] += q * r
+        rows.extend((natural, t, p * q) for t, q in totals.items())
+    return rows
+
+
+@lru_cache(maxsize=8)
+def natural_distribution(die: str) -> dict[int, Fraction]:
+    """The natural roll of a die kind, exactly (icepool)."""
+    dice = {D20: icepool.d20, D3D6: 3 @ icepool.d6, D4D6: icepool.d6.pool(4).highest(3).sum(),
+            FIXED: icepool.Die([10])}[die]
+    denominator = dice.denominator()
+    return {int(o): Fraction(q, denominator) for o, q in zip(dice.outcomes(), dice.quantities(), strict=True)}
+
+
+@lru_cache(maxsize=16)
+def _chain(die: str, low: bool) -> tuple[dict[int, Fraction], Fraction]:
+    faces = natural_distribution(die)
+    lo, top = _FACES[die]
+    trigger = lo if low else top
+    depth = open_ended.chain_depth(faces[trigger])
+    return open_ended.chain_distribution(faces, top, lo, low, depth)
+
+
+def chain_error(die: str) -> tuple[int, float]:
+    """(depth, probability left out) of an exploding chain of ``die``."""
+    faces = natural_distribution(die)
+    lo, top = _FACES[die]
+    depth = open_ended.chain_depth(faces[top])
+    return depth, float(_chain(die, False)[1])
+
+
+@lru_cache(maxsize=1024)
+def _modifier_distribution(static: int, var_dice: tuple) -> dict[int, Fraction]:
+    die = icepool.Die([static])
+    for sign, count, sides, _keep in var_dice:
+        part = count @ icepool.d(sides)
+        die = die + part if sign > 0 else die - part
+    denominator = die.denominator()
+    return {int(o): Fraction(q, denominator) for o, q in zip(die.outcomes(), die.quantities(), strict=True)}
+
+
+# ---------------------------------------------------------------------------------------- compiling
+def build_plan(check: Check, rules: RuleSet) -> Plan:
+    """Compile ``check`` under ``rules``; raises :class:`RulesError` for a check the rules do not allow."""
+    opts = rules.options
+    kind, side = check.kind, check.side
+    if kind not in KINDS:
+        raise RulesError(f"unknown check kind {kind!r} (choose from {', '.join(KINDS)})")
+    if side not in SIDES or (check.opponent is not None and check.opponent not in SIDES):
+        raise RulesError(f"a side is 'pc' or 'monster', not {side!r}")
+    if kind in ATTACK_LIKE:
+        if not 2 <= check.threat <= 20:
+            raise RulesError(f"threat range {check.threat}-20 cannot exist (the lowest threat is 2..20)")
+        if check.multiplier < 2:
+            raise RulesError(f"critical multiplier x{check.multiplier} cannot exist (at least x2)")
+    opponent = check.opponent or _OTHER[side]
+
+    plan = Plan()
+    converted = (rules.players_roll_all and side == "monster" and opponent == "pc"
+                 and kind in players_roll.CONVERTED_KINDS)
+    if converted:   # the player rolls a defense, magic or spell resistance check instead
+        plan.roller, plan.roller_kind, plan.flip = "pc", players_roll.CONVERTED_KINDS[kind], True
+        modifier = players_roll.check_modifier(check.target)
+        target = players_roll.score(check.modifier + check.hidden)
+        hidden = 0
+    else:
+        plan.roller, plan.roller_kind, plan.flip = side, kind, False
+        modifier, target, hidden = check.modifier, check.target, check.hidden
+    plan.target = target
+    plan.is_attack = kind in ATTACK_LIKE
+    roller_kind = plan.roller_kind
+
+    # --- the die
+    die = rules.die
+    base = {"d20": D20, "3d6": D3D6, "fixed10": FIXED}[die]
+    if check.auspicious:
+        if die != "3d6":
+            raise RulesError("auspicious odds exists only under the bell curve (3d6)")
+        if opts.auspicious_scope == "all-rolls" or roller_kind in bell_curve.AUSPICIOUS_KINDS:
+            base = D4D6
+    plan.die = base
+    plan.spell_end = bell_curve.LUCK_SPELL_ENDS_NATURAL if base == D4D6 else None
+    plan.reroll_die = None
+    if check.luck_reroll:
+        plan.reroll_die = D4D6 if die == "3d6" else base
+
+    # --- taking 10 / 16 / 18 / 20
+    plan.take = check.take
+    if check.take is not None:
+        allowed = bell_curve.TAKE_OPTIONS if die == "3d6" else standard.TAKE_OPTIONS
+        if kind not in standard.TAKE_KINDS:
+            raise RulesError(f"taking {check.take} applies to skill and ability checks only, not {kind}")
+        if check.take not in allowed:
+            raise RulesError(f"cannot take {check.take} under {die} (allowed: {', '.join(map(str, allowed))})")
+        if check.press_luck or check.luck_reroll:
+            raise RulesError("a check that takes 10/16/18/20 rolls no die: nothing to press or reroll")
+
+    # --- the modifier: static, variable, or pressed
+    if check.press_luck:
+        if check.unconscious:
+            raise RulesError("cannot press your luck while unconscious")
+        if roller_kind == "initiative":
+            raise RulesError("cannot press your luck on an initiative check")
+        if roller_kind == "defense" and check.flat_footed:
+            raise RulesError("cannot press your luck on a flat-footed AC roll")
+        if die == "fixed10":
+            raise RulesError("fixed10 rolls no variable dice: pressing luck is meaningless there")
+    variable_by_rules = (rules.modifiers == "variable"
+                         and opts.variable_sides in ("both", plan.roller))
+    use_variable = check.take is None and (variable_by_rules or check.press_luck)
+    plan.pressed = check.press_luck and not variable_by_rules and check.take is None
+    if use_variable:
+        expr = variable_modifiers.variable_dice(modifier)
+        plan.static = expr.constant + hidden
+        plan.var_dice = expr.dice
+    else:
+        plan.static = modifier + hidden
+        plan.var_dice = ()
+
+    # --- naturals: automatic results, threats, explosions
+    low, top = _FACES[base]
+    plan.open = rules.open_ended and check.take is None
+    automatic_kinds = standard.AUTOMATIC_KINDS | ({"defense", "magic"} if opts.prad_automatic else set())
+    has_autos = (roller_kind in automatic_kinds and die != "fixed10" and check.take is None
+                 and (not rules.open_ended or opts.open_automatic))
+    plan.auto_hi, plan.auto_lo = (top, low) if has_autos else (None, None)
+    plan.confirm_auto = opts.confirm_automatic and has_autos
+
+    attacker_threats: frozenset[int] = frozenset()
+    if plan.is_attack:
+        first = check.threat if die != "3d6" else bell_curve.threat_low(check.threat, opts.bell_threat_16_20)
+        attacker_threats = frozenset(range(first, top + 1))
+    if roller_kind == "defense":
+        plan.threat_set = (frozenset(21 - t for t in attacker_threats) if opts.prad_threat == "mirror"
+                           else frozenset({low}))
+        plan.explode_hi, plan.explode_lo = frozenset({top}), plan.threat_set
+    else:
+        plan.threat_set = attacker_threats
+        plan.explode_hi = attacker_threats if roller_kind == "attack" else frozenset({top})
+        plan.explode_lo = frozenset({low})
+    if not plan.open:
+        plan.explode_hi = plan.explode_lo = frozenset()
+    plan.confirm = plan.is_attack and (not rules.open_ended or opts.open_criticals == "confirm")
+    plan.margin_crit = plan.is_attack and rules.open_ended
+    plan.item_natural = {"save": low, "magic": top}.get(roller_kind) if die != "fixed10" else None
+    if check.take is not None:
+        plan.item_natural = None
+    return plan
+
+
+class Kernel:
+    """The compiled rules of one rule set, with a cache of compiled checks."""
+
+    __slots__ = ("rules", "_plans")
+
+    def __init__(self, rules: RuleSet):
+        self.rules = rules
+        self._plans: dict[Check, Plan] = {}
+
+    def plan(self, check: Check) -> Plan:
+        plan = self._plans.get(check)
+        if plan is None:
+            plan = self._plans[check] = build_plan(check, self.rules)
+        return plan
+
+    def resolve(self, check: Check, rand) -> Outcome:
+        plan = self._plans.get(check)
+        if plan is None:
+            plan = self.plan(check)
+        return plan.resolve(rand)

@@ -1,0 +1,162 @@
+"""Which variants are on: the `RuleSet`, its text key, and the variant grid.
+
+A key names the die first, then in this order ``prad`` (players roll all), ``var`` or ``luck`` (variable
+modifiers, pressed luck), ``open``, ``called``, joined by ``+``: ``d20`` is the standard game,
+``3d6+prad+luck+open`` a bell curve with players rolling, pressing luck, open-ended.
+Choices the documents leave open live in :class:`RuleOptions`; they are not part of the key (a run's
+manifest records them), so keys stay stable.
+"""
+
+from __future__ import annotations
+
+import itertools
+from functools import cached_property
+from typing import TYPE_CHECKING, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from arena.errors import RulesError
+
+if TYPE_CHECKING:
+    from arena.rules.kernel import Kernel
+
+Die = Literal["d20", "3d6", "fixed10"]
+Modifiers = Literal["static", "variable", "press-luck"]
+
+DIES: tuple[str, ...] = ("d20", "3d6", "fixed10")
+MODIFIERS: tuple[str, ...] = ("static", "variable", "press-luck")
+_MODIFIER_TAG = {"variable": "var", "press-luck": "luck"}
+_TAG_MODIFIER = {tag: mod for mod, tag in _MODIFIER_TAG.items()}
+_ORDER = ("prad", "var", "luck", "open", "called")
+
+
+class RuleOptions(BaseModel):
+    """Choices where the documents are silent or two variants meet (README, "Rules notes")."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    bell_threat_16_20: Literal[13, 14] = 13
+    """Doc 000 has no row for a d20 threat range of 16-20. 13-18 (25.9%) is nearest the old 25%;
+    14 reads the table's "17-20 -> 14-18" flat spot as continuing."""
+    prad_automatic: bool = True
+    """Players roll all: a natural 1 on a defense check always hits and a natural 20 always misses; a natural 20
+    on a magic check always affects the creature and a natural 1 never does (mirrors the saver's 1 and 20)."""
+    prad_threat: Literal["mirror", "die-minimum"] = "mirror"
+    """Players roll all with a wider threat range: ``mirror`` makes a defense natural ``21 - t`` threaten for every
+    threatening attack natural ``t`` (19-20 -> 1-2; on 3d6, 16-18 -> 3-5); ``die-minimum`` keeps the document's
+    words, only the die's lowest natural threatens."""
+    open_automatic: bool = False
+    """Doc 002 replaces "a natural 20 always succeeds, a natural 1 always fails": by default none of it survives
+    under open-ended rolls; True keeps the automatic results as well."""
+    open_criticals: Literal["margin", "confirm"] = "margin"
+    """Open-ended attacks: ``margin`` makes a critical hit exactly a critical success (beat the AC by 20 or more
+    from a natural in the threat range), with no confirmation roll; ``confirm`` keeps the threat and confirmation
+    roll and adds critical successes as critical hits."""
+    variable_sides: Literal["both", "pc", "monster"] = "both"
+    """Doc 000 allows variable modifiers for some characters only (advising against it): whose rolls use them."""
+    auspicious_scope: Literal["all-rolls", "listed"] = "all-rolls"
+    """Auspicious odds names attack rolls, saves, ability and skill checks. ``all-rolls`` extends it to every
+    d20-type roll its subject physically makes (defense, magic, caster level, spell resistance checks)."""
+    confirm_automatic: bool = True
+    """The automatic hit and miss of a natural 20 / 1 apply to the confirmation roll too (it is an attack roll)."""
+
+
+class RuleSet(BaseModel):
+    """The variants in force for a check, a fight or a run."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    die: Die = "d20"
+    players_roll_all: bool = False
+    modifiers: Modifiers = "static"
+    open_ended: bool = False
+    called_shots: bool = False
+    options: RuleOptions = RuleOptions()
+
+    def model_post_init(self, __context: object) -> None:
+        refuse_impossible(self)
+
+    @property
+    def key(self) -> str:
+        parts = [self.die]
+        if self.players_roll_all:
+            parts.append("prad")
+        if self.modifiers != "static":
+            parts.append(_MODIFIER_TAG[self.modifiers])
+        if self.open_ended:
+            parts.append("open")
+        if self.called_shots:
+            parts.append("called")
+        return "+".join(parts)
+
+    @classmethod
+    def from_key(cls, key: str, options: RuleOptions | None = None) -> RuleSet:
+        """Parse a key such as ``3d6+prad+luck``; raises :class:`RulesError` naming what is wrong."""
+        parts = [p.strip() for p in key.strip().split("+")]
+        die = parts[0]
+        if die not in DIES:
+            raise RulesError(f"rule set {key!r}: unknown die {die!r} (choose from {', '.join(DIES)})")
+        fields: dict[str, object] = {"die": die}
+        last = -1
+        for tag in parts[1:]:
+            if tag not in _ORDER:
+                raise RulesError(f"rule set {key!r}: unknown variant {tag!r} (choose from {', '.join(_ORDER)})")
+            pos = _ORDER.index(tag)
+            if pos <= last:
+                raise RulesError(f"rule set {key!r}: variants go in the order {'+'.join(_ORDER)}, once each")
+            if tag in _TAG_MODIFIER and "modifiers" in fields:
+                raise RulesError(f"rule set {key!r}: 'var' and 'luck' are two settings of one variant")
+            last = pos
+            if tag == "prad":
+                fields["players_roll_all"] = True
+            elif tag in _TAG_MODIFIER:
+                fields["modifiers"] = _TAG_MODIFIER[tag]
+            elif tag == "open":
+                fields["open_ended"] = True
+            else:
+                fields["called_shots"] = True
+        return cls(**fields, options=options or RuleOptions())
+
+    def __str__(self) -> str:
+        return self.key
+
+    @cached_property
+    def kernel(self) -> Kernel:
+        """The compiled rules (built once per rule set, cached on it)."""
+        from arena.rules.kernel import Kernel
+
+        return Kernel(self)
+
+
+def refuse_impossible(rules: RuleSet) -> None:
+    """Refuse combinations that cannot mean anything, with the reason."""
+    if rules.die == "fixed10":
+        if rules.modifiers != "static":
+            raise RulesError(
+                f"rule set {rules.key!r}: fixed10 is the control where every roll is exactly a natural 10 "
+                "plus a static modifier; variable or pressed dice would make it random again")
+        if rules.open_ended:
+            raise RulesError(f"rule set {rules.key!r}: fixed10 never rolls a natural 20 or 1, so open-ended "
+                             "rolls cannot happen")
+        if rules.called_shots:
+            raise RulesError(f"rule set {rules.key!r}: a called shot presses luck (variable dice), which the "
+                             "fixed10 control does not roll")
+
+
+def default_grid() -> list[RuleSet]:
+    """Every combination the documents define: 2 dice x prad x 3 modifier systems x open x called = 48."""
+    return [RuleSet(die=d, players_roll_all=p, modifiers=m, open_ended=o, called_shots=c)
+            for d, p, m, o, c in itertools.product(("d20", "3d6"), (False, True), MODIFIERS,
+                                                   (False, True), (False, True))]
+
+
+def grid(**values: list) -> list[RuleSet]:
+    """The product of variant values, e.g. ``grid(die=["d20", "3d6"], open_ended=[False, True])``;
+    a variant not named keeps its standard value. Impossible combinations raise :class:`RulesError`."""
+    names = list(values)
+    return [RuleSet(**dict(zip(names, combo, strict=True)))
+            for combo in itertools.product(*(values[n] for n in names))]
+
+
+STANDARD = RuleSet()
+"""The standard d20 rules."""

@@ -41,6 +41,16 @@ class Stream:
         return int(self.rand() * sides) + 1
 
     @classmethod
+    def scripted(cls, rolls: list[tuple[int, int] | float]) -> Stream:
+        """A stream that yields the given rolls in order, for tests and worked examples: ``(face, sides)`` for
+        one die, or a raw draw in [0, 1) (see :func:`arena.rules.kernel.draw_for` for multi-dice naturals)."""
+        values = iter([r if isinstance(r, float) else (r[0] - 0.5) / r[1] for r in rolls])
+        stream = cls.__new__(cls)
+        stream.seed = None
+        stream.rand = values.__next__
+        return stream
+
+    @classmethod
     def for_encounter(cls, run_seed: int, index: int) -> Stream:
         """The stream of encounter ``index`` of a run: the same under every rule set (common random numbers)."""
         state = np.random.SeedSequence([run_seed, index]).generate_state(2, dtype=np.uint32)

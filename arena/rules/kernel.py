@@ -29,59 +29,45 @@ class Plan:
     """A check compiled under a rule set: everything the hot loop needs, as plain attributes."""
 
     __slots__ = ("roller", "roller_kind", "flip", "die", "reroll_die", "take", "static", "var_dice", "target",
-                 "auto_hi", "auto_lo", "threat_set", "explode_hi", "explode_lo", "open", "confirm",
-                 "margin_crit", "item_natural", "spell_end", "pressed", "is_attack", "confirm_auto")
+                 "auto_hi", "auto_lo", "threat_set", "explode_hi", "explode_lo", "open", "confirm", "var_table",
+                 "defends", "margin_crit", "item_natural", "spell_end", "pressed", "is_attack", "confirm_auto")
 
     # ------------------------------------------------------------------ judging one physical roll
     def judge(self, natural: int, total: int, autos: bool = True) -> tuple[bool, bool, bool, bool, bool]:
         """The roller's view of one roll: (success, auto success, auto failure, critical success, fumble)."""
-        auto_s = autos and natural == self.auto_hi
-        auto_f = autos and natural == self.auto_lo
-        success = True if auto_s else False if auto_f else total >= self.target
-        crit = self.open and natural in self.explode_hi and total - self.target >= open_ended.CRITICAL_MARGIN
-        fumble = self.open and natural in self.explode_lo and self.target - total >= open_ended.CRITICAL_MARGIN
-        return success, auto_s, auto_f, crit, fumble
+        if autos and natural == self.auto_hi:
+            success, auto_s, auto_f = True, True, False
+        elif autos and natural == self.auto_lo:
+            success, auto_s, auto_f = False, False, True
+        else:
+            success, auto_s, auto_f = total >= self.target, False, False
+        if not self.open:
+            return success, auto_s, auto_f, False, False
+        margin = total - self.target
+        return (success, auto_s, auto_f, margin >= open_ended.CRITICAL_MARGIN and natural in self.explode_hi,
+                -margin >= open_ended.CRITICAL_MARGIN and natural in self.explode_lo)
 
     def attack_hits(self, roller_success: bool) -> bool:
         """For attack-like checks: did the attack hit? (A defense check that succeeds is a miss.)"""
-        return not roller_success if self.roller_kind == "defense" else roller_success
+        return roller_success != self.defends
 
     # ------------------------------------------------------------------ sampling
-    def sample_natural(self, die: str, rand) -> int:
-        if die == D20:
-            return int(rand() * 20) + 1
-        if die == D3D6:
-            return int(rand() * 6) + int(rand() * 6) + int(rand() * 6) + 3
-        if die == D4D6:
-            a, b, c, d = (int(rand() * 6) + 1 for _ in range(4))
-            return a + b + c + d - min(a, b, c, d)
-        return 10
-
     def sample_roll(self, die: str, rand) -> tuple[int, int]:
-        """One physical roll: (natural, total)."""
-        natural = self.take if self.take is not None else self.sample_natural(die, rand)
-        value = natural
-        if self.open and (natural in self.explode_hi or natural in self.explode_lo):
-            low, top = _FACES[die]
+        """One physical roll: (natural, total). Dice come from tables of every equally likely combination, so
+        a 3d6 or a 1d20+1d6 costs one draw."""
+        if self.take is None:
+            table = _TABLES[die]
+            natural = table[int(rand() * len(table))]
+        else:
+            natural = self.take
+        total = natural + self.static
+        if self.open:
             if natural in self.explode_hi:
-                extra = self.sample_natural(die, rand)
-                value += extra
-                while extra == top:
-                    extra = self.sample_natural(die, rand)
-                    value += extra
-            else:
-                chain = 0
-                extra = self.sample_natural(die, rand)
-                while extra == low:
-                    chain += top
-                    extra = self.sample_natural(die, rand)
-                value = -(chain + extra)
-        total = value + self.static
-        for sign, count, sides, _keep in self.var_dice:
-            sub = count
-            for _ in range(count):
-                sub += int(rand() * sides)
-            total += sign * sub
+                total += _high_chain(die, rand)
+            elif natural in self.explode_lo:
+                total += _low_chain(die, rand) - natural   # the negative chain replaces the natural
+        if self.var_table is not None:
+            total += self.var_table[int(rand() * len(self.var_table))]
         return natural, total
 
     def resolve(self, rand) -> Outcome:
@@ -99,20 +85,19 @@ class Plan:
         spell_ends = first and natural == self.spell_end
         threat = critical = False
         if self.is_attack:
-            hits = self.attack_hits(success)
-            threat = hits and natural in self.threat_set
-            margin = crit_s if self.roller_kind == "attack" else fumble
-            if threat and self.confirm:
-                c_nat, c_total = self.sample_roll(self.die, rand)
-                critical = self.attack_hits(self.judge(c_nat, c_total, self.confirm_auto)[0])
-                spell_ends = spell_ends or (c_nat == self.spell_end)
-            critical = critical or (self.margin_crit and margin)
-        item = natural == self.item_natural
+            if (success != self.defends) and natural in self.threat_set:   # the attack hit, in the threat range
+                threat = True
+                if self.confirm:
+                    c_nat, c_total = self.sample_roll(self.die, rand)
+                    critical = self.judge(c_nat, c_total, self.confirm_auto)[0] != self.defends
+                    spell_ends = spell_ends or c_nat == self.spell_end
+            if self.margin_crit and (fumble if self.defends else crit_s):
+                critical = True
         if self.flip:
-            return Outcome(natural, total, not success, auto_f, auto_s, threat, critical, fumble, crit_s, item,
-                           self.pressed, spell_ends, False, self.roller)
-        return Outcome(natural, total, success, auto_s, auto_f, threat, critical, crit_s, fumble, item,
-                       self.pressed, spell_ends, False, self.roller)
+            return Outcome(natural, total, not success, auto_f, auto_s, threat, critical, fumble, crit_s,
+                           natural == self.item_natural, self.pressed, spell_ends, False, self.roller)
+        return Outcome(natural, total, success, auto_s, auto_f, threat, critical, crit_s, fumble,
+                       natural == self.item_natural, self.pressed, spell_ends, False, self.roller)
 
     # ------------------------------------------------------------------ exact
     def roll_table(self, die: str) -> list[tuple[int, int, Fraction]]:
@@ -191,6 +176,66 @@ class Plan:
         if self.reroll_die is not None:
             names.add("rerolled")
         return names
+
+
+@lru_cache(maxsize=1024)
+def _sum_table(dice: tuple) -> tuple[int, ...] | None:
+    """Every equally likely sum of signed dice groups, one entry per combination (None for no dice)."""
+    if not dice:
+        return None
+    sums = [0]
+    for sign, count, sides, _keep in dice:
+        for _ in range(count):
+            sums = [s + sign * face for s in sums for face in range(1, sides + 1)]
+    if len(sums) > MAX_TABLE:
+        raise RulesError(f"variable dice {dice} have too many combinations to tabulate")
+    return tuple(sums)
+
+
+MAX_TABLE = 1 << 22
+"""Variable dice up to about +-40 (4d20 = 160,000 combinations) tabulate; beyond is no d20 game."""
+
+
+def _natural_table(die: str) -> tuple[int, ...]:
+    if die == D20:
+        return tuple(range(1, 21))
+    if die == D3D6:
+        return tuple(a + b + c for a in range(1, 7) for b in range(1, 7) for c in range(1, 7))
+    if die == D4D6:
+        return tuple(a + b + c + d - min(a, b, c, d) for a in range(1, 7) for b in range(1, 7)
+                     for c in range(1, 7) for d in range(1, 7))
+    return (10,)
+
+
+_TABLES = {die: _natural_table(die) for die in (D20, D3D6, D4D6, FIXED)}
+
+
+def draw_for(die: str, faces: tuple[int, ...]) -> float:
+    """The stream draw that makes ``die`` show these ``faces`` (d6 faces for 3d6 and 4d6kh3): for scripted tests."""
+    index = 0
+    for face in faces:
+        index = index * (20 if die == D20 else 6) + face - 1
+    return (index + 0.5) / len(_TABLES[die])
+
+
+def _high_chain(die: str, rand) -> int:
+    """Open-ended rolling high: the extra dice added, while each shows the die's top."""
+    table, top = _TABLES[die], _FACES[die][1]
+    extra = total = table[int(rand() * len(table))]
+    while extra == top:
+        extra = table[int(rand() * len(table))]
+        total += extra
+    return total
+
+
+def _low_chain(die: str, rand) -> int:
+    """Open-ended rolling low: the negative value that replaces the natural (1, 12 -> -12; 1, 1, 7 -> -27)."""
+    table, (bottom, top) = _TABLES[die], _FACES[die]
+    chain, extra = 0, table[int(rand() * len(table))]
+    while extra == bottom:
+        chain += top
+        extra = table[int(rand() * len(table))]
+    return -(chain + extra)
 
 
 @lru_cache(maxsize=4096)
@@ -283,6 +328,7 @@ def build_plan(check: Check, rules: RuleSet) -> Plan:
         plan.roller, plan.roller_kind, plan.flip = side, kind, False
         modifier, target, hidden = check.modifier, check.target, check.hidden
     plan.target = target
+    plan.defends = plan.roller_kind == "defense"
     plan.is_attack = kind in ATTACK_LIKE
     roller_kind = plan.roller_kind
 
@@ -329,9 +375,11 @@ def build_plan(check: Check, rules: RuleSet) -> Plan:
         expr = variable_modifiers.variable_dice(modifier)
         plan.static = expr.constant + hidden
         plan.var_dice = expr.dice
+        plan.var_table = _sum_table(expr.dice)
     else:
         plan.static = modifier + hidden
         plan.var_dice = ()
+        plan.var_table = None
 
     # --- naturals: automatic results, threats, explosions
     low, top = _FACES[base]

@@ -1,0 +1,149 @@
+"""`arena party` (the generated four-character party) and `arena el` (Encounter Level, XP and difficulty)."""
+
+from __future__ import annotations
+
+import json
+import re
+from fractions import Fraction
+from typing import Annotated
+
+import typer
+
+from arena.errors import ArenaError
+
+GROUP_RE = re.compile(r"^(?P<name>[A-Za-z0-9][A-Za-z0-9 _/'.-]*?)(?::(?P<count>[^:]*))?$")
+
+
+def parse_group(text: str) -> tuple[str, int]:
+    """``troll:4`` -> ("troll", 4); ``ogre`` -> ("ogre", 1). Malformed text is an ArenaError."""
+    m = GROUP_RE.match(text.strip())
+    if not m or not m.group("name").strip():
+        raise ArenaError(f"group {text!r} is not NAME or NAME:COUNT (e.g. troll:4)")
+    count_text = m.group("count")
+    if count_text is None:
+        return m.group("name").strip(), 1
+    if not count_text.strip().isdigit() or int(count_text) < 1:
+        raise ArenaError(f"group {text!r}: the count after ':' must be a whole number of 1 or more")
+    return m.group("name").strip(), int(count_text)
+
+
+def _fail(err: ArenaError) -> typer.Exit:
+    typer.echo(f"error: {err}", err=True)
+    return typer.Exit(2)
+
+
+def _fmt_number(x: float) -> float | int:
+    return int(x) if float(x).is_integer() else round(float(x), 2)
+
+
+def el_report(groups_text: list[str], die: str = "d20", party_level: int | None = None,
+              group_by: str = "kind", cr1_to_half: bool = True) -> dict:
+    """The `arena el --json` document for the given group texts."""
+    from arena.bestiary import get_creature, normalise
+    from arena.challenge import (
+        difficulty_band,
+        effective_crs,
+        encounter_level,
+        format_cr,
+        parse_cr,
+        xp_per_pc,
+    )
+
+    if not groups_text:
+        raise ArenaError("give at least one group, e.g. `arena el troll:4 ogre:2`")
+    merged: dict[str, list] = {}
+    for text in groups_text:
+        name, count = parse_group(text)
+        creature = get_creature(name)
+        if creature.cr is None:
+            raise ArenaError(f"{creature.name} has no challenge rating")
+        key = normalise(creature.name)
+        if key in merged:
+            merged[key][1] += count
+        else:
+            merged[key] = [creature.name, count, parse_cr(Fraction(creature.cr))]
+    rows = list(merged.values())
+    eff = effective_crs([(cr, n) for _, n, cr in rows], die=die, group_by=group_by, cr1_to_half=cr1_to_half)
+    groups = [(cr, n) for cr, (_, n, _) in zip(eff, rows, strict=True)]
+    el = encounter_level(groups)
+    xp = band = None
+    if party_level is not None:
+        band = difficulty_band(el, party_level)
+        try:
+            xp = _fmt_number(xp_per_pc(party_level, groups))
+        except ArenaError:
+            xp = None  # a CR beyond the transcribed XP table (CR 20)
+    return {
+        "groups": [{"name": name, "count": n, "cr": format_cr(cr), "effective_cr": format_cr(e)}
+                   for (name, n, cr), e in zip(rows, eff, strict=True)],
+        "el": int(el) if el.denominator == 1 else round(float(el), 3),
+        "xp_per_pc": xp,
+        "band": band,
+    }
+
+
+def el_cmd(
+    groups: Annotated[list[str], typer.Argument(help="Creature groups NAME[:COUNT], e.g. troll:4 ogre:2.")],
+    die: Annotated[str, typer.Option("--die", help="d20, or 3d6 for the bell curve (groups of 4+ lose 1 CR).")] = "d20",
+    party_level: Annotated[int | None, typer.Option("--party-level", help="Party level 1-20: XP and band.")] = None,
+    group_by: Annotated[str, typer.Option("--group-by", help="Bell curve: count a group per 'kind' or per "
+                                                           "'encounter'.")] = "kind",
+    cr1_to_half: Annotated[bool, typer.Option("--cr1-to-half/--cr1-stays",
+                                              help="Bell curve: CR 1 in a group of 4+ becomes 1/2.")] = True,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Encounter Level of creature groups, with each creature's effective CR, XP per PC and difficulty band."""
+    try:
+        report = el_report(groups, die=die, party_level=party_level, group_by=group_by, cr1_to_half=cr1_to_half)
+    except ArenaError as err:
+        raise _fail(err) from None
+    if as_json:
+        typer.echo(json.dumps(report))
+        return
+    typer.echo(f"{'creature':<24} {'count':>5} {'CR':>5} {'effective CR':>13}")
+    for g in report["groups"]:
+        typer.echo(f"{g['name']:<24} {g['count']:>5} {g['cr']:>5} {g['effective_cr']:>13}")
+    el = report["el"]
+    from arena.challenge import format_cr
+    el_text = format_cr(Fraction(el).limit_denominator(10)) if isinstance(el, float) else str(el)
+    line = f"EL {el_text} (die {die})"
+    if party_level is not None:
+        xp = report["xp_per_pc"]
+        xp_text = f"{xp} XP per PC (party of 4)" if xp is not None else "XP beyond the CR 20 table"
+        line += f"; party level {party_level}: {report['band']}, {xp_text}"
+    typer.echo(line)
+
+
+def party_cmd(
+    level: Annotated[int, typer.Option("--level", help="Party level 1-20.")],
+    die: Annotated[str, typer.Option("--die", help="d20, or 3d6 (bell curve: Luck domain spells).")] = "d20",
+    as_json: Annotated[bool, typer.Option("--json", help="Print the four stat blocks as JSON.")] = False,
+) -> None:
+    """The generated fighter, cleric, rogue and wizard of a level (assumptions: docs/party.md)."""
+    from arena.party import generate_party
+
+    try:
+        party = generate_party(level, die)
+    except ArenaError as err:
+        raise _fail(err) from None
+    if as_json:
+        typer.echo(json.dumps([c.model_dump(mode="json", exclude_none=True) for c in party], indent=2))
+        return
+    typer.echo(f"{'PC':<20} {'hp':>4} {'AC':>3} {'tch':>3} {'ff':>3} {'init':>4} {'F/R/W':>9}  attack")
+    for c in party:
+        a = c.full_attack[0][0]
+        bonuses = "/".join(f"{b:+d}" for b in a.bonuses)
+        crit = "" if a.threat == 20 else f"/{a.threat_range}"
+        sneak = f" + sneak {a.sneak_attack}" if a.sneak_attack else ""
+        saves = f"{c.saves.fort:+d}/{c.saves.ref:+d}/{c.saves.will:+d}"
+        typer.echo(f"{c.display_name:<20} {c.hp:>4} {c.ac:>3} {c.touch_ac:>3} {c.flat_footed_ac:>3} "
+                   f"{c.initiative:>+4} {saves:>9}  {a.name} {bonuses} ({a.damage}{crit}){sneak}")
+        if c.spellcasting:
+            spells = "; ".join(f"{lv}: {', '.join(names)}" for lv, names in sorted(c.spellcasting.prepared.items()))
+            typer.echo(f"{'':<20} spells {spells}")
+
+
+def register(app: typer.Typer) -> None:
+    """Add `arena party` and `arena el` to the app."""
+    app.command("party")(party_cmd)
+    app.command("el")(el_cmd)

@@ -1,0 +1,210 @@
+"""`arena odds ...`: exact odds of single rolls under any variant."""
+
+from __future__ import annotations
+
+import json
+import sys
+from enum import StrEnum
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from arena import odds, roll_claims
+from arena.errors import RulesError
+from arena.rules import Check, RuleSet
+
+odds_app = typer.Typer(help="Exact odds of single rolls under the house-rule variants.", no_args_is_help=True)
+console = Console(width=None if sys.stdout.isatty() else 160)
+"""Wide tables when printing to a file or pipe, where there is no terminal width to respect."""
+
+
+class Die(StrEnum):
+    d20 = "d20"
+    bell = "3d6"
+    fixed10 = "fixed10"
+
+
+class Modifiers(StrEnum):
+    static = "static"
+    variable = "variable"
+    press_luck = "press-luck"
+
+
+class Side(StrEnum):
+    pc = "pc"
+    monster = "monster"
+
+
+# Options shared by every roll command (typer reads them from each signature).
+DIE = typer.Option(Die.d20, "--die", help="The resolution die.")
+PRAD = typer.Option(False, "--players-roll-all", help="Players roll all the dice.")
+MODS = typer.Option(Modifiers.static, "--modifiers", help="Static, variable, or press-luck modifiers.")
+OPEN = typer.Option(False, "--open-ended", help="Open-ended (exploding) rolls.")
+RULES = typer.Option(None, "--rules", help="A rule-set key such as 3d6+prad+luck; overrides the flags.")
+HIDDEN = typer.Option(0, "--hidden-modifier", help="A modifier the roller does not know (applied static).")
+ALL = typer.Option(False, "--all-variants", help="One row per rule set, side by side.")
+JSON = typer.Option(False, "--json", help="Print JSON.")
+PRESS = typer.Option(False, "--press-luck", help="The roller presses luck.")
+REROLL = typer.Option(False, "--luck-reroll", help="The roller uses the Luck domain reroll if the roll fails.")
+AUSPICIOUS = typer.Option(False, "--auspicious", help="The roller is under auspicious odds (3d6 only).")
+
+
+def _rules(die: Die, prad: bool, mods: Modifiers, open_ended: bool, key: str | None) -> RuleSet:
+    if key:
+        return RuleSet.from_key(key)
+    return RuleSet(die=die.value, players_roll_all=prad, modifiers=mods.value, open_ended=open_ended)
+
+
+def _show(check: Check, rules: RuleSet, all_variants: bool, as_json: bool) -> None:
+    objects = odds.all_variants(check) if all_variants else [odds.odds_object(check, rules)]
+    if as_json:
+        print(json.dumps(objects if all_variants else objects[0], indent=2))
+        return
+    names = [n for n in odds.OUTCOME_ORDER if any(n in o["outcomes"] for o in objects)]
+    table = Table(title=_describe(check), show_lines=False)
+    table.add_column("rules", no_wrap=True)
+    table.add_column("roller")
+    for name in names:
+        table.add_column(name, justify="right")
+    for obj in objects:
+        cells = []
+        for name in names:
+            entry = obj["outcomes"].get(name)
+            if entry is None:
+                cells.append("-")
+            elif all_variants:      # many rows: percentages only (--json has the fractions)
+                cells.append(f"{entry['p'] * 100:.3f}%")
+            else:
+                cells.append(f"{entry['p'] * 100:.3f}%\n{_short(entry['exact'])}")
+        table.add_row(obj["rules"]["key"], obj["roller"], *cells)
+    console.print(table)
+    if any("truncated" in o for o in objects):
+        console.print("Open-ended chains are infinite: computed to a depth whose error is below 1e-12.")
+
+
+def _short(fraction: str) -> str:
+    return fraction if len(fraction) <= 24 else "(" + str(len(fraction.split("/")[1])) + "-digit denominator)"
+
+
+def _describe(check: Check) -> str:
+    return (f"{check.kind} by a {check.side}: modifier {check.modifier:+d}"
+            + (f" (hidden {check.hidden:+d})" if check.hidden else "") + f" against {check.target}")
+
+
+@odds_app.command()
+def attack(bonus: int = typer.Option(..., "--bonus", help="Attack bonus."),
+           ac: int = typer.Option(..., "--ac", help="The target's AC."),
+           threat: str = typer.Option("20", "--threat", help="Threat range, e.g. 19-20."),
+           multiplier: int = typer.Option(2, "--multiplier", help="Critical multiplier."),
+           attacker: Side = typer.Option(Side.pc, "--attacker", help="The side that attacks."),
+           flat_footed: bool = typer.Option(False, "--flat-footed", help="The defender is flat-footed."),
+           die: Die = DIE, players_roll_all: bool = PRAD, modifiers: Modifiers = MODS, open_ended: bool = OPEN,
+           rules: str = RULES, hidden_modifier: int = HIDDEN, press_luck: bool = PRESS, luck_reroll: bool = REROLL,
+           auspicious: bool = AUSPICIOUS, all_variants: bool = ALL, json_: bool = JSON) -> None:
+    """Odds of an attack roll (or, under players roll all, the player's defense check)."""
+    check = Check("attack", attacker.value, bonus, ac, hidden_modifier, odds.parse_threat(threat), multiplier,
+                  flat_footed=flat_footed, press_luck=press_luck, luck_reroll=luck_reroll, auspicious=auspicious)
+    _show(check, _rules(die, players_roll_all, modifiers, open_ended, rules), all_variants, json_)
+
+
+@odds_app.command()
+def save(save_bonus: int = typer.Option(..., "--save", help="The saving creature's save bonus."),
+         dc: int = typer.Option(..., "--dc", help="The save DC."),
+         caster: Side = typer.Option(Side.pc, "--caster", help="The side that cast the spell."),
+         die: Die = DIE, players_roll_all: bool = PRAD, modifiers: Modifiers = MODS, open_ended: bool = OPEN,
+         rules: str = RULES, hidden_modifier: int = HIDDEN, press_luck: bool = PRESS, luck_reroll: bool = REROLL,
+         auspicious: bool = AUSPICIOUS, all_variants: bool = ALL, json_: bool = JSON) -> None:
+    """Odds of a saving throw (or, under players roll all, the player's magic check). `success` = the save succeeds."""
+    saver = "monster" if caster is Side.pc else "pc"
+    check = Check("save", saver, save_bonus, dc, hidden_modifier, opponent=caster.value, press_luck=press_luck,
+                  luck_reroll=luck_reroll, auspicious=auspicious)
+    _show(check, _rules(die, players_roll_all, modifiers, open_ended, rules), all_variants, json_)
+
+
+@odds_app.command()
+def sr(caster_level: int = typer.Option(..., "--caster-level", help="Caster level (plus Spell Penetration)."),
+       sr_: int = typer.Option(..., "--sr", help="The target's spell resistance."),
+       caster: Side = typer.Option(Side.pc, "--caster", help="The side that cast the spell."),
+       die: Die = DIE, players_roll_all: bool = PRAD, modifiers: Modifiers = MODS, open_ended: bool = OPEN,
+       rules: str = RULES, hidden_modifier: int = HIDDEN, press_luck: bool = PRESS, luck_reroll: bool = REROLL,
+       auspicious: bool = AUSPICIOUS, all_variants: bool = ALL, json_: bool = JSON) -> None:
+    """Odds of a caster level check against spell resistance. `success` = the spell gets through."""
+    check = Check("caster-level", caster.value, caster_level, sr_, hidden_modifier, press_luck=press_luck,
+                  luck_reroll=luck_reroll, auspicious=auspicious)
+    _show(check, _rules(die, players_roll_all, modifiers, open_ended, rules), all_variants, json_)
+
+
+@odds_app.command()
+def check(modifier: int = typer.Option(..., "--modifier", help="The check's modifier."),
+          target: int = typer.Option(..., "--target", help="The DC or target number."),
+          take: int = typer.Option(None, "--take", help="Take 10, 16, 18 or 20."),
+          kind: str = typer.Option("skill", "--kind", help="skill, ability or initiative."),
+          die: Die = DIE, players_roll_all: bool = PRAD, modifiers: Modifiers = MODS, open_ended: bool = OPEN,
+          rules: str = RULES, hidden_modifier: int = HIDDEN, press_luck: bool = PRESS, luck_reroll: bool = REROLL,
+          auspicious: bool = AUSPICIOUS, all_variants: bool = ALL, json_: bool = JSON) -> None:
+    """Odds of a skill, ability or initiative check."""
+    if kind not in ("skill", "ability", "initiative"):
+        raise RulesError(f"--kind must be skill, ability or initiative, not {kind!r}")
+    chk = Check(kind, "pc", modifier, target, hidden_modifier, take=take, press_luck=press_luck,
+                luck_reroll=luck_reroll, auspicious=auspicious)
+    _show(chk, _rules(die, players_roll_all, modifiers, open_ended, rules), all_variants, json_)
+
+
+@odds_app.command("modifiers")
+def modifiers_table(json_: bool = JSON) -> None:
+    """The variable-modifier table from -25 to +25: dice, mean, variance, drift from the static value."""
+    rows = odds.modifier_table()
+    if json_:
+        print(json.dumps(rows, indent=2))
+        return
+    table = Table(title="Variable modifiers (seed 000, 003)")
+    for col in ("modifier", "dice", "mean", "variance", "drift"):
+        table.add_column(col, justify="right")
+    for r in rows:
+        table.add_row(f"{r['modifier']:+d}", r["dice"], f"{r['mean']:+.2f}", f"{r['variance']:.2f}",
+                      f"{r['drift']:+.2f}")
+    console.print(table)
+
+
+@odds_app.command("press-luck")
+def press_luck_table(json_: bool = JSON) -> None:
+    """For modifiers 1-25, the chance to roll (18 + modifier - 3) or better, static against pressed."""
+    rows = odds.press_luck_table()
+    if json_:
+        print(json.dumps([{k: r[k] for k in ("modifier", "p_static", "p_pressed", "ratio")} for r in rows],
+                         indent=2))
+        return
+    table = Table(title="Press your luck: P(3d6 + modifier >= 18 + modifier - 3)")
+    for col in ("modifier", "target", "static", "pressed", "ratio"):
+        table.add_column(col, justify="right")
+    for r in rows:
+        table.add_row(f"{r['modifier']:+d}", str(r["target"]), f"{r['p_static'] * 100:.2f}%",
+                      f"{r['p_pressed'] * 100:.2f}%", f"{r['ratio']:.3f}x")
+    console.print(table)
+
+
+@odds_app.command("claims")
+def claims(json_: bool = JSON) -> None:
+    """Every claim the documents make about single rolls, with exact numbers and a verdict."""
+    results = roll_claims.evaluate_all()
+    if json_:
+        print(json.dumps(results, indent=2))
+        return
+    print_claims(results)
+
+
+def print_claims(results: list[dict]) -> None:
+    """A readable list of claims: verdict, quote, criterion, numbers."""
+    for r in results:
+        colour = {"holds": "green", "supported": "green", "imprecise": "yellow",
+                  "partly supported": "yellow"}.get(r["verdict"], "red")
+        console.print(f"[bold {colour}]{r['verdict'].upper():>16}[/]  [bold]{r['id']}[/]  ({r['source']})")
+        console.print(f"{'':18}\u201c{r['quote']}\u201d", highlight=False)
+        console.print(f"{'':18}[dim]criterion:[/] {r['criterion']}", highlight=False)
+        console.print(f"{'':18}[dim]numbers:[/] {json.dumps(r['numbers'])[:400]}", highlight=False)
+        console.print()
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(odds_app, name="odds")

@@ -1,0 +1,489 @@
+"""The generated four-character party (fighter, cleric, rogue, wizard) for levels 1-20, and hand-written parties.
+
+No open 3.5 pregenerated party exists, so the party is built from the SRD 3.5 class tables
+(``arena/data/srd35_class_progressions.yaml``) under the assumptions below. EVERY assumption is here.
+
+Race and abilities
+    * All four are humans (SRD: medium, speed 30 ft., one bonus feat at 1st level; no ability adjustment).
+    * Ability array 15, 14, 13, 12, 10, 8 (the 3.5 DMG "elite array"; the same numbers are the Pathfinder NPC
+      "heroic" array in the PRD), placed per class in :data:`ABILITIES`.
+    * The +1 ability increase at levels 4, 8, 12, 16 and 20 goes to the class's key ability (Str, Wis, Dex, Int).
+    * Enhancement items: key ability +2 at level 6, +4 at 11, +6 at 15; Con (amulet of health) +2 at 9, +4 at 14,
+      +6 at 18 (:data:`GEAR_SCHEDULE`).
+
+Hit points
+    * Maximum at 1st level, then the average of the hit die rounded up (d10: 6, d8: 5, d6: 4, d4: 3), plus the Con
+      modifier each level (current Con, items included, as 3.5 does), plus 3 for Toughness.
+
+Gear (:data:`GEAR_SCHEDULE`, :data:`ARMOR_BY_LEVEL`)
+    * Level 1 is mundane starting gear. From level 2 a masterwork weapon, from 3 a +1 weapon; the "big six"
+      items follow one schedule (weapon, armor, shield, ring of protection, amulet of natural armor, cloak of
+      resistance, ability items). Prices use the SRD 3.5 magic-item pricing formulas (bonus squared x 1,000 gp
+      for armor, shield, bracers, resistance and ability items; x 2,000 gp for weapons, deflection and natural
+      armor; masterwork +300 weapon, +150 armor). :func:`gear_cost` totals a character's gear; at every level it
+      stays within the PRD "Character Wealth by Level" (:data:`WEALTH_BY_LEVEL`; the 3.5 DMG table is not Open
+      Game Content, its figures are some 10-15% lower), the rest being consumables that are not modelled.
+    * Weapons are capped at +5 enhancement; special weapon properties, and any wealth left over, are not modelled.
+    * Fighter: longsword and heavy steel shield; chainmail to level 3, full plate from 4.
+      Cleric: morningstar and heavy steel shield; same armor as the fighter.
+      Rogue: rapier (Weapon Finesse); studded leather at 1, chain shirt 2-4, mithral chain shirt from 5.
+      Wizard: light crossbow and quarterstaff, bracers of armor (from level 3) instead of armor, no shield.
+    * The armor's own enhancement starts at level 5 (the fighter and cleric buy full plate at 4).
+    * The fighter, cleric and rogue also carry a mundane light crossbow as a ranged alternative. The wizard's
+      weapons (light crossbow first, quarterstaff) stay mundane: the weapon schedule is for the other three.
+
+Feats that change combat numbers (:data:`FEATS`; others are listed in notes as not modelled)
+    * Fighter: Improved Initiative (1), Weapon Focus (1), Dodge (2), Iron Will (3), Weapon Specialization (4),
+      Lightning Reflexes (6), Improved Critical and Greater Weapon Focus (8), Great Fortitude (9), Toughness (10),
+      Greater Weapon Specialization (12). Power Attack (1, human bonus feat) is taken but NOT modelled.
+    * Cleric: Improved Initiative (1), Toughness (1), Lightning Reflexes (3), Weapon Focus (morningstar) (6).
+    * Rogue: Weapon Finesse (1), Improved Initiative (1), Weapon Focus (rapier) (3), Dodge (6), Iron Will (9),
+      Toughness (12). Sneak attack +1d6 at 1st and every odd level. Evasion, uncanny dodge, trap sense are
+      recorded in notes only.
+    * Wizard: Improved Initiative (1), Toughness (1), Spell Focus (evocation) (3), Greater Spell Focus
+      (evocation) (6), Lightning Reflexes (9). Scribe Scroll and the 5th-level bonus feats are not modelled.
+
+Spells (only the spells the engine supports)
+    * Wizard: 1st magic missile, sleep, color spray; 2nd scorching ray; 3rd fireball, lightning bolt, hold person;
+      4th ice storm; 5th cone of cold. Cleric: 1st cure light wounds, bless, shield of faith; 2nd cure moderate
+      wounds, hold person; 3rd cure serious wounds, searing light; 4th cure critical wounds; 5th flame strike.
+    * Slots per day = class table + bonus spells for the key ability (SRD: one extra slot of spell level s per 4
+      points of modifier from s) + the cleric's one domain slot per level 1-9. Slots are filled in the rotation
+      of :data:`WIZARD_ROTATION` / :data:`CLERIC_ROTATION`. Slots above 5th (no supported spell) hold the best
+      lower-level spell (the SRD lets a caster prepare a lower-level spell in a higher-level slot).
+    * Cantrips/orisons are not listed (none is supported).
+    * Cleric domains: Luck and Healing. Domain slots: 1st-4th the Healing spells (cure light ... cure critical);
+      under the bell curve (``die="3d6"``) the 3rd-level domain slot holds the Luck domain's *auspicious odds* and
+      the 5th holds *mass auspicious odds* (Unearthed Arcana bell-curve Luck domain). Under d20 those two spells
+      do not exist: the 3rd slot holds cure serious wounds (Healing 3) and the 5th flame strike (Healing 5, mass
+      cure light wounds, is not supported: a stated simplification). Domain slots 6th-9th hold flame strike.
+    * Caster level = class level. Save DCs (10 + spell level + key modifier, +1 Spell Focus, +1 Greater Spell
+      Focus) are left to the engine; the feats are in ``feats``.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+import yaml
+
+from arena.creatures import Abilities, Attack, Creature, Saves, Spellcasting
+from arena.errors import ArenaError
+from arena.yamlio import Readable, iter_models, load_yaml
+
+CLASSES = ("fighter", "cleric", "rogue", "wizard")
+LEVELS = range(1, 21)
+DIES = ("d20", "3d6")
+
+ABILITIES: dict[str, dict[str, int]] = {
+    # elite array 15, 14, 13, 12, 10, 8 (3.5 DMG; PRD NPC "heroic" array, reference pf1_encounter_rules.yaml)
+    "fighter": {"str": 15, "dex": 13, "con": 14, "int": 10, "wis": 12, "cha": 8},
+    "cleric": {"str": 13, "dex": 8, "con": 14, "int": 10, "wis": 15, "cha": 12},
+    "rogue": {"str": 12, "dex": 15, "con": 14, "int": 13, "wis": 10, "cha": 8},
+    "wizard": {"str": 8, "dex": 14, "con": 13, "int": 15, "wis": 12, "cha": 10},
+}
+KEY_ABILITY = {"fighter": "str", "cleric": "wis", "rogue": "dex", "wizard": "int"}
+ABILITY_INCREASE_LEVELS = (4, 8, 12, 16, 20)
+"""SRD 3.5 "Experience and Level-Dependent Benefits": +1 to one ability score at 4th, 8th, 12th, 16th, 20th."""
+
+WEALTH_BY_LEVEL: dict[int, int] = {
+    # PRD (Pathfinder CRB) Table 12-4 "Character Wealth by Level", via reference pf1_encounter_rules.yaml.
+    1: 0, 2: 1000, 3: 3000, 4: 6000, 5: 10500, 6: 16000, 7: 23500, 8: 33000, 9: 46000, 10: 62000, 11: 82000,
+    12: 108000, 13: 140000, 14: 185000, 15: 240000, 16: 315000, 17: 410000, 18: 530000, 19: 685000, 20: 880000,
+}
+
+GEAR_SCHEDULE: dict[str, dict[int, int]] = {
+    # slot -> {level from which it applies: bonus}. "weapon" 0 = masterwork (+1 to hit only).
+    "weapon": {2: 0, 3: 1, 8: 2, 11: 3, 14: 4, 17: 5},
+    "armor": {5: 1, 7: 2, 10: 3, 13: 4, 16: 5},
+    "bracers": {3: 1, 6: 2, 9: 3, 12: 4, 15: 5},  # wizard's bracers of armor instead of armor
+    "shield": {5: 1, 9: 2, 12: 3, 15: 4, 18: 5},
+    "deflection": {5: 1, 9: 2, 13: 3, 16: 4, 19: 5},  # ring of protection
+    "natural": {7: 1, 10: 2, 14: 3, 17: 4, 20: 5},  # amulet of natural armor
+    "resistance": {4: 1, 8: 2, 11: 3, 14: 4, 17: 5},  # cloak of resistance
+    "key_ability": {6: 2, 11: 4, 15: 6},
+    "con": {9: 2, 14: 4, 18: 6},  # amulet of health
+}
+SLOT_PRICE_PER_BONUS_SQUARED = {
+    # SRD 3.5 magic item creation pricing (bonus squared x price); confidence medium-high (recalled SRD formulas).
+    "weapon": 2000, "armor": 1000, "bracers": 1000, "shield": 1000, "deflection": 2000, "natural": 2000,
+    "resistance": 1000, "key_ability": 1000, "con": 1000,
+}
+MASTERWORK_WEAPON_GP = 300
+MASTERWORK_ARMOR_GP = 150
+
+
+@dataclass(frozen=True)
+class ArmorPiece:
+    name: str
+    bonus: int
+    max_dex: int | None
+    price: int
+    speed: int = 30
+    masterwork_included: bool = False
+
+
+# SRD 3.5 Table: Armor and Shields (base bonus, maximum Dex bonus, price in gp; speed for medium wearers).
+CHAINMAIL = ArmorPiece("chainmail", 5, 2, 150, speed=20)
+FULL_PLATE = ArmorPiece("full plate", 8, 1, 1500, speed=20)
+STUDDED_LEATHER = ArmorPiece("studded leather", 3, 5, 25)
+CHAIN_SHIRT = ArmorPiece("chain shirt", 4, 4, 100)
+MITHRAL_CHAIN_SHIRT = ArmorPiece("mithral chain shirt", 4, 6, 1100, masterwork_included=True)
+HEAVY_STEEL_SHIELD = ArmorPiece("heavy steel shield", 2, None, 20)
+
+ARMOR_BY_LEVEL: dict[str, dict[int, ArmorPiece]] = {
+    "fighter": {1: CHAINMAIL, 4: FULL_PLATE},
+    "cleric": {1: CHAINMAIL, 4: FULL_PLATE},
+    "rogue": {1: STUDDED_LEATHER, 2: CHAIN_SHIRT, 5: MITHRAL_CHAIN_SHIRT},
+    "wizard": {},
+}
+
+
+@dataclass(frozen=True)
+class Weapon:
+    name: str
+    damage_die: str
+    damage_types: tuple[str, ...]
+    threat: int
+    multiplier: int
+    kind: str = "melee"
+    price: int = 0
+
+
+# SRD 3.5 Table: Weapons.
+LONGSWORD = Weapon("longsword", "1d8", ("slashing",), 19, 2, price=15)
+MORNINGSTAR = Weapon("morningstar", "1d8", ("bludgeoning", "piercing"), 20, 2, price=8)
+RAPIER = Weapon("rapier", "1d6", ("piercing",), 18, 2, price=20)
+QUARTERSTAFF = Weapon("quarterstaff", "1d6", ("bludgeoning",), 20, 2, price=0)
+LIGHT_CROSSBOW = Weapon("light crossbow", "1d8", ("piercing",), 19, 2, kind="ranged", price=35)
+
+MAIN_WEAPON = {"fighter": LONGSWORD, "cleric": MORNINGSTAR, "rogue": RAPIER, "wizard": LIGHT_CROSSBOW}
+SHIELD_USERS = ("fighter", "cleric")
+
+FEATS: dict[str, dict[int, tuple[str, ...]]] = {
+    "fighter": {1: ("Improved Initiative", "Weapon Focus (longsword)", "Power Attack"), 2: ("Dodge",),
+                3: ("Iron Will",), 4: ("Weapon Specialization (longsword)",), 6: ("Lightning Reflexes",),
+                8: ("Improved Critical (longsword)", "Greater Weapon Focus (longsword)"),
+                9: ("Great Fortitude",), 10: ("Toughness",),
+                12: ("Greater Weapon Specialization (longsword)",)},
+    "cleric": {1: ("Improved Initiative", "Toughness"), 3: ("Lightning Reflexes",),
+               6: ("Weapon Focus (morningstar)",)},
+    "rogue": {1: ("Weapon Finesse", "Improved Initiative"), 3: ("Weapon Focus (rapier)",), 6: ("Dodge",),
+              9: ("Iron Will",), 12: ("Toughness",)},
+    "wizard": {1: ("Improved Initiative", "Toughness", "Scribe Scroll"), 3: ("Spell Focus (evocation)",),
+               6: ("Greater Spell Focus (evocation)",), 9: ("Lightning Reflexes",)},
+}
+NOT_MODELLED_FEATS = ("Power Attack", "Scribe Scroll")
+
+IMPROVED_INITIATIVE = 4  # SRD feat: +4 initiative
+TOUGHNESS_HP = 3  # SRD 3.5 feat: +3 hit points
+SAVE_FEAT_BONUS = 2  # Iron Will, Lightning Reflexes, Great Fortitude: +2
+WEAPON_FOCUS = 1  # Weapon Focus, Greater Weapon Focus: +1 attack each
+WEAPON_SPECIALIZATION = 2  # Weapon Specialization, Greater Weapon Specialization: +2 damage each
+DODGE_AC = 1
+
+WIZARD_ROTATION: dict[int, tuple[str, ...]] = {
+    1: ("magic missile", "sleep", "color spray"),
+    2: ("scorching ray",),
+    3: ("fireball", "hold person", "lightning bolt"),
+    4: ("ice storm",),
+    5: ("cone of cold",),
+}
+CLERIC_ROTATION: dict[int, tuple[str, ...]] = {
+    1: ("cure light wounds", "bless", "shield of faith"),
+    2: ("cure moderate wounds", "hold person"),
+    3: ("cure serious wounds", "searing light"),
+    4: ("cure critical wounds",),
+    5: ("flame strike",),
+}
+DOMAINS = ("Luck", "Healing")
+DOMAIN_SPELLS: dict[str, dict[int, str]] = {
+    "d20": {1: "cure light wounds", 2: "cure moderate wounds", 3: "cure serious wounds", 4: "cure critical wounds",
+            5: "flame strike"},
+    "3d6": {1: "cure light wounds", 2: "cure moderate wounds", 3: "auspicious odds", 4: "cure critical wounds",
+            5: "mass auspicious odds"},
+}
+HIGHEST_SUPPORTED_SPELL_LEVEL = 5
+
+
+# --------------------------------------------------------------------------------------------- tables
+@cache
+def _progressions() -> dict:
+    text = resources.files("arena.data").joinpath("srd35_class_progressions.yaml").read_text(encoding="utf-8")
+    return yaml.safe_load(text)
+
+
+def class_row(cls: str, level: int) -> tuple[int, int, int, int, tuple[int, ...]]:
+    """(BAB, base Fort, base Ref, base Will, spells per day 0..9) from the SRD table."""
+    row = _progressions()["levels"][cls][level]
+    return row[0], row[1], row[2], row[3], tuple(row[4]) if len(row) > 4 else ()
+
+
+def hit_die(cls: str) -> int:
+    return int(_progressions()["hit_die"][cls])
+
+
+def scheduled(slot: str, level: int) -> int | None:
+    """The bonus of ``slot`` at ``level`` from :data:`GEAR_SCHEDULE`, or None before the slot is bought."""
+    got = None
+    for start, bonus in sorted(GEAR_SCHEDULE[slot].items()):
+        if level >= start:
+            got = bonus
+    return got
+
+
+def _piece(table: dict[int, ArmorPiece], level: int) -> ArmorPiece | None:
+    got = None
+    for start, piece in sorted(table.items()):
+        if level >= start:
+            got = piece
+    return got
+
+
+def mod(score: int) -> int:
+    return (score - 10) // 2
+
+
+def bonus_spells(modifier: int, spell_level: int) -> int:
+    """SRD Table: Ability Modifiers and Bonus Spells: one slot of level s for a modifier of s, +1 per 4 more."""
+    if spell_level < 1 or modifier < spell_level:
+        return 0
+    return (modifier - spell_level) // 4 + 1
+
+
+def iteratives(first: int, bab: int) -> tuple[int, ...]:
+    """SRD: an extra attack at -5 for every 5 points of BAB above +1 (max four from BAB)."""
+    n = max(1, min(4, (bab - 1) // 5 + 1))
+    return tuple(first - 5 * i for i in range(n))
+
+
+# --------------------------------------------------------------------------------------------- the builder
+def _abilities(cls: str, level: int) -> dict[str, int]:
+    scores = dict(ABILITIES[cls])
+    key = KEY_ABILITY[cls]
+    scores[key] += sum(1 for lv in ABILITY_INCREASE_LEVELS if level >= lv)
+    scores[key] += scheduled("key_ability", level) or 0
+    scores["con"] += scheduled("con", level) or 0
+    return scores
+
+
+def _feats(cls: str, level: int) -> tuple[str, ...]:
+    return tuple(f for lv, feats in sorted(FEATS[cls].items()) if level >= lv for f in feats)
+
+
+def gear_cost(cls: str, level: int) -> int:
+    """Gold-piece value of a generated character's modelled gear at ``level``."""
+    total = 0
+    weapon = MAIN_WEAPON[cls]
+    total += weapon.price + (LIGHT_CROSSBOW.price if cls != "wizard" else 0)
+    enh = scheduled("weapon", level) if cls != "wizard" else None
+    if enh is not None:
+        total += MASTERWORK_WEAPON_GP + SLOT_PRICE_PER_BONUS_SQUARED["weapon"] * enh**2
+    armor = _piece(ARMOR_BY_LEVEL[cls], level)
+    slots = ["deflection", "natural", "resistance", "key_ability", "con"]
+    if armor is not None:
+        total += armor.price
+        a_enh = scheduled("armor", level)
+        if a_enh:
+            total += (0 if armor.masterwork_included else MASTERWORK_ARMOR_GP)
+            total += SLOT_PRICE_PER_BONUS_SQUARED["armor"] * a_enh**2
+    if cls == "wizard":
+        slots.append("bracers")
+    if cls in SHIELD_USERS:
+        total += HEAVY_STEEL_SHIELD.price
+        s_enh = scheduled("shield", level)
+        if s_enh:
+            total += MASTERWORK_ARMOR_GP + SLOT_PRICE_PER_BONUS_SQUARED["shield"] * s_enh**2
+    for slot in slots:
+        bonus = scheduled(slot, level) or 0
+        total += SLOT_PRICE_PER_BONUS_SQUARED[slot] * bonus**2
+    return total
+
+
+def _prepared(cls: str, level: int, key_mod: int, die: str) -> dict[int, tuple[str, ...]]:
+    per_day = class_row(cls, level)[4]
+    rotation = WIZARD_ROTATION if cls == "wizard" else CLERIC_ROTATION
+    prepared: dict[int, tuple[str, ...]] = {}
+    for spell_level in range(1, len(per_day)):
+        slots = per_day[spell_level] + bonus_spells(key_mod, spell_level)
+        source_level = min(spell_level, HIGHEST_SUPPORTED_SPELL_LEVEL)
+        spells = rotation[source_level]
+        chosen = [spells[i % len(spells)] for i in range(slots)]
+        if cls == "cleric":
+            chosen.insert(0, DOMAIN_SPELLS[die][spell_level] if spell_level in DOMAIN_SPELLS[die] else
+                          CLERIC_ROTATION[HIGHEST_SUPPORTED_SPELL_LEVEL][0])
+        if chosen:
+            prepared[spell_level] = tuple(chosen)
+    return prepared
+
+
+def build_character(cls: str, level: int, die: str = "d20") -> Creature:
+    """One generated PC of class ``cls`` at ``level`` (see the module docstring for every assumption)."""
+    if cls not in CLASSES:
+        raise ArenaError(f"no generated {cls!r}: the party classes are {', '.join(CLASSES)}")
+    level = _check_level(level)
+    die = _check_die(die)
+    bab, base_fort, base_ref, base_will, _ = class_row(cls, level)
+    scores = _abilities(cls, level)
+    m = {k: mod(v) for k, v in scores.items()}
+    feats = _feats(cls, level)
+    hd = hit_die(cls)
+
+    # hit points: max at 1st, average rounded up after, Con each level, Toughness
+    hp = hd + (level - 1) * math.ceil((hd + 1) / 2) + level * m["con"]
+    hp += TOUGHNESS_HP * feats.count("Toughness")
+    hp = max(hp, level)
+
+    # armor class
+    armor = _piece(ARMOR_BY_LEVEL[cls], level)
+    armor_bonus = 0
+    max_dex = None
+    speed = 30
+    if armor is not None:
+        armor_bonus = armor.bonus + (scheduled("armor", level) or 0)
+        max_dex, speed = armor.max_dex, armor.speed
+    if cls == "wizard":
+        armor_bonus = scheduled("bracers", level) or 0
+    shield_bonus = 0
+    if cls in SHIELD_USERS:
+        shield_bonus = HEAVY_STEEL_SHIELD.bonus + (scheduled("shield", level) or 0)
+    dex_ac = m["dex"] if max_dex is None else min(m["dex"], max_dex)
+    deflection = scheduled("deflection", level) or 0
+    natural = scheduled("natural", level) or 0
+    dodge = DODGE_AC if "Dodge" in feats else 0
+    ac = 10 + armor_bonus + shield_bonus + dex_ac + deflection + natural + dodge
+    touch = 10 + dex_ac + deflection + dodge
+    flat = ac - max(dex_ac, 0) - dodge
+
+    # saves
+    resistance = scheduled("resistance", level) or 0
+    saves = Saves(
+        fort=base_fort + m["con"] + resistance + SAVE_FEAT_BONUS * ("Great Fortitude" in feats),
+        ref=base_ref + m["dex"] + resistance + SAVE_FEAT_BONUS * ("Lightning Reflexes" in feats),
+        will=base_will + m["wis"] + resistance + SAVE_FEAT_BONUS * ("Iron Will" in feats),
+    )
+
+    # attacks
+    weapon = MAIN_WEAPON[cls]
+    enh = scheduled("weapon", level) if cls != "wizard" else None
+    to_hit_item = 0 if enh is None else max(enh, 1)  # masterwork = +1 to hit
+    dmg_item = enh or 0
+    attacks = []
+    main = _attack(weapon, cls, bab, m, feats, to_hit_item, dmg_item, level)
+    attacks.append(main)
+    if cls == "wizard":
+        attacks.append(_attack(QUARTERSTAFF, cls, bab, m, feats, 0, 0, level))
+    else:
+        attacks.append(_attack(LIGHT_CROSSBOW, cls, bab, m, feats, 0, 0, level))
+    standard = tuple((a.model_copy(update={"bonuses": a.bonuses[:1]}),) for a in attacks)
+    full = tuple((a,) for a in attacks)
+
+    spellcasting = None
+    if cls in ("cleric", "wizard"):
+        key = KEY_ABILITY[cls]
+        spellcasting = Spellcasting(caster_level=level, ability=key, casting_class=cls,
+                                    prepared=_prepared(cls, level, m[key], die),
+                                    domains=DOMAINS if cls == "cleric" else ())
+
+    notes = [f"Generated {cls} {level} (human; assumptions in arena/party.py).",
+             f"Gear value {gear_cost(cls, level)} gp of {WEALTH_BY_LEVEL[level]} gp wealth by level."]
+    unmodelled = [f for f in feats if f in NOT_MODELLED_FEATS]
+    if unmodelled:
+        notes.append("Feats not modelled: " + ", ".join(unmodelled) + ".")
+    if cls == "rogue":
+        specials = ["evasion" if level >= 2 else "", "uncanny dodge" if level >= 4 else "",
+                    f"trap sense +{level // 3}" if level >= 3 else ""]
+        notes.append("Not modelled: trapfinding" + "".join(f", {s}" for s in specials if s) + ".")
+    if cls == "cleric":
+        notes.append("Domains Luck and Healing; turn undead not modelled.")
+
+    return Creature(
+        name=f"{cls}-{level}",
+        title=f"Human {cls.capitalize()} {level}",
+        side="pc",
+        size="medium",
+        type="humanoid",
+        subtypes=("human",),
+        class_levels={cls: level},
+        hp=hp,
+        hit_dice=_signed(f"{level}d{hd}", level * m["con"] + TOUGHNESS_HP * feats.count("Toughness")),
+        first_hit_die=hd,
+        initiative=m["dex"] + IMPROVED_INITIATIVE * ("Improved Initiative" in feats),
+        speed=speed,
+        ac=ac,
+        touch_ac=touch,
+        flat_footed_ac=flat,
+        bab=bab,
+        grapple=bab + m["str"],
+        abilities=Abilities(**scores),
+        saves=saves,
+        attack=standard,
+        full_attack=full,
+        feats=feats,
+        spellcasting=spellcasting,
+        tactics="focus-weakest",
+        notes=" ".join(notes),
+        source="generated: SRD 3.5 class tables + arena/party.py assumptions",
+    )
+
+
+def _attack(weapon: Weapon, cls: str, bab: int, m: dict[str, int], feats: tuple[str, ...], to_hit_item: int,
+            dmg_item: int, level: int) -> Attack:
+    ranged = weapon.kind == "ranged"
+    finesse = "Weapon Finesse" in feats and weapon == RAPIER
+    ability_hit = m["dex"] if ranged or finesse else m["str"]
+    focus = WEAPON_FOCUS * sum(f in feats for f in (f"Weapon Focus ({weapon.name})",
+                                                    f"Greater Weapon Focus ({weapon.name})"))
+    spec = WEAPON_SPECIALIZATION * sum(f in feats for f in (f"Weapon Specialization ({weapon.name})",
+                                                           f"Greater Weapon Specialization ({weapon.name})"))
+    first = bab + ability_hit + to_hit_item + focus
+    dmg_bonus = (0 if ranged else m["str"]) + dmg_item + spec
+    damage = _signed(weapon.damage_die, dmg_bonus)
+    threat = weapon.threat
+    if f"Improved Critical ({weapon.name})" in feats:
+        threat = 21 - 2 * (21 - threat)  # SRD: the threat range doubles (19-20 -> 17-20)
+    sneak = f"{(level + 1) // 2}d6" if cls == "rogue" else None
+    return Attack(name=weapon.name, bonuses=iteratives(first, bab), damage=damage,
+                  damage_types=weapon.damage_types, threat=threat, multiplier=weapon.multiplier,
+                  kind="ranged" if ranged else "melee", sneak_attack=sneak)
+
+
+def _signed(dice: str, bonus: int) -> str:
+    """``1d8`` and 3 -> ``1d8+3``; -1 -> ``1d8-1``; 0 -> ``1d8``."""
+    return dice + (f"+{bonus}" if bonus > 0 else str(bonus) if bonus < 0 else "")
+
+
+def generate_party(level: int, die: str = "d20") -> list[Creature]:
+    """The fighter, cleric, rogue and wizard of ``level`` (1-20); ``die`` ("d20" or "3d6") picks the Luck-domain
+    spells that exist only under the bell curve."""
+    return [build_character(cls, level, die) for cls in CLASSES]
+
+
+def load_party(path: Readable | os.PathLike | str) -> list[Creature]:
+    """A hand-written party: a YAML list of stat blocks (or one), validated by :class:`Creature` with
+    ``file:line: field`` errors. Every member must be ``side: pc``."""
+    doc = load_yaml(path)
+    members = []
+    for creature, where in iter_models(doc, Creature):
+        if creature.side != "pc":
+            raise ArenaError(f"{doc.where((*where, 'side'))}: {creature.name}: a party member needs side: pc")
+        members.append(creature)
+    if not members:
+        raise ArenaError(f"{doc.where()}: the party is empty")
+    return members
+
+
+def _check_level(level: int) -> int:
+    if isinstance(level, bool) or not isinstance(level, int) or level not in LEVELS:
+        raise ArenaError(f"party level must be 1-20, not {level!r}")
+    return level
+
+
+def _check_die(die: str) -> str:
+    if die not in DIES:
+        raise ArenaError(f"die must be 'd20' or '3d6', not {die!r}")
+    return die

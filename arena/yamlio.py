@@ -1,0 +1,282 @@
+"""Safe YAML loading that remembers where every value came from, and pydantic validation with readable errors.
+
+Why: a stat block, a party or a scenario is typed by hand, so an error must say *where* it is. Every message
+has the shape ``<file>:<line>: <field.path>: <problem>``, e.g.
+``bestiary/troll.yaml:14: attack.0.0.damage: unparseable dice expression '1d6+' (it ends too early)``.
+
+Only ``yaml.SafeLoader`` composition is used: the file becomes a node tree and this module builds plain
+dicts, lists and scalars from it. No Python object is ever constructed from YAML tags, duplicate keys in a
+mapping are an error (PyYAML silently keeps the last one), and merge keys (``<<``) are refused.
+
+The public API is small:
+
+* :func:`parse_yaml` / :func:`load_yaml` -> :class:`YamlDoc` (``data`` plus a ``lines`` map from field path to
+  line number);
+* :func:`validate` -> a model instance, or :class:`YamlValidationError` (an ``ArenaError``) naming file,
+  line and field path;
+* :func:`load_model` / :func:`load_models` do both for a file.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol, TypeVar
+
+import pydantic
+import yaml
+
+from arena.errors import ArenaError
+
+M = TypeVar("M", bound=pydantic.BaseModel)
+
+PathKey = tuple[str | int, ...]
+"""A field path: mapping keys and sequence indices from the document root, e.g. ``("attack", 0, 0, "damage")``."""
+
+
+class Readable(Protocol):
+    """A file-like location: a ``pathlib.Path`` or an ``importlib.resources`` ``Traversable``."""
+
+    name: str
+
+    def read_text(self, encoding: str = ...) -> str: ...
+
+
+class YamlValidationError(ArenaError):
+    """One or more problems in one YAML document.
+
+    ``problems`` holds every problem as ``file:line: path: message``; ``str()`` gives the first one (plus a
+    count of the others) so the CLI can still print a single line.
+    """
+
+    def __init__(self, problems: list[str]):
+        self.problems = list(problems)
+        first = self.problems[0] if self.problems else "invalid document"
+        more = len(self.problems) - 1
+        super().__init__(first + (f" (and {more} more problem{'s' * (more > 1)})" if more > 0 else ""))
+
+
+@dataclass(frozen=True)
+class YamlDoc:
+    """A parsed YAML document: plain ``data`` and the 1-based ``lines`` of every key and sequence item."""
+
+    data: Any
+    source: str
+    lines: dict[PathKey, int] = field(default_factory=dict)
+
+    def line_of(self, path: PathKey) -> int:
+        """The line of ``path``, or of its nearest ancestor that exists (e.g. for a missing field)."""
+        path = tuple(path)
+        while path:
+            if path in self.lines:
+                return self.lines[path]
+            path = path[:-1]
+        return self.lines.get((), 1)
+
+    def where(self, path: PathKey = ()) -> str:
+        """``file:line`` for ``path``."""
+        return f"{self.source}:{self.line_of(path)}"
+
+
+# --------------------------------------------------------------------------------------------- parsing
+_PLAIN_TAGS = ("tag:yaml.org,2002:map", "tag:yaml.org,2002:seq")
+
+def _construct(node: yaml.Node, path: PathKey, doc_lines: dict[PathKey, int], source: str,
+               constructor: yaml.constructor.SafeConstructor, stack: tuple[int, ...] = ()) -> Any:
+    if id(node) in stack:
+        raise ArenaError(f"{source}:{node.start_mark.line + 1}: a YAML alias refers to itself")
+    stack = (*stack, id(node))
+    doc_lines.setdefault(path, node.start_mark.line + 1)
+    if not isinstance(node, yaml.ScalarNode) and node.tag not in _PLAIN_TAGS:
+        raise ArenaError(f"{source}:{node.start_mark.line + 1}: unsupported YAML tag {node.tag!r}")
+    if isinstance(node, yaml.MappingNode):
+        out: dict[Any, Any] = {}
+        for key_node, value_node in node.value:
+            line = key_node.start_mark.line + 1
+            if not isinstance(key_node, yaml.ScalarNode):
+                raise ArenaError(f"{source}:{line}: a mapping key must be plain text")
+            if key_node.tag == "tag:yaml.org,2002:merge":
+                raise ArenaError(f"{source}:{line}: YAML merge keys ('<<') are not supported; write the fields out")
+            key = constructor.construct_object(key_node)
+            if key in out:
+                first = doc_lines.get((*path, key), "?")
+                raise ArenaError(f"{source}:{line}: duplicate key {key!r} (first given on line {first})")
+            doc_lines[(*path, key)] = line
+            out[key] = _construct(value_node, (*path, key), doc_lines, source, constructor, stack)
+        return out
+    if isinstance(node, yaml.SequenceNode):
+        return [_construct(item, (*path, i), doc_lines, source, constructor, stack)
+                for i, item in enumerate(node.value)]
+    return constructor.construct_object(node)
+
+
+def parse_yaml(text: str, source: str = "<string>") -> YamlDoc:
+    """Parse one YAML document from ``text``; ``source`` is the name used in error messages.
+
+    Raises :class:`~arena.errors.ArenaError` (with ``source:line``) on malformed YAML, duplicate keys,
+    merge keys, or more than one document.
+    """
+    loader = yaml.SafeLoader(text)
+    try:
+        try:
+            node = loader.get_single_node()
+        except yaml.composer.ComposerError as err:
+            mark = err.problem_mark or err.context_mark
+            line = mark.line + 1 if mark else 1
+            if "single document" in str(err.context or ""):
+                raise ArenaError(f"{source}:{line}: expected one YAML document, found more") from None
+            raise ArenaError(f"{source}:{line}: malformed YAML: {err.problem}") from None
+        except yaml.MarkedYAMLError as err:
+            mark = err.problem_mark or err.context_mark
+            line = mark.line + 1 if mark else 1
+            problem = err.problem or "cannot parse"
+            context = f" ({err.context})" if err.context else ""
+            raise ArenaError(f"{source}:{line}: malformed YAML: {problem}{context}") from None
+        except yaml.YAMLError as err:
+            raise ArenaError(f"{source}:1: malformed YAML: {err}") from None
+        if node is None:
+            return YamlDoc(None, source, {(): 1})
+        lines: dict[PathKey, int] = {}
+        try:
+            data = _construct(node, (), lines, source, loader)
+        except yaml.constructor.ConstructorError as err:
+            mark = err.problem_mark
+            line = mark.line + 1 if mark else 1
+            raise ArenaError(f"{source}:{line}: malformed YAML: {err.problem}") from None
+        return YamlDoc(data, source, lines)
+    finally:
+        loader.dispose()
+
+
+def display_name(path: Readable | os.PathLike | str) -> str:
+    """How a file is named in messages: relative to the working directory when it is below it."""
+    if isinstance(path, str | os.PathLike):
+        p = Path(path)
+        try:
+            return str(p.resolve().relative_to(Path.cwd().resolve()))
+        except ValueError:
+            return str(p)
+    return getattr(path, "name", str(path))
+
+
+def load_yaml(path: Readable | os.PathLike | str, source: str | None = None) -> YamlDoc:
+    """Read and parse a YAML file (a path or an ``importlib.resources`` Traversable).
+
+    ``source`` overrides the name used in messages (default: :func:`display_name`).
+    """
+    source = source or display_name(path)
+    file = Path(path) if isinstance(path, str | os.PathLike) else path
+    try:
+        text = file.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ArenaError(f"{source}: no such file") from None
+    except IsADirectoryError:
+        raise ArenaError(f"{source}: is a folder, expected a YAML file") from None
+    except UnicodeDecodeError as err:
+        raise ArenaError(f"{source}: not UTF-8 text ({err.reason})") from None
+    except OSError as err:
+        raise ArenaError(f"{source}: cannot read ({err.strerror})") from None
+    return parse_yaml(text, source)
+
+
+# --------------------------------------------------------------------------------------------- validation
+_PREFIXES = ("Value error, ", "Assertion failed, ")
+
+
+def _clean_path(loc: tuple[Any, ...], data: Any) -> PathKey:
+    """Drop pydantic's union/function tags from an error location, keeping the parts that exist in ``data``."""
+    out: list[str | int] = []
+    here = data
+    for i, part in enumerate(loc):
+        in_dict = isinstance(here, dict) and part in here
+        in_list = isinstance(here, list) and isinstance(part, int) and 0 <= part < len(here)
+        internal = isinstance(part, str) and (part.startswith(("function-", "json-or-python")) or "[" in part)
+        if in_dict or in_list:
+            out.append(part)
+            here = here[part]
+        elif i == len(loc) - 1 and isinstance(here, dict) and not internal:
+            out.append(part)  # a missing field
+        elif not internal:
+            here = None  # no longer inside the document: keep what we have
+    return tuple(out)
+
+
+def _message(err: dict[str, Any]) -> str:
+    kind = err.get("type", "")
+    msg = err.get("msg", "invalid value")
+    for prefix in _PREFIXES:
+        if msg.startswith(prefix):
+            msg = msg[len(prefix):]
+    if kind == "missing":
+        return "missing required field"
+    if kind == "extra_forbidden":
+        return "unknown field (check the spelling; see `arena bestiary schema`)"
+    value = err.get("input")
+    if kind not in ("value_error", "assertion_error") and isinstance(value, str | int | float | bool):
+        msg = f"{msg}, got {value!r}"
+    return msg
+
+
+def format_validation_error(error: pydantic.ValidationError, doc: YamlDoc,
+                            prefix: PathKey = ()) -> list[str]:
+    """Turn a pydantic error into ``file:line: path: message`` lines, one per problem.
+
+    ``prefix`` is the path of the validated value inside the document (e.g. ``(2,)`` for the third item).
+    """
+    sub = doc.data
+    for part in prefix:
+        sub = sub[part]
+    problems = []
+    for err in error.errors():
+        path = (*prefix, *_clean_path(tuple(err.get("loc", ())), sub))
+        dotted = ".".join(str(p) for p in path) or "(document)"
+        problems.append(f"{doc.where(path)}: {dotted}: {_message(err)}")
+    return problems
+
+
+def validate(doc: YamlDoc, model: type[M], prefix: PathKey = ()) -> M:
+    """Validate ``doc.data`` (or the part at ``prefix``) as ``model``; errors name file, line and field."""
+    sub = doc.data
+    for part in prefix:
+        sub = sub[part]
+    if not isinstance(sub, dict):
+        what = "nothing (the file is empty)" if sub is None else f"a {type(sub).__name__}"
+        dotted = ".".join(str(p) for p in prefix)
+        where = f"{doc.where(prefix)}: {dotted + ': ' if dotted else ''}"
+        raise YamlValidationError([f"{where}expected a mapping of {model.__name__} fields, found {what}"])
+    try:
+        return model.model_validate(sub)
+    except pydantic.ValidationError as err:
+        raise YamlValidationError(format_validation_error(err, doc, prefix)) from None
+
+
+def load_model(path: Readable | os.PathLike | str, model: type[M], source: str | None = None) -> M:
+    """Load one ``model`` from a YAML file whose top level is a mapping."""
+    return validate(load_yaml(path, source), model)
+
+
+def iter_models(doc: YamlDoc, model: type[M]) -> Iterator[tuple[M, PathKey]]:
+    """Each model in ``doc`` with its path: one if the top level is a mapping, one per item if a list.
+
+    All items are checked before anything is yielded so that every problem is reported at once.
+    """
+    if isinstance(doc.data, list):
+        items: list[tuple[M, PathKey]] = []
+        problems: list[str] = []
+        for i in range(len(doc.data)):
+            try:
+                items.append((validate(doc, model, (i,)), (i,)))
+            except YamlValidationError as err:
+                problems.extend(err.problems)
+        if problems:
+            raise YamlValidationError(problems)
+        yield from items
+    else:
+        yield validate(doc, model), ()
+
+
+def load_models(path: Readable | os.PathLike | str, model: type[M], source: str | None = None) -> list[M]:
+    """Load a list of ``model`` from a YAML file holding one mapping or a list of mappings."""
+    return [m for m, _ in iter_models(load_yaml(path, source), model)]

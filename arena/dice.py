@@ -53,8 +53,13 @@ class Stream:
     @classmethod
     def for_encounter(cls, run_seed: int, index: int) -> Stream:
         """The stream of encounter ``index`` of a run: the same under every rule set (common random numbers)."""
-        state = np.random.SeedSequence([run_seed, index]).generate_state(2, dtype=np.uint32)
-        return cls(int(state[0]) << 32 | int(state[1]))
+        return cls(encounter_seed(run_seed, index))
+
+
+def encounter_seed(run_seed: int, index: int) -> int:
+    """The seed of encounter ``index`` of a run seeded ``run_seed``: independent of workers and rule sets."""
+    state = np.random.SeedSequence([run_seed, index]).generate_state(2, dtype=np.uint32)
+    return int(state[0]) << 32 | int(state[1])
 
 
 # --------------------------------------------------------------------------------------------- the tree

@@ -231,6 +231,8 @@ class Attack(Frozen):
     """On a hit the attacker may try to trip as a free action (wolf, dire wolf)."""
     trip_modifier: int | None = None
     """Check modifier of that trip attempt, when the SRD gives one (wolf +1, dire wolf +11)."""
+    materials: tuple[DrOvercome, ...] = ()
+    """What the weapon counts as against damage reduction besides its damage types (``magic`` for a +1 weapon)."""
     notes: str = ""
 
     @model_validator(mode="after")

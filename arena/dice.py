@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 import re
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 import icepool
 import numpy as np
@@ -276,9 +276,15 @@ class _Parser:
 
 
 def parse(text: str) -> DiceExpr:
-    """Parse a dice expression; raises :class:`DiceSyntaxError` (one line, naming the problem) on bad text."""
+    """Parse a dice expression; raises :class:`DiceSyntaxError` (one line, naming the problem) on bad text.
+    Expressions are immutable, so parsed ones are cached (the engine parses spell dice as it casts)."""
     if not isinstance(text, str):
         raise DiceSyntaxError(f"dice expression must be text, not {type(text).__name__}")
+    return _parse(text)
+
+
+@lru_cache(maxsize=4096)
+def _parse(text: str) -> DiceExpr:
     parser = _Parser(text)
     if not parser.tokens:
         raise DiceSyntaxError("dice expression is empty")

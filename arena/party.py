@@ -425,7 +425,7 @@ def build_character(cls: str, level: int, die: str = "d20") -> Creature:
         full_attack=full,
         feats=feats,
         spellcasting=spellcasting,
-        tactics="focus-weakest",
+        tactics="caster" if spellcasting else "focus-weakest",
         notes=" ".join(notes),
         source="generated: SRD 3.5 class tables + arena/party.py assumptions",
     )
@@ -449,7 +449,8 @@ def _attack(weapon: Weapon, cls: str, bab: int, m: dict[str, int], feats: tuple[
     sneak = f"{(level + 1) // 2}d6" if cls == "rogue" else None
     return Attack(name=weapon.name, bonuses=iteratives(first, bab), damage=damage,
                   damage_types=weapon.damage_types, threat=threat, multiplier=weapon.multiplier,
-                  kind="ranged" if ranged else "melee", sneak_attack=sneak)
+                  kind="ranged" if ranged else "melee", sneak_attack=sneak,
+                  materials=("magic",) if to_hit_item >= 1 and dmg_item >= 1 else ())
 
 
 def _signed(dice: str, bonus: int) -> str:

@@ -1,18 +1,227 @@
-"""The AI policy layer: what each creature does on its turn (being written; see issue 4)."""
+"""The AI policy layer: what each creature does on its turn.
+
+A policy is a function ``(view, creature) -> Action``. It reads the fight through a read-only :class:`View` and
+returns what to do and to whom; the rules (the engine and the kernel) decide what happens. Policies are named in
+YAML per creature or per side; :func:`register` adds your own.
+
+Built in:
+- ``random``: a random able enemy.
+- ``focus-weakest``: the able enemy with the fewest hit points.
+- ``focus-threat``: the able enemy that has dealt the most damage (ties: the one that can deal most).
+- ``caster``: an area spell when three or more enemies can be caught, a cure for an ally below half hit points, a
+  buff in the first round, a single-target spell while slots last, otherwise attack (the weakest).
+Two settings per side or per creature: ``press_luck`` (never, always, when-better: press when the exact chance of
+success is higher pressed than static) and ``called_shot`` (never, head, when-better).
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
-POLICIES = ("random", "focus-weakest", "focus-threat", "caster")
+from arena.errors import ArenaError
+from arena.spells import SPELLS, area_count
+
 PRESS_LUCK = ("never", "always", "when-better")
 CALLED_SHOT = ("never", "head", "when-better")
+HEAL_BELOW = 0.5
+"""The caster heals an ally whose hit points fall below half."""
+AREA_MINIMUM = 3
+"""The caster throws an area spell when it can catch at least three enemies."""
 
 
 @dataclass(frozen=True)
 class TacticsSettings:
     """How one creature (or a whole side) fights: the policy, when to press luck, when to call a shot."""
 
-    policy: str = "focus-weakest"
+    policy: str | None = None
+    """None: each creature's own stat-block policy (the generated cleric and wizard are ``caster``)."""
     press_luck: str = "never"
     called_shot: str = "never"
+
+    def __post_init__(self) -> None:
+        if self.policy is not None and self.policy not in POLICIES:
+            raise ArenaError(f"unknown policy {self.policy!r} (known: {', '.join(sorted(POLICIES))})")
+        if self.press_luck not in PRESS_LUCK:
+            raise ArenaError(f"press_luck must be one of {', '.join(PRESS_LUCK)}, not {self.press_luck!r}")
+        if self.called_shot not in CALLED_SHOT:
+            raise ArenaError(f"called_shot must be one of {', '.join(CALLED_SHOT)}, not {self.called_shot!r}")
+
+
+@dataclass(slots=True)
+class Action:
+    """What a creature does: ``attack`` (``target``), ``cast`` (``spell``, ``level``, ``targets``), ``breath``
+    (``targets``) or ``none``."""
+
+    kind: str
+    target: object = None
+    spell: str | None = None
+    level: int = 0
+    targets: list | None = None
+
+
+NOTHING = Action("none")
+
+
+class View:
+    """What a policy may see of the fight. Read-only by convention: policies must not change creatures."""
+
+    __slots__ = ("_fight",)
+
+    def __init__(self, fight) -> None:
+        self._fight = fight
+
+    @property
+    def round(self) -> int:
+        return self._fight.round
+
+    @property
+    def rules(self):
+        return self._fight.rules
+
+    def enemies(self, creature) -> list:
+        """The able enemies of ``creature``, in a stable order."""
+        return [c for c in self._fight.side_of(creature, enemy=True) if c.is_able]
+
+    def allies(self, creature, include_down: bool = False) -> list:
+        return [c for c in self._fight.side_of(creature, enemy=False)
+                if not c.dead and (include_down or c.is_able)]
+
+    def rand(self) -> float:
+        return self._fight.rand()
+
+    def can_breathe(self, creature) -> bool:
+        return creature.t.breath is not None and self._fight.now() >= creature.breath_ready_at
+
+
+def focus_weakest(view: View, creature, enemies: list):
+    return min(enemies, key=lambda c: (c.hp - c.nonlethal, c.uid))
+
+
+def focus_threat(view: View, creature, enemies: list):
+    return max(enemies, key=lambda c: (c.damage_dealt, _potential(c), -c.uid))
+
+
+def random_target(view: View, creature, enemies: list):
+    return enemies[int(view.rand() * len(enemies))]
+
+
+def _potential(creature) -> float:
+    return sum(a.damage.mean * len(a.swings()) for a in creature.t.full)
+
+
+TARGETING: dict[str, Callable] = {"random": random_target, "focus-weakest": focus_weakest,
+                                  "focus-threat": focus_threat, "caster": focus_weakest}
+
+
+def choose_target(view: View, creature, enemies: list | None = None):
+    enemies = view.enemies(creature) if enemies is None else enemies
+    if not enemies:
+        return None
+    return TARGETING.get(creature.policy, focus_weakest)(view, creature, enemies)
+
+
+def attack_policy(view: View, creature) -> Action:
+    if view.can_breathe(creature):
+        enemies = view.enemies(creature)
+        breath = creature.t.breath
+        caught = area_count(breath_area(breath), len(enemies))
+        if caught >= 2 or len(enemies) == 1:
+            return Action("breath", targets=_ordered(view, creature, enemies)[:caught])
+    target = choose_target(view, creature)
+    return Action("attack", target) if target is not None else NOTHING
+
+
+def breath_area(breath) -> str:
+    """The area key of a breath weapon: a line, or the smallest listed cone that holds it."""
+    if breath.shape == "line":
+        return "line"
+    return next((f"cone-{size}" for size in (15, 30, 40, 60) if breath.length_ft <= size), "cone-60")
+
+
+def _ordered(view: View, creature, enemies: list) -> list:
+    """Enemies in the order this creature's targeting prefers them."""
+    first = choose_target(view, creature, enemies)
+    return [first] + [e for e in enemies if e is not first]
+
+
+def _slots(creature, kind: str):
+    """(spell, level) pairs of a kind still prepared, highest level first."""
+    for level in sorted(creature.slots, reverse=True):
+        for name in creature.slots[level]:
+            spell = SPELLS.get(name)
+            if spell is not None and spell.kind == kind:
+                yield name, level
+
+
+def caster_policy(view: View, creature) -> Action:
+    enemies = view.enemies(creature)
+    if not enemies:
+        return NOTHING
+    # 1. heal an ally below half hit points (dying allies first)
+    hurt = [a for a in view.allies(creature, include_down=True) if a.hp < a.max_hp * HEAL_BELOW
+            and a.t.type != "undead"]
+    if hurt:
+        for name, level in _slots(creature, "heal"):
+            return Action("cast", spell=name, level=level, targets=[min(hurt, key=lambda a: (a.hp, a.uid))])
+    # 2. area spells when three or more enemies can be caught
+    for name, level in _slots(creature, "area"):
+        spell = SPELLS[name]
+        valid = [e for e in enemies if _affects(spell, e)]
+        caught = area_count(spell.area, len(valid))
+        if caught >= AREA_MINIMUM:
+            return Action("cast", spell=name, level=level, targets=_ordered(view, creature, valid)[:caught])
+    # 3. buffs in the first round
+    if view.round == 1:
+        for name, level in _slots(creature, "buff"):
+            allies = view.allies(creature)
+            if name == "shield of faith":
+                best = max(allies, key=lambda a: (_potential(a), -a.uid))
+                if "shield of faith" not in best.conditions:
+                    return Action("cast", spell=name, level=level, targets=[best])
+            elif name in ("auspicious odds", "mass auspicious odds"):
+                if view.rules.die == "3d6" and "auspicious" not in creature.conditions:
+                    return Action("cast", spell=name, level=level, targets=[creature, *allies])
+            elif name == "bless" and not any("bless" in a.conditions for a in allies):
+                return Action("cast", spell=name, level=level, targets=allies)
+    # 4. a single-target spell while slots last
+    target = choose_target(view, creature, enemies)
+    for name, level in _slots(creature, "single"):
+        spell = SPELLS[name]
+        if name == "hold person":
+            humanoids = [e for e in enemies if e.t.humanoid and _affects(spell, e) and "held" not in e.conditions]
+            if humanoids:
+                return Action("cast", spell=name, level=level, targets=[choose_target(view, creature, humanoids)])
+            continue
+        return Action("cast", spell=name, level=level, targets=[target])
+    return Action("attack", target)
+
+
+def _affects(spell, creature) -> bool:
+    if spell.mind and "mind-affecting" in creature.t.immunities:
+        return False
+    if spell.name == "sleep":
+        return creature.t.hd <= 4 and "sleep" not in creature.t.immunities
+    if spell.name == "hold person":
+        return creature.t.humanoid and "paralysis" not in creature.t.immunities
+    return True
+
+
+POLICIES: dict[str, Callable[[View, object], Action]] = {
+    "random": attack_policy, "focus-weakest": attack_policy, "focus-threat": attack_policy, "caster": caster_policy,
+}
+
+
+def register(name: str, policy: Callable[[View, object], Action],
+             targeting: Callable | None = None) -> None:
+    """Add a policy under ``name`` (usable in YAML); ``targeting`` picks attack targets for it."""
+    POLICIES[name] = policy
+    TARGETING[name] = targeting or focus_weakest
+
+
+def decide(view: View, creature) -> Action:
+    try:
+        policy = POLICIES[creature.policy]
+    except KeyError:
+        raise ArenaError(f"unknown policy {creature.policy!r} (known: {', '.join(sorted(POLICIES))})") from None
+    return policy(view, creature)

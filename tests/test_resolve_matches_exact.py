@@ -89,3 +89,12 @@ def test_probabilities_are_coherent():
             assert all(0 <= p <= 1 for p in probs.values())
             if "critical" in probs and not rules.open_ended:
                 assert probs["critical"] <= probs["threat"] <= probs["success"]
+
+
+def test_float_success_probability_matches_exact():
+    for rules in RULE_SETS:
+        for check in [*CHECKS.values(), *(AUSPICIOUS.values() if rules.die == "3d6" else ())]:
+            if rules.die == "fixed10" and check.press_luck:
+                continue
+            plan = rules.kernel.plan(check)
+            assert abs(plan.success_probability() - float(plan.exact()["success"])) < 1e-9, (rules.key, check)

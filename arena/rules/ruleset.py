@@ -122,10 +122,13 @@ class RuleSet(BaseModel):
 
     @cached_property
     def kernel(self) -> Kernel:
-        """The compiled rules (built once per rule set, cached on it)."""
+        """The compiled rules: one per distinct rule set in a process, so equal rule sets share their caches."""
         from arena.rules.kernel import Kernel
 
-        return Kernel(self)
+        kernel = _KERNELS.get(self)
+        if kernel is None:
+            kernel = _KERNELS[self] = Kernel(self)
+        return kernel
 
 
 def refuse_impossible(rules: RuleSet) -> None:
@@ -157,6 +160,8 @@ def grid(**values: list) -> list[RuleSet]:
     return [RuleSet(**dict(zip(names, combo, strict=True)))
             for combo in itertools.product(*(values[n] for n in names))]
 
+
+_KERNELS: dict[RuleSet, Kernel] = {}
 
 STANDARD = RuleSet()
 """The standard d20 rules."""

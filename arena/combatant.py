@@ -1,0 +1,186 @@
+"""Runtime combatants: plain slotted objects compiled once from pydantic stat blocks.
+
+A :class:`Template` holds what never changes in a fight (compiled attacks, defences, spells prepared); a
+:class:`Combatant` is a fresh copy of the mutable state for one encounter, so nothing carries over between
+encounters. Pydantic stays at the edges: the hot loop touches only these objects.
+"""
+
+from __future__ import annotations
+
+from arena.creatures import Creature
+from arena.dice import DiceExpr, parse
+
+ABILITY_KEYS = ("str", "dex", "con", "int", "wis", "cha")
+
+
+class CompiledAttack:
+    """One attack of a routine, with its dice parsed."""
+
+    __slots__ = ("name", "bonuses", "count", "damage", "types", "extra", "extra_type", "threat", "multiplier",
+                 "ranged", "touch", "sneak", "trip", "trip_modifier", "overcomes", "max_damage")
+
+    def __init__(self, attack) -> None:
+        self.name = attack.name
+        self.bonuses = tuple(attack.bonuses)
+        self.count = attack.count
+        self.damage: DiceExpr = parse(attack.damage)
+        self.types = frozenset(attack.damage_types)
+        self.extra = parse(attack.extra_damage) if attack.extra_damage else None
+        self.extra_type = attack.extra_damage_type
+        self.threat = attack.threat
+        self.multiplier = attack.multiplier
+        self.ranged = attack.kind == "ranged"
+        self.touch = attack.touch
+        self.sneak = parse(attack.sneak_attack) if attack.sneak_attack else None
+        self.trip = attack.trip
+        self.trip_modifier = attack.trip_modifier
+        self.overcomes = frozenset(attack.damage_types) | frozenset(attack.materials)
+        self.max_damage = self.damage.maximum
+
+    def swings(self) -> list[int]:
+        """The attack bonuses of a full attack with this entry: each iterative bonus, ``count`` times."""
+        return [b for b in self.bonuses for _ in range(self.count)]
+
+
+def _routines(routines) -> tuple[tuple[CompiledAttack, ...], ...]:
+    return tuple(tuple(CompiledAttack(a) for a in routine) for routine in routines)
+
+
+def _pick(routines: tuple[tuple[CompiledAttack, ...], ...], ranged: bool) -> tuple[CompiledAttack, ...]:
+    """The first routine of the wanted kind (melee or ranged), else the first routine."""
+    for routine in routines:
+        if routine and routine[0].ranged == ranged:
+            return routine
+    return routines[0] if routines else ()
+
+
+class Template:
+    """Everything about a creature that a fight reads but never changes."""
+
+    __slots__ = ("name", "side", "creature", "max_hp", "ac", "touch_ac", "ff_ac", "saves", "initiative", "hd",
+                 "type", "subtypes", "immunities", "vulnerabilities", "resist", "dr_amount", "dr_overcome",
+                 "regen", "regen_overcome", "fast_healing", "sr", "standard", "full", "ranged_standard",
+                 "ranged_full", "prefers_ranged", "rend", "breath", "caster_level", "spell_dc_base", "spells",
+                 "luck_domain", "policy", "first_hit_die", "abilities", "humanoid", "parts", "con")
+
+    def __init__(self, creature: Creature, name: str) -> None:
+        self.name = name
+        self.creature = creature
+        self.side = creature.side
+        self.max_hp = creature.hp
+        self.ac, self.touch_ac, self.ff_ac = creature.ac, creature.touch_ac, creature.flat_footed_ac
+        self.saves = {"fort": creature.saves.fort, "ref": creature.saves.ref, "will": creature.saves.will}
+        self.initiative = creature.initiative
+        self.hd = sum(count for sign, count, sides, _ in parse(creature.hit_dice).dice if sign > 0) or 1
+        self.type = creature.type
+        self.subtypes = frozenset(creature.subtypes)
+        self.humanoid = creature.type == "humanoid"
+        self.immunities = frozenset(creature.all_immunities)
+        self.vulnerabilities = frozenset(creature.all_vulnerabilities)
+        self.resist = dict(creature.energy_resistance)
+        dr = creature.damage_reduction
+        self.dr_amount = dr.amount if dr else 0
+        self.dr_overcome = frozenset(dr.overcome_by) if dr else frozenset()
+        regen = creature.regeneration
+        self.regen = regen.amount if regen else 0
+        self.regen_overcome = frozenset(regen.overcome_by) if regen else frozenset()
+        self.fast_healing = creature.fast_healing
+        self.sr = creature.spell_resistance
+        standard = _routines(creature.attack)
+        full = _routines(creature.full_attack or creature.attack)
+        self.standard, self.full = _pick(standard, False), _pick(full, False)
+        self.ranged_standard, self.ranged_full = _pick(standard, True), _pick(full, True)
+        self.prefers_ranged = bool(self.full) and self.full[0].ranged
+        self.rend = (parse(creature.rend.damage), creature.rend.attack, creature.rend.hits_needed) \
+            if creature.rend else None
+        self.breath = creature.breath_weapon
+        self.abilities = {k: getattr(creature.abilities, k) for k in ABILITY_KEYS}
+        self.con = self.abilities["con"]
+        casting = creature.spellcasting
+        if casting:
+            self.caster_level = casting.caster_level
+            self.spell_dc_base = 10 + creature.abilities.modifier(casting.ability)
+            self.spells = {level: tuple(names) for level, names in casting.prepared.items()}
+            self.luck_domain = any(d.lower() == "luck" for d in casting.domains)
+        else:
+            self.caster_level, self.spell_dc_base, self.spells, self.luck_domain = 0, 10, {}, False
+        self.policy = creature.tactics
+        self.first_hit_die = creature.first_hit_die or 8
+        self.parts = {p.part: (p.count, creature.improved_ac(p.part)) for p in creature.called_shot_parts}
+
+
+class Combatant:
+    """One creature's state in one encounter."""
+
+    __slots__ = ("t", "name", "side", "uid", "hp", "nonlethal", "temp_hp", "dead", "stable", "prone", "acted",
+                 "conditions", "slots", "attack_bonus", "ac_bonus", "save_bonus", "breath_ready_at", "luck_used",
+                 "settings", "policy", "damage_dealt", "injuries", "init", "is_able")
+
+    def __init__(self, template: Template, uid: int, settings) -> None:
+        self.t = template
+        self.name = template.name
+        self.side = template.side
+        self.uid = uid
+        self.hp = template.max_hp
+        self.nonlethal = 0
+        self.temp_hp = 0
+        self.dead = False
+        self.stable = False
+        self.prone = False
+        self.acted = False
+        self.conditions: dict[str, list] = {}
+        """name -> [ends_at (simulated seconds), data]: bless, shield of faith, asleep, held, stunned, ..."""
+        self.slots = {level: list(names) for level, names in template.spells.items()}
+        self.attack_bonus = 0
+        self.ac_bonus = 0
+        self.save_bonus = 0
+        self.breath_ready_at = 0.0
+        self.luck_used = False
+        self.settings = settings
+        self.policy = settings.policy or template.policy
+        self.damage_dealt = 0
+        self.injuries: dict = {}
+        self.init = 0
+        self.is_able = True
+        """:meth:`able` as of the last change the fight made to this creature (the fight keeps it current)."""
+
+    # ------------------------------------------------------------------ states (SRD 3.5 hit points)
+    @property
+    def max_hp(self) -> int:
+        return self.t.max_hp
+
+    def conscious(self) -> bool:
+        """Above 0 hit points and not knocked out by nonlethal damage (regeneration's staggered counts)."""
+        return not self.dead and self.hp > 0 and self.nonlethal <= self.hp
+
+    def helpless(self) -> bool:
+        return not self.able()
+
+    def able(self) -> bool:
+        """Able to act: alive, conscious, not asleep, held or knocked out (the fight ends when a side has none)."""
+        if self.dead or self.hp <= 0 or self.nonlethal > self.hp:
+            return False
+        conditions = self.conditions
+        return not conditions or not ("asleep" in conditions or "held" in conditions or "knocked-out" in conditions)
+
+    def dying(self) -> bool:
+        return not self.dead and self.hp < 0 and not self.stable
+
+    def state(self) -> str:
+        if self.dead:
+            return "dead"
+        if self.hp < 0:
+            return "stable" if self.stable else "dying"
+        if self.hp == 0:
+            return "disabled"
+        if self.nonlethal > self.hp:
+            return "unconscious (nonlethal)"
+        if self.nonlethal == self.hp and self.nonlethal:
+            return "staggered"
+        for name in ("asleep", "held", "stunned"):
+            if name in self.conditions:
+                return name
+        return "fighting"
+
+    def __repr__(self) -> str:
+        return f"<{self.name} {self.hp}/{self.t.max_hp} {self.state()}>"

@@ -1,0 +1,609 @@
+"""One encounter, start to end, scheduled with simpy. Deterministic for a given seed.
+
+Design: **one round driver**. A single simpy process runs the rounds; each round is a 6-second timeout, and within
+a round creatures act in initiative order at the same simulated instant. Durations (spells lasting rounds per
+level, breath weapon recharge, stuns) are deadlines on the simulated clock, checked when the creature's turn
+comes, which is exactly when 3.5 lets them start or end. One process per creature would put two context switches
+and an event on the heap for every turn; the driver makes a fight a handful of simpy events, and the order of
+turns cannot depend on heap tie-breaking.
+
+Every d20-type roll is a :class:`~arena.rules.Check` resolved by the rules kernel; the engine never rolls a d20
+itself (it does roll damage, hit dice, the percentile stabilisation chance and tie-breaks).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import simpy
+
+from arena import spells, tactics
+from arena.combatant import Combatant, Template
+from arena.creatures import Creature
+from arena.dice import Stream, parse
+from arena.record import LUCKY_CHANCE, EncounterRecord
+from arena.rules import Check, RuleSet
+from arena.tactics import Action, TacticsSettings, View
+
+ROUND = spells.ROUND
+STABILISE_CHANCE = 0.10
+"""SRD 3.5: each round a dying character has a 10% chance to become stable; otherwise it loses 1 hit point."""
+DEAD_AT = -10
+"""SRD 3.5: dead at -10 hit points."""
+MASSIVE_DAMAGE = 50
+"""SRD 3.5: a single attack of 50 or more damage forces a DC 15 Fortitude save or the creature dies."""
+MASSIVE_DAMAGE_DC = 15
+PRONE_MELEE = 4
+"""Prone: -4 on the prone creature's melee attacks; -4 AC against melee, +4 against ranged."""
+SHOOTING_INTO_MELEE = -4
+"""A ranged attack into a melee where an ally is engaged takes -4 (no Precise Shot is modelled)."""
+HELPLESS_AC = -4
+"""A helpless or stunned defender loses its Dexterity bonus (its flat-footed AC) and melee attackers get +4
+against it: modelled as flat-footed AC - 4."""
+PHYSICAL = frozenset({"slashing", "piercing", "bludgeoning"})
+LUCK_REROLL_ON = ("save", "magic", "defense")
+"""The Luck domain's once-a-day reroll is spent on the first of its owner's saves (or, when players roll all,
+magic and defense checks) that fails."""
+
+
+@dataclass
+class Encounter:
+    """A fight compiled once from stat blocks and reused for any number of encounters."""
+
+    party: list[tuple[Template, TacticsSettings]]
+    monsters: list[tuple[Template, TacticsSettings]]
+    round_cap: int = 50
+    monsters_die_at_zero: bool = False
+
+
+@dataclass
+class FightResult:
+    record: EncounterRecord
+    log: list[str] = field(default_factory=list)
+    seed: int = 0
+    rules: str = "d20"
+
+
+def prepare(party: list[Creature], groups: list[tuple[Creature, int]], *, round_cap: int = 50,
+            party_tactics: TacticsSettings = TacticsSettings(),
+            monster_tactics: TacticsSettings = TacticsSettings(),
+            creature_tactics: dict[str, TacticsSettings] | None = None,
+            monsters_die_at_zero: bool = False) -> Encounter:
+    """Compile a party and monster groups (creature, count) into an :class:`Encounter`."""
+    creature_tactics = creature_tactics or {}
+    pcs = [(Template(c, c.name), creature_tactics.get(c.name, party_tactics)) for c in party]
+    monsters = []
+    for creature, count in groups:
+        for i in range(count):
+            name = creature.name if count == 1 else f"{creature.name} {i + 1}"
+            monsters.append((Template(creature, name),
+                             creature_tactics.get(name, creature_tactics.get(creature.name, monster_tactics))))
+    for template, _ in monsters:
+        template.side = "monster"
+    for template, _ in pcs:
+        template.side = "pc"
+    return Encounter(pcs, monsters, round_cap, monsters_die_at_zero)
+
+
+def fight(encounter: Encounter, rules: RuleSet, seed: int, *, log: bool = False) -> FightResult:
+    """Fight one encounter under ``rules`` from ``seed``."""
+    return Fight(encounter, rules, seed, log).run()
+
+
+class Fight:
+    """The state of one encounter in progress."""
+
+    def __init__(self, encounter: Encounter, rules: RuleSet, seed: int, log: bool) -> None:
+        self.encounter = encounter
+        self.rules = rules
+        self.kernel = rules.kernel
+        self.seed = seed
+        self.stream = Stream(seed)
+        self.rand = self.stream.rand
+        self.env = simpy.Environment()
+        uid = 0
+        self.pcs: list[Combatant] = []
+        self.monsters: list[Combatant] = []
+        for template, settings in encounter.party:
+            self.pcs.append(Combatant(template, uid, settings))
+            uid += 1
+        for template, settings in encounter.monsters:
+            self.monsters.append(Combatant(template, uid, settings))
+            uid += 1
+        self.record = EncounterRecord()
+        self.lines: list[str] | None = [] if log else None
+        self.round = 0
+        self.view = View(self)
+        self.press_luck_rules = rules.modifiers == "press-luck"
+        self.die_at_zero = encounter.monsters_die_at_zero
+        self.able_count = {"pc": len(self.pcs), "monster": len(self.monsters)}
+        """How many creatures of each side can act: the fight ends when a side has none."""
+
+    # ------------------------------------------------------------------ running
+    def run(self) -> FightResult:
+        self.env.process(self._rounds())
+        self.env.run()
+        self._finish()
+        return FightResult(self.record, self.lines or [], self.seed, self.rules.key)
+
+    def now(self) -> float:
+        return self.env.now
+
+    def log(self, text: str) -> None:
+        self.lines.append(f"[r{self.round}] {text}")
+
+    def _rounds(self):
+        order = self._initiative()
+        cap = self.encounter.round_cap
+        while True:
+            self.round += 1
+            if self.round > cap:
+                self.round = cap
+                if self.lines is not None:
+                    self.log(f"round cap {cap} reached: a draw")
+                return
+            if self.lines is not None:
+                self.lines.append(f"--- round {self.round} ---")
+            for creature in order:
+                if not creature.dead:
+                    self._turn(creature)
+                if self._over():
+                    return
+            yield self.env.timeout(ROUND)
+
+    def _initiative(self) -> list[Combatant]:
+        everyone = self.pcs + self.monsters
+        for c in everyone:
+            outcome = self.resolve(Check("initiative", c.side, c.t.initiative, 0), c, None)
+            c.init = outcome.total
+            if self.lines is not None:
+                self.log(f"{c.name} rolls initiative: natural {outcome.natural}, total {outcome.total}")
+        tie_break = {c.uid: self.rand() for c in everyone}
+        return sorted(everyone, key=lambda c: (-c.init, -c.t.initiative, tie_break[c.uid]))
+
+    def _over(self) -> bool:
+        return not self.able_count["pc"] or not self.able_count["monster"]
+
+    def refresh(self, c: Combatant) -> None:
+        """Keep ``c.is_able`` and the able counts current after anything changed ``c``'s state."""
+        now = c.able()
+        if now != c.is_able:
+            c.is_able = now
+            self.able_count[c.side] += 1 if now else -1
+
+    def side_of(self, creature: Combatant, enemy: bool) -> list[Combatant]:
+        mine = creature.side == "pc"
+        return self.monsters if mine == enemy else self.pcs
+
+    # ------------------------------------------------------------------ a turn
+    def _turn(self, c: Combatant) -> None:
+        if c.conditions:
+            now = self.env.now
+            for name in [name for name, (ends, _) in c.conditions.items() if ends <= now]:
+                self._drop_condition(c, name)
+        if c.t.regen and c.nonlethal:
+            c.nonlethal = max(0, c.nonlethal - c.t.regen)
+            self.refresh(c)
+        if c.t.fast_healing and c.hp < c.max_hp and not c.dead:
+            c.hp = min(c.max_hp, c.hp + c.t.fast_healing)
+            self.refresh(c)
+        if c.hp < 0:
+            self._dying(c)
+            return
+        if not c.is_able:
+            if "held" in c.conditions:       # a new Will save each round, as its full-round action
+                if self.save(c, "will", c.conditions["held"][1]["dc"], None).success:
+                    self._drop_condition(c, "held")
+                    if self.lines is not None:
+                        self.log(f"{c.name} breaks free of hold person")
+            c.acted = True
+            return
+        if "stunned" in c.conditions:
+            c.acted = True
+            return
+        if c.prone:                          # stand up (a move action): only a standard action is left
+            c.prone = False
+            if self.lines is not None:
+                self.log(f"{c.name} stands up")
+            full = False
+        else:
+            full = self.round > 1 or self._ranged(c)    # melee creatures close in on the first round
+        action = tactics.decide(self.view, c)
+        self._act(c, action, full)
+        c.acted = True
+
+    def _ranged(self, c: Combatant) -> bool:
+        return c.policy == "caster" and bool(c.t.ranged_full) or c.t.prefers_ranged
+
+    def _dying(self, c: Combatant) -> None:
+        if c.stable or c.dead:
+            return
+        if self.rand() < STABILISE_CHANCE:
+            c.stable = True
+            if self.lines is not None:
+                self.log(f"{c.name} stabilises at {c.hp} hp")
+            return
+        c.hp -= 1
+        if c.hp <= DEAD_AT:
+            self._die(c)
+        elif self.lines is not None:
+            self.log(f"{c.name} is dying: {c.hp} hp")
+
+    def _act(self, c: Combatant, action: Action, full: bool) -> None:
+        if action.kind == "attack" and action.target is not None:
+            ranged = self._ranged(c)
+            if ranged:
+                routine = c.t.ranged_full if full else c.t.ranged_standard
+            else:
+                routine = c.t.full if full else c.t.standard
+            self._attack_routine(c, action.target, routine, full)
+        elif action.kind == "cast":
+            c.slots[action.level].remove(action.spell)
+            spells.cast(self, c, action.spell, action.level, action.targets)
+        elif action.kind == "breath":
+            self._breath(c, action.targets)
+
+    # ------------------------------------------------------------------ rolls
+    def resolve(self, check: Check, actor: Combatant, opponent: Combatant | None):
+        """Resolve a check made by ``actor`` (the standard-rules roller) against ``opponent``, deciding the
+        roller's choices (pressing luck, a Luck reroll, auspicious odds) from who physically rolls."""
+        kernel = self.kernel
+        plan = kernel._plans.get(check) or kernel.plan(check)
+        roller = actor if plan.roller == actor.side or opponent is None else opponent
+        if not (roller.conditions or roller.t.luck_domain or self.press_luck_rules):   # nothing to decide
+            return plan.resolve(self.rand)
+        flags = {}
+        if "auspicious" in roller.conditions and self.rules.die == "3d6":
+            flags["auspicious"] = True
+        if roller.t.luck_domain and not roller.luck_used and plan.roller_kind in LUCK_REROLL_ON:
+            flags["luck_reroll"] = True
+        press = roller.settings.press_luck
+        if self.press_luck_rules and press != "never" and check.kind != "initiative" and roller.conscious() \
+                and not (plan.roller_kind == "defense" and check.flat_footed):
+            pressed = check._replace(press_luck=True, **flags)
+            if press == "always" or self._better(pressed, check._replace(**flags), roller is actor):
+                flags["press_luck"] = True
+        if flags:
+            check = check._replace(**flags)
+            plan = kernel.plan(check)
+        outcome = plan.resolve(self.rand)
+        if outcome.rerolled:
+            roller.luck_used = True
+        if outcome.spell_ends:
+            self._end_auspicious(roller)
+        if outcome.pressed:
+            tally = self.record.tally(roller.side)
+            tally.luck_pressed += 1
+            tally.luck_pressed_successes += outcome.success == (roller is actor)
+        return outcome
+
+    def _better(self, pressed: Check, static: Check, roller_is_actor: bool) -> bool:
+        """Press when the exact chance of success, from what the roller knows, is higher pressed."""
+        p_pressed = self.kernel.plan(pressed._replace(hidden=0)).success_probability()
+        p_static = self.kernel.plan(static._replace(hidden=0)).success_probability()
+        return p_pressed > p_static if roller_is_actor else p_pressed < p_static
+
+    def _end_auspicious(self, roller: Combatant) -> None:
+        data = roller.conditions.get("auspicious")
+        if data is None:
+            return
+        caster_uid = data[1].get("caster")
+        roller.conditions.pop("auspicious")
+        if caster_uid == roller.uid:                 # the caster's four 1s end it for everyone
+            for c in self.pcs + self.monsters:
+                if c.conditions.get("auspicious", (0, {}))[1].get("caster") == caster_uid:
+                    del c.conditions["auspicious"]
+        if self.lines is not None:
+            self.log(f"{roller.name} rolls four 1s: auspicious odds ends")
+
+    def save(self, target: Combatant, kind: str, dc: int, source: Combatant | None):
+        """A saving throw by ``target`` (named from the saver: ``success`` = it saved)."""
+        bonus = target.t.saves[kind] + target.save_bonus + self._penalty(target, "save", kind)
+        opponent_side = source.side if source is not None else ("monster" if target.side == "pc" else "pc")
+        check = Check("save", target.side, bonus, dc, opponent=opponent_side, unconscious=not target.conscious())
+        outcome = self.resolve(check, target, source)
+        tally = self.record.tally(target.side)
+        tally.critical_successes += outcome.critical_success
+        tally.fumbles += outcome.fumble
+        tally.auto_successes += outcome.auto_success
+        tally.auto_failures += outcome.auto_failure
+        self.record.item_damage_events += outcome.item_damage
+        if self.lines is not None:
+            self.log(f"{target.name} {kind} save DC {dc}: natural {outcome.natural}, total {outcome.total} "
+                     f"({'roller ' + outcome.roller + ', ' if outcome.roller != target.side else ''}"
+                     f"{'saved' if outcome.success else 'failed'})")
+        return outcome
+
+    def gets_through(self, caster: Combatant, target: Combatant) -> bool:
+        """Spell resistance: does the spell get through?"""
+        if not target.t.sr:
+            return True
+        check = Check("caster-level", caster.side, caster.t.caster_level, target.t.sr, opponent=target.side)
+        outcome = self.resolve(check, caster, target)
+        if self.lines is not None:
+            self.log(f"{caster.name} against SR {target.t.sr}: {'through' if outcome.success else 'resisted'}")
+        return outcome.success
+
+    def roll(self, text: str) -> int:
+        return parse(text).roll(self.stream)
+
+    def _penalty(self, creature: Combatant, roll: str, detail: str = "") -> int:
+        """Penalties from injuries and conditions on a roll (called shots add theirs here)."""
+        return 0
+
+    # ------------------------------------------------------------------ attacks
+    def can_target(self, creature: Combatant) -> bool:
+        return creature.is_able
+
+    def pick_target(self, c: Combatant):
+        return tactics.choose_target(self.view, c)
+
+    def _attack_routine(self, c: Combatant, target: Combatant, routine, full: bool) -> None:
+        hits_by_name: dict[str, int] = {}
+        for attack in routine:
+            bonuses = attack.swings() if full else [attack.bonuses[0]]
+            for bonus in bonuses:
+                if not target.is_able:
+                    target = self.pick_target(c)
+                    if target is None:
+                        return
+                if self._swing(c, target, attack, bonus):
+                    hits_by_name[attack.name] = hits_by_name.get(attack.name, 0) + 1
+        rend = c.t.rend
+        if rend and full and hits_by_name.get(rend[1], 0) >= rend[2] and not target.dead:
+            amount = rend[0].roll(self.stream)
+            if self.lines is not None:
+                self.log(f"{c.name} rends {target.name}")
+            self.deal(c, target, amount, next(a for a in routine if a.name == rend[1]).types, weapon=True)
+
+    def _swing(self, c: Combatant, target: Combatant, attack, bonus: int, modifier: int = 0) -> bool:
+        """One attack roll and its damage. Returns whether it hit."""
+        flat_footed = not target.acted
+        helpless = target.helpless() or "stunned" in target.conditions
+        if attack.touch:
+            ac = target.t.touch_ac
+        elif flat_footed or helpless:
+            ac = target.t.ff_ac
+        else:
+            ac = target.t.ac
+        ac += target.ac_bonus + (HELPLESS_AC if helpless else 0)
+        mod = bonus + c.attack_bonus + modifier + self._penalty(c, "attack", "ranged" if attack.ranged else "melee")
+        if target.prone:
+            ac += PRONE_MELEE if attack.ranged else -PRONE_MELEE
+        if c.prone and not attack.ranged:
+            mod -= PRONE_MELEE
+        if attack.ranged and self._engaged(c):
+            mod += SHOOTING_INTO_MELEE
+        check = Check("attack", c.side, mod, ac, 0, attack.threat, attack.multiplier, target.side,
+                      flat_footed=flat_footed)
+        outcome = self.resolve(check, c, target)
+        tally = self.record.tally(c.side)
+        tally.attacks += 1
+        tally.auto_successes += outcome.auto_success
+        tally.auto_failures += outcome.auto_failure
+        tally.critical_successes += outcome.critical_success
+        tally.fumbles += outcome.fumble
+        if not outcome.success:
+            if self.lines is not None:
+                self.log(f"{c.name} {attack.name} {mod:+d} vs {target.name} AC {ac}: natural {outcome.natural}, "
+                         f"total {outcome.total} - miss")
+            return False
+        tally.hits += 1
+        chance = self.kernel.plan(check).success_probability()
+        tally.hist[min(9, int(chance * 10))] += 1
+        critical = outcome.critical and "critical hits" not in target.t.immunities
+        amount = attack.damage.roll(self.stream)
+        if critical:
+            tally.crits += 1
+            for _ in range(attack.multiplier - 1):
+                amount += attack.damage.roll(self.stream)
+        amount = max(1, amount)
+        if attack.sneak and self._sneak_applies(c, target, flat_footed or helpless):
+            amount += attack.sneak.roll(self.stream)
+        if self.lines is not None:
+            self.log(f"{c.name} {attack.name} {mod:+d} vs {target.name} AC {ac}: natural {outcome.natural}, "
+                     f"total {outcome.total} - {'CRITICAL ' if critical else ''}hit for {amount}"
+                     f"{' (roller ' + outcome.roller + ')' if outcome.roller != c.side else ''}")
+        dealt = self.deal(c, target, amount, attack.types, attack.overcomes, weapon=True)
+        if attack.extra is not None:
+            dealt += self.deal(c, target, attack.extra.roll(self.stream), frozenset({attack.extra_type}))
+        if chance <= LUCKY_CHANCE:
+            tally.lucky_hits += 1
+            tally.lucky_damage += dealt
+        if attack.trip and target.is_able and not target.prone:
+            self._trip(c, target, attack)
+        return True
+
+    def _engaged(self, c: Combatant) -> bool:
+        """An ally of ``c`` is in melee (some able ally does not prefer ranged attacks)."""
+        return any(a is not c and a.is_able and not self._ranged(a) for a in self.side_of(c, enemy=False))
+
+    def _sneak_applies(self, c: Combatant, target: Combatant, denied_dex: bool) -> bool:
+        """Sneak attack: the target is denied its Dexterity bonus, or flanked (abstractly: another able ally of
+        the rogue fights in melee). Creatures immune to critical hits or sneak attack take none."""
+        if "sneak attack" in target.t.immunities or "critical hits" in target.t.immunities:
+            return False
+        return denied_dex or self._engaged(c)
+
+    def _trip(self, c: Combatant, target: Combatant, attack) -> None:
+        """A free trip attempt: opposed Strength checks (the attacker's trip modifier against the defender's best
+        of Strength and Dexterity), each through the kernel."""
+        defence = max(_mod(target.t.abilities.get("str")), _mod(target.t.abilities.get("dex")))
+        against = self.resolve(Check("ability", target.side, defence, 0), target, None).total
+        mod = attack.trip_modifier if attack.trip_modifier is not None else _mod(c.t.abilities.get("str"))
+        if self.resolve(Check("ability", c.side, mod, against + 1), c, None).success:
+            target.prone = True
+            if self.lines is not None:
+                self.log(f"{c.name} trips {target.name}")
+
+    def ray(self, caster: Combatant, target: Combatant, dice, types) -> None:
+        """A ray: a ranged touch attack (threat 20, x2), damage on a hit."""
+        dex = _mod(caster.t.abilities.get("dex"))
+        mod = caster.t.creature.bab + dex + caster.attack_bonus + self._penalty(caster, "attack", "ranged")
+        if self._engaged(caster):
+            mod += SHOOTING_INTO_MELEE
+        ac = target.t.touch_ac + target.ac_bonus
+        check = Check("attack", caster.side, mod, ac, 0, 20, 2, target.side, flat_footed=not target.acted)
+        outcome = self.resolve(check, caster, target)
+        tally = self.record.tally(caster.side)
+        tally.attacks += 1
+        if not outcome.success:
+            return
+        tally.hits += 1
+        amount = dice.roll(self.stream)
+        if outcome.critical and "critical hits" not in target.t.immunities:
+            amount += dice.roll(self.stream)
+            tally.crits += 1
+        self.deal(caster, target, amount, types)
+
+    def area_damage(self, caster: Combatant, target: Combatant, dice, types, save: str, dc: int,
+                    half_divine: bool = False) -> None:
+        """Area damage with a save for half; open-ended saves: a critical success takes none, a fumble the
+        maximum."""
+        outcome = self.save(target, save, dc, caster)
+        amount = dice.maximum if outcome.fumble else dice.roll(self.stream)
+        if outcome.critical_success:
+            amount = 0
+        elif outcome.success:
+            amount //= 2
+        if half_divine:
+            self.deal(caster, target, amount - amount // 2, types)
+            self.deal(caster, target, amount // 2, spells.DIVINE)
+        else:
+            self.deal(caster, target, amount, types)
+
+    def _breath(self, c: Combatant, targets: list[Combatant]) -> None:
+        breath = c.t.breath
+        dice = parse(breath.damage)
+        c.breath_ready_at = self.env.now + parse(breath.recharge).roll(self.stream) * ROUND
+        if self.lines is not None:
+            self.log(f"{c.name} breathes {breath.damage_type} on {', '.join(t.name for t in targets)}")
+        amount = dice.roll(self.stream)
+        for target in targets:
+            outcome = self.save(target, breath.save, breath.dc, c)
+            dealt = dice.maximum if outcome.fumble else amount
+            if outcome.critical_success:
+                dealt = 0
+            elif outcome.success and breath.half_on_save:
+                dealt //= 2
+            self.deal(c, target, dealt, frozenset({breath.damage_type}))
+
+    # ------------------------------------------------------------------ damage and healing
+    def deal(self, source: Combatant, target: Combatant, amount: int, types: frozenset,
+             overcomes: frozenset = frozenset(), weapon: bool = False) -> int:
+        """Apply damage: immunity, energy resistance and vulnerability, damage reduction (weapons only),
+        temporary hit points, regeneration (nonlethal unless a type that overcomes it), states."""
+        t = target.t
+        if amount <= 0 or target.dead:
+            return 0
+        if types and types <= t.immunities:
+            amount = 0
+        elif len(types) == 1:
+            (kind,) = types
+            amount -= t.resist.get(kind, 0)
+            if kind in t.vulnerabilities:
+                amount += amount // 2
+        if weapon and t.dr_amount and types <= PHYSICAL and not (overcomes & t.dr_overcome):
+            amount -= t.dr_amount
+        if amount <= 0:
+            return 0
+        if target.temp_hp:
+            soaked = min(target.temp_hp, amount)
+            target.temp_hp -= soaked
+            amount -= soaked
+        was_able = target.is_able
+        lethal = not t.regen or bool((types | overcomes) & t.regen_overcome)
+        if lethal:
+            target.hp -= amount
+        else:
+            target.nonlethal += amount
+        source.damage_dealt += amount
+        self.record.tally(source.side).damage += amount
+        target.conditions.pop("asleep", None)
+        if lethal and amount >= MASSIVE_DAMAGE and target.hp > DEAD_AT \
+                and "fortitude effects" not in t.immunities:
+            if not self.save(target, "fort", MASSIVE_DAMAGE_DC, source).success:
+                target.hp = DEAD_AT
+        if target.hp <= DEAD_AT or (target.hp <= 0 and (t.type in ("undead", "construct") or
+                                                          (self.die_at_zero and target.side == "monster"))):
+            self._die(target)
+        elif target.hp < 0:
+            target.stable = False
+        self.refresh(target)
+        if was_able and not target.is_able:
+            self.record.tally(source.side).downs += 1
+            if self.lines is not None and not target.dead:
+                self.log(f"{target.name} drops ({target.state()})")
+        return amount
+
+    def _die(self, c: Combatant) -> None:
+        c.dead = True
+        self.refresh(c)
+        if self.lines is not None:
+            self.log(f"{c.name} dies")
+
+    def heal(self, target: Combatant, amount: int) -> None:
+        if target.dead:
+            return
+        target.hp = min(target.max_hp, target.hp + amount)
+        target.nonlethal = max(0, target.nonlethal - amount)
+        if target.hp >= 0:
+            target.stable = False
+        self.refresh(target)
+        if self.lines is not None:
+            self.log(f"{target.name} heals {amount} ({target.hp}/{target.max_hp})")
+
+    def _drop_condition(self, c: Combatant, name: str) -> None:
+        del c.conditions[name]
+        self.refresh(c)
+        if name == "bless":
+            c.attack_bonus = 0
+        elif name == "shield of faith":
+            c.ac_bonus = 0
+
+    def add_condition(self, target: Combatant, name: str, seconds: float, **data) -> None:
+        target.conditions[name] = [self.env.now + seconds, data]
+        self.refresh(target)
+        if name == "bless":
+            target.attack_bonus = max(target.attack_bonus, 1)
+        elif name == "shield of faith":
+            target.ac_bonus = max(target.ac_bonus, data["bonus"])
+        if self.lines is not None:
+            self.log(f"{target.name} is {name} for {int(seconds // ROUND)} rounds")
+
+    def note_cast(self, caster: Combatant, spell: str, targets: list) -> None:
+        self.record.tally(caster.side).spells_cast += 1
+        if self.lines is not None:
+            self.log(f"{caster.name} casts {spell} on {', '.join(t.name for t in targets)}")
+
+    # ------------------------------------------------------------------ the end
+    def _finish(self) -> None:
+        r = self.record
+        party_able = any(c.able() for c in self.pcs)
+        monsters_able = any(c.able() for c in self.monsters)
+        assert (party_able, monsters_able) == (bool(self.able_count["pc"]), bool(self.able_count["monster"]))
+        if self.round >= self.encounter.round_cap and party_able and monsters_able:
+            r.winner = "draw"
+        elif party_able and not monsters_able:
+            r.winner = "party"
+        elif monsters_able and not party_able:
+            r.winner = "monsters"
+        else:
+            r.winner = "draw"
+        r.rounds = self.round
+        total = sum(c.max_hp for c in self.pcs)
+        left = sum(max(0, c.hp) for c in self.pcs if not c.dead)
+        r.party_hp_lost = (total - left) / total if total else 0.0
+        r.pcs_dead = sum(c.dead for c in self.pcs)
+        r.pcs_down = sum(not c.dead and not c.able() for c in self.pcs)
+        r.monsters_killed = sum(c.dead for c in self.monsters)
+        r.monsters_down = sum(not c.dead and not c.able() for c in self.monsters)
+        r.penalties_at_end = sum(len(c.injuries) for c in self.pcs + self.monsters)
+        if self.lines is not None:
+            self.lines.append(f"=== {r.winner} after {r.rounds} rounds ===")
+            for c in self.pcs + self.monsters:
+                self.lines.append(f"{c.name}: {c.hp}/{c.max_hp} hp, {c.state()}")
+
+
+def _mod(score: int | None) -> int:
+    return (score - 10) // 2 if score is not None else 0

@@ -1,0 +1,173 @@
+"""The spells the engine supports, with the SRD 3.5 numbers, and what each does when cast.
+
+Every saving throw and spell resistance check goes through the fight's `save()` / `gets_through()`, which use the
+rules kernel, so players roll all the dice turns a PC's spell into a magic check and a monster's spell against a
+PC into the PC's own save. Damage goes through the fight's `deal()` (resistances, immunities, regeneration).
+
+Areas are abstract (no grid): an area spell catches half the enemies it is aimed at plus one, up to the cap its
+area makes plausible (:data:`AREA_CAPS`); the caster aims it so it never catches allies.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from arena.dice import parse
+
+AREA_CAPS = {"burst-20": 6, "burst-10": 3, "cone-15": 3, "cone-30": 4, "cone-40": 4, "cone-60": 5, "line": 3,
+             "cylinder-10": 3, "cylinder-20": 6}
+"""Most creatures an area can plausibly catch in a loose melee (one creature per 10-ft square)."""
+
+ROUND = 6.0
+"""Seconds in a combat round."""
+
+
+def area_count(area: str, group: int) -> int:
+    """How many of ``group`` enemies an area spell catches: half of them plus one, at most the area's cap."""
+    return min(group, group // 2 + 1, AREA_CAPS[area])
+
+
+@dataclass(frozen=True)
+class Spell:
+    name: str
+    kind: str
+    """``area`` (damage or control in an area), ``single`` (one enemy), ``heal``, ``buff`` (allies)."""
+    area: str | None = None
+    save: str | None = None
+    """fort / ref / will, or None for no save."""
+    sr: bool = True
+    mind: bool = False
+    """Mind-affecting: creatures immune to it are not valid targets."""
+
+
+SPELLS: dict[str, Spell] = {s.name: s for s in (
+    Spell("magic missile", "single"),
+    Spell("sleep", "area", "burst-10", "will", mind=True),
+    Spell("color spray", "area", "cone-15", "will", mind=True),
+    Spell("scorching ray", "single"),
+    Spell("hold person", "single", save="will", mind=True),
+    Spell("fireball", "area", "burst-20", "ref"),
+    Spell("lightning bolt", "area", "line", "ref"),
+    Spell("ice storm", "area", "cylinder-20"),
+    Spell("cone of cold", "area", "cone-60", "ref"),
+    Spell("flame strike", "area", "cylinder-10", "ref"),
+    Spell("searing light", "single"),
+    Spell("cure light wounds", "heal", sr=False),
+    Spell("cure moderate wounds", "heal", sr=False),
+    Spell("cure serious wounds", "heal", sr=False),
+    Spell("cure critical wounds", "heal", sr=False),
+    Spell("bless", "buff", sr=False),
+    Spell("shield of faith", "buff", sr=False),
+    Spell("auspicious odds", "buff", sr=False),
+    Spell("mass auspicious odds", "buff", sr=False),
+)}
+
+CURE = {"cure light wounds": (1, 5), "cure moderate wounds": (2, 10), "cure serious wounds": (3, 15),
+        "cure critical wounds": (4, 20)}
+"""Cure spells: d8s and the cap on the caster-level bonus (1d8+CL max +5, 2d8 max +10, 3d8 max +15, 4d8 max +20)."""
+SLEEP_HD = 4
+"""Sleep affects 4 Hit Dice of creatures, those of 5 HD or more not at all."""
+MAGIC_MISSILE = parse("1d4+1")
+"""Each missile: 1d4+1 force; one missile per two caster levels above 1st (max 5)."""
+
+
+def _d6(n: int):
+    return parse(f"{max(1, n)}d6")
+
+
+def cast(fight, caster, spell_name: str, level: int, targets: list) -> None:
+    """Cast ``spell_name`` (from a slot of ``level``) at ``targets``."""
+    spell = SPELLS[spell_name]
+    cl = caster.t.caster_level
+    dc = caster.t.spell_dc_base + level
+    fight.note_cast(caster, spell_name, targets)
+    if spell_name == "magic missile":
+        target = targets[0]
+        if fight.gets_through(caster, target):
+            missiles = min(5, (cl + 1) // 2)
+            fight.deal(caster, target, sum(MAGIC_MISSILE.roll(fight.stream) for _ in range(missiles)), FORCE)
+    elif spell_name == "scorching ray":
+        rays = 1 + (cl >= 7) + (cl >= 11)
+        for _ in range(rays):
+            target = fight.pick_target(caster) if not fight.can_target(targets[0]) else targets[0]
+            if target and fight.gets_through(caster, target):
+                fight.ray(caster, target, parse("4d6"), FIRE)
+    elif spell_name == "searing light":
+        target = targets[0]
+        if fight.gets_through(caster, target):
+            if target.t.type == "undead":
+                dice = _d6(min(10, cl))
+            elif target.t.type == "construct":
+                dice = _d6(min(5, cl // 2))
+            else:
+                dice = parse(f"{max(1, min(5, cl // 2))}d8")
+            fight.ray(caster, target, dice, DIVINE)
+    elif spell_name in ("fireball", "lightning bolt", "cone of cold", "flame strike"):
+        cap = {"fireball": 10, "lightning bolt": 10, "cone of cold": 15, "flame strike": 15}[spell_name]
+        types = {"fireball": FIRE, "lightning bolt": ELECTRICITY, "cone of cold": COLD, "flame strike": FIRE}
+        dice = _d6(min(cl, cap))
+        for target in targets:
+            if fight.gets_through(caster, target):
+                fight.area_damage(caster, target, dice, types[spell_name], "ref", dc,
+                                  half_divine=spell_name == "flame strike")
+    elif spell_name == "ice storm":
+        for target in targets:
+            if fight.gets_through(caster, target):
+                fight.deal(caster, target, parse("3d6").roll(fight.stream), BLUDGEONING_SPELL)
+                fight.deal(caster, target, parse("2d6").roll(fight.stream), COLD)
+    elif spell_name == "sleep":
+        budget = SLEEP_HD
+        for target in sorted(targets, key=lambda c: c.t.hd):
+            if target.t.hd > budget or target.t.hd >= SLEEP_HD + 1:
+                continue
+            budget -= target.t.hd
+            if fight.gets_through(caster, target) and not fight.save(target, "will", dc, caster).success:
+                fight.add_condition(target, "asleep", cl * 10 * ROUND)
+    elif spell_name == "color spray":
+        for target in targets:
+            if fight.gets_through(caster, target) and not fight.save(target, "will", dc, caster).success:
+                hd = target.t.hd
+                if hd <= 2:     # unconscious, blinded and stunned 2d4 rounds, then blinded and stunned 1d4, then 1
+                    out = fight.roll("2d4")
+                    fight.add_condition(target, "knocked-out", out * ROUND)
+                    fight.add_condition(target, "stunned", (out + fight.roll("1d4") + 1) * ROUND)
+                elif hd <= 4:   # blinded and stunned 1d4 rounds, then stunned 1 round
+                    fight.add_condition(target, "stunned", (fight.roll("1d4") + 1) * ROUND)
+                else:           # stunned 1 round
+                    fight.add_condition(target, "stunned", ROUND)
+    elif spell_name == "hold person":
+        target = targets[0]
+        if target.t.humanoid and fight.gets_through(caster, target) \
+                and not fight.save(target, "will", dc, caster).success:
+            fight.add_condition(target, "held", cl * ROUND, dc=dc)
+    elif spell_name in CURE:
+        dice, cap = CURE[spell_name]
+        amount = parse(f"{dice}d8").roll(fight.stream) + min(cl, cap)
+        for target in targets:
+            if target.t.type == "undead":
+                saved = fight.save(target, "will", dc, caster).success
+                fight.deal(caster, target, amount // 2 if saved else amount, POSITIVE)
+            else:
+                fight.heal(target, amount)
+    elif spell_name == "bless":
+        for target in targets:
+            fight.add_condition(target, "bless", cl * 10 * ROUND)
+    elif spell_name == "shield of faith":
+        fight.add_condition(targets[0], "shield of faith", cl * 10 * ROUND, bonus=min(5, 2 + cl // 6))
+    elif spell_name == "auspicious odds":
+        fight.add_condition(targets[0], "auspicious", cl * 10 * ROUND, caster=caster.uid)
+    elif spell_name == "mass auspicious odds":
+        for target in targets[:max(1, cl // 3)]:
+            fight.add_condition(target, "auspicious", cl * ROUND, caster=caster.uid)
+
+
+FIRE = frozenset({"fire"})
+COLD = frozenset({"cold"})
+ELECTRICITY = frozenset({"electricity"})
+FORCE = frozenset({"force"})
+POSITIVE = frozenset({"positive"})
+DIVINE = frozenset({"divine"})
+"""Untyped divine damage (searing light, half of flame strike): no resistance applies."""
+BLUDGEONING_SPELL = frozenset({"bludgeoning", "magic"})
+"""Ice storm's hailstones: bludgeoning from a spell, which damage reduction does not stop (SRD: DR does not apply
+to spells)."""

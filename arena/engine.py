@@ -191,11 +191,11 @@ class Fight:
             self._dying(c)
             return
         if not c.is_able:
-            if "held" in c.conditions:       # a new Will save each round, as its full-round action
-                if self.save(c, "will", c.conditions["held"][1]["dc"], None).success:
-                    self._drop_condition(c, "held")
-                    if self.lines is not None:
-                        self.log(f"{c.name} breaks free of hold person")
+            held = c.conditions.get("held")
+            if held and self.save(c, "will", held[1]["dc"], None).success:   # a new save each round
+                self._drop_condition(c, "held")
+                if self.lines is not None:
+                    self.log(f"{c.name} breaks free of hold person")
             c.acted = True
             return
         if "stunned" in c.conditions:
@@ -519,11 +519,11 @@ class Fight:
             target.nonlethal += amount
         source.damage_dealt += amount
         self.record.tally(source.side).damage += amount
-        target.conditions.pop("asleep", None)
-        if lethal and amount >= MASSIVE_DAMAGE and target.hp > DEAD_AT \
-                and "fortitude effects" not in t.immunities:
-            if not self.save(target, "fort", MASSIVE_DAMAGE_DC, source).success:
-                target.hp = DEAD_AT
+        if "asleep" in target.conditions:      # damage wakes a sleeper
+            del target.conditions["asleep"]
+        if lethal and amount >= MASSIVE_DAMAGE and target.hp > DEAD_AT and "fortitude effects" not in t.immunities \
+                and not self.save(target, "fort", MASSIVE_DAMAGE_DC, source).success:
+            target.hp = DEAD_AT
         if target.hp <= DEAD_AT or (target.hp <= 0 and (t.type in ("undead", "construct") or
                                                           (self.die_at_zero and target.side == "monster"))):
             self._die(target)

@@ -77,7 +77,6 @@ def _d6(n: int):
 
 def cast(fight, caster, spell_name: str, level: int, targets: list) -> None:
     """Cast ``spell_name`` (from a slot of ``level``) at ``targets``."""
-    spell = SPELLS[spell_name]
     cl = caster.t.caster_level
     dc = caster.t.spell_dc_base + level
     fight.note_cast(caster, spell_name, targets)

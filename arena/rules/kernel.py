@@ -30,7 +30,8 @@ class Plan:
 
     __slots__ = ("roller", "roller_kind", "flip", "die", "reroll_die", "take", "static", "var_dice", "target",
                  "auto_hi", "auto_lo", "threat_set", "explode_hi", "explode_lo", "open", "confirm", "var_table",
-                 "defends", "margin_crit", "p_success", "item_natural", "spell_end", "pressed", "is_attack", "confirm_auto")
+                 "defends", "margin_crit", "p_success", "item_natural", "spell_end", "pressed", "is_attack",
+                 "confirm_auto")
 
     # ------------------------------------------------------------------ judging one physical roll
     def judge(self, natural: int, total: int, autos: bool = True) -> tuple[bool, bool, bool, bool, bool]:

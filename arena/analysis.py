@@ -1,0 +1,360 @@
+"""Statistics over encounter rows: win rates with Wilson intervals, summaries, and comparisons of two runs.
+
+Every interval and test comes from statsmodels or scipy; nothing here hand-writes a formula.
+
+Comparisons are *paired* when the two sides fought the same encounters (same ``index`` and ``seed``: common
+random numbers, e.g. two rule sets of one run, or the same scenario and seed run before and after a change):
+McNemar's test on win / not-win, Wilcoxon's signed-rank test on rounds and hit points lost, and a t interval on
+the paired differences. Otherwise they are independent: a two-proportion score test (with Newcombe's interval)
+and Mann-Whitney's U test with a Welch interval. Across cells, p-values are Holm-corrected.
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from arena.errors import ArenaError
+
+CELL = ["scenario", "rules"]
+"""A cell: one scenario under one rule set."""
+VARIANTS = ["die", "players_roll_all", "modifiers", "open_ended", "called_shots"]
+CONFIDENCE = 0.95
+SUMMARY_COLUMNS = ["winner", "rounds", "party_hp_lost", "pcs_dead", "hits_monsters", "attacks_monsters",
+                   "lucky_damage_monsters", "damage_monsters", "damage_by_monsters"]
+"""The record fields :func:`summarise` reads (read only these from a large run)."""
+
+
+# --------------------------------------------------------------------------------------------- reading
+def results_file(path: str | os.PathLike) -> Path:
+    """``encounters.parquet`` of a results folder (or the file itself)."""
+    p = Path(path)
+    if p.is_dir():
+        p = p / "encounters.parquet"
+        if not p.exists():
+            hint = " (the run did not finish: complete it with `arena run --resume`)" \
+                if (p.parent / "chunks").exists() else ""
+            raise ArenaError(f"{p.parent}: no encounters.parquet{hint}")
+    elif not p.exists():
+        raise ArenaError(f"{p}: no such results folder or file")
+    return p
+
+
+def read_encounters(path: str | os.PathLike, columns: list[str] | None = None) -> pd.DataFrame:
+    """The encounter rows of a run (only ``columns`` if given; keys are always included)."""
+    import pyarrow.parquet as pq
+
+    file = results_file(path)
+    try:
+        names = pq.read_schema(file).names
+        if columns is not None:
+            wanted = list(dict.fromkeys([*CELL, *VARIANTS, "index", "seed", *columns]))
+            columns = [c for c in wanted if c in names]
+        return pq.read_table(file, columns=columns).to_pandas()
+    except (OSError, ValueError) as err:
+        raise ArenaError(f"{file}: not a readable parquet file ({str(err).splitlines()[0]})") from None
+
+
+# --------------------------------------------------------------------------------------------- intervals
+def wilson(successes: int, n: int, confidence: float = CONFIDENCE) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (statsmodels ``proportion_confint(method="wilson")``)."""
+    from statsmodels.stats.proportion import proportion_confint
+
+    if n == 0:
+        return float("nan"), float("nan")
+    low, high = proportion_confint(successes, n, alpha=1 - confidence, method="wilson")
+    return float(low), float(high)
+
+
+def _ratio(num: float, den: float) -> float:
+    return float(num) / float(den) if den else float("nan")
+
+
+def _col(frame: pd.DataFrame, *names: str) -> pd.Series | None:
+    for name in names:
+        if name in frame:
+            return frame[name]
+    return None
+
+
+def summarise(frame: pd.DataFrame) -> pd.DataFrame:
+    """One row per scenario and rule set (in the order they first appear).
+
+    Columns: the variants, ``n``, ``wins``, ``draws``, ``losses``, ``win_rate`` with its 95% Wilson interval
+    (``win_low``, ``win_high``), ``draw_rate``, rounds (mean, quartiles), party hit points lost (mean, median;
+    a fraction of the party's total), PC deaths (mean per encounter, and the share of encounters with one),
+    the monsters' hit rate (hits / attacks over all encounters), and ``lucky_damage_share``: the share of the
+    monsters' damage dealt by lucky hits (hits whose chance was 25% or less).
+    """
+    rows = []
+    for (scenario, rules), cell in frame.groupby(CELL, sort=False):
+        n = len(cell)
+        wins = int((cell["winner"] == "party").sum())
+        draws = int((cell["winner"] == "draw").sum())
+        low, high = wilson(wins, n)
+        rounds = cell["rounds"].to_numpy(dtype=float)
+        hp = cell["party_hp_lost"].to_numpy(dtype=float)
+        row: dict[str, Any] = {"scenario": scenario, "rules": rules}
+        for v in VARIANTS:
+            if v in cell:
+                row[v] = cell[v].iloc[0]
+        row.update(n=n, wins=wins, draws=draws, losses=n - wins - draws, win_rate=wins / n, win_low=low,
+                   win_high=high, draw_rate=draws / n, rounds_mean=rounds.mean(),
+                   rounds_q1=np.percentile(rounds, 25), rounds_median=np.median(rounds),
+                   rounds_q3=np.percentile(rounds, 75), hp_lost_mean=hp.mean(), hp_lost_median=np.median(hp))
+        dead = _col(cell, "pcs_dead")
+        row["pc_deaths_mean"] = float(dead.mean()) if dead is not None else float("nan")
+        row["pc_death_rate"] = float((dead > 0).mean()) if dead is not None else float("nan")
+        hits, attacks = _col(cell, "hits_monsters"), _col(cell, "attacks_monsters")
+        row["monster_hit_rate"] = _ratio(hits.sum(), attacks.sum()) if hits is not None and attacks is not None \
+            else float("nan")
+        lucky = _col(cell, "lucky_damage_monsters")
+        damage = _col(cell, "damage_monsters", "damage_by_monsters")
+        row["lucky_damage_share"] = _ratio(lucky.sum(), damage.sum()) if lucky is not None and damage is not None \
+            else float("nan")
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+# --------------------------------------------------------------------------------------------- tests
+@dataclass(frozen=True)
+class Difference:
+    """``new - base`` of one metric in one cell, with its interval and test."""
+
+    base: float
+    new: float
+    diff: float
+    low: float
+    high: float
+    p: float
+    test: str
+    paired: bool
+    n: int
+
+
+def _nan_diff(base: float, new: float, test: str, paired: bool, n: int) -> Difference:
+    return Difference(base, new, new - base, float("nan"), float("nan"), float("nan"), test, paired, n)
+
+
+def mcnemar_p(base: np.ndarray, new: np.ndarray) -> float:
+    """McNemar's test (statsmodels) on paired booleans; exact binomial when discordant pairs are few."""
+    from statsmodels.stats.contingency_tables import mcnemar
+
+    base, new = np.asarray(base, bool), np.asarray(new, bool)
+    table = [[int((base & new).sum()), int((base & ~new).sum())],
+             [int((~base & new).sum()), int((~base & ~new).sum())]]
+    discordant = table[0][1] + table[1][0]
+    if discordant == 0:
+        return 1.0
+    return float(mcnemar(table, exact=discordant < 25, correction=True).pvalue)
+
+
+def _paired_interval(d: np.ndarray, confidence: float) -> tuple[float, float]:
+    from statsmodels.stats.weightstats import DescrStatsW
+
+    if len(d) < 2 or np.all(d == d[0]):
+        return float(d.mean()), float(d.mean())
+    low, high = DescrStatsW(d).tconfint_mean(alpha=1 - confidence)
+    return float(low), float(high)
+
+
+def paired_proportion(base: np.ndarray, new: np.ndarray, confidence: float = CONFIDENCE) -> Difference:
+    """Paired win/not-win: McNemar's test, a t interval on the per-encounter differences."""
+    base, new = np.asarray(base, bool), np.asarray(new, bool)
+    d = new.astype(float) - base.astype(float)
+    low, high = _paired_interval(d, confidence)
+    return Difference(base.mean(), new.mean(), d.mean(), low, high, mcnemar_p(base, new), "mcnemar", True,
+                      len(d))
+
+
+def independent_proportion(base_wins: int, base_n: int, new_wins: int, new_n: int,
+                           confidence: float = CONFIDENCE) -> Difference:
+    """Two independent proportions: score test and Newcombe interval (statsmodels)."""
+    from statsmodels.stats.proportion import confint_proportions_2indep, test_proportions_2indep
+
+    b, w = base_wins / base_n, new_wins / new_n
+    if base_wins + new_wins in (0, base_n + new_n):  # nothing varies: the test is undefined, nothing moved
+        return Difference(b, w, w - b, 0.0, 0.0, 1.0, "two-proportion score", False, base_n + new_n)
+    res = test_proportions_2indep(new_wins, new_n, base_wins, base_n, method="score", compare="diff")
+    low, high = confint_proportions_2indep(new_wins, new_n, base_wins, base_n, method="newcomb", compare="diff",
+                                           alpha=1 - confidence)
+    p = float(res.pvalue) if np.isfinite(res.pvalue) else 1.0
+    return Difference(b, w, w - b, float(low), float(high), p, "two-proportion score", False, base_n + new_n)
+
+
+def paired_values(base: np.ndarray, new: np.ndarray, confidence: float = CONFIDENCE) -> Difference:
+    """Paired numbers (rounds, hit points lost): Wilcoxon signed-rank (scipy), t interval on differences."""
+    from scipy.stats import wilcoxon
+
+    base, new = np.asarray(base, float), np.asarray(new, float)
+    d = new - base
+    low, high = _paired_interval(d, confidence)
+    if not np.any(d != 0):
+        p = 1.0
+    else:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            p = float(wilcoxon(new, base, zero_method="wilcox").pvalue)
+    return Difference(base.mean(), new.mean(), d.mean(), low, high, p, "wilcoxon", True, len(d))
+
+
+def independent_values(base: np.ndarray, new: np.ndarray, confidence: float = CONFIDENCE) -> Difference:
+    """Independent numbers: Mann-Whitney U (scipy), Welch interval on the difference of means (statsmodels)."""
+    from scipy.stats import mannwhitneyu
+    from statsmodels.stats.weightstats import CompareMeans, DescrStatsW
+
+    base, new = np.asarray(base, float), np.asarray(new, float)
+    if len(base) < 2 or len(new) < 2:
+        return _nan_diff(base.mean(), new.mean(), "mann-whitney", False, len(base) + len(new))
+    if np.all(base == base[0]) and np.all(new == base[0]):
+        return Difference(base.mean(), new.mean(), 0.0, 0.0, 0.0, 1.0, "mann-whitney", False, len(base) + len(new))
+    p = float(mannwhitneyu(new, base, alternative="two-sided").pvalue)
+    cm = CompareMeans(DescrStatsW(new), DescrStatsW(base))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        low, high = cm.tconfint_diff(alpha=1 - confidence, usevar="unequal")
+    return Difference(base.mean(), new.mean(), new.mean() - base.mean(), float(low), float(high), p,
+                      "mann-whitney", False, len(base) + len(new))
+
+
+def holm(pvalues: list[float], alpha: float) -> tuple[list[bool], list[float]]:
+    """Holm's step-down correction (statsmodels ``multipletests``): (reject, adjusted p) per test."""
+    from statsmodels.stats.multitest import multipletests
+
+    if not pvalues:
+        return [], []
+    p = np.nan_to_num(np.asarray(pvalues, float), nan=1.0)
+    reject, adjusted, _, _ = multipletests(p, alpha=alpha, method="holm")
+    return [bool(r) for r in reject], [float(a) for a in adjusted]
+
+
+METRICS = {"win_rate": "party win rate", "rounds": "rounds", "hp_lost": "party hit points lost"}
+GATED = ("win_rate", "hp_lost")
+"""Metrics held against ``tolerance`` (both are fractions of 1). Rounds are reported, not gated: a tolerance in
+win-rate units means nothing for a count of rounds."""
+
+
+def _paired_rows(base: pd.DataFrame, new: pd.DataFrame) -> pd.DataFrame | None:
+    """The encounters both cells fought on the same seed (merged on index), or None if they did not share seeds."""
+    if "index" not in base or "seed" not in base or "index" not in new or "seed" not in new:
+        return None
+    merged = base.merge(new, on="index", suffixes=("_b", "_n"))
+    if merged.empty or not (merged["seed_b"] == merged["seed_n"]).all():
+        return None
+    return merged
+
+
+def compare_cells(base: pd.DataFrame, new: pd.DataFrame, *, alpha: float = 0.05,
+                  tolerance: float = 0.02) -> pd.DataFrame:
+    """Every scenario and rule set present in both: one row per (cell, metric) with the change, its interval,
+    the raw and Holm-adjusted p-values (Holm across cells, within each metric), and ``moved``: the change is
+    larger than ``tolerance`` and significant (only for the gated metrics, win rate and hit points lost)."""
+    keys_b = base[CELL].drop_duplicates()
+    keys = keys_b.merge(new[CELL].drop_duplicates(), on=CELL)
+    groups_b = dict(tuple(base.groupby(CELL, sort=False)))
+    groups_n = dict(tuple(new.groupby(CELL, sort=False)))
+    rows = []
+    for scenario, rules in keys.itertuples(index=False):
+        b, w = groups_b[(scenario, rules)], groups_n[(scenario, rules)]
+        merged = _paired_rows(b, w)
+        if merged is not None:
+            diffs = {"win_rate": paired_proportion(merged["winner_b"] == "party", merged["winner_n"] == "party"),
+                     "rounds": paired_values(merged["rounds_b"], merged["rounds_n"]),
+                     "hp_lost": paired_values(merged["party_hp_lost_b"], merged["party_hp_lost_n"])}
+        else:
+            diffs = {"win_rate": independent_proportion(int((b["winner"] == "party").sum()), len(b),
+                                                        int((w["winner"] == "party").sum()), len(w)),
+                     "rounds": independent_values(b["rounds"], w["rounds"]),
+                     "hp_lost": independent_values(b["party_hp_lost"], w["party_hp_lost"])}
+        for metric, d in diffs.items():
+            rows.append({"scenario": scenario, "rules": rules, "metric": metric, "base": d.base, "new": d.new,
+                         "diff": d.diff, "low": d.low, "high": d.high, "p": d.p, "test": d.test,
+                         "paired": d.paired, "n": d.n})
+    columns = ["scenario", "rules", "metric", "base", "new", "diff", "low", "high", "p", "p_holm", "significant",
+               "moved", "test", "paired", "n"]
+    if not rows:
+        return pd.DataFrame(columns=columns)
+    table = pd.DataFrame(rows)
+    table["p_holm"] = np.nan
+    table["significant"] = False
+    for metric in METRICS:
+        mask = table["metric"] == metric
+        reject, adjusted = holm(table.loc[mask, "p"].tolist(), alpha)
+        table.loc[mask, "p_holm"] = adjusted
+        table.loc[mask, "significant"] = reject
+    table["significant"] = table["significant"].astype(bool)
+    table["moved"] = table["significant"] & table["metric"].isin(GATED) & (table["diff"].abs() > tolerance)
+    return table[columns]
+
+
+def compare_runs(base: str | os.PathLike, new: str | os.PathLike, *, alpha: float = 0.05,
+                 tolerance: float = 0.02) -> pd.DataFrame:
+    """:func:`compare_cells` on two results folders."""
+    cols = ["winner", "rounds", "party_hp_lost"]
+    table = compare_cells(read_encounters(base, cols), read_encounters(new, cols), alpha=alpha,
+                          tolerance=tolerance)
+    if table.empty:
+        raise ArenaError(f"{base} and {new} have no scenario and rule set in common")
+    return table
+
+
+# --------------------------------------------------------------------------------------------- two rule sets
+def win_vectors(frame: pd.DataFrame, a: str, b: str, scenario: str | None = None) -> tuple[Any, Any, bool]:
+    """Win indicators of rule sets ``a`` and ``b`` (one scenario); paired (aligned on index) if seeds are shared."""
+    if scenario is not None:
+        frame = frame[frame["scenario"] == scenario]
+    elif frame["scenario"].nunique() > 1:
+        raise ArenaError("the results hold several scenarios: name one")
+    cells = {}
+    for key in (a, b):
+        cell = frame[frame["rules"] == key]
+        if cell.empty:
+            have = ", ".join(sorted(frame["rules"].unique()))
+            raise ArenaError(f"rule set {key!r} is not in the results (they have {have})")
+        cells[key] = cell
+    merged = _paired_rows(cells[a], cells[b])
+    if merged is not None:
+        return (merged["winner_b"] == "party").to_numpy(), (merged["winner_n"] == "party").to_numpy(), True
+    return (cells[a]["winner"] == "party").to_numpy(), (cells[b]["winner"] == "party").to_numpy(), False
+
+
+def equivalence(a: np.ndarray, b: np.ndarray, margin: float, paired: bool) -> float:
+    """TOST p-value that win rates ``a`` and ``b`` differ by less than ``margin`` (statsmodels)."""
+    from statsmodels.stats.proportion import tost_proportions_2indep
+    from statsmodels.stats.weightstats import ttost_paired
+
+    a, b = np.asarray(a, float), np.asarray(b, float)
+    if paired:
+        d = a - b
+        if np.all(d == d[0]):  # identical outcomes: no variance; equivalent iff the constant is inside
+            return 0.0 if abs(d[0]) < margin else 1.0
+        return float(ttost_paired(a, b, -margin, margin)[0])
+    if a.sum() + b.sum() in (0, len(a) + len(b)):
+        return 0.0
+    res = tost_proportions_2indep(int(a.sum()), len(a), int(b.sum()), len(b), -margin, margin, compare="diff")
+    return float(res.pvalue)
+
+
+def superiority(a: np.ndarray, b: np.ndarray, paired: bool) -> float:
+    """One-sided p-value that win rate ``a`` is higher than ``b``: exact McNemar (binomial test on the
+    discordant pairs, scipy) when paired, the two-proportion score test otherwise (statsmodels)."""
+    from scipy.stats import binomtest
+    from statsmodels.stats.proportion import test_proportions_2indep
+
+    a, b = np.asarray(a, bool), np.asarray(b, bool)
+    if paired:
+        only_a, only_b = int((a & ~b).sum()), int((~a & b).sum())
+        if only_a + only_b == 0:
+            return 1.0
+        return float(binomtest(only_a, only_a + only_b, 0.5, alternative="greater").pvalue)
+    if a.sum() + b.sum() in (0, len(a) + len(b)):
+        return 1.0
+    res = test_proportions_2indep(int(a.sum()), len(a), int(b.sum()), len(b), method="score", compare="diff",
+                                  alternative="larger")
+    return float(res.pvalue)

@@ -1,0 +1,103 @@
+"""`arena fight`: one encounter of a scenario, blow by blow.
+
+The same scenario, rule set and seed always give the same fight (the engine draws every number from one
+stream seeded with the seed), which is what the golden log test (``tests/golden/``) relies on.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from arena.cli.odds import Die, Modifiers
+from arena.errors import ArenaError
+from arena.yamlio import YamlValidationError
+
+
+def _fail(err: ArenaError) -> typer.Exit:
+    problems = err.problems if isinstance(err, YamlValidationError) else [str(err)]
+    for problem in problems:
+        typer.echo(f"error: {problem}", err=True)
+    return typer.Exit(2)
+
+
+def fight_document(path: Path, scenario_name: str | None = None, seed: int | None = None,
+                   encounter: int | None = None, rules_key: str | None = None, die: str = "d20",
+                   players_roll_all: bool = False, modifiers: str = "static", open_ended: bool = False,
+                   called_shots: bool = False) -> dict:
+    """The `arena fight --json` document: ``scenario``, ``seed`` (the engine's), ``encounter`` (``{"index",
+    "run_seed"}`` when replaying encounter I of a run, else null), ``rules`` (the key), ``record`` (every field of
+    the encounter record) and ``log`` (the readable lines)."""
+    from arena.dice import encounter_seed
+    from arena.engine import fight
+    from arena.rules import RuleSet
+    from arena.scenario import load_scenarios, pick
+    from arena.yamlio import display_name
+
+    scenario = pick(load_scenarios(path), scenario_name, display_name(path))
+    if rules_key:
+        rules = RuleSet.from_key(rules_key, scenario.rule_options)
+    else:
+        rules = RuleSet(die=die, players_roll_all=players_roll_all, modifiers=modifiers, open_ended=open_ended,
+                        called_shots=called_shots, options=scenario.rule_options)
+    run_seed = scenario.seed if seed is None else seed
+    if encounter is not None and encounter < 0:
+        raise ArenaError(f"--encounter must be 0 or more, not {encounter}")
+    engine_seed = run_seed if encounter is None else encounter_seed(run_seed, encounter)
+    result = fight(scenario.prepare(rules.die), rules, engine_seed, log=True)
+    return {
+        "scenario": scenario.name,
+        "seed": engine_seed,
+        "encounter": None if encounter is None else {"index": encounter, "run_seed": run_seed},
+        "rules": rules.key,
+        "record": result.record.as_row(),
+        "log": list(result.log),
+    }
+
+
+def format_fight(doc: dict) -> str:
+    """The readable fight: a header, the engine's log lines, and who won."""
+    record = doc["record"]
+    replay = doc["encounter"]
+    seed = (f"encounter {replay['index']} of run seed {replay['run_seed']} (engine seed {doc['seed']})"
+            if replay else f"seed {doc['seed']}")
+    rounds = record["rounds"]
+    lines = [f"scenario {doc['scenario']} | rules {doc['rules']} | {seed}", *doc["log"],
+             f"winner: {record['winner']} after {rounds} round{'s' * (rounds != 1)}"]
+    return "\n".join(lines)
+
+
+def fight_cmd(
+    scenario_file: Annotated[Path, typer.Argument(help="A scenario YAML file.", show_default=False)],
+    scenario: Annotated[str | None, typer.Option("--scenario", help="Which scenario of the file (needed when it "
+                                                                     "holds several).")] = None,
+    seed: Annotated[int | None, typer.Option("--seed", help="The seed (default: the scenario's seed).")] = None,
+    encounter: Annotated[int | None, typer.Option("--encounter", help="Replay encounter I of a run seeded --seed "
+                                                                       "(as `arena run` seeds it).")] = None,
+    rules: Annotated[str | None, typer.Option("--rules", help="A rule-set key such as 3d6+prad+luck; overrides "
+                                                               "the flags.")] = None,
+    die: Annotated[Die, typer.Option("--die", help="The resolution die.")] = Die.d20,
+    players_roll_all: Annotated[bool, typer.Option("--players-roll-all", help="Players roll all the dice.")] = False,
+    modifiers: Annotated[Modifiers, typer.Option("--modifiers", help="Static, variable, or press-luck "
+                                                                     "modifiers.")] = Modifiers.static,
+    open_ended: Annotated[bool, typer.Option("--open-ended", help="Open-ended (exploding) rolls.")] = False,
+    called_shots: Annotated[bool, typer.Option("--called-shots", help="Called shots.")] = False,
+    json_: Annotated[bool, typer.Option("--json", help="Print JSON: seed, rules, record, log.")] = False,
+) -> None:
+    """Fight one encounter of a scenario and print it blow by blow (standard d20 rules unless told otherwise)."""
+    try:
+        doc = fight_document(scenario_file, scenario, seed, encounter, rules, die.value, players_roll_all,
+                             modifiers.value, open_ended, called_shots)
+    except ArenaError as err:
+        raise _fail(err) from None
+    if json_:
+        typer.echo(json.dumps(doc, indent=2))
+    else:
+        typer.echo(format_fight(doc))
+
+
+def register(app: typer.Typer) -> None:
+    app.command("fight")(fight_cmd)

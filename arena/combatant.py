@@ -106,7 +106,8 @@ class Template:
             self.caster_level, self.spell_dc_base, self.spells, self.luck_domain = 0, 10, {}, False
         self.policy = creature.tactics
         self.first_hit_die = creature.first_hit_die or 8
-        self.parts = {p.part: (p.count, creature.improved_ac(p.part)) for p in creature.called_shot_parts}
+        self.parts = {p.part: (p.count, p.ac_bonus) for p in creature.called_shot_parts}
+        """part -> (how many, improved-AC bonus)."""
 
 
 class Combatant:
@@ -114,7 +115,8 @@ class Combatant:
 
     __slots__ = ("t", "name", "side", "uid", "hp", "nonlethal", "temp_hp", "dead", "stable", "prone", "acted",
                  "conditions", "slots", "attack_bonus", "ac_bonus", "save_bonus", "breath_ready_at", "luck_used",
-                 "settings", "policy", "damage_dealt", "injuries", "init", "is_able")
+                 "settings", "policy", "damage_dealt", "injuries", "init", "is_able", "toughed",
+                 "weapon_lost", "called_this_round")
 
     def __init__(self, template: Template, uid: int, settings) -> None:
         self.t = template
@@ -130,7 +132,7 @@ class Combatant:
         self.acted = False
         self.conditions: dict[str, list] = {}
         """name -> [ends_at (simulated seconds), data]: bless, shield of faith, asleep, held, stunned, ..."""
-        self.slots = {level: list(names) for level, names in template.spells.items()}
+        self.slots = {level: list(names) for level, names in template.spells.items()} if template.spells else {}
         self.attack_bonus = 0
         self.ac_bonus = 0
         self.save_bonus = 0
@@ -140,6 +142,12 @@ class Combatant:
         self.policy = settings.policy or template.policy
         self.damage_dealt = 0
         self.injuries: dict = {}
+        """(part, index) -> :class:`arena.injuries.Injury`: called-shot penalties in force."""
+        self.toughed: frozenset = frozenset()
+        """Injuries toughed through for the current turn."""
+        self.weapon_lost = False
+        """A fumbled ranged attack lost or broke the ranged weapon."""
+        self.called_this_round = False
         self.init = 0
         self.is_able = True
         """:meth:`able` as of the last change the fight made to this creature (the fight keeps it current)."""

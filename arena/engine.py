@@ -17,12 +17,13 @@ from dataclasses import dataclass, field
 
 import simpy
 
-from arena import spells, tactics
+from arena import injuries, spells, tactics
 from arena.combatant import Combatant, Template
 from arena.creatures import Creature
 from arena.dice import Stream, parse
 from arena.record import LUCKY_CHANCE, EncounterRecord
 from arena.rules import Check, RuleSet
+from arena.rules import called_shots as cs
 from arena.tactics import Action, TacticsSettings, View
 
 ROUND = spells.ROUND
@@ -41,6 +42,13 @@ HELPLESS_AC = -4
 """A helpless or stunned defender loses its Dexterity bonus (its flat-footed AC) and melee attackers get +4
 against it: modelled as flat-footed AC - 4."""
 PHYSICAL = frozenset({"slashing", "piercing", "bludgeoning"})
+FUMBLE_WEAPON_LOSS = 0.5
+"""Seed 002: a fumbled ranged attack "may lose or break" the weapon: here half the time, for the rest of the fight."""
+BLIND_MISS_CHANCE = 0.5
+"""A blinded attacker (every eye severely damaged) misses half its hits (total concealment for it, SRD 3.5)."""
+BLIND_AC = -2
+DEAF_SPELL_FAILURE = 0.2
+"""Deafened casters (every ear severely damaged) fail 20% of spells with verbal components (SRD 3.5)."""
 LUCK_REROLL_ON = ("save", "magic", "defense")
 """The Luck domain's once-a-day reroll is spent on the first of its owner's saves (or, when players roll all,
 magic and defense checks) that fails."""
@@ -177,16 +185,18 @@ class Fight:
 
     # ------------------------------------------------------------------ a turn
     def _turn(self, c: Combatant) -> None:
+        c.called_this_round = False
+        c.toughed = frozenset()
         if c.conditions:
             now = self.env.now
             for name in [name for name, (ends, _) in c.conditions.items() if ends <= now]:
                 self._drop_condition(c, name)
         if c.t.regen and c.nonlethal:
             c.nonlethal = max(0, c.nonlethal - c.t.regen)
-            self.refresh(c)
+            self._magical_healing(c)
         if c.t.fast_healing and c.hp < c.max_hp and not c.dead:
             c.hp = min(c.max_hp, c.hp + c.t.fast_healing)
-            self.refresh(c)
+            self._magical_healing(c)
         if c.hp < 0:
             self._dying(c)
             return
@@ -201,6 +211,8 @@ class Fight:
         if "stunned" in c.conditions:
             c.acted = True
             return
+        if c.injuries:
+            self._tough_through(c)
         if c.prone:                          # stand up (a move action): only a standard action is left
             c.prone = False
             if self.lines is not None:
@@ -213,7 +225,38 @@ class Fight:
         c.acted = True
 
     def _ranged(self, c: Combatant) -> bool:
+        if c.weapon_lost:
+            return False
         return c.policy == "caster" and bool(c.t.ranged_full) or c.t.prefers_ranged
+
+    def _tough_through(self, c: Combatant) -> None:
+        """Once per injured part, a free try to fight through the injury this turn: a Fortitude or Will save (the
+        better one) against DC 10 + the greatest damage the part took. Monsters roll it even when players roll
+        all the dice (the check is the creature's own, against no PC)."""
+        kind = "fort" if c.t.saves["fort"] >= c.t.saves["will"] else "will"
+        passed = []
+        tally = self.record.tally(c.side)
+        for key, injury in list(c.injuries.items()):
+            bonus = c.t.saves[kind] + c.save_bonus + self._penalty(c, kind)
+            outcome = self.resolve(Check("save", c.side, bonus, injury.dc, opponent=c.side), c, None)
+            tally.tough_through_saves += 1
+            if outcome.success:
+                tally.tough_through_passed += 1
+                passed.append(key)
+            if self.lines is not None:
+                self.log(f"{c.name} toughs through its {injury.part} (DC {injury.dc}): natural {outcome.natural}, "
+                         f"total {outcome.total} - {'passes' if outcome.success else 'fails'}")
+        c.toughed = frozenset(passed)
+
+    def _magical_healing(self, c: Combatant) -> None:
+        """Magical healing (fast healing and regeneration count) ends minor wounds; all wounds once no lethal
+        damage is left."""
+        if c.injuries:
+            if c.hp >= c.max_hp:
+                c.injuries.clear()
+            else:
+                injuries.heal_minor(c)
+        self.refresh(c)
 
     def _dying(self, c: Combatant) -> None:
         if c.stable or c.dead:
@@ -239,9 +282,15 @@ class Fight:
             self._attack_routine(c, action.target, routine, full)
         elif action.kind == "cast":
             c.slots[action.level].remove(action.spell)
+            if c.injuries and injuries.fully_severe(c, "ear") and self.rand() < DEAF_SPELL_FAILURE:
+                if self.lines is not None:
+                    self.log(f"{c.name} is deafened: {action.spell} fails")
+                return
             spells.cast(self, c, action.spell, action.level, action.targets)
         elif action.kind == "breath":
             self._breath(c, action.targets)
+        elif action.kind == "coup":
+            self._coup_de_grace(c, action.target)
 
     # ------------------------------------------------------------------ rolls
     def resolve(self, check: Check, actor: Combatant, opponent: Combatant | None):
@@ -298,7 +347,7 @@ class Fight:
 
     def save(self, target: Combatant, kind: str, dc: int, source: Combatant | None):
         """A saving throw by ``target`` (named from the saver: ``success`` = it saved)."""
-        bonus = target.t.saves[kind] + target.save_bonus + self._penalty(target, "save", kind)
+        bonus = target.t.saves[kind] + target.save_bonus + self._penalty(target, kind)
         opponent_side = source.side if source is not None else ("monster" if target.side == "pc" else "pc")
         check = Check("save", target.side, bonus, dc, opponent=opponent_side, unconscious=not target.conscious())
         outcome = self.resolve(check, target, source)
@@ -327,9 +376,12 @@ class Fight:
     def roll(self, text: str) -> int:
         return parse(text).roll(self.stream)
 
-    def _penalty(self, creature: Combatant, roll: str, detail: str = "") -> int:
-        """Penalties from injuries and conditions on a roll (called shots add theirs here)."""
-        return 0
+    def _penalty(self, creature: Combatant, roll: str, hands: tuple[int, ...] = ()) -> int:
+        """Called-shot injury penalties on a roll (attack, ranged, fort, ref, will, str, dex), less any injury the
+        creature toughs through this turn."""
+        if not creature.injuries:
+            return 0
+        return injuries.penalty(creature, roll, hands, creature.toughed)
 
     # ------------------------------------------------------------------ attacks
     def can_target(self, creature: Combatant) -> bool:
@@ -342,12 +394,12 @@ class Fight:
         hits_by_name: dict[str, int] = {}
         for attack in routine:
             bonuses = attack.swings() if full else [attack.bonuses[0]]
-            for bonus in bonuses:
+            for swing, bonus in enumerate(bonuses):
                 if not target.is_able:
                     target = self.pick_target(c)
                     if target is None:
                         return
-                if self._swing(c, target, attack, bonus):
+                if self._swing(c, target, attack, bonus, swing):
                     hits_by_name[attack.name] = hits_by_name.get(attack.name, 0) + 1
         rend = c.t.rend
         if rend and full and hits_by_name.get(rend[1], 0) >= rend[2] and not target.dead:
@@ -356,7 +408,8 @@ class Fight:
                 self.log(f"{c.name} rends {target.name}")
             self.deal(c, target, amount, next(a for a in routine if a.name == rend[1]).types, weapon=True)
 
-    def _swing(self, c: Combatant, target: Combatant, attack, bonus: int, modifier: int = 0) -> bool:
+    def _swing(self, c: Combatant, target: Combatant, attack, bonus: int, swing: int = 0,
+               provoked: bool = False) -> bool:
         """One attack roll and its damage. Returns whether it hit."""
         flat_footed = not target.acted
         helpless = target.helpless() or "stunned" in target.conditions
@@ -367,15 +420,19 @@ class Fight:
         else:
             ac = target.t.ac
         ac += target.ac_bonus + (HELPLESS_AC if helpless else 0)
-        mod = bonus + c.attack_bonus + modifier + self._penalty(c, "attack", "ranged" if attack.ranged else "melee")
+        hands = cs.hands_used(attack.name, swing, attack.count) if c.injuries else ()
+        mod = bonus + c.attack_bonus + self._penalty(c, "ranged" if attack.ranged else "attack", hands)
         if target.prone:
             ac += PRONE_MELEE if attack.ranged else -PRONE_MELEE
         if c.prone and not attack.ranged:
             mod -= PRONE_MELEE
         if attack.ranged and self._engaged(c):
             mod += SHOOTING_INTO_MELEE
+        if target.injuries and injuries.fully_severe(target, "eye"):
+            ac += BLIND_AC
+        part = None if provoked else self._call_shot(c, target, attack, mod, ac, flat_footed)
         check = Check("attack", c.side, mod, ac, 0, attack.threat, attack.multiplier, target.side,
-                      flat_footed=flat_footed)
+                      flat_footed=flat_footed, press_luck=part is not None and self._may_press(c, target, flat_footed))
         outcome = self.resolve(check, c, target)
         tally = self.record.tally(c.side)
         tally.attacks += 1
@@ -383,10 +440,17 @@ class Fight:
         tally.auto_failures += outcome.auto_failure
         tally.critical_successes += outcome.critical_success
         tally.fumbles += outcome.fumble
+        if part is not None:
+            tally.called_shots += 1
+            c.called_this_round = True
+        if outcome.success and c.injuries and injuries.fully_severe(c, "eye") and self.rand() < BLIND_MISS_CHANCE:
+            outcome.success = False          # blinded: the hit finds nothing
         if not outcome.success:
             if self.lines is not None:
-                self.log(f"{c.name} {attack.name} {mod:+d} vs {target.name} AC {ac}: natural {outcome.natural}, "
-                         f"total {outcome.total} - miss")
+                self.log(f"{c.name} {attack.name} {mod:+d} vs {target.name} AC {ac}{_called(part)}: natural "
+                         f"{outcome.natural}, total {outcome.total} - miss{' (FUMBLE)' if outcome.fumble else ''}")
+            if outcome.fumble:
+                self._fumble(c, target, attack)
             return False
         tally.hits += 1
         chance = self.kernel.plan(check).success_probability()
@@ -400,11 +464,15 @@ class Fight:
         amount = max(1, amount)
         if attack.sneak and self._sneak_applies(c, target, flat_footed or helpless):
             amount += attack.sneak.roll(self.stream)
+        called_hit = part is not None and self._called_hit(check, outcome, target, part, attack)
         if self.lines is not None:
-            self.log(f"{c.name} {attack.name} {mod:+d} vs {target.name} AC {ac}: natural {outcome.natural}, "
-                     f"total {outcome.total} - {'CRITICAL ' if critical else ''}hit for {amount}"
-                     f"{' (roller ' + outcome.roller + ')' if outcome.roller != c.side else ''}")
+            self.log(f"{c.name} {attack.name} {mod:+d} vs {target.name} AC {ac}{_called(part)}: natural "
+                     f"{outcome.natural}, total {outcome.total} - {'CRITICAL ' if critical else ''}hit for {amount}"
+                     f"{' (roller ' + outcome.roller + ')' if outcome.roller != c.side else ''}"
+                     f"{' - CALLED HIT' if called_hit else ''}")
         dealt = self.deal(c, target, amount, attack.types, attack.overcomes, weapon=True)
+        if called_hit:
+            self._called_effect(c, target, part, dealt, index=0 if part in cs.PER_INSTANCE else None)
         if attack.extra is not None:
             dealt += self.deal(c, target, attack.extra.roll(self.stream), frozenset({attack.extra_type}))
         if chance <= LUCKY_CHANCE:
@@ -413,6 +481,107 @@ class Fight:
         if attack.trip and target.is_able and not target.prone:
             self._trip(c, target, attack)
         return True
+
+    # ------------------------------------------------------------------ called shots (seed 003)
+    def _lethal_against(self, attack, target: Combatant) -> bool:
+        """Would the attack deal lethal damage? (Not against regeneration it does not overcome.)"""
+        return not target.t.regen or bool(attack.overcomes & target.t.regen_overcome)
+
+    def _call_shot(self, c: Combatant, target: Combatant, attack, mod: int, ac: int, flat_footed: bool) -> str | None:
+        """The part to call a shot at before this roll, if the rules, the policy and the attack allow one: once per
+        round, on the caller's own turn, a non-touch attack that would deal lethal damage, at a part it has."""
+        setting = c.settings.called_shot
+        if not self.rules.called_shots or setting == "never" or c.called_this_round or attack.touch \
+                or not target.t.parts or not self._lethal_against(attack, target):
+            return None
+        if setting == "head":
+            return "head" if "head" in target.t.parts else None
+        best, best_value = None, -1
+        press = self._may_press(c, target, flat_footed)
+        for part, (_count, bonus) in target.t.parts.items():
+            value = cs.VALUE.get(part, 0)
+            if value <= best_value:
+                continue
+            reach = 0 if attack.ranged else cs.MELEE_BONUS
+            p = self.kernel.plan(Check("attack", c.side, mod + reach, ac + bonus, 0, attack.threat,
+                                       attack.multiplier, target.side, flat_footed=flat_footed,
+                                       press_luck=press)).success_probability()
+            if p >= cs.WHEN_BETTER_FLOOR:
+                best, best_value = part, value
+        return best
+
+    def _may_press(self, c: Combatant, target: Combatant, flat_footed: bool) -> bool:
+        """A called shot presses luck, unless the roll is a flat-footed defense check (players roll all)."""
+        return not (self.rules.players_roll_all and c.side == "monster" and target.side == "pc" and flat_footed)
+
+    def _called_hit(self, check: Check, outcome, target: Combatant, part: str, attack) -> bool:
+        """Did the roll beat the part's improved AC (with +2 for a melee attack within reach)?"""
+        plan = self.kernel.plan(check)
+        extra = target.t.parts[part][1] - (0 if attack.ranged else cs.MELEE_BONUS)
+        if plan.defends:      # the player rolled a defense check: the called hit needs it to fail by the bonus
+            return outcome.total + extra < plan.target
+        return outcome.total >= plan.target + extra
+
+    def _called_effect(self, c: Combatant, target: Combatant, part: str, damage: int, index: int | None = None,
+                       all_instances: bool = False) -> None:
+        if damage <= 0 or target.dead:
+            return
+        tally = self.record.tally(c.side)
+        tally.called_hits += 1
+        self.record.called_hits_by_part[part] = self.record.called_hits_by_part.get(part, 0) + 1
+        hurt = injuries.injure(target, part, damage, index=index, all_instances=all_instances)
+        if self.lines is not None:
+            severe = " (severe)" if any(i.severe for i in hurt) else ""
+            extra = " - blinded" if part == "eye" and injuries.fully_severe(target, "eye") else \
+                " - deafened" if part == "ear" and injuries.fully_severe(target, "ear") else ""
+            self.log(f"{target.name}'s {part} is injured{severe}: penalties {_penalties(target)}{extra}")
+
+    def _coup_de_grace(self, c: Combatant, target: Combatant) -> None:
+        """A coup de grace against a helpless creature: an automatic critical hit, then a Fortitude save against
+        DC 10 + the damage or die. Under called shots it includes a called shot at the head with no roll."""
+        routine = c.t.full or c.t.standard
+        if not routine or target.dead:
+            return
+        attack = routine[0]
+        tally = self.record.tally(c.side)
+        tally.coups_de_grace += 1
+        crit = "critical hits" not in target.t.immunities
+        amount = sum(attack.damage.roll(self.stream) for _ in range(attack.multiplier if crit else 1))
+        if attack.sneak and "sneak attack" not in target.t.immunities:
+            amount += attack.sneak.roll(self.stream)
+        if self.lines is not None:
+            self.log(f"{c.name} delivers a coup de grace to {target.name} for {amount}")
+        dealt = self.deal(c, target, max(1, amount), attack.types, attack.overcomes, weapon=True)
+        if self.rules.called_shots and c.settings.called_shot != "never" and "head" in target.t.parts \
+                and self._lethal_against(attack, target):
+            tally.called_shots += 1
+            self._called_effect(c, target, "head", dealt)
+        if crit and not target.dead and "fortitude effects" not in target.t.immunities \
+                and not self.save(target, "fort", 10 + dealt, c).success:
+            target.hp = min(target.hp, DEAD_AT)
+            self._die(target)
+
+    # ------------------------------------------------------------------ open-ended results (seed 002)
+    def _fumble(self, c: Combatant, target: Combatant, attack) -> None:
+        """A fumbled melee attack provokes an immediate attack of opportunity from its target; a fumbled ranged
+        attack loses or breaks the weapon half the time."""
+        tally = self.record.tally(c.side)
+        if attack.ranged:
+            if self.rand() < FUMBLE_WEAPON_LOSS:
+                c.weapon_lost = True
+                tally.weapons_lost += 1
+                if self.lines is not None:
+                    self.log(f"{c.name} loses its {attack.name}")
+            return
+        if not target.is_able or not c.is_able:
+            return
+        melee = target.t.full or target.t.standard
+        if not melee or melee[0].ranged:
+            return
+        tally.aoo_provoked += 1
+        if self.lines is not None:
+            self.log(f"{c.name}'s fumble provokes an attack of opportunity from {target.name}")
+        self._swing(target, c, melee[0], melee[0].bonuses[0], provoked=True)
 
     def _engaged(self, c: Combatant) -> bool:
         """An ally of ``c`` is in melee (some able ally does not prefer ranged attacks)."""
@@ -429,8 +598,10 @@ class Fight:
         """A free trip attempt: opposed Strength checks (the attacker's trip modifier against the defender's best
         of Strength and Dexterity), each through the kernel."""
         defence = max(_mod(target.t.abilities.get("str")), _mod(target.t.abilities.get("dex")))
-        against = self.resolve(Check("ability", target.side, defence, 0), target, None).total
         mod = attack.trip_modifier if attack.trip_modifier is not None else _mod(c.t.abilities.get("str"))
+        mod += self._penalty(c, "str")
+        defence += self._penalty(target, "dex")
+        against = self.resolve(Check("ability", target.side, defence, 0), target, None).total
         if self.resolve(Check("ability", c.side, mod, against + 1), c, None).success:
             target.prone = True
             if self.lines is not None:
@@ -439,7 +610,7 @@ class Fight:
     def ray(self, caster: Combatant, target: Combatant, dice, types) -> None:
         """A ray: a ranged touch attack (threat 20, x2), damage on a hit."""
         dex = _mod(caster.t.abilities.get("dex"))
-        mod = caster.t.creature.bab + dex + caster.attack_bonus + self._penalty(caster, "attack", "ranged")
+        mod = caster.t.creature.bab + dex + caster.attack_bonus + self._penalty(caster, "ranged", (0,))
         if self._engaged(caster):
             mod += SHOOTING_INTO_MELEE
         ac = target.t.touch_ac + target.ac_bonus
@@ -462,6 +633,7 @@ class Fight:
         maximum."""
         outcome = self.save(target, save, dc, caster)
         amount = dice.maximum if outcome.fumble else dice.roll(self.stream)
+        self._save_extremes(target, outcome)
         if outcome.critical_success:
             amount = 0
         elif outcome.success:
@@ -472,6 +644,12 @@ class Fight:
         else:
             self.deal(caster, target, amount, types)
 
+    def _save_extremes(self, target: Combatant, outcome) -> None:
+        """Seed 002: a critical success on a save against half damage takes none; a fumble takes the maximum."""
+        tally = self.record.tally(target.side)
+        tally.saves_negated += outcome.critical_success
+        tally.saves_maximised += outcome.fumble
+
     def _breath(self, c: Combatant, targets: list[Combatant]) -> None:
         breath = c.t.breath
         dice = parse(breath.damage)
@@ -481,6 +659,7 @@ class Fight:
         amount = dice.roll(self.stream)
         for target in targets:
             outcome = self.save(target, breath.save, breath.dc, c)
+            self._save_extremes(target, outcome)
             dealt = dice.maximum if outcome.fumble else amount
             if outcome.critical_success:
                 dealt = 0
@@ -519,6 +698,9 @@ class Fight:
             target.nonlethal += amount
         source.damage_dealt += amount
         self.record.tally(source.side).damage += amount
+        if "sonic" in types and self.rules.called_shots and "ear" in t.parts \
+                and amount >= cs.SONIC_EARS_FACTOR * t.first_hit_die:
+            self._called_effect(source, target, "ear", amount, all_instances=True)
         if "asleep" in target.conditions:      # damage wakes a sleeper
             del target.conditions["asleep"]
         if lethal and amount >= MASSIVE_DAMAGE and target.hp > DEAD_AT and "fortitude effects" not in t.immunities \
@@ -549,7 +731,7 @@ class Fight:
         target.nonlethal = max(0, target.nonlethal - amount)
         if target.hp >= 0:
             target.stable = False
-        self.refresh(target)
+        self._magical_healing(target)
         if self.lines is not None:
             self.log(f"{target.name} heals {amount} ({target.hp}/{target.max_hp})")
 
@@ -603,6 +785,15 @@ class Fight:
             self.lines.append(f"=== {r.winner} after {r.rounds} rounds ===")
             for c in self.pcs + self.monsters:
                 self.lines.append(f"{c.name}: {c.hp}/{c.max_hp} hp, {c.state()}")
+
+
+def _called(part: str | None) -> str:
+    return f" (called shot: {part})" if part else ""
+
+
+def _penalties(c: Combatant) -> str:
+    parts = sorted({i.part + ("*" if i.severe else "") for i in c.injuries.values()})
+    return ", ".join(parts) or "none"
 
 
 def _mod(score: int | None) -> int:

@@ -46,14 +46,14 @@ def record_schema() -> dict[str, str]:
     return schema
 
 
+_ZEROS = dict.fromkeys(PER_SIDE, 0)
+
+
 class SideTally:
     """The running counters of one side during a fight (plain attributes: touched on every roll)."""
 
-    __slots__ = (*PER_SIDE, "hist")
-
     def __init__(self) -> None:
-        for name in PER_SIDE:
-            setattr(self, name, 0)
+        self.__dict__.update(_ZEROS)
         self.hist = [0] * HISTOGRAM_BINS
 
 

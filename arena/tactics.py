@@ -50,8 +50,8 @@ class TacticsSettings:
 
 @dataclass(slots=True)
 class Action:
-    """What a creature does: ``attack`` (``target``), ``cast`` (``spell``, ``level``, ``targets``), ``breath``
-    (``targets``) or ``none``."""
+    """What a creature does: ``attack`` (``target``), ``coup`` (a coup de grace on a helpless ``target``), ``cast``
+    (``spell``, ``level``, ``targets``), ``breath`` (``targets``) or ``none``."""
 
     kind: str
     target: object = None
@@ -86,6 +86,11 @@ class View:
     def allies(self, creature, include_down: bool = False) -> list:
         return [c for c in self._fight.side_of(creature, enemy=False)
                 if not c.dead and (include_down or c.is_able)]
+
+    def helpless_enemies(self, creature) -> list:
+        """Enemies alive and conscious but helpless for now (asleep, held, knocked out): coup de grace targets."""
+        return [c for c in self._fight.side_of(creature, enemy=True)
+                if not c.dead and c.hp > 0 and not c.is_able]
 
     def rand(self) -> float:
         return self._fight.rand()
@@ -128,6 +133,9 @@ def attack_policy(view: View, creature) -> Action:
         caught = area_count(breath_area(breath), len(enemies))
         if caught >= 2 or len(enemies) == 1:
             return Action("breath", targets=_ordered(view, creature, enemies)[:caught])
+    helpless = view.helpless_enemies(creature) if creature.t.full and not creature.t.prefers_ranged else ()
+    if helpless:
+        return Action("coup", min(helpless, key=lambda c: (c.hp, c.uid)))
     target = choose_target(view, creature)
     return Action("attack", target) if target is not None else NOTHING
 

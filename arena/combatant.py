@@ -61,7 +61,7 @@ class Template:
                  "type", "subtypes", "immunities", "vulnerabilities", "resist", "dr_amount", "dr_overcome",
                  "regen", "regen_overcome", "fast_healing", "sr", "standard", "full", "ranged_standard",
                  "ranged_full", "prefers_ranged", "rend", "breath", "caster_level", "spell_dc_base", "spells",
-                 "luck_domain", "policy", "first_hit_die", "abilities", "humanoid", "parts", "con")
+                 "luck_domain", "policy", "first_hit_die", "abilities", "humanoid", "parts", "con", "parts_key")
 
     def __init__(self, creature: Creature, name: str) -> None:
         self.name = name
@@ -108,6 +108,7 @@ class Template:
         self.first_hit_die = creature.first_hit_die or 8
         self.parts = {p.part: (p.count, p.ac_bonus) for p in creature.called_shot_parts}
         """part -> (how many, improved-AC bonus)."""
+        self.parts_key = tuple(sorted(self.parts.items()))
 
 
 class Combatant:

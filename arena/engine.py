@@ -124,6 +124,7 @@ class Fight:
         self.view = View(self)
         self.press_luck_rules = rules.modifiers == "press-luck"
         self.die_at_zero = encounter.monsters_die_at_zero
+        self.last_plan = None
         self.able_count = {"pc": len(self.pcs), "monster": len(self.monsters)}
         """How many creatures of each side can act: the fight ends when a side has none."""
 
@@ -300,6 +301,7 @@ class Fight:
         plan = kernel._plans.get(check) or kernel.plan(check)
         roller = actor if plan.roller == actor.side or opponent is None else opponent
         if not (roller.conditions or roller.t.luck_domain or self.press_luck_rules):   # nothing to decide
+            self.last_plan = plan
             return plan.resolve(self.rand)
         flags = {}
         if "auspicious" in roller.conditions and self.rules.die == "3d6":
@@ -307,7 +309,7 @@ class Fight:
         if roller.t.luck_domain and not roller.luck_used and plan.roller_kind in LUCK_REROLL_ON:
             flags["luck_reroll"] = True
         press = roller.settings.press_luck
-        if self.press_luck_rules and press != "never" and check.kind != "initiative" and roller.conscious() \
+        if self.press_luck_rules and press != "never" and check.kind != "initiative" and roller.is_able \
                 and not (plan.roller_kind == "defense" and check.flat_footed):
             pressed = check._replace(press_luck=True, **flags)
             if press == "always" or self._better(pressed, check._replace(**flags), roller is actor):
@@ -315,6 +317,8 @@ class Fight:
         if flags:
             check = check._replace(**flags)
             plan = kernel.plan(check)
+        self.last_plan = plan
+        """The plan of the last resolved check: what the rules used for that roll (lucky-hit chances)."""
         outcome = plan.resolve(self.rand)
         if outcome.rerolled:
             roller.luck_used = True
@@ -327,10 +331,14 @@ class Fight:
         return outcome
 
     def _better(self, pressed: Check, static: Check, roller_is_actor: bool) -> bool:
-        """Press when the exact chance of success, from what the roller knows, is higher pressed."""
-        p_pressed = self.kernel.plan(pressed._replace(hidden=0)).success_probability()
-        p_static = self.kernel.plan(static._replace(hidden=0)).success_probability()
-        return p_pressed > p_static if roller_is_actor else p_pressed < p_static
+        """Press when the exact chance of success, from what the roller knows, is higher pressed (cached)."""
+        key = ("press", static, roller_is_actor)
+        decision = self.kernel.memo.get(key)
+        if decision is None:
+            p_pressed = self.kernel.plan(pressed._replace(hidden=0)).success_probability()
+            p_static = self.kernel.plan(static._replace(hidden=0)).success_probability()
+            decision = self.kernel.memo[key] = p_pressed > p_static if roller_is_actor else p_pressed < p_static
+        return decision
 
     def _end_auspicious(self, roller: Combatant) -> None:
         data = roller.conditions.get("auspicious")
@@ -349,7 +357,7 @@ class Fight:
         """A saving throw by ``target`` (named from the saver: ``success`` = it saved)."""
         bonus = target.t.saves[kind] + target.save_bonus + self._penalty(target, kind)
         opponent_side = source.side if source is not None else ("monster" if target.side == "pc" else "pc")
-        check = Check("save", target.side, bonus, dc, opponent=opponent_side, unconscious=not target.conscious())
+        check = Check("save", target.side, bonus, dc, opponent=opponent_side)
         outcome = self.resolve(check, target, source)
         tally = self.record.tally(target.side)
         tally.critical_successes += outcome.critical_success
@@ -412,16 +420,20 @@ class Fight:
                provoked: bool = False) -> bool:
         """One attack roll and its damage. Returns whether it hit."""
         flat_footed = not target.acted
-        helpless = target.helpless() or "stunned" in target.conditions
+        helpless = not target.is_able or (target.conditions and "stunned" in target.conditions)
         if attack.touch:
             ac = target.t.touch_ac
         elif flat_footed or helpless:
             ac = target.t.ff_ac
         else:
             ac = target.t.ac
-        ac += target.ac_bonus + (HELPLESS_AC if helpless else 0)
-        hands = cs.hands_used(attack.name, swing, attack.count) if c.injuries else ()
-        mod = bonus + c.attack_bonus + self._penalty(c, "ranged" if attack.ranged else "attack", hands)
+        ac += target.ac_bonus
+        if helpless:
+            ac += HELPLESS_AC
+        mod = bonus + c.attack_bonus
+        if c.injuries:
+            mod += self._penalty(c, "ranged" if attack.ranged else "attack", cs.hands_used(attack.name, swing,
+                                                                                            attack.count))
         if target.prone:
             ac += PRONE_MELEE if attack.ranged else -PRONE_MELEE
         if c.prone and not attack.ranged:
@@ -430,16 +442,23 @@ class Fight:
             mod += SHOOTING_INTO_MELEE
         if target.injuries and injuries.fully_severe(target, "eye"):
             ac += BLIND_AC
-        part = None if provoked else self._call_shot(c, target, attack, mod, ac, flat_footed)
-        check = Check("attack", c.side, mod, ac, 0, attack.threat, attack.multiplier, target.side,
-                      flat_footed=flat_footed, press_luck=part is not None and self._may_press(c, target, flat_footed))
+        part = None
+        if self.rules.called_shots and not provoked:
+            part = self._call_shot(c, target, attack, mod, ac, flat_footed)
+        check = Check("attack", c.side, mod, ac, 0, attack.threat, attack.multiplier, target.side, False,
+                      flat_footed, None, part is not None and self._may_press(c, target, flat_footed))
         outcome = self.resolve(check, c, target)
+        plan = self.last_plan
         tally = self.record.tally(c.side)
         tally.attacks += 1
-        tally.auto_successes += outcome.auto_success
-        tally.auto_failures += outcome.auto_failure
-        tally.critical_successes += outcome.critical_success
-        tally.fumbles += outcome.fumble
+        if outcome.auto_success:
+            tally.auto_successes += 1
+        elif outcome.auto_failure:
+            tally.auto_failures += 1
+        if outcome.critical_success:
+            tally.critical_successes += 1
+        elif outcome.fumble:
+            tally.fumbles += 1
         if part is not None:
             tally.called_shots += 1
             c.called_this_round = True
@@ -453,7 +472,7 @@ class Fight:
                 self._fumble(c, target, attack)
             return False
         tally.hits += 1
-        chance = self.kernel.plan(check).success_probability()
+        chance = plan.p_success if plan.p_success is not None else plan.success_probability()
         tally.hist[min(9, int(chance * 10))] += 1
         critical = outcome.critical and "critical hits" not in target.t.immunities
         amount = attack.damage.roll(self.stream)
@@ -464,7 +483,7 @@ class Fight:
         amount = max(1, amount)
         if attack.sneak and self._sneak_applies(c, target, flat_footed or helpless):
             amount += attack.sneak.roll(self.stream)
-        called_hit = part is not None and self._called_hit(check, outcome, target, part, attack)
+        called_hit = part is not None and self._called_hit(plan, outcome, target, part, attack)
         if self.lines is not None:
             self.log(f"{c.name} {attack.name} {mod:+d} vs {target.name} AC {ac}{_called(part)}: natural "
                      f"{outcome.natural}, total {outcome.total} - {'CRITICAL ' if critical else ''}hit for {amount}"
@@ -496,6 +515,15 @@ class Fight:
             return None
         if setting == "head":
             return "head" if "head" in target.t.parts else None
+        key = ("call", c.side, target.side, target.t.parts_key, mod, ac, attack.ranged, attack.threat, attack.multiplier,
+               flat_footed)
+        memo = self.kernel.memo
+        if key not in memo:
+            memo[key] = self._best_part(c, target, attack, mod, ac, flat_footed)
+        return memo[key]
+
+    def _best_part(self, c: Combatant, target: Combatant, attack, mod: int, ac: int, flat_footed: bool) -> str | None:
+        """``when-better``: the most valuable part whose exact called-hit chance is at least the floor."""
         best, best_value = None, -1
         press = self._may_press(c, target, flat_footed)
         for part, (_count, bonus) in target.t.parts.items():
@@ -514,9 +542,8 @@ class Fight:
         """A called shot presses luck, unless the roll is a flat-footed defense check (players roll all)."""
         return not (self.rules.players_roll_all and c.side == "monster" and target.side == "pc" and flat_footed)
 
-    def _called_hit(self, check: Check, outcome, target: Combatant, part: str, attack) -> bool:
+    def _called_hit(self, plan, outcome, target: Combatant, part: str, attack) -> bool:
         """Did the roll beat the part's improved AC (with +2 for a melee attack within reach)?"""
-        plan = self.kernel.plan(check)
         extra = target.t.parts[part][1] - (0 if attack.ranged else cs.MELEE_BONUS)
         if plan.defends:      # the player rolled a defense check: the called hit needs it to fail by the bonus
             return outcome.total + extra < plan.target

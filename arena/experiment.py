@@ -282,16 +282,20 @@ def connect_cluster(address: str) -> Any:
 def _dask_results(tasks: Iterator[Task], simulator: Any, client: Any, window: int) -> Iterator[tuple[Chunk, dict]]:
     from dask.distributed import as_completed
 
-    pending = as_completed()
+    pending = None
     for task in tasks:  # keep at most `window` chunks in flight: memory stays flat on both sides
-        pending.add(client.submit(run_chunk, task, simulator, pure=False, retries=MAX_RETRIES))
+        future = client.submit(run_chunk, task, simulator, pure=False, retries=MAX_RETRIES)
+        if pending is None:
+            pending = as_completed([future], loop=client.loop)
+        else:
+            pending.add(future)
         if pending.count() >= window:
-            future = next(pending)
-            yield future.result()
-            future.release()
-    for future in pending:
-        yield future.result()
-        future.release()
+            done = next(pending)
+            yield done.result()
+            done.release()
+    for done in pending or ():
+        yield done.result()
+        done.release()
 
 
 def _is_worker_death(err: BaseException) -> bool:

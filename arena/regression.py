@@ -43,7 +43,10 @@ from arena.rules import RuleSet
 
 
 def _key(value: str) -> str:
-    RuleSet.from_key(value)  # RulesError (an ArenaError) -> pydantic reports it with its line
+    try:
+        RuleSet.from_key(value)
+    except ArenaError as err:  # as a ValueError, pydantic reports it with its file, line and field
+        raise ValueError(str(err)) from None
     return value
 
 

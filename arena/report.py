@@ -77,7 +77,7 @@ def plot_distribution(frame: pd.DataFrame, column: str, order: list[str], path: 
 
     data = [frame.loc[frame["rules"] == key, column].to_numpy(dtype=float) for key in order]
     fig, ax = plt.subplots(figsize=(7, 1.2 + 0.28 * len(order)))
-    ax.boxplot(data[::-1], vert=False, showfliers=False)
+    ax.boxplot(data[::-1], orientation="horizontal", showfliers=False)
     ax.set_yticks(np.arange(1, len(order) + 1), order[::-1], fontsize=8)
     ax.set_xlabel(label)
     ax.set_title(title)

@@ -479,11 +479,13 @@ def build_plan(check: Check, rules: RuleSet) -> Plan:
 class Kernel:
     """The compiled rules of one rule set, with a cache of compiled checks."""
 
-    __slots__ = ("rules", "_plans")
+    __slots__ = ("rules", "_plans", "memo")
 
     def __init__(self, rules: RuleSet):
         self.rules = rules
         self._plans: dict[Check, Plan] = {}
+        self.memo: dict = {}
+        """Decisions derived from exact odds that callers cache per rule set (pressing luck, calling shots)."""
 
     def plan(self, check: Check) -> Plan:
         plan = self._plans.get(check)

@@ -189,7 +189,9 @@ def caster_policy(view: View, creature) -> Action:
                     return Action("cast", spell=name, level=level, targets=[best])
             elif name in ("auspicious odds", "mass auspicious odds"):
                 if view.rules.die == "3d6" and "auspicious" not in creature.conditions:
-                    return Action("cast", spell=name, level=level, targets=[creature, *allies])
+                    others = [a for a in allies if a is not creature]
+                    targets = [creature] if name == "auspicious odds" else [creature, *others]
+                    return Action("cast", spell=name, level=level, targets=targets)
             elif name == "bless" and not any("bless" in a.conditions for a in allies):
                 return Action("cast", spell=name, level=level, targets=allies)
     # 4. a single-target spell while slots last

@@ -366,9 +366,8 @@ class Fight:
         tally.auto_failures += outcome.auto_failure
         self.record.item_damage_events += outcome.item_damage
         if self.lines is not None:
-            self.log(f"{target.name} {kind} save DC {dc}: natural {outcome.natural}, total {outcome.total} "
-                     f"({'roller ' + outcome.roller + ', ' if outcome.roller != target.side else ''}"
-                     f"{'saved' if outcome.success else 'failed'})")
+            self.log(f"{target.name} {kind} save DC {dc}: {_roll_text(outcome, self.last_plan)} - "
+                     f"{'saved' if outcome.success else 'failed'}")
         return outcome
 
     def gets_through(self, caster: Combatant, target: Combatant) -> bool:
@@ -399,7 +398,7 @@ class Fight:
         return tactics.choose_target(self.view, c)
 
     def _attack_routine(self, c: Combatant, target: Combatant, routine, full: bool) -> None:
-        hits_by_name: dict[str, int] = {}
+        hits_by_name: dict[tuple[int, str], int] = {}     # (target, attack): rend needs both claws on one foe
         for attack in routine:
             bonuses = attack.swings() if full else [attack.bonuses[0]]
             for swing, bonus in enumerate(bonuses):
@@ -408,9 +407,10 @@ class Fight:
                     if target is None:
                         return
                 if self._swing(c, target, attack, bonus, swing):
-                    hits_by_name[attack.name] = hits_by_name.get(attack.name, 0) + 1
+                    key = (target.uid, attack.name)
+                    hits_by_name[key] = hits_by_name.get(key, 0) + 1
         rend = c.t.rend
-        if rend and full and hits_by_name.get(rend[1], 0) >= rend[2] and not target.dead:
+        if rend and full and hits_by_name.get((target.uid, rend[1]), 0) >= rend[2] and not target.dead:
             amount = rend[0].roll(self.stream)
             if self.lines is not None:
                 self.log(f"{c.name} rends {target.name}")
@@ -466,8 +466,8 @@ class Fight:
             outcome.success = False          # blinded: the hit finds nothing
         if not outcome.success:
             if self.lines is not None:
-                self.log(f"{c.name} {attack.name} {mod:+d} vs {target.name} AC {ac}{_called(part)}: natural "
-                         f"{outcome.natural}, total {outcome.total} - miss{' (FUMBLE)' if outcome.fumble else ''}")
+                self.log(f"{c.name} {attack.name} {mod:+d} vs {target.name} AC {ac}{_called(part)}: "
+                         f"{_roll_text(outcome, plan)} - miss{' (FUMBLE)' if outcome.fumble else ''}")
             if outcome.fumble:
                 self._fumble(c, target, attack)
             return False
@@ -485,9 +485,8 @@ class Fight:
             amount += attack.sneak.roll(self.stream)
         called_hit = part is not None and self._called_hit(plan, outcome, target, part, attack)
         if self.lines is not None:
-            self.log(f"{c.name} {attack.name} {mod:+d} vs {target.name} AC {ac}{_called(part)}: natural "
-                     f"{outcome.natural}, total {outcome.total} - {'CRITICAL ' if critical else ''}hit for {amount}"
-                     f"{' (roller ' + outcome.roller + ')' if outcome.roller != c.side else ''}"
+            self.log(f"{c.name} {attack.name} {mod:+d} vs {target.name} AC {ac}{_called(part)}: "
+                     f"{_roll_text(outcome, plan)} - {'CRITICAL ' if critical else ''}hit for {amount}"
                      f"{' - CALLED HIT' if called_hit else ''}")
         dealt = self.deal(c, target, amount, attack.types, attack.overcomes, weapon=True)
         if called_hit:
@@ -515,8 +514,8 @@ class Fight:
             return None
         if setting == "head":
             return "head" if "head" in target.t.parts else None
-        key = ("call", c.side, target.side, target.t.parts_key, mod, ac, attack.ranged, attack.threat, attack.multiplier,
-               flat_footed)
+        key = ("call", c.side, target.side, target.t.parts_key, mod, ac, attack.ranged, attack.threat,
+               attack.multiplier, flat_footed)
         memo = self.kernel.memo
         if key not in memo:
             memo[key] = self._best_part(c, target, attack, mod, ac, flat_footed)
@@ -756,8 +755,8 @@ class Fight:
             return
         target.hp = min(target.max_hp, target.hp + amount)
         target.nonlethal = max(0, target.nonlethal - amount)
-        if target.hp >= 0:
-            target.stable = False
+        # SRD 3.5: healing a dying character of even 1 point stops the loss of hit points: it becomes stable.
+        target.stable = target.hp < 0
         self._magical_healing(target)
         if self.lines is not None:
             self.log(f"{target.name} heals {amount} ({target.hp}/{target.max_hp})")
@@ -812,6 +811,14 @@ class Fight:
             self.lines.append(f"=== {r.winner} after {r.rounds} rounds ===")
             for c in self.pcs + self.monsters:
                 self.lines.append(f"{c.name}: {c.hp}/{c.max_hp} hp, {c.state()}")
+
+
+def _roll_text(outcome, plan) -> str:
+    """How a roll reads in the log; under players roll all, the player's defense or magic check and its score."""
+    if outcome.roller != plan.roller or plan.flip:
+        name = {"defense": "defense check", "magic": "magic check", "spell-resistance": "SR check"}[plan.roller_kind]
+        return f"player's {name} natural {outcome.natural}, total {outcome.total} vs score {plan.target}"
+    return f"natural {outcome.natural}, total {outcome.total}"
 
 
 def _called(part: str | None) -> str:

@@ -20,6 +20,8 @@ from arena.errors import DiceSyntaxError
 MAX_COUNT = 1000
 """Most dice in one term: enough for any rule, small enough that a typo cannot hang a run."""
 MAX_SIDES = 10_000
+TABLE_LIMIT = 4096
+"""Expressions with at most this many face combinations roll from a table of totals: one draw per roll."""
 
 
 # --------------------------------------------------------------------------------------------- streams
@@ -153,9 +155,28 @@ class DiceExpr:
     def mean(self) -> float:
         return float(self.exact().mean())
 
+    @cached_property
+    def _table(self) -> tuple[int, ...] | None:
+        """Every equally likely total, one per combination of faces, when there are few (one draw per roll)."""
+        combos = 1
+        for _sign, count, sides, _keep in self.dice:
+            combos *= sides ** count
+        if combos > TABLE_LIMIT:
+            return None
+        totals = [self.constant]
+        for sign, count, sides, keep in self.dice:
+            if keep:
+                return None
+            for _ in range(count):
+                totals = [t + sign * face for t in totals for face in range(1, sides + 1)]
+        return tuple(totals)
+
     def roll(self, stream: Stream) -> int:
         """Sample the expression once."""
         rand = stream.rand
+        table = self._table
+        if table is not None:
+            return table[int(rand() * len(table))]
         total = self.constant
         for sign, count, sides, keep in self.dice:
             if keep == 0:

@@ -445,8 +445,9 @@ class Fight:
         part = None
         if self.rules.called_shots and not provoked:
             part = self._call_shot(c, target, attack, mod, ac, flat_footed)
-        check = Check("attack", c.side, mod, ac, 0, attack.threat, attack.multiplier, target.side, False,
-                      flat_footed, None, part is not None and self._may_press(c, target, flat_footed))
+        check = _new_check(Check, ("attack", c.side, mod, ac, 0, attack.threat, attack.multiplier, target.side,
+                                   False, flat_footed, None, part is not None and self._may_press(c, target, flat_footed),
+                                   False, False))
         outcome = self.resolve(check, c, target)
         plan = self.last_plan
         tally = self.record.tally(c.side)
@@ -811,6 +812,10 @@ class Fight:
             self.lines.append(f"=== {r.winner} after {r.rounds} rounds ===")
             for c in self.pcs + self.monsters:
                 self.lines.append(f"{c.name}: {c.hp}/{c.max_hp} hp, {c.state()}")
+
+
+_new_check = tuple.__new__
+"""Builds a Check from a full tuple of its fields without the namedtuple's Python-level constructor (hot loop)."""
 
 
 def _roll_text(outcome, plan) -> str:

@@ -127,7 +127,7 @@ def choose_target(view: View, creature, enemies: list | None = None):
 
 
 def attack_policy(view: View, creature) -> Action:
-    if view.can_breathe(creature):
+    if creature.t.breath is not None and view.can_breathe(creature):
         enemies = view.enemies(creature)
         breath = creature.t.breath
         caught = area_count(breath_area(breath), len(enemies))

@@ -359,8 +359,10 @@ def rogue_fight(target: Creature):
 def test_a_critical_multiplies_weapon_damage_only_and_sneak_attack_dice_come_once():
     f, rogue, target = rogue_fight(creature("mark", hp=200, ac=15))
     assert not target.acted                     # flat-footed: sneak attack applies
-    # natural 19 threatens, confirm natural 12 hits; x3: three rolls of 1d6+2; sneak 2d6 once; fire 1d4 once
-    script = Script(f, [(19, 20), (12, 20), (1, 6), (2, 6), (3, 6), (4, 6), (5, 6), (2, 4)])
+    # natural 19 threatens, confirm natural 12 hits; x3: three rolls of 1d6+2; sneak 2d6 once (one draw from its
+    # table of 36 face pairs: 4 and 5); fire 1d4 once
+    sneak_4_5 = ((4 - 1) * 6 + (5 - 1) + 0.5) / 36
+    script = Script(f, [(19, 20), (12, 20), (1, 6), (2, 6), (3, 6), sneak_4_5, (2, 4)])
     assert f._swing(rogue, target, rogue.t.standard[0], 30)
     assert script.used_up
     assert target.hp == 200 - ((1 + 2) + (2 + 2) + (3 + 2) + (4 + 5) + 2)

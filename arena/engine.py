@@ -445,9 +445,9 @@ class Fight:
         part = None
         if self.rules.called_shots and not provoked:
             part = self._call_shot(c, target, attack, mod, ac, flat_footed)
+        press = part is not None and self._may_press(c, target, flat_footed)
         check = _new_check(Check, ("attack", c.side, mod, ac, 0, attack.threat, attack.multiplier, target.side,
-                                   False, flat_footed, None, part is not None and self._may_press(c, target, flat_footed),
-                                   False, False))
+                                   False, flat_footed, None, press, False, False))
         outcome = self.resolve(check, c, target)
         plan = self.last_plan
         tally = self.record.tally(c.side)

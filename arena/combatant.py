@@ -117,7 +117,7 @@ class Combatant:
     __slots__ = ("t", "name", "side", "uid", "hp", "nonlethal", "temp_hp", "dead", "stable", "prone", "acted",
                  "conditions", "slots", "attack_bonus", "ac_bonus", "save_bonus", "breath_ready_at", "luck_used",
                  "settings", "policy", "damage_dealt", "injuries", "init", "is_able", "toughed",
-                 "weapon_lost", "called_this_round")
+                 "weapon_lost", "called_this_round", "foes", "friends", "tally")
 
     def __init__(self, template: Template, uid: int, settings) -> None:
         self.t = template
@@ -149,6 +149,11 @@ class Combatant:
         self.weapon_lost = False
         """A fumbled ranged attack lost or broke the ranged weapon."""
         self.called_this_round = False
+        self.foes: list = []
+        """The other side's combatants, and this side's (set by the fight: the lists it keeps)."""
+        self.friends: list = []
+        self.tally = None
+        """This side's counters in the fight's record."""
         self.init = 0
         self.is_able = True
         """:meth:`able` as of the last change the fight made to this creature (the fight keeps it current)."""

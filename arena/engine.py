@@ -119,6 +119,10 @@ class Fight:
             self.monsters.append(Combatant(template, uid, settings))
             uid += 1
         self.record = EncounterRecord()
+        for c in self.pcs:
+            c.foes, c.friends, c.tally = self.monsters, self.pcs, self.record.party
+        for c in self.monsters:
+            c.foes, c.friends, c.tally = self.pcs, self.monsters, self.record.monsters
         self.lines: list[str] | None = [] if log else None
         self.round = 0
         self.view = View(self)
@@ -181,8 +185,7 @@ class Fight:
             self.able_count[c.side] += 1 if now else -1
 
     def side_of(self, creature: Combatant, enemy: bool) -> list[Combatant]:
-        mine = creature.side == "pc"
-        return self.monsters if mine == enemy else self.pcs
+        return creature.foes if enemy else creature.friends
 
     # ------------------------------------------------------------------ a turn
     def _turn(self, c: Combatant) -> None:
@@ -236,7 +239,7 @@ class Fight:
         all the dice (the check is the creature's own, against no PC)."""
         kind = "fort" if c.t.saves["fort"] >= c.t.saves["will"] else "will"
         passed = []
-        tally = self.record.tally(c.side)
+        tally = c.tally
         for key, injury in list(c.injuries.items()):
             bonus = c.t.saves[kind] + c.save_bonus + self._penalty(c, kind)
             outcome = self.resolve(Check("save", c.side, bonus, injury.dc, opponent=c.side), c, None)
@@ -325,7 +328,7 @@ class Fight:
         if outcome.spell_ends:
             self._end_auspicious(roller)
         if outcome.pressed:
-            tally = self.record.tally(roller.side)
+            tally = roller.tally
             tally.luck_pressed += 1
             tally.luck_pressed_successes += outcome.success == (roller is actor)
         return outcome
@@ -359,7 +362,7 @@ class Fight:
         opponent_side = source.side if source is not None else ("monster" if target.side == "pc" else "pc")
         check = Check("save", target.side, bonus, dc, opponent=opponent_side)
         outcome = self.resolve(check, target, source)
-        tally = self.record.tally(target.side)
+        tally = target.tally
         tally.critical_successes += outcome.critical_success
         tally.fumbles += outcome.fumble
         tally.auto_successes += outcome.auto_success
@@ -450,7 +453,7 @@ class Fight:
                                    False, flat_footed, None, press, False, False))
         outcome = self.resolve(check, c, target)
         plan = self.last_plan
-        tally = self.record.tally(c.side)
+        tally = c.tally
         tally.attacks += 1
         if outcome.auto_success:
             tally.auto_successes += 1
@@ -553,7 +556,7 @@ class Fight:
                        all_instances: bool = False) -> None:
         if damage <= 0 or target.dead:
             return
-        tally = self.record.tally(c.side)
+        tally = c.tally
         tally.called_hits += 1
         self.record.called_hits_by_part[part] = self.record.called_hits_by_part.get(part, 0) + 1
         hurt = injuries.injure(target, part, damage, index=index, all_instances=all_instances)
@@ -570,7 +573,7 @@ class Fight:
         if not routine or target.dead:
             return
         attack = routine[0]
-        tally = self.record.tally(c.side)
+        tally = c.tally
         tally.coups_de_grace += 1
         crit = "critical hits" not in target.t.immunities
         amount = sum(attack.damage.roll(self.stream) for _ in range(attack.multiplier if crit else 1))
@@ -592,7 +595,7 @@ class Fight:
     def _fumble(self, c: Combatant, target: Combatant, attack) -> None:
         """A fumbled melee attack provokes an immediate attack of opportunity from its target; a fumbled ranged
         attack loses or breaks the weapon half the time."""
-        tally = self.record.tally(c.side)
+        tally = c.tally
         if attack.ranged:
             if self.rand() < FUMBLE_WEAPON_LOSS:
                 c.weapon_lost = True
@@ -643,7 +646,7 @@ class Fight:
         ac = target.t.touch_ac + target.ac_bonus
         check = Check("attack", caster.side, mod, ac, 0, 20, 2, target.side, flat_footed=not target.acted)
         outcome = self.resolve(check, caster, target)
-        tally = self.record.tally(caster.side)
+        tally = caster.tally
         tally.attacks += 1
         if not outcome.success:
             return
@@ -673,7 +676,7 @@ class Fight:
 
     def _save_extremes(self, target: Combatant, outcome) -> None:
         """Seed 002: a critical success on a save against half damage takes none; a fumble takes the maximum."""
-        tally = self.record.tally(target.side)
+        tally = target.tally
         tally.saves_negated += outcome.critical_success
         tally.saves_maximised += outcome.fumble
 
@@ -724,7 +727,7 @@ class Fight:
         else:
             target.nonlethal += amount
         source.damage_dealt += amount
-        self.record.tally(source.side).damage += amount
+        source.tally.damage += amount
         if "sonic" in types and self.rules.called_shots and "ear" in t.parts \
                 and amount >= cs.SONIC_EARS_FACTOR * t.first_hit_die:
             self._called_effect(source, target, "ear", amount, all_instances=True)
@@ -740,7 +743,7 @@ class Fight:
             target.stable = False
         self.refresh(target)
         if was_able and not target.is_able:
-            self.record.tally(source.side).downs += 1
+            source.tally.downs += 1
             if self.lines is not None and not target.dead:
                 self.log(f"{target.name} drops ({target.state()})")
         return amount
@@ -781,7 +784,7 @@ class Fight:
             self.log(f"{target.name} is {name} for {int(seconds // ROUND)} rounds")
 
     def note_cast(self, caster: Combatant, spell: str, targets: list) -> None:
-        self.record.tally(caster.side).spells_cast += 1
+        caster.tally.spells_cast += 1
         if self.lines is not None:
             self.log(f"{caster.name} casts {spell} on {', '.join(t.name for t in targets)}")
 

@@ -81,16 +81,14 @@ class View:
 
     def enemies(self, creature) -> list:
         """The able enemies of ``creature``, in a stable order."""
-        return [c for c in self._fight.side_of(creature, enemy=True) if c.is_able]
+        return [c for c in creature.foes if c.is_able]
 
     def allies(self, creature, include_down: bool = False) -> list:
-        return [c for c in self._fight.side_of(creature, enemy=False)
-                if not c.dead and (include_down or c.is_able)]
+        return [c for c in creature.friends if not c.dead and (include_down or c.is_able)]
 
     def helpless_enemies(self, creature) -> list:
         """Enemies alive and conscious but helpless for now (asleep, held, knocked out): coup de grace targets."""
-        return [c for c in self._fight.side_of(creature, enemy=True)
-                if not c.dead and c.hp > 0 and not c.is_able]
+        return [c for c in creature.foes if not c.is_able and not c.dead and c.hp > 0]
 
     def rand(self) -> float:
         return self._fight.rand()
@@ -153,12 +151,15 @@ def _ordered(view: View, creature, enemies: list) -> list:
     return [first] + [e for e in enemies if e is not first]
 
 
+_KIND = {name: spell.kind for name, spell in SPELLS.items()}
+
+
 def _slots(creature, kind: str):
     """(spell, level) pairs of a kind still prepared, highest level first."""
-    for level in sorted(creature.slots, reverse=True):
-        for name in creature.slots[level]:
-            spell = SPELLS.get(name)
-            if spell is not None and spell.kind == kind:
+    slots = creature.slots
+    for level in sorted(slots, reverse=True):
+        for name in slots[level]:
+            if _KIND.get(name) == kind:
                 yield name, level
 
 

@@ -283,6 +283,8 @@ class Fight:
                 routine = c.t.ranged_full if full else c.t.ranged_standard
             else:
                 routine = c.t.full if full else c.t.standard
+                if c.weapon_lost and routine and routine[0].ranged:   # its only weapon is gone
+                    return
             self._attack_routine(c, action.target, routine, full)
         elif action.kind == "cast":
             c.slots[action.level].remove(action.spell)
@@ -303,7 +305,7 @@ class Fight:
         kernel = self.kernel
         plan = kernel._plans.get(check) or kernel.plan(check)
         roller = actor if plan.roller == actor.side or opponent is None else opponent
-        if not (roller.conditions or roller.t.luck_domain or self.press_luck_rules):   # nothing to decide
+        if not (roller.conditions or roller.t.luck_domain or self.press_luck_rules or check.press_luck):
             self.last_plan = plan
             return plan.resolve(self.rand)
         flags = {}
@@ -533,8 +535,8 @@ class Fight:
             value = cs.VALUE.get(part, 0)
             if value <= best_value:
                 continue
-            reach = 0 if attack.ranged else cs.MELEE_BONUS
-            p = self.kernel.plan(Check("attack", c.side, mod + reach, ac + bonus, 0, attack.threat,
+            reach = 0 if attack.ranged else cs.MELEE_BONUS     # +2 against the improved AC, not on the dice
+            p = self.kernel.plan(Check("attack", c.side, mod, ac + bonus - reach, 0, attack.threat,
                                        attack.multiplier, target.side, flat_footed=flat_footed,
                                        press_luck=press)).success_probability()
             if p >= cs.WHEN_BETTER_FLOOR:
@@ -546,7 +548,10 @@ class Fight:
         return not (self.rules.players_roll_all and c.side == "monster" and target.side == "pc" and flat_footed)
 
     def _called_hit(self, plan, outcome, target: Combatant, part: str, attack) -> bool:
-        """Did the roll beat the part's improved AC (with +2 for a melee attack within reach)?"""
+        """Did the roll beat the part's improved AC (with +2 for a melee attack within reach)? An automatic hit
+        (natural 20, or 18 on 3d6; a defense check's natural 1) hits whatever AC the attack was aimed at."""
+        if outcome.auto_success:
+            return True
         extra = target.t.parts[part][1] - (0 if attack.ranged else cs.MELEE_BONUS)
         if plan.defends:      # the player rolled a defense check: the called hit needs it to fail by the bonus
             return outcome.total + extra < plan.target

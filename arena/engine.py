@@ -528,8 +528,9 @@ class Fight:
         return memo[key]
 
     def _best_part(self, c: Combatant, target: Combatant, attack, mod: int, ac: int, flat_footed: bool) -> str | None:
-        """``when-better``: the most valuable part whose exact called-hit chance is at least the floor."""
-        best, best_value = None, -1
+        """``when-better``: the most valuable part whose exact called-hit chance is at least the floor (an ear,
+        worth nothing in a fight, is never called)."""
+        best, best_value = None, 0
         press = self._may_press(c, target, flat_footed)
         for part, (_count, bonus) in target.t.parts.items():
             value = cs.VALUE.get(part, 0)

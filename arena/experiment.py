@@ -212,6 +212,16 @@ class Task:
     seed: int
 
 
+_RULES: dict[str, RuleSet] = {}
+"""Per-process rule sets: a rule set arriving in a task is a fresh copy whose compiled kernel is empty; the
+cached one keeps its compiled plans across chunks."""
+
+
+def _warm_rules(rules: RuleSet) -> RuleSet:
+    key = rules.model_dump_json()
+    return _RULES.setdefault(key, rules)
+
+
 def run_chunk(task: Task, simulator: Any) -> tuple[Chunk, dict[str, np.ndarray]]:
     """Fight one chunk; return its columns (index, seed and every record field) as numpy arrays."""
     prepared = _prepared(simulator, task.scenario, task.digest, task.rules)
@@ -219,7 +229,7 @@ def run_chunk(task: Task, simulator: Any) -> tuple[Chunk, dict[str, np.ndarray]]
     chunk = task.chunk
     seeds = [encounter_seed(task.seed, i) for i in range(chunk.start, chunk.stop)]
     fight = simulator.fight
-    rules = task.rules
+    rules = _warm_rules(task.rules)
     rows = [fight(prepared, rules, s) for s in seeds]
     columns: dict[str, np.ndarray] = {
         "index": np.arange(chunk.start, chunk.stop, dtype=np.int64),

@@ -1,0 +1,473 @@
+"""The equivalent-CR method (`arena calibrate`), and the batch runner the encounter claims use.
+
+**Batches.** A :class:`Matchup` is a duck-typed scenario for :mod:`arena.experiment`: the generated party of one
+level (optionally with every attack bonus raised, and with party tactics for pressing luck and called shots)
+against ``count`` copies of one monster (an SRD name or ``typical-crN``), under a list of rule sets, ``n``
+encounters from one run seed. :func:`run_batch` hands a list of matchups to ``arena.experiment.execute`` (one
+process, joblib workers, or a Dask cluster), keeps only the record fields asked for, and returns the rows in plan
+order (matchup, rule set, index). Encounter ``i`` of every matchup and rule set is fought on
+``encounter_seed(seed, i)`` (common random numbers), so rule sets, tactics and matchups compare paired, and the
+result is the same for any number of workers.
+
+**Equivalent CR.** For a party of level L, a group of ``size`` monsters and a rule set V, the difficulty D_V is
+one of three metrics (per encounter, averaged): ``win`` (the party loses or draws: 1 - win rate), ``hp-lost``
+(the fraction of the party's hit points lost) or ``death`` (at least one PC dead). Every metric is oriented so
+that larger is harder. The *ladder* is the typical monster of each CR rung (1/2, 1, 2, ... 20; positions 0, 1,
+2, ... 20, the ladder step of :func:`arena.challenge.cr_rank`) in a group of the same size, fought under the
+standard d20 rules on the same seeds. The ladder's difficulties are made non-decreasing (isotonic regression,
+weights n) and c*(V) is the position where that curve reaches D_V, interpolated linearly between rungs (the
+middle of a flat stretch; clamped to the ladder's ends and flagged ``below`` / ``above`` when D_V is outside
+it). Delta-CR(V) = c*(V) - c*(d20). The 95% interval is a paired percentile bootstrap: the encounters are
+resampled by index, the same indices for every rung and arm (they share seeds).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import asdict, dataclass, field
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from arena.errors import ArenaError
+
+METRICS = ("win", "hp-lost", "death")
+DEFAULT_METRIC = "hp-lost"
+"""The default difficulty metric: the one with the steepest ladder slope relative to its standard error at mid
+difficulty (measured with :func:`discrimination`; the numbers are in docs/claims.md)."""
+BOOTSTRAP = 400
+"""Bootstrap resamples for the equivalent-CR intervals."""
+LADDER_BELOW, LADDER_ABOVE = 4, 4
+"""The ladder runs from this many rungs below the monster's CR to this many above (within 1/2 .. 20)."""
+GRID_LEVELS = (1, 3, 5, 8, 12, 16)
+GRID_SIZES = (1, 2, 3, 4, 6, 8)
+GRID_EL_WINDOW = (-2, 3)
+"""``arena calibrate --grid``: monster CRs whose Encounter Level is within [L-2, L+3]."""
+KEEP = ("winner", "rounds", "party_hp_lost", "pcs_down", "pcs_dead", "hits_monsters", "attacks_monsters",
+        "lucky_hits_monsters", "lucky_damage_monsters", "damage_monsters", "attacks_party", "hits_party",
+        "critical_successes_party", "critical_successes_monsters", "fumbles_party", "fumbles_monsters",
+        "called_shots_party", "called_hits_party", "luck_pressed_party", "luck_pressed_successes_party")
+"""The record fields a batch keeps (the rest of each record is dropped as soon as its chunk arrives)."""
+
+
+# --------------------------------------------------------------------------------------------- matchups
+@dataclass(frozen=True)
+class Matchup:
+    """The generated party of ``level`` against ``count`` x ``monster``, under ``rules``, ``n`` encounters."""
+
+    level: int
+    monster: str
+    count: int
+    rules: tuple[str, ...]
+    n: int
+    seed: int = 0
+    attack_bonus: int = 0
+    """Added to every attack bonus of every PC (weapon routines; spells are unchanged)."""
+    party_press: str = "never"
+    party_called: str = "never"
+    round_cap: int = 50
+
+    @property
+    def name(self) -> str:
+        extra = "".join([f"+atk{self.attack_bonus}" if self.attack_bonus else "",
+                         f"+press-{self.party_press}" if self.party_press != "never" else "",
+                         f"+called-{self.party_called}" if self.party_called != "never" else ""])
+        return f"L{self.level}-{self.monster}x{self.count}{extra}"
+
+    @property
+    def key(self) -> tuple:
+        """Everything but rules, n and seed: two requests with the same key fight the same encounters."""
+        return (self.level, self.monster, self.count, self.attack_bonus, self.party_press, self.party_called,
+                self.round_cap)
+
+    def rule_sets(self) -> list:
+        from arena.rules import RuleSet
+
+        return [RuleSet.from_key(k) for k in self.rules]
+
+    def digest(self) -> str:
+        text = json.dumps({"matchup": list(self.key), "v": 1}, sort_keys=True)
+        return hashlib.sha256(text.encode()).hexdigest()
+
+    def model_dump(self, mode: str = "json") -> dict:
+        return {**asdict(self), "rules": list(self.rules), "name": self.name}
+
+    def party(self, die: str) -> list:
+        from arena.party import generate_party
+        from arena.scenario import party_die
+
+        members = generate_party(self.level, party_die(die))
+        if self.attack_bonus:
+            members = [raise_attacks(c, self.attack_bonus) for c in members]
+        return members
+
+    def prepare(self, die: str = "d20") -> Any:
+        from arena.bestiary import get_creature
+        from arena.engine import prepare
+        from arena.tactics import TacticsSettings
+
+        party = self.party(die)
+        monster = get_creature(self.monster)
+        tactics = TacticsSettings(press_luck=self.party_press, called_shot=self.party_called)
+        per_creature = {c.name: TacticsSettings(policy=c.tactics, press_luck=self.party_press,
+                                                called_shot=self.party_called) for c in party}
+        return prepare(party, [(monster, self.count)], round_cap=self.round_cap, party_tactics=tactics,
+                       creature_tactics=per_creature)
+
+
+def raise_attacks(creature: Any, bonus: int) -> Any:
+    """``creature`` with ``bonus`` added to every attack bonus of every routine (standard and full)."""
+    def routine(r: tuple) -> tuple:
+        return tuple(a.model_copy(update={"bonuses": tuple(b + bonus for b in a.bonuses)}) for a in r)
+
+    update: dict[str, Any] = {"attack": tuple(routine(r) for r in creature.attack)}
+    if creature.full_attack is not None:
+        update["full_attack"] = tuple(routine(r) for r in creature.full_attack)
+    return creature.model_copy(update=update)
+
+
+def merge_requests(matchups: Iterable[Matchup]) -> list[Matchup]:
+    """One matchup per key, with the union of the rule sets and the largest n (all on one seed)."""
+    merged: dict[tuple, Matchup] = {}
+    for m in matchups:
+        old = merged.get((m.key, m.seed))
+        if old is None:
+            merged[(m.key, m.seed)] = m
+        else:
+            rules = tuple(dict.fromkeys([*old.rules, *m.rules]))
+            merged[(m.key, m.seed)] = Matchup(**{**asdict(old), "rules": rules, "n": max(old.n, m.n)})
+    return list(merged.values())
+
+
+@dataclass
+class Batch:
+    """The rows of a batch (one per matchup, rule set and encounter) and how long it took."""
+
+    frame: pd.DataFrame
+    seconds: float
+    encounters: int
+    matchups: list[Matchup] = field(default_factory=list)
+
+    def rows(self, m: Matchup, rules: str, n: int | None = None) -> pd.DataFrame:
+        """Encounters ``0..n-1`` of matchup ``m`` (by key) under ``rules``, in index order."""
+        sel = self.frame[(self.frame["matchup"] == m.name) & (self.frame["rules"] == rules)]
+        if sel.empty:
+            raise ArenaError(f"no rows for {m.name} under {rules}")
+        sel = sel.sort_values("index")
+        return sel.iloc[: (n or m.n)].reset_index(drop=True)
+
+
+def run_batch(matchups: Sequence[Matchup], *, workers: int = 1, cluster: str | None = None,
+              chunk_size: int = 250, keep: Sequence[str] = KEEP,
+              progress: Callable[[int, int], None] | None = None) -> Batch:
+    """Fight every matchup under every one of its rule sets with arena.experiment's execution machinery."""
+    import time
+
+    from arena.experiment import EngineSimulator, execute, make_plan
+
+    merged = merge_requests(matchups)
+    plan = make_plan(merged, chunk_size=chunk_size)
+    parts: dict[Any, dict] = {}
+    done = [0]
+
+    def sink(chunk: Any, columns: dict) -> None:
+        parts[chunk] = {k: columns[k] for k in ("index", *keep)}
+        done[0] += chunk.size
+        if progress:
+            progress(done[0], plan.total)
+
+    t0 = time.perf_counter()
+    execute(plan, list(plan.chunks()), sink, workers=workers, cluster=cluster, simulator=EngineSimulator())
+    seconds = time.perf_counter() - t0
+    frames = []
+    for chunk in plan.chunks():
+        sp = plan.scenarios[chunk.scenario]
+        cols = parts[chunk]
+        frame = pd.DataFrame({k: np.asarray(v) for k, v in cols.items()})
+        frame.insert(0, "rules", sp.rule_sets[chunk.rules].key)
+        frame.insert(0, "matchup", sp.name)
+        frames.append(frame)
+    frame = pd.concat(frames, ignore_index=True)
+    frame["winner"] = frame["winner"].astype(str)
+    return Batch(frame, seconds, plan.total, merged)
+
+
+# --------------------------------------------------------------------------------------------- difficulty
+def difficulty_values(rows: pd.DataFrame, metric: str) -> np.ndarray:
+    """Per-encounter difficulty (larger is harder): loss/draw, hit points lost, or a PC died."""
+    if metric == "win":
+        return (rows["winner"].to_numpy() != "party").astype(float)
+    if metric == "hp-lost":
+        return rows["party_hp_lost"].to_numpy(dtype=float)
+    if metric == "death":
+        return (rows["pcs_dead"].to_numpy() > 0).astype(float)
+    raise ArenaError(f"--metric must be one of {', '.join(METRICS)}, not {metric!r}")
+
+
+def ladder_position(cr: Fraction | int | str) -> float:
+    """A CR's place on the ladder: 1/2 -> 0, 1 -> 1, 5 -> 5 (the step of :func:`arena.challenge.cr_rank`)."""
+    from arena.challenge import cr_rank, parse_cr
+
+    return float(cr_rank(parse_cr(cr)))
+
+
+def position_text(x: float) -> str:
+    """A ladder position as text: 0 -> "1/2", 4.3 -> "4.3"."""
+    if not math.isfinite(x):
+        return "-"
+    return "1/2" if abs(x) < 1e-9 else f"{x:.2f}".rstrip("0").rstrip(".")
+
+
+def isotonic(values: np.ndarray, weights: np.ndarray | None = None) -> np.ndarray:
+    """The non-decreasing least-squares fit (scipy's isotonic regression)."""
+    from scipy.optimize import isotonic_regression
+
+    values = np.asarray(values, float)
+    w = None if weights is None else np.asarray(weights, float)
+    return np.asarray(isotonic_regression(values, weights=w, increasing=True).x, float)
+
+
+def equivalent_position(positions: Sequence[float], curve: Sequence[float], target: float,
+                        weights: Sequence[float] | None = None) -> tuple[float, str]:
+    """Where the (isotonic) ladder curve reaches ``target``: (position, "" | "below" | "above")."""
+    x = np.asarray(positions, float)
+    order = np.argsort(x)
+    x = x[order]
+    f = isotonic(np.asarray(curve, float)[order], None if weights is None else np.asarray(weights, float)[order])
+    eps = 1e-12
+    if target < f[0] - eps:
+        return float(x[0]), "below"
+    if target > f[-1] + eps:
+        return float(x[-1]), "above"
+    equal = np.flatnonzero(np.abs(f - target) <= eps)
+    if equal.size:
+        return float((x[equal[0]] + x[equal[-1]]) / 2), ""
+    j = int(np.searchsorted(f, target, side="right"))
+    x0, x1, f0, f1 = x[j - 1], x[j], f[j - 1], f[j]
+    return float(x0 + (target - f0) / (f1 - f0) * (x1 - x0)), ""
+
+
+def equivalent_cr(ladder: dict[float, np.ndarray], arms: dict[str, np.ndarray], *, base: str = "d20",
+                  resamples: int = BOOTSTRAP, seed: int = 0, confidence: float = 0.95) -> dict[str, dict]:
+    """c* of every arm and Delta-CR against ``base``, with paired bootstrap intervals.
+
+    ``ladder`` maps ladder positions to per-encounter difficulty values (the d20 typical monster of that rung),
+    ``arms`` names to per-encounter values of the subject (the arm ``base`` included); all arrays are aligned on
+    the encounter index (the same seeds), so they are resampled together.
+    """
+    positions = sorted(ladder)
+    n = min(len(v) for v in [*ladder.values(), *arms.values()])
+    if n < 2:
+        raise ArenaError("equivalent CR: at least 2 encounters per rung are needed")
+    lad = np.vstack([np.asarray(ladder[p], float)[:n] for p in positions])
+    arm_names = list(arms)
+    sub = np.vstack([np.asarray(arms[a], float)[:n] for a in arm_names])
+
+    def solve(lmeans: np.ndarray, ameans: np.ndarray) -> dict[str, tuple[float, str]]:
+        return {a: equivalent_position(positions, lmeans, float(ameans[i])) for i, a in enumerate(arm_names)}
+
+    point = solve(lad.mean(axis=1), sub.mean(axis=1))
+    rng = np.random.default_rng(seed)
+    boots: dict[str, list[float]] = {a: [] for a in arm_names}
+    deltas: dict[str, list[float]] = {a: [] for a in arm_names}
+    for _ in range(resamples):
+        idx = rng.integers(0, n, n)
+        got = solve(lad[:, idx].mean(axis=1), sub[:, idx].mean(axis=1))
+        for a in arm_names:
+            boots[a].append(got[a][0])
+            if base in got:
+                deltas[a].append(got[a][0] - got[base][0])
+    lo_q, hi_q = (1 - confidence) / 2 * 100, (1 + confidence) / 2 * 100
+    out: dict[str, dict] = {}
+    for i, a in enumerate(arm_names):
+        c, flag = point[a]
+        entry = {"difficulty": float(sub[i].mean()), "c_star": c, "censored": flag,
+                 "c_star_low": float(np.percentile(boots[a], lo_q)),
+                 "c_star_high": float(np.percentile(boots[a], hi_q)), "n": int(n)}
+        if base in point:
+            entry["delta"] = c - point[base][0]
+            entry["delta_low"] = float(np.percentile(deltas[a], lo_q))
+            entry["delta_high"] = float(np.percentile(deltas[a], hi_q))
+        out[a] = entry
+    return out
+
+
+def discrimination(ladder: dict[float, dict[str, np.ndarray]]) -> dict[str, float]:
+    """For each metric, |slope| / standard error between the two adjacent rungs around mid difficulty.
+
+    ``ladder`` maps positions to {metric: per-encounter values}. Mid difficulty is where the win metric (1 - win
+    rate) crosses 0.5 (the adjacent pair whose mean is nearest 0.5 when it does not cross).
+    """
+    positions = sorted(ladder)
+    if len(positions) < 2:
+        raise ArenaError("discrimination needs at least two rungs")
+    win = [float(np.mean(ladder[p]["win"])) for p in positions]
+    pairs = list(zip(range(len(positions) - 1), range(1, len(positions)), strict=True))
+    crossing = [(i, j) for i, j in pairs if (win[i] - 0.5) * (win[j] - 0.5) <= 0]
+    i, j = crossing[0] if crossing else min(pairs, key=lambda ij: abs((win[ij[0]] + win[ij[1]]) / 2 - 0.5))
+    out = {}
+    for metric in METRICS:
+        a, b = np.asarray(ladder[positions[i]][metric], float), np.asarray(ladder[positions[j]][metric], float)
+        d = b - a  # paired on the index (same seeds)
+        se = d.std(ddof=1) / math.sqrt(len(d)) if len(d) > 1 else float("nan")
+        slope = d.mean() / (positions[j] - positions[i])
+        out[metric] = abs(slope) / se * (positions[j] - positions[i]) if se > 0 else float("nan")
+    out["between"] = (positions[i], positions[j])
+    return out
+
+
+# --------------------------------------------------------------------------------------------- calibration
+def ladder_rungs(center: float, below: int = LADDER_BELOW, above: int = LADDER_ABOVE) -> list[Fraction]:
+    """The typical-monster CRs from ``below`` rungs under ``center`` to ``above`` over it, within 1/2 .. 20."""
+    from arena.typical import table_crs
+
+    return [c for c in table_crs() if center - below <= ladder_position(c) <= center + above]
+
+
+def typical_name(cr: Fraction) -> str:
+    from arena.challenge import format_cr
+
+    return f"typical-cr{format_cr(cr)}"
+
+
+@dataclass(frozen=True)
+class CalibrationCell:
+    """One calibration: party level, monster, group size, the rule sets to compare with d20."""
+
+    level: int
+    monster: str
+    size: int
+    rules: tuple[str, ...]
+
+    def ladder(self) -> list[Fraction]:
+        from arena.bestiary import get_creature
+
+        return ladder_rungs(ladder_position(get_creature(self.monster).cr))
+
+
+def calibration_matchups(cells: Sequence[CalibrationCell], n: int, seed: int) -> list[Matchup]:
+    out = []
+    for cell in cells:
+        for cr in cell.ladder():
+            out.append(Matchup(cell.level, typical_name(cr), cell.size, ("d20",), n, seed))
+        out.append(Matchup(cell.level, cell.monster, cell.size, tuple(dict.fromkeys(("d20", *cell.rules))), n, seed))
+    return out
+
+
+def predicted_delta(size: int, rules: str) -> float:
+    """What the bell-curve rule predicts: -1 rung for groups of four or more under 3d6, else 0."""
+    from arena.challenge import BELL_CURVE_CR_REDUCTION, BELL_CURVE_GROUP_SIZE
+    from arena.rules import RuleSet
+
+    bell = RuleSet.from_key(rules).die == "3d6"
+    return -float(BELL_CURVE_CR_REDUCTION) if bell and size >= BELL_CURVE_GROUP_SIZE else 0.0
+
+
+def evaluate_cell(batch: Batch, cell: CalibrationCell, n: int, seed: int, metric: str,
+                  resamples: int = BOOTSTRAP) -> list[dict]:
+    """The table rows of one calibration cell (one per rule set other than d20, or d20 itself if alone)."""
+    from arena.bestiary import get_creature
+    from arena.challenge import format_cr
+
+    ladder = {}
+    for cr in cell.ladder():
+        m = Matchup(cell.level, typical_name(cr), cell.size, ("d20",), n, seed)
+        ladder[ladder_position(cr)] = difficulty_values(batch.rows(m, "d20", n), metric)
+    subject = Matchup(cell.level, cell.monster, cell.size, ("d20",), n, seed)
+    arms = {key: difficulty_values(batch.rows(subject, key, n), metric)
+            for key in dict.fromkeys(("d20", *cell.rules))}
+    result = equivalent_cr(ladder, arms, resamples=resamples, seed=seed)
+    monster = get_creature(cell.monster)
+    rows = []
+    for key in cell.rules or ("d20",):
+        r = result[key]
+        rows.append({"party_level": cell.level, "monster": cell.monster, "cr": format_cr(monster.cr),
+            "size": cell.size, "rules": key, "metric": metric, "n": r["n"],
+            "difficulty": r["difficulty"], "difficulty_d20": result["d20"]["difficulty"],
+            "c_star": r["c_star"], "c_star_low": r["c_star_low"], "c_star_high": r["c_star_high"],
+            "c_star_d20": result["d20"]["c_star"], "censored": r["censored"] or result["d20"]["censored"],
+            "delta": r["delta"], "delta_low": r["delta_low"], "delta_high": r["delta_high"],
+            "predicted_delta": predicted_delta(cell.size, key),
+            "ladder": f"{position_text(min(ladder))}..{position_text(max(ladder))}"})
+    return rows
+
+
+def calibrate(monster: str, party_level: int, sizes: Sequence[int], rules: Sequence[str], *, metric: str =
+              DEFAULT_METRIC, n: int = 1000, seed: int = 0, workers: int = 1, cluster: str | None = None,
+              resamples: int = BOOTSTRAP, progress: Callable[[int, int], None] | None = None) -> pd.DataFrame:
+    """The equivalent-CR table of ``monster`` for every group size and rule set (see the module docstring)."""
+    from arena.bestiary import get_creature
+    from arena.rules import RuleSet
+
+    if metric not in METRICS:
+        raise ArenaError(f"--metric must be one of {', '.join(METRICS)}, not {metric!r}")
+    if not 1 <= party_level <= 20:
+        raise ArenaError(f"--party-level must be 1-20, not {party_level}")
+    if not sizes or any(s < 1 for s in sizes):
+        raise ArenaError("--sizes: give group sizes of 1 or more, e.g. 1,2,4,6")
+    if n < 2:
+        raise ArenaError("--n must be at least 2")
+    keys = tuple(dict.fromkeys(RuleSet.from_key(r).key for r in rules)) or ("3d6",)
+    get_creature(monster)
+    cells = [CalibrationCell(party_level, monster, s, keys) for s in sizes]
+    batch = run_batch(calibration_matchups(cells, n, seed), workers=workers, cluster=cluster, progress=progress)
+    rows = [row for cell in cells for row in evaluate_cell(batch, cell, n, seed, metric, resamples)]
+    return pd.DataFrame(rows)
+
+
+def grid_cells(levels: Sequence[int] = GRID_LEVELS, sizes: Sequence[int] = GRID_SIZES,
+               window: tuple[int, int] = GRID_EL_WINDOW, rules: str = "3d6") -> list[CalibrationCell]:
+    """Every (level, size, typical CR) whose d20 Encounter Level lies within [L + window[0], L + window[1]]."""
+    from arena.challenge import cr_rank, group_el
+    from arena.typical import table_crs
+
+    cells = []
+    for level in levels:
+        for size in sizes:
+            for cr in table_crs():
+                el = cr_rank(group_el(cr, size))
+                if level + window[0] <= el <= level + window[1]:
+                    cells.append(CalibrationCell(level, typical_name(cr), size, (rules,)))
+    return cells
+
+
+def calibrate_grid(*, n: int = 150, seed: int = 0, metric: str = DEFAULT_METRIC, rules: str = "3d6",
+                   levels: Sequence[int] = GRID_LEVELS, sizes: Sequence[int] = GRID_SIZES, workers: int = 1,
+                   cluster: str | None = None, resamples: int = 200,
+                   progress: Callable[[int, int], None] | None = None) -> pd.DataFrame:
+    """Delta-CR for every cell of :func:`grid_cells` (one row per level, size and monster CR)."""
+    cells = grid_cells(levels, sizes, rules=rules)
+    batch = run_batch(calibration_matchups(cells, n, seed), workers=workers, cluster=cluster, progress=progress)
+    rows = [row for cell in cells for row in evaluate_cell(batch, cell, n, seed, metric, resamples)]
+    return pd.DataFrame(rows)
+
+
+def heat_map(table: pd.DataFrame, path: Any, title: str = "Delta-CR (3d6 - d20), mean over monster CRs") -> Any:
+    """A PNG heat map of the mean Delta-CR by party level (rows) and group size (columns)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    usable = table[table["censored"] == ""]
+    pivot = usable.pivot_table(index="party_level", columns="size", values="delta", aggfunc="mean")
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    im = ax.imshow(pivot.to_numpy(dtype=float), cmap="coolwarm_r", vmin=-2, vmax=2, aspect="auto")
+    ax.set_xticks(range(len(pivot.columns)), [str(c) for c in pivot.columns])
+    ax.set_yticks(range(len(pivot.index)), [str(i) for i in pivot.index])
+    ax.set_xlabel("group size")
+    ax.set_ylabel("party level")
+    for (i, j), v in np.ndenumerate(pivot.to_numpy(dtype=float)):
+        if math.isfinite(v):
+            ax.text(j, i, f"{v:+.2f}", ha="center", va="center", fontsize=8)
+    ax.set_title(title, fontsize=10)
+    fig.colorbar(im, ax=ax, label="Delta-CR (rungs)")
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return path

@@ -1,0 +1,153 @@
+"""`arena claims` (every claim of the documents, evaluated) and `arena calibrate` (equivalent CR)."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from arena.errors import ArenaError
+
+
+def _fail(err: ArenaError) -> typer.Exit:
+    typer.echo(f"error: {err}", err=True)
+    return typer.Exit(2)
+
+
+def _progress(enabled: bool, what: str) -> Any:
+    from arena.experiment import rich_progress
+
+    return rich_progress(enabled and sys.stderr.isatty() and sys.stdout.isatty(), what)
+
+
+def _command() -> str:
+    return "arena " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+
+
+def claims_cmd(
+    quick: Annotated[bool, typer.Option("--quick", help="A small size that finishes in minutes (wide "
+                                                        "intervals).")] = False,
+    n: Annotated[int | None, typer.Option("--n", help="Encounters per arm of every encounter claim "
+                                                      "(default: each claim's full size, or the quick size).")]
+    = None,
+    workers: Annotated[int, typer.Option(help="Local worker processes.", min=1)] = 1,
+    cluster: Annotated[str | None, typer.Option(help="A Dask scheduler address, tcp://HOST:PORT.")] = None,
+    seed: Annotated[int | None, typer.Option(help="Run seed.")] = None,
+    only: Annotated[str | None, typer.Option(help="Claim ids, comma-separated.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the list of claims as JSON.")] = False,
+    out: Annotated[Path | None, typer.Option(help="Write claims.md, plots, manifest.json, summary.csv here.")]
+    = None,
+) -> None:
+    """Evaluate every claim of the documents: single rolls exactly, encounters by paired simulation."""
+    from arena import claims
+
+    try:
+        with _progress(not as_json, "encounters") as progress:
+            ev = claims.evaluate(quick=quick, n=n, seed=claims.RUN_SEED if seed is None else seed,
+                                 workers=workers, cluster=cluster,
+                                 only=[x.strip() for x in only.split(",") if x.strip()] if only else None,
+                                 progress=progress)
+        page = claims.write_report(ev, out, _command(), workers, cluster) if out else None
+    except ArenaError as err:
+        raise _fail(err) from None
+    if as_json:
+        print(json.dumps(ev.results, indent=2, default=str))
+        return
+    from arena.cli.odds import print_claims
+
+    print_claims(ev.results)
+    size = "quick size: wide intervals" if quick else f"{n} per arm" if n else "full size"
+    encounters = ev.batch.encounters if ev.batch else 0
+    typer.echo(f"{len(ev.results)} claims ({size}); {encounters:,} encounters, {ev.seconds:.0f} s")
+    if page:
+        typer.echo(f"wrote {page}")
+
+
+def calibrate_cmd(
+    monster: Annotated[str | None, typer.Argument(help="An SRD monster or typical-crN.", show_default=False)]
+    = None,
+    party_level: Annotated[int, typer.Option("--party-level", help="The generated party's level.")] = 5,
+    sizes: Annotated[str, typer.Option(help="Group sizes, comma-separated.")] = "1,2,4,6",
+    rules: Annotated[str, typer.Option(help="Rule sets to calibrate against d20, comma-separated.")] = "3d6",
+    metric: Annotated[str | None, typer.Option(help="Difficulty: win, hp-lost or death (default: hp-lost).")] = None,
+    n: Annotated[int | None, typer.Option("--n", help="Encounters per rung and arm (default 1000; --grid "
+                                                      "150).")] = None,
+    seed: Annotated[int, typer.Option(help="Run seed.")] = 0,
+    grid: Annotated[bool, typer.Option("--grid", help="Party levels 1,3,5,8,12,16 x sizes 1,2,3,4,6,8 x CRs "
+                                                      "with EL in [L-2, L+3]; draws a heat map.")] = False,
+    workers: Annotated[int, typer.Option(help="Local worker processes.", min=1)] = 1,
+    cluster: Annotated[str | None, typer.Option(help="A Dask scheduler address, tcp://HOST:PORT.")] = None,
+    out: Annotated[Path | None, typer.Option(help="Folder for the table (CSV) and, with --grid, the heat "
+                                                  "map (default for --grid: results/calibrate-grid).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the table as JSON.")] = False,
+) -> None:
+    """Equivalent CR: the typical-monster CR at which d20 is as hard as MONSTER under another rule set."""
+    from arena import calibrate as cal
+
+    try:
+        chosen = metric or cal.DEFAULT_METRIC
+        if chosen not in cal.METRICS:
+            raise ArenaError(f"--metric must be one of {', '.join(cal.METRICS)}, not {chosen!r}")
+        keys = [k.strip() for k in rules.split(",") if k.strip()]
+        with _progress(not as_json, "encounters") as progress:
+            if grid:
+                if monster is not None:
+                    raise ArenaError("--grid uses typical monsters: give no MONSTER with it")
+                if len(keys) != 1:
+                    raise ArenaError("--grid takes one rule set (--rules 3d6)")
+                table = cal.calibrate_grid(n=n or 150, seed=seed, metric=chosen, rules=keys[0], workers=workers,
+                                           cluster=cluster, progress=progress)
+            else:
+                if monster is None:
+                    raise ArenaError("name a MONSTER (an SRD monster or typical-crN), or use --grid")
+                try:
+                    size_list = [int(s) for s in sizes.split(",") if s.strip()]
+                except ValueError:
+                    raise ArenaError(f"--sizes {sizes!r}: give whole numbers separated by commas") from None
+                table = cal.calibrate(monster, party_level, size_list, keys, metric=chosen, n=n or 1000,
+                                      seed=seed, workers=workers, cluster=cluster, progress=progress)
+        folder = out or (Path("results/calibrate-grid") if grid else None)
+        if folder:
+            folder.mkdir(parents=True, exist_ok=True)
+            table.to_csv(folder / "calibration.csv", index=False)
+            if grid:
+                cal.heat_map(table, folder / "delta-cr.png",
+                             f"Delta-CR ({keys[0]} - d20), metric {chosen}, n={n or 150} per rung")
+    except ArenaError as err:
+        raise _fail(err) from None
+    if as_json:
+        print(table.to_json(orient="records", indent=2))
+        return
+    _print_table(table, chosen)
+    if folder:
+        typer.echo(f"wrote {folder / 'calibration.csv'}" + (f" and {folder / 'delta-cr.png'}" if grid else ""))
+    if grid:
+        typer.echo(f"(--grid at n={n or 150} per rung: intervals are wide; raise --n for tighter ones)")
+
+
+def _print_table(table: Any, metric: str) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    from arena.calibrate import position_text
+
+    t = Table(title=f"equivalent CR (metric: {metric}; c* on the ladder 1/2, 1, 2, ...; 95% bootstrap)")
+    for col in ("L", "monster", "size", "rules", "n", "difficulty", "d20", "c*", "c* d20", "Delta-CR",
+                "95% CI", "rule", "note"):
+        t.add_column(col, justify="left" if col in ("monster", "rules", "note") else "right")
+    for r in table.itertuples(index=False):
+        t.add_row(str(r.party_level), r.monster, str(r.size), r.rules, str(r.n), f"{r.difficulty:.3f}",
+                  f"{r.difficulty_d20:.3f}", position_text(r.c_star), position_text(r.c_star_d20),
+                  f"{r.delta:+.2f}", f"{r.delta_low:+.2f} .. {r.delta_high:+.2f}", f"{r.predicted_delta:+.0f}",
+                  f"off the ladder ({r.censored})" if r.censored else "")
+    Console(width=None if sys.stdout.isatty() else 200).print(t)
+
+
+def register(app: typer.Typer) -> None:
+    """Add `arena claims` and `arena calibrate` to the app."""
+    app.command("claims")(claims_cmd)
+    app.command("calibrate")(calibrate_cmd)

@@ -1,0 +1,125 @@
+"""The equivalent-CR interpolation on synthetic difficulty curves with known answers, and the batch runner."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from arena import calibrate as cal
+from arena.errors import ArenaError
+
+
+def test_interpolates_linearly_between_rungs():
+    assert cal.equivalent_position([0, 1, 2, 3], [0.1, 0.3, 0.5, 0.9], 0.4)[0] == pytest.approx(1.5)
+    assert cal.equivalent_position([0, 1, 2, 3], [0.1, 0.3, 0.5, 0.9], 0.8)[0] == pytest.approx(2.75)
+    assert cal.equivalent_position([0, 1, 2, 3], [0.1, 0.3, 0.5, 0.9], 0.3)[0] == pytest.approx(1.0)
+
+
+def test_flags_targets_off_the_ladder():
+    assert cal.equivalent_position([1, 2, 3], [0.2, 0.4, 0.6], 0.1) == (1.0, "below")
+    assert cal.equivalent_position([1, 2, 3], [0.2, 0.4, 0.6], 0.7) == (3.0, "above")
+
+
+def test_flat_stretch_gives_its_middle_and_violations_are_pooled():
+    assert cal.equivalent_position([0, 1, 2, 3], [0.0, 0.5, 0.5, 1.0], 0.5)[0] == pytest.approx(1.5)
+    # 0.6 then 0.4 is not monotone: pooled to 0.5, 0.5
+    fitted = cal.isotonic(np.array([0.2, 0.6, 0.4, 0.8]))
+    assert fitted.tolist() == pytest.approx([0.2, 0.5, 0.5, 0.8])
+
+
+def _synthetic(shift: float, n: int, rng: np.random.Generator):
+    """A ladder whose loss probability is logistic in the position; the subject is the rung 5 curve moved by
+    ``shift`` rungs, so its true equivalent CR is 5 + shift."""
+    def p(x: float) -> float:
+        return 1 / (1 + np.exp(-(x - 5)))
+
+    u = rng.random(n)   # common random numbers: the same uniforms for every rung and arm
+    ladder = {float(x): (u < p(x)).astype(float) for x in range(1, 10)}
+    arms = {"d20": (u < p(5.0)).astype(float), "3d6": (u < p(5.0 + shift)).astype(float)}
+    return ladder, arms
+
+
+def test_recovers_known_equivalent_cr_and_bootstrap_covers_it():
+    rng = np.random.default_rng(3)
+    ladder, arms = _synthetic(-1.0, 4000, rng)
+    out = cal.equivalent_cr(ladder, arms, resamples=200, seed=1)
+    assert out["d20"]["c_star"] == pytest.approx(5.0)
+    assert out["3d6"]["c_star"] == pytest.approx(4.0, abs=0.15)
+    assert out["3d6"]["c_star_low"] <= 4.0 <= out["3d6"]["c_star_high"]
+    assert out["3d6"]["delta_low"] <= -1.0 <= out["3d6"]["delta_high"]
+    assert out["3d6"]["delta_high"] < 0   # and it excludes "no change"
+    assert out["3d6"]["censored"] == ""
+
+
+def test_bootstrap_covers_the_truth_most_of_the_time():
+    hits = 0
+    for s in range(20):
+        ladder, arms = _synthetic(-0.5, 600, np.random.default_rng(100 + s))
+        r = cal.equivalent_cr(ladder, arms, resamples=150, seed=s)["3d6"]
+        hits += r["c_star_low"] <= 4.5 <= r["c_star_high"]
+    assert hits >= 16
+
+
+def test_discrimination_picks_the_mid_pair():
+    rng = np.random.default_rng(0)
+    ladder, _ = _synthetic(0, 2000, rng)
+    data = {x: {"win": v, "hp-lost": v * 0.5 + rng.random(len(v)) * 0.5, "death": v} for x, v in ladder.items()}
+    out = cal.discrimination(data)
+    assert out["between"] == (4.0, 5.0) or out["between"] == (5.0, 6.0)
+    assert out["win"] > 0
+
+
+def test_ladder_positions_and_rungs():
+    assert cal.ladder_position("1/2") == 0
+    assert cal.ladder_position(7) == 7
+    rungs = cal.ladder_rungs(2, 4, 4)
+    assert rungs[0] == cal.ladder_rungs(0, 0, 0)[0]   # clamped at CR 1/2
+    assert max(rungs) == 6
+    assert cal.position_text(0.0) == "1/2" and cal.position_text(4.25) == "4.25"
+
+
+def test_predicted_delta_is_the_bell_curve_rule():
+    assert [cal.predicted_delta(s, "3d6") for s in (1, 2, 3, 4, 6, 8)] == [0, 0, 0, -1, -1, -1]
+    assert cal.predicted_delta(8, "d20+prad") == 0
+
+
+def test_raise_attacks_adds_to_every_bonus():
+    from arena.party import generate_party
+
+    fighter = generate_party(5)[0]
+    raised = cal.raise_attacks(fighter, 1)
+    before = [b for r in fighter.attack for a in r for b in a.bonuses]
+    after = [b for r in raised.attack for a in r for b in a.bonuses]
+    assert after == [b + 1 for b in before] and before
+
+
+def test_batch_is_paired_and_independent_of_workers():
+    ms = [cal.Matchup(2, "typical-cr1", 2, ("d20", "3d6"), 12, seed=5),
+          cal.Matchup(2, "typical-cr1", 2, ("d20+prad",), 8, seed=5)]   # merged with the first
+    one = cal.run_batch(ms, workers=1, chunk_size=5)
+    assert len(one.matchups) == 1 and one.encounters == 36
+    two = cal.run_batch(ms, workers=2, chunk_size=5)
+    assert one.frame.equals(two.frame)
+    rows = one.rows(ms[0], "3d6")
+    assert rows["index"].tolist() == list(range(12))
+
+
+def test_calibrate_small_and_errors():
+    table = cal.calibrate("typical-cr1", 2, [1], ["3d6"], n=10, metric="hp-lost", resamples=20)
+    assert list(table["size"]) == [1] and table["c_star_d20"].iloc[0] == pytest.approx(1.0)
+    assert table["predicted_delta"].iloc[0] == 0
+    with pytest.raises(ArenaError):
+        cal.calibrate("typical-cr1", 2, [1], ["3d6"], n=10, metric="fun")
+    with pytest.raises(ArenaError):
+        cal.calibrate("typical-cr1", 0, [1], ["3d6"], n=10)
+
+
+def test_grid_cells_respect_the_el_window():
+    from arena.challenge import cr_rank, group_el
+    from arena.typical import parse_typical_name
+
+    cells = cal.grid_cells(levels=(5,), sizes=(1, 4))
+    assert cells
+    for c in cells:
+        el = cr_rank(group_el(parse_typical_name(c.monster), c.size))
+        assert 3 <= el <= 8

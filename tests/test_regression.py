@@ -1,0 +1,120 @@
+"""`arena check` suites and the pytest helpers."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from experiment_fakes import FakeScenario, FakeSimulator, cli_app
+from typer.testing import CliRunner
+
+from arena.errors import ArenaError
+from arena.experiment import run
+from arena.regression import assert_better, assert_equivalent, assert_win_rate, run_suite
+
+ROOT = Path(__file__).resolve().parents[1]
+runner = CliRunner()
+app = cli_app()
+
+
+@pytest.fixture(scope="module")
+def frame():
+    return run(FakeScenario(n=600, keys=("d20", "3d6", "d20+called")), simulator=FakeSimulator(0.1))
+
+
+def test_pytest_helpers(frame):
+    assert_win_rate(frame, "d20", 0.4, 0.6)
+    with pytest.raises(AssertionError, match=r"win rate .* expected win rate in \[60.0%, 100.0%\]"):
+        assert_win_rate(frame, "d20", 0.6, 1.0)
+    assert_better(frame, "3d6", "d20")
+    with pytest.raises(AssertionError, match="not shown better"):
+        assert_better(frame, "d20", "3d6")
+    assert_equivalent(frame, "d20", "d20+called", 0.02)  # the fake ignores called shots: identical results
+    with pytest.raises(AssertionError, match="not shown equivalent"):
+        assert_equivalent(frame, "d20", "3d6", 0.05)
+    with pytest.raises(ArenaError, match="not in the results"):
+        assert_win_rate(frame, "3d6+prad", 0, 1)
+
+
+def _suite(tmp_path, body: str) -> Path:
+    path = tmp_path / "suite.yaml"
+    path.write_text(body)
+    return path
+
+
+def test_run_suite_with_fakes(tmp_path):
+    path = _suite(tmp_path, """\
+defaults: {n: 300, seed: 5}
+checks:
+  - name: band
+    file: fake.yaml
+    win_rate: {rules: d20, min: 0.4, max: 0.6}
+  - name: better
+    file: fake.yaml
+    better: {rules: 3d6, than: d20}
+  - name: too strict
+    file: fake.yaml
+    n: 100
+    win_rate: {rules: 3d6, min: 0.9, max: 1.0}
+""")
+    (tmp_path / "fake.yaml").write_text("placeholder: the loader below does not read it\n")
+    calls = []
+
+    def loader(p):
+        calls.append(p)
+        return [FakeScenario()]
+
+    verdicts = run_suite(path, simulator=FakeSimulator(), loader=loader)
+    assert [v.passed for v in verdicts] == [True, True, False]
+    assert [v.n for v in verdicts] == [300, 300, 100] and len(calls) == 1
+
+
+def test_check_cli_pass_and_fail(tmp_path):
+    duel = ROOT / "scenarios" / "duel.yaml"
+    good = _suite(tmp_path, f"""\
+checks:
+  - name: fighter beats orc
+    file: {duel}
+    n: 150
+    seed: 1
+    win_rate: {{rules: d20, min: 0.5, max: 1.0}}
+""")
+    result = runner.invoke(app, ["check", str(good)])
+    assert result.exit_code == 0, result.output
+    assert "1 passed, 0 failed" in result.stdout
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(good.read_text().replace("min: 0.5, max: 1.0", "min: 0.0, max: 0.1"))
+    result = runner.invoke(app, ["check", str(bad)])
+    assert result.exit_code == 1 and "0 passed, 1 failed" in result.stdout
+
+
+@pytest.mark.parametrize("body,message", [
+    ("checks:\n  - name: x\n    file: duel.yaml\n", r"suite.yaml:2: checks.0: give exactly one of"),
+    ("checks:\n  - name: x\n    file: duel.yaml\n    win_rate: {rules: d21}\n",
+     r"suite.yaml:4: checks.0.win_rate.rules: rule set 'd21': unknown die"),
+    ("checks:\n  - name: x\n    file: duel.yaml\n    win_rate: {rules: d20, min: 0.9, max: 0.1}\n",
+     r"suite.yaml:4: checks.0.win_rate: min \(0.9\) is above max"),
+    ("checks:\n  - name: x\n    file: nowhere.yaml\n    better: {rules: 3d6, than: d20}\n",
+     r"suite.yaml:3: checks.0.file: no such scenario file"),
+    ("checks: []\n", r"suite.yaml:1: checks"),
+    ("checks:\n  - name: x\n    file: duel.yaml\n    nn: 3\n    better: {rules: 3d6, than: d20}\n",
+     r"suite.yaml:4: checks.0.nn: unknown field"),
+])
+def test_malformed_suite_names_file_line_field(tmp_path, body, message):
+    (tmp_path / "duel.yaml").write_text((ROOT / "scenarios" / "duel.yaml").read_text())
+    path = _suite(tmp_path, body)
+    result = runner.invoke(app, ["check", str(path)])
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith("error: ")
+
+    assert re.search(message, result.stderr), result.stderr
+
+
+def test_example_suite_is_valid():
+    from arena.regression import load_suite
+
+    suite, _ = load_suite(ROOT / "scenarios" / "regression-suite.yaml")
+    assert len(suite.checks) >= 3
+    for check in suite.checks:
+        assert (ROOT / "scenarios" / check.file).exists()

@@ -1,0 +1,55 @@
+"""`arena report`: tables and plots of a results folder."""
+
+from __future__ import annotations
+
+import pandas as pd
+from experiment_fakes import FakeScenario, FakeSimulator, cli_app
+from typer.testing import CliRunner
+
+from arena.analysis import summarise
+from arena.experiment import run_experiment
+from arena.report import build_report, table_rows
+
+runner = CliRunner()
+app = cli_app()
+
+
+def _results(tmp_path):
+    out = tmp_path / "r"
+    run_experiment([FakeScenario(n=150, keys=("d20", "3d6", "d20+prad")), FakeScenario(name="other", n=50)], out,
+                   simulator=FakeSimulator())
+    return out
+
+
+def test_markdown_report(tmp_path):
+    out = _results(tmp_path)
+    page = build_report(out)
+    assert page == out / "report" / "report.md"
+    text = page.read_text()
+    summary = pd.read_csv(out / "summary.csv")
+    first = table_rows(summary[summary.scenario == "fake"])[0]
+    assert first["win"] in text and "`d20+prad`" in text
+    for name in ("fake-win-rate.png", "fake-rounds.png", "fake-hp-lost.png", "other-win-rate.png"):
+        png = out / "report" / name
+        assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 2000
+        assert f"({name})" in text
+    assert "## fake" in text and "## other" in text
+
+
+def test_table_rows_format():
+    frame = pd.DataFrame({"scenario": "s", "rules": "d20", "winner": ["party"] * 3 + ["monsters"],
+                          "rounds": [1, 2, 3, 4], "party_hp_lost": [0.1, 0.2, 0.3, 0.4]})
+    row = table_rows(summarise(frame))[0]
+    assert row["win"].startswith("75.0% (") and row["n"] == "4" and row["monster_hit_rate"] == "-"
+
+
+def test_cli_report_html_and_errors(tmp_path):
+    out = _results(tmp_path)
+    result = runner.invoke(app, ["report", str(out), "--format", "html", "--out", str(tmp_path / "html")])
+    assert result.exit_code == 0, result.output
+    text = (tmp_path / "html" / "report.html").read_text()
+    assert "<img src='fake-win-rate.png'" in text and "<table>" in text
+    bad = runner.invoke(app, ["report", str(out), "--format", "pdf"])
+    assert bad.exit_code == 2 and "md or html" in bad.stderr
+    missing = runner.invoke(app, ["report", str(tmp_path / "nowhere")])
+    assert missing.exit_code == 2 and "no such results" in missing.stderr

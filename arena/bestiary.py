@@ -31,7 +31,12 @@ def normalise(name: str) -> str:
 
 def builtin_files() -> list:
     """The built-in stat-block files (``importlib.resources`` Traversables), sorted by name."""
-    root = resources.files(BUILTIN_PACKAGE)
+    try:
+        root = resources.files(BUILTIN_PACKAGE)
+    except ModuleNotFoundError:
+        # Running from a source tree that shadows the installed package (``python -m arena`` in the repo root
+        # after a non-editable install): the stat blocks are the repo's own ``bestiary/`` folder.
+        root = Path(__file__).resolve().parents[1] / "bestiary"
     return sorted((f for f in root.iterdir() if f.name.endswith(YAML_SUFFIXES)), key=lambda f: f.name)
 
 

@@ -239,11 +239,13 @@ def _lucky(batch: Batch, n: int, seed: int) -> tuple[dict, str]:
                                                       b["lucky_damage_monsters"], b["damage_monsters"], seed),
         "lucky_hits_share_of_monster_hits": ratio_change(a["lucky_hits_monsters"], a["hits_monsters"],
                                                          b["lucky_hits_monsters"], b["hits_monsters"], seed),
+        "lucky_hits_per_fight": diff_values(a["lucky_hits_monsters"], b["lucky_hits_monsters"]),
+        "lucky_damage_per_fight": diff_values(a["lucky_damage_monsters"], b["lucky_damage_monsters"]),
         "pcs_down_per_fight": diff_values(a["pcs_down"], b["pcs_down"]),
         "fights_with_a_pc_death": diff_prop(a["pcs_dead"].to_numpy() > 0, b["pcs_dead"].to_numpy() > 0),
         "party_hp_lost_pct": diff_values(a["party_hp_lost"], b["party_hp_lost"], 100),
     }
-    luck_down = _significant(numbers["lucky_share_of_monster_damage"], -1)
+    luck_down = _significant(numbers["lucky_hits_per_fight"], -1)     # "fewer and farther between"
     harm_down = _significant(numbers["pcs_down_per_fight"], -1) and \
         not _significant(numbers["fights_with_a_pc_death"], +1)
     if luck_down and harm_down:
@@ -519,8 +521,9 @@ ENCOUNTER_CLAIMS: list[EncounterClaim] = [
         "PCs. When rolling 3d6, those lucky shots are fewer and farther between.",
         "Groups of 4, 6, 8 typical monsters of CR L-4 (at least 1/2) against parties of level 3, 5, 8, d20 against "
         "3d6 on the same seeds: the monsters' hit rate, the share of their damage dealt by lucky hits (chance <= "
-        "25%), PCs down per fight and fights with a PC death. Supported if the lucky share falls (interval below "
-        "0) and PCs down fall without deaths rising; partly if only one of the two; not supported otherwise.",
+        "25%) and lucky hits per fight, PCs down per fight and fights with a PC death. Supported if lucky hits per "
+        "fight fall (\"fewer and farther between\"; interval below 0) and PCs down fall without deaths rising; partly "
+        "if only one of the two; not supported otherwise. The lucky share of damage is reported beside it.",
         _low_requests, _lucky, full_n=3000),
     EncounterClaim(
         "bell-closer-to-10", BELL_CURVE,

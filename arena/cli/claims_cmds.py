@@ -10,6 +10,7 @@ from typing import Annotated, Any
 
 import typer
 
+from arena.cli.common import default_workers
 from arena.errors import ArenaError
 
 
@@ -34,7 +35,8 @@ def claims_cmd(
     n: Annotated[int | None, typer.Option("--n", help="Encounters per arm of every encounter claim "
                                                       "(default: each claim's full size, or the quick size).")]
     = None,
-    workers: Annotated[int, typer.Option(help="Local worker processes.", min=1)] = 1,
+    workers: Annotated[int | None, typer.Option(help="Local worker processes (default: every core; results are the "
+                                                     "same for any number).", min=1)] = None,
     cluster: Annotated[str | None, typer.Option(help="A Dask scheduler address, tcp://HOST:PORT.")] = None,
     seed: Annotated[int | None, typer.Option(help="Run seed.")] = None,
     only: Annotated[str | None, typer.Option(help="Claim ids, comma-separated.")] = None,
@@ -48,10 +50,10 @@ def claims_cmd(
     try:
         with _progress(not as_json, "encounters") as progress:
             ev = claims.evaluate(quick=quick, n=n, seed=claims.RUN_SEED if seed is None else seed,
-                                 workers=workers, cluster=cluster,
+                                 workers=workers or default_workers(), cluster=cluster,
                                  only=[x.strip() for x in only.split(",") if x.strip()] if only else None,
                                  progress=progress)
-        page = claims.write_report(ev, out, _command(), workers, cluster) if out else None
+        page = claims.write_report(ev, out, _command(), workers or default_workers(), cluster) if out else None
     except ArenaError as err:
         raise _fail(err) from None
     if as_json:
@@ -79,7 +81,8 @@ def calibrate_cmd(
     seed: Annotated[int, typer.Option(help="Run seed.")] = 0,
     grid: Annotated[bool, typer.Option("--grid", help="Party levels 1,3,5,8,12,16 x sizes 1,2,3,4,6,8 x CRs "
                                                       "with EL in [L-2, L+3]; draws a heat map.")] = False,
-    workers: Annotated[int, typer.Option(help="Local worker processes.", min=1)] = 1,
+    workers: Annotated[int | None, typer.Option(help="Local worker processes (default: every core; results are the "
+                                                     "same for any number).", min=1)] = None,
     cluster: Annotated[str | None, typer.Option(help="A Dask scheduler address, tcp://HOST:PORT.")] = None,
     out: Annotated[Path | None, typer.Option(help="Folder for the table (CSV) and, with --grid, the heat "
                                                   "map (default for --grid: results/calibrate-grid).")] = None,
@@ -99,7 +102,8 @@ def calibrate_cmd(
                     raise ArenaError("--grid uses typical monsters: give no MONSTER with it")
                 if len(keys) != 1:
                     raise ArenaError("--grid takes one rule set (--rules 3d6)")
-                table = cal.calibrate_grid(n=n or 150, seed=seed, metric=chosen, rules=keys[0], workers=workers,
+                table = cal.calibrate_grid(n=n or 150, seed=seed, metric=chosen, rules=keys[0],
+                                           workers=workers or default_workers(),
                                            cluster=cluster, progress=progress)
             else:
                 if monster is None:
@@ -109,7 +113,8 @@ def calibrate_cmd(
                 except ValueError:
                     raise ArenaError(f"--sizes {sizes!r}: give whole numbers separated by commas") from None
                 table = cal.calibrate(monster, party_level, size_list, keys, metric=chosen, n=n or 1000,
-                                      seed=seed, workers=workers, cluster=cluster, progress=progress)
+                                      seed=seed, workers=workers or default_workers(), cluster=cluster,
+                                      progress=progress)
         folder = out or (Path("results/calibrate-grid") if grid else None)
         if folder:
             folder.mkdir(parents=True, exist_ok=True)

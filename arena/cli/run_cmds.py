@@ -10,6 +10,7 @@ from typing import Annotated, Any
 
 import typer
 
+from arena.cli.common import default_workers
 from arena.errors import ArenaError
 
 
@@ -45,7 +46,8 @@ def run_cmd(
     seed: Annotated[int | None, typer.Option(help="Run seed (default: each scenario's seed).")] = None,
     grid: Annotated[str | None, typer.Option(help="Rule-set keys, comma-separated (default: each scenario's "
                                                   "grid), e.g. d20,3d6,3d6+prad.")] = None,
-    workers: Annotated[int, typer.Option(help="Local worker processes.", min=1)] = 1,
+    workers: Annotated[int | None, typer.Option(help="Local worker processes (default: every core; results are the "
+                                                     "same for any number).", min=1)] = None,
     cluster: Annotated[str | None, typer.Option(help="A Dask scheduler address, tcp://HOST:PORT "
                                                      "(needs the dask extra).")] = None,
     out: Annotated[Path | None, typer.Option(help="Results folder (default: results/<first scenario name>).")]
@@ -69,7 +71,8 @@ def run_cmd(
         folder = out or Path("results") / loaded[0].name
         with rich_progress(not quiet and _tty()) as progress:
             outcome = run_experiment(
-                loaded, folder, n=n, seed=seed, rules=_grid(grid), workers=workers, cluster=cluster,
+                loaded, folder, n=n, seed=seed, rules=_grid(grid), workers=workers or default_workers(),
+                cluster=cluster,
                 chunk_size=chunk, resume=resume, force=force, progress=progress,
                 on_event=lambda msg: typer.echo(f"warning: {msg}", err=True))
     except KeyboardInterrupt:
@@ -156,13 +159,14 @@ def compare_cmd(
 # --------------------------------------------------------------------------------------------- check
 def check_cmd(
     suite: Annotated[Path, typer.Argument(help="A regression suite YAML file.")],
-    workers: Annotated[int, typer.Option(help="Local worker processes.", min=1)] = 1,
+    workers: Annotated[int | None, typer.Option(help="Local worker processes (default: every core; results are the "
+                                                     "same for any number).", min=1)] = None,
 ) -> None:
     """Run a regression suite: exit 1 if any check fails."""
     from arena.regression import run_suite
 
     try:
-        verdicts = run_suite(suite, workers=workers)
+        verdicts = run_suite(suite, workers=workers or default_workers())
     except ArenaError as err:
         raise _fail(err) from None
     from rich.table import Table

@@ -61,6 +61,7 @@ from arena.yamlio import (
     display_name,
     format_validation_error,
     load_yaml,
+    mapping_at,
 )
 
 if TYPE_CHECKING:
@@ -576,14 +577,7 @@ def _schema_hint(problem: str) -> str:
 
 def validate_scenario(doc: YamlDoc, prefix: PathKey = ()) -> Scenario:
     """Validate the scenario at ``prefix`` of ``doc`` (no name resolution); errors name file, line and field."""
-    sub = doc.data
-    for part in prefix:
-        sub = sub[part]
-    if not isinstance(sub, dict):
-        what = "nothing (the file is empty)" if sub is None else f"a {type(sub).__name__}"
-        dotted = ".".join(str(p) for p in prefix)
-        raise YamlValidationError([f"{doc.where(prefix)}: {dotted + ': ' if dotted else ''}expected a scenario "
-                                   f"(a mapping with name, party, monsters, ...), found {what}"])
+    sub = mapping_at(doc, prefix, "a scenario (a mapping with name, party, monsters, ...)")
     try:
         scenario = Scenario.model_validate(sub)
     except pydantic.ValidationError as err:

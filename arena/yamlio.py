@@ -236,16 +236,22 @@ def format_validation_error(error: pydantic.ValidationError, doc: YamlDoc,
     return problems
 
 
-def validate(doc: YamlDoc, model: type[M], prefix: PathKey = ()) -> M:
-    """Validate ``doc.data`` (or the part at ``prefix``) as ``model``; errors name file, line and field."""
+def mapping_at(doc: YamlDoc, prefix: PathKey, expected: str) -> dict:
+    """The mapping at ``prefix`` of ``doc``; anything else is an error naming the file, line and field."""
     sub = doc.data
     for part in prefix:
         sub = sub[part]
     if not isinstance(sub, dict):
         what = "nothing (the file is empty)" if sub is None else f"a {type(sub).__name__}"
         dotted = ".".join(str(p) for p in prefix)
-        where = f"{doc.where(prefix)}: {dotted + ': ' if dotted else ''}"
-        raise YamlValidationError([f"{where}expected a mapping of {model.__name__} fields, found {what}"])
+        raise YamlValidationError([f"{doc.where(prefix)}: {dotted + ': ' if dotted else ''}expected {expected}, "
+                                   f"found {what}"])
+    return sub
+
+
+def validate(doc: YamlDoc, model: type[M], prefix: PathKey = ()) -> M:
+    """Validate ``doc.data`` (or the part at ``prefix``) as ``model``; errors name file, line and field."""
+    sub = mapping_at(doc, prefix, f"a mapping of {model.__name__} fields")
     try:
         return model.model_validate(sub)
     except pydantic.ValidationError as err:

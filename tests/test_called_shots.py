@@ -12,13 +12,13 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from fight_scripting import Script
 from typer.testing import CliRunner
 
 from arena import injuries
 from arena.bestiary import get_creature
 from arena.cli import app
 from arena.creatures import Creature
-from arena.dice import Stream
 from arena.engine import DEAD_AT, Fight, fight, prepare
 from arena.party import generate_party
 from arena.rules import Check, RuleSet
@@ -60,42 +60,6 @@ def duel(key: str = "d20+called", calls: str = "head", attack: dict | None = Non
     f = make_fight([creature("hero", side="pc", attack=attack, **pc_extra)],
                    [target or creature("dummy", hp=100, ac=10)], key=key, pc_calls=calls)
     return f, f.pcs[0], f.monsters[0]
-
-
-class Script:
-    """Feed a fight scripted draws ((face, sides) or raw floats) and tell whether all were used."""
-
-    def __init__(self, fight: Fight, draws: list):
-        self.left = [d if isinstance(d, float) else (d[0] - 0.5) / d[1] for d in draws]
-
-        def rand() -> float:
-            if not self.left:
-                raise AssertionError("the engine drew more dice than scripted")
-            return self.left.pop(0)
-
-        stream = Stream.scripted([])
-        stream.rand = rand
-        fight.stream = stream
-        fight.rand = rand
-
-    @property
-    def used_up(self) -> bool:
-        return not self.left
-
-
-@pytest.fixture
-def spy(monkeypatch):
-    """Every check the engine resolves, with its actor and outcome."""
-    seen: list[tuple] = []
-    original = Fight.resolve
-
-    def resolve(self, check, actor, opponent):
-        outcome = original(self, check, actor, opponent)
-        seen.append((check, actor, outcome))
-        return outcome
-
-    monkeypatch.setattr(Fight, "resolve", resolve)
-    return seen
 
 
 def attacks(seen: list[tuple]) -> list[Check]:

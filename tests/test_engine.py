@@ -5,11 +5,11 @@ from __future__ import annotations
 import re
 
 import pytest
+from fight_scripting import Script
 
 from arena import spells
 from arena.bestiary import get_creature
 from arena.creatures import Creature
-from arena.dice import Stream
 from arena.engine import DEAD_AT, Fight, fight, prepare
 from arena.party import generate_party
 from arena.rules import RuleSet, exact
@@ -38,43 +38,6 @@ def make_fight(party: list[Creature], monsters: list[Creature], key: str = "d20"
                **options) -> Fight:
     encounter = prepare(party, [(m, 1) for m in monsters], **options)
     return Fight(encounter, RuleSet.from_key(key), seed, log=True)
-
-
-class Script:
-    """Feed a fight scripted draws ((face, sides) or raw floats) and tell whether all were used."""
-
-    def __init__(self, fight: Fight, draws: list):
-        values = [d if isinstance(d, float) else (d[0] - 0.5) / d[1] for d in draws]
-        self.left = list(values)
-
-        def rand() -> float:
-            if not self.left:
-                raise AssertionError("the engine drew more dice than scripted")
-            return self.left.pop(0)
-
-        stream = Stream.scripted([])
-        stream.rand = rand
-        fight.stream = stream
-        fight.rand = rand
-
-    @property
-    def used_up(self) -> bool:
-        return not self.left
-
-
-@pytest.fixture
-def spy(monkeypatch):
-    """Every check the engine resolves, with its actor and outcome."""
-    seen: list[tuple] = []
-    original = Fight.resolve
-
-    def resolve(self, check, actor, opponent):
-        outcome = original(self, check, actor, opponent)
-        seen.append((check, actor, outcome))
-        return outcome
-
-    monkeypatch.setattr(Fight, "resolve", resolve)
-    return seen
 
 
 def mixed_encounter(level: int = 5, die: str = "d20", cap: int = 50):

@@ -12,10 +12,11 @@ import re
 from pathlib import Path
 
 import pytest
+from fight_scripting import Script
 
 from arena import spells
 from arena.creatures import Creature
-from arena.dice import Stream, parse
+from arena.dice import parse
 from arena.engine import Fight, prepare
 from arena.party import generate_party
 from arena.rules import RuleSet
@@ -46,41 +47,6 @@ def make_fight(party: list, monsters: list, key: str = "d20+open", seed: int = 0
     encounter = prepare(party, [(m, 1) for m in monsters], party_tactics=TacticsSettings(policy=party_policy),
                         monster_tactics=TacticsSettings(called_shot=monster_calls))
     return Fight(encounter, RuleSet.from_key(key), seed, log=True)
-
-
-class Script:
-    """Feed a fight scripted draws ((face, sides) or raw floats) and tell whether all were used."""
-
-    def __init__(self, fight: Fight, draws: list):
-        self.left = [d if isinstance(d, float) else (d[0] - 0.5) / d[1] for d in draws]
-
-        def rand() -> float:
-            if not self.left:
-                raise AssertionError("the engine drew more dice than scripted")
-            return self.left.pop(0)
-
-        stream = Stream.scripted([])
-        stream.rand = rand
-        fight.stream = stream
-        fight.rand = rand
-
-    @property
-    def used_up(self) -> bool:
-        return not self.left
-
-
-@pytest.fixture
-def spy(monkeypatch):
-    seen: list[tuple] = []
-    original = Fight.resolve
-
-    def resolve(self, check, actor, opponent):
-        outcome = original(self, check, actor, opponent)
-        seen.append((check, actor, outcome))
-        return outcome
-
-    monkeypatch.setattr(Fight, "resolve", resolve)
-    return seen
 
 
 # ------------------------------------------------------------------------------------------ fumbled attacks

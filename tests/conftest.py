@@ -1,0 +1,20 @@
+"""Fixtures shared by the engine tests."""
+
+import pytest
+
+from arena.engine import Fight
+
+
+@pytest.fixture
+def spy(monkeypatch):
+    """Every check the engine resolves, with its actor and outcome."""
+    seen: list[tuple] = []
+    original = Fight.resolve
+
+    def resolve(self, check, actor, opponent):
+        outcome = original(self, check, actor, opponent)
+        seen.append((check, actor, outcome))
+        return outcome
+
+    monkeypatch.setattr(Fight, "resolve", resolve)
+    return seen

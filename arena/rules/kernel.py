@@ -81,8 +81,22 @@ class Plan:
         return outcome
 
     def _resolve_with(self, die: str, rand, first: bool) -> Outcome:
-        natural, total = self.sample_roll(die, rand)
-        success, auto_s, auto_f, crit_s, fumble = self.judge(natural, total)
+        if self.open or self.take is not None:
+            natural, total = self.sample_roll(die, rand)
+            success, auto_s, auto_f, crit_s, fumble = self.judge(natural, total)
+        else:   # sample_roll and judge inlined for the common closed roll (the exactness tests cover both paths)
+            table = _TABLES[die]
+            natural = table[int(rand() * len(table))]
+            total = natural + self.static
+            if self.var_table is not None:
+                total += self.var_table[int(rand() * len(self.var_table))]
+            crit_s = fumble = False
+            if natural == self.auto_hi:
+                success, auto_s, auto_f = True, True, False
+            elif natural == self.auto_lo:
+                success, auto_s, auto_f = False, False, True
+            else:
+                success, auto_s, auto_f = total >= self.target, False, False
         spell_ends = first and natural == self.spell_end
         threat = critical = False
         if self.is_attack:

@@ -308,20 +308,18 @@ class Fight:
         if not (roller.conditions or roller.t.luck_domain or self.press_luck_rules or check.press_luck):
             self.last_plan = plan
             return plan.resolve(self.rand)
-        flags = {}
-        if "auspicious" in roller.conditions and self.rules.die == "3d6":
-            flags["auspicious"] = True
-        if roller.t.luck_domain and not roller.luck_used and plan.roller_kind in LUCK_REROLL_ON:
-            flags["luck_reroll"] = True
+        auspicious = "auspicious" in roller.conditions and self.rules.die == "3d6"
+        reroll = roller.t.luck_domain and not roller.luck_used and plan.roller_kind in LUCK_REROLL_ON
         press = roller.settings.press_luck
-        if self.press_luck_rules and press != "never" and check.kind != "initiative" and roller.is_able \
-                and not (plan.roller_kind == "defense" and check.flat_footed):
-            pressed = check._replace(press_luck=True, **flags)
-            if press == "always" or self._better(pressed, check._replace(**flags), roller is actor):
-                flags["press_luck"] = True
-        if flags:
-            check = check._replace(**flags)
-            plan = kernel.plan(check)
+        if not self.press_luck_rules or check.kind == "initiative" or not roller.is_able \
+                or (plan.roller_kind == "defense" and check.flat_footed):
+            press = "never"
+        if auspicious or reroll or press != "never":
+            key = (check, auspicious, reroll, press, roller is actor)
+            final = kernel.memo.get(key)       # the roller's choices for this check, decided once per rule set
+            if final is None:
+                final = kernel.memo[key] = self._choose(check, auspicious, reroll, press, roller is actor)
+            plan = final
         self.last_plan = plan
         """The plan of the last resolved check: what the rules used for that roll (lucky-hit chances)."""
         outcome = plan.resolve(self.rand)
@@ -335,15 +333,20 @@ class Fight:
             tally.luck_pressed_successes += outcome.success == (roller is actor)
         return outcome
 
+    def _choose(self, check: Check, auspicious: bool, reroll: bool, press: str, roller_is_actor: bool):
+        """The plan the roller actually rolls: auspicious odds and the Luck reroll when it has them, and pressed
+        luck always, or when the exact chance of success, from what the roller knows, is better pressed."""
+        flags = {"auspicious": auspicious or check.auspicious, "luck_reroll": reroll or check.luck_reroll}
+        static = check._replace(**flags)
+        if press == "always" or (press == "when-better" and not check.press_luck and self._better(
+                static._replace(press_luck=True), static, roller_is_actor)):
+            static = static._replace(press_luck=True)
+        return self.kernel.plan(static)
+
     def _better(self, pressed: Check, static: Check, roller_is_actor: bool) -> bool:
-        """Press when the exact chance of success, from what the roller knows, is higher pressed (cached)."""
-        key = ("press", static, roller_is_actor)
-        decision = self.kernel.memo.get(key)
-        if decision is None:
-            p_pressed = self.kernel.plan(pressed._replace(hidden=0)).success_probability()
-            p_static = self.kernel.plan(static._replace(hidden=0)).success_probability()
-            decision = self.kernel.memo[key] = p_pressed > p_static if roller_is_actor else p_pressed < p_static
-        return decision
+        p_pressed = self.kernel.plan(pressed._replace(hidden=0)).success_probability()
+        p_static = self.kernel.plan(static._replace(hidden=0)).success_probability()
+        return p_pressed > p_static if roller_is_actor else p_pressed < p_static
 
     def _end_auspicious(self, roller: Combatant) -> None:
         data = roller.conditions.get("auspicious")

@@ -117,7 +117,7 @@ class Combatant:
     __slots__ = ("t", "name", "side", "uid", "hp", "nonlethal", "temp_hp", "dead", "stable", "prone", "acted",
                  "conditions", "slots", "attack_bonus", "ac_bonus", "save_bonus", "breath_ready_at", "luck_used",
                  "settings", "policy", "damage_dealt", "injuries", "init", "is_able", "toughed",
-                 "weapon_lost", "called_this_round", "foes", "friends", "tally")
+                 "weapon_lost", "called_this_round", "foes", "friends", "tally", "slot_cache")
 
     def __init__(self, template: Template, uid: int, settings) -> None:
         self.t = template
@@ -152,6 +152,8 @@ class Combatant:
         self.foes: list = []
         """The other side's combatants, and this side's (set by the fight: the lists it keeps)."""
         self.friends: list = []
+        self.slot_cache = None
+        """Prepared spells by kind, highest level first (the policy layer's cache; cleared by a cast)."""
         self.tally = None
         """This side's counters in the fight's record."""
         self.init = 0

@@ -288,6 +288,7 @@ class Fight:
             self._attack_routine(c, action.target, routine, full)
         elif action.kind == "cast":
             c.slots[action.level].remove(action.spell)
+            c.slot_cache = None
             if c.injuries and injuries.fully_severe(c, "ear") and self.rand() < DEAF_SPELL_FAILURE:
                 if self.lines is not None:
                     self.log(f"{c.name} is deafened: {action.spell} fails")

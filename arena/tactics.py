@@ -139,7 +139,15 @@ def attack_policy(view: View, creature) -> Action:
     helpless = view.helpless_enemies(creature) if creature.t.full and not creature.t.prefers_ranged else ()
     if helpless:
         return Action("coup", min(helpless, key=lambda c: (c.hp, c.uid)))
-    target = choose_target(view, creature)
+    if creature.policy == "focus-weakest":         # inlined choose_target for the commonest policy
+        target, best_hp = None, None
+        for c in creature.foes:
+            if c.is_able:
+                hp = c.hp - c.nonlethal
+                if target is None or hp < best_hp:
+                    target, best_hp = c, hp
+    else:
+        target = choose_target(view, creature)
     return Action("attack", target) if target is not None else NOTHING
 
 
@@ -159,13 +167,15 @@ def _ordered(view: View, creature, enemies: list) -> list:
 _KIND = {name: spell.kind for name, spell in SPELLS.items()}
 
 
-def _slots(creature, kind: str):
-    """(spell, level) pairs of a kind still prepared, highest level first."""
-    slots = creature.slots
-    for level in sorted(slots, reverse=True):
-        for name in slots[level]:
-            if _KIND.get(name) == kind:
-                yield name, level
+def _slots(creature, kind: str) -> list[tuple[str, int]]:
+    """(spell, level) pairs of a kind still prepared, highest level first (cached until the next cast)."""
+    cache = creature.slot_cache
+    if cache is None:
+        cache = creature.slot_cache = {}
+        for level in sorted(creature.slots, reverse=True):
+            for name in creature.slots[level]:
+                cache.setdefault(_KIND.get(name), []).append((name, level))
+    return cache.get(kind, ())
 
 
 def caster_policy(view: View, creature) -> Action:

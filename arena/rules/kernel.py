@@ -73,7 +73,9 @@ class Plan:
 
     def resolve(self, rand) -> Outcome:
         outcome = self._resolve_with(self.die, rand, True)
-        if self.reroll_die is not None and outcome.success == self.flip:   # the roller failed: reroll once
+        if self.reroll_die is None:
+            return outcome
+        if outcome.success == self.flip:   # the roller failed: reroll once
             first_ended = outcome.spell_ends
             outcome = self._resolve_with(self.reroll_die, rand, False)
             outcome.rerolled = True

@@ -243,6 +243,8 @@ def run_suite(path: str | os.PathLike, *, workers: int = 1, simulator: Any = Non
     base = Path(path).resolve().parent
     if loader is None:
         from arena.scenario import load_scenarios as loader
+    from arena.scenario import pick
+
     files: dict[Path, list[Any]] = {}
     picked: list[tuple[SuiteCheck, Any, int, int]] = []
     for i, check in enumerate(suite.checks):
@@ -253,7 +255,7 @@ def run_suite(path: str | os.PathLike, *, workers: int = 1, simulator: Any = Non
                                  f"{check.file!r} (relative to the suite)")
             files[file] = list(loader(file))
         where = doc.where(("checks", i, "scenario") if check.scenario else ("checks", i))
-        scenario = _pick(files[file], check.scenario, f"{where}: checks.{i}.scenario")
+        scenario = pick(files[file], check.scenario, f"{where}: checks.{i}.scenario: the file")
         picked.append((check, scenario, check.n or suite.defaults.n, suite.defaults.seed
                        if check.seed is None else check.seed))
 
@@ -276,15 +278,3 @@ def run_suite(path: str | os.PathLike, *, workers: int = 1, simulator: Any = Non
             v = evaluate_better(frame, check.better.rules, check.better.than, check.better.alpha)
         verdicts.append(Verdict(check.name, scenario.name, v.rules, v.n, v.measured, v.expected, v.passed))
     return verdicts
-
-
-def _pick(scenarios: list[Any], name: str | None, where: str) -> Any:
-    if name is None:
-        if len(scenarios) == 1:
-            return scenarios[0]
-        raise ArenaError(f"{where}: the file holds several scenarios, name one of: "
-                         + ", ".join(s.name for s in scenarios))
-    for s in scenarios:
-        if s.name == name:
-            return s
-    raise ArenaError(f"{where}: no scenario {name!r} in the file (it has: {', '.join(s.name for s in scenarios)})")

@@ -117,7 +117,8 @@ class Combatant:
     __slots__ = ("t", "name", "side", "uid", "hp", "nonlethal", "temp_hp", "dead", "stable", "prone", "acted",
                  "conditions", "slots", "attack_bonus", "ac_bonus", "save_bonus", "breath_ready_at", "luck_used",
                  "settings", "policy", "damage_dealt", "injuries", "init", "is_able", "toughed",
-                 "weapon_lost", "called_this_round", "foes", "friends", "tally", "slot_cache")
+                 "weapon_lost", "called_this_round", "foes", "friends", "tally", "slot_cache", "penalty_cache",
+                 "blind", "deaf")
 
     def __init__(self, template: Template, uid: int, settings) -> None:
         self.t = template
@@ -153,12 +154,26 @@ class Combatant:
         """The other side's combatants, and this side's (set by the fight: the lists it keeps)."""
         self.friends: list = []
         self.slot_cache = None
+        self.penalty_cache: dict = {}
+        """Injury penalty by (roll, hands), valid until the injuries or the injuries toughed through change."""
+        self.blind = False
+        """Every eye severely damaged (kept current with the injuries)."""
+        self.deaf = False
         """Prepared spells by kind, highest level first (the policy layer's cache; cleared by a cast)."""
         self.tally = None
         """This side's counters in the fight's record."""
         self.init = 0
         self.is_able = True
         """:meth:`able` as of the last change the fight made to this creature (the fight keeps it current)."""
+
+    def spend_slot(self, spell: str, level: int) -> None:
+        """Use up a prepared spell, keeping the policy layer's by-kind cache in step."""
+        self.slots[level].remove(spell)
+        if self.slot_cache is not None:
+            for entries in self.slot_cache.values():
+                if (spell, level) in entries:
+                    entries.remove((spell, level))
+                    break
 
     # ------------------------------------------------------------------ states (SRD 3.5 hit points)
     @property

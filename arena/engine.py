@@ -190,7 +190,9 @@ class Fight:
     # ------------------------------------------------------------------ a turn
     def _turn(self, c: Combatant) -> None:
         c.called_this_round = False
-        c.toughed = frozenset()
+        if c.toughed:
+            c.toughed = frozenset()
+            c.penalty_cache = {}
         if c.conditions:
             now = self.env.now
             for name in [name for name, (ends, _) in c.conditions.items() if ends <= now]:
@@ -251,13 +253,14 @@ class Fight:
                 self.log(f"{c.name} toughs through its {injury.part} (DC {injury.dc}): natural {outcome.natural}, "
                          f"total {outcome.total} - {'passes' if outcome.success else 'fails'}")
         c.toughed = frozenset(passed)
+        c.penalty_cache = {}
 
     def _magical_healing(self, c: Combatant) -> None:
         """Magical healing (fast healing and regeneration count) ends minor wounds; all wounds once no lethal
         damage is left."""
         if c.injuries:
             if c.hp >= c.max_hp:
-                c.injuries.clear()
+                injuries.heal_all(c)
             else:
                 injuries.heal_minor(c)
         self.refresh(c)
@@ -287,9 +290,8 @@ class Fight:
                     return
             self._attack_routine(c, action.target, routine, full)
         elif action.kind == "cast":
-            c.slots[action.level].remove(action.spell)
-            c.slot_cache = None
-            if c.injuries and injuries.fully_severe(c, "ear") and self.rand() < DEAF_SPELL_FAILURE:
+            c.spend_slot(action.spell, action.level)
+            if c.deaf and self.rand() < DEAF_SPELL_FAILURE:
                 if self.lines is not None:
                     self.log(f"{c.name} is deafened: {action.spell} fails")
                 return
@@ -397,7 +399,11 @@ class Fight:
         creature toughs through this turn."""
         if not creature.injuries:
             return 0
-        return injuries.penalty(creature, roll, hands, creature.toughed)
+        key = (roll, hands)
+        value = creature.penalty_cache.get(key)
+        if value is None:
+            value = creature.penalty_cache[key] = injuries.penalty(creature, roll, hands, creature.toughed)
+        return value
 
     # ------------------------------------------------------------------ attacks
     def can_target(self, creature: Combatant) -> bool:
@@ -449,7 +455,7 @@ class Fight:
             mod -= PRONE_MELEE
         if attack.ranged and self._engaged(c):
             mod += SHOOTING_INTO_MELEE
-        if target.injuries and injuries.fully_severe(target, "eye"):
+        if target.blind:
             ac += BLIND_AC
         part = None
         if self.rules.called_shots and not provoked:
@@ -472,7 +478,7 @@ class Fight:
         if part is not None:
             tally.called_shots += 1
             c.called_this_round = True
-        if outcome.success and c.injuries and injuries.fully_severe(c, "eye") and self.rand() < BLIND_MISS_CHANCE:
+        if outcome.success and c.blind and self.rand() < BLIND_MISS_CHANCE:
             outcome.success = False          # blinded: the hit finds nothing
         if not outcome.success:
             if self.lines is not None:
@@ -572,8 +578,8 @@ class Fight:
         hurt = injuries.injure(target, part, damage, index=index, all_instances=all_instances)
         if self.lines is not None:
             severe = " (severe)" if any(i.severe for i in hurt) else ""
-            extra = " - blinded" if part == "eye" and injuries.fully_severe(target, "eye") else \
-                " - deafened" if part == "ear" and injuries.fully_severe(target, "ear") else ""
+            extra = " - blinded" if part == "eye" and target.blind else \
+                " - deafened" if part == "ear" and target.deaf else ""
             self.log(f"{target.name}'s {part} is injured{severe}: penalties {_penalties(target)}{extra}")
 
     def _coup_de_grace(self, c: Combatant, target: Combatant) -> None:

@@ -45,7 +45,15 @@ def injure(creature, part: str, damage: int, index: int | None = None, all_insta
         injury.worst = max(injury.worst, damage)
         injury.severe = injury.severe or severe
         hit.append(injury)
+    changed(creature)
     return hit
+
+
+def changed(creature) -> None:
+    """Recompute what follows from the creature's injuries: cached penalties, blindness, deafness."""
+    creature.penalty_cache = {}
+    creature.blind = fully_severe(creature, "eye")
+    creature.deaf = fully_severe(creature, "ear")
 
 
 def penalty(creature, roll: str, hands: tuple[int, ...] = (), toughed: frozenset = frozenset()) -> int:
@@ -88,4 +96,11 @@ def heal_minor(creature) -> int:
     minor = [key for key, injury in creature.injuries.items() if not injury.severe]
     for key in minor:
         del creature.injuries[key]
+    changed(creature)
     return len(minor)
+
+
+def heal_all(creature) -> None:
+    """No lethal damage left: every wound, minor or severe, is healed."""
+    creature.injuries.clear()
+    changed(creature)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from arena.creatures import Creature
 from arena.dice import DiceExpr, parse
+from arena.rules import Check
 
 ABILITY_KEYS = ("str", "dex", "con", "int", "wis", "cha")
 
@@ -61,12 +62,13 @@ class Template:
                  "type", "subtypes", "immunities", "vulnerabilities", "resist", "dr_amount", "dr_overcome",
                  "regen", "regen_overcome", "fast_healing", "sr", "standard", "full", "ranged_standard",
                  "ranged_full", "prefers_ranged", "rend", "breath", "caster_level", "spell_dc_base", "spells",
-                 "luck_domain", "policy", "first_hit_die", "abilities", "humanoid", "parts", "con", "parts_key")
+                 "luck_domain", "policy", "first_hit_die", "abilities", "humanoid", "parts", "con", "parts_key",
+                 "initiative_check")
 
     def __init__(self, creature: Creature, name: str) -> None:
         self.name = name
         self.creature = creature
-        self.side = creature.side
+        self.set_side(creature.side)
         self.max_hp = creature.hp
         self.ac, self.touch_ac, self.ff_ac = creature.ac, creature.touch_ac, creature.flat_footed_ac
         self.saves = {"fort": creature.saves.fort, "ref": creature.saves.ref, "will": creature.saves.will}
@@ -109,6 +111,12 @@ class Template:
         self.parts = {p.part: (p.count, p.ac_bonus) for p in creature.called_shot_parts}
         """part -> (how many, improved-AC bonus)."""
         self.parts_key = tuple(sorted(self.parts.items()))
+
+
+    def set_side(self, side: str) -> None:
+        """Which side the creature fights on in this encounter (a PC stat block may fight as a monster)."""
+        self.side = side
+        self.initiative_check = Check("initiative", side, self.creature.initiative, 0)
 
 
 class Combatant:

@@ -87,9 +87,9 @@ def prepare(party: list[Creature], groups: list[tuple[Creature, int]], *, round_
             monsters.append((Template(creature, name),
                              creature_tactics.get(name, creature_tactics.get(creature.name, monster_tactics))))
     for template, _ in monsters:
-        template.side = "monster"
+        template.set_side("monster")
     for template, _ in pcs:
-        template.side = "pc"
+        template.set_side("pc")
     return Encounter(pcs, monsters, round_cap, monsters_die_at_zero)
 
 
@@ -157,17 +157,19 @@ class Fight:
                 return
             if self.lines is not None:
                 self.lines.append(f"--- round {self.round} ---")
+            able = self.able_count
+            turn = self._turn
             for creature in order:
                 if not creature.dead:
-                    self._turn(creature)
-                if self._over():
+                    turn(creature)
+                if not able["pc"] or not able["monster"]:      # inlined _over(): the fight is over
                     return
             yield self.env.timeout(ROUND)
 
     def _initiative(self) -> list[Combatant]:
         everyone = self.pcs + self.monsters
         for c in everyone:
-            outcome = self.resolve(Check("initiative", c.side, c.t.initiative, 0), c, None)
+            outcome = self.resolve(c.t.initiative_check, c, None)
             c.init = outcome.total
             if self.lines is not None:
                 self.log(f"{c.name} rolls initiative: natural {outcome.natural}, total {outcome.total}")

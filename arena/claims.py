@@ -657,12 +657,14 @@ def summary_rows(results: list[dict]) -> pd.DataFrame:
 
 def _headline(numbers: dict) -> str:
     for key in ("pooled_all", "underdog_win_rate", "all_levels", "3d6_gain_minus_d20_gain", "party_win_rate",
-                "lucky_share_of_monster_damage"):
+                "lucky_hits_per_fight"):
         if key in numbers and isinstance(numbers[key], dict):
             e = numbers[key]
             value = e.get("change_pts", e.get("pts"))
             if value is not None and "ci" in e:
                 return f"{key}: {value:+.2f} pts [{e['ci'][0]:+.2f}, {e['ci'][1]:+.2f}]"
+            if e.get("change") is not None and "ci" in e:     # a count per fight, not a percentage
+                return f"{key}: {e['change']:+.3f} [{e['ci'][0]:+.3f}, {e['ci'][1]:+.3f}]"
     return ""
 
 

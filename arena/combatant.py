@@ -188,10 +188,6 @@ class Combatant:
     def max_hp(self) -> int:
         return self.t.max_hp
 
-    def conscious(self) -> bool:
-        """Above 0 hit points and not knocked out by nonlethal damage (regeneration's staggered counts)."""
-        return not self.dead and self.hp > 0 and self.nonlethal <= self.hp
-
     def helpless(self) -> bool:
         return not self.able()
 

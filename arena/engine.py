@@ -186,9 +186,6 @@ class Fight:
             c.is_able = now
             self.able_count[c.side] += 1 if now else -1
 
-    def side_of(self, creature: Combatant, enemy: bool) -> list[Combatant]:
-        return creature.foes if enemy else creature.friends
-
     # ------------------------------------------------------------------ a turn
     def _turn(self, c: Combatant) -> None:
         c.called_this_round = False
@@ -633,7 +630,7 @@ class Fight:
 
     def _engaged(self, c: Combatant) -> bool:
         """An ally of ``c`` is in melee (some able ally does not prefer ranged attacks)."""
-        return any(a is not c and a.is_able and not self._ranged(a) for a in self.side_of(c, enemy=False))
+        return any(a is not c and a.is_able and not self._ranged(a) for a in c.friends)
 
     def _sneak_applies(self, c: Combatant, target: Combatant, denied_dex: bool) -> bool:
         """Sneak attack: the target is denied its Dexterity bonus, or flanked (abstractly: another able ally of

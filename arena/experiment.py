@@ -166,11 +166,17 @@ def _as_rule_sets(rules: Any, options: Any = None) -> list[RuleSet] | None:
     out = [r if isinstance(r, RuleSet) else RuleSet.from_key(str(r), options) for r in rules]
     if not out:
         raise ArenaError("the grid is empty: name at least one rule set")
-    keys = [r.key for r in out]
-    if len(set(keys)) != len(keys):
-        dup = sorted({k for k in keys if keys.count(k) > 1})
-        raise ArenaError(f"rule set {dup[0]!r} is named twice in the grid")
+    dup = _first_duplicate(r.key for r in out)
+    if dup is not None:
+        raise ArenaError(f"rule set {dup!r} is named twice in the grid")
     return out
+
+
+def _first_duplicate(items: Iterable[str]) -> str | None:
+    """The first (alphabetically) item that appears more than once, or None."""
+    seen: set[str] = set()
+    twice = {x for x in items if x in seen or seen.add(x)}
+    return min(twice) if twice else None
 
 
 def make_plan(scenarios: Iterable[Any], *, n: int | None = None, seed: int | None = None,
@@ -190,10 +196,9 @@ def make_plan(scenarios: Iterable[Any], *, n: int | None = None, seed: int | Non
         plans.append(ScenarioPlan(sc, sc.name, count, run_seed, grid, digest, contents))
     if not plans:
         raise ArenaError("no scenario to run")
-    names = [p.name for p in plans]
-    if len(set(names)) != len(names):
-        dup = sorted({x for x in names if names.count(x) > 1})
-        raise ArenaError(f"scenario name {dup[0]!r} appears twice; names must be unique within a run")
+    dup = _first_duplicate(p.name for p in plans)
+    if dup is not None:
+        raise ArenaError(f"scenario name {dup!r} appears twice; names must be unique within a run")
     size = int(chunk_size or DEFAULT_CHUNK)
     if size < 1:
         raise ArenaError("the chunk size must be at least 1")

@@ -4,6 +4,7 @@ import math
 from fractions import Fraction
 
 import pytest
+from stat_blocks import CAVE_BEAR as GOOD
 
 from arena.bestiary import check_files, creature_names, get_creature, load_bestiary, normalise
 from arena.dice import parse
@@ -170,22 +171,6 @@ def test_typical_names_resolve():
 
 
 # --------------------------------------------------------------------------------------------- user files
-GOOD = """\
-name: cave-bear
-type: animal
-size: large
-cr: 4
-hp: 51
-hit_dice: 6d8+24
-ac: 15
-touch_ac: 9
-flat_footed_ac: 15
-bab: 4
-grapple: 16
-saves: {fort: 9, ref: 5, will: 3}
-attack:
-  - - {name: claw, bonuses: [11], damage: 1d8+8, damage_types: [slashing, piercing]}
-"""
 
 
 def test_user_file_and_folder(tmp_path):

@@ -22,7 +22,7 @@ from arena.combatant import Combatant, Template
 from arena.creatures import Creature
 from arena.dice import Stream, parse
 from arena.record import LUCKY_CHANCE, EncounterRecord
-from arena.rules import Check, RuleSet
+from arena.rules import Check, Outcome, RuleSet
 from arena.rules import called_shots as cs
 from arena.tactics import Action, TacticsSettings, View
 
@@ -478,7 +478,7 @@ class Fight:
             tally.called_shots += 1
             c.called_this_round = True
         if outcome.success and c.blind and self.rand() < BLIND_MISS_CHANCE:
-            outcome.success = False          # blinded: the hit finds nothing
+            outcome = _missed(outcome)       # blinded: the hit finds nothing
         if not outcome.success:
             if self.lines is not None:
                 self.log(f"{c.name} {attack.name} {mod:+d} vs {target.name} AC {ac}{_called(part)}: "
@@ -855,3 +855,12 @@ def _penalties(c: Combatant) -> str:
 
 def _mod(score: int | None) -> int:
     return (score - 10) // 2 if score is not None else 0
+
+
+def _missed(outcome):
+    """A copy of a hit's outcome that missed after all (the kernel's outcomes are shared and never changed)."""
+    copy = Outcome.__new__(Outcome)
+    for name in Outcome.__slots__:
+        setattr(copy, name, getattr(outcome, name))
+    copy.success = False
+    return copy

@@ -23,6 +23,8 @@ D20, D3D6, D4D6, FIXED = "d20", "3d6", "4d6kh3", "fixed10"
 _FACES = {D20: (1, 20), D3D6: (3, 18), D4D6: (3, 18), FIXED: (10, 10)}
 _OTHER = {"pc": "monster", "monster": "pc"}
 ATTACK_LIKE = frozenset({"attack", "defense"})
+SHARED_OUTCOMES = 512
+"""At most this many shared outcomes per plan (distinct natural and total pairs), to bound memory in long runs."""
 
 
 class Plan:
@@ -31,7 +33,7 @@ class Plan:
     __slots__ = ("roller", "roller_kind", "flip", "die", "reroll_die", "take", "static", "var_dice", "target",
                  "auto_hi", "auto_lo", "threat_set", "explode_hi", "explode_lo", "open", "confirm", "var_table",
                  "defends", "margin_crit", "p_success", "item_natural", "spell_end", "pressed", "is_attack",
-                 "confirm_auto")
+                 "confirm_auto", "shared")
 
     # ------------------------------------------------------------------ judging one physical roll
     def judge(self, natural: int, total: int, autos: bool = True) -> tuple[bool, bool, bool, bool, bool]:
@@ -72,39 +74,54 @@ class Plan:
         return natural, total
 
     def resolve(self, rand) -> Outcome:
-        outcome = self._resolve_with(self.die, rand, True)
+        outcome = self._roll(self.die, rand, True)
         if self.reroll_die is None:
             return outcome
         if outcome.success == self.flip:   # the roller failed: reroll once
             first_ended = outcome.spell_ends
-            outcome = self._resolve_with(self.reroll_die, rand, False)
+            outcome = self._roll(self.reroll_die, rand, False)
             outcome.rerolled = True
             outcome.spell_ends = outcome.spell_ends or first_ended
         return outcome
 
-    def _resolve_with(self, die: str, rand, first: bool) -> Outcome:
-        if self.open or self.take is not None:
-            natural, total = self.sample_roll(die, rand)
-            success, auto_s, auto_f, crit_s, fumble = self.judge(natural, total)
-        else:   # sample_roll and judge inlined for the common closed roll (the exactness tests cover both paths)
+    def _roll(self, die: str, rand, first: bool) -> Outcome:
+        """One physical roll, judged. The first roll's outcome depends only on (natural, total) unless a
+        confirmation roll is drawn, so those outcomes are built once per plan and shared: callers never change
+        an outcome that :meth:`resolve` returns (a reroll's outcome is always fresh)."""
+        if self.take is None:       # sample_roll inlined: the hot loop (the exactness tests cover both)
             table = _TABLES[die]
             natural = table[int(rand() * len(table))]
             total = natural + self.static
-            if self.var_table is not None:
-                total += self.var_table[int(rand() * len(self.var_table))]
-            crit_s = fumble = False
-            if natural == self.auto_hi:
-                success, auto_s, auto_f = True, True, False
-            elif natural == self.auto_lo:
-                success, auto_s, auto_f = False, False, True
-            else:
-                success, auto_s, auto_f = total >= self.target, False, False
+            if self.open:
+                if natural in self.explode_hi:
+                    total += _high_chain(die, rand)
+                elif natural in self.explode_lo:
+                    total += _low_chain(die, rand) - natural   # the negative chain replaces the natural
+        else:
+            natural = self.take
+            total = natural + self.static
+        if self.var_table is not None:
+            total += self.var_table[int(rand() * len(self.var_table))]
+        if not first:
+            return self._judged(natural, total, rand, False)[0]
+        key = total * 32 + natural          # naturals lie in 1..20
+        outcome = self.shared.get(key)
+        if outcome is None:
+            outcome, drew = self._judged(natural, total, rand, True)
+            if not drew and len(self.shared) < SHARED_OUTCOMES:
+                self.shared[key] = outcome
+        return outcome
+
+    def _judged(self, natural: int, total: int, rand, first: bool) -> tuple[Outcome, bool]:
+        """The outcome of a roll, and whether judging it drew a confirmation roll."""
+        success, auto_s, auto_f, crit_s, fumble = self.judge(natural, total)
         spell_ends = first and natural == self.spell_end
-        threat = critical = False
+        threat = critical = drew = False
         if self.is_attack:
             if (success != self.defends) and natural in self.threat_set:   # the attack hit, in the threat range
                 threat = True
                 if self.confirm:
+                    drew = True
                     c_nat, c_total = self.sample_roll(self.die, rand)
                     critical = self.judge(c_nat, c_total, self.confirm_auto)[0] != self.defends
                     spell_ends = spell_ends or c_nat == self.spell_end
@@ -112,9 +129,9 @@ class Plan:
                 critical = True
         if self.flip:
             return Outcome(natural, total, not success, auto_f, auto_s, threat, critical, fumble, crit_s,
-                           natural == self.item_natural, self.pressed, spell_ends, False, self.roller)
+                           natural == self.item_natural, self.pressed, spell_ends, False, self.roller), drew
         return Outcome(natural, total, success, auto_s, auto_f, threat, critical, crit_s, fumble,
-                       natural == self.item_natural, self.pressed, spell_ends, False, self.roller)
+                       natural == self.item_natural, self.pressed, spell_ends, False, self.roller), drew
 
     # ------------------------------------------------------------------ exact
     def roll_table(self, die: str) -> list[tuple[int, int, Fraction]]:
@@ -397,6 +414,7 @@ def build_plan(check: Check, rules: RuleSet) -> Plan:
 
     plan = Plan()
     plan.p_success = None
+    plan.shared = {}
     converted = (rules.players_roll_all and side == "monster" and opponent == "pc"
                  and kind in players_roll.CONVERTED_KINDS)
     if converted:   # the player rolls a defense, magic or spell resistance check instead

@@ -14,11 +14,17 @@ from arena.rules import Check
 ABILITY_KEYS = ("str", "dex", "con", "int", "wis", "cha")
 
 
+def ability_modifier(score: int | None) -> int:
+    """The SRD ability modifier; a creature without the ability (None) counts as 0."""
+    return (score - 10) // 2 if score is not None else 0
+
+
 class CompiledAttack:
     """One attack of a routine, with its dice parsed."""
 
     __slots__ = ("name", "bonuses", "count", "damage", "types", "extra", "extra_type", "threat", "multiplier",
-                 "ranged", "touch", "sneak", "trip", "trip_modifier", "overcomes", "max_damage")
+                 "ranged", "touch", "sneak", "trip", "trip_modifier", "overcomes", "max_damage", "full_bonuses",
+                 "first_bonus", "damage_table")
 
     def __init__(self, attack) -> None:
         self.name = attack.name
@@ -37,10 +43,15 @@ class CompiledAttack:
         self.trip_modifier = attack.trip_modifier
         self.overcomes = frozenset(attack.damage_types) | frozenset(attack.materials)
         self.max_damage = self.damage.maximum
+        self.full_bonuses = tuple(b for b in self.bonuses for _ in range(self.count))
+        """The attack bonuses of a full attack with this entry: each iterative bonus, ``count`` times."""
+        self.first_bonus = self.full_bonuses[:1]
+        """A standard attack: the first bonus only."""
+        self.damage_table = self.damage.table
+        """Every equally likely damage roll (one draw per roll), or None when there are too many."""
 
     def swings(self) -> list[int]:
-        """The attack bonuses of a full attack with this entry: each iterative bonus, ``count`` times."""
-        return [b for b in self.bonuses for _ in range(self.count)]
+        return list(self.full_bonuses)
 
 
 def _routines(routines) -> tuple[tuple[CompiledAttack, ...], ...]:
@@ -63,7 +74,7 @@ class Template:
                  "regen", "regen_overcome", "fast_healing", "sr", "standard", "full", "ranged_standard",
                  "ranged_full", "prefers_ranged", "rend", "breath", "caster_level", "spell_dc_base", "spells",
                  "luck_domain", "policy", "first_hit_die", "abilities", "humanoid", "parts", "con", "parts_key",
-                 "initiative_check")
+                 "initiative_check", "str_mod", "trip_defence")
 
     def __init__(self, creature: Creature, name: str) -> None:
         self.name = name
@@ -98,6 +109,9 @@ class Template:
         self.breath = creature.breath_weapon
         self.abilities = {k: getattr(creature.abilities, k) for k in ABILITY_KEYS}
         self.con = self.abilities["con"]
+        self.str_mod = ability_modifier(self.abilities["str"])
+        self.trip_defence = max(self.str_mod, ability_modifier(self.abilities["dex"]))
+        """Against a trip: the better of the Strength and Dexterity modifiers."""
         casting = creature.spellcasting
         if casting:
             self.caster_level = casting.caster_level
@@ -126,7 +140,7 @@ class Combatant:
                  "conditions", "slots", "attack_bonus", "ac_bonus", "save_bonus", "breath_ready_at", "luck_used",
                  "settings", "policy", "damage_dealt", "injuries", "init", "is_able", "toughed",
                  "weapon_lost", "called_this_round", "foes", "friends", "tally", "slot_cache", "penalty_cache",
-                 "blind", "deaf")
+                 "blind", "deaf", "ranged")
 
     def __init__(self, template: Template, uid: int, settings) -> None:
         self.t = template
@@ -150,6 +164,8 @@ class Combatant:
         self.luck_used = False
         self.settings = settings
         self.policy = settings.policy or template.policy
+        self.ranged = self.policy == "caster" and bool(template.ranged_full) or template.prefers_ranged
+        """Fights from a distance (it has a ranged weapon and shoots): it does not engage in melee."""
         self.damage_dealt = 0
         self.injuries: dict = {}
         """(part, index) -> :class:`arena.injuries.Injury`: called-shot penalties in force."""

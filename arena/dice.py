@@ -156,7 +156,7 @@ class DiceExpr:
         return float(self.exact().mean())
 
     @cached_property
-    def _table(self) -> tuple[int, ...] | None:
+    def table(self) -> tuple[int, ...] | None:
         """Every equally likely total, one per combination of faces, when there are few (one draw per roll)."""
         combos = 1
         for _sign, count, sides, _keep in self.dice:
@@ -174,7 +174,7 @@ class DiceExpr:
     def roll(self, stream: Stream) -> int:
         """Sample the expression once."""
         rand = stream.rand
-        table = self._table
+        table = self.table
         if table is not None:
             return table[int(rand() * len(table))]
         total = self.constant

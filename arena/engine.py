@@ -22,7 +22,7 @@ from arena.combatant import Combatant, Template
 from arena.creatures import Creature
 from arena.dice import Stream, parse
 from arena.record import LUCKY_CHANCE, EncounterRecord
-from arena.rules import Check, Outcome, RuleSet
+from arena.rules import Check, RuleSet
 from arena.rules import called_shots as cs
 from arena.tactics import Action, TacticsSettings, View
 
@@ -127,10 +127,16 @@ class Fight:
         self.round = 0
         self.view = View(self)
         self.press_luck_rules = rules.modifiers == "press-luck"
+        self.bell = rules.die == "3d6"
+        """Auspicious odds exists only under the bell curve."""
+        self.called_shots = rules.called_shots
         self.die_at_zero = encounter.monsters_die_at_zero
         self.last_plan = None
         self.able_count = {"pc": len(self.pcs), "monster": len(self.monsters)}
         """How many creatures of each side can act: the fight ends when a side has none."""
+        self.melee_count = {"pc": sum(not c.ranged for c in self.pcs),
+                            "monster": sum(not c.ranged for c in self.monsters)}
+        """How many creatures of each side can act and fight in melee (shooting into melee, flanking)."""
 
     # ------------------------------------------------------------------ running
     def run(self) -> FightResult:
@@ -167,14 +173,17 @@ class Fight:
             yield self.env.timeout(ROUND)
 
     def _initiative(self) -> list[Combatant]:
+        """Initiative order: the highest total first, ties to the higher modifier, then to a roll."""
         everyone = self.pcs + self.monsters
+        resolve = self.resolve
         for c in everyone:
-            outcome = self.resolve(c.t.initiative_check, c, None)
+            outcome = resolve(c.t.initiative_check, c, None)
             c.init = outcome.total
             if self.lines is not None:
                 self.log(f"{c.name} rolls initiative: natural {outcome.natural}, total {outcome.total}")
-        tie_break = {c.uid: self.rand() for c in everyone}
-        return sorted(everyone, key=lambda c: (-c.init, -c.t.initiative, tie_break[c.uid]))
+        rand = self.rand
+        order = sorted([(-c.init, -c.t.initiative, rand(), c.uid, c) for c in everyone])
+        return [entry[-1] for entry in order]
 
     def _over(self) -> bool:
         return not self.able_count["pc"] or not self.able_count["monster"]
@@ -184,7 +193,18 @@ class Fight:
         now = c.able()
         if now != c.is_able:
             c.is_able = now
-            self.able_count[c.side] += 1 if now else -1
+            change = 1 if now else -1
+            self.able_count[c.side] += change
+            if not c.ranged:
+                self.melee_count[c.side] += change
+
+    def lose_weapon(self, c: Combatant) -> None:
+        """A fumble lost or broke ``c``'s ranged weapon: from now on it fights in melee."""
+        c.weapon_lost = True
+        if c.ranged:
+            c.ranged = False
+            if c.is_able:
+                self.melee_count[c.side] += 1
 
     # ------------------------------------------------------------------ a turn
     def _turn(self, c: Combatant) -> None:
@@ -224,15 +244,13 @@ class Fight:
                 self.log(f"{c.name} stands up")
             full = False
         else:
-            full = self.round > 1 or self._ranged(c)    # melee creatures close in on the first round
+            full = self.round > 1 or c.ranged    # melee creatures close in on the first round
         action = tactics.decide(self.view, c)
         self._act(c, action, full)
         c.acted = True
 
     def _ranged(self, c: Combatant) -> bool:
-        if c.weapon_lost:
-            return False
-        return c.policy == "caster" and bool(c.t.ranged_full) or c.t.prefers_ranged
+        return c.ranged
 
     def _tough_through(self, c: Combatant) -> None:
         """Once per injured part, a free try to fight through the injury this turn: a Fortitude or Will save (the
@@ -280,8 +298,7 @@ class Fight:
 
     def _act(self, c: Combatant, action: Action, full: bool) -> None:
         if action.kind == "attack" and action.target is not None:
-            ranged = self._ranged(c)
-            if ranged:
+            if c.ranged:
                 routine = c.t.ranged_full if full else c.t.ranged_standard
             else:
                 routine = c.t.full if full else c.t.standard
@@ -307,20 +324,23 @@ class Fight:
         kernel = self.kernel
         plan = kernel._plans.get(check) or kernel.plan(check)
         roller = actor if plan.roller == actor.side or opponent is None else opponent
-        if not (roller.conditions or roller.t.luck_domain or self.press_luck_rules or check.press_luck):
+        auspicious = self.bell and "auspicious" in roller.conditions
+        if not (auspicious or roller.t.luck_domain or self.press_luck_rules or check.press_luck):
             self.last_plan = plan
             return plan.resolve(self.rand)
-        auspicious = "auspicious" in roller.conditions and self.rules.die == "3d6"
         reroll = roller.t.luck_domain and not roller.luck_used and plan.roller_kind in LUCK_REROLL_ON
         press = roller.settings.press_luck
         if not self.press_luck_rules or check.kind == "initiative" or not roller.is_able \
                 or (plan.roller_kind == "defense" and check.flat_footed):
             press = "never"
         if auspicious or reroll or press != "never":
-            key = (check, auspicious, reroll, press, roller is actor)
-            final = kernel.memo.get(key)       # the roller's choices for this check, decided once per rule set
+            key = (auspicious, reroll, press, roller is actor)
+            choices = plan.choices
+            if choices is None:
+                choices = plan.choices = {}
+            final = choices.get(key)       # the roller's choices for this check, decided once per rule set
             if final is None:
-                final = kernel.memo[key] = self._choose(check, auspicious, reroll, press, roller is actor)
+                final = choices[key] = self._choose(check, auspicious, reroll, press, roller is actor)
             plan = final
         self.last_plan = plan
         """The plan of the last resolved check: what the rules used for that roll (lucky-hit chances)."""
@@ -412,19 +432,19 @@ class Fight:
         return tactics.choose_target(self.view, c)
 
     def _attack_routine(self, c: Combatant, target: Combatant, routine, full: bool) -> None:
+        rend = c.t.rend if full else None
         hits_by_name: dict[tuple[int, str], int] = {}     # (target, attack): rend needs both claws on one foe
+        swing_at = self._swing
         for attack in routine:
-            bonuses = attack.swings() if full else [attack.bonuses[0]]
-            for swing, bonus in enumerate(bonuses):
+            for swing, bonus in enumerate(attack.full_bonuses if full else attack.first_bonus):
                 if not target.is_able:
                     target = self.pick_target(c)
                     if target is None:
                         return
-                if self._swing(c, target, attack, bonus, swing):
+                if swing_at(c, target, attack, bonus, swing) and rend:
                     key = (target.uid, attack.name)
                     hits_by_name[key] = hits_by_name.get(key, 0) + 1
-        rend = c.t.rend
-        if rend and full and hits_by_name.get((target.uid, rend[1]), 0) >= rend[2] and not target.dead:
+        if rend and hits_by_name.get((target.uid, rend[1]), 0) >= rend[2] and not target.dead:
             amount = rend[0].roll(self.stream)
             if self.lines is not None:
                 self.log(f"{c.name} rends {target.name}")
@@ -457,7 +477,7 @@ class Fight:
         if target.blind:
             ac += BLIND_AC
         part = None
-        if self.rules.called_shots and not provoked:
+        if self.called_shots and not provoked:
             part = self._call_shot(c, target, attack, mod, ac, flat_footed)
         press = part is not None and self._may_press(c, target, flat_footed)
         check = _new_check(Check, ("attack", c.side, mod, ac, 0, attack.threat, attack.multiplier, target.side,
@@ -477,9 +497,10 @@ class Fight:
         if part is not None:
             tally.called_shots += 1
             c.called_this_round = True
-        if outcome.success and c.blind and self.rand() < BLIND_MISS_CHANCE:
-            outcome = _missed(outcome)       # blinded: the hit finds nothing
-        if not outcome.success:
+        hit = outcome.success
+        if hit and c.blind and self.rand() < BLIND_MISS_CHANCE:
+            hit = False                      # blinded: the hit finds nothing
+        if not hit:
             if self.lines is not None:
                 self.log(f"{c.name} {attack.name} {mod:+d} vs {target.name} AC {ac}{_called(part)}: "
                          f"{_roll_text(outcome, plan)} - miss{' (FUMBLE)' if outcome.fumble else ''}")
@@ -487,15 +508,19 @@ class Fight:
                 self._fumble(c, target, attack)
             return False
         tally.hits += 1
-        chance = plan.p_success if plan.p_success is not None else plan.success_probability()
+        chance = plan.p_success
+        if chance is None:
+            chance = plan.success_probability()
         tally.hist[min(9, int(chance * 10))] += 1
         critical = outcome.critical and "critical hits" not in target.t.immunities
-        amount = attack.damage.roll(self.stream)
+        table = attack.damage_table
+        amount = table[int(self.rand() * len(table))] if table is not None else attack.damage.roll(self.stream)
         if critical:
             tally.crits += 1
             for _ in range(attack.multiplier - 1):
                 amount += attack.damage.roll(self.stream)
-        amount = max(1, amount)
+        if amount < 1:
+            amount = 1
         if attack.sneak and self._sneak_applies(c, target, flat_footed or helpless):
             amount += attack.sneak.roll(self.stream)
         called_hit = part is not None and self._called_hit(plan, outcome, target, part, attack)
@@ -613,7 +638,7 @@ class Fight:
         tally = c.tally
         if attack.ranged:
             if self.rand() < FUMBLE_WEAPON_LOSS:
-                c.weapon_lost = True
+                self.lose_weapon(c)
                 tally.weapons_lost += 1
                 if self.lines is not None:
                     self.log(f"{c.name} loses its {attack.name}")
@@ -630,7 +655,7 @@ class Fight:
 
     def _engaged(self, c: Combatant) -> bool:
         """An ally of ``c`` is in melee (some able ally does not prefer ranged attacks)."""
-        return any(a is not c and a.is_able and not self._ranged(a) for a in c.friends)
+        return self.melee_count[c.side] - (c.is_able and not c.ranged) > 0
 
     def _sneak_applies(self, c: Combatant, target: Combatant, denied_dex: bool) -> bool:
         """Sneak attack: the target is denied its Dexterity bonus, or flanked (abstractly: another able ally of
@@ -642,12 +667,16 @@ class Fight:
     def _trip(self, c: Combatant, target: Combatant, attack) -> None:
         """A free trip attempt: opposed Strength checks (the attacker's trip modifier against the defender's best
         of Strength and Dexterity), each through the kernel."""
-        defence = max(_mod(target.t.abilities.get("str")), _mod(target.t.abilities.get("dex")))
-        mod = attack.trip_modifier if attack.trip_modifier is not None else _mod(c.t.abilities.get("str"))
-        mod += self._penalty(c, "str")
-        defence += self._penalty(target, "dex")
-        against = self.resolve(Check("ability", target.side, defence, 0), target, None).total
-        if self.resolve(Check("ability", c.side, mod, against + 1), c, None).success:
+        defence = target.t.trip_defence
+        mod = attack.trip_modifier if attack.trip_modifier is not None else c.t.str_mod
+        if c.injuries:
+            mod += self._penalty(c, "str")
+        if target.injuries:
+            defence += self._penalty(target, "dex")
+        against = self.resolve(_new_check(Check, ("ability", target.side, defence, 0, 0, 20, 2, None, False, False,
+                                                  None, False, False, False)), target, None).total
+        if self.resolve(_new_check(Check, ("ability", c.side, mod, against + 1, 0, 20, 2, None, False, False, None,
+                                           False, False, False)), c, None).success:
             target.prone = True
             if self.lines is not None:
                 self.log(f"{c.name} trips {target.name}")
@@ -806,26 +835,25 @@ class Fight:
     # ------------------------------------------------------------------ the end
     def _finish(self) -> None:
         r = self.record
-        party_able = any(c.able() for c in self.pcs)
-        monsters_able = any(c.able() for c in self.monsters)
-        assert (party_able, monsters_able) == (bool(self.able_count["pc"]), bool(self.able_count["monster"]))
-        if self.round >= self.encounter.round_cap and party_able and monsters_able:
-            r.winner = "draw"
-        elif party_able and not monsters_able:
-            r.winner = "party"
-        elif monsters_able and not party_able:
-            r.winner = "monsters"
-        else:
-            r.winner = "draw"
+        party_able, monsters_able = self.able_count["pc"] > 0, self.able_count["monster"] > 0
+        r.winner = "party" if party_able and not monsters_able else \
+            "monsters" if monsters_able and not party_able else "draw"      # both able: the round cap
         r.rounds = self.round
-        total = sum(c.max_hp for c in self.pcs)
-        left = sum(max(0, c.hp) for c in self.pcs if not c.dead)
+        total = left = 0
+        for c in self.pcs:
+            total += c.t.max_hp
+            if c.dead:
+                r.pcs_dead += 1
+            else:
+                left += max(0, c.hp)
+                r.pcs_down += not c.is_able
         r.party_hp_lost = (total - left) / total if total else 0.0
-        r.pcs_dead = sum(c.dead for c in self.pcs)
-        r.pcs_down = sum(not c.dead and not c.able() for c in self.pcs)
-        r.monsters_killed = sum(c.dead for c in self.monsters)
-        r.monsters_down = sum(not c.dead and not c.able() for c in self.monsters)
-        r.penalties_at_end = sum(len(c.injuries) for c in self.pcs + self.monsters)
+        for c in self.monsters:
+            if c.dead:
+                r.monsters_killed += 1
+            else:
+                r.monsters_down += not c.is_able
+        r.penalties_at_end = sum(len(c.injuries) for c in self.pcs) + sum(len(c.injuries) for c in self.monsters)
         if self.lines is not None:
             self.lines.append(f"=== {r.winner} after {r.rounds} rounds ===")
             for c in self.pcs + self.monsters:
@@ -856,11 +884,3 @@ def _penalties(c: Combatant) -> str:
 def _mod(score: int | None) -> int:
     return (score - 10) // 2 if score is not None else 0
 
-
-def _missed(outcome):
-    """A copy of a hit's outcome that missed after all (the kernel's outcomes are shared and never changed)."""
-    copy = Outcome.__new__(Outcome)
-    for name in Outcome.__slots__:
-        setattr(copy, name, getattr(outcome, name))
-    copy.success = False
-    return copy

@@ -136,17 +136,22 @@ def attack_policy(view: View, creature) -> Action:
         caught = area_count(breath_area(breath), len(enemies))
         if caught >= 2 or len(enemies) == 1:
             return Action("breath", targets=_ordered(view, creature, enemies)[:caught])
-    helpless = view.helpless_enemies(creature) if creature.t.full and not creature.t.prefers_ranged else ()
-    if helpless:
-        return Action("coup", min(helpless, key=lambda c: (c.hp, c.uid)))
-    if creature.policy == "focus-weakest":         # inlined choose_target for the commonest policy
-        target, best_hp = None, None
-        for c in creature.foes:
-            if c.is_able:
+    # One pass over the enemies: a helpless one for a coup de grace (a melee creature's first choice, the fewest
+    # hit points first), and the weakest able one (focus_weakest inlined for the commonest policy).
+    coup = creature.t.full and not creature.t.prefers_ranged
+    weakest = creature.policy == "focus-weakest"
+    target = helpless = best_hp = None
+    for c in creature.foes:
+        if c.is_able:
+            if weakest:
                 hp = c.hp - c.nonlethal
                 if target is None or hp < best_hp:
                     target, best_hp = c, hp
-    else:
+        elif coup and not c.dead and c.hp > 0 and (helpless is None or (c.hp, c.uid) < (helpless.hp, helpless.uid)):
+            helpless = c
+    if helpless is not None:
+        return Action("coup", helpless)
+    if not weakest:
         target = choose_target(view, creature)
     return Action("attack", target) if target is not None else NOTHING
 
@@ -179,15 +184,20 @@ def _slots(creature, kind: str) -> list[tuple[str, int]]:
 
 
 def caster_policy(view: View, creature) -> Action:
-    enemies = view.enemies(creature)
+    enemies = [c for c in creature.foes if c.is_able]
     if not enemies:
         return NOTHING
     # 1. heal an ally below half hit points (dying allies first)
-    hurt = [a for a in view.allies(creature, include_down=True) if a.hp < a.max_hp * HEAL_BELOW
-            and a.t.type != "undead"]
-    if hurt:
-        for name, level in _slots(creature, "heal"):
-            return Action("cast", spell=name, level=level, targets=[min(hurt, key=lambda a: (a.hp, a.uid))])
+    heals = _slots(creature, "heal")
+    if heals:
+        hurt = None
+        for a in creature.friends:
+            if not a.dead and a.hp < a.t.max_hp * HEAL_BELOW and a.t.type != "undead" \
+                    and (hurt is None or (a.hp, a.uid) < (hurt.hp, hurt.uid)):
+                hurt = a
+        if hurt is not None:
+            name, level = heals[0]
+            return Action("cast", spell=name, level=level, targets=[hurt])
     # 2. area spells when three or more enemies can be caught
     for name, level in _slots(creature, "area"):
         spell = SPELLS[name]

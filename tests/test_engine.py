@@ -83,6 +83,20 @@ def test_deciding_players_are_deterministic_too(key):
 
 
 # ------------------------------------------------------------------------------------------ nothing carries over
+@pytest.mark.parametrize("key", ["d20", "3d6+prad+luck+open+called", "d20+open"])
+def test_the_fight_keeps_its_running_counts_current(key):
+    """The engine keeps who can act, and who of them fights in melee, as running counts (the end of the fight,
+    shooting into melee and flanking read them): at the end of every fight they match a recount."""
+    encounter = mixed_encounter(die=RuleSet.from_key(key).die)
+    for seed in range(40):
+        f = Fight(encounter, RuleSet.from_key(key), seed, log=False)
+        f.run()
+        for side, group in (("pc", f.pcs), ("monster", f.monsters)):
+            assert all(c.is_able == c.able() for c in group)
+            assert f.able_count[side] == sum(c.able() for c in group)
+            assert f.melee_count[side] == sum(c.able() and not c.ranged for c in group)
+
+
 @pytest.mark.parametrize("key", ["d20", "3d6+prad+luck+open"])
 def test_nothing_carries_over_between_encounters(key):
     rules = RuleSet.from_key(key)

@@ -111,7 +111,7 @@ def test_after_losing_its_weapon_the_creature_fights_in_melee():
     f.round = 2
     f._turn(hero)
     assert any(line.startswith("[r2] hero javelin ") for line in f.lines)
-    hero.weapon_lost = True
+    f.lose_weapon(hero)
     f.round = 3
     f._turn(hero)
     swings = [line for line in f.lines if line.startswith("[r3] hero ")]
@@ -121,7 +121,7 @@ def test_after_losing_its_weapon_the_creature_fights_in_melee():
 def test_a_lost_weapon_is_never_used_again():
     f = make_fight([creature("hero", side="pc", routines=[[JAVELIN]])], [creature("orc", hp=100)])
     hero = f.pcs[0]
-    hero.weapon_lost = True
+    f.lose_weapon(hero)
     f.round = 2
     f._turn(hero)
     assert not any(" javelin " in line for line in f.lines)

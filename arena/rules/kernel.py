@@ -28,12 +28,15 @@ SHARED_OUTCOMES = 512
 
 
 class Plan:
-    """A check compiled under a rule set: everything the hot loop needs, as plain attributes."""
+    """A check compiled under a rule set: everything the hot loop needs, as plain attributes.
+
+    Two caches ride along: ``shared`` (first-roll outcomes, see :meth:`_roll`) and ``choices`` (decisions a
+    caller derives from this check's exact odds, such as the engine's pressing luck; None until used)."""
 
     __slots__ = ("roller", "roller_kind", "flip", "die", "reroll_die", "take", "static", "var_dice", "target",
                  "auto_hi", "auto_lo", "threat_set", "explode_hi", "explode_lo", "open", "confirm", "var_table",
                  "defends", "margin_crit", "p_success", "item_natural", "spell_end", "pressed", "is_attack",
-                 "confirm_auto", "shared")
+                 "confirm_auto", "shared", "choices")
 
     # ------------------------------------------------------------------ judging one physical roll
     def judge(self, natural: int, total: int, autos: bool = True) -> tuple[bool, bool, bool, bool, bool]:
@@ -415,6 +418,7 @@ def build_plan(check: Check, rules: RuleSet) -> Plan:
     plan = Plan()
     plan.p_success = None
     plan.shared = {}
+    plan.choices = None
     converted = (rules.players_roll_all and side == "monster" and opponent == "pc"
                  and kind in players_roll.CONVERTED_KINDS)
     if converted:   # the player rolls a defense, magic or spell resistance check instead

@@ -12,6 +12,7 @@ from arena.dice import DiceExpr, parse
 from arena.rules import Check
 
 ABILITY_KEYS = ("str", "dex", "con", "int", "wis", "cha")
+INFINITY = float("inf")
 
 
 def ability_modifier(score: int | None) -> int:
@@ -74,7 +75,7 @@ class Template:
                  "regen", "regen_overcome", "fast_healing", "sr", "standard", "full", "ranged_standard",
                  "ranged_full", "prefers_ranged", "rend", "breath", "caster_level", "spell_dc_base", "spells",
                  "luck_domain", "policy", "first_hit_die", "abilities", "humanoid", "parts", "con", "parts_key",
-                 "initiative_check", "str_mod", "trip_defence")
+                 "initiative_check", "str_mod", "trip_defence", "slots_by_kind")
 
     def __init__(self, creature: Creature, name: str) -> None:
         self.name = name
@@ -125,6 +126,8 @@ class Template:
         self.parts = {p.part: (p.count, p.ac_bonus) for p in creature.called_shot_parts}
         """part -> (how many, improved-AC bonus)."""
         self.parts_key = tuple(sorted(self.parts.items()))
+        self.slots_by_kind = None
+        """The policy layer's ordering of the prepared spells (built by it on first use)."""
 
 
     def set_side(self, side: str) -> None:
@@ -140,7 +143,7 @@ class Combatant:
                  "conditions", "slots", "attack_bonus", "ac_bonus", "save_bonus", "breath_ready_at", "luck_used",
                  "settings", "policy", "damage_dealt", "injuries", "init", "is_able", "toughed",
                  "weapon_lost", "called_this_round", "foes", "friends", "tally", "slot_cache", "penalty_cache",
-                 "blind", "deaf", "ranged")
+                 "blind", "deaf", "ranged", "expires_at")
 
     def __init__(self, template: Template, uid: int, settings) -> None:
         self.t = template
@@ -156,6 +159,8 @@ class Combatant:
         self.acted = False
         self.conditions: dict[str, list] = {}
         """name -> [ends_at (simulated seconds), data]: bless, shield of faith, asleep, held, stunned, ..."""
+        self.expires_at = INFINITY
+        """No condition ends before this time (the earliest end when set; it may be early after a removal)."""
         self.slots = {level: list(names) for level, names in template.spells.items()} if template.spells else {}
         self.attack_bonus = 0
         self.ac_bonus = 0

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 import simpy
 
 from arena import injuries, spells, tactics
-from arena.combatant import Combatant, Template
+from arena.combatant import INFINITY, Combatant, Template
 from arena.creatures import Creature
 from arena.dice import Stream, parse
 from arena.record import LUCKY_CHANCE, EncounterRecord
@@ -118,11 +118,14 @@ class Fight:
         for template, settings in encounter.monsters:
             self.monsters.append(Combatant(template, uid, settings))
             uid += 1
+        melee = {"pc": 0, "monster": 0}
         self.record = EncounterRecord()
         for c in self.pcs:
             c.foes, c.friends, c.tally = self.monsters, self.pcs, self.record.party
+            melee["pc"] += not c.ranged
         for c in self.monsters:
             c.foes, c.friends, c.tally = self.pcs, self.monsters, self.record.monsters
+            melee["monster"] += not c.ranged
         self.lines: list[str] | None = [] if log else None
         self.round = 0
         self.view = View(self)
@@ -134,8 +137,7 @@ class Fight:
         self.last_plan = None
         self.able_count = {"pc": len(self.pcs), "monster": len(self.monsters)}
         """How many creatures of each side can act: the fight ends when a side has none."""
-        self.melee_count = {"pc": sum(not c.ranged for c in self.pcs),
-                            "monster": sum(not c.ranged for c in self.monsters)}
+        self.melee_count = melee
         """How many creatures of each side can act and fight in melee (shooting into melee, flanking)."""
 
     # ------------------------------------------------------------------ running
@@ -212,10 +214,11 @@ class Fight:
         if c.toughed:
             c.toughed = frozenset()
             c.penalty_cache = {}
-        if c.conditions:
+        if c.conditions and c.expires_at <= self.env.now:
             now = self.env.now
             for name in [name for name, (ends, _) in c.conditions.items() if ends <= now]:
                 self._drop_condition(c, name)
+            c.expires_at = min((ends for ends, _ in c.conditions.values()), default=INFINITY)
         if c.t.regen and c.nonlethal:
             c.nonlethal = max(0, c.nonlethal - c.t.regen)
             self._magical_healing(c)
@@ -245,8 +248,11 @@ class Fight:
             full = False
         else:
             full = self.round > 1 or c.ranged    # melee creatures close in on the first round
-        action = tactics.decide(self.view, c)
-        self._act(c, action, full)
+        try:
+            policy = tactics.POLICIES[c.policy]
+        except KeyError:
+            policy = tactics.decide      # which names the unknown policy
+        self._act(c, policy(self.view, c), full)
         c.acted = True
 
     def _ranged(self, c: Combatant) -> bool:
@@ -511,7 +517,8 @@ class Fight:
         chance = plan.p_success
         if chance is None:
             chance = plan.success_probability()
-        tally.hist[min(9, int(chance * 10))] += 1
+        tenth = int(chance * 10)
+        tally.hist[tenth if tenth < 10 else 9] += 1
         critical = outcome.critical and "critical hits" not in target.t.immunities
         table = attack.damage_table
         amount = table[int(self.rand() * len(table))] if table is not None else attack.damage.roll(self.stream)
@@ -818,7 +825,10 @@ class Fight:
             c.ac_bonus = 0
 
     def add_condition(self, target: Combatant, name: str, seconds: float, **data) -> None:
-        target.conditions[name] = [self.env.now + seconds, data]
+        ends = self.env.now + seconds
+        target.conditions[name] = [ends, data]
+        if ends < target.expires_at:
+            target.expires_at = ends
         self.refresh(target)
         if name == "bless":
             target.attack_bonus = max(target.attack_bonus, 1)

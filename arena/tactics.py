@@ -172,23 +172,29 @@ def _ordered(view: View, creature, enemies: list) -> list:
 _KIND = {name: spell.kind for name, spell in SPELLS.items()}
 
 
-def _slots(creature, kind: str) -> list[tuple[str, int]]:
-    """(spell, level) pairs of a kind still prepared, highest level first (cached until the next cast)."""
-    cache = creature.slot_cache
-    if cache is None:
-        cache = creature.slot_cache = {}
-        for level in sorted(creature.slots, reverse=True):
-            for name in creature.slots[level]:
-                cache.setdefault(_KIND.get(name), []).append((name, level))
-    return cache.get(kind, ())
+def _slot_cache(creature) -> dict[str, list[tuple[str, int]]]:
+    """The creature's prepared spells by kind, highest level first: ordered once per stat block, copied once per
+    fight (the creature's :meth:`spend_slot` keeps the copy current)."""
+    t = creature.t
+    if t.slots_by_kind is None:
+        by_kind: dict[str, list] = {}
+        for level in sorted(t.spells, reverse=True):
+            for name in t.spells[level]:
+                by_kind.setdefault(_KIND.get(name), []).append((name, level))
+        t.slots_by_kind = tuple((kind, tuple(entries)) for kind, entries in by_kind.items())
+    cache = creature.slot_cache = {kind: list(entries) for kind, entries in t.slots_by_kind}
+    return cache
 
 
 def caster_policy(view: View, creature) -> Action:
     enemies = [c for c in creature.foes if c.is_able]
     if not enemies:
         return NOTHING
+    slots = creature.slot_cache
+    if slots is None:
+        slots = _slot_cache(creature)
     # 1. heal an ally below half hit points (dying allies first)
-    heals = _slots(creature, "heal")
+    heals = slots.get("heal")
     if heals:
         hurt = None
         for a in creature.friends:
@@ -199,7 +205,7 @@ def caster_policy(view: View, creature) -> Action:
             name, level = heals[0]
             return Action("cast", spell=name, level=level, targets=[hurt])
     # 2. area spells when three or more enemies can be caught
-    for name, level in _slots(creature, "area"):
+    for name, level in slots.get("area", ()):
         spell = SPELLS[name]
         valid = [e for e in enemies if _affects(spell, e)]
         caught = area_count(spell.area, len(valid))
@@ -207,7 +213,7 @@ def caster_policy(view: View, creature) -> Action:
             return Action("cast", spell=name, level=level, targets=_ordered(view, creature, valid)[:caught])
     # 3. buffs in the first round
     if view.round == 1:
-        for name, level in _slots(creature, "buff"):
+        for name, level in slots.get("buff", ()):
             allies = view.allies(creature)
             if name == "shield of faith":
                 best = max(allies, key=lambda a: (_potential(a), -a.uid))
@@ -222,7 +228,7 @@ def caster_policy(view: View, creature) -> Action:
                 return Action("cast", spell=name, level=level, targets=allies)
     # 4. a single-target spell while slots last
     target = choose_target(view, creature, enemies)
-    for name, level in _slots(creature, "single"):
+    for name, level in slots.get("single", ()):
         spell = SPELLS[name]
         if name == "hold person":
             humanoids = [e for e in enemies if e.t.humanoid and _affects(spell, e) and "held" not in e.conditions]

@@ -13,6 +13,7 @@ from arena.rules import Check
 
 ABILITY_KEYS = ("str", "dex", "con", "int", "wis", "cha")
 INFINITY = float("inf")
+_PARTS_IDS: dict[tuple, int] = {}
 
 
 def ability_modifier(score: int | None) -> int:
@@ -125,7 +126,8 @@ class Template:
         self.first_hit_die = creature.first_hit_die or 8
         self.parts = {p.part: (p.count, p.ac_bonus) for p in creature.called_shot_parts}
         """part -> (how many, improved-AC bonus)."""
-        self.parts_key = tuple(sorted(self.parts.items()))
+        self.parts_key = _PARTS_IDS.setdefault(tuple(sorted(self.parts.items())), len(_PARTS_IDS))
+        """A small number naming this set of parts and their AC bonuses (a cheap key for cached decisions)."""
         self.slots_by_kind = None
         """The policy layer's ordering of the prepared spells (built by it on first use)."""
 

@@ -267,7 +267,8 @@ class Fight:
         tally = c.tally
         for key, injury in list(c.injuries.items()):
             bonus = c.t.saves[kind] + c.save_bonus + self._penalty(c, kind)
-            outcome = self.resolve(Check("save", c.side, bonus, injury.dc, opponent=c.side), c, None)
+            outcome = self.resolve(_new_check(Check, ("save", c.side, bonus, injury.dc, 0, 20, 2, c.side, False, False,
+                                                      None, False, False, False)), c, None)
             tally.tough_through_saves += 1
             if outcome.success:
                 tally.tough_through_passed += 1

@@ -31,9 +31,11 @@ def injure(creature, part: str, damage: int, index: int | None = None, all_insta
     count = creature.t.parts.get(part, (1, 0))[0]
     severe = damage >= creature.t.first_hit_die
     if all_instances:
-        indices = list(range(count))
+        indices = range(count)
     elif index is not None:
-        indices = [min(index, count - 1)]
+        indices = (min(index, count - 1),)
+    elif count == 1:
+        indices = (0,)
     else:
         done = {i.index for i in creature.injuries.values() if i.part == part and i.severe}
         indices = [next((i for i in range(count) if i not in done), 0)]
@@ -45,15 +47,18 @@ def injure(creature, part: str, damage: int, index: int | None = None, all_insta
         injury.worst = max(injury.worst, damage)
         injury.severe = injury.severe or severe
         hit.append(injury)
-    changed(creature)
+    changed(creature, part)
     return hit
 
 
-def changed(creature) -> None:
-    """Recompute what follows from the creature's injuries: cached penalties, blindness, deafness."""
+def changed(creature, part: str | None = None) -> None:
+    """Recompute what follows from the creature's injuries (to ``part`` only, when given): cached penalties,
+    blindness, deafness."""
     creature.penalty_cache = {}
-    creature.blind = fully_severe(creature, "eye")
-    creature.deaf = fully_severe(creature, "ear")
+    if part is None or part == "eye":
+        creature.blind = fully_severe(creature, "eye")
+    if part is None or part == "ear":
+        creature.deaf = fully_severe(creature, "ear")
 
 
 def penalty(creature, roll: str, hands: tuple[int, ...] = (), toughed: frozenset = frozenset()) -> int:

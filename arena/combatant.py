@@ -14,6 +14,7 @@ from arena.rules import Check
 ABILITY_KEYS = ("str", "dex", "con", "int", "wis", "cha")
 INFINITY = float("inf")
 _PARTS_IDS: dict[tuple, int] = {}
+NO_INJURIES: frozenset = frozenset()
 
 
 def ability_modifier(score: int | None) -> int:
@@ -76,7 +77,8 @@ class Template:
                  "regen", "regen_overcome", "fast_healing", "sr", "standard", "full", "ranged_standard",
                  "ranged_full", "prefers_ranged", "rend", "breath", "caster_level", "spell_dc_base", "spells",
                  "luck_domain", "policy", "first_hit_die", "abilities", "humanoid", "parts", "con", "parts_key",
-                 "initiative_check", "str_mod", "trip_defence", "slots_by_kind")
+                 "initiative_check", "str_mod", "trip_defence", "slots_by_kind",
+                 "ray_bonus")
 
     def __init__(self, creature: Creature, name: str) -> None:
         self.name = name
@@ -114,6 +116,8 @@ class Template:
         self.str_mod = ability_modifier(self.abilities["str"])
         self.trip_defence = max(self.str_mod, ability_modifier(self.abilities["dex"]))
         """Against a trip: the better of the Strength and Dexterity modifiers."""
+        self.ray_bonus = creature.bab + ability_modifier(self.abilities["dex"])
+        """A ray is a ranged touch attack: base attack bonus + Dexterity modifier."""
         casting = creature.spellcasting
         if casting:
             self.caster_level = casting.caster_level
@@ -147,55 +151,45 @@ class Combatant:
                  "weapon_lost", "called_this_round", "foes", "friends", "tally", "slot_cache", "penalty_cache",
                  "blind", "deaf", "ranged", "expires_at")
 
-    def __init__(self, template: Template, uid: int, settings) -> None:
+    def __init__(self, template: Template, uid: int, settings, foes: list | None = None,
+                 friends: list | None = None, tally=None) -> None:
         self.t = template
         self.name = template.name
         self.side = template.side
         self.uid = uid
+        self.settings = settings
+        self.foes = [] if foes is None else foes
+        """The other side's combatants, and this side's (the lists the fight keeps)."""
+        self.friends = [] if friends is None else friends
+        self.tally = tally
+        """This side's counters in the fight's record."""
         self.hp = template.max_hp
-        self.nonlethal = 0
-        self.temp_hp = 0
-        self.dead = False
-        self.stable = False
-        self.prone = False
-        self.acted = False
+        self.nonlethal = self.temp_hp = self.attack_bonus = self.ac_bonus = self.save_bonus = 0
+        self.damage_dealt = self.init = 0
+        self.breath_ready_at = 0.0
+        self.dead = self.stable = self.prone = self.acted = self.luck_used = False
+        self.weapon_lost = False
+        """A fumbled ranged attack lost or broke the ranged weapon."""
+        self.called_this_round = self.blind = self.deaf = False
+        """blind: every eye severely damaged; deaf: every ear (both kept current with the injuries)."""
+        self.is_able = True
+        """:meth:`able` as of the last change the fight made to this creature (the fight keeps it current)."""
         self.conditions: dict[str, list] = {}
         """name -> [ends_at (simulated seconds), data]: bless, shield of faith, asleep, held, stunned, ..."""
         self.expires_at = INFINITY
         """No condition ends before this time (the earliest end when set; it may be early after a removal)."""
         self.slots = {level: list(names) for level, names in template.spells.items()} if template.spells else {}
-        self.attack_bonus = 0
-        self.ac_bonus = 0
-        self.save_bonus = 0
-        self.breath_ready_at = 0.0
-        self.luck_used = False
-        self.settings = settings
+        self.slot_cache = None
+        """Prepared spells by kind, highest level first (the policy layer's, kept current by :meth:`spend_slot`)."""
         self.policy = settings.policy or template.policy
         self.ranged = self.policy == "caster" and bool(template.ranged_full) or template.prefers_ranged
         """Fights from a distance (it has a ranged weapon and shoots): it does not engage in melee."""
-        self.damage_dealt = 0
         self.injuries: dict = {}
         """(part, index) -> :class:`arena.injuries.Injury`: called-shot penalties in force."""
-        self.toughed: frozenset = frozenset()
+        self.toughed: frozenset = NO_INJURIES
         """Injuries toughed through for the current turn."""
-        self.weapon_lost = False
-        """A fumbled ranged attack lost or broke the ranged weapon."""
-        self.called_this_round = False
-        self.foes: list = []
-        """The other side's combatants, and this side's (set by the fight: the lists it keeps)."""
-        self.friends: list = []
-        self.slot_cache = None
         self.penalty_cache: dict = {}
         """Injury penalty by (roll, hands), valid until the injuries or the injuries toughed through change."""
-        self.blind = False
-        """Every eye severely damaged (kept current with the injuries)."""
-        self.deaf = False
-        """Prepared spells by kind, highest level first (the policy layer's cache; cleared by a cast)."""
-        self.tally = None
-        """This side's counters in the fight's record."""
-        self.init = 0
-        self.is_able = True
-        """:meth:`able` as of the last change the fight made to this creature (the fight keeps it current)."""
 
     def spend_slot(self, spell: str, level: int) -> None:
         """Use up a prepared spell, keeping the policy layer's by-kind cache in step."""

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 import simpy
 
 from arena import injuries, spells, tactics
-from arena.combatant import INFINITY, Combatant, Template
+from arena.combatant import INFINITY, NO_INJURIES, Combatant, Template
 from arena.creatures import Creature
 from arena.dice import Stream, parse
 from arena.record import LUCKY_CHANCE, EncounterRecord
@@ -110,22 +110,21 @@ class Fight:
         self.rand = self.stream.rand
         self.env = simpy.Environment()
         uid = 0
+        self.record = record = EncounterRecord()
         self.pcs: list[Combatant] = []
         self.monsters: list[Combatant] = []
+        pcs, monsters = self.pcs, self.monsters
+        melee = {"pc": 0, "monster": 0}
         for template, settings in encounter.party:
-            self.pcs.append(Combatant(template, uid, settings))
+            c = Combatant(template, uid, settings, monsters, pcs, record.party)
+            pcs.append(c)
+            melee["pc"] += not c.ranged
             uid += 1
         for template, settings in encounter.monsters:
-            self.monsters.append(Combatant(template, uid, settings))
-            uid += 1
-        melee = {"pc": 0, "monster": 0}
-        self.record = EncounterRecord()
-        for c in self.pcs:
-            c.foes, c.friends, c.tally = self.monsters, self.pcs, self.record.party
-            melee["pc"] += not c.ranged
-        for c in self.monsters:
-            c.foes, c.friends, c.tally = self.pcs, self.monsters, self.record.monsters
+            c = Combatant(template, uid, settings, pcs, monsters, record.monsters)
+            monsters.append(c)
             melee["monster"] += not c.ranged
+            uid += 1
         self.lines: list[str] | None = [] if log else None
         self.round = 0
         self.view = View(self)
@@ -212,7 +211,7 @@ class Fight:
     def _turn(self, c: Combatant) -> None:
         c.called_this_round = False
         if c.toughed:
-            c.toughed = frozenset()
+            c.toughed = NO_INJURIES
             c.penalty_cache = {}
         if c.conditions and c.expires_at <= self.env.now:
             now = self.env.now
@@ -691,8 +690,7 @@ class Fight:
 
     def ray(self, caster: Combatant, target: Combatant, dice, types) -> None:
         """A ray: a ranged touch attack (threat 20, x2), damage on a hit."""
-        dex = _mod(caster.t.abilities.get("dex"))
-        mod = caster.t.creature.bab + dex + caster.attack_bonus + self._penalty(caster, "ranged", (0,))
+        mod = caster.t.ray_bonus + caster.attack_bonus + self._penalty(caster, "ranged", (0,))
         if self._engaged(caster):
             mod += SHOOTING_INTO_MELEE
         ac = target.t.touch_ac + target.ac_bonus
@@ -890,8 +888,3 @@ def _called(part: str | None) -> str:
 def _penalties(c: Combatant) -> str:
     parts = sorted({i.part + ("*" if i.severe else "") for i in c.injuries.values()})
     return ", ".join(parts) or "none"
-
-
-def _mod(score: int | None) -> int:
-    return (score - 10) // 2 if score is not None else 0
-

@@ -69,6 +69,13 @@ SLEEP_HD = 4
 """Sleep affects 4 Hit Dice of creatures, those of 5 HD or more not at all."""
 MAGIC_MISSILE = parse("1d4+1")
 """Each missile: 1d4+1 force; one missile per two caster levels above 1st (max 5)."""
+SCORCHING_RAY = parse("4d6")
+"""Each ray: 4d6 fire; one ray, two at 7th level, three at 11th."""
+ICE_STORM = (parse("3d6"), parse("2d6"))
+"""Ice storm: 3d6 bludgeoning and 2d6 cold, no save."""
+AREA_DAMAGE_CAP = {"fireball": 10, "lightning bolt": 10, "cone of cold": 15, "flame strike": 15}
+"""d6 per caster level, to this many dice."""
+CURE_DICE = {name: parse(f"{count}d8") for name, (count, _cap) in CURE.items()}
 
 
 def _d6(n: int):
@@ -90,7 +97,7 @@ def cast(fight, caster, spell_name: str, level: int, targets: list) -> None:
         for _ in range(rays):
             target = fight.pick_target(caster) if not fight.can_target(targets[0]) else targets[0]
             if target and fight.gets_through(caster, target):
-                fight.ray(caster, target, parse("4d6"), FIRE)
+                fight.ray(caster, target, SCORCHING_RAY, FIRE)
     elif spell_name == "searing light":
         target = targets[0]
         if fight.gets_through(caster, target):
@@ -102,18 +109,16 @@ def cast(fight, caster, spell_name: str, level: int, targets: list) -> None:
                 dice = parse(f"{max(1, min(5, cl // 2))}d8")
             fight.ray(caster, target, dice, DIVINE)
     elif spell_name in ("fireball", "lightning bolt", "cone of cold", "flame strike"):
-        cap = {"fireball": 10, "lightning bolt": 10, "cone of cold": 15, "flame strike": 15}[spell_name]
-        types = {"fireball": FIRE, "lightning bolt": ELECTRICITY, "cone of cold": COLD, "flame strike": FIRE}
-        dice = _d6(min(cl, cap))
+        dice = _d6(min(cl, AREA_DAMAGE_CAP[spell_name]))
+        types = AREA_DAMAGE_TYPE[spell_name]
         for target in targets:
             if fight.gets_through(caster, target):
-                fight.area_damage(caster, target, dice, types[spell_name], "ref", dc,
-                                  half_divine=spell_name == "flame strike")
+                fight.area_damage(caster, target, dice, types, "ref", dc, half_divine=spell_name == "flame strike")
     elif spell_name == "ice storm":
         for target in targets:
             if fight.gets_through(caster, target):
-                fight.deal(caster, target, parse("3d6").roll(fight.stream), BLUDGEONING_SPELL)
-                fight.deal(caster, target, parse("2d6").roll(fight.stream), COLD)
+                fight.deal(caster, target, ICE_STORM[0].roll(fight.stream), BLUDGEONING_SPELL)
+                fight.deal(caster, target, ICE_STORM[1].roll(fight.stream), COLD)
     elif spell_name == "sleep":
         budget = SLEEP_HD
         for target in sorted(targets, key=lambda c: c.t.hd):
@@ -140,8 +145,7 @@ def cast(fight, caster, spell_name: str, level: int, targets: list) -> None:
                 and not fight.save(target, "will", dc, caster).success:
             fight.add_condition(target, "held", cl * ROUND, dc=dc)
     elif spell_name in CURE:
-        dice, cap = CURE[spell_name]
-        amount = parse(f"{dice}d8").roll(fight.stream) + min(cl, cap)
+        amount = CURE_DICE[spell_name].roll(fight.stream) + min(cl, CURE[spell_name][1])
         for target in targets:
             if target.t.type == "undead":
                 saved = fight.save(target, "will", dc, caster).success
@@ -167,6 +171,7 @@ FORCE = frozenset({"force"})
 POSITIVE = frozenset({"positive"})
 DIVINE = frozenset({"divine"})
 """Untyped divine damage (searing light, half of flame strike): no resistance applies."""
+AREA_DAMAGE_TYPE = {"fireball": FIRE, "lightning bolt": ELECTRICITY, "cone of cold": COLD, "flame strike": FIRE}
 BLUDGEONING_SPELL = frozenset({"bludgeoning", "magic"})
 """Ice storm's hailstones: bludgeoning from a spell, which damage reduction does not stop (SRD: DR does not apply
 to spells)."""

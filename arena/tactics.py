@@ -28,6 +28,9 @@ HEAL_BELOW = 0.5
 """The caster heals an ally whose hit points fall below half."""
 AREA_MINIMUM = 3
 """The caster throws an area spell when it can catch at least three enemies."""
+AREA_GROUP_MINIMUM = 2 * (AREA_MINIMUM - 1)
+"""The fewest enemies from which an area (half the group plus one, see :func:`arena.spells.area_count`) catches
+:data:`AREA_MINIMUM`."""
 
 
 @dataclass(frozen=True)
@@ -204,13 +207,18 @@ def caster_policy(view: View, creature) -> Action:
         if hurt is not None:
             name, level = heals[0]
             return Action("cast", spell=name, level=level, targets=[hurt])
-    # 2. area spells when three or more enemies can be caught
-    for name, level in slots.get("area", ()):
-        spell = SPELLS[name]
-        valid = [e for e in enemies if _affects(spell, e)]
-        caught = area_count(spell.area, len(valid))
-        if caught >= AREA_MINIMUM:
-            return Action("cast", spell=name, level=level, targets=_ordered(view, creature, valid)[:caught])
+    # 2. area spells when three or more enemies can be caught (an area catches at most half a group plus one)
+    if len(enemies) >= AREA_GROUP_MINIMUM:
+        tried = None
+        for name, level in slots.get("area", ()):
+            if name == tried:       # the same spell again at the same or a lower level: the same answer
+                continue
+            tried = name
+            spell = SPELLS[name]
+            valid = [e for e in enemies if _affects(spell, e)]
+            caught = area_count(spell.area, len(valid))
+            if caught >= AREA_MINIMUM:
+                return Action("cast", spell=name, level=level, targets=_ordered(view, creature, valid)[:caught])
     # 3. buffs in the first round
     if view.round == 1:
         for name, level in slots.get("buff", ()):

@@ -521,6 +521,15 @@ def test_bless_adds_one_to_attacks_and_ends_on_time(spy):
     assert set(mods[2:]) <= set(fighter.t.full[0].swings())
 
 
+def test_no_area_catches_three_from_fewer_enemies_than_the_caster_policy_skips():
+    """The caster policy looks at area spells only from AREA_GROUP_MINIMUM able enemies: below that no area can
+    catch AREA_MINIMUM of them, and at it the largest areas can."""
+    from arena.tactics import AREA_GROUP_MINIMUM, AREA_MINIMUM
+    for area in spells.AREA_CAPS:
+        assert all(spells.area_count(area, group) < AREA_MINIMUM for group in range(AREA_GROUP_MINIMUM))
+    assert max(spells.area_count(area, AREA_GROUP_MINIMUM) for area in spells.AREA_CAPS) >= AREA_MINIMUM
+
+
 # ------------------------------------------------------------------------------------------ round cap
 def test_the_round_cap_is_a_draw():
     pc = creature("salamander", side="pc", immunities=["slashing"],

@@ -78,7 +78,7 @@ class Template:
                  "ranged_full", "prefers_ranged", "rend", "breath", "caster_level", "spell_dc_base", "spells",
                  "luck_domain", "policy", "first_hit_die", "abilities", "humanoid", "parts", "con", "parts_key",
                  "initiative_check", "str_mod", "trip_defence", "slots_by_kind",
-                 "ray_bonus")
+                 "ray_bonus", "plain_defences")
 
     def __init__(self, creature: Creature, name: str) -> None:
         self.name = name
@@ -116,6 +116,8 @@ class Template:
         self.str_mod = ability_modifier(self.abilities["str"])
         self.trip_defence = max(self.str_mod, ability_modifier(self.abilities["dex"]))
         """Against a trip: the better of the Strength and Dexterity modifiers."""
+        self.plain_defences = not (self.immunities or self.resist or self.vulnerabilities or self.dr_amount)
+        """No immunity, energy resistance, vulnerability or damage reduction: damage lands as rolled."""
         self.ray_bonus = creature.bab + ability_modifier(self.abilities["dex"])
         """A ray is a ranged touch attack: base attack bonus + Dexterity modifier."""
         casting = creature.spellcasting

@@ -105,6 +105,8 @@ class Fight:
         self.encounter = encounter
         self.rules = rules
         self.kernel = rules.kernel
+        self.plans = self.kernel._plans
+        """The kernel's compiled checks (read directly: the hot loop)."""
         self.seed = seed
         self.stream = Stream(seed)
         self.rand = self.stream.rand
@@ -327,8 +329,9 @@ class Fight:
     def resolve(self, check: Check, actor: Combatant, opponent: Combatant | None):
         """Resolve a check made by ``actor`` (the standard-rules roller) against ``opponent``, deciding the
         roller's choices (pressing luck, a Luck reroll, auspicious odds) from who physically rolls."""
-        kernel = self.kernel
-        plan = kernel._plans.get(check) or kernel.plan(check)
+        plan = self.plans.get(check)
+        if plan is None:
+            plan = self.kernel.plan(check)
         roller = actor if plan.roller == actor.side or opponent is None else opponent
         auspicious = self.bell and "auspicious" in roller.conditions
         if not (auspicious or roller.t.luck_domain or self.press_luck_rules or check.press_luck):
@@ -755,17 +758,18 @@ class Fight:
         t = target.t
         if amount <= 0 or target.dead:
             return 0
-        if types and types <= t.immunities:
-            amount = 0
-        elif len(types) == 1:
-            (kind,) = types
-            amount -= t.resist.get(kind, 0)
-            if kind in t.vulnerabilities:
-                amount += amount // 2
-        if weapon and t.dr_amount and types <= PHYSICAL and not (overcomes & t.dr_overcome):
-            amount -= t.dr_amount
-        if amount <= 0:
-            return 0
+        if not t.plain_defences:
+            if types and types <= t.immunities:
+                amount = 0
+            elif len(types) == 1:
+                (kind,) = types
+                amount -= t.resist.get(kind, 0)
+                if kind in t.vulnerabilities:
+                    amount += amount // 2
+            if weapon and t.dr_amount and types <= PHYSICAL and not (overcomes & t.dr_overcome):
+                amount -= t.dr_amount
+            if amount <= 0:
+                return 0
         if target.temp_hp:
             soaked = min(target.temp_hp, amount)
             target.temp_hp -= soaked
@@ -778,10 +782,10 @@ class Fight:
             target.nonlethal += amount
         source.damage_dealt += amount
         source.tally.damage += amount
-        if "sonic" in types and self.rules.called_shots and "ear" in t.parts \
+        if "sonic" in types and self.called_shots and "ear" in t.parts \
                 and amount >= cs.SONIC_EARS_FACTOR * t.first_hit_die:
             self._called_effect(source, target, "ear", amount, all_instances=True)
-        if "asleep" in target.conditions:      # damage wakes a sleeper
+        if target.conditions and "asleep" in target.conditions:      # damage wakes a sleeper
             del target.conditions["asleep"]
         if lethal and amount >= MASSIVE_DAMAGE and target.hp > DEAD_AT and "fortitude effects" not in t.immunities \
                 and not self.save(target, "fort", MASSIVE_DAMAGE_DC, source).success:

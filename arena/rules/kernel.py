@@ -30,7 +30,7 @@ SHARED_OUTCOMES = 512
 class Plan:
     """A check compiled under a rule set: everything the hot loop needs, as plain attributes.
 
-    Two caches ride along: ``shared`` (first-roll outcomes, see :meth:`_roll`) and ``choices`` (decisions a
+    Two caches ride along: ``shared`` (first-roll outcomes, see :meth:`resolve`) and ``choices`` (decisions a
     caller derives from this check's exact odds, such as the engine's pressing luck; None until used)."""
 
     __slots__ = ("roller", "roller_kind", "flip", "die", "reroll_die", "take", "static", "var_dice", "target",
@@ -77,21 +77,11 @@ class Plan:
         return natural, total
 
     def resolve(self, rand) -> Outcome:
-        outcome = self._roll(self.die, rand, True)
-        if self.reroll_die is None:
-            return outcome
-        if outcome.success == self.flip:   # the roller failed: reroll once
-            first_ended = outcome.spell_ends
-            outcome = self._roll(self.reroll_die, rand, False)
-            outcome.rerolled = True
-            outcome.spell_ends = outcome.spell_ends or first_ended
-        return outcome
-
-    def _roll(self, die: str, rand, first: bool) -> Outcome:
-        """One physical roll, judged. The first roll's outcome depends only on (natural, total) unless a
-        confirmation roll is drawn, so those outcomes are built once per plan and shared: callers never change
-        an outcome that :meth:`resolve` returns (a reroll's outcome is always fresh)."""
+        """Roll the plan once. The first roll's outcome depends only on (natural, total) unless a confirmation
+        roll is drawn, so those outcomes are built once per plan and shared: callers never change an outcome that
+        ``resolve`` returns (a reroll's outcome is always fresh)."""
         if self.take is None:       # sample_roll inlined: the hot loop (the exactness tests cover both)
+            die = self.die
             table = _TABLES[die]
             natural = table[int(rand() * len(table))]
             total = natural + self.static
@@ -105,14 +95,19 @@ class Plan:
             total = natural + self.static
         if self.var_table is not None:
             total += self.var_table[int(rand() * len(self.var_table))]
-        if not first:
-            return self._judged(natural, total, rand, False)[0]
         key = total * 32 + natural          # naturals lie in 1..20
         outcome = self.shared.get(key)
         if outcome is None:
             outcome, drew = self._judged(natural, total, rand, True)
             if not drew and len(self.shared) < SHARED_OUTCOMES:
                 self.shared[key] = outcome
+        if self.reroll_die is None or outcome.success != self.flip:
+            return outcome
+        first_ended = outcome.spell_ends     # the roller failed: reroll once
+        natural, total = self.sample_roll(self.reroll_die, rand)
+        outcome = self._judged(natural, total, rand, False)[0]
+        outcome.rerolled = True
+        outcome.spell_ends = outcome.spell_ends or first_ended
         return outcome
 
     def _judged(self, natural: int, total: int, rand, first: bool) -> tuple[Outcome, bool]:

@@ -24,7 +24,7 @@ from arena.dice import Stream, parse
 from arena.record import LUCKY_CHANCE, EncounterRecord
 from arena.rules import Check, RuleSet
 from arena.rules import called_shots as cs
-from arena.tactics import Action, TacticsSettings, View
+from arena.tactics import TacticsSettings, View
 
 ROUND = spells.ROUND
 STABILISE_CHANCE = 0.10
@@ -193,7 +193,11 @@ class Fight:
 
     def refresh(self, c: Combatant) -> None:
         """Keep ``c.is_able`` and the able counts current after anything changed ``c``'s state."""
-        now = c.able()
+        if c.dead or c.hp <= 0 or c.nonlethal > c.hp:       # Combatant.able(), inlined (called after every hit)
+            now = False
+        else:
+            conditions = c.conditions
+            now = not conditions or not ("asleep" in conditions or "held" in conditions or "knocked-out" in conditions)
         if now != c.is_able:
             c.is_able = now
             change = 1 if now else -1
@@ -253,7 +257,27 @@ class Fight:
             policy = tactics.POLICIES[c.policy]
         except KeyError:
             policy = tactics.decide      # which names the unknown policy
-        self._act(c, policy(self.view, c), full)
+        action = policy(self.view, c)
+        kind = action.kind               # carry out the action (inlined here: one call fewer on every turn)
+        if kind == "attack":
+            if action.target is not None:
+                if c.ranged:
+                    self._attack_routine(c, action.target, c.t.ranged_full if full else c.t.ranged_standard, full)
+                else:
+                    routine = c.t.full if full else c.t.standard
+                    if not (c.weapon_lost and routine and routine[0].ranged):   # its only weapon is gone
+                        self._attack_routine(c, action.target, routine, full)
+        elif kind == "cast":
+            c.spend_slot(action.spell, action.level)
+            if c.deaf and self.rand() < DEAF_SPELL_FAILURE:
+                if self.lines is not None:
+                    self.log(f"{c.name} is deafened: {action.spell} fails")
+            else:
+                spells.cast(self, c, action.spell, action.level, action.targets)
+        elif kind == "breath":
+            self._breath(c, action.targets)
+        elif kind == "coup":
+            self._coup_de_grace(c, action.target)
         c.acted = True
 
     def _ranged(self, c: Combatant) -> bool:
@@ -303,27 +327,6 @@ class Fight:
             self._die(c)
         elif self.lines is not None:
             self.log(f"{c.name} is dying: {c.hp} hp")
-
-    def _act(self, c: Combatant, action: Action, full: bool) -> None:
-        if action.kind == "attack" and action.target is not None:
-            if c.ranged:
-                routine = c.t.ranged_full if full else c.t.ranged_standard
-            else:
-                routine = c.t.full if full else c.t.standard
-                if c.weapon_lost and routine and routine[0].ranged:   # its only weapon is gone
-                    return
-            self._attack_routine(c, action.target, routine, full)
-        elif action.kind == "cast":
-            c.spend_slot(action.spell, action.level)
-            if c.deaf and self.rand() < DEAF_SPELL_FAILURE:
-                if self.lines is not None:
-                    self.log(f"{c.name} is deafened: {action.spell} fails")
-                return
-            spells.cast(self, c, action.spell, action.level, action.targets)
-        elif action.kind == "breath":
-            self._breath(c, action.targets)
-        elif action.kind == "coup":
-            self._coup_de_grace(c, action.target)
 
     # ------------------------------------------------------------------ rolls
     def resolve(self, check: Check, actor: Combatant, opponent: Combatant | None):

@@ -210,13 +210,9 @@ class Plan:
         target = self.target
         if self.take is not None:
             return 1.0 if self.take + self.static >= target else 0.0
-        low, survival = _survival(self.static, self.var_dice)
+        static, var_dice = self.static, self.var_dice
+        low, survival = _survival(0, var_dice)
         size = len(survival)
-
-        def at_least(x: int) -> float:   # P(modifier >= x)
-            i = x - low
-            return 1.0 if i <= 0 else 0.0 if i >= size else survival[i]
-
         total = 0.0
         for natural, p in _float_naturals(die).items():
             if natural == self.auto_hi:
@@ -224,11 +220,12 @@ class Plan:
             elif natural == self.auto_lo:
                 continue
             elif self.open and natural in self.explode_hi:
-                total += p * sum(q * at_least(target - natural - v) for v, q in _float_chain(die, False))
+                total += p * _chain_at_least(die, var_dice, False, target - natural - static)
             elif self.open and natural in self.explode_lo:
-                total += p * sum(q * at_least(target + v) for v, q in _float_chain(die, True))
-            else:
-                total += p * at_least(target - natural)
+                total += p * _chain_at_least(die, var_dice, True, target - static)
+            else:                                   # _at_least inlined: once per natural of every new plan
+                i = target - natural - static - low
+                total += p * (1.0 if i <= 0 else 0.0 if i >= size else survival[i])
         return total
 
     def producible(self) -> set[str]:
@@ -369,6 +366,23 @@ def _float_naturals(die: str) -> dict[int, float]:
 @lru_cache(maxsize=16)
 def _float_chain(die: str, low: bool) -> tuple[tuple[int, float], ...]:
     return tuple((v, float(q)) for v, q in _chain(die, low)[0].items())
+
+
+def _at_least(var_dice: tuple, x: int) -> float:
+    """P(variable dice >= x), in floating point."""
+    low, survival = _survival(0, var_dice)
+    i = x - low
+    return 1.0 if i <= 0 else 0.0 if i >= len(survival) else survival[i]
+
+
+@lru_cache(maxsize=65536)
+def _chain_at_least(die: str, var_dice: tuple, low: bool, need: int) -> float:
+    """P(an exploding chain plus the variable dice reaches ``need``): rolling high, the chain adds to the natural
+    (need = target - natural - static); rolling low, its negative replaces the natural (need = target - static).
+    Summed over the chain in its stored order and cached: a new plan under open-ended rules costs a lookup."""
+    if low:
+        return sum(q * _at_least(var_dice, need + v) for v, q in _float_chain(die, True))
+    return sum(q * _at_least(var_dice, need - v) for v, q in _float_chain(die, False))
 
 
 @lru_cache(maxsize=1024)

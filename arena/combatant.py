@@ -151,7 +151,7 @@ class Combatant:
                  "conditions", "slots", "attack_bonus", "ac_bonus", "save_bonus", "breath_ready_at", "luck_used",
                  "settings", "policy", "damage_dealt", "injuries", "init", "is_able", "toughed",
                  "weapon_lost", "called_this_round", "foes", "friends", "tally", "slot_cache", "penalty_cache",
-                 "blind", "deaf", "ranged", "expires_at")
+                 "blind", "deaf", "ranged", "expires_at", "attack_action")
 
     def __init__(self, template: Template, uid: int, settings, foes: list | None = None,
                  friends: list | None = None, tally=None) -> None:
@@ -192,6 +192,8 @@ class Combatant:
         """Injuries toughed through for the current turn."""
         self.penalty_cache: dict = {}
         """Injury penalty by (roll, hands), valid until the injuries or the injuries toughed through change."""
+        self.attack_action = None
+        """The policy layer's action "attack this creature", built once per fight on first use."""
 
     def spend_slot(self, spell: str, level: int) -> None:
         """Use up a prepared spell, keeping the policy layer's by-kind cache in step."""

@@ -788,7 +788,8 @@ class Fight:
         if "sonic" in types and self.called_shots and "ear" in t.parts \
                 and amount >= cs.SONIC_EARS_FACTOR * t.first_hit_die:
             self._called_effect(source, target, "ear", amount, all_instances=True)
-        if target.conditions and "asleep" in target.conditions:      # damage wakes a sleeper
+        woke = target.conditions and "asleep" in target.conditions
+        if woke:                                  # damage wakes a sleeper
             del target.conditions["asleep"]
         if lethal and amount >= MASSIVE_DAMAGE and target.hp > DEAD_AT and "fortitude effects" not in t.immunities \
                 and not self.save(target, "fort", MASSIVE_DAMAGE_DC, source).success:
@@ -798,7 +799,8 @@ class Fight:
             self._die(target)
         elif target.hp < 0:
             target.stable = False
-        self.refresh(target)
+        if woke or target.hp <= 0 or target.nonlethal > target.hp:    # otherwise nothing that decides it changed
+            self.refresh(target)
         if was_able and not target.is_able:
             source.tally.downs += 1
             if self.lines is not None and not target.dead:

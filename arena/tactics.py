@@ -160,7 +160,12 @@ def attack_policy(view: View, creature) -> Action:
             target = choose_target(view, creature)
     if helpless is not None:
         return Action("coup", helpless)
-    return Action("attack", target) if target is not None else NOTHING
+    if target is None:
+        return NOTHING
+    action = target.attack_action          # attacking a creature is the same action all fight long
+    if action is None:
+        action = target.attack_action = Action("attack", target)
+    return action
 
 
 def breath_area(breath) -> str:

@@ -78,7 +78,7 @@ class Template:
                  "ranged_full", "prefers_ranged", "rend", "breath", "caster_level", "spell_dc_base", "spells",
                  "luck_domain", "policy", "first_hit_die", "abilities", "humanoid", "parts", "con", "parts_key",
                  "initiative_check", "str_mod", "trip_defence", "slots_by_kind",
-                 "ray_bonus", "plain_defences")
+                 "ray_bonus", "plain_defences", "heals_itself")
 
     def __init__(self, creature: Creature, name: str) -> None:
         self.name = name
@@ -102,6 +102,8 @@ class Template:
         self.regen = regen.amount if regen else 0
         self.regen_overcome = frozenset(regen.overcome_by) if regen else frozenset()
         self.fast_healing = creature.fast_healing
+        self.heals_itself = bool(self.regen or self.fast_healing)
+        """Regeneration or fast healing: something to do at the start of each of its turns."""
         self.sr = creature.spell_resistance
         standard = _routines(creature.attack)
         full = _routines(creature.full_attack or creature.attack)

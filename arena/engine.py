@@ -219,17 +219,20 @@ class Fight:
         if c.toughed:
             c.toughed = NO_INJURIES
             c.penalty_cache = {}
-        if c.conditions and c.expires_at <= self.env.now:
+        conditions = c.conditions
+        if conditions and c.expires_at <= self.env.now:
             now = self.env.now
-            for name in [name for name, (ends, _) in c.conditions.items() if ends <= now]:
+            for name in [name for name, (ends, _) in conditions.items() if ends <= now]:
                 self._drop_condition(c, name)
-            c.expires_at = min((ends for ends, _ in c.conditions.values()), default=INFINITY)
-        if c.t.regen and c.nonlethal:
-            c.nonlethal = max(0, c.nonlethal - c.t.regen)
-            self._magical_healing(c)
-        if c.t.fast_healing and c.hp < c.max_hp and not c.dead:
-            c.hp = min(c.max_hp, c.hp + c.t.fast_healing)
-            self._magical_healing(c)
+            c.expires_at = min((ends for ends, _ in conditions.values()), default=INFINITY)
+        t = c.t
+        if t.heals_itself:
+            if t.regen and c.nonlethal:
+                c.nonlethal = max(0, c.nonlethal - t.regen)
+                self._magical_healing(c)
+            if t.fast_healing and c.hp < c.max_hp and not c.dead:
+                c.hp = min(c.max_hp, c.hp + t.fast_healing)
+                self._magical_healing(c)
         if c.hp < 0:
             self._dying(c)
             return
@@ -241,7 +244,7 @@ class Fight:
                     self.log(f"{c.name} breaks free of hold person")
             c.acted = True
             return
-        if "stunned" in c.conditions:
+        if conditions and "stunned" in conditions:
             c.acted = True
             return
         if c.injuries:
@@ -262,9 +265,9 @@ class Fight:
         if kind == "attack":
             if action.target is not None:
                 if c.ranged:
-                    self._attack_routine(c, action.target, c.t.ranged_full if full else c.t.ranged_standard, full)
+                    self._attack_routine(c, action.target, t.ranged_full if full else t.ranged_standard, full)
                 else:
-                    routine = c.t.full if full else c.t.standard
+                    routine = t.full if full else t.standard
                     if not (c.weapon_lost and routine and routine[0].ranged):   # its only weapon is gone
                         self._attack_routine(c, action.target, routine, full)
         elif kind == "cast":
@@ -857,9 +860,10 @@ class Fight:
         r.winner = "party" if party_able and not monsters_able else \
             "monsters" if monsters_able and not party_able else "draw"      # both able: the round cap
         r.rounds = self.round
-        total = left = 0
+        total = left = injured = 0
         for c in self.pcs:
             total += c.t.max_hp
+            injured += len(c.injuries)
             if c.dead:
                 r.pcs_dead += 1
             else:
@@ -867,11 +871,12 @@ class Fight:
                 r.pcs_down += not c.is_able
         r.party_hp_lost = (total - left) / total if total else 0.0
         for c in self.monsters:
+            injured += len(c.injuries)
             if c.dead:
                 r.monsters_killed += 1
             else:
                 r.monsters_down += not c.is_able
-        r.penalties_at_end = sum(len(c.injuries) for c in self.pcs) + sum(len(c.injuries) for c in self.monsters)
+        r.penalties_at_end = injured
         if self.lines is not None:
             self.lines.append(f"=== {r.winner} after {r.rounds} rounds ===")
             for c in self.pcs + self.monsters:

@@ -23,8 +23,15 @@ D20, D3D6, D4D6, FIXED = "d20", "3d6", "4d6kh3", "fixed10"
 _FACES = {D20: (1, 20), D3D6: (3, 18), D4D6: (3, 18), FIXED: (10, 10)}
 _OTHER = {"pc": "monster", "monster": "pc"}
 ATTACK_LIKE = frozenset({"attack", "defense"})
-SHARED_OUTCOMES = 512
-"""At most this many shared outcomes per plan (distinct natural and total pairs), to bound memory in long runs."""
+SHARED_OUTCOMES = 24
+"""At most this many shared outcomes per plan (distinct natural and total pairs), to bound memory in long runs:
+enough for every natural of a plan without variable dice."""
+_INTERNED: dict[tuple, Outcome] = {}
+"""Shared outcomes by their fields: plans that produce the same outcome hold one object between them."""
+
+
+def _interned(outcome: Outcome) -> Outcome:
+    return _INTERNED.setdefault(tuple(getattr(outcome, name) for name in Outcome.__slots__), outcome)
 
 
 class Plan:
@@ -100,7 +107,7 @@ class Plan:
         if outcome is None:
             outcome, drew = self._judged(natural, total, rand, True)
             if not drew and len(self.shared) < SHARED_OUTCOMES:
-                self.shared[key] = outcome
+                self.shared[key] = outcome = _interned(outcome)
         if self.reroll_die is None or outcome.success != self.flip:
             return outcome
         first_ended = outcome.spell_ends     # the roller failed: reroll once

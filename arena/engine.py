@@ -134,6 +134,7 @@ class Fight:
         self.bell = rules.die == "3d6"
         """Auspicious odds exists only under the bell curve."""
         self.called_shots = rules.called_shots
+        self.players_roll_all = rules.players_roll_all
         self.die_at_zero = encounter.monsters_die_at_zero
         self.last_plan = None
         self.able_count = {"pc": len(self.pcs), "monster": len(self.monsters)}
@@ -565,17 +566,19 @@ class Fight:
         """The part to call a shot at before this roll, if the rules, the policy and the attack allow one: once per
         round, on the caller's own turn, a non-touch attack that would deal lethal damage, at a part it has."""
         setting = c.settings.called_shot
-        if not self.rules.called_shots or setting == "never" or c.called_this_round or attack.touch \
-                or not target.t.parts or not self._lethal_against(attack, target):
+        t = target.t
+        if not self.called_shots or setting == "never" or c.called_this_round or attack.touch or not t.parts \
+                or (t.regen and not attack.overcomes & t.regen_overcome):      # _lethal_against, inlined
             return None
         if setting == "head":
-            return "head" if "head" in target.t.parts else None
-        key = ("call", c.side, target.side, target.t.parts_key, mod, ac, attack.ranged, attack.threat,
-               attack.multiplier, flat_footed)
+            return "head" if "head" in t.parts else None
+        key = ("call", c.side, target.side, t.parts_key, mod, ac, attack.ranged, attack.threat, attack.multiplier,
+               flat_footed)
         memo = self.kernel.memo
-        if key not in memo:
-            memo[key] = self._best_part(c, target, attack, mod, ac, flat_footed)
-        return memo[key]
+        part = memo.get(key, memo)
+        if part is memo:
+            part = memo[key] = self._best_part(c, target, attack, mod, ac, flat_footed)
+        return part
 
     def _best_part(self, c: Combatant, target: Combatant, attack, mod: int, ac: int, flat_footed: bool) -> str | None:
         """``when-better``: the most valuable part whose exact called-hit chance is at least the floor (an ear,
@@ -596,7 +599,7 @@ class Fight:
 
     def _may_press(self, c: Combatant, target: Combatant, flat_footed: bool) -> bool:
         """A called shot presses luck, unless the roll is a flat-footed defense check (players roll all)."""
-        return not (self.rules.players_roll_all and c.side == "monster" and target.side == "pc" and flat_footed)
+        return not (flat_footed and self.players_roll_all and c.side == "monster" and target.side == "pc")
 
     def _called_hit(self, plan, outcome, target: Combatant, part: str, attack) -> bool:
         """Did the roll beat the part's improved AC (with +2 for a melee attack within reach)? An automatic hit

@@ -77,7 +77,7 @@ class Template:
                  "regen", "regen_overcome", "fast_healing", "sr", "standard", "full", "ranged_standard",
                  "ranged_full", "prefers_ranged", "rend", "breath", "caster_level", "spell_dc_base", "spells",
                  "luck_domain", "policy", "first_hit_die", "abilities", "humanoid", "parts", "con", "parts_key",
-                 "initiative_check", "str_mod", "trip_defence", "slots_by_kind",
+                 "initiative_check", "str_mod", "trip_defence",
                  "ray_bonus", "plain_defences", "heals_itself")
 
     def __init__(self, creature: Creature, name: str) -> None:
@@ -136,8 +136,6 @@ class Template:
         """part -> (how many, improved-AC bonus)."""
         self.parts_key = _PARTS_IDS.setdefault(tuple(sorted(self.parts.items())), len(_PARTS_IDS))
         """A small number naming this set of parts and their AC bonuses (a cheap key for cached decisions)."""
-        self.slots_by_kind = None
-        """The policy layer's ordering of the prepared spells (built by it on first use)."""
 
 
     def set_side(self, side: str) -> None:
@@ -173,13 +171,15 @@ class Combatant:
         self.breath_ready_at = 0.0
         self.dead = self.stable = self.prone = self.acted = self.luck_used = False
         self.weapon_lost = False
-        """A fumbled ranged attack lost or broke the ranged weapon."""
+        """A fumbled ranged attack lost or broke the ranged weapon (set it through ``Fight.lose_weapon``, which
+        also moves the creature into melee)."""
         self.called_this_round = self.blind = self.deaf = False
         """blind: every eye severely damaged; deaf: every ear (both kept current with the injuries)."""
         self.is_able = True
         """:meth:`able` as of the last change the fight made to this creature (the fight keeps it current)."""
         self.conditions: dict[str, list] = {}
-        """name -> [ends_at (simulated seconds), data]: bless, shield of faith, asleep, held, stunned, ..."""
+        """name -> [ends_at (simulated seconds), data]: bless, shield of faith, asleep, held, stunned, ... (add them
+        through ``Fight.add_condition``, which keeps :attr:`expires_at` current)."""
         self.expires_at = INFINITY
         """No condition ends before this time (the earliest end when set; it may be early after a removal)."""
         self.slots = {level: list(names) for level, names in template.spells.items()} if template.spells else {}

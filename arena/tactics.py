@@ -185,16 +185,13 @@ _KIND = {name: spell.kind for name, spell in SPELLS.items()}
 
 
 def _slot_cache(creature) -> dict[str, list[tuple[str, int]]]:
-    """The creature's prepared spells by kind, highest level first: ordered once per stat block, copied once per
-    fight (the creature's :meth:`spend_slot` keeps the copy current)."""
-    t = creature.t
-    if t.slots_by_kind is None:
-        by_kind: dict[str, list] = {}
-        for level in sorted(t.spells, reverse=True):
-            for name in t.spells[level]:
-                by_kind.setdefault(_KIND.get(name), []).append((name, level))
-        t.slots_by_kind = tuple((kind, tuple(entries)) for kind, entries in by_kind.items())
-    cache = creature.slot_cache = {kind: list(entries) for kind, entries in t.slots_by_kind}
+    """The creature's spells still prepared, by kind, highest level first: built on first use in a fight (the
+    creature's :meth:`spend_slot` keeps it current from then on)."""
+    cache: dict[str, list[tuple[str, int]]] = {}
+    for level in sorted(creature.slots, reverse=True):
+        for name in creature.slots[level]:
+            cache.setdefault(_KIND.get(name), []).append((name, level))
+    creature.slot_cache = cache
     return cache
 
 

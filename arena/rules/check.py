@@ -48,7 +48,9 @@ class Check(NamedTuple):
 
 
 class Outcome:
-    """A resolved check, named from the side that acts (``Check.side``), whoever physically rolled."""
+    """A resolved check, named from the side that acts (``Check.side``), whoever physically rolled.
+
+    Read it, never change it: the kernel shares one outcome object between every roll that produced it."""
 
     __slots__ = ("natural", "total", "success", "auto_success", "auto_failure", "threat", "critical",
                  "critical_success", "fumble", "item_damage", "pressed", "spell_ends", "rerolled", "roller")

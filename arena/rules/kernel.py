@@ -27,11 +27,7 @@ SHARED_OUTCOMES = 24
 """At most this many shared outcomes per plan (distinct natural and total pairs), to bound memory in long runs:
 enough for every natural of a plan without variable dice."""
 _INTERNED: dict[tuple, Outcome] = {}
-"""Shared outcomes by their fields: plans that produce the same outcome hold one object between them."""
-
-
-def _interned(outcome: Outcome) -> Outcome:
-    return _INTERNED.setdefault(tuple(getattr(outcome, name) for name in Outcome.__slots__), outcome)
+"""First-roll outcomes by their fields: every plan that produces the same outcome shares one object."""
 
 
 class Plan:
@@ -107,7 +103,7 @@ class Plan:
         if outcome is None:
             outcome, drew = self._judged(natural, total, rand, True)
             if not drew and len(self.shared) < SHARED_OUTCOMES:
-                self.shared[key] = outcome = _interned(outcome)
+                self.shared[key] = outcome
         if self.reroll_die is None or outcome.success != self.flip:
             return outcome
         first_ended = outcome.spell_ends     # the roller failed: reroll once
@@ -118,7 +114,8 @@ class Plan:
         return outcome
 
     def _judged(self, natural: int, total: int, rand, first: bool) -> tuple[Outcome, bool]:
-        """The outcome of a roll, and whether judging it drew a confirmation roll."""
+        """The outcome of a roll, and whether judging it drew a confirmation roll. A first roll's outcome is the
+        interned one (shared, never changed); a reroll's is fresh (resolve marks it rerolled)."""
         success, auto_s, auto_f, crit_s, fumble = self.judge(natural, total)
         spell_ends = first and natural == self.spell_end
         threat = critical = drew = False
@@ -133,10 +130,17 @@ class Plan:
             if self.margin_crit and (fumble if self.defends else crit_s):
                 critical = True
         if self.flip:
-            return Outcome(natural, total, not success, auto_f, auto_s, threat, critical, fumble, crit_s,
-                           natural == self.item_natural, self.pressed, spell_ends, False, self.roller), drew
-        return Outcome(natural, total, success, auto_s, auto_f, threat, critical, crit_s, fumble,
-                       natural == self.item_natural, self.pressed, spell_ends, False, self.roller), drew
+            fields = (natural, total, not success, auto_f, auto_s, threat, critical, fumble, crit_s,
+                      natural == self.item_natural, self.pressed, spell_ends, False, self.roller)
+        else:
+            fields = (natural, total, success, auto_s, auto_f, threat, critical, crit_s, fumble,
+                      natural == self.item_natural, self.pressed, spell_ends, False, self.roller)
+        if not first:
+            return Outcome(*fields), drew
+        outcome = _INTERNED.get(fields)
+        if outcome is None:
+            outcome = _INTERNED[fields] = Outcome(*fields)
+        return outcome, drew
 
     # ------------------------------------------------------------------ exact
     def roll_table(self, die: str) -> list[tuple[int, int, Fraction]]:
@@ -375,21 +379,17 @@ def _float_chain(die: str, low: bool) -> tuple[tuple[int, float], ...]:
     return tuple((v, float(q)) for v, q in _chain(die, low)[0].items())
 
 
-def _at_least(var_dice: tuple, x: int) -> float:
-    """P(variable dice >= x), in floating point."""
-    low, survival = _survival(0, var_dice)
-    i = x - low
-    return 1.0 if i <= 0 else 0.0 if i >= len(survival) else survival[i]
-
-
 @lru_cache(maxsize=65536)
 def _chain_at_least(die: str, var_dice: tuple, low: bool, need: int) -> float:
     """P(an exploding chain plus the variable dice reaches ``need``): rolling high, the chain adds to the natural
     (need = target - natural - static); rolling low, its negative replaces the natural (need = target - static).
     Summed over the chain in its stored order and cached: a new plan under open-ended rules costs a lookup."""
-    if low:
-        return sum(q * _at_least(var_dice, need + v) for v, q in _float_chain(die, True))
-    return sum(q * _at_least(var_dice, need - v) for v, q in _float_chain(die, False))
+    lowest, survival = _survival(0, var_dice)
+    size, sign, total = len(survival), 1 if low else -1, 0.0
+    for v, q in _float_chain(die, low):     # P(variable dice >= need -+ v), added in the chain's order
+        i = need + sign * v - lowest
+        total += q * (1.0 if i <= 0 else 0.0 if i >= size else survival[i])
+    return total
 
 
 @lru_cache(maxsize=1024)

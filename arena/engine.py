@@ -179,13 +179,15 @@ class Fight:
     def _initiative(self) -> list[Combatant]:
         """Initiative order: the highest total first, ties to the higher modifier, then to a roll."""
         everyone = self.pcs + self.monsters
-        resolve = self.resolve
-        for c in everyone:
-            outcome = resolve(c.t.initiative_check, c, None)
+        plans, rand = self.plans, self.rand
+        for c in everyone:      # straight to the kernel: initiative is never pressed or rerolled, and no
+            check = c.t.initiative_check        # spell is up yet at the start of a fight (no auspicious odds)
+            plan = plans.get(check) or self.kernel.plan(check)
+            self.last_plan = plan
+            outcome = plan.resolve(rand)
             c.init = outcome.total
             if self.lines is not None:
                 self.log(f"{c.name} rolls initiative: natural {outcome.natural}, total {outcome.total}")
-        rand = self.rand
         order = sorted([(-c.init, -c.t.initiative, rand(), c.uid, c) for c in everyone])
         return [entry[-1] for entry in order]
 

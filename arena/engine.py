@@ -179,11 +179,9 @@ class Fight:
     def _initiative(self) -> list[Combatant]:
         """Initiative order: the highest total first, ties to the higher modifier, then to a roll."""
         everyone = self.pcs + self.monsters
-        plans, rand = self.plans, self.rand
+        rand = self.rand
         for c in everyone:      # straight to the kernel: initiative is never pressed or rerolled, and no
-            check = c.t.initiative_check        # spell is up yet at the start of a fight (no auspicious odds)
-            plan = plans.get(check) or self.kernel.plan(check)
-            self.last_plan = plan
+            plan = self.last_plan = self.kernel.plan(c.t.initiative_check)   # spell is up yet (no auspicious odds)
             outcome = plan.resolve(rand)
             c.init = outcome.total
             if self.lines is not None:
@@ -196,11 +194,7 @@ class Fight:
 
     def refresh(self, c: Combatant) -> None:
         """Keep ``c.is_able`` and the able counts current after anything changed ``c``'s state."""
-        if c.dead or c.hp <= 0 or c.nonlethal > c.hp:       # Combatant.able(), inlined (called after every hit)
-            now = False
-        else:
-            conditions = c.conditions
-            now = not conditions or not ("asleep" in conditions or "held" in conditions or "knocked-out" in conditions)
+        now = c.able()
         if now != c.is_able:
             c.is_able = now
             change = 1 if now else -1

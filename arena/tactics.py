@@ -142,22 +142,18 @@ def attack_policy(view: View, creature) -> Action:
     # One pass over the enemies: a helpless one for a coup de grace (a melee creature's first choice, the fewest
     # hit points first), and the weakest able one (focus_weakest inlined for the commonest policy).
     coup = creature.t.full and not creature.t.prefers_ranged
+    weakest = creature.policy == "focus-weakest"
     target = helpless = best_hp = None
-    if creature.policy == "focus-weakest":
-        for c in creature.foes:
-            if c.is_able:
+    for c in creature.foes:
+        if c.is_able:
+            if weakest:
                 hp = c.hp - c.nonlethal
                 if target is None or hp < best_hp:
                     target, best_hp = c, hp
-            elif coup and c.hp > 0 and not c.dead and (helpless is None or (c.hp, c.uid) < (helpless.hp, helpless.uid)):
-                helpless = c
-    else:
-        for c in creature.foes:
-            if not c.is_able and coup and c.hp > 0 and not c.dead \
-                    and (helpless is None or (c.hp, c.uid) < (helpless.hp, helpless.uid)):
-                helpless = c
-        if helpless is None:
-            target = choose_target(view, creature)
+        elif coup and c.hp > 0 and not c.dead and (helpless is None or (c.hp, c.uid) < (helpless.hp, helpless.uid)):
+            helpless = c
+    if helpless is None and not weakest:
+        target = choose_target(view, creature)
     if helpless is not None:
         return Action("coup", helpless)
     if target is None:

@@ -83,21 +83,7 @@ class Plan:
         """Roll the plan once. The first roll's outcome depends only on (natural, total) unless a confirmation
         roll is drawn, so those outcomes are built once per plan and shared: callers never change an outcome that
         ``resolve`` returns (a reroll's outcome is always fresh)."""
-        if self.take is None:       # sample_roll inlined: the hot loop (the exactness tests cover both)
-            die = self.die
-            table = _TABLES[die]
-            natural = table[int(rand() * len(table))]
-            total = natural + self.static
-            if self.open:
-                if natural in self.explode_hi:
-                    total += _high_chain(die, rand)
-                elif natural in self.explode_lo:
-                    total += _low_chain(die, rand) - natural   # the negative chain replaces the natural
-        else:
-            natural = self.take
-            total = natural + self.static
-        if self.var_table is not None:
-            total += self.var_table[int(rand() * len(self.var_table))]
+        natural, total = self.sample_roll(self.die, rand)
         key = total * 32 + natural          # naturals lie in 1..20
         outcome = self.shared.get(key)
         if outcome is None:

@@ -151,7 +151,7 @@ class Combatant:
                  "conditions", "slots", "attack_bonus", "ac_bonus", "save_bonus", "breath_ready_at", "luck_used",
                  "settings", "policy", "damage_dealt", "injuries", "init", "is_able", "toughed",
                  "weapon_lost", "called_this_round", "foes", "friends", "tally", "slot_cache", "penalty_cache",
-                 "blind", "deaf", "ranged", "expires_at", "attack_action")
+                 "blind", "deaf", "ranged", "expires_at", "attack_action", "offset")
 
     def __init__(self, template: Template, uid: int, settings, foes: list | None = None,
                  friends: list | None = None, tally=None) -> None:
@@ -168,6 +168,9 @@ class Combatant:
         self.hp = template.max_hp
         self.nonlethal = self.temp_hp = self.attack_bonus = self.ac_bonus = self.save_bonus = 0
         self.damage_dealt = self.init = 0
+        self.offset = 0.0
+        """Where this creature's turn falls within a round, in seconds after the round starts (set by initiative):
+        durations run from the instant of the turn that started them to the same point of a later round."""
         self.breath_ready_at = 0.0
         self.dead = self.stable = self.prone = self.acted = self.luck_used = False
         self.weapon_lost = False
@@ -216,10 +219,14 @@ class Combatant:
 
     def able(self) -> bool:
         """Able to act: alive, conscious, not asleep, held or knocked out (the fight ends when a side has none)."""
-        if self.dead or self.hp <= 0 or self.nonlethal > self.hp:
+        if self.dead or self.hp < 0 or self.nonlethal > self.hp:       # disabled (0 hp) still acts, barely
             return False
         conditions = self.conditions
         return not conditions or not ("asleep" in conditions or "held" in conditions or "knocked-out" in conditions)
+
+    def single_action(self) -> bool:
+        """Disabled (0 hp) or staggered (nonlethal damage equal to hit points): one standard action a turn."""
+        return self.hp == 0 or (self.nonlethal and self.nonlethal == self.hp)
 
     def dying(self) -> bool:
         return not self.dead and self.hp < 0 and not self.stable

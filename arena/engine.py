@@ -39,8 +39,13 @@ PRONE_MELEE = 4
 SHOOTING_INTO_MELEE = -4
 """A ranged attack into a melee where an ally is engaged takes -4 (no Precise Shot is modelled)."""
 HELPLESS_AC = -4
-"""A helpless or stunned defender loses its Dexterity bonus (its flat-footed AC) and melee attackers get +4
-against it: modelled as flat-footed AC - 4."""
+"""A helpless defender loses its Dexterity bonus (its flat-footed AC) and melee attackers get +4 against it:
+modelled as flat-footed AC - 4 against melee attacks (ranged attackers get no bonus)."""
+STUNNED_AC = -2
+"""A stunned defender takes -2 to AC and loses its Dexterity bonus: flat-footed AC - 2."""
+STRAIN_DAMAGE = 1
+"""SRD 3.5: a disabled creature that takes a strenuous standard action (attacking, casting) takes 1 damage after
+it, unless the action raised its hit points: it falls to -1, dying."""
 PHYSICAL = frozenset({"slashing", "piercing", "bludgeoning"})
 FUMBLE_WEAPON_LOSS = 0.5
 """Seed 002: a fumbled ranged attack "may lose or break" the weapon: here half the time, for the rest of the fight."""
@@ -137,6 +142,8 @@ class Fight:
         self.players_roll_all = rules.players_roll_all
         self.die_at_zero = encounter.monsters_die_at_zero
         self.last_plan = None
+        self.instant = 0.0
+        """Simulated seconds at the current turn: the round's start plus the acting creature's offset."""
         self.able_count = {"pc": len(self.pcs), "monster": len(self.monsters)}
         """How many creatures of each side can act: the fight ends when a side has none."""
         self.melee_count = melee
@@ -150,7 +157,7 @@ class Fight:
         return FightResult(self.record, self.lines or [], self.seed, self.rules.key)
 
     def now(self) -> float:
-        return self.env.now
+        return self.instant
 
     def log(self, text: str) -> None:
         self.lines.append(f"[r{self.round}] {text}")
@@ -186,8 +193,11 @@ class Fight:
             c.init = outcome.total
             if self.lines is not None:
                 self.log(f"{c.name} rolls initiative: natural {outcome.natural}, total {outcome.total}")
-        order = sorted([(-c.init, -c.t.initiative, rand(), c.uid, c) for c in everyone])
-        return [entry[-1] for entry in order]
+        order = [entry[-1] for entry in sorted([(-c.init, -c.t.initiative, rand(), c.uid, c) for c in everyone])]
+        scale = 1 << max(len(order) - 1, 1).bit_length()      # a power of two: offsets add to times exactly
+        for place, c in enumerate(order):
+            c.offset = place / scale                            # below one second: turns keep their order
+        return order
 
     def _over(self) -> bool:
         return not self.able_count["pc"] or not self.able_count["monster"]
@@ -217,8 +227,8 @@ class Fight:
             c.toughed = NO_INJURIES
             c.penalty_cache = {}
         conditions = c.conditions
-        if conditions and c.expires_at <= self.env.now:
-            now = self.env.now
+        now = self.instant = self.env.now + c.offset
+        if conditions and c.expires_at <= now:
             for name in [name for name, (ends, _) in conditions.items() if ends <= now]:
                 self._drop_condition(c, name)
             c.expires_at = min((ends for ends, _ in conditions.values()), default=INFINITY)
@@ -246,13 +256,18 @@ class Fight:
             return
         if c.injuries:
             self._tough_through(c)
+        single = c.single_action()           # disabled or staggered: a move or a standard action, not both
         if c.prone:                          # stand up (a move action): only a standard action is left
             c.prone = False
             if self.lines is not None:
                 self.log(f"{c.name} stands up")
+            if single:
+                c.acted = True
+                return
             full = False
-        else:
-            full = self.round > 1 or c.ranged    # melee creatures close in on the first round
+        else:                                # melee creatures close in on the first round
+            full = (self.round > 1 or c.ranged) and not single
+        disabled = c.hp == 0
         try:
             policy = tactics.POLICIES[c.policy]
         except KeyError:
@@ -278,7 +293,17 @@ class Fight:
             self._breath(c, action.targets)
         elif kind == "coup":
             self._coup_de_grace(c, action.target)
+        if disabled and kind != "none" and c.hp == 0 and not c.dead:
+            self._strain(c)
         c.acted = True
+
+    def _strain(self, c: Combatant) -> None:
+        """A disabled creature's strenuous action costs it a hit point: it is dying."""
+        c.hp -= STRAIN_DAMAGE
+        c.stable = False
+        self.refresh(c)
+        if self.lines is not None:
+            self.log(f"{c.name} strains its wounds: {c.hp} hp, dying")
 
     def _ranged(self, c: Combatant) -> bool:
         return c.ranged
@@ -419,7 +444,8 @@ class Fight:
         check = Check("caster-level", caster.side, caster.t.caster_level, target.t.sr, opponent=target.side)
         outcome = self.resolve(check, caster, target)
         if self.lines is not None:
-            self.log(f"{caster.name} against SR {target.t.sr}: {'through' if outcome.success else 'resisted'}")
+            self.log(f"{caster.name} against {target.name}'s SR {target.t.sr}: {_roll_text(outcome, self.last_plan)} - "
+                     f"{'through' if outcome.success else 'resisted'}")
         return outcome.success
 
     def roll(self, text: str) -> int:
@@ -460,22 +486,27 @@ class Fight:
             amount = rend[0].roll(self.stream)
             if self.lines is not None:
                 self.log(f"{c.name} rends {target.name}")
-            self.deal(c, target, amount, next(a for a in routine if a.name == rend[1]).types, weapon=True)
+            claw = next(a for a in routine if a.name == rend[1])
+            self.deal(c, target, amount, claw.types, claw.overcomes, weapon=True)
 
     def _swing(self, c: Combatant, target: Combatant, attack, bonus: int, swing: int = 0,
                provoked: bool = False) -> bool:
         """One attack roll and its damage. Returns whether it hit."""
         flat_footed = not target.acted
-        helpless = not target.is_able or (target.conditions and "stunned" in target.conditions)
+        helpless = not target.is_able
+        stunned = not helpless and target.conditions and "stunned" in target.conditions
         if attack.touch:
             ac = target.t.touch_ac
-        elif flat_footed or helpless:
+        elif flat_footed or helpless or stunned:
             ac = target.t.ff_ac
         else:
             ac = target.t.ac
         ac += target.ac_bonus
         if helpless:
-            ac += HELPLESS_AC
+            if not attack.ranged:
+                ac += HELPLESS_AC
+        elif stunned:
+            ac += STUNNED_AC
         mod = bonus + c.attack_bonus
         if c.injuries:
             mod += self._penalty(c, "ranged" if attack.ranged else "attack", cs.hands_used(attack.name, swing,
@@ -497,15 +528,7 @@ class Fight:
         outcome = self.resolve(check, c, target)
         plan = self.last_plan
         tally = c.tally
-        tally.attacks += 1
-        if outcome.auto_success:
-            tally.auto_successes += 1
-        elif outcome.auto_failure:
-            tally.auto_failures += 1
-        if outcome.critical_success:
-            tally.critical_successes += 1
-        elif outcome.fumble:
-            tally.fumbles += 1
+        _count_attack(tally, outcome)
         if part is not None:
             tally.called_shots += 1
             c.called_this_round = True
@@ -519,12 +542,7 @@ class Fight:
             if outcome.fumble:
                 self._fumble(c, target, attack)
             return False
-        tally.hits += 1
-        chance = plan.p_success
-        if chance is None:
-            chance = plan.success_probability()
-        tenth = int(chance * 10)
-        tally.hist[tenth if tenth < 10 else 9] += 1
+        chance = _count_hit(tally, plan)
         critical = outcome.critical and "critical hits" not in target.t.immunities
         table = attack.damage_table
         amount = table[int(self.rand() * len(table))] if table is not None else attack.damage.roll(self.stream)
@@ -534,7 +552,7 @@ class Fight:
                 amount += attack.damage.roll(self.stream)
         if amount < 1:
             amount = 1
-        if attack.sneak and self._sneak_applies(c, target, flat_footed or helpless):
+        if attack.sneak and self._sneak_applies(c, target, flat_footed or helpless or stunned):
             amount += attack.sneak.roll(self.stream)
         called_hit = part is not None and self._called_hit(plan, outcome, target, part, attack)
         if self.lines is not None:
@@ -625,13 +643,12 @@ class Fight:
         """A coup de grace against a helpless creature: an automatic critical hit, then a Fortitude save against
         DC 10 + the damage or die. Under called shots it includes a called shot at the head with no roll."""
         routine = c.t.full or c.t.standard
-        if not routine or target.dead:
+        if not routine or target.dead or "critical hits" in target.t.immunities:   # SRD: no coup de grace then
             return
         attack = routine[0]
         tally = c.tally
         tally.coups_de_grace += 1
-        crit = "critical hits" not in target.t.immunities
-        amount = sum(attack.damage.roll(self.stream) for _ in range(attack.multiplier if crit else 1))
+        amount = sum(attack.damage.roll(self.stream) for _ in range(attack.multiplier))
         if attack.sneak and "sneak attack" not in target.t.immunities:
             amount += attack.sneak.roll(self.stream)
         if self.lines is not None:
@@ -641,7 +658,8 @@ class Fight:
                 and self._lethal_against(attack, target):
             tally.called_shots += 1
             self._called_effect(c, target, "head", dealt)
-        if crit and not target.dead and "fortitude effects" not in target.t.immunities \
+        # the death save only when the blow can kill (not a weapon that regeneration turns into nonlethal damage)
+        if not target.dead and "fortitude effects" not in target.t.immunities and self._lethal_against(attack, target) \
                 and not self.save(target, "fort", 10 + dealt, c).success:
             target.hp = min(target.hp, DEAD_AT)
             self._die(target)
@@ -704,16 +722,27 @@ class Fight:
         ac = target.t.touch_ac + target.ac_bonus
         check = Check("attack", caster.side, mod, ac, 0, 20, 2, target.side, flat_footed=not target.acted)
         outcome = self.resolve(check, caster, target)
+        plan = self.last_plan
         tally = caster.tally
-        tally.attacks += 1
+        _count_attack(tally, outcome)
         if not outcome.success:
+            if self.lines is not None:
+                self.log(f"{caster.name} ray {mod:+d} vs {target.name} touch AC {ac}: {_roll_text(outcome, plan)} - "
+                         f"miss{' (FUMBLE)' if outcome.fumble else ''}")
             return
-        tally.hits += 1
+        chance = _count_hit(tally, plan)
+        critical = outcome.critical and "critical hits" not in target.t.immunities
         amount = dice.roll(self.stream)
-        if outcome.critical and "critical hits" not in target.t.immunities:
+        if critical:
             amount += dice.roll(self.stream)
             tally.crits += 1
-        self.deal(caster, target, amount, types)
+        if self.lines is not None:
+            self.log(f"{caster.name} ray {mod:+d} vs {target.name} touch AC {ac}: {_roll_text(outcome, plan)} - "
+                     f"{'CRITICAL ' if critical else ''}hit for {amount}")
+        dealt = self.deal(caster, target, amount, types)
+        if chance <= LUCKY_CHANCE:
+            tally.lucky_hits += 1
+            tally.lucky_damage += dealt
 
     def area_damage(self, caster: Combatant, target: Combatant, dice, types, save: str, dc: int,
                     half_divine: bool = False) -> None:
@@ -741,7 +770,7 @@ class Fight:
     def _breath(self, c: Combatant, targets: list[Combatant]) -> None:
         breath = c.t.breath
         dice = parse(breath.damage)
-        c.breath_ready_at = self.env.now + parse(breath.recharge).roll(self.stream) * ROUND
+        c.breath_ready_at = self.instant + parse(breath.recharge).roll(self.stream) * ROUND
         if self.lines is not None:
             self.log(f"{c.name} breathes {breath.damage_type} on {', '.join(t.name for t in targets)}")
         amount = dice.roll(self.stream)
@@ -774,6 +803,8 @@ class Fight:
             if weapon and t.dr_amount and types <= PHYSICAL and not (overcomes & t.dr_overcome):
                 amount -= t.dr_amount
             if amount <= 0:
+                if self.lines is not None:
+                    self.log(f"{target.name} takes no damage ({_kinds(types)})")
                 return 0
         if target.temp_hp:
             soaked = min(target.temp_hp, amount)
@@ -787,6 +818,9 @@ class Fight:
             target.nonlethal += amount
         source.damage_dealt += amount
         source.tally.damage += amount
+        if self.lines is not None:
+            self.log(f"{target.name} takes {amount} {'' if lethal else 'nonlethal '}{_kinds(types)} damage "
+                     f"({target.hp}/{t.max_hp} hp{f', {target.nonlethal} nonlethal' if target.nonlethal else ''})")
         if "sonic" in types and self.called_shots and "ear" in t.parts \
                 and amount >= cs.SONIC_EARS_FACTOR * t.first_hit_die:
             self._called_effect(source, target, "ear", amount, all_instances=True)
@@ -835,7 +869,7 @@ class Fight:
             c.ac_bonus = 0
 
     def add_condition(self, target: Combatant, name: str, seconds: float, **data) -> None:
-        ends = self.env.now + seconds
+        ends = self.instant + seconds
         target.conditions[name] = [ends, data]
         if ends < target.expires_at:
             target.expires_at = ends
@@ -845,7 +879,7 @@ class Fight:
         elif name == "shield of faith":
             target.ac_bonus = max(target.ac_bonus, data["bonus"])
         if self.lines is not None:
-            self.log(f"{target.name} is {name} for {int(seconds // ROUND)} rounds")
+            self.log(f"{target.name}: {name} for {int(seconds // ROUND)} rounds")
 
     def note_cast(self, caster: Combatant, spell: str, targets: list) -> None:
         caster.tally.spells_cast += 1
@@ -882,6 +916,34 @@ class Fight:
                 self.lines.append(f"{c.name}: {c.hp}/{c.max_hp} hp, {c.state()}")
 
 
+def _count_attack(tally, outcome) -> None:
+    """Count an attack roll: made, automatic success or failure, critical success or fumble."""
+    tally.attacks += 1
+    if outcome.auto_success:
+        tally.auto_successes += 1
+    elif outcome.auto_failure:
+        tally.auto_failures += 1
+    if outcome.critical_success:
+        tally.critical_successes += 1
+    elif outcome.fumble:
+        tally.fumbles += 1
+
+
+HISTOGRAM_SLACK = 1e-9
+"""Exact chances are sums of floats: 0.49999999999999994 is a chance of one half and belongs in the 5th tenth."""
+
+
+def _count_hit(tally, plan) -> float:
+    """Count a hit in the histogram of hits by exact chance (tenths); returns the chance (lucky hits)."""
+    tally.hits += 1
+    chance = plan.p_success
+    if chance is None:
+        chance = plan.success_probability()
+    tenth = int(chance * 10 + HISTOGRAM_SLACK)
+    tally.hist[tenth if tenth < 10 else 9] += 1
+    return chance
+
+
 _new_check = tuple.__new__
 """Builds a Check from a full tuple of its fields without the namedtuple's Python-level constructor (hot loop)."""
 
@@ -892,6 +954,10 @@ def _roll_text(outcome, plan) -> str:
         name = {"defense": "defense check", "magic": "magic check", "spell-resistance": "SR check"}[plan.roller_kind]
         return f"player's {name} natural {outcome.natural}, total {outcome.total} vs score {plan.target}"
     return f"natural {outcome.natural}, total {outcome.total}"
+
+
+def _kinds(types: frozenset) -> str:
+    return "/".join(sorted(types)) or "untyped"
 
 
 def _called(part: str | None) -> str:

@@ -147,7 +147,9 @@ def cast(fight, caster, spell_name: str, level: int, targets: list) -> None:
     elif spell_name in CURE:
         amount = CURE_DICE[spell_name].roll(fight.stream) + min(cl, CURE[spell_name][1])
         for target in targets:
-            if target.t.type == "undead":
+            if target.t.type == "undead":           # harmful to undead: spell resistance applies (SRD: "harmless"
+                if not fight.gets_through(caster, target):     # protects only willing targets)
+                    continue
                 saved = fight.save(target, "will", dc, caster).success
                 fight.deal(caster, target, amount // 2 if saved else amount, POSITIVE)
             else:

@@ -23,6 +23,7 @@ from arena.errors import ArenaError
 from arena.spells import SPELLS, area_count
 
 PRESS_LUCK = ("never", "always", "when-better")
+FOE_SIDE = {"pc": "monster", "monster": "pc"}
 CALLED_SHOT = ("never", "head", "when-better")
 HEAL_BELOW = 0.5
 """The caster heals an ally whose hit points fall below half."""
@@ -86,6 +87,17 @@ class View:
         """The able enemies of ``creature``, in a stable order."""
         return [c for c in creature.foes if c.is_able]
 
+    def reaches_all(self, creature) -> bool:
+        """Can ``creature``'s weapons reach every enemy? Ranged attackers can; a melee creature reaches only the
+        enemies in the melee while any able enemy fights there (those who stand back are behind them)."""
+        return creature.ranged or not self._fight.melee_count[FOE_SIDE[creature.side]]
+
+    def reachable(self, creature) -> list:
+        """The able enemies ``creature`` can attack with its weapons."""
+        if self.reaches_all(creature):
+            return self.enemies(creature)
+        return [c for c in creature.foes if c.is_able and not c.ranged]
+
     def allies(self, creature, include_down: bool = False) -> list:
         return [c for c in creature.friends if not c.dead and (include_down or c.is_able)]
 
@@ -126,7 +138,8 @@ TARGETING: dict[str, Callable] = {"random": random_target, "focus-weakest": focu
 
 
 def choose_target(view: View, creature, enemies: list | None = None):
-    enemies = view.enemies(creature) if enemies is None else enemies
+    """The enemy ``creature``'s targeting picks from ``enemies`` (default: those its weapons reach)."""
+    enemies = view.reachable(creature) if enemies is None else enemies
     if not enemies:
         return None
     return TARGETING.get(creature.policy, focus_weakest)(view, creature, enemies)
@@ -139,18 +152,22 @@ def attack_policy(view: View, creature) -> Action:
         caught = area_count(breath_area(breath), len(enemies))
         if caught >= 2 or len(enemies) == 1:
             return Action("breath", targets=_ordered(view, creature, enemies)[:caught])
-    # One pass over the enemies: a helpless one for a coup de grace (a melee creature's first choice, the fewest
-    # hit points first), and the weakest able one (focus_weakest inlined for the commonest policy).
+    # One pass over the enemies it reaches: a helpless one for a coup de grace (a melee creature's first choice,
+    # the fewest hit points first), and the weakest able one (focus_weakest inlined for the commonest policy).
     coup = creature.t.full and not creature.t.prefers_ranged
     weakest = creature.policy == "focus-weakest"
+    everyone = view.reaches_all(creature)
     target = helpless = best_hp = None
     for c in creature.foes:
+        if not everyone and c.ranged:
+            continue
         if c.is_able:
             if weakest:
                 hp = c.hp - c.nonlethal
                 if target is None or hp < best_hp:
                     target, best_hp = c, hp
-        elif coup and c.hp > 0 and not c.dead and (helpless is None or (c.hp, c.uid) < (helpless.hp, helpless.uid)):
+        elif coup and c.hp > 0 and not c.dead and (helpless is None or (c.hp, c.uid) < (helpless.hp, helpless.uid)) \
+                and _coup_can_kill(creature, c):
             helpless = c
     if helpless is None and not weakest:
         target = choose_target(view, creature)
@@ -162,6 +179,16 @@ def attack_policy(view: View, creature) -> Action:
     if action is None:
         action = target.attack_action = Action("attack", target)
     return action
+
+
+def _coup_can_kill(creature, target) -> bool:
+    """A coup de grace is worth a turn: the target is not immune to critical hits (then none is allowed) and the
+    creature's weapon overcomes any regeneration (otherwise the blow is nonlethal and cannot kill)."""
+    t = target.t
+    if "critical hits" in t.immunities:
+        return False
+    attack = (creature.t.full or creature.t.standard)[0]
+    return not t.regen or bool(attack.overcomes & t.regen_overcome)
 
 
 def breath_area(breath) -> str:
@@ -246,6 +273,8 @@ def caster_policy(view: View, creature) -> Action:
                 return Action("cast", spell=name, level=level, targets=[choose_target(view, creature, humanoids)])
             continue
         return Action("cast", spell=name, level=level, targets=[target])
+    if not view.reaches_all(creature):            # its weapons reach only the enemies in the melee
+        target = choose_target(view, creature)
     return Action("attack", target)
 
 

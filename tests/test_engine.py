@@ -281,13 +281,6 @@ def test_dead_at_minus_ten():
     assert g.pcs[0].dead
 
 
-def test_disabled_at_zero_is_out_but_not_dying():
-    f = make_fight([creature("hero", side="pc", hp=10)], [creature("orc")])
-    hero = f.pcs[0]
-    f.deal(f.monsters[0], hero, 10, SLASHING)
-    assert hero.hp == 0 and hero.state() == "disabled" and not hero.is_able and not hero.dying()
-
-
 def test_monsters_die_at_zero_when_asked_and_undead_always():
     f = make_fight([creature("hero", side="pc")], [creature("orc", hp=10)], monsters_die_at_zero=True)
     f.deal(f.pcs[0], f.monsters[0], 10, SLASHING)

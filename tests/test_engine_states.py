@@ -1,0 +1,265 @@
+"""Focused tests of the 3.5 states and rules the engine applies at the edges: disabled and staggered creatures,
+the coup de grace, durations measured from the turn that started them, stunned and helpless defenders, rend
+through damage reduction, who a melee creature can reach, and how rays are counted."""
+
+from __future__ import annotations
+
+import pytest
+from fight_scripting import Script
+
+from arena import spells
+from arena.bestiary import get_creature
+from arena.creatures import Creature
+from arena.engine import HELPLESS_AC, STUNNED_AC, Fight, fight, prepare
+from arena.party import generate_party
+from arena.rules import RuleSet
+from arena.tactics import POLICIES, attack_policy
+
+SLASHING = frozenset({"slashing"})
+
+
+def creature(name: str, side: str = "monster", hp: int = 30, ac: int = 12, attack: dict | None = None,
+             **extra) -> Creature:
+    fields = dict(name=name, type="humanoid", side=side, hp=hp, hit_dice="3d8", ac=ac, touch_ac=10,
+                  flat_footed_ac=ac - 2, bab=3, grapple=3, saves={"fort": 2, "ref": 2, "will": 2},
+                  attack=[[attack or {"name": "sword", "bonuses": [5, 0], "damage": "1d6",
+                                      "damage_types": ["slashing"]}]])
+    if side == "monster":
+        fields["cr"] = 1
+    fields.update(extra)
+    return Creature(**fields)
+
+
+def make_fight(party, monsters, key: str = "d20", seed: int = 0, **options) -> Fight:
+    return Fight(prepare(party, [(m, 1) for m in monsters], **options), RuleSet.from_key(key), seed, log=True)
+
+
+def attacks_by(spy, actor) -> list:
+    return [check for check, who, _ in spy if who is actor and check.kind == "attack"]
+
+
+# ------------------------------------------------------------------------------------------ disabled, staggered
+def test_disabled_at_zero_takes_one_standard_action_then_is_dying(spy):
+    f = make_fight([creature("hero", side="pc", hp=10)], [creature("orc", hp=500, ac=5)])
+    hero, orc = f.pcs[0], f.monsters[0]
+    f.deal(orc, hero, 10, SLASHING)
+    assert hero.hp == 0 and hero.state() == "disabled" and hero.is_able and not hero.dying()
+    assert f.able_count["pc"] == 1                           # a disabled creature can act: the fight goes on
+    f.round = 3                                              # a full attack would be allowed: two swings
+    f._turn(hero)
+    assert len(attacks_by(spy, hero)) == 1                   # one standard action only
+    assert hero.hp == -1 and hero.dying() and not hero.is_able and f.able_count["pc"] == 0
+    assert any("strains its wounds" in line for line in f.lines)
+
+
+def test_a_disabled_caster_healing_itself_does_not_strain():
+    cleric = generate_party(5)[1]
+    f = make_fight([cleric], [creature("orc")])
+    c = f.pcs[0]
+    f.deal(f.monsters[0], c, c.hp, SLASHING)
+    assert c.hp == 0 and c.is_able
+    f.round = 2
+    f._turn(c)                                               # the caster policy cures the ally below half: itself
+    assert c.hp > 0 and not c.dying()
+
+
+def test_a_staggered_troll_makes_one_attack_and_no_rend(spy):
+    fighter = generate_party(5)[0]
+    f = make_fight([fighter], [get_creature("troll")])
+    pc, troll = f.pcs[0], f.monsters[0]
+    f.deal(pc, troll, troll.hp + 5, SLASHING, SLASHING, weapon=True)   # regenerates 5 at its turn: staggered
+    f.round = 3
+    f._turn(troll)
+    assert troll.state() == "staggered" and troll.is_able
+    assert len(attacks_by(spy, troll)) == 1
+    assert not any("rends" in line for line in f.lines)
+    g = make_fight([generate_party(5)[0]], [get_creature("troll")])
+    g.round = 3
+    g._turn(g.monsters[0])
+    assert len(attacks_by(spy, g.monsters[0])) == 3          # unhurt: claw, claw, bite
+
+
+# ------------------------------------------------------------------------------------------ coup de grace
+def knocked_out_troll(attack: dict):
+    f = make_fight([creature("hero", side="pc", attack=attack)], [get_creature("troll")])
+    hero, troll = f.pcs[0], f.monsters[0]
+    f.deal(hero, troll, troll.hp + 20, SLASHING, SLASHING, weapon=True)
+    assert not troll.is_able and not troll.dead
+    return f, hero, troll
+
+
+def test_a_coup_de_grace_with_a_sword_cannot_kill_a_regenerating_troll(spy):
+    sword = {"name": "sword", "bonuses": [5], "damage": "1d8+50", "damage_types": ["slashing"]}
+    f, hero, troll = knocked_out_troll(sword)
+    for _ in range(5):
+        f._coup_de_grace(hero, troll)
+    assert not troll.dead and troll.hp == troll.max_hp
+    assert not any(check.kind == "save" for check, _, _ in spy)      # no death save: the blow was nonlethal
+    assert attack_policy(f.view, hero).kind == "none"                # so the policy does not spend turns on it
+
+
+def test_a_coup_de_grace_with_fire_can_kill_a_troll():
+    torch = {"name": "torch", "bonuses": [5], "damage": "1d1+60", "damage_types": ["fire"]}
+    f, hero, troll = knocked_out_troll(torch)
+    action = attack_policy(f.view, hero)
+    assert action.kind == "coup" and action.target is troll
+    f._coup_de_grace(hero, troll)
+    assert troll.dead                                                # 120 fire: below -10 either way
+
+
+def test_no_coup_de_grace_against_creatures_immune_to_critical_hits():
+    f = make_fight([creature("hero", side="pc")], [get_creature("human-warrior-skeleton"), creature("orc")])
+    hero, skeleton, orc = f.pcs[0], f.monsters[0], f.monsters[1]
+    f.add_condition(skeleton, "held", 60.0, dc=30)
+    assert not skeleton.is_able
+    action = attack_policy(f.view, hero)
+    assert action.kind == "attack" and action.target is orc
+    f._coup_de_grace(hero, skeleton)
+    assert skeleton.hp == skeleton.max_hp and hero.tally.coups_de_grace == 0
+
+
+# ------------------------------------------------------------------------------------------ durations
+def stun_one_round(caster_acts_first: bool):
+    """A 6-HD brute (5+ HD: color spray stuns it 1 round) and a wizard, the wizard first or second in the round."""
+    wizard = generate_party(5)[3]
+    f = make_fight([wizard], [creature("brute", hp=500, hit_dice="6d8")])
+    wiz, ogre = f.pcs[0], f.monsters[0]
+    wiz.offset, ogre.offset = (0.0, 0.5) if caster_acts_first else (0.5, 0.0)
+    f.instant = f.env.now + wiz.offset                         # the wizard's turn in round 1
+    Script(f, [(1, 20)])                                       # the ogre's Will save: a natural 1 fails
+    spells.cast(f, wiz, "color spray", 1, [ogre])
+    assert "stunned" in ogre.conditions
+    return f, ogre
+
+
+@pytest.mark.parametrize("caster_acts_first", [True, False])
+def test_a_one_round_stun_costs_exactly_one_turn_whoever_acts_first(spy, caster_acts_first):
+    f, ogre = stun_one_round(caster_acts_first)
+    f.round = 1
+    turns = [0.0, 6.0, 12.0] if caster_acts_first else [6.0, 12.0, 18.0]   # its turns after the casting
+    lost = []
+    for at in turns:
+        f.env.run(until=at) if at > f.env.now else None
+        before = len(attacks_by(spy, ogre))
+        Script(f, [0.5] * 20)
+        f._turn(ogre)
+        lost.append(len(attacks_by(spy, ogre)) == before)
+        f.round += 1
+    assert lost == [True, False, False]                        # the next turn is lost, and only that one
+
+
+def test_durations_run_from_the_caster_turn_to_the_same_point_later():
+    wizard = generate_party(5)[3]
+    f = make_fight([wizard], [get_creature("ogre")])
+    wiz, ogre = f.pcs[0], f.monsters[0]
+    wiz.offset, ogre.offset = 0.5, 0.25
+    f.instant = wiz.offset
+    f.add_condition(ogre, "held", 3 * spells.ROUND, dc=99)
+    assert ogre.conditions["held"][0] == 3 * spells.ROUND + 0.5
+
+
+# ------------------------------------------------------------------------------------------ defenders
+def test_a_stunned_defender_is_flat_footed_minus_two_and_a_helpless_one_minus_four_in_melee_only(spy):
+    archer = creature("archer", side="pc", attack={"name": "bow", "bonuses": [5], "damage": "1d6",
+                                                   "damage_types": ["piercing"], "kind": "ranged"})
+    f = make_fight([creature("hero", side="pc"), archer], [creature("orc", ac=16)])
+    hero, archer, orc = f.pcs[0], f.pcs[1], f.monsters[0]
+    orc.acted = True
+    Script(f, [0.0] * 12)
+    f.add_condition(orc, "stunned", 60.0)
+    f._swing(hero, orc, hero.t.standard[0], 5)
+    f.add_condition(orc, "held", 60.0, dc=99)
+    f._swing(hero, orc, hero.t.standard[0], 5)
+    f._swing(archer, orc, archer.t.standard[0], 5)
+    targets = [check.target for check, who, _ in spy if check.kind == "attack"]
+    ff = orc.t.ff_ac
+    assert targets == [ff + STUNNED_AC, ff + HELPLESS_AC, ff]
+
+
+def test_rend_goes_through_damage_reduction_its_claws_overcome():
+    """Rend deals the claws' damage: a creature whose damage reduction slashing overcomes takes it in full."""
+    troll = get_creature("troll")
+    victim = creature("victim", side="pc", hp=500, ac=1, damage_reduction="5/slashing")
+    f = make_fight([victim], [troll])
+    t, v = f.monsters[0], f.pcs[0]
+    Script(f, [0.99] * 40)
+    f._attack_routine(t, v, t.t.full, True)
+    rend = [line for line in f.lines if "rends" in line]
+    assert rend
+    taken = [line for line in f.lines if line.startswith("[r0] victim takes")]
+    assert len(taken) == 4                                      # claw, claw, bite and the rend, none stopped
+
+
+# ------------------------------------------------------------------------------------------ reach
+def test_melee_creatures_reach_the_wizard_only_when_nobody_else_fights_in_melee():
+    party = generate_party(5)
+    f = make_fight(party, [get_creature("ogre")])
+    ogre = f.monsters[0]
+    wizard = next(c for c in f.pcs if c.name.startswith("wizard"))
+    assert wizard.ranged and not ogre.ranged
+    for c in f.pcs:                       # the wizard is the weakest: focus-weakest would pick it if it could
+        if c is not wizard:
+            c.hp = c.max_hp
+    wizard.hp = 1
+    in_melee = [c for c in f.pcs if not c.ranged]
+    assert [c.name for c in in_melee] == ["fighter-5", "rogue-5"]      # the cleric and wizard stand back and shoot
+    assert f.view.reachable(ogre) == in_melee
+    assert POLICIES[ogre.policy](f.view, ogre).target is not wizard
+    for c in in_melee:
+        f.deal(ogre, c, 500, SLASHING)
+    assert f.view.reachable(ogre) == [c for c in f.pcs if c.ranged]
+    assert POLICIES[ogre.policy](f.view, ogre).target is wizard
+
+
+def test_ranged_attackers_and_spells_reach_anyone():
+    party = generate_party(5)
+    f = make_fight(party, [get_creature("ogre"), get_creature("ogre")])
+    wizard = next(c for c in f.pcs if c.name.startswith("wizard"))
+    assert f.view.reachable(wizard) == f.monsters
+    ogre_archer = f.monsters[0]
+    ogre_archer.ranged = True
+    assert f.view.reachable(f.monsters[1]) == [c for c in f.pcs if not c.ranged]
+    assert f.view.reachable(ogre_archer) == f.pcs
+
+
+# ------------------------------------------------------------------------------------------ rays and the record
+def test_rays_are_counted_like_any_attack():
+    """Scorching rays and searing light are attack rolls: in the attacks, hits, histogram and lucky hits."""
+    party = generate_party(7)
+    encounter = prepare(party, [(get_creature("troll"), 2)])
+    rules = RuleSet.from_key("d20")
+    rays = 0
+    for seed in range(30):
+        result = fight(encounter, rules, seed, log=True)
+        tally = result.record.party
+        assert sum(tally.hist) == tally.hits
+        rays += sum(" ray +" in line for line in result.log)
+        names = {c.name for c in party}
+        rolls = [line for line in result.log if " vs " in line and line.split("] ", 1)[1].split(" ", 1)[0] in names]
+        assert tally.attacks == len(rolls)                   # one log line per attack roll, rays included
+        assert tally.hits == sum(" - miss" not in line for line in rolls)
+    assert rays > 0
+
+
+def test_a_chance_of_one_half_falls_in_the_fifth_tenth():
+    f = make_fight([creature("hero", side="pc", attack={"name": "sword", "bonuses": [0], "damage": "1d6",
+                                                          "damage_types": ["slashing"]})],
+                   [creature("orc", ac=11, hp=500)])
+    hero, orc = f.pcs[0], f.monsters[0]
+    orc.acted = True
+    orc.t.ff_ac = 11
+    Script(f, [(15, 20), 0.5])
+    assert f._swing(hero, orc, hero.t.standard[0], 0)
+    assert f.last_plan.success_probability() == pytest.approx(0.5)
+    assert hero.tally.hist[5] == 1 and sum(hero.tally.hist) == 1
+
+
+def test_cure_against_undead_checks_spell_resistance(spy):
+    cleric = generate_party(5)[1]
+    undead = creature("wight", type="undead", spell_resistance=30, hp=60)
+    f = make_fight([cleric], [undead])
+    c, wight = f.pcs[0], f.monsters[0]
+    Script(f, [0.0] * 10)
+    spells.cast(f, c, "cure light wounds", 1, [wight])
+    kinds = [check.kind for check, _, _ in spy]
+    assert kinds == ["caster-level"] and wight.hp == 60          # resisted: no save, no damage

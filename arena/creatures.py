@@ -27,7 +27,7 @@ from pydantic import (
 )
 
 from arena.dice import parse as parse_dice
-from arena.errors import ArenaError, DiceSyntaxError
+from arena.errors import ArenaError, DiceSyntaxError, nearest
 
 # --------------------------------------------------------------------------------------------- vocabularies
 Size = Literal["fine", "diminutive", "tiny", "small", "medium", "large", "huge", "gargantuan", "colossal"]
@@ -322,14 +322,32 @@ class Regeneration(Frozen):
     """Damage types (fire, acid) or materials (silver, good) that deal normal damage."""
 
 
+def _known_spell(name: str) -> str:
+    from arena.spells import SPELLS
+
+    if name not in SPELLS:
+        raise ValueError(nearest(name, SPELLS, "spell") + "; list only the spells the engine casts")
+    return name
+
+
+def _known_policy(name: str) -> str:
+    from arena.tactics import POLICIES  # read when validating: policies registered before loading count
+
+    if name not in POLICIES:
+        raise ValueError(nearest(name, POLICIES, "policy"))
+    return name
+
+
 class Spellcasting(Frozen):
     """What a caster can cast: caster level, casting ability and spells prepared by spell level."""
 
     caster_level: int = Field(ge=1)
     ability: Ability
     casting_class: str | None = None
-    prepared: dict[Annotated[int, Field(ge=0, le=9)], tuple[str, ...]] = Field(default_factory=dict)
-    """Spell level -> names of the prepared spells (a spell prepared twice is listed twice)."""
+    prepared: dict[Annotated[int, Field(ge=0, le=9)], tuple[Annotated[str, AfterValidator(_known_spell)], ...]] \
+        = Field(default_factory=dict)
+    """Spell level -> names of the prepared spells (a spell prepared twice is listed twice); only the spells the
+    engine casts (:data:`arena.spells.SPELLS`): a misspelt one would silently never be cast."""
     domains: tuple[str, ...] = ()
 
 
@@ -491,7 +509,7 @@ class Creature(Frozen):
     spellcasting: Spellcasting | None = None
     body_parts: tuple[BodyPart, ...] | None = None
     """Called-shot targets; default from the creature type (:data:`BODY_BY_TYPE`)."""
-    tactics: str = "focus-weakest"
+    tactics: Annotated[str, AfterValidator(_known_policy)] = "focus-weakest"
     """Name of the default tactics policy."""
     notes: str = ""
     source: str = ""

@@ -54,6 +54,11 @@ BLIND_MISS_CHANCE = 0.5
 BLIND_AC = -2
 DEAF_SPELL_FAILURE = 0.2
 """Deafened casters (every ear severely damaged) fail 20% of spells with verbal components (SRD 3.5)."""
+CHANCE_SLACK = 1e-9
+"""Exact chances are sums of floats that can be off in the last bits (0.49999999999999994 for one half, 9/20 as
+0.44999999999999984 one way and 0.45000000000000007 another): two chances closer than this are equal, a chance
+this close to a threshold is on it (histogram tenths, lucky hits, pressing only when strictly better, the
+called-shot floor)."""
 LUCK_REROLL_ON = ("save", "magic", "defense")
 """The Luck domain's once-a-day reroll is spent on the first of its owner's saves (or, when players roll all,
 magic and defense checks) that fails."""
@@ -405,7 +410,9 @@ class Fight:
     def _better(self, pressed: Check, static: Check, roller_is_actor: bool) -> bool:
         p_pressed = self.kernel.plan(pressed._replace(hidden=0)).success_probability()
         p_static = self.kernel.plan(static._replace(hidden=0)).success_probability()
-        return p_pressed > p_static if roller_is_actor else p_pressed < p_static
+        if roller_is_actor:
+            return p_pressed > p_static + CHANCE_SLACK      # strictly better: an exact tie is not worth pressing
+        return p_pressed < p_static - CHANCE_SLACK
 
     def _end_auspicious(self, roller: Combatant) -> None:
         data = roller.conditions.get("auspicious")
@@ -564,7 +571,7 @@ class Fight:
             self._called_effect(c, target, part, dealt, index=0 if part in cs.PER_INSTANCE else None)
         if attack.extra is not None:
             dealt += self.deal(c, target, attack.extra.roll(self.stream), frozenset({attack.extra_type}))
-        if chance <= LUCKY_CHANCE:
+        if chance <= LUCKY_CHANCE + CHANCE_SLACK:
             tally.lucky_hits += 1
             tally.lucky_damage += dealt
         if attack.trip and target.is_able and not target.prone:
@@ -607,7 +614,7 @@ class Fight:
             p = self.kernel.plan(Check("attack", c.side, mod, ac + bonus - reach, 0, attack.threat,
                                        attack.multiplier, target.side, flat_footed=flat_footed,
                                        press_luck=press)).success_probability()
-            if p >= cs.WHEN_BETTER_FLOOR:
+            if p >= cs.WHEN_BETTER_FLOOR - CHANCE_SLACK:
                 best, best_value = part, value
         return best
 
@@ -740,7 +747,7 @@ class Fight:
             self.log(f"{caster.name} ray {mod:+d} vs {target.name} touch AC {ac}: {_roll_text(outcome, plan)} - "
                      f"{'CRITICAL ' if critical else ''}hit for {amount}")
         dealt = self.deal(caster, target, amount, types)
-        if chance <= LUCKY_CHANCE:
+        if chance <= LUCKY_CHANCE + CHANCE_SLACK:
             tally.lucky_hits += 1
             tally.lucky_damage += dealt
 
@@ -929,17 +936,13 @@ def _count_attack(tally, outcome) -> None:
         tally.fumbles += 1
 
 
-HISTOGRAM_SLACK = 1e-9
-"""Exact chances are sums of floats: 0.49999999999999994 is a chance of one half and belongs in the 5th tenth."""
-
-
 def _count_hit(tally, plan) -> float:
     """Count a hit in the histogram of hits by exact chance (tenths); returns the chance (lucky hits)."""
     tally.hits += 1
     chance = plan.p_success
     if chance is None:
         chance = plan.success_probability()
-    tenth = int(chance * 10 + HISTOGRAM_SLACK)
+    tenth = int(chance * 10 + CHANCE_SLACK)
     tally.hist[tenth if tenth < 10 else 9] += 1
     return chance
 

@@ -3,6 +3,17 @@
 The CLI turns an `ArenaError` into one line on stderr and exit code 2, never a traceback.
 """
 
+import difflib
+from collections.abc import Iterable
+
+
+def nearest(word: str, choices: Iterable[str], what: str) -> str:
+    """``unknown <what> 'x'; did you mean y?`` with the nearest ``choices`` (difflib), or the full list."""
+    choices = list(choices)
+    near = difflib.get_close_matches(word, choices, n=3, cutoff=0.5)
+    hint = f"; did you mean {', '.join(near)}?" if near else ""
+    return f"unknown {what} {word!r}{hint} (choose from {', '.join(choices)})"
+
 
 class ArenaError(Exception):
     """Bad input a user can fix: the message says what is wrong and where."""

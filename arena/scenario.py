@@ -26,12 +26,11 @@ Choices made here where the brief left room:
 
 from __future__ import annotations
 
-import difflib
 import hashlib
 import json
 import os
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -51,9 +50,9 @@ from pydantic import (
 )
 
 from arena.creatures import Creature
-from arena.errors import ArenaError, RulesError
+from arena.errors import ArenaError, RulesError, nearest
 from arena.rules.ruleset import DIES, Die, Modifiers, RuleOptions, RuleSet, default_grid, grid
-from arena.tactics import CALLED_SHOT, POLICIES, PRESS_LUCK, TacticsSettings
+from arena.tactics import CALLED_SHOT, POLICIES, PRESS_LUCK, TacticsSettings, load_policy_file
 from arena.yamlio import (
     PathKey,
     YamlDoc,
@@ -73,14 +72,6 @@ DEFAULT_SEED = 0
 GENERATED_PC_RE = re.compile(r"^(?P<cls>fighter|cleric|rogue|wizard)-(?P<level>\d+)$")
 """A party member named like a generated PC (``wizard-5``) is built by :func:`arena.party.build_character`."""
 GROUP_TEXT_RE = re.compile(r"^(?P<name>[^:]+?)\s*(?::\s*(?P<count>[^:]*))?$")
-
-
-def nearest(word: str, choices: Iterable[str], what: str) -> str:
-    """``unknown <what> 'x'; did you mean y?`` with the nearest ``choices`` (difflib), or the full list."""
-    choices = list(choices)
-    near = difflib.get_close_matches(word, choices, n=3, cutoff=0.5)
-    hint = f"; did you mean {', '.join(near)}?" if near else ""
-    return f"unknown {what} {word!r}{hint} (choose from {', '.join(choices)})"
 
 
 def _one_of(what: str, choices: Sequence[str]) -> Callable[[str], str]:
@@ -336,6 +327,9 @@ class Scenario(Frozen):
     """Monsters die at 0 hp (no dying/disabled states for them), a common table shortcut."""
     bestiary: tuple[str, ...] = ()
     """Extra stat-block files or folders, relative to the scenario file."""
+    policies: tuple[str, ...] = ()
+    """Python files, relative to the scenario file, that register your own policies (``arena.tactics.register``);
+    loaded before the tactics are read, in every process that fights the scenario."""
     rules: Annotated[Rules, BeforeValidator(_rules_from_list)] = Rules()
     rule_options: RuleOptions = RuleOptions()
     """Choices where the documents are silent (README "Rules notes"), applied to every rule set."""
@@ -347,7 +341,7 @@ class Scenario(Frozen):
     _encounters: dict[str, Any] = PrivateAttr(default_factory=dict)
     _source: str = PrivateAttr("")
 
-    @field_validator("bestiary", mode="before")
+    @field_validator("bestiary", "policies", mode="before")
     @classmethod
     def _bestiary_list(cls, value: Any) -> Any:
         return [value] if isinstance(value, str) else value
@@ -472,6 +466,12 @@ class Scenario(Frozen):
             out[creature.name] = settings
         return out
 
+    def load_policies(self) -> None:
+        """Register the scenario's own policies in this process (a worker of a run too)."""
+        base_dir = self._resolved.base_dir if self._resolved is not None else Path.cwd()
+        for path in self.policies:
+            load_policy_file(base_dir / path)
+
     def prepare(self, die: str = "d20") -> Encounter:
         """The engine's :class:`~arena.engine.Encounter` for rule sets using ``die`` (cached per die)."""
         if die not in DIES:
@@ -479,6 +479,7 @@ class Scenario(Frozen):
         if die not in self._encounters:
             from arena.engine import prepare
 
+            self.load_policies()
             self._encounters[die] = prepare(
                 self.party_members(die), self.monster_groups(), round_cap=self.round_cap,
                 party_tactics=self.tactics.side_settings("pc"),
@@ -587,10 +588,28 @@ def validate_scenario(doc: YamlDoc, prefix: PathKey = ()) -> Scenario:
     return scenario
 
 
+def _load_policy_files(raw: Any, base_dir: Path, doc: YamlDoc, prefix: PathKey) -> None:
+    """Load the ``policies:`` files of a scenario before validating it, so the policies they register are known
+    names in its ``tactics``."""
+    files = raw.get("policies") if isinstance(raw, dict) else None
+    files = [files] if isinstance(files, str) else files
+    if not isinstance(files, list):
+        return                                      # absent, or wrong: validation reports it
+    problems = []
+    for i, path in enumerate(files):
+        if isinstance(path, str):
+            try:
+                load_policy_file(base_dir / path, shown=path)
+            except ArenaError as err:
+                problems.append(f"{doc.where((*prefix, 'policies', i))}: policies.{i}: {err}")
+    if problems:
+        raise YamlValidationError(problems)
+
+
 def load_scenarios(path: str | os.PathLike) -> list[Scenario]:
     """Every scenario in a file (one mapping, or a top-level list), validated and resolved.
 
-    ``bestiary`` and ``party.file`` paths are relative to the scenario file. All problems of the file are
+    ``bestiary``, ``party.file`` and ``policies`` paths are relative to the scenario file. All problems of the file are
     reported together (:class:`~arena.yamlio.YamlValidationError`); scenario names must be unique in a file.
     """
     doc = load_yaml(path)
@@ -613,6 +632,7 @@ def load_scenarios(path: str | os.PathLike) -> list[Scenario]:
                 problems.append(f"{where}: name: scenario {name!r} is defined twice (first at {seen[name]})")
             seen.setdefault(name, where)
         try:
+            _load_policy_files(raw, base_dir, doc, prefix)
             scenario = validate_scenario(doc, prefix)
             scenario._resolve(base_dir, _Where(doc, prefix))
         except YamlValidationError as err:

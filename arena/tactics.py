@@ -16,8 +16,12 @@ success is higher pressed than static) and ``called_shot`` (never, head, when-be
 
 from __future__ import annotations
 
+import hashlib
+import importlib.util
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 from arena.errors import ArenaError
 from arena.spells import SPELLS, area_count
@@ -298,6 +302,32 @@ def register(name: str, policy: Callable[[View, object], Action],
     """Add a policy under ``name`` (usable in YAML); ``targeting`` picks attack targets for it."""
     POLICIES[name] = policy
     TARGETING[name] = targeting or focus_weakest
+
+
+_POLICY_FILES: set[str] = set()
+
+
+def load_policy_file(path: str | Path, shown: str | None = None) -> None:
+    """Run a Python file that registers policies (``register(...)`` at its top level), once per process.
+
+    Scenario files name such files under ``policies:``; every process that fights the scenario (each worker of a
+    run too) loads them before the tactics are read. Errors name the file as ``shown`` (the path as written)."""
+    resolved = Path(path).resolve()
+    key = str(resolved)
+    if key in _POLICY_FILES:
+        return
+    if not resolved.is_file():
+        raise ArenaError(f"no such policy file {shown or str(path)!r}")
+    name = f"arena_policies_{resolved.stem}_{hashlib.sha1(key.encode()).hexdigest()[:8]}"
+    spec = importlib.util.spec_from_file_location(name, resolved)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    except Exception as err:                      # the user's code: report it as their input's problem
+        del sys.modules[name]
+        raise ArenaError(f"policy file {shown or str(path)!r} failed: {type(err).__name__}: {err}") from None
+    _POLICY_FILES.add(key)
 
 
 def decide(view: View, creature) -> Action:

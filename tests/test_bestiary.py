@@ -216,3 +216,17 @@ def test_check_files_reports_every_problem(tmp_path):
     assert problems[0].endswith("a.yaml:5: hp: Input should be greater than 0, got 0")
     assert "b.yaml:2: malformed YAML" in problems[1]
     assert check_files() == (19, [])
+
+
+def test_unknown_policy_and_unsupported_spell_are_errors_with_their_line(tmp_path):
+    """A stat block naming a policy nobody registered, or a spell the engine does not cast, is rejected where it
+    is written (a misspelt spell would otherwise never be cast)."""
+    caster = GOOD + "spellcasting:\n  caster_level: 3\n  ability: wis\n  prepared:\n    1: [bless, magic missle]\n"
+    (tmp_path / "a.yaml").write_text(caster + "tactics: smart\n")
+    count, problems = check_files([tmp_path])
+    assert count == 0 and len(problems) == 2
+    assert "a.yaml:" in problems[0] and "spellcasting.prepared.1.1: unknown spell 'magic missle'; " \
+        "did you mean magic missile?" in problems[0]
+    assert "tactics: unknown policy 'smart'" in problems[1]
+    (tmp_path / "a.yaml").write_text(caster.replace("magic missle", "magic missile") + "tactics: caster\n")
+    assert check_files([tmp_path]) == (1, [])

@@ -211,9 +211,11 @@ def test_fire_subtype_gives_fire_immunity_and_cold_vulnerability():
 
 
 def test_spellcasting():
-    c = make(spellcasting={"caster_level": 5, "ability": "wis", "prepared": {0: ["guidance"], 1: ["bless", "bless"]},
+    c = make(spellcasting={"caster_level": 5, "ability": "wis", "prepared": {1: ["bless", "bless"]},
                            "domains": ["luck", "war"]})
     assert c.spellcasting.prepared[1] == ("bless", "bless")
+    with pytest.raises(ValueError, match="unknown spell 'guidance'.*list only the spells the engine casts"):
+        make(spellcasting={"caster_level": 5, "ability": "wis", "prepared": {0: ["guidance"]}})
     with pytest.raises(ValueError):
         make(spellcasting={"caster_level": 5, "ability": "wis", "prepared": {10: ["wish"]}})
 

@@ -1,0 +1,91 @@
+"""Your own policies from Python files named in a scenario (``policies:``): loaded before the tactics are read,
+in this process and in every worker of a run; bad files get an error naming the scenario file, line and field."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from arena import tactics
+from arena.engine import fight
+from arena.experiment import run
+from arena.rules import RuleSet
+from arena.scenario import load_scenarios
+from arena.yamlio import YamlValidationError
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = ROOT / "scenarios" / "custom-policy.yaml"
+
+
+@pytest.fixture(autouse=True)
+def registry():
+    """Leave the policy registry as the test found it."""
+    saved = dict(tactics.POLICIES), dict(tactics.TARGETING), set(tactics._POLICY_FILES)
+    yield
+    for live, old in zip((tactics.POLICIES, tactics.TARGETING, tactics._POLICY_FILES), saved, strict=True):
+        live.clear()
+        live.update(old)
+
+
+def scenario_text(policy_line: str, policy: str = "toughest-first") -> str:
+    return (f"name: mine\n{policy_line}party: {{level: 3}}\nmonsters: [orc:2]\n"
+            f"tactics:\n  monsters: {{policy: {policy}}}\n")
+
+
+def test_the_example_registers_its_policy_and_the_monsters_use_it():
+    (scenario,) = load_scenarios(EXAMPLE)
+    assert "toughest-first" in tactics.POLICIES
+    rules = RuleSet.from_key("d20")
+    result = fight(scenario.prepare("d20"), rules, 3, log=True)
+    assert result.record.winner in ("party", "monsters", "draw")
+    encounter = scenario.prepare("d20")
+    assert {settings.policy for _, settings in encounter.monsters} == {"toughest-first"}
+
+
+def test_the_policy_decides_the_targets(tmp_path):
+    """A policy that always attacks the last enemy listed: every monster swing goes at that PC."""
+    (tmp_path / "last.py").write_text(
+        "from arena.tactics import Action, NOTHING, register\n"
+        "def last(view, creature):\n"
+        "    enemies = view.reachable(creature)\n"
+        "    return Action('attack', enemies[-1]) if enemies else NOTHING\n"
+        "register('last-enemy', last)\n")
+    (tmp_path / "s.yaml").write_text(scenario_text("policies: last.py\n", "last-enemy"))
+    (scenario,) = load_scenarios(tmp_path / "s.yaml")
+    result = fight(scenario.prepare("d20"), RuleSet.from_key("d20"), 5, log=True)
+    swings = [line for line in result.log if "] orc " in line and " vs " in line]
+    assert swings and all(" vs rogue-3 " in line for line in swings)
+
+
+def test_same_results_on_one_and_two_workers():
+    """Workers load the scenario's policy file themselves: the rows match a single-process run."""
+    one = run(EXAMPLE, n=40, rules=["d20", "3d6"], workers=1, chunk_size=10)
+    two = run(EXAMPLE, n=40, rules=["d20", "3d6"], workers=2, chunk_size=10)
+    assert one.equals(two)
+
+
+def test_a_missing_policy_file_names_the_scenario_line(tmp_path):
+    (tmp_path / "s.yaml").write_text(scenario_text("policies: [nowhere.py]\n"))
+    with pytest.raises(YamlValidationError) as err:
+        load_scenarios(tmp_path / "s.yaml")
+    (problem,) = err.value.problems
+    assert "s.yaml:2: policies.0: no such policy file 'nowhere.py'" in problem
+
+
+def test_a_failing_policy_file_is_reported_not_raised(tmp_path):
+    (tmp_path / "bad.py").write_text("raise RuntimeError('oops')\n")
+    (tmp_path / "s.yaml").write_text(scenario_text("policies: [bad.py]\n"))
+    with pytest.raises(YamlValidationError) as err:
+        load_scenarios(tmp_path / "s.yaml")
+    (problem,) = err.value.problems
+    assert "s.yaml:2: policies.0: policy file" in problem and "RuntimeError: oops" in problem
+
+
+def test_an_unregistered_policy_is_an_error_with_its_line(tmp_path):
+    tactics.POLICIES.pop("toughest-first", None)      # another test may have loaded the example (restored after)
+    (tmp_path / "s.yaml").write_text(scenario_text(""))
+    with pytest.raises(YamlValidationError) as err:
+        load_scenarios(tmp_path / "s.yaml")
+    assert any("s.yaml:5: tactics.monsters.policy: unknown policy 'toughest-first'" in p
+               for p in err.value.problems)

@@ -279,6 +279,9 @@ class Fight:
             policy = tactics.decide      # which names the unknown policy
         action = policy(self.view, c)
         kind = action.kind               # carry out the action (inlined here: one call fewer on every turn)
+        if kind == "coup" and single:    # a coup de grace takes a full round: attack someone able instead
+            action = tactics.Action("attack", self.pick_target(c))
+            kind = "attack" if action.target is not None else "none"
         if kind == "attack":
             if action.target is not None:
                 if c.ranged:

@@ -263,3 +263,17 @@ def test_cure_against_undead_checks_spell_resistance(spy):
     spells.cast(f, c, "cure light wounds", 1, [wight])
     kinds = [check.kind for check, _, _ in spy]
     assert kinds == ["caster-level"] and wight.hp == 60          # resisted: no save, no damage
+
+
+def test_a_staggered_creature_cannot_deliver_a_coup_de_grace(spy):
+    """A coup de grace is a full-round action: with one standard action the troll attacks an able enemy."""
+    f = make_fight([creature("held", side="pc"), creature("able", side="pc")], [get_creature("troll")])
+    held, able, troll = f.pcs[0], f.pcs[1], f.monsters[0]
+    f.add_condition(held, "held", 60.0, dc=99)
+    assert attack_policy(f.view, troll).kind == "coup"
+    f.deal(able, troll, troll.hp + 5, SLASHING, SLASHING, weapon=True)
+    f.round = 3
+    able.acted = True
+    f._turn(troll)
+    assert troll.state() == "staggered" and troll.tally.coups_de_grace == 0
+    assert [check.target for check in attacks_by(spy, troll)] == [able.t.ac]

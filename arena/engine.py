@@ -476,8 +476,9 @@ class Fight:
     def can_target(self, creature: Combatant) -> bool:
         return creature.is_able
 
-    def pick_target(self, c: Combatant):
-        return tactics.choose_target(self.view, c)
+    def pick_target(self, c: Combatant, spell: bool = False):
+        """A new target for ``c``'s attacks (those its weapons reach), or for its spell (anyone)."""
+        return tactics.choose_target(self.view, c, self.view.enemies(c) if spell else None)
 
     def _attack_routine(self, c: Combatant, target: Combatant, routine, full: bool) -> None:
         rend = c.t.rend if full else None

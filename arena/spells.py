@@ -95,7 +95,7 @@ def cast(fight, caster, spell_name: str, level: int, targets: list) -> None:
     elif spell_name == "scorching ray":
         rays = 1 + (cl >= 7) + (cl >= 11)
         for _ in range(rays):
-            target = fight.pick_target(caster) if not fight.can_target(targets[0]) else targets[0]
+            target = fight.pick_target(caster, spell=True) if not fight.can_target(targets[0]) else targets[0]
             if target and fight.gets_through(caster, target):
                 fight.ray(caster, target, SCORCHING_RAY, FIRE)
     elif spell_name == "searing light":

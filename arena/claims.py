@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import math
 import time
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -115,14 +116,18 @@ def diff_values(base: np.ndarray, new: np.ndarray, scale: float = 1.0) -> dict:
 def paired_bootstrap(stat: Callable[..., float], *arrays: np.ndarray, resamples: int = BOOTSTRAP,
                      seed: int = 0) -> tuple[float, float, float]:
     """(estimate, low, high): scipy's paired percentile bootstrap of ``stat(*arrays)``."""
-    from scipy.stats import bootstrap
+    from scipy.stats import DegenerateDataWarning, bootstrap
 
     est = float(stat(*arrays))
     if len(arrays[0]) < 3:
         return est, float("nan"), float("nan")
-    res = bootstrap(arrays, stat, paired=True, vectorized=False, n_resamples=resamples, method="percentile",
-                    random_state=np.random.default_rng(seed))
+    with warnings.catch_warnings():          # a statistic every resample gives alike (no lucky hit at all, say)
+        warnings.simplefilter("ignore", DegenerateDataWarning)
+        res = bootstrap(arrays, stat, paired=True, vectorized=False, n_resamples=resamples, method="percentile",
+                        random_state=np.random.default_rng(seed))
     low, high = res.confidence_interval
+    if np.ptp(res.bootstrap_distribution) == 0:     # ... has that value as its interval
+        return est, est, est
     return est, float(low), float(high)
 
 

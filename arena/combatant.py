@@ -236,10 +236,10 @@ class Combatant:
             return "dead"
         if self.hp < 0:
             return "stable" if self.stable else "dying"
-        if self.hp == 0:
-            return "disabled"
         if self.nonlethal > self.hp:
             return "unconscious (nonlethal)"
+        if self.hp == 0:
+            return "disabled"
         if self.nonlethal == self.hp and self.nonlethal:
             return "staggered"
         for name in ("asleep", "held", "stunned"):

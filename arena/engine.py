@@ -1,11 +1,12 @@
 """One encounter, start to end, scheduled with simpy. Deterministic for a given seed.
 
 Design: **one round driver**. A single simpy process runs the rounds; each round is a 6-second timeout, and within
-a round creatures act in initiative order at the same simulated instant. Durations (spells lasting rounds per
-level, breath weapon recharge, stuns) are deadlines on the simulated clock, checked when the creature's turn
-comes, which is exactly when 3.5 lets them start or end. One process per creature would put two context switches
-and an event on the heap for every turn; the driver makes a fight a handful of simpy events, and the order of
-turns cannot depend on heap tie-breaking.
+a round creatures act in initiative order, each turn at its own instant (the round's start plus a fraction of a
+second by initiative place). Durations (spells lasting rounds per level, breath weapon recharge, stuns) are
+deadlines on that clock, from the instant of the turn that started them: a condition ends when the first turn at
+or after its deadline begins, whoever's turn it is, so a 1-round stun costs its subject exactly one turn. One
+process per creature would put two context switches and an event on the heap for every turn; the driver makes a
+fight a handful of simpy events, and the order of turns cannot depend on heap tie-breaking.
 
 Every d20-type roll is a :class:`~arena.rules.Check` resolved by the rules kernel; the engine never rolls a d20
 itself (it does roll damage, hit dice, the percentile stabilisation chance and tie-breaks).
@@ -149,6 +150,8 @@ class Fight:
         self.last_plan = None
         self.instant = 0.0
         """Simulated seconds at the current turn: the round's start plus the acting creature's offset."""
+        self.next_expiry = INFINITY
+        """No condition on anyone ends before this time: conditions end when their time comes, on anyone's turn."""
         self.able_count = {"pc": len(self.pcs), "monster": len(self.monsters)}
         """How many creatures of each side can act: the fight ends when a side has none."""
         self.melee_count = melee
@@ -231,12 +234,10 @@ class Fight:
         if c.toughed:
             c.toughed = NO_INJURIES
             c.penalty_cache = {}
-        conditions = c.conditions
         now = self.instant = self.env.now + c.offset
-        if conditions and c.expires_at <= now:
-            for name in [name for name, (ends, _) in conditions.items() if ends <= now]:
-                self._drop_condition(c, name)
-            c.expires_at = min((ends for ends, _ in conditions.values()), default=INFINITY)
+        if now >= self.next_expiry:
+            self._expire(now)
+        conditions = c.conditions
         t = c.t
         if t.heals_itself:
             if t.regen and c.nonlethal:
@@ -279,17 +280,25 @@ class Fight:
             policy = tactics.decide      # which names the unknown policy
         action = policy(self.view, c)
         kind = action.kind               # carry out the action (inlined here: one call fewer on every turn)
-        if kind == "coup" and single:    # a coup de grace takes a full round: attack someone able instead
-            action = tactics.Action("attack", self.pick_target(c))
-            kind = "attack" if action.target is not None else "none"
+        target = action.target
+        if target is not None and target.ranged and not c.ranged and self.melee_count[target.side]:
+            target = self.pick_target(c)     # out of reach behind the melee (a user's policy may not know)
+            if kind == "coup":
+                kind = "attack"
+        if kind == "coup" and not full:  # a coup de grace takes a full round: attack someone able instead
+            target = self.pick_target(c)
+            kind = "attack"
+        strained = False
         if kind == "attack":
-            if action.target is not None:
+            if target is not None:
                 if c.ranged:
-                    self._attack_routine(c, action.target, t.ranged_full if full else t.ranged_standard, full)
+                    self._attack_routine(c, target, t.ranged_full if full else t.ranged_standard, full)
+                    strained = True
                 else:
                     routine = t.full if full else t.standard
                     if not (c.weapon_lost and routine and routine[0].ranged):   # its only weapon is gone
-                        self._attack_routine(c, action.target, routine, full)
+                        self._attack_routine(c, target, routine, full)
+                        strained = True
         elif kind == "cast":
             c.spend_slot(action.spell, action.level)
             if c.deaf and self.rand() < DEAF_SPELL_FAILURE:
@@ -300,16 +309,32 @@ class Fight:
         elif kind == "breath":
             self._breath(c, action.targets)
         elif kind == "coup":
-            self._coup_de_grace(c, action.target)
-        if disabled and kind != "none" and c.hp == 0 and not c.dead:
+            self._coup_de_grace(c, target)
+        if disabled and (strained or kind in ("cast", "breath", "coup")) and c.hp == 0 and not c.dead:
             self._strain(c)
         c.acted = True
+
+    def _expire(self, now: float) -> None:
+        """End every condition whose time has come (a stun that ends at the caster's turn ends for the attackers
+        who act before its subject too)."""
+        earliest = INFINITY
+        for c in self.pcs + self.monsters:
+            conditions = c.conditions
+            if conditions and c.expires_at <= now:
+                for name in [name for name, (ends, _) in conditions.items() if ends <= now]:
+                    self._drop_condition(c, name)
+                c.expires_at = min((ends for ends, _ in conditions.values()), default=INFINITY)
+            if c.expires_at < earliest:
+                earliest = c.expires_at
+        self.next_expiry = earliest
 
     def _strain(self, c: Combatant) -> None:
         """A disabled creature's strenuous action costs it a hit point: it is dying."""
         c.hp -= STRAIN_DAMAGE
         c.stable = False
         self.refresh(c)
+        foes = self.record.monsters if c.side == "pc" else self.record.party
+        foes.downs += 1                  # it fell at last from the damage its enemies dealt
         if self.lines is not None:
             self.log(f"{c.name} strains its wounds: {c.hp} hp, dying")
 
@@ -884,6 +909,8 @@ class Fight:
         target.conditions[name] = [ends, data]
         if ends < target.expires_at:
             target.expires_at = ends
+        if ends < self.next_expiry:
+            self.next_expiry = ends
         self.refresh(target)
         if name == "bless":
             target.attack_bonus = max(target.attack_bonus, 1)

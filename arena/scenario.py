@@ -52,7 +52,7 @@ from pydantic import (
 from arena.creatures import Creature
 from arena.errors import ArenaError, RulesError, nearest
 from arena.rules.ruleset import DIES, Die, Modifiers, RuleOptions, RuleSet, default_grid, grid
-from arena.tactics import CALLED_SHOT, POLICIES, PRESS_LUCK, TacticsSettings, load_policy_file
+from arena.tactics import CALLED_SHOT, POLICIES, POLICY_SOURCES, PRESS_LUCK, TacticsSettings, load_policy_file
 from arena.yamlio import (
     PathKey,
     YamlDoc,
@@ -428,14 +428,34 @@ class Scenario(Frozen):
             raise YamlValidationError(problems)
 
         resolved = _Resolved(tuple(groups), tuple(party) if party is not None else None, base_dir)
-        names = {c.name for c in self._party_for(resolved, "d20")} | {c.name for c, _ in groups}
+        fighters = [*self._party_for(resolved, "d20"), *(c for c, _ in groups)]
+        names = {c.name for c in fighters}
         for name in self.tactics.creatures:
             if name not in names:
                 problems.append(f"{where(('tactics', 'creatures', name))}: "
                                 + nearest(name, sorted(names), "creature in this scenario"))
+        problems += self._foreign_policies(base_dir, where, fighters)
         if problems:
             raise YamlValidationError(problems)
         self._resolved = resolved
+
+    def _foreign_policies(self, base_dir: Path, where: _Where, fighters: list[Creature]) -> list[str]:
+        """Policies registered by a policy file this scenario does not list: another scenario loaded them here,
+        but a worker that never fights that scenario would not know them."""
+        own = {str((base_dir / p).resolve()) for p in self.policies}
+        used = [(("tactics", side), spec.policy) for side, spec in (("party", self.tactics.party),
+                                                                     ("monsters", self.tactics.monsters))]
+        used += [(("tactics", "creatures", name), spec.policy) for name, spec in self.tactics.creatures.items()]
+        used += [(("party",) if c.side == "pc" else ("monsters",), c.tactics) for c in fighters]
+        problems = []
+        for path, policy in used:
+            source = POLICY_SOURCES.get(policy)
+            if source is not None and source not in own:
+                problem = (f"{where(path)}: policy {policy!r} comes from {Path(source).name}, which this scenario "
+                           "does not list under policies: (each worker loads only the files its scenario lists)")
+                if problem not in problems:
+                    problems.append(problem)
+        return problems
 
     def _party_for(self, resolved: _Resolved, die: str) -> list[Creature]:
         from arena.party import build_character, generate_party
@@ -476,10 +496,10 @@ class Scenario(Frozen):
         """The engine's :class:`~arena.engine.Encounter` for rule sets using ``die`` (cached per die)."""
         if die not in DIES:
             raise ArenaError(f"die must be one of {', '.join(DIES)}, not {die!r}")
+        self.load_policies()                      # also after a pickle: a worker's registry starts empty
         if die not in self._encounters:
             from arena.engine import prepare
 
-            self.load_policies()
             self._encounters[die] = prepare(
                 self.party_members(die), self.monster_groups(), round_cap=self.round_cap,
                 party_tactics=self.tactics.side_settings("pc"),

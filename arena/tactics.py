@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import sys
+import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -106,8 +107,11 @@ class View:
         return [c for c in creature.friends if not c.dead and (include_down or c.is_able)]
 
     def helpless_enemies(self, creature) -> list:
-        """Enemies alive and conscious but helpless for now (asleep, held, knocked out): coup de grace targets."""
-        return [c for c in creature.foes if not c.is_able and not c.dead and c.hp > 0]
+        """Enemies in reach, not dying, helpless for now (asleep, held, knocked out), that a coup de grace from
+        ``creature`` can kill: its coup de grace targets."""
+        everyone = self.reaches_all(creature)
+        return [c for c in creature.foes if not c.is_able and not c.dead and c.hp >= 0
+                and (everyone or not c.ranged) and _coup_can_kill(creature, c)]
 
     def rand(self) -> float:
         return self._fight.rand()
@@ -170,7 +174,7 @@ def attack_policy(view: View, creature) -> Action:
                 hp = c.hp - c.nonlethal
                 if target is None or hp < best_hp:
                     target, best_hp = c, hp
-        elif coup and c.hp > 0 and not c.dead and (helpless is None or (c.hp, c.uid) < (helpless.hp, helpless.uid)) \
+        elif coup and c.hp >= 0 and not c.dead and (helpless is None or (c.hp, c.uid) < (helpless.hp, helpless.uid)) \
                 and _coup_can_kill(creature, c):
             helpless = c
     if helpless is None and not weakest:
@@ -191,8 +195,10 @@ def _coup_can_kill(creature, target) -> bool:
     t = target.t
     if "critical hits" in t.immunities:
         return False
-    attack = (creature.t.full or creature.t.standard)[0]
-    return not t.regen or bool(attack.overcomes & t.regen_overcome)
+    routine = creature.t.full or creature.t.standard
+    if not routine:
+        return False
+    return not t.regen or bool(routine[0].overcomes & t.regen_overcome)
 
 
 def breath_area(breath) -> str:
@@ -305,29 +311,57 @@ def register(name: str, policy: Callable[[View, object], Action],
 
 
 _POLICY_FILES: set[str] = set()
+POLICY_SOURCES: dict[str, str] = {}
+"""Policy name -> the policy file (resolved path) that registered it: a scenario may use such a name only if it
+lists that file itself, so every worker of a run, loading only its own scenarios' files, knows the name."""
 
 
 def load_policy_file(path: str | Path, shown: str | None = None) -> None:
     """Run a Python file that registers policies (``register(...)`` at its top level), once per process.
 
     Scenario files name such files under ``policies:``; every process that fights the scenario (each worker of a
-    run too) loads them before the tactics are read. Errors name the file as ``shown`` (the path as written)."""
+    run too) loads them before the tactics are read. A file may not register a name that is already taken (a
+    built-in, a policy registered from Python, another file's): which one won would depend on loading order.
+    Errors name the file as ``shown`` (the path as written)."""
     resolved = Path(path).resolve()
     key = str(resolved)
     if key in _POLICY_FILES:
         return
+    shown = shown or str(path)
     if not resolved.is_file():
-        raise ArenaError(f"no such policy file {shown or str(path)!r}")
+        raise ArenaError(f"no such policy file {shown!r}")
+    if resolved.suffix != ".py":
+        raise ArenaError(f"policy file {shown!r} is not a Python file (.py)")
     name = f"arena_policies_{resolved.stem}_{hashlib.sha1(key.encode()).hexdigest()[:8]}"
     spec = importlib.util.spec_from_file_location(name, resolved)
     module = importlib.util.module_from_spec(spec)
+    before = dict(POLICIES), dict(TARGETING)
     sys.modules[name] = module
     try:
         spec.loader.exec_module(module)
     except Exception as err:                      # the user's code: report it as their input's problem
+        _restore(*before)
         del sys.modules[name]
-        raise ArenaError(f"policy file {shown or str(path)!r} failed: {type(err).__name__}: {err}") from None
+        lines = [frame.lineno for frame in traceback.extract_tb(err.__traceback__) if frame.filename == key]
+        where = f"{shown}:{lines[-1]}" if lines else shown
+        raise ArenaError(f"policy file {where} failed: {type(err).__name__}: {err}") from None
+    taken = sorted(n for n, policy in POLICIES.items() if n in before[0] and before[0][n] is not policy)
+    if taken:
+        _restore(*before)
+        del sys.modules[name]
+        raise ArenaError(f"policy file {shown!r} registers {', '.join(map(repr, taken))}, a name already taken"
+                         f"{f' by {Path(POLICY_SOURCES[taken[0]]).name}' if taken[0] in POLICY_SOURCES else ''}: "
+                         "choose another name")
+    for added in POLICIES.keys() - before[0].keys():
+        POLICY_SOURCES[added] = key
     _POLICY_FILES.add(key)
+
+
+def _restore(policies: dict, targeting: dict) -> None:
+    POLICIES.clear()
+    POLICIES.update(policies)
+    TARGETING.clear()
+    TARGETING.update(targeting)
 
 
 def decide(view: View, creature) -> Action:

@@ -277,3 +277,63 @@ def test_a_staggered_creature_cannot_deliver_a_coup_de_grace(spy):
     f._turn(troll)
     assert troll.state() == "staggered" and troll.tally.coups_de_grace == 0
     assert [check.target for check in attacks_by(spy, troll)] == [able.t.ac]
+
+
+def test_a_creature_straining_to_dying_counts_as_a_down_for_its_enemies():
+    f = make_fight([creature("hero", side="pc", hp=10)], [creature("orc", hp=500, ac=5)])
+    hero, orc = f.pcs[0], f.monsters[0]
+    f.deal(orc, hero, 10, SLASHING)
+    assert f.record.monsters.downs == 0                     # disabled is not down
+    f.round = 2
+    f._turn(hero)
+    assert hero.dying() and f.record.monsters.downs == 1 and f.record.party.downs == 0
+
+
+def test_no_strain_without_a_strenuous_action():
+    f = make_fight([creature("hero", side="pc", hp=10)], [creature("orc")])
+    hero = f.pcs[0]
+    f.deal(f.monsters[0], hero, 10, SLASHING)
+    f.monsters[0].hp = -5                                    # no enemy left to attack: nothing done, nothing strained
+    f.refresh(f.monsters[0])
+    f._turn(hero)
+    assert hero.hp == 0 and not hero.dying()
+
+
+@pytest.mark.parametrize("situation", ["prone", "round one"])
+def test_no_coup_de_grace_after_a_move(situation):
+    """A coup de grace takes the full round: not after standing up, not while closing in on round 1."""
+    f = make_fight([creature("held", side="pc"), creature("able", side="pc")], [creature("orc", hp=500)])
+    held, orc = f.pcs[0], f.monsters[0]
+    f.add_condition(held, "held", 60.0, dc=99)
+    assert attack_policy(f.view, orc).kind == "coup"
+    f.round = 1 if situation == "round one" else 3
+    orc.prone = situation == "prone"
+    f._turn(orc)
+    assert orc.tally.coups_de_grace == 0 and held.hp == held.max_hp
+    assert orc.tally.attacks == 1
+
+
+def test_a_condition_ends_at_its_time_for_everyone_who_acts_after(spy):
+    """A stun that ends at the caster's turn no longer helps attackers acting before the stunned creature."""
+    f = make_fight([creature("hero", side="pc"), creature("caster", side="pc")], [creature("orc", ac=16)])
+    hero, caster, orc = f.pcs[0], f.pcs[1], f.monsters[0]
+    hero.offset, caster.offset, orc.offset = 0.25, 0.0, 0.5
+    orc.acted = True
+    f.instant = caster.offset
+    f.add_condition(orc, "stunned", spells.ROUND)            # ends at 6.0, the caster's next turn
+    f.env.run(until=spells.ROUND)
+    f.round = 2
+    Script(f, [0.0] * 10)
+    f._turn(hero)                                            # at 6.25, before the orc's own turn
+    assert "stunned" not in orc.conditions
+    targets = [check.target for check in attacks_by(spy, hero)]
+    assert targets and set(targets) == {orc.t.ac}           # 16, not flat-footed 14 - 2
+
+
+def test_state_of_a_creature_at_zero_with_nonlethal_damage_is_unconscious():
+    f = make_fight([creature("hero", side="pc", hp=10)], [creature("orc")])
+    hero = f.pcs[0]
+    hero.hp, hero.nonlethal = 0, 3
+    f.refresh(hero)
+    assert hero.state() == "unconscious (nonlethal)" and not hero.is_able
+    assert f.view.helpless_enemies(f.monsters[0]) == [hero]

@@ -89,3 +89,68 @@ def test_an_unregistered_policy_is_an_error_with_its_line(tmp_path):
         load_scenarios(tmp_path / "s.yaml")
     assert any("s.yaml:5: tactics.monsters.policy: unknown policy 'toughest-first'" in p
                for p in err.value.problems)
+
+
+def write_policy(path: Path, name: str) -> None:
+    path.write_text("from arena.tactics import attack_policy, register\n"
+                    "def policy(view, creature):\n"
+                    "    return attack_policy(view, creature)\n"
+                    f"register({name!r}, policy)\n")
+
+
+def test_two_files_cannot_register_the_same_name(tmp_path):
+    """Which file won would depend on loading order, and so on which worker ran which scenario."""
+    write_policy(tmp_path / "a.py", "mine")
+    write_policy(tmp_path / "b.py", "mine")
+    (tmp_path / "a.yaml").write_text(scenario_text("policies: a.py\n", "mine"))
+    (tmp_path / "b.yaml").write_text(scenario_text("policies: b.py\n", "mine"))
+    load_scenarios(tmp_path / "a.yaml")
+    with pytest.raises(YamlValidationError) as err:
+        load_scenarios(tmp_path / "b.yaml")
+    assert "b.yaml:2: policies.0: policy file 'b.py' registers 'mine', a name already taken by a.py" \
+        in err.value.problems[0]
+
+
+def test_a_file_cannot_replace_a_built_in_policy(tmp_path):
+    write_policy(tmp_path / "a.py", "random")
+    (tmp_path / "a.yaml").write_text(scenario_text("policies: a.py\n", "random"))
+    with pytest.raises(YamlValidationError, match="registers 'random', a name already taken"):
+        load_scenarios(tmp_path / "a.yaml")
+    assert tactics.POLICIES["random"] is tactics.attack_policy
+
+
+def test_a_scenario_must_list_the_file_of_every_policy_it_uses(tmp_path):
+    """Another scenario's file registered the name in this process, but a worker would not know it."""
+    write_policy(tmp_path / "a.py", "mine")
+    (tmp_path / "a.yaml").write_text(scenario_text("policies: a.py\n", "mine"))
+    (tmp_path / "b.yaml").write_text(scenario_text("", "mine"))
+    load_scenarios(tmp_path / "a.yaml")
+    with pytest.raises(YamlValidationError) as err:
+        load_scenarios(tmp_path / "b.yaml")
+    assert "b.yaml:5: tactics.monsters: policy 'mine' comes from a.py, which this scenario does not list under " \
+        "policies:" \
+        in err.value.problems[0]
+
+
+def test_a_policy_file_must_be_python_and_its_errors_name_the_line(tmp_path):
+    (tmp_path / "p.txt").write_text("x = 1\n")
+    (tmp_path / "s.yaml").write_text(scenario_text("policies: [p.txt]\n"))
+    with pytest.raises(YamlValidationError, match=r"s.yaml:2: policies.0: policy file 'p.txt' is not a Python"):
+        load_scenarios(tmp_path / "s.yaml")
+    (tmp_path / "bad.py").write_text("import math\n\nx = undefined_name\n")
+    (tmp_path / "s.yaml").write_text(scenario_text("policies: [bad.py]\n"))
+    with pytest.raises(YamlValidationError, match=r"policy file bad.py:3 failed: NameError"):
+        load_scenarios(tmp_path / "s.yaml")
+
+
+def test_a_prepared_scenario_sent_to_a_fresh_process_loads_its_policies():
+    import pickle
+
+    (scenario,) = load_scenarios(EXAMPLE)
+    scenario.prepare("d20")
+    copy = pickle.loads(pickle.dumps(scenario))
+    tactics.POLICIES.pop("toughest-first")                  # as in a new worker: the name is unknown
+    tactics._POLICY_FILES.clear()
+    encounter = copy.prepare("d20")
+    assert "toughest-first" in tactics.POLICIES
+    assert fight(encounter, RuleSet.from_key("d20"), 1).record.rounds >= 1

@@ -27,7 +27,9 @@ from pydantic import (
 )
 
 from arena.dice import parse as parse_dice
-from arena.errors import ArenaError, DiceSyntaxError, nearest
+from arena.errors import ArenaError, DiceSyntaxError, one_of
+from arena.spells import SPELLS
+from arena.tactics import POLICIES
 
 # --------------------------------------------------------------------------------------------- vocabularies
 Size = Literal["fine", "diminutive", "tiny", "small", "medium", "large", "huge", "gargantuan", "colossal"]
@@ -322,20 +324,7 @@ class Regeneration(Frozen):
     """Damage types (fire, acid) or materials (silver, good) that deal normal damage."""
 
 
-def _known_spell(name: str) -> str:
-    from arena.spells import SPELLS
-
-    if name not in SPELLS:
-        raise ValueError(nearest(name, SPELLS, "spell") + "; list only the spells the engine casts")
-    return name
-
-
-def _known_policy(name: str) -> str:
-    from arena.tactics import POLICIES  # read when validating: policies registered before loading count
-
-    if name not in POLICIES:
-        raise ValueError(nearest(name, POLICIES, "policy"))
-    return name
+PreparedSpell = Annotated[str, AfterValidator(one_of("spell", SPELLS, "; list only the spells the engine casts"))]
 
 
 class Spellcasting(Frozen):
@@ -344,8 +333,7 @@ class Spellcasting(Frozen):
     caster_level: int = Field(ge=1)
     ability: Ability
     casting_class: str | None = None
-    prepared: dict[Annotated[int, Field(ge=0, le=9)], tuple[Annotated[str, AfterValidator(_known_spell)], ...]] \
-        = Field(default_factory=dict)
+    prepared: dict[Annotated[int, Field(ge=0, le=9)], tuple[PreparedSpell, ...]] = Field(default_factory=dict)
     """Spell level -> names of the prepared spells (a spell prepared twice is listed twice); only the spells the
     engine casts (:data:`arena.spells.SPELLS`): a misspelt one would silently never be cast."""
     domains: tuple[str, ...] = ()
@@ -509,7 +497,7 @@ class Creature(Frozen):
     spellcasting: Spellcasting | None = None
     body_parts: tuple[BodyPart, ...] | None = None
     """Called-shot targets; default from the creature type (:data:`BODY_BY_TYPE`)."""
-    tactics: Annotated[str, AfterValidator(_known_policy)] = "focus-weakest"
+    tactics: Annotated[str, AfterValidator(one_of("policy", POLICIES))] = "focus-weakest"
     """Name of the default tactics policy."""
     notes: str = ""
     source: str = ""

@@ -281,7 +281,7 @@ class Fight:
         action = policy(self.view, c)
         kind = action.kind               # carry out the action (inlined here: one call fewer on every turn)
         target = action.target
-        if target is not None and target.ranged and not c.ranged and self.melee_count[target.side]:
+        if target is not None and target.ranged and not self.view.reaches(c, target):
             target = self.pick_target(c)     # out of reach behind the melee (a user's policy may not know)
             if kind == "coup":
                 kind = "attack"
@@ -458,14 +458,10 @@ class Fight:
     def save(self, target: Combatant, kind: str, dc: int, source: Combatant | None):
         """A saving throw by ``target`` (named from the saver: ``success`` = it saved)."""
         bonus = target.t.saves[kind] + target.save_bonus + self._penalty(target, kind)
-        opponent_side = source.side if source is not None else ("monster" if target.side == "pc" else "pc")
+        opponent_side = source.side if source is not None else tactics.FOE_SIDE[target.side]
         check = Check("save", target.side, bonus, dc, opponent=opponent_side)
         outcome = self.resolve(check, target, source)
-        tally = target.tally
-        tally.critical_successes += outcome.critical_success
-        tally.fumbles += outcome.fumble
-        tally.auto_successes += outcome.auto_success
-        tally.auto_failures += outcome.auto_failure
+        _count_roll(target.tally, outcome)
         self.record.item_damage_events += outcome.item_damage
         if self.lines is not None:
             self.log(f"{target.name} {kind} save DC {dc}: {_roll_text(outcome, self.last_plan)} - "
@@ -564,7 +560,8 @@ class Fight:
         outcome = self.resolve(check, c, target)
         plan = self.last_plan
         tally = c.tally
-        _count_attack(tally, outcome)
+        tally.attacks += 1
+        _count_roll(tally, outcome)
         if part is not None:
             tally.called_shots += 1
             c.called_this_round = True
@@ -760,7 +757,8 @@ class Fight:
         outcome = self.resolve(check, caster, target)
         plan = self.last_plan
         tally = caster.tally
-        _count_attack(tally, outcome)
+        tally.attacks += 1
+        _count_roll(tally, outcome)
         if not outcome.success:
             if self.lines is not None:
                 self.log(f"{caster.name} ray {mod:+d} vs {target.name} touch AC {ac}: {_roll_text(outcome, plan)} - "
@@ -954,9 +952,8 @@ class Fight:
                 self.lines.append(f"{c.name}: {c.hp}/{c.max_hp} hp, {c.state()}")
 
 
-def _count_attack(tally, outcome) -> None:
-    """Count an attack roll: made, automatic success or failure, critical success or fumble."""
-    tally.attacks += 1
+def _count_roll(tally, outcome) -> None:
+    """Count a roll's extremes: automatic success or failure, critical success or fumble (each pair exclusive)."""
     if outcome.auto_success:
         tally.auto_successes += 1
     elif outcome.auto_failure:

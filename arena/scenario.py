@@ -30,7 +30,7 @@ import hashlib
 import json
 import os
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -50,7 +50,7 @@ from pydantic import (
 )
 
 from arena.creatures import Creature
-from arena.errors import ArenaError, RulesError, nearest
+from arena.errors import ArenaError, RulesError, nearest, one_of
 from arena.rules.ruleset import DIES, Die, Modifiers, RuleOptions, RuleSet, default_grid, grid
 from arena.tactics import CALLED_SHOT, POLICIES, POLICY_SOURCES, PRESS_LUCK, TacticsSettings, load_policy_file
 from arena.yamlio import (
@@ -74,17 +74,8 @@ GENERATED_PC_RE = re.compile(r"^(?P<cls>fighter|cleric|rogue|wizard)-(?P<level>\
 GROUP_TEXT_RE = re.compile(r"^(?P<name>[^:]+?)\s*(?::\s*(?P<count>[^:]*))?$")
 
 
-def _one_of(what: str, choices: Sequence[str]) -> Callable[[str], str]:
-    def check(value: str) -> str:
-        if value not in choices:
-            raise ValueError(nearest(value, choices, what))
-        return value
-
-    return check
-
-
 def _choice(what: str, choices: Sequence[str]) -> Any:
-    return Annotated[str, AfterValidator(_one_of(what, choices)),
+    return Annotated[str, AfterValidator(one_of(what, choices)),
                      WithJsonSchema({"type": "string", "enum": list(choices)})]
 
 

@@ -97,6 +97,10 @@ class View:
         enemies in the melee while any able enemy fights there (those who stand back are behind them)."""
         return creature.ranged or not self._fight.melee_count[FOE_SIDE[creature.side]]
 
+    def reaches(self, creature, target) -> bool:
+        """Can ``creature``'s weapons reach ``target``?"""
+        return not target.ranged or self.reaches_all(creature)
+
     def reachable(self, creature) -> list:
         """The able enemies ``creature`` can attack with its weapons."""
         if self.reaches_all(creature):
@@ -110,8 +114,7 @@ class View:
         """Enemies in reach, not dying, helpless for now (asleep, held, knocked out), that a coup de grace from
         ``creature`` can kill: its coup de grace targets."""
         everyone = self.reaches_all(creature)
-        return [c for c in creature.foes if not c.is_able and not c.dead and c.hp >= 0
-                and (everyone or not c.ranged) and _coup_can_kill(creature, c)]
+        return [c for c in creature.foes if (everyone or not c.ranged) and _coup_candidate(creature, c)]
 
     def rand(self) -> float:
         return self._fight.rand()
@@ -160,8 +163,9 @@ def attack_policy(view: View, creature) -> Action:
         caught = area_count(breath_area(breath), len(enemies))
         if caught >= 2 or len(enemies) == 1:
             return Action("breath", targets=_ordered(view, creature, enemies)[:caught])
-    # One pass over the enemies it reaches: a helpless one for a coup de grace (a melee creature's first choice,
-    # the fewest hit points first), and the weakest able one (focus_weakest inlined for the commonest policy).
+    # One pass over the enemies it reaches (the hot loop: View.helpless_enemies and focus_weakest inlined): a
+    # helpless one for a coup de grace (a melee creature's first choice, the fewest hit points first), and the
+    # weakest able one.
     coup = creature.t.full and not creature.t.prefers_ranged
     weakest = creature.policy == "focus-weakest"
     everyone = view.reaches_all(creature)
@@ -174,19 +178,24 @@ def attack_policy(view: View, creature) -> Action:
                 hp = c.hp - c.nonlethal
                 if target is None or hp < best_hp:
                     target, best_hp = c, hp
-        elif coup and c.hp >= 0 and not c.dead and (helpless is None or (c.hp, c.uid) < (helpless.hp, helpless.uid)) \
-                and _coup_can_kill(creature, c):
+        elif coup and _coup_candidate(creature, c) \
+                and (helpless is None or (c.hp, c.uid) < (helpless.hp, helpless.uid)):
             helpless = c
-    if helpless is None and not weakest:
-        target = choose_target(view, creature)
     if helpless is not None:
         return Action("coup", helpless)
+    if not weakest:
+        target = choose_target(view, creature)
     if target is None:
         return NOTHING
     action = target.attack_action          # attacking a creature is the same action all fight long
     if action is None:
         action = target.attack_action = Action("attack", target)
     return action
+
+
+def _coup_candidate(creature, c) -> bool:
+    """Helpless for now (asleep, held, knocked out), neither dying nor dead, and killable by a coup de grace."""
+    return not c.is_able and not c.dead and c.hp >= 0 and _coup_can_kill(creature, c)
 
 
 def _coup_can_kill(creature, target) -> bool:

@@ -12,7 +12,8 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from fight_scripting import Script
+from fight_scripting import SWORD, Script
+from fight_scripting import stat_block as creature
 from typer.testing import CliRunner
 
 from arena import injuries
@@ -29,24 +30,11 @@ from arena.tactics import TacticsSettings
 ROOT = Path(__file__).resolve().parents[1]
 FIRE = frozenset({"fire"})
 SLASHING = frozenset({"slashing"})
-SWORD = {"name": "sword", "bonuses": [5], "damage": "1d6", "damage_types": ["slashing"]}
 JAVELIN = {"name": "javelin", "bonuses": [5], "damage": "1d6", "damage_types": ["piercing"], "kind": "ranged"}
 HEAD = ("head", 0)
 
 
 # ------------------------------------------------------------------------------------------ helpers
-def creature(name: str, side: str = "monster", hp: int = 30, ac: int = 12, attack: dict | None = None,
-             **extra) -> Creature:
-    """An inline humanoid (3d8 hit dice: first hit die 8; default parts head +4, hand +4, eye +8 ...)."""
-    fields = dict(name=name, type="humanoid", side=side, hp=hp, hit_dice="3d8", ac=ac, touch_ac=10,
-                  flat_footed_ac=ac, bab=3, grapple=3, saves={"fort": 2, "ref": 2, "will": 2},
-                  attack=[[attack or SWORD]])
-    if side == "monster":
-        fields["cr"] = 1
-    fields.update(extra)
-    return Creature(**fields)
-
-
 def make_fight(party: list[Creature], monsters: list[Creature], key: str = "d20", seed: int = 0,
                pc_calls: str = "never", monster_calls: str = "never", **options) -> Fight:
     encounter = prepare(party, [(m, 1) for m in monsters],

@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 
 import pytest
-from fight_scripting import Script
+from fight_scripting import Script, make_fight
+from fight_scripting import stat_block as creature
 
 from arena import spells
 from arena.bestiary import get_creature
@@ -20,24 +21,6 @@ BLUDGEONING = frozenset({"bludgeoning"})
 FIRE = frozenset({"fire"})
 ACID = frozenset({"acid"})
 COLD = frozenset({"cold"})
-
-
-def creature(name: str, side: str = "monster", hp: int = 30, ac: int = 12, attack: dict | None = None,
-             **extra) -> Creature:
-    fields = dict(name=name, type="humanoid", side=side, hp=hp, hit_dice="3d8", ac=ac, touch_ac=10,
-                  flat_footed_ac=ac, bab=3, grapple=3, saves={"fort": 2, "ref": 2, "will": 2},
-                  attack=[[attack or {"name": "sword", "bonuses": [5], "damage": "1d6",
-                                      "damage_types": ["slashing"]}]])
-    if side == "monster":
-        fields["cr"] = 1
-    fields.update(extra)
-    return Creature(**fields)
-
-
-def make_fight(party: list[Creature], monsters: list[Creature], key: str = "d20", seed: int = 0,
-               **options) -> Fight:
-    encounter = prepare(party, [(m, 1) for m in monsters], **options)
-    return Fight(encounter, RuleSet.from_key(key), seed, log=True)
 
 
 def mixed_encounter(level: int = 5, die: str = "d20", cap: int = 50):

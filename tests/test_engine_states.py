@@ -5,12 +5,12 @@ through damage reduction, who a melee creature can reach, and how rays are count
 from __future__ import annotations
 
 import pytest
-from fight_scripting import Script
+from fight_scripting import SWORD, Script, make_fight, stat_block
 
 from arena import spells
 from arena.bestiary import get_creature
 from arena.creatures import Creature
-from arena.engine import HELPLESS_AC, STUNNED_AC, Fight, fight, prepare
+from arena.engine import HELPLESS_AC, STUNNED_AC, fight, prepare
 from arena.party import generate_party
 from arena.rules import RuleSet
 from arena.tactics import POLICIES, attack_policy
@@ -20,18 +20,8 @@ SLASHING = frozenset({"slashing"})
 
 def creature(name: str, side: str = "monster", hp: int = 30, ac: int = 12, attack: dict | None = None,
              **extra) -> Creature:
-    fields = dict(name=name, type="humanoid", side=side, hp=hp, hit_dice="3d8", ac=ac, touch_ac=10,
-                  flat_footed_ac=ac - 2, bab=3, grapple=3, saves={"fort": 2, "ref": 2, "will": 2},
-                  attack=[[attack or {"name": "sword", "bonuses": [5, 0], "damage": "1d6",
-                                      "damage_types": ["slashing"]}]])
-    if side == "monster":
-        fields["cr"] = 1
-    fields.update(extra)
-    return Creature(**fields)
-
-
-def make_fight(party, monsters, key: str = "d20", seed: int = 0, **options) -> Fight:
-    return Fight(prepare(party, [(m, 1) for m in monsters], **options), RuleSet.from_key(key), seed, log=True)
+    """A humanoid whose sword has an iterative attack, flat-footed 2 below its AC."""
+    return stat_block(name, side, hp, ac, attack or {**SWORD, "bonuses": [5, 0]}, flat_footed_ac=ac - 2, **extra)
 
 
 def attacks_by(spy, actor) -> list:

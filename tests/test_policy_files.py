@@ -91,6 +91,13 @@ def test_an_unregistered_policy_is_an_error_with_its_line(tmp_path):
                for p in err.value.problems)
 
 
+def first_problem(path: Path) -> str:
+    """The first problem loading ``path`` reports (it must fail)."""
+    with pytest.raises(YamlValidationError) as err:
+        load_scenarios(path)
+    return err.value.problems[0]
+
+
 def write_policy(path: Path, name: str) -> None:
     path.write_text("from arena.tactics import attack_policy, register\n"
                     "def policy(view, creature):\n"
@@ -105,10 +112,8 @@ def test_two_files_cannot_register_the_same_name(tmp_path):
     (tmp_path / "a.yaml").write_text(scenario_text("policies: a.py\n", "mine"))
     (tmp_path / "b.yaml").write_text(scenario_text("policies: b.py\n", "mine"))
     load_scenarios(tmp_path / "a.yaml")
-    with pytest.raises(YamlValidationError) as err:
-        load_scenarios(tmp_path / "b.yaml")
     assert "b.yaml:2: policies.0: policy file 'b.py' registers 'mine', a name already taken by a.py" \
-        in err.value.problems[0]
+        in first_problem(tmp_path / "b.yaml")
 
 
 def test_a_file_cannot_replace_a_built_in_policy(tmp_path):
@@ -125,11 +130,8 @@ def test_a_scenario_must_list_the_file_of_every_policy_it_uses(tmp_path):
     (tmp_path / "a.yaml").write_text(scenario_text("policies: a.py\n", "mine"))
     (tmp_path / "b.yaml").write_text(scenario_text("", "mine"))
     load_scenarios(tmp_path / "a.yaml")
-    with pytest.raises(YamlValidationError) as err:
-        load_scenarios(tmp_path / "b.yaml")
     assert "b.yaml:5: tactics.monsters: policy 'mine' comes from a.py, which this scenario does not list under " \
-        "policies:" \
-        in err.value.problems[0]
+        "policies:" in first_problem(tmp_path / "b.yaml")
 
 
 def test_a_policy_file_must_be_python_and_its_errors_name_the_line(tmp_path):

@@ -15,7 +15,7 @@ from fractions import Fraction
 
 import pydantic
 import pytest
-from fight_scripting import Script
+from fight_scripting import Script, make_fight, stat_block
 
 from arena import spells, tactics
 from arena.bestiary import get_creature
@@ -38,14 +38,7 @@ SAVES = {"fort": 30, "ref": 30, "will": 30}
 
 def body(name: str, side: str = "monster", hp: int = 500, hit_dice: str = "3d8", ac: int = 10, saves=None,
          attack: dict | None = None, **extra) -> Creature:
-    fields = dict(name=name, type="humanoid", side=side, hp=hp, hit_dice=hit_dice, ac=ac, touch_ac=10,
-                  flat_footed_ac=ac, bab=3, grapple=3, saves=saves or FAILS,
-                  attack=[[attack or {"name": "sword", "bonuses": [5], "damage": "1d6",
-                                      "damage_types": ["slashing"]}]])
-    if side == "monster":
-        fields["cr"] = 1
-    fields.update(extra)
-    return Creature(**fields)
+    return stat_block(name, side, hp, ac, attack, hit_dice=hit_dice, saves=saves or FAILS, **extra)
 
 
 def mage(cl: int, prepared: dict | None = None, name: str = "mage", **extra) -> Creature:
@@ -55,7 +48,7 @@ def mage(cl: int, prepared: dict | None = None, name: str = "mage", **extra) -> 
 
 def build(party: list[Creature], monsters: list[Creature], key: str = "fixed10", seed: int = 0,
           **options) -> Fight:
-    return Fight(prepare(party, [(m, 1) for m in monsters], **options), RuleSet.from_key(key), seed, log=True)
+    return make_fight(party, monsters, key, seed, **options)
 
 
 def every_die_shows(f: Fight, draw: float) -> None:

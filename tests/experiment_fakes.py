@@ -102,8 +102,9 @@ def cli_app():
     """A typer app with `run`, `report`, `compare` and `check` (the same commands `arena` registers)."""
     import typer
 
-    from arena.cli import run_cmds
+    from arena.cli import results_cmds, run_cmds
 
     app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
     run_cmds.register(app)
+    results_cmds.register(app)
     return app

@@ -22,13 +22,14 @@ app = typer.Typer(
 
 
 def _register() -> None:
-    from arena.cli import bestiary_cmds, challenge_cmds, claims_cmds, fight_cmds, odds, run_cmds
+    from arena.cli import bestiary_cmds, challenge_cmds, claims_cmds, fight_cmds, odds, results_cmds, run_cmds
 
     odds.register(app)
     bestiary_cmds.register(app)
     challenge_cmds.register(app)
     fight_cmds.register(app)
     run_cmds.register(app)
+    results_cmds.register(app)
     claims_cmds.register(app)
 
 

@@ -21,7 +21,6 @@ import datetime as dt
 import hashlib
 import json
 import os
-import shutil
 import subprocess
 import sys
 import time
@@ -34,14 +33,26 @@ import numpy as np
 
 from arena.dice import encounter_seed
 from arena.errors import ArenaError
+from arena.limits import MAX_ENCOUNTERS, MAX_RUN_ENCOUNTERS, MAX_SEED, MAX_WORKERS
+from arena.results_folder import (
+    code_fingerprint,
+    file_sha256,
+    locked,
+    looks_like_results,
+    os_problem,
+    record_chunk,
+    refuse_links,
+    remove_run_files,
+    verified_chunks,
+)
 from arena.rules import RuleSet
 
 DEFAULT_CHUNK = 500
 """Encounters per task: large enough to amortise pickling and scheduling (a few ms), small enough to balance."""
 MAX_RETRIES = 3
 """How often the chunks of a dead worker are rerun before the run gives up."""
-FORMAT = 1
-"""Version of the results folder layout (in the manifest)."""
+FORMAT = 2
+"""Version of the results folder layout (in the manifest); 2 added the chunk ledger and the code fingerprint."""
 
 KEY_COLUMNS: dict[str, str] = {
     "scenario": "string",
@@ -143,8 +154,9 @@ class Plan:
         return sum(sp.n * len(sp.rule_sets) for sp in self.scenarios)
 
     def fingerprint(self) -> dict:
-        """What must be identical for ``--resume`` to continue a run."""
+        """What must be identical for ``--resume`` to continue a run: the settings, and the code that fights."""
         return {
+            "code": code_fingerprint(),
             "chunk_size": self.chunk_size,
             "scenarios": [{"name": sp.name, "digest": sp.digest, "n": sp.n, "seed": sp.seed,
                            "rule_sets": [r.model_dump(mode="json") for r in sp.rule_sets]}
@@ -190,9 +202,12 @@ def make_plan(scenarios: Iterable[Any], *, n: int | None = None, seed: int | Non
         common = {r.options for r in own}
         grid = _as_rule_sets(rules, next(iter(common)) if len(common) == 1 else None) or own
         count = int(n if n is not None else sc.n)
-        if count < 1:
-            raise ArenaError(f"scenario {sc.name!r}: the number of encounters must be at least 1, got {count}")
+        if not 1 <= count <= MAX_ENCOUNTERS:
+            raise ArenaError(f"scenario {sc.name!r}: the number of encounters must be 1 to {MAX_ENCOUNTERS:,}, "
+                             f"got {count:,}")
         run_seed = int(seed if seed is not None else sc.seed)
+        if not 0 <= run_seed <= MAX_SEED:
+            raise ArenaError(f"the seed must be 0 to {MAX_SEED:,} (2**64 - 1), got {run_seed:,}")
         plans.append(ScenarioPlan(sc, sc.name, count, run_seed, grid, digest, contents))
     if not plans:
         raise ArenaError("no scenario to run")
@@ -200,9 +215,13 @@ def make_plan(scenarios: Iterable[Any], *, n: int | None = None, seed: int | Non
     if dup is not None:
         raise ArenaError(f"scenario name {dup!r} appears twice; names must be unique within a run")
     size = int(chunk_size or DEFAULT_CHUNK)
-    if size < 1:
-        raise ArenaError("the chunk size must be at least 1")
-    return Plan(plans, size)
+    if not 1 <= size <= MAX_ENCOUNTERS:
+        raise ArenaError(f"the chunk size must be 1 to {MAX_ENCOUNTERS:,}, got {size:,}")
+    plan = Plan(plans, size)
+    if plan.total > MAX_RUN_ENCOUNTERS:
+        raise ArenaError(f"the run would fight {plan.total:,} encounters, more than the limit of "
+                         f"{MAX_RUN_ENCOUNTERS:,}; lower --n or the grid, or split the run")
+    return plan
 
 
 # --------------------------------------------------------------------------------------------- workers
@@ -445,34 +464,80 @@ class RunOutcome:
         return self.fought / self.seconds if self.seconds > 0 else float("nan")
 
 
-def _prepare_folder(out: Path, plan: Plan, resume: bool, force: bool) -> dict | None:
-    """Check ``out`` may be used; return the existing manifest when resuming."""
-    manifest_path = out / "manifest.json"
-    if out.exists() and not out.is_dir():
-        raise ArenaError(f"{out} exists and is not a folder")
-    exists = out.exists() and any(out.iterdir())
-    if not exists:
+def _same_plan(out: Path, old: dict, plan: Plan) -> None:
+    """Refuse to resume ``out`` with other settings or other code than it was started with."""
+    before = dict(old.get("plan") or {})
+    now = json.loads(json.dumps(plan.fingerprint(), default=str))
+    code_before, code_now = before.pop("code", None), now.pop("code")
+    if before != now:
+        raise ArenaError(f"{out} was run with different scenarios or settings (n, seed, grid, chunk size); "
+                         "--resume needs the same ones (or use --force to start again)")
+    if code_before != code_now:
+        raise ArenaError(f"{out} was started by another version of d20 Arena (code {str(code_before)[:12]}, now "
+                         f"{code_now[:12]}); resuming would mix two engines in one file: use --force to fight it "
+                         "again")
+
+
+def _read_manifest(out: Path) -> dict:
+    path = out / "manifest.json"
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as err:
+        raise ArenaError(f"{path}: unreadable manifest ({err}); use --force to start again") from None
+    if not isinstance(manifest, dict):
+        raise ArenaError(f"{path}: not a run manifest; use --force to start again")
+    return manifest
+
+
+def _prepare_folder(out: Path, plan: Plan, resume: bool, force: bool,
+                    say: Callable[[str], None]) -> dict | None:
+    """Check ``out`` (locked by the caller) may be used; return the existing manifest when resuming.
+
+    ``force`` removes only what a run wrote (:func:`arena.results_folder.remove_run_files`)."""
+    refuse_links(out)
+    contents = [p for p in out.iterdir() if p.name != ".arena-lock"]
+    if not contents:
         return None
     if force:
-        if not manifest_path.exists() and not (out / "chunks").exists():
+        if not looks_like_results(out):
             raise ArenaError(f"{out} is not empty and does not look like a results folder (no manifest.json); "
-                             "refusing to delete it with --force")
-        shutil.rmtree(out)
+                             "refusing to delete anything in it with --force")
+        left = remove_run_files(out)
+        if left:
+            say(f"--force left {len(left)} file(s) in {out} that arena did not write: {', '.join(left[:3])}"
+                + (" ..." if len(left) > 3 else ""))
         return None
     if not resume:
         raise ArenaError(f"{out} already exists: use --resume to complete it or --force to replace it")
-    if not manifest_path.exists():
+    if not (out / "manifest.json").is_file():
         raise ArenaError(f"{out}: no manifest.json, nothing to resume (use --force to start again)")
-    try:
-        manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as err:
-        raise ArenaError(f"{manifest_path}: unreadable manifest ({err})") from None
-    old = manifest.get("plan")
-    new = json.loads(json.dumps(plan.fingerprint(), default=str))
-    if old != new:
-        raise ArenaError(f"{out} was run with different scenarios or settings (n, seed, grid, chunk size); "
-                         "--resume needs the same ones (or use --force to start again)")
+    manifest = _read_manifest(out)
+    _same_plan(out, manifest, plan)
     return manifest
+
+
+def _complete_and_intact(out: Path, old: dict, say: Callable[[str], None]) -> bool:
+    """A complete run whose encounters.parquet still has the checksum the manifest gives."""
+    if old.get("status") != "complete":
+        return False
+    target = out / "encounters.parquet"
+    expected = old.get("encounters_sha256")
+    if target.is_file() and expected and file_sha256(target) == expected:
+        return True
+    say(f"{target} is missing or damaged (its checksum does not match the manifest); fighting the run again")
+    for name in ("encounters.parquet", "summary.csv"):
+        if (out / name).is_file():
+            (out / name).unlink()
+    return False
+
+
+def _preflight(plan: Plan, simulator: Any) -> None:
+    """Fight encounter 0 of every scenario under every rule set before anything is written, so a rule a stat block
+    cannot meet (a 10-20 threat range under 3d6) or a failing policy is reported before a results folder exists."""
+    for sp in plan.scenarios:
+        for rules in sp.rule_sets:
+            prepared = _prepared(simulator, sp.scenario, sp.digest, rules)
+            simulator.fight(prepared, _warm_rules(rules), encounter_seed(sp.seed, 0))
 
 
 def run_experiment(scenarios: Iterable[Any], out: str | os.PathLike, *, n: int | None = None,
@@ -483,22 +548,50 @@ def run_experiment(scenarios: Iterable[Any], out: str | os.PathLike, *, n: int |
     """Run every scenario under every rule set and write ``out/`` (see the module docstring).
 
     ``progress(done, total)`` is called with encounters finished (including those found on resume).
-    Ctrl-C (KeyboardInterrupt) propagates after the finished chunks are safely on disk.
+    Ctrl-C (KeyboardInterrupt) propagates after the finished chunks are safely on disk. The folder is locked for
+    the whole run; an error of the file system (a full disk, a read-only folder) is an ArenaError naming it.
     """
+    simulator = simulator or EngineSimulator()
+    if not 1 <= workers <= MAX_WORKERS:
+        raise ArenaError(f"--workers must be 1 to {MAX_WORKERS}, got {workers}")
+    plan = make_plan(scenarios, n=n, seed=seed, rules=rules, chunk_size=chunk_size)
+    _preflight(plan, simulator)
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise ArenaError(f"{out} exists and is not a folder")
+    events: list[str] = []
+
+    def say(msg: str) -> None:
+        events.append(msg)
+        if on_event:
+            on_event(msg)
+
+    try:
+        with locked(out):
+            return _run_locked(plan, out, resume, force, workers, cluster, simulator, progress, say, events)
+    except OSError as err:
+        where = err.filename or out
+        raise ArenaError(f"{where}: cannot write the results ({os_problem(err)}); finished chunks are kept, "
+                         "complete the run with --resume once this is mended") from None
+
+
+def _run_locked(plan: Plan, out: Path, resume: bool, force: bool, workers: int, cluster: str | None,
+                simulator: Any, progress: Callable[[int, int], None] | None, say: Callable[[str], None],
+                events: list[str]) -> RunOutcome:
     import pyarrow.parquet as pq
 
-    simulator = simulator or EngineSimulator()
-    plan = make_plan(scenarios, n=n, seed=seed, rules=rules, chunk_size=chunk_size)
-    out = Path(out)
-    old = _prepare_folder(out, plan, resume, force)
-    if old is not None and old.get("status") == "complete" and (out / "encounters.parquet").exists():
+    old = _prepare_folder(out, plan, resume, force, say)
+    if old is not None and _complete_and_intact(out, old, say):
         if progress:
             progress(plan.total, plan.total)
-        return RunOutcome(out, plan.total, 0, 0.0, events=["already complete: nothing to do"])
+        return RunOutcome(out, plan.total, 0, 0.0, events=[*events, "already complete: nothing to do"])
     parts = out / "chunks"
-    parts.mkdir(parents=True, exist_ok=True)
-    for stale in parts.glob("*.tmp"):
-        stale.unlink()  # a write interrupted half-way: its chunk is simply fought again
+    parts.mkdir(exist_ok=True)
+    all_chunks = list(plan.chunks())
+    expected = {c.filename: (c.start, c.stop) for c in all_chunks}
+    present, notes = verified_chunks(parts, expected)
+    for note in notes:
+        say(note)
 
     started = _now()
     manifest = {
@@ -521,18 +614,9 @@ def run_experiment(scenarios: Iterable[Any], out: str | os.PathLike, *, n: int |
     }
     _write_json_atomic(out / "manifest.json", manifest)
 
-    all_chunks = list(plan.chunks())
-    present = {p.name for p in parts.glob("*.parquet")}
     todo = [c for c in all_chunks if c.filename not in present]
     already = plan.total - sum(c.size for c in todo)
     schema = arrow_schema(simulator.schema())
-    events: list[str] = []
-
-    def say(msg: str) -> None:
-        events.append(msg)
-        if on_event:
-            on_event(msg)
-
     finished = already
     if progress:
         progress(finished, plan.total)
@@ -543,33 +627,71 @@ def run_experiment(scenarios: Iterable[Any], out: str | os.PathLike, *, n: int |
         tmp = parts / (chunk.filename + ".tmp")
         pq.write_table(table, tmp)
         os.replace(tmp, parts / chunk.filename)
+        record_chunk(parts, chunk.filename, chunk.start, chunk.stop)
         finished += chunk.size
         if progress:
             progress(finished, plan.total)
 
     t0 = time.perf_counter()
+    status = "interrupted"
     try:
-        execute(plan, todo, sink, workers=workers, cluster=cluster, simulator=simulator, on_event=say)
+        execute(plan, todo, sink, workers=min(workers, max(1, len(todo))), cluster=cluster, simulator=simulator,
+                on_event=say)
+        status = "running"
+    except ArenaError as err:
+        status = "failed"
+        manifest["error"] = str(err)
+        raise
     finally:
         seconds = time.perf_counter() - t0
         manifest["sessions"] = [*manifest["sessions"], {"started": started, "ended": _now(), "workers": workers,
                                                         "encounters": finished - already,
                                                         "seconds": round(seconds, 3)}]
+        manifest["status"] = status
         _write_json_atomic(out / "manifest.json", manifest)
 
     assemble(plan, parts, out / "encounters.parquet", schema)
     write_summary(out)
     total_fought = sum(s["encounters"] for s in manifest["sessions"])
     total_seconds = sum(s["seconds"] for s in manifest["sessions"])
+    manifest.pop("error", None)
     manifest.update(status="complete", finished=_now(), encounters=plan.total,
+                    encounters_sha256=file_sha256(out / "encounters.parquet"),
                     encounters_per_second=round(total_fought / total_seconds, 1) if total_seconds else None)
     _write_json_atomic(out / "manifest.json", manifest)
-    shutil.rmtree(parts, ignore_errors=True)
+    remove_run_files_in_chunks(parts)
     return RunOutcome(out, plan.total, finished - already, seconds, len(all_chunks) - len(todo), events)
+
+
+def remove_run_files_in_chunks(parts: Path) -> None:
+    """Remove the chunk files and the ledger once ``encounters.parquet`` holds them (and nothing else there)."""
+    from arena.results_folder import CHUNK_RE, LEDGER_NAME
+
+    for entry in parts.iterdir():
+        if (entry.name == LEDGER_NAME or CHUNK_RE.match(entry.name)) and entry.is_file() and not entry.is_symlink():
+            entry.unlink()
+    with contextlib.suppress(OSError):
+        parts.rmdir()
 
 
 ROW_GROUP = 65_536
 """Rows per row group of ``encounters.parquet``: part files are merged up to this size, no further."""
+
+
+def _read_chunk(path: Path, chunk: Chunk, schema: Any) -> Any:
+    """A chunk file as a table, checked to hold exactly the chunk's encounters."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    try:
+        table = pq.read_table(path, schema=schema)
+    except (pa.ArrowException, OSError) as err:
+        raise ArenaError(f"{path}: a damaged chunk ({str(err).splitlines()[0][:120]}); rerun with --resume to "
+                         "fight it again") from None
+    index = table.column("index").to_numpy()
+    if len(index) != chunk.size or (len(index) and (index[0] != chunk.start or index[-1] != chunk.stop - 1)):
+        raise ArenaError(f"{path}: holds other encounters than its name says; rerun with --resume to fight it again")
+    return table
 
 
 def assemble(plan: Plan, parts: Path, target: Path, schema: Any) -> None:
@@ -580,18 +702,23 @@ def assemble(plan: Plan, parts: Path, target: Path, schema: Any) -> None:
     tmp = target.with_name(target.name + ".tmp")
     buffer: list[Any] = []
     rows = 0
-    with pq.ParquetWriter(tmp, schema) as writer:
-        for chunk in plan.chunks():
-            path = parts / chunk.filename
-            if not path.exists():
-                raise ArenaError(f"{path}: a finished chunk is missing; rerun with --resume")
-            buffer.append(pq.read_table(path, schema=schema))
-            rows += chunk.size
-            if rows >= ROW_GROUP:
+    try:
+        with pq.ParquetWriter(tmp, schema) as writer:
+            for chunk in plan.chunks():
+                path = parts / chunk.filename
+                if not path.is_file():
+                    raise ArenaError(f"{path}: a finished chunk is missing; rerun with --resume")
+                buffer.append(_read_chunk(path, chunk, schema))
+                rows += chunk.size
+                if rows >= ROW_GROUP:
+                    writer.write_table(pa.concat_tables(buffer), row_group_size=ROW_GROUP)
+                    buffer, rows = [], 0
+            if buffer:
                 writer.write_table(pa.concat_tables(buffer), row_group_size=ROW_GROUP)
-                buffer, rows = [], 0
-        if buffer:
-            writer.write_table(pa.concat_tables(buffer), row_group_size=ROW_GROUP)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
     os.replace(tmp, target)
 
 
@@ -605,27 +732,30 @@ def write_summary(out: Path) -> None:
 
 
 # --------------------------------------------------------------------------------------------- in memory
-def _load(scenario: Any) -> list[Any]:
+def _load(scenario: Any, trust_policies: bool = False) -> list[Any]:
     if isinstance(scenario, str | os.PathLike):
         from arena.scenario import load_scenarios
 
-        return list(load_scenarios(scenario))
+        return list(load_scenarios(scenario, trust_policies=trust_policies))
     if isinstance(scenario, list | tuple):
-        return [s for item in scenario for s in _load(item)]
+        return [s for item in scenario for s in _load(item, trust_policies)]
     return [scenario]
 
 
 def run(scenario: Any, n: int | None = None, seed: int | None = None, rules: Any = None, *, workers: int = 1,
-        chunk_size: int | None = None, simulator: Any = None) -> Any:
+        chunk_size: int | None = None, simulator: Any = None, trust_policies: bool = False) -> Any:
     """Fight ``scenario`` (a Scenario, a YAML path, or a list of them) and return one pandas row per encounter.
 
     ``rules``: None (the scenario's own grid), a RuleSet or key, or a list of them. Nothing is written to disk.
-    Rows are in plan order (scenario, rule set, index), whatever ``workers`` is.
+    Rows are in plan order (scenario, rule set, index), whatever ``workers`` is. ``trust_policies`` lets the
+    Python policy files a scenario file lists run (as ``--trust-policies`` does).
     """
     import pyarrow as pa
 
     simulator = simulator or EngineSimulator()
-    plan = make_plan(_load(scenario), n=n, seed=seed, rules=rules, chunk_size=chunk_size)
+    if not 1 <= workers <= MAX_WORKERS:
+        raise ArenaError(f"workers must be 1 to {MAX_WORKERS}, got {workers}")
+    plan = make_plan(_load(scenario, trust_policies), n=n, seed=seed, rules=rules, chunk_size=chunk_size)
     schema = arrow_schema(simulator.schema())
     tables: dict[Chunk, Any] = {}
     execute(plan, list(plan.chunks()), lambda c, cols: tables.__setitem__(c, chunk_table(plan, c, cols, schema)),

@@ -49,7 +49,7 @@ MAX_RUN_ENCOUNTERS = 100_000_000
 """Encounters in one run, all scenarios and rule sets together."""
 MAX_WORKERS = 64
 """Local worker processes (``--workers``); a run also never starts more workers than it has chunks to fight."""
-MAX_SEED = 2**63 - 1
-"""Seeds are 0 to this (a signed 64-bit integer)."""
+MAX_SEED = 2**64 - 1
+"""Seeds are 0 to this (an unsigned 64-bit integer, as the engine seed of every encounter of a run is)."""
 POLICY_DECISION_SECONDS = 2.0
 """Wall-clock time one decision of a user's policy may take before its encounter fails."""

@@ -26,11 +26,12 @@ Choices made here where the brief left room:
 
 from __future__ import annotations
 
+import contextvars
 import hashlib
 import json
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -44,6 +45,8 @@ from pydantic import (
     ConfigDict,
     Field,
     PrivateAttr,
+    StrictBool,
+    StrictInt,
     WithJsonSchema,
     field_validator,
     model_validator,
@@ -51,6 +54,15 @@ from pydantic import (
 
 from arena.creatures import Creature
 from arena.errors import ArenaError, RulesError, nearest, one_of
+from arena.limits import (
+    MAX_COMBATANTS,
+    MAX_ENCOUNTERS,
+    MAX_FILE_BYTES,
+    MAX_GROUP_COUNT,
+    MAX_NAME_LENGTH,
+    MAX_ROUND_CAP,
+    MAX_SEED,
+)
 from arena.rules.ruleset import DIES, Die, Modifiers, RuleOptions, RuleSet, default_grid, grid
 from arena.tactics import CALLED_SHOT, POLICIES, POLICY_SOURCES, PRESS_LUCK, TacticsSettings, load_policy_file
 from arena.yamlio import (
@@ -72,6 +84,7 @@ DEFAULT_SEED = 0
 GENERATED_PC_RE = re.compile(r"^(?P<cls>fighter|cleric|rogue|wizard)-(?P<level>\d+)$")
 """A party member named like a generated PC (``wizard-5``) is built by :func:`arena.party.build_character`."""
 GROUP_TEXT_RE = re.compile(r"^(?P<name>[^:]+?)\s*(?::\s*(?P<count>[^:]*))?$")
+POLICY_NAME_RE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
 
 
 def _choice(what: str, choices: Sequence[str]) -> Any:
@@ -79,7 +92,25 @@ def _choice(what: str, choices: Sequence[str]) -> Any:
                      WithJsonSchema({"type": "string", "enum": list(choices)})]
 
 
-Policy = _choice("policy", POLICIES)
+_POLICY_FILES_LISTED: contextvars.ContextVar[bool] = contextvars.ContextVar("policy_files_listed", default=True)
+"""False while validating a scenario that lists no policy files: then a name must already be registered."""
+
+
+def _policy_name(value: str) -> str:
+    """A registered policy, or a name a listed policy file may register (checked once the files have run)."""
+    if value in POLICIES:
+        return value
+    if not _POLICY_FILES_LISTED.get():
+        raise ValueError(nearest(value, sorted(POLICIES), "policy")
+                         + " (a policy of your own comes from a file listed under policies:)")
+    if POLICY_NAME_RE.match(value):
+        return value
+    raise ValueError(nearest(value, sorted(POLICIES), "policy") + "; a policy from a file is named with lower-case "
+                     "letters, digits, '-' and '_'")
+
+
+Policy = Annotated[str, AfterValidator(_policy_name),
+                   WithJsonSchema({"type": "string", "examples": sorted(POLICIES)})]
 PressLuck = _choice("press_luck setting", PRESS_LUCK)
 CalledShot = _choice("called_shot setting", CALLED_SHOT)
 
@@ -151,12 +182,10 @@ def _group_from_text(value: Any) -> Any:
     count = m.group("count")
     if count is None:
         return {"name": m.group("name").strip()}
-    try:
-        number = int(count.strip())
-    except ValueError:
-        raise ValueError(f"group {value!r}: the count after ':' must be a whole number of 1 or more") from None
-    if number < 1:
-        raise ValueError(f"group {value!r}: the count after ':' must be a whole number of 1 or more")
+    text = count.strip()
+    if not text.isascii() or not text.isdigit() or len(text) > 9 or not 1 <= int(text) <= MAX_GROUP_COUNT:
+        raise ValueError(f"group {value!r}: the count after ':' must be a whole number from 1 to {MAX_GROUP_COUNT}")
+    number = int(text)
     return {"name": m.group("name").strip(), "count": number}
 
 
@@ -198,7 +227,7 @@ class Party(Frozen):
     In YAML, a list is the ``members`` form: ``party: [fighter-5, {stat_block: {...}}]``.
     """
 
-    level: int | None = Field(None, ge=1, le=20)
+    level: StrictInt | None = Field(None, ge=1, le=20)
     """The generated fighter, cleric, rogue and wizard of this level (:func:`arena.party.generate_party`)."""
     file: str | None = None
     """A party file (a list of ``side: pc`` stat blocks), relative to the scenario file."""
@@ -216,7 +245,7 @@ class Party(Frozen):
 class MonsterGroup(_NamedOrInline):
     """Identical monsters: ``{name: troll, count: 4}``, ``"troll:4"``, or ``{stat_block: {...}, count: 2}``."""
 
-    count: int = Field(1, ge=1)
+    count: StrictInt = Field(1, ge=1, le=MAX_GROUP_COUNT)
 
 
 MonsterGroupItem = Annotated[MonsterGroup, BeforeValidator(_group_from_text)]
@@ -307,14 +336,15 @@ class _Resolved:
 class Scenario(Frozen):
     """One encounter and how to run it: the party, the monsters, tactics, rule sets, encounters and seed."""
 
-    name: str = Field(min_length=1)
-    description: str = ""
+    name: str = Field(min_length=1, max_length=MAX_NAME_LENGTH)
+    """A label: shown escaped, and made a safe folder name for the default results folder."""
+    description: str = Field("", max_length=10_000)
     party: Annotated[Party, BeforeValidator(_party_from_list)]
     monsters: Annotated[tuple[MonsterGroupItem, ...], AfterValidator(_non_empty)]
     tactics: Tactics = Tactics()
-    round_cap: int = Field(DEFAULT_ROUND_CAP, ge=1)
+    round_cap: StrictInt = Field(DEFAULT_ROUND_CAP, ge=1, le=MAX_ROUND_CAP)
     """A fight still going after this many rounds ends as a draw."""
-    monsters_die_at_zero: bool = False
+    monsters_die_at_zero: StrictBool = False
     """Monsters die at 0 hp (no dying/disabled states for them), a common table shortcut."""
     bestiary: tuple[str, ...] = ()
     """Extra stat-block files or folders, relative to the scenario file."""
@@ -324,9 +354,9 @@ class Scenario(Frozen):
     rules: Annotated[Rules, BeforeValidator(_rules_from_list)] = Rules()
     rule_options: RuleOptions = RuleOptions()
     """Choices where the documents are silent (README "Rules notes"), applied to every rule set."""
-    n: int = Field(DEFAULT_N, ge=1)
+    n: StrictInt = Field(DEFAULT_N, ge=1, le=MAX_ENCOUNTERS)
     """Encounters per rule set."""
-    seed: int = Field(DEFAULT_SEED, ge=0)
+    seed: StrictInt = Field(DEFAULT_SEED, ge=0, le=MAX_SEED)
 
     _resolved: _Resolved | None = PrivateAttr(None)
     _encounters: dict[str, Any] = PrivateAttr(default_factory=dict)
@@ -357,6 +387,7 @@ class Scenario(Frozen):
     def _resolve(self, base_dir: Path, where: _Where) -> None:
         from arena.bestiary import get_creature, load_bestiary
         from arena.party import load_party
+        from arena.typical import parse_typical_name
 
         problems: list[str] = []
         book = None
@@ -373,6 +404,10 @@ class Scenario(Frozen):
         for i, group in enumerate(self.monsters):
             if group.stat_block is not None:
                 creature = group.stat_block
+                if parse_typical_name(creature.name.strip().lower()) is not None:
+                    problems.append(f"{where(('monsters', i, 'stat_block', 'name'))}: the name {creature.name!r} "
+                                    "is reserved for the typical monsters; name your stat block otherwise")
+                    continue
             else:
                 try:
                     creature = get_creature(group.name, book)
@@ -409,6 +444,10 @@ class Scenario(Frozen):
                 except ArenaError as err:
                     problems.append(f"{where(('party', i, 'name'))}: {err}")
                     continue
+                if member.stat_block is not None and parse_typical_name(creature.name.strip().lower()) is not None:
+                    problems.append(f"{where(('party', i, 'stat_block', 'name'))}: the name {creature.name!r} is "
+                                    "reserved for the typical monsters; name your stat block otherwise")
+                    continue
                 if creature.side != "pc":
                     field = ("party", i) if member.stat_block is None else ("party", i, "stat_block", "side")
                     problems.append(f"{where(field)}: {creature.name} is a monster; "
@@ -420,6 +459,11 @@ class Scenario(Frozen):
 
         resolved = _Resolved(tuple(groups), tuple(party) if party is not None else None, base_dir)
         fighters = [*self._party_for(resolved, "d20"), *(c for c, _ in groups)]
+        total = len(fighters) - len(groups) + sum(count for _, count in groups)
+        if total > MAX_COMBATANTS:
+            problems.append(f"{where(('monsters',))}: {total} creatures would fight; the limit is {MAX_COMBATANTS}")
+        problems += self._threat_problems(where, groups)
+        problems += self._unknown_policies(where, fighters)
         names = {c.name for c in fighters}
         for name in self.tactics.creatures:
             if name not in names:
@@ -430,16 +474,51 @@ class Scenario(Frozen):
             raise YamlValidationError(problems)
         self._resolved = resolved
 
-    def _foreign_policies(self, base_dir: Path, where: _Where, fighters: list[Creature]) -> list[str]:
-        """Policies registered by a policy file this scenario does not list: another scenario loaded them here,
-        but a worker that never fights that scenario would not know them."""
-        own = {str((base_dir / p).resolve()) for p in self.policies}
+    def _used_policies(self, fighters: list[Creature]) -> list[tuple[PathKey, str | None]]:
+        """Every policy name the scenario uses, with the field that names it."""
         used = [(("tactics", side), spec.policy) for side, spec in (("party", self.tactics.party),
                                                                      ("monsters", self.tactics.monsters))]
         used += [(("tactics", "creatures", name), spec.policy) for name, spec in self.tactics.creatures.items()]
         used += [(("party",) if c.side == "pc" else ("monsters",), c.tactics) for c in fighters]
+        return used
+
+    def _unknown_policies(self, where: _Where, fighters: list[Creature]) -> list[str]:
+        """Names that neither a built-in nor a loaded policy file registers (files run before this check)."""
         problems = []
-        for path, policy in used:
+        for path, policy in self._used_policies(fighters):
+            if policy is not None and policy not in POLICIES:
+                hint = "" if self.policies else " (a policy of your own comes from a file listed under policies:)"
+                problem = f"{where(path)}: {nearest(policy, sorted(POLICIES), 'policy')}{hint}"
+                if problem not in problems:
+                    problems.append(problem)
+        return problems
+
+    def _threat_problems(self, where: _Where, groups: list[tuple[Creature, int]]) -> list[str]:
+        """Threat ranges the bell curve cannot convert, when a rule set of the grid rolls 3d6 (found here, before
+        any fight or results folder, rather than at the first attack)."""
+        from arena.rules.bell_curve import threat_low
+
+        options = self.rule_options
+        if not any(r.die == "3d6" for r in self.rule_sets()):
+            return []
+        problems = []
+        for i, (creature, _) in enumerate(groups):
+            for routine in (*creature.attack, *(creature.full_attack or ())):
+                for attack in routine:
+                    try:
+                        threat_low(attack.threat, options.bell_threat_16_20)
+                    except RulesError as err:
+                        problem = f"{where(('monsters', i))}: {creature.name}'s {attack.name}: {err}"
+                        if problem not in problems:
+                            problems.append(problem)
+        return problems
+
+    def _foreign_policies(self, base_dir: Path, where: _Where, fighters: list[Creature]) -> list[str]:
+        """Policies registered by a policy file this scenario does not list: another scenario loaded them here,
+        but a worker that never fights that scenario would not know them."""
+        own = {str((base_dir / p).resolve()) for p in self.policies}
+        problems = []
+        for path, policy in self._used_policies(fighters):
             source = POLICY_SOURCES.get(policy)
             if source is not None and source not in own:
                 problem = (f"{where(path)}: policy {policy!r} comes from {Path(source).name}, which this scenario "
@@ -522,6 +601,9 @@ class Scenario(Frozen):
         The generated party is not included: it is a function of ``party.level`` and the code version.
         """
         doc: dict[str, Any] = {"scenario": self.model_dump(mode="json")}
+        base_dir = self._resolved.base_dir
+        doc["policy_files"] = {p: hashlib.sha256((base_dir / p).read_bytes()).hexdigest()
+                               for p in self.policies if (base_dir / p).is_file()}
         doc["stat_blocks"] = {c.name: c.model_dump(mode="json") for c, _ in self.monster_groups()}
         if self._resolved.party is not None:
             doc["party"] = [m.model_dump(mode="json") if isinstance(m, Creature) else "-".join(map(str, m))
@@ -590,39 +672,67 @@ def _schema_hint(problem: str) -> str:
 def validate_scenario(doc: YamlDoc, prefix: PathKey = ()) -> Scenario:
     """Validate the scenario at ``prefix`` of ``doc`` (no name resolution); errors name file, line and field."""
     sub = mapping_at(doc, prefix, "a scenario (a mapping with name, party, monsters, ...)")
+    token = _POLICY_FILES_LISTED.set(bool(sub.get("policies")))
     try:
         scenario = Scenario.model_validate(sub)
     except pydantic.ValidationError as err:
         found = format_validation_error(_Relocated(err, sub), doc, prefix)
         raise YamlValidationError([_schema_hint(p) for p in found]) from None
+    finally:
+        _POLICY_FILES_LISTED.reset(token)
     scenario._source = doc.where(prefix)
     return scenario
 
 
-def _load_policy_files(raw: Any, base_dir: Path, doc: YamlDoc, prefix: PathKey) -> None:
-    """Load the ``policies:`` files of a scenario before validating it, so the policies they register are known
-    names in its ``tactics``."""
-    files = raw.get("policies") if isinstance(raw, dict) else None
-    files = [files] if isinstance(files, str) else files
-    if not isinstance(files, list):
-        return                                      # absent, or wrong: validation reports it
-    problems = []
-    for i, path in enumerate(files):
-        if isinstance(path, str):
-            try:
-                load_policy_file(base_dir / path, shown=path)
-            except ArenaError as err:
-                problems.append(f"{doc.where((*prefix, 'policies', i))}: policies.{i}: {err}")
-    if problems:
-        raise YamlValidationError(problems)
+def _policy_paths(scenario: Scenario, base_dir: Path, where: _Where, trusted: bool,
+                  trusted_folders: Sequence[Path]) -> tuple[list[tuple[Path, str]], list[str]]:
+    """The scenario's policy files (resolved path, as written) and the problems that stop them from running.
+
+    A file runs only when the user says so: ``trusted`` (``--trust-policies``) for files in the scenario's own
+    folder or below, or a folder the user's config trusts (:mod:`arena.config`) for files anywhere in it."""
+    files: list[tuple[Path, str]] = []
+    problems: list[str] = []
+    for i, shown in enumerate(scenario.policies):
+        field = where(("policies", i))
+        path = (base_dir / shown).resolve()
+        if path.suffix != ".py":
+            problems.append(f"{field}: policy file {shown!r} is not a Python file (.py)")
+            continue
+        if not path.is_file():
+            problems.append(f"{field}: no such policy file {shown!r}")
+            continue
+        if path.stat().st_size > MAX_FILE_BYTES:
+            problems.append(f"{field}: policy file {shown!r} is larger than {MAX_FILE_BYTES // 1024:,} KiB")
+            continue
+        in_trusted_folder = any(folder == path.parent or folder in path.parents for folder in trusted_folders)
+        inside = base_dir == path.parent or base_dir in path.parents
+        if not in_trusted_folder and not trusted:
+            problems.append(f"{field}: {shown!r} is Python code and runs only when you trust it: add "
+                            "--trust-policies (or list its folder under trusted_policy_folders in your config; "
+                            "docs/scenarios.md#your-own-policies)")
+            continue
+        if not in_trusted_folder and not inside:
+            problems.append(f"{field}: policy file {shown!r} is outside the scenario's folder; --trust-policies "
+                            "trusts only files in it: move the file there or list its folder under "
+                            "trusted_policy_folders in your config")
+            continue
+        files.append((path, shown))
+    return files, problems
 
 
-def load_scenarios(path: str | os.PathLike) -> list[Scenario]:
+def load_scenarios(path: str | os.PathLike, *, trust_policies: bool = False,
+                   on_policy: Callable[[list[str]], None] | None = None) -> list[Scenario]:
     """Every scenario in a file (one mapping, or a top-level list), validated and resolved.
 
     ``bestiary``, ``party.file`` and ``policies`` paths are relative to the scenario file. All problems of the file are
     reported together (:class:`~arena.yamlio.YamlValidationError`); scenario names must be unique in a file.
+
+    Policy files (Python) run only after every scenario of the file validated, and only if trusted
+    (``trust_policies``, or a trusted folder of the user's config: see :func:`_policy_paths`); ``on_policy`` is
+    told the files just before they run, so the command can say so.
     """
+    from arena.config import trusted_policy_folders
+
     doc = load_yaml(path)
     base_dir = Path(path).resolve().parent
     if isinstance(doc.data, dict) and "scenarios" in doc.data:
@@ -631,8 +741,8 @@ def load_scenarios(path: str | os.PathLike) -> list[Scenario]:
     prefixes: list[PathKey] = [(i,) for i in range(len(doc.data))] if isinstance(doc.data, list) else [()]
     if not prefixes:
         raise YamlValidationError([f"{doc.where()}: the file holds an empty list: no scenarios"])
-    problems: list[str] = []
-    scenarios: list[Scenario] = []
+    found: dict[PathKey, list[str]] = {prefix: [] for prefix in prefixes}   # problems, scenario by scenario
+    validated: list[tuple[Scenario, PathKey]] = []
     seen: dict[str, str] = {}
     for prefix in prefixes:
         raw = doc.data[prefix[0]] if prefix else doc.data
@@ -640,19 +750,47 @@ def load_scenarios(path: str | os.PathLike) -> list[Scenario]:
         if isinstance(name, str):
             where = doc.where((*prefix, "name"))
             if name in seen:
-                problems.append(f"{where}: name: scenario {name!r} is defined twice (first at {seen[name]})")
+                found[prefix].append(f"{where}: name: scenario {name[:MAX_NAME_LENGTH]!r} is defined twice (first "
+                                     f"at {seen[name]})")
             seen.setdefault(name, where)
         try:
-            _load_policy_files(raw, base_dir, doc, prefix)
-            scenario = validate_scenario(doc, prefix)
+            validated.append((validate_scenario(doc, prefix), prefix))
+        except YamlValidationError as err:
+            found[prefix].extend(err.problems)
+
+    # Python files run only once the whole file validated, and only if trusted.
+    loaded_policies = False
+    if not any(found.values()) and any(sc.policies for sc, _ in validated):
+        to_run: list[tuple[Path, str, PathKey, int]] = []
+        folders = trusted_policy_folders()
+        for scenario, prefix in validated:
+            files, problems = _policy_paths(scenario, base_dir, _Where(doc, prefix), trust_policies, folders)
+            found[prefix] += problems
+            to_run += [(p, shown, prefix, i) for i, (p, shown) in enumerate(files)]
+        if not any(found.values()):
+            if on_policy is not None:
+                on_policy(sorted({display_name(p) for p, *_ in to_run}))
+            for resolved, shown, prefix, i in to_run:
+                try:
+                    load_policy_file(resolved, shown=shown)
+                except ArenaError as err:
+                    found[prefix].append(f"{doc.where((*prefix, 'policies', i))}: policies.{i}: {err}")
+            loaded_policies = not any(found.values())
+
+    scenarios: list[Scenario] = []
+    for scenario, prefix in validated:
+        if scenario.policies and not loaded_policies:
+            continue                                # its names may come from files that have not run
+        try:
             scenario._resolve(base_dir, _Where(doc, prefix))
         except YamlValidationError as err:
-            problems.extend(err.problems)
+            found[prefix].extend(err.problems)
             continue
         except ArenaError as err:
-            problems.append(f"{doc.where(prefix)}: {err}")
+            found[prefix].append(f"{doc.where(prefix)}: {err}")
             continue
         scenarios.append(scenario)
+    problems = [p for prefix in prefixes for p in found[prefix]]
     if problems:
         raise YamlValidationError(problems)
     return scenarios

@@ -20,6 +20,7 @@ The public API is small:
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,6 +30,7 @@ import pydantic
 import yaml
 
 from arena.errors import ArenaError
+from arena.limits import MAX_FILE_BYTES, MAX_YAML_DEPTH, MAX_YAML_NODES
 
 M = TypeVar("M", bound=pydantic.BaseModel)
 
@@ -83,8 +85,50 @@ class YamlDoc:
 # --------------------------------------------------------------------------------------------- parsing
 _PLAIN_TAGS = ("tag:yaml.org,2002:map", "tag:yaml.org,2002:seq")
 
+
+class _LimitedLoader(yaml.SafeLoader):
+    """A safe loader that refuses documents nested deeper than :data:`~arena.limits.MAX_YAML_DEPTH`.
+
+    PyYAML composes nodes recursively; without a limit a few thousand brackets are a ``RecursionError``."""
+
+    def __init__(self, stream: str, source: str):
+        self._depth = 0
+        self._source = source
+        super().__init__(stream)
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        self._depth += 1
+        try:
+            if self._depth > MAX_YAML_DEPTH:
+                mark = self.peek_event().start_mark
+                raise ArenaError(f"{self._source}:{mark.line + 1}: nested more than {MAX_YAML_DEPTH} levels deep "
+                                 "(the limit for one document)")
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
+
+
+class _Budget:
+    """Counts the values built from one document, so that aliases cannot expand it past the limit."""
+
+    __slots__ = ("left", "source")
+
+    def __init__(self, source: str):
+        self.left = MAX_YAML_NODES
+        self.source = source
+
+    def spend(self, node: yaml.Node) -> None:
+        self.left -= 1
+        if self.left < 0:
+            raise ArenaError(f"{self.source}:{node.start_mark.line + 1}: the document expands to more than "
+                             f"{MAX_YAML_NODES:,} values (YAML aliases repeat what they point to; write less, "
+                             "or split the file)")
+
+
 def _construct(node: yaml.Node, path: PathKey, doc_lines: dict[PathKey, int], source: str,
-               constructor: yaml.constructor.SafeConstructor, stack: tuple[int, ...] = ()) -> Any:
+               constructor: yaml.constructor.SafeConstructor, budget: _Budget,
+               stack: tuple[int, ...] = ()) -> Any:
+    budget.spend(node)
     if id(node) in stack:
         raise ArenaError(f"{source}:{node.start_mark.line + 1}: a YAML alias refers to itself")
     stack = (*stack, id(node))
@@ -104,24 +148,39 @@ def _construct(node: yaml.Node, path: PathKey, doc_lines: dict[PathKey, int], so
                 first = doc_lines.get((*path, key), "?")
                 raise ArenaError(f"{source}:{line}: duplicate key {key!r} (first given on line {first})")
             doc_lines[(*path, key)] = line
-            out[key] = _construct(value_node, (*path, key), doc_lines, source, constructor, stack)
+            out[key] = _construct(value_node, (*path, key), doc_lines, source, constructor, budget, stack)
         return out
     if isinstance(node, yaml.SequenceNode):
-        return [_construct(item, (*path, i), doc_lines, source, constructor, stack)
+        return [_construct(item, (*path, i), doc_lines, source, constructor, budget, stack)
                 for i, item in enumerate(node.value)]
     return constructor.construct_object(node)
+
+
+def _reader_problem(err: yaml.reader.ReaderError, text: str, source: str) -> ArenaError:
+    """A character YAML does not allow (NUL, other control characters, DEL...): say which, and where."""
+    line = text.count("\n", 0, max(0, err.position)) + 1
+    char = err.character
+    shown = f"U+{char:04X}" if isinstance(char, int) else repr(char)
+    return ArenaError(f"{source}:{line}: a control character ({shown}) that YAML does not allow; "
+                      "remove it (only tab, newline and printable characters may appear)")
 
 
 def parse_yaml(text: str, source: str = "<string>") -> YamlDoc:
     """Parse one YAML document from ``text``; ``source`` is the name used in error messages.
 
-    Raises :class:`~arena.errors.ArenaError` (with ``source:line``) on malformed YAML, duplicate keys,
-    merge keys, or more than one document.
+    Raises :class:`~arena.errors.ArenaError` (with ``source:line``) on malformed YAML, duplicate keys, merge keys,
+    more than one document, characters YAML forbids, nesting past :data:`~arena.limits.MAX_YAML_DEPTH` and alias
+    expansion past :data:`~arena.limits.MAX_YAML_NODES`.
     """
-    loader = yaml.SafeLoader(text)
+    try:
+        loader = _LimitedLoader(text, source)
+    except yaml.reader.ReaderError as err:     # the reader checks every character when it is built
+        raise _reader_problem(err, text, source) from None
     try:
         try:
             node = loader.get_single_node()
+        except yaml.reader.ReaderError as err:
+            raise _reader_problem(err, text, source) from None
         except yaml.composer.ComposerError as err:
             mark = err.problem_mark or err.context_mark
             line = mark.line + 1 if mark else 1
@@ -135,16 +194,18 @@ def parse_yaml(text: str, source: str = "<string>") -> YamlDoc:
             context = f" ({err.context})" if err.context else ""
             raise ArenaError(f"{source}:{line}: malformed YAML: {problem}{context}") from None
         except yaml.YAMLError as err:
-            raise ArenaError(f"{source}:1: malformed YAML: {err}") from None
+            raise ArenaError(f"{source}:1: malformed YAML: {str(err).splitlines()[0]}") from None
         if node is None:
             return YamlDoc(None, source, {(): 1})
         lines: dict[PathKey, int] = {}
         try:
-            data = _construct(node, (), lines, source, loader)
+            data = _construct(node, (), lines, source, loader, _Budget(source))
         except yaml.constructor.ConstructorError as err:
             mark = err.problem_mark
             line = mark.line + 1 if mark else 1
             raise ArenaError(f"{source}:{line}: malformed YAML: {err.problem}") from None
+        except (ValueError, OverflowError) as err:   # e.g. a timestamp such as 2024-13-45 that is no date
+            raise ArenaError(f"{source}:{loader.line + 1}: malformed YAML value: {err}") from None
         return YamlDoc(data, source, lines)
     finally:
         loader.dispose()
@@ -156,28 +217,67 @@ def display_name(path: Readable | os.PathLike | str) -> str:
         p = Path(path)
         try:
             return str(p.resolve().relative_to(Path.cwd().resolve()))
-        except ValueError:
+        except (ValueError, OSError, RuntimeError):
             return str(p)
     return getattr(path, "name", str(path))
+
+
+PSEUDO_FILE_SYSTEMS = ("/proc", "/sys", "/dev")
+"""Files under these are the kernel's, not the user's: refused as input (``/proc/self/environ`` would put the
+environment into an error message)."""
+
+
+def read_user_file(path: os.PathLike | str, source: str, what: str = "a YAML file",
+                   limit: int = MAX_FILE_BYTES) -> str:
+    """The text of a file a user named: a regular file, not a kernel pseudo-file, at most ``limit`` bytes, UTF-8.
+
+    Anything else is an :class:`ArenaError` naming ``source``; the file is never read past ``limit`` + 1 bytes,
+    so ``/dev/zero`` or a 10 GB file cost nothing."""
+    p = Path(path)
+    try:
+        resolved = p.resolve()
+    except (OSError, RuntimeError) as err:      # a symlink loop
+        raise ArenaError(f"{source}: cannot read ({getattr(err, 'strerror', None) or err})") from None
+    if any(resolved == Path(root) or Path(root) in resolved.parents for root in PSEUDO_FILE_SYSTEMS):
+        raise ArenaError(f"{source}: is a system file ({resolved}), not {what}")
+    try:
+        with open(p, "rb") as handle:
+            info = os.fstat(handle.fileno())
+            if stat.S_ISDIR(info.st_mode):
+                raise ArenaError(f"{source}: is a folder, expected {what}")
+            if not stat.S_ISREG(info.st_mode):
+                raise ArenaError(f"{source}: is not a regular file (a device, pipe or socket), expected {what}")
+            data = handle.read(limit + 1)
+    except FileNotFoundError:
+        raise ArenaError(f"{source}: no such file") from None
+    except IsADirectoryError:
+        raise ArenaError(f"{source}: is a folder, expected {what}") from None
+    except OSError as err:
+        raise ArenaError(f"{source}: cannot read ({err.strerror or err})") from None
+    if len(data) > limit:
+        raise ArenaError(f"{source}: larger than {limit // 1024:,} KiB, the limit for {what}")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = data.count(b"\n", 0, err.start) + 1
+        raise ArenaError(f"{source}:{line}: not UTF-8 text ({err.reason})") from None
 
 
 def load_yaml(path: Readable | os.PathLike | str, source: str | None = None) -> YamlDoc:
     """Read and parse a YAML file (a path or an ``importlib.resources`` Traversable).
 
-    ``source`` overrides the name used in messages (default: :func:`display_name`).
+    ``source`` overrides the name used in messages (default: :func:`display_name`). A path must be a regular file
+    of at most :data:`~arena.limits.MAX_FILE_BYTES` (see :func:`read_user_file`).
     """
     source = source or display_name(path)
-    file = Path(path) if isinstance(path, str | os.PathLike) else path
-    try:
-        text = file.read_text(encoding="utf-8")
+    if isinstance(path, str | os.PathLike):
+        return parse_yaml(read_user_file(path, source), source)
+    try:                                          # a resource shipped in the package
+        text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise ArenaError(f"{source}: no such file") from None
-    except IsADirectoryError:
-        raise ArenaError(f"{source}: is a folder, expected a YAML file") from None
-    except UnicodeDecodeError as err:
-        raise ArenaError(f"{source}: not UTF-8 text ({err.reason})") from None
-    except OSError as err:
-        raise ArenaError(f"{source}: cannot read ({err.strerror})") from None
+    except (OSError, UnicodeDecodeError) as err:
+        raise ArenaError(f"{source}: cannot read ({err})") from None
     return parse_yaml(text, source)
 
 

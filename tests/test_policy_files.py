@@ -34,7 +34,7 @@ def scenario_text(policy_line: str, policy: str = "toughest-first") -> str:
 
 
 def test_the_example_registers_its_policy_and_the_monsters_use_it():
-    (scenario,) = load_scenarios(EXAMPLE)
+    (scenario,) = load_scenarios(EXAMPLE, trust_policies=True)
     assert "toughest-first" in tactics.POLICIES
     rules = RuleSet.from_key("d20")
     result = fight(scenario.prepare("d20"), rules, 3, log=True)
@@ -52,7 +52,7 @@ def test_the_policy_decides_the_targets(tmp_path):
         "    return Action('attack', enemies[-1]) if enemies else NOTHING\n"
         "register('last-enemy', last)\n")
     (tmp_path / "s.yaml").write_text(scenario_text("policies: last.py\n", "last-enemy"))
-    (scenario,) = load_scenarios(tmp_path / "s.yaml")
+    (scenario,) = load_scenarios(tmp_path / "s.yaml", trust_policies=True)
     result = fight(scenario.prepare("d20"), RuleSet.from_key("d20"), 5, log=True)
     swings = [line for line in result.log if "] orc " in line and " vs " in line]
     assert swings and all(" vs rogue-3 " in line for line in swings)
@@ -60,15 +60,15 @@ def test_the_policy_decides_the_targets(tmp_path):
 
 def test_same_results_on_one_and_two_workers():
     """Workers load the scenario's policy file themselves: the rows match a single-process run."""
-    one = run(EXAMPLE, n=40, rules=["d20", "3d6"], workers=1, chunk_size=10)
-    two = run(EXAMPLE, n=40, rules=["d20", "3d6"], workers=2, chunk_size=10)
+    one = run(EXAMPLE, n=40, rules=["d20", "3d6"], workers=1, chunk_size=10, trust_policies=True)
+    two = run(EXAMPLE, n=40, rules=["d20", "3d6"], workers=2, chunk_size=10, trust_policies=True)
     assert one.equals(two)
 
 
 def test_a_missing_policy_file_names_the_scenario_line(tmp_path):
     (tmp_path / "s.yaml").write_text(scenario_text("policies: [nowhere.py]\n"))
     with pytest.raises(YamlValidationError) as err:
-        load_scenarios(tmp_path / "s.yaml")
+        load_scenarios(tmp_path / "s.yaml", trust_policies=True)
     (problem,) = err.value.problems
     assert "s.yaml:2: policies.0: no such policy file 'nowhere.py'" in problem
 
@@ -77,7 +77,7 @@ def test_a_failing_policy_file_is_reported_not_raised(tmp_path):
     (tmp_path / "bad.py").write_text("raise RuntimeError('oops')\n")
     (tmp_path / "s.yaml").write_text(scenario_text("policies: [bad.py]\n"))
     with pytest.raises(YamlValidationError) as err:
-        load_scenarios(tmp_path / "s.yaml")
+        load_scenarios(tmp_path / "s.yaml", trust_policies=True)
     (problem,) = err.value.problems
     assert "s.yaml:2: policies.0: policy file" in problem and "RuntimeError: oops" in problem
 
@@ -86,7 +86,7 @@ def test_an_unregistered_policy_is_an_error_with_its_line(tmp_path):
     tactics.POLICIES.pop("toughest-first", None)      # another test may have loaded the example (restored after)
     (tmp_path / "s.yaml").write_text(scenario_text(""))
     with pytest.raises(YamlValidationError) as err:
-        load_scenarios(tmp_path / "s.yaml")
+        load_scenarios(tmp_path / "s.yaml", trust_policies=True)
     assert any("s.yaml:5: tactics.monsters.policy: unknown policy 'toughest-first'" in p
                for p in err.value.problems)
 
@@ -94,7 +94,7 @@ def test_an_unregistered_policy_is_an_error_with_its_line(tmp_path):
 def first_problem(path: Path) -> str:
     """The first problem loading ``path`` reports (it must fail)."""
     with pytest.raises(YamlValidationError) as err:
-        load_scenarios(path)
+        load_scenarios(path, trust_policies=True)
     return err.value.problems[0]
 
 
@@ -111,7 +111,7 @@ def test_two_files_cannot_register_the_same_name(tmp_path):
     write_policy(tmp_path / "b.py", "mine")
     (tmp_path / "a.yaml").write_text(scenario_text("policies: a.py\n", "mine"))
     (tmp_path / "b.yaml").write_text(scenario_text("policies: b.py\n", "mine"))
-    load_scenarios(tmp_path / "a.yaml")
+    load_scenarios(tmp_path / "a.yaml", trust_policies=True)
     assert "b.yaml:2: policies.0: policy file 'b.py' registers 'mine', a name already taken by a.py" \
         in first_problem(tmp_path / "b.yaml")
 
@@ -120,7 +120,7 @@ def test_a_file_cannot_replace_a_built_in_policy(tmp_path):
     write_policy(tmp_path / "a.py", "random")
     (tmp_path / "a.yaml").write_text(scenario_text("policies: a.py\n", "random"))
     with pytest.raises(YamlValidationError, match="registers 'random', a name already taken"):
-        load_scenarios(tmp_path / "a.yaml")
+        load_scenarios(tmp_path / "a.yaml", trust_policies=True)
     assert tactics.POLICIES["random"] is tactics.attack_policy
 
 
@@ -129,7 +129,7 @@ def test_a_scenario_must_list_the_file_of_every_policy_it_uses(tmp_path):
     write_policy(tmp_path / "a.py", "mine")
     (tmp_path / "a.yaml").write_text(scenario_text("policies: a.py\n", "mine"))
     (tmp_path / "b.yaml").write_text(scenario_text("", "mine"))
-    load_scenarios(tmp_path / "a.yaml")
+    load_scenarios(tmp_path / "a.yaml", trust_policies=True)
     assert "b.yaml:5: tactics.monsters: policy 'mine' comes from a.py, which this scenario does not list under " \
         "policies:" in first_problem(tmp_path / "b.yaml")
 
@@ -138,17 +138,17 @@ def test_a_policy_file_must_be_python_and_its_errors_name_the_line(tmp_path):
     (tmp_path / "p.txt").write_text("x = 1\n")
     (tmp_path / "s.yaml").write_text(scenario_text("policies: [p.txt]\n"))
     with pytest.raises(YamlValidationError, match=r"s.yaml:2: policies.0: policy file 'p.txt' is not a Python"):
-        load_scenarios(tmp_path / "s.yaml")
+        load_scenarios(tmp_path / "s.yaml", trust_policies=True)
     (tmp_path / "bad.py").write_text("import math\n\nx = undefined_name\n")
     (tmp_path / "s.yaml").write_text(scenario_text("policies: [bad.py]\n"))
     with pytest.raises(YamlValidationError, match=r"policy file bad.py:3 failed: NameError"):
-        load_scenarios(tmp_path / "s.yaml")
+        load_scenarios(tmp_path / "s.yaml", trust_policies=True)
 
 
 def test_a_prepared_scenario_sent_to_a_fresh_process_loads_its_policies():
     import pickle
 
-    (scenario,) = load_scenarios(EXAMPLE)
+    (scenario,) = load_scenarios(EXAMPLE, trust_policies=True)
     scenario.prepare("d20")
     copy = pickle.loads(pickle.dumps(scenario))
     tactics.POLICIES.pop("toughest-first")                  # as in a new worker: the name is unknown

@@ -650,9 +650,13 @@ def stand_still():
 def test_unregistered_policies_are_refused():
     with pytest.raises(ArenaError):
         TacticsSettings(policy=NEW_POLICY)
+    scenario = Scenario.model_validate({"name": "x", "party": {"level": 1}, "monsters": ["orc"],
+                                        "tactics": {"party": {"policy": NEW_POLICY}}})
+    with pytest.raises(ArenaError, match="unknown policy"):      # a policy file could register it: checked
+        scenario.resolve()                                       # once the files have run
     with pytest.raises(pydantic.ValidationError):
         Scenario.model_validate({"name": "x", "party": {"level": 1}, "monsters": ["orc"],
-                                 "tactics": {"party": {"policy": NEW_POLICY}}})
+                                 "tactics": {"party": {"policy": "Not A Name!"}}})
 
 
 def test_a_registered_policy_drives_its_creatures(stand_still):

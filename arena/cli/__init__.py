@@ -36,10 +36,58 @@ def _register() -> None:
 _register()
 
 
-def main() -> None:
-    """Console-script entry point."""
+def _say(message: str) -> None:
+    """One line on stderr, control characters escaped (a message may quote what the user typed)."""
+    from arena.labels import printable
+
+    print(f"error: {printable(message, limit=2000)}", file=sys.stderr)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Console-script entry point: every failure is one line on stderr and an exit code, never a traceback.
+
+    Exit codes: 0 done, 1 a check or comparison failed (``check``, ``compare``), 2 bad input (the line says what
+    and where), 3 an internal error (a bug: set ``ARENA_DEBUG=1`` for the traceback), 130/143 interrupted."""
+    import os
+
+    try:                                          # typer 0.2x carries its own copy of click
+        from typer import _click as click
+    except ImportError:
+        import click
+    args = sys.argv[1:] if argv is None else list(argv)
     try:
-        app(standalone_mode=True)
+        code = app(args=args or ["--help"], standalone_mode=False)
     except ArenaError as err:
-        print(f"error: {err}", file=sys.stderr)
-        sys.exit(2)
+        _say(str(err))
+        code = 2
+    except click.exceptions.UsageError as err:
+        if not err.format_message():               # a command group called with nothing: show its help
+            print(err.ctx.get_help() if err.ctx is not None else "", file=sys.stderr)
+            sys.exit(2)
+        command = err.ctx.command_path if err.ctx is not None else "arena"
+        _say(f"{err.format_message()} (see `{command} --help`)")
+        code = 2
+    except typer.Exit as err:
+        code = err.exit_code
+    except (typer.Abort, KeyboardInterrupt):
+        print("interrupted", file=sys.stderr)
+        code = 130
+    except click.exceptions.ClickException as err:
+        _say(err.format_message())
+        code = err.exit_code
+    except BrokenPipeError:                        # `arena bestiary list | head`
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        code = 0
+    except MemoryError:
+        _say("out of memory: the request is too large for this machine (see docs/limits.md)")
+        code = 2
+    except SystemExit as err:                     # raised by code d20 Arena does not own (a policy file's exit is
+        code = err.code if isinstance(err.code, int) else 2   # caught where it runs)
+    except Exception as err:                      # a bug: say so in one line, the traceback only when asked for
+        if os.environ.get("ARENA_DEBUG"):
+            raise
+        _say(f"internal error: {type(err).__name__}: {err} (a bug in d20 Arena; rerun with ARENA_DEBUG=1 "
+             "for the traceback and report it)")
+        code = 3
+    sys.exit(code if isinstance(code, int) else 0)

@@ -7,6 +7,7 @@ stream seeded with the seed), which is what the golden log test (``tests/golden/
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated
 
@@ -14,20 +15,24 @@ import typer
 
 from arena.cli.odds import Die, Modifiers
 from arena.errors import ArenaError
+from arena.labels import printable, printable_lines
+from arena.limits import MAX_ENCOUNTERS, MAX_SEED
 from arena.yamlio import YamlValidationError
 
 
 def _fail(err: ArenaError) -> typer.Exit:
     problems = err.problems if isinstance(err, YamlValidationError) else [str(err)]
-    for problem in problems:
-        typer.echo(f"error: {problem}", err=True)
+    for problem in problems[:1]:
+        more = f" (and {len(problems) - 1} more problem{'s' * (len(problems) > 2)})" if len(problems) > 1 else ""
+        typer.echo(f"error: {printable(problem, 2000)}{more}", err=True)
     return typer.Exit(2)
 
 
 def fight_document(path: Path, scenario_name: str | None = None, seed: int | None = None,
                    encounter: int | None = None, rules_key: str | None = None, die: str = "d20",
                    players_roll_all: bool = False, modifiers: str = "static", open_ended: bool = False,
-                   called_shots: bool = False) -> dict:
+                   called_shots: bool = False, trust_policies: bool = False,
+                   on_policy: Callable[[list[str]], None] | None = None) -> dict:
     """The `arena fight --json` document: ``scenario``, ``seed`` (the engine's), ``encounter`` (``{"index",
     "run_seed"}`` when replaying encounter I of a run, else null), ``rules`` (the key), ``record`` (every field of
     the encounter record) and ``log`` (the readable lines)."""
@@ -37,15 +42,18 @@ def fight_document(path: Path, scenario_name: str | None = None, seed: int | Non
     from arena.scenario import load_scenarios, pick
     from arena.yamlio import display_name
 
-    scenario = pick(load_scenarios(path), scenario_name, display_name(path))
+    scenario = pick(load_scenarios(path, trust_policies=trust_policies, on_policy=on_policy), scenario_name,
+                    display_name(path))
     if rules_key:
         rules = RuleSet.from_key(rules_key, scenario.rule_options)
     else:
         rules = RuleSet(die=die, players_roll_all=players_roll_all, modifiers=modifiers, open_ended=open_ended,
                         called_shots=called_shots, options=scenario.rule_options)
     run_seed = scenario.seed if seed is None else seed
-    if encounter is not None and encounter < 0:
-        raise ArenaError(f"--encounter must be 0 or more, not {encounter}")
+    if not 0 <= run_seed <= MAX_SEED:
+        raise ArenaError(f"--seed must be 0 to {MAX_SEED:,}, not {run_seed:,}")
+    if encounter is not None and not 0 <= encounter < MAX_ENCOUNTERS:
+        raise ArenaError(f"--encounter must be 0 to {MAX_ENCOUNTERS - 1:,}, not {encounter:,}")
     engine_seed = run_seed if encounter is None else encounter_seed(run_seed, encounter)
     result = fight(scenario.prepare(rules.die), rules, engine_seed, log=True)
     return {
@@ -85,18 +93,25 @@ def fight_cmd(
                                                                      "modifiers.")] = Modifiers.static,
     open_ended: Annotated[bool, typer.Option("--open-ended", help="Open-ended (exploding) rolls.")] = False,
     called_shots: Annotated[bool, typer.Option("--called-shots", help="Called shots.")] = False,
+    trust_policies: Annotated[bool, typer.Option("--trust-policies", help="Run the Python policy files the "
+                                                                          "scenario lists.")] = False,
     json_: Annotated[bool, typer.Option("--json", help="Print JSON: seed, rules, record, log.")] = False,
 ) -> None:
     """Fight one encounter of a scenario and print it blow by blow (standard d20 rules unless told otherwise)."""
     try:
         doc = fight_document(scenario_file, scenario, seed, encounter, rules, die.value, players_roll_all,
-                             modifiers.value, open_ended, called_shots)
+                             modifiers.value, open_ended, called_shots, trust_policies, _announce)
     except ArenaError as err:
         raise _fail(err) from None
     if json_:
-        typer.echo(json.dumps(doc, indent=2))
+        typer.echo(json.dumps(doc, indent=2))          # JSON escapes control characters itself
     else:
-        typer.echo(format_fight(doc))
+        typer.echo(printable_lines(format_fight(doc)))
+
+
+def _announce(paths: list[str]) -> None:
+    for path in paths:
+        typer.echo(f"running policy file {printable(path)}", err=True)
 
 
 def register(app: typer.Typer) -> None:

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import math
+import signal
 import sys
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -11,10 +15,12 @@ import typer
 
 from arena.cli.common import default_workers
 from arena.errors import ArenaError
+from arena.labels import printable, slug
+from arena.limits import MAX_ENCOUNTERS, MAX_SEED, MAX_WORKERS
 
 
 def _fail(err: ArenaError) -> typer.Exit:
-    typer.echo(f"error: {err}", err=True)
+    typer.echo(f"error: {printable(err, 2000)}", err=True)
     return typer.Exit(2)
 
 
@@ -38,51 +44,98 @@ def _grid(text: str | None) -> list[str] | None:
 
 
 # --------------------------------------------------------------------------------------------- run
+class Stopped(KeyboardInterrupt):
+    """SIGTERM (or SIGHUP) during a run: stop as Ctrl-C does, finished chunks kept."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
+
+
+@contextlib.contextmanager
+def stop_on_signals() -> Iterator[None]:
+    """Turn SIGTERM and SIGHUP into :class:`Stopped` for the block, so a terminated run stops at once, says so,
+    and leaves its finished chunks (the default action would kill the parent and leave its workers behind)."""
+    def handler(signum: int, _frame: Any) -> None:
+        raise Stopped(signum)
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {sig: signal.signal(sig, handler) for sig in (signal.SIGTERM, signal.SIGHUP)}
+    try:
+        yield
+    finally:
+        for sig, old in previous.items():
+            signal.signal(sig, old)
+
+
+def default_folder(scenario_name: str) -> Path:
+    """``results/<slug of the name>``: a scenario's name is a label, never a path."""
+    return Path("results") / slug(scenario_name, fallback="scenario")
+
+
 def run_cmd(
     scenarios: Annotated[list[Path], typer.Argument(help="Scenario YAML files.", show_default=False)],
-    n: Annotated[int | None, typer.Option("--n", help="Encounters per rule set (default: each scenario's n).")]
-    = None,
-    seed: Annotated[int | None, typer.Option(help="Run seed (default: each scenario's seed).")] = None,
+    n: Annotated[int | None, typer.Option("--n", help="Encounters per rule set (default: each scenario's n).",
+                                          min=1, max=MAX_ENCOUNTERS)] = None,
+    seed: Annotated[int | None, typer.Option(help="Run seed (default: each scenario's seed).", min=0,
+                                             max=MAX_SEED)] = None,
     grid: Annotated[str | None, typer.Option(help="Rule-set keys, comma-separated (default: each scenario's "
                                                   "grid), e.g. d20,3d6,3d6+prad.")] = None,
     workers: Annotated[int | None, typer.Option(help="Local worker processes (default: every core; results are the "
-                                                     "same for any number).", min=1)] = None,
+                                                     "same for any number).", min=1, max=MAX_WORKERS)] = None,
     cluster: Annotated[str | None, typer.Option(help="A Dask scheduler address, tcp://HOST:PORT "
                                                      "(needs the dask extra).")] = None,
-    out: Annotated[Path | None, typer.Option(help="Results folder (default: results/<first scenario name>).")]
-    = None,
-    chunk: Annotated[int, typer.Option(help="Encounters per task.", min=1)] = 500,
+    out: Annotated[Path | None, typer.Option(help="Results folder (default: results/<first scenario name>, as a "
+                                                  "safe folder name).")] = None,
+    chunk: Annotated[int, typer.Option(help="Encounters per task.", min=1, max=MAX_ENCOUNTERS)] = 500,
     resume: Annotated[bool, typer.Option("--resume", help="Complete an interrupted run in --out.")] = False,
-    force: Annotated[bool, typer.Option("--force", help="Replace an existing results folder.")] = False,
+    force: Annotated[bool, typer.Option("--force", help="Replace an existing results folder (only the files a run "
+                                                        "wrote are removed).")] = False,
+    trust_policies: Annotated[bool, typer.Option("--trust-policies", help="Run the Python policy files the "
+                                                                          "scenarios list.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
 ) -> None:
     """Fight every scenario under every rule set of its grid, N encounters each, into results/NAME/."""
     from arena.experiment import rich_progress, run_experiment
     from arena.scenario import load_scenarios
 
+    folder: Path | str = out or "results/NAME"
     try:
         if resume and force:
             raise ArenaError("--resume and --force contradict each other: choose one")
-        folder: Path | str = out or "results/NAME"
-        loaded = [s for path in scenarios for s in load_scenarios(path)]
+        loaded = [s for path in scenarios for s in load_scenarios(path, trust_policies=trust_policies,
+                                                                  on_policy=_announce)]
         if not loaded:
             raise ArenaError("no scenario to run")
-        folder = out or Path("results") / loaded[0].name
-        with rich_progress(not quiet and _tty()) as progress:
+        folder = out or default_folder(loaded[0].name)
+        with stop_on_signals(), rich_progress(not quiet and _tty()) as progress:
             outcome = run_experiment(
                 loaded, folder, n=n, seed=seed, rules=_grid(grid), workers=workers or default_workers(),
                 cluster=cluster,
                 chunk_size=chunk, resume=resume, force=force, progress=progress,
-                on_event=lambda msg: typer.echo(f"warning: {msg}", err=True))
+                on_event=lambda msg: typer.echo(f"warning: {printable(msg, 500)}", err=True))
+    except Stopped as stop:
+        typer.echo(f"stopped by signal {stop.signum}: finished chunks are kept; complete the run with the same "
+                   f"command and --resume (results in {printable(folder)})", err=True)
+        raise typer.Exit(128 + stop.signum) from None
     except KeyboardInterrupt:
         typer.echo(f"interrupted: finished chunks are kept; complete the run with the same command and "
-                   f"--resume (results in {folder})", err=True)
+                   f"--resume (results in {printable(folder)})", err=True)
         raise typer.Exit(130) from None
     except ArenaError as err:
         raise _fail(err) from None
     rate = f"{outcome.rate:,.0f} encounters/s" if outcome.fought and not math.isnan(outcome.rate) else "nothing to do"
     if not quiet:
-        typer.echo(f"{outcome.encounters:,} encounters in {outcome.out} ({outcome.fought:,} fought now, {rate})")
+        typer.echo(f"{outcome.encounters:,} encounters in {printable(outcome.out)} ({outcome.fought:,} fought now, "
+                   f"{rate})")
+
+
+def _announce(paths: list[str]) -> None:
+    """Say which Python files are about to run (``--trust-policies``)."""
+    for path in paths:
+        typer.echo(f"running policy file {printable(path)}", err=True)
 
 
 def register(app: typer.Typer) -> None:

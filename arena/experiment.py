@@ -33,7 +33,9 @@ import numpy as np
 
 from arena.dice import encounter_seed
 from arena.errors import ArenaError
+from arena.labels import printable
 from arena.limits import MAX_ENCOUNTERS, MAX_RUN_ENCOUNTERS, MAX_SEED, MAX_WORKERS
+from arena.policy_guard import PolicyError
 from arena.results_folder import (
     code_fingerprint,
     file_sha256,
@@ -234,6 +236,8 @@ class Task:
     digest: str
     rules: RuleSet
     seed: int
+    parent: int = 0
+    """The process id of the run that sent it: a local worker stops when that process is gone."""
 
 
 _RULES: dict[str, RuleSet] = {}
@@ -246,15 +250,42 @@ def _warm_rules(rules: RuleSet) -> RuleSet:
     return _RULES.setdefault(key, rules)
 
 
+_WATCHING: list[int] = []
+
+
+def _watch_parent(parent: int) -> None:
+    """In a local worker process, exit as soon as the run that started it is gone (killed with SIGKILL, say), so
+    no idle worker outlives its run. A worker of a cluster (whose parent is not the run) is left alone."""
+    if _WATCHING or not parent or os.getpid() == parent or os.getppid() != parent:
+        return
+    import threading
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+
+    _WATCHING.append(parent)
+    threading.Thread(target=watch, name="arena-parent-watch", daemon=True).start()
+
+
 def run_chunk(task: Task, simulator: Any) -> tuple[Chunk, dict[str, np.ndarray]]:
     """Fight one chunk; return its columns (index, seed and every record field) as numpy arrays."""
+    _watch_parent(task.parent)
     prepared = _prepared(simulator, task.scenario, task.digest, task.rules)
     schema = simulator.schema()
     chunk = task.chunk
     seeds = [encounter_seed(task.seed, i) for i in range(chunk.start, chunk.stop)]
     fight = simulator.fight
     rules = _warm_rules(task.rules)
-    rows = [fight(prepared, rules, s) for s in seeds]
+    rows = []
+    for s in seeds:
+        try:
+            rows.append(fight(prepared, rules, s))
+        except PolicyError as err:               # a user's policy failed: this encounter is reported, not dropped
+            index = chunk.start + len(rows)
+            raise PolicyError(f"encounter {index} (engine seed {s}) of scenario {printable(task.scenario.name)!r} "
+                              f"under {rules.key} failed: {err}") from None
     columns: dict[str, np.ndarray] = {
         "index": np.arange(chunk.start, chunk.stop, dtype=np.int64),
         "seed": np.array(seeds, dtype=np.uint64),
@@ -270,7 +301,7 @@ def run_chunk(task: Task, simulator: Any) -> tuple[Chunk, dict[str, np.ndarray]]
 def _tasks(plan: Plan, chunks: Iterable[Chunk]) -> Iterator[Task]:
     for c in chunks:
         sp = plan.scenarios[c.scenario]
-        yield Task(c, sp.scenario, sp.digest, sp.rule_sets[c.rules], sp.seed)
+        yield Task(c, sp.scenario, sp.digest, sp.rule_sets[c.rules], sp.seed, os.getpid())
 
 
 class WorkerDied(ArenaError):

@@ -49,7 +49,7 @@ def slug(name: str, fallback: str = "run") -> str:
     ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii").lower()
     cleaned = _SLUG_DROP.sub("-", ascii_name).strip("-.")
     cleaned = re.sub(r"-{2,}", "-", cleaned)
-    exact = cleaned == name and len(cleaned) <= MAX_SLUG_LENGTH
+    exact = cleaned == name and 0 < len(cleaned) <= MAX_SLUG_LENGTH
     if exact:
         return cleaned
     tag = hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:8]

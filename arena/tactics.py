@@ -314,9 +314,19 @@ POLICIES: dict[str, Callable[[View, object], Action]] = {
 
 def register(name: str, policy: Callable[[View, object], Action],
              targeting: Callable | None = None) -> None:
-    """Add a policy under ``name`` (usable in YAML); ``targeting`` picks attack targets for it."""
-    POLICIES[name] = policy
-    TARGETING[name] = targeting or focus_weakest
+    """Add a policy under ``name`` (usable in YAML); ``targeting`` picks attack targets for it.
+
+    The policy is guarded (:func:`arena.policy_guard.guarded`): if it raises, exits, returns something that is not
+    a valid action or takes longer than :data:`~arena.limits.POLICY_DECISION_SECONDS` for one decision, its
+    encounter fails with a :class:`~arena.policy_guard.PolicyError` naming the policy, its file and line."""
+    from arena.policy_guard import guarded
+
+    if not isinstance(name, str) or not name:
+        raise ArenaError(f"register(): a policy's name must be a non-empty string, not {name!r}")
+    if not callable(policy):
+        raise ArenaError(f"register({name!r}, ...): the policy must be a function (view, creature) -> Action")
+    POLICIES[name] = guarded(name, policy)
+    TARGETING[name] = guarded(name, targeting, what="targeting") if targeting is not None else focus_weakest
 
 
 _POLICY_FILES: set[str] = set()
@@ -348,12 +358,13 @@ def load_policy_file(path: str | Path, shown: str | None = None) -> None:
     sys.modules[name] = module
     try:
         spec.loader.exec_module(module)
-    except Exception as err:                      # the user's code: report it as their input's problem
+    except (Exception, SystemExit) as err:        # the user's code: report it as their input's problem
         _restore(*before)
         del sys.modules[name]
         lines = [frame.lineno for frame in traceback.extract_tb(err.__traceback__) if frame.filename == key]
         where = f"{shown}:{lines[-1]}" if lines else shown
-        raise ArenaError(f"policy file {where} failed: {type(err).__name__}: {err}") from None
+        what = f"called sys.exit({err.code!r})" if isinstance(err, SystemExit) else f"{type(err).__name__}: {err}"
+        raise ArenaError(f"policy file {where} failed: {what}") from None
     taken = sorted(n for n, policy in POLICIES.items() if n in before[0] and before[0][n] is not policy)
     if taken:
         _restore(*before)

@@ -1,0 +1,151 @@
+"""A user's policy runs inside a guard: a failure of theirs fails the encounter with a message, never the tool.
+
+Why: a policy is someone's Python code, called once per decision in the hot loop. Unguarded, ``sys.exit(0)`` in
+it made ``arena run`` exit 0 with no results, an exception surfaced as a raw simpy or joblib traceback, an unknown
+action kind was silently ignored and an endless loop was stopped only by Ctrl-C. Guarded, each of those raises
+:class:`PolicyError` naming the policy, its file and line; the engine lets it through, so ``arena fight`` prints it
+and ``arena run`` stops with the failing encounter named. Built-in policies are not wrapped (no cost to them).
+
+The time limit per decision (:data:`~arena.limits.POLICY_DECISION_SECONDS`) uses ``SIGALRM``, so it holds in the
+main thread of a process (the CLI, and every local worker of a run); in a thread (a Dask worker) it is not
+enforced and the cluster's own task timeouts apply.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+import traceback
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from arena.errors import ArenaError
+from arena.limits import POLICY_DECISION_SECONDS
+
+ACTION_KINDS = frozenset({"attack", "coup", "cast", "breath", "none"})
+"""The kinds of :class:`arena.tactics.Action` the engine carries out."""
+
+
+class PolicyError(ArenaError):
+    """A user's policy failed: raised, exited, returned a non-action, or ran past its time for one decision."""
+
+
+class _TimeUp(BaseException):
+    """Raised into a policy by the alarm (a BaseException, so ``except Exception`` in the policy cannot eat it)."""
+
+
+def _origin(fn: Any) -> tuple[str, int]:
+    """The file and first line of a function (``<unknown>`` for a callable without code)."""
+    code = getattr(getattr(fn, "__func__", fn), "__code__", None)
+    if code is None:
+        return "<unknown>", 0
+    return code.co_filename, code.co_firstlineno
+
+
+def _shown(path: str) -> str:
+    try:
+        return str(Path(path).resolve().relative_to(Path.cwd().resolve()))
+    except (ValueError, OSError):
+        return path
+
+
+class _Deadline:
+    """``SIGALRM`` after ``seconds`` of wall-clock time, raising :class:`_TimeUp` in the main thread."""
+
+    __slots__ = ("seconds", "armed", "previous")
+
+    def __init__(self, seconds: float):
+        self.seconds = seconds
+        self.armed = False
+        self.previous: Any = None
+
+    def __enter__(self) -> _Deadline:
+        if self.seconds > 0 and threading.current_thread() is threading.main_thread():
+            self.previous = signal.signal(signal.SIGALRM, _alarm)
+            signal.setitimer(signal.ITIMER_REAL, self.seconds)
+            self.armed = True
+        return self
+
+    def __exit__(self, *_exc: Any) -> None:
+        if self.armed:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, self.previous)
+            self.armed = False
+
+
+def _alarm(_signum: int, _frame: Any) -> None:
+    raise _TimeUp
+
+
+def guarded(name: str, fn: Callable, what: str = "policy", seconds: float = POLICY_DECISION_SECONDS) -> Callable:
+    """``fn`` wrapped so that any failure of it is a :class:`PolicyError` naming ``name``, its file and line.
+
+    ``what`` is ``policy`` (``fn(view, creature) -> Action``, the action is checked) or ``targeting``
+    (``fn(view, creature, enemies) -> one of enemies or None``)."""
+    file, first_line = _origin(fn)
+
+    def fail(err: BaseException | None, problem: str) -> PolicyError:
+        line = first_line
+        if err is not None:
+            frames = [f.lineno for f in traceback.extract_tb(err.__traceback__) if f.filename == file]
+            line = frames[-1] if frames else first_line
+        return PolicyError(f"{what} {name!r} ({_shown(file)}:{line}) {problem}")
+
+    def call(*args: Any) -> Any:
+        try:
+            with _Deadline(seconds):
+                result = fn(*args)
+        except PolicyError:
+            raise
+        except _TimeUp:
+            raise fail(None, f"took longer than {seconds:g} s for one decision (an endless loop?)") from None
+        except KeyboardInterrupt:
+            raise
+        except SystemExit as err:
+            raise fail(err, f"called sys.exit({err.code!r}); a policy must return an action") from None
+        except BaseException as err:
+            raise fail(err, f"raised {type(err).__name__}: {err}") from None
+        problem = _check_action(result, args) if what == "policy" else _check_target(result, args)
+        if problem:
+            raise fail(None, problem)
+        return result
+
+    call.__wrapped__ = fn
+    call.__name__ = getattr(fn, "__name__", name)
+    return call
+
+
+def _check_target(result: Any, args: tuple) -> str | None:
+    enemies = args[2] if len(args) > 2 else []
+    if result is None or any(result is enemy for enemy in enemies):
+        return None
+    return f"returned {type(result).__name__} {result!r:.60}, not one of the enemies it was given (or None)"
+
+
+def _check_action(action: Any, args: tuple) -> str | None:
+    """Why ``action`` cannot be carried out, or None."""
+    from arena.combatant import Combatant
+    from arena.spells import SPELLS
+    from arena.tactics import Action
+
+    if not isinstance(action, Action):
+        return f"returned {type(action).__name__} {action!r:.60}, not an Action"
+    if action.kind not in ACTION_KINDS:
+        return f"returned an action of unknown kind {action.kind!r} (known: {', '.join(sorted(ACTION_KINDS))})"
+    if action.target is not None and not isinstance(action.target, Combatant):
+        return f"returned a {action.kind} whose target is a {type(action.target).__name__}, not a creature"
+    if action.targets is not None and not all(isinstance(t, Combatant) for t in action.targets):
+        return f"returned a {action.kind} whose targets are not all creatures"
+    creature = args[1] if len(args) > 1 else None
+    if action.kind == "cast":
+        if action.spell not in SPELLS:
+            return f"cast {action.spell!r}, which is not a spell the engine knows"
+        slots = getattr(creature, "slots", {}) or {}
+        if action.spell not in slots.get(action.level, ()):
+            return f"cast {action.spell!r} at level {action.level!r} without a prepared spell of it left"
+    if action.kind == "breath":
+        view = args[0]
+        if not view.can_breathe(creature):
+            return "breathed without a breath weapon ready"
+    return None

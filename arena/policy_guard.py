@@ -134,9 +134,9 @@ def _check_action(action: Any, args: tuple) -> str | None:
     if action.kind not in ACTION_KINDS:
         return f"returned an action of unknown kind {action.kind!r} (known: {', '.join(sorted(ACTION_KINDS))})"
     if action.target is not None and not isinstance(action.target, Combatant):
-        return f"returned a {action.kind} whose target is a {type(action.target).__name__}, not a creature"
+        return f"returned an {action.kind} action whose target is a {type(action.target).__name__}, not a creature"
     if action.targets is not None and not all(isinstance(t, Combatant) for t in action.targets):
-        return f"returned a {action.kind} whose targets are not all creatures"
+        return f"returned an {action.kind} action whose targets are not all creatures"
     creature = args[1] if len(args) > 1 else None
     if action.kind == "cast":
         if action.spell not in SPELLS:

@@ -241,7 +241,8 @@ def read_user_file(path: os.PathLike | str, source: str, what: str = "a YAML fil
     if any(resolved == Path(root) or Path(root) in resolved.parents for root in PSEUDO_FILE_SYSTEMS):
         raise ArenaError(f"{source}: is a system file ({resolved}), not {what}")
     try:
-        with open(p, "rb") as handle:
+        # O_NONBLOCK: opening a FIFO must not wait for a writer; the mode is checked before anything is read
+        with os.fdopen(os.open(p, os.O_RDONLY | os.O_NONBLOCK), "rb") as handle:
             info = os.fstat(handle.fileno())
             if stat.S_ISDIR(info.st_mode):
                 raise ArenaError(f"{source}: is a folder, expected {what}")

@@ -320,12 +320,12 @@ def connect_cluster(address: str) -> Any:
     import socket
     from urllib.parse import urlparse
 
-    parsed = urlparse(address if "://" in address else f"tcp://{address}")
-    tcp = parsed.scheme in ("tcp", "tls")
     try:
+        parsed = urlparse(address if "://" in address else f"tcp://{address}")
         host, port = parsed.hostname, parsed.port
     except ValueError:
-        host = port = None
+        raise ArenaError(f"--cluster {address!r}: expected a scheduler address like tcp://HOST:PORT") from None
+    tcp = parsed.scheme in ("tcp", "tls")
     if tcp and (not host or not port):
         raise ArenaError(f"--cluster {address!r}: expected a scheduler address like tcp://HOST:PORT")
     try:
@@ -513,10 +513,15 @@ def _read_manifest(out: Path) -> dict:
     path = out / "manifest.json"
     try:
         manifest = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as err:
-        raise ArenaError(f"{path}: unreadable manifest ({err}); use --force to start again") from None
-    if not isinstance(manifest, dict):
-        raise ArenaError(f"{path}: not a run manifest; use --force to start again")
+    except (OSError, ValueError, RecursionError) as err:
+        reason = str(err)[:120] if not isinstance(err, RecursionError) else "nested too deeply"
+        raise ArenaError(f"{path}: unreadable manifest ({reason}); use --force to start again") from None
+    sessions = manifest.get("sessions", []) if isinstance(manifest, dict) else None
+    valid = isinstance(sessions, list) and all(
+        isinstance(s, dict) and isinstance(s.get("encounters"), int) and isinstance(s.get("seconds"), int | float)
+        for s in sessions)
+    if not isinstance(manifest, dict) or not valid or not isinstance(manifest.get("plan", {}), dict):
+        raise ArenaError(f"{path}: not a run manifest (or edited by hand); use --force to start again")
     return manifest
 
 
@@ -554,6 +559,9 @@ def _complete_and_intact(out: Path, old: dict, say: Callable[[str], None]) -> bo
     target = out / "encounters.parquet"
     expected = old.get("encounters_sha256")
     if target.is_file() and expected and file_sha256(target) == expected:
+        if not (out / "summary.csv").is_file():
+            say(f"{out / 'summary.csv'} was missing; written again from encounters.parquet")
+            write_summary(out)
         return True
     say(f"{target} is missing or damaged (its checksum does not match the manifest); fighting the run again")
     for name in ("encounters.parquet", "summary.csv"):
@@ -588,8 +596,6 @@ def run_experiment(scenarios: Iterable[Any], out: str | os.PathLike, *, n: int |
     plan = make_plan(scenarios, n=n, seed=seed, rules=rules, chunk_size=chunk_size)
     _preflight(plan, simulator)
     out = Path(out)
-    if out.exists() and not out.is_dir():
-        raise ArenaError(f"{out} exists and is not a folder")
     events: list[str] = []
 
     def say(msg: str) -> None:
@@ -598,6 +604,8 @@ def run_experiment(scenarios: Iterable[Any], out: str | os.PathLike, *, n: int |
             on_event(msg)
 
     try:
+        if out.exists() and not out.is_dir():
+            raise ArenaError(f"{out} exists and is not a folder")
         with locked(out):
             return _run_locked(plan, out, resume, force, workers, cluster, simulator, progress, say, events)
     except OSError as err:

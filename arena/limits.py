@@ -53,3 +53,5 @@ MAX_SEED = 2**64 - 1
 """Seeds are 0 to this (an unsigned 64-bit integer, as the engine seed of every encounter of a run is)."""
 POLICY_DECISION_SECONDS = 2.0
 """Wall-clock time one decision of a user's policy may take before its encounter fails."""
+POLICY_LOAD_SECONDS = 5.0
+"""Wall-clock time a policy file may take to load (run its top level) before it is refused."""

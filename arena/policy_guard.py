@@ -31,10 +31,6 @@ class PolicyError(ArenaError):
     """A user's policy failed: raised, exited, returned a non-action, or ran past its time for one decision."""
 
 
-class _TimeUp(BaseException):
-    """Raised into a policy by the alarm (a BaseException, so ``except Exception`` in the policy cannot eat it)."""
-
-
 def _origin(fn: Any) -> tuple[str, int]:
     """The file and first line of a function (``<unknown>`` for a callable without code)."""
     code = getattr(getattr(fn, "__func__", fn), "__code__", None)
@@ -50,8 +46,12 @@ def _shown(path: str) -> str:
         return path
 
 
-class _Deadline:
-    """``SIGALRM`` after ``seconds`` of wall-clock time, raising :class:`_TimeUp` in the main thread."""
+class TimeUp(BaseException):
+    """Raised into a policy by the alarm (a BaseException, so ``except Exception`` in the policy cannot eat it)."""
+
+
+class Deadline:
+    """``SIGALRM`` after ``seconds`` of wall-clock time, raising :class:`TimeUp` in the main thread."""
 
     __slots__ = ("seconds", "armed", "previous")
 
@@ -60,7 +60,7 @@ class _Deadline:
         self.armed = False
         self.previous: Any = None
 
-    def __enter__(self) -> _Deadline:
+    def __enter__(self) -> Deadline:
         if self.seconds > 0 and threading.current_thread() is threading.main_thread():
             self.previous = signal.signal(signal.SIGALRM, _alarm)
             signal.setitimer(signal.ITIMER_REAL, self.seconds)
@@ -75,7 +75,7 @@ class _Deadline:
 
 
 def _alarm(_signum: int, _frame: Any) -> None:
-    raise _TimeUp
+    raise TimeUp
 
 
 def guarded(name: str, fn: Callable, what: str = "policy", seconds: float = POLICY_DECISION_SECONDS) -> Callable:
@@ -94,11 +94,11 @@ def guarded(name: str, fn: Callable, what: str = "policy", seconds: float = POLI
 
     def call(*args: Any) -> Any:
         try:
-            with _Deadline(seconds):
+            with Deadline(seconds):
                 result = fn(*args)
         except PolicyError:
             raise
-        except _TimeUp:
+        except TimeUp:
             raise fail(None, f"took longer than {seconds:g} s for one decision (an endless loop?)") from None
         except KeyboardInterrupt:
             raise

@@ -196,8 +196,8 @@ def read_ledger(parts: Path) -> dict[str, LedgerEntry]:
                 raw = json.loads(line)
                 entry = LedgerEntry(str(raw["file"]), int(raw["start"]), int(raw["stop"]), int(raw["bytes"]),
                                     str(raw["sha256"]))
-            except (ValueError, KeyError, TypeError):
-                continue
+            except (ValueError, KeyError, TypeError, RecursionError):
+                continue                           # not a line this tool wrote: its chunk is fought again
             entries[entry.file] = entry
     return entries
 

@@ -393,7 +393,7 @@ class Scenario(Frozen):
         book = None
         if self.bestiary:
             for i, p in enumerate(self.bestiary):
-                if not (base_dir / p).exists():
+                if not _usable(base_dir / p, folder_ok=True):
                     problems.append(f"{where(('bestiary', i))}: no such file or folder {p!r}"
                                     f" (relative to {display_name(base_dir) or '.'})")
             if problems:
@@ -423,7 +423,7 @@ class Scenario(Frozen):
         party: list[Creature | tuple[str, int]] | None = None
         if self.party.file is not None:
             path = base_dir / self.party.file
-            if not path.is_file():
+            if not _usable(path):
                 problems.append(f"{where(('party', 'file'))}: no such file {self.party.file!r}")
             else:
                 party = load_party(path)
@@ -694,12 +694,12 @@ def _policy_paths(scenario: Scenario, base_dir: Path, where: _Where, trusted: bo
     problems: list[str] = []
     for i, shown in enumerate(scenario.policies):
         field = where(("policies", i))
+        if not _usable(base_dir / shown):
+            problems.append(f"{field}: no such policy file {shown[:MAX_NAME_LENGTH]!r}")
+            continue
         path = (base_dir / shown).resolve()
         if path.suffix != ".py":
             problems.append(f"{field}: policy file {shown!r} is not a Python file (.py)")
-            continue
-        if not path.is_file():
-            problems.append(f"{field}: no such policy file {shown!r}")
             continue
         if path.stat().st_size > MAX_FILE_BYTES:
             problems.append(f"{field}: policy file {shown!r} is larger than {MAX_FILE_BYTES // 1024:,} KiB")
@@ -718,6 +718,15 @@ def _policy_paths(scenario: Scenario, base_dir: Path, where: _Where, trusted: bo
             continue
         files.append((path, shown))
     return files, problems
+
+
+def _usable(path: Path, folder_ok: bool = False) -> bool:
+    """True for an existing regular file (or folder, with ``folder_ok``) that a path can name at all: a name with a
+    NUL, too long for the file system, or in a symlink loop is simply not usable (never an exception)."""
+    try:
+        return path.is_file() or (folder_ok and path.is_dir())
+    except (OSError, ValueError):
+        return False
 
 
 def load_scenarios(path: str | os.PathLike, *, trust_policies: bool = False,

@@ -356,8 +356,17 @@ def load_policy_file(path: str | Path, shown: str | None = None) -> None:
     module = importlib.util.module_from_spec(spec)
     before = dict(POLICIES), dict(TARGETING)
     sys.modules[name] = module
+    from arena.limits import POLICY_LOAD_SECONDS
+    from arena.policy_guard import Deadline, TimeUp
+
     try:
-        spec.loader.exec_module(module)
+        with Deadline(POLICY_LOAD_SECONDS):
+            spec.loader.exec_module(module)
+    except TimeUp:
+        _restore(*before)
+        del sys.modules[name]
+        raise ArenaError(f"policy file {shown} took longer than {POLICY_LOAD_SECONDS:g} s to load (an endless "
+                         "loop at its top level?)") from None
     except (Exception, SystemExit) as err:        # the user's code: report it as their input's problem
         _restore(*before)
         del sys.modules[name]

@@ -215,9 +215,9 @@ def display_name(path: Readable | os.PathLike | str) -> str:
     """How a file is named in messages: relative to the working directory when it is below it."""
     if isinstance(path, str | os.PathLike):
         p = Path(path)
-        try:
-            return str(p.resolve().relative_to(Path.cwd().resolve()))
-        except (ValueError, OSError, RuntimeError):
+        try:                                       # absolute, not resolved: a link is named as the user named it
+            return os.path.relpath(os.path.abspath(p)) if not p.is_absolute() else str(p)
+        except (ValueError, OSError):
             return str(p)
     return getattr(path, "name", str(path))
 

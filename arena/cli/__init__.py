@@ -62,8 +62,8 @@ def main(argv: list[str] | None = None) -> None:
         code = 2
     except click.exceptions.UsageError as err:
         if not err.format_message():               # a command group called with nothing: show its help
-            print(err.ctx.get_help() if err.ctx is not None else "", file=sys.stderr)
-            sys.exit(2)
+            print(err.ctx.get_help() if err.ctx is not None else "")
+            sys.exit(0)
         command = err.ctx.command_path if err.ctx is not None else "arena"
         _say(f"{err.format_message()} (see `{command} --help`)")
         code = 2
@@ -79,6 +79,12 @@ def main(argv: list[str] | None = None) -> None:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         code = 0
+    except OSError as err:                        # the machine's, not the input's: a full disk, stdout on /dev/full
+        from arena.results_folder import os_problem
+
+        where = f"{err.filename}: " if err.filename else ""
+        _say(f"{where}cannot read or write ({os_problem(err)})")
+        code = 2
     except MemoryError:
         _say("out of memory: the request is too large for this machine (see docs/limits.md)")
         code = 2

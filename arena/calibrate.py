@@ -35,6 +35,7 @@ import numpy as np
 import pandas as pd
 
 from arena.errors import ArenaError
+from arena.limits import MAX_ENCOUNTERS, MAX_GROUP_COUNT, MAX_SEED, MAX_WORKERS
 
 METRICS = ("win", "hp-lost", "death")
 DEFAULT_METRIC = "hp-lost"
@@ -53,6 +54,100 @@ KEEP = ("winner", "rounds", "party_hp_lost", "pcs_down", "pcs_dead", "hits_monst
         "critical_successes_party", "critical_successes_monsters", "fumbles_party", "fumbles_monsters",
         "called_shots_party", "called_hits_party", "luck_pressed_party", "luck_pressed_successes_party")
 """The record fields a batch keeps (the rest of each record is dropped as soon as its chunk arrives)."""
+
+
+MAX_BOOTSTRAP = 100_000
+"""Bootstrap resamples of one calibration (each solves every arm's position on the ladder once)."""
+PARTY_LEVELS = range(1, 21)
+
+
+# --------------------------------------------------------------------------------------------- checks
+def _whole(value: Any, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | np.integer):
+        raise ArenaError(f"{what} must be a whole number, not {value!r}")
+    return int(value)
+
+
+def check_workers(workers: Any, what: str = "--workers") -> int:
+    """Local worker processes: 1 to :data:`~arena.limits.MAX_WORKERS`."""
+    workers = _whole(workers, what)
+    if not 1 <= workers <= MAX_WORKERS:
+        raise ArenaError(f"{what} must be 1 to {MAX_WORKERS}, not {workers}")
+    return workers
+
+
+def check_seed(seed: Any, what: str = "--seed") -> int:
+    """A run seed: 0 to :data:`~arena.limits.MAX_SEED`."""
+    seed = _whole(seed, what)
+    if not 0 <= seed <= MAX_SEED:
+        raise ArenaError(f"{what} must be 0 to {MAX_SEED:,}, not {seed:,}")
+    return seed
+
+
+def check_n(n: Any, least: int, what: str = "--n") -> int:
+    """Encounters per arm: ``least`` to :data:`~arena.limits.MAX_ENCOUNTERS`."""
+    n = _whole(n, what)
+    if not least <= n <= MAX_ENCOUNTERS:
+        raise ArenaError(f"{what} must be {least} to {MAX_ENCOUNTERS:,}, not {n:,}")
+    return n
+
+
+def check_level(level: Any, what: str = "--party-level") -> int:
+    level = _whole(level, what)
+    if level not in PARTY_LEVELS:
+        raise ArenaError(f"{what} must be 1-20, not {level}")
+    return level
+
+
+def check_sizes(sizes: Sequence[Any], what: str = "--sizes") -> tuple[int, ...]:
+    """Group sizes: at least one, each 1 to :data:`~arena.limits.MAX_GROUP_COUNT`, none twice."""
+    if not sizes:
+        raise ArenaError(f"{what}: give group sizes of 1 to {MAX_GROUP_COUNT}, e.g. 1,2,4,6")
+    out = []
+    for s in sizes:
+        s = _whole(s, what)
+        if not 1 <= s <= MAX_GROUP_COUNT:
+            raise ArenaError(f"{what}: a group size must be 1 to {MAX_GROUP_COUNT}, not {s:,}")
+        if s in out:
+            raise ArenaError(f"{what}: size {s} is given twice")
+        out.append(s)
+    return tuple(out)
+
+
+def check_metric(metric: Any) -> str:
+    if metric not in METRICS:
+        raise ArenaError(f"--metric must be one of {', '.join(METRICS)}, not {metric!r}")
+    return metric
+
+
+def parse_sizes(text: str, what: str = "--sizes") -> tuple[int, ...]:
+    """``"1,2,4,6"`` -> (1, 2, 4, 6); anything else (an empty item, a word, a sign, a duplicate) is an error."""
+    import re
+
+    items = [item.strip() for item in text.split(",")]
+    if not text.strip():
+        raise ArenaError(f"{what}: give group sizes separated by commas, e.g. 1,2,4,6")
+    for item in items:
+        if not re.fullmatch(r"[0-9]{1,9}", item):
+            shown = "an empty item" if not item else repr(item[:40])
+            raise ArenaError(f"{what} {text[:60]!r}: {shown} is not a group size (whole numbers 1 to "
+                             f"{MAX_GROUP_COUNT}, separated by commas)")
+    return check_sizes([int(item) for item in items], what)
+
+
+def rule_keys(rules: Sequence[str], what: str = "--rules") -> tuple[str, ...]:
+    """The canonical keys of ``rules`` (each a valid rule-set key), at least one, in order, without repeats."""
+    from arena.rules import RuleSet
+
+    keys = []
+    for r in rules:
+        try:
+            keys.append(RuleSet.from_key(r).key)
+        except ArenaError as err:
+            raise ArenaError(f"{what}: {err}") from None
+    if not keys:
+        raise ArenaError(f"{what}: give at least one rule set, e.g. 3d6")
+    return tuple(dict.fromkeys(keys))
 
 
 # --------------------------------------------------------------------------------------------- matchups
@@ -170,6 +265,7 @@ def run_batch(matchups: Sequence[Matchup], *, workers: int = 1, cluster: str | N
 
     from arena.experiment import EngineSimulator, execute, make_plan
 
+    workers = check_workers(workers)
     merged = merge_requests(matchups)
     plan = make_plan(merged, chunk_size=chunk_size)
     parts: dict[Any, dict] = {}
@@ -182,7 +278,9 @@ def run_batch(matchups: Sequence[Matchup], *, workers: int = 1, cluster: str | N
             progress(done[0], plan.total)
 
     t0 = time.perf_counter()
-    execute(plan, list(plan.chunks()), sink, workers=workers, cluster=cluster, simulator=EngineSimulator())
+    chunks = list(plan.chunks())
+    execute(plan, chunks, sink, workers=min(workers, max(1, len(chunks))), cluster=cluster,
+            simulator=EngineSimulator())
     seconds = time.perf_counter() - t0
     frames = []
     for chunk in plan.chunks():
@@ -402,22 +500,25 @@ def calibrate(monster: str, party_level: int, sizes: Sequence[int], rules: Seque
               resamples: int = BOOTSTRAP, progress: Callable[[int, int], None] | None = None) -> pd.DataFrame:
     """The equivalent-CR table of ``monster`` for every group size and rule set (see the module docstring)."""
     from arena.bestiary import get_creature
-    from arena.rules import RuleSet
 
-    if metric not in METRICS:
-        raise ArenaError(f"--metric must be one of {', '.join(METRICS)}, not {metric!r}")
-    if not 1 <= party_level <= 20:
-        raise ArenaError(f"--party-level must be 1-20, not {party_level}")
-    if not sizes or any(s < 1 for s in sizes):
-        raise ArenaError("--sizes: give group sizes of 1 or more, e.g. 1,2,4,6")
-    if n < 2:
-        raise ArenaError("--n must be at least 2")
-    keys = tuple(dict.fromkeys(RuleSet.from_key(r).key for r in rules)) or ("3d6",)
+    metric = check_metric(metric)
+    party_level = check_level(party_level)
+    sizes = check_sizes(sizes)
+    n, seed, workers = check_n(n, 2), check_seed(seed), check_workers(workers)
+    resamples = _check_resamples(resamples)
+    keys = rule_keys(rules)
     get_creature(monster)
     cells = [CalibrationCell(party_level, monster, s, keys) for s in sizes]
     batch = run_batch(calibration_matchups(cells, n, seed), workers=workers, cluster=cluster, progress=progress)
     rows = [row for cell in cells for row in evaluate_cell(batch, cell, n, seed, metric, resamples)]
     return pd.DataFrame(rows)
+
+
+def _check_resamples(resamples: Any) -> int:
+    resamples = _whole(resamples, "resamples")
+    if not 1 <= resamples <= MAX_BOOTSTRAP:
+        raise ArenaError(f"resamples must be 1 to {MAX_BOOTSTRAP:,}, not {resamples:,}")
+    return resamples
 
 
 def grid_cells(levels: Sequence[int] = GRID_LEVELS, sizes: Sequence[int] = GRID_SIZES,
@@ -441,6 +542,12 @@ def calibrate_grid(*, n: int = 150, seed: int = 0, metric: str = DEFAULT_METRIC,
                    cluster: str | None = None, resamples: int = 200,
                    progress: Callable[[int, int], None] | None = None) -> pd.DataFrame:
     """Delta-CR for every cell of :func:`grid_cells` (one row per level, size and monster CR)."""
+    metric = check_metric(metric)
+    n, seed, workers = check_n(n, 2), check_seed(seed), check_workers(workers)
+    resamples = _check_resamples(resamples)
+    (rules,) = rule_keys([rules])
+    levels = tuple(check_level(level, "a grid level") for level in levels)
+    sizes = check_sizes(sizes, "the grid sizes")
     cells = grid_cells(levels, sizes, rules=rules)
     batch = run_batch(calibration_matchups(cells, n, seed), workers=workers, cluster=cluster, progress=progress)
     rows = [row for cell in cells for row in evaluate_cell(batch, cell, n, seed, metric, resamples)]
@@ -468,6 +575,11 @@ def heat_map(table: pd.DataFrame, path: Any, title: str = "Delta-CR (3d6 - d20),
     ax.set_title(title, fontsize=10)
     fig.colorbar(im, ax=ax, label="Delta-CR (rungs)")
     fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
+    try:
+        if callable(path):          # a saver, e.g. a staged file of arena.report.Staged
+            path(fig)
+        else:
+            fig.savefig(path, dpi=100, format="png")
+    finally:
+        plt.close(fig)
     return path

@@ -630,11 +630,15 @@ def evaluate(*, quick: bool = False, n: int | None = None, seed: int = RUN_SEED,
              cluster: str | None = None, only: Sequence[str] | None = None,
              progress: Callable[[int, int], None] | None = None) -> Evaluation:
     """Every claim: the single-roll claims (exact) then the encounter claims (one batch of fights)."""
+    from arena.calibrate import check_n, check_seed, check_workers
     from arena.errors import ArenaError
     from arena.roll_claims import evaluate_all
 
-    if n is not None and n < 3:
-        raise ArenaError("--n must be at least 3")
+    if n is not None:
+        n = check_n(n, 3)
+    seed, workers = check_seed(seed), check_workers(workers)
+    if only is not None and not list(only):
+        raise ArenaError("--only: give claim ids separated by commas (see `arena claims --json`)")
     if only:
         unknown = [x for x in only if x not in claim_ids()]
         if unknown:
@@ -718,8 +722,13 @@ def _plot_group_cr(result: dict, path: Any) -> bool:
     ax.axhline(0, color="black", lw=0.5)
     ax.legend(fontsize=8)
     fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
+    try:
+        if callable(path):          # a saver, e.g. a staged file of arena.report.Staged
+            path(fig)
+        else:
+            fig.savefig(path, dpi=100, format="png")
+    finally:
+        plt.close(fig)
     return True
 
 
@@ -754,22 +763,31 @@ def _plot_changes(results: list[dict], path: Any) -> bool:
     ax.axvline(0, color="black", lw=0.5)
     ax.set_xlabel("change (percentage points, paired 95% interval)")
     fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
+    try:
+        if callable(path):          # a saver, e.g. a staged file of arena.report.Staged
+            path(fig)
+        else:
+            fig.savefig(path, dpi=100, format="png")
+    finally:
+        plt.close(fig)
     return True
 
 
 def write_report(ev: Evaluation, out: Any, command: str, workers: int, cluster: str | None) -> Any:
-    """``out/claims.md`` (with PNG plots), ``out/manifest.json`` and ``out/summary.csv``; returns the page."""
+    """``out/claims.md`` (with PNG plots), ``out/manifest.json``, ``out/claims.json`` and ``out/summary.csv``;
+    returns the page. Every file is written aside and put in place only once all are written (the page last), so
+    a failure (a full disk, a read-only folder) leaves no page that looks complete."""
     import json
-    from pathlib import Path
 
+    from arena.errors import ArenaError
     from arena.experiment import git_commit, package_versions
+    from arena.report import Staged, md_code, md_text, output_folder
 
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
+    out = output_folder(out, "claims")
+    if (out / "encounters.parquet").exists() or (out / "chunks").exists():
+        raise ArenaError(f"{out} is a results folder of `arena run`: its manifest.json and summary.csv are not the "
+                         "claims' to replace (choose another --out)")
     summary = summary_rows(ev.results)
-    summary.to_csv(out / "summary.csv", index=False)
     widths = interval_widths(ev.results)
     manifest = {
         "command": command, "seed": ev.seed, "quick": ev.quick, "sizes_per_arm": ev.sizes,
@@ -784,27 +802,30 @@ def write_report(ev: Evaluation, out: Any, command: str, workers: int, cluster: 
         "workers": workers, "cluster": cluster, "versions": package_versions(), "git_commit": git_commit(),
         "verdicts": {r["id"]: r["verdict"] for r in ev.results},
     }
-    (out / "manifest.json").write_text(json.dumps(manifest, indent=2, default=str) + "\n", encoding="utf-8")
-    (out / "claims.json").write_text(json.dumps(ev.results, indent=2, default=str) + "\n", encoding="utf-8")
-    lines = ["# The documents' claims, evaluated", "",
-             f"`{command}` - seed {ev.seed}, {'quick size (wide intervals)' if ev.quick else 'full size'}; "
-             f"{manifest['encounters']:,} encounters in {manifest['fight_seconds']:.0f} s "
-             f"({workers} worker(s){', cluster ' + cluster if cluster else ''}). Method and criteria: "
-             "docs/claims.md.", "",
-             "| claim | source | verdict | headline (paired 95% interval) | median half-width (pts) |",
-             "|---|---|---|---|---|"]
-    for row in summary.itertuples(index=False):
-        w = widths.get(row.id)
-        lines.append(f"| {row.id} | {row.source} | **{row.verdict}** | {row.headline} | "
-                     f"{'' if w is None else f'{w:.2f}'} |")
-    if _plot_changes(ev.results, out / "changes.png"):
-        lines += ["", "![changes](changes.png)"]
-    for r in ev.results:
-        lines += ["", f"## {r['id']} - {r['verdict']}", "", f"> {r['quote']}", "", f"*{r['source']}*", "",
-                  f"**Criterion.** {r['criterion']}", ""]
-        if r["id"] == "bell-group-cr" and _plot_group_cr(r, out / "group-cr.png"):
-            lines += ["![group CR](group-cr.png)", ""]
-        lines += ["```json", json.dumps(r["numbers"], indent=1, default=str), "```"]
-    page = out / "claims.md"
-    page.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return page
+    with Staged(out, "claims report") as stage:
+        stage.text("summary.csv", summary.to_csv(index=False))
+        stage.text("manifest.json", json.dumps(manifest, indent=2, default=str) + "\n")
+        stage.text("claims.json", json.dumps(ev.results, indent=2, default=str) + "\n")
+        lines = ["# The documents' claims, evaluated", "",
+                 f"{md_code(command, 2000)} - seed {ev.seed}, "
+                 f"{'quick size (wide intervals)' if ev.quick else 'full size'}; "
+                 f"{manifest['encounters']:,} encounters in {manifest['fight_seconds']:.0f} s "
+                 f"({workers} worker(s){', cluster ' + md_text(cluster) if cluster else ''}). Method and criteria: "
+                 "docs/claims.md.", "",
+                 "| claim | source | verdict | headline (paired 95% interval) | median half-width (pts) |",
+                 "|---|---|---|---|---|"]
+        for row in summary.itertuples(index=False):
+            w = widths.get(row.id)
+            lines.append(f"| {row.id} | {row.source} | **{row.verdict}** | {row.headline} | "
+                         f"{'' if w is None else f'{w:.2f}'} |")
+        if _plot_changes(ev.results, lambda fig: stage.figure("changes.png", fig)):
+            lines += ["", "![changes](changes.png)"]
+        for r in ev.results:
+            lines += ["", f"## {r['id']} - {r['verdict']}", "", f"> {r['quote']}", "", f"*{r['source']}*", "",
+                      f"**Criterion.** {r['criterion']}", ""]
+            if r["id"] == "bell-group-cr" and _plot_group_cr(r, lambda fig: stage.figure("group-cr.png", fig)):
+                lines += ["![group CR](group-cr.png)", ""]
+            lines += ["```json", json.dumps(r["numbers"], indent=1, default=str), "```"]
+        stage.text("claims.md", "\n".join(lines) + "\n")
+        stage.commit()
+    return out / "claims.md"

@@ -38,24 +38,28 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from arena.analysis import equivalence, superiority, wilson, win_vectors
-from arena.errors import ArenaError
+from arena.errors import ArenaError, nearest
+from arena.limits import MAX_ENCOUNTERS, MAX_NAME_LENGTH, MAX_RUN_ENCOUNTERS, MAX_SEED
 from arena.rules import RuleSet
+
+MAX_PATH_LENGTH = 4096
+"""Characters of a suite's ``file:`` (PATH_MAX on Linux)."""
 
 
 def _key(value: str) -> str:
+    """The canonical key of a rule set (``" d20"`` -> ``"d20"``), so the check finds it in the results."""
     try:
-        RuleSet.from_key(value)
+        return RuleSet.from_key(value).key
     except ArenaError as err:  # as a ValueError, pydantic reports it with its file, line and field
         raise ValueError(str(err)) from None
-    return value
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, allow_inf_nan=False)
 
 
 class WinRate(_Model):
-    rules: str
+    rules: str = Field(max_length=MAX_NAME_LENGTH)
     min: float = Field(0.0, ge=0, le=1)
     max: float = Field(1.0, ge=0, le=1)
 
@@ -76,42 +80,65 @@ class Equivalent(_Model):
     margin: float = Field(gt=0, le=1)
     alpha: float = Field(0.05, gt=0, lt=1)
 
+    @field_validator("rules", mode="before")
+    @classmethod
+    def _as_tuple(cls, v: Any) -> Any:
+        return tuple(v) if isinstance(v, list) else v   # YAML gives a list; strict mode wants the tuple itself
+
     @field_validator("rules")
     @classmethod
     def _keys(cls, v: tuple[str, str]) -> tuple[str, str]:
-        if v[0] == v[1]:
+        keys = (_key(v[0]), _key(v[1]))
+        if keys[0] == keys[1]:
             raise ValueError("name two different rule sets")
-        return (_key(v[0]), _key(v[1]))
+        return keys
 
 
 class Better(_Model):
-    rules: str
-    than: str
+    rules: str = Field(max_length=MAX_NAME_LENGTH)
+    than: str = Field(max_length=MAX_NAME_LENGTH)
     alpha: float = Field(0.05, gt=0, lt=1)
 
+    @field_validator("rules", "than")
+    @classmethod
+    def _known(cls, v: str) -> str:
+        return _key(v)
+
     @model_validator(mode="after")
-    def _keys(self) -> Better:
-        _key(self.rules)
-        _key(self.than)
+    def _different(self) -> Better:
         if self.rules == self.than:
             raise ValueError("'rules' and 'than' name the same rule set")
         return self
 
 
 class Defaults(_Model):
-    n: int = Field(400, ge=1)
-    seed: int = Field(2024, ge=0)
+    n: int = Field(400, ge=1, le=MAX_ENCOUNTERS)
+    seed: int = Field(2024, ge=0, le=MAX_SEED)
 
 
 class SuiteCheck(_Model):
-    name: str = Field(min_length=1)
-    file: str = Field(min_length=1)
-    scenario: str | None = None
-    n: int | None = Field(None, ge=1)
-    seed: int | None = Field(None, ge=0)
+    name: str = Field(min_length=1, max_length=MAX_NAME_LENGTH)
+    file: str = Field(min_length=1, max_length=MAX_PATH_LENGTH)
+    scenario: str | None = Field(None, min_length=1, max_length=MAX_NAME_LENGTH)
+    n: int | None = Field(None, ge=1, le=MAX_ENCOUNTERS)
+    seed: int | None = Field(None, ge=0, le=MAX_SEED)
     win_rate: WinRate | None = None
     equivalent: Equivalent | None = None
     better: Better | None = None
+
+    @field_validator("name")
+    @classmethod
+    def _visible(cls, v: str) -> str:
+        if not v.strip():
+            raise ValueError("give the check a name (it is blank)")
+        return v
+
+    @field_validator("file")
+    @classmethod
+    def _path(cls, v: str) -> str:
+        if not v.strip() or "\0" in v:
+            raise ValueError("give the scenario file's path (relative to the suite)")
+        return v
 
     @model_validator(mode="after")
     def _one_expectation(self) -> SuiteCheck:
@@ -133,6 +160,11 @@ class SuiteCheck(_Model):
 class Suite(_Model):
     defaults: Defaults = Defaults()
     checks: list[SuiteCheck] = Field(min_length=1)
+
+    @field_validator("checks", mode="before")
+    @classmethod
+    def _as_list(cls, v: Any) -> Any:
+        return list(v) if isinstance(v, tuple) else v
 
 
 @dataclass(frozen=True)
@@ -232,36 +264,56 @@ def load_suite(path: str | os.PathLike) -> tuple[Suite, Any]:
 
 
 def run_suite(path: str | os.PathLike, *, workers: int = 1, simulator: Any = None,
-              loader: Any = None) -> list[Verdict]:
+              loader: Any = None, trust_policies: bool = False,
+              on_policy: Any = None) -> list[Verdict]:
     """Run every check of the suite at ``path``; scenario files are relative to it.
 
-    ``loader(path) -> list[Scenario]`` defaults to :func:`arena.scenario.load_scenarios`.
+    ``loader(path) -> list[Scenario]`` defaults to :func:`arena.scenario.load_scenarios` (with ``trust_policies``
+    and ``on_policy``: the Python policy files a scenario file lists run only when trusted).
     """
+    from arena.calibrate import check_workers
     from arena.experiment import run
 
+    workers = check_workers(workers)
     suite, doc = load_suite(path)
-    base = Path(path).resolve().parent
+    base = Path(os.path.abspath(path)).parent
     if loader is None:
-        from arena.scenario import load_scenarios as loader
-    from arena.scenario import pick
+        from arena.scenario import load_scenarios
+
+        def loader(file: Path) -> list[Any]:
+            return load_scenarios(file, trust_policies=trust_policies, on_policy=on_policy)
 
     files: dict[Path, list[Any]] = {}
     picked: list[tuple[SuiteCheck, Any, int, int]] = []
     for i, check in enumerate(suite.checks):
-        file = (base / check.file).resolve()
+        field_at = f"{doc.where(('checks', i, 'file'))}: checks.{i}.file"
+        file = _resolve(base / check.file)
         if file not in files:
-            if not file.exists():
-                raise ArenaError(f"{doc.where(('checks', i, 'file'))}: checks.{i}.file: no such scenario file "
-                                 f"{check.file!r} (relative to the suite)")
-            files[file] = list(loader(file))
-        where = doc.where(("checks", i, "scenario") if check.scenario else ("checks", i))
-        scenario = pick(files[file], check.scenario, f"{where}: checks.{i}.scenario: the file")
+            if not os.path.lexists(file):
+                raise ArenaError(f"{field_at}: no such scenario file {check.file!r} (relative to the suite)")
+            try:
+                files[file] = list(loader(file))
+            except ArenaError as err:       # the scenario file's own problem, with where the suite names it
+                raise ArenaError(f"{field_at}: {err}") from None
+            if not files[file]:
+                raise ArenaError(f"{field_at}: {check.file!r} holds no scenario")
+        scenario = _pick(files[file], check, doc, i)
         picked.append((check, scenario, check.n or suite.defaults.n, suite.defaults.seed
                        if check.seed is None else check.seed))
 
     runs: dict[tuple, set[str]] = {}
-    for check, scenario, n, seed in picked:
-        runs.setdefault((id(scenario), n, seed), set()).update(check.rule_keys)
+    first: dict[tuple, int] = {}
+    for i, (check, scenario, n, seed) in enumerate(picked):
+        key = (id(scenario), n, seed)
+        runs.setdefault(key, set()).update(check.rule_keys)
+        first.setdefault(key, i)
+    total = 0
+    for key, keys in runs.items():
+        total += key[1] * len(keys)
+        if total > MAX_RUN_ENCOUNTERS:
+            i = first[key]
+            raise ArenaError(f"{doc.where(('checks', i))}: checks.{i}: the suite would fight more than "
+                             f"{MAX_RUN_ENCOUNTERS:,} encounters in all; lower n")
     frames: dict[tuple, Any] = {}
     verdicts = []
     for check, scenario, n, seed in picked:
@@ -278,3 +330,27 @@ def run_suite(path: str | os.PathLike, *, workers: int = 1, simulator: Any = Non
             v = evaluate_better(frame, check.better.rules, check.better.than, check.better.alpha)
         verdicts.append(Verdict(check.name, scenario.name, v.rules, v.n, v.measured, v.expected, v.passed))
     return verdicts
+
+
+def _resolve(path: Path) -> Path:
+    """``path`` with links resolved where they can be (a link loop is left for the loader to report)."""
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):
+        return Path(os.path.abspath(path))
+
+
+def _pick(scenarios: list[Any], check: SuiteCheck, doc: Any, i: int) -> Any:
+    """The scenario a check names (or the file's only one), or an error at the check's ``scenario:`` field."""
+    names = [s.name for s in scenarios]
+    if check.scenario is None:
+        if len(scenarios) == 1:
+            return scenarios[0]
+        raise ArenaError(f"{doc.where(('checks', i))}: checks.{i}: {check.file!r} holds {len(scenarios)} "
+                         f"scenarios; name one with scenario: ({', '.join(names[:10])}"
+                         f"{', ...' if len(names) > 10 else ''})")
+    for s in scenarios:
+        if s.name == check.scenario:
+            return s
+    raise ArenaError(f"{doc.where(('checks', i, 'scenario'))}: checks.{i}.scenario: "
+                     + nearest(check.scenario, names[:50], f"scenario in {check.file!r}:"))

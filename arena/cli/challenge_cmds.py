@@ -10,25 +10,37 @@ from typing import Annotated
 import typer
 
 from arena.errors import ArenaError
+from arena.labels import printable
+from arena.limits import MAX_COMBATANTS, MAX_GROUP_COUNT, MAX_NAME_LENGTH
 
 GROUP_RE = re.compile(r"^(?P<name>[A-Za-z0-9][A-Za-z0-9 _/'.-]*?)(?::(?P<count>[^:]*))?$")
+COUNT_RE = re.compile(r"[0-9]{1,9}")
+"""A count: ASCII digits only (``int`` would also take "１２" or "1_000", and ``str.isdigit`` "²", which ``int``
+refuses)."""
+
+
+def _shown(text: str) -> str:
+    return repr(printable(text, limit=MAX_NAME_LENGTH))
 
 
 def parse_group(text: str) -> tuple[str, int]:
-    """``troll:4`` -> ("troll", 4); ``ogre`` -> ("ogre", 1). Malformed text is an ArenaError."""
-    m = GROUP_RE.match(text.strip())
+    """``troll:4`` -> ("troll", 4); ``ogre`` -> ("ogre", 1). Malformed text, or a count outside 1 to
+    :data:`~arena.limits.MAX_GROUP_COUNT`, is an ArenaError."""
+    m = GROUP_RE.match(text.strip()) if len(text) <= 2 * MAX_NAME_LENGTH else None
     if not m or not m.group("name").strip():
-        raise ArenaError(f"group {text!r} is not NAME or NAME:COUNT (e.g. troll:4)")
+        raise ArenaError(f"group {_shown(text)} is not NAME or NAME:COUNT (e.g. troll:4)")
     count_text = m.group("count")
     if count_text is None:
         return m.group("name").strip(), 1
-    if not count_text.strip().isdigit() or int(count_text) < 1:
-        raise ArenaError(f"group {text!r}: the count after ':' must be a whole number of 1 or more")
+    count_text = count_text.strip()
+    if not COUNT_RE.fullmatch(count_text) or not 1 <= int(count_text) <= MAX_GROUP_COUNT:
+        raise ArenaError(f"group {_shown(text)}: the count after ':' must be a whole number from 1 to "
+                         f"{MAX_GROUP_COUNT}")
     return m.group("name").strip(), int(count_text)
 
 
 def _fail(err: ArenaError) -> typer.Exit:
-    typer.echo(f"error: {err}", err=True)
+    typer.echo(f"error: {printable(str(err), limit=2000)}", err=True)
     return typer.Exit(2)
 
 
@@ -62,7 +74,13 @@ def el_report(groups_text: list[str], die: str = "d20", party_level: int | None 
             merged[key][1] += count
         else:
             merged[key] = [creature.name, count, parse_cr(Fraction(creature.cr))]
+        if merged[key][1] > MAX_GROUP_COUNT:
+            raise ArenaError(f"{printable(creature.name)}: {merged[key][1]} in all, more than the {MAX_GROUP_COUNT} "
+                             "of one group")
     rows = list(merged.values())
+    total = sum(n for _, n, _ in rows)
+    if total > MAX_COMBATANTS:
+        raise ArenaError(f"{total} creatures in all, more than the {MAX_COMBATANTS} of one encounter")
     eff = effective_crs([(cr, n) for _, n, cr in rows], die=die, group_by=group_by, cr1_to_half=cr1_to_half)
     groups = [(cr, n) for cr, (_, n, _) in zip(eff, rows, strict=True)]
     el = encounter_level(groups)
@@ -102,7 +120,7 @@ def el_cmd(
         return
     typer.echo(f"{'creature':<24} {'count':>5} {'CR':>5} {'effective CR':>13}")
     for g in report["groups"]:
-        typer.echo(f"{g['name']:<24} {g['count']:>5} {g['cr']:>5} {g['effective_cr']:>13}")
+        typer.echo(f"{printable(g['name']):<24} {g['count']:>5} {g['cr']:>5} {g['effective_cr']:>13}")
     el = report["el"]
     from arena.challenge import format_cr
     el_text = format_cr(Fraction(el).limit_denominator(10)) if isinstance(el, float) else str(el)
@@ -136,7 +154,7 @@ def party_cmd(
         crit = "" if a.threat == 20 else f"/{a.threat_range}"
         sneak = f" + sneak {a.sneak_attack}" if a.sneak_attack else ""
         saves = f"{c.saves.fort:+d}/{c.saves.ref:+d}/{c.saves.will:+d}"
-        typer.echo(f"{c.display_name:<20} {c.hp:>4} {c.ac:>3} {c.touch_ac:>3} {c.flat_footed_ac:>3} "
+        typer.echo(f"{printable(c.display_name):<20} {c.hp:>4} {c.ac:>3} {c.touch_ac:>3} {c.flat_footed_ac:>3} "
                    f"{c.initiative:>+4} {saves:>9}  {a.name} {bonuses} ({a.damage}{crit}){sneak}")
         if c.spellcasting:
             spells = "; ".join(f"{lv}: {', '.join(names)}" for lv, names in sorted(c.spellcasting.prepared.items()))

@@ -12,11 +12,20 @@ import typer
 
 from arena.cli.common import default_workers
 from arena.errors import ArenaError
+from arena.labels import printable
+from arena.limits import MAX_WORKERS
 
 
 def _fail(err: ArenaError) -> typer.Exit:
-    typer.echo(f"error: {err}", err=True)
+    typer.echo(f"error: {printable(str(err), limit=2000)}", err=True)
     return typer.Exit(2)
+
+
+def _workers(workers: int | None) -> int:
+    """--workers, checked (1 to MAX_WORKERS); by default every core, at most MAX_WORKERS."""
+    from arena.calibrate import check_workers
+
+    return min(default_workers(), MAX_WORKERS) if workers is None else check_workers(workers)
 
 
 def _progress(enabled: bool, what: str) -> Any:
@@ -35,8 +44,8 @@ def claims_cmd(
     n: Annotated[int | None, typer.Option("--n", help="Encounters per arm of every encounter claim "
                                                       "(default: each claim's full size, or the quick size).")]
     = None,
-    workers: Annotated[int | None, typer.Option(help="Local worker processes (default: every core; results are the "
-                                                     "same for any number).", min=1)] = None,
+    workers: Annotated[int | None, typer.Option(help="Local worker processes, 1 to 64 (default: every core, at most "
+                                                     "64; results are the same for any number).")] = None,
     cluster: Annotated[str | None, typer.Option(help="A Dask scheduler address, tcp://HOST:PORT.")] = None,
     seed: Annotated[int | None, typer.Option(help="Run seed.")] = None,
     only: Annotated[str | None, typer.Option(help="Claim ids, comma-separated.")] = None,
@@ -46,14 +55,30 @@ def claims_cmd(
 ) -> None:
     """Evaluate every claim of the documents: single rolls exactly, encounters by paired simulation."""
     from arena import claims
+    from arena.calibrate import check_n, check_seed
 
     try:
+        chosen_workers = _workers(workers)
+        run_seed = claims.RUN_SEED if seed is None else check_seed(seed)
+        if n is not None:
+            check_n(n, 3)
+        ids = None
+        if only is not None:
+            ids = [x.strip() for x in only.split(",") if x.strip()]
+            if not ids:
+                raise ArenaError("--only: give claim ids separated by commas (see `arena claims --json`)")
+        folder = None
+        if out is not None:
+            from arena.report import output_folder
+
+            folder = output_folder(out, "claims")
+            if (folder / "encounters.parquet").exists() or (folder / "chunks").exists():
+                raise ArenaError(f"{folder} is a results folder of `arena run`: its manifest.json and summary.csv "
+                                 "are not the claims' to replace (choose another --out)")
         with _progress(not as_json, "encounters") as progress:
-            ev = claims.evaluate(quick=quick, n=n, seed=claims.RUN_SEED if seed is None else seed,
-                                 workers=workers or default_workers(), cluster=cluster,
-                                 only=[x.strip() for x in only.split(",") if x.strip()] if only else None,
-                                 progress=progress)
-        page = claims.write_report(ev, out, _command(), workers or default_workers(), cluster) if out else None
+            ev = claims.evaluate(quick=quick, n=n, seed=run_seed, workers=chosen_workers, cluster=cluster,
+                                 only=ids, progress=progress)
+        page = claims.write_report(ev, folder, _command(), chosen_workers, cluster) if folder else None
     except ArenaError as err:
         raise _fail(err) from None
     if as_json:
@@ -66,7 +91,7 @@ def claims_cmd(
     encounters = ev.batch.encounters if ev.batch else 0
     typer.echo(f"{len(ev.results)} claims ({size}); {encounters:,} encounters, {ev.seconds:.0f} s")
     if page:
-        typer.echo(f"wrote {page}")
+        typer.echo(f"wrote {printable(page, limit=4000)}")
 
 
 def calibrate_cmd(
@@ -81,8 +106,8 @@ def calibrate_cmd(
     seed: Annotated[int, typer.Option(help="Run seed.")] = 0,
     grid: Annotated[bool, typer.Option("--grid", help="Party levels 1,3,5,8,12,16 x sizes 1,2,3,4,6,8 x CRs "
                                                       "with EL in [L-2, L+3]; draws a heat map.")] = False,
-    workers: Annotated[int | None, typer.Option(help="Local worker processes (default: every core; results are the "
-                                                     "same for any number).", min=1)] = None,
+    workers: Annotated[int | None, typer.Option(help="Local worker processes, 1 to 64 (default: every core, at most "
+                                                     "64; results are the same for any number).")] = None,
     cluster: Annotated[str | None, typer.Option(help="A Dask scheduler address, tcp://HOST:PORT.")] = None,
     out: Annotated[Path | None, typer.Option(help="Folder for the table (CSV) and, with --grid, the heat "
                                                   "map (default for --grid: results/calibrate-grid).")] = None,
@@ -92,36 +117,39 @@ def calibrate_cmd(
     from arena import calibrate as cal
 
     try:
-        chosen = metric or cal.DEFAULT_METRIC
-        if chosen not in cal.METRICS:
-            raise ArenaError(f"--metric must be one of {', '.join(cal.METRICS)}, not {chosen!r}")
-        keys = [k.strip() for k in rules.split(",") if k.strip()]
+        chosen = cal.DEFAULT_METRIC if metric is None else cal.check_metric(metric)
+        keys = cal.rule_keys([k.strip() for k in rules.split(",") if k.strip()])
+        size_n = cal.check_n(150 if grid and n is None else 1000 if n is None else n, 2)
+        chosen_seed = cal.check_seed(seed)
+        chosen_workers = _workers(workers)
+        if grid:
+            if monster is not None:
+                raise ArenaError("--grid uses typical monsters: give no MONSTER with it")
+            if len(keys) != 1:
+                raise ArenaError("--grid takes one rule set (--rules 3d6)")
+        else:
+            if monster is None:
+                raise ArenaError("name a MONSTER (an SRD monster or typical-crN), or use --grid")
+            level = cal.check_level(party_level)
+            size_list = cal.parse_sizes(sizes)
+            from arena.bestiary import get_creature
+
+            get_creature(monster)
+        folder = out or (Path("results/calibrate-grid") if grid else None)
+        if folder is not None:
+            from arena.report import output_folder
+
+            folder = output_folder(folder, "calibration")
         with _progress(not as_json, "encounters") as progress:
             if grid:
-                if monster is not None:
-                    raise ArenaError("--grid uses typical monsters: give no MONSTER with it")
-                if len(keys) != 1:
-                    raise ArenaError("--grid takes one rule set (--rules 3d6)")
-                table = cal.calibrate_grid(n=n or 150, seed=seed, metric=chosen, rules=keys[0],
-                                           workers=workers or default_workers(),
-                                           cluster=cluster, progress=progress)
+                table = cal.calibrate_grid(n=size_n, seed=chosen_seed, metric=chosen, rules=keys[0],
+                                           workers=chosen_workers, cluster=cluster, progress=progress)
             else:
-                if monster is None:
-                    raise ArenaError("name a MONSTER (an SRD monster or typical-crN), or use --grid")
-                try:
-                    size_list = [int(s) for s in sizes.split(",") if s.strip()]
-                except ValueError:
-                    raise ArenaError(f"--sizes {sizes!r}: give whole numbers separated by commas") from None
-                table = cal.calibrate(monster, party_level, size_list, keys, metric=chosen, n=n or 1000,
-                                      seed=seed, workers=workers or default_workers(), cluster=cluster,
-                                      progress=progress)
-        folder = out or (Path("results/calibrate-grid") if grid else None)
-        if folder:
-            folder.mkdir(parents=True, exist_ok=True)
-            table.to_csv(folder / "calibration.csv", index=False)
-            if grid:
-                cal.heat_map(table, folder / "delta-cr.png",
-                             f"Delta-CR ({keys[0]} - d20), metric {chosen}, n={n or 150} per rung")
+                table = cal.calibrate(monster, level, size_list, keys, metric=chosen, n=size_n, seed=chosen_seed,
+                                      workers=chosen_workers, cluster=cluster, progress=progress)
+        if folder is not None:
+            _write_calibration(table, folder, grid, f"Delta-CR ({keys[0]} - d20), metric {chosen}, n={size_n} "
+                               "per rung")
     except ArenaError as err:
         raise _fail(err) from None
     if as_json:
@@ -129,14 +157,28 @@ def calibrate_cmd(
         return
     _print_table(table, chosen)
     if folder:
-        typer.echo(f"wrote {folder / 'calibration.csv'}" + (f" and {folder / 'delta-cr.png'}" if grid else ""))
+        typer.echo(f"wrote {printable(folder / 'calibration.csv', limit=4000)}"
+                   + (f" and {printable(folder / 'delta-cr.png', limit=4000)}" if grid else ""))
     if grid:
-        typer.echo(f"(--grid at n={n or 150} per rung: intervals are wide; raise --n for tighter ones)")
+        typer.echo(f"(--grid at n={size_n} per rung: intervals are wide; raise --n for tighter ones)")
+
+
+def _write_calibration(table: Any, folder: Path, grid: bool, title: str) -> None:
+    """calibration.csv (and with --grid the heat map) in ``folder``, written aside and put in place together."""
+    from arena import calibrate as cal
+    from arena.report import Staged
+
+    with Staged(folder, "calibration") as stage:
+        if grid:
+            cal.heat_map(table, lambda fig: stage.figure("delta-cr.png", fig), title)
+        stage.text("calibration.csv", table.to_csv(index=False))
+        stage.commit()
 
 
 def _print_table(table: Any, metric: str) -> None:
     from rich.console import Console
     from rich.table import Table
+    from rich.text import Text
 
     from arena.calibrate import position_text
 
@@ -145,7 +187,8 @@ def _print_table(table: Any, metric: str) -> None:
                 "95% CI", "rule", "note"):
         t.add_column(col, justify="left" if col in ("monster", "rules", "note") else "right")
     for r in table.itertuples(index=False):
-        t.add_row(str(r.party_level), r.monster, str(r.size), r.rules, str(r.n), f"{r.difficulty:.3f}",
+        t.add_row(str(r.party_level), Text(printable(r.monster)), str(r.size), Text(printable(r.rules)), str(r.n),
+                  f"{r.difficulty:.3f}",
                   f"{r.difficulty_d20:.3f}", position_text(r.c_star), position_text(r.c_star_d20),
                   f"{r.delta:+.2f}", f"{r.delta_low:+.2f} .. {r.delta_high:+.2f}", f"{r.predicted_delta:+.0f}",
                   f"off the ladder ({r.censored})" if r.censored else "")

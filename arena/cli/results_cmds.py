@@ -10,17 +10,28 @@ import typer
 
 from arena.cli.common import default_workers
 from arena.errors import ArenaError
+from arena.labels import printable
+from arena.limits import MAX_WORKERS
 
 
 def _fail(err: ArenaError) -> typer.Exit:
-    typer.echo(f"error: {err}", err=True)
+    typer.echo(f"error: {printable(str(err), limit=2000)}", err=True)
     return typer.Exit(2)
 
 
 def _console() -> Any:
+    import sys
+
     from rich.console import Console
 
-    return Console()
+    return Console(width=None if sys.stdout.isatty() else 200)
+
+
+def _cell(value: Any) -> Any:
+    """A table cell from data: control characters escaped and no rich markup (``[red]`` or a stray ``[/x]``)."""
+    from rich.text import Text
+
+    return Text(printable(value))
 
 
 # --------------------------------------------------------------------------------------------- report
@@ -35,12 +46,10 @@ def report_cmd(
     from arena.report import build_report
 
     try:
-        if fmt not in ("md", "html"):
-            raise ArenaError(f"--format must be md or html, not {fmt!r}")
         page = build_report(results, out, fmt)
     except ArenaError as err:
         raise _fail(err) from None
-    typer.echo(f"wrote {page}")
+    typer.echo(f"wrote {printable(page, limit=4000)}")
 
 
 # --------------------------------------------------------------------------------------------- compare
@@ -61,13 +70,10 @@ def compare_cmd(
     """Change of win rate, rounds and hit points lost for every scenario and rule set in both runs.
 
     Exit 1 if any win rate or hit points lost moved by more than the tolerance, significantly."""
-    from arena.analysis import compare_runs
+    from arena.analysis import check_alpha, check_tolerance, compare_runs
 
     try:
-        if not 0 < alpha < 1:
-            raise ArenaError(f"--alpha must be between 0 and 1, not {alpha}")
-        if tolerance < 0:
-            raise ArenaError(f"--tolerance must be 0 or more, not {tolerance}")
+        alpha, tolerance = check_alpha(alpha), check_tolerance(tolerance)
         table = compare_runs(base, new, alpha=alpha, tolerance=tolerance)
     except ArenaError as err:
         raise _fail(err) from None
@@ -79,12 +85,12 @@ def compare_cmd(
     else:
         from rich.table import Table
 
-        t = Table(title=f"{new} vs {base} (win rate and hp lost in points; Holm-corrected p)")
+        t = Table(title=_cell(f"{new} vs {base} (win rate and hp lost in points; Holm-corrected p)"))
         for col in ("scenario", "rules", "metric", "base", "new", "change", "95% CI", "p (Holm)", "test", ""):
             t.add_column(col, justify="left" if col in ("scenario", "rules", "metric", "test") else "right")
         for r in table.itertuples(index=False):
             scale = (lambda v: f"{v:.2f}") if r.metric == "rounds" else (lambda v: f"{100 * v:.1f}%")
-            t.add_row(r.scenario, r.rules, r.metric, scale(r.base), scale(r.new), _num(r.diff, r.metric),
+            t.add_row(_cell(r.scenario), _cell(r.rules), r.metric, scale(r.base), scale(r.new), _num(r.diff, r.metric),
                       f"{_num(r.low, r.metric)} .. {_num(r.high, r.metric)}", f"{r.p_holm:.3g}",
                       r.test, "[red]MOVED[/red]" if r.moved else ("significant" if r.significant else ""))
         _console().print(t)
@@ -96,29 +102,39 @@ def compare_cmd(
 # --------------------------------------------------------------------------------------------- check
 def check_cmd(
     suite: Annotated[Path, typer.Argument(help="A regression suite YAML file.")],
-    workers: Annotated[int | None, typer.Option(help="Local worker processes (default: every core; results are the "
-                                                     "same for any number).", min=1)] = None,
+    workers: Annotated[int | None, typer.Option(help="Local worker processes, 1 to 64 (default: every core, at most "
+                                                     "64; results are the same for any number).")] = None,
+    trust_policies: Annotated[bool, typer.Option("--trust-policies", help="Run the Python policy files the "
+                                                                          "scenarios list.")] = False,
 ) -> None:
     """Run a regression suite: exit 1 if any check fails."""
+    from arena.calibrate import check_workers
     from arena.regression import run_suite
 
     try:
-        verdicts = run_suite(suite, workers=workers or default_workers())
+        chosen = min(default_workers(), MAX_WORKERS) if workers is None else check_workers(workers)
+        verdicts = run_suite(suite, workers=chosen, trust_policies=trust_policies, on_policy=_announce)
     except ArenaError as err:
         raise _fail(err) from None
     from rich.table import Table
 
-    t = Table(title=f"{suite}")
+    t = Table(title=_cell(suite))
     for col in ("check", "scenario", "rules", "n", "measured", "expected", "result"):
         t.add_column(col)
     for v in verdicts:
-        t.add_row(v.name, v.scenario, v.rules, str(v.n), v.measured, v.expected,
+        t.add_row(_cell(v.name), _cell(v.scenario), _cell(v.rules), str(v.n), _cell(v.measured), _cell(v.expected),
                   "[green]pass[/green]" if v.passed else "[red]FAIL[/red]")
     _console().print(t)
     failed = sum(not v.passed for v in verdicts)
     typer.echo(f"{len(verdicts) - failed} passed, {failed} failed")
     if failed:
         raise typer.Exit(1)
+
+
+def _announce(paths: list[str]) -> None:
+    """Say which Python files are about to run (``--trust-policies``), as `arena run` does."""
+    for path in paths:
+        typer.echo(f"running policy file {printable(path)}", err=True)
 
 
 def register(app: typer.Typer) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import stat
 from collections.abc import Iterable
 from functools import cache
 from importlib import resources
@@ -17,11 +18,15 @@ from pathlib import Path
 
 from arena.creatures import Creature
 from arena.errors import ArenaError
+from arena.limits import MAX_FILES_PER_FOLDER, MAX_NAME_LENGTH
 from arena.typical import parse_typical_name, typical_creature, typical_names
 from arena.yamlio import YamlValidationError, display_name, iter_models, load_yaml
 
 BUILTIN_PACKAGE = "arena.bestiary_data"
 YAML_SUFFIXES = (".yaml", ".yml")
+MAX_FOLDER_ENTRIES = 20 * MAX_FILES_PER_FOLDER
+"""Entries of any kind (files, folders, links) looked at below one named folder before giving up: naming ``/`` or a
+home folder by mistake is refused quickly instead of walking the whole disk for YAML files."""
 
 
 def normalise(name: str) -> str:
@@ -40,17 +45,64 @@ def builtin_files() -> list:
     return sorted((f for f in root.iterdir() if f.name.endswith(YAML_SUFFIXES)), key=lambda f: f.name)
 
 
+def _shown(path: object) -> str:
+    text = str(path)
+    return text if len(text) <= 120 else f"{text[:60]}...({len(text):,} characters)"
+
+
+def _is_regular(path: Path) -> bool:
+    """A regular file (through symbolic links): not a pipe, device, socket, folder or dangling link."""
+    try:
+        return stat.S_ISREG(path.stat().st_mode)
+    except (OSError, ValueError):
+        return False
+
+
+def _yaml_files_below(folder: Path) -> list[Path]:
+    """Every regular ``*.yaml``/``*.yml`` file below ``folder`` (sorted), without following linked folders; pipes,
+    devices and sockets are skipped. More than :data:`~arena.limits.MAX_FILES_PER_FOLDER` files, or more than
+    :data:`MAX_FOLDER_ENTRIES` entries looked at, is an ArenaError."""
+    found: list[Path] = []
+    seen = 0
+
+    def unreadable(err: OSError) -> None:
+        raise ArenaError(f"{_shown(err.filename or folder)}: cannot read the folder ({err.strerror})")
+
+    for root, dirs, files in os.walk(folder, onerror=unreadable):
+        seen += len(dirs) + len(files)
+        if seen > MAX_FOLDER_ENTRIES:
+            raise ArenaError(f"{_shown(folder)}: more than {MAX_FOLDER_ENTRIES:,} files and folders below it (the "
+                             "limit): name the folder that holds the stat blocks")
+        for name in files:
+            path = Path(root, name)
+            if path.suffix in YAML_SUFFIXES and _is_regular(path):
+                found.append(path)
+                if len(found) > MAX_FILES_PER_FOLDER:
+                    raise ArenaError(f"{_shown(folder)}: more than {MAX_FILES_PER_FOLDER:,} YAML files (the limit "
+                                     "for one folder)")
+    return sorted(found)
+
+
 def expand_paths(paths: Iterable[str | os.PathLike]) -> list[Path]:
-    """Files named directly plus every ``*.yaml``/``*.yml`` below named folders (sorted); missing -> ArenaError."""
+    """Files named directly plus every ``*.yaml``/``*.yml`` below named folders (sorted). A missing path, one that
+    cannot be read, or one that is not a regular file or folder (a pipe, a device) is an ArenaError."""
     out: list[Path] = []
     for p in paths:
         path = Path(p)
-        if path.is_dir():
-            out.extend(sorted(f for f in path.rglob("*") if f.suffix in YAML_SUFFIXES and f.is_file()))
-        elif path.exists():
+        try:
+            mode = path.stat().st_mode
+        except FileNotFoundError:
+            raise ArenaError(f"{_shown(p)}: no such file or folder") from None
+        except OSError as err:
+            raise ArenaError(f"{_shown(p)}: cannot read ({err.strerror})") from None
+        except ValueError:            # an embedded NUL
+            raise ArenaError(f"{_shown(p)}: not a file name (it holds a NUL character)") from None
+        if stat.S_ISDIR(mode):
+            out.extend(_yaml_files_below(path))
+        elif stat.S_ISREG(mode):
             out.append(path)
         else:
-            raise ArenaError(f"{p}: no such file or folder")
+            raise ArenaError(f"{_shown(p)}: not a regular file or folder (a device, pipe or socket)")
     return out
 
 
@@ -133,6 +185,11 @@ def get_creature(name: str, bestiary: dict[str, Creature] | None = None) -> Crea
 
     Unknown names raise ArenaError suggesting the nearest names.
     """
+    if not isinstance(name, str) or not name.strip():
+        raise ArenaError("no creature name given; see `arena bestiary list`")
+    if len(name) > MAX_NAME_LENGTH:
+        raise ArenaError(f"creature name {name[:40]!r}... is {len(name):,} characters long; names are at most "
+                         f"{MAX_NAME_LENGTH}")
     key = normalise(name)
     book = bestiary if bestiary is not None else _builtin()[0]
     if key in book:

@@ -89,6 +89,12 @@ XP_TABLE_RESOURCE = "dnd35_xp_table.yaml"
 """DMG 3.5 Table 2-6, transcribed in ``arena/data/dnd35_xp_table.yaml`` (source and confidence in that file)."""
 XP_TABLE_MAX_CR = 20
 PARTY_LEVELS = range(1, 21)
+MAX_CR = 100
+"""The largest challenge rating read (the SRD's largest is 26, a great wyrm; epic monsters reach the 60s). Past it a
+CR is a typo, and ``2 ** (CR / 2)`` on the power scale leaves floating point."""
+MAX_COUNT = 1_000_000
+"""The most creatures of one kind in an EL or XP calculation: the doubling rule reads any count, but beyond a
+million the answer means nothing."""
 
 GroupBy = Literal["kind", "encounter"]
 
@@ -102,6 +108,8 @@ def parse_cr(value: str | int | Fraction) -> Fraction:
         cr = Fraction(value)
     elif isinstance(value, str):
         text = value.strip()
+        if len(text) > 20:
+            raise ArenaError(f"challenge rating {text[:20]!r}... is not a CR like '5' or '1/3'")
         try:
             if "/" in text:
                 num, den = text.split("/")
@@ -113,6 +121,9 @@ def parse_cr(value: str | int | Fraction) -> Fraction:
     else:
         raise ArenaError(f"challenge rating {value!r} is not a CR like '5' or '1/3'")
     if cr >= 1 and cr.denominator == 1:
+        if cr > MAX_CR:
+            raise ArenaError(f"challenge rating {format_cr(cr) if cr < 10**15 else 'of over 15 digits'} is beyond "
+                             f"the limit of {MAX_CR}")
         return cr
     if cr in FRACTIONAL_CR_LADDER:
         return cr
@@ -185,10 +196,14 @@ def effective_crs(
 def group_size_offset(count: int) -> int:
     """The EL offset for ``count`` identical creatures: the DMG table to 12, then +2 per doubling."""
     count = _check_count(count)
+    doublings = 0
+    while count > ENCOUNTER_NUMBER_OFFSETS[-1][1]:      # halve (rounding up) until the table covers it
+        count = -(-count // 2)
+        doublings += 1
     for low, high, offset in ENCOUNTER_NUMBER_OFFSETS:
         if low <= count <= high:
-            return offset
-    return group_size_offset(math.ceil(count / 2)) + DOUBLING_EL_BONUS
+            return offset + doublings * DOUBLING_EL_BONUS
+    raise AssertionError(count)  # pragma: no cover - the table covers 1..12
 
 
 def el_from_value(value: Fraction | float) -> Fraction:
@@ -280,7 +295,10 @@ def difficulty_band(el: Fraction, party_level: int) -> str:
 # ----------------------------------------------------------------------------------------------- checks
 def _check_count(count: int) -> int:
     if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-        raise ArenaError(f"a creature count must be a whole number of 1 or more, not {count!r}")
+        raise ArenaError(f"a creature count must be a whole number of 1 or more, not {str(count)[:20]}")
+    if count > MAX_COUNT:
+        raise ArenaError(f"a creature count of {count if count < 10**15 else 'over 15 digits'} is beyond the limit "
+                         f"of {MAX_COUNT:,}")
     return count
 
 

@@ -11,6 +11,8 @@ list of attacks made together (SRD "and").
 """
 
 import builtins
+import math
+import unicodedata
 from fractions import Fraction
 from typing import Annotated, Any, Literal
 
@@ -26,10 +28,41 @@ from pydantic import (
     model_validator,
 )
 
+from arena.challenge import MAX_CR
 from arena.dice import parse as parse_dice
 from arena.errors import ArenaError, DiceSyntaxError, one_of
+from arena.limits import MAX_MODIFIER, MAX_NAME_LENGTH, MAX_SIDES
+from arena.rules.kernel import MAX_MULTIPLIER
 from arena.spells import SPELLS
 from arena.tactics import POLICIES
+
+# --------------------------------------------------------------------------------------------- limits
+# Numbers a stat block may hold (docs/limits.md has the shared ones: MAX_MODIFIER for every bonus, AC, save, DC,
+# caster level and SR, MAX_NAME_LENGTH for names). Each is far above the SRD and low enough that a typo is refused.
+MAX_ABILITY_SCORE = 99
+"""Ability scores run 1 to 99 (SRD monsters reach the 40s: a great wyrm red dragon has Str 45); ``null`` is a
+nonability (an undead's Con). 0 is refused: in the SRD it means helpless, which the engine does not model."""
+MAX_HP = 100_000
+"""Hit points (the Tarrasque has 858)."""
+MAX_FEET = 1_000
+"""Speed, space, reach and breath-weapon length in feet (SRD: fly 300 ft., a line of 140 ft.)."""
+MAX_AMOUNT = 1_000
+"""Damage reduction, energy resistance, regeneration and fast healing (SRD: DR 20, resist 30, regeneration 40)."""
+MAX_ATTACK_COUNT = 50
+"""``count`` of one attack entry (a twelve-headed hydra has 12 bites)."""
+MAX_ITERATIVES = 10
+"""Bonuses in one entry's ``bonuses`` (four iteratives from BAB, plus haste and two-weapon fighting)."""
+MAX_ATTACKS_PER_ROUTINE = 64
+"""Attacks in one routine, all entries together (count x bonuses): every one is rolled each round."""
+MAX_ROUTINES = 20
+"""Alternative routines in ``attack`` or ``full_attack``."""
+MAX_PART_COUNT = 100
+"""How many of one body part (a vermin has 6 legs)."""
+MAX_PART_AC_BONUS = 50
+"""A body part's improved-AC bonus (the table's largest is +16); with AC at most MAX_MODIFIER the engine's
+called-shot target stays within the kernel's bound."""
+MAX_TEXT_LENGTH = 10_000
+"""Characters of free text: ``notes`` and ``source``."""
 
 # --------------------------------------------------------------------------------------------- vocabularies
 Size = Literal["fine", "diminutive", "tiny", "small", "medium", "large", "huge", "gargantuan", "colossal"]
@@ -109,44 +142,123 @@ SUBTYPE_VULNERABILITIES: dict[str, frozenset[str]] = {"fire": frozenset({"cold"}
 
 
 # --------------------------------------------------------------------------------------------- field types
+def _int(low: int, high: int, **extra: Any) -> Any:
+    """A whole number from ``low`` to ``high``; strict, so ``true`` or ``1.5`` is not silently 1."""
+    return Field(strict=True, ge=low, le=high, **extra)
+
+
+Modifier = Annotated[int, _int(-MAX_MODIFIER, MAX_MODIFIER)]
+"""A bonus, AC, save or DC: -MAX_MODIFIER..MAX_MODIFIER."""
+
+_UNSAFE_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+"""Control, format (bidi overrides, zero-width), surrogate, private-use and unassigned characters, line breaks."""
+
+
+def _unsafe(value: str, allowed: str = "") -> str | None:
+    """The first character of ``value`` that is not printable text (``allowed`` excepted), or None."""
+    return next((c for c in value if c not in allowed and unicodedata.category(c) in _UNSAFE_CATEGORIES), None)
+
+
+def _label(value: str) -> str:
+    if not value.strip():
+        raise ValueError("must not be blank")
+    bad = _unsafe(value)
+    if bad is not None:
+        raise ValueError(f"contains the control character U+{ord(bad):04X}: a name is printable text on one line")
+    return value
+
+
+def _free_text(value: str) -> str:
+    bad = _unsafe(value, "\n\t")
+    if bad is not None:
+        raise ValueError(f"contains the control character U+{ord(bad):04X} (text may hold newlines and tabs only)")
+    return value
+
+
+Label = Annotated[str, Field(strict=True, min_length=1, max_length=MAX_NAME_LENGTH), AfterValidator(_label)]
+"""A name or a short label: printable, one line, 1 to MAX_NAME_LENGTH characters, not blank."""
+Text = Annotated[str, Field(strict=True, max_length=MAX_TEXT_LENGTH), AfterValidator(_free_text)]
+"""Free text for people (notes, source): no control characters but newline and tab."""
+
+
 def _dice_text(value: str) -> str:
     try:
         parse_dice(value)
     except DiceSyntaxError as err:
         detail = str(err).split(": ", 1)[-1]
-        raise ValueError(f"unparseable dice expression {value!r} ({detail})") from None
+        raise ValueError(f"unparseable dice expression {value[:60]!r} ({detail})") from None
     return value.strip()
 
 
-DiceText = Annotated[str, AfterValidator(_dice_text),
-                     Field(json_schema_extra={"examples": ["1d6+6", "2d6+9"]})]
+def _no_subtracted_dice(value: str, what: str) -> None:
+    if any(sign < 0 for sign, *_ in parse_dice(value).dice):
+        raise ValueError(f"{what} {value!r} subtracts dice: {what} adds dice and a constant (e.g. 1d6-1)")
+
+
+def _damage_text(value: str) -> str:
+    value = _dice_text(value)
+    _no_subtracted_dice(value, "damage")
+    if parse_dice(value).maximum < 1:
+        raise ValueError(f"damage {value!r} can never be more than {parse_dice(value).maximum}: it deals nothing")
+    return value
+
+
+def _hit_dice_text(value: str) -> str:
+    value = _dice_text(value)
+    _no_subtracted_dice(value, "hit dice")
+    if not parse_dice(value).dice:
+        raise ValueError(f"hit dice {value!r} have no die: write them like 2d8+4")
+    return value
+
+
+def _rounds_text(value: str) -> str:
+    value = _dice_text(value)
+    if parse_dice(value).minimum < 1:
+        raise ValueError(f"recharge {value!r} can be {parse_dice(value).minimum} rounds: it must be at least 1 "
+                         "(e.g. 1d4)")
+    return value
+
+
+_DICE_SCHEMA = Field(strict=True, json_schema_extra={"examples": ["1d6+6", "2d6+9"]})
+DiceText = Annotated[str, _DICE_SCHEMA, AfterValidator(_dice_text)]
 """Text of a dice expression (``2d6+9``), checked with :func:`arena.dice.parse`."""
+DamageDice = Annotated[str, _DICE_SCHEMA, AfterValidator(_damage_text)]
+"""Damage dice: a dice expression that subtracts no dice and can deal at least 1 (``1d6-1`` is fine: the engine
+applies the SRD minimum of 1 on a hit)."""
+HitDice = Annotated[str, _DICE_SCHEMA, AfterValidator(_hit_dice_text)]
+"""Hit dice: at least one die, none subtracted (``6d8+24``)."""
+RoundsDice = Annotated[str, _DICE_SCHEMA, AfterValidator(_rounds_text)]
+"""A number of rounds rolled on dice, never less than 1 (``1d4``)."""
 
 CR_FRACTIONS = (Fraction(1, 10), Fraction(1, 8), Fraction(1, 6), Fraction(1, 4), Fraction(1, 3), Fraction(1, 2))
 
 
 def parse_cr(value: Any) -> Fraction:
     """A challenge rating from ``5``, ``"5"``, ``"1/3"`` or ``0.5``; the SRD fractions or a whole number >= 1."""
+    shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:40] + "..."
     if isinstance(value, bool):
-        raise ValueError(f"challenge rating must be a number like 5 or 1/3, not {value!r}")
+        raise ValueError(f"challenge rating must be a number like 5 or 1/3, not {shown}")
     try:
         if isinstance(value, Fraction):
             cr = value
         elif isinstance(value, int):
             cr = Fraction(value)
         elif isinstance(value, float):
+            if not math.isfinite(value):
+                raise ValueError
             cr = Fraction(value).limit_denominator(10)
             if abs(float(cr) - value) > 1e-3:
                 raise ValueError
-        elif isinstance(value, str):
+        elif isinstance(value, str) and len(value) <= 20:   # Fraction("1e400") is exact: a 400-digit integer
             cr = Fraction(value.strip().replace(" ", ""))
         else:
             raise ValueError
-    except (ValueError, ZeroDivisionError):
-        raise ValueError(f"challenge rating must be a number like 5 or 1/3, not {value!r}") from None
-    if cr in CR_FRACTIONS or (cr.denominator == 1 and cr >= 1):
+    except (ValueError, ZeroDivisionError, OverflowError):
+        raise ValueError(f"challenge rating must be a number like 5 or 1/3, not {shown}") from None
+    if cr in CR_FRACTIONS or (cr.denominator == 1 and 1 <= cr <= MAX_CR):
         return cr
-    raise ValueError(f"challenge rating {value!r} does not exist: use 1/10, 1/8, 1/6, 1/4, 1/3, 1/2 or 1, 2, 3...")
+    raise ValueError(f"challenge rating {shown} does not exist: use 1/10, 1/8, 1/6, 1/4, 1/3, 1/2 or a whole "
+                     f"number from 1 to {MAX_CR}")
 
 
 def cr_text(cr: Fraction) -> str:
@@ -158,7 +270,7 @@ CR = Annotated[
     Fraction,
     PlainValidator(parse_cr),
     PlainSerializer(cr_text, return_type=str),
-    WithJsonSchema({"anyOf": [{"type": "integer", "minimum": 1},
+    WithJsonSchema({"anyOf": [{"type": "integer", "minimum": 1, "maximum": MAX_CR},
                               {"type": "string", "pattern": r"^\s*(\d+|1\s*/\s*(10|8|6|4|3|2))\s*$"}],
                     "description": "Challenge rating: 1/10, 1/8, 1/6, 1/4, 1/3, 1/2 or a whole number"}),
 ]
@@ -197,7 +309,37 @@ def _multiplier(value: Any) -> Any:
 
 def _one_or_many(value: Any) -> Any:
     """A single value where a list is expected becomes a one-item list (``bonuses: 9`` -> ``[9]``)."""
-    return [value] if isinstance(value, int | str) and not isinstance(value, bool) else value
+    return [value] if isinstance(value, int | str | bool) else value
+
+
+def _ability_score(value: Any) -> Any:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"an ability score is a whole number from 1 to {MAX_ABILITY_SCORE}, or null for a "
+                         f"creature without the ability, not {value!r}"[:200])
+    if value == 0:
+        raise ValueError("an ability score of 0 is not modelled: write null for a creature without the ability "
+                         f"(an undead's Con), or a score from 1 to {MAX_ABILITY_SCORE}")
+    if not 1 <= value <= MAX_ABILITY_SCORE:
+        raise ValueError(f"ability score {value} is outside 1..{MAX_ABILITY_SCORE} (the limit)")
+    return value
+
+
+AbilityScore = Annotated[builtins.int | None, BeforeValidator(_ability_score),
+                         WithJsonSchema({"anyOf": [{"type": "integer", "minimum": 1, "maximum": MAX_ABILITY_SCORE},
+                                                   {"type": "null"}]})]
+"""1 to MAX_ABILITY_SCORE, or null for a nonability."""
+
+
+def _spell_level(value: Any) -> Any:
+    if isinstance(value, bool):
+        raise ValueError(f"a spell level is a whole number 0 to 9, not {value!r}")
+    return value
+
+
+SpellLevel = Annotated[int, BeforeValidator(_spell_level), Field(ge=0, le=9)]
+"""0 to 9. (Lax about text: a mapping key that went through JSON comes back as ``"1"``.)"""
 
 
 class Frozen(BaseModel):
@@ -210,32 +352,33 @@ class Frozen(BaseModel):
 class Attack(Frozen):
     """One kind of attack in a routine: ``2 claws +9 melee (1d6+6)`` is ``count=2, bonuses=[9]``."""
 
-    name: str = Field(min_length=1)
-    bonuses: Annotated[tuple[int, ...], BeforeValidator(_one_or_many), Field(min_length=1)]
+    name: Label
+    bonuses: Annotated[tuple[Modifier, ...], BeforeValidator(_one_or_many),
+                       Field(min_length=1, max_length=MAX_ITERATIVES)]
     """Total attack bonus of each iterative attack, e.g. greatclub +16/+11 -> [16, 11]. A plain int is accepted."""
-    count: int = Field(1, ge=1)
+    count: Annotated[int, _int(1, MAX_ATTACK_COUNT)] = 1
     """How many of these attacks at each bonus (2 claws -> 2)."""
-    damage: DiceText
+    damage: DamageDice
     damage_types: Annotated[tuple[DamageType, ...], BeforeValidator(_one_or_many), Field(min_length=1)]
     """Types of the damage (a morningstar is bludgeoning and piercing)."""
-    extra_damage: DiceText | None = None
+    extra_damage: DamageDice | None = None
     """Damage added on a hit and not multiplied on a critical (e.g. 1d6 fire)."""
     extra_damage_type: DamageType | None = None
-    threat: Annotated[int, BeforeValidator(_threat), Field(ge=2, le=20)] = 20
+    threat: Annotated[int, BeforeValidator(_threat), _int(2, 20)] = 20
     """Lowest natural d20 roll that threatens a critical: 20, 19 (19-20) or 18 (18-20); "19-20" is accepted."""
-    multiplier: Annotated[int, BeforeValidator(_multiplier), Field(ge=2, le=5)] = 2
+    multiplier: Annotated[int, BeforeValidator(_multiplier), _int(2, MAX_MULTIPLIER)] = 2
     kind: Literal["melee", "ranged"] = "melee"
     touch: bool = False
     """Resolved against touch AC."""
-    sneak_attack: DiceText | None = None
+    sneak_attack: DamageDice | None = None
     """Sneak attack dice added when the target is flat-footed or flanked."""
     trip: bool = False
     """On a hit the attacker may try to trip as a free action (wolf, dire wolf)."""
-    trip_modifier: int | None = None
+    trip_modifier: Modifier | None = None
     """Check modifier of that trip attempt, when the SRD gives one (wolf +1, dire wolf +11)."""
     materials: tuple[DrOvercome, ...] = ()
     """What the weapon counts as against damage reduction besides its damage types (``magic`` for a +1 weapon)."""
-    notes: str = ""
+    notes: Text = ""
 
     @model_validator(mode="after")
     def _extra_typed(self) -> "Attack":
@@ -260,6 +403,10 @@ class Attack(Frozen):
 def _non_empty(routine: tuple[Attack, ...]) -> tuple[Attack, ...]:
     if not routine:
         raise ValueError("an attack routine needs at least one attack")
+    attacks = sum(a.attacks_per_routine for a in routine)
+    if attacks > MAX_ATTACKS_PER_ROUTINE:
+        raise ValueError(f"the routine makes {attacks} attacks (count x bonuses, all entries together); the limit "
+                         f"is {MAX_ATTACKS_PER_ROUTINE}")
     return routine
 
 
@@ -271,21 +418,21 @@ Routine = Annotated[tuple[Attack, ...], AfterValidator(_non_empty)]
 class Rend(Frozen):
     """Extra damage when both attacks named ``attack`` hit in one round (troll: 2d6+9 if both claws hit)."""
 
-    damage: DiceText
-    attack: str = "claw"
-    hits_needed: int = Field(2, ge=2)
+    damage: DamageDice
+    attack: Label = "claw"
+    hits_needed: Annotated[int, _int(2, MAX_ATTACKS_PER_ROUTINE)] = 2
 
 
 class BreathWeapon(Frozen):
     """A breath weapon: a cone or line, save for half, usable again after ``recharge`` rounds."""
 
     shape: Literal["cone", "line"]
-    length_ft: int = Field(gt=0)
-    damage: DiceText
+    length_ft: Annotated[int, _int(1, MAX_FEET)]
+    damage: DamageDice
     damage_type: DamageType
     save: SaveKind = "ref"
-    dc: int = Field(ge=1)
-    recharge: DiceText = "1d4"
+    dc: Annotated[int, _int(1, MAX_MODIFIER)]
+    recharge: RoundsDice = "1d4"
     """Rounds before it can be used again (SRD dragons: 1d4 rounds)."""
     half_on_save: bool = True
 
@@ -294,11 +441,16 @@ def _parse_dr(value: Any) -> Any:
     """``"5/silver"``, ``"10/magic"``, ``"5/-"`` -> mapping form."""
     if isinstance(value, str):
         amount, sep, rest = value.partition("/")
-        if not sep:
-            raise ValueError(f"damage reduction {value!r} is not like 5/silver or 5/-")
-        rest = rest.strip()
-        overcome = [] if rest in ("-", "—", "") else [p.strip() for p in rest.replace(" or ", ",").split(",")]
-        return {"amount": amount.strip(), "overcome_by": overcome}
+        amount, rest = amount.strip(), rest.strip()
+        if not sep or not amount.isascii() or not amount.isdigit():
+            raise ValueError(f"damage reduction {value[:40]!r} is not like 5/silver or 5/-")
+        if len(amount) > 9:
+            raise ValueError(f"damage reduction {value[:40]!r}: the amount is beyond the limit of {MAX_AMOUNT}")
+        if not rest:
+            raise ValueError(f"damage reduction {value[:40]!r} names nothing after '/': write 5/- for damage "
+                             "reduction that nothing overcomes, or 5/silver")
+        overcome = [] if rest in ("-", "—") else [p.strip() for p in rest.replace(" or ", ",").split(",")]
+        return {"amount": int(amount), "overcome_by": overcome}
     return value
 
 
@@ -308,19 +460,23 @@ class DamageReduction(Frozen):
     Text such as ``5/bludgeoning`` or ``10/magic`` is accepted. (DR x/A *and* B is not modelled.)
     """
 
-    amount: int = Field(gt=0)
+    amount: Annotated[int, _int(1, MAX_AMOUNT)]
     overcome_by: tuple[DrOvercome, ...] = ()
 
     def __str__(self) -> str:
         return f"{self.amount}/{' or '.join(self.overcome_by) or '-'}"
 
 
+RegenerationOvercome = Literal[tuple(dict.fromkeys(DAMAGE_TYPES + DrOvercome.__args__))]
+"""A damage type or a material (one list, so that a typo gets one message naming every choice)."""
+
+
 class Regeneration(Frozen):
     """Regeneration: damage is nonlethal and heals ``amount`` per round, except damage of the listed types
     (troll: fire and acid deal normal damage)."""
 
-    amount: int = Field(gt=0)
-    overcome_by: tuple[str, ...] = Field(min_length=1)
+    amount: Annotated[int, _int(1, MAX_AMOUNT)]
+    overcome_by: tuple[RegenerationOvercome, ...] = Field(min_length=1)
     """Damage types (fire, acid) or materials (silver, good) that deal normal damage."""
 
 
@@ -330,13 +486,13 @@ PreparedSpell = Annotated[str, AfterValidator(one_of("spell", SPELLS, "; list on
 class Spellcasting(Frozen):
     """What a caster can cast: caster level, casting ability and spells prepared by spell level."""
 
-    caster_level: int = Field(ge=1)
+    caster_level: Annotated[int, _int(1, MAX_MODIFIER)]
     ability: Ability
-    casting_class: str | None = None
-    prepared: dict[Annotated[int, Field(ge=0, le=9)], tuple[PreparedSpell, ...]] = Field(default_factory=dict)
+    casting_class: Label | None = None
+    prepared: dict[SpellLevel, tuple[PreparedSpell, ...]] = Field(default_factory=dict)
     """Spell level -> names of the prepared spells (a spell prepared twice is listed twice); only the spells the
     engine casts (:data:`arena.spells.SPELLS`): a misspelt one would silently never be cast."""
-    domains: tuple[str, ...] = ()
+    domains: tuple[Label, ...] = ()
 
 
 # --------------------------------------------------------------------------------------------- called shots
@@ -386,9 +542,9 @@ class BodyPart(Frozen):
     """
 
     part: PartName
-    count: int = Field(1, ge=1)
-    ac_bonus: int | None = Field(None, ge=0)
-    size_fraction: str | None = None
+    count: Annotated[int, _int(1, MAX_PART_COUNT)] = 1
+    ac_bonus: Annotated[int, _int(0, MAX_PART_AC_BONUS)] | None = None
+    size_fraction: Annotated[str, Field(strict=True, max_length=32)] | None = None
 
     @model_validator(mode="after")
     def _bonus(self) -> "BodyPart":
@@ -427,12 +583,12 @@ BODY_BY_TYPE: dict[str, tuple[tuple[str, int], ...]] = {
 class Abilities(Frozen):
     """Ability scores; ``con``/``int`` are null for nonabilities (undead have no Con, mindless no Int)."""
 
-    str: builtins.int | None = 10
-    dex: builtins.int | None = 10
-    con: builtins.int | None = 10
-    int: builtins.int | None = 10
-    wis: builtins.int | None = 10
-    cha: builtins.int | None = 10
+    str: AbilityScore = 10
+    dex: AbilityScore = 10
+    con: AbilityScore = 10
+    int: AbilityScore = 10
+    wis: AbilityScore = 10
+    cha: AbilityScore = 10
 
     def modifier(self, ability: Ability) -> builtins.int:
         """(score - 10) // 2; a nonability gives +0."""
@@ -443,64 +599,65 @@ class Abilities(Frozen):
 class Saves(Frozen):
     """Total save bonuses."""
 
-    fort: int
-    ref: int
-    will: int
+    fort: Modifier
+    ref: Modifier
+    will: Modifier
 
 
 class Creature(Frozen):
     """One stat block: a monster from the bestiary, a typical monster of a CR, or a generated PC."""
 
-    name: str = Field(min_length=1)
+    name: Label
     """Short key, lowercase with hyphens for the bestiary (``dire-wolf``)."""
-    title: str | None = None
+    title: Label | None = None
     """Full SRD name for display (``Dire Wolf``)."""
     side: Literal["pc", "monster"] = "monster"
     size: Size = "medium"
     type: CreatureType
-    subtypes: tuple[str, ...] = ()
+    subtypes: tuple[Label, ...] = ()
     cr: CR | None = None
     """Challenge rating; required for monsters."""
-    class_levels: dict[str, Annotated[int, Field(ge=1, le=20)]] = Field(default_factory=dict)
-    hp: int = Field(gt=0)
+    class_levels: dict[Label, Annotated[int, _int(1, 20)]] = Field(default_factory=dict)
+    hp: Annotated[int, _int(1, MAX_HP)]
     """Hit points (SRD average, or a fixed total)."""
-    hit_dice: DiceText
-    first_hit_die: int | None = Field(None, ge=2)
+    hit_dice: HitDice
+    first_hit_die: Annotated[int, _int(2, MAX_SIDES)] | None = None
     """Size of the first hit die (called-shot "severe" damage); default: the first die of ``hit_dice``."""
-    initiative: int = 0
-    speed: int = Field(30, ge=0)
+    initiative: Modifier = 0
+    speed: Annotated[int, _int(0, MAX_FEET)] = 30
     """Land speed in feet."""
-    space_ft: int = Field(5, gt=0)
-    reach_ft: int = Field(5, ge=0)
-    ac: int
-    touch_ac: int
-    flat_footed_ac: int
-    bab: int
-    grapple: int
+    space_ft: Annotated[int, _int(1, MAX_FEET)] = 5
+    reach_ft: Annotated[int, _int(0, MAX_FEET)] = 5
+    ac: Modifier
+    touch_ac: Modifier
+    flat_footed_ac: Modifier
+    bab: Annotated[int, _int(0, MAX_MODIFIER)]
+    grapple: Modifier
     abilities: Abilities = Abilities()
     saves: Saves
-    attack: tuple[Routine, ...] = ()
+    attack: Annotated[tuple[Routine, ...], Field(max_length=MAX_ROUTINES)] = ()
     """Standard-action routines (alternatives)."""
-    full_attack: tuple[Routine, ...] | None = None
+    full_attack: Annotated[tuple[Routine, ...], Field(max_length=MAX_ROUTINES)] | None = None
     """Full-attack routines (alternatives); default: the same as ``attack``."""
-    feats: tuple[str, ...] = ()
+    feats: tuple[Label, ...] = ()
     rend: Rend | None = None
     breath_weapon: BreathWeapon | None = None
     damage_reduction: Annotated[DamageReduction | None, BeforeValidator(_parse_dr)] = None
     regeneration: Regeneration | None = None
-    fast_healing: int = Field(0, ge=0)
-    spell_resistance: int = Field(0, ge=0)
-    energy_resistance: dict[EnergyType, Annotated[int, Field(gt=0)]] = Field(default_factory=dict)
+    fast_healing: Annotated[int, _int(0, MAX_AMOUNT)] = 0
+    spell_resistance: Annotated[int, _int(0, MAX_MODIFIER)] = 0
+    energy_resistance: dict[EnergyType, Annotated[int, _int(1, MAX_AMOUNT)]] = Field(default_factory=dict)
     immunities: tuple[Immunity, ...] = ()
     """Immunities beyond those of the type and subtypes (see :attr:`all_immunities`)."""
     vulnerabilities: tuple[DamageType, ...] = ()
     spellcasting: Spellcasting | None = None
     body_parts: tuple[BodyPart, ...] | None = None
     """Called-shot targets; default from the creature type (:data:`BODY_BY_TYPE`)."""
-    tactics: Annotated[str, AfterValidator(one_of("policy", POLICIES))] = "focus-weakest"
+    tactics: Annotated[str, Field(strict=True, max_length=MAX_NAME_LENGTH),
+                       AfterValidator(one_of("policy", POLICIES))] = "focus-weakest"
     """Name of the default tactics policy."""
-    notes: str = ""
-    source: str = ""
+    notes: Text = ""
+    source: Text = ""
 
     @model_validator(mode="after")
     def _complete(self) -> "Creature":

@@ -10,16 +10,26 @@ from __future__ import annotations
 import random
 import re
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import cached_property, lru_cache
+from math import comb
 
 import icepool
 import numpy as np
 
-from arena.errors import DiceSyntaxError
+from arena.errors import ArenaError, DiceSyntaxError
+from arena.limits import MAX_DICE, MAX_DICE_TERMS, MAX_SIDES
 
-MAX_COUNT = 1000
-"""Most dice in one term: enough for any rule, small enough that a typo cannot hang a run."""
-MAX_SIDES = 10_000
+MAX_TEXT_LENGTH = 500
+"""Characters in one dice expression: 32 terms of ``100d1000kh50`` fit, and a pasted novel is refused before it is
+read token by token."""
+MAX_CONSTANT = 10_000
+"""The largest constant term (``48d10+594`` is the Tarrasque's hit dice); longer numbers are refused before they
+are converted, so a 5,000-digit number is a message, not Python's digit-limit error."""
+_MAX_DIGITS = len(str(MAX_CONSTANT))
+MAX_EXACT_OUTCOMES = 20_000
+""":meth:`DiceExpr.exact` refuses expressions with more possible totals than this (100d1000 has 99,901; icepool
+would take minutes). Variable-modifier dice at the largest modifier (+-200, twenty d20s) have 381."""
 TABLE_LIMIT = 4096
 """Expressions with at most this many face combinations roll from a table of totals: one draw per roll."""
 
@@ -153,16 +163,20 @@ class DiceExpr:
 
     @cached_property
     def mean(self) -> float:
-        return float(self.exact().mean())
+        """The exact mean (as a float), by linearity: no distribution is built, so ``100d1000kh50`` is cheap."""
+        total = Fraction(self.constant)
+        for sign, count, sides, keep in self.dice:
+            total += sign * _group_mean(count, sides, keep)
+        return float(total)
 
     @cached_property
     def table(self) -> tuple[int, ...] | None:
         """Every equally likely total, one per combination of faces, when there are few (one draw per roll)."""
         combos = 1
         for _sign, count, sides, _keep in self.dice:
-            combos *= sides ** count
-        if combos > TABLE_LIMIT:
-            return None
+            combos *= sides ** min(count, 13)       # 2 ** 13 > TABLE_LIMIT: no need to build a huge number
+            if combos > TABLE_LIMIT:
+                return None
         totals = [self.constant]
         for sign, count, sides, keep in self.dice:
             if keep:
@@ -190,7 +204,14 @@ class DiceExpr:
         return total
 
     def exact(self) -> icepool.Die:
-        """The exact distribution (icepool ``Die``), built from the same flattened terms that :meth:`roll` uses."""
+        """The exact distribution (icepool ``Die``), built from the same flattened terms that :meth:`roll` uses.
+
+        Refused (:class:`ArenaError`) past :data:`MAX_EXACT_OUTCOMES` possible totals, or for a keep-highest/lowest
+        pool of more than 20 dice: icepool would take minutes. (The mean needs no distribution: :attr:`mean`.)"""
+        span = self.maximum - self.minimum + 1
+        if span > MAX_EXACT_OUTCOMES or any(keep and count > 20 for _s, count, _d, keep in self.dice):
+            raise ArenaError(f"dice expression {str(self)[:60]!r} has too many outcomes ({span:,}) for an exact "
+                             f"distribution (the limit is {MAX_EXACT_OUTCOMES:,}, or 20 dice in a kh/kl pool)")
         die = icepool.Die([self.constant])
         for sign, count, sides, keep in self.dice:
             one = icepool.d(sides)
@@ -209,18 +230,44 @@ def k_count(count: int, keep: int) -> int:
     return abs(keep) if keep else count
 
 
+@lru_cache(maxsize=256)
+def _group_mean(count: int, sides: int, keep: int) -> Fraction:
+    """The exact mean of one dice group: ``count (sides + 1) / 2``; with ``kh k``, the sum over faces x of
+    E[min(B_x, k)] where B_x ~ Binomial(count, P(die >= x)) counts the dice showing x or more (the k-th highest is
+    at least x exactly when B_x >= k); ``kl k`` is the whole sum less the highest ``count - k``."""
+    whole = Fraction(count * (sides + 1), 2)
+    if keep == 0:
+        return whole
+    top = keep if keep > 0 else count - (-keep)
+    if top == 0:
+        return whole
+    numerator = 0                       # the sum, times sides ** count, in integers
+    for x in range(1, sides + 1):
+        a, b = sides - x + 1, x - 1     # faces >= x, faces < x
+        numerator += sum(min(i, top) * comb(count, i) * a ** i * b ** (count - i) for i in range(1, count + 1))
+    highest = Fraction(numerator, sides ** count)
+    return highest if keep > 0 else whole - highest
+
+
 # --------------------------------------------------------------------------------------------- parsing
-_TOKEN = re.compile(r"\s*(?:(?P<num>\d+)|(?P<op>[-+()])|(?P<d>d)|(?P<keep>k[hl]))")
+_TOKEN = re.compile(r"\s*(?:(?P<num>[0-9]+)|(?P<op>[-+()])|(?P<d>d)|(?P<keep>k[hl]))")
 
 
 def _tokens(text: str) -> list[str]:
     tokens, pos = [], 0
     text = text.strip()
+    if len(text) > MAX_TEXT_LENGTH:
+        raise DiceSyntaxError(f"dice expression {text[:40]!r}... is {len(text):,} characters long "
+                              f"(the limit is {MAX_TEXT_LENGTH})")
     while pos < len(text):
         m = _TOKEN.match(text, pos)
         if not m or m.end() == pos:
             raise DiceSyntaxError(f"dice expression {text!r}: unexpected {text[pos:pos + 5]!r} at column {pos + 1}")
-        tokens.append(m.group(m.lastgroup))
+        token = m.group(m.lastgroup)
+        if m.lastgroup == "num" and len(token.lstrip("0")) > _MAX_DIGITS:
+            raise DiceSyntaxError(f"dice expression {text!r}: the number {token[:12]}... is too large "
+                                  f"(numbers are at most {MAX_CONSTANT:,})")
+        tokens.append(token)
         pos = m.end()
     return tokens
 
@@ -230,6 +277,7 @@ class _Parser:
         self.text = text
         self.tokens = _tokens(text)
         self.pos = 0
+        self.terms = 0
 
     def fail(self, what: str) -> DiceSyntaxError:
         return DiceSyntaxError(f"dice expression {self.text!r}: {what}")
@@ -265,6 +313,10 @@ class _Parser:
 
     def atom(self, depth: int) -> Dice | Constant | DiceExpr:
         tok = self.peek()
+        if tok != "(":
+            self.terms += 1
+            if self.terms > MAX_DICE_TERMS:
+                raise self.fail(f"more than {MAX_DICE_TERMS} terms (the limit for one expression)")
         if tok == "(":
             self.take()
             inner = self.expr(depth + 1)
@@ -277,11 +329,17 @@ class _Parser:
         elif tok is not None and tok.isdigit():
             count = int(self.take())
             if self.peek() != "d":
+                if count > MAX_CONSTANT:
+                    raise self.fail(f"the constant {count} is beyond the limit of {MAX_CONSTANT:,}")
                 return Constant(count)
         else:
             raise self.fail("expected a number, a die or '('" if tok else "it ends too early")
         self.take()  # the 'd'
         sides = self.number("the number of sides after 'd'")
+        if not 1 <= count <= MAX_DICE:
+            raise self.fail(f"dice count {count} is outside 1..{MAX_DICE} (the limit per term)")
+        if not 1 <= sides <= MAX_SIDES:
+            raise self.fail(f"die size {sides} is outside 1..{MAX_SIDES} (the limit)")
         keep = 0
         if self.peek() in ("kh", "kl"):
             kind = self.take()
@@ -289,10 +347,6 @@ class _Parser:
             if not 1 <= kept <= count:
                 raise self.fail(f"cannot keep {kept} of {count} dice")
             keep = kept if kind == "kh" else -kept
-        if not 1 <= count <= MAX_COUNT:
-            raise self.fail(f"dice count {count} is outside 1..{MAX_COUNT}")
-        if not 1 <= sides <= MAX_SIDES:
-            raise self.fail(f"die size {sides} is outside 1..{MAX_SIDES}")
         return Dice(count, sides, keep)
 
 

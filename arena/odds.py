@@ -21,14 +21,17 @@ OUTCOME_ORDER = ("hit", "success", "threat", "critical", "auto_success", "auto_f
 def parse_threat(text: str | int) -> int:
     """``"19-20"`` -> 19, ``"20"`` -> 20; a range that cannot exist is a :class:`RulesError`."""
     raw = str(text).strip()
+    shown = repr(raw) if len(raw) <= 20 else repr(raw[:20]) + "..."
     low, sep, high = raw.partition("-")
     try:
+        if len(raw) > 20:           # no threat range is that long; and int() of 5,000 digits is slow and refused
+            raise ValueError
         first = int(low)
         last = int(high) if sep else first
     except ValueError:
-        raise RulesError(f"threat range {raw!r}: write it like 20, 19-20 or 17-20") from None
+        raise RulesError(f"threat range {shown}: write it like 20, 19-20 or 17-20") from None
     if last != 20 or not 2 <= first <= 20:
-        raise RulesError(f"threat range {raw!r} cannot exist: it must end at 20 and start between 2 and 20")
+        raise RulesError(f"threat range {shown} cannot exist: it must end at 20 and start between 2 and 20")
     return first
 
 

@@ -108,8 +108,9 @@ def parse_typical_name(name: str) -> Fraction | None:
     text = key[len(PREFIX):]
     try:
         return parse_cr(float(text) if "." in text else text)
-    except ValueError:
-        raise ArenaError(f"{name!r}: expected typical-crN with N one of 1/2, 1, 2, ... 20") from None
+    except (ValueError, OverflowError):
+        shown = repr(name) if len(name) <= 40 else repr(name[:40]) + "..."
+        raise ArenaError(f"{shown}: expected typical-crN with N one of 1/2, 1, 2, ... 20") from None
 
 
 def _claw_damages(total: int) -> tuple[str, str]:

@@ -213,7 +213,7 @@ def test_check_files_reports_every_problem(tmp_path):
     count, problems = check_files([tmp_path])
     assert count == 1
     assert len(problems) == 2
-    assert problems[0].endswith("a.yaml:5: hp: Input should be greater than 0, got 0")
+    assert problems[0].endswith("a.yaml:5: hp: Input should be greater than or equal to 1, got 0")
     assert "b.yaml:2: malformed YAML" in problems[1]
     assert check_files() == (19, [])
 

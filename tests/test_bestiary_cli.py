@@ -71,7 +71,7 @@ def test_schema_is_json_schema_of_the_stat_block():
 @pytest.mark.parametrize(("edit", "expected"), [
     (lambda t: t.replace("bonuses: [11]", "bonuses: [11"), "bear.yaml:16: malformed YAML"),
     (lambda t: t.replace("hp: 51\n", ""), "bear.yaml:1: hp: missing required field"),
-    (lambda t: t.replace("hp: 51", "hp: -4"), "bear.yaml:5: hp: Input should be greater than 0, got -4"),
+    (lambda t: t.replace("hp: 51", "hp: -4"), "bear.yaml:5: hp: Input should be greater than or equal to 1, got -4"),
     (lambda t: t.replace("piercing]", "psychic]"), "bear.yaml:17: attack.0.0.damage_types.1: Input should be"),
     (lambda t: t.replace("threat: 20", "threat: 21-20"), "bear.yaml:18: attack.0.0.threat: threat range '21-20' "
                                                          "cannot exist"),

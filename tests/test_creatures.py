@@ -306,7 +306,7 @@ def test_yaml_missing_field_points_at_parent():
 def test_yaml_several_problems_all_reported():
     found = problems(TROLL_YAML.replace("hp: 63", "hp: -1").replace("[slashing]", "[slashing, fyre]")
                      .replace("armr", "").replace("bab: 4", "bab: 4\nthreat: 19-20"))
-    assert any(p.startswith("bestiary/troll.yaml:5: hp: Input should be greater than 0") for p in found)
+    assert any(p.startswith("bestiary/troll.yaml:5: hp: Input should be greater than or equal to 1") for p in found)
     assert any(p.startswith("bestiary/troll.yaml:18: attack.0.0.damage_types.1:") and "'fyre'" in p for p in found)
     assert any(p.startswith("bestiary/troll.yaml:11: threat: unknown field") for p in found)
     assert len(found) == 3

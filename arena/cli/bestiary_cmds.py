@@ -10,6 +10,10 @@ import typer
 
 from arena.bestiary import check_files, creature_names, get_creature, load_bestiary
 from arena.creatures import Attack, Creature, cr_text
+from arena.labels import printable, printable_lines
+
+MAX_PROBLEM_LENGTH = 500
+"""Characters of one problem line that `bestiary validate` prints: a 100,000-character value is cut, not echoed."""
 
 bestiary_app = typer.Typer(name="bestiary", help="Stat blocks: list, show, validate, schema.",
                            no_args_is_help=True)
@@ -32,7 +36,7 @@ def list_cmd(json_out: JsonFlag = False, extra: ExtraPaths = None) -> None:
     typer.echo(f"{'name':<24} {'CR':>4}  {'size/type':<26} {'hp':>4} {'AC':>3}")
     for c in rows:
         cr = cr_text(c.cr) if c.cr is not None else "-"
-        typer.echo(f"{c.name:<24} {cr:>4}  {c.size + ' ' + c.type:<26} {c.hp:>4} {c.ac:>3}")
+        typer.echo(f"{printable(c.name):<24} {cr:>4}  {c.size + ' ' + c.type:<26} {c.hp:>4} {c.ac:>3}")
     typer.echo("(also typical-cr1/2, typical-cr1 ... typical-cr20: the typical monster of that CR)")
 
 
@@ -120,7 +124,7 @@ def show_cmd(name: Annotated[str, typer.Argument(help="Creature name, or typical
     if json_out:
         typer.echo(json.dumps(creature.model_dump(mode="json", exclude_none=True), indent=2))
     else:
-        typer.echo(stat_block(creature))
+        typer.echo(printable_lines(stat_block(creature)))
 
 
 @bestiary_app.command("validate")
@@ -130,16 +134,31 @@ def validate_cmd(paths: Annotated[list[Path] | None, typer.Argument(
     count, problems = check_files(paths or ())
     if problems:
         for line in problems:
-            typer.echo(line, err=True)
+            typer.echo(printable(line, limit=MAX_PROBLEM_LENGTH), err=True)
         typer.echo(f"{len(problems)} problem{'s' * (len(problems) != 1)} found", err=True)
         raise typer.Exit(2)
     typer.echo(f"OK: {count} creature{'s' * (count != 1)}")
 
 
+def _array_lengths(node: object) -> object:
+    """Pydantic writes the length limits of a list that also takes a single value (``bonuses: 9``) as
+    ``minLength``/``maxLength``, which JSON Schema reads for strings only: call them ``minItems``/``maxItems``."""
+    if isinstance(node, dict):
+        out = {k: _array_lengths(v) for k, v in node.items()}
+        if out.get("type") == "array":
+            for text_key, array_key in (("minLength", "minItems"), ("maxLength", "maxItems")):
+                if text_key in out:
+                    out[array_key] = out.pop(text_key)
+        return out
+    if isinstance(node, list):
+        return [_array_lengths(v) for v in node]
+    return node
+
+
 @bestiary_app.command("schema")
 def schema_cmd() -> None:
     """Print the JSON Schema of a stat block (point your editor's YAML plugin at it)."""
-    schema = Creature.model_json_schema()
+    schema = _array_lengths(Creature.model_json_schema())
     schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     schema["title"] = "d20 Arena stat block"
     typer.echo(json.dumps(schema, indent=2))

@@ -11,8 +11,10 @@ from rich.console import Console
 from rich.table import Table
 
 from arena import odds, roll_claims
-from arena.errors import RulesError
+from arena.errors import ArenaError, RulesError
+from arena.limits import MAX_MODIFIER
 from arena.rules import Check, RuleSet
+from arena.rules.kernel import MAX_MULTIPLIER, shown_number
 
 odds_app = typer.Typer(help="Exact odds of single rolls under the house-rule variants.", no_args_is_help=True)
 console = Console(width=None if sys.stdout.isatty() else 160)
@@ -48,6 +50,14 @@ JSON = typer.Option(False, "--json", help="Print JSON.")
 PRESS = typer.Option(False, "--press-luck", help="The roller presses luck.")
 REROLL = typer.Option(False, "--luck-reroll", help="The roller uses the Luck domain reroll if the roll fails.")
 AUSPICIOUS = typer.Option(False, "--auspicious", help="The roller is under auspicious odds (3d6 only).")
+
+
+def _within(option: str, value: int, low: int = -MAX_MODIFIER, high: int = MAX_MODIFIER) -> int:
+    """``value`` of ``option`` if it lies in low..high, else a one-line error naming the option and the limit
+    (the limits are :data:`arena.limits.MAX_MODIFIER` for every modifier, bonus, AC, DC, SR and target)."""
+    if not low <= value <= high:
+        raise ArenaError(f"{option} {shown_number(value)} is outside {low}..{high} (the limit; see docs/limits.md)")
+    return value
 
 
 def _rules(die: Die, prad: bool, mods: Modifiers, open_ended: bool, key: str | None) -> RuleSet:
@@ -103,8 +113,10 @@ def attack(bonus: int = typer.Option(..., "--bonus", help="Attack bonus."),
            rules: str = RULES, hidden_modifier: int = HIDDEN, press_luck: bool = PRESS, luck_reroll: bool = REROLL,
            auspicious: bool = AUSPICIOUS, all_variants: bool = ALL, json_: bool = JSON) -> None:
     """Odds of an attack roll (or, under players roll all, the player's defense check)."""
-    check = Check("attack", attacker.value, bonus, ac, hidden_modifier, odds.parse_threat(threat), multiplier,
-                  flat_footed=flat_footed, press_luck=press_luck, luck_reroll=luck_reroll, auspicious=auspicious)
+    check = Check("attack", attacker.value, _within("--bonus", bonus), _within("--ac", ac),
+                  _within("--hidden-modifier", hidden_modifier), odds.parse_threat(threat),
+                  _within("--multiplier", multiplier, 2, MAX_MULTIPLIER), flat_footed=flat_footed,
+                  press_luck=press_luck, luck_reroll=luck_reroll, auspicious=auspicious)
     _show(check, _rules(die, players_roll_all, modifiers, open_ended, rules), all_variants, json_)
 
 
@@ -117,7 +129,8 @@ def save(save_bonus: int = typer.Option(..., "--save", help="The saving creature
          auspicious: bool = AUSPICIOUS, all_variants: bool = ALL, json_: bool = JSON) -> None:
     """Odds of a saving throw (or, under players roll all, the player's magic check). `success` = the save succeeds."""
     saver = "monster" if caster is Side.pc else "pc"
-    check = Check("save", saver, save_bonus, dc, hidden_modifier, opponent=caster.value, press_luck=press_luck,
+    check = Check("save", saver, _within("--save", save_bonus), _within("--dc", dc),
+                  _within("--hidden-modifier", hidden_modifier), opponent=caster.value, press_luck=press_luck,
                   luck_reroll=luck_reroll, auspicious=auspicious)
     _show(check, _rules(die, players_roll_all, modifiers, open_ended, rules), all_variants, json_)
 
@@ -130,7 +143,8 @@ def sr(caster_level: int = typer.Option(..., "--caster-level", help="Caster leve
        rules: str = RULES, hidden_modifier: int = HIDDEN, press_luck: bool = PRESS, luck_reroll: bool = REROLL,
        auspicious: bool = AUSPICIOUS, all_variants: bool = ALL, json_: bool = JSON) -> None:
     """Odds of a caster level check against spell resistance. `success` = the spell gets through."""
-    check = Check("caster-level", caster.value, caster_level, sr_, hidden_modifier, press_luck=press_luck,
+    check = Check("caster-level", caster.value, _within("--caster-level", caster_level, 0),
+                  _within("--sr", sr_, 0), _within("--hidden-modifier", hidden_modifier), press_luck=press_luck,
                   luck_reroll=luck_reroll, auspicious=auspicious)
     _show(check, _rules(die, players_roll_all, modifiers, open_ended, rules), all_variants, json_)
 
@@ -145,8 +159,10 @@ def check(modifier: int = typer.Option(..., "--modifier", help="The check's modi
           auspicious: bool = AUSPICIOUS, all_variants: bool = ALL, json_: bool = JSON) -> None:
     """Odds of a skill, ability or initiative check."""
     if kind not in ("skill", "ability", "initiative"):
-        raise RulesError(f"--kind must be skill, ability or initiative, not {kind!r}")
-    chk = Check(kind, "pc", modifier, target, hidden_modifier, take=take, press_luck=press_luck,
+        raise RulesError(f"--kind must be skill, ability or initiative, not {kind[:40]!r}")
+    chk = Check(kind, "pc", _within("--modifier", modifier), _within("--target", target),
+                _within("--hidden-modifier", hidden_modifier),
+                take=None if take is None else _within("--take", take, 0, 20), press_luck=press_luck,
                 luck_reroll=luck_reroll, auspicious=auspicious)
     _show(chk, _rules(die, players_roll_all, modifiers, open_ended, rules), all_variants, json_)
 

@@ -8,6 +8,8 @@ exact faces cannot drift apart, and the tests hold them against each other for e
 
 from __future__ import annotations
 
+import math
+from bisect import bisect_right
 from collections import defaultdict
 from fractions import Fraction
 from functools import lru_cache
@@ -15,6 +17,7 @@ from functools import lru_cache
 import icepool
 
 from arena.errors import RulesError
+from arena.limits import MAX_MODIFIER
 from arena.rules import bell_curve, open_ended, players_roll, standard, variable_modifiers
 from arena.rules.check import KINDS, SIDES, Check, Outcome
 from arena.rules.ruleset import RuleSet
@@ -39,7 +42,7 @@ class Plan:
     __slots__ = ("roller", "roller_kind", "flip", "die", "reroll_die", "take", "static", "var_dice", "target",
                  "auto_hi", "auto_lo", "threat_set", "explode_hi", "explode_lo", "open", "confirm", "var_table",
                  "defends", "margin_crit", "p_success", "item_natural", "spell_end", "pressed", "is_attack",
-                 "confirm_auto", "shared", "choices")
+                 "confirm_auto", "shared", "choices", "var_cdf")
 
     # ------------------------------------------------------------------ judging one physical roll
     def judge(self, natural: int, total: int, autos: bool = True) -> tuple[bool, bool, bool, bool, bool]:
@@ -243,22 +246,62 @@ class Plan:
         return names
 
 
+class _SummedPlan(Plan):
+    """A plan whose variable dice have too many combinations for a table (4d20 + 2d6, +47, has 5.76 million):
+    they are drawn with one draw through the cumulative distribution of their sum (exact up to float rounding,
+    about 1e-16 per total), after the natural and any chain, as a table draw would be."""
+
+    __slots__ = ()
+
+    def sample_roll(self, die: str, rand) -> tuple[int, int]:
+        natural, total = Plan.sample_roll(self, die, rand)
+        values, cdf = self.var_cdf
+        return natural, total + values[bisect_right(cdf, rand())]
+
+
+MAX_TABLE = 1 << 22
+"""Variable dice with at most this many face combinations (to 5d20, +51) roll from a table of every combination
+(one draw); larger ones from the cumulative distribution of their sum (:class:`_SummedPlan`). The combinations are
+counted before any is built: enumerating twenty d20s (+200) would need 20**20 entries. (The threshold is the old
+one, so every check that rolled before rolls the same numbers from the same seed.)"""
+
+
+def _combinations(dice: tuple) -> int:
+    """How many equally likely face combinations the dice have (stops counting past :data:`MAX_TABLE`)."""
+    combos = 1
+    for _sign, count, sides, _keep in dice:
+        for _ in range(count):
+            combos *= sides
+            if combos > MAX_TABLE:
+                return combos
+    return combos
+
+
 @lru_cache(maxsize=1024)
 def _sum_table(dice: tuple) -> tuple[int, ...] | None:
-    """Every equally likely sum of signed dice groups, one entry per combination (None for no dice)."""
-    if not dice:
+    """Every equally likely sum of signed dice groups, one entry per combination (None for no dice, or for more
+    than :data:`MAX_TABLE` combinations: see :func:`_sum_cdf`)."""
+    if not dice or _combinations(dice) > MAX_TABLE:
         return None
     sums = [0]
     for sign, count, sides, _keep in dice:
         for _ in range(count):
             sums = [s + sign * face for s in sums for face in range(1, sides + 1)]
-    if len(sums) > MAX_TABLE:
-        raise RulesError(f"variable dice {dice} have too many combinations to tabulate")
     return tuple(sums)
 
 
-MAX_TABLE = 1 << 22
-"""Variable dice up to about +-40 (4d20 = 160,000 combinations) tabulate; beyond is no d20 game."""
+@lru_cache(maxsize=256)
+def _sum_cdf(dice: tuple) -> tuple[tuple[int, ...], tuple[float, ...]]:
+    """(every possible sum, ascending; P(sum <= it)) of signed dice groups, exactly (icepool) then in floats; the
+    last entry is exactly 1.0, so one draw in [0, 1) always finds a sum."""
+    dist = _modifier_distribution(0, dice)
+    values = tuple(sorted(dist))
+    cdf, acc = [], Fraction(0)
+    for v in values:
+        acc += dist[v]
+        cdf.append(float(acc))
+    cdf[-1] = 1.0
+    return values, tuple(cdf)
 
 
 def _natural_table(die: str) -> tuple[int, ...]:
@@ -309,24 +352,40 @@ def _roll_table(key: tuple, die: str) -> list[tuple[int, int, Fraction]]:
     if take is not None:
         return [(take, take + static, Fraction(1))]
     naturals = natural_distribution(die)
-    low, top = _FACES[die]
     modifier = _modifier_distribution(static, var_dice)
+    high = low = None       # chain + modifier, convolved once and shifted for every exploding natural
     rows = []
     for natural, p in naturals.items():
         if is_open and natural in explode_hi:
-            chain, _ = _chain(die, low=False)
-            values = {natural + v: q for v, q in chain.items()}
+            if high is None:
+                high = _convolve(_chain(die, low=False)[0], 1, modifier)
+            totals, shift = high, natural
         elif is_open and natural in explode_lo:
-            chain, _ = _chain(die, low=True)
-            values = {-v: q for v, q in chain.items()}
+            if low is None:
+                low = _convolve(_chain(die, low=True)[0], -1, modifier)
+            totals, shift = low, 0
         else:
-            values = {natural: Fraction(1)}
-        totals: dict[int, Fraction] = defaultdict(Fraction)
-        for v, q in values.items():
-            for m, r in modifier.items():
-                totals[v + m] += q * r
-        rows.extend((natural, t, p * q) for t, q in totals.items())
+            totals, shift = modifier, natural
+        rows.extend((natural, shift + t, p * q) for t, q in totals.items())
     return rows
+
+
+def _convolve(chain: dict[int, Fraction], sign: int, modifier: dict[int, Fraction]) -> dict[int, Fraction]:
+    """The distribution of ``sign * chain + modifier`` (independent), exactly: in integers over a common
+    denominator, since Fraction arithmetic on 190 chain values times 381 modifier totals (+-200) takes seconds."""
+    def scaled(dist: dict[int, Fraction]) -> tuple[dict[int, int], int]:
+        denominator = math.lcm(*(q.denominator for q in dist.values()))
+        return {v: q.numerator * (denominator // q.denominator) for v, q in dist.items()}, denominator
+
+    a, da = scaled(chain)
+    b, db = scaled(modifier)
+    out: dict[int, int] = defaultdict(int)
+    for v, x in a.items():
+        v *= sign
+        for m, y in b.items():
+            out[v + m] += x * y
+    denominator = da * db
+    return {t: Fraction(n, denominator) for t, n in out.items()}
 
 
 @lru_cache(maxsize=8)
@@ -402,6 +461,50 @@ def _modifier_distribution(static: int, var_dice: tuple) -> dict[int, Fraction]:
 
 
 # ---------------------------------------------------------------------------------------- compiling
+MAX_CHECK_VALUE = 2 * MAX_MODIFIER
+"""The kernel's own bound on a check's modifier, target and hidden modifier (in absolute value). Stat blocks and
+``arena odds`` refuse numbers past :data:`~arena.limits.MAX_MODIFIER`; a fight adds situational modifiers to them
+(bless, flanking, injuries, a called shot's +16 AC, a trip against a rolled total), so the kernel leaves room for
+those and refuses only what no fight can build. Under variable modifiers +400 is forty d20s: 761 totals, exact in
+well under a second."""
+MAX_MULTIPLIER = 5
+"""The largest critical multiplier (the SRD's largest is x4; x5 leaves room for a house rule)."""
+
+
+def shown_number(value: object) -> str:
+    """A value for a message: as written, except that a whole number of more than 15 digits is cut
+    (``123456...(29 digits)``; Python refuses to print one of more than 4,300)."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        text = repr(value)
+        return text if len(text) <= 40 else text[:40] + "..."
+    try:
+        text = str(value)
+    except ValueError:
+        return "a number of more than 4,300 digits"
+    digits = len(text.lstrip("-"))
+    return text if digits <= 15 else f"{text[:7]}...({digits} digits)"
+
+
+def check_numbers(check: Check) -> None:
+    """Refuse a check whose numbers the rules cannot mean: not whole numbers, or past their limits."""
+    for name in ("modifier", "target", "hidden"):
+        value = getattr(check, name)
+        if type(value) is not int:
+            raise RulesError(f"a check's {name} must be a whole number, not {shown_number(value)}")
+        if not -MAX_CHECK_VALUE <= value <= MAX_CHECK_VALUE:
+            raise RulesError(f"a check's {name} {shown_number(value)} is beyond the limit of "
+                             f"-{MAX_CHECK_VALUE}..{MAX_CHECK_VALUE}")
+    if check.kind in ATTACK_LIKE:
+        if type(check.threat) is not int or not 2 <= check.threat <= 20:
+            raise RulesError(f"threat range {shown_number(check.threat)}-20 cannot exist (the lowest threat is "
+                             "2..20)")
+        if type(check.multiplier) is not int or not 2 <= check.multiplier <= MAX_MULTIPLIER:
+            raise RulesError(f"critical multiplier x{shown_number(check.multiplier)} cannot exist "
+                             f"(x2 to x{MAX_MULTIPLIER})")
+    if check.take is not None and type(check.take) is not int:
+        raise RulesError(f"taking {shown_number(check.take)}: take 10, 16, 18 or 20")
+
+
 def build_plan(check: Check, rules: RuleSet) -> Plan:
     """Compile ``check`` under ``rules``; raises :class:`RulesError` for a check the rules do not allow."""
     opts = rules.options
@@ -410,11 +513,7 @@ def build_plan(check: Check, rules: RuleSet) -> Plan:
         raise RulesError(f"unknown check kind {kind!r} (choose from {', '.join(KINDS)})")
     if side not in SIDES or (check.opponent is not None and check.opponent not in SIDES):
         raise RulesError(f"a side is 'pc' or 'monster', not {side!r}")
-    if kind in ATTACK_LIKE:
-        if not 2 <= check.threat <= 20:
-            raise RulesError(f"threat range {check.threat}-20 cannot exist (the lowest threat is 2..20)")
-        if check.multiplier < 2:
-            raise RulesError(f"critical multiplier x{check.multiplier} cannot exist (at least x2)")
+    check_numbers(check)
     opponent = check.opponent or _OTHER[side]
 
     plan = Plan()
@@ -480,6 +579,9 @@ def build_plan(check: Check, rules: RuleSet) -> Plan:
         plan.static = expr.constant + hidden
         plan.var_dice = expr.dice
         plan.var_table = _sum_table(expr.dice)
+        if plan.var_table is None and expr.dice:
+            plan.__class__ = _SummedPlan            # same slots: only sample_roll differs
+            plan.var_cdf = _sum_cdf(expr.dice)
     else:
         plan.static = modifier + hidden
         plan.var_dice = ()

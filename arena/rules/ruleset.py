@@ -28,6 +28,8 @@ MODIFIERS: tuple[str, ...] = ("static", "variable", "press-luck")
 _MODIFIER_TAG = {"variable": "var", "press-luck": "luck"}
 _TAG_MODIFIER = {tag: mod for mod, tag in _MODIFIER_TAG.items()}
 _ORDER = ("prad", "var", "luck", "open", "called")
+MAX_KEY_LENGTH = 64
+"""Characters in a rule-set key: the longest, ``3d6+prad+luck+open+called``, has 25."""
 
 
 class RuleOptions(BaseModel):
@@ -92,6 +94,11 @@ class RuleSet(BaseModel):
     @classmethod
     def from_key(cls, key: str, options: RuleOptions | None = None) -> RuleSet:
         """Parse a key such as ``3d6+prad+luck``; raises :class:`RulesError` naming what is wrong."""
+        if not isinstance(key, str):
+            raise RulesError(f"a rule-set key is text such as d20+var, not {type(key).__name__}")
+        if len(key) > MAX_KEY_LENGTH:
+            raise RulesError(f"rule set {key[:30]!r}... is {len(key):,} characters long: a key is at most "
+                             f"{MAX_KEY_LENGTH} (the longest, 3d6+prad+luck+open+called, has 25)")
         parts = [p.strip() for p in key.strip().split("+")]
         die = parts[0]
         if die not in DIES:

@@ -25,14 +25,12 @@ PRESS_LUCK_CLAIMS = {5: 2.24, 15: 3.81}
 At modifier 15 though, you're 3.81x as likely to roll a 30 (best roll -3) or better"."""
 
 
-@lru_cache(maxsize=512)
-def variable_text(modifier: int) -> str:
-    """The dice a static modifier becomes: ``+13`` -> ``1d20+1d6``, ``-15`` -> ``-(1d20+1d10)``, ``0`` -> ``0``."""
-    size = abs(modifier)
-    if size == 0:
-        return "0"
-    tens, rest = divmod(size, REPEAT)
-    parts = ["1d20"] * tens + ([VARIABLE_BONUS[rest]] if rest else [])
+MAX_WRITTEN_OUT = 5
+""":func:`variable_text` writes up to five d20s one by one (``1d20+1d20+1d6``, as the document's table does);
+more are counted (``20d20`` for +200), so the text stays short whatever the modifier."""
+
+
+def _signed(parts: list[str], modifier: int) -> str:
     body = "+".join(parts)
     if modifier > 0:
         return body
@@ -40,9 +38,27 @@ def variable_text(modifier: int) -> str:
 
 
 @lru_cache(maxsize=512)
+def variable_text(modifier: int) -> str:
+    """The dice a static modifier becomes: ``+13`` -> ``1d20+1d6``, ``-15`` -> ``-(1d20+1d10)``, ``0`` -> ``0``;
+    past five d20s they are counted: ``+200`` -> ``20d20``."""
+    size = abs(modifier)
+    if size == 0:
+        return "0"
+    tens, rest = divmod(size, REPEAT)
+    d20s = ["1d20"] * tens if tens <= MAX_WRITTEN_OUT else [f"{tens}d20"]
+    return _signed(d20s + ([VARIABLE_BONUS[rest]] if rest else []), modifier)
+
+
+@lru_cache(maxsize=512)
 def variable_dice(modifier: int) -> DiceExpr:
-    """The variable equivalent of ``modifier`` as a dice expression."""
-    return parse(variable_text(modifier))
+    """The variable equivalent of ``modifier`` as a dice expression, the d20s counted in one term (``4d20+1d6``):
+    the same dice, rolled in the same order, as ``1d20+1d20+1d20+1d20+1d6``, and within the parser's limits on
+    terms and dice for any modifier the kernel accepts."""
+    size = abs(modifier)
+    if size == 0:
+        return parse("0")
+    tens, rest = divmod(size, REPEAT)
+    return parse(_signed(([f"{tens}d20"] if tens else []) + ([VARIABLE_BONUS[rest]] if rest else []), modifier))
 
 
 def table_row(modifier: int) -> dict:

@@ -316,7 +316,8 @@ def _message(err: dict[str, Any]) -> str:
         return "unknown field (check the spelling; see `arena bestiary schema`)"
     value = err.get("input")
     if kind not in ("value_error", "assertion_error") and isinstance(value, str | int | float | bool):
-        msg = f"{msg}, got {value!r}"
+        shown = repr(value)
+        msg = f"{msg}, got {shown if len(shown) <= 60 else shown[:57] + '...'}"
     return msg
 
 

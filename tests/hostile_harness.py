@@ -666,6 +666,20 @@ def looks_complete(path: Path) -> bool:
 
 
 # --------------------------------------------------------------------------------------------- the runner
+def _forget_inherited_workers() -> None:
+    """In a forked child: drop the parent's joblib/loky worker pool. Its management threads did not survive the
+    fork, so reusing it would hang; the child starts a pool of its own, as a fresh `arena` process would."""
+    import sys as _sys
+
+    module = _sys.modules.get("joblib.externals.loky.reusable_executor")
+    if module is not None:
+        import threading as _threading
+
+        module._executor = None
+        module._executor_kwargs = None
+        module._executor_lock = _threading.RLock()
+
+
 def _libc() -> Any:
     try:
         return ctypes.CDLL(None, use_errno=True)
@@ -948,6 +962,7 @@ class Runner:
 
             faulthandler.enable(file=sys.stderr)
             atexit._clear()
+            _forget_inherited_workers()
             limit_cpu = int(case.timeout) + 20
             resource.setrlimit(resource.RLIMIT_CPU, (limit_cpu, limit_cpu + 5))
             resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_SPACE, ADDRESS_SPACE))

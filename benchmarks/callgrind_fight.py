@@ -1,0 +1,68 @@
+"""Instructions per reference fight, counted by callgrind: a figure that does not drift with the machine's speed.
+
+    python benchmarks/callgrind_fight.py                     # d20 and d20+luck+open+called
+    python benchmarks/callgrind_fight.py --rules 3d6 --small 200 --large 600
+
+Runs ``valgrind --tool=callgrind`` on two seeded runs of the reference fight (``--small`` and ``--large`` fights,
+the same set-up), and prints ``(large - small) / (large - small fights)``: the set-up, imports and compilation
+cancel out, what is left is the cost of one fight. Needs valgrind (``apt-get install valgrind``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def fight_many(key: str, count: int) -> None:
+    """The measured work: ``count`` reference fights under ``key`` (seeds 0..count-1), after one warm-up fight."""
+    from arena.engine import fight
+    from arena.rules import RuleSet
+    from arena.scenario import load_scenarios
+
+    (scenario,) = load_scenarios(ROOT / "scenarios" / "reference.yaml")
+    rules = RuleSet.from_key(key)
+    encounter = scenario.prepare(rules.die)
+    fight(encounter, rules, 10**9)
+    for seed in range(count):
+        fight(encounter, rules, seed)
+
+
+def instructions(key: str, count: int) -> int:
+    """Instructions callgrind counts for a process that fights ``count`` fights."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "callgrind.out"
+        command = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable, __file__,
+                   "--child", key, str(count)]
+        done = subprocess.run(command, capture_output=True, text=True, check=True)
+        found = re.search(r"Collected\s*:\s*(\d+)", done.stderr)
+        if not found:
+            raise SystemExit(f"no instruction count in valgrind's output:\n{done.stderr[-2000:]}")
+        return int(found.group(1))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rules", action="append", help="rule-set keys (default: d20 and d20+luck+open+called)")
+    parser.add_argument("--small", type=int, default=200)
+    parser.add_argument("--large", type=int, default=600)
+    parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        fight_many(args.child[0], int(args.child[1]))
+        return
+    for key in args.rules or ["d20", "d20+luck+open+called"]:
+        small, large = instructions(key, args.small), instructions(key, args.large)
+        per_fight = (large - small) / (args.large - args.small)
+        print(f"{key:<28} {per_fight:>12,.0f} instructions per reference fight "
+              f"({args.small} and {args.large} fights: {small:,} and {large:,})")
+
+
+if __name__ == "__main__":
+    main()

@@ -10,8 +10,8 @@ import argparse
 import time
 
 from arena.dice import Stream
-from arena.odds import kernel_variants
 from arena.rules import Check, resolve
+from arena.rules.odds import kernel_variants
 
 TARGET = 250_000
 

@@ -17,11 +17,11 @@ import argparse
 import statistics
 import time
 
-from arena.bestiary import get_creature
-from arena.engine import fight, prepare
-from arena.party import generate_party
+from arena.fight.engine import fight, prepare
+from arena.fight.tactics import TacticsSettings
 from arena.rules import RuleSet, default_grid
-from arena.tactics import TacticsSettings
+from arena.world.bestiary import get_creature
+from arena.world.party import generate_party
 
 TARGET = 3_000
 MONSTERS = [("bugbear", 2), ("ogre", 1), ("dire-wolf", 1)]

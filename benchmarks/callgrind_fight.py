@@ -22,9 +22,9 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def fight_many(key: str, count: int) -> None:
     """The measured work: ``count`` reference fights under ``key`` (seeds 0..count-1), after one warm-up fight."""
-    from arena.engine import fight
+    from arena.fight.engine import fight
     from arena.rules import RuleSet
-    from arena.scenario import load_scenarios
+    from arena.study.scenario import load_scenarios
 
     (scenario,) = load_scenarios(ROOT / "scenarios" / "reference.yaml")
     rules = RuleSet.from_key(key)

@@ -2,7 +2,7 @@
 
 import pytest
 
-from arena.engine import Fight
+from arena.fight.engine import Fight
 
 
 @pytest.fixture

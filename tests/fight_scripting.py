@@ -1,9 +1,9 @@
 """Scripted dice for engine tests: feed a fight the exact draws a test wants."""
 
-from arena.creatures import Creature
 from arena.dice import Stream
-from arena.engine import Fight, prepare
+from arena.fight.engine import Fight, prepare
 from arena.rules import RuleSet
+from arena.world.creatures import Creature
 
 SWORD = {"name": "sword", "bonuses": [5], "damage": "1d6", "damage_types": ["slashing"]}
 

@@ -296,7 +296,8 @@ def big(size_mb: float = 10, style: str = "comment", base: str = "scenario") -> 
 def policy(kind: str, name: str = "hostile") -> str:
     """A policy file registering ``name``; it writes ``policy-ran-<name>.txt`` when it is imported (so a case can
     tell whether it ran) and then misbehaves as ``kind`` says, at import or in a decision."""
-    head = ("import os, sys, time\nfrom pathlib import Path\nfrom arena.tactics import NOTHING, Action, register\n"
+    head = ("import os, sys, time\nfrom pathlib import Path\n"
+            "from arena.fight.tactics import NOTHING, Action, register\n"
             f"Path('policy-ran-{name}.txt').write_text('ran')\n")
     at_import = {
         "exit-import": "sys.exit(0)\n",
@@ -691,9 +692,10 @@ def preload() -> None:
     """Import what the commands import, once, in the parent: every case's child starts with it loaded."""
     import importlib
 
-    for name in ("arena.cli", "arena.scenario", "arena.experiment", "arena.engine", "arena.analysis",
-                 "arena.report", "arena.regression", "arena.calibrate", "arena.claims", "arena.bestiary",
-                 "arena.party", "arena.results_folder", "arena.labels", "pyarrow", "pyarrow.parquet", "pandas",
+    for name in ("arena.cli", "arena.study.scenario", "arena.study.experiment", "arena.fight.engine",
+                 "arena.study.analysis", "arena.study.report", "arena.study.regression", "arena.study.calibrate",
+                 "arena.study.claims", "arena.world.bestiary", "arena.world.party", "arena.study.results_folder",
+                 "arena.labels", "pyarrow", "pyarrow.parquet", "pandas",
                  "scipy.stats", "statsmodels.api", "statsmodels.stats.proportion",
                  "statsmodels.stats.contingency_tables", "joblib", "rich.console", "rich.table", "rich.progress",
                  "matplotlib", "matplotlib.pyplot"):
@@ -704,7 +706,7 @@ def preload() -> None:
 
         matplotlib.use("Agg")
     with contextlib.suppress(Exception):
-        from arena.bestiary import load_bestiary
+        from arena.world.bestiary import load_bestiary
 
         load_bestiary()
     warm_up()
@@ -1488,7 +1490,7 @@ def _check_step(step: dict, step_result: Result, result: Result, index: int) -> 
 
 def _interrupt_before_assembly() -> None:
     """Make the run stop (as Ctrl-C would) once every chunk is written, before the chunks are assembled."""
-    import arena.experiment as experiment
+    import arena.study.experiment as experiment
 
     def interrupted(*_args: Any, **_kwargs: Any) -> None:
         raise KeyboardInterrupt
@@ -1497,7 +1499,7 @@ def _interrupt_before_assembly() -> None:
         if hasattr(experiment, name):
             setattr(experiment, name, interrupted)
             return
-    raise RuntimeError("arena.experiment has no assemble(): update the harness's partial-run template")
+    raise RuntimeError("arena.study.experiment has no assemble(): update the harness's partial-run template")
 
 
 def _read(path: Path, limit: int = 1 << 23) -> str:

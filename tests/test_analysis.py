@@ -11,7 +11,7 @@ import pytest
 from experiment_fakes import FakeScenario, FakeSimulator, cli_app
 from typer.testing import CliRunner
 
-from arena.analysis import (
+from arena.study.analysis import (
     compare_cells,
     equivalence,
     holm,
@@ -22,7 +22,7 @@ from arena.analysis import (
     superiority,
     wilson,
 )
-from arena.experiment import run, run_experiment
+from arena.study.experiment import run, run_experiment
 
 runner = CliRunner()
 app = cli_app()

@@ -6,9 +6,10 @@ from fractions import Fraction
 import pytest
 from stat_blocks import CAVE_BEAR as GOOD
 
-from arena.bestiary import check_files, creature_names, get_creature, load_bestiary, normalise
 from arena.dice import parse
 from arena.errors import ArenaError
+from arena.fight.tactics import POLICIES
+from arena.world.bestiary import check_files, creature_names, get_creature, load_bestiary, normalise
 
 NAMES = ["goblin", "kobold", "orc", "hobgoblin", "gnoll", "bugbear", "ogre", "troll", "wolf", "dire-wolf",
          "human-warrior-skeleton", "human-commoner-zombie", "dire-rat", "dwarf-warrior", "owlbear", "minotaur",
@@ -222,11 +223,15 @@ def test_unknown_policy_and_unsupported_spell_are_errors_with_their_line(tmp_pat
     """A stat block naming a policy nobody registered, or a spell the engine does not cast, is rejected where it
     is written (a misspelt spell would otherwise never be cast)."""
     caster = GOOD + "spellcasting:\n  caster_level: 3\n  ability: wis\n  prepared:\n    1: [bless, magic missle]\n"
-    (tmp_path / "a.yaml").write_text(caster + "tactics: smart\n")
-    count, problems = check_files([tmp_path])
+    (tmp_path / "a.yaml").write_text(caster + "tactics: caster\n")
+    (tmp_path / "b.yaml").write_text(GOOD.replace("cave-bear", "b") + "tactics: smart\n")
+    count, problems = check_files([tmp_path], known_policies=POLICIES)     # as `arena bestiary validate` checks
     assert count == 0 and len(problems) == 2
     assert "a.yaml:" in problems[0] and "spellcasting.prepared.1.1: unknown spell 'magic missle'; " \
         "did you mean magic missile?" in problems[0]
     assert "tactics: unknown policy 'smart'" in problems[1]
     (tmp_path / "a.yaml").write_text(caster.replace("magic missle", "magic missile") + "tactics: caster\n")
-    assert check_files([tmp_path]) == (1, [])
+    (tmp_path / "b.yaml").unlink()
+    assert check_files([tmp_path], known_policies=POLICIES) == (1, [])
+    (tmp_path / "a.yaml").write_text(caster.replace("magic missle", "magic missile") + "tactics: smart\n")
+    assert check_files([tmp_path]) == (1, [])      # without the registry, a policy of your own may come later

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from arena import calibrate as cal
 from arena.errors import ArenaError
+from arena.study import calibrate as cal
 
 
 def test_interpolates_linearly_between_rungs():
@@ -84,7 +84,7 @@ def test_predicted_delta_is_the_bell_curve_rule():
 
 
 def test_raise_attacks_adds_to_every_bonus():
-    from arena.party import generate_party
+    from arena.world.party import generate_party
 
     fighter = generate_party(5)[0]
     raised = cal.raise_attacks(fighter, 1)
@@ -115,8 +115,8 @@ def test_calibrate_small_and_errors():
 
 
 def test_grid_cells_respect_the_el_window():
-    from arena.challenge import cr_rank, group_el
-    from arena.typical import parse_typical_name
+    from arena.world.challenge import cr_rank, group_el
+    from arena.world.typical import parse_typical_name
 
     cells = cal.grid_cells(levels=(5,), sizes=(1, 4))
     assert cells

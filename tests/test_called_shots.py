@@ -16,16 +16,16 @@ from fight_scripting import SWORD, Script
 from fight_scripting import stat_block as creature
 from typer.testing import CliRunner
 
-from arena import injuries
-from arena.bestiary import get_creature
 from arena.cli import app
-from arena.creatures import Creature
-from arena.engine import DEAD_AT, Fight, fight, prepare
-from arena.party import generate_party
+from arena.fight import injuries
+from arena.fight.engine import DEAD_AT, Fight, fight, prepare
+from arena.fight.tactics import TacticsSettings
 from arena.rules import Check, RuleSet
 from arena.rules import called_shots as cs
 from arena.rules.variable_modifiers import variable_dice
-from arena.tactics import TacticsSettings
+from arena.world.bestiary import get_creature
+from arena.world.creatures import Creature
+from arena.world.party import generate_party
 
 ROOT = Path(__file__).resolve().parents[1]
 FIRE = frozenset({"fire"})

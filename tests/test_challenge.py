@@ -1,4 +1,4 @@
-"""CR / EL / XP / band arithmetic (arena.challenge)."""
+"""CR / EL / XP / band arithmetic (arena.world.challenge)."""
 
 from fractions import Fraction as F
 
@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from arena.challenge import (
+from arena.errors import ArenaError
+from arena.world.challenge import (
     FRACTIONAL_CR_LADDER,
     bell_curve_cr,
     cr_rank,
@@ -22,7 +23,6 @@ from arena.challenge import (
     step_down,
     xp_per_pc,
 )
-from arena.errors import ArenaError
 
 
 # --------------------------------------------------------------------------------------------- CR text

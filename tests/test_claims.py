@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from arena import calibrate as cal
-from arena import claims
 from arena.errors import ArenaError
+from arena.study import calibrate as cal
+from arena.study import claims
 
 VERDICTS = {claims.SUPPORTED, claims.PARTLY, claims.NOT}
 N, SEED = 6, 11

@@ -4,7 +4,8 @@ from fractions import Fraction
 
 import pytest
 
-from arena.creatures import (
+from arena.errors import ArenaError
+from arena.world.creatures import (
     PART_AC_DEFAULTS,
     Attack,
     BodyPart,
@@ -13,8 +14,7 @@ from arena.creatures import (
     improved_ac_bonus,
     parse_cr,
 )
-from arena.errors import ArenaError
-from arena.yamlio import YamlValidationError, parse_yaml, validate
+from arena.world.yamlio import YamlValidationError, parse_yaml, validate
 
 BASE = {
     "name": "test-brute", "type": "humanoid", "cr": 1, "hp": 11, "hit_dice": "2d8+2",

@@ -4,7 +4,7 @@ from fractions import Fraction
 
 from arena.dice import Stream
 from arena.rules import Check, RuleSet, bell_curve, exact, players_roll, resolve
-from arena.rules.kernel import draw_for
+from arena.rules.kernel import draw_for, kernel_for
 from arena.rules.variable_modifiers import variable_text
 
 OPEN = RuleSet(open_ended=True)
@@ -56,7 +56,7 @@ def test_threat_range_natural_explodes_for_attacks_only():
 
 def test_ogre_greatclub_plus_8_is_attack_score_19():
     assert players_roll.score(8) == 19
-    plan = RuleSet(players_roll_all=True).kernel.plan(Check("attack", "monster", 8, 17))
+    plan = kernel_for(RuleSet(players_roll_all=True)).plan(Check("attack", "monster", 8, 17))
     assert (plan.roller, plan.roller_kind, plan.target) == ("pc", "defense", 19)
 
 

@@ -24,9 +24,9 @@ from fractions import Fraction
 
 import pytest
 
-from arena.creatures import Creature
-from arena.engine import fight, prepare
+from arena.fight.engine import fight, prepare
 from arena.rules import Check, RuleSet, exact
+from arena.world.creatures import Creature
 
 N_FIGHTS = 4000
 Z = 4.5

@@ -7,13 +7,13 @@ from __future__ import annotations
 import pytest
 from fight_scripting import SWORD, Script, make_fight, stat_block
 
-from arena import spells
-from arena.bestiary import get_creature
-from arena.creatures import Creature
-from arena.engine import HELPLESS_AC, STUNNED_AC, fight, prepare
-from arena.party import generate_party
+from arena.fight import spells
+from arena.fight.engine import HELPLESS_AC, STUNNED_AC, fight, prepare
+from arena.fight.tactics import POLICIES, attack_policy
 from arena.rules import RuleSet
-from arena.tactics import POLICIES, attack_policy
+from arena.world.bestiary import get_creature
+from arena.world.creatures import Creature
+from arena.world.party import generate_party
 
 SLASHING = frozenset({"slashing"})
 

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from arena.dice import encounter_seed
 from arena.errors import ArenaError
-from arena.experiment import make_plan, run, run_experiment
+from arena.study.experiment import make_plan, run, run_experiment
 
 ROOT = Path(__file__).resolve().parents[1]
 runner = CliRunner()
@@ -168,8 +168,8 @@ def test_dask_cluster_gives_the_same_results(tmp_path):
 
 # --------------------------------------------------------------------------------------------- the real engine
 def test_real_engine_same_for_one_and_two_workers():
-    from arena.record import record_schema
-    from arena.scenario import load_scenarios
+    from arena.fight.record import record_schema
+    from arena.study.scenario import load_scenarios
 
     duel = load_scenarios(ROOT / "scenarios" / "duel.yaml")[0]
     one = run(duel, n=40, seed=5, chunk_size=15)

@@ -11,8 +11,8 @@ import typer
 from typer.testing import CliRunner
 
 from arena.cli import fight_cmds
-from arena.record import record_schema
-from arena.yamlio import load_yaml
+from arena.fight.record import record_schema
+from arena.world.yamlio import load_yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN_DIR = ROOT / "tests" / "golden"
@@ -159,9 +159,9 @@ def test_fight_is_registered_on_the_arena_app():
 @pytest.mark.parametrize("path", scenario_files(), ids=lambda p: p.name)
 def test_every_shipped_scenario_fights(path):
     """Each shipped scenario compiles for the engine and fights to an end under contrasting rule sets."""
-    from arena.engine import fight
+    from arena.fight.engine import fight
     from arena.rules import RuleSet
-    from arena.scenario import load_scenarios
+    from arena.study.scenario import load_scenarios
 
     for scenario in load_scenarios(path, trust_policies=True):
         for key in ("d20", "3d6+prad+luck+open+called", "fixed10"):

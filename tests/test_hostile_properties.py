@@ -4,9 +4,10 @@ Hypothesis builds scenario and stat-block documents as YAML text: valid shapes w
 negative, NaN and infinite numbers, booleans where integers go, odd strings with control characters and
 unicode) and broken shapes (wrong types, missing and extra fields, random nesting), then damages some of the
 texts (a character inserted, a line cut, the text truncated). Whatever the document,
-:func:`arena.scenario.load_scenarios`, the stat-block loaders of ``arena bestiary validate``
-(:func:`arena.yamlio.load_models` with :class:`arena.creatures.Creature`, :func:`arena.bestiary.check_files`)
-and :func:`arena.yamlio.parse_yaml` must either succeed or raise :class:`arena.errors.ArenaError`: never another
+:func:`arena.study.scenario.load_scenarios`, the stat-block loaders of ``arena bestiary validate``
+(:func:`arena.world.yamlio.load_models` with :class:`arena.world.creatures.Creature`,
+:func:`arena.world.bestiary.check_files`)
+and :func:`arena.world.yamlio.parse_yaml` must either succeed or raise :class:`arena.errors.ArenaError`: never another
 exception. A few valid stat blocks with wild values also fight one short encounter each.
 
 Every test is derandomized (the same examples every run, no example database), so it never flakes.
@@ -25,8 +26,8 @@ from hostile_harness import DUEL, STAT_BLOCK, dump
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from arena.creatures import Creature
 from arena.errors import ArenaError
+from arena.world.creatures import Creature
 
 SETTINGS = {"deadline": None, "derandomize": True, "database": None,
             "suppress_health_check": [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much]}
@@ -254,7 +255,7 @@ def _load_or_arena_error(load, *args) -> object:
 @settings(max_examples=300, **SETTINGS)
 @given(yaml_texts(scenario_docs()))
 def test_loading_a_scenario_succeeds_or_raises_arena_error(text):
-    from arena.scenario import Scenario, load_scenarios
+    from arena.study.scenario import Scenario, load_scenarios
 
     scenarios = _load_or_arena_error(load_scenarios, _write("s.yaml", text))
     if scenarios is not None:
@@ -267,7 +268,7 @@ def test_loading_a_scenario_succeeds_or_raises_arena_error(text):
 @settings(max_examples=300, **SETTINGS)
 @given(yaml_texts(stat_block_docs()))
 def test_loading_a_stat_block_succeeds_or_raises_arena_error(text):
-    from arena.yamlio import load_models
+    from arena.world.yamlio import load_models
 
     creatures = _load_or_arena_error(load_models, _write("block.yaml", text), Creature)
     if creatures is not None:
@@ -278,7 +279,7 @@ def test_loading_a_stat_block_succeeds_or_raises_arena_error(text):
 @given(yaml_texts(stat_block_docs()))
 def test_validating_stat_block_files_reports_problems_as_lines(text):
     """`arena bestiary validate` collects problems instead of raising: it must never raise at all."""
-    from arena.bestiary import check_files
+    from arena.world.bestiary import check_files
 
     count, problems = check_files([_write("validate.yaml", text)])
     assert count >= 0
@@ -289,7 +290,7 @@ def test_validating_stat_block_files_reports_problems_as_lines(text):
 @given(st.one_of(st.text(max_size=200), st.text(st.sampled_from("[]{}:-&*!|>'\"#%@`,? \n\t\\x0a"), max_size=80),
                  yaml_texts(WILD)))
 def test_parsing_any_text_succeeds_or_raises_arena_error(text):
-    from arena.yamlio import parse_yaml
+    from arena.world.yamlio import parse_yaml
 
     _load_or_arena_error(parse_yaml, text, "fuzz.yaml")
 
@@ -333,10 +334,10 @@ def fightable_stat_blocks(draw) -> dict:
        st.integers(0, 2**32), st.integers(1, 3))
 def test_a_loaded_stat_block_fights_or_raises_arena_error(block, key, seed, count):
     """Stat blocks that load (wild but fightable numbers) go through one short fight: a result or an ArenaError."""
-    from arena.engine import fight, prepare
-    from arena.party import generate_party
+    from arena.fight.engine import fight, prepare
     from arena.rules import RuleSet
-    from arena.yamlio import load_models
+    from arena.world.party import generate_party
+    from arena.world.yamlio import load_models
 
     creatures = _load_or_arena_error(load_models, _write("fight.yaml", dump(block)), Creature)
     if not creatures:

@@ -16,18 +16,18 @@ from fractions import Fraction
 import pytest
 import yaml
 
-from arena.bestiary import check_files, expand_paths, get_creature
-from arena.challenge import MAX_COUNT, group_el, group_size_offset
-from arena.challenge import parse_cr as challenge_cr
-from arena.creatures import Creature, parse_cr
 from arena.dice import MAX_CONSTANT, MAX_TEXT_LENGTH, Stream, parse
 from arena.errors import ArenaError, DiceSyntaxError, RulesError
 from arena.limits import MAX_DICE, MAX_DICE_TERMS, MAX_FILES_PER_FOLDER, MAX_MODIFIER, MAX_NAME_LENGTH, MAX_SIDES
 from arena.rules import Check, RuleSet, exact, resolve
-from arena.rules.kernel import MAX_CHECK_VALUE, _SummedPlan
+from arena.rules.kernel import MAX_CHECK_VALUE, _SummedPlan, kernel_for
 from arena.rules.variable_modifiers import variable_dice, variable_text
-from arena.typical import parse_typical_name
-from arena.yamlio import YamlValidationError, parse_yaml, validate
+from arena.world.bestiary import check_files, expand_paths, get_creature
+from arena.world.challenge import MAX_COUNT, group_el, group_size_offset
+from arena.world.challenge import parse_cr as challenge_cr
+from arena.world.creatures import Creature, parse_cr
+from arena.world.typical import parse_typical_name
+from arena.world.yamlio import YamlValidationError, parse_yaml, validate
 from tests.stat_blocks import CAVE_BEAR
 
 MEMORY_LIMIT = 2 * 1024 ** 3
@@ -78,7 +78,7 @@ def test_the_largest_modifiers_compute_fast_under_every_variant(key):
 def test_dice_beyond_a_table_are_sampled_from_their_exact_distribution():
     rules = RuleSet.from_key("d20+var")
     check = Check("skill", "pc", MAX_MODIFIER, 221)       # d20 + 20d20 has mean 220.5
-    plan = rules.kernel.plan(check)
+    plan = kernel_for(rules).plan(check)
     assert isinstance(plan, _SummedPlan)
     p = float(exact(check, rules)["success"])
     stream = Stream(5)

@@ -16,3 +16,13 @@ def test_ruff_is_clean():
         pytest.fail("ruff is not installed: it is part of the test extra")
     proc = subprocess.run([ruff, "check", "arena", "tests", "benchmarks"], cwd=ROOT, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_imports_run_one_way():
+    """The import-linter contracts of pyproject.toml: each layer imports only the layers below it, and no modules
+    of one layer import each other in a circle (docs/architecture.md). The output names an import that breaks it."""
+    lint = shutil.which("lint-imports") or str(Path(sys.executable).with_name("lint-imports"))
+    if not Path(lint).exists():
+        pytest.fail("import-linter is not installed: it is part of the test extra")
+    proc = subprocess.run([lint, "--no-cache"], cwd=ROOT, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout + proc.stderr

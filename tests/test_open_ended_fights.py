@@ -14,14 +14,14 @@ from pathlib import Path
 import pytest
 from fight_scripting import Script
 
-from arena import spells
-from arena.creatures import Creature
 from arena.dice import parse
-from arena.engine import Fight, prepare
-from arena.party import generate_party
+from arena.fight import spells
+from arena.fight.engine import Fight, prepare
+from arena.fight.tactics import TacticsSettings
 from arena.rules import RuleSet
-from arena.scenario import load_scenarios
-from arena.tactics import TacticsSettings
+from arena.study.scenario import load_scenarios
+from arena.world.creatures import Creature
+from arena.world.party import generate_party
 
 ROOT = Path(__file__).resolve().parents[1]
 FIRE = frozenset({"fire"})

@@ -1,12 +1,12 @@
-"""The generated party (arena.party) against the SRD class tables and the Pathfinder NPC Codex figures."""
+"""The generated party (arena.world.party) against the SRD class tables and the Pathfinder NPC Codex figures."""
 
 import math
 
 import pytest
 
-from arena.creatures import Creature
 from arena.errors import ArenaError
-from arena.party import (
+from arena.world.creatures import Creature
+from arena.world.party import (
     CLASSES,
     WEALTH_BY_LEVEL,
     build_character,

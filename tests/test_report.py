@@ -6,9 +6,9 @@ import pandas as pd
 from experiment_fakes import FakeScenario, FakeSimulator, cli_app
 from typer.testing import CliRunner
 
-from arena.analysis import summarise
-from arena.experiment import run_experiment
-from arena.report import build_report, table_rows
+from arena.study.analysis import summarise
+from arena.study.experiment import run_experiment
+from arena.study.report import build_report, table_rows
 
 runner = CliRunner()
 app = cli_app()

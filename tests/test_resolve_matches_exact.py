@@ -6,8 +6,9 @@ import math
 import pytest
 
 from arena.dice import Stream
-from arena.odds import kernel_variants
 from arena.rules import Check, exact, resolve
+from arena.rules.kernel import kernel_for
+from arena.rules.odds import kernel_variants
 
 N = 12_000
 OUTCOMES = ("success", "auto_success", "auto_failure", "threat", "critical", "critical_success", "fumble",
@@ -90,5 +91,5 @@ def test_float_success_probability_matches_exact():
         for check in [*CHECKS.values(), *(AUSPICIOUS.values() if rules.die == "3d6" else ())]:
             if rules.die == "fixed10" and check.press_luck:
                 continue
-            plan = rules.kernel.plan(check)
+            plan = kernel_for(rules).plan(check)
             assert abs(plan.success_probability() - float(plan.exact()["success"])) < 1e-9, (rules.key, check)

@@ -20,17 +20,17 @@ import pytest
 from experiment_fakes import FakeScenario, FakeSimulator
 from typer.testing import CliRunner
 
-from arena.analysis import read_encounters, summarise, wilson
 from arena.cli import app
 from arena.errors import ArenaError
-from arena.experiment import run_experiment
 from arena.limits import MAX_GROUP_COUNT, MAX_WORKERS
+from arena.study.analysis import read_encounters, summarise, wilson
+from arena.study.experiment import run_experiment
 
 ROOT = Path(__file__).resolve().parents[1]
 runner = CliRunner()
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 PAGE_FILES = re.compile(r"^[A-Za-z0-9_-][A-Za-z0-9_.-]*\.(md|html|png)$")
-"""What `arena report` may name a file (arena.results_folder.REPORT_RE, and never a dot file)."""
+"""What `arena report` may name a file (arena.study.results_folder.REPORT_RE, and never a dot file)."""
 
 
 def invoke(*args: str):
@@ -101,7 +101,7 @@ def _edge_summary(ns) -> pd.DataFrame:
 
 
 def test_win_rate_error_bars_are_never_negative_and_plot(tmp_path):
-    from arena.report import plot_win_rates, win_rate_errors
+    from arena.study.report import plot_win_rates, win_rate_errors
 
     summary = _edge_summary(range(1, 3001))
     assert (win_rate_errors(summary) >= 0).all()
@@ -162,7 +162,7 @@ def test_report_full_disk_while_plotting_leaves_the_old_report(results, tmp_path
 
 
 def test_report_full_disk_while_writing_the_page(results, tmp_path, monkeypatch):
-    from arena.report import Staged
+    from arena.study.report import Staged
 
     def half(self, name, text):
         with self.open(name) as handle:
@@ -213,7 +213,7 @@ def _fake_table(grid: bool = False) -> pd.DataFrame:
 @pytest.fixture
 def fake_calibration(monkeypatch):
     """calibrate / calibrate_grid replaced by a spy returning a canned table: the CLI's checks and writing only."""
-    from arena import calibrate as cal
+    from arena.study import calibrate as cal
 
     calls = []
 
@@ -262,7 +262,7 @@ def test_claims_out_errors_and_full_disk(tmp_path, monkeypatch, results):
     one_error(invoke("claims", *only, "--out", results), "results folder")
     assert (results / "manifest.json").read_bytes() == manifest
 
-    from arena.report import Staged
+    from arena.study.report import Staged
 
     real = Staged.text
 
@@ -293,7 +293,7 @@ def test_compare_tolerance_zero_is_fine(results):
 
 
 def test_compare_library_checks_its_levels():
-    from arena.analysis import compare_cells
+    from arena.study.analysis import compare_cells
 
     frame = pd.DataFrame({"scenario": "s", "rules": "d20", "winner": ["party", "monsters"], "rounds": [1, 2],
                           "party_hp_lost": [0.1, 0.2]})
@@ -338,7 +338,7 @@ def test_calibrate_defaults_are_explicit(fake_calibration, tmp_path):
 
 
 def test_calibrate_library_checks_too():
-    from arena import calibrate as cal
+    from arena.study import calibrate as cal
 
     for kwargs in ({"n": 0}, {"n": 10, "seed": -1}, {"n": 10, "workers": 0}, {"n": 10, "resamples": 0}):
         with pytest.raises(ArenaError):
@@ -354,7 +354,7 @@ def test_calibrate_library_checks_too():
 
 
 def test_claims_refuses_bad_options(monkeypatch):
-    from arena import claims
+    from arena.study import claims
 
     def fought(*args, **kwargs):
         raise AssertionError("claims fought encounters instead of refusing the options")
@@ -401,7 +401,7 @@ def test_report_escapes_names_and_slugs_files(evil_results):
 
 
 def test_markdown_escaping_of_one_name():
-    from arena.report import md_code, md_text
+    from arena.study.report import md_code, md_text
 
     assert md_text("<img src=x onerror=alert(1)>") == "&lt;img src=x onerror=alert(1)&gt;"
     assert md_text("a|b`c*d_e[f]") == "a\\|b\\`c\\*d\\_e\\[f\\]"

@@ -13,12 +13,12 @@ import pandas as pd
 import pytest
 from experiment_fakes import FakeScenario, FakeSimulator, InterruptingSimulator
 
-from arena import experiment, results_folder
 from arena.dice import encounter_seed
 from arena.errors import ArenaError
-from arena.experiment import run_experiment
 from arena.labels import printable, slug
-from arena.results_folder import FolderInUse, locked
+from arena.study import experiment, results_folder
+from arena.study.experiment import run_experiment
+from arena.study.results_folder import FolderInUse, locked
 
 SC = FakeScenario(n=600, keys=("d20", "3d6"))
 
@@ -275,7 +275,7 @@ def test_a_run_never_starts_more_workers_than_it_has_chunks(tmp_path, monkeypatc
 
 
 def test_results_folder_layout_constants_match_chunk_names():
-    from arena.experiment import Chunk
+    from arena.study.experiment import Chunk
 
     assert results_folder.CHUNK_RE.match(Chunk(1, 2, 300, 450).filename)
     assert results_folder.CHUNK_RE.match(Chunk(1, 2, 300, 450).filename + ".tmp")

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from arena.errors import ArenaError
+from arena.fight.tactics import POLICIES, TacticsSettings
 from arena.rules.ruleset import RuleOptions, RuleSet, default_grid
-from arena.scenario import Scenario, load_scenarios, pick
-from arena.tactics import POLICIES, TacticsSettings
-from arena.yamlio import YamlValidationError, load_yaml
+from arena.study.scenario import Scenario, load_scenarios, pick
+from arena.world.yamlio import YamlValidationError, load_yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -436,7 +436,7 @@ def test_prepare_calls_the_engine_once_per_die(monkeypatch):
         calls.append((party, groups, kwargs))
         return object()
 
-    monkeypatch.setitem(sys.modules, "arena.engine", types.SimpleNamespace(prepare=prepare))
+    monkeypatch.setitem(sys.modules, "arena.fight.engine", types.SimpleNamespace(prepare=prepare))
     s = Scenario.model_validate({"name": "x", "party": {"level": 5}, "monsters": ["troll:4"], "round_cap": 7,
                                  "monsters_die_at_zero": True})
     first = s.prepare("3d6")

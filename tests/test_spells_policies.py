@@ -17,16 +17,16 @@ import pydantic
 import pytest
 from fight_scripting import Script, make_fight, stat_block
 
-from arena import spells, tactics
-from arena.bestiary import get_creature
-from arena.creatures import Creature
 from arena.dice import Stream
-from arena.engine import Fight, fight, prepare
 from arena.errors import ArenaError
-from arena.party import generate_party
+from arena.fight import spells, tactics
+from arena.fight.engine import Fight, fight, prepare
+from arena.fight.tactics import TacticsSettings
 from arena.rules import Check, RuleSet, exact
-from arena.scenario import Scenario
-from arena.tactics import TacticsSettings
+from arena.study.scenario import Scenario
+from arena.world.bestiary import get_creature
+from arena.world.creatures import Creature
+from arena.world.party import generate_party
 
 LOW, HIGH = 0.0, 1 - 1e-12
 """Constant stream draws: every die shows 1, or every die shows its top face."""

@@ -7,7 +7,7 @@ import pytest
 
 from arena.dice import parse
 from arena.errors import ArenaError
-from arena.typical import (
+from arena.world.typical import (
     _claw_damages,
     parse_typical_name,
     table_crs,

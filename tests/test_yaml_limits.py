@@ -9,7 +9,7 @@ import pytest
 
 from arena.errors import ArenaError
 from arena.limits import MAX_FILE_BYTES, MAX_YAML_DEPTH, MAX_YAML_NODES
-from arena.yamlio import load_yaml, parse_yaml
+from arena.world.yamlio import load_yaml, parse_yaml
 
 
 def alias_bomb(levels: int = 9, width: int = 9) -> str:
@@ -31,9 +31,9 @@ def test_aliases_within_the_limit_still_work():
 
 
 def test_the_node_budget_counts_expanded_values(monkeypatch):
-    import arena.yamlio
+    import arena.world.yamlio
 
-    monkeypatch.setattr(arena.yamlio, "MAX_YAML_NODES", 1000)     # the same rule at a size a test reads fast
+    monkeypatch.setattr(arena.world.yamlio, "MAX_YAML_NODES", 1000)     # the same rule at a size a test reads fast
     assert len(parse_yaml("\n".join(f"k{i}: v" for i in range(990))).data) == 990
     with pytest.raises(ArenaError, match="expands to more than 1,000 values"):
         parse_yaml("\n".join(f"k{i}: v" for i in range(1010)))

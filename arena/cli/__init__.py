@@ -80,7 +80,7 @@ def main(argv: list[str] | None = None) -> None:
         os.dup2(devnull, sys.stdout.fileno())
         code = 0
     except OSError as err:                        # the machine's, not the input's: a full disk, stdout on /dev/full
-        from arena.results_folder import os_problem
+        from arena.study.results_folder import os_problem
 
         where = f"{err.filename}: " if err.filename else ""
         _say(f"{where}cannot read or write ({os_problem(err)})")

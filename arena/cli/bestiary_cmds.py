@@ -8,9 +8,9 @@ from typing import Annotated
 
 import typer
 
-from arena.bestiary import check_files, creature_names, get_creature, load_bestiary
-from arena.creatures import Attack, Creature, cr_text
 from arena.labels import printable, printable_lines
+from arena.world.bestiary import check_files, creature_names, get_creature, load_bestiary
+from arena.world.creatures import Attack, Creature, cr_text
 
 MAX_PROBLEM_LENGTH = 500
 """Characters of one problem line that `bestiary validate` prints: a 100,000-character value is cut, not echoed."""
@@ -131,7 +131,9 @@ def show_cmd(name: Annotated[str, typer.Argument(help="Creature name, or typical
 def validate_cmd(paths: Annotated[list[Path] | None, typer.Argument(
         help="Stat-block files or folders (default: the built-in bestiary).")] = None) -> None:
     """Check stat-block files: print OK, or every problem as file:line: field: message (exit 2)."""
-    count, problems = check_files(paths or ())
+    from arena.fight.tactics import POLICIES
+
+    count, problems = check_files(paths or (), known_policies=POLICIES)
     if problems:
         for line in problems:
             typer.echo(printable(line, limit=MAX_PROBLEM_LENGTH), err=True)

@@ -51,8 +51,8 @@ def _fmt_number(x: float) -> float | int:
 def el_report(groups_text: list[str], die: str = "d20", party_level: int | None = None,
               group_by: str = "kind", cr1_to_half: bool = True) -> dict:
     """The `arena el --json` document for the given group texts."""
-    from arena.bestiary import get_creature, normalise
-    from arena.challenge import (
+    from arena.world.bestiary import get_creature, normalise
+    from arena.world.challenge import (
         difficulty_band,
         effective_crs,
         encounter_level,
@@ -122,7 +122,7 @@ def el_cmd(
     for g in report["groups"]:
         typer.echo(f"{printable(g['name']):<24} {g['count']:>5} {g['cr']:>5} {g['effective_cr']:>13}")
     el = report["el"]
-    from arena.challenge import format_cr
+    from arena.world.challenge import format_cr
     el_text = format_cr(Fraction(el).limit_denominator(10)) if isinstance(el, float) else str(el)
     line = f"EL {el_text} (die {die})"
     if party_level is not None:
@@ -138,7 +138,7 @@ def party_cmd(
     as_json: Annotated[bool, typer.Option("--json", help="Print the four stat blocks as JSON.")] = False,
 ) -> None:
     """The generated fighter, cleric, rogue and wizard of a level (assumptions: docs/party.md)."""
-    from arena.party import generate_party
+    from arena.world.party import generate_party
 
     try:
         party = generate_party(level, die)

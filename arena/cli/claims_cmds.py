@@ -23,13 +23,13 @@ def _fail(err: ArenaError) -> typer.Exit:
 
 def _workers(workers: int | None) -> int:
     """--workers, checked (1 to MAX_WORKERS); by default every core, at most MAX_WORKERS."""
-    from arena.calibrate import check_workers
+    from arena.study.calibrate import check_workers
 
     return min(default_workers(), MAX_WORKERS) if workers is None else check_workers(workers)
 
 
 def _progress(enabled: bool, what: str) -> Any:
-    from arena.experiment import rich_progress
+    from arena.study.experiment import rich_progress
 
     return rich_progress(enabled and sys.stderr.isatty() and sys.stdout.isatty(), what)
 
@@ -54,8 +54,8 @@ def claims_cmd(
     = None,
 ) -> None:
     """Evaluate every claim of the documents: single rolls exactly, encounters by paired simulation."""
-    from arena import claims
-    from arena.calibrate import check_n, check_seed
+    from arena.study import claims
+    from arena.study.calibrate import check_n, check_seed
 
     try:
         chosen_workers = _workers(workers)
@@ -69,7 +69,7 @@ def claims_cmd(
                 raise ArenaError("--only: give claim ids separated by commas (see `arena claims --json`)")
         folder = None
         if out is not None:
-            from arena.report import output_folder
+            from arena.study.report import output_folder
 
             folder = output_folder(out, "claims")
             if (folder / "encounters.parquet").exists() or (folder / "chunks").exists():
@@ -114,7 +114,7 @@ def calibrate_cmd(
     as_json: Annotated[bool, typer.Option("--json", help="Print the table as JSON.")] = False,
 ) -> None:
     """Equivalent CR: the typical-monster CR at which d20 is as hard as MONSTER under another rule set."""
-    from arena import calibrate as cal
+    from arena.study import calibrate as cal
 
     try:
         chosen = cal.DEFAULT_METRIC if metric is None else cal.check_metric(metric)
@@ -132,12 +132,12 @@ def calibrate_cmd(
                 raise ArenaError("name a MONSTER (an SRD monster or typical-crN), or use --grid")
             level = cal.check_level(party_level)
             size_list = cal.parse_sizes(sizes)
-            from arena.bestiary import get_creature
+            from arena.world.bestiary import get_creature
 
             get_creature(monster)
         folder = out or (Path("results/calibrate-grid") if grid else None)
         if folder is not None:
-            from arena.report import output_folder
+            from arena.study.report import output_folder
 
             folder = output_folder(folder, "calibration")
         with _progress(not as_json, "encounters") as progress:
@@ -165,8 +165,8 @@ def calibrate_cmd(
 
 def _write_calibration(table: Any, folder: Path, grid: bool, title: str) -> None:
     """calibration.csv (and with --grid the heat map) in ``folder``, written aside and put in place together."""
-    from arena import calibrate as cal
-    from arena.report import Staged
+    from arena.study import calibrate as cal
+    from arena.study.report import Staged
 
     with Staged(folder, "calibration") as stage:
         if grid:
@@ -180,7 +180,7 @@ def _print_table(table: Any, metric: str) -> None:
     from rich.table import Table
     from rich.text import Text
 
-    from arena.calibrate import position_text
+    from arena.study.calibrate import position_text
 
     t = Table(title=f"equivalent CR (metric: {metric}; c* on the ladder 1/2, 1, 2, ...; 95% bootstrap)")
     for col in ("L", "monster", "size", "rules", "n", "difficulty", "d20", "c*", "c* d20", "Delta-CR",

@@ -17,7 +17,7 @@ from arena.cli.odds import Die, Modifiers
 from arena.errors import ArenaError
 from arena.labels import printable, printable_lines
 from arena.limits import MAX_ENCOUNTERS, MAX_SEED
-from arena.yamlio import YamlValidationError
+from arena.world.yamlio import YamlValidationError
 
 
 def _fail(err: ArenaError) -> typer.Exit:
@@ -37,10 +37,10 @@ def fight_document(path: Path, scenario_name: str | None = None, seed: int | Non
     "run_seed"}`` when replaying encounter I of a run, else null), ``rules`` (the key), ``record`` (every field of
     the encounter record) and ``log`` (the readable lines)."""
     from arena.dice import encounter_seed
-    from arena.engine import fight
+    from arena.fight.engine import fight
     from arena.rules import RuleSet
-    from arena.scenario import load_scenarios, pick
-    from arena.yamlio import display_name
+    from arena.study.scenario import load_scenarios, pick
+    from arena.world.yamlio import display_name
 
     scenario = pick(load_scenarios(path, trust_policies=trust_policies, on_policy=on_policy), scenario_name,
                     display_name(path))

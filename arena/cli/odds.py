@@ -10,10 +10,9 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from arena import odds, roll_claims
 from arena.errors import ArenaError, RulesError
 from arena.limits import MAX_MODIFIER
-from arena.rules import Check, RuleSet
+from arena.rules import Check, RuleSet, odds, roll_claims
 from arena.rules.kernel import MAX_MULTIPLIER, shown_number
 
 odds_app = typer.Typer(help="Exact odds of single rolls under the house-rule variants.", no_args_is_help=True)

@@ -43,7 +43,7 @@ def report_cmd(
 ) -> None:
     """Win rates with 95% Wilson intervals, rounds, hit points lost, deaths, hit rates and lucky damage,
     per scenario and rule set, as a page with plots."""
-    from arena.report import build_report
+    from arena.study.report import build_report
 
     try:
         page = build_report(results, out, fmt)
@@ -70,7 +70,7 @@ def compare_cmd(
     """Change of win rate, rounds and hit points lost for every scenario and rule set in both runs.
 
     Exit 1 if any win rate or hit points lost moved by more than the tolerance, significantly."""
-    from arena.analysis import check_alpha, check_tolerance, compare_runs
+    from arena.study.analysis import check_alpha, check_tolerance, compare_runs
 
     try:
         alpha, tolerance = check_alpha(alpha), check_tolerance(tolerance)
@@ -108,8 +108,8 @@ def check_cmd(
                                                                           "scenarios list.")] = False,
 ) -> None:
     """Run a regression suite: exit 1 if any check fails."""
-    from arena.calibrate import check_workers
-    from arena.regression import run_suite
+    from arena.study.calibrate import check_workers
+    from arena.study.regression import run_suite
 
     try:
         chosen = min(default_workers(), MAX_WORKERS) if workers is None else check_workers(workers)

@@ -98,8 +98,8 @@ def run_cmd(
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
 ) -> None:
     """Fight every scenario under every rule set of its grid, N encounters each, into results/NAME/."""
-    from arena.experiment import rich_progress, run_experiment
-    from arena.scenario import load_scenarios
+    from arena.study.experiment import rich_progress, run_experiment
+    from arena.study.scenario import load_scenarios
 
     folder: Path | str = out or "results/NAME"
     try:

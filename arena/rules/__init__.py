@@ -12,7 +12,7 @@ from fractions import Fraction
 
 from arena.dice import Stream
 from arena.rules.check import KINDS, SIDES, Check, Outcome
-from arena.rules.kernel import chain_error
+from arena.rules.kernel import chain_error, kernel_for
 from arena.rules.open_ended import ERROR_BOUND
 from arena.rules.ruleset import STANDARD, RuleOptions, RuleSet, default_grid, grid
 
@@ -22,7 +22,7 @@ __all__ = ["KINDS", "SIDES", "STANDARD", "Check", "Exact", "Outcome", "RuleOptio
 
 def resolve(check: Check, rules: RuleSet, stream: Stream) -> Outcome:
     """Sample one check under ``rules`` from ``stream``."""
-    kernel = rules.kernel
+    kernel = kernel_for(rules)
     plan = kernel._plans.get(check)   # inlined Kernel.resolve: this is the hottest call in the project
     if plan is None:
         plan = kernel.plan(check)
@@ -31,7 +31,7 @@ def resolve(check: Check, rules: RuleSet, stream: Stream) -> Outcome:
 
 def roller(check: Check, rules: RuleSet) -> str:
     """The side that physically rolls ``check`` under ``rules`` (players roll all moves monsters' rolls)."""
-    return rules.kernel.plan(check).roller
+    return kernel_for(rules).plan(check).roller
 
 
 @dataclass(frozen=True)
@@ -53,7 +53,7 @@ class Exact:
 
 def exact(check: Check, rules: RuleSet) -> Exact:
     """The exact outcome distribution of ``check`` under ``rules`` (fractions; icepool for the dice)."""
-    plan = rules.kernel.plan(check)
+    plan = kernel_for(rules).plan(check)
     probabilities = plan.exact()
     if plan.open:
         depth, left_out = chain_error(plan.die)

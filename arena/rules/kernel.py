@@ -640,3 +640,20 @@ class Kernel:
         if plan is None:
             plan = self.plan(check)
         return plan.resolve(rand)
+
+
+_KERNELS: dict[RuleSet, Kernel] = {}
+
+
+def kernel_for(rules: RuleSet) -> Kernel:
+    """The compiled rules of ``rules``: one per distinct rule set in a process, so equal rule sets share their caches.
+
+    Kept on the rule set itself (as a cached property would be) so that a fight asks the dictionary only once per
+    rule-set object; the rule set does not know the kernel, so the two modules do not import each other."""
+    kernel = rules.__dict__.get("kernel")
+    if kernel is None:
+        kernel = _KERNELS.get(rules)
+        if kernel is None:
+            kernel = _KERNELS[rules] = Kernel(rules)
+        rules.__dict__["kernel"] = kernel
+    return kernel

@@ -10,15 +10,11 @@ manifest records them), so keys stay stable.
 from __future__ import annotations
 
 import itertools
-from functools import cached_property
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
 from arena.errors import RulesError
-
-if TYPE_CHECKING:
-    from arena.rules.kernel import Kernel
 
 Die = Literal["d20", "3d6", "fixed10"]
 Modifiers = Literal["static", "variable", "press-luck"]
@@ -127,16 +123,6 @@ class RuleSet(BaseModel):
     def __str__(self) -> str:
         return self.key
 
-    @cached_property
-    def kernel(self) -> Kernel:
-        """The compiled rules: one per distinct rule set in a process, so equal rule sets share their caches."""
-        from arena.rules.kernel import Kernel
-
-        kernel = _KERNELS.get(self)
-        if kernel is None:
-            kernel = _KERNELS[self] = Kernel(self)
-        return kernel
-
 
 def refuse_impossible(rules: RuleSet) -> None:
     """Refuse combinations that cannot mean anything, with the reason."""
@@ -167,8 +153,6 @@ def grid(**values: list) -> list[RuleSet]:
     return [RuleSet(**dict(zip(names, combo, strict=True)))
             for combo in itertools.product(*(values[n] for n in names))]
 
-
-_KERNELS: dict[RuleSet, Kernel] = {}
 
 STANDARD = RuleSet()
 """The standard d20 rules."""

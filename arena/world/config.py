@@ -18,7 +18,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from arena.yamlio import load_yaml, validate
+from arena.world.yamlio import load_yaml, validate
 
 
 def config_path() -> Path:

@@ -1,4 +1,4 @@
-"""The "typical monster of CR c": a real :class:`~arena.creatures.Creature` built from the Pathfinder
+"""The "typical monster of CR c": a real :class:`~arena.world.creatures.Creature` built from the Pathfinder
 Bestiary's Table 1-1 "Monster Statistics by CR" (``arena/data/monster_stats_by_cr.yaml``, CR 1/2 and 1-20).
 
 Names: ``typical-cr5``, ``typical-cr1/2``; ``typical-cr0.5`` is accepted as another spelling of
@@ -34,7 +34,8 @@ from importlib import resources
 
 from pydantic import Field
 
-from arena.creatures import (
+from arena.errors import ArenaError
+from arena.world.creatures import (
     Abilities,
     Attack,
     Creature,
@@ -43,8 +44,7 @@ from arena.creatures import (
     cr_text,
     parse_cr,
 )
-from arena.errors import ArenaError
-from arena.yamlio import load_yaml, validate
+from arena.world.yamlio import load_yaml, validate
 
 PREFIX = "typical-cr"
 

@@ -37,10 +37,10 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from arena.analysis import equivalence, superiority, wilson, win_vectors
 from arena.errors import ArenaError, nearest
 from arena.limits import MAX_ENCOUNTERS, MAX_NAME_LENGTH, MAX_RUN_ENCOUNTERS, MAX_SEED
 from arena.rules import RuleSet
+from arena.study.analysis import equivalence, superiority, wilson, win_vectors
 
 MAX_PATH_LENGTH = 4096
 """Characters of a suite's ``file:`` (PATH_MAX on Linux)."""
@@ -257,7 +257,7 @@ def assert_better(results: Any, a: str, b: str, *, alpha: float = 0.05, scenario
 # --------------------------------------------------------------------------------------------- suites
 def load_suite(path: str | os.PathLike) -> tuple[Suite, Any]:
     """The validated suite and its parsed document (for ``file:line`` in later messages)."""
-    from arena.yamlio import load_yaml, validate
+    from arena.world.yamlio import load_yaml, validate
 
     doc = load_yaml(path)
     return validate(doc, Suite), doc
@@ -268,17 +268,17 @@ def run_suite(path: str | os.PathLike, *, workers: int = 1, simulator: Any = Non
               on_policy: Any = None) -> list[Verdict]:
     """Run every check of the suite at ``path``; scenario files are relative to it.
 
-    ``loader(path) -> list[Scenario]`` defaults to :func:`arena.scenario.load_scenarios` (with ``trust_policies``
+    ``loader(path) -> list[Scenario]`` defaults to :func:`arena.study.scenario.load_scenarios` (with ``trust_policies``
     and ``on_policy``: the Python policy files a scenario file lists run only when trusted).
     """
-    from arena.calibrate import check_workers
-    from arena.experiment import run
+    from arena.study.calibrate import check_workers
+    from arena.study.experiment import run
 
     workers = check_workers(workers)
     suite, doc = load_suite(path)
     base = Path(os.path.abspath(path)).parent
     if loader is None:
-        from arena.scenario import load_scenarios
+        from arena.study.scenario import load_scenarios
 
         def loader(file: Path) -> list[Any]:
             return load_scenarios(file, trust_policies=trust_policies, on_policy=on_policy)

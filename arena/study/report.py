@@ -23,10 +23,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from arena.analysis import SUMMARY_COLUMNS, check_complete, read_encounters, summarise
 from arena.errors import ArenaError
 from arena.labels import printable, slug
 from arena.limits import MAX_FILE_BYTES, MAX_NAME_LENGTH
+from arena.study.analysis import SUMMARY_COLUMNS, check_complete, read_encounters, summarise
 
 TABLE_COLUMNS = {
     "rules": "rule set", "n": "n", "win": "party wins (95% CI)", "draw_rate": "draws",
@@ -77,7 +77,7 @@ def plot_text(value: object, limit: int = MAX_PLOT_LABEL) -> str:
 # --------------------------------------------------------------------------------------------- writing
 def os_reason(err: OSError) -> str:
     """A short reason for an OS error (a full disk, a read-only file system, no permission ...)."""
-    from arena.results_folder import os_problem
+    from arena.study.results_folder import os_problem
 
     return os_problem(err)
 

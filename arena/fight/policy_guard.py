@@ -21,10 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from arena.errors import ArenaError
+from arena.fight.actions import ACTION_KINDS, Action
 from arena.limits import POLICY_DECISION_SECONDS
-
-ACTION_KINDS = frozenset({"attack", "coup", "cast", "breath", "none"})
-"""The kinds of :class:`arena.tactics.Action` the engine carries out."""
 
 
 class PolicyError(ArenaError):
@@ -125,9 +123,8 @@ def _check_target(result: Any, args: tuple) -> str | None:
 
 def _check_action(action: Any, args: tuple) -> str | None:
     """Why ``action`` cannot be carried out, or None."""
-    from arena.combatant import Combatant
-    from arena.spells import SPELLS
-    from arena.tactics import Action
+    from arena.fight.combatant import Combatant
+    from arena.world.spellbook import SPELLS
 
     if not isinstance(action, Action):
         return f"returned {type(action).__name__} {action!r:.60}, not an Action"

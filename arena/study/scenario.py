@@ -13,12 +13,12 @@ Python resolves itself on first use (paths relative to the working directory).
 Choices made here where the brief left room:
 
 * The generated party (``party: {level: L}``) depends on the die: under the bell curve the cleric prepares
-  *auspicious odds* (see :mod:`arena.party`). So the party is generated **per die**: a rule set with ``die:
+  *auspicious odds* (see :mod:`arena.world.party`). So the party is generated **per die**: a rule set with ``die:
   3d6`` fights the 3d6 party, ``d20`` (and the ``fixed10`` control, for which no party is defined) the d20
   party. :meth:`Scenario.prepare` caches one encounter per die.
 * Per-creature tactics inherit whatever they leave out from their side, and a side's ``policy`` left out means
   each creature's own stat-block ``tactics`` (the generated cleric and wizard are ``caster``). The engine is
-  always given one complete :class:`~arena.tactics.TacticsSettings` per creature name.
+  always given one complete :class:`~arena.fight.tactics.TacticsSettings` per creature name.
 * ``rules`` as a mapping is the product of the values given; a variant not named keeps its standard value
   (as :func:`arena.rules.ruleset.grid` does). Left out entirely, it is every combination the documents
   define (:func:`arena.rules.ruleset.default_grid`, 48 rule sets).
@@ -52,8 +52,8 @@ from pydantic import (
     model_validator,
 )
 
-from arena.creatures import Creature
 from arena.errors import ArenaError, RulesError, nearest, one_of
+from arena.fight.tactics import CALLED_SHOT, POLICIES, POLICY_SOURCES, PRESS_LUCK, TacticsSettings, load_policy_file
 from arena.limits import (
     MAX_COMBATANTS,
     MAX_ENCOUNTERS,
@@ -64,8 +64,9 @@ from arena.limits import (
     MAX_SEED,
 )
 from arena.rules.ruleset import DIES, Die, Modifiers, RuleOptions, RuleSet, default_grid, grid
-from arena.tactics import CALLED_SHOT, POLICIES, POLICY_SOURCES, PRESS_LUCK, TacticsSettings, load_policy_file
-from arena.yamlio import (
+from arena.world.creatures import Creature
+from arena.world.policy_names import POLICY_NAME_RE
+from arena.world.yamlio import (
     PathKey,
     YamlDoc,
     YamlValidationError,
@@ -76,15 +77,14 @@ from arena.yamlio import (
 )
 
 if TYPE_CHECKING:
-    from arena.engine import Encounter
+    from arena.fight.engine import Encounter
 
 DEFAULT_ROUND_CAP = 50
 DEFAULT_N = 1000
 DEFAULT_SEED = 0
 GENERATED_PC_RE = re.compile(r"^(?P<cls>fighter|cleric|rogue|wizard)-(?P<level>\d+)$")
-"""A party member named like a generated PC (``wizard-5``) is built by :func:`arena.party.build_character`."""
+"""A party member named like a generated PC (``wizard-5``) is built by :func:`arena.world.party.build_character`."""
 GROUP_TEXT_RE = re.compile(r"^(?P<name>[^:]+?)\s*(?::\s*(?P<count>[^:]*))?$")
-POLICY_NAME_RE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
 
 
 def _choice(what: str, choices: Sequence[str]) -> Any:
@@ -135,11 +135,11 @@ class TacticsSpec(Frozen):
     """How a side or one creature fights. A field left out is inherited (creature <- side <- stat block)."""
 
     policy: Policy | None = None
-    """One of :data:`arena.tactics.POLICIES`; default: each creature's own stat-block ``tactics``."""
+    """One of :data:`arena.fight.tactics.POLICIES`; default: each creature's own stat-block ``tactics``."""
     press_luck: PressLuck | None = None
-    """One of :data:`arena.tactics.PRESS_LUCK`; default ``never``."""
+    """One of :data:`arena.fight.tactics.PRESS_LUCK`; default ``never``."""
     called_shot: CalledShot | None = None
-    """One of :data:`arena.tactics.CALLED_SHOT`; default ``never``."""
+    """One of :data:`arena.fight.tactics.CALLED_SHOT`; default ``never``."""
 
 
 class Tactics(Frozen):
@@ -228,7 +228,7 @@ class Party(Frozen):
     """
 
     level: StrictInt | None = Field(None, ge=1, le=20)
-    """The generated fighter, cleric, rogue and wizard of this level (:func:`arena.party.generate_party`)."""
+    """The generated fighter, cleric, rogue and wizard of this level (:func:`arena.world.party.generate_party`)."""
     file: str | None = None
     """A party file (a list of ``side: pc`` stat blocks), relative to the scenario file."""
     members: Annotated[tuple[PartyMemberItem, ...], AfterValidator(_non_empty)] | None = None
@@ -349,7 +349,7 @@ class Scenario(Frozen):
     bestiary: tuple[str, ...] = ()
     """Extra stat-block files or folders, relative to the scenario file."""
     policies: tuple[str, ...] = ()
-    """Python files, relative to the scenario file, that register your own policies (``arena.tactics.register``);
+    """Python files, relative to the scenario file, that register your own policies (``arena.fight.tactics.register``);
     loaded before the tactics are read, in every process that fights the scenario."""
     rules: Annotated[Rules, BeforeValidator(_rules_from_list)] = Rules()
     rule_options: RuleOptions = RuleOptions()
@@ -385,9 +385,9 @@ class Scenario(Frozen):
         return self
 
     def _resolve(self, base_dir: Path, where: _Where) -> None:
-        from arena.bestiary import get_creature, load_bestiary
-        from arena.party import load_party
-        from arena.typical import parse_typical_name
+        from arena.world.bestiary import get_creature, load_bestiary
+        from arena.world.party import load_party
+        from arena.world.typical import parse_typical_name
 
         problems: list[str] = []
         book = None
@@ -528,7 +528,7 @@ class Scenario(Frozen):
         return problems
 
     def _party_for(self, resolved: _Resolved, die: str) -> list[Creature]:
-        from arena.party import build_character, generate_party
+        from arena.world.party import build_character, generate_party
 
         if resolved.party is None:
             return generate_party(self.party.level, party_die(die))
@@ -563,12 +563,12 @@ class Scenario(Frozen):
             load_policy_file(base_dir / path)
 
     def prepare(self, die: str = "d20") -> Encounter:
-        """The engine's :class:`~arena.engine.Encounter` for rule sets using ``die`` (cached per die)."""
+        """The engine's :class:`~arena.fight.engine.Encounter` for rule sets using ``die`` (cached per die)."""
         if die not in DIES:
             raise ArenaError(f"die must be one of {', '.join(DIES)}, not {die!r}")
         self.load_policies()                      # also after a pickle: a worker's registry starts empty
         if die not in self._encounters:
-            from arena.engine import prepare
+            from arena.fight.engine import prepare
 
             self._encounters[die] = prepare(
                 self.party_members(die), self.monster_groups(), round_cap=self.round_cap,
@@ -581,7 +581,7 @@ class Scenario(Frozen):
     # -- challenge
     def encounter_level(self, die: str = "d20") -> Fraction:
         """The Encounter Level of the monsters (3d6: with the bell-curve group reduction)."""
-        from arena.challenge import effective_crs, encounter_level
+        from arena.world.challenge import effective_crs, encounter_level
 
         merged: dict[str, list] = {}
         for creature, count in self.monster_groups():
@@ -689,7 +689,7 @@ def _policy_paths(scenario: Scenario, base_dir: Path, where: _Where, trusted: bo
     """The scenario's policy files (resolved path, as written) and the problems that stop them from running.
 
     A file runs only when the user says so: ``trusted`` (``--trust-policies``) for files in the scenario's own
-    folder or below, or a folder the user's config trusts (:mod:`arena.config`) for files anywhere in it."""
+    folder or below, or a folder the user's config trusts (:mod:`arena.world.config`) for files anywhere in it."""
     files: list[tuple[Path, str]] = []
     problems: list[str] = []
     for i, shown in enumerate(scenario.policies):
@@ -734,13 +734,13 @@ def load_scenarios(path: str | os.PathLike, *, trust_policies: bool = False,
     """Every scenario in a file (one mapping, or a top-level list), validated and resolved.
 
     ``bestiary``, ``party.file`` and ``policies`` paths are relative to the scenario file. All problems of the file are
-    reported together (:class:`~arena.yamlio.YamlValidationError`); scenario names must be unique in a file.
+    reported together (:class:`~arena.world.yamlio.YamlValidationError`); scenario names must be unique in a file.
 
     Policy files (Python) run only after every scenario of the file validated, and only if trusted
     (``trust_policies``, or a trusted folder of the user's config: see :func:`_policy_paths`); ``on_policy`` is
     told the files just before they run, so the command can say so.
     """
-    from arena.config import trusted_policy_folders
+    from arena.world.config import trusted_policy_folders
 
     doc = load_yaml(path)
     base_dir = Path(path).resolve().parent

@@ -3,7 +3,7 @@
 Built-in files ship in the package (``arena.bestiary_data``, the repo's ``bestiary/`` folder) and are read
 with :mod:`importlib.resources`, so a normal install works without the source tree. A YAML file holds one
 stat block (a mapping) or several (a list of mappings). Names are compared lowercased. ``typical-crN`` names
-are built on demand by :mod:`arena.typical`.
+are built on demand by :mod:`arena.world.typical`.
 """
 
 from __future__ import annotations
@@ -11,16 +11,16 @@ from __future__ import annotations
 import difflib
 import os
 import stat
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from functools import cache
 from importlib import resources
 from pathlib import Path
 
-from arena.creatures import Creature
-from arena.errors import ArenaError
+from arena.errors import ArenaError, nearest
 from arena.limits import MAX_FILES_PER_FOLDER, MAX_NAME_LENGTH
-from arena.typical import parse_typical_name, typical_creature, typical_names
-from arena.yamlio import YamlValidationError, display_name, iter_models, load_yaml
+from arena.world.creatures import Creature
+from arena.world.typical import parse_typical_name, typical_creature, typical_names
+from arena.world.yamlio import YamlValidationError, display_name, iter_models, load_yaml
 
 BUILTIN_PACKAGE = "arena.bestiary_data"
 YAML_SUFFIXES = (".yaml", ".yml")
@@ -107,8 +107,9 @@ def expand_paths(paths: Iterable[str | os.PathLike]) -> list[Path]:
 
 
 def _read(files: Iterable, builtin: bool, into: dict[str, Creature], origin: dict[str, str],
-          problems: list[str] | None) -> None:
-    """Load each file's creatures into ``into``; ``problems`` collects errors instead of raising."""
+          problems: list[str] | None, known_policies: Collection[str] | None = None) -> None:
+    """Load each file's creatures into ``into``; ``problems`` collects errors instead of raising. With
+    ``known_policies``, a ``tactics`` name outside it is a problem too (at its line)."""
     for file in files:
         source = f"bestiary/{file.name}" if builtin else display_name(file)
         try:
@@ -121,6 +122,10 @@ def _read(files: Iterable, builtin: bool, into: dict[str, Creature], origin: dic
                                      f"(also defined at {origin[key]})")
                 if parse_typical_name(key) is not None:
                     raise ArenaError(f"{where}: the name {creature.name!r} is reserved for typical monsters")
+                if known_policies is not None and creature.tactics not in known_policies:
+                    field = (*path, "tactics")
+                    raise ArenaError(f"{doc.where(field)}: tactics: "
+                                     + nearest(creature.tactics, sorted(known_policies), "policy"))
                 into[key] = creature
                 origin[key] = where
         except YamlValidationError as err:
@@ -152,18 +157,21 @@ def load_bestiary(extra_paths: Iterable[str | os.PathLike] = ()) -> dict[str, Cr
     return into
 
 
-def check_files(paths: Iterable[str | os.PathLike] = ()) -> tuple[int, list[str]]:
+def check_files(paths: Iterable[str | os.PathLike] = (),
+                known_policies: Collection[str] | None = None) -> tuple[int, list[str]]:
     """Validate stat-block files without stopping at the first error: (creatures checked, problems).
 
     With no ``paths`` the built-in files are checked. Otherwise the given files and folders are, and a name
     that clashes with a built-in creature (or another given file) is reported, as :func:`load_bestiary` would.
+    ``known_policies`` (the fight layer's registry, passed by ``arena bestiary validate``) also checks each
+    creature's ``tactics`` name.
     """
     paths = list(paths)
     into: dict[str, Creature] = {}
     origin: dict[str, str] = {}
     problems: list[str] = []
     if not paths:
-        _read(builtin_files(), True, into, origin, problems)
+        _read(builtin_files(), True, into, origin, problems, known_policies)
         return len(into), problems
     builtin, builtin_origin = _builtin()
     into, origin = dict(builtin), dict(builtin_origin)
@@ -171,7 +179,7 @@ def check_files(paths: Iterable[str | os.PathLike] = ()) -> tuple[int, list[str]
         files = expand_paths(paths)
     except ArenaError as err:
         return 0, [str(err)]
-    _read(files, False, into, origin, problems)
+    _read(files, False, into, origin, problems, known_policies)
     return len(into) - len(builtin), problems
 
 

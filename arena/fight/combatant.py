@@ -7,9 +7,9 @@ encounters. Pydantic stays at the edges: the hot loop touches only these objects
 
 from __future__ import annotations
 
-from arena.creatures import Creature
 from arena.dice import DiceExpr, parse
 from arena.rules import Check
+from arena.world.creatures import Creature
 
 ABILITY_KEYS = ("str", "dex", "con", "int", "wis", "cha")
 INFINITY = float("inf")
@@ -192,7 +192,7 @@ class Combatant:
         self.ranged = self.policy == "caster" and bool(template.ranged_full) or template.prefers_ranged
         """Fights from a distance (it has a ranged weapon and shoots): it does not engage in melee."""
         self.injuries: dict = {}
-        """(part, index) -> :class:`arena.injuries.Injury`: called-shot penalties in force."""
+        """(part, index) -> :class:`arena.fight.injuries.Injury`: called-shot penalties in force."""
         self.toughed: frozenset = NO_INJURIES
         """Injuries toughed through for the current turn."""
         self.penalty_cache: dict = {}

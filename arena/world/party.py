@@ -71,9 +71,9 @@ from importlib import resources
 
 import yaml
 
-from arena.creatures import Abilities, Attack, Creature, Saves, Spellcasting
 from arena.errors import ArenaError
-from arena.yamlio import Readable, iter_models, load_yaml
+from arena.world.creatures import Abilities, Attack, Creature, Saves, Spellcasting
+from arena.world.yamlio import Readable, iter_models, load_yaml
 
 CLASSES = ("fighter", "cleric", "rogue", "wizard")
 LEVELS = range(1, 21)
@@ -389,7 +389,7 @@ def build_character(cls: str, level: int, die: str = "d20") -> Creature:
                                     prepared=_prepared(cls, level, m[key], die),
                                     domains=DOMAINS if cls == "cleric" else ())
 
-    notes = [f"Generated {cls} {level} (human; assumptions in arena/party.py).",
+    notes = [f"Generated {cls} {level} (human; assumptions in arena/world/party.py).",
              f"Gear value {gear_cost(cls, level)} gp of {WEALTH_BY_LEVEL[level]} gp wealth by level."]
     unmodelled = [f for f in feats if f in NOT_MODELLED_FEATS]
     if unmodelled:
@@ -427,7 +427,7 @@ def build_character(cls: str, level: int, die: str = "d20") -> Creature:
         spellcasting=spellcasting,
         tactics="caster" if spellcasting else "focus-weakest",
         notes=" ".join(notes),
-        source="generated: SRD 3.5 class tables + arena/party.py assumptions",
+        source="generated: SRD 3.5 class tables + arena/world/party.py assumptions",
     )
 
 

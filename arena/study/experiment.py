@@ -11,7 +11,7 @@ renamed), so an interrupted run leaves whole chunks only and ``resume=True`` com
 files are assembled, in plan order, into ``encounters.parquet`` row group by row group (memory stays flat).
 
 ``results/NAME/`` holds ``encounters.parquet`` (one typed row per encounter), ``manifest.json`` (what was run,
-how, and how fast) and ``summary.csv`` (see :func:`arena.analysis.summarise`).
+how, and how fast) and ``summary.csv`` (see :func:`arena.study.analysis.summarise`).
 """
 
 from __future__ import annotations
@@ -33,10 +33,11 @@ import numpy as np
 
 from arena.dice import encounter_seed
 from arena.errors import ArenaError
+from arena.fight.policy_guard import PolicyError
 from arena.labels import printable
 from arena.limits import MAX_ENCOUNTERS, MAX_RUN_ENCOUNTERS, MAX_SEED, MAX_WORKERS
-from arena.policy_guard import PolicyError
-from arena.results_folder import (
+from arena.rules import RuleSet
+from arena.study.results_folder import (
     code_fingerprint,
     file_sha256,
     locked,
@@ -47,7 +48,6 @@ from arena.results_folder import (
     remove_run_files,
     verified_chunks,
 )
-from arena.rules import RuleSet
 
 DEFAULT_CHUNK = 500
 """Encounters per task: large enough to amortise pickling and scheduling (a few ms), small enough to balance."""
@@ -73,7 +73,7 @@ VARIANTS = ("die", "players_roll_all", "modifiers", "open_ended", "called_shots"
 
 # --------------------------------------------------------------------------------------------- simulators
 class EngineSimulator:
-    """The real thing: ``Scenario.prepare()`` once per process, :func:`arena.engine.fight` per encounter.
+    """The real thing: ``Scenario.prepare()`` once per process, :func:`arena.fight.engine.fight` per encounter.
 
     Any object with the same three methods can stand in (tests use a tiny deterministic one).
     """
@@ -82,12 +82,12 @@ class EngineSimulator:
         return scenario.prepare(rules.die)  # the generated party depends on the die
 
     def fight(self, prepared: Any, rules: RuleSet, seed: int) -> dict:
-        from arena.engine import fight
+        from arena.fight.engine import fight
 
         return fight(prepared, rules, seed).record.as_row()
 
     def schema(self) -> dict[str, str]:
-        from arena.record import record_schema
+        from arena.fight.record import record_schema
 
         return record_schema()
 
@@ -529,7 +529,7 @@ def _prepare_folder(out: Path, plan: Plan, resume: bool, force: bool,
                     say: Callable[[str], None]) -> dict | None:
     """Check ``out`` (locked by the caller) may be used; return the existing manifest when resuming.
 
-    ``force`` removes only what a run wrote (:func:`arena.results_folder.remove_run_files`)."""
+    ``force`` removes only what a run wrote (:func:`arena.study.results_folder.remove_run_files`)."""
     refuse_links(out)
     contents = [p for p in out.iterdir() if p.name != ".arena-lock"]
     if not contents:
@@ -704,7 +704,7 @@ def _run_locked(plan: Plan, out: Path, resume: bool, force: bool, workers: int, 
 
 def remove_run_files_in_chunks(parts: Path) -> None:
     """Remove the chunk files and the ledger once ``encounters.parquet`` holds them (and nothing else there)."""
-    from arena.results_folder import CHUNK_RE, LEDGER_NAME
+    from arena.study.results_folder import CHUNK_RE, LEDGER_NAME
 
     for entry in parts.iterdir():
         if (entry.name == LEDGER_NAME or CHUNK_RE.match(entry.name)) and entry.is_file() and not entry.is_symlink():
@@ -762,7 +762,7 @@ def assemble(plan: Plan, parts: Path, target: Path, schema: Any) -> None:
 
 
 def write_summary(out: Path) -> None:
-    from arena.analysis import SUMMARY_COLUMNS, read_encounters, summarise
+    from arena.study.analysis import SUMMARY_COLUMNS, read_encounters, summarise
 
     table = summarise(read_encounters(out, columns=SUMMARY_COLUMNS))
     tmp = out / "summary.csv.tmp"
@@ -773,7 +773,7 @@ def write_summary(out: Path) -> None:
 # --------------------------------------------------------------------------------------------- in memory
 def _load(scenario: Any, trust_policies: bool = False) -> list[Any]:
     if isinstance(scenario, str | os.PathLike):
-        from arena.scenario import load_scenarios
+        from arena.study.scenario import load_scenarios
 
         return list(load_scenarios(scenario, trust_policies=trust_policies))
     if isinstance(scenario, list | tuple):

@@ -25,7 +25,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arena.errors import ArenaError
-from arena.spells import SPELLS, area_count
+from arena.fight.actions import NOTHING, Action
+from arena.fight.spells import SPELLS, area_count
 
 PRESS_LUCK = ("never", "always", "when-better")
 FOE_SIDE = {"pc": "monster", "monster": "pc"}
@@ -35,7 +36,7 @@ HEAL_BELOW = 0.5
 AREA_MINIMUM = 3
 """The caster throws an area spell when it can catch at least three enemies."""
 AREA_GROUP_MINIMUM = 2 * (AREA_MINIMUM - 1)
-"""The fewest enemies from which an area (half the group plus one, see :func:`arena.spells.area_count`) catches
+"""The fewest enemies from which an area (half the group plus one, see :func:`arena.fight.spells.area_count`) catches
 :data:`AREA_MINIMUM`."""
 
 
@@ -55,21 +56,6 @@ class TacticsSettings:
             raise ArenaError(f"press_luck must be one of {', '.join(PRESS_LUCK)}, not {self.press_luck!r}")
         if self.called_shot not in CALLED_SHOT:
             raise ArenaError(f"called_shot must be one of {', '.join(CALLED_SHOT)}, not {self.called_shot!r}")
-
-
-@dataclass(slots=True)
-class Action:
-    """What a creature does: ``attack`` (``target``), ``coup`` (a coup de grace on a helpless ``target``), ``cast``
-    (``spell``, ``level``, ``targets``), ``breath`` (``targets``) or ``none``."""
-
-    kind: str
-    target: object = None
-    spell: str | None = None
-    level: int = 0
-    targets: list | None = None
-
-
-NOTHING = Action("none")
 
 
 class View:
@@ -316,10 +302,10 @@ def register(name: str, policy: Callable[[View, object], Action],
              targeting: Callable | None = None) -> None:
     """Add a policy under ``name`` (usable in YAML); ``targeting`` picks attack targets for it.
 
-    The policy is guarded (:func:`arena.policy_guard.guarded`): if it raises, exits, returns something that is not
+    The policy is guarded (:func:`arena.fight.policy_guard.guarded`): if it raises, exits, returns something that is not
     a valid action or takes longer than :data:`~arena.limits.POLICY_DECISION_SECONDS` for one decision, its
-    encounter fails with a :class:`~arena.policy_guard.PolicyError` naming the policy, its file and line."""
-    from arena.policy_guard import guarded
+    encounter fails with a :class:`~arena.fight.policy_guard.PolicyError` naming the policy, its file and line."""
+    from arena.fight.policy_guard import guarded
 
     if not isinstance(name, str) or not name:
         raise ArenaError(f"register(): a policy's name must be a non-empty string, not {name!r}")
@@ -356,8 +342,8 @@ def load_policy_file(path: str | Path, shown: str | None = None) -> None:
     module = importlib.util.module_from_spec(spec)
     before = dict(POLICIES), dict(TARGETING)
     sys.modules[name] = module
+    from arena.fight.policy_guard import Deadline, TimeUp
     from arena.limits import POLICY_LOAD_SECONDS
-    from arena.policy_guard import Deadline, TimeUp
 
     try:
         with Deadline(POLICY_LOAD_SECONDS):

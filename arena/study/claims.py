@@ -1,17 +1,18 @@
-"""Every claim of the documents, evaluated (`arena claims`): the single-roll claims of :mod:`arena.roll_claims`
+"""Every claim of the documents, evaluated (`arena claims`): the single-roll claims of :mod:`arena.rules.roll_claims`
 (exact odds) and the encounter claims below (simulated fights).
 
 Each encounter claim names the matchups it fights, the rule sets and tactics of its arms, and its criterion,
 written before any number is computed. All claims' matchups are merged (same party, monsters and tactics: one
-matchup with the union of rule sets) and fought in one batch by :func:`arena.calibrate.run_batch` (arena.experiment's
+matchup with the union of rule sets) and fought in one batch by :func:`arena.study.calibrate.run_batch`
+(arena.study.experiment's
 execution: one process, joblib workers or a Dask cluster). Every arm of a matchup fights encounter ``i`` on
 ``encounter_seed(seed, i)``, so every comparison is paired (common random numbers): win rates by the paired
-t interval and McNemar's test (:func:`arena.analysis.paired_proportion`), numbers by the paired t interval and
-Wilcoxon's test (:func:`arena.analysis.paired_values`), ratios of sums (hit rates, lucky-damage shares) and
+t interval and McNemar's test (:func:`arena.study.analysis.paired_proportion`), numbers by the paired t interval and
+Wilcoxon's test (:func:`arena.study.analysis.paired_values`), ratios of sums (hit rates, lucky-damage shares) and
 spreads by a paired percentile bootstrap (scipy). Verdicts: ``supported``, ``partly supported``, ``not supported``.
 
-The matchups are the generated party (:func:`arena.party.generate_party`) against groups of the typical monster
-of a CR (:mod:`arena.typical`); the sets below were chosen from a pilot run (docs/claims.md):
+The matchups are the generated party (:func:`arena.world.party.generate_party`) against groups of the typical monster
+of a CR (:mod:`arena.world.typical`); the sets below were chosen from a pilot run (docs/claims.md):
 
 * ``EVEN``: party levels 3, 5, 8, groups of 1, 2 and 4 at an Encounter Level 3-4 above the party level, where
   the generated party wins roughly 30-95% of fights under d20 (the typical monster is weak for its CR against
@@ -34,8 +35,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from arena.analysis import paired_proportion, paired_values, wilson
-from arena.calibrate import (
+from arena.rules.roll_claims import BELL_CURVE, OPEN_ENDED, PLAYERS_ROLL, PRESS_LUCK
+from arena.study.analysis import paired_proportion, paired_values, wilson
+from arena.study.calibrate import (
     Batch,
     CalibrationCell,
     Matchup,
@@ -44,7 +46,6 @@ from arena.calibrate import (
     run_batch,
     typical_name,
 )
-from arena.roll_claims import BELL_CURVE, OPEN_ENDED, PLAYERS_ROLL, PRESS_LUCK
 
 LEVELS = (3, 5, 8)
 SIZES = (1, 2, 4)
@@ -58,7 +59,7 @@ SUPPORTED, PARTLY, NOT = "supported", "partly supported", "not supported"
 # --------------------------------------------------------------------------------------------- matchup sets
 def _cr_for(level: int, size: int, el_offset: int) -> Fraction:
     """The typical-monster CR whose group of ``size`` has EL nearest ``level + el_offset`` (at least 1/2)."""
-    from arena.challenge import group_size_offset
+    from arena.world.challenge import group_size_offset
 
     cr = level + el_offset - group_size_offset(size)
     return Fraction(cr) if cr >= 1 else Fraction(1, 2)
@@ -298,7 +299,7 @@ def _cal_requests(n: int, seed: int) -> list[Matchup]:
 
 
 def _calibration(batch: Batch, n: int, seed: int) -> tuple[dict, str]:
-    from arena.calibrate import DEFAULT_METRIC
+    from arena.study.calibrate import DEFAULT_METRIC
 
     rows = []
     for cell in _cal_cells():
@@ -368,7 +369,7 @@ def _prad_requests(n: int, seed: int) -> list[Matchup]:
 
 
 def _prad(batch: Batch, n: int, seed: int) -> tuple[dict, str]:
-    from arena.roll_claims import CLAIMS
+    from arena.rules.roll_claims import CLAIMS
 
     a, b = _concat(batch, EVEN, "d20", n, seed), _concat(batch, EVEN, "d20+prad", n, seed)
     exact = {c.id: c.evaluate()[0].get("max_shift_pct") for c in CLAIMS if c.id.startswith("prad-")}
@@ -600,7 +601,7 @@ ENCOUNTER_CLAIMS: list[EncounterClaim] = [
 
 
 def claim_ids() -> list[str]:
-    from arena.roll_claims import CLAIMS
+    from arena.rules.roll_claims import CLAIMS
 
     return [c.id for c in CLAIMS] + [c.id for c in ENCOUNTER_CLAIMS]
 
@@ -630,9 +631,9 @@ def evaluate(*, quick: bool = False, n: int | None = None, seed: int = RUN_SEED,
              cluster: str | None = None, only: Sequence[str] | None = None,
              progress: Callable[[int, int], None] | None = None) -> Evaluation:
     """Every claim: the single-roll claims (exact) then the encounter claims (one batch of fights)."""
-    from arena.calibrate import check_n, check_seed, check_workers
     from arena.errors import ArenaError
-    from arena.roll_claims import evaluate_all
+    from arena.rules.roll_claims import evaluate_all
+    from arena.study.calibrate import check_n, check_seed, check_workers
 
     if n is not None:
         n = check_n(n, 3)
@@ -723,7 +724,7 @@ def _plot_group_cr(result: dict, path: Any) -> bool:
     ax.legend(fontsize=8)
     fig.tight_layout()
     try:
-        if callable(path):          # a saver, e.g. a staged file of arena.report.Staged
+        if callable(path):          # a saver, e.g. a staged file of arena.study.report.Staged
             path(fig)
         else:
             fig.savefig(path, dpi=100, format="png")
@@ -764,7 +765,7 @@ def _plot_changes(results: list[dict], path: Any) -> bool:
     ax.set_xlabel("change (percentage points, paired 95% interval)")
     fig.tight_layout()
     try:
-        if callable(path):          # a saver, e.g. a staged file of arena.report.Staged
+        if callable(path):          # a saver, e.g. a staged file of arena.study.report.Staged
             path(fig)
         else:
             fig.savefig(path, dpi=100, format="png")
@@ -780,8 +781,8 @@ def write_report(ev: Evaluation, out: Any, command: str, workers: int, cluster: 
     import json
 
     from arena.errors import ArenaError
-    from arena.experiment import git_commit, package_versions
-    from arena.report import Staged, md_code, md_text, output_folder
+    from arena.study.experiment import git_commit, package_versions
+    from arena.study.report import Staged, md_code, md_text, output_folder
 
     out = output_folder(out, "claims")
     if (out / "encounters.parquet").exists() or (out / "chunks").exists():

@@ -18,14 +18,15 @@ from dataclasses import dataclass, field
 
 import simpy
 
-from arena import injuries, spells, tactics
-from arena.combatant import INFINITY, NO_INJURIES, Combatant, Template
-from arena.creatures import Creature
 from arena.dice import Stream, parse
-from arena.record import LUCKY_CHANCE, EncounterRecord
+from arena.fight import injuries, spells, tactics
+from arena.fight.combatant import INFINITY, NO_INJURIES, Combatant, Template
+from arena.fight.record import LUCKY_CHANCE, EncounterRecord
+from arena.fight.tactics import TacticsSettings, View
 from arena.rules import Check, RuleSet
 from arena.rules import called_shots as cs
-from arena.tactics import TacticsSettings, View
+from arena.rules.kernel import kernel_for
+from arena.world.creatures import Creature
 
 ROUND = spells.ROUND
 STABILISE_CHANCE = 0.10
@@ -115,7 +116,7 @@ class Fight:
     def __init__(self, encounter: Encounter, rules: RuleSet, seed: int, log: bool) -> None:
         self.encounter = encounter
         self.rules = rules
-        self.kernel = rules.kernel
+        self.kernel = kernel_for(rules)
         self.plans = self.kernel._plans
         """The kernel's compiled checks (read directly: the hot loop)."""
         self.seed = seed

@@ -28,13 +28,13 @@ from pydantic import (
     model_validator,
 )
 
-from arena.challenge import MAX_CR
 from arena.dice import parse as parse_dice
 from arena.errors import ArenaError, DiceSyntaxError, one_of
 from arena.limits import MAX_MODIFIER, MAX_NAME_LENGTH, MAX_SIDES
 from arena.rules.kernel import MAX_MULTIPLIER
-from arena.spells import SPELLS
-from arena.tactics import POLICIES
+from arena.world.challenge import MAX_CR
+from arena.world.policy_names import policy_name
+from arena.world.spellbook import SPELLS
 
 # --------------------------------------------------------------------------------------------- limits
 # Numbers a stat block may hold (docs/limits.md has the shared ones: MAX_MODIFIER for every bonus, AC, save, DC,
@@ -491,7 +491,7 @@ class Spellcasting(Frozen):
     casting_class: Label | None = None
     prepared: dict[SpellLevel, tuple[PreparedSpell, ...]] = Field(default_factory=dict)
     """Spell level -> names of the prepared spells (a spell prepared twice is listed twice); only the spells the
-    engine casts (:data:`arena.spells.SPELLS`): a misspelt one would silently never be cast."""
+    engine casts (:data:`arena.fight.spells.SPELLS`): a misspelt one would silently never be cast."""
     domains: tuple[Label, ...] = ()
 
 
@@ -654,8 +654,9 @@ class Creature(Frozen):
     body_parts: tuple[BodyPart, ...] | None = None
     """Called-shot targets; default from the creature type (:data:`BODY_BY_TYPE`)."""
     tactics: Annotated[str, Field(strict=True, max_length=MAX_NAME_LENGTH),
-                       AfterValidator(one_of("policy", POLICIES))] = "focus-weakest"
-    """Name of the default tactics policy."""
+                       AfterValidator(policy_name)] = "focus-weakest"
+    """Name of the default tactics policy (a policy of your own is checked once its file has run: see
+    :mod:`arena.world.policy_names`)."""
     notes: Text = ""
     source: Text = ""
 

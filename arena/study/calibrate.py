@@ -1,9 +1,9 @@
 """The equivalent-CR method (`arena calibrate`), and the batch runner the encounter claims use.
 
-**Batches.** A :class:`Matchup` is a duck-typed scenario for :mod:`arena.experiment`: the generated party of one
+**Batches.** A :class:`Matchup` is a duck-typed scenario for :mod:`arena.study.experiment`: the generated party of one
 level (optionally with every attack bonus raised, and with party tactics for pressing luck and called shots)
 against ``count`` copies of one monster (an SRD name or ``typical-crN``), under a list of rule sets, ``n``
-encounters from one run seed. :func:`run_batch` hands a list of matchups to ``arena.experiment.execute`` (one
+encounters from one run seed. :func:`run_batch` hands a list of matchups to ``arena.study.experiment.execute`` (one
 process, joblib workers, or a Dask cluster), keeps only the record fields asked for, and returns the rows in plan
 order (matchup, rule set, index). Encounter ``i`` of every matchup and rule set is fought on
 ``encounter_seed(seed, i)`` (common random numbers), so rule sets, tactics and matchups compare paired, and the
@@ -13,7 +13,7 @@ result is the same for any number of workers.
 one of three metrics (per encounter, averaged): ``win`` (the party loses or draws: 1 - win rate), ``hp-lost``
 (the fraction of the party's hit points lost) or ``death`` (at least one PC dead). Every metric is oriented so
 that larger is harder. The *ladder* is the typical monster of each CR rung (1/2, 1, 2, ... 20; positions 0, 1,
-2, ... 20, the ladder step of :func:`arena.challenge.cr_rank`) in a group of the same size, fought under the
+2, ... 20, the ladder step of :func:`arena.world.challenge.cr_rank`) in a group of the same size, fought under the
 standard d20 rules on the same seeds. The ladder's difficulties are made non-decreasing (isotonic regression,
 weights n) and c*(V) is the position where that curve reaches D_V, interpolated linearly between rungs (the
 middle of a flat stretch; clamped to the ladder's ends and flagged ``below`` / ``above`` when D_V is outside
@@ -193,8 +193,8 @@ class Matchup:
         return {**asdict(self), "rules": list(self.rules), "name": self.name}
 
     def party(self, die: str) -> list:
-        from arena.party import generate_party
-        from arena.scenario import party_die
+        from arena.study.scenario import party_die
+        from arena.world.party import generate_party
 
         members = generate_party(self.level, party_die(die))
         if self.attack_bonus:
@@ -202,9 +202,9 @@ class Matchup:
         return members
 
     def prepare(self, die: str = "d20") -> Any:
-        from arena.bestiary import get_creature
-        from arena.engine import prepare
-        from arena.tactics import TacticsSettings
+        from arena.fight.engine import prepare
+        from arena.fight.tactics import TacticsSettings
+        from arena.world.bestiary import get_creature
 
         party = self.party(die)
         monster = get_creature(self.monster)
@@ -260,10 +260,10 @@ class Batch:
 def run_batch(matchups: Sequence[Matchup], *, workers: int = 1, cluster: str | None = None,
               chunk_size: int = 250, keep: Sequence[str] = KEEP,
               progress: Callable[[int, int], None] | None = None) -> Batch:
-    """Fight every matchup under every one of its rule sets with arena.experiment's execution machinery."""
+    """Fight every matchup under every one of its rule sets with arena.study.experiment's execution machinery."""
     import time
 
-    from arena.experiment import EngineSimulator, execute, make_plan
+    from arena.study.experiment import EngineSimulator, execute, make_plan
 
     workers = check_workers(workers)
     merged = merge_requests(matchups)
@@ -308,8 +308,8 @@ def difficulty_values(rows: pd.DataFrame, metric: str) -> np.ndarray:
 
 
 def ladder_position(cr: Fraction | int | str) -> float:
-    """A CR's place on the ladder: 1/2 -> 0, 1 -> 1, 5 -> 5 (the step of :func:`arena.challenge.cr_rank`)."""
-    from arena.challenge import cr_rank, parse_cr
+    """A CR's place on the ladder: 1/2 -> 0, 1 -> 1, 5 -> 5 (the step of :func:`arena.world.challenge.cr_rank`)."""
+    from arena.world.challenge import cr_rank, parse_cr
 
     return float(cr_rank(parse_cr(cr)))
 
@@ -422,13 +422,13 @@ def discrimination(ladder: dict[float, dict[str, np.ndarray]]) -> dict[str, floa
 # --------------------------------------------------------------------------------------------- calibration
 def ladder_rungs(center: float, below: int = LADDER_BELOW, above: int = LADDER_ABOVE) -> list[Fraction]:
     """The typical-monster CRs from ``below`` rungs under ``center`` to ``above`` over it, within 1/2 .. 20."""
-    from arena.typical import table_crs
+    from arena.world.typical import table_crs
 
     return [c for c in table_crs() if center - below <= ladder_position(c) <= center + above]
 
 
 def typical_name(cr: Fraction) -> str:
-    from arena.challenge import format_cr
+    from arena.world.challenge import format_cr
 
     return f"typical-cr{format_cr(cr)}"
 
@@ -443,7 +443,7 @@ class CalibrationCell:
     rules: tuple[str, ...]
 
     def ladder(self) -> list[Fraction]:
-        from arena.bestiary import get_creature
+        from arena.world.bestiary import get_creature
 
         return ladder_rungs(ladder_position(get_creature(self.monster).cr))
 
@@ -459,8 +459,8 @@ def calibration_matchups(cells: Sequence[CalibrationCell], n: int, seed: int) ->
 
 def predicted_delta(size: int, rules: str) -> float:
     """What the bell-curve rule predicts: -1 rung for groups of four or more under 3d6, else 0."""
-    from arena.challenge import BELL_CURVE_CR_REDUCTION, BELL_CURVE_GROUP_SIZE
     from arena.rules import RuleSet
+    from arena.world.challenge import BELL_CURVE_CR_REDUCTION, BELL_CURVE_GROUP_SIZE
 
     bell = RuleSet.from_key(rules).die == "3d6"
     return -float(BELL_CURVE_CR_REDUCTION) if bell and size >= BELL_CURVE_GROUP_SIZE else 0.0
@@ -469,8 +469,8 @@ def predicted_delta(size: int, rules: str) -> float:
 def evaluate_cell(batch: Batch, cell: CalibrationCell, n: int, seed: int, metric: str,
                   resamples: int = BOOTSTRAP) -> list[dict]:
     """The table rows of one calibration cell (one per rule set other than d20, or d20 itself if alone)."""
-    from arena.bestiary import get_creature
-    from arena.challenge import format_cr
+    from arena.world.bestiary import get_creature
+    from arena.world.challenge import format_cr
 
     ladder = {}
     for cr in cell.ladder():
@@ -499,7 +499,7 @@ def calibrate(monster: str, party_level: int, sizes: Sequence[int], rules: Seque
               DEFAULT_METRIC, n: int = 1000, seed: int = 0, workers: int = 1, cluster: str | None = None,
               resamples: int = BOOTSTRAP, progress: Callable[[int, int], None] | None = None) -> pd.DataFrame:
     """The equivalent-CR table of ``monster`` for every group size and rule set (see the module docstring)."""
-    from arena.bestiary import get_creature
+    from arena.world.bestiary import get_creature
 
     metric = check_metric(metric)
     party_level = check_level(party_level)
@@ -524,8 +524,8 @@ def _check_resamples(resamples: Any) -> int:
 def grid_cells(levels: Sequence[int] = GRID_LEVELS, sizes: Sequence[int] = GRID_SIZES,
                window: tuple[int, int] = GRID_EL_WINDOW, rules: str = "3d6") -> list[CalibrationCell]:
     """Every (level, size, typical CR) whose d20 Encounter Level lies within [L + window[0], L + window[1]]."""
-    from arena.challenge import cr_rank, group_el
-    from arena.typical import table_crs
+    from arena.world.challenge import cr_rank, group_el
+    from arena.world.typical import table_crs
 
     cells = []
     for level in levels:
@@ -576,7 +576,7 @@ def heat_map(table: pd.DataFrame, path: Any, title: str = "Delta-CR (3d6 - d20),
     fig.colorbar(im, ax=ax, label="Delta-CR (rungs)")
     fig.tight_layout()
     try:
-        if callable(path):          # a saver, e.g. a staged file of arena.report.Staged
+        if callable(path):          # a saver, e.g. a staged file of arena.study.report.Staged
             path(fig)
         else:
             fig.savefig(path, dpi=100, format="png")

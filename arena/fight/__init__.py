@@ -1,0 +1,6 @@
+"""The fight layer: one encounter, start to end.
+
+Runtime combatants compiled from stat blocks, the engine that drives rounds under simpy, the tactics that choose
+actions (and the guard around a user's own), the spells, called-shot injuries and the encounter record. It reads
+creatures from the world layer and rolls every d20-type check through the rules layer; it knows no files.
+"""

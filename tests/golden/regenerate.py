@@ -5,7 +5,7 @@ Run it only when a change to the rules or the engine is *meant* to change fights
 
     python tests/golden/regenerate.py
 
-(``ARENA_REGENERATE_GOLDEN=1 pytest tests/test_fight_cli.py`` does the same from the test.)
+(``ARENA_REGENERATE_GOLDEN=1 pytest tests/cli/test_fight_cli.py`` does the same from the test.)
 """
 
 from __future__ import annotations

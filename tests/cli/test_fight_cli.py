@@ -14,7 +14,7 @@ from arena.cli import fight_cmds
 from arena.fight.record import record_schema
 from arena.world.yamlio import load_yaml
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 GOLDEN_DIR = ROOT / "tests" / "golden"
 REGENERATE = os.environ.get("ARENA_REGENERATE_GOLDEN") == "1"
 

@@ -15,7 +15,7 @@ from arena.rules.ruleset import RuleOptions, RuleSet, default_grid
 from arena.study.scenario import Scenario, load_scenarios, pick
 from arena.world.yamlio import YamlValidationError, load_yaml
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def scenario_files() -> list[Path]:

@@ -13,7 +13,7 @@ from arena.errors import ArenaError
 from arena.study.experiment import run
 from arena.study.regression import assert_better, assert_equivalent, assert_win_rate, run_suite
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 runner = CliRunner()
 app = cli_app()
 

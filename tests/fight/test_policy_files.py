@@ -14,7 +14,7 @@ from arena.study.experiment import run
 from arena.study.scenario import load_scenarios
 from arena.world.yamlio import YamlValidationError
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "scenarios" / "custom-policy.yaml"
 
 

@@ -26,7 +26,7 @@ from arena.limits import MAX_GROUP_COUNT, MAX_WORKERS
 from arena.study.analysis import read_encounters, summarise, wilson
 from arena.study.experiment import run_experiment
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 runner = CliRunner()
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 PAGE_FILES = re.compile(r"^[A-Za-z0-9_-][A-Za-z0-9_.-]*\.(md|html|png)$")

@@ -15,7 +15,7 @@ from arena.dice import encounter_seed
 from arena.errors import ArenaError
 from arena.study.experiment import make_plan, run, run_experiment
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 runner = CliRunner()
 app = cli_app()
 

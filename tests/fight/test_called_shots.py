@@ -27,7 +27,7 @@ from arena.world.bestiary import get_creature
 from arena.world.creatures import Creature
 from arena.world.party import generate_party
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 FIRE = frozenset({"fire"})
 SLASHING = frozenset({"slashing"})
 JAVELIN = {"name": "javelin", "bonuses": [5], "damage": "1d6", "damage_types": ["piercing"], "kind": "ranged"}

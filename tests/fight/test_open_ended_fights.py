@@ -23,7 +23,7 @@ from arena.study.scenario import load_scenarios
 from arena.world.creatures import Creature
 from arena.world.party import generate_party
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 FIRE = frozenset({"fire"})
 SWORD = {"name": "sword", "bonuses": [5], "damage": "1d6", "damage_types": ["slashing"]}
 JAVELIN = {"name": "javelin", "bonuses": [5], "damage": "1d6", "damage_types": ["piercing"], "kind": "ranged"}

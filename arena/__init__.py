@@ -1,12 +1,84 @@
-"""d20 Arena: exact odds and simulated fights under d20 house-rule variants."""
+"""d20 Arena: exact odds and simulated fights under d20 house-rule variants.
+
+What a notebook needs is here, imported on first use (``import arena`` stays light; ``arena --help`` and
+``arena odds`` do not load pandas or the engine)::
+
+    import arena
+    frame = arena.run("scenarios/reference.yaml", n=500, seed=1)             # one pandas row per encounter
+    encounter = arena.prepare(arena.generate_party(7), [(arena.get_creature("troll"), 4)])
+    result = arena.fight(encounter, arena.RuleSet.from_key("3d6"), seed=1, log=True)
+    arena.exact(arena.Check("attack", "monster", modifier=8, target=18), arena.RuleSet.from_key("3d6+prad"))
+
+The layers below (``arena.rules``, ``arena.world``, ``arena.combat``, ``arena.study``, ``arena.cli``) hold the rest;
+``docs/architecture.md`` says what each owns.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.2.0"
 
+_EXPORTS: dict[str, str] = {
+    # running studies
+    "run": "arena.study.experiment",
+    "run_experiment": "arena.study.experiment",
+    "load_scenarios": "arena.study.scenario",
+    "Scenario": "arena.study.scenario",
+    # one fight
+    "prepare": "arena.combat.engine",
+    "fight": "arena.combat.engine",
+    "Encounter": "arena.combat.engine",
+    "FightResult": "arena.combat.engine",
+    "register_policy": "arena.combat.tactics",
+    "Action": "arena.combat.actions",
+    "NOTHING": "arena.combat.actions",
+    # who fights
+    "get_creature": "arena.world.bestiary",
+    "load_bestiary": "arena.world.bestiary",
+    "Creature": "arena.world.creatures",
+    "generate_party": "arena.world.party",
+    "typical_creature": "arena.world.typical",
+    "encounter_level": "arena.world.challenge",
+    # the dice rules
+    "RuleSet": "arena.rules",
+    "RuleOptions": "arena.rules",
+    "Check": "arena.rules",
+    "exact": "arena.rules",
+    "resolve": "arena.rules",
+    "Stream": "arena.dice",
+    "ArenaError": "arena.errors",
+}
+_RENAMED = {"register_policy": "register"}
+"""Exports whose name differs from the name in their module."""
 
-def __getattr__(name: str):
-    """``arena.run(scenario, n=..., seed=...) -> DataFrame``, imported on first use (keeps ``import arena`` light)."""
-    if name == "run":
-        from arena.study.experiment import run
+__all__ = sorted(_EXPORTS)
 
-        return run
-    raise AttributeError(f"module 'arena' has no attribute {name!r}")
+if TYPE_CHECKING:  # what type checkers and editors see; at run time each name is imported on first use
+    from arena.combat.actions import NOTHING, Action
+    from arena.combat.engine import Encounter, FightResult, fight, prepare
+    from arena.combat.tactics import register as register_policy
+    from arena.dice import Stream
+    from arena.errors import ArenaError
+    from arena.rules import Check, RuleOptions, RuleSet, exact, resolve
+    from arena.study.experiment import run, run_experiment
+    from arena.study.scenario import Scenario, load_scenarios
+    from arena.world.bestiary import get_creature, load_bestiary
+    from arena.world.challenge import encounter_level
+    from arena.world.creatures import Creature
+    from arena.world.party import generate_party
+    from arena.world.typical import typical_creature
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'arena' has no attribute {name!r}")
+    value = getattr(import_module(module), _RENAMED.get(name, name))
+    globals()[name] = value                  # later lookups skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

@@ -3,7 +3,7 @@
 **Batches.** A :class:`Matchup` is a duck-typed scenario for :mod:`arena.study.experiment`: the generated party of one
 level (optionally with every attack bonus raised, and with party tactics for pressing luck and called shots)
 against ``count`` copies of one monster (an SRD name or ``typical-crN``), under a list of rule sets, ``n``
-encounters from one run seed. :func:`run_batch` hands a list of matchups to ``arena.study.experiment.execute`` (one
+encounters from one run seed. :func:`run_batch` hands a list of matchups to ``arena.study.workers.execute`` (one
 process, joblib workers, or a Dask cluster), keeps only the record fields asked for, and returns the rows in plan
 order (matchup, rule set, index). Encounter ``i`` of every matchup and rule set is fought on
 ``encounter_seed(seed, i)`` (common random numbers), so rule sets, tactics and matchups compare paired, and the

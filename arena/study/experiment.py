@@ -18,25 +18,20 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
-import hashlib
 import json
 import os
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from arena.dice import encounter_seed
 from arena.errors import ArenaError
-from arena.fight.policy_guard import PolicyError
-from arena.labels import printable
-from arena.limits import MAX_ENCOUNTERS, MAX_RUN_ENCOUNTERS, MAX_SEED, MAX_WORKERS
-from arena.rules import RuleSet
+from arena.limits import MAX_WORKERS
+from arena.study.plan import DEFAULT_CHUNK, KEY_COLUMNS, VARIANTS, Chunk, Plan, ScenarioPlan, make_plan
 from arena.study.results_folder import (
     code_fingerprint,
     file_sha256,
@@ -48,395 +43,20 @@ from arena.study.results_folder import (
     remove_run_files,
     verified_chunks,
 )
+from arena.study.tables import arrow_schema, assemble, chunk_table, write_summary
+from arena.study.workers import (
+    EngineSimulator,
+    Task,
+    WorkerDied,
+    _prepared,
+    _warm_rules,
+    connect_cluster,
+    execute,
+    run_chunk,
+)
 
-DEFAULT_CHUNK = 500
-"""Encounters per task: large enough to amortise pickling and scheduling (a few ms), small enough to balance."""
-MAX_RETRIES = 3
-"""How often the chunks of a dead worker are rerun before the run gives up."""
 FORMAT = 2
 """Version of the results folder layout (in the manifest); 2 added the chunk ledger and the code fingerprint."""
-
-KEY_COLUMNS: dict[str, str] = {
-    "scenario": "string",
-    "rules": "string",
-    "die": "string",
-    "players_roll_all": "bool",
-    "modifiers": "string",
-    "open_ended": "bool",
-    "called_shots": "bool",
-    "index": "int64",
-    "seed": "uint64",
-}
-"""The columns every encounter row starts with; the encounter record's fields follow."""
-VARIANTS = ("die", "players_roll_all", "modifiers", "open_ended", "called_shots")
-
-
-# --------------------------------------------------------------------------------------------- simulators
-class EngineSimulator:
-    """The real thing: ``Scenario.prepare()`` once per process, :func:`arena.fight.engine.fight` per encounter.
-
-    Any object with the same three methods can stand in (tests use a tiny deterministic one).
-    """
-
-    def prepare(self, scenario: Any, rules: RuleSet) -> Any:
-        return scenario.prepare(rules.die)  # the generated party depends on the die
-
-    def fight(self, prepared: Any, rules: RuleSet, seed: int) -> dict:
-        from arena.fight.engine import fight
-
-        return fight(prepared, rules, seed).record.as_row()
-
-    def schema(self) -> dict[str, str]:
-        from arena.fight.record import record_schema
-
-        return record_schema()
-
-
-_PREPARED: dict[tuple[str, str, str], Any] = {}
-"""Per-process cache of prepared encounters, keyed by (simulator type, scenario digest, die): a worker
-prepares a scenario once, however many chunks of it it fights."""
-
-
-def _prepared(simulator: Any, scenario: Any, digest: str, rules: RuleSet) -> Any:
-    key = (type(simulator).__qualname__, digest, rules.die)
-    encounter = _PREPARED.get(key)
-    if encounter is None:
-        if len(_PREPARED) >= 16:
-            _PREPARED.clear()
-        encounter = _PREPARED[key] = simulator.prepare(scenario, rules)
-    return encounter
-
-
-# --------------------------------------------------------------------------------------------- the plan
-@dataclass
-class ScenarioPlan:
-    """One scenario of a run: how many encounters, the run seed, the rule sets."""
-
-    scenario: Any
-    name: str
-    n: int
-    seed: int
-    rule_sets: list[RuleSet]
-    digest: str
-    contents: dict
-
-
-@dataclass(frozen=True, order=True)
-class Chunk:
-    """Encounters ``start..stop-1`` of scenario ``scenario`` (its position in the plan) under rule set ``rules``."""
-
-    scenario: int
-    rules: int
-    start: int
-    stop: int
-
-    @property
-    def filename(self) -> str:
-        return f"{self.scenario:03d}-{self.rules:03d}-{self.start:010d}-{self.stop:010d}.parquet"
-
-    @property
-    def size(self) -> int:
-        return self.stop - self.start
-
-
-@dataclass
-class Plan:
-    scenarios: list[ScenarioPlan]
-    chunk_size: int = DEFAULT_CHUNK
-
-    def chunks(self) -> Iterator[Chunk]:
-        """Every chunk, in plan order (scenario, rule set, index): the order rows are written in."""
-        for s, sp in enumerate(self.scenarios):
-            for r in range(len(sp.rule_sets)):
-                for start in range(0, sp.n, self.chunk_size):
-                    yield Chunk(s, r, start, min(start + self.chunk_size, sp.n))
-
-    @property
-    def total(self) -> int:
-        return sum(sp.n * len(sp.rule_sets) for sp in self.scenarios)
-
-    def fingerprint(self) -> dict:
-        """What must be identical for ``--resume`` to continue a run: the settings, and the code that fights."""
-        return {
-            "code": code_fingerprint(),
-            "chunk_size": self.chunk_size,
-            "scenarios": [{"name": sp.name, "digest": sp.digest, "n": sp.n, "seed": sp.seed,
-                           "rule_sets": [r.model_dump(mode="json") for r in sp.rule_sets]}
-                          for sp in self.scenarios],
-        }
-
-
-def scenario_digest(contents: dict) -> str:
-    """SHA-256 of a scenario's canonical JSON (used when the scenario has no ``digest()`` of its own)."""
-    text = json.dumps(contents, sort_keys=True, separators=(",", ":"), default=str)
-    return hashlib.sha256(text.encode()).hexdigest()
-
-
-def _as_rule_sets(rules: Any, options: Any = None) -> list[RuleSet] | None:
-    if rules is None:
-        return None
-    if isinstance(rules, RuleSet | str):
-        rules = [rules]
-    out = [r if isinstance(r, RuleSet) else RuleSet.from_key(str(r), options) for r in rules]
-    if not out:
-        raise ArenaError("the grid is empty: name at least one rule set")
-    dup = _first_duplicate(r.key for r in out)
-    if dup is not None:
-        raise ArenaError(f"rule set {dup!r} is named twice in the grid")
-    return out
-
-
-def _first_duplicate(items: Iterable[str]) -> str | None:
-    """The first (alphabetically) item that appears more than once, or None."""
-    seen: set[str] = set()
-    twice = {x for x in items if x in seen or seen.add(x)}
-    return min(twice) if twice else None
-
-
-def make_plan(scenarios: Iterable[Any], *, n: int | None = None, seed: int | None = None,
-              rules: Any = None, chunk_size: int | None = None) -> Plan:
-    """The plan of a run. ``n``, ``seed`` and ``rules`` (rule sets or keys) override every scenario's own."""
-    plans = []
-    for sc in scenarios:
-        contents = sc.model_dump(mode="json") if hasattr(sc, "model_dump") else {"name": sc.name}
-        digest = sc.digest() if hasattr(sc, "digest") else scenario_digest(contents)
-        own = list(sc.rule_sets())
-        common = {r.options for r in own}
-        grid = _as_rule_sets(rules, next(iter(common)) if len(common) == 1 else None) or own
-        count = int(n if n is not None else sc.n)
-        if not 1 <= count <= MAX_ENCOUNTERS:
-            raise ArenaError(f"scenario {sc.name!r}: the number of encounters must be 1 to {MAX_ENCOUNTERS:,}, "
-                             f"got {count:,}")
-        run_seed = int(seed if seed is not None else sc.seed)
-        if not 0 <= run_seed <= MAX_SEED:
-            raise ArenaError(f"the seed must be 0 to {MAX_SEED:,} (2**64 - 1), got {run_seed:,}")
-        plans.append(ScenarioPlan(sc, sc.name, count, run_seed, grid, digest, contents))
-    if not plans:
-        raise ArenaError("no scenario to run")
-    dup = _first_duplicate(p.name for p in plans)
-    if dup is not None:
-        raise ArenaError(f"scenario name {dup!r} appears twice; names must be unique within a run")
-    size = int(chunk_size or DEFAULT_CHUNK)
-    if not 1 <= size <= MAX_ENCOUNTERS:
-        raise ArenaError(f"the chunk size must be 1 to {MAX_ENCOUNTERS:,}, got {size:,}")
-    plan = Plan(plans, size)
-    if plan.total > MAX_RUN_ENCOUNTERS:
-        raise ArenaError(f"the run would fight {plan.total:,} encounters, more than the limit of "
-                         f"{MAX_RUN_ENCOUNTERS:,}; lower --n or the grid, or split the run")
-    return plan
-
-
-# --------------------------------------------------------------------------------------------- workers
-@dataclass(frozen=True)
-class Task:
-    """What a worker receives: everything to fight one chunk, nothing it must look up."""
-
-    chunk: Chunk
-    scenario: Any
-    digest: str
-    rules: RuleSet
-    seed: int
-    parent: int = 0
-    """The process id of the run that sent it: a local worker stops when that process is gone."""
-
-
-_RULES: dict[str, RuleSet] = {}
-"""Per-process rule sets: a rule set arriving in a task is a fresh copy whose compiled kernel is empty; the
-cached one keeps its compiled plans across chunks."""
-
-
-def _warm_rules(rules: RuleSet) -> RuleSet:
-    key = rules.model_dump_json()
-    return _RULES.setdefault(key, rules)
-
-
-_WATCHING: list[int] = []
-
-
-def _watch_parent(parent: int) -> None:
-    """In a local worker process, exit as soon as the run that started it is gone (killed with SIGKILL, say), so
-    no idle worker outlives its run. A worker of a cluster (whose parent is not the run) is left alone."""
-    if _WATCHING or not parent or os.getpid() == parent or os.getppid() != parent:
-        return
-    import threading
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(0.5)
-        os._exit(1)
-
-    _WATCHING.append(parent)
-    threading.Thread(target=watch, name="arena-parent-watch", daemon=True).start()
-
-
-def run_chunk(task: Task, simulator: Any) -> tuple[Chunk, dict[str, np.ndarray]]:
-    """Fight one chunk; return its columns (index, seed and every record field) as numpy arrays."""
-    _watch_parent(task.parent)
-    prepared = _prepared(simulator, task.scenario, task.digest, task.rules)
-    schema = simulator.schema()
-    chunk = task.chunk
-    seeds = [encounter_seed(task.seed, i) for i in range(chunk.start, chunk.stop)]
-    fight = simulator.fight
-    rules = _warm_rules(task.rules)
-    rows = []
-    for s in seeds:
-        try:
-            rows.append(fight(prepared, rules, s))
-        except PolicyError as err:               # a user's policy failed: this encounter is reported, not dropped
-            index = chunk.start + len(rows)
-            raise PolicyError(f"encounter {index} (engine seed {s}) of scenario {printable(task.scenario.name)!r} "
-                              f"under {rules.key} failed: {err}") from None
-    columns: dict[str, np.ndarray] = {
-        "index": np.arange(chunk.start, chunk.stop, dtype=np.int64),
-        "seed": np.array(seeds, dtype=np.uint64),
-    }
-    for name, kind in schema.items():
-        if name in KEY_COLUMNS:
-            continue  # the experiment's own column wins (same meaning)
-        values = [row[name] for row in rows]
-        columns[name] = np.array(values, dtype=object if kind == "string" else kind)
-    return chunk, columns
-
-
-def _tasks(plan: Plan, chunks: Iterable[Chunk]) -> Iterator[Task]:
-    for c in chunks:
-        sp = plan.scenarios[c.scenario]
-        yield Task(c, sp.scenario, sp.digest, sp.rule_sets[c.rules], sp.seed, os.getpid())
-
-
-class WorkerDied(ArenaError):
-    """Workers kept dying: the run stopped (finished chunks are kept; ``--resume`` continues)."""
-
-
-def _joblib_results(tasks: Iterator[Task], simulator: Any, workers: int) -> Iterator[tuple[Chunk, dict]]:
-    from joblib import Parallel, delayed
-
-    parallel = Parallel(n_jobs=workers, return_as="generator_unordered", pre_dispatch="2*n_jobs")
-    yield from parallel(delayed(run_chunk)(t, simulator) for t in tasks)
-
-
-def connect_cluster(address: str) -> Any:
-    """A ``dask.distributed.Client`` for ``address``; ArenaError (one line) if dask is missing or unreachable."""
-    import socket
-    from urllib.parse import urlparse
-
-    try:
-        parsed = urlparse(address if "://" in address else f"tcp://{address}")
-        host, port = parsed.hostname, parsed.port
-    except ValueError:
-        raise ArenaError(f"--cluster {address!r}: expected a scheduler address like tcp://HOST:PORT") from None
-    tcp = parsed.scheme in ("tcp", "tls")
-    if tcp and (not host or not port):
-        raise ArenaError(f"--cluster {address!r}: expected a scheduler address like tcp://HOST:PORT")
-    try:
-        from dask.distributed import Client
-    except ImportError:
-        raise ArenaError("--cluster needs Dask: pip install 'd20-arena[dask]'") from None
-    if tcp:  # fail fast: Client() would keep retrying a refused connection until its timeout
-        try:
-            socket.create_connection((host, port), timeout=3).close()
-        except OSError as err:
-            raise ArenaError(f"cannot reach the Dask scheduler at {address} ({err.strerror or err})") from None
-    try:
-        return Client(address, timeout="5s", set_as_default=False)
-    except (OSError, TimeoutError, ValueError) as err:
-        reason = str(err).splitlines()[0] if str(err) else type(err).__name__
-        raise ArenaError(f"cannot reach the Dask scheduler at {address} ({reason[:160]})") from None
-
-
-def _dask_results(tasks: Iterator[Task], simulator: Any, client: Any, window: int) -> Iterator[tuple[Chunk, dict]]:
-    from dask.distributed import as_completed
-
-    pending = None
-    for task in tasks:  # keep at most `window` chunks in flight: memory stays flat on both sides
-        future = client.submit(run_chunk, task, simulator, pure=False, retries=MAX_RETRIES)
-        if pending is None:
-            pending = as_completed([future], loop=client.loop)
-        else:
-            pending.add(future)
-        if pending.count() >= window:
-            done = next(pending)
-            yield done.result()
-            done.release()
-    for done in pending or ():
-        yield done.result()
-        done.release()
-
-
-def _is_worker_death(err: BaseException) -> bool:
-    from concurrent.futures.process import BrokenProcessPool
-
-    return isinstance(err, BrokenProcessPool) or type(err).__name__ in ("TerminatedWorkerError", "KilledWorker")
-
-
-def execute(plan: Plan, chunks: Sequence[Chunk], sink: Callable[[Chunk, dict], None], *, workers: int = 1,
-            cluster: str | None = None, simulator: Any = None,
-            on_event: Callable[[str], None] | None = None) -> None:
-    """Fight ``chunks`` of ``plan`` and hand each finished one to ``sink(chunk, columns)`` (in any order).
-
-    ``workers == 1`` runs in this process; more use joblib (loky processes); ``cluster`` a Dask scheduler
-    address. If a worker dies, the event is reported and the chunks not yet finished are rerun.
-    """
-    simulator = simulator or EngineSimulator()
-    say = on_event or (lambda _msg: None)
-    left = list(chunks)
-    client = connect_cluster(cluster) if cluster else None
-    try:
-        for attempt in range(MAX_RETRIES + 1):
-            done: set[Chunk] = set()
-            try:
-                if client is not None:
-                    window = 2 * max(1, sum(client.nthreads().values()))
-                    results = _dask_results(_tasks(plan, left), simulator, client, window)
-                elif workers <= 1:
-                    results = (run_chunk(t, simulator) for t in _tasks(plan, left))
-                else:
-                    results = _joblib_results(_tasks(plan, left), simulator, workers)
-                for chunk, columns in results:
-                    sink(chunk, columns)
-                    done.add(chunk)
-                return
-            except Exception as err:
-                if not _is_worker_death(err):
-                    raise
-                left = [c for c in left if c not in done]
-                if attempt == MAX_RETRIES:
-                    raise WorkerDied(f"a worker died {MAX_RETRIES + 1} times ({type(err).__name__}); "
-                                     f"{len(left)} chunks unfinished, finished ones are kept") from None
-                say(f"a worker died ({type(err).__name__}); rerunning its chunk ({len(left)} chunks left)")
-    finally:
-        if client is not None:
-            client.close()
-
-
-# --------------------------------------------------------------------------------------------- tables
-def arrow_schema(record: dict[str, str]) -> Any:
-    import pyarrow as pa
-
-    types = {"int64": pa.int64(), "uint64": pa.uint64(), "float64": pa.float64(), "bool": pa.bool_(),
-             "string": pa.string()}
-    fields = [pa.field(name, types[kind]) for name, kind in KEY_COLUMNS.items()]
-    fields += [pa.field(name, types[kind]) for name, kind in record.items() if name not in KEY_COLUMNS]
-    return pa.schema(fields)
-
-
-def chunk_table(plan: Plan, chunk: Chunk, columns: dict[str, np.ndarray], schema: Any) -> Any:
-    """The typed arrow table of one finished chunk: key columns, then the record's fields."""
-    import pyarrow as pa
-
-    sp = plan.scenarios[chunk.scenario]
-    rules = sp.rule_sets[chunk.rules]
-    rows = chunk.size
-    constants = {"scenario": sp.name, "rules": rules.key, "die": rules.die,
-                 "players_roll_all": rules.players_roll_all, "modifiers": rules.modifiers,
-                 "open_ended": rules.open_ended, "called_shots": rules.called_shots}
-    arrays = []
-    for f in schema:
-        if f.name in constants:
-            arrays.append(pa.array([constants[f.name]] * rows, type=f.type))
-        else:
-            arrays.append(pa.array(columns[f.name], type=f.type))
-    return pa.Table.from_arrays(arrays, schema=schema)
 
 
 # --------------------------------------------------------------------------------------------- disk
@@ -713,63 +333,6 @@ def remove_run_files_in_chunks(parts: Path) -> None:
         parts.rmdir()
 
 
-ROW_GROUP = 65_536
-"""Rows per row group of ``encounters.parquet``: part files are merged up to this size, no further."""
-
-
-def _read_chunk(path: Path, chunk: Chunk, schema: Any) -> Any:
-    """A chunk file as a table, checked to hold exactly the chunk's encounters."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    try:
-        table = pq.read_table(path, schema=schema)
-    except (pa.ArrowException, OSError) as err:
-        raise ArenaError(f"{path}: a damaged chunk ({str(err).splitlines()[0][:120]}); rerun with --resume to "
-                         "fight it again") from None
-    index = table.column("index").to_numpy()
-    if len(index) != chunk.size or (len(index) and (index[0] != chunk.start or index[-1] != chunk.stop - 1)):
-        raise ArenaError(f"{path}: holds other encounters than its name says; rerun with --resume to fight it again")
-    return table
-
-
-def assemble(plan: Plan, parts: Path, target: Path, schema: Any) -> None:
-    """Merge the part files, in plan order, into ``target`` (written aside, then renamed)."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    tmp = target.with_name(target.name + ".tmp")
-    buffer: list[Any] = []
-    rows = 0
-    try:
-        with pq.ParquetWriter(tmp, schema) as writer:
-            for chunk in plan.chunks():
-                path = parts / chunk.filename
-                if not path.is_file():
-                    raise ArenaError(f"{path}: a finished chunk is missing; rerun with --resume")
-                buffer.append(_read_chunk(path, chunk, schema))
-                rows += chunk.size
-                if rows >= ROW_GROUP:
-                    writer.write_table(pa.concat_tables(buffer), row_group_size=ROW_GROUP)
-                    buffer, rows = [], 0
-            if buffer:
-                writer.write_table(pa.concat_tables(buffer), row_group_size=ROW_GROUP)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
-        raise
-    os.replace(tmp, target)
-
-
-def write_summary(out: Path) -> None:
-    from arena.study.analysis import SUMMARY_COLUMNS, read_encounters, summarise
-
-    table = summarise(read_encounters(out, columns=SUMMARY_COLUMNS))
-    tmp = out / "summary.csv.tmp"
-    table.to_csv(tmp, index=False)
-    os.replace(tmp, out / "summary.csv")
-
-
 # --------------------------------------------------------------------------------------------- in memory
 def _load(scenario: Any, trust_policies: bool = False) -> list[Any]:
     if isinstance(scenario, str | os.PathLike):
@@ -841,3 +404,10 @@ def rich_progress(enabled: bool, description: str = "encounters") -> Iterator[Ca
                 bar.update(task, completed=done - first[0])
 
         yield update
+
+
+__all__ = [
+    "DEFAULT_CHUNK", "FORMAT", "KEY_COLUMNS", "VARIANTS", "Chunk", "EngineSimulator", "Plan", "RunOutcome",
+    "ScenarioPlan", "Task", "WorkerDied", "arrow_schema", "assemble", "chunk_table", "code_fingerprint",
+    "connect_cluster", "execute", "make_plan", "rich_progress", "run", "run_chunk", "run_experiment", "write_summary",
+]

@@ -17,6 +17,7 @@ from arena.dice import encounter_seed
 from arena.errors import ArenaError
 from arena.labels import printable, slug
 from arena.study import experiment, results_folder
+from arena.study import plan as plan_module
 from arena.study.experiment import run_experiment
 from arena.study.results_folder import FolderInUse, locked
 
@@ -187,7 +188,7 @@ def test_a_torn_ledger_line_only_costs_its_chunk(tmp_path):
 
 def test_resume_after_a_code_change_is_refused(tmp_path, monkeypatch):
     out = partial_run(tmp_path)
-    monkeypatch.setattr(experiment, "code_fingerprint", lambda: "0" * 64)
+    monkeypatch.setattr(plan_module, "code_fingerprint", lambda: "0" * 64)
     with pytest.raises(ArenaError, match="another version of d20 Arena.*--force"):
         resume(out)
     run_experiment([SC], out, simulator=FakeSimulator(), chunk_size=150, force=True)

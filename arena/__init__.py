@@ -53,7 +53,32 @@ _EXPORTS: dict[str, str] = {
 _RENAMED = {"register_policy": "register"}
 """Exports whose name differs from the name in their module."""
 
-__all__ = sorted(_EXPORTS)
+__all__ = [
+    "Action",
+    "ArenaError",
+    "Check",
+    "Creature",
+    "Encounter",
+    "FightResult",
+    "NOTHING",
+    "RuleOptions",
+    "RuleSet",
+    "Scenario",
+    "Stream",
+    "encounter_level",
+    "exact",
+    "fight",
+    "generate_party",
+    "get_creature",
+    "load_bestiary",
+    "load_scenarios",
+    "prepare",
+    "register_policy",
+    "resolve",
+    "run",
+    "run_experiment",
+    "typical_creature",
+]
 
 if TYPE_CHECKING:  # what type checkers and editors see; at run time each name is imported on first use
     from arena.combat.actions import NOTHING, Action

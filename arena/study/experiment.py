@@ -234,6 +234,28 @@ def run_experiment(scenarios: Iterable[Any], out: str | os.PathLike, *, n: int |
                          "complete the run with --resume once this is mended") from None
 
 
+def _new_manifest(plan: Plan, old: dict | None, started: str, workers: int, cluster: str | None) -> dict:
+    """The manifest of a run starting now (a resumed run keeps its first start and its earlier sessions)."""
+    return {
+        "format": FORMAT,
+        "status": "running",
+        "started": old.get("started", started) if old else started,
+        "finished": None,
+        "sessions": (old.get("sessions", []) if old else []),
+        "plan": json.loads(json.dumps(plan.fingerprint(), default=str)),
+        "scenarios": [{"name": sp.name, "digest": sp.digest, "n": sp.n, "seed": sp.seed,
+                       "rule_sets": [r.key for r in sp.rule_sets], "contents": sp.contents}
+                      for sp in plan.scenarios],
+        "grid": sorted({r.key for sp in plan.scenarios for r in sp.rule_sets}),
+        "seeds": {sp.name: sp.seed for sp in plan.scenarios},
+        "seed_rule": "encounter i of a scenario uses arena.dice.encounter_seed(seed, i) under every rule set",
+        "versions": package_versions(),
+        "git_commit": git_commit(),
+        "workers": workers,
+        "cluster": cluster,
+    }
+
+
 def _run_locked(plan: Plan, out: Path, resume: bool, force: bool, workers: int, cluster: str | None,
                 simulator: Any, progress: Callable[[int, int], None] | None, say: Callable[[str], None],
                 events: list[str]) -> RunOutcome:
@@ -253,24 +275,7 @@ def _run_locked(plan: Plan, out: Path, resume: bool, force: bool, workers: int, 
         say(note)
 
     started = _now()
-    manifest = {
-        "format": FORMAT,
-        "status": "running",
-        "started": old.get("started", started) if old else started,
-        "finished": None,
-        "sessions": (old.get("sessions", []) if old else []),
-        "plan": json.loads(json.dumps(plan.fingerprint(), default=str)),
-        "scenarios": [{"name": sp.name, "digest": sp.digest, "n": sp.n, "seed": sp.seed,
-                       "rule_sets": [r.key for r in sp.rule_sets], "contents": sp.contents}
-                      for sp in plan.scenarios],
-        "grid": sorted({r.key for sp in plan.scenarios for r in sp.rule_sets}),
-        "seeds": {sp.name: sp.seed for sp in plan.scenarios},
-        "seed_rule": "encounter i of a scenario uses arena.dice.encounter_seed(seed, i) under every rule set",
-        "versions": package_versions(),
-        "git_commit": git_commit(),
-        "workers": workers,
-        "cluster": cluster,
-    }
+    manifest = _new_manifest(plan, old, started, workers, cluster)
     _write_json_atomic(out / "manifest.json", manifest)
 
     todo = [c for c in all_chunks if c.filename not in present]

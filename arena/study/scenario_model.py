@@ -144,20 +144,48 @@ class Scenario(Frozen):
         return self
 
     def _resolve(self, base_dir: Path, where: Where) -> None:
-        from arena.world.bestiary import get_creature, load_bestiary
-        from arena.world.party import load_party
-        from arena.world.typical import parse_typical_name
-
+        """Look up every name; all problems together, each at its field."""
         problems: list[str] = []
-        book = None
-        if self.bestiary:
-            for i, p in enumerate(self.bestiary):
-                if not usable(base_dir / p, folder_ok=True):
-                    problems.append(f"{where(('bestiary', i))}: no such file or folder {p!r}"
-                                    f" (relative to {display_name(base_dir) or '.'})")
-            if problems:
-                raise YamlValidationError(problems)
-            book = load_bestiary([base_dir / p for p in self.bestiary])
+        book = self._book(base_dir, where)
+        groups = self._monster_groups(book, where, problems)
+        party = self._named_party(base_dir, book, where, problems)
+        if problems:
+            raise YamlValidationError(problems)
+
+        resolved = _Resolved(tuple(groups), tuple(party) if party is not None else None, base_dir)
+        fighters = [*self._party_for(resolved, "d20"), *(c for c, _ in groups)]
+        total = len(fighters) - len(groups) + sum(count for _, count in groups)
+        if total > MAX_COMBATANTS:
+            problems.append(f"{where(('monsters',))}: {total} creatures would fight; the limit is {MAX_COMBATANTS}")
+        problems += self._threat_problems(where, groups)
+        problems += self._unknown_policies(where, fighters)
+        names = {c.name for c in fighters}
+        for name in self.tactics.creatures:
+            if name not in names:
+                problems.append(f"{where(('tactics', 'creatures', name))}: "
+                                + nearest(name, sorted(names), "creature in this scenario"))
+        problems += self._foreign_policies(base_dir, where, fighters)
+        if problems:
+            raise YamlValidationError(problems)
+        self._resolved = resolved
+
+    def _book(self, base_dir: Path, where: Where) -> dict[str, Creature] | None:
+        """The bestiary with the scenario's own ``bestiary`` files (None: the built-in one)."""
+        from arena.world.bestiary import load_bestiary
+
+        if not self.bestiary:
+            return None
+        problems = [f"{where(('bestiary', i))}: no such file or folder {p!r} (relative to "
+                    f"{display_name(base_dir) or '.'})"
+                    for i, p in enumerate(self.bestiary) if not usable(base_dir / p, folder_ok=True)]
+        if problems:
+            raise YamlValidationError(problems)
+        return load_bestiary([base_dir / p for p in self.bestiary])
+
+    def _monster_groups(self, book: dict | None, where: Where, problems: list[str]) -> list[tuple[Creature, int]]:
+        """Each monster group as (stat block, count); a problem per group that cannot be one."""
+        from arena.world.bestiary import get_creature
+        from arena.world.typical import parse_typical_name
 
         groups: list[tuple[Creature, int]] = []
         for i, group in enumerate(self.monsters):
@@ -178,60 +206,56 @@ class Scenario(Frozen):
                                 "put it in the party")
                 continue
             groups.append((creature, group.count))
+        return groups
 
-        party: list[Creature | tuple[str, int]] | None = None
+    def _named_party(self, base_dir: Path, book: dict | None, where: Where,
+                     problems: list[str]) -> list[Creature | tuple[str, int]] | None:
+        """The party of a ``file`` or ``members`` (a generated PC as (class, level)); None for ``level``."""
+        from arena.world.party import load_party
+
         if self.party.file is not None:
             path = base_dir / self.party.file
             if not usable(path):
                 problems.append(f"{where(('party', 'file'))}: no such file {self.party.file!r}")
-            else:
-                party = load_party(path)
-        elif self.party.members is not None:
-            party = []
-            for i, member in enumerate(self.party.members):
-                generated = GENERATED_PC_RE.match(member.name.strip().lower()) if member.name else None
-                if generated:
-                    level = int(generated.group("level"))
-                    if not 1 <= level <= 20:
-                        problems.append(f"{where(('party', i, 'name'))}: a generated PC's level "
-                                        f"is 1-20, not {level}")
-                        continue
-                    party.append((generated.group("cls"), level))
+                return None
+            return load_party(path)
+        if self.party.members is None:
+            return None
+        party: list[Creature | tuple[str, int]] = []
+        for i, member in enumerate(self.party.members):
+            generated = GENERATED_PC_RE.match(member.name.strip().lower()) if member.name else None
+            if generated:
+                level = int(generated.group("level"))
+                if not 1 <= level <= 20:
+                    problems.append(f"{where(('party', i, 'name'))}: a generated PC's level is 1-20, not {level}")
                     continue
-                try:
-                    creature = member.stat_block or get_creature(member.name, book)
-                except ArenaError as err:
-                    problems.append(f"{where(('party', i, 'name'))}: {err}")
-                    continue
-                if member.stat_block is not None and parse_typical_name(creature.name.strip().lower()) is not None:
-                    problems.append(f"{where(('party', i, 'stat_block', 'name'))}: the name {creature.name!r} is "
-                                    "reserved for the typical monsters; name your stat block otherwise")
-                    continue
-                if creature.side != "pc":
-                    field = ("party", i) if member.stat_block is None else ("party", i, "stat_block", "side")
-                    problems.append(f"{where(field)}: {creature.name} is a monster; "
-                                    "a party member needs side: pc")
-                    continue
+                party.append((generated.group("cls"), level))
+                continue
+            creature = self._party_member(member, i, book, where, problems)
+            if creature is not None:
                 party.append(creature)
-        if problems:
-            raise YamlValidationError(problems)
+        return party
 
-        resolved = _Resolved(tuple(groups), tuple(party) if party is not None else None, base_dir)
-        fighters = [*self._party_for(resolved, "d20"), *(c for c, _ in groups)]
-        total = len(fighters) - len(groups) + sum(count for _, count in groups)
-        if total > MAX_COMBATANTS:
-            problems.append(f"{where(('monsters',))}: {total} creatures would fight; the limit is {MAX_COMBATANTS}")
-        problems += self._threat_problems(where, groups)
-        problems += self._unknown_policies(where, fighters)
-        names = {c.name for c in fighters}
-        for name in self.tactics.creatures:
-            if name not in names:
-                problems.append(f"{where(('tactics', 'creatures', name))}: "
-                                + nearest(name, sorted(names), "creature in this scenario"))
-        problems += self._foreign_policies(base_dir, where, fighters)
-        if problems:
-            raise YamlValidationError(problems)
-        self._resolved = resolved
+    @staticmethod
+    def _party_member(member: Any, i: int, book: dict | None, where: Where, problems: list[str]) -> Creature | None:
+        """A named or inline PC, or None with a problem."""
+        from arena.world.bestiary import get_creature
+        from arena.world.typical import parse_typical_name
+
+        try:
+            creature = member.stat_block or get_creature(member.name, book)
+        except ArenaError as err:
+            problems.append(f"{where(('party', i, 'name'))}: {err}")
+            return None
+        if member.stat_block is not None and parse_typical_name(creature.name.strip().lower()) is not None:
+            problems.append(f"{where(('party', i, 'stat_block', 'name'))}: the name {creature.name!r} is "
+                            "reserved for the typical monsters; name your stat block otherwise")
+            return None
+        if creature.side != "pc":
+            field = ("party", i) if member.stat_block is None else ("party", i, "stat_block", "side")
+            problems.append(f"{where(field)}: {creature.name} is a monster; a party member needs side: pc")
+            return None
+        return creature
 
     def _used_policies(self, fighters: list[Creature]) -> list[tuple[PathKey, str | None]]:
         """Every policy name the scenario uses, with the field that names it."""

@@ -54,7 +54,7 @@ def claims_cmd(
     = None,
 ) -> None:
     """Evaluate every claim of the documents: single rolls exactly, encounters by paired simulation."""
-    from arena.study import claims
+    from arena.study import claims, claims_report
     from arena.study.calibrate import check_n, check_seed
 
     try:
@@ -78,7 +78,7 @@ def claims_cmd(
         with _progress(not as_json, "encounters") as progress:
             ev = claims.evaluate(quick=quick, n=n, seed=run_seed, workers=chosen_workers, cluster=cluster,
                                  only=ids, progress=progress)
-        page = claims.write_report(ev, folder, _command(), chosen_workers, cluster) if folder else None
+        page = claims_report.write_report(ev, folder, _command(), chosen_workers, cluster) if folder else None
     except ArenaError as err:
         raise _fail(err) from None
     if as_json:

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import math
 import time
-import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -36,7 +35,7 @@ import numpy as np
 import pandas as pd
 
 from arena.rules.roll_claims import BELL_CURVE, OPEN_ENDED, PLAYERS_ROLL, PRESS_LUCK
-from arena.study.analysis import paired_proportion, paired_values, wilson
+from arena.study.analysis import wilson
 from arena.study.calibrate import (
     Batch,
     CalibrationCell,
@@ -46,13 +45,22 @@ from arena.study.calibrate import (
     run_batch,
     typical_name,
 )
+from arena.study.claim_statistics import (
+    _pt,
+    _significant,
+    _win,
+    diff_prop,
+    diff_values,
+    paired_bootstrap,
+    prop,
+    ratio_change,
+)
 
 LEVELS = (3, 5, 8)
 SIZES = (1, 2, 4)
 RUN_SEED = 20250607
 QUICK_N = 150
 """Encounters per arm in ``--quick`` (intervals of roughly +-5-8 points per matchup, +-2-3 pooled)."""
-BOOTSTRAP = 400
 SUPPORTED, PARTLY, NOT = "supported", "partly supported", "not supported"
 
 
@@ -83,75 +91,6 @@ CALIBRATION_SIZES = (1, 2, 3, 4, 6, 8)
 def _m(spec: tuple[int, Fraction, int], rules: Sequence[str], n: int, seed: int, **kw: Any) -> Matchup:
     level, cr, size = spec
     return Matchup(level, typical_name(cr), size, tuple(rules), n, seed, **kw)
-
-
-# --------------------------------------------------------------------------------------------- statistics
-def _win(rows: pd.DataFrame, side: str = "party") -> np.ndarray:
-    return (rows["winner"].to_numpy() == side)
-
-
-def _pt(x: float) -> float:
-    return round(100 * float(x), 2)
-
-
-def prop(wins: np.ndarray) -> dict:
-    """A win rate (percent) with its Wilson interval."""
-    k, n = int(np.sum(wins)), len(wins)
-    low, high = wilson(k, n)
-    return {"pct": _pt(k / n if n else float("nan")), "ci": [_pt(low), _pt(high)], "n": n}
-
-
-def diff_prop(base: np.ndarray, new: np.ndarray) -> dict:
-    """Paired change of a proportion (points), t interval on the differences, McNemar p."""
-    d = paired_proportion(base, new)
-    return {"base_pct": _pt(d.base), "new_pct": _pt(d.new), "change_pts": _pt(d.diff),
-            "ci": [_pt(d.low), _pt(d.high)], "p": round(d.p, 4), "n": d.n}
-
-
-def diff_values(base: np.ndarray, new: np.ndarray, scale: float = 1.0) -> dict:
-    d = paired_values(np.asarray(base, float) * scale, np.asarray(new, float) * scale)
-    return {"base": round(d.base, 4), "new": round(d.new, 4), "change": round(d.diff, 4),
-            "ci": [round(d.low, 4), round(d.high, 4)], "p": round(d.p, 4), "n": d.n}
-
-
-def paired_bootstrap(stat: Callable[..., float], *arrays: np.ndarray, resamples: int = BOOTSTRAP,
-                     seed: int = 0) -> tuple[float, float, float]:
-    """(estimate, low, high): scipy's paired percentile bootstrap of ``stat(*arrays)``."""
-    from scipy.stats import DegenerateDataWarning, bootstrap
-
-    est = float(stat(*arrays))
-    if len(arrays[0]) < 3:
-        return est, float("nan"), float("nan")
-    with warnings.catch_warnings():          # a statistic every resample gives alike (no lucky hit at all, say)
-        warnings.simplefilter("ignore", DegenerateDataWarning)
-        res = bootstrap(arrays, stat, paired=True, vectorized=False, n_resamples=resamples, method="percentile",
-                        random_state=np.random.default_rng(seed))
-    low, high = res.confidence_interval
-    if np.ptp(res.bootstrap_distribution) == 0:     # ... has that value as its interval
-        return est, est, est
-    return est, float(low), float(high)
-
-
-def ratio_change(num_a: np.ndarray, den_a: np.ndarray, num_b: np.ndarray, den_b: np.ndarray,
-                 seed: int = 0) -> dict:
-    """sum(num)/sum(den) under arm a and b and the change b - a (percent), paired bootstrap interval."""
-    def r(n: np.ndarray, d: np.ndarray) -> float:
-        s = float(np.sum(d))
-        return float(np.sum(n)) / s if s else float("nan")
-
-    def change(na: np.ndarray, da: np.ndarray, nb: np.ndarray, db: np.ndarray) -> float:
-        return r(nb, db) - r(na, da)
-
-    arrays = [np.asarray(x, float) for x in (num_a, den_a, num_b, den_b)]
-    est, low, high = paired_bootstrap(change, *arrays, seed=seed)
-    return {"base_pct": _pt(r(arrays[0], arrays[1])), "new_pct": _pt(r(arrays[2], arrays[3])),
-            "change_pts": _pt(est), "ci": [_pt(low), _pt(high)], "n": len(arrays[0])}
-
-
-def _significant(entry: dict, sign: int) -> bool:
-    """The interval lies strictly on the ``sign`` side of 0."""
-    low, high = entry["ci"]
-    return low > 0 if sign > 0 else high < 0
 
 
 # --------------------------------------------------------------------------------------------- claims
@@ -700,133 +639,3 @@ def interval_widths(results: list[dict]) -> dict[str, float]:
         if widths:
             out[r["id"]] = round(float(np.median(widths)), 2)
     return out
-
-
-# --------------------------------------------------------------------------------------------- report
-def _plot_group_cr(result: dict, path: Any) -> bool:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    rows = result["numbers"].get("delta_cr_by_size") or []
-    if not rows:
-        return False
-    x = [r["size"] for r in rows]
-    y = [r["delta_cr"] for r in rows]
-    err = np.array([[r["delta_cr"] - r["ci"][0] for r in rows], [r["ci"][1] - r["delta_cr"] for r in rows]])
-    fig, ax = plt.subplots(figsize=(6, 3.5))
-    ax.errorbar(x, y, yerr=np.clip(err, 0, None), fmt="o", capsize=3, label="measured Delta-CR (95% bootstrap)")
-    ax.step([0.5, 3.5, 3.5, 8.5], [0, 0, -1, -1], where="post", color="grey", ls="--", label="the rule: -1 at 4+")
-    ax.set_xlabel("group size")
-    ax.set_ylabel("Delta-CR (3d6 - d20), rungs")
-    ax.axhline(0, color="black", lw=0.5)
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    try:
-        if callable(path):          # a saver, e.g. a staged file of arena.study.report.Staged
-            path(fig)
-        else:
-            fig.savefig(path, dpi=100, format="png")
-    finally:
-        plt.close(fig)
-    return True
-
-
-def _plot_changes(results: list[dict], path: Any) -> bool:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    items = []
-    for r in results:
-        for key in ("pooled_all", "3d6_gain_minus_d20_gain", "underdog_win_rate", "all_levels"):
-            e = r["numbers"].get(key)
-            if isinstance(e, dict) and "ci" in e:
-                items.append((f"{r['id']}\n{key}", e.get("change_pts", e.get("pts")), e["ci"]))
-        for key in ("party_win_rate",):
-            e = r["numbers"].get(key)
-            if isinstance(e, dict) and "ci" in e:
-                items.append((f"{r['id']}\n{key}", e["change_pts"], e["ci"]))
-        for key in ("d20+called", "3d6+called", "d20+open", "3d6+open"):
-            e = r["numbers"].get(key)
-            if isinstance(e, dict) and "party_win_rate" in e:
-                items.append((f"{r['id']}\n{key} win", e["party_win_rate"]["change_pts"], e["party_win_rate"]["ci"]))
-    if not items:
-        return False
-    fig, ax = plt.subplots(figsize=(8, 1 + 0.5 * len(items)))
-    y = np.arange(len(items))[::-1]
-    est = np.array([i[1] for i in items], float)
-    err = np.array([[i[1] - i[2][0] for i in items], [i[2][1] - i[1] for i in items]], float)
-    ax.errorbar(est, y, xerr=np.clip(err, 0, None), fmt="o", capsize=3)
-    ax.set_yticks(y, [i[0] for i in items], fontsize=7)
-    ax.axvline(0, color="black", lw=0.5)
-    ax.set_xlabel("change (percentage points, paired 95% interval)")
-    fig.tight_layout()
-    try:
-        if callable(path):          # a saver, e.g. a staged file of arena.study.report.Staged
-            path(fig)
-        else:
-            fig.savefig(path, dpi=100, format="png")
-    finally:
-        plt.close(fig)
-    return True
-
-
-def write_report(ev: Evaluation, out: Any, command: str, workers: int, cluster: str | None) -> Any:
-    """``out/claims.md`` (with PNG plots), ``out/manifest.json``, ``out/claims.json`` and ``out/summary.csv``;
-    returns the page. Every file is written aside and put in place only once all are written (the page last), so
-    a failure (a full disk, a read-only folder) leaves no page that looks complete."""
-    import json
-
-    from arena.errors import ArenaError
-    from arena.study.experiment import git_commit, package_versions
-    from arena.study.report import Staged, md_code, md_text, output_folder
-
-    out = output_folder(out, "claims")
-    if (out / "encounters.parquet").exists() or (out / "chunks").exists():
-        raise ArenaError(f"{out} is a results folder of `arena run`: its manifest.json and summary.csv are not the "
-                         "claims' to replace (choose another --out)")
-    summary = summary_rows(ev.results)
-    widths = interval_widths(ev.results)
-    manifest = {
-        "command": command, "seed": ev.seed, "quick": ev.quick, "sizes_per_arm": ev.sizes,
-        "seed_rule": "encounter i of every matchup and rule set uses arena.dice.encounter_seed(seed, i)",
-        "encounters": ev.batch.encounters if ev.batch else 0,
-        "fight_seconds": round(ev.batch.seconds, 2) if ev.batch else 0.0,
-        "total_seconds": round(ev.seconds, 2),
-        "encounters_per_second": round(ev.batch.encounters / ev.batch.seconds, 1) if ev.batch and
-        ev.batch.seconds else None,
-        "median_interval_half_width_pts": widths,
-        "matchups": [m.model_dump() for m in ev.batch.matchups] if ev.batch else [],
-        "workers": workers, "cluster": cluster, "versions": package_versions(), "git_commit": git_commit(),
-        "verdicts": {r["id"]: r["verdict"] for r in ev.results},
-    }
-    with Staged(out, "claims report") as stage:
-        stage.text("summary.csv", summary.to_csv(index=False))
-        stage.text("manifest.json", json.dumps(manifest, indent=2, default=str) + "\n")
-        stage.text("claims.json", json.dumps(ev.results, indent=2, default=str) + "\n")
-        lines = ["# The documents' claims, evaluated", "",
-                 f"{md_code(command, 2000)} - seed {ev.seed}, "
-                 f"{'quick size (wide intervals)' if ev.quick else 'full size'}; "
-                 f"{manifest['encounters']:,} encounters in {manifest['fight_seconds']:.0f} s "
-                 f"({workers} worker(s){', cluster ' + md_text(cluster) if cluster else ''}). Method and criteria: "
-                 "docs/claims.md.", "",
-                 "| claim | source | verdict | headline (paired 95% interval) | median half-width (pts) |",
-                 "|---|---|---|---|---|"]
-        for row in summary.itertuples(index=False):
-            w = widths.get(row.id)
-            lines.append(f"| {row.id} | {row.source} | **{row.verdict}** | {row.headline} | "
-                         f"{'' if w is None else f'{w:.2f}'} |")
-        if _plot_changes(ev.results, lambda fig: stage.figure("changes.png", fig)):
-            lines += ["", "![changes](changes.png)"]
-        for r in ev.results:
-            lines += ["", f"## {r['id']} - {r['verdict']}", "", f"> {r['quote']}", "", f"*{r['source']}*", "",
-                      f"**Criterion.** {r['criterion']}", ""]
-            if r["id"] == "bell-group-cr" and _plot_group_cr(r, lambda fig: stage.figure("group-cr.png", fig)):
-                lines += ["![group CR](group-cr.png)", ""]
-            lines += ["```json", json.dumps(r["numbers"], indent=1, default=str), "```"]
-        stage.text("claims.md", "\n".join(lines) + "\n")
-        stage.commit()
-    return out / "claims.md"

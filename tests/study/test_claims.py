@@ -7,7 +7,7 @@ import pytest
 
 from arena.errors import ArenaError
 from arena.study import calibrate as cal
-from arena.study import claims
+from arena.study import claims, claims_report
 
 VERDICTS = {claims.SUPPORTED, claims.PARTLY, claims.NOT}
 N, SEED = 6, 11
@@ -92,7 +92,7 @@ def test_sizes_and_requests():
 
 
 def test_report_files(small, tmp_path):
-    page = claims.write_report(small, tmp_path, "arena claims --n 6", 1, None)
+    page = claims_report.write_report(small, tmp_path, "arena claims --n 6", 1, None)
     assert page.exists() and (tmp_path / "manifest.json").exists() and (tmp_path / "summary.csv").exists()
     text = page.read_text()
     assert "bell-group-cr" in text and "```json" in text

@@ -41,9 +41,8 @@ from arena.world.creatures import (
     Creature,
     Frozen,
     Saves,
-    cr_text,
-    parse_cr,
 )
+from arena.world.stat_types import cr_text, parse_cr
 from arena.world.yamlio import load_yaml, validate
 
 PREFIX = "typical-cr"

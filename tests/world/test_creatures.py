@@ -12,8 +12,8 @@ from arena.world.creatures import (
     Creature,
     DamageReduction,
     improved_ac_bonus,
-    parse_cr,
 )
+from arena.world.stat_types import parse_cr
 from arena.world.yamlio import YamlValidationError, parse_yaml, validate
 
 BASE = {

@@ -55,7 +55,7 @@ class Stream:
     @classmethod
     def scripted(cls, rolls: list[tuple[int, int] | float]) -> Stream:
         """A stream that yields the given rolls in order, for tests and worked examples: ``(face, sides)`` for
-        one die, or a raw draw in [0, 1) (see :func:`arena.rules.kernel.draw_for` for multi-dice naturals)."""
+        one die, or a raw draw in [0, 1) (see :func:`arena.rules.naturals.draw_for` for multi-dice naturals)."""
         values = iter([r if isinstance(r, float) else (r[0] - 0.5) / r[1] for r in rolls])
         stream = cls.__new__(cls)
         stream.seed = None

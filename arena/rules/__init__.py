@@ -12,7 +12,8 @@ from fractions import Fraction
 
 from arena.dice import Stream
 from arena.rules.check import KINDS, SIDES, Check, Outcome
-from arena.rules.kernel import chain_error, kernel_for
+from arena.rules.kernel import kernel_for
+from arena.rules.naturals import chain_error
 from arena.rules.open_ended import ERROR_BOUND
 from arena.rules.ruleset import STANDARD, RuleOptions, RuleSet, default_grid, grid
 

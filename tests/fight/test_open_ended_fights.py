@@ -55,7 +55,7 @@ def test_a_fumbled_melee_attack_provokes_an_attack_of_opportunity(spy, key):
     f = make_fight([creature("hero", side="pc")], [creature("orc", hp=50)], key=key, monster_calls="head")
     hero, orc = f.pcs[0], f.monsters[0]
     if key.startswith("3d6"):
-        from arena.rules.kernel import draw_for
+        from arena.rules.naturals import draw_for
         draws = [draw_for("3d6", (1, 1, 1)), draw_for("3d6", (6, 6, 6)), draw_for("3d6", (4, 3, 3))]
     else:
         draws = [*FUMBLE, (10, 20)]

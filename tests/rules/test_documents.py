@@ -4,7 +4,8 @@ from fractions import Fraction
 
 from arena.dice import Stream
 from arena.rules import Check, RuleSet, bell_curve, exact, players_roll, resolve
-from arena.rules.kernel import draw_for, kernel_for
+from arena.rules.kernel import kernel_for
+from arena.rules.naturals import draw_for
 from arena.rules.variable_modifiers import variable_text
 
 OPEN = RuleSet(open_ended=True)

@@ -315,20 +315,33 @@ def check_numbers(check: Check) -> None:
 
 
 def build_plan(check: Check, rules: RuleSet) -> Plan:
-    """Compile ``check`` under ``rules``; raises :class:`RulesError` for a check the rules do not allow."""
-    opts = rules.options
+    """Compile ``check`` under ``rules``; raises :class:`RulesError` for a check the rules do not allow.
+
+    Done once per distinct check and rule set (the kernel caches plans), in steps: who rolls, which die, taking
+    10/16/18/20, which modifier dice, and what the naturals do."""
     kind, side = check.kind, check.side
     if kind not in KINDS:
         raise RulesError(f"unknown check kind {kind!r} (choose from {', '.join(KINDS)})")
     if side not in SIDES or (check.opponent is not None and check.opponent not in SIDES):
         raise RulesError(f"a side is 'pc' or 'monster', not {side!r}")
     check_numbers(check)
-    opponent = check.opponent or _OTHER[side]
-
     plan = Plan()
     plan.p_success = None
     plan.shared = {}
     plan.choices = None
+    modifier, hidden = _who_rolls(plan, check, rules)
+    _choose_die(plan, check, rules)
+    _check_taking(plan, check, rules)
+    _choose_modifier(plan, check, rules, modifier, hidden)
+    _judge_naturals(plan, check, rules)
+    return plan
+
+
+def _who_rolls(plan: Plan, check: Check, rules: RuleSet) -> tuple[int, int]:
+    """The roller, its kind of roll and target (players roll all turns a monster's roll into the player's); returns
+    the roller's modifier and the modifier it does not know."""
+    kind, side = check.kind, check.side
+    opponent = check.opponent or _OTHER[side]
     converted = (rules.players_roll_all and side == "monster" and opponent == "pc"
                  and kind in players_roll.CONVERTED_KINDS)
     if converted:   # the player rolls a defense, magic or spell resistance check instead
@@ -342,15 +355,17 @@ def build_plan(check: Check, rules: RuleSet) -> Plan:
     plan.target = target
     plan.defends = plan.roller_kind == "defense"
     plan.is_attack = kind in ATTACK_LIKE
-    roller_kind = plan.roller_kind
+    return modifier, hidden
 
-    # --- the die
+
+def _choose_die(plan: Plan, check: Check, rules: RuleSet) -> None:
+    """The die rolled (4d6 drop lowest under auspicious odds), and the die of a Luck-domain reroll."""
     die = rules.die
     base = {"d20": D20, "3d6": D3D6, "fixed10": FIXED}[die]
     if check.auspicious:
         if die != "3d6":
             raise RulesError("auspicious odds exists only under the bell curve (3d6)")
-        if opts.auspicious_scope == "all-rolls" or roller_kind in bell_curve.AUSPICIOUS_KINDS:
+        if rules.options.auspicious_scope == "all-rolls" or plan.roller_kind in bell_curve.AUSPICIOUS_KINDS:
             base = D4D6
     plan.die = base
     plan.spell_end = bell_curve.LUCK_SPELL_ENDS_NATURAL if base == D4D6 else None
@@ -358,18 +373,24 @@ def build_plan(check: Check, rules: RuleSet) -> Plan:
     if check.luck_reroll:
         plan.reroll_die = D4D6 if die == "3d6" else base
 
-    # --- taking 10 / 16 / 18 / 20
-    plan.take = check.take
-    if check.take is not None:
-        allowed = bell_curve.TAKE_OPTIONS if die == "3d6" else standard.TAKE_OPTIONS
-        if kind not in standard.TAKE_KINDS:
-            raise RulesError(f"taking {check.take} applies to skill and ability checks only, not {kind}")
-        if check.take not in allowed:
-            raise RulesError(f"cannot take {check.take} under {die} (allowed: {', '.join(map(str, allowed))})")
-        if check.press_luck or check.luck_reroll:
-            raise RulesError("a check that takes 10/16/18/20 rolls no die: nothing to press or reroll")
 
-    # --- the modifier: static, variable, or pressed
+def _check_taking(plan: Plan, check: Check, rules: RuleSet) -> None:
+    """Taking 10 / 16 / 18 / 20: only on skill and ability checks, only the values the die allows."""
+    plan.take = check.take
+    if check.take is None:
+        return
+    allowed = bell_curve.TAKE_OPTIONS if rules.die == "3d6" else standard.TAKE_OPTIONS
+    if check.kind not in standard.TAKE_KINDS:
+        raise RulesError(f"taking {check.take} applies to skill and ability checks only, not {check.kind}")
+    if check.take not in allowed:
+        raise RulesError(f"cannot take {check.take} under {rules.die} (allowed: {', '.join(map(str, allowed))})")
+    if check.press_luck or check.luck_reroll:
+        raise RulesError("a check that takes 10/16/18/20 rolls no die: nothing to press or reroll")
+
+
+def _choose_modifier(plan: Plan, check: Check, rules: RuleSet, modifier: int, hidden: int) -> None:
+    """The modifier: static, variable dice (by the rules or pressed), and what the roller did not know."""
+    roller_kind = plan.roller_kind
     if check.press_luck:
         if check.unconscious:
             raise RulesError("cannot press your luck while unconscious")
@@ -377,10 +398,10 @@ def build_plan(check: Check, rules: RuleSet) -> Plan:
             raise RulesError("cannot press your luck on an initiative check")
         if roller_kind == "defense" and check.flat_footed:
             raise RulesError("cannot press your luck on a flat-footed AC roll")
-        if die == "fixed10":
+        if rules.die == "fixed10":
             raise RulesError("fixed10 rolls no variable dice: pressing luck is meaningless there")
     variable_by_rules = (rules.modifiers == "variable"
-                         and opts.variable_sides in ("both", plan.roller))
+                         and rules.options.variable_sides in ("both", plan.roller))
     use_variable = check.take is None and (variable_by_rules or check.press_luck)
     plan.pressed = check.press_luck and not variable_by_rules and check.take is None
     if use_variable:
@@ -396,8 +417,11 @@ def build_plan(check: Check, rules: RuleSet) -> Plan:
         plan.var_dice = ()
         plan.var_table = None
 
-    # --- naturals: automatic results, threats, explosions
-    low, top = _FACES[base]
+
+def _judge_naturals(plan: Plan, check: Check, rules: RuleSet) -> None:
+    """What the naturals do: automatic results, threats and their confirmation, explosions, item damage."""
+    opts, die, roller_kind = rules.options, rules.die, plan.roller_kind
+    low, top = _FACES[plan.die]
     plan.open = rules.open_ended and check.take is None
     automatic_kinds = standard.AUTOMATIC_KINDS | ({"defense", "magic"} if opts.prad_automatic else set())
     has_autos = (roller_kind in automatic_kinds and die != "fixed10" and check.take is None
@@ -424,7 +448,6 @@ def build_plan(check: Check, rules: RuleSet) -> Plan:
     plan.item_natural = {"save": low, "magic": top}.get(roller_kind) if die != "fixed10" else None
     if check.take is not None:
         plan.item_natural = None
-    return plan
 
 
 class Kernel:

@@ -338,49 +338,14 @@ def build_character(cls: str, level: int, die: str = "d20") -> Creature:
     hp += TOUGHNESS_HP * feats.count("Toughness")
     hp = max(hp, level)
 
-    # armor class
-    armor = _piece(ARMOR_BY_LEVEL[cls], level)
-    armor_bonus = 0
-    max_dex = None
-    speed = 30
-    if armor is not None:
-        armor_bonus = armor.bonus + (scheduled("armor", level) or 0)
-        max_dex, speed = armor.max_dex, armor.speed
-    if cls == "wizard":
-        armor_bonus = scheduled("bracers", level) or 0
-    shield_bonus = 0
-    if cls in SHIELD_USERS:
-        shield_bonus = HEAVY_STEEL_SHIELD.bonus + (scheduled("shield", level) or 0)
-    dex_ac = m["dex"] if max_dex is None else min(m["dex"], max_dex)
-    deflection = scheduled("deflection", level) or 0
-    natural = scheduled("natural", level) or 0
-    dodge = DODGE_AC if "Dodge" in feats else 0
-    ac = 10 + armor_bonus + shield_bonus + dex_ac + deflection + natural + dodge
-    touch = 10 + dex_ac + deflection + dodge
-    flat = ac - max(dex_ac, 0) - dodge
-
-    # saves
+    ac, touch, flat, speed = _armor_class(cls, level, m, feats)
     resistance = scheduled("resistance", level) or 0
     saves = Saves(
         fort=base_fort + m["con"] + resistance + SAVE_FEAT_BONUS * ("Great Fortitude" in feats),
         ref=base_ref + m["dex"] + resistance + SAVE_FEAT_BONUS * ("Lightning Reflexes" in feats),
         will=base_will + m["wis"] + resistance + SAVE_FEAT_BONUS * ("Iron Will" in feats),
     )
-
-    # attacks
-    weapon = MAIN_WEAPON[cls]
-    enh = scheduled("weapon", level) if cls != "wizard" else None
-    to_hit_item = 0 if enh is None else max(enh, 1)  # masterwork = +1 to hit
-    dmg_item = enh or 0
-    attacks = []
-    main = _attack(weapon, cls, bab, m, feats, to_hit_item, dmg_item, level)
-    attacks.append(main)
-    if cls == "wizard":
-        attacks.append(_attack(QUARTERSTAFF, cls, bab, m, feats, 0, 0, level))
-    else:
-        attacks.append(_attack(LIGHT_CROSSBOW, cls, bab, m, feats, 0, 0, level))
-    standard = tuple((a.model_copy(update={"bonuses": a.bonuses[:1]}),) for a in attacks)
-    full = tuple((a,) for a in attacks)
+    standard, full = _attack_routines(cls, level, bab, m, feats)
 
     spellcasting = None
     if cls in ("cleric", "wizard"):
@@ -389,18 +354,7 @@ def build_character(cls: str, level: int, die: str = "d20") -> Creature:
                                     prepared=_prepared(cls, level, m[key], die),
                                     domains=DOMAINS if cls == "cleric" else ())
 
-    notes = [f"Generated {cls} {level} (human; assumptions in arena/world/party.py).",
-             f"Gear value {gear_cost(cls, level)} gp of {WEALTH_BY_LEVEL[level]} gp wealth by level."]
-    unmodelled = [f for f in feats if f in NOT_MODELLED_FEATS]
-    if unmodelled:
-        notes.append("Feats not modelled: " + ", ".join(unmodelled) + ".")
-    if cls == "rogue":
-        specials = ["evasion" if level >= 2 else "", "uncanny dodge" if level >= 4 else "",
-                    f"trap sense +{level // 3}" if level >= 3 else ""]
-        notes.append("Not modelled: trapfinding" + "".join(f", {s}" for s in specials if s) + ".")
-    if cls == "cleric":
-        notes.append("Domains Luck and Healing; turn undead not modelled.")
-
+    notes = _notes(cls, level, feats)
     return Creature(
         name=f"{cls}-{level}",
         title=f"Human {cls.capitalize()} {level}",
@@ -429,6 +383,62 @@ def build_character(cls: str, level: int, die: str = "d20") -> Creature:
         notes=" ".join(notes),
         source="generated: SRD 3.5 class tables + arena/world/party.py assumptions",
     )
+
+
+def _armor_class(cls: str, level: int, m: dict[str, int], feats: tuple[str, ...]) -> tuple[int, int, int, int]:
+    """AC, touch AC, flat-footed AC and speed from the class's armour schedule, shield, Dex, rings and feats."""
+    armor = _piece(ARMOR_BY_LEVEL[cls], level)
+    armor_bonus = 0
+    max_dex = None
+    speed = 30
+    if armor is not None:
+        armor_bonus = armor.bonus + (scheduled("armor", level) or 0)
+        max_dex, speed = armor.max_dex, armor.speed
+    if cls == "wizard":
+        armor_bonus = scheduled("bracers", level) or 0
+    shield_bonus = 0
+    if cls in SHIELD_USERS:
+        shield_bonus = HEAVY_STEEL_SHIELD.bonus + (scheduled("shield", level) or 0)
+    dex_ac = m["dex"] if max_dex is None else min(m["dex"], max_dex)
+    deflection = scheduled("deflection", level) or 0
+    natural = scheduled("natural", level) or 0
+    dodge = DODGE_AC if "Dodge" in feats else 0
+    ac = 10 + armor_bonus + shield_bonus + dex_ac + deflection + natural + dodge
+    touch = 10 + dex_ac + deflection + dodge
+    flat = ac - max(dex_ac, 0) - dodge
+    return ac, touch, flat, speed
+
+
+def _attack_routines(cls: str, level: int, bab: int, m: dict[str, int], feats: tuple[str, ...]) -> tuple:
+    """The standard-action and full-attack routines: the class's main weapon (with its enhancement) and a second
+    one (the wizard's quarterstaff, everyone else's light crossbow)."""
+    enh = scheduled("weapon", level) if cls != "wizard" else None
+    to_hit_item = 0 if enh is None else max(enh, 1)  # masterwork = +1 to hit
+    dmg_item = enh or 0
+    attacks = [_attack(MAIN_WEAPON[cls], cls, bab, m, feats, to_hit_item, dmg_item, level)]
+    if cls == "wizard":
+        attacks.append(_attack(QUARTERSTAFF, cls, bab, m, feats, 0, 0, level))
+    else:
+        attacks.append(_attack(LIGHT_CROSSBOW, cls, bab, m, feats, 0, 0, level))
+    standard = tuple((a.model_copy(update={"bonuses": a.bonuses[:1]}),) for a in attacks)
+    full = tuple((a,) for a in attacks)
+    return standard, full
+
+
+def _notes(cls: str, level: int, feats: tuple[str, ...]) -> list[str]:
+    """What the generated PC's notes say: its assumptions, its gear's value, and what is not modelled."""
+    notes = [f"Generated {cls} {level} (human; assumptions in arena/world/party.py).",
+             f"Gear value {gear_cost(cls, level)} gp of {WEALTH_BY_LEVEL[level]} gp wealth by level."]
+    unmodelled = [f for f in feats if f in NOT_MODELLED_FEATS]
+    if unmodelled:
+        notes.append("Feats not modelled: " + ", ".join(unmodelled) + ".")
+    if cls == "rogue":
+        specials = ["evasion" if level >= 2 else "", "uncanny dodge" if level >= 4 else "",
+                    f"trap sense +{level // 3}" if level >= 3 else ""]
+        notes.append("Not modelled: trapfinding" + "".join(f", {s}" for s in specials if s) + ".")
+    if cls == "cleric":
+        notes.append("Domains Luck and Healing; turn undead not modelled.")
+    return notes
 
 
 def _attack(weapon: Weapon, cls: str, bab: int, m: dict[str, int], feats: tuple[str, ...], to_hit_item: int,

@@ -23,11 +23,9 @@ resampled by index, the same indices for every rung and arm (they share seeds).
 
 from __future__ import annotations
 
-import hashlib
-import json
 import math
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import asdict, dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -35,9 +33,28 @@ import numpy as np
 import pandas as pd
 
 from arena.errors import ArenaError
-from arena.limits import MAX_ENCOUNTERS, MAX_GROUP_COUNT, MAX_SEED, MAX_WORKERS
+from arena.study.matchups import (
+    KEEP,
+    Batch,
+    Matchup,
+    merge_requests,
+    raise_attacks,
+    run_batch,
+)
+from arena.study.options import (
+    METRICS,
+    PARTY_LEVELS,
+    _whole,
+    check_level,
+    check_metric,
+    check_n,
+    check_seed,
+    check_sizes,
+    check_workers,
+    parse_sizes,
+    rule_keys,
+)
 
-METRICS = ("win", "hp-lost", "death")
 DEFAULT_METRIC = "hp-lost"
 """The default difficulty metric: the one with the steepest ladder slope relative to its standard error at mid
 difficulty (measured with :func:`discrimination`; the numbers are in docs/claims.md)."""
@@ -49,250 +66,10 @@ GRID_LEVELS = (1, 3, 5, 8, 12, 16)
 GRID_SIZES = (1, 2, 3, 4, 6, 8)
 GRID_EL_WINDOW = (-2, 3)
 """``arena calibrate --grid``: monster CRs whose Encounter Level is within [L-2, L+3]."""
-KEEP = ("winner", "rounds", "party_hp_lost", "pcs_down", "pcs_dead", "hits_monsters", "attacks_monsters",
-        "lucky_hits_monsters", "lucky_damage_monsters", "damage_monsters", "attacks_party", "hits_party",
-        "critical_successes_party", "critical_successes_monsters", "fumbles_party", "fumbles_monsters",
-        "called_shots_party", "called_hits_party", "luck_pressed_party", "luck_pressed_successes_party")
-"""The record fields a batch keeps (the rest of each record is dropped as soon as its chunk arrives)."""
 
 
 MAX_BOOTSTRAP = 100_000
 """Bootstrap resamples of one calibration (each solves every arm's position on the ladder once)."""
-PARTY_LEVELS = range(1, 21)
-
-
-# --------------------------------------------------------------------------------------------- checks
-def _whole(value: Any, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | np.integer):
-        raise ArenaError(f"{what} must be a whole number, not {value!r}")
-    return int(value)
-
-
-def check_workers(workers: Any, what: str = "--workers") -> int:
-    """Local worker processes: 1 to :data:`~arena.limits.MAX_WORKERS`."""
-    workers = _whole(workers, what)
-    if not 1 <= workers <= MAX_WORKERS:
-        raise ArenaError(f"{what} must be 1 to {MAX_WORKERS}, not {workers}")
-    return workers
-
-
-def check_seed(seed: Any, what: str = "--seed") -> int:
-    """A run seed: 0 to :data:`~arena.limits.MAX_SEED`."""
-    seed = _whole(seed, what)
-    if not 0 <= seed <= MAX_SEED:
-        raise ArenaError(f"{what} must be 0 to {MAX_SEED:,}, not {seed:,}")
-    return seed
-
-
-def check_n(n: Any, least: int, what: str = "--n") -> int:
-    """Encounters per arm: ``least`` to :data:`~arena.limits.MAX_ENCOUNTERS`."""
-    n = _whole(n, what)
-    if not least <= n <= MAX_ENCOUNTERS:
-        raise ArenaError(f"{what} must be {least} to {MAX_ENCOUNTERS:,}, not {n:,}")
-    return n
-
-
-def check_level(level: Any, what: str = "--party-level") -> int:
-    level = _whole(level, what)
-    if level not in PARTY_LEVELS:
-        raise ArenaError(f"{what} must be 1-20, not {level}")
-    return level
-
-
-def check_sizes(sizes: Sequence[Any], what: str = "--sizes") -> tuple[int, ...]:
-    """Group sizes: at least one, each 1 to :data:`~arena.limits.MAX_GROUP_COUNT`, none twice."""
-    if not sizes:
-        raise ArenaError(f"{what}: give group sizes of 1 to {MAX_GROUP_COUNT}, e.g. 1,2,4,6")
-    out = []
-    for s in sizes:
-        s = _whole(s, what)
-        if not 1 <= s <= MAX_GROUP_COUNT:
-            raise ArenaError(f"{what}: a group size must be 1 to {MAX_GROUP_COUNT}, not {s:,}")
-        if s in out:
-            raise ArenaError(f"{what}: size {s} is given twice")
-        out.append(s)
-    return tuple(out)
-
-
-def check_metric(metric: Any) -> str:
-    if metric not in METRICS:
-        raise ArenaError(f"--metric must be one of {', '.join(METRICS)}, not {metric!r}")
-    return metric
-
-
-def parse_sizes(text: str, what: str = "--sizes") -> tuple[int, ...]:
-    """``"1,2,4,6"`` -> (1, 2, 4, 6); anything else (an empty item, a word, a sign, a duplicate) is an error."""
-    import re
-
-    items = [item.strip() for item in text.split(",")]
-    if not text.strip():
-        raise ArenaError(f"{what}: give group sizes separated by commas, e.g. 1,2,4,6")
-    for item in items:
-        if not re.fullmatch(r"[0-9]{1,9}", item):
-            shown = "an empty item" if not item else repr(item[:40])
-            raise ArenaError(f"{what} {text[:60]!r}: {shown} is not a group size (whole numbers 1 to "
-                             f"{MAX_GROUP_COUNT}, separated by commas)")
-    return check_sizes([int(item) for item in items], what)
-
-
-def rule_keys(rules: Sequence[str], what: str = "--rules") -> tuple[str, ...]:
-    """The canonical keys of ``rules`` (each a valid rule-set key), at least one, in order, without repeats."""
-    from arena.rules import RuleSet
-
-    keys = []
-    for r in rules:
-        try:
-            keys.append(RuleSet.from_key(r).key)
-        except ArenaError as err:
-            raise ArenaError(f"{what}: {err}") from None
-    if not keys:
-        raise ArenaError(f"{what}: give at least one rule set, e.g. 3d6")
-    return tuple(dict.fromkeys(keys))
-
-
-# --------------------------------------------------------------------------------------------- matchups
-@dataclass(frozen=True)
-class Matchup:
-    """The generated party of ``level`` against ``count`` x ``monster``, under ``rules``, ``n`` encounters."""
-
-    level: int
-    monster: str
-    count: int
-    rules: tuple[str, ...]
-    n: int
-    seed: int = 0
-    attack_bonus: int = 0
-    """Added to every attack bonus of every PC (weapon routines; spells are unchanged)."""
-    party_press: str = "never"
-    party_called: str = "never"
-    round_cap: int = 50
-
-    @property
-    def name(self) -> str:
-        extra = "".join([f"+atk{self.attack_bonus}" if self.attack_bonus else "",
-                         f"+press-{self.party_press}" if self.party_press != "never" else "",
-                         f"+called-{self.party_called}" if self.party_called != "never" else ""])
-        return f"L{self.level}-{self.monster}x{self.count}{extra}"
-
-    @property
-    def key(self) -> tuple:
-        """Everything but rules, n and seed: two requests with the same key fight the same encounters."""
-        return (self.level, self.monster, self.count, self.attack_bonus, self.party_press, self.party_called,
-                self.round_cap)
-
-    def rule_sets(self) -> list:
-        from arena.rules import RuleSet
-
-        return [RuleSet.from_key(k) for k in self.rules]
-
-    def digest(self) -> str:
-        text = json.dumps({"matchup": list(self.key), "v": 1}, sort_keys=True)
-        return hashlib.sha256(text.encode()).hexdigest()
-
-    def model_dump(self, mode: str = "json") -> dict:
-        return {**asdict(self), "rules": list(self.rules), "name": self.name}
-
-    def party(self, die: str) -> list:
-        from arena.study.scenario import party_die
-        from arena.world.party import generate_party
-
-        members = generate_party(self.level, party_die(die))
-        if self.attack_bonus:
-            members = [raise_attacks(c, self.attack_bonus) for c in members]
-        return members
-
-    def prepare(self, die: str = "d20") -> Any:
-        from arena.fight.engine import prepare
-        from arena.fight.tactics import TacticsSettings
-        from arena.world.bestiary import get_creature
-
-        party = self.party(die)
-        monster = get_creature(self.monster)
-        tactics = TacticsSettings(press_luck=self.party_press, called_shot=self.party_called)
-        per_creature = {c.name: TacticsSettings(policy=c.tactics, press_luck=self.party_press,
-                                                called_shot=self.party_called) for c in party}
-        return prepare(party, [(monster, self.count)], round_cap=self.round_cap, party_tactics=tactics,
-                       creature_tactics=per_creature)
-
-
-def raise_attacks(creature: Any, bonus: int) -> Any:
-    """``creature`` with ``bonus`` added to every attack bonus of every routine (standard and full)."""
-    def routine(r: tuple) -> tuple:
-        return tuple(a.model_copy(update={"bonuses": tuple(b + bonus for b in a.bonuses)}) for a in r)
-
-    update: dict[str, Any] = {"attack": tuple(routine(r) for r in creature.attack)}
-    if creature.full_attack is not None:
-        update["full_attack"] = tuple(routine(r) for r in creature.full_attack)
-    return creature.model_copy(update=update)
-
-
-def merge_requests(matchups: Iterable[Matchup]) -> list[Matchup]:
-    """One matchup per key, with the union of the rule sets and the largest n (all on one seed)."""
-    merged: dict[tuple, Matchup] = {}
-    for m in matchups:
-        old = merged.get((m.key, m.seed))
-        if old is None:
-            merged[(m.key, m.seed)] = m
-        else:
-            rules = tuple(dict.fromkeys([*old.rules, *m.rules]))
-            merged[(m.key, m.seed)] = Matchup(**{**asdict(old), "rules": rules, "n": max(old.n, m.n)})
-    return list(merged.values())
-
-
-@dataclass
-class Batch:
-    """The rows of a batch (one per matchup, rule set and encounter) and how long it took."""
-
-    frame: pd.DataFrame
-    seconds: float
-    encounters: int
-    matchups: list[Matchup] = field(default_factory=list)
-
-    def rows(self, m: Matchup, rules: str, n: int | None = None) -> pd.DataFrame:
-        """Encounters ``0..n-1`` of matchup ``m`` (by key) under ``rules``, in index order."""
-        sel = self.frame[(self.frame["matchup"] == m.name) & (self.frame["rules"] == rules)]
-        if sel.empty:
-            raise ArenaError(f"no rows for {m.name} under {rules}")
-        sel = sel.sort_values("index")
-        return sel.iloc[: (n or m.n)].reset_index(drop=True)
-
-
-def run_batch(matchups: Sequence[Matchup], *, workers: int = 1, cluster: str | None = None,
-              chunk_size: int = 250, keep: Sequence[str] = KEEP,
-              progress: Callable[[int, int], None] | None = None) -> Batch:
-    """Fight every matchup under every one of its rule sets with arena.study.experiment's execution machinery."""
-    import time
-
-    from arena.study.experiment import EngineSimulator, execute, make_plan
-
-    workers = check_workers(workers)
-    merged = merge_requests(matchups)
-    plan = make_plan(merged, chunk_size=chunk_size)
-    parts: dict[Any, dict] = {}
-    done = [0]
-
-    def sink(chunk: Any, columns: dict) -> None:
-        parts[chunk] = {k: columns[k] for k in ("index", *keep)}
-        done[0] += chunk.size
-        if progress:
-            progress(done[0], plan.total)
-
-    t0 = time.perf_counter()
-    chunks = list(plan.chunks())
-    execute(plan, chunks, sink, workers=min(workers, max(1, len(chunks))), cluster=cluster,
-            simulator=EngineSimulator())
-    seconds = time.perf_counter() - t0
-    frames = []
-    for chunk in plan.chunks():
-        sp = plan.scenarios[chunk.scenario]
-        cols = parts[chunk]
-        frame = pd.DataFrame({k: np.asarray(v) for k, v in cols.items()})
-        frame.insert(0, "rules", sp.rule_sets[chunk.rules].key)
-        frame.insert(0, "matchup", sp.name)
-        frames.append(frame)
-    frame = pd.concat(frames, ignore_index=True)
-    frame["winner"] = frame["winner"].astype(str)
-    return Batch(frame, seconds, plan.total, merged)
 
 
 # --------------------------------------------------------------------------------------------- difficulty
@@ -583,3 +360,46 @@ def heat_map(table: pd.DataFrame, path: Any, title: str = "Delta-CR (3d6 - d20),
     finally:
         plt.close(fig)
     return path
+
+
+__all__ = [  # the option checks and matchups are re-exported: commands read them from here
+    "Batch",
+    "BOOTSTRAP",
+    "calibrate",
+    "calibrate_grid",
+    "calibration_matchups",
+    "CalibrationCell",
+    "check_level",
+    "check_metric",
+    "check_n",
+    "check_seed",
+    "check_sizes",
+    "check_workers",
+    "DEFAULT_METRIC",
+    "difficulty_values",
+    "discrimination",
+    "equivalent_cr",
+    "equivalent_position",
+    "evaluate_cell",
+    "grid_cells",
+    "GRID_EL_WINDOW",
+    "GRID_LEVELS",
+    "GRID_SIZES",
+    "heat_map",
+    "isotonic",
+    "KEEP",
+    "ladder_position",
+    "ladder_rungs",
+    "Matchup",
+    "MAX_BOOTSTRAP",
+    "merge_requests",
+    "METRICS",
+    "parse_sizes",
+    "PARTY_LEVELS",
+    "position_text",
+    "predicted_delta",
+    "raise_attacks",
+    "rule_keys",
+    "run_batch",
+    "typical_name",
+]

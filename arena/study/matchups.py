@@ -1,0 +1,167 @@
+"""Matchups and batches: one party against one monster group under a set of rule sets, and many of them merged and
+fought in one go (same seeds for every arm, so every comparison is paired).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from arena.errors import ArenaError
+from arena.study.options import check_workers
+
+KEEP = ("winner", "rounds", "party_hp_lost", "pcs_down", "pcs_dead", "hits_monsters", "attacks_monsters",
+        "lucky_hits_monsters", "lucky_damage_monsters", "damage_monsters", "attacks_party", "hits_party",
+        "critical_successes_party", "critical_successes_monsters", "fumbles_party", "fumbles_monsters",
+        "called_shots_party", "called_hits_party", "luck_pressed_party", "luck_pressed_successes_party")
+"""The record fields a batch keeps (the rest of each record is dropped as soon as its chunk arrives)."""
+
+
+@dataclass(frozen=True)
+class Matchup:
+    """The generated party of ``level`` against ``count`` x ``monster``, under ``rules``, ``n`` encounters."""
+
+    level: int
+    monster: str
+    count: int
+    rules: tuple[str, ...]
+    n: int
+    seed: int = 0
+    attack_bonus: int = 0
+    """Added to every attack bonus of every PC (weapon routines; spells are unchanged)."""
+    party_press: str = "never"
+    party_called: str = "never"
+    round_cap: int = 50
+
+    @property
+    def name(self) -> str:
+        extra = "".join([f"+atk{self.attack_bonus}" if self.attack_bonus else "",
+                         f"+press-{self.party_press}" if self.party_press != "never" else "",
+                         f"+called-{self.party_called}" if self.party_called != "never" else ""])
+        return f"L{self.level}-{self.monster}x{self.count}{extra}"
+
+    @property
+    def key(self) -> tuple:
+        """Everything but rules, n and seed: two requests with the same key fight the same encounters."""
+        return (self.level, self.monster, self.count, self.attack_bonus, self.party_press, self.party_called,
+                self.round_cap)
+
+    def rule_sets(self) -> list:
+        from arena.rules import RuleSet
+
+        return [RuleSet.from_key(k) for k in self.rules]
+
+    def digest(self) -> str:
+        text = json.dumps({"matchup": list(self.key), "v": 1}, sort_keys=True)
+        return hashlib.sha256(text.encode()).hexdigest()
+
+    def model_dump(self, mode: str = "json") -> dict:
+        return {**asdict(self), "rules": list(self.rules), "name": self.name}
+
+    def party(self, die: str) -> list:
+        from arena.study.scenario import party_die
+        from arena.world.party import generate_party
+
+        members = generate_party(self.level, party_die(die))
+        if self.attack_bonus:
+            members = [raise_attacks(c, self.attack_bonus) for c in members]
+        return members
+
+    def prepare(self, die: str = "d20") -> Any:
+        from arena.fight.engine import prepare
+        from arena.fight.tactics import TacticsSettings
+        from arena.world.bestiary import get_creature
+
+        party = self.party(die)
+        monster = get_creature(self.monster)
+        tactics = TacticsSettings(press_luck=self.party_press, called_shot=self.party_called)
+        per_creature = {c.name: TacticsSettings(policy=c.tactics, press_luck=self.party_press,
+                                                called_shot=self.party_called) for c in party}
+        return prepare(party, [(monster, self.count)], round_cap=self.round_cap, party_tactics=tactics,
+                       creature_tactics=per_creature)
+
+
+def raise_attacks(creature: Any, bonus: int) -> Any:
+    """``creature`` with ``bonus`` added to every attack bonus of every routine (standard and full)."""
+    def routine(r: tuple) -> tuple:
+        return tuple(a.model_copy(update={"bonuses": tuple(b + bonus for b in a.bonuses)}) for a in r)
+
+    update: dict[str, Any] = {"attack": tuple(routine(r) for r in creature.attack)}
+    if creature.full_attack is not None:
+        update["full_attack"] = tuple(routine(r) for r in creature.full_attack)
+    return creature.model_copy(update=update)
+
+
+def merge_requests(matchups: Iterable[Matchup]) -> list[Matchup]:
+    """One matchup per key, with the union of the rule sets and the largest n (all on one seed)."""
+    merged: dict[tuple, Matchup] = {}
+    for m in matchups:
+        old = merged.get((m.key, m.seed))
+        if old is None:
+            merged[(m.key, m.seed)] = m
+        else:
+            rules = tuple(dict.fromkeys([*old.rules, *m.rules]))
+            merged[(m.key, m.seed)] = Matchup(**{**asdict(old), "rules": rules, "n": max(old.n, m.n)})
+    return list(merged.values())
+
+
+@dataclass
+class Batch:
+    """The rows of a batch (one per matchup, rule set and encounter) and how long it took."""
+
+    frame: pd.DataFrame
+    seconds: float
+    encounters: int
+    matchups: list[Matchup] = field(default_factory=list)
+
+    def rows(self, m: Matchup, rules: str, n: int | None = None) -> pd.DataFrame:
+        """Encounters ``0..n-1`` of matchup ``m`` (by key) under ``rules``, in index order."""
+        sel = self.frame[(self.frame["matchup"] == m.name) & (self.frame["rules"] == rules)]
+        if sel.empty:
+            raise ArenaError(f"no rows for {m.name} under {rules}")
+        sel = sel.sort_values("index")
+        return sel.iloc[: (n or m.n)].reset_index(drop=True)
+
+
+def run_batch(matchups: Sequence[Matchup], *, workers: int = 1, cluster: str | None = None,
+              chunk_size: int = 250, keep: Sequence[str] = KEEP,
+              progress: Callable[[int, int], None] | None = None) -> Batch:
+    """Fight every matchup under every one of its rule sets with arena.study.experiment's execution machinery."""
+    import time
+
+    from arena.study.experiment import EngineSimulator, execute, make_plan
+
+    workers = check_workers(workers)
+    merged = merge_requests(matchups)
+    plan = make_plan(merged, chunk_size=chunk_size)
+    parts: dict[Any, dict] = {}
+    done = [0]
+
+    def sink(chunk: Any, columns: dict) -> None:
+        parts[chunk] = {k: columns[k] for k in ("index", *keep)}
+        done[0] += chunk.size
+        if progress:
+            progress(done[0], plan.total)
+
+    t0 = time.perf_counter()
+    chunks = list(plan.chunks())
+    execute(plan, chunks, sink, workers=min(workers, max(1, len(chunks))), cluster=cluster,
+            simulator=EngineSimulator())
+    seconds = time.perf_counter() - t0
+    frames = []
+    for chunk in plan.chunks():
+        sp = plan.scenarios[chunk.scenario]
+        cols = parts[chunk]
+        frame = pd.DataFrame({k: np.asarray(v) for k, v in cols.items()})
+        frame.insert(0, "rules", sp.rule_sets[chunk.rules].key)
+        frame.insert(0, "matchup", sp.name)
+        frames.append(frame)
+    frame = pd.concat(frames, ignore_index=True)
+    frame["winner"] = frame["winner"].astype(str)
+    return Batch(frame, seconds, plan.total, merged)

@@ -1,0 +1,259 @@
+"""Attacks: weapon attack routines and each swing, fumbles, trips, rays, coups de grace, and choosing targets.
+
+Owns everything from an attack roll's modifiers and AC to its damage roll: the swing is the fight's hottest code
+(see :func:`swing`). Calls the rolls, states, called shots and damage below it; the functions take the fight first
+(see :mod:`arena.fight.rolls`).
+"""
+
+from __future__ import annotations
+
+from arena.fight import tactics
+from arena.fight.called_shots import call_shot, called_effect, called_hit, called_text, lethal_against, may_press
+from arena.fight.combatant import Combatant
+from arena.fight.damage import deal
+from arena.fight.rolls import LUCKY_AT, count_hit, count_roll, new_check, penalty, roll_text
+from arena.fight.rolls import save as saving_throw
+from arena.fight.states import DEAD_AT, die, lose_weapon
+from arena.rules import Check
+from arena.rules import called_shots as cs
+
+PRONE_MELEE = 4
+"""Prone: -4 on the prone creature's melee attacks; -4 AC against melee, +4 against ranged."""
+SHOOTING_INTO_MELEE = -4
+"""A ranged attack into a melee where an ally is engaged takes -4 (no Precise Shot is modelled)."""
+HELPLESS_AC = -4
+"""A helpless defender loses its Dexterity bonus (its flat-footed AC) and melee attackers get +4 against it:
+modelled as flat-footed AC - 4 against melee attacks (ranged attackers get no bonus)."""
+STUNNED_AC = -2
+"""A stunned defender takes -2 to AC and loses its Dexterity bonus: flat-footed AC - 2."""
+FUMBLE_WEAPON_LOSS = 0.5
+"""Seed 002: a fumbled ranged attack "may lose or break" the weapon: here half the time, for the rest of the fight."""
+BLIND_MISS_CHANCE = 0.5
+"""A blinded attacker (every eye severely damaged) misses half its hits (total concealment for it, SRD 3.5)."""
+BLIND_AC = -2
+
+
+def pick_target(f, c: Combatant, spell: bool = False):
+    """A new target for ``c``'s attacks (those its weapons reach), or for its spell (anyone)."""
+    return tactics.choose_target(f.view, c, f.view.enemies(c) if spell else None)
+
+
+def can_target(f, creature: Combatant) -> bool:
+    return creature.is_able
+
+
+def attack_routine(f, c: Combatant, target: Combatant, routine, full: bool) -> None:
+    rend = c.t.rend if full else None
+    hits_by_name: dict[tuple[int, str], int] = {}     # (target, attack): rend needs both claws on one foe
+    for attack in routine:
+        for swing, bonus in enumerate(attack.full_bonuses if full else attack.first_bonus):
+            if not target.is_able:
+                target = pick_target(f, c)
+                if target is None:
+                    return
+            if swing_at(f, c, target, attack, bonus, swing) and rend:
+                key = (target.uid, attack.name)
+                hits_by_name[key] = hits_by_name.get(key, 0) + 1
+    if rend and hits_by_name.get((target.uid, rend[1]), 0) >= rend[2] and not target.dead:
+        amount = rend[0].roll(f.stream)
+        if f.lines is not None:
+            f.log(f"{c.name} rends {target.name}")
+        claw = next(a for a in routine if a.name == rend[1])
+        deal(f, c, target, amount, claw.types, claw.overcomes, weapon=True)
+
+
+def swing_at(f, c: Combatant, target: Combatant, attack, bonus: int, swing: int = 0,
+             provoked: bool = False) -> bool:
+    """One attack roll and its damage. Returns whether it hit.
+
+    Inlined for speed, the hottest code of a fight: the AC, the attack modifier and the damage roll stay in this
+    one function; each split out as a helper of its own would cost one more Python call on every swing."""
+    flat_footed = not target.acted
+    helpless = not target.is_able
+    stunned = not helpless and target.conditions and "stunned" in target.conditions
+    if attack.touch:
+        ac = target.t.touch_ac
+    elif flat_footed or helpless or stunned:
+        ac = target.t.ff_ac
+    else:
+        ac = target.t.ac
+    ac += target.ac_bonus
+    if helpless:
+        if not attack.ranged:
+            ac += HELPLESS_AC
+    elif stunned:
+        ac += STUNNED_AC
+    mod = bonus + c.attack_bonus
+    if c.injuries:
+        mod += penalty(c, "ranged" if attack.ranged else "attack", cs.hands_used(attack.name, swing, attack.count))
+    if target.prone:
+        ac += PRONE_MELEE if attack.ranged else -PRONE_MELEE
+    if c.prone and not attack.ranged:
+        mod -= PRONE_MELEE
+    if attack.ranged and engaged(f, c):
+        mod += SHOOTING_INTO_MELEE
+    if target.blind:
+        ac += BLIND_AC
+    part = None
+    if f.called_shots and not provoked:
+        part = call_shot(f, c, target, attack, mod, ac, flat_footed)
+    press = part is not None and may_press(f, c, target, flat_footed)
+    check = new_check(Check, ("attack", c.side, mod, ac, 0, attack.threat, attack.multiplier, target.side,
+                              False, flat_footed, None, press, False, False))
+    outcome = f.resolve(check, c, target)
+    plan = f.last_plan
+    tally = c.tally
+    tally.attacks += 1
+    count_roll(tally, outcome)
+    if part is not None:
+        tally.called_shots += 1
+        c.called_this_round = True
+    hit = outcome.success
+    if hit and c.blind and f.rand() < BLIND_MISS_CHANCE:
+        hit = False                      # blinded: the hit finds nothing
+    if not hit:
+        if f.lines is not None:
+            f.log(f"{c.name} {attack.name} {mod:+d} vs {target.name} AC {ac}{called_text(part)}: "
+                  f"{roll_text(outcome, plan)} - miss{' (FUMBLE)' if outcome.fumble else ''}")
+        if outcome.fumble:
+            fumble(f, c, target, attack)
+        return False
+    chance = count_hit(tally, plan)
+    critical = outcome.critical and "critical hits" not in target.t.immunities
+    table = attack.damage_table
+    amount = table[int(f.rand() * len(table))] if table is not None else attack.damage.roll(f.stream)
+    if critical:
+        tally.crits += 1
+        for _ in range(attack.multiplier - 1):
+            amount += attack.damage.roll(f.stream)
+    if amount < 1:
+        amount = 1
+    if attack.sneak and sneak_applies(f, c, target, flat_footed or helpless or stunned):
+        amount += attack.sneak.roll(f.stream)
+    part_hit = part is not None and called_hit(plan, outcome, target, part, attack)
+    if f.lines is not None:
+        f.log(f"{c.name} {attack.name} {mod:+d} vs {target.name} AC {ac}{called_text(part)}: "
+              f"{roll_text(outcome, plan)} - {'CRITICAL ' if critical else ''}hit for {amount}"
+              f"{' - CALLED HIT' if part_hit else ''}")
+    dealt = deal(f, c, target, amount, attack.types, attack.overcomes, weapon=True)
+    if part_hit:
+        called_effect(f, c, target, part, dealt, index=0 if part in cs.PER_INSTANCE else None)
+    if attack.extra is not None:
+        dealt += deal(f, c, target, attack.extra.roll(f.stream), frozenset({attack.extra_type}))
+    if chance <= LUCKY_AT:
+        tally.lucky_hits += 1
+        tally.lucky_damage += dealt
+    if attack.trip and target.is_able and not target.prone:
+        trip(f, c, target, attack)
+    return True
+
+
+def fumble(f, c: Combatant, target: Combatant, attack) -> None:
+    """A fumbled melee attack provokes an immediate attack of opportunity from its target; a fumbled ranged
+    attack loses or breaks the weapon half the time."""
+    tally = c.tally
+    if attack.ranged:
+        if f.rand() < FUMBLE_WEAPON_LOSS:
+            lose_weapon(f, c)
+            tally.weapons_lost += 1
+            if f.lines is not None:
+                f.log(f"{c.name} loses its {attack.name}")
+        return
+    if not target.is_able or not c.is_able:
+        return
+    melee = target.t.full or target.t.standard
+    if not melee or melee[0].ranged:
+        return
+    tally.aoo_provoked += 1
+    if f.lines is not None:
+        f.log(f"{c.name}'s fumble provokes an attack of opportunity from {target.name}")
+    swing_at(f, target, c, melee[0], melee[0].bonuses[0], provoked=True)
+
+
+def engaged(f, c: Combatant) -> bool:
+    """An ally of ``c`` is in melee (some able ally does not prefer ranged attacks)."""
+    return f.melee_count[c.side] - (c.is_able and not c.ranged) > 0
+
+
+def sneak_applies(f, c: Combatant, target: Combatant, denied_dex: bool) -> bool:
+    """Sneak attack: the target is denied its Dexterity bonus, or flanked (abstractly: another able ally of
+    the rogue fights in melee). Creatures immune to critical hits or sneak attack take none."""
+    if "sneak attack" in target.t.immunities or "critical hits" in target.t.immunities:
+        return False
+    return denied_dex or engaged(f, c)
+
+
+def trip(f, c: Combatant, target: Combatant, attack) -> None:
+    """A free trip attempt: opposed Strength checks (the attacker's trip modifier against the defender's best
+    of Strength and Dexterity), each through the kernel."""
+    defence = target.t.trip_defence
+    mod = attack.trip_modifier if attack.trip_modifier is not None else c.t.str_mod
+    if c.injuries:
+        mod += penalty(c, "str")
+    if target.injuries:
+        defence += penalty(target, "dex")
+    against = f.resolve(new_check(Check, ("ability", target.side, defence, 0, 0, 20, 2, None, False, False,
+                                          None, False, False, False)), target, None).total
+    if f.resolve(new_check(Check, ("ability", c.side, mod, against + 1, 0, 20, 2, None, False, False, None,
+                                   False, False, False)), c, None).success:
+        target.prone = True
+        if f.lines is not None:
+            f.log(f"{c.name} trips {target.name}")
+
+
+def ray(f, caster: Combatant, target: Combatant, dice, types) -> None:
+    """A ray: a ranged touch attack (threat 20, x2), damage on a hit."""
+    mod = caster.t.ray_bonus + caster.attack_bonus + penalty(caster, "ranged", (0,))
+    if engaged(f, caster):
+        mod += SHOOTING_INTO_MELEE
+    ac = target.t.touch_ac + target.ac_bonus
+    check = Check("attack", caster.side, mod, ac, 0, 20, 2, target.side, flat_footed=not target.acted)
+    outcome = f.resolve(check, caster, target)
+    plan = f.last_plan
+    tally = caster.tally
+    tally.attacks += 1
+    count_roll(tally, outcome)
+    if not outcome.success:
+        if f.lines is not None:
+            f.log(f"{caster.name} ray {mod:+d} vs {target.name} touch AC {ac}: {roll_text(outcome, plan)} - "
+                  f"miss{' (FUMBLE)' if outcome.fumble else ''}")
+        return
+    chance = count_hit(tally, plan)
+    critical = outcome.critical and "critical hits" not in target.t.immunities
+    amount = dice.roll(f.stream)
+    if critical:
+        amount += dice.roll(f.stream)
+        tally.crits += 1
+    if f.lines is not None:
+        f.log(f"{caster.name} ray {mod:+d} vs {target.name} touch AC {ac}: {roll_text(outcome, plan)} - "
+              f"{'CRITICAL ' if critical else ''}hit for {amount}")
+    dealt = deal(f, caster, target, amount, types)
+    if chance <= LUCKY_AT:
+        tally.lucky_hits += 1
+        tally.lucky_damage += dealt
+
+
+def coup_de_grace(f, c: Combatant, target: Combatant) -> None:
+    """A coup de grace against a helpless creature: an automatic critical hit, then a Fortitude save against
+    DC 10 + the damage or die. Under called shots it includes a called shot at the head with no roll."""
+    routine = c.t.full or c.t.standard
+    if not routine or target.dead or "critical hits" in target.t.immunities:   # SRD: no coup de grace then
+        return
+    attack = routine[0]
+    tally = c.tally
+    tally.coups_de_grace += 1
+    amount = sum(attack.damage.roll(f.stream) for _ in range(attack.multiplier))
+    if attack.sneak and "sneak attack" not in target.t.immunities:
+        amount += attack.sneak.roll(f.stream)
+    if f.lines is not None:
+        f.log(f"{c.name} delivers a coup de grace to {target.name} for {amount}")
+    dealt = deal(f, c, target, max(1, amount), attack.types, attack.overcomes, weapon=True)
+    if f.rules.called_shots and c.settings.called_shot != "never" and "head" in target.t.parts \
+            and lethal_against(attack, target):
+        tally.called_shots += 1
+        called_effect(f, c, target, "head", dealt)
+    # the death save only when the blow can kill (not a weapon that regeneration turns into nonlethal damage)
+    if not target.dead and "fortitude effects" not in target.t.immunities and lethal_against(attack, target) \
+            and not saving_throw(f, target, "fort", 10 + dealt, c).success:
+        target.hp = min(target.hp, DEAD_AT)
+        die(f, target)

@@ -1,0 +1,64 @@
+"""Conditions and their durations: bless, shield of faith, stuns, holds, sleep, auspicious odds ...
+
+A condition is a deadline on the fight's clock (``[ends, data]`` in ``c.conditions``); the fight keeps the earliest
+deadline of all (``f.next_expiry``) so that a turn checks one number, not every creature. Owns adding and dropping
+conditions (and the bonuses they carry), ending those whose time has come, and the held creature's save to break
+free. Calls the rolls and states below it; the functions take the fight first (see :mod:`arena.fight.rolls`).
+"""
+
+from __future__ import annotations
+
+from arena.fight.combatant import INFINITY, Combatant
+from arena.fight.rolls import save
+from arena.fight.spells import ROUND
+from arena.fight.states import refresh
+
+
+def add_condition(f, target: Combatant, name: str, seconds: float, **data) -> None:
+    """``target`` is under ``name`` for ``seconds`` from the current turn."""
+    ends = f.instant + seconds
+    target.conditions[name] = [ends, data]
+    if ends < target.expires_at:
+        target.expires_at = ends
+    if ends < f.next_expiry:
+        f.next_expiry = ends
+    refresh(f, target)
+    if name == "bless":
+        target.attack_bonus = max(target.attack_bonus, 1)
+    elif name == "shield of faith":
+        target.ac_bonus = max(target.ac_bonus, data["bonus"])
+    if f.lines is not None:
+        f.log(f"{target.name}: {name} for {int(seconds // ROUND)} rounds")
+
+
+def drop_condition(f, c: Combatant, name: str) -> None:
+    del c.conditions[name]
+    refresh(f, c)
+    if name == "bless":
+        c.attack_bonus = 0
+    elif name == "shield of faith":
+        c.ac_bonus = 0
+
+
+def expire(f, now: float) -> None:
+    """End every condition whose time has come (a stun that ends at the caster's turn ends for the attackers
+    who act before its subject too)."""
+    earliest = INFINITY
+    for c in f.pcs + f.monsters:
+        conditions = c.conditions
+        if conditions and c.expires_at <= now:
+            for name in [name for name, (ends, _) in conditions.items() if ends <= now]:
+                drop_condition(f, c, name)
+            c.expires_at = min((ends for ends, _ in conditions.values()), default=INFINITY)
+        if c.expires_at < earliest:
+            earliest = c.expires_at
+    f.next_expiry = earliest
+
+
+def try_break_free(f, c: Combatant) -> None:
+    """A held creature makes a new Will save each round to break the hold."""
+    held = c.conditions.get("held")
+    if held and save(f, c, "will", held[1]["dc"], None).success:
+        drop_condition(f, c, "held")
+        if f.lines is not None:
+            f.log(f"{c.name} breaks free of hold person")

@@ -1,0 +1,129 @@
+"""Damage: dealing it (defences, temporary hit points, regeneration, massive damage, the states it causes), and
+damage with a save for half (area spells, breath weapons).
+
+Every hit point lost in a fight goes through :func:`deal`. Calls the rolls, states and called shots below it (loud
+sonic damage injures ears); the functions take the fight first (see :mod:`arena.fight.rolls`).
+"""
+
+from __future__ import annotations
+
+from arena.dice import parse
+from arena.fight import spells
+from arena.fight.called_shots import called_effect
+from arena.fight.combatant import Combatant
+from arena.fight.rolls import save as saving_throw
+from arena.fight.states import DEAD_AT, die, refresh
+from arena.rules import called_shots as cs
+
+MASSIVE_DAMAGE = 50
+"""SRD 3.5: a single attack of 50 or more damage forces a DC 15 Fortitude save or the creature dies."""
+MASSIVE_DAMAGE_DC = 15
+PHYSICAL = frozenset({"slashing", "piercing", "bludgeoning"})
+
+
+def deal(f, source: Combatant, target: Combatant, amount: int, types: frozenset,
+         overcomes: frozenset = frozenset(), weapon: bool = False) -> int:
+    """Apply damage: immunity, energy resistance and vulnerability, damage reduction (weapons only),
+    temporary hit points, regeneration (nonlethal unless a type that overcomes it), states."""
+    t = target.t
+    if amount <= 0 or target.dead:
+        return 0
+    if not t.plain_defences:
+        if types and types <= t.immunities:
+            amount = 0
+        elif len(types) == 1:
+            (kind,) = types
+            amount -= t.resist.get(kind, 0)
+            if kind in t.vulnerabilities:
+                amount += amount // 2
+        if weapon and t.dr_amount and types <= PHYSICAL and not (overcomes & t.dr_overcome):
+            amount -= t.dr_amount
+        if amount <= 0:
+            if f.lines is not None:
+                f.log(f"{target.name} takes no damage ({kinds(types)})")
+            return 0
+    if target.temp_hp:
+        soaked = min(target.temp_hp, amount)
+        target.temp_hp -= soaked
+        amount -= soaked
+    was_able = target.is_able
+    lethal = not t.regen or bool((types | overcomes) & t.regen_overcome)
+    if lethal:
+        target.hp -= amount
+    else:
+        target.nonlethal += amount
+    source.damage_dealt += amount
+    source.tally.damage += amount
+    if f.lines is not None:
+        f.log(f"{target.name} takes {amount} {'' if lethal else 'nonlethal '}{kinds(types)} damage "
+              f"({target.hp}/{t.max_hp} hp{f', {target.nonlethal} nonlethal' if target.nonlethal else ''})")
+    if "sonic" in types and f.called_shots and "ear" in t.parts \
+            and amount >= cs.SONIC_EARS_FACTOR * t.first_hit_die:
+        called_effect(f, source, target, "ear", amount, all_instances=True)
+    woke = target.conditions and "asleep" in target.conditions
+    if woke:                                  # damage wakes a sleeper
+        del target.conditions["asleep"]
+    if lethal and amount >= MASSIVE_DAMAGE and target.hp > DEAD_AT and "fortitude effects" not in t.immunities \
+            and not saving_throw(f, target, "fort", MASSIVE_DAMAGE_DC, source).success:
+        target.hp = DEAD_AT
+    if target.hp <= DEAD_AT or (target.hp <= 0 and (t.type in ("undead", "construct") or
+                                                      (f.die_at_zero and target.side == "monster"))):
+        die(f, target)
+    elif target.hp < 0:
+        target.stable = False
+    if woke or target.hp <= 0 or target.nonlethal > target.hp:    # otherwise nothing that decides it changed
+        refresh(f, target)
+    if was_able and not target.is_able:
+        source.tally.downs += 1
+        if f.lines is not None and not target.dead:
+            f.log(f"{target.name} drops ({target.state()})")
+    return amount
+
+
+def area_damage(f, caster: Combatant, target: Combatant, dice, types, save: str, dc: int,
+                half_divine: bool = False) -> None:
+    """Area damage with a save for half; open-ended saves: a critical success takes none, a fumble the
+    maximum."""
+    outcome = saving_throw(f, target, save, dc, caster)
+    amount = dice.maximum if outcome.fumble else dice.roll(f.stream)
+    _save_extremes(target, outcome)
+    if outcome.critical_success:
+        amount = 0
+    elif outcome.success:
+        amount //= 2
+    if half_divine:
+        deal(f, caster, target, amount - amount // 2, types)
+        deal(f, caster, target, amount // 2, spells.DIVINE)
+    else:
+        deal(f, caster, target, amount, types)
+
+
+def breath(f, c: Combatant, targets: list[Combatant]) -> None:
+    """A breath weapon: its recharge is rolled, then one damage roll and a save for each target."""
+    weapon = c.t.breath
+    dice = parse(weapon.damage)
+    c.breath_ready_at = f.instant + parse(weapon.recharge).roll(f.stream) * spells.ROUND
+    if f.lines is not None:
+        f.log(f"{c.name} breathes {weapon.damage_type} on {', '.join(t.name for t in targets)}")
+    amount = dice.roll(f.stream)
+    for target in targets:
+        outcome = saving_throw(f, target, weapon.save, weapon.dc, c)
+        _save_extremes(target, outcome)
+        dealt = dice.maximum if outcome.fumble else amount
+        if outcome.critical_success:
+            dealt = 0
+        elif outcome.success and weapon.half_on_save:
+            dealt //= 2
+        deal(f, c, target, dealt, frozenset({weapon.damage_type}))
+
+
+def _save_extremes(target: Combatant, outcome) -> None:
+    """Seed 002: a critical success on a save against half damage takes none; a fumble takes the maximum."""
+    tally = target.tally
+    tally.saves_negated += outcome.critical_success
+    tally.saves_maximised += outcome.fumble
+
+
+def kinds(types: frozenset) -> str:
+    """Damage types as the log names them."""
+    return "/".join(sorted(types)) or "untyped"

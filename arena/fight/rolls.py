@@ -1,0 +1,179 @@
+"""Rolls: every d20-type check of a fight, resolved through the rules kernel, and what a roll is worth.
+
+Owns who physically rolls a check and the roller's choices (pressing luck, the Luck domain's reroll, auspicious
+odds), saving throws, spell resistance, the called-shot injury penalties on a roll, and a roll's tallies and log
+text. The bottom of the fight's parts: it calls no other part.
+
+Like every part, its functions take the fight first (``f``, an :class:`arena.fight.engine.Fight`: the shared
+state) and the fight binds the public ones as its methods. Every check goes through ``f.resolve`` rather than
+:func:`resolve` itself, so that one wrapper on ``Fight.resolve`` sees every roll (the tests' spies do).
+"""
+
+from __future__ import annotations
+
+from arena.dice import parse
+from arena.fight import injuries
+from arena.fight.combatant import Combatant
+from arena.fight.record import LUCKY_CHANCE
+from arena.fight.tactics import FOE_SIDE
+from arena.rules import Check
+
+CHANCE_SLACK = 1e-9
+"""Exact chances are sums of floats that can be off in the last bits (0.49999999999999994 for one half, 9/20 as
+0.44999999999999984 one way and 0.45000000000000007 another): two chances closer than this are equal, a chance
+this close to a threshold is on it (histogram tenths, lucky hits, pressing only when strictly better, the
+called-shot floor)."""
+LUCK_REROLL_ON = ("save", "magic", "defense")
+"""The Luck domain's once-a-day reroll is spent on the first of its owner's saves (or, when players roll all,
+magic and defense checks) that fails."""
+LUCKY_AT = LUCKY_CHANCE + CHANCE_SLACK
+"""A hit whose exact chance was at most this is a lucky hit."""
+
+new_check = tuple.__new__
+"""Builds a Check from a full tuple of its fields without the namedtuple's Python-level constructor (hot loop)."""
+
+
+def resolve(f, check: Check, actor: Combatant, opponent: Combatant | None):
+    """Resolve a check made by ``actor`` (the standard-rules roller) against ``opponent``, deciding the
+    roller's choices (pressing luck, a Luck reroll, auspicious odds) from who physically rolls."""
+    plan = f.plans.get(check)
+    if plan is None:
+        plan = f.kernel.plan(check)
+    roller = actor if plan.roller == actor.side or opponent is None else opponent
+    auspicious = f.bell and "auspicious" in roller.conditions
+    if not (auspicious or roller.t.luck_domain or f.press_luck_rules or check.press_luck):
+        f.last_plan = plan
+        return plan.resolve(f.rand)
+    reroll = roller.t.luck_domain and not roller.luck_used and plan.roller_kind in LUCK_REROLL_ON
+    press = roller.settings.press_luck
+    if not f.press_luck_rules or check.kind == "initiative" or not roller.is_able \
+            or (plan.roller_kind == "defense" and check.flat_footed):
+        press = "never"
+    if auspicious or reroll or press != "never":
+        key = (auspicious, reroll, press, roller is actor)
+        choices = plan.choices
+        if choices is None:
+            choices = plan.choices = {}
+        final = choices.get(key)       # the roller's choices for this check, decided once per rule set
+        if final is None:
+            final = choices[key] = _choose(f, check, auspicious, reroll, press, roller is actor)
+        plan = final
+    f.last_plan = plan
+    outcome = plan.resolve(f.rand)
+    if outcome.rerolled:
+        roller.luck_used = True
+    if outcome.spell_ends:
+        _end_auspicious(f, roller)
+    if outcome.pressed:
+        tally = roller.tally
+        tally.luck_pressed += 1
+        tally.luck_pressed_successes += outcome.success == (roller is actor)
+    return outcome
+
+
+def _choose(f, check: Check, auspicious: bool, reroll: bool, press: str, roller_is_actor: bool):
+    """The plan the roller actually rolls: auspicious odds and the Luck reroll when it has them, and pressed
+    luck always, or when the exact chance of success, from what the roller knows, is better pressed."""
+    flags = {"auspicious": auspicious or check.auspicious, "luck_reroll": reroll or check.luck_reroll}
+    static = check._replace(**flags)
+    if press == "always" or (press == "when-better" and not check.press_luck and _better(
+            f, static._replace(press_luck=True), static, roller_is_actor)):
+        static = static._replace(press_luck=True)
+    return f.kernel.plan(static)
+
+
+def _better(f, pressed: Check, static: Check, roller_is_actor: bool) -> bool:
+    p_pressed = f.kernel.plan(pressed._replace(hidden=0)).success_probability()
+    p_static = f.kernel.plan(static._replace(hidden=0)).success_probability()
+    if roller_is_actor:
+        return p_pressed > p_static + CHANCE_SLACK      # strictly better: an exact tie is not worth pressing
+    return p_pressed < p_static - CHANCE_SLACK
+
+
+def _end_auspicious(f, roller: Combatant) -> None:
+    """Four 1s end auspicious odds for the roller, and for everyone when the roller is its caster."""
+    data = roller.conditions.get("auspicious")
+    if data is None:
+        return
+    caster_uid = data[1].get("caster")
+    roller.conditions.pop("auspicious")
+    if caster_uid == roller.uid:                 # the caster's four 1s end it for everyone
+        for c in f.pcs + f.monsters:
+            if c.conditions.get("auspicious", (0, {}))[1].get("caster") == caster_uid:
+                del c.conditions["auspicious"]
+    if f.lines is not None:
+        f.log(f"{roller.name} rolls four 1s: auspicious odds ends")
+
+
+def save(f, target: Combatant, kind: str, dc: int, source: Combatant | None):
+    """A saving throw by ``target`` (named from the saver: ``success`` = it saved)."""
+    bonus = target.t.saves[kind] + target.save_bonus + penalty(target, kind)
+    opponent_side = source.side if source is not None else FOE_SIDE[target.side]
+    check = Check("save", target.side, bonus, dc, opponent=opponent_side)
+    outcome = f.resolve(check, target, source)
+    count_roll(target.tally, outcome)
+    f.record.item_damage_events += outcome.item_damage
+    if f.lines is not None:
+        f.log(f"{target.name} {kind} save DC {dc}: {roll_text(outcome, f.last_plan)} - "
+              f"{'saved' if outcome.success else 'failed'}")
+    return outcome
+
+
+def gets_through(f, caster: Combatant, target: Combatant) -> bool:
+    """Spell resistance: does the spell get through?"""
+    if not target.t.sr:
+        return True
+    check = Check("caster-level", caster.side, caster.t.caster_level, target.t.sr, opponent=target.side)
+    outcome = f.resolve(check, caster, target)
+    if f.lines is not None:
+        f.log(f"{caster.name} against {target.name}'s SR {target.t.sr}: {roll_text(outcome, f.last_plan)} - "
+              f"{'through' if outcome.success else 'resisted'}")
+    return outcome.success
+
+
+def roll(f, text: str) -> int:
+    """Roll a dice expression (damage, a duration) from the fight's stream."""
+    return parse(text).roll(f.stream)
+
+
+def penalty(creature: Combatant, roll: str, hands: tuple[int, ...] = ()) -> int:
+    """Called-shot injury penalties on a roll (attack, ranged, fort, ref, will, str, dex), less any injury the
+    creature toughs through this turn."""
+    if not creature.injuries:
+        return 0
+    key = (roll, hands)
+    value = creature.penalty_cache.get(key)
+    if value is None:
+        value = creature.penalty_cache[key] = injuries.penalty(creature, roll, hands, creature.toughed)
+    return value
+
+
+def count_roll(tally, outcome) -> None:
+    """Count a roll's extremes: automatic success or failure, critical success or fumble (each pair exclusive)."""
+    if outcome.auto_success:
+        tally.auto_successes += 1
+    elif outcome.auto_failure:
+        tally.auto_failures += 1
+    if outcome.critical_success:
+        tally.critical_successes += 1
+    elif outcome.fumble:
+        tally.fumbles += 1
+
+
+def count_hit(tally, plan) -> float:
+    """Count a hit in the histogram of hits by exact chance (tenths); returns the chance (lucky hits)."""
+    tally.hits += 1
+    chance = plan.p_success
+    if chance is None:
+        chance = plan.success_probability()
+    tenth = int(chance * 10 + CHANCE_SLACK)
+    tally.hist[tenth if tenth < 10 else 9] += 1
+    return chance
+
+
+def roll_text(outcome, plan) -> str:
+    """How a roll reads in the log; under players roll all, the player's defense or magic check and its score."""
+    if outcome.roller != plan.roller or plan.flip:
+        name = {"defense": "defense check", "magic": "magic check", "spell-resistance": "SR check"}[plan.roller_kind]
+        return f"player's {name} natural {outcome.natural}, total {outcome.total} vs score {plan.target}"
+    return f"natural {outcome.natural}, total {outcome.total}"

@@ -17,8 +17,8 @@ import argparse
 import statistics
 import time
 
-from arena.fight.engine import fight, prepare
-from arena.fight.tactics import TacticsSettings
+from arena.combat.engine import fight, prepare
+from arena.combat.tactics import TacticsSettings
 from arena.rules import RuleSet, default_grid
 from arena.world.bestiary import get_creature
 from arena.world.party import generate_party

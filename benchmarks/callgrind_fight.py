@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def fight_many(key: str, count: int) -> None:
     """The measured work: ``count`` reference fights under ``key`` (seeds 0..count-1), after one warm-up fight."""
-    from arena.fight.engine import fight
+    from arena.combat.engine import fight
     from arena.rules import RuleSet
     from arena.study.scenario import load_scenarios
 

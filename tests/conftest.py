@@ -2,7 +2,7 @@
 
 import pytest
 
-from arena.fight.engine import Fight
+from arena.combat.engine import Fight
 
 
 @pytest.fixture

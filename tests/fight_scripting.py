@@ -1,7 +1,7 @@
 """Scripted dice for engine tests: feed a fight the exact draws a test wants."""
 
+from arena.combat.engine import Fight, prepare
 from arena.dice import Stream
-from arena.fight.engine import Fight, prepare
 from arena.rules import RuleSet
 from arena.world.creatures import Creature
 

@@ -297,7 +297,7 @@ def policy(kind: str, name: str = "hostile") -> str:
     """A policy file registering ``name``; it writes ``policy-ran-<name>.txt`` when it is imported (so a case can
     tell whether it ran) and then misbehaves as ``kind`` says, at import or in a decision."""
     head = ("import os, sys, time\nfrom pathlib import Path\n"
-            "from arena.fight.tactics import NOTHING, Action, register\n"
+            "from arena.combat.tactics import NOTHING, Action, register\n"
             f"Path('policy-ran-{name}.txt').write_text('ran')\n")
     at_import = {
         "exit-import": "sys.exit(0)\n",
@@ -692,7 +692,7 @@ def preload() -> None:
     """Import what the commands import, once, in the parent: every case's child starts with it loaded."""
     import importlib
 
-    for name in ("arena.cli", "arena.study.scenario", "arena.study.experiment", "arena.fight.engine",
+    for name in ("arena.cli", "arena.study.scenario", "arena.study.experiment", "arena.combat.engine",
                  "arena.study.analysis", "arena.study.report", "arena.study.regression", "arena.study.calibrate",
                  "arena.study.claims", "arena.world.bestiary", "arena.world.party", "arena.study.results_folder",
                  "arena.labels", "pyarrow", "pyarrow.parquet", "pandas",

@@ -334,7 +334,7 @@ def fightable_stat_blocks(draw) -> dict:
        st.integers(0, 2**32), st.integers(1, 3))
 def test_a_loaded_stat_block_fights_or_raises_arena_error(block, key, seed, count):
     """Stat blocks that load (wild but fightable numbers) go through one short fight: a result or an ArenaError."""
-    from arena.fight.engine import fight, prepare
+    from arena.combat.engine import fight, prepare
     from arena.rules import RuleSet
     from arena.world.party import generate_party
     from arena.world.yamlio import load_models

@@ -131,7 +131,7 @@ def show_cmd(name: Annotated[str, typer.Argument(help="Creature name, or typical
 def validate_cmd(paths: Annotated[list[Path] | None, typer.Argument(
         help="Stat-block files or folders (default: the built-in bestiary).")] = None) -> None:
     """Check stat-block files: print OK, or every problem as file:line: field: message (exit 2)."""
-    from arena.fight.tactics import POLICIES
+    from arena.combat.tactics import POLICIES
 
     count, problems = check_files(paths or (), known_policies=POLICIES)
     if problems:

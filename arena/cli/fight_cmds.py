@@ -36,8 +36,8 @@ def fight_document(path: Path, scenario_name: str | None = None, seed: int | Non
     """The `arena fight --json` document: ``scenario``, ``seed`` (the engine's), ``encounter`` (``{"index",
     "run_seed"}`` when replaying encounter I of a run, else null), ``rules`` (the key), ``record`` (every field of
     the encounter record) and ``log`` (the readable lines)."""
+    from arena.combat.engine import fight
     from arena.dice import encounter_seed
-    from arena.fight.engine import fight
     from arena.rules import RuleSet
     from arena.study.scenario import load_scenarios, pick
     from arena.world.yamlio import display_name

@@ -4,7 +4,7 @@ Once per round, on the caller's own turn, a non-touch attack that would deal let
 part the target has: declared before the roll, made while pressing luck, against the part's improved AC (+2 for a
 melee attack within reach). Beating the original AC but not the improved one is an ordinary hit; beating the
 improved AC is a called hit, whose effect begins right after its damage (which first soaks temporary hit points).
-The engine (`arena.fight.injuries`) applies the lasting effects over time.
+The engine (`arena.combat.injuries`) applies the lasting effects over time.
 """
 
 from __future__ import annotations

@@ -74,8 +74,8 @@ class Matchup:
         return members
 
     def prepare(self, die: str = "d20") -> Any:
-        from arena.fight.engine import prepare
-        from arena.fight.tactics import TacticsSettings
+        from arena.combat.engine import prepare
+        from arena.combat.tactics import TacticsSettings
         from arena.world.bestiary import get_creature
 
         party = self.party(die)

@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 import pydantic
 
+from arena.combat.tactics import load_policy_file
 from arena.errors import ArenaError, nearest
-from arena.fight.tactics import load_policy_file
 from arena.limits import (
     MAX_FILE_BYTES,
     MAX_NAME_LENGTH,

@@ -18,7 +18,7 @@ Choices made here where the brief left room:
   party. :meth:`Scenario.prepare` caches one encounter per die.
 * Per-creature tactics inherit whatever they leave out from their side, and a side's ``policy`` left out means
   each creature's own stat-block ``tactics`` (the generated cleric and wizard are ``caster``). The engine is
-  always given one complete :class:`~arena.fight.tactics.TacticsSettings` per creature name.
+  always given one complete :class:`~arena.combat.tactics.TacticsSettings` per creature name.
 * ``rules`` as a mapping is the product of the values given; a variant not named keeps its standard value
   (as :func:`arena.rules.ruleset.grid` does). Left out entirely, it is every combination the documents
   define (:func:`arena.rules.ruleset.default_grid`, 48 rule sets).
@@ -44,8 +44,8 @@ from pydantic import (
     field_validator,
 )
 
+from arena.combat.tactics import POLICIES, POLICY_SOURCES, TacticsSettings, load_policy_file
 from arena.errors import ArenaError, RulesError, nearest
-from arena.fight.tactics import POLICIES, POLICY_SOURCES, TacticsSettings, load_policy_file
 from arena.limits import (
     MAX_COMBATANTS,
     MAX_ENCOUNTERS,
@@ -78,7 +78,7 @@ from arena.world.yamlio import (
 )
 
 if TYPE_CHECKING:
-    from arena.fight.engine import Encounter
+    from arena.combat.engine import Encounter
 
 # --------------------------------------------------------------------------------------------- the scenario
 @dataclass(frozen=True)
@@ -108,7 +108,7 @@ class Scenario(Frozen):
     bestiary: tuple[str, ...] = ()
     """Extra stat-block files or folders, relative to the scenario file."""
     policies: tuple[str, ...] = ()
-    """Python files, relative to the scenario file, that register your own policies (``arena.fight.tactics.register``);
+    """Python files, relative to the scenario file, that register your own policies (``arena.combat.tactics.register``);
     loaded before the tactics are read, in every process that fights the scenario."""
     rules: Annotated[Rules, BeforeValidator(rules_from_list)] = Rules()
     rule_options: RuleOptions = RuleOptions()
@@ -346,12 +346,12 @@ class Scenario(Frozen):
             load_policy_file(base_dir / path)
 
     def prepare(self, die: str = "d20") -> Encounter:
-        """The engine's :class:`~arena.fight.engine.Encounter` for rule sets using ``die`` (cached per die)."""
+        """The engine's :class:`~arena.combat.engine.Encounter` for rule sets using ``die`` (cached per die)."""
         if die not in DIES:
             raise ArenaError(f"die must be one of {', '.join(DIES)}, not {die!r}")
         self.load_policies()                      # also after a pickle: a worker's registry starts empty
         if die not in self._encounters:
-            from arena.fight.engine import prepare
+            from arena.combat.engine import prepare
 
             self._encounters[die] = prepare(
                 self.party_members(die), self.monster_groups(), round_cap=self.round_cap,

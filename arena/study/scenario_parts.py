@@ -21,8 +21,8 @@ from pydantic import (
     model_validator,
 )
 
+from arena.combat.tactics import CALLED_SHOT, POLICIES, PRESS_LUCK, TacticsSettings
 from arena.errors import RulesError, nearest, one_of
-from arena.fight.tactics import CALLED_SHOT, POLICIES, PRESS_LUCK, TacticsSettings
 from arena.limits import (
     MAX_GROUP_COUNT,
 )
@@ -93,11 +93,11 @@ class TacticsSpec(Frozen):
     """How a side or one creature fights. A field left out is inherited (creature <- side <- stat block)."""
 
     policy: Policy | None = None
-    """One of :data:`arena.fight.tactics.POLICIES`; default: each creature's own stat-block ``tactics``."""
+    """One of :data:`arena.combat.tactics.POLICIES`; default: each creature's own stat-block ``tactics``."""
     press_luck: PressLuck | None = None
-    """One of :data:`arena.fight.tactics.PRESS_LUCK`; default ``never``."""
+    """One of :data:`arena.combat.tactics.PRESS_LUCK`; default ``never``."""
     called_shot: CalledShot | None = None
-    """One of :data:`arena.fight.tactics.CALLED_SHOT`; default ``never``."""
+    """One of :data:`arena.combat.tactics.CALLED_SHOT`; default ``never``."""
 
 
 class Tactics(Frozen):

@@ -15,9 +15,9 @@ from typing import Any
 
 import numpy as np
 
+from arena.combat.policy_guard import PolicyError
 from arena.dice import encounter_seed
 from arena.errors import ArenaError
-from arena.fight.policy_guard import PolicyError
 from arena.labels import printable
 from arena.rules import RuleSet
 from arena.study.plan import KEY_COLUMNS, Chunk, Plan
@@ -28,7 +28,7 @@ MAX_RETRIES = 3
 
 # --------------------------------------------------------------------------------------------- simulators
 class EngineSimulator:
-    """The real thing: ``Scenario.prepare()`` once per process, :func:`arena.fight.engine.fight` per encounter.
+    """The real thing: ``Scenario.prepare()`` once per process, :func:`arena.combat.engine.fight` per encounter.
 
     Any object with the same three methods can stand in (tests use a tiny deterministic one).
     """
@@ -37,12 +37,12 @@ class EngineSimulator:
         return scenario.prepare(rules.die)  # the generated party depends on the die
 
     def fight(self, prepared: Any, rules: RuleSet, seed: int) -> dict:
-        from arena.fight.engine import fight
+        from arena.combat.engine import fight
 
         return fight(prepared, rules, seed).record.as_row()
 
     def schema(self) -> dict[str, str]:
-        from arena.fight.record import record_schema
+        from arena.combat.record import record_schema
 
         return record_schema()
 

@@ -217,7 +217,7 @@ class Spellcasting(Frozen):
     casting_class: Label | None = None
     prepared: dict[SpellLevel, tuple[PreparedSpell, ...]] = Field(default_factory=dict)
     """Spell level -> names of the prepared spells (a spell prepared twice is listed twice); only the spells the
-    engine casts (:data:`arena.fight.spells.SPELLS`): a misspelt one would silently never be cast."""
+    engine casts (:data:`arena.combat.spells.SPELLS`): a misspelt one would silently never be cast."""
     domains: tuple[Label, ...] = ()
 
 

@@ -1,7 +1,7 @@
 """The names of tactics policies, as a stat block or a scenario may write them.
 
 Why here: a stat block names its default policy, and validating that name must not need the fight layer, where
-the policies live (:mod:`arena.fight.tactics`, which holds the same built-in names). A name that is not built in
+the policies live (:mod:`arena.combat.tactics`, which holds the same built-in names). A name that is not built in
 may come from a user's policy file; whether it is registered is checked when a scenario is resolved, once those
 files have run.
 """

@@ -2,7 +2,7 @@
 share (kind, area, save, spell resistance, mind-affecting).
 
 Why here, in the world layer: a stat block names the spells it prepares, and validating those names must not need
-the fight layer; what each spell *does* when cast lives there, in :mod:`arena.fight.spells`.
+the fight layer; what each spell *does* when cast lives there, in :mod:`arena.combat.spells`.
 """
 
 from __future__ import annotations

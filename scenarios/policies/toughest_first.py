@@ -4,7 +4,7 @@ A policy is a function ``(view, creature) -> Action``; ``register`` names it for
 file with ``policies: [policies/toughest_first.py]``. The view is read-only: look, don't change creatures.
 """
 
-from arena.fight.tactics import NOTHING, Action, View, register
+from arena.combat.tactics import NOTHING, Action, View, register
 
 
 def toughest(view: View, creature, enemies: list):

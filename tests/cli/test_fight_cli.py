@@ -11,7 +11,7 @@ import typer
 from typer.testing import CliRunner
 
 from arena.cli import fight_cmds
-from arena.fight.record import record_schema
+from arena.combat.record import record_schema
 from arena.world.yamlio import load_yaml
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -159,7 +159,7 @@ def test_fight_is_registered_on_the_arena_app():
 @pytest.mark.parametrize("path", scenario_files(), ids=lambda p: p.name)
 def test_every_shipped_scenario_fights(path):
     """Each shipped scenario compiles for the engine and fights to an end under contrasting rule sets."""
-    from arena.fight.engine import fight
+    from arena.combat.engine import fight
     from arena.rules import RuleSet
     from arena.study.scenario import load_scenarios
 

@@ -168,7 +168,7 @@ def test_dask_cluster_gives_the_same_results(tmp_path):
 
 # --------------------------------------------------------------------------------------------- the real engine
 def test_real_engine_same_for_one_and_two_workers():
-    from arena.fight.record import record_schema
+    from arena.combat.record import record_schema
     from arena.study.scenario import load_scenarios
 
     duel = load_scenarios(ROOT / "scenarios" / "duel.yaml")[0]

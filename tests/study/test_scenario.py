@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from arena.combat.tactics import POLICIES, TacticsSettings
 from arena.errors import ArenaError
-from arena.fight.tactics import POLICIES, TacticsSettings
 from arena.rules.ruleset import RuleOptions, RuleSet, default_grid
 from arena.study.scenario import Scenario, load_scenarios, pick
 from arena.world.yamlio import YamlValidationError, load_yaml
@@ -436,7 +436,7 @@ def test_prepare_calls_the_engine_once_per_die(monkeypatch):
         calls.append((party, groups, kwargs))
         return object()
 
-    monkeypatch.setitem(sys.modules, "arena.fight.engine", types.SimpleNamespace(prepare=prepare))
+    monkeypatch.setitem(sys.modules, "arena.combat.engine", types.SimpleNamespace(prepare=prepare))
     s = Scenario.model_validate({"name": "x", "party": {"level": 5}, "monsters": ["troll:4"], "round_cap": 7,
                                  "monsters_die_at_zero": True})
     first = s.prepare("3d6")

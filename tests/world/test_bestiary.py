@@ -6,9 +6,9 @@ from fractions import Fraction
 import pytest
 from stat_blocks import CAVE_BEAR as GOOD
 
+from arena.combat.tactics import POLICIES
 from arena.dice import parse
 from arena.errors import ArenaError
-from arena.fight.tactics import POLICIES
 from arena.world.bestiary import check_files, creature_names, get_creature, load_bestiary, normalise
 
 NAMES = ["goblin", "kobold", "orc", "hobgoblin", "gnoll", "bugbear", "ogre", "troll", "wolf", "dire-wolf",

@@ -20,8 +20,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from arena.combat.actions import ACTION_KINDS, Action
 from arena.errors import ArenaError
-from arena.fight.actions import ACTION_KINDS, Action
 from arena.limits import POLICY_DECISION_SECONDS
 
 
@@ -123,7 +123,7 @@ def _check_target(result: Any, args: tuple) -> str | None:
 
 def _check_action(action: Any, args: tuple) -> str | None:
     """Why ``action`` cannot be carried out, or None."""
-    from arena.fight.combatant import Combatant
+    from arena.combat.combatant import Combatant
     from arena.world.spellbook import SPELLS
 
     if not isinstance(action, Action):

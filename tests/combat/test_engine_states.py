@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 from fight_scripting import SWORD, Script, make_fight, stat_block
 
-from arena.fight import spells
-from arena.fight.engine import HELPLESS_AC, STUNNED_AC, fight, prepare
-from arena.fight.tactics import POLICIES, attack_policy
+from arena.combat import spells
+from arena.combat.engine import HELPLESS_AC, STUNNED_AC, fight, prepare
+from arena.combat.tactics import POLICIES, attack_policy
 from arena.rules import RuleSet
 from arena.world.bestiary import get_creature
 from arena.world.creatures import Creature

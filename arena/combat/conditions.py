@@ -3,15 +3,15 @@
 A condition is a deadline on the fight's clock (``[ends, data]`` in ``c.conditions``); the fight keeps the earliest
 deadline of all (``f.next_expiry``) so that a turn checks one number, not every creature. Owns adding and dropping
 conditions (and the bonuses they carry), ending those whose time has come, and the held creature's save to break
-free. Calls the rolls and states below it; the functions take the fight first (see :mod:`arena.fight.rolls`).
+free. Calls the rolls and states below it; the functions take the fight first (see :mod:`arena.combat.rolls`).
 """
 
 from __future__ import annotations
 
-from arena.fight.combatant import INFINITY, Combatant
-from arena.fight.rolls import save
-from arena.fight.spells import ROUND
-from arena.fight.states import refresh
+from arena.combat.combatant import INFINITY, Combatant
+from arena.combat.rolls import save
+from arena.combat.spells import ROUND
+from arena.combat.states import refresh
 
 
 def add_condition(f, target: Combatant, name: str, seconds: float, **data) -> None:

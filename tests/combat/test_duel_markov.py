@@ -24,7 +24,7 @@ from fractions import Fraction
 
 import pytest
 
-from arena.fight.engine import fight, prepare
+from arena.combat.engine import fight, prepare
 from arena.rules import Check, RuleSet, exact
 from arena.world.creatures import Creature
 

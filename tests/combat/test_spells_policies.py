@@ -17,11 +17,11 @@ import pydantic
 import pytest
 from fight_scripting import Script, make_fight, stat_block
 
+from arena.combat import spells, tactics
+from arena.combat.engine import Fight, fight, prepare
+from arena.combat.tactics import TacticsSettings
 from arena.dice import Stream
 from arena.errors import ArenaError
-from arena.fight import spells, tactics
-from arena.fight.engine import Fight, fight, prepare
-from arena.fight.tactics import TacticsSettings
 from arena.rules import Check, RuleSet, exact
 from arena.study.scenario import Scenario
 from arena.world.bestiary import get_creature

@@ -3,13 +3,13 @@
 Owns the able and melee counts that end a fight (:func:`refresh` after anything changes a creature), losing a
 ranged weapon, death, the dying creature's round, a disabled creature's strain, healing (magical healing ends
 called-shot wounds) and the healing a creature does itself (regeneration, fast healing). Calls no other part; the
-functions take the fight first (see :mod:`arena.fight.rolls`).
+functions take the fight first (see :mod:`arena.combat.rolls`).
 """
 
 from __future__ import annotations
 
-from arena.fight import injuries
-from arena.fight.combatant import Combatant
+from arena.combat import injuries
+from arena.combat.combatant import Combatant
 
 STABILISE_CHANCE = 0.10
 """SRD 3.5: each round a dying character has a 10% chance to become stable; otherwise it loses 1 hit point."""

@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 from fight_scripting import Script
 
+from arena.combat import spells
+from arena.combat.engine import Fight, prepare
+from arena.combat.tactics import TacticsSettings
 from arena.dice import parse
-from arena.fight import spells
-from arena.fight.engine import Fight, prepare
-from arena.fight.tactics import TacticsSettings
 from arena.rules import RuleSet
 from arena.study.scenario import load_scenarios
 from arena.world.creatures import Creature

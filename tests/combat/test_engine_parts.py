@@ -3,8 +3,8 @@
 import ast
 from pathlib import Path
 
-from arena.fight import attacks, called_shots, conditions, damage, rolls, states
-from arena.fight.engine import Fight
+from arena.combat import attacks, called_shots, conditions, damage, rolls, states
+from arena.combat.engine import Fight
 
 FIGHT = Path(attacks.__file__).parent
 PARTS = ["rolls", "states", "conditions", "called_shots", "damage", "attacks"]
@@ -16,12 +16,12 @@ def imported_fight_modules(name: str) -> set[str]:
     found = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and node.module:
-            if node.module == "arena.fight":
+            if node.module == "arena.combat":
                 found |= {alias.name for alias in node.names}
-            elif node.module.startswith("arena.fight."):
+            elif node.module.startswith("arena.combat."):
                 found.add(node.module.split(".")[2])
         elif isinstance(node, ast.Import):
-            found |= {alias.name.split(".")[2] for alias in node.names if alias.name.startswith("arena.fight.")}
+            found |= {alias.name.split(".")[2] for alias in node.names if alias.name.startswith("arena.combat.")}
     return found
 
 

@@ -2,17 +2,17 @@
 damage with a save for half (area spells, breath weapons).
 
 Every hit point lost in a fight goes through :func:`deal`. Calls the rolls, states and called shots below it (loud
-sonic damage injures ears); the functions take the fight first (see :mod:`arena.fight.rolls`).
+sonic damage injures ears); the functions take the fight first (see :mod:`arena.combat.rolls`).
 """
 
 from __future__ import annotations
 
+from arena.combat import spells
+from arena.combat.called_shots import called_effect
+from arena.combat.combatant import Combatant
+from arena.combat.rolls import save as saving_throw
+from arena.combat.states import DEAD_AT, die, refresh
 from arena.dice import parse
-from arena.fight import spells
-from arena.fight.called_shots import called_effect
-from arena.fight.combatant import Combatant
-from arena.fight.rolls import save as saving_throw
-from arena.fight.states import DEAD_AT, die, refresh
 from arena.rules import called_shots as cs
 
 MASSIVE_DAMAGE = 50

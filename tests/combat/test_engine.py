@@ -8,9 +8,9 @@ import pytest
 from fight_scripting import Script, make_fight
 from fight_scripting import stat_block as creature
 
-from arena.fight import spells
-from arena.fight.engine import DEAD_AT, Fight, fight, prepare
-from arena.fight.tactics import TacticsSettings
+from arena.combat import spells
+from arena.combat.engine import DEAD_AT, Fight, fight, prepare
+from arena.combat.tactics import TacticsSettings
 from arena.rules import RuleSet, exact
 from arena.world.bestiary import get_creature
 from arena.world.creatures import Creature
@@ -500,7 +500,7 @@ def test_bless_adds_one_to_attacks_and_ends_on_time(spy):
 def test_no_area_catches_three_from_fewer_enemies_than_the_caster_policy_skips():
     """The caster policy looks at area spells only from AREA_GROUP_MINIMUM able enemies: below that no area can
     catch AREA_MINIMUM of them, and at it the largest areas can."""
-    from arena.fight.tactics import AREA_GROUP_MINIMUM, AREA_MINIMUM
+    from arena.combat.tactics import AREA_GROUP_MINIMUM, AREA_MINIMUM
     for area in spells.AREA_CAPS:
         assert all(spells.area_count(area, group) < AREA_MINIMUM for group in range(AREA_GROUP_MINIMUM))
     assert max(spells.area_count(area, AREA_GROUP_MINIMUM) for area in spells.AREA_CAPS) >= AREA_MINIMUM

@@ -192,7 +192,7 @@ class Combatant:
         self.ranged = self.policy == "caster" and bool(template.ranged_full) or template.prefers_ranged
         """Fights from a distance (it has a ranged weapon and shoots): it does not engage in melee."""
         self.injuries: dict = {}
-        """(part, index) -> :class:`arena.fight.injuries.Injury`: called-shot penalties in force."""
+        """(part, index) -> :class:`arena.combat.injuries.Injury`: called-shot penalties in force."""
         self.toughed: frozenset = NO_INJURIES
         """Injuries toughed through for the current turn."""
         self.penalty_cache: dict = {}

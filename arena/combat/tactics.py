@@ -24,9 +24,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from arena.combat.actions import NOTHING, Action
+from arena.combat.spells import SPELLS, area_count
 from arena.errors import ArenaError
-from arena.fight.actions import NOTHING, Action
-from arena.fight.spells import SPELLS, area_count
 
 PRESS_LUCK = ("never", "always", "when-better")
 FOE_SIDE = {"pc": "monster", "monster": "pc"}
@@ -36,7 +36,7 @@ HEAL_BELOW = 0.5
 AREA_MINIMUM = 3
 """The caster throws an area spell when it can catch at least three enemies."""
 AREA_GROUP_MINIMUM = 2 * (AREA_MINIMUM - 1)
-"""The fewest enemies from which an area (half the group plus one, see :func:`arena.fight.spells.area_count`) catches
+"""The fewest enemies from which an area (half the group plus one, see :func:`arena.combat.spells.area_count`) catches
 :data:`AREA_MINIMUM`."""
 
 
@@ -302,10 +302,10 @@ def register(name: str, policy: Callable[[View, object], Action],
              targeting: Callable | None = None) -> None:
     """Add a policy under ``name`` (usable in YAML); ``targeting`` picks attack targets for it.
 
-    The policy is guarded (:func:`arena.fight.policy_guard.guarded`): if it raises, exits, returns something that is not
-    a valid action or takes longer than :data:`~arena.limits.POLICY_DECISION_SECONDS` for one decision, its
-    encounter fails with a :class:`~arena.fight.policy_guard.PolicyError` naming the policy, its file and line."""
-    from arena.fight.policy_guard import guarded
+    The policy is guarded (:func:`arena.combat.policy_guard.guarded`): if it raises, exits, returns something that
+    is not a valid action or takes longer than :data:`~arena.limits.POLICY_DECISION_SECONDS` for one decision, its
+    encounter fails with a :class:`~arena.combat.policy_guard.PolicyError` naming the policy, its file and line."""
+    from arena.combat.policy_guard import guarded
 
     if not isinstance(name, str) or not name:
         raise ArenaError(f"register(): a policy's name must be a non-empty string, not {name!r}")
@@ -342,7 +342,7 @@ def load_policy_file(path: str | Path, shown: str | None = None) -> None:
     module = importlib.util.module_from_spec(spec)
     before = dict(POLICIES), dict(TARGETING)
     sys.modules[name] = module
-    from arena.fight.policy_guard import Deadline, TimeUp
+    from arena.combat.policy_guard import Deadline, TimeUp
     from arena.limits import POLICY_LOAD_SECONDS
 
     try:

@@ -2,15 +2,15 @@
 
 Owns the choice of a called shot before an attack roll (the policy's setting, the when-better floor, memoised in
 the kernel), whether a roll beat the part's improved AC, the injury a called hit deals (through
-:mod:`arena.fight.injuries`) and the free try each turn to tough through injuries. Calls the rolls below it; the
-functions take the fight first (see :mod:`arena.fight.rolls`).
+:mod:`arena.combat.injuries`) and the free try each turn to tough through injuries. Calls the rolls below it; the
+functions take the fight first (see :mod:`arena.combat.rolls`).
 """
 
 from __future__ import annotations
 
-from arena.fight import injuries
-from arena.fight.combatant import Combatant
-from arena.fight.rolls import CHANCE_SLACK, new_check, penalty
+from arena.combat import injuries
+from arena.combat.combatant import Combatant
+from arena.combat.rolls import CHANCE_SLACK, new_check, penalty
 from arena.rules import Check
 from arena.rules import called_shots as cs
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from arena.fight import tactics
-from arena.fight.engine import fight
+from arena.combat import tactics
+from arena.combat.engine import fight
 from arena.rules import RuleSet
 from arena.study.experiment import run
 from arena.study.scenario import load_scenarios
@@ -46,7 +46,7 @@ def test_the_example_registers_its_policy_and_the_monsters_use_it():
 def test_the_policy_decides_the_targets(tmp_path):
     """A policy that always attacks the last enemy listed: every monster swing goes at that PC."""
     (tmp_path / "last.py").write_text(
-        "from arena.fight.tactics import Action, NOTHING, register\n"
+        "from arena.combat.tactics import Action, NOTHING, register\n"
         "def last(view, creature):\n"
         "    enemies = view.reachable(creature)\n"
         "    return Action('attack', enemies[-1]) if enemies else NOTHING\n"
@@ -99,7 +99,7 @@ def first_problem(path: Path) -> str:
 
 
 def write_policy(path: Path, name: str) -> None:
-    path.write_text("from arena.fight.tactics import attack_policy, register\n"
+    path.write_text("from arena.combat.tactics import attack_policy, register\n"
                     "def policy(view, creature):\n"
                     "    return attack_policy(view, creature)\n"
                     f"register({name!r}, policy)\n")

@@ -17,9 +17,9 @@ from fight_scripting import stat_block as creature
 from typer.testing import CliRunner
 
 from arena.cli import app
-from arena.fight import injuries
-from arena.fight.engine import DEAD_AT, Fight, fight, prepare
-from arena.fight.tactics import TacticsSettings
+from arena.combat import injuries
+from arena.combat.engine import DEAD_AT, Fight, fight, prepare
+from arena.combat.tactics import TacticsSettings
 from arena.rules import Check, RuleSet
 from arena.rules import called_shots as cs
 from arena.rules.variable_modifiers import variable_dice

@@ -1,7 +1,7 @@
 """The fight layer: one encounter, start to end.
 
 Runtime combatants compiled from stat blocks, the engine that drives rounds under simpy (split by responsibility
-into parts it calls: attacks, damage, called shots, conditions, states, rolls; see :mod:`arena.fight.engine`), the
+into parts it calls: attacks, damage, called shots, conditions, states, rolls; see :mod:`arena.combat.engine`), the
 tactics that choose actions (and the guard around a user's own), the spells, called-shot injuries and the
 encounter record. It reads
 creatures from the world layer and rolls every d20-type check through the rules layer; it knows no files.

@@ -4,18 +4,18 @@ Owns who physically rolls a check and the roller's choices (pressing luck, the L
 odds), saving throws, spell resistance, the called-shot injury penalties on a roll, and a roll's tallies and log
 text. The bottom of the fight's parts: it calls no other part.
 
-Like every part, its functions take the fight first (``f``, an :class:`arena.fight.engine.Fight`: the shared
+Like every part, its functions take the fight first (``f``, an :class:`arena.combat.engine.Fight`: the shared
 state) and the fight binds the public ones as its methods. Every check goes through ``f.resolve`` rather than
 :func:`resolve` itself, so that one wrapper on ``Fight.resolve`` sees every roll (the tests' spies do).
 """
 
 from __future__ import annotations
 
+from arena.combat import injuries
+from arena.combat.combatant import Combatant
+from arena.combat.record import LUCKY_CHANCE
+from arena.combat.tactics import FOE_SIDE
 from arena.dice import parse
-from arena.fight import injuries
-from arena.fight.combatant import Combatant
-from arena.fight.record import LUCKY_CHANCE
-from arena.fight.tactics import FOE_SIDE
 from arena.rules import Check
 
 CHANCE_SLACK = 1e-9

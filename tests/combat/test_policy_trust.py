@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
+from arena.combat import tactics
+from arena.combat.engine import fight
+from arena.combat.policy_guard import PolicyError, guarded
+from arena.combat.tactics import NOTHING, Action
 from arena.errors import ArenaError
-from arena.fight import tactics
-from arena.fight.engine import fight
-from arena.fight.policy_guard import PolicyError, guarded
-from arena.fight.tactics import NOTHING, Action
 from arena.rules import RuleSet
 from arena.study.scenario import load_scenarios
 from arena.world.yamlio import YamlValidationError
@@ -33,7 +33,7 @@ def registry(monkeypatch, tmp_path):
 def policy_file(path: Path, body: str, name: str = "mine", marker: Path | None = None) -> Path:
     """A policy file whose decision runs ``body``; with ``marker``, loading it writes that file (proof it ran)."""
     touch = f"open({str(marker)!r}, 'w').write('ran')\n" if marker else ""
-    path.write_text("from arena.fight.tactics import Action, NOTHING, register\n"
+    path.write_text("from arena.combat.tactics import Action, NOTHING, register\n"
                     f"{touch}"
                     "def decide(view, creature):\n"
                     f"    {body}\n"
@@ -151,7 +151,7 @@ def test_a_policy_cannot_swallow_its_time_limit():
 def test_a_guarded_policy_that_behaves_costs_nothing_in_results(tmp_path):
     """The guard changes no result: a file policy that defers to the built-in gives the built-in's fight."""
     policy_file(tmp_path / "p.py",
-                "from arena.fight.tactics import attack_policy; return attack_policy(view, creature)")
+                "from arena.combat.tactics import attack_policy; return attack_policy(view, creature)")
     (mine,) = load_scenarios(scenario(tmp_path / "s.yaml", "p.py"), trust_policies=True)
     (tmp_path / "b.yaml").write_text("name: s\nparty: {level: 3}\nmonsters: [orc:2]\n"
                                      "tactics:\n  monsters: {policy: focus-weakest}\n")
@@ -166,7 +166,7 @@ def test_run_names_the_failing_encounter(tmp_path):
     from arena.study.experiment import run_experiment
 
     policy_file(tmp_path / "p.py", "if view.round >= 2: raise RuntimeError('round two')\n"
-                                   "    from arena.fight.tactics import attack_policy\n"
+                                   "    from arena.combat.tactics import attack_policy\n"
                                    "    return attack_policy(view, creature)")
     (sc,) = load_scenarios(scenario(tmp_path / "s.yaml", "p.py", "rules: [d20]\nn: 40\n"), trust_policies=True)
     with pytest.raises(PolicyError, match=r"encounter \d+ \(engine seed \d+\) of scenario 's' under d20 failed: "
@@ -176,7 +176,7 @@ def test_run_names_the_failing_encounter(tmp_path):
 
 
 def test_actions_the_guard_accepts():
-    from arena.fight.policy_guard import _check_action
+    from arena.combat.policy_guard import _check_action
 
     assert _check_action(NOTHING, (None, None)) is None
     assert _check_action(Action("attack"), (None, None)) is None

@@ -2,18 +2,18 @@
 
 Owns everything from an attack roll's modifiers and AC to its damage roll: the swing is the fight's hottest code
 (see :func:`swing`). Calls the rolls, states, called shots and damage below it; the functions take the fight first
-(see :mod:`arena.fight.rolls`).
+(see :mod:`arena.combat.rolls`).
 """
 
 from __future__ import annotations
 
-from arena.fight import tactics
-from arena.fight.called_shots import call_shot, called_effect, called_hit, called_text, lethal_against, may_press
-from arena.fight.combatant import Combatant
-from arena.fight.damage import deal
-from arena.fight.rolls import LUCKY_AT, count_hit, count_roll, new_check, penalty, roll_text
-from arena.fight.rolls import save as saving_throw
-from arena.fight.states import DEAD_AT, die, lose_weapon
+from arena.combat import tactics
+from arena.combat.called_shots import call_shot, called_effect, called_hit, called_text, lethal_against, may_press
+from arena.combat.combatant import Combatant
+from arena.combat.damage import deal
+from arena.combat.rolls import LUCKY_AT, count_hit, count_roll, new_check, penalty, roll_text
+from arena.combat.rolls import save as saving_throw
+from arena.combat.states import DEAD_AT, die, lose_weapon
 from arena.rules import Check
 from arena.rules import called_shots as cs
 

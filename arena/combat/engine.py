@@ -15,12 +15,12 @@ The fight is split by responsibility into parts, each a module of functions that
 state) as their first argument; each part calls only the parts below it, and none imports this module:
 
 - this module: the round driver, initiative, a turn (what a creature does with it) and the result;
-- :mod:`~arena.fight.attacks`: attack routines and swings, fumbles, trips, rays, coups de grace, targets;
-- :mod:`~arena.fight.damage`: dealing damage; damage with a save for half (area spells, breath weapons);
-- :mod:`~arena.fight.called_shots`: choosing a called shot, whether it hit, the injury, toughing through;
-- :mod:`~arena.fight.conditions`: timed conditions and their durations;
-- :mod:`~arena.fight.states`: able counts, dying, disabled strain, death, healing;
-- :mod:`~arena.fight.rolls`: resolving checks through the kernel (the roller's choices), saves, spell resistance.
+- :mod:`~arena.combat.attacks`: attack routines and swings, fumbles, trips, rays, coups de grace, targets;
+- :mod:`~arena.combat.damage`: dealing damage; damage with a save for half (area spells, breath weapons);
+- :mod:`~arena.combat.called_shots`: choosing a called shot, whether it hit, the injury, toughing through;
+- :mod:`~arena.combat.conditions`: timed conditions and their durations;
+- :mod:`~arena.combat.states`: able counts, dying, disabled strain, death, healing;
+- :mod:`~arena.combat.rolls`: resolving checks through the kernel (the roller's choices), saves, spell resistance.
 
 :class:`Fight` binds the parts' entry points as its methods (``fight.deal``, ``fight.save`` ...), the interface
 spells, tactics and tests use.
@@ -32,9 +32,8 @@ from dataclasses import dataclass, field
 
 import simpy
 
-from arena.dice import Stream
-from arena.fight import attacks, called_shots, conditions, damage, rolls, spells, states, tactics
-from arena.fight.attacks import (
+from arena.combat import attacks, called_shots, conditions, damage, rolls, spells, states, tactics
+from arena.combat.attacks import (
     BLIND_AC,
     BLIND_MISS_CHANCE,
     FUMBLE_WEAPON_LOSS,
@@ -43,12 +42,13 @@ from arena.fight.attacks import (
     SHOOTING_INTO_MELEE,
     STUNNED_AC,
 )
-from arena.fight.combatant import INFINITY, NO_INJURIES, Combatant, Template
-from arena.fight.damage import MASSIVE_DAMAGE, MASSIVE_DAMAGE_DC, PHYSICAL
-from arena.fight.record import EncounterRecord
-from arena.fight.rolls import CHANCE_SLACK, LUCK_REROLL_ON
-from arena.fight.states import DEAD_AT, STABILISE_CHANCE, STRAIN_DAMAGE
-from arena.fight.tactics import TacticsSettings, View
+from arena.combat.combatant import INFINITY, NO_INJURIES, Combatant, Template
+from arena.combat.damage import MASSIVE_DAMAGE, MASSIVE_DAMAGE_DC, PHYSICAL
+from arena.combat.record import EncounterRecord
+from arena.combat.rolls import CHANCE_SLACK, LUCK_REROLL_ON
+from arena.combat.states import DEAD_AT, STABILISE_CHANCE, STRAIN_DAMAGE
+from arena.combat.tactics import TacticsSettings, View
+from arena.dice import Stream
 from arena.rules import RuleSet
 from arena.rules.kernel import kernel_for
 from arena.world.creatures import Creature

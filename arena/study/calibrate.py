@@ -338,6 +338,8 @@ def heat_map(table: pd.DataFrame, path: Any, title: str = "Delta-CR (3d6 - d20),
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    from arena.study.report import save_figure
+
     usable = table[table["censored"] == ""]
     pivot = usable.pivot_table(index="party_level", columns="size", values="delta", aggfunc="mean")
     fig, ax = plt.subplots(figsize=(7, 4.5))
@@ -353,10 +355,7 @@ def heat_map(table: pd.DataFrame, path: Any, title: str = "Delta-CR (3d6 - d20),
     fig.colorbar(im, ax=ax, label="Delta-CR (rungs)")
     fig.tight_layout()
     try:
-        if callable(path):          # a saver, e.g. a staged file of arena.study.report.Staged
-            path(fig)
-        else:
-            fig.savefig(path, dpi=100, format="png")
+        save_figure(fig, path)
     finally:
         plt.close(fig)
     return path

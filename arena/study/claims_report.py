@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from arena.study.claims import Evaluation, interval_widths, summary_rows
+from arena.study.report import save_figure
 
 
 def _plot_group_cr(result: dict, path: Any) -> bool:
@@ -31,10 +32,7 @@ def _plot_group_cr(result: dict, path: Any) -> bool:
     ax.legend(fontsize=8)
     fig.tight_layout()
     try:
-        if callable(path):          # a saver, e.g. a staged file of arena.study.report.Staged
-            path(fig)
-        else:
-            fig.savefig(path, dpi=100, format="png")
+        save_figure(fig, path)
     finally:
         plt.close(fig)
     return True
@@ -72,10 +70,7 @@ def _plot_changes(results: list[dict], path: Any) -> bool:
     ax.set_xlabel("change (percentage points, paired 95% interval)")
     fig.tight_layout()
     try:
-        if callable(path):          # a saver, e.g. a staged file of arena.study.report.Staged
-            path(fig)
-        else:
-            fig.savefig(path, dpi=100, format="png")
+        save_figure(fig, path)
     finally:
         plt.close(fig)
     return True

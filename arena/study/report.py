@@ -202,8 +202,8 @@ def _pyplot() -> Any:
     return plt
 
 
-def _save(fig: Any, path: Any) -> None:
-    """Save ``fig`` to ``path`` (a path or a :class:`Staged` name via a callable)."""
+def save_figure(fig: Any, path: Any) -> None:
+    """Save ``fig`` to ``path`` (a path, or a callable such as a :class:`Staged` file that saves it)."""
     if callable(path):
         path(fig)
     else:
@@ -227,7 +227,7 @@ def plot_win_rates(summary: pd.DataFrame, path: Any, title: str) -> None:
             ax.set_title(plot_text(title))
             ax.grid(axis="x", alpha=0.3)
             fig.tight_layout()
-            _save(fig, path)
+            save_figure(fig, path)
         finally:
             plt.close(fig)
 
@@ -247,7 +247,7 @@ def plot_distribution(frame: pd.DataFrame, column: str, order: list[str], path: 
             ax.set_title(plot_text(title))
             ax.grid(axis="x", alpha=0.3)
             fig.tight_layout()
-            _save(fig, path)
+            save_figure(fig, path)
         finally:
             plt.close(fig)
 

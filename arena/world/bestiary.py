@@ -41,7 +41,7 @@ def builtin_files() -> list:
     except ModuleNotFoundError:
         # Running from a source tree that shadows the installed package (``python -m arena`` in the repo root
         # after a non-editable install): the stat blocks are the repo's own ``bestiary/`` folder.
-        root = Path(__file__).resolve().parents[1] / "bestiary"
+        root = Path(__file__).resolve().parents[2] / "bestiary"
     return sorted((f for f in root.iterdir() if f.name.endswith(YAML_SUFFIXES)), key=lambda f: f.name)
 
 

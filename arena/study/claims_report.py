@@ -8,42 +8,28 @@ from typing import Any
 import numpy as np
 
 from arena.study.claims import Evaluation, interval_widths, summary_rows
-from arena.study.report import save_figure
+from arena.study.report import figure
 
 
 def _plot_group_cr(result: dict, path: Any) -> bool:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
     rows = result["numbers"].get("delta_cr_by_size") or []
     if not rows:
         return False
     x = [r["size"] for r in rows]
     y = [r["delta_cr"] for r in rows]
     err = np.array([[r["delta_cr"] - r["ci"][0] for r in rows], [r["ci"][1] - r["delta_cr"] for r in rows]])
-    fig, ax = plt.subplots(figsize=(6, 3.5))
-    ax.errorbar(x, y, yerr=np.clip(err, 0, None), fmt="o", capsize=3, label="measured Delta-CR (95% bootstrap)")
-    ax.step([0.5, 3.5, 3.5, 8.5], [0, 0, -1, -1], where="post", color="grey", ls="--", label="the rule: -1 at 4+")
-    ax.set_xlabel("group size")
-    ax.set_ylabel("Delta-CR (3d6 - d20), rungs")
-    ax.axhline(0, color="black", lw=0.5)
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    try:
-        save_figure(fig, path)
-    finally:
-        plt.close(fig)
+    with figure(path, (6, 3.5)) as (_fig, ax):
+        ax.errorbar(x, y, yerr=np.clip(err, 0, None), fmt="o", capsize=3, label="measured Delta-CR (95% bootstrap)")
+        ax.step([0.5, 3.5, 3.5, 8.5], [0, 0, -1, -1], where="post", color="grey", ls="--",
+                label="the rule: -1 at 4+")
+        ax.set_xlabel("group size")
+        ax.set_ylabel("Delta-CR (3d6 - d20), rungs")
+        ax.axhline(0, color="black", lw=0.5)
+        ax.legend(fontsize=8)
     return True
 
 
 def _plot_changes(results: list[dict], path: Any) -> bool:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
     items = []
     for r in results:
         for key in ("pooled_all", "3d6_gain_minus_d20_gain", "underdog_win_rate", "all_levels"):
@@ -60,19 +46,14 @@ def _plot_changes(results: list[dict], path: Any) -> bool:
                 items.append((f"{r['id']}\n{key} win", e["party_win_rate"]["change_pts"], e["party_win_rate"]["ci"]))
     if not items:
         return False
-    fig, ax = plt.subplots(figsize=(8, 1 + 0.5 * len(items)))
     y = np.arange(len(items))[::-1]
     est = np.array([i[1] for i in items], float)
     err = np.array([[i[1] - i[2][0] for i in items], [i[2][1] - i[1] for i in items]], float)
-    ax.errorbar(est, y, xerr=np.clip(err, 0, None), fmt="o", capsize=3)
-    ax.set_yticks(y, [i[0] for i in items], fontsize=7)
-    ax.axvline(0, color="black", lw=0.5)
-    ax.set_xlabel("change (percentage points, paired 95% interval)")
-    fig.tight_layout()
-    try:
-        save_figure(fig, path)
-    finally:
-        plt.close(fig)
+    with figure(path, (8, 1 + 0.5 * len(items))) as (_fig, ax):
+        ax.errorbar(est, y, xerr=np.clip(err, 0, None), fmt="o", capsize=3)
+        ax.set_yticks(y, [i[0] for i in items], fontsize=7)
+        ax.axvline(0, color="black", lw=0.5)
+        ax.set_xlabel("change (percentage points, paired 95% interval)")
     return True
 
 

@@ -210,46 +210,46 @@ def save_figure(fig: Any, path: Any) -> None:
         fig.savefig(path, dpi=100, format="png")
 
 
-def plot_win_rates(summary: pd.DataFrame, path: Any, title: str) -> None:
-    """Win rate by rule set with the 95% Wilson interval as error bars."""
+@contextlib.contextmanager
+def figure(path: Any, figsize: tuple[float, float]) -> Iterator[tuple[Any, Any]]:
+    """``(fig, ax)`` for the block; laid out and saved to ``path`` when it ends, closed however it ends. A glyph
+    missing from the font is not worth a line on stderr, so matplotlib's warnings are silenced here."""
     plt = _pyplot()
-    k = len(summary)
-    with warnings.catch_warnings():          # a glyph missing from the font is not worth a line on stderr
+    with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        fig, ax = plt.subplots(figsize=(7, 1.2 + 0.28 * k))
+        fig, ax = plt.subplots(figsize=figsize)
         try:
-            y = np.arange(k)[::-1]
-            ax.errorbar(summary["win_rate"].to_numpy(dtype=float), y, xerr=win_rate_errors(summary), fmt="o",
-                        capsize=3)
-            ax.set_yticks(y, [plot_text(r) for r in summary["rules"].tolist()], fontsize=8)
-            ax.set_xlim(0, 1)
-            ax.set_xlabel("party win rate (95% Wilson interval)")
-            ax.set_title(plot_text(title))
-            ax.grid(axis="x", alpha=0.3)
+            yield fig, ax
             fig.tight_layout()
             save_figure(fig, path)
         finally:
             plt.close(fig)
+
+
+def plot_win_rates(summary: pd.DataFrame, path: Any, title: str) -> None:
+    """Win rate by rule set with the 95% Wilson interval as error bars."""
+    k = len(summary)
+    with figure(path, (7, 1.2 + 0.28 * k)) as (_fig, ax):
+        y = np.arange(k)[::-1]
+        ax.errorbar(summary["win_rate"].to_numpy(dtype=float), y, xerr=win_rate_errors(summary), fmt="o",
+                    capsize=3)
+        ax.set_yticks(y, [plot_text(r) for r in summary["rules"].tolist()], fontsize=8)
+        ax.set_xlim(0, 1)
+        ax.set_xlabel("party win rate (95% Wilson interval)")
+        ax.set_title(plot_text(title))
+        ax.grid(axis="x", alpha=0.3)
 
 
 def plot_distribution(frame: pd.DataFrame, column: str, order: list[str], path: Any, title: str,
                       label: str) -> None:
     """Box plots of ``column`` by rule set."""
-    plt = _pyplot()
     data = [frame.loc[frame["rules"] == key, column].to_numpy(dtype=float) for key in order]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        fig, ax = plt.subplots(figsize=(7, 1.2 + 0.28 * len(order)))
-        try:
-            ax.boxplot(data[::-1], orientation="horizontal", showfliers=False)
-            ax.set_yticks(np.arange(1, len(order) + 1), [plot_text(r) for r in order[::-1]], fontsize=8)
-            ax.set_xlabel(label)
-            ax.set_title(plot_text(title))
-            ax.grid(axis="x", alpha=0.3)
-            fig.tight_layout()
-            save_figure(fig, path)
-        finally:
-            plt.close(fig)
+    with figure(path, (7, 1.2 + 0.28 * len(order))) as (_fig, ax):
+        ax.boxplot(data[::-1], orientation="horizontal", showfliers=False)
+        ax.set_yticks(np.arange(1, len(order) + 1), [plot_text(r) for r in order[::-1]], fontsize=8)
+        ax.set_xlabel(label)
+        ax.set_title(plot_text(title))
+        ax.grid(axis="x", alpha=0.3)
 
 
 # --------------------------------------------------------------------------------------------- the report

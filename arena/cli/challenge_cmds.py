@@ -9,6 +9,7 @@ from typing import Annotated
 
 import typer
 
+from arena.cli.common import fail
 from arena.errors import ArenaError
 from arena.labels import printable
 from arena.limits import MAX_COMBATANTS, MAX_GROUP_COUNT, MAX_NAME_LENGTH
@@ -38,10 +39,6 @@ def parse_group(text: str) -> tuple[str, int]:
                          f"{MAX_GROUP_COUNT}")
     return m.group("name").strip(), int(count_text)
 
-
-def _fail(err: ArenaError) -> typer.Exit:
-    typer.echo(f"error: {printable(str(err), limit=2000)}", err=True)
-    return typer.Exit(2)
 
 
 def _fmt_number(x: float) -> float | int:
@@ -114,7 +111,7 @@ def el_cmd(
     try:
         report = el_report(groups, die=die, party_level=party_level, group_by=group_by, cr1_to_half=cr1_to_half)
     except ArenaError as err:
-        raise _fail(err) from None
+        raise fail(err) from None
     if as_json:
         typer.echo(json.dumps(report))
         return
@@ -143,7 +140,7 @@ def party_cmd(
     try:
         party = generate_party(level, die)
     except ArenaError as err:
-        raise _fail(err) from None
+        raise fail(err) from None
     if as_json:
         typer.echo(json.dumps([c.model_dump(mode="json", exclude_none=True) for c in party], indent=2))
         return

@@ -10,15 +10,10 @@ from typing import Annotated, Any
 
 import typer
 
-from arena.cli.common import default_workers
+from arena.cli.common import default_workers, fail
 from arena.errors import ArenaError
 from arena.labels import printable
 from arena.limits import MAX_WORKERS
-
-
-def _fail(err: ArenaError) -> typer.Exit:
-    typer.echo(f"error: {printable(str(err), limit=2000)}", err=True)
-    return typer.Exit(2)
 
 
 def _workers(workers: int | None) -> int:
@@ -80,7 +75,7 @@ def claims_cmd(
                                  only=ids, progress=progress)
         page = claims_report.write_report(ev, folder, _command(), chosen_workers, cluster) if folder else None
     except ArenaError as err:
-        raise _fail(err) from None
+        raise fail(err) from None
     if as_json:
         print(json.dumps(ev.results, indent=2, default=str))
         return
@@ -151,7 +146,7 @@ def calibrate_cmd(
             _write_calibration(table, folder, grid, f"Delta-CR ({keys[0]} - d20), metric {chosen}, n={size_n} "
                                "per rung")
     except ArenaError as err:
-        raise _fail(err) from None
+        raise fail(err) from None
     if as_json:
         print(table.to_json(orient="records", indent=2))
         return

@@ -2,6 +2,10 @@
 
 import os
 
+import typer
+
+from arena.errors import ArenaError
+from arena.labels import printable
 from arena.limits import MAX_WORKERS
 
 
@@ -9,3 +13,15 @@ def default_workers() -> int:
     """Every local core (at most the workers limit): results do not depend on the number of workers, so the default
     uses them all."""
     return max(1, min(os.cpu_count() or 1, MAX_WORKERS))
+
+
+def fail(err: ArenaError) -> typer.Exit:
+    """Print ``err`` as the one ``error:`` line (control characters escaped) and return the exit to raise."""
+    typer.echo(f"error: {printable(str(err), limit=2000)}", err=True)
+    return typer.Exit(2)
+
+
+def announce_policies(paths: list[str]) -> None:
+    """Say which Python policy files are about to run (``--trust-policies``), on stderr, before they run."""
+    for path in paths:
+        typer.echo(f"running policy file {printable(path)}", err=True)

@@ -13,19 +13,11 @@ from typing import Annotated
 
 import typer
 
+from arena.cli.common import announce_policies, fail
 from arena.cli.odds import Die, Modifiers
 from arena.errors import ArenaError
-from arena.labels import printable, printable_lines
+from arena.labels import printable_lines
 from arena.limits import MAX_ENCOUNTERS, MAX_SEED
-from arena.world.yamlio import YamlValidationError
-
-
-def _fail(err: ArenaError) -> typer.Exit:
-    problems = err.problems if isinstance(err, YamlValidationError) else [str(err)]
-    for problem in problems[:1]:
-        more = f" (and {len(problems) - 1} more problem{'s' * (len(problems) > 2)})" if len(problems) > 1 else ""
-        typer.echo(f"error: {printable(problem, 2000)}{more}", err=True)
-    return typer.Exit(2)
 
 
 def fight_document(path: Path, scenario_name: str | None = None, seed: int | None = None,
@@ -100,18 +92,15 @@ def fight_cmd(
     """Fight one encounter of a scenario and print it blow by blow (standard d20 rules unless told otherwise)."""
     try:
         doc = fight_document(scenario_file, scenario, seed, encounter, rules, die.value, players_roll_all,
-                             modifiers.value, open_ended, called_shots, trust_policies, _announce)
+                             modifiers.value, open_ended, called_shots, trust_policies, announce_policies)
     except ArenaError as err:
-        raise _fail(err) from None
+        raise fail(err) from None
     if json_:
         typer.echo(json.dumps(doc, indent=2))          # JSON escapes control characters itself
     else:
         typer.echo(printable_lines(format_fight(doc)))
 
 
-def _announce(paths: list[str]) -> None:
-    for path in paths:
-        typer.echo(f"running policy file {printable(path)}", err=True)
 
 
 def register(app: typer.Typer) -> None:

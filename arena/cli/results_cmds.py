@@ -8,15 +8,10 @@ from typing import Annotated, Any
 
 import typer
 
-from arena.cli.common import default_workers
+from arena.cli.common import announce_policies, default_workers, fail
 from arena.errors import ArenaError
 from arena.labels import printable
 from arena.limits import MAX_WORKERS
-
-
-def _fail(err: ArenaError) -> typer.Exit:
-    typer.echo(f"error: {printable(str(err), limit=2000)}", err=True)
-    return typer.Exit(2)
 
 
 def _console() -> Any:
@@ -48,7 +43,7 @@ def report_cmd(
     try:
         page = build_report(results, out, fmt)
     except ArenaError as err:
-        raise _fail(err) from None
+        raise fail(err) from None
     typer.echo(f"wrote {printable(page, limit=4000)}")
 
 
@@ -76,7 +71,7 @@ def compare_cmd(
         alpha, tolerance = check_alpha(alpha), check_tolerance(tolerance)
         table = compare_runs(base, new, alpha=alpha, tolerance=tolerance)
     except ArenaError as err:
-        raise _fail(err) from None
+        raise fail(err) from None
     moved = bool(table["moved"].any())
     if as_json:
         rows = json.loads(table.to_json(orient="records"))
@@ -113,9 +108,9 @@ def check_cmd(
 
     try:
         chosen = min(default_workers(), MAX_WORKERS) if workers is None else check_workers(workers)
-        verdicts = run_suite(suite, workers=chosen, trust_policies=trust_policies, on_policy=_announce)
+        verdicts = run_suite(suite, workers=chosen, trust_policies=trust_policies, on_policy=announce_policies)
     except ArenaError as err:
-        raise _fail(err) from None
+        raise fail(err) from None
     from rich.table import Table
 
     t = Table(title=_cell(suite))
@@ -131,10 +126,6 @@ def check_cmd(
         raise typer.Exit(1)
 
 
-def _announce(paths: list[str]) -> None:
-    """Say which Python files are about to run (``--trust-policies``), as `arena run` does."""
-    for path in paths:
-        typer.echo(f"running policy file {printable(path)}", err=True)
 
 
 def register(app: typer.Typer) -> None:

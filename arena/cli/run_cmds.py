@@ -13,15 +13,10 @@ from typing import Annotated, Any
 
 import typer
 
-from arena.cli.common import default_workers
+from arena.cli.common import announce_policies, default_workers, fail
 from arena.errors import ArenaError
 from arena.labels import printable, slug
 from arena.limits import MAX_ENCOUNTERS, MAX_SEED, MAX_WORKERS
-
-
-def _fail(err: ArenaError) -> typer.Exit:
-    typer.echo(f"error: {printable(err, 2000)}", err=True)
-    return typer.Exit(2)
 
 
 def _console() -> Any:
@@ -106,7 +101,7 @@ def run_cmd(
         if resume and force:
             raise ArenaError("--resume and --force contradict each other: choose one")
         loaded = [s for path in scenarios for s in load_scenarios(path, trust_policies=trust_policies,
-                                                                  on_policy=_announce)]
+                                                                  on_policy=announce_policies)]
         if not loaded:
             raise ArenaError("no scenario to run")
         folder = out or default_folder(loaded[0].name)
@@ -125,17 +120,13 @@ def run_cmd(
                    f"--resume (results in {printable(folder)})", err=True)
         raise typer.Exit(130) from None
     except ArenaError as err:
-        raise _fail(err) from None
+        raise fail(err) from None
     rate = f"{outcome.rate:,.0f} encounters/s" if outcome.fought and not math.isnan(outcome.rate) else "nothing to do"
     if not quiet:
         typer.echo(f"{outcome.encounters:,} encounters in {printable(outcome.out)} ({outcome.fought:,} fought now, "
                    f"{rate})")
 
 
-def _announce(paths: list[str]) -> None:
-    """Say which Python files are about to run (``--trust-policies``)."""
-    for path in paths:
-        typer.echo(f"running policy file {printable(path)}", err=True)
 
 
 def register(app: typer.Typer) -> None:

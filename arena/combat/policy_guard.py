@@ -17,12 +17,12 @@ import signal
 import threading
 import traceback
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from arena.combat.actions import ACTION_KINDS, Action
 from arena.errors import ArenaError
 from arena.limits import POLICY_DECISION_SECONDS
+from arena.world.yamlio import display_name
 
 
 class PolicyError(ArenaError):
@@ -35,13 +35,6 @@ def _origin(fn: Any) -> tuple[str, int]:
     if code is None:
         return "<unknown>", 0
     return code.co_filename, code.co_firstlineno
-
-
-def _shown(path: str) -> str:
-    try:
-        return str(Path(path).resolve().relative_to(Path.cwd().resolve()))
-    except (ValueError, OSError):
-        return path
 
 
 class TimeUp(BaseException):
@@ -88,7 +81,7 @@ def guarded(name: str, fn: Callable, what: str = "policy", seconds: float = POLI
         if err is not None:
             frames = [f.lineno for f in traceback.extract_tb(err.__traceback__) if f.filename == file]
             line = frames[-1] if frames else first_line
-        return PolicyError(f"{what} {name!r} ({_shown(file)}:{line}) {problem}")
+        return PolicyError(f"{what} {name!r} ({display_name(file)}:{line}) {problem}")
 
     def call(*args: Any) -> Any:
         try:

@@ -40,6 +40,7 @@ from arena.study.results_folder import (
     os_problem,
     record_chunk,
     refuse_links,
+    remove_chunks,
     remove_run_files,
     verified_chunks,
 )
@@ -323,19 +324,8 @@ def _run_locked(plan: Plan, out: Path, resume: bool, force: bool, workers: int, 
                     encounters_sha256=file_sha256(out / "encounters.parquet"),
                     encounters_per_second=round(total_fought / total_seconds, 1) if total_seconds else None)
     _write_json_atomic(out / "manifest.json", manifest)
-    remove_run_files_in_chunks(parts)
+    remove_chunks(parts)
     return RunOutcome(out, plan.total, finished - already, seconds, len(all_chunks) - len(todo), events)
-
-
-def remove_run_files_in_chunks(parts: Path) -> None:
-    """Remove the chunk files and the ledger once ``encounters.parquet`` holds them (and nothing else there)."""
-    from arena.study.results_folder import CHUNK_RE, LEDGER_NAME
-
-    for entry in parts.iterdir():
-        if (entry.name == LEDGER_NAME or CHUNK_RE.match(entry.name)) and entry.is_file() and not entry.is_symlink():
-            entry.unlink()
-    with contextlib.suppress(OSError):
-        parts.rmdir()
 
 
 # --------------------------------------------------------------------------------------------- in memory

@@ -158,6 +158,15 @@ def remove_run_files(folder: Path) -> list[str]:
     return left
 
 
+def remove_chunks(parts: Path) -> None:
+    """Remove the chunk files and the ledger once ``encounters.parquet`` holds them (and nothing else there)."""
+    for entry in parts.iterdir():
+        if (entry.name == LEDGER_NAME or CHUNK_RE.match(entry.name)) and entry.is_file() and not entry.is_symlink():
+            entry.unlink()
+    with contextlib.suppress(OSError):
+        parts.rmdir()
+
+
 # --------------------------------------------------------------------------------------------- the ledger
 @dataclass(frozen=True)
 class LedgerEntry:

@@ -357,6 +357,10 @@ class Creature(Frozen):
     ac: Modifier
     touch_ac: Modifier
     flat_footed_ac: Modifier
+    deflection: Annotated[int, _int(0, MAX_MODIFIER)] = 0
+    """The deflection bonus already counted in ``ac`` and ``touch_ac`` (a ring of protection): deflection bonuses
+    do not stack, so *shield of faith* adds only what it gives beyond this (SRD 3.5, "Combining Magical
+    Effects")."""
     bab: Annotated[int, _int(0, MAX_MODIFIER)]
     grapple: Modifier
     abilities: Abilities = Abilities()

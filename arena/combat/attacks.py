@@ -25,12 +25,17 @@ HELPLESS_AC = -4
 """A helpless defender loses its Dexterity bonus (its flat-footed AC) and melee attackers get +4 against it:
 modelled as flat-footed AC - 4 against melee attacks (ranged attackers get no bonus)."""
 STUNNED_AC = -2
+MAX_TIE_ROLLS = 50
+"""Opposed checks tied with equal modifiers roll again, at most this many times."""
 """A stunned defender takes -2 to AC and loses its Dexterity bonus: flat-footed AC - 2."""
 FUMBLE_WEAPON_LOSS = 0.5
 """Seed 002: a fumbled ranged attack "may lose or break" the weapon: here half the time, for the rest of the fight."""
 BLIND_MISS_CHANCE = 0.5
 """A blinded attacker (every eye severely damaged) misses half its hits (total concealment for it, SRD 3.5)."""
 BLIND_AC = -2
+"""A blinded defender takes -2 to AC and loses its Dexterity bonus (the latter under the ``blind-dex`` fix)."""
+FLANKING_BONUS = 2
+"""SRD 3.5: flanking gives +2 on melee attack rolls (and sneak attack)."""
 
 
 def pick_target(f, c: Combatant, spell: bool = False):
@@ -71,12 +76,19 @@ def swing_at(f, c: Combatant, target: Combatant, attack, bonus: int, swing: int 
     flat_footed = not target.acted
     helpless = not target.is_able
     stunned = not helpless and target.conditions and "stunned" in target.conditions
-    if attack.touch:
-        ac = target.t.touch_ac
-    elif flat_footed or helpless or stunned:
-        ac = target.t.ff_ac
+    t = target.t
+    denied = flat_footed or helpless or stunned or (target.blind and f.fix_blind_dex)
+    """Denied its Dexterity bonus to AC: flat-footed, helpless, stunned or blinded (SRD 3.5 conditions)."""
+    if helpless and f.helpless_dex_zero:
+        ac = t.helpless_touch_ac if attack.touch else t.helpless_ac
+    elif attack.touch:
+        ac = t.ff_touch_ac if denied and f.fix_touch_ff else t.touch_ac
+    elif denied:
+        ac = t.ff_ac
     else:
-        ac = target.t.ac
+        ac = t.ac
+    if t.dodge and not denied and target.dodge_against is not c and f.fix_dodge:
+        ac -= t.dodge                    # its Dodge bonus is against another opponent
     ac += target.ac_bonus
     if helpless:
         if not attack.ranged:
@@ -88,10 +100,19 @@ def swing_at(f, c: Combatant, target: Combatant, attack, bonus: int, swing: int 
         mod += penalty(c, "ranged" if attack.ranged else "attack", cs.hands_used(attack.name, swing, attack.count))
     if target.prone:
         ac += PRONE_MELEE if attack.ranged else -PRONE_MELEE
-    if c.prone and not attack.ranged:
-        mod -= PRONE_MELEE
-    if attack.ranged and engaged(f, c):
-        mod += SHOOTING_INTO_MELEE
+    flanked = False
+    if attack.ranged:
+        if engaged(f, c):
+            mod += SHOOTING_INTO_MELEE
+    else:
+        f.melee_begun = True
+        if c.melee_target is not target and not provoked:
+            engage(c, target)
+        if c.prone:
+            mod -= PRONE_MELEE
+        if f.flank_bonus and target.melee_attackers - (c.melee_target is target) >= 1:
+            flanked = True               # another able ally of the attacker is in melee with the target
+            mod += FLANKING_BONUS
     if target.blind:
         ac += BLIND_AC
     part = None
@@ -99,7 +120,7 @@ def swing_at(f, c: Combatant, target: Combatant, attack, bonus: int, swing: int 
         part = call_shot(f, c, target, attack, mod, ac, flat_footed)
     press = part is not None and may_press(f, c, target, flat_footed)
     check = new_check(Check, ("attack", c.side, mod, ac, 0, attack.threat, attack.multiplier, target.side,
-                              False, flat_footed, None, press, False, False))
+                              False, flat_footed, None, press, False, False, False))
     outcome = f.resolve(check, c, target)
     plan = f.last_plan
     tally = c.tally
@@ -128,7 +149,7 @@ def swing_at(f, c: Combatant, target: Combatant, attack, bonus: int, swing: int 
             amount += attack.damage.roll(f.stream)
     if amount < 1:
         amount = 1
-    if attack.sneak and sneak_applies(f, c, target, flat_footed or helpless or stunned):
+    if attack.sneak and sneak_applies(f, c, target, denied, flanked):
         amount += attack.sneak.roll(f.stream)
     part_hit = part is not None and called_hit(plan, outcome, target, part, attack)
     if f.lines is not None:
@@ -161,6 +182,8 @@ def fumble(f, c: Combatant, target: Combatant, attack) -> None:
         return
     if not target.is_able or not c.is_able:
         return
+    if f.fix_ff_aoo and not target.acted:
+        return                           # SRD: a flat-footed creature cannot make attacks of opportunity
     melee = target.t.full or target.t.standard
     if not melee or melee[0].ranged:
         return
@@ -171,31 +194,59 @@ def fumble(f, c: Combatant, target: Combatant, attack) -> None:
 
 
 def engaged(f, c: Combatant) -> bool:
-    """An ally of ``c`` is in melee (some able ally does not prefer ranged attacks)."""
-    return f.melee_count[c.side] - (c.is_able and not c.ranged) > 0
+    """An ally of ``c`` is in melee (some able ally does not prefer ranged attacks), once the melee has begun
+    (someone has made a melee attack: in round 1 the melee creatures are still closing in)."""
+    return f.melee_begun and f.melee_count[c.side] - (c.is_able and not c.ranged) > 0
 
 
-def sneak_applies(f, c: Combatant, target: Combatant, denied_dex: bool) -> bool:
-    """Sneak attack: the target is denied its Dexterity bonus, or flanked (abstractly: another able ally of
-    the rogue fights in melee). Creatures immune to critical hits or sneak attack take none."""
+def engage(c: Combatant, target: Combatant) -> None:
+    """``c`` makes its melee attacks against ``target`` now (flanking counts who is in melee with whom)."""
+    old = c.melee_target
+    if old is not None:
+        old.melee_attackers -= 1
+    c.melee_target = target
+    target.melee_attackers += 1
+
+
+def sneak_applies(f, c: Combatant, target: Combatant, denied_dex: bool, flanked: bool) -> bool:
+    """Sneak attack: the target is denied its Dexterity bonus, or flanked (the model's ``flanking``: another able
+    ally in melee with the same target, or the old reading, any able ally in melee). Creatures immune to critical
+    hits or sneak attack take none."""
     if "sneak attack" in target.t.immunities or "critical hits" in target.t.immunities:
         return False
-    return denied_dex or engaged(f, c)
+    if denied_dex or flanked:
+        return True
+    return f.flanking == "any-melee-ally" and engaged(f, c)
 
 
 def trip(f, c: Combatant, target: Combatant, attack) -> None:
     """A free trip attempt: opposed Strength checks (the attacker's trip modifier against the defender's best
-    of Strength and Dexterity), each through the kernel."""
+    of Strength and Dexterity), each through the kernel. SRD opposed checks: the higher total wins, a tie goes to
+    the higher modifier, and equal modifiers roll again (``trip-ties``; undone, ties go to the defender)."""
     defence = target.t.trip_defence
     mod = attack.trip_modifier if attack.trip_modifier is not None else c.t.str_mod
     if c.injuries:
         mod += penalty(c, "str")
     if target.injuries:
         defence += penalty(target, "dex")
-    against = f.resolve(new_check(Check, ("ability", target.side, defence, 0, 0, 20, 2, None, False, False,
-                                          None, False, False, False)), target, None).total
-    if f.resolve(new_check(Check, ("ability", c.side, mod, against + 1, 0, 20, 2, None, False, False, None,
-                                   False, False, False)), c, None).success:
+    for _ in range(MAX_TIE_ROLLS):
+        against = f.resolve(new_check(Check, ("ability", target.side, defence, 0, 0, 20, 2, None, False, False,
+                                              None, False, False, False, False)), target, None).total
+        if not f.fix_trip_ties:
+            won = f.resolve(new_check(Check, ("ability", c.side, mod, against + 1, 0, 20, 2, None, False, False,
+                                              None, False, False, False, False)), c, None).success
+            break
+        outcome = f.resolve(new_check(Check, ("ability", c.side, mod, against, 0, 20, 2, None, False, False,
+                                              None, False, False, False, False)), c, None)
+        if not outcome.success or (outcome.total == against and mod < defence):
+            won = False
+            break
+        if outcome.total > against or mod > defence:
+            won = True
+            break
+    else:
+        won = False                      # ties every time (never in practice): the defender stays up
+    if won:
         target.prone = True
         if f.lines is not None:
             f.log(f"{c.name} trips {target.name}")
@@ -254,6 +305,6 @@ def coup_de_grace(f, c: Combatant, target: Combatant) -> None:
         called_effect(f, c, target, "head", dealt)
     # the death save only when the blow can kill (not a weapon that regeneration turns into nonlethal damage)
     if not target.dead and "fortitude effects" not in target.t.immunities and lethal_against(attack, target) \
-            and not saving_throw(f, target, "fort", 10 + dealt, c).success:
+            and not saving_throw(f, target, "fort", 10 + dealt, c, special=False).success:
         target.hp = min(target.hp, DEAD_AT)
         die(f, target)

@@ -99,7 +99,7 @@ def tough_through(f, c: Combatant) -> None:
     for key, injury in list(c.injuries.items()):
         bonus = c.t.saves[kind] + c.save_bonus + penalty(c, kind)
         outcome = f.resolve(new_check(Check, ("save", c.side, bonus, injury.dc, 0, 20, 2, c.side, False, False,
-                                              None, False, False, False)), c, None)
+                                              None, False, False, False, False)), c, None)
         tally.tough_through_saves += 1
         if outcome.success:
             tally.tough_through_passed += 1

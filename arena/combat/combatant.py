@@ -69,6 +69,45 @@ def _pick(routines: tuple[tuple[CompiledAttack, ...], ...], ranged: bool) -> tup
     return routines[0] if routines else ()
 
 
+DODGE_AC = 1
+"""SRD 3.5 Dodge: +1 dodge bonus to AC against attacks from one opponent designated on one's action."""
+HELPLESS_DEX_MODIFIER = -5
+"""SRD 3.5: a helpless defender is treated as having a Dexterity of 0 (-5 modifier)."""
+REFERENCE_AC_ABOVE_HD = 12
+"""Choosing between a creature's melee and ranged weapons: expected damage against AC 12 + its Hit Dice (about a
+monster of a CR equal to a PC's level)."""
+
+
+def spell_focus(feats) -> dict[str, int]:
+    """School -> +1 per Spell Focus and Greater Spell Focus in that school (SRD 3.5 feats)."""
+    out: dict[str, int] = {}
+    for feat in feats:
+        name, _, school = feat.partition(" (")
+        if name in ("Spell Focus", "Greater Spell Focus") and school.endswith(")"):
+            key = school[:-1].strip().lower()
+            out[key] = out.get(key, 0) + 1
+    return out
+
+
+def _expected_damage(routine, armor_class: int) -> float:
+    total = 0.0
+    for attack in routine:
+        for bonus in attack.full_bonuses:
+            hit = min(0.95, max(0.05, (21 - (armor_class - bonus)) / 20))
+            total += hit * max(1.0, attack.damage.mean)
+    return total
+
+
+def shoots_better(t: Template) -> bool:
+    """Its full ranged routine deals more expected damage than its full melee routine against a reference AC
+    (:data:`REFERENCE_AC_ABOVE_HD`): a caster with a crossbow and a better mace stays in the melee."""
+    if not t.ranged_full or not t.ranged_full[0].ranged:
+        return False
+    melee = t.full if t.full and not t.full[0].ranged else ()
+    armor_class = REFERENCE_AC_ABOVE_HD + t.hd
+    return _expected_damage(t.ranged_full, armor_class) >= _expected_damage(melee, armor_class)
+
+
 class Template:
     """Everything about a creature that a fight reads but never changes."""
 
@@ -78,7 +117,9 @@ class Template:
                  "ranged_full", "prefers_ranged", "rend", "breath", "caster_level", "spell_dc_base", "spells",
                  "luck_domain", "policy", "first_hit_die", "abilities", "humanoid", "parts", "con", "parts_key",
                  "initiative_check", "str_mod", "trip_defence",
-                 "ray_bonus", "plain_defences", "heals_itself")
+                 "ray_bonus", "plain_defences", "heals_itself", "deflection", "dodge", "ff_touch_ac",
+                 "helpless_ac", "helpless_touch_ac", "spell_focus", "healing_domain", "concentration",
+                 "shoots_better")
 
     def __init__(self, creature: Creature, name: str) -> None:
         self.name = name
@@ -86,6 +127,18 @@ class Template:
         self.set_side(creature.side)
         self.max_hp = creature.hp
         self.ac, self.touch_ac, self.ff_ac = creature.ac, creature.touch_ac, creature.flat_footed_ac
+        self.deflection = creature.deflection
+        """The deflection bonus counted in the ACs: a deflection spell adds only what it gives beyond it."""
+        self.dodge = DODGE_AC if "Dodge" in creature.feats else 0
+        """Dodge (counted in AC and touch AC, as stat blocks list them): against one designated opponent only."""
+        denied = creature.ac - creature.flat_footed_ac
+        """What the creature loses when denied its Dexterity bonus (positive Dex to AC, dodge bonuses)."""
+        self.ff_touch_ac = creature.touch_ac - max(denied, 0)
+        dex = ability_modifier(creature.abilities.dex)
+        dex_zero = -HELPLESS_DEX_MODIFIER + min(dex, 0)      # Dexterity 0 replaces a negative modifier too
+        self.helpless_ac = creature.flat_footed_ac - dex_zero
+        self.helpless_touch_ac = self.ff_touch_ac - dex_zero
+        """SRD: a helpless defender is treated as having Dexterity 0 (a -5 modifier)."""
         self.saves = {"fort": creature.saves.fort, "ref": creature.saves.ref, "will": creature.saves.will}
         self.initiative = creature.initiative
         self.hd = sum(count for sign, count, sides, _ in parse(creature.hit_dice).dice if sign > 0) or 1
@@ -123,13 +176,21 @@ class Template:
         self.ray_bonus = creature.bab + ability_modifier(self.abilities["dex"])
         """A ray is a ranged touch attack: base attack bonus + Dexterity modifier."""
         casting = creature.spellcasting
+        self.spell_focus = spell_focus(creature.feats)
         if casting:
             self.caster_level = casting.caster_level
             self.spell_dc_base = 10 + creature.abilities.modifier(casting.ability)
             self.spells = {level: tuple(names) for level, names in casting.prepared.items()}
             self.luck_domain = any(d.lower() == "luck" for d in casting.domains)
+            self.healing_domain = any(d.lower() == "healing" for d in casting.domains)
+            ranks = casting.caster_level + 3 if casting.casting_class else casting.caster_level
+            self.concentration = ranks + ability_modifier(self.abilities["con"])
+            """Concentration: maximum ranks for a class caster (level + 3), the caster level for a monster's
+            innate casting, plus Con (the check a full-round spell needs when the caster is hurt)."""
         else:
             self.caster_level, self.spell_dc_base, self.spells, self.luck_domain = 0, 10, {}, False
+            self.healing_domain, self.concentration = False, 0
+        self.shoots_better = shoots_better(self)
         self.policy = creature.tactics
         self.first_hit_die = creature.first_hit_die or 8
         self.parts = {p.part: (p.count, p.ac_bonus) for p in creature.called_shot_parts}
@@ -151,7 +212,8 @@ class Combatant:
                  "conditions", "slots", "attack_bonus", "ac_bonus", "save_bonus", "breath_ready_at", "luck_used",
                  "settings", "policy", "damage_dealt", "injuries", "init", "is_able", "toughed",
                  "weapon_lost", "called_this_round", "foes", "friends", "tally", "slot_cache", "penalty_cache",
-                 "blind", "deaf", "ranged", "expires_at", "attack_action", "offset")
+                 "blind", "deaf", "ranged", "expires_at", "attack_action", "offset", "dodge_against",
+                 "melee_target", "melee_attackers", "casting")
 
     def __init__(self, template: Template, uid: int, settings, foes: list | None = None,
                  friends: list | None = None, tally=None) -> None:
@@ -190,7 +252,16 @@ class Combatant:
         """Prepared spells by kind, highest level first (the policy layer's, kept current by :meth:`spend_slot`)."""
         self.policy = settings.policy or template.policy
         self.ranged = self.policy == "caster" and bool(template.ranged_full) or template.prefers_ranged
-        """Fights from a distance (it has a ranged weapon and shoots): it does not engage in melee."""
+        """Fights from a distance (it has a ranged weapon and shoots): it does not engage in melee. The fight
+        corrects a caster's choice under the ``caster-melee`` fix (:func:`shoots_better`)."""
+        self.dodge_against = None
+        """The opponent its Dodge bonus applies against (designated on its turn: the enemy it acts against)."""
+        self.melee_target = None
+        """The creature its last melee attack was against while it stays able (flanking)."""
+        self.melee_attackers = 0
+        """How many able enemies made their last melee attack against it (two or more: it is flanked)."""
+        self.casting = None
+        """A spell with a casting time of one round under way: (spell, level, targets, hit points when begun)."""
         self.injuries: dict = {}
         """(part, index) -> :class:`arena.combat.injuries.Injury`: called-shot penalties in force."""
         self.toughed: frozenset = NO_INJURIES

@@ -64,7 +64,7 @@ def deal(f, source: Combatant, target: Combatant, amount: int, types: frozenset,
     if woke:                                  # damage wakes a sleeper
         del target.conditions["asleep"]
     if lethal and amount >= MASSIVE_DAMAGE and target.hp > DEAD_AT and "fortitude effects" not in t.immunities \
-            and not saving_throw(f, target, "fort", MASSIVE_DAMAGE_DC, source).success:
+            and not saving_throw(f, target, "fort", MASSIVE_DAMAGE_DC, source, special=False).success:
         target.hp = DEAD_AT
     if target.hp <= DEAD_AT or (target.hp <= 0 and (t.type in ("undead", "construct") or
                                                       (f.die_at_zero and target.side == "monster"))):
@@ -81,11 +81,11 @@ def deal(f, source: Combatant, target: Combatant, amount: int, types: frozenset,
 
 
 def area_damage(f, caster: Combatant, target: Combatant, dice, types, save: str, dc: int,
-                half_divine: bool = False) -> None:
-    """Area damage with a save for half; open-ended saves: a critical success takes none, a fumble the
-    maximum."""
+                half_divine: bool = False, rolled: int | None = None) -> None:
+    """Area damage with a save for half (``rolled``: the spell's one damage roll for everyone it catches; None:
+    roll for this target); open-ended saves: a critical success takes none, a fumble the maximum."""
     outcome = saving_throw(f, target, save, dc, caster)
-    amount = dice.maximum if outcome.fumble else dice.roll(f.stream)
+    amount = dice.maximum if outcome.fumble else rolled if rolled is not None else dice.roll(f.stream)
     _save_extremes(target, outcome)
     if outcome.critical_success:
         amount = 0

@@ -44,6 +44,7 @@ from arena.combat.attacks import (
 )
 from arena.combat.combatant import INFINITY, NO_INJURIES, Combatant, Template
 from arena.combat.damage import MASSIVE_DAMAGE, MASSIVE_DAMAGE_DC, PHYSICAL
+from arena.combat.model import ModelOptions
 from arena.combat.record import EncounterRecord
 from arena.combat.rolls import CHANCE_SLACK, LUCK_REROLL_ON
 from arena.combat.states import DEAD_AT, STABILISE_CHANCE, STRAIN_DAMAGE
@@ -74,6 +75,8 @@ class Encounter:
     monsters: list[tuple[Template, TacticsSettings]]
     round_cap: int = 50
     monsters_die_at_zero: bool = False
+    model: ModelOptions = ModelOptions()
+    """The fight model's options (:mod:`arena.combat.model`)."""
 
 
 @dataclass
@@ -88,8 +91,9 @@ def prepare(party: list[Creature], groups: list[tuple[Creature, int]], *, round_
             party_tactics: TacticsSettings = TacticsSettings(),
             monster_tactics: TacticsSettings = TacticsSettings(),
             creature_tactics: dict[str, TacticsSettings] | None = None,
-            monsters_die_at_zero: bool = False) -> Encounter:
-    """Compile a party and monster groups (creature, count) into an :class:`Encounter`."""
+            monsters_die_at_zero: bool = False, model: ModelOptions | None = None) -> Encounter:
+    """Compile a party and monster groups (creature, count) into an :class:`Encounter` fought under ``model``
+    (default :class:`~arena.combat.model.ModelOptions`: the SRD-faithful fight model)."""
     creature_tactics = creature_tactics or {}
     pcs = [(Template(c, c.name), creature_tactics.get(c.name, party_tactics)) for c in party]
     monsters = []
@@ -102,7 +106,7 @@ def prepare(party: list[Creature], groups: list[tuple[Creature, int]], *, round_
         template.set_side("monster")
     for template, _ in pcs:
         template.set_side("pc")
-    return Encounter(pcs, monsters, round_cap, monsters_die_at_zero)
+    return Encounter(pcs, monsters, round_cap, monsters_die_at_zero, model or ModelOptions())
 
 
 def fight(encounter: Encounter, rules: RuleSet, seed: int, *, log: bool = False) -> FightResult:
@@ -134,16 +138,18 @@ class Fight:
         self.monsters: list[Combatant] = []
         pcs, monsters = self.pcs, self.monsters
         melee = {"pc": 0, "monster": 0}
-        for template, settings in encounter.party:
-            c = Combatant(template, uid, settings, monsters, pcs, record.party)
-            pcs.append(c)
-            melee["pc"] += not c.ranged
-            uid += 1
-        for template, settings in encounter.monsters:
-            c = Combatant(template, uid, settings, pcs, monsters, record.monsters)
-            monsters.append(c)
-            melee["monster"] += not c.ranged
-            uid += 1
+        self.model = model = encounter.model
+        self._model_flags(model)
+        for side, entries, own, foes, tally in (("pc", encounter.party, pcs, monsters, record.party),
+                                                ("monster", encounter.monsters, monsters, pcs, record.monsters)):
+            for template, settings in entries:
+                c = Combatant(template, uid, settings, foes, own, tally)
+                if c.ranged and self.fix_caster_melee and c.policy == "caster" and not template.prefers_ranged \
+                        and not template.shoots_better:
+                    c.ranged = False          # it fights better with its melee weapon: it stays in the melee
+                own.append(c)
+                melee[side] += not c.ranged
+                uid += 1
         self.lines: list[str] | None = [] if log else None
         self.round = 0
         self.view = View(self)
@@ -163,6 +169,35 @@ class Fight:
         """How many creatures of each side can act: the fight ends when a side has none."""
         self.melee_count = melee
         """How many creatures of each side can act and fight in melee (shooting into melee, flanking)."""
+
+    def _model_flags(self, model: ModelOptions) -> None:
+        """The model's options as plain attributes: the hot loop reads them on every swing."""
+        fixed = model.fixed
+        self.flanking = model.flanking
+        self.flank_bonus = model.flanking == "same-target"
+        self.helpless_dex_zero = model.helpless_ac == "dex-zero"
+        self.sleep_full_round = model.sleep_casting == "full-round"
+        self.prad_monster_fortitude = model.prad_fortitude == "monster-rolls"
+        self.back_line = model.back_line == "protected"
+        self.luck_low_natural = model.luck_reroll == "low-natural"
+        self.buff_by_value = model.buff_choice == "by-value"
+        self.area_roll_once = model.area_damage == "roll-once"
+        self.fix_spell_focus = fixed("spell-focus")
+        self.fix_deflection = fixed("deflection-stacking")
+        self.fix_dodge = fixed("dodge-one-opponent")
+        self.fix_healing_domain = fixed("healing-domain")
+        self.fix_melee_begins = fixed("melee-begins")
+        self.fix_touch_ff = fixed("touch-flat-footed")
+        self.fix_ff_aoo = fixed("flat-footed-aoo")
+        self.fix_color_spray = fixed("color-spray-fumble")
+        self.fix_trip_ties = fixed("trip-ties")
+        self.fix_blind_dex = fixed("blind-dex")
+        self.fix_sr_once = fixed("sr-once")
+        self.fix_immune_targets = fixed("immune-targets")
+        self.fix_sleep_budget = fixed("sleep-budget")
+        self.fix_caster_melee = fixed("caster-melee")
+        self.melee_begun = not self.fix_melee_begins
+        """Someone has made a melee attack: until then there is no melee to shoot into."""
 
     # ------------------------------------------------------------------ the parts, bound as methods
     resolve = rolls.resolve
@@ -237,9 +272,13 @@ class Fight:
         """Initiative order: the highest total first, ties to the higher modifier, then to a roll."""
         everyone = self.pcs + self.monsters
         rand = self.rand
-        for c in everyone:      # straight to the kernel: initiative is never pressed or rerolled, and no
-            plan = self.last_plan = self.kernel.plan(c.t.initiative_check)   # spell is up yet (no auspicious odds)
+        for c in everyone:      # straight to the kernel: initiative is never pressed, and no
+            check = c.t.initiative_check          # spell is up yet (no auspicious odds)
+            luck = self.luck_low_natural and c.t.luck_domain     # the Luck reroll: any roll of its own
+            plan = self.last_plan = self.kernel.plan(check._replace(reroll_low=True) if luck else check)
             outcome = plan.resolve(rand)
+            if outcome.rerolled:
+                c.luck_used = True
             c.init = outcome.total
             if self.lines is not None:
                 self.log(f"{c.name} rolls initiative: natural {outcome.natural}, total {outcome.total}")
@@ -262,6 +301,8 @@ class Fight:
         now = self.instant = self.env.now + c.offset
         if now >= self.next_expiry:
             conditions.expire(self, now)
+        if c.casting is not None:            # a spell of one round's casting time takes effect now
+            spells.complete_casting(self, c)
         t = c.t
         if t.heals_itself:
             states.heal_itself(self, c)
@@ -303,6 +344,11 @@ class Fight:
         if kind == "coup" and not full:  # a coup de grace takes a full round: attack someone able instead
             target = attacks.pick_target(self, c)
             kind = "attack"
+        if t.dodge:                      # Dodge: the opponent it acts against is the one it designates
+            if target is not None:
+                c.dodge_against = target
+            elif kind == "cast" and action.targets and action.targets[0].side != c.side:
+                c.dodge_against = action.targets[0]
         strained = False
         if kind == "attack":
             if target is not None:

@@ -24,8 +24,12 @@ CHANCE_SLACK = 1e-9
 this close to a threshold is on it (histogram tenths, lucky hits, pressing only when strictly better, the
 called-shot floor)."""
 LUCK_REROLL_ON = ("save", "magic", "defense")
-"""The Luck domain's once-a-day reroll is spent on the first of its owner's saves (or, when players roll all,
-magic and defense checks) that fails."""
+"""Under the model's ``luck_reroll: known-failure``, the Luck domain's once-a-day reroll is spent on the first of
+its owner's saves (or, when players roll all, magic and defense checks) that fails. Under ``low-natural`` (the
+SRD's "before the DM declares whether the roll results in success or failure") it is spent on the first roll of
+its owner's own, of any kind, whose natural is low (:func:`arena.rules.naturals.low_natural`)."""
+ON_FAILURE, LOW_NATURAL = 1, 2
+"""How the roller's Luck reroll is decided (a key of the plan's cached choices: one kernel serves both models)."""
 LUCKY_AT = LUCKY_CHANCE + CHANCE_SLACK
 """A hit whose exact chance was at most this is a lucky hit."""
 
@@ -44,7 +48,12 @@ def resolve(f, check: Check, actor: Combatant, opponent: Combatant | None):
     if not (auspicious or roller.t.luck_domain or f.press_luck_rules or check.press_luck):
         f.last_plan = plan
         return plan.resolve(f.rand)
-    reroll = roller.t.luck_domain and not roller.luck_used and plan.roller_kind in LUCK_REROLL_ON
+    reroll = 0
+    if roller.t.luck_domain and not roller.luck_used:
+        if f.luck_low_natural:
+            reroll = LOW_NATURAL           # any roll of its own, decided from the natural alone
+        elif plan.roller_kind in LUCK_REROLL_ON:
+            reroll = ON_FAILURE
     press = roller.settings.press_luck
     if not f.press_luck_rules or check.kind == "initiative" or not roller.is_able \
             or (plan.roller_kind == "defense" and check.flat_footed):
@@ -71,10 +80,12 @@ def resolve(f, check: Check, actor: Combatant, opponent: Combatant | None):
     return outcome
 
 
-def _choose(f, check: Check, auspicious: bool, reroll: bool, press: str, roller_is_actor: bool):
+def _choose(f, check: Check, auspicious: bool, reroll: int, press: str, roller_is_actor: bool):
     """The plan the roller actually rolls: auspicious odds and the Luck reroll when it has them, and pressed
     luck always, or when the exact chance of success, from what the roller knows, is better pressed."""
-    flags = {"auspicious": auspicious or check.auspicious, "luck_reroll": reroll or check.luck_reroll}
+    flags = {"auspicious": auspicious or check.auspicious,
+             "luck_reroll": reroll == ON_FAILURE or check.luck_reroll,
+             "reroll_low": (reroll == LOW_NATURAL and not check.luck_reroll) or check.reroll_low}
     static = check._replace(**flags)
     if press == "always" or (press == "when-better" and not check.press_luck and _better(
             f, static._replace(press_luck=True), static, roller_is_actor)):
@@ -105,10 +116,17 @@ def _end_auspicious(f, roller: Combatant) -> None:
         f.log(f"{roller.name} rolls four 1s: auspicious odds ends")
 
 
-def save(f, target: Combatant, kind: str, dc: int, source: Combatant | None):
-    """A saving throw by ``target`` (named from the saver: ``success`` = it saved)."""
+def save(f, target: Combatant, kind: str, dc: int, source: Combatant | None, special: bool = True):
+    """A saving throw by ``target`` (named from the saver: ``success`` = it saved).
+
+    ``special``: the save is against a spell or special attack, which players roll all turns into the player's
+    magic check when a monster saves against a PC. A massive-damage or coup-de-grace save is not (``special=False``):
+    under the model's ``prad_fortitude: monster-rolls`` the monster rolls it, as under the standard rules."""
     bonus = target.t.saves[kind] + target.save_bonus + penalty(target, kind)
-    opponent_side = source.side if source is not None else FOE_SIDE[target.side]
+    if not special and f.prad_monster_fortitude:
+        opponent_side = target.side              # no opponent's roll to convert it into
+    else:
+        opponent_side = source.side if source is not None else FOE_SIDE[target.side]
     check = Check("save", target.side, bonus, dc, opponent=opponent_side)
     outcome = f.resolve(check, target, source)
     count_roll(target.tally, outcome)

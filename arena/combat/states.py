@@ -29,6 +29,9 @@ def refresh(f, c: Combatant) -> None:
         f.able_count[c.side] += change
         if not c.ranged:
             f.melee_count[c.side] += change
+        if not now and c.melee_target is not None:      # it threatens no one now (flanking)
+            c.melee_target.melee_attackers -= 1
+            c.melee_target = None
 
 
 def lose_weapon(f, c: Combatant) -> None:

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arena.combat.actions import NOTHING, Action
-from arena.combat.spells import SPELLS, area_count
+from arena.combat.spells import SLEEP_HD, SPELLS, area_count, shield_of_faith_gain
 from arena.errors import ArenaError
 
 PRESS_LUCK = ("never", "always", "when-better")
@@ -80,8 +80,10 @@ class View:
 
     def reaches_all(self, creature) -> bool:
         """Can ``creature``'s weapons reach every enemy? Ranged attackers can; a melee creature reaches only the
-        enemies in the melee while any able enemy fights there (those who stand back are behind them)."""
-        return creature.ranged or not self._fight.melee_count[FOE_SIDE[creature.side]]
+        enemies in the melee while any able enemy fights there (those who stand back are behind them), unless the
+        model's ``back_line`` is ``reachable``."""
+        fight = self._fight
+        return creature.ranged or not fight.back_line or not fight.melee_count[FOE_SIDE[creature.side]]
 
     def reaches(self, creature, target) -> bool:
         """Can ``creature``'s weapons reach ``target``?"""
@@ -104,6 +106,19 @@ class View:
 
     def rand(self) -> float:
         return self._fight.rand()
+
+    def fixed(self, name: str) -> bool:
+        """Is the model's SRD fix ``name`` in force (:data:`arena.combat.model.FIXES`)?"""
+        return self._fight.model.fixed(name)
+
+    @property
+    def buff_by_value(self) -> bool:
+        """The model's ``buff_choice`` is ``by-value``."""
+        return self._fight.buff_by_value
+
+    def shield_gain(self, caster, target) -> int:
+        """What the caster's shield of faith would add to ``target``'s AC (deflection does not stack)."""
+        return shield_of_faith_gain(self._fight, caster.t.caster_level, target)
 
     def can_breathe(self, creature) -> bool:
         return creature.t.breath is not None and self._fight.now() >= creature.breath_ready_at
@@ -249,48 +264,112 @@ def caster_policy(view: View, creature) -> Action:
                 continue
             tried = name
             spell = SPELLS[name]
-            valid = [e for e in enemies if _affects(spell, e)]
+            valid = [e for e in enemies if _affects(view, spell, e)]
             caught = area_count(spell.area, len(valid))
+            chosen = _ordered(view, creature, valid)
+            if name == "sleep" and view.fixed("sleep-budget"):
+                chosen = _within_sleep_budget(valid)
+                caught = min(caught, len(chosen))
             if caught >= AREA_MINIMUM:
-                return Action("cast", spell=name, level=level, targets=_ordered(view, creature, valid)[:caught])
+                return Action("cast", spell=name, level=level, targets=chosen[:caught])
     # 3. buffs in the first round
     if view.round == 1:
-        for name, level in slots.get("buff", ()):
-            allies = view.allies(creature)
-            if name == "shield of faith":
-                best = max(allies, key=lambda a: (_potential(a), -a.uid))
-                if "shield of faith" not in best.conditions:
-                    return Action("cast", spell=name, level=level, targets=[best])
-            elif name in ("auspicious odds", "mass auspicious odds"):
-                if view.rules.die == "3d6" and "auspicious" not in creature.conditions:
-                    others = [a for a in allies if a is not creature]
-                    targets = [creature] if name == "auspicious odds" else [creature, *others]
-                    return Action("cast", spell=name, level=level, targets=targets)
-            elif name == "bless" and not any("bless" in a.conditions for a in allies):
-                return Action("cast", spell=name, level=level, targets=allies)
+        buff = _choose_buff(view, creature, slots.get("buff", ()))
+        if buff is not None:
+            return buff
     # 4. a single-target spell while slots last
     target = choose_target(view, creature, enemies)
     for name, level in slots.get("single", ()):
         spell = SPELLS[name]
         if name == "hold person":
-            humanoids = [e for e in enemies if e.t.humanoid and _affects(spell, e) and "held" not in e.conditions]
+            humanoids = [e for e in enemies if e.t.humanoid and _affects(view, spell, e)
+                         and "held" not in e.conditions]
             if humanoids:
                 return Action("cast", spell=name, level=level, targets=[choose_target(view, creature, humanoids)])
             continue
+        if view.fixed("immune-targets") and not _affects(view, spell, target):
+            hurt = [e for e in enemies if _affects(view, spell, e)]
+            if not hurt:
+                continue            # every enemy is immune to it: another spell, or the weapon
+            return Action("cast", spell=name, level=level, targets=[choose_target(view, creature, hurt)])
         return Action("cast", spell=name, level=level, targets=[target])
     if not view.reaches_all(creature):            # its weapons reach only the enemies in the melee
         target = choose_target(view, creature)
     return Action("attack", target)
 
 
-def _affects(spell, creature) -> bool:
-    if spell.mind and "mind-affecting" in creature.t.immunities:
+BUFF_LASTS_ROUNDS = 10
+"""A buff lasting at least this many rounds lasts the fight (the reference fights end in 3 to 6 rounds); a
+shorter one counts for the share of them it lasts."""
+
+
+def _choose_buff(view: View, creature, buffs) -> Action | None:
+    """The buff to cast in round 1. ``by-value`` (the model's ``buff_choice``): the one that helps the most
+    creatures for the longest (creatures helped x the share of :data:`BUFF_LASTS_ROUNDS` it lasts), ties to the
+    higher level, so a party-wide buff comes before a self-only one under every rule set. ``highest-level``: the
+    first useful buff from the highest level down (the model before version 0.3)."""
+    allies = view.allies(creature)
+    best, best_key = None, None
+    for name, level in buffs:
+        action = _buff_action(view, creature, name, level, allies)
+        if action is None:
+            continue
+        if not view.buff_by_value:
+            return action
+        spell = SPELLS[name]
+        lasts = min(1.0, spell.rounds_per_level * creature.t.caster_level / BUFF_LASTS_ROUNDS)
+        helped = len(action.targets) if name != "shield of faith" else 1
+        key = (helped * lasts, level)
+        if best_key is None or key > best_key:
+            best, best_key = action, key
+    return best
+
+
+def _buff_action(view: View, creature, name: str, level: int, allies: list) -> Action | None:
+    """Casting buff ``name`` now, at the allies it helps; None when it helps no one."""
+    if name == "shield of faith":
+        best = max(allies, key=lambda a: (_potential(a), -a.uid))
+        if "shield of faith" in best.conditions or (view.buff_by_value
+                                                     and not view.shield_gain(creature, best)):
+            return None
+        return Action("cast", spell=name, level=level, targets=[best])
+    if name in ("auspicious odds", "mass auspicious odds"):
+        if view.rules.die != "3d6" or "auspicious" in creature.conditions:
+            return None
+        if name == "auspicious odds":
+            return Action("cast", spell=name, level=level, targets=[creature])
+        others = [a for a in allies if a is not creature and "auspicious" not in a.conditions]
+        count = max(1, creature.t.caster_level // 3)
+        return Action("cast", spell=name, level=level, targets=[creature, *others][:count])
+    if name == "bless":
+        unblessed = [a for a in allies if "bless" not in a.conditions]
+        if len(unblessed) < len(allies) and not view.buff_by_value:
+            return None             # the old model: bless only when no ally has it
+        return Action("cast", spell=name, level=level, targets=allies) if unblessed else None
+    return None
+
+
+def _within_sleep_budget(creatures: list) -> list:
+    """The creatures sleep's 4 Hit Dice put to sleep, fewest Hit Dice first (as the spell takes them)."""
+    chosen, budget = [], SLEEP_HD
+    for c in sorted(creatures, key=lambda c: (c.t.hd, c.uid)):
+        if c.t.hd <= budget:
+            chosen.append(c)
+            budget -= c.t.hd
+    return chosen
+
+
+def _affects(view: View, spell, creature) -> bool:
+    """Can the spell do anything to ``creature``? (mind-affecting immunity, sleep's Hit Dice, hold person's
+    humanoids; under the ``immune-targets`` fix, immunity to every kind of damage it deals.)"""
+    t = creature.t
+    if spell.mind and "mind-affecting" in t.immunities:
         return False
     if spell.name == "sleep":
-        return creature.t.hd <= 4 and "sleep" not in creature.t.immunities
+        return t.hd <= SLEEP_HD and "sleep" not in t.immunities
     if spell.name == "hold person":
-        return creature.t.humanoid and "paralysis" not in creature.t.immunities
-    return True
+        return t.humanoid and "paralysis" not in t.immunities
+    return not (spell.damage and spell.damage <= t.immunities and view.fixed("immune-targets"))
 
 
 POLICIES: dict[str, Callable[[View, object], Action]] = {

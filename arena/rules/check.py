@@ -22,7 +22,8 @@ class Check(NamedTuple):
     of the other creature involved (defender, caster, the one with spell resistance), by default the other side:
     players roll all the dice changes who physically rolls only when a monster's roll is made against a PC.
     The situational flags ``press_luck``, ``luck_reroll`` and ``auspicious`` belong to whoever physically rolls
-    (:func:`arena.rules.roller` says who); ``luck_reroll`` means "reroll once if this roll fails".
+    (:func:`arena.rules.roller` says who); ``luck_reroll`` means "reroll once if this roll fails", ``reroll_low``
+    "reroll once if the natural roll is low".
     """
 
     kind: str
@@ -45,6 +46,10 @@ class Check(NamedTuple):
     press_luck: bool = False
     luck_reroll: bool = False
     auspicious: bool = False
+    reroll_low: bool = False
+    """The Luck domain's reroll decided from the natural roll alone, before success or failure is known: reroll
+    once when the natural is one the die makes at most 10% of the time from the bottom
+    (:data:`arena.rules.naturals.LOW_NATURAL_SHARE`)."""
 
 
 class Outcome:

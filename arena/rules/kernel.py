@@ -31,6 +31,7 @@ from arena.rules.naturals import (
     _sum_cdf,
     _sum_table,
     _survival,
+    low_natural,
 )
 from arena.rules.ruleset import RuleSet
 
@@ -49,7 +50,8 @@ class Plan:
     Two caches ride along: ``shared`` (first-roll outcomes, see :meth:`resolve`) and ``choices`` (decisions a
     caller derives from this check's exact odds, such as the engine's pressing luck; None until used)."""
 
-    __slots__ = ("roller", "roller_kind", "flip", "die", "reroll_die", "take", "static", "var_dice", "target",
+    __slots__ = ("roller", "roller_kind", "flip", "die", "reroll_die", "reroll_at", "take", "static", "var_dice",
+                 "target",
                  "auto_hi", "auto_lo", "threat_set", "explode_hi", "explode_lo", "open", "confirm", "var_table",
                  "defends", "margin_crit", "p_success", "item_natural", "spell_end", "pressed", "is_attack",
                  "confirm_auto", "shared", "choices", "var_cdf")
@@ -103,9 +105,14 @@ class Plan:
             outcome, drew = self._judged(natural, total, rand, True)
             if not drew and len(self.shared) < SHARED_OUTCOMES:
                 self.shared[key] = outcome
-        if self.reroll_die is None or outcome.success != self.flip:
+        if self.reroll_die is None:
             return outcome
-        first_ended = outcome.spell_ends     # the roller failed: reroll once
+        if self.reroll_at is None:
+            if outcome.success != self.flip:
+                return outcome
+        elif natural > self.reroll_at:
+            return outcome
+        first_ended = outcome.spell_ends     # the roller failed (or rolled low): reroll once
         natural, total = self.sample_roll(self.reroll_die, rand)
         outcome = self._judged(natural, total, rand, False)[0]
         outcome.rerolled = True
@@ -172,7 +179,8 @@ class Plan:
         for natural, total, p in self.roll_table(die):
             success, auto_s, auto_f, crit_s, fumble = self.judge(natural, total)
             ended_here = first and natural == self.spell_end
-            if reroll is not None and not success:          # the roller failed: the reroll decides
+            if reroll is not None and (not success if self.reroll_at is None else natural <= self.reroll_at):
+                # the roller failed (or rolled low): the reroll decides
                 for name, q in reroll.items():
                     probs[name] += p * q
                 probs["rerolled"] += p
@@ -211,12 +219,16 @@ class Plan:
         """
         if self.p_success is None:
             p = self._roller_success(self.die)
-            if self.reroll_die is not None:
+            if self.reroll_die is not None and self.reroll_at is None:
                 p += (1 - p) * self._roller_success(self.reroll_die)
+            elif self.reroll_die is not None:           # rerolled from a low natural, whatever it made
+                low = sum(q for natural, q in _float_naturals(self.die).items() if natural <= self.reroll_at)
+                p = self._roller_success(self.die, self.reroll_at) + low * self._roller_success(self.reroll_die)
             self.p_success = 1 - p if self.flip else p
         return self.p_success
 
-    def _roller_success(self, die: str) -> float:
+    def _roller_success(self, die: str, above: int | None = None) -> float:
+        """The roller's chance of success on ``die``, counting only naturals above ``above`` when given."""
         target = self.target
         if self.take is not None:
             return 1.0 if self.take + self.static >= target else 0.0
@@ -225,6 +237,8 @@ class Plan:
         size = len(survival)
         total = 0.0
         for natural, p in _float_naturals(die).items():
+            if above is not None and natural <= above:
+                continue
             if natural == self.auto_hi:
                 total += p
             elif natural == self.auto_lo:
@@ -369,9 +383,15 @@ def _choose_die(plan: Plan, check: Check, rules: RuleSet) -> None:
             base = D4D6
     plan.die = base
     plan.spell_end = bell_curve.LUCK_SPELL_ENDS_NATURAL if base == D4D6 else None
-    plan.reroll_die = None
-    if check.luck_reroll:
+    plan.reroll_die = plan.reroll_at = None
+    if check.luck_reroll and check.reroll_low:
+        raise RulesError("a Luck reroll is decided either on failure or from a low natural, not both")
+    if check.luck_reroll or check.reroll_low:
         plan.reroll_die = D4D6 if die == "3d6" else base
+    if check.reroll_low:
+        plan.reroll_at = low_natural(base)
+        if plan.reroll_at is None:          # no natural is low (fixed10): nothing to reroll
+            plan.reroll_die = None
 
 
 def _check_taking(plan: Plan, check: Check, rules: RuleSet) -> None:
@@ -384,7 +404,7 @@ def _check_taking(plan: Plan, check: Check, rules: RuleSet) -> None:
         raise RulesError(f"taking {check.take} applies to skill and ability checks only, not {check.kind}")
     if check.take not in allowed:
         raise RulesError(f"cannot take {check.take} under {rules.die} (allowed: {', '.join(map(str, allowed))})")
-    if check.press_luck or check.luck_reroll:
+    if check.press_luck or check.luck_reroll or check.reroll_low:
         raise RulesError("a check that takes 10/16/18/20 rolls no die: nothing to press or reroll")
 
 

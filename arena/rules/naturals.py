@@ -217,3 +217,19 @@ def _modifier_distribution(static: int, var_dice: tuple) -> dict[int, Fraction]:
         die = die + part if sign > 0 else die - part
     denominator = die.denominator()
     return {int(o): Fraction(q, denominator) for o, q in zip(die.outcomes(), die.quantities(), strict=True)}
+
+
+LOW_NATURAL_SHARE = 0.10
+"""A natural is low when the die rolls it or less at most this often: on a d20 a 1 or 2 (10%), on 3d6 a 3 to 6
+(9.3%), on 4d6 drop the lowest a 3 to 7 (5.9%; 8 or less is 11.2%); fixed10 has none."""
+
+
+def low_natural(die: str) -> int | None:
+    """The highest natural of ``die`` that is low (:data:`LOW_NATURAL_SHARE`), or None."""
+    share, found = 0.0, None
+    for natural, p in sorted(_float_naturals(die).items()):
+        share += p
+        if share > LOW_NATURAL_SHARE + 1e-12:
+            break
+        found = natural
+    return found

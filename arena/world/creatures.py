@@ -305,6 +305,66 @@ BODY_BY_TYPE: dict[str, tuple[tuple[str, int], ...]] = {
 """Default body parts by creature type (a guess at the usual body plan; override with ``body_parts``)."""
 
 
+# --------------------------------------------------------------------------------------------- imported stat blocks
+EngineStatus = Literal["modelled", "ignored", "no effect"]
+"""What the fight engine does with a special ability: ``modelled`` (a stat-block field the engine fights with carries
+it), ``ignored`` (it matters in a fight and the engine does not do it yet) or ``no effect`` (senses, skills,
+languages and the like: nothing an arena fight would use)."""
+
+ImportNoteKind = Literal["unread", "guess", "changed", "discrepancy"]
+"""``unread``: the importer could not read the text (the field has a default or was left out); ``guess``: read, but
+with a guess (a damage type, a weapon, a missing number); ``changed``: rewritten to fit the model with the same
+effect (``1d2-4`` is ``1``: the SRD minimum of 1 on a hit); ``discrepancy``: the SRD block disagrees with itself
+(hp against hit dice, AC against its components ...); the block keeps the SRD's stated number."""
+
+
+class SpecialAbility(Frozen):
+    """One special attack or special quality of an imported SRD stat block, and whether the engine models it."""
+
+    name: Label
+    """As the block writes it (``Improved grab``, ``Poison``)."""
+    key: Label
+    """The ability it is an instance of, lowercase (``improved grab``, ``breath weapon (sleep)``): what coverage
+    counts are grouped by."""
+    kind: Literal["attack", "quality"]
+    """From ``Special Attacks`` or ``Special Qualities`` (or an attack's rider, such as ``plus poison``)."""
+    engine: EngineStatus
+    text: Text = ""
+    """The SRD's words for it (the cell entry, and the start of its description when the block has one)."""
+    save: SaveKind | None = None
+    dc: Annotated[int, _int(1, MAX_MODIFIER)] | None = None
+    damage: DiceText | None = None
+    amount: Annotated[int, _int(0, MAX_HP)] | None = None
+    """A number the ability carries (DR 10, regeneration 5, telepathy 100 ft.)."""
+    notes: Text = ""
+    """How the engine models it, or what it leaves out."""
+
+
+class ImportNote(Frozen):
+    """A field the SRD importer could not read, read with a guess, rewrote, or found in disagreement with itself."""
+
+    kind: ImportNoteKind
+    field: Label
+    """The SRD field (``Full Attack``, ``Armor Class``)."""
+    line: Annotated[int, _int(1, 10_000_000)] | None = None
+    """Line of the source file the text is on."""
+    text: Text = ""
+    """The SRD text concerned."""
+    message: Text
+    """What was done about it."""
+
+
+ImportStatus = Literal["clean", "guessed", "unread"]
+"""An imported block's worst note: ``unread`` (some text not read), ``guessed`` (some read with a guess) or
+``clean``."""
+
+
+def import_status_of(notes: tuple[ImportNote, ...]) -> ImportStatus:
+    """``unread`` if a note is, else ``guessed`` if a note is a guess, else ``clean``."""
+    kinds = {n.kind for n in notes}
+    return "unread" if "unread" in kinds else "guessed" if "guess" in kinds else "clean"
+
+
 # --------------------------------------------------------------------------------------------- the creature
 class Abilities(Frozen):
     """Ability scores; ``con``/``int`` are null for nonabilities (undead have no Con, mindless no Int)."""
@@ -389,6 +449,12 @@ class Creature(Frozen):
     :mod:`arena.world.policy_names`)."""
     notes: Text = ""
     source: Text = ""
+    special_abilities: tuple[SpecialAbility, ...] = ()
+    """Special attacks and qualities of an imported SRD block, each with the engine's status (empty for the
+    hand-written blocks, whose fields say what they model)."""
+    import_status: ImportStatus | None = None
+    """Set on blocks written by ``arena bestiary import``: the worst of ``import_notes`` (clean if none)."""
+    import_notes: tuple[ImportNote, ...] = ()
 
     @model_validator(mode="after")
     def _complete(self) -> "Creature":
@@ -406,6 +472,9 @@ class Creature(Frozen):
                 raise ValueError(f"rend needs a full-attack routine with {needed} {self.rend.attack!r} attacks")
         if self.touch_ac > self.ac + 10 or self.flat_footed_ac > self.ac + 10:
             raise ValueError("touch_ac/flat_footed_ac look wrong (more than 10 above ac)")
+        if self.import_status is not None and self.import_status != import_status_of(self.import_notes):
+            raise ValueError(f"import_status {self.import_status!r} contradicts import_notes (which give "
+                             f"{import_status_of(self.import_notes)!r})")
         return self
 
     # -- derived views
@@ -459,6 +528,16 @@ class Creature(Frozen):
     def display_name(self) -> str:
         return self.title or self.name
 
+    @property
+    def modelled(self) -> Literal["full", "partial"]:
+        """``partial`` when a special ability that matters in a fight is ``ignored`` by the engine, else ``full``."""
+        return "partial" if any(a.engine == "ignored" for a in self.special_abilities) else "full"
+
+    @property
+    def ignored_abilities(self) -> tuple[str, ...]:
+        """Keys of the special abilities the engine ignores, without repeats, in the block's order."""
+        return tuple(dict.fromkeys(a.key for a in self.special_abilities if a.engine == "ignored"))
+
 
 __all__ = [  # the vocabulary of arena.world.stat_types is re-exported: stat blocks are read from here
     "Abilities",
@@ -480,9 +559,14 @@ __all__ = [  # the vocabulary of arena.world.stat_types is re-exported: stat blo
     "DrOvercome",
     "Effect",
     "EnergyType",
+    "EngineStatus",
     "Frozen",
     "HitDice",
     "Immunity",
+    "ImportNote",
+    "ImportNoteKind",
+    "ImportStatus",
+    "import_status_of",
     "improved_ac_bonus",
     "Label",
     "MAX_ABILITY_SCORE",
@@ -510,6 +594,7 @@ __all__ = [  # the vocabulary of arena.world.stat_types is re-exported: stat blo
     "Size",
     "SIZES",
     "Spellcasting",
+    "SpecialAbility",
     "SpellLevel",
     "SUBTYPE_IMMUNITIES",
     "SUBTYPE_VULNERABILITIES",

@@ -30,27 +30,39 @@ class Spell:
     sr: bool = True
     mind: bool = False
     """Mind-affecting: creatures immune to it are not valid targets."""
+    school: str = ""
+    """SRD 3.5 school (Spell Focus adds to the DCs of its school)."""
+    damage: frozenset[str] = frozenset()
+    """The damage types it deals: a creature immune to all of them is not worth the spell."""
+    reach: str = ""
+    """Buffs: ``party`` (every ally), ``one`` (one creature), ``self`` (the caster)."""
+    rounds_per_level: int = 0
+    """Buffs: how long it lasts, in rounds per caster level (10 for 1 minute/level)."""
 
 
+_FIRE, _COLD = frozenset({"fire"}), frozenset({"cold"})
 SPELLS: dict[str, Spell] = {s.name: s for s in (
-    Spell("magic missile", "single"),
-    Spell("sleep", "area", "burst-10", "will", mind=True),
-    Spell("color spray", "area", "cone-15", "will", mind=True),
-    Spell("scorching ray", "single"),
-    Spell("hold person", "single", save="will", mind=True),
-    Spell("fireball", "area", "burst-20", "ref"),
-    Spell("lightning bolt", "area", "line", "ref"),
-    Spell("ice storm", "area", "cylinder-20"),
-    Spell("cone of cold", "area", "cone-60", "ref"),
-    Spell("flame strike", "area", "cylinder-10", "ref"),
-    Spell("searing light", "single"),
-    Spell("cure light wounds", "heal", sr=False),
-    Spell("cure moderate wounds", "heal", sr=False),
-    Spell("cure serious wounds", "heal", sr=False),
-    Spell("cure critical wounds", "heal", sr=False),
-    Spell("bless", "buff", sr=False),
-    Spell("shield of faith", "buff", sr=False),
-    Spell("auspicious odds", "buff", sr=False),
-    Spell("mass auspicious odds", "buff", sr=False),
+    Spell("magic missile", "single", school="evocation", damage=frozenset({"force"})),
+    Spell("sleep", "area", "burst-10", "will", mind=True, school="enchantment"),
+    Spell("color spray", "area", "cone-15", "will", mind=True, school="illusion"),
+    Spell("scorching ray", "single", school="evocation", damage=_FIRE),
+    Spell("hold person", "single", save="will", mind=True, school="enchantment"),
+    Spell("fireball", "area", "burst-20", "ref", school="evocation", damage=_FIRE),
+    Spell("lightning bolt", "area", "line", "ref", school="evocation", damage=frozenset({"electricity"})),
+    Spell("ice storm", "area", "cylinder-20", school="evocation", damage=frozenset({"bludgeoning", "cold"})),
+    Spell("cone of cold", "area", "cone-60", "ref", school="evocation", damage=_COLD),
+    Spell("flame strike", "area", "cylinder-10", "ref", school="evocation", damage=frozenset({"fire", "divine"})),
+    Spell("searing light", "single", school="evocation", damage=frozenset({"divine"})),
+    Spell("cure light wounds", "heal", sr=False, school="conjuration"),
+    Spell("cure moderate wounds", "heal", sr=False, school="conjuration"),
+    Spell("cure serious wounds", "heal", sr=False, school="conjuration"),
+    Spell("cure critical wounds", "heal", sr=False, school="conjuration"),
+    Spell("bless", "buff", sr=False, school="enchantment", reach="party", rounds_per_level=10),
+    Spell("shield of faith", "buff", sr=False, school="abjuration", reach="one", rounds_per_level=10),
+    Spell("auspicious odds", "buff", sr=False, school="divination", reach="one", rounds_per_level=10),
+    Spell("mass auspicious odds", "buff", sr=False, school="divination", reach="party", rounds_per_level=1),
 )}
-
+"""Schools and durations from the SRD 3.5 spell list; the bell-curve document's auspicious odds replaces
+protection from energy (1 minute/level, creature touched) and mass auspicious odds break enchantment (1
+round/level, one creature per three levels); it names no school, so divination (luck) is assumed: no feat of the
+party depends on it."""

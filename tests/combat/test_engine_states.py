@@ -9,6 +9,7 @@ from fight_scripting import SWORD, Script, make_fight, stat_block
 
 from arena.combat import spells
 from arena.combat.engine import HELPLESS_AC, STUNNED_AC, fight, prepare
+from arena.combat.model import ModelOptions
 from arena.combat.tactics import POLICIES, attack_policy
 from arena.rules import RuleSet
 from arena.world.bestiary import get_creature
@@ -149,10 +150,14 @@ def test_durations_run_from_the_caster_turn_to_the_same_point_later():
 
 
 # ------------------------------------------------------------------------------------------ defenders
-def test_a_stunned_defender_is_flat_footed_minus_two_and_a_helpless_one_minus_four_in_melee_only(spy):
+@pytest.mark.parametrize("helpless_ac", ["dex-zero", "flat-footed"])
+def test_a_stunned_defender_is_flat_footed_minus_two_and_a_helpless_one_minus_four_in_melee_only(spy, helpless_ac):
+    """SRD: stunned, -2 AC and no Dex bonus; helpless, Dexterity 0 (-5; the ``flat-footed`` option: flat-footed
+    AC) and +4 for melee attackers only."""
     archer = creature("archer", side="pc", attack={"name": "bow", "bonuses": [5], "damage": "1d6",
                                                    "damage_types": ["piercing"], "kind": "ranged"})
-    f = make_fight([creature("hero", side="pc"), archer], [creature("orc", ac=16)])
+    f = make_fight([creature("hero", side="pc"), archer], [creature("orc", ac=16)],
+                   model=ModelOptions(helpless_ac=helpless_ac))
     hero, archer, orc = f.pcs[0], f.pcs[1], f.monsters[0]
     orc.acted = True
     Script(f, [0.0] * 12)
@@ -163,7 +168,8 @@ def test_a_stunned_defender_is_flat_footed_minus_two_and_a_helpless_one_minus_fo
     f._swing(archer, orc, archer.t.standard[0], 5)
     targets = [check.target for check, who, _ in spy if check.kind == "attack"]
     ff = orc.t.ff_ac
-    assert targets == [ff + STUNNED_AC, ff + HELPLESS_AC, ff]
+    helpless = ff - 5 if helpless_ac == "dex-zero" else ff        # the orc's Dex modifier is 0
+    assert targets == [ff + STUNNED_AC, helpless + HELPLESS_AC, helpless]
 
 
 def test_rend_goes_through_damage_reduction_its_claws_overcome():
@@ -192,7 +198,7 @@ def test_melee_creatures_reach_the_wizard_only_when_nobody_else_fights_in_melee(
             c.hp = c.max_hp
     wizard.hp = 1
     in_melee = [c for c in f.pcs if not c.ranged]
-    assert [c.name for c in in_melee] == ["fighter-5", "rogue-5"]      # the cleric and wizard stand back and shoot
+    assert [c.name for c in in_melee] == ["fighter-5", "cleric-5", "rogue-5"]   # the wizard stands back and shoots
     assert f.view.reachable(ogre) == in_melee
     assert POLICIES[ogre.policy](f.view, ogre).target is not wizard
     for c in in_melee:

@@ -53,9 +53,11 @@ def test_the_policy_decides_the_targets(tmp_path):
         "register('last-enemy', last)\n")
     (tmp_path / "s.yaml").write_text(scenario_text("policies: last.py\n", "last-enemy"))
     (scenario,) = load_scenarios(tmp_path / "s.yaml", trust_policies=True)
-    result = fight(scenario.prepare("d20"), RuleSet.from_key("d20"), 5, log=True)
-    swings = [line for line in result.log if "] orc " in line and " vs " in line]
-    assert swings and all(" vs rogue-3 " in line for line in swings)
+    swings = []
+    for seed in range(10):                  # two orcs against a level-3 party rarely live to swing twice
+        result = fight(scenario.prepare("d20"), RuleSet.from_key("d20"), seed, log=True)
+        swings += [line for line in result.log if "] orc " in line and " vs " in line]
+    assert len(swings) >= 3 and all(" vs rogue-3 " in line for line in swings)
 
 
 def test_same_results_on_one_and_two_workers():

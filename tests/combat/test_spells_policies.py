@@ -19,6 +19,7 @@ from fight_scripting import Script, make_fight, stat_block
 
 from arena.combat import spells, tactics
 from arena.combat.engine import Fight, fight, prepare
+from arena.combat.model import ModelOptions
 from arena.combat.tactics import TacticsSettings
 from arena.dice import Stream
 from arena.errors import ArenaError
@@ -225,7 +226,8 @@ SLEEP_HD = 4
 ])
 def test_sleep_affects_four_hit_dice_of_creatures_lowest_first(hit_dice, asleep):
     assert sum(hit_dice[i] for i in asleep) <= SLEEP_HD
-    f = build([mage(5)], [body(f"m{i}", hit_dice=f"{hd}d8") for i, hd in enumerate(hit_dice)])
+    f = build([mage(5)], [body(f"m{i}", hit_dice=f"{hd}d8") for i, hd in enumerate(hit_dice)],
+              model=ModelOptions(sleep_casting="instant"))
     spells.cast(f, f.pcs[0], "sleep", 1, list(f.monsters))
     assert {i for i, m in enumerate(f.monsters) if "asleep" in m.conditions} == asleep
     assert all(m.is_able == (i not in asleep) for i, m in enumerate(f.monsters))
@@ -321,7 +323,8 @@ def d20(natural: int) -> tuple[int, int]:
 
 
 def test_the_luck_domain_rerolls_the_first_failed_save_once():
-    f = build([luck_cleric()], [body("orc")], key="d20")
+    """The ``known-failure`` reading (the model before 0.3); ``low-natural``: tests/combat/test_model_fixes.py."""
+    f = build([luck_cleric()], [body("orc")], key="d20", model=ModelOptions(luck_reroll="known-failure"))
     cleric, orc = f.pcs[0], f.monsters[0]
     script = Script(f, [d20(1)])                       # a missed attack does not spend it
     assert not f._swing(cleric, orc, cleric.t.standard[0], 0)
@@ -337,13 +340,13 @@ def test_the_luck_domain_rerolls_the_first_failed_save_once():
 
 
 def test_a_failed_reroll_still_spends_the_luck_and_others_have_none():
-    f = build([luck_cleric()], [body("orc")], key="d20")
+    f = build([luck_cleric()], [body("orc")], key="d20", model=ModelOptions(luck_reroll="known-failure"))
     cleric, orc = f.pcs[0], f.monsters[0]
     script = Script(f, [d20(3), d20(4), d20(5)])
     assert not f.save(cleric, "ref", 15, orc).success       # 3 fails, reroll 4 fails
     assert not f.save(cleric, "ref", 15, orc).success       # 5 fails, no reroll left
     assert script.used_up and cleric.luck_used
-    g = build([luck_cleric(luck=False)], [body("orc")], key="d20")
+    g = build([luck_cleric(luck=False)], [body("orc")], key="d20", model=ModelOptions(luck_reroll="known-failure"))
     script = Script(g, [d20(3)])
     assert not g.save(g.pcs[0], "will", 15, g.monsters[0]).rerolled and script.used_up
 
@@ -392,7 +395,8 @@ def roller_failed(r: Roll) -> bool:
 @pytest.mark.parametrize("key", ["d20", "d20+prad"])
 def test_the_luck_reroll_in_fights_is_the_owners_first_failure_and_only_once(rolls, key):
     party = generate_party(5)
-    encounter = prepare(party, [(get_creature("young-red-dragon"), 1), (get_creature("ogre"), 1)])
+    encounter = prepare(party, [(get_creature("young-red-dragon"), 1), (get_creature("ogre"), 1)],
+                        model=ModelOptions(luck_reroll="known-failure"))
     rerolls = 0
     for seed in range(12):
         rolls.clear()
@@ -731,8 +735,8 @@ def test_in_fights_a_dragon_never_breathes_before_its_recharge(monkeypatch):
         log.append((id(self), self.now(), c.breath_ready_at))
 
     monkeypatch.setattr(Fight, "_breath", breathe)
-    encounter = prepare(generate_party(9), [(get_creature("young-red-dragon"), 1)])
-    fights = [Fight(encounter, RuleSet.from_key("d20"), seed, log=False) for seed in range(15)]
+    encounter = prepare(generate_party(7), [(get_creature("young-red-dragon"), 1)])
+    fights = [Fight(encounter, RuleSet.from_key("d20"), seed, log=False) for seed in range(30)]
     for f in fights:
         f.run()
     repeats = 0

@@ -1,0 +1,406 @@
+"""Finding SRD 3.5 stat blocks in text: Markdown tables in the SRD layout and plain ``Field: value`` lines.
+
+The SRD writes a stat block as a column of fields (``Hit Dice:``, ``Armor Class:``, ``Full Attack:`` ...). The
+Markdown conversion of the SRD chapters puts them in tables, one creature per column and several columns per
+table, with the conversion's marks (stray empty cells, a cell wrapped over two lines, a value glued to its label
+as in ``Special Attacks:--``); a stat block copied from an SRD web page is plain lines, ``Hit Dice: 6d8+36 (63
+hp)``. Both become :class:`RawBlock` objects: the creature's title, its size-and-type line and every field's text
+with the line it is on. Reading the numbers out of them is :mod:`arena.world.srd_fields`' job.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+FIELDS = ("Size/Type", "Hit Dice", "Initiative", "Speed", "Armor Class", "Base Attack/Grapple", "Attack",
+          "Full Attack", "Space/Reach", "Special Attacks", "Special Qualities", "Saves", "Abilities", "Skills",
+          "Feats", "Environment", "Organization", "Challenge Rating", "Treasure", "Alignment", "Advancement",
+          "Level Adjustment")
+"""The fields of an SRD 3.5 stat block, in the SRD's order (``Size/Type`` is the web pages' name for the line
+under the creature's name)."""
+
+_ALIASES = {"special qualitiy": "Special Qualities", "special quality": "Special Qualities",
+            "special attack": "Special Attacks", "base attack / grapple": "Base Attack/Grapple",
+            "base attack": "Base Attack/Grapple", "armour class": "Armor Class", "space / reach": "Space/Reach",
+            "full attacks": "Full Attack", "attacks": "Attack", "challenge ratings": "Challenge Rating",
+            "size / type": "Size/Type", "save": "Saves", "ability scores": "Abilities"}
+_BY_KEY = {f.lower(): f for f in FIELDS} | _ALIASES
+
+SIZE_WORDS = ("fine", "diminutive", "tiny", "small", "medium", "large", "huge", "gargantuan", "colossal")
+TYPE_WORDS = ("aberration", "animal", "construct", "dragon", "elemental", "fey", "giant", "humanoid",
+              "magical beast", "monstrous humanoid", "ooze", "outsider", "plant", "undead", "vermin")
+_TYPE_LINE = re.compile(r"^\s*(?:(%s)(?:[- ]size)?\s+)?(%s)\b\s*(\([^)]*\)?)?\s*$" % (
+    "|".join(SIZE_WORDS), "|".join(TYPE_WORDS)), re.IGNORECASE)
+
+MAX_WRAPPED_LINES = 6
+"""Lines one table row may be wrapped over (a cell with a line break in it) before the row counts as broken."""
+
+
+@dataclass(frozen=True)
+class Cell:
+    """A piece of text and the (1-based) line of the source it starts on."""
+
+    text: str
+    line: int
+
+
+@dataclass
+class RawBlock:
+    """One creature's stat block as text: where it is, its title, type line and fields."""
+
+    file: str
+    line: int
+    title: str
+    title_guessed: bool
+    type_line: Cell | None
+    fields: dict[str, Cell]
+    layout: str
+    """``table`` (a Markdown table column) or ``lines`` (``Field: value`` lines)."""
+    column: int = 0
+    columns: int = 1
+    description: list[Cell] = field(default_factory=list)
+    """The prose after the block (its ability descriptions), shared by the columns of one table group."""
+    problems: list[tuple[int, str, str, str]] = field(default_factory=list)
+    """``(line, field, text, message)``: what the layout itself got wrong (a row with too few cells ...)."""
+
+    def get(self, name: str) -> Cell | None:
+        return self.fields.get(name)
+
+
+def field_name(label: str) -> str | None:
+    """The canonical field of a label (``Special Qualitiy:`` -> ``Special Qualities``), or None."""
+    key = " ".join(label.strip().rstrip(":").strip().lower().split())
+    return _BY_KEY.get(key)
+
+
+def is_type_line(text: str) -> bool:
+    """``Large Giant``, ``Medium Outsider (Evil, Lawful)``, ``Huge Elemental (Air, Extraplanar)``."""
+    return bool(_TYPE_LINE.match(text.strip()))
+
+
+# --------------------------------------------------------------------------------------------- Markdown tables
+@dataclass
+class _Row:
+    line: int
+    cells: list[str]
+
+
+def _rows(lines: list[str], start: int) -> tuple[list[_Row], int]:
+    """The table rows from ``lines[start]`` on (a row wrapped over several lines is joined): (rows, next index)."""
+    rows: list[_Row] = []
+    i = start
+    while i < len(lines) and lines[i].lstrip().startswith("|"):
+        first = i
+        text = lines[i].strip()
+        wrapped = 0
+        while not text.endswith("|") and i + 1 < len(lines) and wrapped < MAX_WRAPPED_LINES:
+            nxt = lines[i + 1].strip()
+            if nxt.startswith("|") and text.count("|") >= 2 and not nxt.rstrip("|").strip():
+                break
+            i += 1
+            wrapped += 1
+            if nxt:
+                text = f"{text} {nxt}" if not text.endswith("/") else text + nxt
+            if nxt.startswith("|"):
+                break
+        body = text.strip()
+        body = body[1:] if body.startswith("|") else body
+        body = body[:-1] if body.endswith("|") else body
+        rows.append(_Row(first + 1, [c.strip() for c in body.split("|")]))
+        i += 1
+    return rows, i
+
+
+def _split_label(cells: list[str]) -> tuple[str | None, str, list[str]]:
+    """(field, label text, value cells) of a row; a value glued to its label (``Special Attacks:--``) is split off."""
+    if not cells:
+        return None, "", []
+    label, values = cells[0], cells[1:]
+    name = field_name(label)
+    if name is None and ":" in label:
+        head, _, rest = label.partition(":")
+        name = field_name(head)
+        if name is not None and rest.strip():
+            values = [rest.strip(), *values]
+    return name, label, values
+
+
+def _filled(values: list[str]) -> list[tuple[int, str]]:
+    return [(i, v) for i, v in enumerate(values) if v]
+
+
+@dataclass
+class _Table:
+    start: int
+    end: int
+    rows: list[_Row]
+
+
+def _stat_tables(lines: list[str]) -> list[_Table]:
+    tables: list[_Table] = []
+    i = 0
+    while i < len(lines):
+        if lines[i].lstrip().startswith("|"):
+            rows, nxt = _rows(lines, i)
+            known = {_split_label(r.cells)[0] for r in rows} - {None}
+            if "Hit Dice" in known and len(known) >= 3:
+                tables.append(_Table(i, nxt, rows))
+            i = nxt
+        else:
+            i += 1
+    return tables
+
+
+_HEADING = re.compile(r"^[A-Z0-9][A-Z0-9 ,'()\-/.]+$")
+
+
+def _heading_before(lines: list[str], index: int, floor: int) -> str | None:
+    """The nearest heading line (capitals, ``TROLL``; or a short title line) above ``index``, not above ``floor``."""
+    for j in range(index - 1, max(floor, index - 60) - 1, -1):
+        text = lines[j].strip()
+        if not text or text.startswith("|"):
+            continue
+        if _HEADING.match(text) and any(c.isalpha() for c in text) and text.upper() != "COMBAT":
+            return text
+    for j in range(index - 1, max(floor, index - 8) - 1, -1):
+        text = lines[j].strip()
+        if text and not text.startswith("|") and len(text) <= 40 and not text.endswith((".", ":")):
+            return text
+    return None
+
+
+def title_case(text: str) -> str:
+    """``BEAR, BLACK`` -> ``Bear, Black``; ``WILL-O'-WISP`` -> ``Will-o'-Wisp``; mixed case is kept."""
+    if text != text.upper():
+        return text.strip()
+    small = {"of", "the", "and", "o'", "with"}
+    words = []
+    for word in text.lower().split():
+        parts = word.split("-")
+        parts = [p if p in small and words else p[:1].upper() + p[1:] for p in parts]
+        words.append("-".join(parts))
+    return " ".join(words).replace("(", "(").strip()
+
+
+def _table_blocks(table: _Table, file: str, lines: list[str], floor: int) -> list[RawBlock]:
+    labelled: list[tuple[str, str, _Row, list[str]]] = []
+    head_rows: list[_Row] = []
+    for row in table.rows:
+        name, label, values = _split_label(row.cells)
+        if name is None:
+            if not labelled and not label.strip():
+                head_rows.append(row)
+                continue
+            if labelled and label.strip() and not any(values):
+                continue          # a footnote row of the table ("*A line is always ...")
+            labelled.append(("", label, row, values))
+            continue
+        labelled.append((name, label, row, values))
+    hd = next(v for n, _, _, v in labelled if n == "Hit Dice")
+    positions = [i for i, _ in _filled(hd)]
+    count = len(positions)
+    type_row = names_row = None
+    for row in reversed(head_rows):
+        filled = _filled(row.cells[1:])
+        if type_row is None and filled and all(is_type_line(v) for _, v in filled):
+            type_row = row
+        elif names_row is None and filled:
+            names_row = row
+    heading = _heading_before(lines, table.start, floor)
+    problems: list[tuple[int, str, str, str]] = []
+
+    def column_values(row: _Row, values: list[str], what: str) -> list[str | None]:
+        filled = _filled(values)
+        if len(filled) == count:
+            return [v for _, v in filled]
+        by_position = [values[p] if p < len(values) and values[p] else None for p in positions]
+        if sum(v is not None for v in by_position) == len(filled) and filled:
+            return by_position
+        if not filled:
+            return [None] * count
+        shown = " | ".join(v for _, v in filled)
+        problems.append((row.line, what, shown, f"{len(filled)} values for {count} creatures: read in order"))
+        out: list[str | None] = [v for _, v in filled][:count]
+        return out + [None] * (count - len(out))
+
+    titles: list[str | None]
+    if names_row is not None:
+        titles = column_values(names_row, names_row.cells[1:], "name")
+    else:
+        titles = [None] * count
+    types = column_values(type_row, type_row.cells[1:], "Size/Type") if type_row else [None] * count
+    blocks = []
+    for col in range(count):
+        title, guessed = titles[col], False
+        if not title:
+            guessed = count > 1 or heading is None
+            base = title_case(heading) if heading else "Unnamed Creature"
+            title = base if count == 1 else f"{base} {col + 1}"
+        fields: dict[str, Cell] = {}
+        if types[col]:
+            fields["Size/Type"] = Cell(types[col], type_row.line)
+        for name, label, row, values in labelled:
+            if not name:
+                problems.append((row.line, label.rstrip(":") or "(row)", " | ".join(v for v in values if v),
+                                 "not a field of an SRD stat block: left out"))
+                continue
+            texts = column_values(row, values, name)
+            if texts[col] is not None and name not in fields:
+                fields[name] = Cell(texts[col], row.line)
+        block = RawBlock(file=file, line=table.rows[0].line, title=" ".join(title.split()), title_guessed=guessed,
+                         type_line=fields.get("Size/Type"), fields=fields, layout="table", column=col,
+                         columns=count)
+        block.problems = [p for p in problems if p[1] != "name" or not guessed]
+        blocks.append(block)
+    # every column gets the layout problems of its table once (a missing value is its own problem, below)
+    return blocks
+
+
+def _tables(text: str, file: str) -> list[RawBlock]:
+    """The table columns of ``text``. Tables with no prose between them form a group (an elemental's six sizes
+    in two tables) whose description is the prose after the group's last table, then the prose before its first
+    one (a family's shared COMBAT section)."""
+    lines = text.split("\n")
+    tables = _stat_tables(lines)
+    groups: list[tuple[int, int, list[RawBlock]]] = []     # (first table's start, last table's end, blocks)
+    previous_end = 0
+    for table in tables:
+        made = _table_blocks(table, file, lines, previous_end)
+        if groups and not _has_prose(lines[previous_end:table.start]):
+            start, _, blocks = groups[-1]
+            groups[-1] = (start, table.end, blocks + made)
+        else:
+            groups.append((table.start, table.end, made))
+        previous_end = table.end
+    out: list[RawBlock] = []
+    for k, (start, end, blocks) in enumerate(groups):
+        after_end = groups[k + 1][0] if k + 1 < len(groups) else len(lines)
+        before_start = groups[k - 1][1] if k else 0
+        description = [Cell(lines[j], j + 1) for j in range(end, after_end)]
+        description += [Cell(lines[j], j + 1) for j in range(before_start, start)]
+        for b in blocks:
+            b.description = description
+        out.extend(blocks)
+    return out
+
+
+def _has_prose(lines: list[str]) -> bool:
+    """Lines that hold a sentence or an ability description (not only blanks, headings or table rows)."""
+    return any(len(t.strip()) > 60 and not t.lstrip().startswith("|") for t in lines)
+
+
+# --------------------------------------------------------------------------------------------- Field: value lines
+_FIELD_LINE = re.compile(r"^\s*\**([A-Za-z][A-Za-z /]*?)\**\s*:\s*\**\s*(.*?)\s*$")
+_STAT_LOOKS = {
+    "Hit Dice": re.compile(r"\d+\s*d\s*\d+|^\s*-\s*\d"),
+    "Armor Class": re.compile(r"^\s*-?\d+"),
+    "Saves": re.compile(r"\bfort", re.IGNORECASE),
+    "Abilities": re.compile(r"\bstr\b", re.IGNORECASE),
+    "Base Attack/Grapple": re.compile(r"^\s*[+-]?\d+\s*/"),
+    "Challenge Rating": re.compile(r"^\s*[\d/.\-]+\s*$"),
+}
+
+
+def _field_of_line(text: str) -> tuple[str, str] | None:
+    m = _FIELD_LINE.match(text.replace("\t", " "))
+    if not m:
+        return None
+    name = field_name(m.group(1))
+    return (name, m.group(2).strip()) if name else None
+
+
+def _line_blocks(text: str, file: str) -> list[RawBlock]:
+    lines = text.split("\n")
+    runs: list[list[tuple[int, str, str]]] = []
+    current: list[tuple[int, str, str]] = []
+    for i, line in enumerate(lines):
+        if line.lstrip().startswith("|"):
+            if current:
+                runs.append(current)
+                current = []
+            continue
+        found = _field_of_line(line)
+        if found:
+            if current and found[0] in {n for _, n, _ in current}:
+                runs.append(current)
+                current = []
+            current.append((i, *found))
+        elif line.strip() and current:
+            runs.append(current)
+            current = []
+    if current:
+        runs.append(current)
+    blocks = []
+    previous_end = 0
+    for run in runs:
+        looks = sum(1 for _, name, value in run if name in _STAT_LOOKS and _STAT_LOOKS[name].search(value))
+        if looks < 2 or not any(name == "Hit Dice" for _, name, _ in run):
+            continue
+        first = run[0][0]
+        fields = {name: Cell(value, i + 1) for i, name, value in run}
+        type_line = fields.get("Size/Type")
+        title, title_line = None, first
+        for j in range(first - 1, max(previous_end, first - 6) - 1, -1):
+            t = lines[j].strip().strip("*#").strip()
+            if not t:
+                continue
+            if type_line is None and is_type_line(t):
+                type_line = Cell(t, j + 1)
+                fields["Size/Type"] = type_line
+                continue
+            title, title_line = t, j + 1
+            break
+        guessed = title is None
+        blocks.append(RawBlock(file=file, line=title_line + (0 if title else 1), title=title_case(title or
+                               "Unnamed Creature"), title_guessed=guessed, type_line=type_line, fields=fields,
+                               layout="lines"))
+        end = run[-1][0] + 1
+        nxt = len(lines)
+        description = [Cell(lines[j], j + 1) for j in range(end, min(nxt, end + 400))]
+        blocks[-1].description = description
+        previous_end = end
+    return blocks
+
+
+def find_blocks(text: str, file: str) -> list[RawBlock]:
+    """Every stat block in ``text`` (tables first, then ``Field: value`` blocks), in the order of their lines."""
+    blocks = _tables(text, file) + _line_blocks(text, file)
+    return sorted(blocks, key=lambda b: (b.line, b.column))
+
+
+def description_of(block: RawBlock, name: str) -> Cell | None:
+    """The paragraph that describes the ability ``name`` (``Rend (Ex): ...``) in the block's description."""
+    wanted = _ability_head(name)
+    if not wanted:
+        return None
+    for cell in block.description:
+        head = _paragraph_head(cell.text)
+        if head and (head == wanted or head.startswith(wanted + " ") or head.startswith(wanted + "/")
+                     or f"/{wanted}" in head):
+            return cell
+    return None
+
+
+_PARAGRAPH = re.compile(r"^\s*([A-Z][A-Za-z' ,/\-]{1,60}?)\s*(\((?:Ex|Su|Sp|Ex or Su|Su or Sp)\))?\s*:\s")
+
+
+def _paragraph_head(text: str) -> str | None:
+    m = _PARAGRAPH.match(text)
+    if not m:
+        return None
+    return _ability_head(m.group(1))
+
+
+def _ability_head(name: str) -> str:
+    return " ".join(re.sub(r"[^a-z' /\-]", " ", name.lower()).split())
+
+
+def described_abilities(block: RawBlock) -> dict[str, Cell]:
+    """Every ``Name (Ex|Su|Sp): ...`` paragraph of the block's description, by lowercase name."""
+    out: dict[str, Cell] = {}
+    for cell in block.description:
+        m = _PARAGRAPH.match(cell.text)
+        if m and m.group(2):
+            out.setdefault(_ability_head(m.group(1)), cell)
+    return out

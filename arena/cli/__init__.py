@@ -22,7 +22,16 @@ app = typer.Typer(
 
 
 def _register() -> None:
-    from arena.cli import bestiary_cmds, challenge_cmds, claims_cmds, fight_cmds, odds, results_cmds, run_cmds
+    from arena.cli import (
+        bestiary_cmds,
+        challenge_cmds,
+        claims_cmds,
+        fight_cmds,
+        model_cmds,
+        odds,
+        results_cmds,
+        run_cmds,
+    )
 
     odds.register(app)
     bestiary_cmds.register(app)
@@ -31,6 +40,7 @@ def _register() -> None:
     run_cmds.register(app)
     results_cmds.register(app)
     claims_cmds.register(app)
+    model_cmds.register(app)
 
 
 _register()

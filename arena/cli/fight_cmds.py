@@ -13,7 +13,7 @@ from typing import Annotated
 
 import typer
 
-from arena.cli.common import announce_policies, fail
+from arena.cli.common import ModelFlag, announce_policies, fail, with_model
 from arena.cli.odds import Die, Modifiers
 from arena.errors import ArenaError
 from arena.labels import printable_lines
@@ -24,7 +24,8 @@ def fight_document(path: Path, scenario_name: str | None = None, seed: int | Non
                    encounter: int | None = None, rules_key: str | None = None, die: str = "d20",
                    players_roll_all: bool = False, modifiers: str = "static", open_ended: bool = False,
                    called_shots: bool = False, trust_policies: bool = False,
-                   on_policy: Callable[[list[str]], None] | None = None) -> dict:
+                   on_policy: Callable[[list[str]], None] | None = None,
+                   model: list[str] | None = None) -> dict:
     """The `arena fight --json` document: ``scenario``, ``seed`` (the engine's), ``encounter`` (``{"index",
     "run_seed"}`` when replaying encounter I of a run, else null), ``rules`` (the key), ``record`` (every field of
     the encounter record) and ``log`` (the readable lines)."""
@@ -36,6 +37,7 @@ def fight_document(path: Path, scenario_name: str | None = None, seed: int | Non
 
     scenario = pick(load_scenarios(path, trust_policies=trust_policies, on_policy=on_policy), scenario_name,
                     display_name(path))
+    (scenario,) = with_model([scenario], model)
     if rules_key:
         rules = RuleSet.from_key(rules_key, scenario.rule_options)
     else:
@@ -53,6 +55,8 @@ def fight_document(path: Path, scenario_name: str | None = None, seed: int | Non
         "seed": engine_seed,
         "encounter": None if encounter is None else {"index": encounter, "run_seed": run_seed},
         "rules": rules.key,
+        "model": scenario.model.changed() and {k: sorted(v) if isinstance(v, frozenset) else v
+                                               for k, v in scenario.model.changed().items()},
         "record": result.record.as_row(),
         "log": list(result.log),
     }
@@ -65,7 +69,9 @@ def format_fight(doc: dict) -> str:
     seed = (f"encounter {replay['index']} of run seed {replay['run_seed']} (engine seed {doc['seed']})"
             if replay else f"seed {doc['seed']}")
     rounds = record["rounds"]
-    lines = [f"scenario {doc['scenario']} | rules {doc['rules']} | {seed}", *doc["log"],
+    model = "".join(f" | {name}={','.join(value) if isinstance(value, list) else value}"
+                    for name, value in (doc.get("model") or {}).items())
+    lines = [f"scenario {doc['scenario']} | rules {doc['rules']} | {seed}{model}", *doc["log"],
              f"winner: {record['winner']} after {rounds} round{'s' * (rounds != 1)}"]
     return "\n".join(lines)
 
@@ -87,12 +93,14 @@ def fight_cmd(
     called_shots: Annotated[bool, typer.Option("--called-shots", help="Called shots.")] = False,
     trust_policies: Annotated[bool, typer.Option("--trust-policies", help="Run the Python policy files the "
                                                                           "scenario lists.")] = False,
+    model: ModelFlag = None,
     json_: Annotated[bool, typer.Option("--json", help="Print JSON: seed, rules, record, log.")] = False,
 ) -> None:
     """Fight one encounter of a scenario and print it blow by blow (standard d20 rules unless told otherwise)."""
     try:
         doc = fight_document(scenario_file, scenario, seed, encounter, rules, die.value, players_roll_all,
-                             modifiers.value, open_ended, called_shots, trust_policies, announce_policies)
+                             modifiers.value, open_ended, called_shots, trust_policies, announce_policies,
+                             model)
     except ArenaError as err:
         raise fail(err) from None
     if json_:

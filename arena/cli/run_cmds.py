@@ -13,7 +13,7 @@ from typing import Annotated, Any
 
 import typer
 
-from arena.cli.common import announce_policies, default_workers, fail
+from arena.cli.common import ModelFlag, announce_policies, default_workers, fail, with_model
 from arena.errors import ArenaError
 from arena.labels import printable, slug
 from arena.limits import MAX_ENCOUNTERS, MAX_SEED, MAX_WORKERS
@@ -91,6 +91,7 @@ def run_cmd(
     trust_policies: Annotated[bool, typer.Option("--trust-policies", help="Run the Python policy files the "
                                                                           "scenarios list.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
+    model: ModelFlag = None,
 ) -> None:
     """Fight every scenario under every rule set of its grid, N encounters each, into results/NAME/."""
     from arena.study.experiment import rich_progress, run_experiment
@@ -104,6 +105,7 @@ def run_cmd(
                                                                   on_policy=announce_policies)]
         if not loaded:
             raise ArenaError("no scenario to run")
+        loaded = with_model(loaded, model)
         folder = out or default_folder(loaded[0].name)
         with stop_on_signals(), rich_progress(not quiet and _tty()) as progress:
             outcome = run_experiment(

@@ -52,9 +52,10 @@ class RuleOptions(BaseModel):
     roll and adds critical successes as critical hits."""
     variable_sides: Literal["both", "pc", "monster"] = "both"
     """Doc 000 allows variable modifiers for some characters only (advising against it): whose rolls use them."""
-    auspicious_scope: Literal["all-rolls", "listed"] = "all-rolls"
-    """Auspicious odds names attack rolls, saves, ability and skill checks. ``all-rolls`` extends it to every
-    d20-type roll its subject physically makes (defense, magic, caster level, spell resistance checks)."""
+    auspicious_scope: Literal["listed", "all-rolls"] = "listed"
+    """Auspicious odds names attack rolls, saves, ability and skill checks (``listed``, initiative counting as a
+    Dexterity check). ``all-rolls`` (the default before 0.3) extends it to every d20-type roll its subject
+    physically makes (defense, magic, caster level, spell resistance checks)."""
     confirm_automatic: bool = True
     """The automatic hit and miss of a natural 20 / 1 apply to the confirmation roll too (it is an attack roll)."""
 

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from arena.combat.model import ModelOptions
 from arena.errors import ArenaError
 from arena.study.options import check_workers
 
@@ -38,19 +39,22 @@ class Matchup:
     party_press: str = "never"
     party_called: str = "never"
     round_cap: int = 50
+    model: ModelOptions = ModelOptions()
+    """The fight model's options (:mod:`arena.combat.model`)."""
 
     @property
     def name(self) -> str:
         extra = "".join([f"+atk{self.attack_bonus}" if self.attack_bonus else "",
                          f"+press-{self.party_press}" if self.party_press != "never" else "",
-                         f"+called-{self.party_called}" if self.party_called != "never" else ""])
+                         f"+called-{self.party_called}" if self.party_called != "never" else "",
+                         "".join(f"+{name}-{_short(value)}" for name, value in self.model.changed().items())])
         return f"L{self.level}-{self.monster}x{self.count}{extra}"
 
     @property
     def key(self) -> tuple:
         """Everything but rules, n and seed: two requests with the same key fight the same encounters."""
         return (self.level, self.monster, self.count, self.attack_bonus, self.party_press, self.party_called,
-                self.round_cap)
+                self.round_cap, self.model.model_dump_json())
 
     def rule_sets(self) -> list:
         from arena.rules import RuleSet
@@ -58,17 +62,22 @@ class Matchup:
         return [RuleSet.from_key(k) for k in self.rules]
 
     def digest(self) -> str:
-        text = json.dumps({"matchup": list(self.key), "v": 1}, sort_keys=True)
+        key = list(self.key)
+        if self.model == ModelOptions():     # the default model: the digest a run had before the model options
+            key = key[:-1]
+        text = json.dumps({"matchup": key, "v": 1}, sort_keys=True)
         return hashlib.sha256(text.encode()).hexdigest()
 
     def model_dump(self, mode: str = "json") -> dict:
-        return {**asdict(self), "rules": list(self.rules), "name": self.name}
+        return {**asdict(self), "rules": list(self.rules), "name": self.name,
+                "model": self.model.model_dump(mode="json")}
 
     def party(self, die: str) -> list:
         from arena.study.scenario import party_die
+        from arena.study.scenario_model import party_options
         from arena.world.party import generate_party
 
-        members = generate_party(self.level, party_die(die))
+        members = generate_party(self.level, party_die(die), **party_options(self.model))
         if self.attack_bonus:
             members = [raise_attacks(c, self.attack_bonus) for c in members]
         return members
@@ -84,7 +93,12 @@ class Matchup:
         per_creature = {c.name: TacticsSettings(policy=c.tactics, press_luck=self.party_press,
                                                 called_shot=self.party_called) for c in party}
         return prepare(party, [(monster, self.count)], round_cap=self.round_cap, party_tactics=tactics,
-                       creature_tactics=per_creature)
+                       creature_tactics=per_creature, model=self.model)
+
+
+def _short(value: object) -> str:
+    """A model option's value in a matchup name (``undo`` lists its fixes)."""
+    return "+".join(sorted(value)) if isinstance(value, frozenset) else str(value)
 
 
 def raise_attacks(creature: Any, bonus: int) -> Any:

@@ -90,9 +90,16 @@ class Plan:
             "code": code_fingerprint(),
             "chunk_size": self.chunk_size,
             "scenarios": [{"name": sp.name, "digest": sp.digest, "n": sp.n, "seed": sp.seed,
-                           "rule_sets": [r.model_dump(mode="json") for r in sp.rule_sets]}
+                           "rule_sets": [r.model_dump(mode="json") for r in sp.rule_sets],
+                           **_model_of(sp.scenario)}
                           for sp in self.scenarios],
         }
+
+
+def _model_of(scenario: Any) -> dict:
+    """The fight model's options a scenario is fought under, as the manifest records them (if it has any)."""
+    model = getattr(scenario, "model", None)
+    return {"model": model.model_dump(mode="json")} if hasattr(model, "model_dump") else {}
 
 
 def scenario_digest(contents: dict) -> str:

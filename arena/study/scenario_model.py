@@ -44,6 +44,7 @@ from pydantic import (
     field_validator,
 )
 
+from arena.combat.model import ModelOptions
 from arena.combat.tactics import POLICIES, POLICY_SOURCES, TacticsSettings, load_policy_file
 from arena.errors import ArenaError, RulesError, nearest
 from arena.limits import (
@@ -113,6 +114,8 @@ class Scenario(Frozen):
     rules: Annotated[Rules, BeforeValidator(rules_from_list)] = Rules()
     rule_options: RuleOptions = RuleOptions()
     """Choices where the documents are silent (README "Rules notes"), applied to every rule set."""
+    model: ModelOptions = ModelOptions()
+    """The fight model's options (README "Fight model options"): flanking, helpless defenders, the back line ..."""
     n: StrictInt = Field(DEFAULT_N, ge=1, le=MAX_ENCOUNTERS)
     """Encounters per rule set."""
     seed: StrictInt = Field(DEFAULT_SEED, ge=0, le=MAX_SEED)
@@ -313,9 +316,19 @@ class Scenario(Frozen):
     def _party_for(self, resolved: _Resolved, die: str) -> list[Creature]:
         from arena.world.party import build_character, generate_party
 
+        options = party_options(self.model)
         if resolved.party is None:
-            return generate_party(self.party.level, party_die(die))
-        return [m if isinstance(m, Creature) else build_character(*m, party_die(die)) for m in resolved.party]
+            return generate_party(self.party.level, party_die(die), **options)
+        return [m if isinstance(m, Creature) else build_character(*m, party_die(die), **options)
+                for m in resolved.party]
+
+    def with_model(self, model: ModelOptions) -> Scenario:
+        """This scenario fought under ``model`` (the CLI's ``--model``): a copy, with nothing prepared yet."""
+        if model == self.model:
+            return self
+        copy = self.model_copy(update={"model": model})
+        copy._encounters = {}
+        return copy
 
     # -- what the engine gets
     def party_members(self, die: str = "d20") -> list[Creature]:
@@ -358,7 +371,7 @@ class Scenario(Frozen):
                 party_tactics=self.tactics.side_settings("pc"),
                 monster_tactics=self.tactics.side_settings("monster"),
                 creature_tactics=self.creature_tactics(die),
-                monsters_die_at_zero=self.monsters_die_at_zero)
+                monsters_die_at_zero=self.monsters_die_at_zero, model=self.model)
         return self._encounters[die]
 
     # -- challenge
@@ -396,6 +409,12 @@ class Scenario(Frozen):
     def digest(self) -> str:
         """sha256 (hex) of :meth:`canonical_json`, for run manifests."""
         return hashlib.sha256(self.canonical_json().encode("utf-8")).hexdigest()
+
+
+def party_options(model: ModelOptions) -> dict:
+    """The generated party's choices that the fight model names (hit points per level, domain spells, gear)."""
+    return {"hit_points": model.pc_hit_points, "domain_spells": model.domain_spells,
+            "legacy": frozenset(name for name in ("party-gear", "crossbow-reload") if not model.fixed(name))}
 
 
 def party_die(die: str) -> str:

@@ -1,0 +1,148 @@
+"""What each change of the fight model does: paired effects on the party's win rate and hit points lost.
+
+For every model option (its old value) and every SRD fix (undone), the same encounters are fought twice, under the
+default model and with that one change reverted, from the same encounter seeds: the difference per encounter is the
+paired effect of the change, and its interval comes from those differences (encounters are independent, and the
+two arms share each encounter's seed, so most of the noise cancels). ``arena model-effects`` writes the table of
+``docs/model-changes.md``.
+
+The matchups are fixed before any number is computed: the reference scenario, and one even matchup (EL = party
+level) at levels 3, 5 and 8, each under d20 and 3d6 (the buff and domain-spell changes matter only under 3d6).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from arena.combat.model import FIXES, LEGACY, ModelOptions
+
+MATCHUPS: dict[str, dict[str, Any]] = {
+    "reference": {"party": {"level": 5}, "monsters": ["bugbear:2", "ogre", "dire-wolf"],
+                  "tactics": {"party": {"press_luck": "when-better", "called_shot": "when-better"},
+                              "monsters": {"press_luck": "when-better", "called_shot": "when-better"}}},
+    "L3-ogre (EL 3)": {"party": {"level": 3}, "monsters": ["ogre"]},
+    "L5-troll (EL 5)": {"party": {"level": 5}, "monsters": ["troll"]},
+    "L8-hill-giant+troll (EL 8)": {"party": {"level": 8}, "monsters": ["hill-giant", "troll"]},
+}
+"""The reference scenario (as ``scenarios/reference.yaml``) and one even matchup at levels 3, 5 and 8."""
+RULES = ("d20", "3d6")
+Z95 = 1.959963984540054
+
+
+@dataclass(frozen=True)
+class Change:
+    """One change of the model, named, with the model that reverts it."""
+
+    name: str
+    what: str
+    reverted: ModelOptions
+
+
+def changes() -> list[Change]:
+    """Every option at its old value and every fix undone, one at a time, against the default model."""
+    out = []
+    default = ModelOptions()
+    for name in ModelOptions.model_fields:
+        if name == "undo":
+            continue
+        old = getattr(LEGACY, name)
+        if old != getattr(default, name):
+            out.append(Change(f"{name}: {old}", f"option {name}={old} (default {getattr(default, name)})",
+                              default.model_copy(update={name: old})))
+    for fix, what in FIXES.items():
+        out.append(Change(f"undo {fix}", what, ModelOptions(undo=frozenset({fix}))))
+    out.append(Change("all (the 0.2 model)", "every option at its old value, every fix undone", LEGACY))
+    return out
+
+
+@dataclass(frozen=True)
+class Effect:
+    change: str
+    matchup: str
+    rules: str
+    n: int
+    win_default: float
+    win_effect: float
+    """Win rate with the change reverted minus the default's, in points (percent), mean of paired differences."""
+    win_half_width: float
+    hp_effect: float
+    """Party hit points lost (share of the total), reverted minus default, in points."""
+    hp_half_width: float
+
+
+def _scenario(name: str, body: dict, model: ModelOptions, n: int) -> Any:
+    from arena.study.scenario_model import Scenario
+
+    return Scenario.model_validate({"name": name, **body, "n": n, "seed": 0, "model": model}).resolve()
+
+
+def _paired(a: Any, b: Any) -> tuple[float, float]:
+    """Mean of b - a (per encounter) in points, and its 95% half-width (normal; n is in the thousands)."""
+    diff = (b - a).astype(float) * 100
+    n = len(diff)
+    sd = float(diff.std(ddof=1)) if n > 1 else math.nan
+    return float(diff.mean()), Z95 * sd / math.sqrt(n)
+
+
+def measure(n: int = 2000, workers: int = 1, only: list[str] | None = None) -> list[Effect]:
+    """Every change against the default model, in every matchup and rule set, ``n`` paired encounters each."""
+    from arena.study.experiment import run
+
+    chosen = [c for c in changes() if not only or any(o in c.name for o in only)]
+    effects = []
+    for matchup, body in MATCHUPS.items():
+        base = run(_scenario(matchup, body, ModelOptions(), n), rules=list(RULES), workers=workers)
+        for change in chosen:
+            other = run(_scenario(matchup, body, change.reverted, n), rules=list(RULES), workers=workers)
+            for key in RULES:
+                a, b = base[base["rules"] == key], other[other["rules"] == key]
+                win_a, win_b = (a["winner"] == "party").to_numpy(), (b["winner"] == "party").to_numpy()
+                win, win_hw = _paired(win_a, win_b)
+                hp, hp_hw = _paired(a["party_hp_lost"].to_numpy(), b["party_hp_lost"].to_numpy())
+                effects.append(Effect(change.name, matchup, key, n, float(win_a.mean() * 100), win, win_hw, hp,
+                                      hp_hw))
+    return effects
+
+
+def markdown(effects: list[Effect], command: str) -> str:
+    """The table of ``docs/model-changes.md``: one row per change, a column per matchup and rule set."""
+    columns = [(m, r) for m in MATCHUPS for r in RULES]
+    by = {(e.change, e.matchup, e.rules): e for e in effects}
+    names = list(dict.fromkeys(e.change for e in effects))
+    n = effects[0].n if effects else 0
+    lines = [
+        "# What each fight-model change does",
+        "",
+        "Paired effect of reverting one change (an option at its old value, or an SRD fix undone) against the",
+        f"default model, over the same {n:,} encounter seeds per cell: the party's win rate, in points, with a 95%",
+        "interval from the per-encounter differences; then the party's hit points lost (share of its total), in",
+        "points. A positive number means the old model favoured the party. Made by:",
+        "",
+        f"    {command}",
+        "",
+        "Default model win rates: " + ", ".join(
+            f"{m} {r} {by[(names[0], m, r)].win_default:.1f}%" for m, r in columns if (names[0], m, r) in by) + ".",
+        "",
+        "## Win rate (points)",
+        "",
+        "| change | " + " | ".join(f"{m} {r}" for m, r in columns) + " |",
+        "|---|" + "---|" * len(columns),
+    ]
+    for name in names:
+        cells = [by.get((name, m, r)) for m, r in columns]
+        lines.append(f"| {name} | " + " | ".join(
+            f"{e.win_effect:+.1f} ±{e.win_half_width:.1f}" if e else "" for e in cells) + " |")
+    lines += ["", "## Party hit points lost (points)", "",
+              "| change | " + " | ".join(f"{m} {r}" for m, r in columns) + " |",
+              "|---|" + "---|" * len(columns)]
+    for name in names:
+        cells = [by.get((name, m, r)) for m, r in columns]
+        lines.append(f"| {name} | " + " | ".join(
+            f"{e.hp_effect:+.1f} ±{e.hp_half_width:.1f}" if e else "" for e in cells) + " |")
+    lines += ["", "## The changes", ""]
+    for change in changes():
+        if change.name in names:
+            lines.append(f"- **{change.name}**: {change.what}.")
+    return "\n".join(lines) + "\n"

@@ -8,21 +8,33 @@ Race and abilities
     * Ability array 15, 14, 13, 12, 10, 8 (the 3.5 DMG "elite array"; the same numbers are the Pathfinder NPC
       "heroic" array in the PRD), placed per class in :data:`ABILITIES`.
     * The +1 ability increase at levels 4, 8, 12, 16 and 20 goes to the class's key ability (Str, Wis, Dex, Int).
-    * Enhancement items: key ability +2 at level 6, +4 at 11, +6 at 15; Con (amulet of health) +2 at 9, +4 at 14,
+    * Enhancement items: key ability +2 at level 6, +4 at 12, +6 at 15; Con (amulet of health) +2 at 10, +4 at 15,
       +6 at 18 (:data:`GEAR_SCHEDULE`).
 
-Hit points
-    * Maximum at 1st level, then the average of the hit die rounded up (d10: 6, d8: 5, d6: 4, d4: 3), plus the Con
-      modifier each level (current Con, items included, as 3.5 does), plus 3 for Toughness.
+Hit points (``hit_points``, :data:`HIT_POINT_RULES`)
+    * Maximum at 1st level, then per level after the first:
+      ``"average"`` (the default; the SRD 3.5 practice for averaged hit points): the die's average (hd+1)/2, so d10
+      5.5 gives 5 and 6 alternately, d8 4 and 5, d6 3 and 4, d4 2 and 3: levels 2..L together give
+      floor((L-1) x (hd+1)/2);
+      ``"rounded-up"`` (the Pathfinder practice, this module's rule before): the average rounded up every level
+      (d10: 6, d8: 5, d6: 4, d4: 3).
+    * Either way plus the Con modifier each level (current Con, items included, as 3.5 does), plus 3 for Toughness.
 
-Gear (:data:`GEAR_SCHEDULE`, :data:`ARMOR_BY_LEVEL`)
+Gear (:data:`GEAR_SCHEDULE`, :data:`ARMOR_BY_LEVEL`, :data:`BODY_SLOTS`)
     * Level 1 is mundane starting gear. From level 2 a masterwork weapon, from 3 a +1 weapon; the "big six"
       items follow one schedule (weapon, armor, shield, ring of protection, amulet of natural armor, cloak of
       resistance, ability items). Prices use the SRD 3.5 magic-item pricing formulas (bonus squared x 1,000 gp
       for armor, shield, bracers, resistance and ability items; x 2,000 gp for weapons, deflection and natural
-      armor; masterwork +300 weapon, +150 armor). :func:`gear_cost` totals a character's gear; at every level it
-      stays within the PRD "Character Wealth by Level" (:data:`WEALTH_BY_LEVEL`; the 3.5 DMG table is not Open
-      Game Content, its figures are some 10-15% lower), the rest being consumables that are not modelled.
+      armor; masterwork +300 weapon, +150 armor). :func:`gear_cost` totals a character's gear; at every level 2-20
+      it stays within the D&D 3.5 "Character Wealth by Level" (:data:`WEALTH_BY_LEVEL`: 3.5 DMG Table 5-1, the
+      figures only; the table is not in the SRD), the rest being consumables that are not modelled.
+    * One item per body slot (:data:`BODY_SLOTS`, :func:`worn_items`): suit of armor on the body, bracers of armor
+      on the wrists, cloak of resistance on the shoulders, ring of protection on a ring finger (one of the two ring
+      slots), belt of giant strength (fighter) on the waist, gloves of Dexterity (rogue) on the hands, headband of
+      intellect (wizard) on the head; the amulet of natural armor, the amulet of health and the cleric's periapt of
+      Wisdom all belong on the neck, so each PC wears ONE neck item with those powers combined, priced by the SRD
+      rule for several abilities in one body-slot item ("Adding New Abilities"): the priciest power at full price,
+      every other one at +50% (x 1.5). Weapons and the shield are held, not worn.
     * Weapons are capped at +5 enhancement; special weapon properties, and any wealth left over, are not modelled.
     * Fighter: longsword and heavy steel shield; chainmail to level 3, full plate from 4.
       Cleric: morningstar and heavy steel shield; same armor as the fighter.
@@ -31,6 +43,15 @@ Gear (:data:`GEAR_SCHEDULE`, :data:`ARMOR_BY_LEVEL`)
     * The armor's own enhancement starts at level 5 (the fighter and cleric buy full plate at 4).
     * The fighter, cleric and rogue also carry a mundane light crossbow as a ranged alternative. The wizard's
       weapons (light crossbow first, quarterstaff) stay mundane: the weapon schedule is for the other three.
+    * Reloading a light crossbow is a move action (SRD 3.5 weapon description; Rapid Reload, which none of them
+      has, makes it free), so the light crossbow fires once a round: one attack bonus, no iterative attacks, in
+      the standard and in the full-attack routine.
+    * ``deflection`` on the stat block is the ring of protection's bonus (already in AC and touch AC), so that a
+      deflection bonus from a spell (shield of faith) does not stack with it.
+    * ``legacy`` (:data:`LEGACY_CHOICES`, for measuring the fight model's fixes, not for play) switches former
+      behaviours back on: ``"party-gear"`` the former plan (:data:`LEGACY_GEAR_SCHEDULE` against the Pathfinder
+      wealth, :data:`LEGACY_WEALTH_BY_LEVEL`, every neck power its own amulet priced alone), ``"crossbow-reload"``
+      iterative attacks with the light crossbow.
 
 Feats that change combat numbers (:data:`FEATS`; others are listed in notes as not modelled)
     * Fighter: Improved Initiative (1), Weapon Focus (1), Dodge (2), Iron Will (3), Weapon Specialization (4),
@@ -52,19 +73,23 @@ Spells (only the spells the engine supports)
       of :data:`WIZARD_ROTATION` / :data:`CLERIC_ROTATION`. Slots above 5th (no supported spell) hold the best
       lower-level spell (the SRD lets a caster prepare a lower-level spell in a higher-level slot).
     * Cantrips/orisons are not listed (none is supported).
-    * Cleric domains: Luck and Healing. Domain slots: 1st-4th the Healing spells (cure light ... cure critical);
-      under the bell curve (``die="3d6"``) the 3rd-level domain slot holds the Luck domain's *auspicious odds* and
-      the 5th holds *mass auspicious odds* (Unearthed Arcana bell-curve Luck domain). Under d20 those two spells
-      do not exist: the 3rd slot holds cure serious wounds (Healing 3) and the 5th flame strike (Healing 5, mass
-      cure light wounds, is not supported: a stated simplification). Domain slots 6th-9th hold flame strike.
-    * Caster level = class level. Save DCs (10 + spell level + key modifier, +1 Spell Focus, +1 Greater Spell
-      Focus) are left to the engine; the feats are in ``feats``.
+    * Cleric domains: Luck and Healing. Domain slots: 1st-4th the Healing spells (cure light ... cure critical).
+      ``domain_spells`` (:data:`DOMAIN_SPELL_RULES`): ``"by-die"`` (the default): under the bell curve
+      (``die="3d6"``) the 3rd-level domain slot holds the Luck domain's *auspicious odds* and the 5th holds *mass
+      auspicious odds* (Unearthed Arcana bell-curve Luck domain); under d20 those two spells do not exist and the
+      3rd slot holds cure serious wounds (Healing 3), the 5th flame strike (Healing 5, mass cure light wounds, is
+      not supported: a stated simplification). ``"standard"``: the d20 list under every die, so that a study can
+      tell the effect of the dice from the effect of the changed spells. Domain slots 6th-9th hold flame strike.
+    * Caster level = class level. Save DCs are 10 + spell level + the key ability modifier; the feats are in
+      ``feats`` and the engine adds Spell Focus / Greater Spell Focus (+1 each) to the DCs of spells of that school
+      from them (the wizard's evocations).
 """
 
 from __future__ import annotations
 
 import math
 import os
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -78,6 +103,10 @@ from arena.world.yamlio import Readable, iter_models, load_yaml
 CLASSES = ("fighter", "cleric", "rogue", "wizard")
 LEVELS = range(1, 21)
 DIES = ("d20", "3d6")
+HIT_POINT_RULES = ("average", "rounded-up")
+"""``build_character(hit_points=...)``: hit points per level after the first (the module docstring)."""
+DOMAIN_SPELL_RULES = ("by-die", "standard")
+"""``build_character(domain_spells=...)``: the cleric's domain spells follow the die, or are the d20 list always."""
 
 ABILITIES: dict[str, dict[str, int]] = {
     # elite array 15, 14, 13, 12, 10, 8 (3.5 DMG; PRD NPC "heroic" array, reference pf1_encounter_rules.yaml)
@@ -91,23 +120,48 @@ ABILITY_INCREASE_LEVELS = (4, 8, 12, 16, 20)
 """SRD 3.5 "Experience and Level-Dependent Benefits": +1 to one ability score at 4th, 8th, 12th, 16th, 20th."""
 
 WEALTH_BY_LEVEL: dict[int, int] = {
-    # PRD (Pathfinder CRB) Table 12-4 "Character Wealth by Level", via reference pf1_encounter_rules.yaml.
-    1: 0, 2: 1000, 3: 3000, 4: 6000, 5: 10500, 6: 16000, 7: 23500, 8: 33000, 9: 46000, 10: 62000, 11: 82000,
-    12: 108000, 13: 140000, 14: 185000, 15: 240000, 16: 315000, 17: 410000, 18: 530000, 19: 685000, 20: 880000,
+    # D&D 3.5 DMG Table 5-1 "Character Wealth by Level" (the figures; the table is not in the SRD). Level 1:
+    # starting gear, not counted.
+    1: 0, 2: 900, 3: 2700, 4: 5400, 5: 9000, 6: 13000, 7: 19000, 8: 27000, 9: 36000, 10: 49000, 11: 66000,
+    12: 88000, 13: 110000, 14: 150000, 15: 200000, 16: 260000, 17: 340000, 18: 440000, 19: 580000, 20: 760000,
 }
 
 GEAR_SCHEDULE: dict[str, dict[int, int]] = {
-    # slot -> {level from which it applies: bonus}. "weapon" 0 = masterwork (+1 to hit only).
+    # slot -> {level from which it applies: bonus}. "weapon" 0 = masterwork (+1 to hit only). Planned against the
+    # 3.5 wealth table with the combined neck item priced as such; what moved against the former (Pathfinder
+    # wealth) plan is in docs/party.md.
     "weapon": {2: 0, 3: 1, 8: 2, 11: 3, 14: 4, 17: 5},
     "armor": {5: 1, 7: 2, 10: 3, 13: 4, 16: 5},
     "bracers": {3: 1, 6: 2, 9: 3, 12: 4, 15: 5},  # wizard's bracers of armor instead of armor
-    "shield": {5: 1, 9: 2, 12: 3, 15: 4, 18: 5},
+    "shield": {7: 1, 10: 2, 13: 3, 15: 4, 18: 5},
     "deflection": {5: 1, 9: 2, 13: 3, 16: 4, 19: 5},  # ring of protection
-    "natural": {7: 1, 10: 2, 14: 3, 17: 4, 20: 5},  # amulet of natural armor
-    "resistance": {4: 1, 8: 2, 11: 3, 14: 4, 17: 5},  # cloak of resistance
-    "key_ability": {6: 2, 11: 4, 15: 6},
-    "con": {9: 2, 14: 4, 18: 6},  # amulet of health
+    "natural": {8: 1, 11: 2, 14: 3, 17: 4, 20: 5},  # amulet of natural armor
+    "resistance": {4: 1, 9: 2, 12: 3, 14: 4, 17: 5},  # cloak of resistance
+    "key_ability": {6: 2, 12: 4, 15: 6},  # belt, gloves, headband or periapt (KEY_ABILITY_ITEM)
+    "con": {10: 2, 15: 4, 18: 6},  # amulet of health
 }
+LEGACY_WEALTH_BY_LEVEL: dict[int, int] = {
+    # legacy="party-gear": the PRD (Pathfinder CRB) Table 12-4 "Character Wealth by Level" planned against before.
+    1: 0, 2: 1000, 3: 3000, 4: 6000, 5: 10500, 6: 16000, 7: 23500, 8: 33000, 9: 46000, 10: 62000, 11: 82000,
+    12: 108000, 13: 140000, 14: 185000, 15: 240000, 16: 315000, 17: 410000, 18: 530000, 19: 685000, 20: 880000,
+}
+LEGACY_GEAR_SCHEDULE: dict[str, dict[int, int]] = {
+    # legacy="party-gear": the former plan (against LEGACY_WEALTH_BY_LEVEL, every neck power its own amulet).
+    "weapon": {2: 0, 3: 1, 8: 2, 11: 3, 14: 4, 17: 5},
+    "armor": {5: 1, 7: 2, 10: 3, 13: 4, 16: 5},
+    "bracers": {3: 1, 6: 2, 9: 3, 12: 4, 15: 5},
+    "shield": {5: 1, 9: 2, 12: 3, 15: 4, 18: 5},
+    "deflection": {5: 1, 9: 2, 13: 3, 16: 4, 19: 5},
+    "natural": {7: 1, 10: 2, 14: 3, 17: 4, 20: 5},
+    "resistance": {4: 1, 8: 2, 11: 3, 14: 4, 17: 5},
+    "key_ability": {6: 2, 11: 4, 15: 6},
+    "con": {9: 2, 14: 4, 18: 6},
+}
+LEGACY_CHOICES = ("party-gear", "crossbow-reload")
+"""``build_character(legacy=...)``: former behaviours to switch back on, for measuring the fixes
+(:data:`arena.combat.model.FIXES`): ``party-gear`` the gear plan against the Pathfinder wealth with every neck power
+its own amulet; ``crossbow-reload`` iterative attacks with the light crossbow."""
+
 SLOT_PRICE_PER_BONUS_SQUARED = {
     # SRD 3.5 magic item creation pricing (bonus squared x price); confidence medium-high (recalled SRD formulas).
     "weapon": 2000, "armor": 1000, "bracers": 1000, "shield": 1000, "deflection": 2000, "natural": 2000,
@@ -115,6 +169,18 @@ SLOT_PRICE_PER_BONUS_SQUARED = {
 }
 MASTERWORK_WEAPON_GP = 300
 MASTERWORK_ARMOR_GP = 150
+EXTRA_POWER_FACTOR = 1.5
+"""SRD 3.5 "Adding New Abilities": in an item that occupies a body slot, each ability beyond the first costs 50%
+more; the priciest power is the one paid at full price."""
+
+SCHEDULE_ITEM = {
+    # GEAR_SCHEDULE key -> the worn item that gives it ("armor" is the suit's enhancement, weapons and shields are
+    # held, not worn; "key_ability" is per class, KEY_ABILITY_ITEM).
+    "bracers": "bracers of armor", "deflection": "ring of protection", "natural": "amulet of natural armor",
+    "resistance": "cloak of resistance", "con": "amulet of health",
+}
+KEY_ABILITY_ITEM = {"fighter": "belt of giant strength", "cleric": "periapt of Wisdom", "rogue": "gloves of Dexterity",
+                    "wizard": "headband of intellect"}
 
 
 @dataclass(frozen=True)
@@ -141,6 +207,52 @@ ARMOR_BY_LEVEL: dict[str, dict[int, ArmorPiece]] = {
     "rogue": {1: STUDDED_LEATHER, 2: CHAIN_SHIRT, 5: MITHRAL_CHAIN_SHIRT},
     "wizard": {},
 }
+
+BODY_SLOTS: dict[str, tuple[str, ...]] = {
+    # SRD 3.5 magic item body slots -> the generated PCs' items that go there. A slot holds one item; several
+    # powers in one slot are one combined item (EXTRA_POWER_FACTOR). The body has two ring slots; one is used.
+    "body": tuple(dict.fromkeys(p.name for table in ARMOR_BY_LEVEL.values() for p in table.values())),
+    "head": ("headband of intellect",),
+    "neck": ("amulet of natural armor", "amulet of health", "periapt of Wisdom"),
+    "shoulders": ("cloak of resistance",),
+    "wrists": ("bracers of armor",),
+    "hands": ("gloves of Dexterity",),
+    "waist": ("belt of giant strength",),
+    "ring": ("ring of protection",),
+}
+ITEM_SLOT = {item: slot for slot, items in BODY_SLOTS.items() for item in items}
+
+
+@dataclass(frozen=True)
+class Power:
+    """One magic power of a worn item: the item that alone would give it, its bonus, and its price alone."""
+
+    item: str
+    bonus: int
+    price: int
+
+    def __str__(self) -> str:
+        return f"{self.item} +{self.bonus}" if self.bonus else self.item
+
+
+@dataclass(frozen=True)
+class WornItem:
+    """What a generated PC wears in one body slot: one item, with one power or several combined."""
+
+    slot: str
+    powers: tuple[Power, ...]
+    """The priciest first."""
+
+    @property
+    def price(self) -> int:
+        """The first (priciest) power at full price, every other one x :data:`EXTRA_POWER_FACTOR`."""
+        first, *rest = self.powers
+        return first.price + math.ceil(EXTRA_POWER_FACTOR * sum(p.price for p in rest))
+
+    def __str__(self) -> str:
+        if len(self.powers) == 1:
+            return f"{self.slot}: {self.powers[0]}"
+        return f"{self.slot}: one item ({', '.join(str(p) for p in self.powers)})"
 
 
 @dataclass(frozen=True)
@@ -227,10 +339,18 @@ def hit_die(cls: str) -> int:
     return int(_progressions()["hit_die"][cls])
 
 
-def scheduled(slot: str, level: int) -> int | None:
-    """The bonus of ``slot`` at ``level`` from :data:`GEAR_SCHEDULE`, or None before the slot is bought."""
+def die_hit_points(hd: int, level: int, rule: str = "average") -> int:
+    """The hit die's points for levels 2..``level`` (1st level is the maximum, not included): ``"average"``
+    (hd+1)/2 a level, the halves adding up (floor((level-1) x (hd+1)/2)); ``"rounded-up"`` ceil((hd+1)/2) a level."""
+    per_level = (hd + 1) / 2 if rule == "average" else math.ceil((hd + 1) / 2)
+    return math.floor((level - 1) * per_level)
+
+
+def scheduled(slot: str, level: int, schedule: dict[str, dict[int, int]] | None = None) -> int | None:
+    """The bonus of ``slot`` at ``level`` from :data:`GEAR_SCHEDULE` (or ``schedule``), or None before the slot is
+    bought."""
     got = None
-    for start, bonus in sorted(GEAR_SCHEDULE[slot].items()):
+    for start, bonus in sorted((GEAR_SCHEDULE if schedule is None else schedule)[slot].items()):
         if level >= start:
             got = bonus
     return got
@@ -262,12 +382,12 @@ def iteratives(first: int, bab: int) -> tuple[int, ...]:
 
 
 # --------------------------------------------------------------------------------------------- the builder
-def _abilities(cls: str, level: int) -> dict[str, int]:
+def _abilities(cls: str, level: int, schedule: dict[str, dict[int, int]]) -> dict[str, int]:
     scores = dict(ABILITIES[cls])
     key = KEY_ABILITY[cls]
     scores[key] += sum(1 for lv in ABILITY_INCREASE_LEVELS if level >= lv)
-    scores[key] += scheduled("key_ability", level) or 0
-    scores["con"] += scheduled("con", level) or 0
+    scores[key] += scheduled("key_ability", level, schedule) or 0
+    scores["con"] += scheduled("con", level, schedule) or 0
     return scores
 
 
@@ -275,37 +395,76 @@ def _feats(cls: str, level: int) -> tuple[str, ...]:
     return tuple(f for lv, feats in sorted(FEATS[cls].items()) if level >= lv for f in feats)
 
 
-def gear_cost(cls: str, level: int) -> int:
-    """Gold-piece value of a generated character's modelled gear at ``level``."""
+def _legacy(legacy: Iterable[str]) -> frozenset[str]:
+    if isinstance(legacy, str):
+        legacy = (legacy,)
+    got = frozenset(legacy)
+    unknown = sorted(got - set(LEGACY_CHOICES))
+    if unknown:
+        raise ArenaError(f"legacy: unknown {unknown[0]!r} (known: {', '.join(LEGACY_CHOICES)})")
+    return got
+
+
+def _schedule(legacy: frozenset[str]) -> dict[str, dict[int, int]]:
+    return LEGACY_GEAR_SCHEDULE if "party-gear" in legacy else GEAR_SCHEDULE
+
+
+def wealth_by_level(level: int, legacy: Iterable[str] = frozenset()) -> int:
+    """:data:`WEALTH_BY_LEVEL` (or, under ``legacy={"party-gear"}``, the Pathfinder table planned against before)."""
+    return (LEGACY_WEALTH_BY_LEVEL if "party-gear" in _legacy(legacy) else WEALTH_BY_LEVEL)[_check_level(level)]
+
+
+def worn_items(cls: str, level: int, legacy: Iterable[str] = frozenset()) -> tuple[WornItem, ...]:
+    """What a generated PC wears at ``level``, one item per occupied body slot (:data:`BODY_SLOTS`), in the order
+    of that table; powers that share a slot are one combined item. (Under ``legacy={"party-gear"}`` every power is
+    its own item, as before, so the neck holds two or three.)"""
+    legacy = _legacy(legacy)
+    schedule = _schedule(legacy)
+    powers: dict[str, list[Power]] = {}
+    armor = _piece(ARMOR_BY_LEVEL[cls], level)
+    if armor is not None:
+        a_enh = scheduled("armor", level, schedule) or 0
+        price = armor.price
+        if a_enh:
+            price += (0 if armor.masterwork_included else MASTERWORK_ARMOR_GP)
+            price += SLOT_PRICE_PER_BONUS_SQUARED["armor"] * a_enh**2
+        powers.setdefault(ITEM_SLOT[armor.name], []).append(Power(armor.name, a_enh, price))
+    keys = ["bracers"] if cls == "wizard" else []
+    keys += ["deflection", "natural", "resistance", "key_ability", "con"]
+    for key in keys:
+        bonus = scheduled(key, level, schedule) or 0
+        if bonus:
+            item = KEY_ABILITY_ITEM[cls] if key == "key_ability" else SCHEDULE_ITEM[key]
+            price = SLOT_PRICE_PER_BONUS_SQUARED[key] * bonus**2
+            powers.setdefault(ITEM_SLOT[item], []).append(Power(item, bonus, price))
+    if "party-gear" in legacy:
+        return tuple(WornItem(slot, (power,)) for slot in BODY_SLOTS for power in powers.get(slot, ()))
+    return tuple(WornItem(slot, tuple(sorted(powers[slot], key=lambda p: -p.price)))
+                 for slot in BODY_SLOTS if slot in powers)
+
+
+def gear_cost(cls: str, level: int, legacy: Iterable[str] = frozenset()) -> int:
+    """Gold-piece value of a generated character's modelled gear at ``level``: the held weapons and shield plus
+    :func:`worn_items` (combined items priced as such)."""
+    legacy = _legacy(legacy)
+    schedule = _schedule(legacy)
     total = 0
     weapon = MAIN_WEAPON[cls]
     total += weapon.price + (LIGHT_CROSSBOW.price if cls != "wizard" else 0)
-    enh = scheduled("weapon", level) if cls != "wizard" else None
+    enh = scheduled("weapon", level, schedule) if cls != "wizard" else None
     if enh is not None:
         total += MASTERWORK_WEAPON_GP + SLOT_PRICE_PER_BONUS_SQUARED["weapon"] * enh**2
-    armor = _piece(ARMOR_BY_LEVEL[cls], level)
-    slots = ["deflection", "natural", "resistance", "key_ability", "con"]
-    if armor is not None:
-        total += armor.price
-        a_enh = scheduled("armor", level)
-        if a_enh:
-            total += (0 if armor.masterwork_included else MASTERWORK_ARMOR_GP)
-            total += SLOT_PRICE_PER_BONUS_SQUARED["armor"] * a_enh**2
-    if cls == "wizard":
-        slots.append("bracers")
     if cls in SHIELD_USERS:
         total += HEAVY_STEEL_SHIELD.price
-        s_enh = scheduled("shield", level)
+        s_enh = scheduled("shield", level, schedule)
         if s_enh:
             total += MASTERWORK_ARMOR_GP + SLOT_PRICE_PER_BONUS_SQUARED["shield"] * s_enh**2
-    for slot in slots:
-        bonus = scheduled(slot, level) or 0
-        total += SLOT_PRICE_PER_BONUS_SQUARED[slot] * bonus**2
-    return total
+    return total + sum(item.price for item in worn_items(cls, level, legacy))
 
 
-def _prepared(cls: str, level: int, key_mod: int, die: str) -> dict[int, tuple[str, ...]]:
+def _prepared(cls: str, level: int, key_mod: int, die: str, domain_spells: str) -> dict[int, tuple[str, ...]]:
     per_day = class_row(cls, level)[4]
+    domain = DOMAIN_SPELLS[die if domain_spells == "by-die" else "d20"]
     rotation = WIZARD_ROTATION if cls == "wizard" else CLERIC_ROTATION
     prepared: dict[int, tuple[str, ...]] = {}
     for spell_level in range(1, len(per_day)):
@@ -314,47 +473,57 @@ def _prepared(cls: str, level: int, key_mod: int, die: str) -> dict[int, tuple[s
         spells = rotation[source_level]
         chosen = [spells[i % len(spells)] for i in range(slots)]
         if cls == "cleric":
-            chosen.insert(0, DOMAIN_SPELLS[die][spell_level] if spell_level in DOMAIN_SPELLS[die] else
+            chosen.insert(0, domain[spell_level] if spell_level in domain else
                           CLERIC_ROTATION[HIGHEST_SUPPORTED_SPELL_LEVEL][0])
         if chosen:
             prepared[spell_level] = tuple(chosen)
     return prepared
 
 
-def build_character(cls: str, level: int, die: str = "d20") -> Creature:
-    """One generated PC of class ``cls`` at ``level`` (see the module docstring for every assumption)."""
+def build_character(cls: str, level: int, die: str = "d20", *, hit_points: str = "average",
+                    domain_spells: str = "by-die", legacy: Iterable[str] = frozenset()) -> Creature:
+    """One generated PC of class ``cls`` at ``level`` (see the module docstring for every assumption).
+
+    ``hit_points`` is one of :data:`HIT_POINT_RULES` (per level after the first: the die's average, or the average
+    rounded up); ``domain_spells`` one of :data:`DOMAIN_SPELL_RULES` (the cleric's domain spells change with the
+    die, or are the d20 list under every die); ``legacy`` names former behaviours (:data:`LEGACY_CHOICES`) to
+    switch back on, for measuring the fixes, not for play."""
     if cls not in CLASSES:
         raise ArenaError(f"no generated {cls!r}: the party classes are {', '.join(CLASSES)}")
     level = _check_level(level)
     die = _check_die(die)
+    hit_points = _check_choice("hit_points", hit_points, HIT_POINT_RULES)
+    domain_spells = _check_choice("domain_spells", domain_spells, DOMAIN_SPELL_RULES)
+    legacy = _legacy(legacy)
+    schedule = _schedule(legacy)
     bab, base_fort, base_ref, base_will, _ = class_row(cls, level)
-    scores = _abilities(cls, level)
+    scores = _abilities(cls, level, schedule)
     m = {k: mod(v) for k, v in scores.items()}
     feats = _feats(cls, level)
     hd = hit_die(cls)
 
-    # hit points: max at 1st, average rounded up after, Con each level, Toughness
-    hp = hd + (level - 1) * math.ceil((hd + 1) / 2) + level * m["con"]
+    # hit points: max at 1st, then the average (or the average rounded up) each level, Con each level, Toughness
+    hp = hd + die_hit_points(hd, level, hit_points) + level * m["con"]
     hp += TOUGHNESS_HP * feats.count("Toughness")
     hp = max(hp, level)
 
-    ac, touch, flat, speed = _armor_class(cls, level, m, feats)
-    resistance = scheduled("resistance", level) or 0
+    ac, touch, flat, speed = _armor_class(cls, level, m, feats, schedule)
+    resistance = scheduled("resistance", level, schedule) or 0
     saves = Saves(
         fort=base_fort + m["con"] + resistance + SAVE_FEAT_BONUS * ("Great Fortitude" in feats),
         ref=base_ref + m["dex"] + resistance + SAVE_FEAT_BONUS * ("Lightning Reflexes" in feats),
         will=base_will + m["wis"] + resistance + SAVE_FEAT_BONUS * ("Iron Will" in feats),
     )
-    standard, full = _attack_routines(cls, level, bab, m, feats)
+    standard, full = _attack_routines(cls, level, bab, m, feats, schedule, "crossbow-reload" not in legacy)
 
     spellcasting = None
     if cls in ("cleric", "wizard"):
         key = KEY_ABILITY[cls]
         spellcasting = Spellcasting(caster_level=level, ability=key, casting_class=cls,
-                                    prepared=_prepared(cls, level, m[key], die),
+                                    prepared=_prepared(cls, level, m[key], die, domain_spells),
                                     domains=DOMAINS if cls == "cleric" else ())
 
-    notes = _notes(cls, level, feats)
+    notes = _notes(cls, level, feats, legacy)
     return Creature(
         name=f"{cls}-{level}",
         title=f"Human {cls.capitalize()} {level}",
@@ -371,6 +540,7 @@ def build_character(cls: str, level: int, die: str = "d20") -> Creature:
         ac=ac,
         touch_ac=touch,
         flat_footed_ac=flat,
+        deflection=scheduled("deflection", level, schedule) or 0,
         bab=bab,
         grapple=bab + m["str"],
         abilities=Abilities(**scores),
@@ -385,23 +555,24 @@ def build_character(cls: str, level: int, die: str = "d20") -> Creature:
     )
 
 
-def _armor_class(cls: str, level: int, m: dict[str, int], feats: tuple[str, ...]) -> tuple[int, int, int, int]:
+def _armor_class(cls: str, level: int, m: dict[str, int], feats: tuple[str, ...],
+                 schedule: dict[str, dict[int, int]]) -> tuple[int, int, int, int]:
     """AC, touch AC, flat-footed AC and speed from the class's armour schedule, shield, Dex, rings and feats."""
     armor = _piece(ARMOR_BY_LEVEL[cls], level)
     armor_bonus = 0
     max_dex = None
     speed = 30
     if armor is not None:
-        armor_bonus = armor.bonus + (scheduled("armor", level) or 0)
+        armor_bonus = armor.bonus + (scheduled("armor", level, schedule) or 0)
         max_dex, speed = armor.max_dex, armor.speed
     if cls == "wizard":
-        armor_bonus = scheduled("bracers", level) or 0
+        armor_bonus = scheduled("bracers", level, schedule) or 0
     shield_bonus = 0
     if cls in SHIELD_USERS:
-        shield_bonus = HEAVY_STEEL_SHIELD.bonus + (scheduled("shield", level) or 0)
+        shield_bonus = HEAVY_STEEL_SHIELD.bonus + (scheduled("shield", level, schedule) or 0)
     dex_ac = m["dex"] if max_dex is None else min(m["dex"], max_dex)
-    deflection = scheduled("deflection", level) or 0
-    natural = scheduled("natural", level) or 0
+    deflection = scheduled("deflection", level, schedule) or 0
+    natural = scheduled("natural", level, schedule) or 0
     dodge = DODGE_AC if "Dodge" in feats else 0
     ac = 10 + armor_bonus + shield_bonus + dex_ac + deflection + natural + dodge
     touch = 10 + dex_ac + deflection + dodge
@@ -409,26 +580,33 @@ def _armor_class(cls: str, level: int, m: dict[str, int], feats: tuple[str, ...]
     return ac, touch, flat, speed
 
 
-def _attack_routines(cls: str, level: int, bab: int, m: dict[str, int], feats: tuple[str, ...]) -> tuple:
+def _attack_routines(cls: str, level: int, bab: int, m: dict[str, int], feats: tuple[str, ...],
+                    schedule: dict[str, dict[int, int]], one_crossbow_shot: bool = True) -> tuple:
     """The standard-action and full-attack routines: the class's main weapon (with its enhancement) and a second
-    one (the wizard's quarterstaff, everyone else's light crossbow)."""
-    enh = scheduled("weapon", level) if cls != "wizard" else None
+    one (the wizard's quarterstaff, everyone else's light crossbow). The light crossbow fires once a round
+    (reloading it is a move action): one bonus in both routines."""
+    enh = scheduled("weapon", level, schedule) if cls != "wizard" else None
     to_hit_item = 0 if enh is None else max(enh, 1)  # masterwork = +1 to hit
     dmg_item = enh or 0
-    attacks = [_attack(MAIN_WEAPON[cls], cls, bab, m, feats, to_hit_item, dmg_item, level)]
-    if cls == "wizard":
-        attacks.append(_attack(QUARTERSTAFF, cls, bab, m, feats, 0, 0, level))
-    else:
-        attacks.append(_attack(LIGHT_CROSSBOW, cls, bab, m, feats, 0, 0, level))
+    attacks = [_attack(MAIN_WEAPON[cls], cls, bab, m, feats, to_hit_item, dmg_item, level, one_crossbow_shot)]
+    second = QUARTERSTAFF if cls == "wizard" else LIGHT_CROSSBOW
+    attacks.append(_attack(second, cls, bab, m, feats, 0, 0, level, one_crossbow_shot))
     standard = tuple((a.model_copy(update={"bonuses": a.bonuses[:1]}),) for a in attacks)
     full = tuple((a,) for a in attacks)
     return standard, full
 
 
-def _notes(cls: str, level: int, feats: tuple[str, ...]) -> list[str]:
+def _notes(cls: str, level: int, feats: tuple[str, ...], legacy: frozenset[str]) -> list[str]:
     """What the generated PC's notes say: its assumptions, its gear's value, and what is not modelled."""
+    table = "Pathfinder, the former plan" if "party-gear" in legacy else "3.5"
     notes = [f"Generated {cls} {level} (human; assumptions in arena/world/party.py).",
-             f"Gear value {gear_cost(cls, level)} gp of {WEALTH_BY_LEVEL[level]} gp wealth by level."]
+             f"Gear value {gear_cost(cls, level, legacy)} gp of {wealth_by_level(level, legacy)} gp wealth by level "
+             f"({table})."]
+    if legacy:
+        notes.append("Former behaviour (legacy): " + ", ".join(sorted(legacy)) + ".")
+    worn = worn_items(cls, level, legacy)
+    if any(p.bonus for item in worn for p in item.powers):
+        notes.append("Worn: " + "; ".join(str(item) for item in worn) + ".")
     unmodelled = [f for f in feats if f in NOT_MODELLED_FEATS]
     if unmodelled:
         notes.append("Feats not modelled: " + ", ".join(unmodelled) + ".")
@@ -442,7 +620,7 @@ def _notes(cls: str, level: int, feats: tuple[str, ...]) -> list[str]:
 
 
 def _attack(weapon: Weapon, cls: str, bab: int, m: dict[str, int], feats: tuple[str, ...], to_hit_item: int,
-            dmg_item: int, level: int) -> Attack:
+            dmg_item: int, level: int, one_crossbow_shot: bool = True) -> Attack:
     ranged = weapon.kind == "ranged"
     finesse = "Weapon Finesse" in feats and weapon == RAPIER
     ability_hit = m["dex"] if ranged or finesse else m["str"]
@@ -457,7 +635,9 @@ def _attack(weapon: Weapon, cls: str, bab: int, m: dict[str, int], feats: tuple[
     if f"Improved Critical ({weapon.name})" in feats:
         threat = 21 - 2 * (21 - threat)  # SRD: the threat range doubles (19-20 -> 17-20)
     sneak = f"{(level + 1) // 2}d6" if cls == "rogue" else None
-    return Attack(name=weapon.name, bonuses=iteratives(first, bab), damage=damage,
+    # reloading a light crossbow is a move action (SRD 3.5; Rapid Reload is not taken): one shot a round
+    bonuses = (first,) if weapon == LIGHT_CROSSBOW and one_crossbow_shot else iteratives(first, bab)
+    return Attack(name=weapon.name, bonuses=bonuses, damage=damage,
                   damage_types=weapon.damage_types, threat=threat, multiplier=weapon.multiplier,
                   kind="ranged" if ranged else "melee", sneak_attack=sneak,
                   materials=("magic",) if to_hit_item >= 1 and dmg_item >= 1 else ())
@@ -468,10 +648,13 @@ def _signed(dice: str, bonus: int) -> str:
     return dice + (f"+{bonus}" if bonus > 0 else str(bonus) if bonus < 0 else "")
 
 
-def generate_party(level: int, die: str = "d20") -> list[Creature]:
+def generate_party(level: int, die: str = "d20", *, hit_points: str = "average", domain_spells: str = "by-die",
+                   legacy: Iterable[str] = frozenset()) -> list[Creature]:
     """The fighter, cleric, rogue and wizard of ``level`` (1-20); ``die`` ("d20" or "3d6") picks the Luck-domain
-    spells that exist only under the bell curve."""
-    return [build_character(cls, level, die) for cls in CLASSES]
+    spells that exist only under the bell curve (unless ``domain_spells="standard"``); ``hit_points`` as in
+    :func:`build_character`, and ``legacy`` too."""
+    return [build_character(cls, level, die, hit_points=hit_points, domain_spells=domain_spells, legacy=legacy)
+            for cls in CLASSES]
 
 
 def load_party(path: Readable | os.PathLike | str) -> list[Creature]:
@@ -498,3 +681,9 @@ def _check_die(die: str) -> str:
     if die not in DIES:
         raise ArenaError(f"die must be 'd20' or '3d6', not {die!r}")
     return die
+
+
+def _check_choice(name: str, value: str, choices: tuple[str, ...]) -> str:
+    if not isinstance(value, str) or value not in choices:
+        raise ArenaError(f"{name} must be one of {', '.join(map(repr, choices))}, not {value!r}")
+    return value

@@ -1,6 +1,11 @@
 """Fixtures shared by the engine tests."""
 
 import pytest
+from hypothesis import settings
+
+settings.register_profile("deterministic", derandomize=True, database=None)
+settings.load_profile("deterministic")
+"""Property tests draw the same examples on every run and machine: a failure is a bug, never a flake."""
 
 from arena.combat.engine import Fight
 

@@ -22,12 +22,12 @@ PRONE_MELEE = 4
 SHOOTING_INTO_MELEE = -4
 """A ranged attack into a melee where an ally is engaged takes -4 (no Precise Shot is modelled)."""
 HELPLESS_AC = -4
-"""A helpless defender loses its Dexterity bonus (its flat-footed AC) and melee attackers get +4 against it:
-modelled as flat-footed AC - 4 against melee attacks (ranged attackers get no bonus)."""
+"""Melee attackers get +4 against a helpless defender (modelled as AC - 4; ranged attackers get no bonus), whose
+AC is that of Dexterity 0 (the model's ``helpless_ac: dex-zero``) or its flat-footed AC (``flat-footed``)."""
 STUNNED_AC = -2
+"""A stunned defender takes -2 to AC and loses its Dexterity bonus: flat-footed AC - 2."""
 MAX_TIE_ROLLS = 50
 """Opposed checks tied with equal modifiers roll again, at most this many times."""
-"""A stunned defender takes -2 to AC and loses its Dexterity bonus: flat-footed AC - 2."""
 FUMBLE_WEAPON_LOSS = 0.5
 """Seed 002: a fumbled ranged attack "may lose or break" the weapon: here half the time, for the rest of the fight."""
 BLIND_MISS_CHANCE = 0.5
@@ -257,7 +257,7 @@ def ray(f, caster: Combatant, target: Combatant, dice, types) -> None:
     mod = caster.t.ray_bonus + caster.attack_bonus + penalty(caster, "ranged", (0,))
     if engaged(f, caster):
         mod += SHOOTING_INTO_MELEE
-    ac = target.t.touch_ac + target.ac_bonus
+    ac = ranged_touch_ac(f, caster, target)
     check = Check("attack", caster.side, mod, ac, 0, 20, 2, target.side, flat_footed=not target.acted)
     outcome = f.resolve(check, caster, target)
     plan = f.last_plan
@@ -282,6 +282,32 @@ def ray(f, caster: Combatant, target: Combatant, dice, types) -> None:
     if chance <= LUCKY_AT:
         tally.lucky_hits += 1
         tally.lucky_damage += dealt
+
+
+def ranged_touch_ac(f, attacker: Combatant, target: Combatant) -> int:
+    """The AC a ranged touch attack (a ray) needs: the same defender states as :func:`swing_at` (which keeps its
+    own inlined copy for speed): touch AC without Dexterity when denied it, Dexterity 0 when helpless, stunned and
+    blinded, prone (+4 against ranged), Dodge against another opponent."""
+    t = target.t
+    helpless = not target.is_able
+    stunned = not helpless and target.conditions and "stunned" in target.conditions
+    denied = not target.acted or helpless or stunned or (target.blind and f.fix_blind_dex)
+    if helpless and f.helpless_dex_zero:
+        ac = t.helpless_touch_ac
+    elif denied and f.fix_touch_ff:
+        ac = t.ff_touch_ac
+    else:
+        ac = t.touch_ac
+    if t.dodge and not denied and target.dodge_against is not attacker and f.fix_dodge:
+        ac -= t.dodge
+    ac += target.ac_bonus
+    if stunned:
+        ac += STUNNED_AC
+    if target.prone:
+        ac += PRONE_MELEE
+    if target.blind:
+        ac += BLIND_AC
+    return ac
 
 
 def coup_de_grace(f, c: Combatant, target: Combatant) -> None:

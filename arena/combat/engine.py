@@ -193,8 +193,6 @@ class Fight:
         self.fix_trip_ties = fixed("trip-ties")
         self.fix_blind_dex = fixed("blind-dex")
         self.fix_sr_once = fixed("sr-once")
-        self.fix_immune_targets = fixed("immune-targets")
-        self.fix_sleep_budget = fixed("sleep-budget")
         self.fix_caster_melee = fixed("caster-melee")
         self.melee_begun = not self.fix_melee_begins
         """Someone has made a melee attack: until then there is no melee to shoot into."""

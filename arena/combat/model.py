@@ -25,7 +25,7 @@ FIXES: dict[str, str] = {
     "dodge-one-opponent": "Dodge's +1 AC applies against one designated opponent",
     "healing-domain": "the Healing domain casts healing spells at +1 caster level",
     "melee-begins": "no -4 for shooting into a melee before anyone has closed in",
-    "touch-flat-footed": "a flat-footed target's touch AC loses its Dexterity bonus",
+    "touch-flat-footed": "a target denied its Dexterity bonus loses it against touch attacks and rays",
     "flat-footed-aoo": "a flat-footed creature makes no attack of opportunity (a fumble's)",
     "color-spray-fumble": "a fumbled save against color spray takes the longest durations",
     "trip-ties": "opposed trip checks: ties go to the higher modifier, then a reroll",
@@ -116,11 +116,13 @@ def parse_assignments(pairs: list[str] | None, base: ModelOptions | None = None)
         if name not in ModelOptions.model_fields:
             raise ArenaError(f"--model {pair!r}: no model option {name!r} "
                              f"(known: {', '.join(ModelOptions.model_fields)})")
-        update[name] = frozenset(v for v in value.split(",") if v) if name == "undo" else value.strip()
-    try:
-        return ModelOptions.model_validate({**base.model_dump(), **update})
-    except ValueError as err:
-        raise ArenaError(f"--model: {_first_error(err)}") from None
+        update[name] = frozenset(v.strip() for v in value.split(",") if v.strip()) if name == "undo" \
+            else value.strip()
+        try:
+            ModelOptions.model_validate({**base.model_dump(), name: update[name]})
+        except ValueError as err:
+            raise ArenaError(f"--model {pair!r}: {_first_error(err)}") from None
+    return ModelOptions.model_validate({**base.model_dump(), **update})
 
 
 def _first_error(err: ValueError) -> str:

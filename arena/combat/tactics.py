@@ -298,6 +298,8 @@ def caster_policy(view: View, creature) -> Action:
     return Action("attack", target)
 
 
+SPELL_CONDITION = {"auspicious odds": "auspicious", "mass auspicious odds": "auspicious"}
+"""The condition a buff puts on its targets, where it is not the spell's name."""
 BUFF_LASTS_ROUNDS = 10
 """A buff lasting at least this many rounds lasts the fight (the reference fights end in 3 to 6 rounds); a
 shorter one counts for the share of them it lasts."""
@@ -318,7 +320,7 @@ def _choose_buff(view: View, creature, buffs) -> Action | None:
             return action
         spell = SPELLS[name]
         lasts = min(1.0, spell.rounds_per_level * creature.t.caster_level / BUFF_LASTS_ROUNDS)
-        helped = len(action.targets) if name != "shield of faith" else 1
+        helped = sum(1 for a in action.targets if SPELL_CONDITION.get(name, name) not in a.conditions)
         key = (helped * lasts, level)
         if best_key is None or key > best_key:
             best, best_key = action, key
@@ -328,9 +330,12 @@ def _choose_buff(view: View, creature, buffs) -> Action | None:
 def _buff_action(view: View, creature, name: str, level: int, allies: list) -> Action | None:
     """Casting buff ``name`` now, at the allies it helps; None when it helps no one."""
     if name == "shield of faith":
+        if view.buff_by_value:      # the ally it helps most among those it helps at all
+            allies = [a for a in allies if "shield of faith" not in a.conditions and view.shield_gain(creature, a)]
+            if not allies:
+                return None
         best = max(allies, key=lambda a: (_potential(a), -a.uid))
-        if "shield of faith" in best.conditions or (view.buff_by_value
-                                                     and not view.shield_gain(creature, best)):
+        if "shield of faith" in best.conditions:
             return None
         return Action("cast", spell=name, level=level, targets=[best])
     if name in ("auspicious odds", "mass auspicious odds"):

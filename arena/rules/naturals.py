@@ -221,7 +221,7 @@ def _modifier_distribution(static: int, var_dice: tuple) -> dict[int, Fraction]:
 
 LOW_NATURAL_SHARE = 0.10
 """A natural is low when the die rolls it or less at most this often: on a d20 a 1 or 2 (10%), on 3d6 a 3 to 6
-(9.3%), on 4d6 drop the lowest a 3 to 7 (5.9%; 8 or less is 11.2%); fixed10 has none."""
+(9.3%), on 4d6 drop the lowest a 3 to 7 (5.7%; 8 or less is 10.5%); fixed10 has none."""
 
 
 def low_natural(die: str) -> int | None:

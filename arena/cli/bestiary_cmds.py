@@ -1,13 +1,16 @@
-"""`arena bestiary ...`: list, show, validate stat blocks, and print their JSON Schema."""
+"""`arena bestiary ...`: list, show, validate stat blocks, print their JSON Schema, import SRD-layout stat blocks,
+and report what the engine models of the shipped SRD bestiary."""
 
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal
 
 import typer
 
+from arena.errors import ArenaError
 from arena.labels import printable, printable_lines
 from arena.world.bestiary import check_files, creature_names, get_creature, load_bestiary
 from arena.world.creatures import Attack, Creature, cr_text
@@ -15,29 +18,88 @@ from arena.world.creatures import Attack, Creature, cr_text
 MAX_PROBLEM_LENGTH = 500
 """Characters of one problem line that `bestiary validate` prints: a 100,000-character value is cut, not echoed."""
 
-bestiary_app = typer.Typer(name="bestiary", help="Stat blocks: list, show, validate, schema.",
+bestiary_app = typer.Typer(name="bestiary", help="Stat blocks: list, show, validate, schema, import, coverage.",
                            no_args_is_help=True)
 
 ExtraPaths = Annotated[list[Path] | None, typer.Option(
     "--bestiary", "-b", help="Extra stat-block file or folder (repeatable).")]
 JsonFlag = Annotated[bool, typer.Option("--json", help="Machine-readable output.")]
+SORT_KEYS = ("name", "cr", "hp", "ac", "type", "modelled")
+
+
+def _rows(extra: list[Path] | None) -> list[dict]:
+    """Every creature a name reaches: hand-written built-ins and the user's files, then the imported SRD ones (an
+    imported one whose name is taken is ``srd/<name>``). Hand-written blocks report their SRD counterpart's
+    modelling (they list no special abilities of their own)."""
+    from arena.world.srd_index import HAND_WRITTEN, PREFIX, srd_rows
+
+    book = load_bestiary(extra or ())
+    builtin = set(creature_names())
+    srd = {r.name: r for r in srd_rows()}
+    rows = []
+    for key in creature_names(book):
+        c = book[key]
+        twin = srd.get(HAND_WRITTEN.get(key, ""))
+        modelled, ignored = (twin.modelled, list(twin.ignored)) if twin and not c.special_abilities else \
+            (c.modelled, list(c.ignored_abilities))
+        rows.append({"name": c.name, "title": c.display_name, "cr": cr_text(c.cr) if c.cr is not None else None,
+                     "size": c.size, "type": c.type, "hp": c.hp, "ac": c.ac, "modelled": modelled,
+                     "ignored": ignored, "source": "built-in" if key in builtin else "file"})
+    for r in srd.values():
+        name = f"{PREFIX}{r.name}" if r.name in book else r.name
+        rows.append({**{k: v for k, v in r.as_json().items() if k in ("title", "cr", "size", "type", "hp", "ac",
+                                                                       "modelled", "ignored")},
+                     "name": name, "source": "srd"})
+    return rows
+
+
+def _sort_key(key: str):
+    def value(row: dict):
+        if key == "cr":
+            return (Fraction(row["cr"]) if row["cr"] else Fraction(-1), row["name"])
+        return (row[key], row["name"])
+    return value
 
 
 @bestiary_app.command("list")
-def list_cmd(json_out: JsonFlag = False, extra: ExtraPaths = None) -> None:
-    """List the creatures: name, CR, size and type, hp, AC."""
-    book = load_bestiary(extra or ())
-    rows = [book[n] for n in creature_names(book)]
+def list_cmd(json_out: JsonFlag = False, extra: ExtraPaths = None,
+             cr: Annotated[str | None, typer.Option("--cr", help="A CR (3, 1/2) or a range (1/2..5, ..3, 10..).")]
+             = None,
+             type_: Annotated[str | None, typer.Option("--type", help="Creature type (undead, magical-beast).")]
+             = None,
+             name: Annotated[str | None, typer.Option("--name", help="Part of the name or title (troll).")] = None,
+             modelled: Annotated[Literal["full", "partial"] | None, typer.Option(
+                 "--modelled", help="full: every special ability that matters in a fight is modelled.")] = None,
+             source: Annotated[Literal["all", "built-in", "srd", "file"], typer.Option(
+                 "--source", help="Where the stat blocks come from.")] = "all",
+             sort: Annotated[str, typer.Option("--sort", help=f"Sort by {', '.join(SORT_KEYS)}.")] = "name") -> None:
+    """List the creatures (hand-written built-ins, your files, the imported SRD bestiary): name, CR, size and
+    type, hp, AC, and whether the engine models them fully."""
+    from arena.world.srd_index import in_cr, parse_cr_range
+
+    if sort not in SORT_KEYS:
+        raise ArenaError(f"--sort {sort!r}: sort by one of {', '.join(SORT_KEYS)}")
+    rows = _rows(extra)
+    bounds = parse_cr_range(cr) if cr else None
+    want = " ".join(type_.lower().replace("-", " ").split()) if type_ else None
+    needle = name.lower().strip() if name else None
+    rows = [r for r in rows
+            if (bounds is None or (r["cr"] is not None and in_cr(Fraction(r["cr"]), bounds)))
+            and (want is None or r["type"] == want)
+            and (needle is None or needle in r["name"] or needle in r["title"].lower())
+            and (modelled is None or r["modelled"] == modelled)
+            and (source == "all" or r["source"] == source)]
+    rows.sort(key=_sort_key(sort))
     if json_out:
-        typer.echo(json.dumps([{"name": c.name, "cr": cr_text(c.cr) if c.cr is not None else None,
-                                "size": c.size, "type": c.type, "hp": c.hp, "ac": c.ac} for c in rows],
-                              indent=2))
+        typer.echo(json.dumps(rows, indent=2))
         return
-    typer.echo(f"{'name':<24} {'CR':>4}  {'size/type':<26} {'hp':>4} {'AC':>3}")
-    for c in rows:
-        cr = cr_text(c.cr) if c.cr is not None else "-"
-        typer.echo(f"{printable(c.name):<24} {cr:>4}  {c.size + ' ' + c.type:<26} {c.hp:>4} {c.ac:>3}")
-    typer.echo("(also typical-cr1/2, typical-cr1 ... typical-cr20: the typical monster of that CR)")
+    typer.echo(f"{'name':<34} {'CR':>4}  {'size/type':<28} {'hp':>4} {'AC':>3}  {'model':<7} source")
+    for r in rows:
+        typer.echo(f"{printable(r['name'])[:34]:<34} {r['cr'] or '-':>4}  {(r['size'] + ' ' + r['type'])[:28]:<28} "
+                   f"{r['hp']:>4} {r['ac']:>3}  {r['modelled']:<7} {r['source']}")
+    typer.echo(f"{len(rows)} creature{'s' * (len(rows) != 1)}"
+               + ("; also typical-cr1/2, typical-cr1 ... typical-cr20: the typical monster of that CR"
+                  if not (cr or type_ or name or modelled) else ""))
 
 
 def _attack_text(a: Attack) -> str:
@@ -115,16 +177,50 @@ def stat_block(c: Creature) -> str:
     return "\n".join(lines)
 
 
+def abilities_text(c: Creature, twin: Creature | None = None) -> str:
+    """The special abilities and what the engine does with each; a hand-written block shows its SRD twin's."""
+    shown = c if c.special_abilities or twin is None else twin
+    if not shown.special_abilities:
+        return ""
+    head = "  Special abilities (fully modelled)" if shown.modelled == "full" else \
+        f"  Special abilities (partly modelled: the engine ignores {', '.join(shown.ignored_abilities)})"
+    if shown is not c:
+        head += f" -- of the imported SRD block srd/{twin.name}"
+    lines = [head + ":"]
+    for a in shown.special_abilities:
+        numbers = ", ".join(x for x in (f"{a.save.capitalize()} DC {a.dc}" if a.save and a.dc else
+                                        f"DC {a.dc}" if a.dc else "", a.damage or "",
+                                        str(a.amount) if a.amount is not None else "") if x)
+        extra = f" [{numbers}]" if numbers else ""
+        note = f" ({a.notes})" if a.notes else ""
+        lines.append(f"    {a.engine:<9} {a.kind:<7} {a.name}{extra}{note}")
+    if c.import_status is not None:
+        lines.append(f"  Import: {c.import_status}" + (f"; {len(c.import_notes)} note(s):" if c.import_notes else ""))
+        for n in c.import_notes:
+            where = f"line {n.line}: " if n.line else ""
+            lines.append(f"    {n.kind}: {where}{n.field}: {n.message}" + (f" -- {n.text[:80]!r}" if n.text else ""))
+    return "\n".join(lines)
+
+
 @bestiary_app.command("show")
 def show_cmd(name: Annotated[str, typer.Argument(help="Creature name, or typical-crN.")],
              json_out: JsonFlag = False, extra: ExtraPaths = None) -> None:
     """Show one stat block."""
+    from arena.world.srd_index import HAND_WRITTEN, srd_creature
+
     book = load_bestiary(extra or ()) if extra else None
     creature = get_creature(name, book)
+    twin = None
+    if not creature.special_abilities and creature.name in HAND_WRITTEN and creature.import_status is None:
+        twin = srd_creature(HAND_WRITTEN[creature.name])
     if json_out:
-        typer.echo(json.dumps(creature.model_dump(mode="json", exclude_none=True), indent=2))
+        data = creature.model_dump(mode="json", exclude_none=True)
+        data["modelled"] = (twin or creature).modelled
+        typer.echo(json.dumps(data, indent=2))
     else:
-        typer.echo(printable_lines(stat_block(creature)))
+        text = stat_block(creature)
+        more = abilities_text(creature, twin)
+        typer.echo(printable_lines(text + ("\n" + more if more else "")))
 
 
 @bestiary_app.command("validate")
@@ -164,6 +260,144 @@ def schema_cmd() -> None:
     schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     schema["title"] = "d20 Arena stat block"
     typer.echo(json.dumps(schema, indent=2))
+
+
+# --------------------------------------------------------------------------------------------- import
+def _note_line(file: str, note) -> str:
+    where = f"{file}:{note.line}" if note.line else file
+    text = f" -- {note.text[:120]!r}" if note.text else ""
+    return f"{where}: {note.field}: {note.kind}: {note.message}{text}"
+
+
+@bestiary_app.command("import")
+def import_cmd(files: Annotated[list[Path], typer.Argument(help="Text files holding SRD-layout stat blocks "
+                                                                "(Markdown tables or 'Field: value' lines).")],
+               out: Annotated[Path, typer.Option("--out", "-o", help="Folder to write the YAML stat blocks to.")]
+               = Path("."),
+               json_out: JsonFlag = False) -> None:
+    """Read SRD 3.5 stat blocks and write one YAML stat block per creature (named in kebab case).
+
+    Every field read with a guess, rewritten, or found in disagreement with the block itself is reported with
+    its file, line and text (and kept in the creature's import_notes). A field that cannot be read, an
+    impossible number, an unknown special ability or a file without a stat block is an error: one line each,
+    exit code 2; every good creature is still written."""
+    from arena.world.srd_import import import_files
+
+    report = import_files(list(files), out)
+    if json_out:
+        typer.echo(json.dumps({
+            "written": [{"name": b.creature.name, "title": b.title, "file": str(path), "source_line": b.block.line,
+                         "import_status": b.creature.import_status, "modelled": b.creature.modelled,
+                         "ignored": list(b.creature.ignored_abilities)} for b, path in report.written],
+            "notes": [{"file": b.block.file, "creature": b.title, "kind": n.kind, "field": n.field, "line": n.line,
+                       "text": n.text, "message": n.message} for b in report.built for n in b.notes],
+            "errors": [{"file": e.file, "line": e.line, "field": e.field, "message": e.message,
+                        "creature": e.creature or None} for e in report.errors]}, indent=2))
+    else:
+        for built in report.built:
+            for note in built.notes:
+                if note.kind != "unread":                       # unread text is an error, printed below
+                    typer.echo(printable(_note_line(built.block.file, note), limit=MAX_PROBLEM_LENGTH), err=True)
+        for error in report.errors:
+            typer.echo(printable(f"error: {error}", limit=MAX_PROBLEM_LENGTH), err=True)
+        statuses = [b.creature.import_status for b, _ in report.written]
+        summary = ", ".join(f"{statuses.count(s)} {s}" for s in ("clean", "guessed", "unread") if s in statuses)
+        typer.echo(f"wrote {len(report.written)} stat block{'s' * (len(report.written) != 1)} to "
+                   f"{printable(str(out))}" + (f" ({summary})" if summary else ""))
+        if report.errors:
+            typer.echo(f"{len(report.errors)} error{'s' * (len(report.errors) != 1)}", err=True)
+    if report.errors:
+        raise typer.Exit(2)
+
+
+# --------------------------------------------------------------------------------------------- the SRD bestiary
+BandOption = Annotated[str, typer.Option("--cr", help="The CRs the ability order is for (a range: 1/2..15).")]
+
+
+@bestiary_app.command("coverage")
+def coverage_cmd(json_out: JsonFlag = False, cr: BandOption = "1/2..15") -> None:
+    """What the engine models of the imported SRD bestiary: the ignored special abilities in the order to model
+    them (each one's count of creatures it alone stands between and full modelling), and full/partial by CR."""
+    from arena.world.srd_index import coverage, parse_cr_range, srd_rows
+
+    report = coverage(srd_rows(), parse_cr_range(cr))
+    if json_out:
+        typer.echo(json.dumps(report, indent=2))
+        return
+    share = report["full"] / report["creatures"] if report["creatures"] else 0
+    typer.echo(f"SRD bestiary: {report['creatures']} creatures, {report['full']} fully modelled ({share:.0%}); "
+               f"CR {report['band']}: {report['band_creatures']} creatures, {report['band_full']} fully modelled "
+               f"({report['band_full_share']:.0%})")
+    typer.echo(f"\nIgnored abilities in the order to model them (CR {report['band']}): 'decides' is how many more "
+               "creatures become fully modelled with it")
+    typer.echo(f"{'#':>3}  {'ability':<34} {'decides':>7} {'have it':>8} {'(all CRs)':>9} {'full then':>9}")
+    for k, row in enumerate(report["order"], 1):
+        typer.echo(f"{k:>3}  {printable(row['ability'])[:34]:<34} {row['decides']:>7} {row['creatures_in_band']:>8} "
+                   f"{row['creatures']:>9} {row['cumulative_full']:>9.0%}")
+    typer.echo(f"\n{'CR':>4} {'creatures':>9} {'full':>5} {'partial':>7}")
+    for cr_value, row in report["by_cr"].items():
+        typer.echo(f"{cr_value:>4} {row['creatures']:>9} {row['full']:>5} {row['partial']:>7}")
+
+
+def typical_table(markdown: bool) -> str:
+    """The typical monster of each CR beside the medians of the SRD creatures of that CR."""
+    from arena.world.srd_index import fmt, srd_rows, typical_against_srd
+    from arena.world.typical import table_crs, typical_stats
+
+    rows = typical_against_srd(srd_rows(), [typical_stats(c) for c in table_crs()])
+    head = ("CR", "SRD creatures", "full", "hp typical", "hp SRD", "AC typical", "AC SRD", "attack typical",
+            "attack SRD", "damage/round typical", "damage/round SRD", "DC typical", "DC SRD (with a DC)")
+    lines = []
+    for r in rows:
+        lines.append((r["cr"], str(r["srd_creatures"]), str(r["full"]), fmt(r["typical_hp"]), fmt(r["srd_hp"]),
+                      fmt(r["typical_ac"]), fmt(r["srd_ac"]), f"+{r['typical_attack']}",
+                      "-" if r["srd_attack"] is None else f"+{fmt(r['srd_attack'])}", fmt(r["typical_dpr"]),
+                      fmt(r["srd_dpr"]), fmt(r["typical_dc"]), f"{fmt(r['srd_dc'])} ({r['srd_with_dc']})"))
+    if markdown:
+        out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+        out += ["| " + " | ".join(cells) + " |" for cells in lines]
+        return "\n".join(out)
+    widths = [max(len(h), *(len(c[i]) for c in lines)) for i, h in enumerate(head)]
+    out = ["  ".join(h.rjust(w) for h, w in zip(head, widths, strict=True))]
+    out += ["  ".join(c.rjust(w) for c, w in zip(cells, widths, strict=True)) for cells in lines]
+    return "\n".join(out)
+
+
+@bestiary_app.command("typical-vs-srd")
+def typical_vs_srd_cmd(markdown: Annotated[bool, typer.Option("--markdown", help="A Markdown table (as in "
+                                                                                 "docs/bestiary.md).")] = False,
+                       json_out: JsonFlag = False) -> None:
+    """Per CR 1/2 to 20: the typical monster's hp, AC, attack bonus, damage per round and save DC beside the
+    medians of the imported SRD creatures of that CR."""
+    if json_out:
+        from arena.world.srd_index import srd_rows, typical_against_srd
+        from arena.world.typical import table_crs, typical_stats
+
+        typer.echo(json.dumps(typical_against_srd(srd_rows(), [typical_stats(c) for c in table_crs()]), indent=2))
+        return
+    typer.echo(typical_table(markdown))
+
+
+@bestiary_app.command("errata")
+def errata_cmd(markdown: Annotated[bool, typer.Option("--markdown", help="A Markdown table (as in "
+                                                                         "docs/bestiary.md).")] = False) -> None:
+    """Where the imported SRD blocks disagree with themselves (hp against hit dice, AC against its components,
+    attack bonuses, grapple, saves): the SRD's stated number is kept; this lists them."""
+    from arena.world.srd_index import srd_creature, srd_rows
+
+    rows = []
+    for r in srd_rows():
+        for n in srd_creature(r.name).import_notes:
+            if n.kind == "discrepancy":
+                rows.append((r.name, r.source.replace("SRD 3.5 ", ""), n.field, n.message))
+    if markdown:
+        typer.echo("| creature | source | field | discrepancy (the SRD number is kept) |\n|---|---|---|---|")
+        for name, source, field_name, message in rows:
+            typer.echo(f"| {name} | {source} | {field_name} | {message.replace('|', '/')} |")
+    else:
+        for name, source, field_name, message in rows:
+            typer.echo(printable(f"{source}: {name}: {field_name}: {message}", limit=MAX_PROBLEM_LENGTH))
+    typer.echo(f"{len(rows)} discrepanc{'ies' if len(rows) != 1 else 'y'}" if not markdown else "", nl=not markdown)
 
 
 def register(app: typer.Typer) -> None:

@@ -4,6 +4,11 @@ Built-in files ship in the package (``arena.bestiary_data``, the repo's ``bestia
 with :mod:`importlib.resources`, so a normal install works without the source tree. A YAML file holds one
 stat block (a mapping) or several (a list of mappings). Names are compared lowercased. ``typical-crN`` names
 are built on demand by :mod:`arena.world.typical`.
+
+Three layers answer a name, the first that has it: the 19 hand-written built-in blocks (``bestiary/*.yaml``) and
+the user's files; the typical monsters; the imported SRD bestiary (``bestiary/srd/``, :mod:`arena.world.srd_index`,
+read lazily through its index). An imported block whose name a hand-written one has is ``srd/<name>``
+(``srd/troll``); ``srd/`` works before any imported name.
 """
 
 from __future__ import annotations
@@ -19,6 +24,8 @@ from pathlib import Path
 from arena.errors import ArenaError, nearest
 from arena.limits import MAX_FILES_PER_FOLDER, MAX_NAME_LENGTH
 from arena.world.creatures import Creature
+from arena.world.srd_index import PREFIX as SRD_PREFIX
+from arena.world.srd_index import srd_creature, srd_names
 from arena.world.typical import parse_typical_name, typical_creature, typical_names
 from arena.world.yamlio import YamlValidationError, display_name, iter_models, load_yaml
 
@@ -200,12 +207,15 @@ def get_creature(name: str, bestiary: dict[str, Creature] | None = None) -> Crea
                          f"{MAX_NAME_LENGTH}")
     key = normalise(name)
     book = bestiary if bestiary is not None else _builtin()[0]
-    if key in book:
+    if key in book and not key.startswith(SRD_PREFIX):
         return book[key]
     cr = parse_typical_name(key)
     if cr is not None:
         return typical_creature(cr)
-    candidates = [*book, *typical_names()]
+    imported = srd_creature(key)
+    if imported is not None:
+        return imported
+    candidates = list(dict.fromkeys([*book, *typical_names(), *srd_names()]))
     near = difflib.get_close_matches(key, candidates, n=3, cutoff=0.5)
     hint = f"; did you mean {', '.join(near)}?" if near else "; see `arena bestiary list`"
     raise ArenaError(f"unknown creature {name!r}{hint}")

@@ -24,16 +24,17 @@ _ALIASES = {"special qualitiy": "Special Qualities", "special quality": "Special
             "special attack": "Special Attacks", "base attack / grapple": "Base Attack/Grapple",
             "base attack": "Base Attack/Grapple", "armour class": "Armor Class", "space / reach": "Space/Reach",
             "full attacks": "Full Attack", "attacks": "Attack", "challenge ratings": "Challenge Rating",
-            "size / type": "Size/Type", "save": "Saves", "ability scores": "Abilities"}
+            "size / type": "Size/Type", "save": "Saves", "ability scores": "Abilities", "ac": "Armor Class"}
 _BY_KEY = {f.lower(): f for f in FIELDS} | _ALIASES
 
 SIZE_WORDS = ("fine", "diminutive", "tiny", "small", "medium", "large", "huge", "gargantuan", "colossal")
 TYPE_WORDS = ("aberration", "animal", "construct", "dragon", "elemental", "fey", "giant", "humanoid",
               "magical beast", "monstrous humanoid", "ooze", "outsider", "plant", "undead", "vermin")
-_TYPE_LINE = re.compile(r"^\s*(?:(%s)(?:[- ]size)?\s+)?(%s)\b\s*(\([^)]*\)?)?\s*$" % (
-    "|".join(SIZE_WORDS), "|".join(TYPE_WORDS)), re.IGNORECASE)
+_SIZES_ALT, _TYPES_ALT = "|".join(SIZE_WORDS), "|".join(TYPE_WORDS)
+_TYPE_LINE = re.compile(rf"^\s*(?:({_SIZES_ALT})(?:[- ]size)?\s+)?({_TYPES_ALT})\b\s*(\([^)]*\)?)?\s*$",
+                        re.IGNORECASE)
 
-MAX_WRAPPED_LINES = 6
+MAX_WRAPPED_LINES = 24
 """Lines one table row may be wrapped over (a cell with a line break in it) before the row counts as broken."""
 
 
@@ -63,6 +64,9 @@ class RawBlock:
     """The prose after the block (its ability descriptions), shared by the columns of one table group."""
     problems: list[tuple[int, str, str, str]] = field(default_factory=list)
     """``(line, field, text, message)``: what the layout itself got wrong (a row with too few cells ...)."""
+    context: tuple[str, ...] = ()
+    """Every line of the file (a family's general rules above the block: "a mephit can use its breath weapon
+    once every 1d4 rounds")."""
 
     def get(self, name: str) -> Cell | None:
         return self.fields.get(name)
@@ -96,14 +100,12 @@ def _rows(lines: list[str], start: int) -> tuple[list[_Row], int]:
         wrapped = 0
         while not text.endswith("|") and i + 1 < len(lines) and wrapped < MAX_WRAPPED_LINES:
             nxt = lines[i + 1].strip()
-            if nxt.startswith("|") and text.count("|") >= 2 and not nxt.rstrip("|").strip():
+            if nxt.startswith("|"):
                 break
             i += 1
             wrapped += 1
             if nxt:
-                text = f"{text} {nxt}" if not text.endswith("/") else text + nxt
-            if nxt.startswith("|"):
-                break
+                text = f"{text} {nxt}"
         body = text.strip()
         body = body[1:] if body.startswith("|") else body
         body = body[:-1] if body.endswith("|") else body
@@ -183,27 +185,71 @@ def title_case(text: str) -> str:
     return " ".join(words).replace("(", "(").strip()
 
 
-def _table_blocks(table: _Table, file: str, lines: list[str], floor: int) -> list[RawBlock]:
-    labelled: list[tuple[str, str, _Row, list[str]]] = []
+_FIELDS_ALT = "|".join(re.escape(f) for f in FIELDS if f != "Size/Type")
+_EMBEDDED = re.compile(rf"\s({_FIELDS_ALT}):\s*")
+
+
+def _labelled_rows(table: _Table) -> tuple[list[_Row], list[tuple[str, str, _Row, list[str]]]]:
+    """(the unlabelled rows above ``Hit Dice``, the rows below it as (field, label, row, value cells)).
+
+    Conversion marks are mended here: an unlabelled row under a row with too few values holds the missing ones
+    (a cell the converter moved one line down); a second ``Attack:`` row where ``Full Attack:`` is missing is
+    the full attack; a value holding another field (``+10/+26 Attack:Morningstar ...``) is split in two.
+    """
     head_rows: list[_Row] = []
+    labelled: list[tuple[str, str, _Row, list[str]]] = []
     for row in table.rows:
         name, label, values = _split_label(row.cells)
-        if name is None:
-            if not labelled and not label.strip():
-                head_rows.append(row)
-                continue
-            if labelled and label.strip() and not any(values):
-                continue          # a footnote row of the table ("*A line is always ...")
-            labelled.append(("", label, row, values))
+        if name is None and not labelled and not label.strip():
+            head_rows.append(row)
             continue
-        labelled.append((name, label, row, values))
+        if name is None and not label.strip() and labelled and labelled[-1][0]:
+            prev_name, prev_label, prev_row, prev_values = labelled[-1]
+            merged = list(prev_values)
+            extra = [v for v in values if v]
+            for k, v in enumerate(merged):
+                if not v and extra and k < len(merged):
+                    merged[k] = extra.pop(0)
+            if not extra:
+                labelled[-1] = (prev_name, prev_label, prev_row, merged)
+                continue
+        labelled.append((name or "", label, row, values))
+    names = [n for n, *_ in labelled]
+    if names.count("Attack") == 2 and "Full Attack" not in names:
+        k = [i for i, n in enumerate(names) if n == "Attack"][1]
+        labelled[k] = ("Full Attack", "Attack: (the second)", labelled[k][2], labelled[k][3])
+    out: list[tuple[str, str, _Row, list[str]]] = []
+    present = {n for n, *_ in labelled}
+    for name, label, row, values in labelled:
+        split: list[tuple[str, list[str]]] = [(name, [])]
+        for v in values:
+            m = _EMBEDDED.search(v)
+            if m and m.group(1) not in present and name:
+                split[-1][1].append(v[:m.start()].strip())
+                split.append((m.group(1), [v[m.end():].strip()]))
+                present.add(m.group(1))
+            else:
+                split[-1][1].append(v)
+        out.extend((n, label if n == name else n + ":", row, vals) for n, vals in split)
+    return head_rows, out
+
+
+def _table_blocks(table: _Table, file: str, lines: list[str], floor: int) -> list[RawBlock]:
+    head_rows, labelled = _labelled_rows(table)
+    for k in range(len(head_rows) - 1, 0, -1):        # "(Human, Shapechanger)" wrapped under "Medium Humanoid"
+        filled = _filled(head_rows[k].cells[1:])
+        above = head_rows[k - 1].cells
+        if filled and all(v.startswith("(") for _, v in filled) and len(_filled(above[1:])) == len(filled):
+            for (_, v), (j, _) in zip(filled, _filled(above[1:]), strict=True):
+                above[j + 1] = f"{above[j + 1]} {v}"
+            del head_rows[k]
     hd = next(v for n, _, _, v in labelled if n == "Hit Dice")
     positions = [i for i, _ in _filled(hd)]
     count = len(positions)
     type_row = names_row = None
     for row in reversed(head_rows):
         filled = _filled(row.cells[1:])
-        if type_row is None and filled and all(is_type_line(v) for _, v in filled):
+        if type_row is None and names_row is None and filled and all(is_type_line(v) for _, v in filled):
             type_row = row
         elif names_row is None and filled:
             names_row = row
@@ -215,7 +261,7 @@ def _table_blocks(table: _Table, file: str, lines: list[str], floor: int) -> lis
         if len(filled) == count:
             return [v for _, v in filled]
         by_position = [values[p] if p < len(values) and values[p] else None for p in positions]
-        if sum(v is not None for v in by_position) == len(filled) and filled:
+        if filled and sum(v is not None for v in by_position) == len(filled):
             return by_position
         if not filled:
             return [None] * count
@@ -224,12 +270,16 @@ def _table_blocks(table: _Table, file: str, lines: list[str], floor: int) -> lis
         out: list[str | None] = [v for _, v in filled][:count]
         return out + [None] * (count - len(out))
 
-    titles: list[str | None]
-    if names_row is not None:
-        titles = column_values(names_row, names_row.cells[1:], "name")
-    else:
-        titles = [None] * count
+    titles = column_values(names_row, names_row.cells[1:], "name") if names_row else [None] * count
     types = column_values(type_row, type_row.cells[1:], "Size/Type") if type_row else [None] * count
+    columns: list[tuple[str, int, list[str | None]]] = []
+    for name, label, row, values in labelled:
+        if not name:
+            if any(values):
+                problems.append((row.line, label.rstrip(":") or "(unlabelled row)",
+                                 " | ".join(v for v in values if v), "not a field of an SRD stat block: left out"))
+            continue
+        columns.append((name, row.line, column_values(row, values, name)))
     blocks = []
     for col in range(count):
         title, guessed = titles[col], False
@@ -240,20 +290,12 @@ def _table_blocks(table: _Table, file: str, lines: list[str], floor: int) -> lis
         fields: dict[str, Cell] = {}
         if types[col]:
             fields["Size/Type"] = Cell(types[col], type_row.line)
-        for name, label, row, values in labelled:
-            if not name:
-                problems.append((row.line, label.rstrip(":") or "(row)", " | ".join(v for v in values if v),
-                                 "not a field of an SRD stat block: left out"))
-                continue
-            texts = column_values(row, values, name)
+        for name, line, texts in columns:
             if texts[col] is not None and name not in fields:
-                fields[name] = Cell(texts[col], row.line)
-        block = RawBlock(file=file, line=table.rows[0].line, title=" ".join(title.split()), title_guessed=guessed,
-                         type_line=fields.get("Size/Type"), fields=fields, layout="table", column=col,
-                         columns=count)
-        block.problems = [p for p in problems if p[1] != "name" or not guessed]
-        blocks.append(block)
-    # every column gets the layout problems of its table once (a missing value is its own problem, below)
+                fields[name] = Cell(texts[col], line)
+        blocks.append(RawBlock(file=file, line=table.rows[0].line, title=" ".join(title.split()),
+                               title_guessed=guessed, type_line=fields.get("Size/Type"), fields=fields,
+                               layout="table", column=col, columns=count, problems=list(problems)))
     return blocks
 
 
@@ -366,7 +408,19 @@ def _line_blocks(text: str, file: str) -> list[RawBlock]:
 def find_blocks(text: str, file: str) -> list[RawBlock]:
     """Every stat block in ``text`` (tables first, then ``Field: value`` blocks), in the order of their lines."""
     blocks = _tables(text, file) + _line_blocks(text, file)
+    context = tuple(text.split("\n"))
+    for b in blocks:
+        b.context = context
     return sorted(blocks, key=lambda b: (b.line, b.column))
+
+
+def rule_above(block: RawBlock, pattern: str) -> str | None:
+    """The nearest line above the block (in its file) that matches ``pattern`` (a family's general rule)."""
+    rx = re.compile(pattern, re.IGNORECASE)
+    for j in range(min(block.line, len(block.context)) - 1, -1, -1):
+        if rx.search(block.context[j]):
+            return block.context[j]
+    return None
 
 
 def description_of(block: RawBlock, name: str) -> Cell | None:

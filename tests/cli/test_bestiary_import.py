@@ -1,0 +1,71 @@
+"""`arena bestiary import` through the real CLI: files written, notes reported with file and line, one line and
+exit 2 per error, the good creatures of a bad file still written."""
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from arena.cli import main
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "world"))
+from test_srd_import import ELEMENTALS, PASTED, TROLLS  # noqa: E402
+
+
+def run(monkeypatch, capsys, *args: str) -> tuple[int, str, str]:
+    monkeypatch.setattr("sys.argv", ["arena", *args])
+    with pytest.raises(SystemExit) as info:
+        main()
+    out = capsys.readouterr()
+    return (info.value.code or 0), out.out, out.err
+
+
+def test_import_writes_one_yaml_per_creature(tmp_path, monkeypatch, capsys):
+    (tmp_path / "trolls.md").write_text(TROLLS)
+    (tmp_path / "ettercap.txt").write_text(PASTED)
+    code, out, err = run(monkeypatch, capsys, "bestiary", "import", str(tmp_path / "trolls.md"),
+                         str(tmp_path / "ettercap.txt"), "--out", str(tmp_path / "out"))
+    assert code == 0, err
+    assert "wrote 3 stat blocks" in out and "(2 clean, 1 guessed)" in out
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [
+        "ettercap.yaml", "troll-hunter-6th-level-ranger.yaml", "troll.yaml"]
+    # the guess and the SRD's own disagreements are reported with file, line and text
+    assert f"{tmp_path / 'trolls.md'}:11: Full Attack: guess: bite: no 'melee' or 'ranged'" in err
+    assert "discrepancy: 130 hp, but the average of the hit dice is 126: kept 130" in err
+    code, out, err = run(monkeypatch, capsys, "bestiary", "show", "troll-hunter-6th-level-ranger", "-b",
+                         str(tmp_path / "out" / "troll-hunter-6th-level-ranger.yaml"))
+    assert code == 0 and "Import: guessed" in out and "partly modelled: the engine ignores spells" in out
+
+
+def test_bad_input_is_one_line_per_error_and_exit_2(tmp_path, monkeypatch, capsys):
+    bad = TROLLS.replace("| Challenge Rating: | 5 |", "| Challenge Rating: | 0.7 |")
+    (tmp_path / "trolls.md").write_text(bad)
+    (tmp_path / "notes.md").write_text("Trolls are big and they regenerate.\n")
+    code, out, err = run(monkeypatch, capsys, "bestiary", "import", str(tmp_path / "trolls.md"),
+                         str(tmp_path / "notes.md"), "-o", str(tmp_path / "out"))
+    assert code == 2
+    errors = [line for line in err.splitlines() if line.startswith("error: ")]
+    assert errors == [
+        f"error: {tmp_path / 'trolls.md'}:23: Challenge Rating: challenge rating 0.7 does not exist: use 1/10, 1/8, "
+        "1/6, 1/4, 1/3, 1/2 or a whole number from 1 to 100 (Troll)",
+        f"error: {tmp_path / 'notes.md'}: file: no stat block found (no 'Hit Dice:' field in an SRD-layout table or "
+        "in 'Field: value' lines)"]
+    assert "wrote 1 stat block" in out                                  # the troll hunter
+    assert [p.name for p in (tmp_path / "out").iterdir()] == ["troll-hunter-6th-level-ranger.yaml"]
+
+
+def test_import_json(tmp_path, monkeypatch, capsys):
+    (tmp_path / "e.md").write_text(ELEMENTALS)
+    code, out, _ = run(monkeypatch, capsys, "bestiary", "import", str(tmp_path / "e.md"), "-o", str(tmp_path),
+                       "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert [w["name"] for w in data["written"]] == ["elemental-fire-small", "elemental-fire-large"]
+    assert data["written"][1]["ignored"] == ["burn"] and data["written"][1]["modelled"] == "partial"
+    assert data["errors"] == []
+
+
+def test_a_missing_file_is_an_error(tmp_path, monkeypatch, capsys):
+    code, _, err = run(monkeypatch, capsys, "bestiary", "import", str(tmp_path / "nowhere.md"), "-o", str(tmp_path))
+    assert code == 2 and f"{tmp_path / 'nowhere.md'}: file: cannot read" in err

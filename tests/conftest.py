@@ -3,11 +3,11 @@
 import pytest
 from hypothesis import settings
 
+from arena.combat.engine import Fight
+
 settings.register_profile("deterministic", derandomize=True, database=None)
 settings.load_profile("deterministic")
 """Property tests draw the same examples on every run and machine: a failure is a bug, never a flake."""
-
-from arena.combat.engine import Fight
 
 
 @pytest.fixture

@@ -28,7 +28,8 @@ def fight_document(path: Path, scenario_name: str | None = None, seed: int | Non
                    model: list[str] | None = None) -> dict:
     """The `arena fight --json` document: ``scenario``, ``seed`` (the engine's), ``encounter`` (``{"index",
     "run_seed"}`` when replaying encounter I of a run, else null), ``rules`` (the key), ``record`` (every field of
-    the encounter record) and ``log`` (the readable lines)."""
+    the encounter record), ``model`` (the fight model's options that differ from the defaults) and ``log`` (the
+    readable lines)."""
     from arena.combat.engine import fight
     from arena.dice import encounter_seed
     from arena.rules import RuleSet
@@ -55,8 +56,7 @@ def fight_document(path: Path, scenario_name: str | None = None, seed: int | Non
         "seed": engine_seed,
         "encounter": None if encounter is None else {"index": encounter, "run_seed": run_seed},
         "rules": rules.key,
-        "model": scenario.model.changed() and {k: sorted(v) if isinstance(v, frozenset) else v
-                                               for k, v in scenario.model.changed().items()},
+        "model": {k: sorted(v) if isinstance(v, frozenset) else v for k, v in scenario.model.changed().items()},
         "record": result.record.as_row(),
         "log": list(result.log),
     }

@@ -80,7 +80,7 @@ def _scenario(name: str, body: dict, model: ModelOptions, n: int) -> Any:
 
 def _paired(a: Any, b: Any) -> tuple[float, float]:
     """Mean of b - a (per encounter) in points, and its 95% half-width (normal; n is in the thousands)."""
-    diff = (b - a).astype(float) * 100
+    diff = (b.astype(float) - a.astype(float)) * 100
     n = len(diff)
     sd = float(diff.std(ddof=1)) if n > 1 else math.nan
     return float(diff.mean()), Z95 * sd / math.sqrt(n)

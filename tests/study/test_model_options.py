@@ -56,7 +56,7 @@ def test_cli_model_pairs_override_the_scenario_and_show_in_the_fight(tmp_path):
     bad = runner.invoke(app, ["fight", str(path), "--model", "flanking"])
     assert bad.exit_code == 2 and "error: --model 'flanking': write NAME=VALUE" in bad.output
     bad = runner.invoke(app, ["fight", str(path), "--model", "flanking=sideways"])
-    assert bad.exit_code == 2 and "error: --model: flanking:" in bad.output
+    assert bad.exit_code == 2 and "error: --model 'flanking=sideways': flanking: Input should be" in bad.output
 
 
 def test_parse_assignments_reads_undo_lists_and_refuses_unknown_names():

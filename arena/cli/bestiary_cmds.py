@@ -330,10 +330,11 @@ def coverage_cmd(json_out: JsonFlag = False, cr: BandOption = "1/2..15") -> None
                f"({report['band_full_share']:.0%})")
     typer.echo(f"\nIgnored abilities in the order to model them (CR {report['band']}): 'decides' is how many more "
                "creatures become fully modelled with it")
-    typer.echo(f"{'#':>3}  {'ability':<34} {'decides':>7} {'have it':>8} {'(all CRs)':>9} {'full then':>9}")
+    typer.echo(f"{'#':>3}  {'ability':<34} {'decides':>7} {'alone':>5} {'have it':>7} {'(all CRs)':>9} "
+               f"{'full then':>9}")
     for k, row in enumerate(report["order"], 1):
-        typer.echo(f"{k:>3}  {printable(row['ability'])[:34]:<34} {row['decides']:>7} {row['creatures_in_band']:>8} "
-                   f"{row['creatures']:>9} {row['cumulative_full']:>9.0%}")
+        typer.echo(f"{k:>3}  {printable(row['ability'])[:34]:<34} {row['decides']:>7} {row['alone']:>5} "
+                   f"{row['creatures_in_band']:>7} {row['creatures']:>9} {row['cumulative_full']:>9.0%}")
     typer.echo(f"\n{'CR':>4} {'creatures':>9} {'full':>5} {'partial':>7}")
     for cr_value, row in report["by_cr"].items():
         typer.echo(f"{cr_value:>4} {row['creatures']:>9} {row['full']:>5} {row['partial']:>7}")

@@ -60,7 +60,7 @@ NO_EFFECT: dict[str, tuple[str, ...]] = {
     "double damage against objects": ("double damage against objects",), "feed": ("feed",),
     "single actions only": ("single actions only",), "water mastery": ("water mastery", "air mastery"),
     "make whole": ("make whole",), "inhabit": ("inhabit",), "dream haunting": ("dream haunting",),
-    "spell storing": ("find master", "guard"), "domination": ("dominated creature",),
+    "shield guardian's amulet": ("find master", "guard"), "dominated creature": ("dominated creature",),
     "sunlight vulnerability": ("sunlight vulnerability",), "paladin abilities": ("paladin abilities",),
     "resistance to charm": ("resistance to charm",), "unearthly grace": (),
     "summon familiar": ("summon familiar",), "light": ("daylight", "blinding beauty"),
@@ -450,6 +450,9 @@ def _read_entry(entry: str, kind: str, block: RawBlock, cell: Cell, notes: Notes
         return [_item(shown, key, kind, "no effect", shown, None, note)]
     key = _match(name, IGNORED) or (name if name in KNOWN_IGNORED else None)
     desc = _described(block, name)
+    if key == "spell-like abilities" and desc is not None and re.search(r"\((Ex|Su)\)\s*:", desc.text[:80]) \
+            and not re.fullmatch(r"spell-? ?like abilit(y|ies)|psionics", name):
+        key = name                              # a balor's whip "Entangle (Ex)" is not the spell
     if key:
         return [_item(shown, key, kind, "ignored", shown, desc)]
     if desc is not None or name in described:
@@ -490,6 +493,7 @@ def _regeneration(amount: int, shown: str, kind: str, block: RawBlock, cell: Cel
     if desc is not None:
         text = desc.text.lower()
         head = re.split(r"deals? normal damage|deal normal damage", text)[0]
+        head = head.replace("silvered", "silver")
         for word in ("fire", "acid", "cold", "electricity", "sonic", "bludgeoning", "piercing", "slashing",
                      "silver", "cold iron", "good", "evil", "lawful", "chaotic", "holy", "epic", "adamantine"):
             if re.search(rf"\b{word}\b", head):

@@ -185,6 +185,9 @@ def _read(block: RawBlock, notes: Notes, built: Built) -> dict:
     feats = read_feats(block.get("Feats"), notes)
     levels = class_levels(block.title)
     bab_read = read_bab_grapple(block.get("Base Attack/Grapple"), notes)
+    text_all = " ".join(c.text for c in block.description)
+    qualities = " ".join(c.text for c in (block.get("Special Qualities"), block.get("Special Attacks")) if c)
+    profane = 2 if re.search(r"desecrating aura", qualities, re.IGNORECASE) else 0   # +2 profane to its own rolls
     hd_count = max(1, int(hd.hd))
     if bab_read is None:
         bab = hd_count if st.type in FULL_BAB else hd_count // 2 if st.type in HALF_BAB else hd_count * 3 // 4
@@ -200,7 +203,9 @@ def _read(block: RawBlock, notes: Notes, built: Built) -> dict:
                       f"no grapple bonus (the creature cannot grapple): stored as BAB + Str + size, {grapple:+d}")
         else:
             grapple = bab_read.grapple
-            check_grapple(bab, grapple, st.size, scores["str"], block.get("Base Attack/Grapple"), notes, feats)
+            if not re.search(r"bonus on grapple checks", text_all):      # a racial grapple bonus of its text
+                check_grapple(bab, grapple, st.size, scores["str"], block.get("Base Attack/Grapple"), notes, feats,
+                              profane)
     space, reach = read_space_reach(block.get("Space/Reach"), notes, st.size)
     fx = read_abilities(block, notes, st.size, mod(scores["str"]))
     attack_reads = read_routines(block.get("Attack"), "Attack", notes)
@@ -223,8 +228,10 @@ def _read(block: RawBlock, notes: Notes, built: Built) -> dict:
     check_hp(hd, block.get("Hit Dice"), notes)
     check_armor(armor, block.get("Armor Class"), notes)
     for reads, name in ((attack_reads, "Attack"), (full_reads, "Full Attack")):
-        check_attacks(reads, bab, st.size, scores, feats, block.get(name), name, notes)
-    check_saves(saves, st.type, st.subtypes, hd.hd, scores, feats, levels, block.get("Saves"), notes)
+        check_attacks(reads, bab, st.size, scores, feats, block.get(name), name, notes, profane)
+    grace = mod(scores["cha"]) if re.search(r"unearthly grace", qualities, re.IGNORECASE) else 0
+    check_saves(saves, st.type, st.subtypes, hd.hd, scores, feats, levels, block.get("Saves"), notes,
+                grace + profane)
     attack = _routines(attack_reads, "Attack", block.get("Attack"), notes, fx.sneak_attack, trip_on, trip_mod)
     full = _routines(full_reads, "Full Attack", block.get("Full Attack"), notes, fx.sneak_attack, trip_on, trip_mod)
     if not attack and full:

@@ -37,6 +37,10 @@ SAVE_FEATS = {"fort": "Great Fortitude", "ref": "Lightning Reflexes", "will": "I
 SAVE_ABILITY = {"fort": "con", "ref": "dex", "will": "wis"}
 
 
+def _a(word: str) -> str:
+    return "an" if word[:1] in "aeiou" else "a"
+
+
 def mod(score: int | None) -> int:
     return 0 if score is None else (score - 10) // 2
 
@@ -70,8 +74,9 @@ def check_armor(armor: ArmorRead, cell: Cell, notes: Notes) -> None:
 
 
 def check_grapple(bab: int, grapple: int, size: str, str_score: int | None, cell: Cell, notes: Notes,
-                  feats: tuple[str, ...]) -> None:
-    expected = bab + mod(str_score) + GRAPPLE_SIZE_MODIFIER[size]
+                  feats: tuple[str, ...], bonus: int = 0) -> None:
+    """``bonus``: what the block's text adds (a profane bonus of a desecrating aura)."""
+    expected = bab + mod(str_score) + GRAPPLE_SIZE_MODIFIER[size] + bonus
     if grapple != expected and str_score is not None:
         notes.add("discrepancy", "Base Attack/Grapple", cell, f"grapple {grapple:+d}, but BAB {bab:+d} + Str "
                                                               f"{mod(str_score):+d} + size "
@@ -80,19 +85,19 @@ def check_grapple(bab: int, grapple: int, size: str, str_score: int | None, cell
 
 
 def check_attacks(routines: list[list[AttackRead]], bab: int, size: str, abilities: dict, feats: tuple[str, ...],
-                  cell: Cell, field_name: str, notes: Notes) -> None:
+                  cell: Cell, field_name: str, notes: Notes, bonus: int = 0) -> None:
     finesse = "Weapon Finesse" in feats
     multi = "Multiattack" in feats
     strength, dex = mod(abilities.get("str")), mod(abilities.get("dex"))
     for routine in routines:
         naturals = [a for a in routine if _natural(a.name)]
         for attack in naturals:
-            if attack.kind != "melee" or attack.touch:
+            if attack.kind != "melee" or attack.touch or attack.damage is None:     # a swarm rolls no attack
                 continue
             ability = max(strength, dex) if finesse else strength
             focus = 1 if any(f.lower().startswith("weapon focus") and _singular(attack.name) in f.lower()
                              for f in feats) else 0
-            base = bab + ability + SIZE_MODIFIER[size] + focus + attack.enhancement
+            base = bab + ability + SIZE_MODIFIER[size] + focus + attack.enhancement + bonus
             allowed = {base, base - 5} | ({base - 2} if multi else set())    # primary, or secondary
             if attack.bonuses[0] not in allowed:
                 shown = ", ".join(f"{b:+d}" for b in sorted(allowed, reverse=True))
@@ -108,7 +113,8 @@ def _natural(name: str) -> bool:
 
 
 def check_saves(saves: SavesRead, type_: str, subtypes: tuple[str, ...], hd: float, abilities: dict,
-                feats: tuple[str, ...], class_levels: dict, cell: Cell, notes: Notes) -> None:
+                feats: tuple[str, ...], class_levels: dict, cell: Cell, notes: Notes, bonus: int = 0) -> None:
+    """``bonus``: what the block's text adds to every save (unearthly grace's Cha, a desecrating aura's +2)."""
     if class_levels or type_ == "humanoid" or any(s.startswith("augmented") for s in subtypes):
         return
     if type_ == "elemental":
@@ -124,15 +130,15 @@ def check_saves(saves: SavesRead, type_: str, subtypes: tuple[str, ...], hd: flo
         ability = abilities.get(SAVE_ABILITY[kind])
         if kind == "fort" and ability is None:
             ability = 10
-        bonus = mod(ability) + (2 if SAVE_FEATS[kind] in feats else 0)
-        options = {(2 + dice // 2 if kind in good else dice // 3) + bonus}
+        bonus_here = mod(ability) + (2 if SAVE_FEATS[kind] in feats else 0) + bonus
+        options = {(2 + dice // 2 if kind in good else dice // 3) + bonus_here}
         if type_ == "animal" and kind == "will":
-            options.add(2 + dice // 2 + bonus)                  # "some animals have good Will saves"
+            options.add(2 + dice // 2 + bonus_here)             # "some animals have good Will saves"
         stated = getattr(saves, kind)
         if stated not in options:
             what = "good" if kind in good else "poor"
-            notes.add("discrepancy", "Saves", cell, f"{kind.capitalize()} {stated:+d}, but a {type_}'s {what} save "
-                                                    f"at {dice or hd} HD with "
-                                                    f"{SAVE_ABILITY[kind].capitalize()} {mod(ability):+d}"
-                                                    f"{' and ' + SAVE_FEATS[kind] if SAVE_FEATS[kind] in feats else ''}"
-                                                    f" is {min(options):+d}: kept {stated:+d}")
+            feat = f" and {SAVE_FEATS[kind]}" if SAVE_FEATS[kind] in feats else ""
+            notes.add("discrepancy", "Saves", cell,
+                      f"{kind.capitalize()} {stated:+d}, but {_a(type_)} {type_}'s {what} save at {dice or hd} HD with "
+                      f"{SAVE_ABILITY[kind].capitalize()} {mod(ability):+d}{feat} is {min(options):+d}: kept "
+                      f"{stated:+d}")

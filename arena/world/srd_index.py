@@ -248,8 +248,8 @@ def coverage(rows: list[IndexRow], band: tuple[Fraction | None, Fraction | None]
 
     ``order`` is the order to model the ignored abilities in: each step takes the ability that makes the most
     creatures of the CR band fully modelled once it is modelled (given the steps before), ties broken by how many
-    creatures of the band have it; ``decides`` is that number, ``cumulative_full`` the share of the band then
-    fully modelled.
+    creatures of the band have it; ``decides`` is that number, ``alone`` how many creatures of the band it is the
+    only ignored ability of (before any step), ``cumulative_full`` the share of the band then fully modelled.
     """
     in_band = [r for r in rows if in_cr(r.cr_value, band)]
     having: dict[str, list[str]] = {}
@@ -258,6 +258,11 @@ def coverage(rows: list[IndexRow], band: tuple[Fraction | None, Fraction | None]
             having.setdefault(key, []).append(r.name)
     band_having = {k: [n for n in v if in_cr(_by_name(rows, n).cr_value, band)] for k, v in having.items()}
     remaining = {r.name: set(r.ignored) for r in in_band if r.ignored}
+    alone: dict[str, int] = {}
+    for need in remaining.values():
+        if len(need) == 1:
+            (only,) = need
+            alone[only] = alone.get(only, 0) + 1
     full = sum(1 for r in in_band if not r.ignored)
     order = []
     while remaining:
@@ -272,7 +277,8 @@ def coverage(rows: list[IndexRow], band: tuple[Fraction | None, Fraction | None]
             if not remaining[n]:
                 del remaining[n]
         full += len(decided)
-        order.append({"ability": key, "decides": len(decided), "creatures_in_band": len(band_having.get(key, ())),
+        order.append({"ability": key, "decides": len(decided), "alone": alone.get(key, 0),
+                      "creatures_in_band": len(band_having.get(key, ())),
                       "creatures": len(having.get(key, ())),
                       "cumulative_full": round(full / len(in_band), 3) if in_band else 0.0})
     by_cr: dict[str, dict[str, int]] = {}

@@ -314,8 +314,21 @@ def import_cmd(files: Annotated[list[Path], typer.Argument(help="Text files hold
 BandOption = Annotated[str, typer.Option("--cr", help="The CRs the ability order is for (a range: 1/2..15).")]
 
 
+def coverage_markdown(report: dict, top: int | None) -> str:
+    lines = ["| # | ability | decides | alone | have it (CR " + report["band"].replace("..", "-") + ") | "
+             "have it (all CRs) | fully modelled then |", "|---|---|---|---|---|---|---|"]
+    for k, row in enumerate(report["order"][:top], 1):
+        lines.append(f"| {k} | {row['ability']} | {row['decides']} | {row['alone']} | {row['creatures_in_band']} | "
+                     f"{row['creatures']} | {row['cumulative_full']:.0%} |")
+    return "\n".join(lines)
+
+
 @bestiary_app.command("coverage")
-def coverage_cmd(json_out: JsonFlag = False, cr: BandOption = "1/2..15") -> None:
+def coverage_cmd(json_out: JsonFlag = False, cr: BandOption = "1/2..15",
+                 markdown: Annotated[bool, typer.Option("--markdown", help="The ability order as a Markdown table "
+                                                                           "(as in docs/bestiary.md).")] = False,
+                 top: Annotated[int | None, typer.Option("--top", min=1, help="Only the first N abilities.")]
+                 = None) -> None:
     """What the engine models of the imported SRD bestiary: the ignored special abilities in the order to model
     them (each one's count of creatures it alone stands between and full modelling), and full/partial by CR."""
     from arena.world.srd_index import coverage, parse_cr_range, srd_rows
@@ -324,6 +337,10 @@ def coverage_cmd(json_out: JsonFlag = False, cr: BandOption = "1/2..15") -> None
     if json_out:
         typer.echo(json.dumps(report, indent=2))
         return
+    if markdown:
+        typer.echo(coverage_markdown(report, top))
+        return
+    report["order"] = report["order"][:top]
     share = report["full"] / report["creatures"] if report["creatures"] else 0
     typer.echo(f"SRD bestiary: {report['creatures']} creatures, {report['full']} fully modelled ({share:.0%}); "
                f"CR {report['band']}: {report['band_creatures']} creatures, {report['band_full']} fully modelled "

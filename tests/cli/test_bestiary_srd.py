@@ -4,6 +4,7 @@ bestiary."""
 
 import json
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -114,3 +115,10 @@ def test_typical_against_the_srd_and_the_errata():
     errata = ok("bestiary", "errata")
     assert "gray-render-zombie: Hit Dice: 133 hp, but the average of the hit dice is 93: kept 133" in errata
     assert errata.strip().splitlines()[-1].endswith("discrepancies")
+
+
+def test_the_tables_of_the_docs_are_the_commands_output():
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "bestiary.md").read_text()
+    for args in (["typical-vs-srd", "--markdown"], ["errata", "--markdown"], ["coverage", "--markdown", "--top", "20"]):
+        table = ok("bestiary", *args).strip()
+        assert table in docs, f"docs/bestiary.md is out of date: regenerate with arena bestiary {' '.join(args)}"

@@ -77,6 +77,8 @@ class Encounter:
     monsters_die_at_zero: bool = False
     model: ModelOptions = ModelOptions()
     """The fight model's options (:mod:`arena.combat.model`)."""
+    flags: tuple | None = field(default=None, repr=False, compare=False)
+    """(model, the fight attributes worked out from it): set by the first fight, copied by the others."""
 
 
 @dataclass
@@ -171,7 +173,18 @@ class Fight:
         """How many creatures of each side can act and fight in melee (shooting into melee, flanking)."""
 
     def _model_flags(self, model: ModelOptions) -> None:
-        """The model's options as plain attributes: the hot loop reads them on every swing."""
+        """The model's options as plain attributes: the hot loop reads them on every swing (worked out once per
+        model, then copied into each fight)."""
+        encounter = self.encounter
+        flags = encounter.flags
+        if flags is None or flags[0] is not model:
+            before = set(self.__dict__)
+            self._work_out_flags(model)
+            encounter.flags = (model, {k: v for k, v in self.__dict__.items() if k not in before})
+        else:
+            self.__dict__.update(flags[1])
+
+    def _work_out_flags(self, model: ModelOptions) -> None:
         fixed = model.fixed
         self.flanking = model.flanking
         self.flank_bonus = model.flanking == "same-target"

@@ -287,7 +287,7 @@ def caster_policy(view: View, creature) -> Action:
             if humanoids:
                 return Action("cast", spell=name, level=level, targets=[choose_target(view, creature, humanoids)])
             continue
-        if view.fixed("immune-targets") and not _affects(view, spell, target):
+        if not _affects(view, spell, target):     # immune to it (only under the ``immune-targets`` fix)
             hurt = [e for e in enemies if _affects(view, spell, e)]
             if not hurt:
                 continue            # every enemy is immune to it: another spell, or the weapon

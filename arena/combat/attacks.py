@@ -79,16 +79,17 @@ def swing_at(f, c: Combatant, target: Combatant, attack, bonus: int, swing: int 
     t = target.t
     denied = flat_footed or helpless or stunned or (target.blind and f.fix_blind_dex)
     """Denied its Dexterity bonus to AC: flat-footed, helpless, stunned or blinded (SRD 3.5 conditions)."""
-    if helpless and f.helpless_dex_zero:
-        ac = t.helpless_touch_ac if attack.touch else t.helpless_ac
-    elif attack.touch:
-        ac = t.ff_touch_ac if denied and f.fix_touch_ff else t.touch_ac
-    elif denied:
-        ac = t.ff_ac
+    if denied:
+        if helpless and f.helpless_dex_zero:
+            ac = t.helpless_touch_ac if attack.touch else t.helpless_ac
+        elif attack.touch:
+            ac = t.ff_touch_ac if f.fix_touch_ff else t.touch_ac
+        else:
+            ac = t.ff_ac
     else:
-        ac = t.ac
-    if t.dodge and not denied and target.dodge_against is not c and f.fix_dodge:
-        ac -= t.dodge                    # its Dodge bonus is against another opponent
+        ac = t.touch_ac if attack.touch else t.ac
+        if t.dodge and target.dodge_against is not c and f.fix_dodge:
+            ac -= t.dodge                # its Dodge bonus is against another opponent
     ac += target.ac_bonus
     if helpless:
         if not attack.ranged:
@@ -100,19 +101,26 @@ def swing_at(f, c: Combatant, target: Combatant, attack, bonus: int, swing: int 
         mod += penalty(c, "ranged" if attack.ranged else "attack", cs.hands_used(attack.name, swing, attack.count))
     if target.prone:
         ac += PRONE_MELEE if attack.ranged else -PRONE_MELEE
-    flanked = False
     if attack.ranged:
+        flanked = False
         if engaged(f, c):
             mod += SHOOTING_INTO_MELEE
     else:
         f.melee_begun = True
-        if c.melee_target is not target and not provoked:
-            engage(c, target)
+        if provoked:                     # an attack of opportunity: it is not who it fights
+            flanked = f.flank_bonus and target.melee_attackers - (c.melee_target is target) >= 1
+        else:
+            old = c.melee_target
+            if old is not target:        # engage() inlined: it now fights this target
+                if old is not None:
+                    old.melee_attackers -= 1
+                c.melee_target = target
+                target.melee_attackers += 1
+            flanked = f.flank_bonus and target.melee_attackers >= 2   # another able ally in melee with it
+        if flanked:
+            mod += FLANKING_BONUS
         if c.prone:
             mod -= PRONE_MELEE
-        if f.flank_bonus and target.melee_attackers - (c.melee_target is target) >= 1:
-            flanked = True               # another able ally of the attacker is in melee with the target
-            mod += FLANKING_BONUS
     if target.blind:
         ac += BLIND_AC
     part = None
@@ -200,7 +208,8 @@ def engaged(f, c: Combatant) -> bool:
 
 
 def engage(c: Combatant, target: Combatant) -> None:
-    """``c`` makes its melee attacks against ``target`` now (flanking counts who is in melee with whom)."""
+    """``c`` makes its melee attacks against ``target`` now (flanking counts who is in melee with whom; swing_at
+    keeps an inlined copy)."""
     old = c.melee_target
     if old is not None:
         old.melee_attackers -= 1
@@ -257,7 +266,10 @@ def ray(f, caster: Combatant, target: Combatant, dice, types) -> None:
     mod = caster.t.ray_bonus + caster.attack_bonus + penalty(caster, "ranged", (0,))
     if engaged(f, caster):
         mod += SHOOTING_INTO_MELEE
-    ac = ranged_touch_ac(f, caster, target)
+    if target.acted and target.is_able and not (target.conditions or target.prone or target.blind or target.t.dodge):
+        ac = target.t.touch_ac + target.ac_bonus     # the common case of ranged_touch_ac(), inlined
+    else:
+        ac = ranged_touch_ac(f, caster, target)
     check = Check("attack", caster.side, mod, ac, 0, 20, 2, target.side, flat_footed=not target.acted)
     outcome = f.resolve(check, caster, target)
     plan = f.last_plan

@@ -254,14 +254,13 @@ class Combatant:
         self.ranged = self.policy == "caster" and bool(template.ranged_full) or template.prefers_ranged
         """Fights from a distance (it has a ranged weapon and shoots): it does not engage in melee. The fight
         corrects a caster's choice under the ``caster-melee`` fix (:func:`shoots_better`)."""
-        self.dodge_against = None
-        """The opponent its Dodge bonus applies against (designated on its turn: the enemy it acts against)."""
-        self.melee_target = None
-        """The creature its last melee attack was against while it stays able (flanking)."""
+        self.dodge_against = self.melee_target = self.casting = None
+        """dodge_against: the opponent its Dodge bonus applies against (designated on its turn: the enemy it acts
+        against); melee_target: the creature its last melee attack was against while it stays able (flanking);
+        casting: a spell with a casting time of one round under way (spell, level, targets, hit points when
+        begun)."""
         self.melee_attackers = 0
         """How many able enemies made their last melee attack against it (two or more: it is flanked)."""
-        self.casting = None
-        """A spell with a casting time of one round under way: (spell, level, targets, hit points when begun)."""
         self.injuries: dict = {}
         """(part, index) -> :class:`arena.combat.injuries.Injury`: called-shot penalties in force."""
         self.toughed: frozenset = NO_INJURIES

@@ -51,43 +51,21 @@ def spell_dc(fight, caster, spell_name: str, level: int) -> int:
     return dc
 
 
-def cast(fight, caster, spell_name: str, level: int, targets: list) -> None:
+def cast(fight, caster, spell_name: str, level: int, targets: list, begun: bool = False) -> None:
     """Cast ``spell_name`` (from a slot of ``level``) at ``targets``. A spell whose casting time is one round
     (sleep, under the model's ``sleep_casting: full-round``) begins now and takes effect at the caster's next turn
-    (:func:`complete_casting`)."""
-    fight.note_cast(caster, spell_name, targets)
-    if spell_name == "sleep" and fight.sleep_full_round:
-        caster.casting = (spell_name, level, targets, caster.hp)
-        if fight.lines is not None:
-            fight.log(f"{caster.name} begins casting {spell_name} (1 round)")
-        return
-    _effect(fight, caster, spell_name, level, targets)
-
-
-def complete_casting(fight, caster) -> None:
-    """A spell begun last round takes effect just before the caster's turn (SRD: casting time 1 round), unless
-    the caster was hurt meanwhile and fails a Concentration check (DC 10 + the damage taken)."""
-    spell_name, level, targets, hp_before = caster.casting
-    caster.casting = None
-    if not caster.is_able:
-        return
-    hurt = hp_before - caster.hp
-    if hurt > 0:
-        check = Check("skill", caster.side, caster.t.concentration, CONCENTRATION_DC + hurt, opponent=caster.side)
-        if not fight.resolve(check, caster, None).success:
+    (:func:`complete_casting`, which calls this again with ``begun``)."""
+    if not begun:
+        fight.note_cast(caster, spell_name, targets)
+        if spell_name == "sleep" and fight.sleep_full_round:
+            caster.casting = (spell_name, level, targets, caster.hp)
             if fight.lines is not None:
-                fight.log(f"{caster.name} loses {spell_name}: hurt for {hurt} while casting, Concentration failed")
+                fight.log(f"{caster.name} begins casting {spell_name} (1 round)")
             return
-    targets = [t for t in targets if not t.dead]
-    if targets:
-        if fight.lines is not None:
-            fight.log(f"{caster.name}'s {spell_name} takes effect")
-        _effect(fight, caster, spell_name, level, targets)
-
-
-def _effect(fight, caster, spell_name: str, level: int, targets: list) -> None:
     cl = caster.t.caster_level
-    dc = spell_dc(fight, caster, spell_name, level)
+    dc = caster.t.spell_dc_base + level
+    if caster.t.spell_focus and fight.fix_spell_focus:       # spell_dc() inlined: once per spell cast
+        dc += caster.t.spell_focus.get(SPELLS[spell_name].school, 0)
     if spell_name == "magic missile":
         target = targets[0]
         if fight.gets_through(caster, target):
@@ -100,7 +78,7 @@ def _effect(fight, caster, spell_name: str, level: int, targets: list) -> None:
             target = fight.pick_target(caster, spell=True) if not fight.can_target(targets[0]) else targets[0]
             if target is None:
                 continue
-            passes = through.get(target.uid)
+            passes = through.get(target.uid) if target.t.sr else True
             if passes is None:
                 passes = fight.gets_through(caster, target)
                 if fight.fix_sr_once:
@@ -185,6 +163,27 @@ def _effect(fight, caster, spell_name: str, level: int, targets: list) -> None:
     elif spell_name == "mass auspicious odds":
         for target in targets[:max(1, cl // 3)]:
             fight.add_condition(target, "auspicious", cl * ROUND, caster=caster.uid)
+
+
+def complete_casting(fight, caster) -> None:
+    """A spell begun last round takes effect just before the caster's turn (SRD: casting time 1 round), unless
+    the caster was hurt meanwhile and fails a Concentration check (DC 10 + the damage taken)."""
+    spell_name, level, targets, hp_before = caster.casting
+    caster.casting = None
+    if not caster.is_able:
+        return
+    hurt = hp_before - caster.hp
+    if hurt > 0:
+        check = Check("skill", caster.side, caster.t.concentration, CONCENTRATION_DC + hurt, opponent=caster.side)
+        if not fight.resolve(check, caster, None).success:
+            if fight.lines is not None:
+                fight.log(f"{caster.name} loses {spell_name}: hurt for {hurt} while casting, Concentration failed")
+            return
+    targets = [t for t in targets if not t.dead]
+    if targets:
+        if fight.lines is not None:
+            fight.log(f"{caster.name}'s {spell_name} takes effect")
+        cast(fight, caster, spell_name, level, targets, begun=True)
 
 
 def shield_of_faith_gain(fight, cl: int, target) -> int:

@@ -61,10 +61,12 @@ class TacticsSettings:
 class View:
     """What a policy may see of the fight. Read-only by convention: policies must not change creatures."""
 
-    __slots__ = ("_fight",)
+    __slots__ = ("_fight", "_protected")
 
     def __init__(self, fight) -> None:
         self._fight = fight
+        self._protected = fight.back_line
+        """The model's back line is protected (the hot loop reads it on every melee decision)."""
 
     @property
     def round(self) -> int:
@@ -82,8 +84,7 @@ class View:
         """Can ``creature``'s weapons reach every enemy? Ranged attackers can; a melee creature reaches only the
         enemies in the melee while any able enemy fights there (those who stand back are behind them), unless the
         model's ``back_line`` is ``reachable``."""
-        fight = self._fight
-        return creature.ranged or not fight.back_line or not fight.melee_count[FOE_SIDE[creature.side]]
+        return creature.ranged or not (self._protected and self._fight.melee_count[FOE_SIDE[creature.side]])
 
     def reaches(self, creature, target) -> bool:
         """Can ``creature``'s weapons reach ``target``?"""
@@ -320,7 +321,11 @@ def _choose_buff(view: View, creature, buffs) -> Action | None:
             return action
         spell = SPELLS[name]
         lasts = min(1.0, spell.rounds_per_level * creature.t.caster_level / BUFF_LASTS_ROUNDS)
-        helped = sum(1 for a in action.targets if SPELL_CONDITION.get(name, name) not in a.conditions)
+        condition = SPELL_CONDITION.get(name, name)
+        helped = 0
+        for a in action.targets:             # a plain loop: cheaper than sum() over a generator
+            if condition not in a.conditions:
+                helped += 1
         key = (helped * lasts, level)
         if best_key is None or key > best_key:
             best, best_key = action, key
@@ -374,7 +379,8 @@ def _affects(view: View, spell, creature) -> bool:
         return t.hd <= SLEEP_HD and "sleep" not in t.immunities
     if spell.name == "hold person":
         return t.humanoid and "paralysis" not in t.immunities
-    return not (spell.damage and spell.damage <= t.immunities and view.fixed("immune-targets"))
+    immunities = t.immunities
+    return not (immunities and spell.damage and spell.damage <= immunities and view.fixed("immune-targets"))
 
 
 POLICIES: dict[str, Callable[[View, object], Action]] = {

@@ -17,6 +17,7 @@ from pydantic import (
     AfterValidator,
     BeforeValidator,
     Field,
+    StrictBool,
     model_validator,
 )
 
@@ -147,6 +148,35 @@ class Rend(Frozen):
     damage: DamageDice
     attack: Label = "claw"
     hits_needed: Annotated[int, _int(2, MAX_ATTACKS_PER_ROUTINE)] = 2
+
+
+class ImprovedGrab(Frozen):
+    """Improved grab (SRD 3.5): when ``attack`` hits, a free grapple check; if it wins, the creature holds the foe
+    and, each later round it keeps the hold, deals that attack's damage (and ``constrict`` when it has it) with a
+    won grapple check. Grappling is abstract (see README "Special abilities")."""
+
+    attack: Label = "bite"
+    constrict: DamageDice | None = None
+    """Constrict: this damage on every won grapple check, in addition to the attack's."""
+
+
+class FrightfulPresence(Frozen):
+    """Frightful presence (SRD 3.5): when the creature first attacks, each foe of fewer Hit Dice makes a Will save
+    (``dc``) or is panicked (4 HD or fewer) or shaken (more) for 4d6 rounds."""
+
+    dc: Annotated[int, _int(1, MAX_MODIFIER)]
+    duration: RoundsDice = "4d6"
+
+
+class Paralysis(Frozen):
+    """Paralysis on a hit with ``attack`` (SRD 3.5: ghoul's claws and bite): Fortitude ``dc`` or paralyzed
+    (helpless) for ``duration`` rounds."""
+
+    attack: Label
+    dc: Annotated[int, _int(1, MAX_MODIFIER)]
+    duration: RoundsDice = "1d4+1"
+    immune_types: tuple[CreatureType, ...] = ()
+    """Creature types the paralysis does not affect (the ghoul's: elves; none of the engine's types by default)."""
 
 
 class BreathWeapon(Frozen):
@@ -432,6 +462,13 @@ class Creature(Frozen):
     feats: tuple[Label, ...] = ()
     rend: Rend | None = None
     breath_weapon: BreathWeapon | None = None
+    pounce: StrictBool = False
+    """Pounce (SRD 3.5): a full attack at the end of a charge, so a melee creature full-attacks as it closes in."""
+    ferocity: StrictBool = False
+    """Ferocity (SRD 3.5): fights on without penalty while disabled or dying (it still loses a hit point a round)."""
+    improved_grab: ImprovedGrab | None = None
+    frightful_presence: FrightfulPresence | None = None
+    paralysis: Paralysis | None = None
     damage_reduction: Annotated[DamageReduction | None, BeforeValidator(_parse_dr)] = None
     regeneration: Regeneration | None = None
     fast_healing: Annotated[int, _int(0, MAX_AMOUNT)] = 0

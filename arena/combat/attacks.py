@@ -8,6 +8,7 @@ Owns everything from an attack roll's modifiers and AC to its damage roll: the s
 from __future__ import annotations
 
 from arena.combat import tactics
+from arena.combat.abilities import after_hit
 from arena.combat.called_shots import call_shot, called_effect, called_hit, called_text, lethal_against, may_press
 from arena.combat.combatant import Combatant
 from arena.combat.damage import deal
@@ -169,6 +170,8 @@ def swing_at(f, c: Combatant, target: Combatant, attack, bonus: int, swing: int 
         called_effect(f, c, target, part, dealt, index=0 if part in cs.PER_INSTANCE else None)
     if attack.extra is not None:
         dealt += deal(f, c, target, attack.extra.roll(f.stream), frozenset({attack.extra_type}))
+    if attack.rider:
+        after_hit(f, c, target, attack, dealt)
     if chance <= LUCKY_AT:
         tally.lucky_hits += 1
         tally.lucky_damage += dealt

@@ -27,7 +27,7 @@ class CompiledAttack:
 
     __slots__ = ("name", "bonuses", "count", "damage", "types", "extra", "extra_type", "threat", "multiplier",
                  "ranged", "touch", "sneak", "trip", "trip_modifier", "overcomes", "max_damage", "full_bonuses",
-                 "first_bonus", "damage_table")
+                 "first_bonus", "damage_table", "rider")
 
     def __init__(self, attack) -> None:
         self.name = attack.name
@@ -52,6 +52,8 @@ class CompiledAttack:
         """A standard attack: the first bonus only."""
         self.damage_table = self.damage.table
         """Every equally likely damage roll (one draw per roll), or None when there are too many."""
+        self.rider = False
+        """A hit with it does more than damage (improved grab, paralysis: :mod:`arena.combat.abilities`)."""
 
     def swings(self) -> list[int]:
         return list(self.full_bonuses)
@@ -119,7 +121,7 @@ class Template:
                  "initiative_check", "str_mod", "trip_defence",
                  "ray_bonus", "plain_defences", "heals_itself", "deflection", "dodge", "ff_touch_ac",
                  "helpless_ac", "helpless_touch_ac", "spell_focus", "healing_domain", "concentration",
-                 "shoots_better")
+                 "shoots_better", "pounce", "ferocity", "grapple", "grab", "paralysis", "fear")
 
     def __init__(self, creature: Creature, name: str) -> None:
         self.name = name
@@ -191,6 +193,24 @@ class Template:
             self.caster_level, self.spell_dc_base, self.spells, self.luck_domain = 0, 10, {}, False
             self.healing_domain, self.concentration = False, 0
         self.shoots_better = shoots_better(self)
+        self._special_abilities(creature)
+
+    def _special_abilities(self, creature: Creature) -> None:
+        """Pounce, ferocity, improved grab (and constrict), paralysis, frightful presence, compiled."""
+        self.pounce, self.ferocity, self.grapple = creature.pounce, creature.ferocity, creature.grapple
+        self.fear = creature.frightful_presence is not None
+        self.paralysis = creature.paralysis
+        self.grab = None
+        grab = creature.improved_grab
+        named = [a for routine in (self.full, self.standard) for a in routine]
+        if grab is not None:
+            attack = next((a for a in named if a.name == grab.attack), None)
+            if attack is not None:
+                self.grab = (grab.attack, attack, parse(grab.constrict) if grab.constrict else None)
+                """(attack name, the compiled attack whose damage a held foe takes, constrict's damage)."""
+        for a in named:
+            a.rider = (grab is not None and a.name == grab.attack) or \
+                (self.paralysis is not None and a.name == self.paralysis.attack)
         self.policy = creature.tactics
         self.first_hit_die = creature.first_hit_die or 8
         self.parts = {p.part: (p.count, p.ac_bonus) for p in creature.called_shot_parts}
@@ -213,7 +233,7 @@ class Combatant:
                  "settings", "policy", "damage_dealt", "injuries", "init", "is_able", "toughed",
                  "weapon_lost", "called_this_round", "foes", "friends", "tally", "slot_cache", "penalty_cache",
                  "blind", "deaf", "ranged", "expires_at", "attack_action", "offset", "dodge_against",
-                 "melee_target", "melee_attackers", "casting")
+                 "melee_target", "melee_attackers", "casting", "grip", "frightened")
 
     def __init__(self, template: Template, uid: int, settings, foes: list | None = None,
                  friends: list | None = None, tally=None) -> None:
@@ -254,7 +274,10 @@ class Combatant:
         self.ranged = self.policy == "caster" and bool(template.ranged_full) or template.prefers_ranged
         """Fights from a distance (it has a ranged weapon and shoots): it does not engage in melee. The fight
         corrects a caster's choice under the ``caster-melee`` fix (:func:`shoots_better`)."""
-        self.dodge_against = self.melee_target = self.casting = None
+        self.dodge_against = self.melee_target = self.casting = self.grip = None
+        self.frightened = not template.fear
+        """grip: (True, the foe it holds) or (False, the creature holding it) in a grapple (improved grab);
+        frightened: its frightful presence has been used (or it has none)."""
         """dodge_against: the opponent its Dodge bonus applies against (designated on its turn: the enemy it acts
         against); melee_target: the creature its last melee attack was against while it stays able (flanking);
         casting: a spell with a casting time of one round under way (spell, level, targets, hit points when
@@ -289,10 +312,11 @@ class Combatant:
 
     def able(self) -> bool:
         """Able to act: alive, conscious, not asleep, held or knocked out (the fight ends when a side has none)."""
-        if self.dead or self.hp < 0 or self.nonlethal > self.hp:       # disabled (0 hp) still acts, barely
-            return False
+        if self.dead or (self.hp < 0 and not self.t.ferocity) or (self.nonlethal and self.nonlethal > self.hp):
+            return False                                         # disabled (0 hp) still acts, barely
         conditions = self.conditions
-        return not conditions or not ("asleep" in conditions or "held" in conditions or "knocked-out" in conditions)
+        return not conditions or not ("asleep" in conditions or "held" in conditions or "knocked-out" in conditions
+                                      or "paralyzed" in conditions or "panicked" in conditions)
 
     def single_action(self) -> bool:
         """Disabled (0 hp) or staggered (nonlethal damage equal to hit points): one standard action a turn."""

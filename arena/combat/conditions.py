@@ -13,6 +13,9 @@ from arena.combat.rolls import save
 from arena.combat.spells import ROUND
 from arena.combat.states import refresh
 
+SHAKEN = -2
+"""SRD 3.5 shaken: -2 on attack rolls, saving throws, skill checks and ability checks."""
+
 
 def add_condition(f, target: Combatant, name: str, seconds: float, **data) -> None:
     """``target`` is under ``name`` for ``seconds`` from the current turn."""
@@ -23,8 +26,8 @@ def add_condition(f, target: Combatant, name: str, seconds: float, **data) -> No
     if ends < f.next_expiry:
         f.next_expiry = ends
     refresh(f, target)
-    if name == "bless":
-        target.attack_bonus = max(target.attack_bonus, 1)
+    if name == "bless" or name == "shaken":
+        _morale(target)
     elif name == "shield of faith":
         target.ac_bonus = max(target.ac_bonus, data["bonus"])
     if f.lines is not None:
@@ -34,10 +37,18 @@ def add_condition(f, target: Combatant, name: str, seconds: float, **data) -> No
 def drop_condition(f, c: Combatant, name: str) -> None:
     del c.conditions[name]
     refresh(f, c)
-    if name == "bless":
-        c.attack_bonus = 0
+    if name == "bless" or name == "shaken":
+        _morale(c)
     elif name == "shield of faith":
         c.ac_bonus = 0
+
+
+def _morale(c: Combatant) -> None:
+    """Bless (+1 on attack rolls) and shaken (-2 on attack rolls, saves and checks), from the conditions in force."""
+    conditions = c.conditions
+    shaken = SHAKEN if "shaken" in conditions else 0
+    c.attack_bonus = (1 if "bless" in conditions else 0) + shaken
+    c.save_bonus = shaken
 
 
 def expire(f, now: float) -> None:

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 
 import simpy
 
-from arena.combat import attacks, called_shots, conditions, damage, rolls, spells, states, tactics
+from arena.combat import abilities, attacks, called_shots, conditions, damage, rolls, spells, states, tactics
 from arena.combat.attacks import (
     BLIND_AC,
     BLIND_MISS_CHANCE,
@@ -319,7 +319,8 @@ class Fight:
             states.heal_itself(self, c)
         if c.hp < 0:
             states.dying(self, c)
-            return
+            if not t.ferocity or c.dead:         # ferocity: it fights on while dying
+                return
         if not c.is_able:
             conditions.try_break_free(self, c)
             c.acted = True
@@ -329,7 +330,12 @@ class Fight:
             return
         if c.injuries:
             called_shots.tough_through(self, c)
+        if c.grip is not None and abilities.grip_turn(self, c):     # it holds a foe, or is held (improved grab)
+            c.acted = True
+            return
         single = c.single_action()           # disabled or staggered: a move or a standard action, not both
+        if single and t.ferocity and c.hp <= 0:
+            single = False                   # ferocity: no penalty while disabled or dying
         if c.prone:                          # stand up (a move action): only a standard action is left
             c.prone = False
             if self.lines is not None:
@@ -339,7 +345,7 @@ class Fight:
                 return
             full = False
         else:                                # melee creatures close in on the first round
-            full = (self.round > 1 or c.ranged) and not single
+            full = (self.round > 1 or c.ranged or t.pounce) and not single      # pounce: a full attack at once
         disabled = c.hp == 0
         try:
             policy = tactics.POLICIES[c.policy]
@@ -361,6 +367,8 @@ class Fight:
             elif kind == "cast" and action.targets and action.targets[0].side != c.side:
                 c.dodge_against = action.targets[0]
         strained = False
+        if not c.frightened and kind in ("attack", "breath"):        # frightful presence, on its first attack
+            abilities.frighten(self, c)
         if kind == "attack":
             if target is not None:
                 if c.ranged:
@@ -377,7 +385,8 @@ class Fight:
             self._breath(c, action.targets)
         elif kind == "coup":
             attacks.coup_de_grace(self, c, target)
-        if disabled and (strained or kind in ("cast", "breath", "coup")) and c.hp == 0 and not c.dead:
+        if disabled and (strained or kind in ("cast", "breath", "coup")) and c.hp == 0 and not c.dead \
+                and not t.ferocity:
             states.strain(self, c)
         c.acted = True
 

@@ -32,6 +32,11 @@ def refresh(f, c: Combatant) -> None:
         if not now and c.melee_target is not None:      # it threatens no one now (flanking)
             c.melee_target.melee_attackers -= 1
             c.melee_target = None
+        if not now and c.grip is not None:              # nor holds anyone, nor is held (improved grab)
+            other = c.grip[1]
+            if other.grip is not None and other.grip[1] is c:
+                other.grip = None
+            c.grip = None
 
 
 def lose_weapon(f, c: Combatant) -> None:

@@ -197,7 +197,8 @@ def attack_policy(view: View, creature) -> Action:
 
 def _coup_candidate(creature, c) -> bool:
     """Helpless for now (asleep, held, knocked out), neither dying nor dead, and killable by a coup de grace."""
-    return not c.is_able and not c.dead and c.hp >= 0 and _coup_can_kill(creature, c)
+    return not c.is_able and not c.dead and c.hp >= 0 and "panicked" not in c.conditions \
+        and _coup_can_kill(creature, c)
 
 
 def _coup_can_kill(creature, target) -> bool:

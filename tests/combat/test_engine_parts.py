@@ -7,7 +7,7 @@ from arena.combat import attacks, called_shots, conditions, damage, rolls, state
 from arena.combat.engine import Fight
 
 FIGHT = Path(attacks.__file__).parent
-PARTS = ["rolls", "states", "conditions", "called_shots", "damage", "attacks"]
+PARTS = ["rolls", "states", "conditions", "called_shots", "damage", "abilities", "attacks"]
 """Bottom first: each part may import only the parts before it."""
 
 

@@ -1,0 +1,172 @@
+"""Monsters' special abilities against the SRD 3.5 lines they implement: pounce, ferocity, improved grab and
+constrict, paralysis, frightful presence (arena/combat/abilities.py); each with scripted dice, and a seeded fight
+of an SRD creature that has it."""
+
+from __future__ import annotations
+
+import pytest
+from fight_scripting import Script, make_fight
+from fight_scripting import stat_block as creature
+
+from arena.combat import abilities
+from arena.combat.engine import fight, prepare
+from arena.rules import RuleSet
+from arena.world.creatures import Creature
+from arena.world.party import generate_party
+
+BITE = {"name": "bite", "bonuses": [6], "damage": "1d8+4", "damage_types": ["piercing"]}
+CLAWS = {"name": "claw", "bonuses": [6], "count": 2, "damage": "1d4+2", "damage_types": ["slashing"]}
+
+
+def d20(natural: int) -> tuple[int, int]:
+    return natural, 20
+
+
+def beast(name: str = "beast", **extra) -> Creature:
+    fields = dict(size="large", type="animal", hp=40, hit_dice="5d8+15", ac=14, touch_ac=10, flat_footed_ac=13,
+                  bab=3, grapple=12, saves={"fort": 7, "ref": 5, "will": 2}, attack=BITE,
+                  full_attack=[[BITE, CLAWS]], cr=3)
+    fields.update(extra)
+    return creature(name, **fields)
+
+
+# ------------------------------------------------------------------------------------------ pounce
+def attacks_in_round_one(monster: Creature) -> int:
+    f = make_fight([creature("hero", side="pc", hp=200)], [monster])
+    f.run()
+    count, round_one = 0, False
+    for line in f.lines:
+        if line.startswith("--- round "):
+            round_one = line == "--- round 1 ---"
+        elif round_one and line.startswith(f"[r1] {monster.name} ") and " vs hero " in line:
+            count += 1
+    return count
+
+
+def test_pounce_makes_a_full_attack_as_it_closes_in():
+    """SRD Pounce: "When a creature with this special attack makes a charge, it can follow with a full attack"."""
+    assert attacks_in_round_one(beast(pounce=True)) == 3          # bite and two claws in round 1
+    assert attacks_in_round_one(beast()) == 1                     # closing in: one attack
+
+
+# ------------------------------------------------------------------------------------------ ferocity
+def test_ferocity_fights_on_while_dying_and_still_bleeds():
+    """SRD Ferocity: "continues to fight without penalty even while disabled or dying"."""
+    for ferocious, acts in ((True, True), (False, False)):
+        f = make_fight([creature("hero", side="pc", hp=200)], [beast(ferocity=ferocious)])
+        boar = f.monsters[0]
+        boar.hp = -3
+        f.refresh(boar)
+        assert boar.is_able is acts
+        f.round = 2
+        before = len(f.lines)
+        Script(f, [0.99, *[0.5] * 12])                      # no stabilising (10%): it loses a hit point
+        f._turn(boar)
+        assert boar.hp == -4
+        swung = any(" vs hero " in line for line in f.lines[before:])
+        assert swung is acts
+
+
+# ------------------------------------------------------------------------------------------ improved grab
+def grabber(**extra) -> Creature:
+    return beast("crocodile", improved_grab={"attack": "bite", "constrict": "1d6+4"}, **extra)
+
+
+def test_improved_grab_holds_a_smaller_foe_then_crushes_and_constricts():
+    """SRD Improved Grab: "If the creature hits with a melee weapon ... it deals normal damage and attempts to
+    start a grapple as a free action"; each round it maintains the grapple it deals the attack's damage; Constrict:
+    "deals automatic damage with a successful grapple check"."""
+    f = make_fight([creature("hero", side="pc", hp=200, size="medium")], [grabber()])
+    croc, hero = f.monsters[0], f.pcs[0]
+    hero.acted = croc.acted = True
+    script = Script(f, [d20(15), (4, 8), d20(5), d20(10)])      # bite hits, 4+4 damage; grapple 5+3 vs 10+12
+    assert f._swing(croc, hero, croc.t.standard[0], 6) and script.used_up
+    assert croc.grip == (True, hero) and hero.grip == (False, croc) and hero.hp == 192
+    script = Script(f, [d20(5), d20(10), (6, 8), (6, 6)])       # its turn: grapple won, bite 10 + constrict 10
+    f.round = 2
+    f._turn(croc)
+    assert script.used_up and hero.hp == 172
+    script = Script(f, [d20(5), d20(20)])                       # the hero's turn: escape 20+3 vs 5+12: free
+    f._turn(hero)
+    assert script.used_up and croc.grip is None and hero.grip is None
+
+
+def test_improved_grab_needs_a_smaller_foe_and_ends_when_the_holder_drops():
+    f = make_fight([creature("ogre", side="pc", hp=200, size="large")], [grabber()])
+    croc, big = f.monsters[0], f.pcs[0]
+    big.acted = croc.acted = True
+    Script(f, [d20(15), (4, 8)])                                 # a hit, and no grapple check at all
+    assert f._swing(croc, big, croc.t.standard[0], 6) and croc.grip is None
+    g = make_fight([creature("hero", side="pc", hp=200)], [grabber()])
+    croc, hero = g.monsters[0], g.pcs[0]
+    hero.acted = croc.acted = True
+    Script(g, [d20(15), (4, 8), d20(5), d20(10)])
+    g._swing(croc, hero, croc.t.standard[0], 6)
+    assert croc.grip == (True, hero)
+    croc.hp = -1
+    g.refresh(croc)
+    assert croc.grip is None and hero.grip is None
+
+
+# ------------------------------------------------------------------------------------------ paralysis
+def test_paralysis_on_a_hit_unless_the_fortitude_save_succeeds():
+    """SRD Ghoul: "Those hit by a ghoul's bite or claw attack must succeed on a DC 12 Fortitude save or be
+    paralyzed for 1d4+1 rounds"; paralyzed creatures are helpless; undead are immune (type traits)."""
+    ghoul = beast("ghoul", size="medium", paralysis={"attack": "bite", "dc": 12, "duration": "1d4+1"})
+    f = make_fight([creature("hero", side="pc", hp=200)], [ghoul])
+    g, hero = f.monsters[0], f.pcs[0]
+    hero.acted = g.acted = True
+    script = Script(f, [d20(15), (4, 8), d20(3), (2, 4)])       # hit; Fort 3+2 vs 12 fails; 2+1 rounds
+    f._swing(g, hero, g.t.standard[0], 6)
+    assert script.used_up and "paralyzed" in hero.conditions and not hero.is_able
+    assert hero.conditions["paralyzed"][0] == pytest.approx(f.instant + 3 * 6.0)
+    script = Script(f, [d20(15), (4, 8), d20(15)])              # a save that succeeds
+    h = make_fight([creature("hero", side="pc", hp=200)], [ghoul])
+    h.pcs[0].acted = h.monsters[0].acted = True
+    Script(h, [d20(15), (4, 8), d20(15)])
+    h._swing(h.monsters[0], h.pcs[0], h.monsters[0].t.standard[0], 6)
+    assert "paralyzed" not in h.pcs[0].conditions and h.pcs[0].is_able
+    zombie = creature("zombie", side="pc", hp=200, type="undead")
+    u = make_fight([zombie], [ghoul])
+    u.pcs[0].acted = u.monsters[0].acted = True
+    script = Script(u, [d20(15), (4, 8)])                        # no save at all: immune
+    u._swing(u.monsters[0], u.pcs[0], u.monsters[0].t.standard[0], 6)
+    assert script.used_up and "paralyzed" not in u.pcs[0].conditions
+
+
+# ------------------------------------------------------------------------------------------ frightful presence
+def test_frightful_presence_panics_the_weak_and_shakes_the_rest_on_its_first_attack():
+    """SRD Frightful Presence: creatures with fewer HD "must succeed on a Will save ... or become frightened"
+    (3.5 dragons: "creatures with 4 or less HD become panicked for 4d6 rounds and those with 5 or more HD become
+    shaken for 4d6 rounds"). Shaken: -2 on attack rolls, saving throws, skill and ability checks."""
+    dragon = beast("dragon", hit_dice="12d12+36", frightful_presence={"dc": 18})
+    weak = creature("squire", side="pc", hp=30, hit_dice="2d10")
+    tough = creature("knight", side="pc", hp=80, hit_dice="8d10")
+    f = make_fight([weak, tough], [dragon])
+    d = f.monsters[0]
+    script = Script(f, [d20(3), 0.0, d20(3), 0.0])          # both fail; 4d6 rounds each (one table draw)
+    abilities.frighten(f, d)
+    assert script.used_up and d.frightened
+    squire, knight = f.pcs
+    assert "panicked" in squire.conditions and not squire.is_able
+    assert "shaken" in knight.conditions and knight.is_able
+    assert (knight.attack_bonus, knight.save_bonus) == (-2, -2)
+    f.add_condition(knight, "bless", 60.0)
+    assert knight.attack_bonus == -1                            # bless +1 and shaken -2
+    assert not any(c is squire for c in f.view.helpless_enemies(d))     # fled, not helpless: no coup de grace
+
+
+@pytest.mark.parametrize(("field", "value"), [
+    ("pounce", True), ("ferocity", True), ("improved_grab", {"attack": "bite", "constrict": "1d6+4"}),
+    ("paralysis", {"attack": "bite", "dc": 14}), ("frightful_presence", {"dc": 16}),
+])
+def test_a_seeded_fight_with_the_ability_is_reproducible_and_differs_from_one_without(field, value):
+    """A level-3 party against two such beasts, seeds 0-39: the same seed gives the same fight, and the ability
+    changes some fights (it is used)."""
+    party = generate_party(3)
+    with_it = prepare(party, [(beast(**{field: value}), 2)])
+    without = prepare(party, [(beast(), 2)])
+    rules = RuleSet()
+    first = [fight(with_it, rules, s).record.as_row() for s in range(40)]
+    assert first == [fight(with_it, rules, s).record.as_row() for s in range(40)]
+    assert first != [fight(without, rules, s).record.as_row() for s in range(40)]

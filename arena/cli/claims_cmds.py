@@ -77,16 +77,33 @@ def claims_cmd(
     except ArenaError as err:
         raise fail(err) from None
     if as_json:
-        print(json.dumps(ev.results, indent=2, default=str))
+        print(json.dumps(claims.to_json(ev.results), indent=2, default=str))
         return
-    from arena.cli.odds import print_claims
-
-    print_claims(ev.results)
+    _print_verdicts(claims.summary_rows(ev.results))
     size = "quick size: wide intervals" if quick else f"{n} per arm" if n else "full size"
-    encounters = ev.batch.encounters if ev.batch else 0
+    encounters = sum(v[0] for v in ev.timings.values())
     typer.echo(f"{len(ev.results)} claims ({size}); {encounters:,} encounters, {ev.seconds:.0f} s")
     if page:
         typer.echo(f"wrote {printable(page, limit=4000)}")
+    else:
+        typer.echo("criteria, tables and robustness: add --out DIR (or see results/claims/claims.md)")
+
+
+def _print_verdicts(summary: Any) -> None:
+    """The verdict table first: one row per claim."""
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+    colour = {"holds": "green", "supported": "green", "imprecise": "yellow", "partly supported": "yellow",
+              "inconclusive": "yellow"}
+    t = Table(title="the documents' claims")
+    for col in ("claim", "verdict", "robustness", "headline (95% interval over matchups)"):
+        t.add_column(col, overflow="fold")
+    for r in summary.itertuples(index=False):
+        t.add_row(Text(printable(r.id)), Text(r.verdict, style=colour.get(r.verdict, "red")),
+                  Text(printable(str(r.robustness))), Text(printable(str(r.headline))))
+    Console(width=None if sys.stdout.isatty() else 200).print(t)
 
 
 def calibrate_cmd(

@@ -1,559 +1,449 @@
 """Every claim of the documents, evaluated (`arena claims`): the single-roll claims of :mod:`arena.rules.roll_claims`
-(exact odds) and the encounter claims below (simulated fights).
+(exact odds) and the encounter claims below (simulated fights), redesigned for issue 16.
 
-Each encounter claim names the matchups it fights, the rule sets and tactics of its arms, and its criterion,
-written before any number is computed. All claims' matchups are merged (same party, monsters and tactics: one
-matchup with the union of rule sets) and fought in one batch by :func:`arena.study.calibrate.run_batch`
-(arena.study.experiment's
-execution: one process, joblib workers or a Dask cluster). Every arm of a matchup fights encounter ``i`` on
-``encounter_seed(seed, i)``, so every comparison is paired (common random numbers): win rates by the paired
-t interval and McNemar's test (:func:`arena.study.analysis.paired_proportion`), numbers by the paired t interval and
-Wilcoxon's test (:func:`arena.study.analysis.paired_values`), ratios of sums (hit rates, lucky-damage shares) and
-spreads by a paired percentile bootstrap (scipy). Verdicts: ``supported``, ``partly supported``, ``not supported``.
+Each encounter claim states, in the code and before any number is computed: its matchups (a selection rule of
+:mod:`arena.study.design`), its arms (rule sets, tactics, the +1 bonus), its measure, the direction it predicts
+and its practical margin. The method (docs/claims.md):
 
-The matchups are the generated party (:func:`arena.world.party.generate_party`) against groups of the typical monster
-of a CR (:mod:`arena.world.typical`); the sets below were chosen from a pilot run (docs/claims.md):
+* **Fair comparisons.** Every arm fights the same party with the same spells (:data:`arena.study.design.BASE_MODEL`:
+  the d20 domain list under every die); the Luck domain's spells are their own arm.
+* **Paired, and the matchup the unit.** Every arm of a matchup fights encounter ``i`` on ``encounter_seed(seed,
+  i)``; a claim's effect is the mean of per-matchup paired effects, with an interval over matchups
+  (:mod:`arena.study.inference`): t for differences, a cluster bootstrap for ratios.
+* **Verdicts** against the stated margin: ``supported``, ``not supported``, ``inconclusive`` (and ``partly
+  supported`` for a claim of several parts that split), with Holm's step-down over every part of every encounter
+  claim.
+* **Robustness.** Each claim is evaluated again under each contested fight-model option
+  (:data:`arena.study.design.VARIATIONS`) and with SRD monsters instead of the typical one; the report says
+  ``robust`` or which choice turns the verdict.
+* **Die-invariant measures**: long shots (hits that needed a natural a d20 makes at most 25% of the time) from
+  :mod:`arena.study.measures`; PCs dropped during the fight (``downs_monsters``); deaths; hit points lost.
 
-* ``EVEN``: party levels 3, 5, 8, groups of 1, 2 and 4 at an Encounter Level 3-4 above the party level, where
-  the generated party wins roughly 30-95% of fights under d20 (the typical monster is weak for its CR against
-  this party: at EL = party level the party wins ~100%).
-* ``FAIR``: the same levels and sizes at EL = party level (the DMG's "challenging" fight).
-* ``SPREAD``: the same levels and sizes at EL L+1 .. L+5 (a range from easy to overpowering).
-* ``LOW``: groups of 4, 6 and 8 typical monsters 4 CRs (or more) below the party level.
+The group-CR claim is judged on the calibration grid by model comparison (:mod:`arena.study.grid`).
 """
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from arena.rules.roll_claims import BELL_CURVE, OPEN_ENDED, PLAYERS_ROLL, PRESS_LUCK
-from arena.study.analysis import wilson
-from arena.study.calibrate import (
-    Batch,
-    CalibrationCell,
-    Matchup,
-    calibration_matchups,
-    evaluate_cell,
-    run_batch,
-    typical_name,
-)
-from arena.study.claim_statistics import (
-    _pt,
-    _significant,
-    _win,
-    diff_prop,
-    diff_values,
-    paired_bootstrap,
-    prop,
-    ratio_change,
-)
+from arena.study import design
+from arena.study import inference as inf
+from arena.study.design import Arm, matchup
+from arena.study.matchups import Batch, Matchup, run_batch
 
-LEVELS = (3, 5, 8)
-SIZES = (1, 2, 4)
 RUN_SEED = 20250607
-QUICK_N = 150
-"""Encounters per arm in ``--quick`` (intervals of roughly +-5-8 points per matchup, +-2-3 pooled)."""
-SUPPORTED, PARTLY, NOT = "supported", "partly supported", "not supported"
+QUICK_N = 40
+"""Encounters per arm and matchup in ``--quick`` (the matchup being the unit, 40 fights each still give usable
+matchup means; intervals are wide and verdicts fall to ``inconclusive`` rather than flip)."""
+FULL_N = 300
+ROBUST_SHARE = 0.5
+"""Robustness re-runs fight this share of the main size per arm (at least the quick size)."""
+SUPPORTED, PARTLY, NOT, INCONCLUSIVE = inf.SUPPORTED, inf.PARTLY, inf.NOT, inf.INCONCLUSIVE
 
 
-# --------------------------------------------------------------------------------------------- matchup sets
-def _cr_for(level: int, size: int, el_offset: int) -> Fraction:
-    """The typical-monster CR whose group of ``size`` has EL nearest ``level + el_offset`` (at least 1/2)."""
-    from arena.world.challenge import group_size_offset
+# --------------------------------------------------------------------------------------------- arms and data
+@dataclass
+class Data:
+    """The rows of one claim under one variation: per arm, one frame per matchup (the same matchups in order)."""
 
-    cr = level + el_offset - group_size_offset(size)
-    return Fraction(cr) if cr >= 1 else Fraction(1, 2)
+    units: list[tuple[design.Cell, str]]
+    frames: dict[str, list[pd.DataFrame]]
 
-
-EVEN: tuple[tuple[int, Fraction, int], ...] = tuple(
-    (level, Fraction(cr), size) for level, crs in ((3, (6, 4, 3)), (5, (8, 6, 4)), (8, (12, 9, 7)))
-    for cr, size in zip(crs, SIZES, strict=True))
-"""(level, CR, size): from the pilot, EL L+3 except where the party still won > 95% (then EL L+4)."""
-FAIR: tuple[tuple[int, Fraction, int], ...] = tuple(
-    (level, _cr_for(level, size, 0), size) for level in LEVELS for size in SIZES)
-SPREAD: tuple[tuple[int, Fraction, int], ...] = tuple(
-    (level, _cr_for(level, size, off), size) for level in LEVELS for size in SIZES for off in (1, 2, 3, 4, 5))
-LOW: tuple[tuple[int, Fraction, int], ...] = tuple(
-    (level, Fraction(level - 4) if level - 4 >= 1 else Fraction(1, 2), size) for level in LEVELS
-    for size in (4, 6, 8))
-CALIBRATION_LEVEL = 5
-CALIBRATION_SIZES = (1, 2, 3, 4, 6, 8)
+    def __getitem__(self, arm: Arm) -> list[pd.DataFrame]:
+        return self.frames[arm.name]
 
 
-def _m(spec: tuple[int, Fraction, int], rules: Sequence[str], n: int, seed: int, **kw: Any) -> Matchup:
-    level, cr, size = spec
-    return Matchup(level, typical_name(cr), size, tuple(rules), n, seed, **kw)
+def _win(f: pd.DataFrame, side: str = "party") -> np.ndarray:
+    return (f["winner"].to_numpy() == side).astype(float)
 
 
-# --------------------------------------------------------------------------------------------- claims
+def _hp(f: pd.DataFrame) -> np.ndarray:
+    return 100 * f["party_hp_lost"].to_numpy(float)
+
+
+def _paired(data: Data, a: Arm, b: Arm, value: Callable[[pd.DataFrame], np.ndarray]) -> list[np.ndarray]:
+    """Per matchup, the per-fight differences value(b) - value(a) (paired on the index)."""
+    return [value(fb) - value(fa) for fa, fb in zip(data[a], data[b], strict=True)]
+
+
+@dataclass
+class Part:
+    """One stated test of a claim: its effect, direction and margin (or equivalence band)."""
+
+    name: str
+    effect: inf.Effect
+    margin: float
+    direction: int = 1
+    kind: str = "directional"
+    units: str = "points"
+    verdict: str = INCONCLUSIVE
+    p_adjusted: tuple[float, float] = (float("nan"), float("nan"))
+
+    @property
+    def threshold(self) -> float:
+        """The value the claim's effect must pass (a ratio's margin is the ratio itself)."""
+        return self.margin if self.units == "ratio" or self.kind == "equivalence" else self.direction * self.margin
+
+    def pvalues(self) -> tuple[float, float]:
+        if self.kind == "equivalence":
+            return inf.equivalence(self.effect, self.margin)
+        return self.effect.p_beyond, self.effect.p_within
+
+    def row(self) -> dict:
+        e = self.effect
+        return {"part": self.name, "estimate": e.estimate, "low": e.low, "high": e.high, "units": self.units,
+                "claim predicts": ("|effect| < " if self.kind == "equivalence" else
+                                   "> " if self.direction > 0 else "< ") + f"{self.threshold:g}",
+                "matchups": e.units, "fights": e.fights, "p (Holm)": self.p_adjusted[0], "verdict": self.verdict}
+
+
+def _diff_part(name: str, diffs: list[np.ndarray], margin: float, direction: int, units: str = "points",
+               kind: str = "directional") -> Part:
+    e = inf.cluster_mean(diffs, margin=margin, direction=direction)
+    return Part(name, e, margin, direction, kind, units)
+
+
+def _ratio_part(name: str, num: Sequence[float], den: Sequence[float], margin: float, direction: int,
+                seed: int) -> Part:
+    return Part(name, inf.cluster_ratio(num, den, margin=margin, direction=direction, seed=seed), margin, direction,
+                units="ratio")
+
+
+# --------------------------------------------------------------------------------------------- the claims
+D20, B36 = Arm("d20"), Arm("3d6")
+
+
 @dataclass
 class EncounterClaim:
     id: str
     source: str
     quote: str
     criterion: str
-    requests: Callable[[int, int], list[Matchup]]
-    """(n, seed) -> the matchups this claim needs."""
-    evaluate: Callable[[Batch, int, int], tuple[dict, str]]
-    """(batch, n, seed) -> (numbers, verdict)."""
-    full_n: int = 3000
+    cells: Callable[[], tuple[design.Cell, ...]]
+    arms: tuple[Arm, ...]
+    measure: Callable[[Data, int], tuple[list[Part], dict]]
+    """(data, seed) -> (the stated parts, further numbers reported beside them)."""
     extra: dict = field(default_factory=dict)
 
-    def result(self, batch: Batch, n: int, seed: int) -> dict:
-        numbers, verdict = self.evaluate(batch, n, seed)
-        return {"id": self.id, "source": self.source, "quote": self.quote, "criterion": self.criterion,
-                "numbers": numbers, "verdict": verdict}
+
+def _favourite(data: Data, seed: int) -> tuple[list[Part], dict]:
+    diffs, rows = [], []
+    for (cell, monster), a, b in zip(data.units, data[D20], data[B36], strict=True):
+        party = (_win(a).mean() + _win(b).mean()) / 2
+        mons = (_win(a, "monsters").mean() + _win(b, "monsters").mean()) / 2
+        fav = "party" if party >= 0.65 else "monsters" if mons >= 0.65 else None
+        if fav is None or max(party, mons) > 0.98:
+            continue
+        d = 100 * (_win(b, fav) - _win(a, fav))
+        diffs.append(d)
+        rows.append({"matchup": _label(cell, monster), "favourite": fav, "pooled win %": 100 * max(party, mons),
+                     "3d6 - d20 (pts)": d.mean()})
+    part = _diff_part("favourite's win rate, 3d6 - d20", diffs, 2.0, +1)
+    m, lo, hi = inf.fight_level_interval(diffs)
+    extra = {"selection": "favourite = the side winning >= 65% pooled over both arms, < 98%",
+             "matchups considered": len(data.units), "per matchup": pd.DataFrame(rows),
+             "fights as units (the old interval)": f"{m:+.2f} [{lo:+.2f}, {hi:+.2f}]",
+             "matchups where the favourite gains": f"{sum(r['3d6 - d20 (pts)'] > 0 for r in rows)}/{len(rows)}"}
+    return [part], extra
 
 
-# 1 -------------------------------------------------------------------------------------------- favourite
-def _favourite_requests(n: int, seed: int) -> list[Matchup]:
-    return [_m(s, ("d20", "3d6"), n, seed) for s in SPREAD]
+def _per_fight(data: Data, arm: Arm, col: str) -> np.ndarray:
+    return np.array([f[col].to_numpy(float).mean() for f in data[arm]])
 
 
-def _favourite(batch: Batch, n: int, seed: int) -> tuple[dict, str]:
-    rows, diffs = [], {"party": [], "monsters": []}
-    for spec in SPREAD:
-        m = _m(spec, ("d20",), n, seed)
-        a, b = batch.rows(m, "d20", n), batch.rows(m, "3d6", n)
-        pooled = (np.mean(_win(a)) + np.mean(_win(b))) / 2
-        pooled_m = (np.mean(_win(a, "monsters")) + np.mean(_win(b, "monsters"))) / 2
-        fav = "party" if pooled >= 0.65 else "monsters" if pooled_m >= 0.65 else None
-        fav_rate = max(pooled, pooled_m)
-        if fav is None or fav_rate > 0.98:
-            continue   # no clear favourite, or an outcome too certain to move
-        d = _win(b, fav).astype(float) - _win(a, fav).astype(float)
-        diffs[fav].append(d)
-        rows.append({"matchup": m.name, "favourite": fav, **diff_prop(_win(a, fav), _win(b, fav))})
-    numbers: dict[str, Any] = {"selection": "favourite = the side winning >= 65% pooled over both arms, excluding "
-                               "> 98%", "matchups_considered": len(SPREAD), "matchups": rows}
-    verdicts = {}
-    for side in ("party", "monsters"):
-        if diffs[side]:
-            d = np.concatenate(diffs[side])
-            low, high = _tint(d)
-            numbers[f"pooled_{side}_favourite"] = {"change_pts": _pt(d.mean()), "ci": [_pt(low), _pt(high)],
-                                                   "matchups": len(diffs[side]), "n": len(d)}
-            verdicts[side] = low > 0
-    if not rows:
-        return numbers, NOT
-    alld = np.concatenate([*diffs["party"], *diffs["monsters"]])
-    low, high = _tint(alld)
-    numbers["pooled_all"] = {"change_pts": _pt(alld.mean()), "ci": [_pt(low), _pt(high)], "n": len(alld)}
-    up = sum(r["change_pts"] > 0 for r in rows)
-    numbers["matchups_favourite_gains"] = f"{up}/{len(rows)}"
-    if low > 0 and all(verdicts.values()) and up >= 2 * len(rows) / 3:
-        return numbers, SUPPORTED
-    if low > 0 or any(verdicts.values()):
-        return numbers, PARTLY
-    return numbers, NOT
-
-
-def _tint(d: np.ndarray) -> tuple[float, float]:
-    from statsmodels.stats.weightstats import DescrStatsW
-
-    if len(d) < 2 or np.all(d == d[0]):
-        return float(d.mean()), float(d.mean())
-    low, high = DescrStatsW(d).tconfint_mean(alpha=0.05)
-    return float(low), float(high)
-
-
-# 2 -------------------------------------------------------------------------------------------- lucky shots
-def _low_requests(n: int, seed: int) -> list[Matchup]:
-    return [_m(s, ("d20", "3d6"), n, seed) for s in LOW]
-
-
-def _concat(batch: Batch, specs: Sequence, rules: str, n: int, seed: int, **kw: Any) -> pd.DataFrame:
-    return pd.concat([batch.rows(_m(s, (rules,), n, seed, **kw), rules, n) for s in specs], ignore_index=True)
-
-
-def _lucky(batch: Batch, n: int, seed: int) -> tuple[dict, str]:
-    a, b = _concat(batch, LOW, "d20", n, seed), _concat(batch, LOW, "3d6", n, seed)
-    numbers = {
-        "matchups": [_m(s, ("d20",), n, seed).name for s in LOW],
-        "monster_hit_rate": ratio_change(a["hits_monsters"], a["attacks_monsters"], b["hits_monsters"],
-                                         b["attacks_monsters"], seed),
-        "lucky_share_of_monster_damage": ratio_change(a["lucky_damage_monsters"], a["damage_monsters"],
-                                                      b["lucky_damage_monsters"], b["damage_monsters"], seed),
-        "lucky_hits_share_of_monster_hits": ratio_change(a["lucky_hits_monsters"], a["hits_monsters"],
-                                                         b["lucky_hits_monsters"], b["hits_monsters"], seed),
-        "lucky_hits_per_fight": diff_values(a["lucky_hits_monsters"], b["lucky_hits_monsters"]),
-        "lucky_damage_per_fight": diff_values(a["lucky_damage_monsters"], b["lucky_damage_monsters"]),
-        "pcs_down_per_fight": diff_values(a["pcs_down"], b["pcs_down"]),
-        "fights_with_a_pc_death": diff_prop(a["pcs_dead"].to_numpy() > 0, b["pcs_dead"].to_numpy() > 0),
-        "party_hp_lost_pct": diff_values(a["party_hp_lost"], b["party_hp_lost"], 100),
-    }
-    luck_down = _significant(numbers["lucky_hits_per_fight"], -1)     # "fewer and farther between"
-    harm_down = _significant(numbers["pcs_down_per_fight"], -1) and \
-        not _significant(numbers["fights_with_a_pc_death"], +1)
-    if luck_down and harm_down:
-        return numbers, SUPPORTED
-    if luck_down or harm_down:
-        return numbers, PARTLY
-    return numbers, NOT
-
-
-# 3 -------------------------------------------------------------------------------------------- fixed 10
-def _ten_requests(n: int, seed: int) -> list[Matchup]:
-    return [_m(s, ("fixed10", "3d6", "d20"), n, seed) for s in (*FAIR, *EVEN)]
-
-
-def _ten(batch: Batch, n: int, seed: int) -> tuple[dict, str]:
-    numbers: dict[str, Any] = {}
-    ok = {}
-    for label, specs in (("fair_EL_equals_level", FAIR), ("even_EL_level_plus_3_4", EVEN)):
-        arms = {k: _concat(batch, specs, k, n, seed) for k in ("fixed10", "3d6", "d20")}
-        wins = {k: _win(v) for k, v in arms.items()}
-        step1 = diff_prop(wins["3d6"], wins["fixed10"])   # fixed10 - 3d6
-        step2 = diff_prop(wins["d20"], wins["3d6"])       # 3d6 - d20
-        numbers[label] = {"win_rate": {k: prop(w) for k, w in wins.items()},
-                          "fixed10_minus_3d6": step1, "3d6_minus_d20": step2}
-        no_reversal = not _significant(step1, -1) and not _significant(step2, -1)
-        some_step = _significant(step1, +1) or _significant(step2, +1)
-        ok[label] = no_reversal and some_step
-    numbers["fixed10_wins_almost_always_in_fair_fights"] = numbers["fair_EL_equals_level"]["win_rate"][
-        "fixed10"]["ci"][0] >= 90
-    if all(ok.values()) and numbers["fixed10_wins_almost_always_in_fair_fights"]:
-        return numbers, SUPPORTED
-    if any(ok.values()) or numbers["fixed10_wins_almost_always_in_fair_fights"]:
-        return numbers, PARTLY
-    return numbers, NOT
-
-
-# 4 -------------------------------------------------------------------------------------------- group CR
-def _cal_cells() -> list[CalibrationCell]:
-    return [CalibrationCell(CALIBRATION_LEVEL, typical_name(_cr_for(CALIBRATION_LEVEL, size, 3)), size, ("3d6",))
-            for size in CALIBRATION_SIZES]
-
-
-def _cal_requests(n: int, seed: int) -> list[Matchup]:
-    return calibration_matchups(_cal_cells(), n, seed)
-
-
-def _calibration(batch: Batch, n: int, seed: int) -> tuple[dict, str]:
-    from arena.study.calibrate import DEFAULT_METRIC
-
+def _lucky(data: Data, seed: int) -> tuple[list[Part], dict]:
+    hits = _ratio_part("long-shot hits per fight, 3d6 / d20", _per_fight(data, B36, "long_shot_hits_monsters"),
+                       _per_fight(data, D20, "long_shot_hits_monsters"), 0.8, -1, seed)
+    dmg = _ratio_part("long-shot damage per fight, 3d6 / d20", _per_fight(data, B36, "long_shot_damage_monsters"),
+                      _per_fight(data, D20, "long_shot_damage_monsters"), 0.8, -1, seed + 1)
     rows = []
-    for cell in _cal_cells():
-        r = evaluate_cell(batch, cell, n, seed, DEFAULT_METRIC)[0]
-        rows.append({"size": cell.size, "monster": cell.monster, "delta_cr": round(r["delta"], 2),
-                     "ci": [round(r["delta_low"], 2), round(r["delta_high"], 2)],
-                     "predicted": r["predicted_delta"], "censored": r["censored"],
-                     "difficulty_3d6": round(r["difficulty"], 4), "difficulty_d20": round(r["difficulty_d20"], 4)})
-    numbers: dict[str, Any] = {"party_level": CALIBRATION_LEVEL, "metric": DEFAULT_METRIC,
-                               "delta_cr_by_size": rows}
-    usable = [r for r in rows if not r["censored"]]
-    if not usable:
-        return numbers, NOT
-
-    def sse(pred: Callable[[int], float]) -> float:
-        return float(sum((r["delta_cr"] - pred(r["size"])) ** 2 for r in usable))
-
-    mean_all = float(np.mean([r["delta_cr"] for r in usable]))
-    numbers["sum_sq_error"] = {"step_-1_at_4": round(sse(lambda s: -1.0 if s >= 4 else 0.0), 3),
-                               "no_change": round(sse(lambda s: 0.0), 3),
-                               f"constant_{mean_all:+.2f}": round(sse(lambda s: mean_all), 3)}
-    covered = [r["ci"][0] - 0.25 <= r["predicted"] <= r["ci"][1] + 0.25 for r in usable]
-    numbers["sizes_where_prediction_within_interval_plus_0.25"] = f"{sum(covered)}/{len(usable)}"
-    small = [r["delta_cr"] for r in usable if r["size"] < 4]
-    big = [r["delta_cr"] for r in usable if r["size"] >= 4]
-    step_shape = bool(small and big and np.mean(big) < np.mean(small) - 0.5)
-    best = min(numbers["sum_sq_error"], key=numbers["sum_sq_error"].get)
-    if all(covered):
-        return numbers, SUPPORTED
-    if step_shape or best == "step_-1_at_4":
-        return numbers, PARTLY
-    return numbers, NOT
+    for what, col in (("long-shot hits (d20 chance <= 25%)", "long_shot_hits_monsters"),
+                      ("long-shot damage", "long_shot_damage_monsters"),
+                      ("lucky hits, the old die-relative definition", "lucky_hits_monsters"),
+                      ("monster hits", "hits_monsters"), ("PCs dropped during the fight", "downs_monsters"),
+                      ("PCs down at the end (the old harm measure)", "pcs_down"), ("PC deaths", "pcs_dead")):
+        d = inf.cluster_mean(_paired(data, D20, B36, lambda f, c=col: f[c].to_numpy(float)))
+        rows.append({"per fight": what, "d20": _per_fight(data, D20, col).mean(), "3d6": _per_fight(data, B36,
+                     col).mean(), "3d6 - d20": d.estimate, "low": d.low, "high": d.high})
+    hr = {k: float(sum(f["hits_monsters"].sum() for f in data[a]) / max(1, sum(f["attacks_monsters"].sum()
+                                                                             for f in data[a])))
+          for k, a in (("d20", D20), ("3d6", B36))}
+    return [hits, dmg], {"secondary measures (matchups as units)": pd.DataFrame(rows),
+                         "monster hit rate %": f"d20 {100 * hr['d20']:.1f}, 3d6 {100 * hr['3d6']:.1f}"}
 
 
-# 5 -------------------------------------------------------------------------------------------- +1 to hit
-def _bonus_requests(n: int, seed: int) -> list[Matchup]:
-    return [_m(s, ("d20", "3d6"), n, seed, attack_bonus=b) for s in EVEN for b in (0, 1)]
+F10 = Arm("fixed10")
 
 
-def _bonus(batch: Batch, n: int, seed: int) -> tuple[dict, str]:
-    numbers: dict[str, Any] = {}
-    gains = {}
-    for die in ("d20", "3d6"):
-        base = _win(_concat(batch, EVEN, die, n, seed))
-        plus = _win(_concat(batch, EVEN, die, n, seed, attack_bonus=1))
-        numbers[f"plus_1_attack_{die}"] = diff_prop(base, plus)
-        gains[die] = plus.astype(float) - base.astype(float)
-    did = gains["3d6"] - gains["d20"]
-    low, high = _tint(did)
-    numbers["3d6_gain_minus_d20_gain"] = {"pts": _pt(did.mean()), "ci": [_pt(low), _pt(high)], "n": len(did)}
-    g20, g36 = numbers["plus_1_attack_d20"]["change_pts"], numbers["plus_1_attack_3d6"]["change_pts"]
-    numbers["ratio_3d6_to_d20"] = round(g36 / g20, 2) if g20 else None
-    numbers["much_bigger_means"] = "at least 1.5 times the d20 gain, and the difference significant"
-    if low > 0 and g20 > 0 and g36 >= 1.5 * g20:
-        return numbers, SUPPORTED
-    if g36 > g20:
-        return numbers, PARTLY
-    return numbers, NOT
+def _ten(data: Data, seed: int) -> tuple[list[Part], dict]:
+    closer = []
+    for f10, f3, f20 in zip(data[F10], data[B36], data[D20], strict=True):
+        h10 = _hp(f10).mean()
+        closer.append(np.array([abs(_hp(f3).mean() - h10) - abs(_hp(f20).mean() - h10)]))
+    p1 = Part("|hp lost 3d6 - fixed10| - |hp lost d20 - fixed10| (points)",
+              _t_over(np.concatenate(closer), 1.0, -1), 1.0, -1)
+    fair = [i for i, (cell, _m) in enumerate(data.units) if _el_offset(cell) == 0]
+    win10 = [100 * _win(data[F10][i]) - 90.0 for i in fair]
+    p2 = _diff_part("fixed10 win rate in fair fights (EL = L) minus 90%", win10, 0.0, +1)
+    rows = [{"arm": a.name, "win %": 100 * np.mean([_win(f).mean() for f in data[a]]),
+             "hp lost %": np.mean([_hp(f).mean() for f in data[a]])} for a in (F10, B36, D20)]
+    return [p1, p2], {"pooled over matchups": pd.DataFrame(rows)}
 
 
-# 6 -------------------------------------------------------------------------------------------- players roll
-EQUIVALENCE_PTS = 2.0
+def _el_offset(cell: design.Cell) -> int:
+    from arena.world.challenge import cr_rank, group_el
+
+    level, cr, size = cell
+    return int(cr_rank(group_el(cr, size))) - level
 
 
-def _prad_requests(n: int, seed: int) -> list[Matchup]:
-    return [_m(s, ("d20", "d20+prad"), n, seed) for s in EVEN]
+A20, A36 = Arm("d20", attack_bonus=1), Arm("3d6", attack_bonus=1)
 
 
-def _prad(batch: Batch, n: int, seed: int) -> tuple[dict, str]:
-    from arena.rules.roll_claims import CLAIMS
-
-    a, b = _concat(batch, EVEN, "d20", n, seed), _concat(batch, EVEN, "d20+prad", n, seed)
-    exact = {c.id: c.evaluate()[0].get("max_shift_pct") for c in CLAIMS if c.id.startswith("prad-")}
-    numbers = {"exact_per_roll_shift_pct": exact,
-               "party_win_rate": diff_prop(_win(a), _win(b)),
-               "party_hp_lost_pct": diff_values(a["party_hp_lost"], b["party_hp_lost"], 100),
-               "equivalence_margin_pts": EQUIVALENCE_PTS}
-    inside = [max(abs(x) for x in numbers[k]["ci"]) < EQUIVALENCE_PTS for k in ("party_win_rate",
-                                                                                "party_hp_lost_pct")]
-    outside = [min(abs(x) for x in numbers[k]["ci"]) > EQUIVALENCE_PTS and
-               (numbers[k]["ci"][0] > 0 or numbers[k]["ci"][1] < 0)
-               for k in ("party_win_rate", "party_hp_lost_pct")]
-    if all(inside):
-        return numbers, SUPPORTED
-    if any(outside):
-        return numbers, NOT
-    return numbers, PARTLY
+def _bonus(data: Data, seed: int) -> tuple[list[Part], dict]:
+    gain = {die: np.array([_hp(a).mean() - _hp(b).mean() for a, b in zip(data[base], data[plus], strict=True)])
+            for die, base, plus in (("d20", D20, A20), ("3d6", B36, A36))}
+    part = _ratio_part("hp-lost saved by +1 to hit, 3d6 / d20", gain["3d6"], gain["d20"], 1.5, +1, seed)
+    win = {die: inf.cluster_mean(_paired(data, base, plus, lambda f: 100 * _win(f)))
+           for die, base, plus in (("d20", D20, A20), ("3d6", B36, A36))}
+    rows = [{"die": die, "hp lost saved (pts)": gain[die].mean(), "win-rate gain (pts)": win[die].estimate,
+             "win low": win[die].low, "win high": win[die].high} for die in ("d20", "3d6")]
+    return [part], {"gains": pd.DataFrame(rows)}
 
 
-# 7 -------------------------------------------------------------------------------------------- variable
-def _var_requests(n: int, seed: int) -> list[Matchup]:
-    return [_m(s, ("d20", "d20+var"), n, seed) for s in EVEN]
+PRAD = Arm("d20+prad")
 
 
-def _variable(batch: Batch, n: int, seed: int) -> tuple[dict, str]:
-    under_base, under_new, rows = [], [], []
-    rounds_a, rounds_b = [], []
-    for spec in EVEN:
-        m = _m(spec, ("d20",), n, seed)
-        a, b = batch.rows(m, "d20", n), batch.rows(m, "d20+var", n)
-        pooled = (np.mean(_win(a)) + np.mean(_win(b))) / 2
-        under = "party" if pooled < 0.5 else "monsters"
-        under_base.append(_win(a, under))
-        under_new.append(_win(b, under))
-        rounds_a.append(a["rounds"].to_numpy(float))
-        rounds_b.append(b["rounds"].to_numpy(float))
-        rows.append({"matchup": m.name, "underdog": under, **diff_prop(_win(a, under), _win(b, under))})
-    ra, rb = np.concatenate(rounds_a), np.concatenate(rounds_b)
-
-    def sd_change(x: np.ndarray, y: np.ndarray) -> float:
-        return float(np.std(y, ddof=1) - np.std(x, ddof=1))
-
-    est, low, high = paired_bootstrap(sd_change, ra, rb, seed=seed)
-    numbers = {"underdog_win_rate": diff_prop(np.concatenate(under_base), np.concatenate(under_new)),
-               "by_matchup": rows,
-               "rounds_sd": {"base": round(float(np.std(ra, ddof=1)), 3), "new": round(float(np.std(rb, ddof=1)), 3),
-                             "change": round(est, 3), "ci": [round(low, 3), round(high, 3)], "n": len(ra)},
-               "rounds_mean": diff_values(ra, rb)}
-    up = _significant(numbers["underdog_win_rate"], +1)
-    spread = low > 0
-    if up and spread:
-        return numbers, SUPPORTED
-    if up or spread:
-        return numbers, PARTLY
-    return numbers, NOT
+def _prad(data: Data, seed: int) -> tuple[list[Part], dict]:
+    hp = _diff_part("hp lost, prad - d20 (points)", _paired(data, D20, PRAD, _hp), 2.0, 1, kind="equivalence")
+    win = _diff_part("win rate, prad - d20 (points)", _paired(data, D20, PRAD, lambda f: 100 * _win(f)), 2.0, 1,
+                     kind="equivalence")
+    return [hp, win], {}
 
 
-# 8 -------------------------------------------------------------------------------------------- open-ended
-def _open_requests(n: int, seed: int) -> list[Matchup]:
-    return [_m(s, ("d20", "d20+open", "3d6", "3d6+open"), n, seed) for s in EVEN]
+VAR = Arm("d20+var")
 
 
-def _open(batch: Batch, n: int, seed: int) -> tuple[dict, str]:
-    numbers: dict[str, Any] = {}
-    below = []
-    for die in ("d20", "3d6"):
-        base, new = _concat(batch, EVEN, die, n, seed), _concat(batch, EVEN, f"{die}+open", n, seed)
-        entry: dict[str, Any] = {"party_win_rate": diff_prop(_win(base), _win(new))}
+def _variable(data: Data, seed: int) -> tuple[list[Part], dict]:
+    sd = {k: np.array([_hp(f).std(ddof=1) for f in data[a]]) for k, a in (("d20", D20), ("var", VAR))}
+    rd = {k: np.array([f["rounds"].to_numpy(float).std(ddof=1) for f in data[a]]) for k, a in (("d20", D20),
+                                                                                                ("var", VAR))}
+    p1 = _ratio_part("spread (SD) of hp lost, variable / static", sd["var"], sd["d20"], 1.05, +1, seed)
+    p2 = _ratio_part("spread (SD) of fight length, variable / static", rd["var"], rd["d20"], 1.05, +1, seed + 1)
+    under = inf.cluster_mean(_paired(data, D20, VAR, lambda f: 100 * _win(f, "monsters")))
+    return [p1, p2], {"monsters' (the underdog's) win-rate change, pts":
+                      f"{under.estimate:+.2f} [{under.low:+.2f}, {under.high:+.2f}]"}
+
+
+O20, O36 = Arm("d20+open"), Arm("3d6+open")
+
+
+def _open(data: Data, seed: int) -> tuple[list[Part], dict]:
+    parts, rows = [], []
+    for arm in (O20, O36):
         for side in ("party", "monsters"):
-            attacks = int(new[f"attacks_{side}"].sum())
             for what in ("critical_successes", "fumbles"):
-                count = int(new[f"{what}_{side}"].sum())
-                low, high = wilson(count, attacks)
-                entry[f"{what}_{side}"] = {"per_fight": round(count / len(new), 4),
-                                           "per_attack_pct": _pt(count / attacks if attacks else float("nan")),
-                                           "ci": [_pt(low), _pt(high)], "attacks": attacks}
-                below.append(high < 0.05)
-        numbers[f"{die}+open"] = entry
-    numbers["note"] = ("per attack counts every critical success or fumble of the side (saves and checks "
-                       "included) over its attack rolls, so it is an upper bound of the per-attack rate")
-    if all(below):
-        return numbers, SUPPORTED
-    if any(below):
-        return numbers, PARTLY
-    return numbers, NOT
+                rates = [np.array([100 * f[f"{what}_{side}"].sum() / max(1, f[f"attacks_{side}"].sum())])
+                         for f in data[arm]]
+                parts.append(Part(f"{arm.rules} {what.replace('_', ' ')} of the {side} per attack roll (%)",
+                                  _t_over(np.concatenate(rates), -5.0, -1), -5.0, -1))
+        d = inf.cluster_mean(_paired(data, D20 if arm is O20 else B36, arm, _hp))
+        rows.append({"rules": arm.rules, "hp lost change vs the same die without (pts)": d.estimate,
+                     "low": d.low, "high": d.high})
+    return parts, {"fight effect": pd.DataFrame(rows),
+                   "note": "a side's critical successes and fumbles include its saves and checks; per attack roll is "
+                           "an upper bound"}
 
 
-# 9 -------------------------------------------------------------------------------------------- press luck
-def _press_requests(n: int, seed: int) -> list[Matchup]:
-    return [_m(s, ("3d6+luck",), n, seed, party_press=p) for s in EVEN for p in ("never", "when-better")]
+def _t_over(v: np.ndarray, margin: float, direction: int) -> inf.Effect:
+    """A t interval over matchup summaries (one value per matchup)."""
+    from scipy.stats import t
+
+    g = len(v)
+    mean = float(v.mean())
+    se = float(v.std(ddof=1) / np.sqrt(g)) if g > 1 else float("nan")
+    q = float(t.ppf(0.975, g - 1)) if g > 1 else float("nan")
+    null = direction * margin
+    return inf.Effect(mean, mean - q * se, mean + q * se, g, 0, "matchup",
+                      inf._t_p(mean, se, g - 1, null, greater=direction > 0),
+                      inf._t_p(mean, se, g - 1, null, greater=direction < 0))
 
 
-def _press(batch: Batch, n: int, seed: int) -> tuple[dict, str]:
-    numbers: dict[str, Any] = {}
-    gains = []
-    for level in sorted({s[0] for s in EVEN}):
-        specs = [s for s in EVEN if s[0] == level]
-        base = _concat(batch, specs, "3d6+luck", n, seed)
-        new = _concat(batch, specs, "3d6+luck", n, seed, party_press="when-better")
-        entry = diff_prop(_win(base), _win(new))
-        pressed = int(new["luck_pressed_party"].sum())
-        entry["rolls_pressed_per_fight"] = round(pressed / len(new), 3)
-        numbers[f"level_{level}"] = entry
-        gains.append(entry)
-    base = _concat(batch, EVEN, "3d6+luck", n, seed)
-    new = _concat(batch, EVEN, "3d6+luck", n, seed, party_press="when-better")
-    numbers["all_levels"] = diff_prop(_win(base), _win(new))
-    rising = all(gains[i + 1]["change_pts"] >= gains[i]["change_pts"] for i in range(len(gains) - 1))
-    numbers["gain_rises_with_level"] = rising
-    worth = _significant(numbers["all_levels"], +1)
-    if worth and rising:
-        return numbers, SUPPORTED
-    if worth or rising:
-        return numbers, PARTLY
-    return numbers, NOT
+PN, PW = Arm("3d6+luck"), Arm("3d6+luck", party_press="when-better")
 
 
-# 10 ------------------------------------------------------------------------------------------- called shots
-def _called_requests(n: int, seed: int) -> list[Matchup]:
-    return [_m(s, ("d20+called", "3d6+called"), n, seed, party_called=c) for s in EVEN for c in ("never", "head")]
+def _press(data: Data, seed: int) -> tuple[list[Part], dict]:
+    gains = np.array([_hp(a).mean() - _hp(b).mean() for a, b in zip(data[PN], data[PW], strict=True)])
+    levels = np.array([cell[0] for cell, _m in data.units], float)
+    import statsmodels.api as sm
+
+    fit = sm.OLS(gains, sm.add_constant(levels)).fit()
+    slope, se = float(fit.params[1]), float(fit.bse[1])
+    df = max(1, len(gains) - 2)
+    lo, hi = fit.conf_int()[1] if len(gains) > 2 else (float("nan"), float("nan"))
+    e = inf.Effect(slope, float(lo), float(hi), len(gains), 0, "matchup",
+                   inf._t_p(slope, se, df, 0.05, True), inf._t_p(slope, se, df, 0.05, False), "OLS slope over matchups")
+    p1 = Part("hp lost saved by pressing, slope per party level (pts/level)", e, 0.05, +1, units="pts/level")
+    p2 = Part("hp lost saved by pressing when-better, overall (pts)", _t_over(gains, 0.5, +1), 0.5, +1)
+    by = pd.DataFrame({"level": levels, "saved": gains}).groupby("level")["saved"].mean().reset_index()
+    return [p2, p1], {"hp lost saved by level (pts)": by}
 
 
-def _called(batch: Batch, n: int, seed: int) -> tuple[dict, str]:
-    numbers: dict[str, Any] = {}
-    wins = []
-    for key in ("d20+called", "3d6+called"):
-        base = _concat(batch, EVEN, key, n, seed)
-        new = _concat(batch, EVEN, key, n, seed, party_called="head")
-        calls, hits = int(new["called_shots_party"].sum()), int(new["called_hits_party"].sum())
-        numbers[key] = {"party_win_rate": diff_prop(_win(base), _win(new)),
-                        "rounds": diff_values(base["rounds"], new["rounds"]),
-                        "called_shots_per_fight": round(calls / len(new), 3),
-                        "called_hit_rate_pct": _pt(hits / calls) if calls else None}
-        wins.append(_significant(numbers[key]["party_win_rate"], +1))
-    shorter = any(_significant(numbers[k]["rounds"], -1) for k in ("d20+called", "3d6+called"))
-    if all(wins):
-        return numbers, SUPPORTED
-    if any(wins) or shorter:
-        return numbers, PARTLY
-    return numbers, NOT
+CN20, CH20 = Arm("d20+called"), Arm("d20+called", party_called="head")
+CN36, CH36 = Arm("3d6+called"), Arm("3d6+called", party_called="head")
+
+
+def _called(data: Data, seed: int) -> tuple[list[Part], dict]:
+    parts = [_diff_part(f"hp lost, calling at the head - never, {base.rules} (points)",
+                        _paired(data, base, head, _hp), 1.0, -1) for base, head in ((CN20, CH20), (CN36, CH36))]
+    return parts, {}
+
+
+def _label(cell: design.Cell, monster: str) -> str:
+    level, _cr, size = cell
+    return f"L{level} {monster} x{size}"
 
 
 ENCOUNTER_CLAIMS: list[EncounterClaim] = [
     EncounterClaim(
         "bell-favours-stronger", BELL_CURVE,
         "Rolling 3d6 gives you a lot more average rolls, which favors the stronger side in combat.",
-        "Over matchups at EL L+1..L+5 (levels 3, 5, 8; groups of 1, 2, 4) with a clear favourite (the side winning "
-        ">= 65% pooled over both arms, < 98%), the favourite's win rate under 3d6 minus d20, paired. Supported if "
-        "the pooled change is > 0 (95% interval), also separately for party and monster favourites, and in at "
-        "least 2/3 of the matchups; partly if the pooled change or one side's is > 0; not supported otherwise.",
-        _favourite_requests, _favourite, full_n=2000),
+        "Judging matchups (levels 1-16, groups of 1, 2, 4, EL L to L+4) with a clear favourite (the side winning "
+        ">= 65% pooled over both arms, < 98%): the favourite's win rate under 3d6 minus d20, paired, mean over "
+        "matchups. Margin +2 points: supported if the gain is shown above +2, not supported if shown below.",
+        design.judging_cells, (D20, B36), _favourite),
     EncounterClaim(
         "bell-fewer-lucky-shots", BELL_CURVE,
         "Many monsters — especially low-CR monsters encountered in groups — rely heavily on a lucky shot to damage "
         "PCs. When rolling 3d6, those lucky shots are fewer and farther between.",
-        "Groups of 4, 6, 8 typical monsters of CR L-4 (at least 1/2) against parties of level 3, 5, 8, d20 against "
-        "3d6 on the same seeds: the monsters' hit rate, the share of their damage dealt by lucky hits (chance <= "
-        "25%) and lucky hits per fight, PCs down per fight and fights with a PC death. Supported if lucky hits per "
-        "fight fall (\"fewer and farther between\"; interval below 0) and PCs down fall without deaths rising; partly "
-        "if only one of the two; not supported otherwise. The lucky share of damage is reported beside it.",
-        _low_requests, _lucky, full_n=3000),
+        "Groups of 4, 6, 8 monsters of CR L-4 (at least 1/2), levels 1-16, d20 against 3d6: long shots (monster hits "
+        "that needed a natural a d20 makes at most 25% of the time, the same definition under both dice) per "
+        "fight and their damage, 3d6 / d20 over matchups. Margin: at least 20% fewer (ratio < 0.8) for both. "
+        "Secondary (reported): monster hit rate, PCs dropped during the fight, deaths, the old definition.",
+        design.low_cells, (D20, B36), _lucky),
     EncounterClaim(
         "bell-closer-to-10", BELL_CURVE,
         "In a fair fight when everyone rolls a 10, the PCs should win almost every time. The bell curve variant "
         "adheres more tightly to that average.",
-        "The same fights with every d20-type roll a natural 10 (fixed10), under 3d6 and under d20, in fair fights "
-        "(EL = party level) and even ones (EL L+3/L+4, where d20 wins are 30-95%): win rate fixed10 >= 3d6 >= d20. "
-        "Supported if, in both sets, no step is reversed significantly and at least one is significantly in order, "
-        "and fixed10 wins >= 90% (lower bound) of fair fights; partly if one of these; not supported otherwise.",
-        _ten_requests, _ten, full_n=3000),
-    EncounterClaim(
-        "bell-group-cr", BELL_CURVE,
-        "Any time creatures are encountered in groups of four or more, reduce their CR by 1.",
-        f"Equivalent CR (arena calibrate) at party level {CALIBRATION_LEVEL} for groups of "
-        f"{', '.join(map(str, CALIBRATION_SIZES))} typical monsters at EL L+3: Delta-CR(3d6). Supported if the rule's "
-        "prediction (0 below four, -1 from four) lies within every size's 95% interval widened by 0.25 rung; partly "
-        "if groups of four or more fall at least half a rung below smaller groups, or the step fits best of "
-        "(step, no change, a constant); not supported otherwise.",
-        _cal_requests, _calibration, full_n=2000),
+        "Judging matchups with every d20-type roll a natural 10 (fixed10): (1) hit points lost under 3d6 are closer "
+        "to fixed10's than under d20's (|3d6 - fixed10| - |d20 - fixed10| below -1 point, over matchups); (2) in "
+        "fair fights (EL = L) fixed10 wins at least 90% (shown above 90%).",
+        design.judging_cells, (F10, B36, D20), _ten),
     EncounterClaim(
         "bell-bonuses-matter-more", BELL_CURVE,
         "A character's skill ranks, ability scores, and gear have a much bigger impact on success and failure than "
         "they do in the standard d20 rules.",
-        "+1 to every attack bonus of the party, in the even matchups: the change of the party's win rate under "
-        "3d6 against under d20. Supported if the 3d6 gain is at least 1.5 times the d20 gain and their paired "
-        "difference is > 0 (95% interval); partly if the 3d6 gain is larger at all; not supported otherwise.",
-        _bonus_requests, _bonus, full_n=3000),
+        "+1 to every weapon attack bonus of the party in the judging matchups: the hit points lost it saves under "
+        "3d6 divided by those it saves under d20 (a ratio of matchup means, cluster bootstrap). \"Much bigger\": "
+        "the ratio shown above 1.5.", design.judging_cells, (D20, B36, A20, A36), _bonus),
     EncounterClaim(
         "prad-same-in-fights", PLAYERS_ROLL,
         "This is effectively the same as rolling d20, adding your total AC, and then subtracting 10.",
-        f"In the even matchups, players rolling all the dice against standard rolling: the party's win rate and "
-        f"hit points lost (paired). Supported if both 95% intervals lie within +-{EQUIVALENCE_PTS:g} points; not "
-        "supported if either lies wholly beyond it; partly otherwise. The exact per-roll shift (arena odds claims) "
-        "is shown beside it.", _prad_requests, _prad, full_n=3000),
+        "Judging matchups, players roll all (d20+prad) against standard rolling: hit points lost and the party's "
+        "win rate. \"Effectively the same\": both within +-2 points (shown by two one-sided tests); not supported "
+        "if either is shown beyond it.", design.judging_cells, (D20, PRAD), _prad),
     EncounterClaim(
         "variable-less-predictable", BELL_CURVE,
         "The actual modifier added to the 1d20 roll might then be any value from 1 to 8, making the final result "
         "less predictable, even though the average would remain virtually the same.",
-        "In the even matchups, variable modifiers against static (d20): the underdog's win rate (the side winning "
-        "< 50% pooled) and the standard deviation of fight length in rounds. Supported if both rise (95% "
-        "intervals above 0); partly if one does; not supported otherwise.", _var_requests, _variable, full_n=3000),
+        "Judging matchups, variable modifiers against static (d20): the spread (SD over fights) of hit points "
+        "lost and of fight length, variable / static over matchups; \"less predictable\": both shown above 1.05.",
+        design.judging_cells, (D20, VAR), _variable),
     EncounterClaim(
         "open-ended-in-fights", OPEN_ENDED,
         "the possibility of a critical or fumble occurs only if the initial resolution roll is rolled naturally, "
         "i.e. before modifiers, 20 (or within the Threat Range) or 1",
-        "In the even matchups with open-ended rolls (d20+open, 3d6+open): critical successes and fumbles per "
-        "attack roll of each side, and the change of the party's win rate against the same die without them. "
-        "Supported if every rate's upper 95% bound is below the 5% of a natural 20 / natural 1; partly if some "
-        "are; not supported otherwise (the win-rate effect is reported, not judged).",
-        _open_requests, _open, full_n=2000),
+        "Judging matchups with open-ended rolls (d20+open, 3d6+open): critical successes and fumbles per attack "
+        "roll of each side, mean over matchups, each shown below the 5% of a natural 20 / natural 1.",
+        design.judging_cells, (D20, B36, O20, O36), _open),
     EncounterClaim(
         "press-luck-pays-with-modifier", PRESS_LUCK,
         "At lower static modifiers it's almost not worth pressing your luck, but as the static modifier goes up, "
         "the probability for a potential pay-off for pressing your luck goes up.",
-        "Under 3d6+luck in the even matchups, the party pressing its luck when-better (when pressing gives the "
-        "better exact chance) against never: the change of its win rate, overall and by party level (3, 5, 8: "
-        "modifiers grow with level). Supported if the overall gain is > 0 (95% interval) and the gain does not "
-        "fall as the level rises; partly if one of these; not supported otherwise.",
-        _press_requests, _press, full_n=3000),
+        "Under 3d6+luck in the judging matchups, the party pressing when-better against never: (1) hit points lost "
+        "it saves, shown above 0.5 point; (2) the saving grows with party level (modifiers grow with level): the "
+        "slope over matchups shown above 0.05 point per level.",
+        design.judging_cells, (PN, PW), _press),
     EncounterClaim(
         "called-shots-worth-it", PRESS_LUCK,
         "Sometimes, despite the abstract nature of combat, you're going to want to apply damage to specific parts "
         "of the body",
-        "Under d20+called and 3d6+called in the even matchups, the party calling shots at the head against "
-        "never: the change of its win rate and of fight length. Supported if the win rate rises (95% interval) "
-        "under both dice; partly if under one, or fights get shorter; not supported otherwise.",
-        _called_requests, _called, full_n=2000),
+        "Under d20+called and 3d6+called in the judging matchups, the party calling shots at the head against "
+        "never: the hit points it loses, shown to fall by more than 1 point under each die.",
+        design.judging_cells, (CN20, CH20, CN36, CH36), _called),
 ]
+GROUP_CR = "bell-group-cr"
 
 
 def claim_ids() -> list[str]:
     from arena.rules.roll_claims import CLAIMS
 
-    return [c.id for c in CLAIMS] + [c.id for c in ENCOUNTER_CLAIMS]
+    return [c.id for c in CLAIMS] + [c.id for c in ENCOUNTER_CLAIMS] + [GROUP_CR]
 
 
 def sizes(quick: bool, n: int | None) -> dict[str, int]:
-    """Encounters per arm of every encounter claim."""
-    return {c.id: (n if n is not None else QUICK_N if quick else c.full_n) for c in ENCOUNTER_CLAIMS}
+    """Encounters per arm and matchup of the main analysis and of the robustness re-runs."""
+    main = n if n is not None else QUICK_N if quick else FULL_N
+    robust = n if n is not None else QUICK_N // 2 if quick else max(QUICK_N, int(FULL_N * ROBUST_SHARE))
+    return {"main": main, "robustness": robust}
 
 
-def requests(quick: bool = False, n: int | None = None, seed: int = RUN_SEED,
-             only: Sequence[str] | None = None) -> list[Matchup]:
-    per = sizes(quick, n)
-    return [m for c in ENCOUNTER_CLAIMS if not only or c.id in only for m in c.requests(per[c.id], seed)]
+VARIATION_NAMES = (None, *design.VARIATIONS, design.POPULATION_VARIATION)
+
+
+def _units(claim: EncounterClaim, variation: str | None) -> list[tuple[design.Cell, str]]:
+    population = "srd" if variation == design.POPULATION_VARIATION else "typical"
+    return [(cell, m) for cell in claim.cells() for m in design.monsters(cell[1], population)]
+
+
+def requests(claims: Sequence[EncounterClaim], per: dict[str, int], seed: int,
+             variations: Sequence[str | None] = VARIATION_NAMES) -> list[Matchup]:
+    out = []
+    for v in variations:
+        n = per["main"] if v is None else per["robustness"]
+        for c in claims:
+            for cell, monster in _units(c, v):
+                out += [matchup(cell, monster, arm, n, seed, v) for arm in c.arms]
+    return out
+
+
+def _data(batch: Batch, claim: EncounterClaim, variation: str | None, n: int, seed: int) -> Data:
+    units = _units(claim, variation)
+    frames = {arm.name: [batch.rows(matchup(cell, m, arm, n, seed, variation), arm.rules, n) for cell, m in units]
+              for arm in claim.arms}
+    return Data(units, frames)
+
+
+def judge(claims: Sequence[EncounterClaim], batch: Batch, n: int, seed: int, variation: str | None) -> dict:
+    """Every claim's parts under one variation, Holm over all their parts, verdicts."""
+    out, parts = {}, []
+    for c in claims:
+        data = _data(batch, c, variation, n, seed)
+        if not data.units:
+            out[c.id] = {"parts": [], "extra": {"note": "no matchups in this population"}, "verdict": INCONCLUSIVE}
+            continue
+        ps, extra = c.measure(data, seed)
+        out[c.id] = {"parts": ps, "extra": extra, "matchups": len(data.units)}
+        parts += ps
+    pv = [p.pvalues() for p in parts]
+    first, second = inf.holm([a for a, _ in pv]), inf.holm([b for _, b in pv])
+    for p, a, b in zip(parts, first, second, strict=True):
+        p.p_adjusted = (a, b)
+        if p.kind == "equivalence":
+            p.verdict = SUPPORTED if a < inf.ALPHA else NOT if b < inf.ALPHA else INCONCLUSIVE
+        else:
+            p.verdict = inf.directional_verdict(a, b)
+    for r in out.values():
+        if r["parts"]:
+            r["verdict"] = inf.combine([p.verdict for p in r["parts"]])
+    return out
 
 
 @dataclass
@@ -564,15 +454,19 @@ class Evaluation:
     sizes: dict[str, int]
     seed: int
     quick: bool
+    grid: Any = None
+    anchor: Any = None
+    timings: dict = field(default_factory=dict)
 
 
 def evaluate(*, quick: bool = False, n: int | None = None, seed: int = RUN_SEED, workers: int = 1,
              cluster: str | None = None, only: Sequence[str] | None = None,
-             progress: Callable[[int, int], None] | None = None) -> Evaluation:
-    """Every claim: the single-roll claims (exact) then the encounter claims (one batch of fights)."""
+             progress: Callable[[int, int], None] | None = None, robustness: bool = True) -> Evaluation:
+    """Every claim: the single-roll claims (exact), the encounter claims (one batch of fights over every
+    variation), then the calibration grid, the group-CR claim and the DMG anchor (when the claim is asked for)."""
     from arena.errors import ArenaError
     from arena.rules.roll_claims import evaluate_all
-    from arena.study.calibrate import check_n, check_seed, check_workers
+    from arena.study.options import check_n, check_seed, check_workers
 
     if n is not None:
         n = check_n(n, 3)
@@ -587,55 +481,65 @@ def evaluate(*, quick: bool = False, n: int | None = None, seed: int = RUN_SEED,
     results = [r for r in evaluate_all() if not only or r["id"] in only]
     per = sizes(quick, n)
     chosen = [c for c in ENCOUNTER_CLAIMS if not only or c.id in only]
-    batch = None
+    variations = VARIATION_NAMES if robustness else (None,)
+    batch, timings = None, {}
     if chosen:
-        batch = run_batch(requests(quick, n, seed, only), workers=workers, cluster=cluster, progress=progress)
+        batch = run_batch(requests(chosen, per, seed, variations), workers=workers, cluster=cluster,
+                          progress=progress)
+        timings["encounter claims"] = (batch.encounters, batch.seconds)
+        judged = {v: judge(chosen, batch, per["main"] if v is None else per["robustness"], seed, v)
+                  for v in variations}
         for c in chosen:
-            results.append(c.result(batch, per[c.id], seed))
-    return Evaluation(results, batch, time.perf_counter() - t0, per, seed, quick)
+            main = judged[None][c.id]
+            turns = {v: judged[v][c.id]["verdict"] for v in variations if v is not None
+                     and judged[v][c.id]["verdict"] != main["verdict"]}
+            robust = "robust" if not turns else "; ".join(f"{v} -> {w}" for v, w in turns.items())
+            results.append({"id": c.id, "source": c.source, "quote": c.quote, "criterion": c.criterion,
+                            "verdict": main["verdict"], "robustness": robust if robustness else "not run",
+                            "parts": main["parts"], "extra": main["extra"], "matchups": main.get("matchups", 0),
+                            "by_variation": {str(v): judged[v][c.id]["verdict"] for v in variations}})
+    grid = anchor = None
+    if not only or GROUP_CR in only:
+        from arena.study import grid as grid_mod
+
+        grid = grid_mod.run_grid(quick=quick, n=n, seed=seed, workers=workers, cluster=cluster, progress=progress)
+        timings["calibration grid"] = (grid.encounters, grid.seconds)
+        results.append(grid_mod.group_cr_result(grid))
+        anchor = grid_mod.run_anchor(quick=quick, n=n, seed=seed, workers=workers, cluster=cluster,
+                                     progress=progress)
+        timings["DMG anchor"] = (anchor.encounters, anchor.seconds)
+    return Evaluation(results, batch, time.perf_counter() - t0, per, seed, quick, grid, anchor, timings)
+
+
+def headline(r: dict) -> str:
+    """The claim's first stated part as a line: estimate [interval] (units)."""
+    parts = r.get("parts") or []
+    if parts:
+        p = parts[0]
+        e = p.effect
+        return f"{p.name}: {e.estimate:+.3g} [{e.low:+.3g}, {e.high:+.3g}]"
+    return r.get("headline", "")
 
 
 def summary_rows(results: list[dict]) -> pd.DataFrame:
-    """One row per claim: id, source, verdict, and the headline figure where there is one."""
-    rows = []
-    for r in results:
-        rows.append({"id": r["id"], "source": r["source"], "verdict": r["verdict"],
-                     "headline": _headline(r["numbers"])})
-    return pd.DataFrame(rows)
+    """One row per claim: id, source, verdict, robustness and the headline figure."""
+    return pd.DataFrame([{"id": r["id"], "source": r["source"], "verdict": r["verdict"],
+                          "robustness": r.get("robustness", "exact"), "headline": headline(r)} for r in results])
 
 
-def _headline(numbers: dict) -> str:
-    for key in ("pooled_all", "underdog_win_rate", "all_levels", "3d6_gain_minus_d20_gain", "party_win_rate",
-                "lucky_hits_per_fight"):
-        if key in numbers and isinstance(numbers[key], dict):
-            e = numbers[key]
-            value = e.get("change_pts", e.get("pts"))
-            if value is not None and "ci" in e:
-                return f"{key}: {value:+.2f} pts [{e['ci'][0]:+.2f}, {e['ci'][1]:+.2f}]"
-            if e.get("change") is not None and "ci" in e:     # a count per fight, not a percentage
-                return f"{key}: {e['change']:+.3f} [{e['ci'][0]:+.3f}, {e['ci'][1]:+.3f}]"
-    return ""
+def to_json(results: list[dict]) -> list[dict]:
+    """The results as plain JSON-ready dicts (tables as records)."""
+    def plain(x: Any) -> Any:
+        if isinstance(x, pd.DataFrame):
+            return x.to_dict(orient="records")
+        if isinstance(x, Part):
+            return {**x.row(), "effect": x.effect.as_dict()}
+        if isinstance(x, dict):
+            return {str(k): plain(v) for k, v in x.items()}
+        if isinstance(x, list | tuple):
+            return [plain(v) for v in x]
+        if isinstance(x, np.generic):
+            return x.item()
+        return x
 
-
-def _half_widths(x: Any, out: list[float]) -> list[float]:
-    if isinstance(x, dict):
-        ci = x.get("ci")
-        if isinstance(ci, list) and len(ci) == 2 and ("change_pts" in x or "pts" in x) and \
-                all(isinstance(v, int | float) and math.isfinite(v) for v in ci):
-            out.append((ci[1] - ci[0]) / 2)
-        for v in x.values():
-            _half_widths(v, out)
-    elif isinstance(x, list):
-        for v in x:
-            _half_widths(v, out)
-    return out
-
-
-def interval_widths(results: list[dict]) -> dict[str, float]:
-    """The median half-width (points) of the change intervals of each encounter claim (for the report)."""
-    out = {}
-    for r in results:
-        widths = _half_widths(r["numbers"], [])
-        if widths:
-            out[r["id"]] = round(float(np.median(widths)), 2)
-    return out
+    return [plain(r) for r in results]

@@ -1,115 +1,256 @@
-"""The published claims report: ``claims.md`` with its plots, ``claims.json``, ``summary.csv`` and the manifest,
-written aside and renamed together (:mod:`arena.study.report`'s staging)."""
+"""The published claims report: ``claims.md`` (the command at its top, the DMG anchor, the verdict table, every
+claim with quote, source, criterion, readable tables, verdict and robustness), its plots, ``claims.json``,
+``summary.csv``, the calibration cells (``calibration.csv``) and the manifest, written aside and renamed together
+(:mod:`arena.study.report`'s staging)."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
-from arena.study.claims import Evaluation, interval_widths, summary_rows
+from arena.study.claims import Evaluation, summary_rows, to_json
 from arena.study.report import figure
 
 
-def _plot_group_cr(result: dict, path: Any) -> bool:
-    rows = result["numbers"].get("delta_cr_by_size") or []
-    if not rows:
-        return False
-    x = [r["size"] for r in rows]
-    y = [r["delta_cr"] for r in rows]
-    err = np.array([[r["delta_cr"] - r["ci"][0] for r in rows], [r["ci"][1] - r["delta_cr"] for r in rows]])
-    with figure(path, (6, 3.5)) as (_fig, ax):
-        ax.errorbar(x, y, yerr=np.clip(err, 0, None), fmt="o", capsize=3, label="measured Delta-CR (95% bootstrap)")
-        ax.step([0.5, 3.5, 3.5, 8.5], [0, 0, -1, -1], where="post", color="grey", ls="--",
-                label="the rule: -1 at 4+")
-        ax.set_xlabel("group size")
-        ax.set_ylabel("Delta-CR (3d6 - d20), rungs")
-        ax.axhline(0, color="black", lw=0.5)
-        ax.legend(fontsize=8)
-    return True
+def _fmt(x: Any) -> str:
+    if isinstance(x, float | np.floating):
+        if not math.isfinite(x):
+            return "-"
+        return f"{x:.3g}" if abs(x) < 1000 else f"{x:,.0f}"
+    return str(x).replace("|", "\\|")
 
 
-def _plot_changes(results: list[dict], path: Any) -> bool:
+def md_table(frame: pd.DataFrame) -> list[str]:
+    """A DataFrame as a Markdown table, every row, numbers to three significant figures."""
+    if frame is None or frame.empty:
+        return ["(no rows)"]
+    cols = list(frame.columns)
+    lines = ["| " + " | ".join(map(str, cols)) + " |", "|" + "---|" * len(cols)]
+    for row in frame.itertuples(index=False):
+        lines.append("| " + " | ".join(_fmt(v) for v in row) + " |")
+    return lines
+
+
+def _plot_effects(results: list[dict], path: Any) -> bool:
     items = []
     for r in results:
-        for key in ("pooled_all", "3d6_gain_minus_d20_gain", "underdog_win_rate", "all_levels"):
-            e = r["numbers"].get(key)
-            if isinstance(e, dict) and "ci" in e:
-                items.append((f"{r['id']}\n{key}", e.get("change_pts", e.get("pts")), e["ci"]))
-        for key in ("party_win_rate",):
-            e = r["numbers"].get(key)
-            if isinstance(e, dict) and "ci" in e:
-                items.append((f"{r['id']}\n{key}", e["change_pts"], e["ci"]))
-        for key in ("d20+called", "3d6+called", "d20+open", "3d6+open"):
-            e = r["numbers"].get(key)
-            if isinstance(e, dict) and "party_win_rate" in e:
-                items.append((f"{r['id']}\n{key} win", e["party_win_rate"]["change_pts"], e["party_win_rate"]["ci"]))
+        for p in r.get("parts") or []:
+            e = p.effect
+            if math.isfinite(e.estimate) and math.isfinite(e.low) and math.isfinite(e.high):
+                items.append((f"{r['id']}: {p.name[:60]}", e.estimate - p.threshold, e.low - p.threshold,
+                              e.high - p.threshold, p.verdict))
     if not items:
         return False
     y = np.arange(len(items))[::-1]
-    est = np.array([i[1] for i in items], float)
-    err = np.array([[i[1] - i[2][0] for i in items], [i[2][1] - i[1] for i in items]], float)
-    with figure(path, (8, 1 + 0.5 * len(items))) as (_fig, ax):
-        ax.errorbar(est, y, xerr=np.clip(err, 0, None), fmt="o", capsize=3)
-        ax.set_yticks(y, [i[0] for i in items], fontsize=7)
+    colour = {"supported": "tab:green", "not supported": "tab:red"}
+    with figure(path, (9, 1 + 0.35 * len(items))) as (_fig, ax):
+        for yi, (_label, est, lo, hi, verdict) in zip(y, items, strict=True):
+            ax.errorbar([est], [yi], xerr=[[est - lo], [hi - est]], fmt="o", capsize=3,
+                        color=colour.get(verdict, "tab:grey"))
+        ax.set_yticks(y, [i[0] for i in items], fontsize=6)
         ax.axvline(0, color="black", lw=0.5)
-        ax.set_xlabel("change (percentage points, paired 95% interval)")
+        ax.set_xlabel("effect minus the claim's threshold (95% interval over matchups; green supported, red not, "
+                      "grey inconclusive)", fontsize=7)
     return True
 
 
+def _plot_maps(ev: Evaluation, path: Any) -> bool:
+    cells = ev.grid.cells if ev.grid is not None else pd.DataFrame()
+    if cells.empty:
+        return False
+    typ = cells[(cells["population"] == "typical") & (cells["variant"] != "d20") & (cells["censored"] == "")]
+    variants = list(dict.fromkeys(typ["variant"]))
+    if not variants:
+        return False
+    cols = 4
+    rows = math.ceil(len(variants) / cols)
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(rows, cols, figsize=(4 * cols, 3.2 * rows), squeeze=False)
+    try:
+        for ax, v in zip(axes.flat, variants, strict=False):
+            sel = typ[typ["variant"] == v]
+            sc = ax.scatter(sel["gap"], sel["size"], c=sel["delta"], cmap="coolwarm_r", vmin=-2, vmax=2, s=40)
+            ax.set_title(v, fontsize=9)
+            ax.set_xlabel("monster CR - party level", fontsize=8)
+            ax.set_ylabel("group size", fontsize=8)
+        for ax in list(axes.flat)[len(variants):]:
+            ax.axis("off")
+        fig.colorbar(sc, ax=axes, label="Delta-CR (rungs)")
+        path(fig)
+    finally:
+        plt.close(fig)
+    return True
+
+
+def _plot_rule(ev: Evaluation, path: Any) -> bool:
+    grid = ev.grid
+    if grid is None or not grid.rules:
+        return False
+    first = next((r for r in grid.rules if r["variant"] == "3d6"), grid.rules[0])
+    cells = grid.cells
+    sel = cells[(cells["population"] == "typical") & (cells["variant"] == first["variant"]) &
+                (cells["censored"] == "")].copy()
+    sel["rule"] = first["rule"].value(sel)
+    with figure(path, (7, 4)) as (_fig, ax):
+        for size, g in sel.groupby("size"):
+            ax.errorbar(g["gap"] + 0.06 * size, g["delta"], yerr=1.96 * g["se"], fmt="o", ms=3, capsize=2,
+                        label=f"groups of {size}")
+        xs = np.arange(sel["gap"].min(), sel["gap"].max() + 1)
+        ax.step(xs, first["rule"].value(pd.DataFrame({"gap": xs, "size": np.ones(len(xs), int)})), where="mid",
+                color="black", label=f"rule: {first['text']}"[:70])
+        ax.step(xs, np.zeros(len(xs)), color="grey", ls=":")
+        ax.set_xlabel("monster CR - party level (ladder rungs)")
+        ax.set_ylabel(f"Delta-CR ({first['variant']} - d20)")
+        ax.legend(fontsize=6)
+    return True
+
+
+def _claim_section(r: dict) -> list[str]:
+    lines = ["", f"## {r['id']}: {r['verdict']}", "", f"> {r['quote']}", "", f"*{r['source']}*", "",
+             f"**Criterion.** {r['criterion']}", "", f"**Robustness.** {r.get('robustness', 'exact')}", ""]
+    parts = r.get("parts") or []
+    if parts:
+        lines += md_table(pd.DataFrame([p.row() for p in parts]))
+    if r.get("by_variation"):
+        lines += ["", "Verdict under each variation:", ""]
+        lines += md_table(pd.DataFrame([{"variation": "main (SRD-faithful model, typical monster)"
+                                         if k == "None" else k, "verdict": v}
+                                        for k, v in r["by_variation"].items()]))
+    for key, value in (r.get("extra") or {}).items():
+        if isinstance(value, pd.DataFrame):
+            lines += ["", f"*{key}*", ""] + md_table(value)
+        else:
+            lines += ["", f"*{key}*: {value}"]
+    if "numbers" in r and r["numbers"]:          # a single-roll claim
+        lines += ["", *_numbers(r["numbers"])]
+    return lines
+
+
+def _numbers(numbers: Any) -> list[str]:
+    if isinstance(numbers, dict):
+        flat = {k: v for k, v in numbers.items() if not isinstance(v, dict | list)}
+        lines = [f"- {k}: {_fmt(v)}" for k, v in flat.items()]
+        for k, v in numbers.items():
+            if isinstance(v, dict | list):
+                lines.append(f"- {k}: {_fmt(v)}")
+        return lines
+    return [f"- {_fmt(numbers)}"]
+
+
 def write_report(ev: Evaluation, out: Any, command: str, workers: int, cluster: str | None) -> Any:
-    """``out/claims.md`` (with PNG plots), ``out/manifest.json``, ``out/claims.json`` and ``out/summary.csv``;
-    returns the page. Every file is written aside and put in place only once all are written (the page last), so
-    a failure (a full disk, a read-only folder) leaves no page that looks complete."""
+    """Write the study; returns the page. A failure (a full disk, a read-only folder) leaves no page that looks
+    complete: every file is written aside and put in place only once all are written."""
     import json
 
     from arena.errors import ArenaError
     from arena.study.experiment import git_commit, package_versions
-    from arena.study.report import Staged, md_code, md_text, output_folder
+    from arena.study.grid import anchor_summary
+    from arena.study.report import Staged, md_code, output_folder
 
     out = output_folder(out, "claims")
     if (out / "encounters.parquet").exists() or (out / "chunks").exists():
         raise ArenaError(f"{out} is a results folder of `arena run`: its manifest.json and summary.csv are not the "
                          "claims' to replace (choose another --out)")
     summary = summary_rows(ev.results)
-    widths = interval_widths(ev.results)
+    encounters = sum(v[0] for v in ev.timings.values())
+    fight_seconds = sum(v[1] for v in ev.timings.values())
     manifest = {
         "command": command, "seed": ev.seed, "quick": ev.quick, "sizes_per_arm": ev.sizes,
-        "seed_rule": "encounter i of every matchup and rule set uses arena.dice.encounter_seed(seed, i)",
-        "encounters": ev.batch.encounters if ev.batch else 0,
-        "fight_seconds": round(ev.batch.seconds, 2) if ev.batch else 0.0,
-        "total_seconds": round(ev.seconds, 2),
-        "encounters_per_second": round(ev.batch.encounters / ev.batch.seconds, 1) if ev.batch and
-        ev.batch.seconds else None,
-        "median_interval_half_width_pts": widths,
-        "matchups": [m.model_dump() for m in ev.batch.matchups] if ev.batch else [],
+        "seed_rule": "encounter i of every matchup and arm uses arena.dice.encounter_seed(seed, i); a sequential "
+                     "stage k > 0 of the calibration grid uses arena.study.sequential.stage_seed(seed, k)",
+        "encounters": encounters, "fight_seconds": round(fight_seconds, 1), "total_seconds": round(ev.seconds, 1),
+        "timings": {k: {"encounters": v[0], "seconds": round(v[1], 1)} for k, v in ev.timings.items()},
+        "selection": "arena/study/design.py: judging_cells, low_cells, grid_cells, anchor_cells",
+        "matchups": [m.name for m in ev.batch.matchups] if ev.batch else [],
         "workers": workers, "cluster": cluster, "versions": package_versions(), "git_commit": git_commit(),
         "verdicts": {r["id"]: r["verdict"] for r in ev.results},
+        "robustness": {r["id"]: r.get("robustness", "exact") for r in ev.results},
     }
+    if ev.grid is not None:
+        manifest["sequential"] = {"stages": list(ev.grid.rule.stages), "target_half_width": ev.grid.rule.target,
+                                  "confidence_per_look": ev.grid.rule.confidence,
+                                  "encounters": ev.grid.encounters, "fixed_design_encounters": ev.grid.full_cost,
+                                  "saved": ev.grid.saved}
     with Staged(out, "claims report") as stage:
         stage.text("summary.csv", summary.to_csv(index=False))
         stage.text("manifest.json", json.dumps(manifest, indent=2, default=str) + "\n")
-        stage.text("claims.json", json.dumps(ev.results, indent=2, default=str) + "\n")
-        lines = ["# The documents' claims, evaluated", "",
-                 f"{md_code(command, 2000)} - seed {ev.seed}, "
-                 f"{'quick size (wide intervals)' if ev.quick else 'full size'}; "
-                 f"{manifest['encounters']:,} encounters in {manifest['fight_seconds']:.0f} s "
-                 f"({workers} worker(s){', cluster ' + md_text(cluster) if cluster else ''}). Method and criteria: "
-                 "docs/claims.md.", "",
-                 "| claim | source | verdict | headline (paired 95% interval) | median half-width (pts) |",
-                 "|---|---|---|---|---|"]
-        for row in summary.itertuples(index=False):
-            w = widths.get(row.id)
-            lines.append(f"| {row.id} | {row.source} | **{row.verdict}** | {row.headline} | "
-                         f"{'' if w is None else f'{w:.2f}'} |")
-        if _plot_changes(ev.results, lambda fig: stage.figure("changes.png", fig)):
-            lines += ["", "![changes](changes.png)"]
+        stage.text("claims.json", json.dumps(to_json(ev.results), indent=1, default=str) + "\n")
+        lines = ["# The documents' claims, evaluated", "", "Made by", "", f"    {command}", "",
+                 f"seed {ev.seed}, {'quick size (wide intervals)' if ev.quick else 'full size'}"
+                 f"; {encounters:,} encounters in {fight_seconds:.0f} s of fighting, {ev.seconds:.0f} s in all "
+                 f"({workers} worker(s){', cluster ' + md_code(cluster, 200) if cluster else ''}). Method: "
+                 "[docs/claims.md](../../docs/claims.md).", ""]
+        if ev.anchor is not None:
+            lines += ["## The model against the DMG", "",
+                      "The DMG's anchor: an encounter of EL = party level should cost the party about 20% of its "
+                      "resources and no lives. Measured under the standard rules and the default (SRD-faithful) "
+                      "fight model, one monster of CR L and four of CR L-4, the typical monster and fully modelled "
+                      "SRD creatures of that CR (resources % = the mean of hit points lost and spell slots spent):",
+                      ""]
+            lines += md_table(anchor_summary(ev.anchor))
+            lines += ["", "Where the measured cost is well below 20%, the generated party is stronger than the DMG "
+                      "assumes for that opponent (the typical monster has statistics and no special abilities); "
+                      "where PCs die at EL = L, the opposite. Per matchup: calibration.csv beside this page lists "
+                      "the grid; the anchor's matchups are in claims.json.", ""]
+        lines += ["## Verdicts", ""]
+        lines += md_table(summary[["id", "source", "verdict", "robustness", "headline"]])
+        if _plot_effects(ev.results, lambda fig: stage.figure("effects.png", fig)):
+            lines += ["", "![effects against their thresholds](effects.png)"]
+        if ev.grid is not None:
+            lines += _grid_section(ev, stage)
+            stage.text("calibration.csv", ev.grid.cells.to_csv(index=False))
         for r in ev.results:
-            lines += ["", f"## {r['id']} - {r['verdict']}", "", f"> {r['quote']}", "", f"*{r['source']}*", "",
-                      f"**Criterion.** {r['criterion']}", ""]
-            if r["id"] == "bell-group-cr" and _plot_group_cr(r, lambda fig: stage.figure("group-cr.png", fig)):
-                lines += ["![group CR](group-cr.png)", ""]
-            lines += ["```json", json.dumps(r["numbers"], indent=1, default=str), "```"]
+            lines += _claim_section(r)
         stage.text("claims.md", "\n".join(lines) + "\n")
         stage.commit()
     return out / "claims.md"
+
+
+def _grid_section(ev: Evaluation, stage: Any) -> list[str]:
+    g = ev.grid
+    lines = ["", "## Delta-CR per variant, the group-CR models and the replacement rules", "",
+             f"Calibrated cells: {g.cells[['population', 'monster', 'level', 'size']].drop_duplicates().shape[0]} "
+             f"(typical and SRD), sequential looks at {', '.join(map(str, g.rule.stages))} encounters per arm, "
+             f"intervals at {100 * g.rule.confidence:.2f}% per look, stop at half-width "
+             f"{g.rule.target:g} rung; {g.encounters:,} encounters against {g.full_cost:,} for the fixed 9-rung "
+             f"ladder to the last look ({g.saved:,} saved).", ""]
+    if g.comparison is not None:
+        lines += ["**Group-CR models** (Delta-CR(3d6), typical monster, uncensored cells; stated before the numbers "
+                  "in arena/study/cr_rule.py; params are intercept, then slopes, with standard errors):", ""]
+        lines += md_table(g.comparison)
+    if g.srd_comparison is not None:
+        lines += ["", "The same on SRD creatures:", ""] + md_table(g.srd_comparison)
+    if g.rules:
+        rows = [{"variant": r["variant"], "rule": r["text"], "cells": r["cells"], "rmse (rungs)": r["rmse"],
+                 "within half a rung": f"{100 * r['within_half_rung']:.0f}%",
+                 "CV error of none / all / below / group": " / ".join(_fmt(r["cv_rmse"][f]) for f in
+                                                                      ("none", "all", "below", "group")),
+                 "failures": len(r["failures"])} for r in g.rules]
+        lines += ["", "**Replacement rules** (the simplest at-table rule within 0.02 rung of the best "
+                  "cross-validated error):", ""] + md_table(pd.DataFrame(rows))
+        for r in g.rules:
+            f = r["failures"]
+            if len(f):
+                lines += ["", f"Where *{r['variant']}*'s rule fails (interval excludes the rule by more than half a "
+                          "rung):", ""]
+                lines += md_table(f[["level", "cr", "size", "delta", "delta_low", "delta_high", "rule"]])
+    if _plot_maps(ev, lambda fig: stage.figure("delta-cr-maps.png", fig)):
+        lines += ["", "![Delta-CR maps per variant](delta-cr-maps.png)"]
+    if _plot_rule(ev, lambda fig: stage.figure("rule-fit.png", fig)):
+        lines += ["", "![the fitted rule against the measurements](rule-fit.png)"]
+    typ = g.cells[(g.cells["variant"] == "3d6") & (g.cells["population"] == "typical")]
+    if not typ.empty:
+        piv = typ[typ["censored"] == ""].pivot_table(index="level", columns="size", values="delta", aggfunc="mean")
+        lines += ["", "Mean Delta-CR(3d6) by party level (rows) and group size (columns), typical monster:", ""]
+        lines += md_table(piv.reset_index())
+    srd = g.cells[(g.cells["variant"] == "d20") & (g.cells["population"] == "srd")]
+    if not srd.empty:
+        srd = srd.assign(**{"SRD c* - CR (how much harder than its CR, d20)": srd["c_star"] - srd["cr_pos"]})
+        lines += ["", "SRD creatures on the typical ladder (standard d20): their equivalent CR minus their own:", ""]
+        lines += md_table(srd[["monster", "level", "size", "cr", "c_star",
+                               "SRD c* - CR (how much harder than its CR, d20)", "censored"]])
+    return lines

@@ -20,8 +20,10 @@ from arena.study.options import check_workers
 KEEP = ("winner", "rounds", "party_hp_lost", "pcs_down", "pcs_dead", "hits_monsters", "attacks_monsters",
         "lucky_hits_monsters", "lucky_damage_monsters", "damage_monsters", "attacks_party", "hits_party",
         "critical_successes_party", "critical_successes_monsters", "fumbles_party", "fumbles_monsters",
-        "called_shots_party", "called_hits_party", "luck_pressed_party", "luck_pressed_successes_party")
-"""The record fields a batch keeps (the rest of each record is dropped as soon as its chunk arrives)."""
+        "called_shots_party", "called_hits_party", "luck_pressed_party", "luck_pressed_successes_party",
+        "downs_monsters", "spells_cast_party", "long_shot_hits_monsters", "long_shot_damage_monsters")
+"""The record fields a batch keeps (the rest of each record is dropped as soon as its chunk arrives); the long
+shots are the probe's (:mod:`arena.study.measures`)."""
 
 
 @dataclass(frozen=True)
@@ -136,10 +138,13 @@ class Batch:
 
     def rows(self, m: Matchup, rules: str, n: int | None = None) -> pd.DataFrame:
         """Encounters ``0..n-1`` of matchup ``m`` (by key) under ``rules``, in index order."""
-        sel = self.frame[(self.frame["matchup"] == m.name) & (self.frame["rules"] == rules)]
-        if sel.empty:
+        groups = self.__dict__.get("_groups")
+        if groups is None:      # one pass over the frame, then a lookup per request
+            groups = self.__dict__["_groups"] = {k: g.sort_values("index").reset_index(drop=True)
+                                                 for k, g in self.frame.groupby(["matchup", "rules"], sort=False)}
+        sel = groups.get((m.name, rules))
+        if sel is None or sel.empty:
             raise ArenaError(f"no rows for {m.name} under {rules}")
-        sel = sel.sort_values("index")
         return sel.iloc[: (n or m.n)].reset_index(drop=True)
 
 
@@ -149,7 +154,8 @@ def run_batch(matchups: Sequence[Matchup], *, workers: int = 1, cluster: str | N
     """Fight every matchup under every one of its rule sets with arena.study.experiment's execution machinery."""
     import time
 
-    from arena.study.experiment import EngineSimulator, execute, make_plan
+    from arena.study.experiment import execute, make_plan
+    from arena.study.measures import ProbeSimulator
 
     workers = check_workers(workers)
     merged = merge_requests(matchups)
@@ -166,7 +172,7 @@ def run_batch(matchups: Sequence[Matchup], *, workers: int = 1, cluster: str | N
     t0 = time.perf_counter()
     chunks = list(plan.chunks())
     execute(plan, chunks, sink, workers=min(workers, max(1, len(chunks))), cluster=cluster,
-            simulator=EngineSimulator())
+            simulator=ProbeSimulator())
     seconds = time.perf_counter() - t0
     frames = []
     for chunk in plan.chunks():

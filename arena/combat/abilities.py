@@ -1,5 +1,6 @@
-"""Monsters' special abilities: improved grab and the grapple it starts (with constrict), paralysis on a hit,
-frightful presence. (Pounce and ferocity are one-line changes to a turn and to being able: they live in the engine
+"""Monsters' special abilities: improved grab and the grapple it starts (with constrict), paralysis, poison,
+ability damage and energy drain on a hit, frightful presence (the ability loss itself, and what it does to a
+creature's numbers, is in :mod:`arena.combat.conditions`). (Pounce and ferocity are one-line changes to a turn and to being able: they live in the engine
 and in :meth:`Combatant.able`.)
 
 Every roll goes through the kernel like any other (``f.resolve`` and ``f.save``), so each variant applies: under
@@ -15,7 +16,7 @@ call the parts below them (see :mod:`arena.combat.rolls`).
 from __future__ import annotations
 
 from arena.combat.combatant import Combatant
-from arena.combat.conditions import add_condition
+from arena.combat.conditions import add_condition, drain_levels, lose_ability
 from arena.combat.damage import deal
 from arena.combat.rolls import save
 from arena.combat.spells import ROUND
@@ -25,6 +26,8 @@ from arena.world.stat_types import SIZES
 
 MAX_TIE_ROLLS = 50
 """Opposed checks tied with equal modifiers roll again, at most this many times."""
+POISON_SECONDARY_ROUNDS = 10
+"""SRD 3.5 poison: the secondary damage comes 1 minute after the initial damage."""
 PANIC_HD = 4
 """SRD 3.5 frightful presence: a creature of 4 Hit Dice or fewer is panicked, one of more is shaken."""
 
@@ -58,6 +61,21 @@ def after_hit(f, c: Combatant, target: Combatant, attack, dealt: int) -> None:
         add_condition(f, target, "paralyzed", parse(paralysis.duration).roll(f.stream) * ROUND)
         if f.lines is not None:
             f.log(f"{target.name} is paralyzed")
+
+
+    poison = t.poison
+    if poison is not None and attack.name == poison.attack and not target.dead \
+            and "poison" not in target.t.immunities and not save(f, target, poison.save, poison.dc, c).success:
+        lose_ability(f, target, poison.initial, c)
+        if poison.secondary is not None and not target.dead:
+            add_condition(f, target, "poisoned", POISON_SECONDARY_ROUNDS * ROUND, poison=poison)
+    harm = t.ability_damage
+    if harm is not None and attack.name == harm.attack and not target.dead \
+            and (harm.dc is None or not save(f, target, harm.save, harm.dc, c).success):
+        lose_ability(f, target, harm.loss, c)
+    drain = t.energy_drain
+    if drain is not None and attack.name == drain.attack and not target.dead:
+        drain_levels(f, target, drain.levels)
 
 
 def _can_grab(c: Combatant, target: Combatant) -> bool:

@@ -121,7 +121,8 @@ class Template:
                  "initiative_check", "str_mod", "trip_defence",
                  "ray_bonus", "plain_defences", "heals_itself", "deflection", "dodge", "ff_touch_ac",
                  "helpless_ac", "helpless_touch_ac", "spell_focus", "healing_domain", "concentration",
-                 "shoots_better", "pounce", "ferocity", "grapple", "grab", "paralysis", "fear")
+                 "shoots_better", "pounce", "ferocity", "grapple", "grab", "paralysis", "fear", "poison",
+                 "ability_damage", "energy_drain")
 
     def __init__(self, creature: Creature, name: str) -> None:
         self.name = name
@@ -200,6 +201,8 @@ class Template:
         self.pounce, self.ferocity, self.grapple = creature.pounce, creature.ferocity, creature.grapple
         self.fear = creature.frightful_presence is not None
         self.paralysis = creature.paralysis
+        self.poison, self.ability_damage, self.energy_drain = \
+            creature.poison, creature.ability_damage, creature.energy_drain
         self.grab = None
         grab = creature.improved_grab
         named = [a for routine in (self.full, self.standard) for a in routine]
@@ -208,9 +211,10 @@ class Template:
             if attack is not None:
                 self.grab = (grab.attack, attack, parse(grab.constrict) if grab.constrict else None)
                 """(attack name, the compiled attack whose damage a held foe takes, constrict's damage)."""
+        riders = {x.attack for x in (grab, self.paralysis, self.poison, self.ability_damage, self.energy_drain)
+                  if x is not None}
         for a in named:
-            a.rider = (grab is not None and a.name == grab.attack) or \
-                (self.paralysis is not None and a.name == self.paralysis.attack)
+            a.rider = a.name in riders
         self.policy = creature.tactics
         self.first_hit_die = creature.first_hit_die or 8
         self.parts = {p.part: (p.count, p.ac_bonus) for p in creature.called_shot_parts}
@@ -233,7 +237,8 @@ class Combatant:
                  "settings", "policy", "damage_dealt", "injuries", "init", "is_able", "toughed",
                  "weapon_lost", "called_this_round", "foes", "friends", "tally", "slot_cache", "penalty_cache",
                  "blind", "deaf", "ranged", "expires_at", "attack_action", "offset", "dodge_against",
-                 "melee_target", "melee_attackers", "casting", "grip", "frightened")
+                 "melee_target", "melee_attackers", "casting", "grip", "frightened", "damage_bonus",
+                 "negative_levels", "ability_loss", "ability_mods", "save_mods")
 
     def __init__(self, template: Template, uid: int, settings, foes: list | None = None,
                  friends: list | None = None, tally=None) -> None:
@@ -249,6 +254,10 @@ class Combatant:
         """This side's counters in the fight's record."""
         self.hp = template.max_hp
         self.nonlethal = self.temp_hp = self.attack_bonus = self.ac_bonus = self.save_bonus = 0
+        self.damage_bonus = self.negative_levels = 0
+        self.ability_loss = self.ability_mods = self.save_mods = None
+        """Lost ability points and their modifier changes by ability (None until it loses some), and the save
+        modifiers they make by save (see :func:`arena.combat.conditions.recompute_bonuses`)."""
         self.damage_dealt = self.init = 0
         self.offset = 0.0
         """Where this creature's turn falls within a round, in seconds after the round starts (set by initiative):

@@ -8,10 +8,14 @@ free. Calls the rolls and states below it; the functions take the fight first (s
 
 from __future__ import annotations
 
-from arena.combat.combatant import INFINITY, Combatant
+from arena.combat.combatant import INFINITY, Combatant, ability_modifier
 from arena.combat.rolls import save
 from arena.combat.spells import ROUND
-from arena.combat.states import refresh
+from arena.combat.states import DEAD_AT, die, refresh
+from arena.dice import parse
+
+NEGATIVE_LEVEL_HP = 5
+"""SRD 3.5: each negative level costs 5 hit points."""
 
 SHAKEN = -2
 """SRD 3.5 shaken: -2 on attack rolls, saving throws, skill checks and ability checks."""
@@ -26,29 +30,107 @@ def add_condition(f, target: Combatant, name: str, seconds: float, **data) -> No
     if ends < f.next_expiry:
         f.next_expiry = ends
     refresh(f, target)
-    if name == "bless" or name == "shaken":
-        _morale(target)
-    elif name == "shield of faith":
-        target.ac_bonus = max(target.ac_bonus, data["bonus"])
+    if name in BONUS_CONDITIONS:
+        recompute_bonuses(target)
     if f.lines is not None:
         f.log(f"{target.name}: {name} for {int(seconds // ROUND)} rounds")
 
 
 def drop_condition(f, c: Combatant, name: str) -> None:
-    del c.conditions[name]
+    data = c.conditions.pop(name)[1]
     refresh(f, c)
-    if name == "bless" or name == "shaken":
-        _morale(c)
-    elif name == "shield of faith":
-        c.ac_bonus = 0
+    if name in BONUS_CONDITIONS:
+        recompute_bonuses(c)
+    elif name == "poisoned" and not c.dead:
+        secondary_poison(f, c, data)
 
 
-def _morale(c: Combatant) -> None:
-    """Bless (+1 on attack rolls) and shaken (-2 on attack rolls, saves and checks), from the conditions in force."""
+BONUS_CONDITIONS = frozenset({"bless", "shaken", "shield of faith"})
+"""Conditions that change a creature's attack, AC or save bonuses."""
+
+
+def recompute_bonuses(c: Combatant) -> None:
+    """A creature's situational bonuses from everything in force: bless (+1 on attack rolls), shaken (-2 on attack
+    rolls, saves and checks), shield of faith (AC), negative levels (-1 on attacks and saves each) and lost
+    ability points (Strength: melee attack and damage; Dexterity: AC, ranged attacks and Reflex; Constitution:
+    Fortitude; Wisdom: Will)."""
     conditions = c.conditions
     shaken = SHAKEN if "shaken" in conditions else 0
-    c.attack_bonus = (1 if "bless" in conditions else 0) + shaken
-    c.save_bonus = shaken
+    levels = c.negative_levels
+    mods = c.ability_mods or {}
+    c.attack_bonus = (1 if "bless" in conditions else 0) + shaken - levels \
+        + mods.get("dex" if c.ranged else "str", 0)
+    c.save_bonus = shaken - levels
+    shield = conditions.get("shield of faith")
+    c.ac_bonus = (shield[1]["bonus"] if shield else 0) + mods.get("dex", 0)
+    c.damage_bonus = 0 if c.ranged else mods.get("str", 0)
+    c.save_mods = {"fort": mods.get("con", 0), "ref": mods.get("dex", 0), "will": mods.get("wis", 0)} \
+        if mods else None
+
+
+LOST_AT_ZERO = {"str": "paralyzed", "dex": "paralyzed", "int": "knocked-out", "wis": "knocked-out",
+                "cha": "knocked-out"}
+"""SRD 3.5 ability damage: Strength or Dexterity 0 leaves a creature helpless (paralyzed), Intelligence, Wisdom
+or Charisma 0 unconscious (knocked out); Constitution 0 kills."""
+FOREVER = 1e9
+"""Seconds: a condition that lasts the rest of the fight."""
+
+
+def lose_ability(f, c: Combatant, loss, source: Combatant | None) -> int:
+    """``c`` loses ``loss`` (an :class:`~arena.world.creatures.AbilityLoss`): the score falls, its modifier with it
+    (Constitution: hit points, 1 per Hit Die per point of modifier, at once). Returns the points lost."""
+    t = c.t
+    ability = loss.ability
+    base = t.abilities[ability]
+    if c.dead or base is None or ("ability drain" if loss.drain else "ability damage") in t.immunities:
+        return 0
+    if c.ability_loss is None:
+        c.ability_loss, c.ability_mods = {}, {}
+    before = c.ability_loss.get(ability, 0)
+    lost = min(base, before + parse(loss.dice).roll(f.stream))
+    c.ability_loss[ability] = lost
+    old_mod = c.ability_mods.get(ability, 0)
+    new_mod = ability_modifier(base - lost) - ability_modifier(base)
+    c.ability_mods[ability] = new_mod
+    if f.lines is not None:
+        f.log(f"{c.name} loses {lost - before} {ability.capitalize()} ({base - lost} left)")
+    if ability == "con" and new_mod < old_mod:
+        c.hp -= t.hd * (old_mod - new_mod)
+    if base - lost <= 0:
+        if ability == "con":
+            c.hp = min(c.hp, DEAD_AT)
+        else:
+            add_condition(f, c, LOST_AT_ZERO[ability], FOREVER)
+    if c.hp <= DEAD_AT and not c.dead:
+        die(f, c)
+    else:
+        refresh(f, c)
+    recompute_bonuses(c)
+    return lost - before
+
+
+def drain_levels(f, c: Combatant, levels: int) -> None:
+    """Energy drain: ``levels`` negative levels (-1 on attack rolls and saves, -5 hit points each); as many negative
+    levels as Hit Dice kill (SRD 3.5)."""
+    if c.dead or "energy drain" in c.t.immunities:
+        return
+    c.negative_levels += levels
+    c.hp -= NEGATIVE_LEVEL_HP * levels
+    if f.lines is not None:
+        f.log(f"{c.name} gains {levels} negative level{'s' * (levels > 1)} ({c.negative_levels} in all)")
+    if c.negative_levels >= c.t.hd or c.hp <= DEAD_AT:
+        c.hp = min(c.hp, DEAD_AT)
+        die(f, c)
+    else:
+        refresh(f, c)
+    recompute_bonuses(c)
+
+
+def secondary_poison(f, c: Combatant, data: dict) -> None:
+    """One minute after a poisoning: a second save or the secondary damage."""
+    poison = data["poison"]
+    if poison.secondary is not None and not save(f, c, poison.save, poison.dc, None).success:
+        lose_ability(f, c, poison.secondary, None)
 
 
 def expire(f, now: float) -> None:

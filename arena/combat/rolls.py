@@ -123,6 +123,8 @@ def save(f, target: Combatant, kind: str, dc: int, source: Combatant | None, spe
     magic check when a monster saves against a PC. A massive-damage or coup-de-grace save is not (``special=False``):
     under the model's ``prad_fortitude: monster-rolls`` the monster rolls it, as under the standard rules."""
     bonus = target.t.saves[kind] + target.save_bonus + penalty(target, kind)
+    if target.save_mods:                         # lost ability points (poison, ability damage)
+        bonus += target.save_mods[kind]
     if not special and f.prad_monster_fortitude:
         opponent_side = target.side              # no opponent's roll to convert it into
     else:

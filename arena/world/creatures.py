@@ -179,6 +179,44 @@ class Paralysis(Frozen):
     """Creature types the paralysis does not affect (the ghoul's: elves; none of the engine's types by default)."""
 
 
+class AbilityLoss(Frozen):
+    """Points of one ability score lost (``1d6`` of ``con``): ability damage, or drain when ``drain``."""
+
+    dice: DamageDice
+    ability: Ability
+    drain: StrictBool = False
+    """Drain rather than damage: the same in a fight (it does not heal there either); what immunities apply."""
+
+
+class Poison(Frozen):
+    """Poison delivered by ``attack`` (SRD 3.5 "Poison"): a save (``dc``) on a hit or take the initial ability
+    damage; one minute (10 rounds) later a second save or take the secondary damage."""
+
+    attack: Label
+    dc: Annotated[int, _int(1, MAX_MODIFIER)]
+    save: SaveKind = "fort"
+    initial: AbilityLoss
+    secondary: AbilityLoss | None = None
+
+
+class AbilityDamageAttack(Frozen):
+    """Ability damage or drain dealt by every hit of ``attack`` (a shadow's Strength damage), with no save unless
+    ``dc`` is given."""
+
+    attack: Label
+    loss: AbilityLoss
+    dc: Annotated[int, _int(1, MAX_MODIFIER)] | None = None
+    save: SaveKind = "fort"
+
+
+class EnergyDrain(Frozen):
+    """Energy drain (SRD 3.5): each hit of ``attack`` bestows ``levels`` negative levels: -1 on attack rolls, saves
+    and checks and -5 hit points each; as many negative levels as Hit Dice kill."""
+
+    attack: Label
+    levels: Annotated[int, _int(1, 10)] = 1
+
+
 class BreathWeapon(Frozen):
     """A breath weapon: a cone or line, save for half, usable again after ``recharge`` rounds."""
 
@@ -469,6 +507,9 @@ class Creature(Frozen):
     improved_grab: ImprovedGrab | None = None
     frightful_presence: FrightfulPresence | None = None
     paralysis: Paralysis | None = None
+    poison: Poison | None = None
+    ability_damage: AbilityDamageAttack | None = None
+    energy_drain: EnergyDrain | None = None
     damage_reduction: Annotated[DamageReduction | None, BeforeValidator(_parse_dr)] = None
     regeneration: Regeneration | None = None
     fast_healing: Annotated[int, _int(0, MAX_AMOUNT)] = 0

@@ -159,6 +159,10 @@ def test_frightful_presence_panics_the_weak_and_shakes_the_rest_on_its_first_att
 @pytest.mark.parametrize(("field", "value"), [
     ("pounce", True), ("ferocity", True), ("improved_grab", {"attack": "bite", "constrict": "1d6+4"}),
     ("paralysis", {"attack": "bite", "dc": 14}), ("frightful_presence", {"dc": 16}),
+    ("poison", {"attack": "bite", "dc": 16, "initial": {"dice": "1d6", "ability": "con"},
+                "secondary": {"dice": "1d6", "ability": "con"}}),
+    ("ability_damage", {"attack": "bite", "loss": {"dice": "1d4", "ability": "str"}}),
+    ("energy_drain", {"attack": "bite"}),
 ])
 def test_a_seeded_fight_with_the_ability_is_reproducible_and_differs_from_one_without(field, value):
     """A level-3 party against two such beasts, seeds 0-39: the same seed gives the same fight, and the ability
@@ -170,3 +174,74 @@ def test_a_seeded_fight_with_the_ability_is_reproducible_and_differs_from_one_wi
     first = [fight(with_it, rules, s).record.as_row() for s in range(40)]
     assert first == [fight(with_it, rules, s).record.as_row() for s in range(40)]
     assert first != [fight(without, rules, s).record.as_row() for s in range(40)]
+
+
+# ------------------------------------------------------------------------------------------ poison, drain
+def poisoner(**extra) -> Creature:
+    return beast("spider", size="medium", poison={"attack": "bite", "dc": 14, "initial": {"dice": "1d6",
+                 "ability": "str"}, "secondary": {"dice": "1d6", "ability": "str"}}, **extra)
+
+
+def test_poison_deals_its_initial_damage_on_a_failed_save_and_the_secondary_a_minute_later():
+    """SRD Poison: "initial damage ... One minute later, the victim must make another saving throw ... or take
+    the secondary damage". Strength damage: -1 on melee attack and damage rolls per 2 points."""
+    f = make_fight([creature("hero", side="pc", hp=200, abilities={"str": 14})], [poisoner()])
+    spider, hero = f.monsters[0], f.pcs[0]
+    hero.acted = spider.acted = True
+    script = Script(f, [d20(15), (4, 8), d20(3), (4, 6)])      # hit; Fort 3+2 fails; 4 Strength
+    f._swing(spider, hero, spider.t.standard[0], 6)
+    assert script.used_up and hero.ability_loss == {"str": 4} and hero.ability_mods == {"str": -2}
+    assert (hero.attack_bonus, hero.damage_bonus) == (-2, -2) and "poisoned" in hero.conditions
+    script = Script(f, [d20(3), (6, 6)])                        # a minute later: fails again, 6 more
+    f.instant = hero.conditions["poisoned"][0]
+    from arena.combat import conditions
+    conditions.expire(f, f.instant)
+    assert script.used_up and hero.ability_loss == {"str": 10} and hero.ability_mods == {"str": -5}
+    g = make_fight([creature("hero", side="pc", hp=200)], [poisoner()])
+    g.pcs[0].acted = g.monsters[0].acted = True
+    script = Script(g, [d20(15), (4, 8), d20(15)])              # the save succeeds: nothing, no secondary
+    g._swing(g.monsters[0], g.pcs[0], g.monsters[0].t.standard[0], 6)
+    assert script.used_up and g.pcs[0].ability_loss is None and "poisoned" not in g.pcs[0].conditions
+
+
+def test_constitution_damage_costs_hit_points_and_zero_kills_strength_zero_is_helpless():
+    """SRD Ability Damage: a lower Constitution modifier lowers hit points by 1 per Hit Die per point; Constitution
+    0 is death; Strength 0 leaves a creature helpless."""
+    wyvern = beast("wyvern", poison={"attack": "bite", "dc": 17, "initial": {"dice": "2d6", "ability": "con"}})
+    f = make_fight([creature("hero", side="pc", hp=100, abilities={"con": 12}, hit_dice="5d10")], [wyvern])
+    w, hero = f.monsters[0], f.pcs[0]
+    hero.acted = w.acted = True
+    Script(f, [d20(15), (4, 8), d20(2), 0.0])                    # 2d6 shows 2: Con 12 -> 10, modifier -1
+    f._swing(w, hero, w.t.standard[0], 6)
+    assert hero.hp == 100 - 8 - 5 and hero.save_mods["fort"] == -1
+    Script(f, [d20(15), (4, 8), d20(2), 0.999])                 # 12 more: Con 0
+    f._swing(w, hero, w.t.standard[0], 6)
+    assert hero.dead
+    shadow = beast("shadow", ability_damage={"attack": "bite", "loss": {"dice": "1d6", "ability": "str"}})
+    g = make_fight([creature("hero", side="pc", hp=100, abilities={"str": 4})], [shadow])
+    s, hero = g.monsters[0], g.pcs[0]
+    hero.acted = s.acted = True
+    Script(g, [d20(15), (4, 8), (6, 6)])                         # no save: 6 Strength, all of it
+    g._swing(s, hero, s.t.standard[0], 6)
+    assert "paralyzed" in hero.conditions and not hero.is_able
+    zombie = creature("zombie", side="pc", hp=100, type="undead", abilities={"con": None})
+    u = make_fight([zombie], [poisoner()])
+    u.pcs[0].acted = u.monsters[0].acted = True
+    script = Script(u, [d20(15), (4, 8)])                        # undead: immune to poison, no save
+    u._swing(u.monsters[0], u.pcs[0], u.monsters[0].t.standard[0], 6)
+    assert script.used_up and u.pcs[0].ability_loss is None
+
+
+def test_energy_drain_bestows_negative_levels():
+    """SRD Energy Drain: each negative level gives -1 on attack rolls, saving throws, skill and ability checks
+    and -5 hit points; a creature with as many negative levels as Hit Dice dies."""
+    wight = beast("wight", size="medium", energy_drain={"attack": "bite", "levels": 1})
+    f = make_fight([creature("hero", side="pc", hp=100, hit_dice="2d10")], [wight])
+    w, hero = f.monsters[0], f.pcs[0]
+    hero.acted = w.acted = True
+    Script(f, [d20(15), (4, 8)])
+    f._swing(w, hero, w.t.standard[0], 6)
+    assert hero.negative_levels == 1 and (hero.attack_bonus, hero.save_bonus) == (-1, -1) and hero.hp == 100 - 8 - 5
+    Script(f, [d20(15), (4, 8)])
+    f._swing(w, hero, w.t.standard[0], 6)
+    assert hero.dead                                             # 2 negative levels, 2 Hit Dice

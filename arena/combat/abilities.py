@@ -1,7 +1,7 @@
 """Monsters' special abilities: improved grab and the grapple it starts (with constrict), paralysis, poison,
 ability damage and energy drain on a hit, frightful presence (the ability loss itself, and what it does to a
-creature's numbers, is in :mod:`arena.combat.conditions`). (Pounce and ferocity are one-line changes to a turn and to being able: they live in the engine
-and in :meth:`Combatant.able`.)
+creature's numbers, is in :mod:`arena.combat.conditions`). Pounce and ferocity are one-line changes to a turn and
+to being able: they live in the engine and in :meth:`Combatant.able`.
 
 Every roll goes through the kernel like any other (``f.resolve`` and ``f.save``), so each variant applies: under
 players roll all, a monster's paralysis DC becomes the player's save, its grapple check stays an opposed check.

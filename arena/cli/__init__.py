@@ -16,9 +16,23 @@ app = typer.Typer(
     name="arena",
     help="d20 Arena: exact odds and simulated fights under d20 house-rule variants.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     pretty_exceptions_enable=False,
 )
+
+
+def _version(value: bool) -> None:
+    if value:
+        from arena import __version__
+
+        typer.echo(f"d20 Arena {__version__}")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _root(version: bool = typer.Option(False, "--version", help="Print the version and exit.", is_eager=True,
+                                       callback=_version)) -> None:
+    """d20 Arena: exact odds and simulated fights under d20 house-rule variants."""
 
 
 def _register() -> None:
@@ -48,9 +62,10 @@ _register()
 
 def _say(message: str) -> None:
     """One line on stderr, control characters escaped (a message may quote what the user typed)."""
+    from arena.cli.common import plain
     from arena.labels import printable
 
-    print(f"error: {printable(message, limit=2000)}", file=sys.stderr)
+    print(f"error: {printable(plain(message), limit=2000)}", file=sys.stderr)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 import re
+from enum import StrEnum
 from fractions import Fraction
 from typing import Annotated
 
 import typer
 
-from arena.cli.common import fail
+from arena.cli.common import BestiaryFlag, JsonFlag, bestiary_book, cell, console, fail, table
+from arena.cli.odds import Die
 from arena.errors import ArenaError
 from arena.labels import printable
 from arena.limits import MAX_COMBATANTS, MAX_GROUP_COUNT, MAX_NAME_LENGTH
@@ -45,8 +47,18 @@ def _fmt_number(x: float) -> float | int:
     return int(x) if float(x).is_integer() else round(float(x), 2)
 
 
+class GroupBy(StrEnum):
+    kind = "kind"
+    encounter = "encounter"
+
+
+class PartyDie(StrEnum):
+    d20 = "d20"
+    bell = "3d6"
+
+
 def el_report(groups_text: list[str], die: str = "d20", party_level: int | None = None,
-              group_by: str = "kind", cr1_to_half: bool = True) -> dict:
+              group_by: str = "kind", cr1_to_half: bool = True, book: dict | None = None) -> dict:
     """The `arena el --json` document for the given group texts."""
     from arena.world.bestiary import get_creature, normalise
     from arena.world.challenge import (
@@ -63,7 +75,7 @@ def el_report(groups_text: list[str], die: str = "d20", party_level: int | None 
     merged: dict[str, list] = {}
     for text in groups_text:
         name, count = parse_group(text)
-        creature = get_creature(name)
+        creature = get_creature(name, book)
         if creature.cr is None:
             raise ArenaError(f"{creature.name} has no challenge rating")
         key = normalise(creature.name)
@@ -99,63 +111,70 @@ def el_report(groups_text: list[str], die: str = "d20", party_level: int | None 
 
 def el_cmd(
     groups: Annotated[list[str], typer.Argument(help="Creature groups NAME[:COUNT], e.g. troll:4 ogre:2.")],
-    die: Annotated[str, typer.Option("--die", help="d20, or 3d6 for the bell curve (groups of 4+ lose 1 CR).")] = "d20",
+    die: Annotated[Die, typer.Option("--die", help="d20, or 3d6 for the bell curve (groups of 4+ lose 1 CR).")]
+    = Die.d20,
     party_level: Annotated[int | None, typer.Option("--party-level", help="Party level 1-20: XP and band.")] = None,
-    group_by: Annotated[str, typer.Option("--group-by", help="Bell curve: count a group per 'kind' or per "
-                                                           "'encounter'.")] = "kind",
+    group_by: Annotated[GroupBy, typer.Option("--group-by", help="Bell curve: count a group per kind or per "
+                                                              "encounter.")] = GroupBy.kind,
     cr1_to_half: Annotated[bool, typer.Option("--cr1-to-half/--cr1-stays",
                                               help="Bell curve: CR 1 in a group of 4+ becomes 1/2.")] = True,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    bestiary: BestiaryFlag = None,
+    as_json: JsonFlag = False,
 ) -> None:
     """Encounter Level of creature groups, with each creature's effective CR, XP per PC and difficulty band."""
     try:
-        report = el_report(groups, die=die, party_level=party_level, group_by=group_by, cr1_to_half=cr1_to_half)
+        report = el_report(groups, die=die.value, party_level=party_level, group_by=group_by.value,
+                           cr1_to_half=cr1_to_half, book=bestiary_book(bestiary))
     except ArenaError as err:
         raise fail(err) from None
     if as_json:
         typer.echo(json.dumps(report))
         return
-    typer.echo(f"{'creature':<24} {'count':>5} {'CR':>5} {'effective CR':>13}")
-    for g in report["groups"]:
-        typer.echo(f"{printable(g['name']):<24} {g['count']:>5} {g['cr']:>5} {g['effective_cr']:>13}")
     el = report["el"]
     from arena.world.challenge import format_cr
     el_text = format_cr(Fraction(el).limit_denominator(10)) if isinstance(el, float) else str(el)
-    line = f"EL {el_text} (die {die})"
+    line = f"EL {el_text} (die {die.value})"
     if party_level is not None:
         xp = report["xp_per_pc"]
         xp_text = f"{xp} XP per PC (party of 4)" if xp is not None else "XP beyond the CR 20 table"
         line += f"; party level {party_level}: {report['band']}, {xp_text}"
+    t = table(None, ("creature", "count", "CR", "effective CR"), right=("count", "CR", "effective CR"))
+    for g in report["groups"]:
+        t.add_row(cell(g["name"]), str(g["count"]), g["cr"], g["effective_cr"])
+    console().print(t)
     typer.echo(line)
 
 
 def party_cmd(
     level: Annotated[int, typer.Option("--level", help="Party level 1-20.")],
-    die: Annotated[str, typer.Option("--die", help="d20, or 3d6 (bell curve: Luck domain spells).")] = "d20",
+    die: Annotated[PartyDie, typer.Option("--die", help="d20, or 3d6 (bell curve: Luck domain spells).")]
+    = PartyDie.d20,
     as_json: Annotated[bool, typer.Option("--json", help="Print the four stat blocks as JSON.")] = False,
 ) -> None:
     """The generated fighter, cleric, rogue and wizard of a level (assumptions: docs/party.md)."""
     from arena.world.party import generate_party
 
     try:
-        party = generate_party(level, die)
+        party = generate_party(level, die.value)
     except ArenaError as err:
         raise fail(err) from None
     if as_json:
         typer.echo(json.dumps([c.model_dump(mode="json", exclude_none=True) for c in party], indent=2))
         return
-    typer.echo(f"{'PC':<20} {'hp':>4} {'AC':>3} {'tch':>3} {'ff':>3} {'init':>4} {'F/R/W':>9}  attack")
+    t = table(f"The generated party of level {level} ({die.value})",
+              ("PC", "hp", "AC", "touch", "flat-footed", "init", "F/R/W", "attack", "spells"),
+              right=("hp", "AC", "touch", "flat-footed", "init", "F/R/W"))
     for c in party:
         a = c.full_attack[0][0]
         bonuses = "/".join(f"{b:+d}" for b in a.bonuses)
         crit = "" if a.threat == 20 else f"/{a.threat_range}"
         sneak = f" + sneak {a.sneak_attack}" if a.sneak_attack else ""
         saves = f"{c.saves.fort:+d}/{c.saves.ref:+d}/{c.saves.will:+d}"
-        typer.echo(f"{printable(c.display_name):<20} {c.hp:>4} {c.ac:>3} {c.touch_ac:>3} {c.flat_footed_ac:>3} "
-                   f"{c.initiative:>+4} {saves:>9}  {a.name} {bonuses} ({a.damage}{crit}){sneak}")
-        if c.spellcasting:
-            spells = "; ".join(f"{lv}: {', '.join(names)}" for lv, names in sorted(c.spellcasting.prepared.items()))
-            typer.echo(f"{'':<20} spells {spells}")
+        spells = "; ".join(f"{lv}: {', '.join(names)}" for lv, names in sorted(c.spellcasting.prepared.items())) \
+            if c.spellcasting else ""
+        t.add_row(cell(c.display_name), str(c.hp), str(c.ac), str(c.touch_ac), str(c.flat_footed_ac),
+                  f"{c.initiative:+d}", saves, cell(f"{a.name} {bonuses} ({a.damage}{crit}){sneak}"), cell(spells))
+    console().print(t)
 
 
 def register(app: typer.Typer) -> None:

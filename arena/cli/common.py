@@ -1,7 +1,9 @@
 """Small helpers shared by the command modules."""
 
 import os
-from typing import Annotated
+import sys
+from pathlib import Path
+from typing import Annotated, Any
 
 import typer
 
@@ -16,9 +18,18 @@ def default_workers() -> int:
     return max(1, min(os.cpu_count() or 1, MAX_WORKERS))
 
 
+def plain(message: str) -> str:
+    """A message without the validation library's own wording (pydantic's "Value error, ", click's "Invalid
+    value for '--x': "): one plain sentence after ``error:``."""
+    import re
+
+    message = re.sub(r"\b(Value|Assertion) error, ", "", message)
+    return re.sub(r"^Invalid value for '([^']+)': ", r"\1: ", message)
+
+
 def fail(err: ArenaError) -> typer.Exit:
     """Print ``err`` as the one ``error:`` line (control characters escaped) and return the exit to raise."""
-    typer.echo(f"error: {printable(str(err), limit=2000)}", err=True)
+    typer.echo(f"error: {printable(plain(str(err)), limit=2000)}", err=True)
     return typer.Exit(2)
 
 
@@ -41,3 +52,76 @@ def with_model(scenarios: list, pairs: list[str] | None) -> list:
     from arena.combat.model import parse_assignments
 
     return [s.with_model(parse_assignments(pairs, s.model)) for s in scenarios]
+
+
+# --------------------------------------------------------------------------------------------- shared options
+BESTIARY_HELP = ("An extra stat-block file or folder (repeatable): its creatures are looked up by name like the "
+                 "built-in ones, and a name it shares with a built-in replaces it.")
+BestiaryFlag = Annotated[list[Path] | None, typer.Option("--bestiary", "-b", help=BESTIARY_HELP, show_default=False)]
+"""``--bestiary PATH`` (files or folders, repeatable) on every command that takes a creature name. Use it as
+``bestiary: BestiaryFlag = None`` in a command's signature, then :func:`bestiary_book` (a name lookup) or pass the
+paths to :func:`arena.study.scenario.load_scenarios` (``bestiary=``)."""
+
+JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
+"""``--json`` wherever a table is printed."""
+
+
+def bestiary_book(paths: list[Path] | None) -> dict | None:
+    """The bestiary with the ``--bestiary`` files (None: the built-in one), for ``get_creature(name, book)``.
+    A missing path or a bad stat block is an ArenaError naming the file, line and field."""
+    if not paths:
+        return None
+    from arena.world.bestiary import load_bestiary
+
+    for p in paths:
+        if not p.exists():
+            raise ArenaError(f"--bestiary {printable(str(p))}: no such file or folder")
+    return load_bestiary(paths)
+
+
+# --------------------------------------------------------------------------------------------- tables
+def terminal() -> bool:
+    return sys.stdout.isatty()
+
+
+PIPE_WIDTH = 200
+"""Console width when stdout is not a terminal (a pipe, a file, a CI log): wide enough that no column of the
+widest table (``arena compare``) is cut, and ``COLUMNS`` overrides it."""
+
+
+def console(err: bool = False) -> Any:
+    """A rich console: the terminal's width on a terminal; elsewhere ``COLUMNS`` or :data:`PIPE_WIDTH`, with no
+    colour codes in the text."""
+    from rich.console import Console
+
+    stream = sys.stderr if err else sys.stdout
+    if stream.isatty():
+        return Console(stderr=err)
+    width = os.environ.get("COLUMNS", "")
+    return Console(stderr=err, width=int(width) if width.isdigit() and 40 <= int(width) <= 1000 else PIPE_WIDTH,
+                   no_color=True, highlight=False, soft_wrap=False)
+
+
+def table(title: Any = None, columns: list[str] | tuple[str, ...] = (), right: tuple[str, ...] = ()) -> Any:
+    """A rich table whose text columns fold instead of being cut to ``scen...``: names stay whole in a pipe."""
+    from rich import box
+    from rich.table import Table
+
+    t = Table(title=title, box=box.SIMPLE_HEAD, title_justify="left")
+    for col in columns:
+        t.add_column(col, justify="right" if col in right else "left", overflow="fold")
+    return t
+
+
+def cell(value: Any) -> Any:
+    """A table cell from data: control characters escaped and no rich markup (``[red]`` or a stray ``[/x]``)."""
+    from rich.text import Text
+
+    return Text(printable(value))
+
+
+def echo_json(doc: Any) -> None:
+    """``doc`` as indented JSON on stdout (JSON escapes control characters itself)."""
+    import json
+
+    typer.echo(json.dumps(doc, indent=2, default=str))

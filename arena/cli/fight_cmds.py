@@ -13,7 +13,7 @@ from typing import Annotated
 
 import typer
 
-from arena.cli.common import ModelFlag, announce_policies, fail, with_model
+from arena.cli.common import BestiaryFlag, ModelFlag, announce_policies, console, fail, terminal, with_model
 from arena.cli.odds import Die, Modifiers
 from arena.errors import ArenaError
 from arena.labels import printable_lines
@@ -25,7 +25,7 @@ def fight_document(path: Path, scenario_name: str | None = None, seed: int | Non
                    players_roll_all: bool = False, modifiers: str = "static", open_ended: bool = False,
                    called_shots: bool = False, trust_policies: bool = False,
                    on_policy: Callable[[list[str]], None] | None = None,
-                   model: list[str] | None = None) -> dict:
+                   model: list[str] | None = None, bestiary: list[Path] | None = None) -> dict:
     """The `arena fight --json` document: ``scenario``, ``seed`` (the engine's), ``encounter`` (``{"index",
     "run_seed"}`` when replaying encounter I of a run, else null), ``rules`` (the key), ``record`` (every field of
     the encounter record), ``model`` (the fight model's options that differ from the defaults) and ``log`` (the
@@ -36,8 +36,11 @@ def fight_document(path: Path, scenario_name: str | None = None, seed: int | Non
     from arena.study.scenario import load_scenarios, pick
     from arena.world.yamlio import display_name
 
-    scenario = pick(load_scenarios(path, trust_policies=trust_policies, on_policy=on_policy), scenario_name,
-                    display_name(path))
+    for p in bestiary or ():
+        if not Path(p).exists():
+            raise ArenaError(f"--bestiary {p}: no such file or folder")
+    scenario = pick(load_scenarios(path, trust_policies=trust_policies, on_policy=on_policy,
+                                   bestiary=bestiary or ()), scenario_name, display_name(path))
     (scenario,) = with_model([scenario], model)
     if rules_key:
         rules = RuleSet.from_key(rules_key, scenario.rule_options)
@@ -76,6 +79,34 @@ def format_fight(doc: dict) -> str:
     return "\n".join(lines)
 
 
+STYLES = (
+    (r"^(scenario .*|--- round \d+ ---|=== .* ===)$", "bold"),
+    (r"^winner: party\b.*", "bold green"),
+    (r"^winner: (monsters|draw)\b.*", "bold red"),
+    (r"^\[r\d+\]", "dim"),
+    (r"- (hit|critical hit|called hit)[^,;]*", "green"),
+    (r"- (miss|fumble)\b[^,;]*", "yellow"),
+    (r"\b(drops|dies|dead|destroyed|dying|unconscious|asleep|held|stunned)\b", "bold red"),
+    (r"\bnatural \d+", "cyan"),
+)
+"""How the log is coloured on a terminal (the text is the same as in a pipe, which gets no colour)."""
+
+
+def coloured(text: str):
+    """The fight log as a rich Text with :data:`STYLES` applied (no markup is read from the log itself)."""
+    from rich.text import Text
+
+    out = Text()
+    for line in text.splitlines():
+        piece = Text(line)
+        for pattern, style in STYLES:
+            piece.highlight_regex(pattern, style)
+        out.append(piece)
+        out.append("\n")
+    out.rstrip()
+    return out
+
+
 def fight_cmd(
     scenario_file: Annotated[Path, typer.Argument(help="A scenario YAML file.", show_default=False)],
     scenario: Annotated[str | None, typer.Option("--scenario", help="Which scenario of the file (needed when it "
@@ -94,17 +125,20 @@ def fight_cmd(
     trust_policies: Annotated[bool, typer.Option("--trust-policies", help="Run the Python policy files the "
                                                                           "scenario lists.")] = False,
     model: ModelFlag = None,
+    bestiary: BestiaryFlag = None,
     json_: Annotated[bool, typer.Option("--json", help="Print JSON: seed, rules, record, log.")] = False,
 ) -> None:
     """Fight one encounter of a scenario and print it blow by blow (standard d20 rules unless told otherwise)."""
     try:
         doc = fight_document(scenario_file, scenario, seed, encounter, rules, die.value, players_roll_all,
                              modifiers.value, open_ended, called_shots, trust_policies, announce_policies,
-                             model)
+                             model, bestiary)
     except ArenaError as err:
         raise fail(err) from None
     if json_:
         typer.echo(json.dumps(doc, indent=2))          # JSON escapes control characters itself
+    elif terminal():
+        console().print(coloured(printable_lines(format_fight(doc))))
     else:
         typer.echo(printable_lines(format_fight(doc)))
 

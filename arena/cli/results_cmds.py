@@ -3,48 +3,55 @@
 from __future__ import annotations
 
 import json
+from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
-from arena.cli.common import announce_policies, default_workers, fail
+from arena.cli.common import (
+    JsonFlag,
+    announce_policies,
+    cell,
+    console,
+    default_workers,
+    echo_json,
+    fail,
+    table,
+)
 from arena.errors import ArenaError
 from arena.labels import printable
 from arena.limits import MAX_WORKERS
 
 
-def _console() -> Any:
-    import sys
-
-    from rich.console import Console
-
-    return Console(width=None if sys.stdout.isatty() else 200)
-
-
-def _cell(value: Any) -> Any:
-    """A table cell from data: control characters escaped and no rich markup (``[red]`` or a stray ``[/x]``)."""
-    from rich.text import Text
-
-    return Text(printable(value))
+class Format(StrEnum):
+    md = "md"
+    html = "html"
 
 
 # --------------------------------------------------------------------------------------------- report
 def report_cmd(
     results: Annotated[Path, typer.Argument(help="A results folder (or its encounters.parquet).")],
-    fmt: Annotated[str, typer.Option("--format", help="md or html.")] = "md",
+    fmt: Annotated[Format, typer.Option("--format", help="md (with PNG files) or html (one self-contained "
+                                                         "page).")] = Format.md,
     out: Annotated[Path | None, typer.Option(help="Folder for the page and plots (default: RESULTS/report).")]
     = None,
+    baseline: Annotated[str | None, typer.Option("--baseline", help="The rule set every other is compared with "
+                                                                    "(default: d20, standard rules).")] = None,
+    as_json: JsonFlag = False,
 ) -> None:
-    """Win rates with 95% Wilson intervals, rounds, hit points lost, deaths, hit rates and lucky damage,
-    per scenario and rule set, as a page with plots."""
+    """What each rule set changes against a baseline (paired intervals, Holm-corrected), the variant grid as a
+    heat map, then win rates, rounds and hit points lost per scenario and rule set."""
     from arena.study.report import build_report
 
     try:
-        page = build_report(results, out, fmt)
+        page = build_report(results, out, fmt.value, baseline=baseline)
     except ArenaError as err:
         raise fail(err) from None
-    typer.echo(f"wrote {printable(page, limit=4000)}")
+    if as_json:
+        echo_json({"page": str(page), "format": fmt.value})
+    else:
+        typer.echo(f"wrote {printable(page, limit=4000)}")
 
 
 # --------------------------------------------------------------------------------------------- compare
@@ -64,31 +71,42 @@ def compare_cmd(
 ) -> None:
     """Change of win rate, rounds and hit points lost for every scenario and rule set in both runs.
 
-    Exit 1 if any win rate or hit points lost moved by more than the tolerance, significantly."""
+    Says which cells were compared and which only one run has. Intervals are drawn at the level that agrees with
+    each row's Holm-corrected decision. Exit 1 if any win rate or hit points lost moved by more than the
+    tolerance, significantly."""
     from arena.study.analysis import check_alpha, check_tolerance, compare_runs
 
     try:
         alpha, tolerance = check_alpha(alpha), check_tolerance(tolerance)
-        table = compare_runs(base, new, alpha=alpha, tolerance=tolerance)
+        frame, cover = compare_runs(base, new, alpha=alpha, tolerance=tolerance, with_coverage=True)
     except ArenaError as err:
         raise fail(err) from None
-    moved = bool(table["moved"].any())
+    moved = bool(frame["moved"].any())
     if as_json:
-        rows = json.loads(table.to_json(orient="records"))
-        typer.echo(json.dumps({"base": str(base), "new": str(new), "alpha": alpha, "tolerance": tolerance,
-                               "moved": moved, "cells": rows}, indent=2))
+        rows = json.loads(frame.to_json(orient="records"))
+        echo_json({"base": str(base), "new": str(new), "alpha": alpha, "tolerance": tolerance, "moved": moved,
+                   "compared": cover["compared"], "only_base": cover["only_base"], "only_new": cover["only_new"],
+                   "cells": rows})
     else:
-        from rich.table import Table
-
-        t = Table(title=_cell(f"{new} vs {base} (win rate and hp lost in points; Holm-corrected p)"))
-        for col in ("scenario", "rules", "metric", "base", "new", "change", "95% CI", "p (Holm)", "test", ""):
-            t.add_column(col, justify="left" if col in ("scenario", "rules", "metric", "test") else "right")
-        for r in table.itertuples(index=False):
+        t = table(cell(f"{new} vs {base}: win rate and hp lost in points; intervals at the Holm level of each row"),
+                  ("scenario", "rules", "metric", "base", "new", "change", "interval", "level", "p (Holm)", "test",
+                   "verdict"), right=("base", "new", "change", "interval", "level", "p (Holm)"))
+        for r in frame.itertuples(index=False):
             scale = (lambda v: f"{v:.2f}") if r.metric == "rounds" else (lambda v: f"{100 * v:.1f}%")
-            t.add_row(_cell(r.scenario), _cell(r.rules), r.metric, scale(r.base), scale(r.new), _num(r.diff, r.metric),
-                      f"{_num(r.low, r.metric)} .. {_num(r.high, r.metric)}", f"{r.p_holm:.3g}",
-                      r.test, "[red]MOVED[/red]" if r.moved else ("significant" if r.significant else ""))
-        _console().print(t)
+            verdict = "MOVED" if r.moved else ("significant" if r.significant else "")
+            t.add_row(cell(r.scenario), cell(r.rules), r.metric, scale(r.base), scale(r.new), _num(r.diff, r.metric),
+                      f"{_num(r.low, r.metric)} .. {_num(r.high, r.metric)}", f"{100 * r.level:.2f}%",
+                      f"{r.p_holm:.3g}", r.test, f"[red]{verdict}[/red]" if r.moved else verdict)
+        out = console()
+        out.print(t)
+        cells = len(cover["compared"])
+        out.print(cell(f"compared {cells} cell{'s' * (cells != 1)} (scenario x rule set) present in both runs"))
+        for key, where in (("only_base", str(base)), ("only_new", str(new))):
+            missing = cover[key]
+            if missing:
+                shown = ", ".join(f"{c['scenario']}/{c['rules']}" for c in missing[:10])
+                more = f" and {len(missing) - 10} more" if len(missing) > 10 else ""
+                out.print(cell(f"not compared, only in {where}: {len(missing)} cell(s): {shown}{more}"))
         typer.echo("moved beyond tolerance" if moved else "no cell moved beyond tolerance")
     if moved:
         raise typer.Exit(1)
@@ -101,6 +119,7 @@ def check_cmd(
                                                      "64; results are the same for any number).")] = None,
     trust_policies: Annotated[bool, typer.Option("--trust-policies", help="Run the Python policy files the "
                                                                           "scenarios list.")] = False,
+    as_json: JsonFlag = False,
 ) -> None:
     """Run a regression suite: exit 1 if any check fails."""
     from arena.study.calibrate import check_workers
@@ -111,21 +130,21 @@ def check_cmd(
         verdicts = run_suite(suite, workers=chosen, trust_policies=trust_policies, on_policy=announce_policies)
     except ArenaError as err:
         raise fail(err) from None
-    from rich.table import Table
-
-    t = Table(title=_cell(suite))
-    for col in ("check", "scenario", "rules", "n", "measured", "expected", "result"):
-        t.add_column(col)
-    for v in verdicts:
-        t.add_row(_cell(v.name), _cell(v.scenario), _cell(v.rules), str(v.n), _cell(v.measured), _cell(v.expected),
-                  "[green]pass[/green]" if v.passed else "[red]FAIL[/red]")
-    _console().print(t)
     failed = sum(not v.passed for v in verdicts)
-    typer.echo(f"{len(verdicts) - failed} passed, {failed} failed")
+    if as_json:
+        echo_json({"suite": str(suite), "passed": len(verdicts) - failed, "failed": failed,
+                   "checks": [{"name": v.name, "scenario": v.scenario, "rules": v.rules, "n": v.n,
+                               "measured": v.measured, "expected": v.expected, "passed": v.passed}
+                              for v in verdicts]})
+    else:
+        t = table(cell(suite), ("check", "scenario", "rules", "n", "measured", "expected", "result"), right=("n",))
+        for v in verdicts:
+            t.add_row(cell(v.name), cell(v.scenario), cell(v.rules), str(v.n), cell(v.measured), cell(v.expected),
+                      "[green]pass[/green]" if v.passed else "[red]FAIL[/red]")
+        console().print(t)
+        typer.echo(f"{len(verdicts) - failed} passed, {failed} failed")
     if failed:
         raise typer.Exit(1)
-
-
 
 
 def register(app: typer.Typer) -> None:

@@ -13,7 +13,7 @@ from typing import Annotated, Any
 
 import typer
 
-from arena.cli.common import ModelFlag, announce_policies, default_workers, fail, with_model
+from arena.cli.common import BestiaryFlag, ModelFlag, announce_policies, default_workers, fail, with_model
 from arena.errors import ArenaError
 from arena.labels import printable, slug
 from arena.limits import MAX_ENCOUNTERS, MAX_SEED, MAX_WORKERS
@@ -36,6 +36,31 @@ def _grid(text: str | None) -> list[str] | None:
     if not keys:
         raise ArenaError("--grid: give rule-set keys separated by commas, e.g. d20,3d6+prad")
     return keys
+
+
+def check_bestiary(paths: list[Path] | None) -> None:
+    """Refuse a ``--bestiary`` path that does not exist (before any scenario names are looked up)."""
+    for p in paths or ():
+        if not p.exists():
+            raise ArenaError(f"--bestiary {printable(str(p))}: no such file or folder")
+
+
+def inert_warnings(scenarios: list, keys: list[str] | None) -> list[str]:
+    """One line per scenario naming the rule sets of its grid that cannot change anything for it (nobody presses
+    luck under +luck, nobody calls a shot under +called), so a grid of duplicates is never silent."""
+    from arena.rules import RuleSet
+
+    lines = []
+    for s in scenarios:
+        rule_sets = s.rule_sets() if keys is None else [RuleSet.from_key(k, s.rule_options) for k in keys]
+        inert = s.inert_rule_sets(rule_sets)
+        if not inert:
+            continue
+        reasons = sorted({why for whys in inert.values() for why in whys})
+        shown = ", ".join(list(inert)[:6]) + (f" and {len(inert) - 6} more" if len(inert) > 6 else "")
+        lines.append(f"scenario {s.name!r}: {len(inert)} rule set(s) fight exactly as a simpler one ({shown}): "
+                     f"{'; '.join(reasons)} (set the scenario's tactics to use them)")
+    return lines
 
 
 # --------------------------------------------------------------------------------------------- run
@@ -92,6 +117,7 @@ def run_cmd(
                                                                           "scenarios list.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
     model: ModelFlag = None,
+    bestiary: BestiaryFlag = None,
 ) -> None:
     """Fight every scenario under every rule set of its grid, N encounters each, into results/NAME/."""
     from arena.study.experiment import rich_progress, run_experiment
@@ -101,11 +127,15 @@ def run_cmd(
     try:
         if resume and force:
             raise ArenaError("--resume and --force contradict each other: choose one")
+        check_bestiary(bestiary)
         loaded = [s for path in scenarios for s in load_scenarios(path, trust_policies=trust_policies,
-                                                                  on_policy=announce_policies)]
+                                                                  on_policy=announce_policies,
+                                                                  bestiary=bestiary or ())]
         if not loaded:
             raise ArenaError("no scenario to run")
         loaded = with_model(loaded, model)
+        for line in inert_warnings(loaded, _grid(grid)):
+            typer.echo(f"warning: {printable(line, 2000)}", err=True)
         folder = out or default_folder(loaded[0].name)
         with stop_on_signals(), rich_progress(not quiet and _tty()) as progress:
             outcome = run_experiment(

@@ -1,4 +1,10 @@
-"""`arena report`: a markdown or HTML page with tables and PNG plots (matplotlib, Agg) of a results folder.
+"""`arena report`: what each rule set changes, as a markdown page with PNG plots or one self-contained HTML page.
+
+The page leads with what a designer asks: the change of every rule set against a baseline (standard d20 unless
+``--baseline KEY``), paired over the shared encounters, Holm-corrected, as a sorted table and a forest plot; then the
+variant grid as a heat map; then the details (win rates with Wilson intervals, rounds as counts, hit points lost).
+Each scenario opens with its description, party, monsters and Encounter Level. The page is rendered from jinja2
+templates (:mod:`arena.study.report_page`); the HTML embeds its images, so it is one file.
 
 Names in a results file (scenarios, rule sets) and in its manifest are data, not markup: they are escaped for
 the page (markdown or HTML), for matplotlib (``$`` would start mathtext) and for the terminal, and a name used in
@@ -30,9 +36,17 @@ from arena.study.analysis import SUMMARY_COLUMNS, check_complete, read_encounter
 
 TABLE_COLUMNS = {
     "rules": "rule set", "n": "n", "win": "party wins (95% CI)", "draw_rate": "draws",
-    "rounds": "rounds mean [Q1, median, Q3]", "hp_lost_mean": "party hp lost", "pc_deaths_mean": "PC deaths",
+    "rounds": "rounds: mean (median, most)", "hp_lost_mean": "party hp lost", "pc_deaths_mean": "PC deaths",
     "monster_hit_rate": "monster hit rate", "lucky_damage_share": "lucky share of monster damage",
+    "note": "note",
 }
+CHANGE_COLUMNS = {
+    "rules": "rule set", "win": "party wins", "win_change": "win rate change, points (interval)",
+    "hp_change": "hp lost change, points (interval)", "rounds_change": "rounds change (interval)",
+    "verdict": "after Holm", "note": "note",
+}
+DEFAULT_BASELINE = "d20"
+ALPHA = 0.05
 FORMATS = ("md", "html")
 MAX_REPORT_SCENARIOS = 100
 """Scenarios in one report: each is a section with three plots (about a second of matplotlib); a run has a few."""
@@ -167,18 +181,90 @@ def _pct(x: float) -> str:
     return "-" if pd.isna(x) else f"{100 * x:.1f}%"
 
 
-def table_rows(summary: pd.DataFrame) -> list[dict[str, str]]:
+def _points(x: float) -> str:
+    return "-" if pd.isna(x) else f"{100 * x:+.1f}"
+
+
+def table_rows(summary: pd.DataFrame, notes: dict[str, str] | None = None) -> list[dict[str, str]]:
     """The summary as display strings, one dict per rule set (names as they are: escape them for the page)."""
+    notes = notes or {}
     out = []
     for r in summary.itertuples(index=False):
+        most = getattr(r, "rounds_max", float("nan"))
         out.append({
             "rules": str(r.rules), "n": f"{r.n:,}",
             "win": f"{_pct(r.win_rate)} ({_pct(r.win_low)}-{_pct(r.win_high)})",
             "draw_rate": _pct(r.draw_rate),
-            "rounds": f"{r.rounds_mean:.2f} [{r.rounds_q1:g}, {r.rounds_median:g}, {r.rounds_q3:g}]",
+            "rounds": f"{r.rounds_mean:.2f} ({r.rounds_median:g}, {most:g})" if not pd.isna(most)
+            else f"{r.rounds_mean:.2f} ({r.rounds_median:g})",
             "hp_lost_mean": _pct(r.hp_lost_mean),
             "pc_deaths_mean": "-" if pd.isna(r.pc_deaths_mean) else f"{r.pc_deaths_mean:.2f}",
             "monster_hit_rate": _pct(r.monster_hit_rate), "lucky_damage_share": _pct(r.lucky_damage_share),
+            "note": notes.get(str(r.rules), ""),
+        })
+    return out
+
+
+# --------------------------------------------------------------------------------------------- what changed
+def baseline_of(keys: list[str], wanted: str | None) -> str:
+    """The baseline rule set of a scenario: ``wanted`` (``--baseline``), else standard d20, else the first."""
+    if wanted is not None:
+        return wanted
+    return DEFAULT_BASELINE if DEFAULT_BASELINE in keys else keys[0]
+
+
+def changes_against(rows: pd.DataFrame, baseline: str, alpha: float = ALPHA) -> pd.DataFrame:
+    """Every other rule set of one scenario against ``baseline``: win rate, hit points lost and rounds, paired
+    over the shared encounters (:func:`arena.study.analysis.compare_cells`: Holm across the rule sets, intervals
+    at the level that agrees with each decision). One row per (rule set, metric); empty with one rule set."""
+    from arena.study.analysis import compare_cells
+
+    base = rows[rows["rules"] == baseline]
+    others = [k for k in dict.fromkeys(rows["rules"].tolist()) if k != baseline]
+    if base.empty or not others:
+        return pd.DataFrame()
+    stacked = pd.concat([base.assign(rules=k) for k in others], ignore_index=True)
+    return compare_cells(stacked, rows[rows["rules"] != baseline], alpha=alpha, tolerance=0.0)
+
+
+def identical_twins(rows: pd.DataFrame) -> dict[str, str]:
+    """Rule sets whose every encounter came out exactly as under an earlier rule set of the scenario (same
+    winner, rounds and hit points lost, encounter by encounter): ``{rules: earlier rules}``. Such a rule set
+    changed nothing for this scenario (e.g. ``+luck`` where nobody presses luck)."""
+    seen: dict[int, str] = {}
+    twins: dict[str, str] = {}
+    order = "index" if "index" in rows else None
+    for key, cell in rows.groupby("rules", sort=False):
+        cell = cell.sort_values(order) if order else cell
+        digest = hash((tuple(cell["winner"].astype(str)), cell["rounds"].to_numpy(float).tobytes(),
+                       cell["party_hp_lost"].to_numpy(float).tobytes()))
+        if digest in seen:
+            twins[str(key)] = seen[digest]
+        else:
+            seen[digest] = str(key)
+    return twins
+
+
+def change_rows(changes: pd.DataFrame, summary: pd.DataFrame, baseline: str,
+                notes: dict[str, str]) -> list[dict[str, str]]:
+    """The sorted change table (largest win-rate gain first), as display strings; the baseline row first."""
+    rate = dict(zip(summary["rules"].astype(str), summary["win_rate"], strict=True))
+    out = [{"rules": baseline, "win": _pct(rate.get(baseline, float("nan"))), "win_change": "baseline",
+            "hp_change": "", "rounds_change": "", "verdict": "", "note": notes.get(baseline, "")}]
+    if changes.empty:
+        return out
+    by = {m: changes[changes["metric"] == m].set_index("rules") for m in ("win_rate", "hp_lost", "rounds")}
+    win = by["win_rate"].assign(hp=by["hp_lost"]["diff"]).sort_values(["diff", "hp"], ascending=[False, True])
+    for key, w in win.iterrows():
+        hp, rd = by["hp_lost"].loc[key], by["rounds"].loc[key]
+        moved = [name for name, r in (("win", w), ("hp", hp), ("rounds", rd)) if r["significant"]]
+        out.append({
+            "rules": str(key), "win": _pct(rate.get(key, float("nan"))),
+            "win_change": f"{_points(w['diff'])} ({_points(w['low'])} to {_points(w['high'])})",
+            "hp_change": f"{_points(hp['diff'])} ({_points(hp['low'])} to {_points(hp['high'])})",
+            "rounds_change": f"{rd['diff']:+.2f} ({rd['low']:+.2f} to {rd['high']:+.2f})",
+            "verdict": ("significant: " + ", ".join(moved)) if moved else "no significant change",
+            "note": notes.get(str(key), ""),
         })
     return out
 
@@ -211,13 +297,13 @@ def save_figure(fig: Any, path: Any) -> None:
 
 
 @contextlib.contextmanager
-def figure(path: Any, figsize: tuple[float, float]) -> Iterator[tuple[Any, Any]]:
+def figure(path: Any, figsize: tuple[float, float], ncols: int = 1, **kwargs: Any) -> Iterator[tuple[Any, Any]]:
     """``(fig, ax)`` for the block; laid out and saved to ``path`` when it ends, closed however it ends. A glyph
     missing from the font is not worth a line on stderr, so matplotlib's warnings are silenced here."""
     plt = _pyplot()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        fig, ax = plt.subplots(figsize=figsize)
+        fig, ax = plt.subplots(1, ncols, figsize=figsize, **kwargs)
         try:
             yield fig, ax
             fig.tight_layout()
@@ -226,28 +312,178 @@ def figure(path: Any, figsize: tuple[float, float]) -> Iterator[tuple[Any, Any]]
             plt.close(fig)
 
 
+def data_limits(low: np.ndarray, high: np.ndarray, floor: float | None = None, ceiling: float | None = None,
+                least: float = 0.02) -> tuple[float, float]:
+    """Axis limits scaled to the data (the intervals' extent plus a margin), within ``floor``..``ceiling``."""
+    values = np.concatenate([np.asarray(low, float), np.asarray(high, float)])
+    values = values[np.isfinite(values)]
+    if not len(values):
+        return (floor if floor is not None else 0.0), (ceiling if ceiling is not None else 1.0)
+    lo, hi = float(values.min()), float(values.max())
+    pad = max(least, 0.08 * (hi - lo))
+    lo, hi = lo - pad, hi + pad
+    if floor is not None:
+        lo = max(lo, floor)
+    if ceiling is not None:
+        hi = min(hi, ceiling)
+    return lo, hi
+
+
+def _height(k: int) -> float:
+    return 1.3 + 0.24 * k
+
+
 def plot_win_rates(summary: pd.DataFrame, path: Any, title: str) -> None:
-    """Win rate by rule set with the 95% Wilson interval as error bars."""
+    """Win rate by rule set with the 95% Wilson interval as error bars, the axis scaled to the intervals."""
     k = len(summary)
-    with figure(path, (7, 1.2 + 0.28 * k)) as (_fig, ax):
+    with figure(path, (9, _height(k))) as (_fig, ax):
         y = np.arange(k)[::-1]
         ax.errorbar(summary["win_rate"].to_numpy(dtype=float), y, xerr=win_rate_errors(summary), fmt="o",
-                    capsize=3)
+                    capsize=3, markersize=4)
         ax.set_yticks(y, [plot_text(r) for r in summary["rules"].tolist()], fontsize=8)
-        ax.set_xlim(0, 1)
+        ax.set_xlim(*data_limits(summary["win_low"], summary["win_high"], 0.0, 1.0))
+        ax.xaxis.set_major_formatter(_percent())
         ax.set_xlabel("party win rate (95% Wilson interval)")
         ax.set_title(plot_text(title))
         ax.grid(axis="x", alpha=0.3)
 
 
-def plot_distribution(frame: pd.DataFrame, column: str, order: list[str], path: Any, title: str,
-                      label: str) -> None:
-    """Box plots of ``column`` by rule set."""
-    data = [frame.loc[frame["rules"] == key, column].to_numpy(dtype=float) for key in order]
-    with figure(path, (7, 1.2 + 0.28 * len(order))) as (_fig, ax):
-        ax.boxplot(data[::-1], orientation="horizontal", showfliers=False)
-        ax.set_yticks(np.arange(1, len(order) + 1), [plot_text(r) for r in order[::-1]], fontsize=8)
-        ax.set_xlabel(label)
+def _percent(scale: float = 100, sign: bool = False) -> Any:
+    from matplotlib.ticker import FuncFormatter
+
+    return FuncFormatter(lambda v, _pos: f"{scale * v:+g}" if sign else f"{scale * v:g}%")
+
+
+def plot_changes(changes: pd.DataFrame, path: Any, title: str, baseline: str) -> None:
+    """A forest plot: the change of win rate and of hit points lost against ``baseline``, each rule set a row
+    (sorted by the win-rate change), with the interval that agrees with its Holm decision; significant changes
+    filled, others hollow."""
+    hp_diff = changes[changes["metric"] == "hp_lost"].set_index("rules")["diff"]
+    win = changes[changes["metric"] == "win_rate"]
+    win = win.assign(hp=win["rules"].map(hp_diff)).sort_values(["diff", "hp"], ascending=[True, False])
+    order = win["rules"].tolist()
+    hp = changes[changes["metric"] == "hp_lost"].set_index("rules").loc[order].reset_index()
+    k = len(order)
+    with figure(path, (9, _height(k)), ncols=2, sharey=True) as (_fig, axes):
+        y = np.arange(k)
+        for ax, part, label in ((axes[0], win, "party win rate"), (axes[1], hp, "party hit points lost")):
+            diff = part["diff"].to_numpy(float)
+            err = np.clip(np.vstack([diff - part["low"].to_numpy(float), part["high"].to_numpy(float) - diff]),
+                          0, None)
+            sig = part["significant"].to_numpy(bool)
+            ax.axvline(0, color="0.4", linewidth=1)
+            ax.errorbar(diff, y, xerr=err, fmt="none", ecolor="0.35", capsize=2, linewidth=1)
+            ax.scatter(diff[sig], y[sig], color="C3", zorder=3, s=18, label="significant (Holm)")
+            ax.scatter(diff[~sig], y[~sig], facecolor="white", edgecolor="C0", zorder=3, s=18,
+                       label="not significant")
+            ax.set_xlim(*data_limits(part["low"], part["high"], -1.0, 1.0, least=0.01))
+            ax.xaxis.set_major_formatter(_percent(sign=True))
+            ax.set_xlabel(f"change of {label}, points")
+            ax.grid(axis="x", alpha=0.3)
+        axes[0].set_yticks(y, [plot_text(r) for r in order], fontsize=8)
+        axes[0].legend(fontsize=7, loc="lower right")
+        axes[0].set_title(plot_text(f"{title}: against {baseline}"), fontsize=10, loc="left")
+
+
+GRID_ROWS = [("d20", False), ("d20", True), ("3d6", False), ("3d6", True)]
+GRID_COLUMNS = [(m, o, c) for m in ("static", "variable", "press-luck") for o in (False, True) for c in (False, True)]
+SHORT_MODIFIERS = {"static": "static", "variable": "var", "press-luck": "luck"}
+
+
+def grid_matrix(summary: pd.DataFrame, values: dict[str, float]) -> tuple[np.ndarray, list[str], list[str]] | None:
+    """The variant grid as a matrix: rows die x players-roll-all, columns modifiers x open x called, each cell
+    ``values[rule set]``; None when the rule sets span fewer than two rows or columns (no grid to draw)."""
+    need = {"die", "players_roll_all", "modifiers", "open_ended", "called_shots"}
+    if not need <= set(summary.columns):
+        return None
+    matrix = np.full((len(GRID_ROWS), len(GRID_COLUMNS)), np.nan)
+    for r in summary.itertuples(index=False):
+        row = (str(r.die), bool(r.players_roll_all))
+        col = (str(r.modifiers), bool(r.open_ended), bool(r.called_shots))
+        if row in GRID_ROWS and col in GRID_COLUMNS and str(r.rules) in values:
+            matrix[GRID_ROWS.index(row), GRID_COLUMNS.index(col)] = values[str(r.rules)]
+    rows = [i for i in range(len(GRID_ROWS)) if np.isfinite(matrix[i]).any()]
+    cols = [j for j in range(len(GRID_COLUMNS)) if np.isfinite(matrix[:, j]).any()]
+    if len(rows) < 2 and len(cols) < 2:
+        return None
+    row_names = [GRID_ROWS[i][0] + ("+prad" if GRID_ROWS[i][1] else "") for i in rows]
+    col_names = ["\n".join([SHORT_MODIFIERS[GRID_COLUMNS[j][0]], "open" if GRID_COLUMNS[j][1] else "-",
+                            "called" if GRID_COLUMNS[j][2] else "-"]) for j in cols]
+    return matrix[np.ix_(rows, cols)], row_names, col_names
+
+
+def plot_grid(matrix: np.ndarray, rows: list[str], cols: list[str], path: Any, title: str) -> None:
+    """A heat map of the variant grid: the change of the party's win rate in points, annotated, on a diverging
+    scale centred on zero (grey: no such rule set in the run)."""
+    plt = _pyplot()
+    points = 100 * matrix
+    finite = points[np.isfinite(points)]
+    bound = max(1.0, float(np.abs(finite).max())) if len(finite) else 1.0
+    with figure(path, (min(9.0, 2.2 + 0.62 * len(cols)), 1.6 + 0.5 * len(rows))) as (fig, ax):
+        cmap = plt.get_cmap("RdBu").copy()
+        cmap.set_bad("0.85")
+        image = ax.imshow(np.ma.masked_invalid(points), cmap=cmap, vmin=-bound, vmax=bound, aspect="auto")
+        for i in range(len(rows)):
+            for j in range(len(cols)):
+                if np.isfinite(points[i, j]):
+                    ax.text(j, i, f"{points[i, j]:+.1f}", ha="center", va="center", fontsize=7,
+                            color="white" if abs(points[i, j]) > 0.6 * bound else "black")
+        ax.set_xticks(range(len(cols)), cols, fontsize=7)
+        ax.set_yticks(range(len(rows)), rows, fontsize=8)
+        ax.set_xlabel("modifiers / open-ended / called shots")
+        ax.set_title(plot_text(title), fontsize=10, loc="left")
+        fig.colorbar(image, ax=ax, fraction=0.04, pad=0.02, label="points")
+
+
+def plot_rounds(frame: pd.DataFrame, order: list[str], path: Any, title: str) -> None:
+    """Rounds are a count: the share of fights that lasted each number of rounds, per rule set, as a heat map
+    (a histogram per row) with the mean marked; the axis spans the rounds that occurred."""
+    values = frame["rounds"].to_numpy(dtype=float)
+    top = int(np.nanmax(values)) if len(values) else 1
+    low = int(np.nanmin(values)) if len(values) else 0
+    span = np.arange(low, top + 1)
+    shares = np.zeros((len(order), len(span)))
+    means = []
+    for i, key in enumerate(order):
+        cell = frame.loc[frame["rules"] == key, "rounds"].to_numpy(dtype=int)
+        counts = np.bincount(cell - low, minlength=len(span))[: len(span)] if len(cell) else np.zeros(len(span))
+        shares[i] = counts / max(1, len(cell))
+        means.append(cell.mean() if len(cell) else np.nan)
+    with figure(path, (9, _height(len(order)))) as (fig, ax):
+        image = ax.imshow(100 * shares, cmap="Blues", aspect="auto", vmin=0,
+                          extent=(low - 0.5, top + 0.5, len(order) - 0.5, -0.5))
+        ax.plot(means, np.arange(len(order)), "|", color="C3", markersize=9, label="mean")
+        ax.set_yticks(np.arange(len(order)), [plot_text(r) for r in order], fontsize=8)
+        step = max(1, len(span) // 15)
+        ax.set_xticks(span[::step])
+        ax.set_xlabel("rounds (share of fights)")
+        ax.set_title(plot_text(title))
+        ax.legend(fontsize=7, loc="lower right")
+        fig.colorbar(image, ax=ax, fraction=0.04, pad=0.02, label="% of fights")
+
+
+def plot_hp_lost(frame: pd.DataFrame, order: list[str], path: Any, title: str) -> None:
+    """The party's mean share of hit points lost per rule set, with a 95% t interval; the axis scaled to them."""
+    from scipy import stats
+
+    means, lows, highs = [], [], []
+    for key in order:
+        cell = frame.loc[frame["rules"] == key, "party_hp_lost"].to_numpy(dtype=float)
+        m = float(cell.mean()) if len(cell) else np.nan
+        half = float(stats.sem(cell) * stats.t.ppf(0.975, len(cell) - 1)) if len(cell) > 1 and cell.std() > 0 \
+            else 0.0
+        means.append(m)
+        lows.append(m - half)
+        highs.append(m + half)
+    k = len(order)
+    with figure(path, (9, _height(k))) as (_fig, ax):
+        y = np.arange(k)[::-1]
+        err = np.clip(np.nan_to_num(np.vstack([np.subtract(means, lows), np.subtract(highs, means)])), 0, None)
+        ax.errorbar(means, y, xerr=err, fmt="o", capsize=3, markersize=4, color="C1")
+        ax.set_yticks(y, [plot_text(r) for r in order], fontsize=8)
+        ax.set_xlim(*data_limits(np.array(lows), np.array(highs), 0.0, None, least=0.01))
+        ax.xaxis.set_major_formatter(_percent())
+        ax.set_xlabel("party hit points lost, mean (95% interval)")
         ax.set_title(plot_text(title))
         ax.grid(axis="x", alpha=0.3)
 
@@ -255,7 +491,7 @@ def plot_distribution(frame: pd.DataFrame, column: str, order: list[str], path: 
 # --------------------------------------------------------------------------------------------- the report
 def read_manifest(results: Path) -> dict:
     """The run's manifest.json as a dict, or {} when there is none or it is not a readable JSON object (the
-    report does not need it: it only adds the run's dates, seeds and commit)."""
+    report does not need it: it only adds the run's dates, seeds, commit and scenarios)."""
     path = (results if results.is_dir() else results.parent) / "manifest.json"
     try:
         info = path.lstat()
@@ -277,14 +513,88 @@ def _report_folder(results: Path, out: str | os.PathLike | None) -> Path:
     return output_folder(folder, "report")
 
 
-def build_report(results: str | os.PathLike, out: str | os.PathLike | None = None, fmt: str = "md") -> Path:
-    """Write the report page and its plots into ``out`` (default ``RESULTS/report``); return the page's path."""
+def _group_text(group: Any) -> str:
+    if not isinstance(group, dict):
+        return printable(group, limit=MAX_NAME_LENGTH)
+    block = group.get("stat_block")
+    name = block.get("name") if isinstance(block, dict) else group.get("name")
+    count = group.get("count", 1)
+    shown = printable(name, limit=MAX_NAME_LENGTH)
+    return f"{shown} x{printable(count, limit=10)}" if count != 1 else shown
+
+
+def _party_text(party: Any) -> str:
+    if not isinstance(party, dict):
+        return "-"
+    if party.get("level") is not None:
+        return f"the generated fighter, cleric, rogue and wizard of level {printable(party['level'], limit=10)}"
+    if party.get("file"):
+        return f"from {printable(party['file'], limit=MAX_NAME_LENGTH)}"
+    members = party.get("members") or []
+    names = [m.get("name") or (m.get("stat_block") or {}).get("name") if isinstance(m, dict) else m
+             for m in members]
+    return ", ".join(printable(n, limit=MAX_NAME_LENGTH) for n in names[:12]) or "-"
+
+
+def _encounter_level(contents: dict) -> str:
+    """The Encounter Level of a scenario as written in the manifest (under d20, and under 3d6 if it differs), or
+    '' when it cannot be worked out here (a bestiary file elsewhere, an older manifest)."""
+    try:
+        from arena.study.scenario import Scenario
+        from arena.world.challenge import format_cr
+
+        scenario = Scenario.model_validate(contents)
+        d20, bell = scenario.encounter_level("d20"), scenario.encounter_level("3d6")
+    except Exception:                                    # a label on the page, never a reason to fail the report
+        return ""
+    return format_cr(d20) + (f" (3d6: {format_cr(bell)})" if bell != d20 else "")
+
+
+def scenario_facts(manifest: dict, name: str) -> dict[str, str]:
+    """What the page says about a scenario before any number: description, party, monsters, EL, n and seed."""
+    found = {}
+    for entry in manifest.get("scenarios") or []:
+        if isinstance(entry, dict) and entry.get("name") == name:
+            found = entry
+            break
+    contents = found.get("contents") if isinstance(found.get("contents"), dict) else {}
+    monsters = contents.get("monsters") if isinstance(contents.get("monsters"), list) else []
+    facts = {
+        "description": printable(contents.get("description") or "", limit=1000),
+        "party": _party_text(contents.get("party")) if contents else "",
+        "monsters": ", ".join(_group_text(g) for g in monsters[:20]),
+        "el": _encounter_level(contents) if contents else "",
+        "n": printable(found.get("n", ""), limit=20),
+        "seed": printable(found.get("seed", ""), limit=40),
+    }
+    level = (contents.get("party") or {}).get("level") if isinstance(contents.get("party"), dict) else None
+    facts["party_level"] = printable(level, limit=10) if level is not None else ""
+    return facts
+
+
+def commit_text(manifest: dict) -> str:
+    """The run's commit as the page shows it; never "None"."""
+    commit = manifest.get("git_commit")
+    if isinstance(commit, str) and commit:
+        return printable(commit, limit=80)
+    if not manifest:
+        return "not recorded (no manifest)"
+    return "not recorded (the run's code was not a git checkout)"
+
+
+def build_report(results: str | os.PathLike, out: str | os.PathLike | None = None, fmt: str = "md",
+                 baseline: str | None = None, alpha: float = ALPHA) -> Path:
+    """Write the report page (and, for markdown, its plots) into ``out`` (default ``RESULTS/report``); return
+    the page's path. ``baseline``: the rule set every other is compared with (default standard d20)."""
+    from arena.study.report_page import render
+
     if fmt not in FORMATS:
         raise ArenaError(f"--format must be md or html, not {printable(fmt)!r}")
     results = Path(results)
     check_complete(results)
     frame = read_encounters(results, SUMMARY_COLUMNS)
     summary = summarise(frame)
+    summary["rounds_max"] = frame.groupby(["scenario", "rules"], sort=False)["rounds"].max().to_numpy(float)
     scenarios = list(dict.fromkeys(summary["scenario"].tolist()))
     if len(scenarios) > MAX_REPORT_SCENARIOS:
         raise ArenaError(f"{results}: {len(scenarios):,} scenarios, more than one report shows "
@@ -293,85 +603,83 @@ def build_report(results: str | os.PathLike, out: str | os.PathLike | None = Non
     if widest > MAX_REPORT_RULE_SETS:
         raise ArenaError(f"{results}: a scenario with {widest:,} rule sets, more than one report shows "
                          f"({MAX_REPORT_RULE_SETS})")
+    if baseline is not None and baseline not in set(summary["rules"].astype(str)):
+        have = ", ".join(list(dict.fromkeys(summary["rules"].astype(str)))[:12])
+        raise ArenaError(f"--baseline {printable(baseline)!r} is not a rule set of the results (they have {have})")
     manifest = read_manifest(results)
     folder = _report_folder(results, out)
 
     used: set[str] = set()
     sections = []
     with Staged(folder, "report") as stage:
+        def picture(name: str, alt: str) -> tuple[dict[str, str], Any]:
+            image = {"alt": alt, "src": name}
+
+            def save(fig: Any) -> None:
+                if fmt == "md":
+                    stage.figure(name, fig)
+                else:                                     # embedded: the page is one file
+                    import base64
+                    import io
+
+                    buffer = io.BytesIO()
+                    fig.savefig(buffer, format="png", dpi=100)
+                    image["src"] = "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
+            return image, save
+
         for scenario, cells in summary.groupby("scenario", sort=False):
             stem = _slug(str(scenario))
-            base, i = stem, 2
+            stem_base, i = stem, 2
             while stem in used:                  # two names, one slug: keep their plots apart
-                stem, i = f"{base}-{i}", i + 1
+                stem, i = f"{stem_base}-{i}", i + 1
             used.add(stem)
-            order = cells["rules"].tolist()
+            order = cells["rules"].astype(str).tolist()
             rows = frame[frame["scenario"] == scenario]
-            images = {"win": f"{stem}-win-rate.png", "rounds": f"{stem}-rounds.png", "hp": f"{stem}-hp-lost.png"}
-
-            def saver(name: str) -> Any:
-                return lambda fig: stage.figure(name, fig)
-
-            plot_win_rates(cells, saver(images["win"]), f"{scenario}: party win rate")
-            plot_distribution(rows, "rounds", order, saver(images["rounds"]), f"{scenario}: rounds", "rounds")
-            plot_distribution(rows, "party_hp_lost", order, saver(images["hp"]),
-                              f"{scenario}: party hit points lost", "fraction of the party's hit points lost")
-            sections.append((str(scenario), table_rows(cells), images))
+            base_key = baseline_of(order, baseline)
+            twins = identical_twins(rows)
+            notes = {k: f"the same fights as {v}: this rule set changes nothing here" for k, v in twins.items()}
+            notes.setdefault(base_key, "baseline")
+            images = []
+            changes = changes_against(rows, base_key, alpha) if base_key in order else pd.DataFrame()
+            if not changes.empty:
+                image, save = picture(f"{stem}-changes.png", f"change of each rule set against {base_key}")
+                plot_changes(changes, save, str(scenario), base_key)
+                images.append(("changes", image))
+                win = changes[changes["metric"] == "win_rate"]
+                grid = grid_matrix(cells, {**dict(zip(win["rules"].astype(str), win["diff"], strict=True)),
+                                           base_key: 0.0})
+                if grid is not None:
+                    image, save = picture(f"{stem}-grid.png", "the variant grid: change of the party's win rate")
+                    plot_grid(*grid, save, f"{scenario}: change of the party's win rate against {base_key}, points")
+                    images.append(("grid", image))
+            image, save = picture(f"{stem}-win-rate.png", "win rate by rule set")
+            plot_win_rates(cells, save, f"{scenario}: party win rate")
+            images.append(("win", image))
+            image, save = picture(f"{stem}-rounds.png", "rounds by rule set")
+            plot_rounds(rows, order, save, f"{scenario}: rounds")
+            images.append(("rounds", image))
+            image, save = picture(f"{stem}-hp-lost.png", "party hit points lost by rule set")
+            plot_hp_lost(rows, order, save, f"{scenario}: party hit points lost")
+            images.append(("hp", image))
+            sections.append({
+                "name": str(scenario), "facts": scenario_facts(manifest, str(scenario)), "baseline": base_key,
+                "changes": change_rows(changes, cells, base_key, notes) if base_key in order else [],
+                "rows": table_rows(cells, notes), "images": dict(images),
+                "unchanged": sorted(twins.items()),
+            })
         name = f"report.{fmt}"
-        stage.text(name, _html(sections, manifest, results) if fmt == "html" else
-                   _markdown(sections, manifest, results))
+        stage.text(name, render(fmt, {
+            "results": str(results), "manifest": manifest, "commit": commit_text(manifest), "sections": sections,
+            "columns": TABLE_COLUMNS, "change_columns": CHANGE_COLUMNS, "alpha": alpha,
+            "seeds": _seeds(manifest)}, md_text, md_code))
         stage.commit()
     return folder / name
 
 
-def _about(manifest: dict, results: Path, text: Any) -> list[str]:
-    """The page's opening lines, every value from the manifest passed through ``text`` (an escaper)."""
-    lines = [f"Results: {(md_code if text is md_text else text)(results, 1000)}"]
-    if manifest:
-        lines.append(f"Run started {text(manifest.get('started'), 80)}, finished {text(manifest.get('finished'), 80)}; "
-                     f"{text(manifest.get('encounters_per_second'), 40)} encounters/s; "
-                     f"commit {text(manifest.get('git_commit'), 80)}.")
-        seeds = manifest.get("seeds")
-        if isinstance(seeds, dict) and seeds:
-            shown = list(seeds.items())[:MAX_REPORT_SCENARIOS]
-            lines.append("Seeds: " + ", ".join(f"{text(k, MAX_NAME_LENGTH)} = {text(v, 40)}" for k, v in shown)
-                         + (", ..." if len(seeds) > len(shown) else "")
-                         + " (encounter i has the same seed under every rule set).")
-    lines.append("Win rates carry 95% Wilson intervals; a lucky hit is a hit whose chance was 25% or less.")
-    return lines
-
-
-def _markdown(sections: list, manifest: dict, results: Path) -> str:
-    out = ["# d20 Arena report", ""]
-    out += [line + "  " for line in _about(manifest, results, md_text)]
-    for scenario, rows, images in sections:
-        out += ["", f"## {md_text(scenario) if scenario else '(unnamed scenario)'}", ""]
-        out.append("| " + " | ".join(TABLE_COLUMNS.values()) + " |")
-        out.append("|" + "|".join("---" if k == "rules" else "---:" for k in TABLE_COLUMNS) + "|")
-        for row in rows:
-            out.append("| " + " | ".join(md_code(row[k]) if k == "rules" else row[k] for k in TABLE_COLUMNS)
-                       + " |")   # the other cells are numbers this module formatted
-        out += ["", f"![win rate by rule set]({images['win']})", "",
-                f"![rounds by rule set]({images['rounds']})", "",
-                f"![party hit points lost by rule set]({images['hp']})"]
-    return "\n".join(out) + "\n"
-
-
-def _html(sections: list, manifest: dict, results: Path) -> str:
-    esc = html_text
-    out = ["<!doctype html>", "<html><head><meta charset='utf-8'><title>d20 Arena report</title>",
-           "<style>body{font-family:sans-serif;max-width:70em;margin:auto}table{border-collapse:collapse}"
-           "td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}td:first-child{text-align:left}</style>",
-           "</head><body>", "<h1>d20 Arena report</h1>"]
-    out += [f"<p>{line}</p>" for line in _about(manifest, results, esc)]
-    for scenario, rows, images in sections:
-        out.append(f"<h2>{esc(scenario) if scenario else '(unnamed scenario)'}</h2><table><tr>"
-                   + "".join(f"<th>{esc(h)}</th>" for h in TABLE_COLUMNS.values()) + "</tr>")
-        for row in rows:
-            out.append("<tr>" + "".join(f"<td>{esc(row[k])}</td>" for k in TABLE_COLUMNS) + "</tr>")
-        out.append("</table>")
-        for key, alt in (("win", "win rate by rule set"), ("rounds", "rounds by rule set"),
-                         ("hp", "party hit points lost by rule set")):
-            out.append(f"<p><img src='{esc(images[key])}' alt='{esc(alt)}'></p>")
-    out.append("</body></html>")
-    return "\n".join(out) + "\n"
+def _seeds(manifest: dict) -> str:
+    seeds = manifest.get("seeds")
+    if not isinstance(seeds, dict) or not seeds:
+        return ""
+    shown = list(seeds.items())[:MAX_REPORT_SCENARIOS]
+    return ", ".join(f"{printable(k, limit=MAX_NAME_LENGTH)} = {printable(v, limit=40)}" for k, v in shown) + \
+        (", ..." if len(seeds) > len(shown) else "")

@@ -131,7 +131,8 @@ def _policy_paths(scenario: Scenario, base_dir: Path, where: Where, trusted: boo
 
 
 def load_scenarios(path: str | os.PathLike, *, trust_policies: bool = False,
-                   on_policy: Callable[[list[str]], None] | None = None) -> list[Scenario]:
+                   on_policy: Callable[[list[str]], None] | None = None,
+                   bestiary: Sequence[str | os.PathLike] = ()) -> list[Scenario]:
     """Every scenario in a file (one mapping, or a top-level list), validated and resolved.
 
     ``bestiary``, ``party.file`` and ``policies`` paths are relative to the scenario file. All problems of the file are
@@ -140,6 +141,9 @@ def load_scenarios(path: str | os.PathLike, *, trust_policies: bool = False,
     Policy files (Python) run only after every scenario of the file validated, and only if trusted
     (``trust_policies``, or a trusted folder of the user's config: see :func:`_policy_paths`); ``on_policy`` is
     told the files just before they run, so the command can say so.
+
+    ``bestiary``: extra stat-block files or folders (the CLI's ``--bestiary``) added after each scenario's own
+    ``bestiary`` files, so their names resolve as the scenario's own do.
     """
     from arena.world.config import trusted_policy_folders
 
@@ -187,6 +191,10 @@ def load_scenarios(path: str | os.PathLike, *, trust_policies: bool = False,
                     found[prefix].append(f"{doc.where((*prefix, 'policies', i))}: policies.{i}: {err}")
             loaded_policies = not any(found.values())
 
+    if bestiary:
+        extra = tuple(str(Path(p).resolve()) for p in bestiary)
+        validated = [(scenario.model_copy(update={"bestiary": (*scenario.bestiary, *extra)}), prefix)
+                     for scenario, prefix in validated]
     scenarios: list[Scenario] = []
     for scenario, prefix in validated:
         if scenario.policies and not loaded_policies:

@@ -352,6 +352,17 @@ class Scenario(Frozen):
             out[creature.name] = settings
         return out
 
+    def inert_rule_sets(self, rule_sets: list[RuleSet] | None = None) -> dict[str, list[str]]:
+        """The rule sets (by key) whose pressing or calling no creature of this scenario uses, with why: they fight
+        exactly as the rule set without that variant (``arena run`` says so once; the report marks them)."""
+        out: dict[str, list[str]] = {}
+        for rules in self.rule_sets() if rule_sets is None else rule_sets:
+            fighters = [*self.party_members(rules.die), *(c for c, _ in self.monster_groups())]
+            why = self.tactics.inert(fighters, rules)
+            if why:
+                out[rules.key] = why
+        return out
+
     def load_policies(self) -> None:
         """Register the scenario's own policies in this process (a worker of a run too)."""
         base_dir = self._resolved.base_dir if self._resolved is not None else Path.cwd()

@@ -89,15 +89,23 @@ class Frozen(BaseModel):
 
 
 # --------------------------------------------------------------------------------------------- tactics
+DEFAULT_PRESS_LUCK = "when-better"
+"""A scenario that does not say how to press luck presses it when the exact odds favour it. Pressing exists only
+under ``+luck`` rule sets, so the setting changes nothing elsewhere; with ``never`` a ``+luck`` rule set would fight
+exactly as its static twin (16 distinct results out of the 48-rule-set grid)."""
+DEFAULT_CALLED_SHOT = "when-better"
+"""Likewise for called shots (``+called`` rule sets only)."""
+
+
 class TacticsSpec(Frozen):
     """How a side or one creature fights. A field left out is inherited (creature <- side <- stat block)."""
 
     policy: Policy | None = None
     """One of :data:`arena.combat.tactics.POLICIES`; default: each creature's own stat-block ``tactics``."""
     press_luck: PressLuck | None = None
-    """One of :data:`arena.combat.tactics.PRESS_LUCK`; default ``never``."""
+    """One of :data:`arena.combat.tactics.PRESS_LUCK`; default :data:`DEFAULT_PRESS_LUCK` (``when-better``)."""
     called_shot: CalledShot | None = None
-    """One of :data:`arena.combat.tactics.CALLED_SHOT`; default ``never``."""
+    """One of :data:`arena.combat.tactics.CALLED_SHOT`; default :data:`DEFAULT_CALLED_SHOT` (``when-better``)."""
 
 
 class Tactics(Frozen):
@@ -112,17 +120,28 @@ class Tactics(Frozen):
         """The complete settings of one creature: its own entry, then its side's, then its stat block."""
         side = self.party if creature.side == "pc" else self.monsters
         own = self.creatures.get(creature.name, TacticsSpec())
-        defaults = TacticsSettings()
         return TacticsSettings(
-            policy=own.policy or side.policy or creature.tactics or defaults.policy,
-            press_luck=own.press_luck or side.press_luck or defaults.press_luck,
-            called_shot=own.called_shot or side.called_shot or defaults.called_shot,
+            policy=own.policy or side.policy or creature.tactics,
+            press_luck=own.press_luck or side.press_luck or DEFAULT_PRESS_LUCK,
+            called_shot=own.called_shot or side.called_shot or DEFAULT_CALLED_SHOT,
         )
 
     def side_settings(self, side: str) -> TacticsSettings:
-        """A side's settings as given (missing fields at the TacticsSettings defaults)."""
+        """A side's settings as given (press_luck and called_shot left out: ``when-better``)."""
         spec = self.party if side == "pc" else self.monsters
-        return TacticsSettings(**spec.model_dump(exclude_none=True))
+        return TacticsSettings(**{"press_luck": DEFAULT_PRESS_LUCK, "called_shot": DEFAULT_CALLED_SHOT,
+                                  **spec.model_dump(exclude_none=True)})
+
+    def inert(self, creatures: list[Creature], rules: Any) -> list[str]:
+        """Why ``rules`` fights exactly as a rule set without one of its variants, for these creatures: nobody
+        presses luck under ``+luck``, or nobody calls a shot under ``+called`` (their tactics say ``never``)."""
+        settings = [self.settings_for(c) for c in creatures]
+        why = []
+        if getattr(rules, "modifiers", None) == "press-luck" and all(s.press_luck == "never" for s in settings):
+            why.append("+luck: every creature's press_luck is never")
+        if getattr(rules, "called_shots", False) and all(s.called_shot == "never" for s in settings):
+            why.append("+called: every creature's called_shot is never")
+        return why
 
 
 # --------------------------------------------------------------------------------------------- party

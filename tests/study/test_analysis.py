@@ -111,7 +111,7 @@ def test_compare_cells_paired_and_holm():
     base, new = pd.concat(base_rows), pd.concat(new_rows)
     table = compare_cells(base, new, alpha=0.05, tolerance=0.02)
     win = table[table.metric == "win_rate"].set_index("rules")
-    assert win["paired"].all() and (win["test"] == "mcnemar").all()
+    assert win["paired"].all() and (win["test"] == "paired t").all()
     assert win.loc["a", "p"] == 1.0 and not win.loc["a", "moved"]
     assert win.loc["c", "moved"] and win.loc["c", "diff"] == pytest.approx(0.15, abs=0.03)
     assert not win.loc["b", "moved"]  # within tolerance whatever its p
@@ -127,8 +127,27 @@ def test_compare_cells_independent_when_seeds_differ():
                                                                                               dtype=np.uint64))
     table = compare_cells(base, new).set_index("metric")
     assert not table["paired"].any()
-    assert table.loc["win_rate", "test"] == "two-proportion score" and table.loc["win_rate", "moved"]
-    assert table.loc["rounds", "test"] == "mann-whitney" and table.loc["rounds", "diff"] == 1
+    assert table.loc["win_rate", "test"] == "welch t" and table.loc["win_rate", "moved"]
+    assert table.loc["rounds", "test"] == "welch t" and table.loc["rounds", "diff"] == 1
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_compare_intervals_agree_with_holm(seed):
+    """A flagged row's interval excludes zero and an unflagged row's includes it, whatever the mix of effects."""
+    rng = np.random.default_rng(seed)
+    n = 300
+    base_rows, new_rows = [], []
+    for k, shift in enumerate([0.0, 0.0, 0.004, -0.004, *rng.uniform(-0.12, 0.12, 8)]):
+        u = rng.random(n)
+        rounds = rng.integers(1, 9, n)
+        base_rows.append(_frame(np.where(u < 0.5, "party", "monsters"), rounds, u / 2, f"r{k}"))
+        new_rows.append(_frame(np.where(u < 0.5 + shift, "party", "monsters"),
+                               rounds + (rng.random(n) < abs(shift)), np.clip(u / 2 + shift / 3, 0, 1), f"r{k}"))
+    table = compare_cells(pd.concat(base_rows), pd.concat(new_rows), alpha=0.05)
+    excludes = (table["low"] > 0) | (table["high"] < 0)
+    assert (excludes == table["significant"]).all()
+    assert table["significant"].any() and not table["significant"].all()
+    assert ((table["level"] >= 0.95) & (table["level"] < 1)).all()
 
 
 def test_equivalence_and_superiority():

@@ -420,13 +420,14 @@ def test_tactics_inherit_creature_then_side_then_stat_block(tmp_path):
             wizard-5: {press_luck: never}
     """)
     t = s.creature_tactics()
-    assert t["fighter-5"] == TacticsSettings("focus-weakest", "always", "never")
-    assert t["cleric-5"] == TacticsSettings("caster", "always", "never")  # the stat block's own policy
-    assert t["wizard-5"] == TacticsSettings("caster", "never", "never")
-    assert t["troll"] == TacticsSettings("random", "never", "head")
-    assert t["ogre"] == TacticsSettings("focus-threat", "never", "head")
-    assert s.tactics.side_settings("pc") == TacticsSettings(press_luck="always")
-    assert s.tactics.side_settings("monster") == TacticsSettings("random", "never", "head")
+    # press_luck and called_shot given nowhere are when-better (they act only under +luck and +called)
+    assert t["fighter-5"] == TacticsSettings("focus-weakest", "always", "when-better")
+    assert t["cleric-5"] == TacticsSettings("caster", "always", "when-better")  # the stat block's own policy
+    assert t["wizard-5"] == TacticsSettings("caster", "never", "when-better")
+    assert t["troll"] == TacticsSettings("random", "when-better", "head")
+    assert t["ogre"] == TacticsSettings("focus-threat", "when-better", "head")
+    assert s.tactics.side_settings("pc") == TacticsSettings(press_luck="always", called_shot="when-better")
+    assert s.tactics.side_settings("monster") == TacticsSettings("random", "when-better", "head")
 
 
 def test_prepare_calls_the_engine_once_per_die(monkeypatch):
@@ -497,8 +498,8 @@ def test_the_example_in_the_docs_loads(tmp_path):
     assert [r.key for r in first.rule_sets()] == ["d20", "d20+prad", "3d6", "3d6+prad"]
     assert [c.name for c in first.party_members()] == ["fighter-4", "cleric-4", "ranger"]
     assert [(c.name, n) for c, n in first.monster_groups()] == [("ogre", 2), ("goblin", 3), ("goblin-shaman", 1)]
-    assert first.creature_tactics()["ogre"] == TacticsSettings("focus-weakest", "never", "when-better")
-    assert first.creature_tactics()["ranger"] == TacticsSettings("focus-threat", "when-better", "never")
+    assert first.creature_tactics()["ogre"] == TacticsSettings("focus-weakest", "when-better", "when-better")
+    assert first.creature_tactics()["ranger"] == TacticsSettings("focus-threat", "when-better", "when-better")
     assert [r.key for r in second.rule_sets()] == ["d20", "3d6+prad+luck+open"]
 
 

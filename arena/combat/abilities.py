@@ -16,16 +16,21 @@ call the parts below them (see :mod:`arena.combat.rolls`).
 from __future__ import annotations
 
 from arena.combat.combatant import Combatant
-from arena.combat.conditions import add_condition, drain_levels, lose_ability
+from arena.combat.conditions import FOREVER, add_condition, drain_levels, lose_ability
 from arena.combat.damage import deal
 from arena.combat.rolls import save
 from arena.combat.spells import ROUND
+from arena.combat.states import DEAD_AT, die
 from arena.dice import parse
 from arena.rules import Check
 from arena.world.stat_types import SIZES
 
 MAX_TIE_ROLLS = 50
 """Opposed checks tied with equal modifiers roll again, at most this many times."""
+FIRE = frozenset({"fire"})
+GAZE_IMMUNITY = {"petrify": "petrification", "paralysis": "paralysis", "death": "death effects",
+                 "fear": "mind-affecting"}
+"""The immunity that stops each gaze effect."""
 POISON_SECONDARY_ROUNDS = 10
 """SRD 3.5 poison: the secondary damage comes 1 minute after the initial damage."""
 PANIC_HD = 4
@@ -76,6 +81,40 @@ def after_hit(f, c: Combatant, target: Combatant, attack, dealt: int) -> None:
     drain = t.energy_drain
     if drain is not None and attack.name == drain.attack and not target.dead:
         drain_levels(f, target, drain.levels)
+    burn = t.burn
+    if burn is not None and attack.name == burn.attack and not target.dead and target.burning is None \
+            and "fire" not in target.t.immunities and not save(f, target, "ref", burn.dc, c).success:
+        target.burning = [parse(burn.rounds).roll(f.stream), parse(burn.damage), c]
+        if f.lines is not None:
+            f.log(f"{target.name} catches fire")
+
+
+def burn_turn(f, c: Combatant) -> None:
+    """A burning creature takes the fire's damage at the start of its turn, until the fire burns out."""
+    rounds, dice, source = c.burning
+    deal(f, source, c, dice.roll(f.stream), FIRE)
+    c.burning = [rounds - 1, dice, source] if rounds > 1 else None
+
+
+def gaze(f, c: Combatant) -> None:
+    """A gaze attack at the start of the creature's turn: each able foe saves or suffers its effect."""
+    g = c.t.gaze
+    for foe in list(c.foes):
+        if not foe.is_able or foe.dead or GAZE_IMMUNITY[g.effect] in foe.t.immunities:
+            continue
+        if save(f, foe, g.save, g.dc, c).success:
+            continue
+        if f.lines is not None:
+            f.log(f"{foe.name} meets {c.name}'s gaze: {g.effect}")
+        if g.effect == "death":
+            foe.hp = min(foe.hp, DEAD_AT)
+            die(f, foe)
+        elif g.effect == "petrify":
+            add_condition(f, foe, "petrified", FOREVER)
+        elif g.effect == "paralysis":
+            add_condition(f, foe, "paralyzed", parse(g.rounds).roll(f.stream) * ROUND)
+        else:
+            add_condition(f, foe, "panicked", parse(g.rounds).roll(f.stream) * ROUND)
 
 
 def _can_grab(c: Combatant, target: Combatant) -> bool:
@@ -87,7 +126,7 @@ def grip_turn(f, c: Combatant) -> bool:
     """The turn of a creature in a grapple: the holder keeps its hold (:func:`holding_turn`), the held one tries
     to escape (:func:`escape_turn`). Returns True when the grapple took the turn."""
     holds, other = c.grip
-    if other.dead or not other.is_able:
+    if other.dead or (not other.is_able and "swallowed" not in other.conditions):
         release(c)
         return False
     return holding_turn(f, c, other) if holds else escape_turn(f, c, other)
@@ -96,7 +135,16 @@ def grip_turn(f, c: Combatant) -> bool:
 def holding_turn(f, c: Combatant, target: Combatant) -> bool:
     """A grappler's turn: a won opposed grapple check deals the grabbing attack's damage, plus constrict's."""
     t = c.t
+    if "swallowed" in target.conditions:      # inside it: digested, no check needed
+        dice, types = t.swallow
+        deal(f, c, target, dice.roll(f.stream), types)
+        return True
     if opposed(f, c, t.grapple, target, target.t.grapple):
+        if t.swallow is not None:             # swallow whole: a won check swallows the held foe
+            add_condition(f, target, "swallowed", FOREVER)
+            if f.lines is not None:
+                f.log(f"{c.name} swallows {target.name} whole")
+            return True
         attack = t.grab[1]
         amount = max(1, attack.damage.roll(f.stream))
         if f.lines is not None:
@@ -107,6 +155,11 @@ def holding_turn(f, c: Combatant, target: Combatant) -> bool:
             if f.lines is not None:
                 f.log(f"{c.name} constricts {target.name}")
             deal(f, c, target, constrict.roll(f.stream), attack.types, attack.overcomes, weapon=True)
+        if t.rake is not None and not target.dead:     # rake: its hind claws at the held foe
+            for bonus in t.rake.full_bonuses:
+                if target.dead:
+                    break
+                f._swing(c, target, t.rake, bonus)
     elif f.lines is not None:
         f.log(f"{c.name} fails to keep damaging {target.name} in its hold")
     return True

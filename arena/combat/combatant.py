@@ -71,6 +71,10 @@ def _pick(routines: tuple[tuple[CompiledAttack, ...], ...], ranged: bool) -> tup
     return routines[0] if routines else ()
 
 
+UNABLE = ("asleep", "held", "knocked-out", "paralyzed", "panicked", "petrified", "swallowed")
+"""Conditions under which a creature cannot act (the fight ends when a side has nobody able)."""
+NOT_HELPLESS = frozenset({"panicked", "petrified", "swallowed"})
+"""Out of the fight but no target for a coup de grace: fled, turned to stone, inside a monster."""
 DODGE_AC = 1
 """SRD 3.5 Dodge: +1 dodge bonus to AC against attacks from one opponent designated on one's action."""
 HELPLESS_DEX_MODIFIER = -5
@@ -122,7 +126,7 @@ class Template:
                  "ray_bonus", "plain_defences", "heals_itself", "deflection", "dodge", "ff_touch_ac",
                  "helpless_ac", "helpless_touch_ac", "spell_focus", "healing_domain", "concentration",
                  "shoots_better", "pounce", "ferocity", "grapple", "grab", "paralysis", "fear", "poison",
-                 "ability_damage", "energy_drain")
+                 "ability_damage", "energy_drain", "rake", "rage", "burn", "gaze", "swallow", "turn_start")
 
     def __init__(self, creature: Creature, name: str) -> None:
         self.name = name
@@ -203,6 +207,12 @@ class Template:
         self.paralysis = creature.paralysis
         self.poison, self.ability_damage, self.energy_drain = \
             creature.poison, creature.ability_damage, creature.energy_drain
+        self.rake = CompiledAttack(creature.rake) if creature.rake is not None else None
+        self.rage, self.burn, self.gaze = creature.rage, creature.burn, creature.gaze
+        swallow = creature.swallow_whole
+        self.swallow = (parse(swallow.damage), frozenset(swallow.damage_types)) if swallow is not None else None
+        self.turn_start = self.heals_itself or self.gaze is not None
+        """Something to do at the start of each of its turns: regeneration or fast healing, a gaze."""
         self.grab = None
         grab = creature.improved_grab
         named = [a for routine in (self.full, self.standard) for a in routine]
@@ -211,8 +221,8 @@ class Template:
             if attack is not None:
                 self.grab = (grab.attack, attack, parse(grab.constrict) if grab.constrict else None)
                 """(attack name, the compiled attack whose damage a held foe takes, constrict's damage)."""
-        riders = {x.attack for x in (grab, self.paralysis, self.poison, self.ability_damage, self.energy_drain)
-                  if x is not None}
+        riders = {x.attack for x in (grab, self.paralysis, self.poison, self.ability_damage, self.energy_drain,
+                                     self.burn) if x is not None}
         for a in named:
             a.rider = a.name in riders
         self.policy = creature.tactics
@@ -238,7 +248,7 @@ class Combatant:
                  "weapon_lost", "called_this_round", "foes", "friends", "tally", "slot_cache", "penalty_cache",
                  "blind", "deaf", "ranged", "expires_at", "attack_action", "offset", "dodge_against",
                  "melee_target", "melee_attackers", "casting", "grip", "frightened", "damage_bonus",
-                 "negative_levels", "ability_loss", "ability_mods", "save_mods")
+                 "negative_levels", "ability_loss", "ability_mods", "save_mods", "burning", "raging")
 
     def __init__(self, template: Template, uid: int, settings, foes: list | None = None,
                  friends: list | None = None, tally=None) -> None:
@@ -255,6 +265,9 @@ class Combatant:
         self.hp = template.max_hp
         self.nonlethal = self.temp_hp = self.attack_bonus = self.ac_bonus = self.save_bonus = 0
         self.damage_bonus = self.negative_levels = 0
+        self.burning = None
+        """[rounds left, fire damage dice] while it burns (a fire elemental's burn)."""
+        self.raging = False
         self.ability_loss = self.ability_mods = self.save_mods = None
         """Lost ability points and their modifier changes by ability (None until it loses some), and the save
         modifiers they make by save (see :func:`arena.combat.conditions.recompute_bonuses`)."""
@@ -324,8 +337,7 @@ class Combatant:
         if self.dead or (self.hp < 0 and not self.t.ferocity) or (self.nonlethal and self.nonlethal > self.hp):
             return False                                         # disabled (0 hp) still acts, barely
         conditions = self.conditions
-        return not conditions or not ("asleep" in conditions or "held" in conditions or "knocked-out" in conditions
-                                      or "paralyzed" in conditions or "panicked" in conditions)
+        return not conditions or not any(name in conditions for name in UNABLE)
 
     def single_action(self) -> bool:
         """Disabled (0 hp) or staggered (nonlethal damage equal to hit points): one standard action a turn."""

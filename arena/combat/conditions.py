@@ -14,6 +14,9 @@ from arena.combat.spells import ROUND
 from arena.combat.states import DEAD_AT, die, refresh
 from arena.dice import parse
 
+RAGE_MODIFIER = 2
+"""Rage's +4 Strength: +2 on melee attack and damage rolls (its +4 Constitution: +2 hit points per Hit Die)."""
+RAGE_AC = 2
 NEGATIVE_LEVEL_HP = 5
 """SRD 3.5: each negative level costs 5 hit points."""
 
@@ -58,12 +61,13 @@ def recompute_bonuses(c: Combatant) -> None:
     shaken = SHAKEN if "shaken" in conditions else 0
     levels = c.negative_levels
     mods = c.ability_mods or {}
+    rage = RAGE_MODIFIER if c.raging else 0
     c.attack_bonus = (1 if "bless" in conditions else 0) + shaken - levels \
-        + mods.get("dex" if c.ranged else "str", 0)
+        + (mods.get("dex", 0) if c.ranged else mods.get("str", 0) + rage)
     c.save_bonus = shaken - levels
     shield = conditions.get("shield of faith")
-    c.ac_bonus = (shield[1]["bonus"] if shield else 0) + mods.get("dex", 0)
-    c.damage_bonus = 0 if c.ranged else mods.get("str", 0)
+    c.ac_bonus = (shield[1]["bonus"] if shield else 0) + mods.get("dex", 0) - (RAGE_AC if c.raging else 0)
+    c.damage_bonus = 0 if c.ranged else mods.get("str", 0) + rage
     c.save_mods = {"fort": mods.get("con", 0), "ref": mods.get("dex", 0), "will": mods.get("wis", 0)} \
         if mods else None
 
@@ -155,3 +159,12 @@ def try_break_free(f, c: Combatant) -> None:
         drop_condition(f, c, "held")
         if f.lines is not None:
             f.log(f"{c.name} breaks free of hold person")
+
+
+def rage(f, c: Combatant) -> None:
+    """Rage (SRD 3.5 dire badger, wolverine): once hurt, +4 Strength and Constitution, -2 AC, for the fight."""
+    c.raging = True
+    c.hp += RAGE_MODIFIER * c.t.hd
+    recompute_bonuses(c)
+    if f.lines is not None:
+        f.log(f"{c.name} flies into a rage")

@@ -10,6 +10,7 @@ from __future__ import annotations
 from arena.combat import spells
 from arena.combat.called_shots import called_effect
 from arena.combat.combatant import Combatant
+from arena.combat.conditions import rage
 from arena.combat.rolls import save as saving_throw
 from arena.combat.states import DEAD_AT, die, refresh
 from arena.dice import parse
@@ -60,6 +61,8 @@ def deal(f, source: Combatant, target: Combatant, amount: int, types: frozenset,
     if "sonic" in types and f.called_shots and "ear" in t.parts \
             and amount >= cs.SONIC_EARS_FACTOR * t.first_hit_die:
         called_effect(f, source, target, "ear", amount, all_instances=True)
+    if t.rage and not target.raging and target.hp > DEAD_AT:
+        rage(f, target)
     woke = target.conditions and "asleep" in target.conditions
     if woke:                                  # damage wakes a sleeper
         del target.conditions["asleep"]

@@ -315,8 +315,17 @@ class Fight:
         if c.casting is not None:            # a spell of one round's casting time takes effect now
             spells.complete_casting(self, c)
         t = c.t
-        if t.heals_itself:
-            states.heal_itself(self, c)
+        if t.turn_start:
+            if t.heals_itself:
+                states.heal_itself(self, c)
+            if t.gaze is not None and c.is_able:
+                abilities.gaze(self, c)
+                if self._over():
+                    return
+        if c.burning is not None:
+            abilities.burn_turn(self, c)
+            if c.dead:
+                return
         if c.hp < 0:
             states.dying(self, c)
             if not t.ferocity or c.dead:         # ferocity: it fights on while dying
@@ -379,6 +388,8 @@ class Fight:
                     if not (c.weapon_lost and routine and routine[0].ranged):   # its only weapon is gone
                         attacks.attack_routine(self, c, target, routine, full)
                         strained = True
+                        if t.rake is not None and t.pounce and self.round == 1 and target.is_able:
+                            attacks.attack_routine(self, c, target, (t.rake,), True)   # pounce: rake too
         elif kind == "cast":
             self._cast(c, action)
         elif kind == "breath":

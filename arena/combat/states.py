@@ -32,11 +32,13 @@ def refresh(f, c: Combatant) -> None:
         if not now and c.melee_target is not None:      # it threatens no one now (flanking)
             c.melee_target.melee_attackers -= 1
             c.melee_target = None
-        if not now and c.grip is not None:              # nor holds anyone, nor is held (improved grab)
+        if not now and c.grip is not None and "swallowed" not in c.conditions:   # nor holds, nor is held
             other = c.grip[1]
             if other.grip is not None and other.grip[1] is c:
                 other.grip = None
             c.grip = None
+            if other.conditions.pop("swallowed", None) is not None:      # its meal is free again
+                refresh(f, other)
 
 
 def lose_weapon(f, c: Combatant) -> None:

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arena.combat.actions import NOTHING, Action
+from arena.combat.combatant import NOT_HELPLESS
 from arena.combat.spells import SLEEP_HD, SPELLS, area_count, shield_of_faith_gain
 from arena.errors import ArenaError
 
@@ -197,7 +198,7 @@ def attack_policy(view: View, creature) -> Action:
 
 def _coup_candidate(creature, c) -> bool:
     """Helpless for now (asleep, held, knocked out), neither dying nor dead, and killable by a coup de grace."""
-    return not c.is_able and not c.dead and c.hp >= 0 and "panicked" not in c.conditions \
+    return not c.is_able and not c.dead and c.hp >= 0 and not (NOT_HELPLESS & c.conditions.keys()) \
         and _coup_can_kill(creature, c)
 
 

@@ -217,6 +217,36 @@ class EnergyDrain(Frozen):
     levels: Annotated[int, _int(1, 10)] = 1
 
 
+class Burn(Frozen):
+    """Burn (SRD 3.5 fire elemental): a hit with ``attack`` sets the foe on fire unless it makes a Reflex save
+    (``dc``); it burns for ``rounds``, taking ``damage`` fire at the start of each of its turns."""
+
+    attack: Label = "slam"
+    dc: Annotated[int, _int(1, MAX_MODIFIER)]
+    damage: DamageDice = "1d4"
+    rounds: RoundsDice = "1d4"
+
+
+class Gaze(Frozen):
+    """A gaze attack (SRD 3.5 "Gaze Attacks"): at the start of each of the creature's turns every able foe saves
+    (``save``, ``dc``) or suffers ``effect``: ``petrify`` (turned to stone: out of the fight), ``paralysis`` (for
+    ``rounds``), ``death`` (dies), ``fear`` (panicked for ``rounds``). Averting eyes is not modelled."""
+
+    effect: Literal["petrify", "paralysis", "death", "fear"]
+    save: SaveKind = "fort"
+    dc: Annotated[int, _int(1, MAX_MODIFIER)]
+    rounds: RoundsDice = "2d4"
+
+
+class SwallowWhole(Frozen):
+    """Swallow whole (SRD 3.5): a creature holding a foe smaller than itself (improved grab) swallows it with a won
+    grapple check; a swallowed foe is out of the fight and takes ``damage`` on each of the swallower's turns
+    (cutting one's way out is not modelled)."""
+
+    damage: DamageDice
+    damage_types: tuple[DamageType, ...] = ("bludgeoning",)
+
+
 class BreathWeapon(Frozen):
     """A breath weapon: a cone or line, save for half, usable again after ``recharge`` rounds."""
 
@@ -510,6 +540,13 @@ class Creature(Frozen):
     poison: Poison | None = None
     ability_damage: AbilityDamageAttack | None = None
     energy_drain: EnergyDrain | None = None
+    rake: Attack | None = None
+    """Rake (SRD 3.5): these extra attacks in a full attack at the end of a pounce, and each turn it holds a foe."""
+    rage: StrictBool = False
+    """Rage (SRD 3.5, dire badger and the like): once hurt, +4 Strength, +4 Constitution and -2 AC for the fight."""
+    burn: Burn | None = None
+    gaze: Gaze | None = None
+    swallow_whole: SwallowWhole | None = None
     damage_reduction: Annotated[DamageReduction | None, BeforeValidator(_parse_dr)] = None
     regeneration: Regeneration | None = None
     fast_healing: Annotated[int, _int(0, MAX_AMOUNT)] = 0

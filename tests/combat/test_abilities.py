@@ -162,7 +162,8 @@ def test_frightful_presence_panics_the_weak_and_shakes_the_rest_on_its_first_att
     ("poison", {"attack": "bite", "dc": 16, "initial": {"dice": "1d6", "ability": "con"},
                 "secondary": {"dice": "1d6", "ability": "con"}}),
     ("ability_damage", {"attack": "bite", "loss": {"dice": "1d4", "ability": "str"}}),
-    ("energy_drain", {"attack": "bite"}),
+    ("energy_drain", {"attack": "bite"}), ("rage", True), ("burn", {"attack": "bite", "dc": 14}),
+    ("gaze", {"effect": "paralysis", "dc": 13}),
 ])
 def test_a_seeded_fight_with_the_ability_is_reproducible_and_differs_from_one_without(field, value):
     """A level-3 party against two such beasts, seeds 0-39: the same seed gives the same fight, and the ability
@@ -245,3 +246,92 @@ def test_energy_drain_bestows_negative_levels():
     Script(f, [d20(15), (4, 8)])
     f._swing(w, hero, w.t.standard[0], 6)
     assert hero.dead                                             # 2 negative levels, 2 Hit Dice
+
+
+# ------------------------------------------------------------------------------------------ rake, rage, burn, gaze
+RAKE = {"name": "rake", "bonuses": [4], "count": 2, "damage": "1d4+1", "damage_types": ["slashing"]}
+
+
+def test_rake_adds_its_attacks_to_a_pounce_and_to_a_hold():
+    """SRD Rake: "extra attacks ... when it pounces on an opponent" and "if it gets a hold"."""
+    assert attacks_in_round_one(beast(pounce=True, rake=RAKE)) == 5     # bite, 2 claws, 2 rakes
+    lion = beast("lion", improved_grab={"attack": "bite"}, rake=RAKE)
+    f = make_fight([creature("hero", side="pc", hp=200)], [lion])
+    cat, hero = f.monsters[0], f.pcs[0]
+    cat.grip, hero.grip = (True, hero), (False, cat)
+    hero.acted = cat.acted = True
+    f.round = 2
+    script = Script(f, [d20(5), d20(10), (4, 8), d20(15), (2, 4), d20(15), (2, 4)])   # hold, bite, 2 rakes
+    f._turn(cat)
+    assert script.used_up and hero.hp == 200 - 8 - 3 - 3
+
+
+def test_rage_once_hurt_strength_and_constitution_up_armour_down():
+    """SRD Rage (dire badger): "A dire badger that takes damage in combat flies into a berserk rage ... +4
+    Strength, +4 Constitution, and -2 AC"."""
+    badger = beast("badger", rage=True)
+    f = make_fight([creature("hero", side="pc", hp=200)], [badger])
+    b = f.monsters[0]
+    f.deal(f.pcs[0], b, 5, frozenset({"slashing"}))
+    assert b.raging and b.hp == 40 - 5 + 2 * 5 and (b.attack_bonus, b.damage_bonus, b.ac_bonus) == (2, 2, -2)
+    f.deal(f.pcs[0], b, 5, frozenset({"slashing"}))
+    assert b.hp == 40 and b.attack_bonus == 2                    # once only
+
+
+def test_burn_sets_the_target_on_fire_unless_it_saves():
+    """SRD Burn (fire elemental): "must succeed on a Reflex save or catch on fire. The flame burns for 1d4
+    rounds"; fire creatures are immune."""
+    elemental = beast("fire", size="medium", burn={"attack": "bite", "dc": 15, "damage": "1d4", "rounds": "1d4"})
+    f = make_fight([creature("hero", side="pc", hp=200)], [elemental])
+    e, hero = f.monsters[0], f.pcs[0]
+    hero.acted = e.acted = True
+    script = Script(f, [d20(15), (4, 8), d20(2), (2, 4)])       # hit; Reflex fails; burns 2 rounds
+    f._swing(e, hero, e.t.standard[0], 6)
+    assert script.used_up and hero.burning[0] == 2
+    f.round = 2
+    Script(f, [(3, 4), *[0.5] * 20])
+    f._turn(hero)
+    assert hero.hp == 200 - 8 - 3 and hero.burning[0] == 1
+    salamander = creature("salamander", side="pc", hp=200, subtypes=["fire"])
+    g = make_fight([salamander], [elemental])
+    g.pcs[0].acted = g.monsters[0].acted = True
+    script = Script(g, [d20(15), (4, 8)])
+    g._swing(g.monsters[0], g.pcs[0], g.monsters[0].t.standard[0], 6)
+    assert script.used_up and g.pcs[0].burning is None
+
+
+@pytest.mark.parametrize(("effect", "condition"), [("petrify", "petrified"), ("paralysis", "paralyzed"),
+                                                   ("fear", "panicked"), ("death", None)])
+def test_a_gaze_at_the_start_of_its_turn(effect, condition):
+    """SRD Gaze Attacks: "Each opponent within range of a gaze attack must attempt a saving throw each round at the
+    beginning of his or her turn" (here: at the start of the gazer's turn, for every able foe)."""
+    medusa = beast("medusa", size="medium", gaze={"effect": effect, "dc": 15, "save": "fort"})
+    f = make_fight([creature("hero", side="pc", hp=200), creature("friend", side="pc", hp=200)], [medusa])
+    m = f.monsters[0]
+    f.round = 2
+    rolled = [(1, 8)] if effect in ("paralysis", "fear") else []  # a duration to roll
+    Script(f, [d20(2), *rolled, d20(19), *[0.5] * 30])          # hero fails, friend saves
+    f._turn(m)
+    hero, friend = f.pcs
+    assert not hero.is_able and friend.is_able
+    assert (condition in hero.conditions) if condition else hero.dead
+    assert hero not in f.view.helpless_enemies(m) or effect == "paralysis"
+
+
+def test_swallow_whole_takes_a_held_foe_out_of_the_fight_until_the_swallower_drops():
+    """SRD Swallow Whole: "can try to swallow a grabbed opponent of a smaller size by making a successful grapple
+    check ... the opponent takes [damage] each round"."""
+    toad = beast("toad", improved_grab={"attack": "bite"}, swallow_whole={"damage": "1d6+2"})
+    f = make_fight([creature("hero", side="pc", hp=200)], [toad])
+    t, hero = f.monsters[0], f.pcs[0]
+    t.grip, hero.grip = (True, hero), (False, t)
+    f.round = 2
+    Script(f, [d20(5), d20(10)])                                 # a won grapple check: swallowed
+    f._turn(t)
+    assert "swallowed" in hero.conditions and not hero.is_able
+    Script(f, [(4, 6)])                                          # next turn: digested for 6
+    f._turn(t)
+    assert hero.hp == 194
+    t.hp = -1
+    f.refresh(t)
+    assert "swallowed" not in hero.conditions and hero.is_able

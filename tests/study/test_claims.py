@@ -1,28 +1,20 @@
-"""Each encounter claim's evaluation at a tiny size with a fixed seed: the machinery, not the verdict."""
+"""Each encounter claim's machinery at a tiny size with fixed seeds: shapes, pairing, determinism across workers,
+the die-invariant long-shot probe and the written report (the machinery, not the verdicts)."""
 
 from __future__ import annotations
+
+import math
+from fractions import Fraction
 
 import numpy as np
 import pytest
 
 from arena.errors import ArenaError
-from arena.study import calibrate as cal
-from arena.study import claims, claims_report
+from arena.study import claims, claims_report, design
+from arena.study.inference import INCONCLUSIVE, NOT, PARTLY, SUPPORTED
 
-VERDICTS = {claims.SUPPORTED, claims.PARTLY, claims.NOT}
+VERDICTS = {SUPPORTED, PARTLY, NOT, INCONCLUSIVE}
 N, SEED = 6, 11
-
-
-@pytest.fixture(scope="module")
-def small(monkeypatch_module):
-    # Shrink the matchup sets to their first level so the batch stays small (< 15 s).
-    for name in ("EVEN", "FAIR", "SPREAD", "LOW"):
-        monkeypatch_module.setattr(claims, name, tuple(s for s in getattr(claims, name) if s[0] == 3)[:4])
-    monkeypatch_module.setattr(claims, "CALIBRATION_LEVEL", 2)
-    monkeypatch_module.setattr(claims, "CALIBRATION_SIZES", (1, 4))
-    monkeypatch_module.setattr(cal, "LADDER_BELOW", 1)
-    monkeypatch_module.setattr(cal, "LADDER_ABOVE", 1)
-    return claims.evaluate(n=N, seed=SEED, only=[c.id for c in claims.ENCOUNTER_CLAIMS])
 
 
 @pytest.fixture(scope="module")
@@ -32,89 +24,93 @@ def monkeypatch_module():
     mp.undo()
 
 
-def test_every_encounter_claim_has_the_entry_shape(small):
-    ids = [r["id"] for r in small.results]
-    assert ids == [c.id for c in claims.ENCOUNTER_CLAIMS]
-    for r in small.results:
-        assert set(r) == {"id", "source", "quote", "criterion", "numbers", "verdict"}
-        assert r["verdict"] in VERDICTS
+@pytest.fixture(scope="module")
+def small(monkeypatch_module):
+    cells = ((3, Fraction(3), 1), (3, Fraction(1), 4), (5, Fraction(5), 1))
+    for c in claims.ENCOUNTER_CLAIMS:
+        monkeypatch_module.setattr(c, "cells", lambda cells=cells: cells)
+    monkeypatch_module.setattr(design, "grid_cells", lambda *a, **k: ((3, Fraction(3), 1), (5, Fraction(3), 2),
+                                                                      (3, Fraction(1), 4)))
+    monkeypatch_module.setattr(design, "anchor_cells", lambda *a, **k: ((3, Fraction(3), 1),))
+    return claims.evaluate(n=N, seed=SEED, workers=1)
+
+
+def test_every_encounter_claim_has_a_verdict_robustness_and_parts(small):
+    encounter = [r for r in small.results if r["id"] in {c.id for c in claims.ENCOUNTER_CLAIMS}]
+    assert [r["id"] for r in encounter] == [c.id for c in claims.ENCOUNTER_CLAIMS]
+    for r in encounter:
+        assert r["verdict"] in VERDICTS and r["robustness"]
         assert r["source"].endswith(".txt") and r["quote"] and r["criterion"]
+        assert set(r["by_variation"]) == {str(v) for v in claims.VARIATION_NAMES}
+        for p in r["parts"]:
+            assert p.verdict in VERDICTS
+            e = p.effect
+            assert e.units >= 1 or p.verdict == INCONCLUSIVE
+            if math.isfinite(e.low):
+                assert e.low <= e.estimate + 1e-9 <= e.high + 2e-9
 
 
-def test_numbers_carry_intervals_and_sizes(small):
-    for r in small.results:
-        widths = claims._half_widths(r["numbers"], [])
-        if r["id"] != "bell-group-cr":
-            assert widths, r["id"]
-            assert all(w >= 0 for w in widths)
+def test_group_cr_and_anchor_are_evaluated(small):
+    group = next(r for r in small.results if r["id"] == claims.GROUP_CR)
+    assert group["verdict"] in VERDICTS
+    assert not small.grid.cells.empty and set(small.grid.cells["variant"]) >= {"d20", "3d6"}
+    assert {"hp lost %", "resources %"} <= set(small.anchor.table.columns)
 
 
-def test_paired_arms_share_seeds(small):
+def test_arms_of_a_matchup_share_seeds(small):
     frame = small.batch.frame
     one = frame[frame["matchup"] == frame["matchup"].iloc[0]]
     by_rules = {k: g.sort_values("index")["index"].tolist() for k, g in one.groupby("rules")}
     assert len(by_rules) >= 2 and all(v == list(range(len(v))) for v in by_rules.values())
 
 
-def test_same_seed_same_numbers(small, monkeypatch_module):
-    again = claims.evaluate(n=N, seed=SEED, only=["bell-favours-stronger", "prad-same-in-fights"])
+def test_same_seed_same_numbers_on_two_workers(small):
+    again = claims.evaluate(n=N, seed=SEED, workers=2, only=["bell-favours-stronger", "prad-same-in-fights"])
     first = {r["id"]: r for r in small.results}
     for r in again.results:
-        assert r == first[r["id"]]
+        if r["id"] in first and r.get("parts"):
+            assert [repr(p.effect.estimate) for p in r["parts"]] == \
+                [repr(p.effect.estimate) for p in first[r["id"]]["parts"]]
+            assert r["verdict"] == first[r["id"]]["verdict"]
 
 
-def test_single_roll_claims_are_included_and_unknown_ids_refused():
-    ev = claims.evaluate(only=["bell-automatic-rate"])
-    assert [r["id"] for r in ev.results] == ["bell-automatic-rate"] and ev.batch is None
-    with pytest.raises(ArenaError):
-        claims.evaluate(only=["no-such-claim"])
-    with pytest.raises(ArenaError):
-        claims.evaluate(n=1, only=["prad-same-in-fights"])
+def test_long_shots_equal_the_old_lucky_hits_under_plain_d20():
+    # Under standard d20 the exact chance of a hit is its d20 chance, so the die-invariant long shot and the
+    # record's lucky hit count the same hits; under 3d6 they part (the audit's finding 1).
+    from arena.rules import RuleSet
+    from arena.study.measures import ProbeSimulator
+
+    m = design.matchup((5, Fraction(1), 6), "typical-cr1", design.Arm("d20"), 1, 0, None)
+    sim = ProbeSimulator()
+    e = sim.prepare(m, RuleSet.from_key("d20"))
+    rows = [sim.fight(e, RuleSet.from_key("d20"), s) for s in range(40)]
+    assert sum(r["long_shot_hits_monsters"] for r in rows) > 0
+    assert all(r["long_shot_hits_monsters"] == r["lucky_hits_monsters"] for r in rows)
+    assert all(r["long_shot_damage_monsters"] <= r["damage_monsters"] for r in rows)
+    e3 = sim.prepare(m, RuleSet.from_key("3d6"))
+    rows3 = [sim.fight(e3, RuleSet.from_key("3d6"), s) for s in range(40)]
+    assert sum(r["long_shot_hits_monsters"] for r in rows3) < sum(r["lucky_hits_monsters"] for r in rows3)
 
 
-def test_statistics_helpers():
-    base = np.array([True] * 50 + [False] * 50)
-    new = np.array([True] * 60 + [False] * 40)
-    d = claims.diff_prop(base, new)
-    assert d["change_pts"] == pytest.approx(10.0) and d["ci"][0] < 10 < d["ci"][1]
-    r = claims.ratio_change(np.ones(40), np.full(40, 4.0), np.ones(40), np.full(40, 2.0))
-    assert r["base_pct"] == 25.0 and r["new_pct"] == 50.0 and r["change_pts"] == pytest.approx(25.0)
-    assert claims._significant({"ci": [1, 2]}, +1) and not claims._significant({"ci": [-1, 2]}, +1)
-
-
-def test_sizes_and_requests():
-    quick = claims.sizes(True, None)
-    assert set(quick.values()) == {claims.QUICK_N}
-    full = claims.sizes(False, None)
-    assert all(v >= 2000 for v in full.values())
-    merged = cal.merge_requests(claims.requests(quick=True))
-    assert len({(m.key, m.seed) for m in merged}) == len(merged)
-
-
-def test_report_files(small, tmp_path):
-    page = claims_report.write_report(small, tmp_path, "arena claims --n 6", 1, None)
-    assert page.exists() and (tmp_path / "manifest.json").exists() and (tmp_path / "summary.csv").exists()
+def test_report_is_readable_tables(small, tmp_path):
+    page = claims_report.write_report(small, tmp_path / "c", "arena claims --n 6", 1, None)
     text = page.read_text()
-    assert "bell-group-cr" in text and "```json" in text
+    assert text.splitlines()[0].startswith("# ") and "    arena claims --n 6" in text
+    assert "## Verdicts" in text and "```json" not in text
+    assert text.index("## The model against the DMG") < text.index("## Verdicts")
+    for name in ("manifest.json", "claims.json", "summary.csv", "calibration.csv"):
+        assert (tmp_path / "c" / name).exists()
 
 
-def test_cli_claims_json_and_calibrate(monkeypatch):
-    import json
+def test_unknown_claim_and_bad_sizes_are_refused():
+    with pytest.raises(ArenaError, match="unknown claim"):
+        claims.evaluate(only=["nope"])
+    with pytest.raises(ArenaError):
+        claims.evaluate(n=1, only=["bell-favours-stronger"])
 
-    import typer
-    from typer.testing import CliRunner
 
-    from arena.cli import claims_cmds
-
-    app = typer.Typer()
-    claims_cmds.register(app)
-    runner = CliRunner()
-    out = runner.invoke(app, ["claims", "--json", "--only", "bell-automatic-rate"])
-    assert out.exit_code == 0, out.output
-    assert json.loads(out.output)[0]["id"] == "bell-automatic-rate"
-    bad = runner.invoke(app, ["calibrate", "typical-cr1", "--metric", "luck"])
-    assert bad.exit_code == 2
-    ok = runner.invoke(app, ["calibrate", "typical-cr1", "--party-level", "2", "--sizes", "1", "--n", "8",
-                             "--json"])
-    assert ok.exit_code == 0, ok.output
-    assert json.loads(ok.output)[0]["size"] == 1
+def test_sizes():
+    assert claims.sizes(True, None)["main"] == claims.QUICK_N
+    assert claims.sizes(False, None)["main"] == claims.FULL_N
+    assert claims.sizes(False, 9) == {"main": 9, "robustness": 9}
+    assert np.isfinite(claims.ROBUST_SHARE)

@@ -106,4 +106,5 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+    """The public names (what ``from arena import *`` gives, and the version), not the module's own helpers."""
+    return sorted({*__all__, "__version__"})

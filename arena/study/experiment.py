@@ -23,10 +23,10 @@ import os
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from arena.dice import encounter_seed
 from arena.errors import ArenaError
@@ -56,6 +56,15 @@ from arena.study.workers import (
     run_chunk,
 )
 
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from arena.rules import RuleSet
+    from arena.study.scenario import Scenario
+
+    ScenarioLike = Scenario | str | os.PathLike | Sequence[Scenario | str | os.PathLike]
+    RulesLike = RuleSet | str | Sequence[RuleSet | str] | None
+
 FORMAT = 2
 """Version of the results folder layout (in the manifest); 2 added the chunk ledger and the code fingerprint."""
 
@@ -84,18 +93,42 @@ def package_versions() -> dict[str, str | None]:
     return out
 
 
-def git_commit() -> str | None:
-    """The commit of the source tree this package runs from (``+dirty`` if it has changes), or None."""
-    here = Path(__file__).resolve().parent
+def _commit_of(folder: Path) -> str | None:
     try:
-        head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=here, capture_output=True, text=True, timeout=5)
+        head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=folder, capture_output=True, text=True, timeout=5)
         if head.returncode != 0:
             return None
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=here,
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=folder,
                                capture_output=True, text=True, timeout=5)
         return head.stdout.strip() + ("+dirty" if dirty.stdout.strip() else "")
     except (OSError, subprocess.SubprocessError):
         return None
+
+
+def _project_checkout(folder: Path) -> Path | None:
+    """The top of the d20 Arena git checkout ``folder`` lies in (its pyproject names d20-arena), or None."""
+    for top in (folder, *folder.parents):
+        project = top / "pyproject.toml"
+        if project.is_file() and (top / ".git").exists():
+            try:
+                text = project.read_text(encoding="utf-8")[:20_000]
+            except (OSError, UnicodeDecodeError):
+                return None
+            return top if 'name = "d20-arena"' in text else None
+    return None
+
+
+def git_commit() -> str | None:
+    """The commit of the source tree this package runs from (``+dirty`` if it has changes), or None.
+
+    An installed package (``pip install .`` from a clone) runs from site-packages, which is no checkout: then the
+    d20 Arena checkout the run was started in (the working directory or above) is asked, if there is one."""
+    here = Path(__file__).resolve().parent
+    found = _commit_of(here) if (here.parent / ".git").exists() or _project_checkout(here) else None
+    if found is None:
+        checkout = _project_checkout(Path.cwd().resolve())
+        found = _commit_of(checkout) if checkout is not None else None
+    return found
 
 
 @dataclass
@@ -284,6 +317,9 @@ def _run_locked(plan: Plan, out: Path, resume: bool, force: bool, workers: int, 
     schema = arrow_schema(simulator.schema())
     finished = already
     if progress:
+        resumed = getattr(progress, "resumed", None)
+        if resumed is not None:
+            resumed(already)
         progress(finished, plan.total)
 
     def sink(chunk: Chunk, columns: dict) -> None:
@@ -339,26 +375,42 @@ def _load(scenario: Any, trust_policies: bool = False) -> list[Any]:
     return [scenario]
 
 
-def run(scenario: Any, n: int | None = None, seed: int | None = None, rules: Any = None, *, workers: int = 1,
-        chunk_size: int | None = None, simulator: Any = None, trust_policies: bool = False) -> Any:
+def _all_cores() -> int:
+    return max(1, min(os.cpu_count() or 1, MAX_WORKERS))
+
+
+def run(scenario: ScenarioLike, n: int | None = None, seed: int | None = None, rules: RulesLike = None, *,
+        workers: int | None = None, chunk_size: int | None = None, simulator: Any = None,
+        trust_policies: bool = False, progress: bool | None = None) -> pd.DataFrame:
     """Fight ``scenario`` (a Scenario, a YAML path, or a list of them) and return one pandas row per encounter.
 
     ``rules``: None (the scenario's own grid), a RuleSet or key, or a list of them. Nothing is written to disk.
-    Rows are in plan order (scenario, rule set, index), whatever ``workers`` is. ``trust_policies`` lets the
-    Python policy files a scenario file lists run (as ``--trust-policies`` does).
+    Rows are in plan order (scenario, rule set, index), whatever ``workers`` is (default: every core, as the CLI;
+    the rows are the same for any number). ``progress``: a progress bar (rich; it shows in a notebook too), by
+    default on for runs of 10,000 encounters or more. ``trust_policies`` lets the Python policy files a scenario
+    file lists run (as ``--trust-policies`` does).
     """
     import pyarrow as pa
 
     simulator = simulator or EngineSimulator()
+    workers = _all_cores() if workers is None else workers
     if not 1 <= workers <= MAX_WORKERS:
         raise ArenaError(f"workers must be 1 to {MAX_WORKERS}, got {workers}")
     plan = make_plan(_load(scenario, trust_policies), n=n, seed=seed, rules=rules, chunk_size=chunk_size)
+    chunks = list(plan.chunks())
+    workers = min(workers, max(1, len(chunks)))
     schema = arrow_schema(simulator.schema())
     tables: dict[Chunk, Any] = {}
-    execute(plan, list(plan.chunks()), lambda c, cols: tables.__setitem__(c, chunk_table(plan, c, cols, schema)),
-            workers=workers, simulator=simulator)
-    frame = pa.concat_tables([tables[c] for c in plan.chunks()]).to_pandas()
-    return frame
+    show = plan.total >= 10_000 if progress is None else progress
+    with rich_progress(show) as tick:
+        tick(0, plan.total)
+
+        def keep(chunk: Chunk, cols: dict) -> None:
+            tables[chunk] = chunk_table(plan, chunk, cols, schema)
+            tick(sum(c.size for c in tables), plan.total)
+
+        execute(plan, chunks, keep, workers=workers, simulator=simulator)
+    return pa.concat_tables([tables[c] for c in plan.chunks()]).to_pandas()
 
 
 @contextlib.contextmanager
@@ -388,16 +440,21 @@ def rich_progress(enabled: bool, description: str = "encounters") -> Iterator[Ca
                RateColumn(), TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn())
     with Progress(*columns, transient=False) as bar:
         task = bar.add_task(description, total=None)
-        first: list[int] = []
+        state = {"resumed": 0, "started": False}
 
         def update(done: int, total: int) -> None:
-            if not first:  # chunks found on resume are not part of the rate
-                first.append(done)
-                bar.update(task, total=total - done, completed=0)
-                bar.update(task, description=f"{description} ({done:,} resumed)" if done else description)
-            else:
-                bar.update(task, completed=done - first[0])
+            if not state["started"]:     # encounters found on resume are not part of the rate, nor of this bar
+                state["started"] = True
+                bar.update(task, total=max(0, total - state["resumed"]))
+            bar.update(task, completed=max(0, done - state["resumed"]))
 
+        def resumed(count: int) -> None:
+            """Told by :func:`run_experiment` before any fighting: these encounters were already on disk."""
+            state["resumed"] = count
+            if count:
+                bar.update(task, description=f"{description} ({count:,} resumed)")
+
+        update.resumed = resumed            # type: ignore[attr-defined]
         yield update
 
 

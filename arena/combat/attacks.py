@@ -11,6 +11,7 @@ from arena.combat import tactics
 from arena.combat.abilities import after_hit
 from arena.combat.called_shots import call_shot, called_effect, called_hit, called_text, lethal_against, may_press
 from arena.combat.combatant import Combatant
+from arena.combat.conditions import FOREVER, add_condition
 from arena.combat.damage import deal
 from arena.combat.rolls import LUCKY_AT, count_hit, count_roll, new_check, penalty, roll_text
 from arena.combat.rolls import save as saving_throw
@@ -325,6 +326,22 @@ def ranged_touch_ac(f, attacker: Combatant, target: Combatant) -> int:
     if target.blind:
         ac += BLIND_AC
     return ac
+
+
+def throw_web(f, c: Combatant, target: Combatant) -> None:
+    """A web (SRD 3.5 monstrous spider): a ranged touch attack that entangles on a hit."""
+    c.webs -= 1
+    mod = c.t.ray_bonus + c.attack_bonus
+    ac = ranged_touch_ac(f, c, target)
+    outcome = f.resolve(Check("attack", c.side, mod, ac, 0, 20, 2, target.side, flat_footed=not target.acted),
+                        c, target)
+    count_roll(c.tally, outcome)
+    c.tally.attacks += 1
+    if f.lines is not None:
+        f.log(f"{c.name} throws a web at {target.name}: {roll_text(outcome, f.last_plan)} - "
+              f"{'entangled' if outcome.success else 'miss'}")
+    if outcome.success:
+        add_condition(f, target, "entangled", FOREVER, dc=c.t.web.burst_dc)
 
 
 def coup_de_grace(f, c: Combatant, target: Combatant) -> None:

@@ -126,7 +126,7 @@ class Template:
                  "ray_bonus", "plain_defences", "heals_itself", "deflection", "dodge", "ff_touch_ac",
                  "helpless_ac", "helpless_touch_ac", "spell_focus", "healing_domain", "concentration",
                  "shoots_better", "pounce", "ferocity", "grapple", "grab", "paralysis", "fear", "poison",
-                 "ability_damage", "energy_drain", "rake", "rage", "burn", "gaze", "swallow", "turn_start")
+                 "ability_damage", "energy_drain", "rake", "rage", "burn", "gaze", "swallow", "turn_start", "web")
 
     def __init__(self, creature: Creature, name: str) -> None:
         self.name = name
@@ -208,7 +208,7 @@ class Template:
         self.poison, self.ability_damage, self.energy_drain = \
             creature.poison, creature.ability_damage, creature.energy_drain
         self.rake = CompiledAttack(creature.rake) if creature.rake is not None else None
-        self.rage, self.burn, self.gaze = creature.rage, creature.burn, creature.gaze
+        self.rage, self.burn, self.gaze, self.web = creature.rage, creature.burn, creature.gaze, creature.web
         swallow = creature.swallow_whole
         self.swallow = (parse(swallow.damage), frozenset(swallow.damage_types)) if swallow is not None else None
         self.turn_start = self.heals_itself or self.gaze is not None
@@ -248,7 +248,8 @@ class Combatant:
                  "weapon_lost", "called_this_round", "foes", "friends", "tally", "slot_cache", "penalty_cache",
                  "blind", "deaf", "ranged", "expires_at", "attack_action", "offset", "dodge_against",
                  "melee_target", "melee_attackers", "casting", "grip", "frightened", "damage_bonus",
-                 "negative_levels", "ability_loss", "ability_mods", "save_mods", "burning", "raging")
+                 "negative_levels", "ability_loss", "ability_mods", "save_mods", "burning", "raging",
+                 "webs")
 
     def __init__(self, template: Template, uid: int, settings, foes: list | None = None,
                  friends: list | None = None, tally=None) -> None:
@@ -268,6 +269,8 @@ class Combatant:
         self.burning = None
         """[rounds left, fire damage dice] while it burns (a fire elemental's burn)."""
         self.raging = False
+        self.webs = template.web.uses if template.web is not None else 0
+        """Webs it can still throw."""
         self.ability_loss = self.ability_mods = self.save_mods = None
         """Lost ability points and their modifier changes by ability (None until it loses some), and the save
         modifiers they make by save (see :func:`arena.combat.conditions.recompute_bonuses`)."""

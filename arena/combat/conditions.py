@@ -13,7 +13,10 @@ from arena.combat.rolls import save
 from arena.combat.spells import ROUND
 from arena.combat.states import DEAD_AT, die, refresh
 from arena.dice import parse
+from arena.rules import Check
 
+ENTANGLED = -2
+"""SRD 3.5 entangled: -2 on attack rolls and -4 Dexterity (-2 AC)."""
 RAGE_MODIFIER = 2
 """Rage's +4 Strength: +2 on melee attack and damage rolls (its +4 Constitution: +2 hit points per Hit Die)."""
 RAGE_AC = 2
@@ -48,7 +51,7 @@ def drop_condition(f, c: Combatant, name: str) -> None:
         secondary_poison(f, c, data)
 
 
-BONUS_CONDITIONS = frozenset({"bless", "shaken", "shield of faith"})
+BONUS_CONDITIONS = frozenset({"bless", "shaken", "shield of faith", "entangled"})
 """Conditions that change a creature's attack, AC or save bonuses."""
 
 
@@ -58,15 +61,16 @@ def recompute_bonuses(c: Combatant) -> None:
     ability points (Strength: melee attack and damage; Dexterity: AC, ranged attacks and Reflex; Constitution:
     Fortitude; Wisdom: Will)."""
     conditions = c.conditions
-    shaken = SHAKEN if "shaken" in conditions else 0
+    shaken = (SHAKEN if "shaken" in conditions else 0) + (ENTANGLED if "entangled" in conditions else 0)
     levels = c.negative_levels
     mods = c.ability_mods or {}
     rage = RAGE_MODIFIER if c.raging else 0
     c.attack_bonus = (1 if "bless" in conditions else 0) + shaken - levels \
         + (mods.get("dex", 0) if c.ranged else mods.get("str", 0) + rage)
-    c.save_bonus = shaken - levels
+    c.save_bonus = (SHAKEN if "shaken" in conditions else 0) - levels
     shield = conditions.get("shield of faith")
-    c.ac_bonus = (shield[1]["bonus"] if shield else 0) + mods.get("dex", 0) - (RAGE_AC if c.raging else 0)
+    c.ac_bonus = (shield[1]["bonus"] if shield else 0) + mods.get("dex", 0) - (RAGE_AC if c.raging else 0) \
+        + (ENTANGLED if "entangled" in conditions else 0)
     c.damage_bonus = 0 if c.ranged else mods.get("str", 0) + rage
     c.save_mods = {"fort": mods.get("con", 0), "ref": mods.get("dex", 0), "will": mods.get("wis", 0)} \
         if mods else None
@@ -168,3 +172,17 @@ def rage(f, c: Combatant) -> None:
     recompute_bonuses(c)
     if f.lines is not None:
         f.log(f"{c.name} flies into a rage")
+
+
+def burst_free(f, c: Combatant) -> bool:
+    """An entangled creature's turn: a Strength check to burst the web (a standard action). Returns True: the
+    attempt took its turn."""
+    web = c.conditions["entangled"][1]
+    mod = c.t.str_mod + (c.ability_mods or {}).get("str", 0)
+    if f.resolve(Check("ability", c.side, mod, web["dc"], opponent=c.side), c, None).success:
+        drop_condition(f, c, "entangled")
+        if f.lines is not None:
+            f.log(f"{c.name} bursts the web")
+    elif f.lines is not None:
+        f.log(f"{c.name} struggles in the web")
+    return True

@@ -342,6 +342,9 @@ class Fight:
         if c.grip is not None and abilities.grip_turn(self, c):     # it holds a foe, or is held (improved grab)
             c.acted = True
             return
+        if c.conditions and "entangled" in c.conditions and conditions.burst_free(self, c):   # a web first
+            c.acted = True
+            return
         single = c.single_action()           # disabled or staggered: a move or a standard action, not both
         if single and t.ferocity and c.hp <= 0:
             single = False                   # ferocity: no penalty while disabled or dying
@@ -394,6 +397,8 @@ class Fight:
             self._cast(c, action)
         elif kind == "breath":
             self._breath(c, action.targets)
+        elif kind == "web" and target is not None:
+            attacks.throw_web(self, c, target)
         elif kind == "coup":
             attacks.coup_de_grace(self, c, target)
         if disabled and (strained or kind in ("cast", "breath", "coup")) and c.hp == 0 and not c.dead \

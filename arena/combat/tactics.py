@@ -166,6 +166,10 @@ def attack_policy(view: View, creature) -> Action:
         caught = area_count(breath_area(breath), len(enemies))
         if caught >= 2 or len(enemies) == 1:
             return Action("breath", targets=_ordered(view, creature, enemies)[:caught])
+    if creature.webs:                     # a web at the first enemy it can entangle (monstrous spider)
+        for c in view.enemies(creature):
+            if "entangled" not in c.conditions:
+                return Action("web", c)
     # One pass over the enemies it reaches (the hot loop: View.helpless_enemies and focus_weakest inlined): a
     # helpless one for a coup de grace (a melee creature's first choice, the fewest hit points first), and the
     # weakest able one.

@@ -247,6 +247,15 @@ class SwallowWhole(Frozen):
     damage_types: tuple[DamageType, ...] = ("bludgeoning",)
 
 
+class Web(Frozen):
+    """Web (SRD 3.5 monstrous spider): a ranged touch attack (``uses`` times a fight) that entangles its target
+    (-2 on attack rolls, -4 Dexterity: -2 AC); the entangled creature spends its turn bursting free (a Strength
+    check against ``burst_dc``) before it can do anything else."""
+
+    burst_dc: Annotated[int, _int(1, MAX_MODIFIER)]
+    uses: Annotated[int, _int(1, 100)] = 8
+
+
 class BreathWeapon(Frozen):
     """A breath weapon: a cone or line, save for half, usable again after ``recharge`` rounds."""
 
@@ -547,6 +556,7 @@ class Creature(Frozen):
     burn: Burn | None = None
     gaze: Gaze | None = None
     swallow_whole: SwallowWhole | None = None
+    web: Web | None = None
     damage_reduction: Annotated[DamageReduction | None, BeforeValidator(_parse_dr)] = None
     regeneration: Regeneration | None = None
     fast_healing: Annotated[int, _int(0, MAX_AMOUNT)] = 0

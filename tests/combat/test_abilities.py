@@ -163,7 +163,7 @@ def test_frightful_presence_panics_the_weak_and_shakes_the_rest_on_its_first_att
                 "secondary": {"dice": "1d6", "ability": "con"}}),
     ("ability_damage", {"attack": "bite", "loss": {"dice": "1d4", "ability": "str"}}),
     ("energy_drain", {"attack": "bite"}), ("rage", True), ("burn", {"attack": "bite", "dc": 14}),
-    ("gaze", {"effect": "paralysis", "dc": 13}),
+    ("gaze", {"effect": "paralysis", "dc": 13}), ("web", {"burst_dc": 14}),
 ])
 def test_a_seeded_fight_with_the_ability_is_reproducible_and_differs_from_one_without(field, value):
     """A level-3 party against two such beasts, seeds 0-39: the same seed gives the same fight, and the ability
@@ -335,3 +335,27 @@ def test_swallow_whole_takes_a_held_foe_out_of_the_fight_until_the_swallower_dro
     t.hp = -1
     f.refresh(t)
     assert "swallowed" not in hero.conditions and hero.is_able
+
+
+def test_a_web_entangles_and_the_victim_spends_its_turn_bursting_free():
+    """SRD Monstrous Spider web: "This is similar to an attack with a net ... An entangled creature can escape
+    with a successful Escape Artist check or burst the web with a Strength check. Both are standard actions";
+    entangled: -2 on attack rolls, -4 Dexterity."""
+    spider = beast("spider", size="medium", web={"burst_dc": 16, "uses": 1})
+    f = make_fight([creature("hero", side="pc", hp=200, abilities={"str": 14})], [spider])
+    s, hero = f.monsters[0], f.pcs[0]
+    f.round = 2
+    script = Script(f, [d20(15)])                               # the web hits touch AC
+    f._turn(s)
+    assert script.used_up and "entangled" in hero.conditions and s.webs == 0
+    assert (hero.attack_bonus, hero.ac_bonus) == (-2, -2)
+    script = Script(f, [d20(10)])                               # 10 + 2 vs 16: still stuck, no attack
+    before = len(f.lines)
+    f._turn(hero)
+    assert script.used_up and "entangled" in hero.conditions and not any(" vs spider" in x for x in f.lines[before:])
+    Script(f, [d20(15)])                                         # 17: free
+    f._turn(hero)
+    assert "entangled" not in hero.conditions and hero.attack_bonus == 0
+    Script(f, [d20(15), (4, 8), *[0.5] * 10])                   # no webs left: it bites
+    f._turn(s)
+    assert any("spider bite" in x for x in f.lines[-6:])

@@ -45,6 +45,7 @@ def _register() -> None:
         odds,
         results_cmds,
         run_cmds,
+        scenario_cmds,
     )
 
     odds.register(app)
@@ -55,6 +56,7 @@ def _register() -> None:
     results_cmds.register(app)
     claims_cmds.register(app)
     model_cmds.register(app)
+    scenario_cmds.register(app)
 
 
 _register()

@@ -230,6 +230,7 @@ def validate_cmd(paths: Annotated[list[Path] | None, typer.Argument(
     from arena.combat.tactics import POLICIES
 
     count, problems = check_files(paths or (), known_policies=POLICIES)
+    problems = list(dict.fromkeys(problems))               # each problem once
     if problems:
         for line in problems:
             typer.echo(printable(line, limit=MAX_PROBLEM_LENGTH), err=True)
@@ -238,28 +239,13 @@ def validate_cmd(paths: Annotated[list[Path] | None, typer.Argument(
     typer.echo(f"OK: {count} creature{'s' * (count != 1)}")
 
 
-def _array_lengths(node: object) -> object:
-    """Pydantic writes the length limits of a list that also takes a single value (``bonuses: 9``) as
-    ``minLength``/``maxLength``, which JSON Schema reads for strings only: call them ``minItems``/``maxItems``."""
-    if isinstance(node, dict):
-        out = {k: _array_lengths(v) for k, v in node.items()}
-        if out.get("type") == "array":
-            for text_key, array_key in (("minLength", "minItems"), ("maxLength", "maxItems")):
-                if text_key in out:
-                    out[array_key] = out.pop(text_key)
-        return out
-    if isinstance(node, list):
-        return [_array_lengths(v) for v in node]
-    return node
-
-
 @bestiary_app.command("schema")
 def schema_cmd() -> None:
-    """Print the JSON Schema of a stat block (point your editor's YAML plugin at it)."""
-    schema = _array_lengths(Creature.model_json_schema())
-    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
-    schema["title"] = "d20 Arena stat block"
-    typer.echo(json.dumps(schema, indent=2))
+    """Print the JSON Schema of a stat-block file (point your editor's YAML plugin at it): one stat block or a list,
+    with the shorthands the loader takes (threat: 19-20, damage_reduction: 5/magic, bonuses: 9)."""
+    from arena.cli.schemas import bestiary_schema
+
+    typer.echo(json.dumps(bestiary_schema(), indent=2))
 
 
 # --------------------------------------------------------------------------------------------- import

@@ -63,10 +63,12 @@ def test_validate_builtin_and_good_file(tmp_path):
 
 def test_schema_is_json_schema_of_the_stat_block():
     schema = json.loads(ok("bestiary", "schema"))
-    assert schema["type"] == "object"
-    assert {"name", "hp", "ac", "attack", "full_attack", "regeneration"} <= set(schema["properties"])
-    assert "hp" in schema["required"]
-    assert schema.get("additionalProperties") is False
+    assert schema["anyOf"][0] == {"$ref": "#/$defs/Creature"} and schema["anyOf"][1]["type"] == "array"
+    block = schema["$defs"]["Creature"]
+    assert block["type"] == "object"
+    assert {"name", "hp", "ac", "attack", "full_attack", "regeneration"} <= set(block["properties"])
+    assert "hp" in block["required"]
+    assert block.get("additionalProperties") is False
 
 
 # --------------------------------------------------------------------------------------------- bad input

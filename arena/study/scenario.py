@@ -86,7 +86,7 @@ def validate_scenario(doc: YamlDoc, prefix: PathKey = ()) -> Scenario:
     try:
         scenario = Scenario.model_validate(sub)
     except pydantic.ValidationError as err:
-        found = format_validation_error(_Relocated(err, sub), doc, prefix)
+        found = format_validation_error(_Relocated(err, sub), doc, prefix, Scenario)
         raise YamlValidationError([_schema_hint(p) for p in found]) from None
     finally:
         POLICY_FILES_LISTED.reset(token)

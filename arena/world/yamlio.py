@@ -304,7 +304,62 @@ def _clean_path(loc: tuple[Any, ...], data: Any) -> PathKey:
     return tuple(out)
 
 
-def _message(err: dict[str, Any]) -> str:
+def _unwrap(kind: Any) -> list[Any]:
+    """The types a field's annotation may hold (Annotated, Optional and unions opened)."""
+    import types
+    import typing
+
+    origin = typing.get_origin(kind)
+    if origin is typing.Annotated:
+        return _unwrap(typing.get_args(kind)[0])
+    if origin is typing.Union or origin is types.UnionType:
+        return [x for arg in typing.get_args(kind) for x in _unwrap(arg)]
+    return [kind]
+
+
+def _model_at(model: Any, loc: tuple[Any, ...]) -> Any:
+    """The pydantic model holding the last part of ``loc`` in ``model`` (None when it cannot be told)."""
+    import typing
+
+    current: list[Any] = [model]
+    for part in loc:
+        step: list[Any] = []
+        for kind in current:
+            if isinstance(kind, type) and issubclass(kind, pydantic.BaseModel):
+                field_info = kind.model_fields.get(part) if isinstance(part, str) else None
+                if field_info is not None:
+                    step += _unwrap(field_info.annotation)
+                elif isinstance(part, str) and (part.startswith(("function-", "json-or-python")) or "[" in part):
+                    step.append(kind)              # pydantic's own tags: still in the same model
+                continue
+            origin, args = typing.get_origin(kind), typing.get_args(kind)
+            if origin in (list, tuple) and args and isinstance(part, int):
+                step += _unwrap(args[0])
+            elif origin is dict and len(args) == 2 and isinstance(part, str):
+                step += _unwrap(args[1])
+        current = step
+        if not current:
+            return None
+    models = [k for k in current if isinstance(k, type) and issubclass(k, pydantic.BaseModel)]
+    return models[0] if models else None
+
+
+def _suggestion(err: dict[str, Any], model: Any) -> str:
+    """"; did you mean X?" for a misspelt field of ``model`` (the nearest field names), else ''."""
+    import difflib
+
+    loc = tuple(err.get("loc", ()))
+    if model is None or not loc or not isinstance(loc[-1], str):
+        return ""
+    holder = _model_at(model, loc[:-1])
+    if holder is None:
+        return ""
+    names = [name for name in holder.model_fields if not name.startswith("_")]
+    close = difflib.get_close_matches(loc[-1].lower(), names, n=2, cutoff=0.6)
+    return f"; did you mean {' or '.join(close)}?" if close else ""
+
+
+def _message(err: dict[str, Any], model: Any = None) -> str:
     kind = err.get("type", "")
     msg = err.get("msg", "invalid value")
     for prefix in _PREFIXES:
@@ -313,7 +368,8 @@ def _message(err: dict[str, Any]) -> str:
     if kind == "missing":
         return "missing required field"
     if kind == "extra_forbidden":
-        return "unknown field (check the spelling; see `arena bestiary schema`)"
+        hint = _suggestion(err, model)
+        return f"unknown field{hint}" if hint else "unknown field (check the spelling; see `arena bestiary schema`)"
     value = err.get("input")
     if kind not in ("value_error", "assertion_error") and isinstance(value, str | int | float | bool):
         shown = repr(value)
@@ -322,7 +378,7 @@ def _message(err: dict[str, Any]) -> str:
 
 
 def format_validation_error(error: pydantic.ValidationError, doc: YamlDoc,
-                            prefix: PathKey = ()) -> list[str]:
+                            prefix: PathKey = (), model: Any = None) -> list[str]:
     """Turn a pydantic error into ``file:line: path: message`` lines, one per problem.
 
     ``prefix`` is the path of the validated value inside the document (e.g. ``(2,)`` for the third item).
@@ -334,7 +390,7 @@ def format_validation_error(error: pydantic.ValidationError, doc: YamlDoc,
     for err in error.errors():
         path = (*prefix, *_clean_path(tuple(err.get("loc", ())), sub))
         dotted = ".".join(str(p) for p in path) or "(document)"
-        problems.append(f"{doc.where(path)}: {dotted}: {_message(err)}")
+        problems.append(f"{doc.where(path)}: {dotted}: {_message(err, model)}")
     return problems
 
 
@@ -357,7 +413,7 @@ def validate(doc: YamlDoc, model: type[M], prefix: PathKey = ()) -> M:
     try:
         return model.model_validate(sub)
     except pydantic.ValidationError as err:
-        raise YamlValidationError(format_validation_error(err, doc, prefix)) from None
+        raise YamlValidationError(format_validation_error(err, doc, prefix, model)) from None
 
 
 def load_model(path: Readable | os.PathLike | str, model: type[M], source: str | None = None) -> M:

@@ -209,16 +209,44 @@ def claims(json_: bool = JSON) -> None:
     print_claims(results)
 
 
+def _flat(numbers: object, prefix: str = "") -> list[tuple[str, str]]:
+    """A claim's numbers as (name, value) rows, nested mappings as dotted names, nothing cut short."""
+    if isinstance(numbers, dict):
+        return [row for k, v in numbers.items() for row in _flat(v, f"{prefix}{k}" if not prefix else f"{prefix}.{k}")]
+    if isinstance(numbers, list) and all(not isinstance(v, dict | list) for v in numbers):
+        return [(prefix, ", ".join(map(str, numbers)))]
+    if isinstance(numbers, list):
+        return [row for i, v in enumerate(numbers) for row in _flat(v, f"{prefix}[{i}]")]
+    return [(prefix, str(numbers))]
+
+
 def print_claims(results: list[dict]) -> None:
-    """A readable list of claims: verdict, quote, criterion, numbers."""
+    """A verdict table first (claim, source, verdict), then each claim's quote, criterion and every number as a
+    table (no number is cut short; ``--json`` has the same numbers)."""
+    from rich.text import Text
+
+    from arena.cli.common import console as make_console
+
+    out = make_console()
+    colours = {"holds": "green", "supported": "green", "imprecise": "yellow", "partly supported": "yellow"}
+    summary = Table(title="Claims", show_lines=False)
+    for col in ("claim", "source", "verdict"):
+        summary.add_column(col, overflow="fold")
     for r in results:
-        colour = {"holds": "green", "supported": "green", "imprecise": "yellow",
-                  "partly supported": "yellow"}.get(r["verdict"], "red")
-        console.print(f"[bold {colour}]{r['verdict'].upper():>16}[/]  [bold]{r['id']}[/]  ({r['source']})")
-        console.print(f"{'':18}\u201c{r['quote']}\u201d", highlight=False)
-        console.print(f"{'':18}[dim]criterion:[/] {r['criterion']}", highlight=False)
-        console.print(f"{'':18}[dim]numbers:[/] {json.dumps(r['numbers'])[:400]}", highlight=False)
-        console.print()
+        summary.add_row(Text(str(r["id"])), Text(str(r["source"])),
+                        Text(str(r["verdict"]), style=colours.get(r["verdict"], "red")))
+    out.print(summary)
+    for r in results:
+        out.print()
+        out.print(Text(f"{r['id']} ({r['source']}): {r['verdict']}", style="bold"))
+        out.print(Text(f"\u201c{r['quote']}\u201d"))
+        out.print(Text(f"criterion: {r['criterion']}", style="dim"))
+        numbers = Table(show_header=True, box=None, pad_edge=False)
+        numbers.add_column("number", overflow="fold")
+        numbers.add_column("value", overflow="fold")
+        for name, value in _flat(r["numbers"]):
+            numbers.add_row(Text(name), Text(value))
+        out.print(numbers)
 
 
 def register(app: typer.Typer) -> None:

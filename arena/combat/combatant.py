@@ -126,7 +126,8 @@ class Template:
                  "ray_bonus", "plain_defences", "heals_itself", "deflection", "dodge", "ff_touch_ac",
                  "helpless_ac", "helpless_touch_ac", "spell_focus", "healing_domain", "concentration",
                  "shoots_better", "pounce", "ferocity", "grapple", "grab", "paralysis", "fear", "poison",
-                 "ability_damage", "energy_drain", "rake", "rage", "burn", "gaze", "swallow", "turn_start", "web")
+                 "ability_damage", "energy_drain", "rake", "rage", "burn", "gaze", "swallow", "turn_start", "web",
+                 "breath_effect")
 
     def __init__(self, creature: Creature, name: str) -> None:
         self.name = name
@@ -209,6 +210,7 @@ class Template:
             creature.poison, creature.ability_damage, creature.energy_drain
         self.rake = CompiledAttack(creature.rake) if creature.rake is not None else None
         self.rage, self.burn, self.gaze, self.web = creature.rage, creature.burn, creature.gaze, creature.web
+        self.breath_effect = creature.breath_effect
         swallow = creature.swallow_whole
         self.swallow = (parse(swallow.damage), frozenset(swallow.damage_types)) if swallow is not None else None
         self.turn_start = self.heals_itself or self.gaze is not None
@@ -249,7 +251,7 @@ class Combatant:
                  "blind", "deaf", "ranged", "expires_at", "attack_action", "offset", "dodge_against",
                  "melee_target", "melee_attackers", "casting", "grip", "frightened", "damage_bonus",
                  "negative_levels", "ability_loss", "ability_mods", "save_mods", "burning", "raging",
-                 "webs")
+                 "webs", "effect_next")
 
     def __init__(self, template: Template, uid: int, settings, foes: list | None = None,
                  friends: list | None = None, tally=None) -> None:
@@ -270,6 +272,8 @@ class Combatant:
         """[rounds left, fire damage dice] while it burns (a fire elemental's burn)."""
         self.raging = False
         self.webs = template.web.uses if template.web is not None else 0
+        self.effect_next = template.breath_effect is not None
+        """Its next breath is the one without damage (the two alternate, that one first)."""
         """Webs it can still throw."""
         self.ability_loss = self.ability_mods = self.save_mods = None
         """Lost ability points and their modifier changes by ability (None until it loses some), and the save
@@ -343,8 +347,10 @@ class Combatant:
         return not conditions or not any(name in conditions for name in UNABLE)
 
     def single_action(self) -> bool:
-        """Disabled (0 hp) or staggered (nonlethal damage equal to hit points): one standard action a turn."""
-        return self.hp == 0 or (self.nonlethal and self.nonlethal == self.hp)
+        """Disabled (0 hp), staggered (nonlethal damage equal to hit points) or slowed: one standard action a
+        turn."""
+        return self.hp == 0 or (self.nonlethal and self.nonlethal == self.hp) or \
+            bool(self.conditions and "slowed" in self.conditions)
 
     def dying(self) -> bool:
         return not self.dead and self.hp < 0 and not self.stable

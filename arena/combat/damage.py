@@ -10,7 +10,7 @@ from __future__ import annotations
 from arena.combat import spells
 from arena.combat.called_shots import called_effect
 from arena.combat.combatant import Combatant
-from arena.combat.conditions import rage
+from arena.combat.conditions import add_condition, lose_ability, rage
 from arena.combat.rolls import save as saving_throw
 from arena.combat.states import DEAD_AT, die, refresh
 from arena.dice import parse
@@ -102,8 +102,16 @@ def area_damage(f, caster: Combatant, target: Combatant, dice, types, save: str,
 
 
 def breath(f, c: Combatant, targets: list[Combatant]) -> None:
-    """A breath weapon: its recharge is rolled, then one damage roll and a save for each target."""
-    weapon = c.t.breath
+    """A breath weapon: its recharge is rolled, then one damage roll and a save for each target (or, for a breath
+    without damage, a save against its effect: :func:`breath_effect`)."""
+    t = c.t
+    if t.breath_effect is not None and (c.effect_next or t.breath is None):
+        c.effect_next = False
+        c.breath_ready_at = f.instant + parse(t.breath.recharge if t.breath else "1d4").roll(f.stream) * spells.ROUND
+        breath_effect(f, c, targets)
+        return
+    c.effect_next = t.breath_effect is not None
+    weapon = t.breath
     dice = parse(weapon.damage)
     c.breath_ready_at = f.instant + parse(weapon.recharge).roll(f.stream) * spells.ROUND
     if f.lines is not None:
@@ -118,6 +126,29 @@ def breath(f, c: Combatant, targets: list[Combatant]) -> None:
         elif outcome.success and weapon.half_on_save:
             dealt //= 2
         deal(f, c, target, dealt, frozenset({weapon.damage_type}))
+
+
+BREATH_CONDITION = {"sleep": ("asleep", "sleep"), "paralysis": ("paralyzed", "paralysis"),
+                    "slow": ("slowed", None), "fear": ("panicked", "mind-affecting")}
+"""A breath effect -> (the condition it puts on a creature that fails its save, the immunity that stops it)."""
+
+
+def breath_effect(f, c: Combatant, targets: list[Combatant]) -> None:
+    """A breath without damage: each target saves or suffers the effect for its rounds (weakness: ability loss)."""
+    weapon = c.t.breath_effect
+    if f.lines is not None:
+        f.log(f"{c.name} breathes {weapon.effect} gas on {', '.join(t.name for t in targets)}")
+    condition, immunity = BREATH_CONDITION.get(weapon.effect, (None, None))
+    for target in targets:
+        if target.dead or (immunity is not None and immunity in target.t.immunities):
+            continue
+        if saving_throw(f, target, weapon.save, weapon.dc, c).success:
+            continue
+        if weapon.effect == "weakness":
+            if weapon.loss is not None:
+                lose_ability(f, target, weapon.loss, c)
+        else:
+            add_condition(f, target, condition, parse(weapon.rounds).roll(f.stream) * spells.ROUND)
 
 
 def _save_extremes(target: Combatant, outcome) -> None:

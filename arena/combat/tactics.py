@@ -123,7 +123,8 @@ class View:
         return shield_of_faith_gain(self._fight, caster.t.caster_level, target)
 
     def can_breathe(self, creature) -> bool:
-        return creature.t.breath is not None and self._fight.now() >= creature.breath_ready_at
+        t = creature.t
+        return (t.breath is not None or t.breath_effect is not None) and self._fight.now() >= creature.breath_ready_at
 
 
 def focus_weakest(view: View, creature, enemies: list):
@@ -160,9 +161,10 @@ def choose_target(view: View, creature, enemies: list | None = None):
 
 
 def attack_policy(view: View, creature) -> Action:
-    if creature.t.breath is not None and view.can_breathe(creature):
+    t = creature.t
+    if (t.breath is not None or t.breath_effect is not None) and view.can_breathe(creature):
         enemies = view.enemies(creature)
-        breath = creature.t.breath
+        breath = t.breath_effect if creature.effect_next or t.breath is None else t.breath
         caught = area_count(breath_area(breath), len(enemies))
         if caught >= 2 or len(enemies) == 1:
             return Action("breath", targets=_ordered(view, creature, enemies)[:caught])

@@ -247,6 +247,21 @@ class SwallowWhole(Frozen):
     damage_types: tuple[DamageType, ...] = ("bludgeoning",)
 
 
+class BreathEffect(Frozen):
+    """A breath weapon that does not deal damage (SRD 3.5 metallic dragons: sleep, paralysis, slow, fear,
+    weakening gas): a cone or line; each creature caught saves (``save``, ``dc``) or suffers ``effect`` for
+    ``rounds`` (``weakness``: the ability ``loss``). It shares the damaging breath's recharge; the creature
+    alternates the two, the effect first."""
+
+    shape: Literal["cone", "line"]
+    length_ft: Annotated[int, _int(1, MAX_FEET)]
+    effect: Literal["sleep", "paralysis", "slow", "fear", "weakness"]
+    save: SaveKind = "will"
+    dc: Annotated[int, _int(1, MAX_MODIFIER)]
+    rounds: RoundsDice = "1d6"
+    loss: AbilityLoss | None = None
+
+
 class Web(Frozen):
     """Web (SRD 3.5 monstrous spider): a ranged touch attack (``uses`` times a fight) that entangles its target
     (-2 on attack rolls, -4 Dexterity: -2 AC); the entangled creature spends its turn bursting free (a Strength
@@ -557,6 +572,7 @@ class Creature(Frozen):
     gaze: Gaze | None = None
     swallow_whole: SwallowWhole | None = None
     web: Web | None = None
+    breath_effect: BreathEffect | None = None
     damage_reduction: Annotated[DamageReduction | None, BeforeValidator(_parse_dr)] = None
     regeneration: Regeneration | None = None
     fast_healing: Annotated[int, _int(0, MAX_AMOUNT)] = 0

@@ -359,3 +359,29 @@ def test_a_web_entangles_and_the_victim_spends_its_turn_bursting_free():
     Script(f, [d20(15), (4, 8), *[0.5] * 10])                   # no webs left: it bites
     f._turn(s)
     assert any("spider bite" in x for x in f.lines[-6:])
+
+
+@pytest.mark.parametrize(("effect", "condition"), [("sleep", "asleep"), ("paralysis", "paralyzed"),
+                                                   ("slow", "slowed"), ("fear", "panicked")])
+def test_a_breath_without_damage_alternates_with_the_damaging_one(effect, condition):
+    """SRD metallic dragons: "a dragon has two breath weapons ... Sleep ... Paralyzing gas ... Slow gas ... Fear";
+    one breath at a time, on the same recharge (1d4 rounds). The dragon breathes the one without damage first."""
+    dragon = beast("brass", size="large",
+                   breath_weapon={"shape": "line", "length_ft": 60, "damage": "3d6", "damage_type": "fire",
+                                  "dc": 17},
+                   breath_effect={"shape": "cone", "length_ft": 30, "effect": effect, "save": "will", "dc": 17,
+                                  "rounds": "1d6"})
+    f = make_fight([creature("hero", side="pc", hp=200)], [dragon])
+    d, hero = f.monsters[0], f.pcs[0]
+    f.round = 2
+    Script(f, [(1, 4), d20(2), (3, 6), *[0.5] * 10])             # recharge 1 round; Will fails; 3 rounds
+    f._turn(d)
+    assert condition in hero.conditions and not d.effect_next
+    if effect == "slow":
+        assert hero.single_action()
+    d.breath_ready_at = 0.0
+    hero.conditions.clear()
+    f.refresh(hero)
+    Script(f, [(1, 4), 0.5, d20(2), *[0.5] * 10])                # then the fire breath (one damage draw)
+    f._turn(d)
+    assert hero.hp < 200 and d.effect_next

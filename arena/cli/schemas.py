@@ -47,7 +47,12 @@ def _one_or_many(prop: dict) -> dict:
         branches = [_one_or_many(b) if b.get("type") == "array" else b for b in array["anyOf"]]
         return {**meta, "anyOf": [x for b in branches for x in (b["anyOf"] if "anyOf" in b and len(b) == 1
                                                                   else [b])]}
-    return {**meta, "anyOf": [array, array.get("items", {})]}
+    item = array.get("items", {})
+    scalar = set(item) <= {"type", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"}
+    if scalar and isinstance(item.get("type"), str):          # one schema: array keywords act on arrays only,
+        return {**meta, **array, **{k: v for k, v in item.items() if k != "type"},   # numeric ones on numbers
+                "type": ["array", item["type"]]}
+    return {**meta, "anyOf": [array, item]}
 
 
 def _with_text(prop: dict, pattern: str, what: str) -> dict:
@@ -69,9 +74,13 @@ def _creature_defs(defs: dict) -> None:
                                               "damage reduction: 5/magic, 10/silver or cold iron, 5/-")
 
 
-def _file_of(ref: str, title: str, what: str) -> dict:
-    return {"title": title, "description": f"One {what} (a mapping) or a list of them.",
-            "anyOf": [{"$ref": ref}, {"type": "array", "items": {"$ref": ref}, "minItems": 1}]}
+def _file_of(name: str, defs: dict, title: str, what: str) -> dict:
+    """A file holding one ``name`` or a list of them. The root is the mapping's own schema, typed "object or
+    array": ``properties``, ``required`` and ``additionalProperties`` act on a mapping only and ``items`` on a list
+    only, so editors see the fields at the top and a list of mappings validates item by item."""
+    one = copy.deepcopy(defs[name])
+    return {"$schema": DRAFT, **one, "title": title, "description": f"One {what} (a mapping) or a list of them.",
+            "type": ["object", "array"], "items": {"$ref": f"#/$defs/{name}"}, "minItems": 1, "$defs": defs}
 
 
 def bestiary_schema() -> dict:
@@ -82,7 +91,7 @@ def bestiary_schema() -> dict:
     defs = raw.pop("$defs", {})
     defs["Creature"] = raw
     _creature_defs(defs)
-    return {"$schema": DRAFT, **_file_of("#/$defs/Creature", "d20 Arena stat block", "stat block"), "$defs": defs}
+    return _file_of("Creature", defs, "d20 Arena stat block", "stat block")
 
 
 def scenario_schema() -> dict:
@@ -111,5 +120,4 @@ def scenario_schema() -> dict:
     props["rules"] = {"anyOf": [{"$ref": "#/$defs/Rules"}, {"type": "string", "description": "one rule-set key"},
                                 {"type": "array", "items": {"type": "string"}, "minItems": 1,
                                  "description": "rule-set keys"}]}
-    return {"$schema": DRAFT, **_file_of("#/$defs/Scenario", "d20 Arena scenario", "scenario"),
-            "$defs": copy.deepcopy(defs)}
+    return _file_of("Scenario", defs, "d20 Arena scenario", "scenario")

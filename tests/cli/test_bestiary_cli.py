@@ -63,9 +63,9 @@ def test_validate_builtin_and_good_file(tmp_path):
 
 def test_schema_is_json_schema_of_the_stat_block():
     schema = json.loads(ok("bestiary", "schema"))
-    assert schema["anyOf"][0] == {"$ref": "#/$defs/Creature"} and schema["anyOf"][1]["type"] == "array"
+    assert schema["type"] == ["object", "array"] and schema["items"] == {"$ref": "#/$defs/Creature"}
     block = schema["$defs"]["Creature"]
-    assert block["type"] == "object"
+    assert block["type"] == "object" and schema["properties"] == block["properties"]
     assert {"name", "hp", "ac", "attack", "full_attack", "regeneration"} <= set(block["properties"])
     assert "hp" in block["required"]
     assert block.get("additionalProperties") is False

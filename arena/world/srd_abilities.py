@@ -4,12 +4,13 @@ fight engine models it.
 The engine fights with these stat-block fields (``arena.combat`` reads them): breath weapons (a cone or line of
 damage with a save), rend, trip on a hit, damage reduction, regeneration, fast healing, spell resistance, energy
 resistance, immunities (a type's traits included) and vulnerabilities, sneak attack, energy damage riding on an
-attack (``plus 1d6 fire``), touch attacks and critical ranges. An ability that becomes one of those is
-``modelled``. Senses, languages, movement and the like do nothing in an arena fight (``no effect``). Everything
-else that matters in a fight (poison, improved grab, constrict, swallow whole, gaze attacks, spell-like
-abilities, ...) is ``ignored`` until the engine learns it: :data:`IGNORED` lists the common ones, and an ability
-the vocabulary does not know but the block's text describes (``Name (Ex): ...``) counts as ignored too. An
-ability neither known nor described is an unknown special ability (an error of the block).
+attack (``plus 1d6 fire``), touch attacks and critical ranges; and, once the attacks are read
+(:mod:`arena.world.srd_combat`), pounce, ferocity, improved grab with constrict, frightful presence and paralysis.
+An ability that becomes one of those is ``modelled``. Senses, languages, movement and the like do nothing in an
+arena fight (``no effect``). Everything else that matters in a fight (poison, swallow whole, gaze attacks,
+spell-like abilities, ...) is ``ignored`` until the engine learns it: :data:`IGNORED` lists the common ones, and
+an ability the vocabulary does not know but the block's text describes (``Name (Ex): ...``) counts as ignored
+too. An ability neither known nor described is an unknown special ability (an error of the block).
 """
 
 from __future__ import annotations

@@ -15,6 +15,7 @@ import pydantic
 from arena.world.creatures import Creature
 from arena.world.srd_abilities import ENERGY_RIDER, attack_riders, read_abilities
 from arena.world.srd_checks import check_armor, check_attacks, check_grapple, check_hp, check_saves, mod
+from arena.world.srd_combat import combat_fields
 from arena.world.srd_fields import (
     GRAPPLE_SIZE_MODIFIER,
     AttackRead,
@@ -306,5 +307,6 @@ def _read(block: RawBlock, notes: Notes, built: Built) -> dict:
         for a in abilities:
             if a["key"] == "trip":
                 a["engine"] = "ignored"
+    data.update(combat_fields(block, abilities, attack, full, attack_reads + full_reads, notes))
     data["special_abilities"] = abilities
     return data

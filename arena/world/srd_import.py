@@ -265,6 +265,10 @@ def to_yaml(built: Built) -> str:
     data = creature.model_dump(mode="json", exclude_defaults=True)
     data["name"] = creature.name
     data["abilities"] = creature.abilities.model_dump(mode="json")       # all six, defaults too
+    for key in ("improved_grab", "frightful_presence", "paralysis"):      # every number, the defaults too
+        value = getattr(creature, key)
+        if value is not None:
+            data[key] = value.model_dump(mode="json")
     data = {k: data[k] for k in type(creature).model_fields if k in data}
     head = (f"# {creature.display_name}. {creature.source.split(' (')[0]}.\n"
             "# Open Game Content under the Open Game License 1.0a (bestiary/srd/OGL.md). Written by `arena bestiary "

@@ -33,7 +33,8 @@ def test_list_holds_the_hand_written_and_the_imported_creatures():
     assert by_name["red-dragon-young"]["source"] == "srd"                  # no hand-written block of that name
     assert by_name["troll"]["modelled"] == "full"                          # its imported twin's
     assert by_name["adult-red-dragon"]["modelled"] == "partial"
-    assert "frightful presence" in by_name["adult-red-dragon"]["ignored"]
+    assert "spells" in by_name["adult-red-dragon"]["ignored"]
+    assert "frightful presence" not in by_name["adult-red-dragon"]["ignored"]        # modelled (DC 24)
 
 
 @pytest.mark.parametrize(("cr", "low", "high"), [("3", 3, 3), ("1/2..5", Fraction(1, 2), 5),
@@ -80,14 +81,15 @@ def test_list_bad_options_are_one_line(args, words):
 
 def test_show_lists_the_special_abilities_and_their_engine_status():
     out = ok("bestiary", "show", "gelatinous-cube")
-    assert "partly modelled: the engine ignores acid, engulf, paralysis" in out
-    assert "ignored   attack  paralysis [Fort DC 20]" in out
+    assert "partly modelled: the engine ignores acid, engulf" in out
+    assert "modelled  attack  paralysis [Fort DC 20] (paralysis on the slam: Fort DC 20, 3d6 rounds" in out
     assert "modelled  quality ooze traits" in out and "no effect quality Blindsight 60 ft" in out
     out = ok("bestiary", "show", "troll")                                  # hand-written: its imported twin's
     assert "Special abilities (fully modelled) -- of the imported SRD block srd/troll" in out
     data = json.loads(ok("bestiary", "show", "red-dragon-old", "--json"))
     assert data["modelled"] == "partial" and data["breath_weapon"]["dc"] == 31
     assert any(a["key"] == "frightful presence" and a["dc"] == 29 for a in data["special_abilities"])
+    assert data["frightful_presence"] == {"dc": 29, "duration": "4d6"}
 
 
 def test_coverage_orders_the_ignored_abilities():
@@ -100,7 +102,8 @@ def test_coverage_orders_the_ignored_abilities():
         data["band_creatures"] - data["band_full"]
     shares = [o["cumulative_full"] for o in order]
     assert shares == sorted(shares)
-    assert {"poison", "improved grab", "spell-like abilities"} <= {o["ability"] for o in order[:5]}
+    assert {"poison", "spell-like abilities"} <= {o["ability"] for o in order[:5]}
+    assert not {"pounce", "ferocity", "constrict", "frightful presence"} & {o["ability"] for o in order}
     assert sum(v["creatures"] for v in data["by_cr"].values()) == data["creatures"]
     text = ok("bestiary", "coverage", "--cr", "1..5")
     assert "CR 1..5:" in text and "decides" in text

@@ -122,18 +122,18 @@ def run_grid(*, quick: bool = False, n: int | None = None, seed: int = 0, worker
         if not active:
             break
         for _ in range(3):                       # the ladder search: fight, look, grow the ladder, fight again
-            wanted: list[Matchup] = []
-            for s in active:
-                for k in range(look + 1):
+            for k in range(look + 1):            # one batch per stage: a matchup's name is unique within a run
+                wanted: list[Matchup] = []
+                for s in active:
                     for _label, m, rules in _series(s, seed, k, incs[k]):
                         if (m.name, rules, k) not in store:
                             wanted.append(Matchup(**{**m.__dict__, "rules": (rules,)}))
-            if wanted:
+                if not wanted:
+                    continue
                 batch = run_batch(wanted, workers=workers, cluster=cluster, progress=progress)
                 encounters += batch.encounters
                 seconds += batch.seconds
                 for m in wanted:
-                    k = next(i for i in range(look + 1) if stage_seed(seed, i) == m.seed)
                     store[(m.name, m.rules[0], k)] = difficulty_values(batch.rows(m, m.rules[0], incs[k]), METRIC)
             grew = False
             for s in active:

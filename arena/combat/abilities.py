@@ -57,6 +57,7 @@ def after_hit(f, c: Combatant, target: Combatant, attack, dealt: int) -> None:
             and target.is_able and not target.dead and _can_grab(c, target) \
             and opposed(f, c, t.grapple, target, target.t.grapple):
         c.grip, target.grip = (True, target), (False, c)
+        c.afflicted = target.afflicted = True
         if f.lines is not None:
             f.log(f"{c.name} grabs {target.name} (improved grab)")
     paralysis = t.paralysis
@@ -85,6 +86,7 @@ def after_hit(f, c: Combatant, target: Combatant, attack, dealt: int) -> None:
     if burn is not None and attack.name == burn.attack and not target.dead and target.burning is None \
             and "fire" not in target.t.immunities and not save(f, target, "ref", burn.dc, c).success:
         target.burning = [parse(burn.rounds).roll(f.stream), parse(burn.damage), c]
+        target.afflicted = True
         if f.lines is not None:
             f.log(f"{target.name} catches fire")
 

@@ -330,7 +330,7 @@ def ranged_touch_ac(f, attacker: Combatant, target: Combatant) -> int:
 
 def throw_web(f, c: Combatant, target: Combatant) -> None:
     """A web (SRD 3.5 monstrous spider): a ranged touch attack that entangles on a hit."""
-    c.webs -= 1
+    c.webs += 1
     mod = c.t.ray_bonus + c.attack_bonus
     ac = ranged_touch_ac(f, c, target)
     outcome = f.resolve(Check("attack", c.side, mod, ac, 0, 20, 2, target.side, flat_footed=not target.acted),

@@ -71,7 +71,7 @@ def _pick(routines: tuple[tuple[CompiledAttack, ...], ...], ranged: bool) -> tup
     return routines[0] if routines else ()
 
 
-UNABLE = ("asleep", "held", "knocked-out", "paralyzed", "panicked", "petrified", "swallowed")
+UNABLE = frozenset({"asleep", "held", "knocked-out", "paralyzed", "panicked", "petrified", "swallowed"})
 """Conditions under which a creature cannot act (the fight ends when a side has nobody able)."""
 NOT_HELPLESS = frozenset({"panicked", "petrified", "swallowed"})
 """Out of the fight but no target for a coup de grace: fled, turned to stone, inside a monster."""
@@ -251,7 +251,7 @@ class Combatant:
                  "blind", "deaf", "ranged", "expires_at", "attack_action", "offset", "dodge_against",
                  "melee_target", "melee_attackers", "casting", "grip", "frightened", "damage_bonus",
                  "negative_levels", "ability_loss", "ability_mods", "save_mods", "burning", "raging",
-                 "webs", "effect_next")
+                 "webs", "last_effect", "afflicted")
 
     def __init__(self, template: Template, uid: int, settings, foes: list | None = None,
                  friends: list | None = None, tally=None) -> None:
@@ -267,18 +267,14 @@ class Combatant:
         """This side's counters in the fight's record."""
         self.hp = template.max_hp
         self.nonlethal = self.temp_hp = self.attack_bonus = self.ac_bonus = self.save_bonus = 0
-        self.damage_bonus = self.negative_levels = 0
-        self.burning = None
-        """[rounds left, fire damage dice] while it burns (a fire elemental's burn)."""
-        self.raging = False
-        self.webs = template.web.uses if template.web is not None else 0
-        self.effect_next = template.breath_effect is not None
-        """Its next breath is the one without damage (the two alternate, that one first)."""
-        """Webs it can still throw."""
-        self.ability_loss = self.ability_mods = self.save_mods = None
-        """Lost ability points and their modifier changes by ability (None until it loses some), and the save
-        modifiers they make by save (see :func:`arena.combat.conditions.recompute_bonuses`)."""
-        self.damage_dealt = self.init = 0
+        self.damage_bonus = self.negative_levels = self.webs = self.damage_dealt = self.init = 0
+        self.raging = self.afflicted = self.last_effect = False
+        self.ability_loss = self.ability_mods = self.save_mods = self.burning = None
+        """ability_loss, ability_mods, save_mods: lost ability points and their modifier changes by ability (None
+        until it loses some), and the save modifiers they make (:func:`arena.combat.conditions.recompute_bonuses`);
+        burning: [rounds left, fire damage dice, source] while it burns; webs: webs thrown; last_effect: its last
+        breath was the one without damage (a dragon alternates them, that one first); afflicted: something its
+        turn must look at may be in force (a spell being cast, a fire, a grapple, a web, slow gas)."""
         self.offset = 0.0
         """Where this creature's turn falls within a round, in seconds after the round starts (set by initiative):
         durations run from the instant of the turn that started them to the same point of a later round."""
@@ -344,13 +340,12 @@ class Combatant:
         if self.dead or (self.hp < 0 and not self.t.ferocity) or (self.nonlethal and self.nonlethal > self.hp):
             return False                                         # disabled (0 hp) still acts, barely
         conditions = self.conditions
-        return not conditions or not any(name in conditions for name in UNABLE)
+        return not conditions or UNABLE.isdisjoint(conditions)
 
     def single_action(self) -> bool:
-        """Disabled (0 hp), staggered (nonlethal damage equal to hit points) or slowed: one standard action a
-        turn."""
-        return self.hp == 0 or (self.nonlethal and self.nonlethal == self.hp) or \
-            bool(self.conditions and "slowed" in self.conditions)
+        """Disabled (0 hp) or staggered (nonlethal damage equal to hit points): one standard action a turn (slow gas
+        too: the fight's turn checks it)."""
+        return self.hp == 0 or (self.nonlethal and self.nonlethal == self.hp)
 
     def dying(self) -> bool:
         return not self.dead and self.hp < 0 and not self.stable

@@ -38,6 +38,8 @@ def add_condition(f, target: Combatant, name: str, seconds: float, **data) -> No
     refresh(f, target)
     if name in BONUS_CONDITIONS:
         recompute_bonuses(target)
+    if name in TURN_CONDITIONS:
+        target.afflicted = True
     if f.lines is not None:
         f.log(f"{target.name}: {name} for {int(seconds // ROUND)} rounds")
 
@@ -52,6 +54,8 @@ def drop_condition(f, c: Combatant, name: str) -> None:
 
 
 BONUS_CONDITIONS = frozenset({"bless", "shaken", "shield of faith", "entangled"})
+TURN_CONDITIONS = frozenset({"entangled", "slowed"})
+"""Conditions its turn must look at (:attr:`Combatant.afflicted`)."""
 """Conditions that change a creature's attack, AC or save bonuses."""
 
 
@@ -61,6 +65,14 @@ def recompute_bonuses(c: Combatant) -> None:
     ability points (Strength: melee attack and damage; Dexterity: AC, ranged attacks and Reflex; Constitution:
     Fortitude; Wisdom: Will)."""
     conditions = c.conditions
+    if c.ability_mods is None and not c.negative_levels and not c.raging and "shaken" not in conditions \
+            and "entangled" not in conditions:        # the common case: bless and shield of faith only
+        c.attack_bonus = 1 if "bless" in conditions else 0
+        shield = conditions.get("shield of faith")
+        c.ac_bonus = shield[1]["bonus"] if shield else 0
+        c.save_bonus = c.damage_bonus = 0
+        c.save_mods = None
+        return
     shaken = (SHAKEN if "shaken" in conditions else 0) + (ENTANGLED if "entangled" in conditions else 0)
     levels = c.negative_levels
     mods = c.ability_mods or {}

@@ -105,12 +105,12 @@ def breath(f, c: Combatant, targets: list[Combatant]) -> None:
     """A breath weapon: its recharge is rolled, then one damage roll and a save for each target (or, for a breath
     without damage, a save against its effect: :func:`breath_effect`)."""
     t = c.t
-    if t.breath_effect is not None and (c.effect_next or t.breath is None):
-        c.effect_next = False
+    if t.breath_effect is not None and (not c.last_effect or t.breath is None):
+        c.last_effect = True
         c.breath_ready_at = f.instant + parse(t.breath.recharge if t.breath else "1d4").roll(f.stream) * spells.ROUND
         breath_effect(f, c, targets)
         return
-    c.effect_next = t.breath_effect is not None
+    c.last_effect = False
     weapon = t.breath
     dice = parse(weapon.damage)
     c.breath_ready_at = f.instant + parse(weapon.recharge).roll(f.stream) * spells.ROUND

@@ -312,8 +312,6 @@ class Fight:
         now = self.instant = self.env.now + c.offset
         if now >= self.next_expiry:
             conditions.expire(self, now)
-        if c.casting is not None:            # a spell of one round's casting time takes effect now
-            spells.complete_casting(self, c)
         t = c.t
         if t.turn_start:
             if t.heals_itself:
@@ -322,10 +320,13 @@ class Fight:
                 abilities.gaze(self, c)
                 if self._over():
                     return
-        if c.burning is not None:
-            abilities.burn_turn(self, c)
-            if c.dead:
-                return
+        if c.afflicted:                      # a spell being cast, a fire, a grapple, a web, slow gas
+            if c.casting is not None:        # a spell of one round's casting time takes effect now
+                spells.complete_casting(self, c)
+            if c.burning is not None:
+                abilities.burn_turn(self, c)
+                if c.dead:
+                    return
         if c.hp < 0:
             states.dying(self, c)
             if not t.ferocity or c.dead:         # ferocity: it fights on while dying
@@ -339,13 +340,16 @@ class Fight:
             return
         if c.injuries:
             called_shots.tough_through(self, c)
-        if c.grip is not None and abilities.grip_turn(self, c):     # it holds a foe, or is held (improved grab)
-            c.acted = True
-            return
-        if c.conditions and "entangled" in c.conditions and conditions.burst_free(self, c):   # a web first
-            c.acted = True
-            return
         single = c.single_action()           # disabled or staggered: a move or a standard action, not both
+        if c.afflicted:
+            if c.grip is not None and abilities.grip_turn(self, c):     # it holds a foe, or is held
+                c.acted = True
+                return
+            if c.conditions and "entangled" in c.conditions and conditions.burst_free(self, c):   # a web first
+                c.acted = True
+                return
+            if c.conditions and "slowed" in c.conditions:
+                single = True                # slow gas: one action a turn
         if single and t.ferocity and c.hp <= 0:
             single = False                   # ferocity: no penalty while disabled or dying
         if c.prone:                          # stand up (a move action): only a standard action is left

@@ -59,6 +59,7 @@ def cast(fight, caster, spell_name: str, level: int, targets: list, begun: bool 
         fight.note_cast(caster, spell_name, targets)
         if spell_name == "sleep" and fight.sleep_full_round:
             caster.casting = (spell_name, level, targets, caster.hp)
+            caster.afflicted = True
             if fight.lines is not None:
                 fight.log(f"{caster.name} begins casting {spell_name} (1 round)")
             return

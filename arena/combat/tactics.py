@@ -164,11 +164,12 @@ def attack_policy(view: View, creature) -> Action:
     t = creature.t
     if (t.breath is not None or t.breath_effect is not None) and view.can_breathe(creature):
         enemies = view.enemies(creature)
-        breath = t.breath_effect if creature.effect_next or t.breath is None else t.breath
+        breath = t.breath_effect if t.breath_effect is not None and (not creature.last_effect or t.breath is None) \
+            else t.breath
         caught = area_count(breath_area(breath), len(enemies))
         if caught >= 2 or len(enemies) == 1:
             return Action("breath", targets=_ordered(view, creature, enemies)[:caught])
-    if creature.webs:                     # a web at the first enemy it can entangle (monstrous spider)
+    if t.web is not None and creature.webs < t.web.uses:   # a web at the first enemy it can entangle
         for c in view.enemies(creature):
             if "entangled" not in c.conditions:
                 return Action("web", c)

@@ -259,6 +259,7 @@ def test_rake_adds_its_attacks_to_a_pounce_and_to_a_hold():
     f = make_fight([creature("hero", side="pc", hp=200)], [lion])
     cat, hero = f.monsters[0], f.pcs[0]
     cat.grip, hero.grip = (True, hero), (False, cat)
+    cat.afflicted = hero.afflicted = True
     hero.acted = cat.acted = True
     f.round = 2
     script = Script(f, [d20(5), d20(10), (4, 8), d20(15), (2, 4), d20(15), (2, 4)])   # hold, bite, 2 rakes
@@ -325,6 +326,7 @@ def test_swallow_whole_takes_a_held_foe_out_of_the_fight_until_the_swallower_dro
     f = make_fight([creature("hero", side="pc", hp=200)], [toad])
     t, hero = f.monsters[0], f.pcs[0]
     t.grip, hero.grip = (True, hero), (False, t)
+    t.afflicted = hero.afflicted = True
     f.round = 2
     Script(f, [d20(5), d20(10)])                                 # a won grapple check: swallowed
     f._turn(t)
@@ -347,7 +349,7 @@ def test_a_web_entangles_and_the_victim_spends_its_turn_bursting_free():
     f.round = 2
     script = Script(f, [d20(15)])                               # the web hits touch AC
     f._turn(s)
-    assert script.used_up and "entangled" in hero.conditions and s.webs == 0
+    assert script.used_up and "entangled" in hero.conditions and s.webs == 1
     assert (hero.attack_bonus, hero.ac_bonus) == (-2, -2)
     script = Script(f, [d20(10)])                               # 10 + 2 vs 16: still stuck, no attack
     before = len(f.lines)
@@ -376,12 +378,12 @@ def test_a_breath_without_damage_alternates_with_the_damaging_one(effect, condit
     f.round = 2
     Script(f, [(1, 4), d20(2), (3, 6), *[0.5] * 10])             # recharge 1 round; Will fails; 3 rounds
     f._turn(d)
-    assert condition in hero.conditions and not d.effect_next
+    assert condition in hero.conditions and d.last_effect
     if effect == "slow":
-        assert hero.single_action()
+        assert hero.afflicted and "slowed" in hero.conditions
     d.breath_ready_at = 0.0
     hero.conditions.clear()
     f.refresh(hero)
     Script(f, [(1, 4), 0.5, d20(2), *[0.5] * 10])                # then the fire breath (one damage draw)
     f._turn(d)
-    assert hero.hp < 200 and d.effect_next
+    assert hero.hp < 200 and not d.last_effect

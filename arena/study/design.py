@@ -105,10 +105,18 @@ def typical(cr: Fraction) -> str:
 @lru_cache(maxsize=256)
 def srd_monsters(cr: Fraction, k: int = SRD_PER_CR) -> tuple[str, ...]:
     """Up to ``k`` fully modelled SRD creatures of CR ``cr``, evenly spaced in name order (``srd/<name>``)."""
+    from arena.errors import ArenaError
+    from arena.world.bestiary import get_creature
     from arena.world.challenge import format_cr
     from arena.world.srd_index import select, srd_rows
 
-    names = sorted(r.name for r in select(srd_rows(), cr=format_cr(cr), modelled="full"))
+    names = []
+    for r in sorted(select(srd_rows(), cr=format_cr(cr), modelled="full"), key=lambda r: r.name):
+        try:                      # a creature whose stat block does not load (the bestiary being mended) is left out
+            get_creature(f"srd/{r.name}")
+        except ArenaError:
+            continue
+        names.append(r.name)
     if not names:
         return ()
     if len(names) <= k:

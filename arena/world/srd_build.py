@@ -16,6 +16,7 @@ from arena.world.creatures import Creature
 from arena.world.srd_abilities import ENERGY_RIDER, attack_riders, read_abilities
 from arena.world.srd_checks import check_armor, check_attacks, check_grapple, check_hp, check_saves, mod
 from arena.world.srd_combat import combat_fields
+from arena.world.srd_effects import effect_fields
 from arena.world.srd_fields import (
     GRAPPLE_SIZE_MODIFIER,
     AttackRead,
@@ -308,5 +309,6 @@ def _read(block: RawBlock, notes: Notes, built: Built) -> dict:
             if a["key"] == "trip":
                 a["engine"] = "ignored"
     data.update(combat_fields(block, abilities, attack, full, attack_reads + full_reads, notes))
+    data.update(effect_fields(block, abilities, data, attack_reads + full_reads, notes))
     data["special_abilities"] = abilities
     return data

@@ -62,7 +62,7 @@ def test_import_json(tmp_path, monkeypatch, capsys):
     assert code == 0
     data = json.loads(out)
     assert [w["name"] for w in data["written"]] == ["elemental-fire-small", "elemental-fire-large"]
-    assert data["written"][1]["ignored"] == ["burn"] and data["written"][1]["modelled"] == "partial"
+    assert data["written"][1]["ignored"] == [] and data["written"][1]["modelled"] == "full"
     assert data["errors"] == []
 
 

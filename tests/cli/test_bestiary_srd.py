@@ -102,7 +102,7 @@ def test_coverage_orders_the_ignored_abilities():
         data["band_creatures"] - data["band_full"]
     shares = [o["cumulative_full"] for o in order]
     assert shares == sorted(shares)
-    assert {"poison", "spell-like abilities"} <= {o["ability"] for o in order[:5]}
+    assert {"spell-like abilities", "spells"} <= {o["ability"] for o in order[:5]}
     assert not {"pounce", "ferocity", "constrict", "frightful presence"} & {o["ability"] for o in order}
     assert sum(v["creatures"] for v in data["by_cr"].values()) == data["creatures"]
     text = ok("bestiary", "coverage", "--cr", "1..5")

@@ -69,7 +69,7 @@ def test_a_great_wyrm_and_a_wyrmling():
         ("tiny", 15, "cold")
     assert [a.name for a in hatchling.full_attack[0]] == ["bite", "claw"]          # tiny: no wings, no tail
     brass = srd_creature("brass-dragon-adult")
-    assert brass.breath_weapon.shape == "line" and "breath weapon (non-damage)" in brass.ignored_abilities
+    assert brass.breath_weapon.shape == "line" and brass.breath_effect.effect == "sleep"
 
 
 def test_the_index_is_the_stat_blocks(everything):

@@ -67,7 +67,8 @@ Challenge Rating:\t3
 
 Poison (Ex): Injury, Fortitude DC 15, initial and secondary damage 1d6 Dex. The save DC is Constitution-based.
 
-Web (Ex): An ettercap can throw a web eight times per day. This is similar to an attack with a net.
+Web (Ex): An ettercap can throw a web eight times per day. This is similar to an attack with a net. An entangled \
+creature can escape with a DC 13 Escape Artist check or burst the web with a DC 17 Strength check.
 """
 
 ELEMENTALS = """\
@@ -90,7 +91,12 @@ FIRE ELEMENTAL
 | Feats: | Dodge, Improved InitiativeB, Weapon Finesse B | Dodge, Improved InitiativeB, Iron Will, Mobility, Spring Attack, Weapon FinesseB | |  |
 | Challenge Rating: | 1 | 5 | |  |
 
-Burn (Ex): A fire elemental's slam attack deals bludgeoning damage plus fire damage from the elemental's flaming body. Those hit must succeed on a Reflex save or catch fire.
+Burn (Ex): A fire elemental's slam attack deals bludgeoning damage plus fire damage from the elemental's flaming body. Those hit by a fire elemental's slam attack also must succeed on a Reflex save or catch on fire. The flame burns for 1d4 rounds. The save DC varies with the elemental's size (see the table below). A burning creature can take a move action to put out the flame. The save DC is Constitution- based.
+
+| Fire Elemental Sizes | |  |
+| Elemental | | Height | Weight | Burn Save DC | |  |
+| Small | | 4 ft. | 1 lb. | 11 | |  |
+| Large | | 16 ft. | 4 lb. | 17 | |  |
 """
 
 
@@ -153,7 +159,9 @@ def test_elementals_are_named_family_first_with_energy_riders():
     assert str(large.damage_reduction) == "5/-" and "fire" in large.all_immunities
     assert "cold" in large.all_vulnerabilities and large.immunities == ()    # both from the fire subtype
     burn = next(a for a in large.special_abilities if a.key == "burn")
-    assert burn.engine == "ignored" and large.modelled == "partial"
+    assert burn.engine == "modelled" and large.modelled == "full"            # its Reflex DC from the table by size
+    assert (large.burn.attack, large.burn.dc, large.burn.damage, large.burn.rounds) == ("slam", 17, "2d6", "1d4")
+    assert built["elemental-fire-small"].creature.burn.dc == 11
     assert next(a for a in large.special_abilities if a.key == "type traits").engine == "modelled"
 
 
@@ -173,8 +181,10 @@ def test_field_value_lines_pasted_from_a_web_page():
     assert (c.type, c.size, c.cr, c.hp, c.ac, c.saves.will) == ("aberration", "medium", 3, 27, 14, 6)
     assert c.full_attack[0][1].count == 2 and c.full_attack[0][1].name == "claw"
     poison = next(a for a in c.special_abilities if a.key == "poison")
-    assert (poison.engine, poison.dc, poison.save, poison.damage) == ("ignored", 15, "fort", "1d6")
-    assert c.ignored_abilities == ("poison", "web") and c.modelled == "partial"
+    assert (poison.engine, poison.dc, poison.save) == ("modelled", 15, "fort")
+    assert (c.poison.attack, c.poison.dc, c.poison.initial.dice, c.poison.initial.ability) == ("bite", 15, "1d6", "dex")
+    assert (c.web.burst_dc, c.web.uses) == (17, 8)
+    assert c.ignored_abilities == () and c.modelled == "full"
     assert next(a for a in c.special_abilities if a.key == "low-light vision").engine == "no effect"
 
 

@@ -1,0 +1,681 @@
+"""Special abilities that become stat-block fields once a block's attacks are known, second part: poison, ability
+damage and drain on a hit, energy drain, rake, rage, burn, heat, gaze attacks, swallow whole, web and the breath
+weapons that deal no damage (the metallic dragons' sleep, paralysis, slow and weakening gas).
+
+As :mod:`arena.world.srd_combat` does for pounce or paralysis, :func:`effect_fields` reads each ability's numbers
+from its description in the block's text (``Poison (Ex): Injury, Fortitude DC 13, initial damage 1d6 Str,
+secondary damage 2d6 Str``), or from the family's table by size (monstrous spiders, scorpions and centipedes,
+viper snakes, fire elementals: :func:`size_row`), names the attack of the routines that delivers it, fills the
+:class:`~arena.world.creatures.Creature` field and marks the ability ``modelled``. An ability whose numbers cannot
+be read stays ``ignored`` with an ``unread`` note; one whose effect the engine's field cannot carry (a poison of
+sleep or paralysis rather than ability damage, a gaze that dazes, a repulsion breath, a touch that deals no
+hit-point damage and so is not an attack the engine rolls) stays ``ignored`` and its ``notes`` say why.
+"""
+
+from __future__ import annotations
+
+import re
+
+from arena.dice import parse as parse_dice
+from arena.world.srd_combat import _attack_names, _description, _field_name, _first, _named, _set, _singular
+from arena.world.srd_fields import AttackRead, Notes, _clean
+from arena.world.srd_text import Cell, RawBlock
+
+ABILITY_WORDS = {"str": "str", "strength": "str", "dex": "dex", "dexterity": "dex", "con": "con",
+                 "constitution": "con", "int": "int", "intelligence": "int", "wis": "wis", "wisdom": "wis",
+                 "cha": "cha", "charisma": "cha"}
+_ABILITY = r"(Str|Dex|Con|Int|Wis|Cha|Strength|Dexterity|Constitution|Intelligence|Wisdom|Charisma)\b"
+_DICE = r"\d+d\d+(?:\s*[+-]\s*\d+)?|\d+"
+NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+                "ten": 10, "once": 1, "twice": 2}
+SAVES = {"fortitude": "fort", "fort": "fort", "reflex": "ref", "will": "will"}
+AGE_CATEGORIES = ("wyrmling", "very young", "young", "juvenile", "young adult", "adult", "mature adult", "old",
+                  "very old", "ancient", "wyrm", "great wyrm")
+"""SRD 3.5 true dragons: the age category is the index + 1 (a wyrmling is 1, a great wyrm 12)."""
+BREATH_EFFECTS = {"sleep": "sleep", "paralyzing": "paralysis", "paralysis": "paralysis", "slow": "slow",
+                  "weakening": "weakness", "fear": "fear"}
+"""The non-damaging breath weapons the engine's ``breath_effect`` carries (a bronze dragon's repulsion is not one)."""
+
+
+def _dice(text: str) -> str:
+    return text.replace(" ", "")
+
+
+def _ability_of(word: str) -> str:
+    return ABILITY_WORDS[word.lower()]
+
+
+def _text_of(block: RawBlock, item: dict, *names: str) -> tuple[Cell | None, str]:
+    desc = _description(block, item, *names)
+    return desc, (_clean(desc.text) if desc else "")
+
+
+def _following(block: RawBlock, desc: Cell | None, count: int = 3) -> str:
+    """The description and the paragraphs after it that no ability heads (the behir's swallowed creature 'takes
+    2d8+8 points of bludgeoning damage' two paragraphs on)."""
+    if desc is None:
+        return ""
+    cells = block.description
+    try:
+        i = cells.index(desc)
+    except ValueError:
+        return _clean(desc.text)
+    out = [desc.text]
+    for cell in cells[i + 1:]:
+        if len(out) > count:
+            break
+        if not cell.text.strip():
+            continue
+        if re.match(r"^\s*[A-Z][A-Za-z' ,/\-]{1,60}?\s*(\((?:Ex|Su|Sp)\))?\s*:\s", cell.text):
+            break
+        out.append(cell.text)
+    return re.sub(r"'\s+s\b", "'s", _clean(" ".join(out)))          # a word the conversion broke: "elemental' s"
+
+
+# --------------------------------------------------------------------------------------------- tables by size
+SIZE_WORDS = ("fine", "diminutive", "tiny", "small", "medium", "large", "huge", "gargantuan", "colossal", "greater",
+              "elder")
+
+
+def size_tables(block: RawBlock, line: int, column: str, before: int = 12, after: int = 30) -> list[dict]:
+    """The Markdown tables near ``line`` of the block's file whose header names ``column`` (``Fort DC``, ``Break
+    DC``): each as {row key (``medium``, ``greater``): {header: cell}}; a table of two column groups side by side
+    (``| Size | Fort DC | Damage | Size | Fort DC | Damage |``) gives the rows of both."""
+    lines = block.context
+    start, stop = max(0, line - 1 - before), min(len(lines), line - 1 + after)
+    tables = []
+    j = start
+    while j < stop:
+        row = lines[j]
+        if row.lstrip().startswith("|") and column.lower() in row.lower():
+            head = [c.strip() for c in row.strip().strip("|").split("|") if c.strip()]
+            key = head[0]
+            groups: list[list[str]] = []
+            for cell in head:
+                if cell == key:
+                    groups.append([])
+                groups[-1].append(cell)
+            width = len(groups[0])
+            table: dict = {}
+            j += 1
+            while j < len(lines) and lines[j].lstrip().startswith("|"):
+                cells = [c.strip() for c in lines[j].strip().strip("|").split("|") if c.strip()]
+                for k in range(0, len(cells) - width + 1, width):
+                    chunk = cells[k:k + width]
+                    table[chunk[0].lower()] = dict(zip(groups[0], chunk, strict=True))
+                j += 1
+            tables.append(table)
+        j += 1
+    return tables
+
+
+def size_row(block: RawBlock, size: str, line: int, column: str) -> tuple[str, dict] | None:
+    """This creature's row of the nearest table naming ``column``: the title's size word (``Monstrous Spider,
+    Medium``; ``Fire Elemental, Greater``; ``Snake, Tiny Viper``), else its size; with the key it was found by."""
+    words = [w for w in re.findall(r"[a-z]+", block.title.lower()) if w in SIZE_WORDS]
+    for table in size_tables(block, line, column):
+        for word in [*reversed(words), size]:
+            if word in table:
+                return word, table[word]
+    return None
+
+
+def _column(row: dict, column: str) -> str | None:
+    return next((v for k, v in row.items() if column.lower() in k.lower()), None)
+
+
+# --------------------------------------------------------------------------------------------- the entry point
+def effect_fields(block: RawBlock, abilities: list[dict], data: dict, reads: list[list[AttackRead]],
+                  notes: Notes) -> dict:
+    """The poison, ability damage, energy drain, rake, rage, burn, gaze, swallow whole, web and breath effect fields
+    of the block (``data`` is the block as read so far: its size, routines and improved grab), and the heat that
+    rides on its attacks; sets the ``engine`` and ``notes`` of the abilities."""
+    out: dict = {}
+    full = list(data.get("full_attack") or []) + list(data.get("attack") or [])
+    names = _attack_names(full)
+    unrolled = {a.name.lower() for r in reads for a in r if a.damage is None}
+    size = data["size"]
+    for key, reader in (("poison", _poison), ("energy drain", _energy_drain), ("burn", _burn), ("gaze", _gaze),
+                        ("web", _web)):
+        item = _first(abilities, key)
+        if item is not None:
+            out.update(reader(block, item, abilities, names, unrolled, reads, size, notes, data))
+    for key in ("ability damage", "ability drain"):
+        item = _first(abilities, key)
+        if item is not None and "ability_damage" not in out:
+            out.update(_ability_damage(block, item, abilities, names, unrolled, reads, size, notes, data))
+        elif item is not None:
+            _set(abilities, key, "ignored", "a second ability loss on a hit: the engine's ability_damage is one")
+    item = _first(abilities, "rake")
+    if item is not None:
+        out.update(_rake(block, item, abilities, notes))
+    item = _first(abilities, "rage")
+    if item is not None:
+        out.update(_rage(block, item, abilities, notes))
+    item = _first(abilities, "heat")
+    if item is not None:
+        _heat(block, item, abilities, full)
+    item = _first(abilities, "swallow whole")
+    if item is not None:
+        out.update(_swallow(block, item, abilities, data, notes))
+    breath = [a for a in abilities if a["key"] == "breath weapon (non-damage)"]
+    if breath:
+        out.update(_breath_effect(block, breath, abilities, data, notes))
+    return out
+
+
+def _deliverer(words: list[str], names: list[str], unrolled: set[str]) -> tuple[str | None, str]:
+    """The attack of the routines that ``words`` name, or None and why not."""
+    found = [n for n in (_named(w, names) for w in words) if n]
+    if found:
+        order = [n for n in names if n in found]
+        return order[0], ""
+    if any(_singular(w) in {_singular(u) for u in unrolled} or w in unrolled for w in words):
+        return None, "deals no hit-point damage"
+    return None, "is not an attack of its routines"
+
+
+def _rider_attacks(reads: list[list[AttackRead]], pattern: str) -> list[str]:
+    out: list[str] = []
+    for routine in reads:
+        for a in routine:
+            if any(re.search(pattern, r, re.IGNORECASE) for r in a.riders) and a.name.lower() not in out:
+                out.append(a.name.lower())
+    return out
+
+
+def _named_attack(text: str, names: list[str], title: str) -> list[str]:
+    """The attack words of ``hit by a wight's slam attack``, ``its incorporeal touch attack``, ``the touch of``."""
+    low = text.lower()
+    m = re.search(r"\b(?:hit by|hits with|bitten by|struck by)\s+(?:an? |the |its )?(?:[\w' -]*?'s?\s+)?"
+                  r"([a-z ]+?)\s+(?:attacks?|ability)\b", low)
+    if m:
+        return [w.strip() for w in re.split(r"\s+or\s+|\s+and\s+|,", m.group(1)) if w.strip()]
+    m = re.search(r"\bthe (touch|bite|sting|slam|claw)s? of\b", low) or re.search(
+        r"\ba poisonous (bite|sting)\b", low)
+    if m:
+        return [m.group(1)]
+    return []
+
+
+# --------------------------------------------------------------------------------------------- poison
+_POISON_TWO = re.compile(rf"initial damage ({_DICE}) {_ABILITY},? secondary damage ({_DICE}) {_ABILITY}",
+                         re.IGNORECASE)
+_POISON_SAME = re.compile(rf"initial and secondary damage (?:of )?({_DICE}) {_ABILITY}(?: and ({_DICE}) {_ABILITY})?",
+                          re.IGNORECASE)
+_NOT_ABILITY = re.compile(r"\b(sleep|unconscious|paralysis|paralyzed|death|nightmare|unable to heal)\b", re.IGNORECASE)
+
+
+def _poison(block: RawBlock, item: dict, abilities: list[dict], names: list[str], unrolled: set[str],
+            reads: list[list[AttackRead]], size: str, notes: Notes, data: dict) -> dict:
+    cell = block.get(_field_name(item))
+    desc, text = _text_of(block, item, "poison")
+    if desc is not None and re.match(r"poison use\b", text, re.IGNORECASE):
+        _set(abilities, "poison", "ignored", "poison use: it coats its weapons with a poison it carries (the text "
+                                             "names several), not a poison of its own")
+        return {}
+    if desc is None:
+        notes.add("unread", _field_name(item), cell, "poison: no description: not modelled", item["name"])
+        _set(abilities, "poison", "ignored", "no description read")
+        return {}
+    how: list[str] = []
+    initial = secondary = None
+    dcs = set(re.findall(r"\bFortitude DC (\d+)|\bDC (\d+) Fortitude", text))
+    dc = next((int(a or b) for a, b in dcs), None) if len(dcs) == 1 else None
+    m2, m1 = _POISON_TWO.search(text), _POISON_SAME.search(text)
+    row = None
+    if dc is None or (m1 is None and m2 is None):
+        found = size_row(block, size, desc.line, "Fort DC")
+        if found is not None:
+            key, row = found
+            if dc is None and (_column(row, "Fort DC") or "").isdigit():
+                dc = int(_column(row, "Fort DC"))
+            damage = _column(row, "Damage")
+            dm = re.fullmatch(rf"({_DICE}) {_ABILITY}", damage or "")
+            if dm and m1 is None and m2 is None:
+                both = re.search(r"initial and secondary damage|both initial and secondary", text, re.IGNORECASE) \
+                    or re.search(r"is initial\s*(?:and)?", text, re.IGNORECASE)
+                initial = {"dice": _dice(dm.group(1)), "ability": _ability_of(dm.group(2))}
+                secondary = dict(initial) if both else None
+            how.append(f"the {key} row of its table by size")
+    if m2:
+        initial = {"dice": _dice(m2.group(1)), "ability": _ability_of(m2.group(2))}
+        secondary = {"dice": _dice(m2.group(3)), "ability": _ability_of(m2.group(4))}
+    elif m1:
+        initial = {"dice": _dice(m1.group(1)), "ability": _ability_of(m1.group(2))}
+        secondary = dict(initial)
+        if m1.group(3):
+            left = f"{m1.group(3)} {m1.group(4)}"
+            how.append(f"its {left} left out (the engine's poison loses one ability)")
+            notes.add("guess", _field_name(item), cell, f"poison: the SRD's deals {m1.group(1)} {m1.group(2)} and "
+                                                         f"{left}; the engine's one ability: the {m1.group(2)}",
+                      text[:200])
+    if initial is None:
+        bad = _NOT_ABILITY.search(re.split(r"\bThe save DC", text)[0])
+        if bad:
+            _set(abilities, "poison", "ignored", f"its effect ({bad.group(1).lower()}) is not ability damage, which "
+                                                 "is what the engine's poison deals")
+            _numbers(abilities, "poison", dc, "fort")
+            return {}
+        notes.add("unread", _field_name(item), cell, "poison: its ability damage not read: not modelled", text[:200])
+        _set(abilities, "poison", "ignored", "its ability damage not read")
+        return {}
+    if dc is None:
+        notes.add("unread", _field_name(item), cell, "poison: no Fortitude DC read: not modelled", text[:200])
+        _set(abilities, "poison", "ignored", "no Fortitude DC read")
+        return {}
+    _numbers(abilities, "poison", dc, "fort")
+    if re.search(r"secondary damage (death|none|paralysis|sleep|unconscious)", text, re.IGNORECASE):
+        what = re.search(r"secondary damage (\w+)", text, re.IGNORECASE).group(1)
+        _set(abilities, "poison", "ignored", f"its secondary damage ({what}) is not ability damage")
+        return {}
+    words = _rider_attacks(reads, r"\bpoison") or _named_attack(text, names, block.title)
+    if not words:
+        natural = [n for n in names if re.search(r"bite|sting", n)]
+        if natural:
+            words = [natural[0]]
+            how.append(f"the text names no attack: its {natural[0]}")
+            notes.add("guess", _field_name(item), cell, f"poison: the text names no attack that delivers it: the "
+                                                         f"{natural[0]}", text[:200])
+    attack, why = _deliverer(words, names, unrolled) if words else (None, "")
+    if attack is None:
+        what = " or ".join(words) if words else "no attack"
+        _set(abilities, "poison", "ignored", f"its {what} {why or 'is named nowhere'}: not an attack the engine "
+                                             "rolls, and the engine's poison is on a hit with one")
+        return {}
+    field = {"attack": attack, "dc": dc, "save": "fort", "initial": initial, "secondary": secondary}
+    told = f"{initial['dice']} {initial['ability']}" + (
+        f", secondary {secondary['dice']} {secondary['ability']}" if secondary else ", no secondary")
+    extra = "; " + "; ".join(how) if how else ""
+    _set(abilities, "poison", "modelled", f"poison on the {attack}: Fort DC {dc}, initial {told}{extra}")
+    return {"poison": field}
+
+
+def _numbers(abilities: list[dict], key: str, dc: int | None, save: str | None) -> None:
+    for a in abilities:
+        if a["key"] == key:
+            if dc is not None:
+                a["dc"] = dc
+            if save is not None:
+                a["save"] = save
+
+
+# --------------------------------------------------------------------------------------------- ability damage
+def _ability_damage(block: RawBlock, item: dict, abilities: list[dict], names: list[str], unrolled: set[str],
+                    reads: list[list[AttackRead]], size: str, notes: Notes, data: dict) -> dict:
+    key = item["key"]
+    cell = block.get(_field_name(item))
+    entry = _clean(item["name"])
+    desc, text = _text_of(block, item, re.sub(r"\d+d\d+", "", entry).strip())
+    rider = re.match(rf"^({_DICE})\s*{_ABILITY}\s*(drain|damage)?", entry, re.IGNORECASE)
+    m = re.search(rf"({_DICE}) points? of {_ABILITY} (drain|damage)", text, re.IGNORECASE) or re.search(
+        rf"drains ({_DICE}) points? of {_ABILITY}()", text, re.IGNORECASE)
+    if m:
+        dice, ability, kind = m.group(1), m.group(2), m.group(3) or "drain"
+    elif rider:
+        dice, ability, kind = rider.group(1), rider.group(2), rider.group(3) or ("drain" if "drain" in key else
+                                                                                 "damage")
+    else:
+        notes.add("unread", _field_name(item), cell, f"{key}: its dice and ability not read: not modelled",
+                  text[:200] or entry)
+        _set(abilities, key, "ignored", "its dice and ability not read")
+        return {}
+    dcs = set(re.findall(r"\bDC (\d+) (Fortitude|Will|Reflex)|(Fortitude|Will|Reflex) DC (\d+)", text))
+    dc = save = None
+    if len(dcs) == 1:
+        a, b, c, d = dcs.pop()
+        dc, save = int(a or d), SAVES[(b or c).lower()]
+    words = _rider_attacks(reads, rf"{_ABILITY}") or _named_attack(text, names, block.title)
+    attack, why = _deliverer(words, names, unrolled) if words else (None, "is named nowhere")
+    loss = {"dice": _dice(dice), "ability": _ability_of(ability), "drain": kind.lower() == "drain"}
+    for a in abilities:
+        if a["key"] == key:
+            a["damage"] = loss["dice"]
+            if dc is not None:
+                a["dc"], a["save"] = dc, save
+    if attack is None:
+        _set(abilities, key, "ignored", f"its {' or '.join(words) or 'attack'} {why}: not an attack the engine "
+                                        f"rolls, and the engine's {key} is on a hit with one")
+        return {}
+    field = {"attack": attack, "loss": loss, "dc": dc, "save": save or "fort"}
+    saved = f", {save.capitalize()} DC {dc} negates" if dc is not None else ", no save"
+    _set(abilities, key, "modelled", f"ability_damage on the {attack}: {loss['dice']} {loss['ability']} "
+                                     f"{'drain' if loss['drain'] else 'damage'}{saved}")
+    return {"ability_damage": field}
+
+
+# --------------------------------------------------------------------------------------------- energy drain
+def _energy_drain(block: RawBlock, item: dict, abilities: list[dict], names: list[str], unrolled: set[str],
+                  reads: list[list[AttackRead]], size: str, notes: Notes, data: dict) -> dict:
+    cell = block.get(_field_name(item))
+    desc, text = _text_of(block, item, "energy drain")
+    m = re.search(r"\bgains? (one|two|three|four|five|\d+) negative levels?", text, re.IGNORECASE) or re.search(
+        r"\bbestows (one|two|three|four|five|\d+) negative levels?", text, re.IGNORECASE)
+    if m is None:
+        notes.add("unread", _field_name(item), cell, "energy drain: how many negative levels not read: not "
+                                                      "modelled", text[:200] or item["name"])
+        _set(abilities, "energy drain", "ignored", "how many negative levels not read")
+        return {}
+    levels = NUMBER_WORDS.get(m.group(1).lower()) or int(m.group(1))
+    low = text.lower()
+    if re.search(r"\binside\b|\bswallow|\bgizzard", low):
+        _set(abilities, "energy drain", "ignored", "only a swallowed foe is drained, not one it hits; the engine's "
+                                                   "energy drain is on a hit")
+        return {}
+    if re.search(r"\bkiss|\bembrace", low):
+        _set(abilities, "energy drain", "ignored", "drained by a kiss or an embrace (a grapple), not a hit; the "
+                                                   "engine's energy drain is on a hit")
+        return {}
+    words = _named_attack(text, names, block.title) or _rider_attacks(reads, r"energy drain")
+    attack, why = _deliverer(words, names, unrolled) if words else (None, "is named nowhere")
+    if attack is None:
+        _set(abilities, "energy drain", "ignored", f"its {' or '.join(words) or 'attack'} {why}: not an attack the "
+                                                   "engine rolls, and the engine's energy drain is on a hit with one")
+        return {}
+    how = ""
+    if re.search(r"temporary hit points", low):
+        how = "; the 5 temporary hit points it gains per level are left out"
+    _set(abilities, "energy drain", "modelled", f"energy_drain on the {attack}: {levels} negative "
+                                                f"level{'s' if levels > 1 else ''}{how}")
+    return {"energy_drain": {"attack": attack, "levels": levels}}
+
+
+# --------------------------------------------------------------------------------------------- rake
+def _rake(block: RawBlock, item: dict, abilities: list[dict], notes: Notes) -> dict:
+    cell = block.get(_field_name(item))
+    desc, text = _text_of(block, item, "rake")
+    if not text and " -- " in item["text"]:
+        text = _clean(item["text"].split(" -- ", 1)[1])
+    entry = _clean(item["name"])
+    bonus = re.search(r"attack bonus ([+-]\d+)", text, re.IGNORECASE)
+    dmg = re.search(r"damage (\d+d\d+(?:\s*[+-]\s*\d+)?)", text, re.IGNORECASE)
+    entry_dmg = re.search(r"(\d+d\d+(?:\s*[+-]\s*\d+)?)", entry)
+    if bonus is None or (dmg is None and entry_dmg is None):
+        notes.add("unread", _field_name(item), cell, "rake: its attack bonus and damage not read: not modelled",
+                  text[:200] or entry)
+        _set(abilities, "rake", "ignored", "its attack bonus and damage not read")
+        return {}
+    if re.search(r"\bwhile swimming\b", text, re.IGNORECASE):
+        _set(abilities, "rake", "ignored", "its rakes come only while it swims, and the arena has no water")
+        return {}
+    damage = _dice((dmg or entry_dmg).group(1))
+    how = ""
+    if dmg and entry_dmg and _dice(entry_dmg.group(1)) != damage:
+        notes.add("discrepancy", _field_name(item), cell, f"rake: the entry says {entry_dmg.group(1)}, its "
+                                                           f"description {damage}: kept the description's",
+                  f"{entry} -- {text[:150]}")
+        how = f"; the entry's {entry_dmg.group(1)} disagrees: the description's {damage}"
+    count_word = re.search(r"\b(two|three|four|five|six|eight)\s+(?:claws|rakes|rake attacks)", text, re.IGNORECASE)
+    count = NUMBER_WORDS[count_word.group(1).lower()] if count_word else 2
+    rake = {"name": "rake", "bonuses": [int(bonus.group(1))], "count": count, "damage": damage,
+            "damage_types": ["slashing"]}
+    if parse_dice(damage).maximum < 1:
+        rake["damage"] = "1"
+    for a in abilities:
+        if a["key"] == "rake":
+            a["damage"] = rake["damage"]
+    _set(abilities, "rake", "modelled", f"rake: {count} claws at {int(bonus.group(1)):+d} for {rake['damage']} "
+                                        f"(at the end of a pounce and each round it holds a foe){how}")
+    return {"rake": rake}
+
+
+# --------------------------------------------------------------------------------------------- rage
+_RAGE_NUMBERS = re.compile(r"\+4 (?:to )?Strength, \+4 (?:to )?Constitution,?(?: \+2 morale bonus on Will saves,)? "
+                           r"and -2 (?:to )?(?:AC|Armor Class)|\+4 Strength, \+4 Constitution, \+2 morale bonus on "
+                           r"Will saves, -2 AC", re.IGNORECASE)
+
+
+def _rage(block: RawBlock, item: dict, abilities: list[dict], notes: Notes) -> dict:
+    cell = block.get(_field_name(item))
+    desc, text = _text_of(block, item, "rage")
+    if not text and " -- " in item["text"]:
+        text = _clean(item["text"].split(" -- ", 1)[1])
+    if not _RAGE_NUMBERS.search(text):
+        what = "its numbers differ from the engine's rage (+4 Strength, +4 Constitution, -2 AC once hurt)" \
+            if text else "no description read"
+        _set(abilities, "rage", "ignored", what)
+        return {}
+    how = ""
+    if not re.search(r"takes damage", text, re.IGNORECASE):
+        how = ("; the SRD's is at will for a few rounds a day, the engine's starts once it is hurt and lasts the "
+               "fight")
+        notes.add("guess", _field_name(item), cell, "rage: the SRD's starts at will and lasts a few rounds; the "
+                                                     "engine's starts when it is first hurt and lasts the fight",
+                  text[:200])
+    _set(abilities, "rage", "modelled", f"rage: +4 Str, +4 Con, -2 AC once hurt{how}")
+    return {"rage": True}
+
+
+# --------------------------------------------------------------------------------------------- burn and heat
+def _burn(block: RawBlock, item: dict, abilities: list[dict], names: list[str], unrolled: set[str],
+          reads: list[list[AttackRead]], size: str, notes: Notes, data: dict) -> dict:
+    cell = block.get(_field_name(item))
+    desc, text = _text_of(block, item, "burn")
+    text = _following(block, desc, 1) or text
+    dcs = set(re.findall(r"\bDC (\d+) Reflex|\bReflex DC (\d+)", text))
+    dc = next((int(a or b) for a, b in dcs), None) if len(dcs) == 1 else None
+    how = ""
+    if dc is None and desc is not None:
+        found = size_row(block, size, desc.line, "Save DC")
+        value = _column(found[1], "Save DC") if found else None
+        if value and value.isdigit():
+            dc = int(value)
+            how = f"; its DC from the {found[0]} row of its table by size"
+    rounds = re.search(rf"burns for ({_DICE}) rounds", text, re.IGNORECASE)
+    if dc is None or rounds is None:
+        what = "no Reflex DC" if dc is None else "no duration"
+        notes.add("unread", _field_name(item), cell, f"burn: {what} read: not modelled", text[:200] or item["name"])
+        _set(abilities, "burn", "ignored", f"{what} read")
+        return {}
+    words = _named_attack(text, names, block.title) or re.findall(r"\b(slam) attack", text, re.IGNORECASE)
+    attack, why = _deliverer([w.lower() for w in words], names, unrolled) if words else (None, "is named nowhere")
+    if attack is None:
+        _set(abilities, "burn", "ignored", f"its {' or '.join(words) or 'attack'} {why}")
+        return {}
+    fire = next((a.get("extra_damage") for r in data.get("full_attack", []) + data.get("attack", []) for a in r
+                 if a["name"] == attack and a.get("extra_damage_type") == "fire"), None)
+    damage = fire or "1d4"
+    notes.add("guess", _field_name(item), cell, f"burn: the text gives no damage for the flames: "
+                                                 f"{'the ' + attack + chr(39) + 's fire, ' + fire if fire else '1d4'}"
+                                                 " a round", text[:200])
+    for a in abilities:
+        if a["key"] == "burn":
+            a["dc"], a["save"] = dc, "ref"
+    _set(abilities, "burn", "modelled", f"burn on the {attack}: Reflex DC {dc}, {damage} fire a round for "
+                                        f"{_dice(rounds.group(1))} rounds (the flames' damage: the {attack}'s "
+                                        f"fire, a guess){how}")
+    return {"burn": {"attack": attack, "dc": dc, "damage": damage, "rounds": _dice(rounds.group(1))}}
+
+
+def _heat(block: RawBlock, item: dict, abilities: list[dict], full: list[list[dict]]) -> None:
+    fire = [a["name"] for r in full for a in r if a.get("extra_damage_type") == "fire"]
+    desc, text = _text_of(block, item, "heat")
+    if re.search(r"striking a \w+ with|anything touching its body", text, re.IGNORECASE) and not fire:
+        _set(abilities, "heat", "ignored", "it burns those who touch or strike it, not those it hits; the engine "
+                                           "has no damage to attackers")
+        return
+    if not fire:
+        _set(abilities, "heat", "ignored", "no attack of its routines carries the fire damage")
+        return
+    _set(abilities, "heat", "modelled", f"the fire rides on its {', '.join(dict.fromkeys(fire))} (extra_damage)")
+
+
+# --------------------------------------------------------------------------------------------- gaze
+_GAZE_EFFECTS = (("petrify", r"turn to stone|petrif"), ("death", r"^death\b|\bdeath,"),
+                 ("paralysis", r"paraly"), ("fear", r"\bfear\b|\bpanicked\b"))
+
+
+def _gaze(block: RawBlock, item: dict, abilities: list[dict], names: list[str], unrolled: set[str],
+          reads: list[list[AttackRead]], size: str, notes: Notes, data: dict) -> dict:
+    cell = block.get(_field_name(item))
+    entry = _clean(item["name"])
+    desc, text = _text_of(block, item, re.sub(r"\(.*?\)", "", entry).strip(), "gaze")
+    if desc is None:
+        notes.add("unread", _field_name(item), cell, "gaze: no description: not modelled", entry)
+        _set(abilities, "gaze", "ignored", "no description read")
+        return {}
+    body = re.sub(r"^[^:]*:\s*", "", text)
+    effect = next((e for e, p in _GAZE_EFFECTS if re.search(p, body[:120], re.IGNORECASE)), None)
+    m = re.search(r"\b(Fortitude|Will|Reflex) DC (\d+)|\bDC (\d+) (Fortitude|Will|Reflex)", body)
+    if m is None:
+        notes.add("unread", _field_name(item), cell, "gaze: no save DC read: not modelled", text[:200])
+        _set(abilities, "gaze", "ignored", "no save DC read")
+        return {}
+    save, dc = SAVES[(m.group(1) or m.group(4)).lower()], int(m.group(2) or m.group(3))
+    own = re.search(rf"\bthe {re.escape(block.title.lower())}'s {re.escape(entry.lower())} \(DC (\d+)\)",
+                    " ".join(block.context[block.line:block.line + 80]).lower(), re.IGNORECASE)
+    how = ""
+    if own and int(own.group(1)) != dc:
+        how = f"; its own DC {own.group(1)} (the text shared with another creature gives {dc})"
+        dc = int(own.group(1))
+    for a in abilities:
+        if a["key"] == "gaze":
+            a["dc"], a["save"] = dc, save
+    if effect is None or re.search(r"\bslay\b|\bdazed?\b|\bstun|\bcharm|penalty on attack", body[:200],
+                                   re.IGNORECASE) and effect != "petrify":
+        what = re.split(r"[.;]", body)[0][:80]
+        _set(abilities, "gaze", "ignored", f"its {entry.lower()} ({what}) is not one the engine's gaze has (petrify, "
+                                           "paralysis, death, fear)")
+        return {}
+    field: dict = {"effect": effect, "save": save, "dc": dc}
+    rounds = re.search(rf"(?:for|lasts) ({_DICE}) rounds", body, re.IGNORECASE)
+    if effect in ("paralysis", "fear"):
+        if rounds is None:
+            notes.add("unread", _field_name(item), cell, f"gaze: how long its {effect} lasts not read: not "
+                                                          "modelled", text[:200])
+            _set(abilities, "gaze", "ignored", f"how long its {effect} lasts not read")
+            return {}
+        field["rounds"] = _dice(rounds.group(1))
+    if effect == "paralysis" and re.search(r"paralyzed with fear|fear effect", body, re.IGNORECASE):
+        how += "; a fear effect that paralyzes: the engine's paralysis (fear immunity left out)"
+        notes.add("guess", _field_name(item), cell, "gaze: paralyzed with fear: the engine's paralysis gaze",
+                  text[:200])
+    extra = f", {field['rounds']} rounds" if "rounds" in field else ""
+    _set(abilities, "gaze", "modelled", f"gaze: {effect}, {save.capitalize()} DC {dc} negates{extra} (averting "
+                                        f"eyes is not modelled){how}")
+    return {"gaze": field}
+
+
+# --------------------------------------------------------------------------------------------- swallow whole
+def _swallow(block: RawBlock, item: dict, abilities: list[dict], data: dict, notes: Notes) -> dict:
+    cell = block.get(_field_name(item))
+    desc, _ = _text_of(block, item, "swallow whole")
+    text = _following(block, desc, 3)
+    if data.get("improved_grab") is None:
+        _set(abilities, "swallow whole", "ignored", "no improved grab the engine models: swallow whole needs its "
+                                                    "hold")
+        return {}
+    m = re.search(rf"(?:takes?|taking) ({_DICE}) points? of (bludgeoning|crushing|acid) damage"
+                  rf"(?:,? (?:plus|and) ({_DICE}) points? of (acid|fire|bludgeoning) damage)?", text, re.IGNORECASE)
+    if m is None:
+        notes.add("unread", _field_name(item), cell, "swallow whole: the damage inside not read: not modelled",
+                  text[:200] or item["name"])
+        _set(abilities, "swallow whole", "ignored", "the damage inside not read")
+        return {}
+    kind = "bludgeoning" if m.group(2).lower() in ("bludgeoning", "crushing") else m.group(2).lower()
+    damage = _dice(m.group(1))
+    how = ""
+    if m.group(3):
+        how = f"; its {_dice(m.group(3))} {m.group(4).lower()} left out (the engine's is one damage expression)"
+        notes.add("guess", _field_name(item), cell, f"swallow whole: the {_dice(m.group(3))} {m.group(4).lower()} "
+                                                     f"a round is left out: stored as {damage} {kind}", text[:200])
+    if re.search(r"\bparaly", text, re.IGNORECASE):
+        how += "; the paralysis of its juices is left out"
+    for a in abilities:
+        if a["key"] == "swallow whole":
+            a["damage"] = damage
+    _set(abilities, "swallow whole", "modelled", f"swallow_whole: {damage} {kind} a round (cutting its way out is "
+                                                 f"not modelled){how}")
+    return {"swallow_whole": {"damage": damage, "damage_types": [kind]}}
+
+
+# --------------------------------------------------------------------------------------------- web
+def _web(block: RawBlock, item: dict, abilities: list[dict], names: list[str], unrolled: set[str],
+         reads: list[list[AttackRead]], size: str, notes: Notes, data: dict) -> dict:
+    cell = block.get(_field_name(item))
+    desc, _ = _text_of(block, item, "web")
+    text = _following(block, desc, 2)
+    uses = re.search(r"throw a web (?:up to )?(\w+) times per day", text, re.IGNORECASE)
+    burst = re.search(r"burst (?:the web|it) with a DC (\d+) Strength check", text, re.IGNORECASE)
+    how = ""
+    dc = int(burst.group(1)) if burst else None
+    if dc is None and desc is not None:
+        found = size_row(block, size, desc.line, "Break DC")
+        value = _column(found[1], "Break DC") if found else None
+        if value and value.isdigit():
+            dc = int(value)
+            how = f"; its burst DC from the {found[0]} row of its table by size"
+    count = NUMBER_WORDS.get(uses.group(1).lower()) if uses else None
+    if dc is None or count is None:
+        what = "no Strength DC to burst it" if dc is None else "how many webs a day"
+        notes.add("unread", _field_name(item), cell, f"web: {what} read: not modelled", text[:200] or item["name"])
+        _set(abilities, "web", "ignored", f"{what} read")
+        return {}
+    if re.search(r"web-spinners can throw", text, re.IGNORECASE):
+        how += "; as a web-spinner (the SRD's hunting spiders throw none)"
+        notes.add("guess", _field_name(item), cell, "web: the block is a web-spinner (hunting spiders cannot use "
+                                                     "their webs as weapons)", text[:200])
+    if re.search(r"anchors the target in place", text, re.IGNORECASE):
+        how += "; anchored in place: the engine's entangles"
+    for a in abilities:
+        if a["key"] == "web":
+            a["dc"] = dc
+    _set(abilities, "web", "modelled", f"web: {count} a fight, burst with a DC {dc} Strength check{how}")
+    return {"web": {"burst_dc": dc, "uses": count}}
+
+
+# --------------------------------------------------------------------------------------------- breath effects
+def age_category(title: str) -> int | None:
+    """A true dragon's age category from its title (``Gold Dragon, Young Adult``: 5)."""
+    m = re.search(r",\s*([a-z ]+)$", title.lower())
+    return AGE_CATEGORIES.index(m.group(1).strip()) + 1 if m and m.group(1).strip() in AGE_CATEGORIES else None
+
+
+def _breath_effect(block: RawBlock, items: list[dict], abilities: list[dict], data: dict, notes: Notes) -> dict:
+    item = items[0]
+    key = "breath weapon (non-damage)"
+    cell = block.get(_field_name(item))
+    entry = _clean(item["name"]).lower()
+    word = entry.split()[0]
+    effect = BREATH_EFFECTS.get(word)
+    if effect is None:
+        why = "a repulsion (a compulsion to move away), not an effect the engine's breath_effect has" \
+            if word == "repulsion" else "not a breath effect the engine's breath_effect has (sleep, paralysis, " \
+                                        "slow, fear, weakness)"
+        _set(abilities, key, "ignored", why)
+        return {}
+    desc, text = _text_of(block, item, entry)
+    shape = re.search(r"(\d+)-foot (cone|line)", text)
+    save = re.search(r"\b(Fortitude|Will|Reflex) DC (\d+)", text)
+    age = age_category(block.title)
+    general = next((c.text for c in block.description if re.search(r"per age category", c.text)
+                    and re.search(rf"\b{word}", c.text, re.IGNORECASE)), "")
+    if shape is None or save is None or age is None or not general:
+        what = "no cone or line" if shape is None else "no save DC" if save is None else \
+            "no age category" if age is None else "no duration"
+        notes.add("unread", _field_name(item), cell, f"breath weapon ({word}): {what} read: not modelled",
+                  text[:200] or entry)
+        _set(abilities, key, "ignored", f"{what} read")
+        return {}
+    field: dict = {"shape": shape.group(2), "length_ft": int(shape.group(1)), "effect": effect,
+                   "save": SAVES[save.group(1).lower()], "dc": int(save.group(2))}
+    rounds = re.search(r"for (\d+d\d+) rounds plus 1 round per age category", general)
+    loss = re.search(rf"take 1 point of {_ABILITY} damage per age category", general)
+    if effect == "weakness" and loss:
+        field["loss"] = {"dice": str(age), "ability": _ability_of(loss.group(1)), "drain": False}
+        told = f"{age} {field['loss']['ability']} damage (1 a category)"
+    elif rounds:
+        field["rounds"] = f"{rounds.group(1)}+{age}"
+        told = f"{field['rounds']} rounds (1d6 + 1 a category)"
+    else:
+        notes.add("unread", _field_name(item), cell, f"breath weapon ({word}): its duration not read: not "
+                                                      "modelled", general[:200])
+        _set(abilities, key, "ignored", "its duration not read")
+        return {}
+    for a in abilities:
+        if a["key"] == key:
+            a["dc"], a["save"] = field["dc"], field["save"]
+    _set(abilities, key, "modelled", f"breath_effect: {field['length_ft']}-ft. {field['shape']} of {effect}, "
+                                     f"{field['save'].capitalize()} DC {field['dc']} negates, {told}; it alternates "
+                                     "with the damaging breath")
+    return {"breath_effect": field}

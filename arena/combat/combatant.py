@@ -127,7 +127,7 @@ class Template:
                  "helpless_ac", "helpless_touch_ac", "spell_focus", "healing_domain", "concentration",
                  "shoots_better", "pounce", "ferocity", "grapple", "grab", "paralysis", "fear", "poison",
                  "ability_damage", "energy_drain", "rake", "rage", "burn", "gaze", "swallow", "turn_start", "web",
-                 "breath_effect")
+                 "breath_effect", "on_action", "special_action")
 
     def __init__(self, creature: Creature, name: str) -> None:
         self.name = name
@@ -213,6 +213,10 @@ class Template:
         self.breath_effect = creature.breath_effect
         swallow = creature.swallow_whole
         self.swallow = (parse(swallow.damage), frozenset(swallow.damage_types)) if swallow is not None else None
+        self.special_action = self.breath is not None or self.breath_effect is not None or self.web is not None
+        """The attack policy looks at a breath weapon or a web before the creature's weapons."""
+        self.on_action = bool(self.dodge or self.fear)
+        """Acting does something besides the action: Dodge designates, frightful presence frightens."""
         self.turn_start = self.heals_itself or self.gaze is not None
         """Something to do at the start of each of its turns: regeneration or fast healing, a gaze."""
         self.grab = None
@@ -241,6 +245,11 @@ class Template:
         self.initiative_check = Check("initiative", side, self.creature.initiative, 0)
 
 
+FRESH_STATE = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, False, False, False, False, None, None, None, None, None, None,
+               None, None)
+"""The starting values of a combatant's counters and rare states, set in one unpacking (the hot set-up)."""
+
+
 class Combatant:
     """One creature's state in one encounter."""
 
@@ -266,10 +275,10 @@ class Combatant:
         self.tally = tally
         """This side's counters in the fight's record."""
         self.hp = template.max_hp
-        self.nonlethal = self.temp_hp = self.attack_bonus = self.ac_bonus = self.save_bonus = 0
-        self.damage_bonus = self.negative_levels = self.webs = self.damage_dealt = self.init = 0
-        self.raging = self.afflicted = self.last_effect = False
-        self.ability_loss = self.ability_mods = self.save_mods = self.burning = None
+        (self.nonlethal, self.temp_hp, self.attack_bonus, self.ac_bonus, self.save_bonus, self.damage_bonus,
+         self.negative_levels, self.webs, self.damage_dealt, self.init, self.melee_attackers, self.raging,
+         self.afflicted, self.last_effect, self.frightened, self.ability_loss, self.ability_mods, self.save_mods,
+         self.burning, self.dodge_against, self.melee_target, self.casting, self.grip) = FRESH_STATE
         """ability_loss, ability_mods, save_mods: lost ability points and their modifier changes by ability (None
         until it loses some), and the save modifiers they make (:func:`arena.combat.conditions.recompute_bonuses`);
         burning: [rounds left, fire damage dice, source] while it burns; webs: webs thrown; last_effect: its last
@@ -299,16 +308,11 @@ class Combatant:
         self.ranged = self.policy == "caster" and bool(template.ranged_full) or template.prefers_ranged
         """Fights from a distance (it has a ranged weapon and shoots): it does not engage in melee. The fight
         corrects a caster's choice under the ``caster-melee`` fix (:func:`shoots_better`)."""
-        self.dodge_against = self.melee_target = self.casting = self.grip = None
-        self.frightened = not template.fear
-        """grip: (True, the foe it holds) or (False, the creature holding it) in a grapple (improved grab);
-        frightened: its frightful presence has been used (or it has none)."""
-        """dodge_against: the opponent its Dodge bonus applies against (designated on its turn: the enemy it acts
-        against); melee_target: the creature its last melee attack was against while it stays able (flanking);
-        casting: a spell with a casting time of one round under way (spell, level, targets, hit points when
-        begun)."""
-        self.melee_attackers = 0
-        """How many able enemies made their last melee attack against it (two or more: it is flanked)."""
+        """dodge_against: the opponent its Dodge bonus applies against (designated on its turn); melee_target: the
+        creature its last melee attack was against while it stays able; melee_attackers: how many able enemies
+        made their last melee attack against it (two or more: flanked); casting: a spell of one round's casting
+        time under way (spell, level, targets, hit points when begun); grip: (True, the foe it holds) or (False,
+        the creature holding it) in a grapple; frightened: its frightful presence has been used."""
         self.injuries: dict = {}
         """(part, index) -> :class:`arena.combat.injuries.Injury`: called-shot penalties in force."""
         self.toughed: frozenset = NO_INJURIES

@@ -30,13 +30,23 @@ SHAKEN = -2
 def add_condition(f, target: Combatant, name: str, seconds: float, **data) -> None:
     """``target`` is under ``name`` for ``seconds`` from the current turn."""
     ends = f.instant + seconds
-    target.conditions[name] = [ends, data]
+    conditions = target.conditions
+    if name == "bless" and "bless" not in conditions:     # the common buffs, kept incrementally (hot set-up)
+        target.attack_bonus += 1
+        fast = True
+    elif name == "shield of faith":
+        old = conditions.get(name)
+        target.ac_bonus += data["bonus"] - (old[1]["bonus"] if old else 0)
+        fast = True
+    else:
+        fast = False
+    conditions[name] = [ends, data]
     if ends < target.expires_at:
         target.expires_at = ends
     if ends < f.next_expiry:
         f.next_expiry = ends
     refresh(f, target)
-    if name in BONUS_CONDITIONS:
+    if not fast and name in BONUS_CONDITIONS:
         recompute_bonuses(target)
     if name in TURN_CONDITIONS:
         target.afflicted = True
@@ -47,7 +57,11 @@ def add_condition(f, target: Combatant, name: str, seconds: float, **data) -> No
 def drop_condition(f, c: Combatant, name: str) -> None:
     data = c.conditions.pop(name)[1]
     refresh(f, c)
-    if name in BONUS_CONDITIONS:
+    if name == "bless":
+        c.attack_bonus -= 1
+    elif name == "shield of faith":
+        c.ac_bonus -= data["bonus"]
+    elif name in BONUS_CONDITIONS:
         recompute_bonuses(c)
     elif name == "poisoned" and not c.dead:
         secondary_poison(f, c, data)

@@ -377,14 +377,15 @@ class Fight:
         if kind == "coup" and not full:  # a coup de grace takes a full round: attack someone able instead
             target = attacks.pick_target(self, c)
             kind = "attack"
-        if t.dodge:                      # Dodge: the opponent it acts against is the one it designates
-            if target is not None:
-                c.dodge_against = target
-            elif kind == "cast" and action.targets and action.targets[0].side != c.side:
-                c.dodge_against = action.targets[0]
+        if t.on_action:                  # Dodge, frightful presence: what acting does besides the action
+            if t.dodge:                  # Dodge: the opponent it acts against is the one it designates
+                if target is not None:
+                    c.dodge_against = target
+                elif kind == "cast" and action.targets and action.targets[0].side != c.side:
+                    c.dodge_against = action.targets[0]
+            if t.fear and not c.frightened and kind in ("attack", "breath"):   # presence: on its first attack
+                abilities.frighten(self, c)
         strained = False
-        if not c.frightened and kind in ("attack", "breath"):        # frightful presence, on its first attack
-            abilities.frighten(self, c)
         if kind == "attack":
             if target is not None:
                 if c.ranged:

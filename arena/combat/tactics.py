@@ -162,17 +162,10 @@ def choose_target(view: View, creature, enemies: list | None = None):
 
 def attack_policy(view: View, creature) -> Action:
     t = creature.t
-    if (t.breath is not None or t.breath_effect is not None) and view.can_breathe(creature):
-        enemies = view.enemies(creature)
-        breath = t.breath_effect if t.breath_effect is not None and (not creature.last_effect or t.breath is None) \
-            else t.breath
-        caught = area_count(breath_area(breath), len(enemies))
-        if caught >= 2 or len(enemies) == 1:
-            return Action("breath", targets=_ordered(view, creature, enemies)[:caught])
-    if t.web is not None and creature.webs < t.web.uses:   # a web at the first enemy it can entangle
-        for c in view.enemies(creature):
-            if "entangled" not in c.conditions:
-                return Action("web", c)
+    if t.special_action:                  # a breath weapon or a web before its weapons
+        special = _special_action(view, creature, t)
+        if special is not None:
+            return special
     # One pass over the enemies it reaches (the hot loop: View.helpless_enemies and focus_weakest inlined): a
     # helpless one for a coup de grace (a melee creature's first choice, the fewest hit points first), and the
     # weakest able one.
@@ -201,6 +194,23 @@ def attack_policy(view: View, creature) -> Action:
     if action is None:
         action = target.attack_action = Action("attack", target)
     return action
+
+
+def _special_action(view: View, creature, t) -> Action | None:
+    """A breath weapon when it is ready and catches two or more (or the only enemy); a web at the first enemy it
+    can entangle while it has webs (a monstrous spider); else None."""
+    if view.can_breathe(creature):
+        enemies = view.enemies(creature)
+        breath = t.breath_effect if t.breath_effect is not None and (not creature.last_effect or t.breath is None) \
+            else t.breath
+        caught = area_count(breath_area(breath), len(enemies))
+        if caught >= 2 or len(enemies) == 1:
+            return Action("breath", targets=_ordered(view, creature, enemies)[:caught])
+    if t.web is not None and creature.webs < t.web.uses:
+        for c in view.enemies(creature):
+            if "entangled" not in c.conditions:
+                return Action("web", c)
+    return None
 
 
 def _coup_candidate(creature, c) -> bool:

@@ -39,6 +39,7 @@ from arena.world.srd_fields import (
 from arena.world.srd_fields import (
     read_abilities as read_ability_scores,
 )
+from arena.world.srd_spells import spell_fields
 from arena.world.srd_text import RawBlock
 from arena.world.stat_types import SUBTYPE_IMMUNITIES, SUBTYPE_VULNERABILITIES, TYPE_IMMUNITIES
 
@@ -310,5 +311,6 @@ def _read(block: RawBlock, notes: Notes, built: Built) -> dict:
                 a["engine"] = "ignored"
     data.update(combat_fields(block, abilities, attack, full, attack_reads + full_reads, notes))
     data.update(effect_fields(block, abilities, data, attack_reads + full_reads, notes))
+    data.update(spell_fields(block, abilities, data, notes))
     data["special_abilities"] = abilities
     return data

@@ -1,0 +1,244 @@
+"""Spell-like abilities and spells of SRD stat blocks: which of them the engine casts, which do nothing in an arena
+fight, and the ``spellcasting`` field when every one that matters is one the engine casts.
+
+:func:`spell_fields` reads the block's ``Spell-Like Abilities: At will--...; 3/day--...; 1/day--... Caster level
+6th.`` paragraph (and the single spell-like abilities of its Special Attacks or Qualities, a true dragon's
+``Bless``: once a day, as the dragons' general rule says) and its ``Typical ... Spells Known/Prepared (...): 0--...;
+1st--...`` list, and sorts each spell by :data:`SPELL_CLASSES`: ``cast`` (the engine casts it:
+:data:`arena.world.spellbook.SPELLS`), ``no effect`` (:data:`UTILITY`: senses, languages, travel, shape and
+disguise, weather, light: nothing in an arena fight) or ``ignored`` (matters in a fight, the engine does not cast
+it). The entry is ``modelled`` when every spell it lists that matters is one the engine casts: the creature gets
+``spellcasting: {caster_level, ability, prepared}`` (a spell-like ability at will is 6 casts, 3/day 3, 1/day 1;
+its level from the SRD's DC where one is given, ``10 + level + Charisma``, else :data:`SPELL_LEVELS`) and
+``tactics: caster``; otherwise it stays ``ignored`` and its notes name the spells the engine does not cast.
+"""
+
+from __future__ import annotations
+
+import re
+
+from arena.world.spellbook import SPELLS
+from arena.world.srd_combat import _set, own_description
+from arena.world.srd_fields import Notes, _clean, _top_level_split
+from arena.world.srd_text import RawBlock
+
+SPELL_LEVELS = {"magic missile": 1, "sleep": 1, "color spray": 1, "scorching ray": 2, "hold person": 3,
+                "fireball": 3, "lightning bolt": 3, "ice storm": 4, "cone of cold": 5, "flame strike": 5,
+                "searing light": 3, "cure light wounds": 1, "cure moderate wounds": 2, "cure serious wounds": 3,
+                "cure critical wounds": 4, "bless": 1, "shield of faith": 1}
+"""SRD 3.5 levels of the spells the engine casts (sorcerer/wizard where it is one, else cleric), for a spell-like
+ability whose DC the SRD does not give."""
+
+UTILITY: tuple[str, ...] = (
+    r"detect \w+(?: \w+)?", "see invisibility", "true seeing", "read magic", "comprehend languages", "tongues",
+    r"speak with \w+", "locate object", "locate creature", "message", "ghost sound", "mage hand", "prestidigitation",
+    "light", "dancing lights", "continual flame", "arcane mark", "mending", "make whole", "open/close",
+    "purify food and drink", "create food and water", "create water", "create/destroy water", "endure elements",
+    "pass without trace", "water breathing", "water walk", "air walk", "wind walk", "feather fall", "levitate",
+    "fly", "spider climb", "tree shape", "tree stride", "plant growth", "control weather", "control winds",
+    "control water", "hallucinatory terrain", "mirage arcana", "veil", "clairaudience/clairvoyance", "commune",
+    "commune with nature", "contact other plane", "divination", "legend lore", "scrying", "greater scrying", "augury",
+    "identify", "analyze dweomer", "nondetection", "misdirection", "alter self", "disguise self", "change self",
+    r"polymorph(?: \(self only\))?", "teleport", "greater teleport", "teleport object", "dimension door",
+    "plane shift", "ethereal jaunt", "etherealness", "astral projection", "shadow walk", "know direction",
+    "find the path", "discern location", "sending", "geas/quest", "geas", "foresight", "guidance", "resistance",
+    "virtue", "cure minor wounds", "mage armor", "zone of truth", "calm animals", "animal messenger",
+    "hold portal", "knock", "unseen servant", "obscure object", "magic aura", "nystul's magic aura", "rope trick",
+    "secret page", "sepia snake sigil", "illusory script", "magic mouth", "alarm", "forbiddance", "hallow",
+    "unhallow", "consecrate", "desecrate", "gentle repose", "deathwatch", "status", "find traps", "word of recall",
+    "refuge", "move earth", "stone shape", "transmute rock to mud", "transmute mud to rock",
+    "transmute rock to mud/mud to rock", "soften earth and stone", "wood shape", "speak with dead",
+)
+"""Spells that do nothing in an arena fight: senses and divinations (the party is in plain sight), languages,
+travel and movement (the arena is a flat field, and a monster that flees is not a fight), disguises and
+self-only shape changes (no statistics change in the model), light, weather and earth shaping, wards and
+long-lasting protections cast beforehand (their numbers are already in the block: mage armor, endure elements),
+and cantrips of a point of damage or healing."""
+
+SPELL_CLASSES = {"cast": "the engine casts it", "no effect": "nothing in an arena fight",
+                 "ignored": "matters in a fight, the engine does not cast it"}
+
+_USES = re.compile(r"(At will|Constant|Always active|\d+/day|\d+/hour|\d+/week|\d+/month|\d+/year|\d+/round)\s*"
+                   r"(?:--|—|-)\s*", re.IGNORECASE)
+_ORDINAL = r"(\d+)(?:st|nd|rd|th)"
+
+
+def spell_class(name: str) -> str:
+    """``cast``, ``no effect`` or ``ignored`` for a spell's name (lowercase, parentheses removed)."""
+    if name in SPELLS:
+        return "cast"
+    if any(re.fullmatch(p, name) for p in UTILITY):
+        return "no effect"
+    return "ignored"
+
+
+def _name(entry: str) -> tuple[str, int | None]:
+    dc = re.search(r"\bDC (\d+)", entry)
+    name = re.sub(r"\(.*?\)|\*|\b\d+d\d+\b", " ", entry.lower())
+    name = re.sub(r"\s+", " ", name).strip(" .,;:")
+    name = re.sub(r"^(?:and|or)\s+", "", name)
+    return name, (int(dc.group(1)) if dc else None)
+
+
+def uses_of(word: str) -> int:
+    """At will is 6 casts in a fight, N/day N (at most 6), constant none."""
+    w = word.lower()
+    if w.startswith("at will") or "/round" in w or "/hour" in w:
+        return 6
+    if w.startswith(("constant", "always")):
+        return 0
+    m = re.match(r"(\d+)/(day|week|month|year)", w)
+    return min(6, int(m.group(1))) if m and m.group(2) == "day" else 1 if m else 1
+
+
+def read_spell_like(text: str) -> list[tuple[str, int, int | None]]:
+    """``At will--blink, hold person (DC 16); 3/day--fireball (DC 19)`` as (name, uses, DC)."""
+    out: list[tuple[str, int, int | None]] = []
+    marks = list(_USES.finditer(text))
+    for i, m in enumerate(marks):
+        end = marks[i + 1].start() if i + 1 < len(marks) else len(text)
+        body = text[m.end():end]
+        body = re.split(r"\.\s+(?:Caster level|Effective caster level|The save DC|Caster Level|CL\b)|"
+                        r"\bCaster level\b|\bEffective caster level\b", body)[0]
+        for part in _top_level_split(body, (",", ";")):
+            name, dc = _name(part)
+            if name:
+                out.append((name, uses_of(m.group(1)), dc))
+    return out
+
+
+def read_spell_list(text: str) -> list[tuple[str, int, int | None]]:
+    """``0--daze, detect magic (2); 1st--magic missile; 2nd--scorching ray`` as (name, level, copies)."""
+    out: list[tuple[str, int, int | None]] = []
+    for m in re.finditer(r"(?:^|;|:)\s*(0|\d+(?:st|nd|rd|th))\s*--\s*([^;]*)", text):
+        level = int(re.match(r"\d+", m.group(1)).group(0))
+        for part in _top_level_split(m.group(2), (",",)):
+            copies = re.search(r"\((\d+)\)", part)
+            name, _ = _name(part)
+            name = re.split(r"\.\s", name)[0].strip(" .")
+            if name:
+                out.append((name, level, int(copies.group(1)) if copies else 1))
+    return out
+
+
+def _caster_level(text: str, data: dict) -> int | None:
+    m = re.search(rf"(?:caster level|CL)\s*(?:equals\s*)?{_ORDINAL}|caster level (\d+)\b", text, re.IGNORECASE)
+    if m:
+        return int(m.group(1) or m.group(2))
+    if re.search(r"caster level equals (?:the |its |his |her )?[\w' ]*?\bHD\b|caster level equals .*hit dice",
+                 text, re.IGNORECASE):
+        return sum(int(n) for n in re.findall(r"(\d+)d\d+", data["hit_dice"])) or None
+    m = re.search(rf"as an? {_ORDINAL}-level", text)
+    return int(m.group(1)) if m else None
+
+
+def spell_fields(block: RawBlock, abilities: list[dict], data: dict, notes: Notes) -> dict:
+    """The ``spellcasting`` and ``tactics`` of the block when every spell-like ability or spell it lists that
+    matters in a fight is one the engine casts; sets the entries' ``engine`` and ``notes``."""
+    out: dict = {}
+    score = data["abilities"].get("cha")
+    cha = (score - 10) // 2 if score else 0
+    prepared: dict[int, list[str]] = {}
+    levels: list[int] = []
+    like = [a for a in abilities if a["key"] == "spell-like abilities"]
+    if like:
+        listed, text = _spell_like_list(block, like)
+        verdict = _verdict(listed, "spell-like abilities")
+        if verdict is None:
+            _set(abilities, "spell-like abilities", "ignored", "no list of its spell-like abilities read")
+        elif verdict[0]:
+            _set(abilities, "spell-like abilities", "ignored", verdict[1])
+        elif not any(spell_class(n) == "cast" for n, _, _ in listed):
+            _set(abilities, "spell-like abilities", "no effect", verdict[1])
+        else:
+            level = _caster_level(text, data)
+            if level is None:
+                _set(abilities, "spell-like abilities", "ignored", "no caster level read")
+            else:
+                for name, uses, dc in listed:
+                    if spell_class(name) == "cast" and uses:
+                        lvl = dc - 10 - cha if dc and 0 < dc - 10 - cha <= 9 else SPELL_LEVELS[name]
+                        prepared.setdefault(lvl, []).extend([name] * uses)
+                levels.append(level)
+                _set(abilities, "spell-like abilities", "modelled", verdict[1])
+    spells = [a for a in abilities if a["key"] == "spells"]
+    if spells:
+        text = _spell_list_text(block)
+        listed = read_spell_list(text) if text else []
+        if not listed:
+            _set(abilities, "spells", "ignored", "the text lists no spells (a caster's choice of the class list): "
+                                                 "nothing the engine can cast")
+        else:
+            verdict = _verdict([(n, c, None) for n, _, c in listed], "spells")
+            level = _caster_level(" ".join(c.text for c in block.description), data)
+            if not verdict[0] and not any(spell_class(n) == "cast" for n, _, _ in listed):
+                _set(abilities, "spells", "no effect", verdict[1])
+            elif verdict[0] or level is None:
+                _set(abilities, "spells", "ignored", verdict[1] if verdict[0] else "no caster level read")
+            else:
+                for name, lvl, copies in listed:
+                    if spell_class(name) == "cast":
+                        prepared.setdefault(lvl, []).extend([name] * copies)
+                levels.append(level)
+                _set(abilities, "spells", "modelled", verdict[1])
+    if prepared and all(a["engine"] != "ignored" for a in abilities if a["key"] in ("spells", "spell-like abilities")):
+        ability = "wis" if re.search(r"Wisdom-based", " ".join(c.text for c in block.description)) and not like \
+            else "cha"
+        out["spellcasting"] = {"caster_level": max(levels), "ability": ability,
+                               "prepared": {k: v for k, v in sorted(prepared.items())}}
+        out["tactics"] = "caster"
+    elif prepared:
+        for a in abilities:
+            if a["key"] in ("spells", "spell-like abilities") and a["engine"] == "modelled":
+                a["engine"] = "ignored"
+                a["notes"] += "; its other spells are not all modelled, so none is cast"
+    return out
+
+
+def _spell_like_list(block: RawBlock, items: list[dict]) -> tuple[list[tuple[str, int, int | None]], str]:
+    listed: list[tuple[str, int, int | None]] = []
+    text = ""
+    for item in items:
+        name = _clean(item["name"])
+        if re.fullmatch(r"(?i)spell-? ?like abilit(?:y|ies)|psionics", name.strip()):
+            cell = own_description(block, "spell-like abilities") or own_description(block, "psionics")
+            if cell is not None and not _USES.search(cell.text):
+                cell = None
+            if cell is not None:
+                text = _clean(cell.text)
+                listed += read_spell_like(text)
+        else:
+            m = _USES.search(name)
+            spell, dc = _name(_USES.sub("", name))
+            desc = own_description(block, spell)
+            if desc is not None and re.search(r"\btogether\b", desc.text):       # formian workers' circle
+                spell = f"{spell} (by several of them together)"
+            listed.append((spell, uses_of(m.group(1)) if m else 1, dc))
+    if not text:
+        text = " ".join(_clean(c.text) for c in block.description if re.search(r"caster level", c.text, re.I))
+    return listed, text
+
+
+def _spell_list_text(block: RawBlock) -> str:
+    lines = [*(c.text for c in block.description), *block.context[block.line:block.line + 200]]
+    for line in lines:
+        if re.search(r"Spells (?:Known|Prepared)\s*\(", line):
+            return _clean(line.split(":", 1)[1]) if ":" in line else _clean(line)
+    return ""
+
+
+def _verdict(listed: list[tuple[str, int, int | None]], what: str) -> tuple[bool, str] | None:
+    """(any unsupported, the note) for the spells listed."""
+    if not listed:
+        return None
+    names = list(dict.fromkeys(n for n, _, _ in listed))
+    cast = [n for n in names if spell_class(n) == "cast"]
+    unsupported = [n for n in names if spell_class(n) == "ignored"]
+    utility = [n for n in names if spell_class(n) == "no effect"]
+    if unsupported:
+        return True, (f"the engine does not cast {', '.join(unsupported)}"
+                      + (f" (it casts {', '.join(cast)})" if cast else ""))
+    if not cast:
+        return False, f"no effect in an arena fight: {', '.join(utility)}"
+    return False, (f"spellcasting: {', '.join(cast)}" + (f"; no effect in a fight: {', '.join(utility)}"
+                                                         if utility else ""))

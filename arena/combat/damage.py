@@ -29,7 +29,10 @@ def deal(f, source: Combatant, target: Combatant, amount: int, types: frozenset,
     t = target.t
     if amount <= 0 or target.dead:
         return 0
+    defended = ""
+    """What its defences did to the damage, for the log ("15, DR 5/magic"), when the fight is logged."""
     if not t.plain_defences:
+        rolled = amount
         if types and types <= t.immunities:
             amount = 0
         elif len(types) == 1:
@@ -37,11 +40,14 @@ def deal(f, source: Combatant, target: Combatant, amount: int, types: frozenset,
             amount -= t.resist.get(kind, 0)
             if kind in t.vulnerabilities:
                 amount += amount // 2
-        if weapon and t.dr_amount and types <= PHYSICAL and not (overcomes & t.dr_overcome):
+        dr = weapon and t.dr_amount and types <= PHYSICAL and not (overcomes & t.dr_overcome)
+        if dr:
             amount -= t.dr_amount
+        if f.lines is not None and amount != rolled:
+            defended = defences_text(t, types, rolled, bool(dr))
         if amount <= 0:
             if f.lines is not None:
-                f.log(f"{target.name} takes no damage ({kinds(types)})")
+                f.log(f"{target.name} takes no damage ({kinds(types)}{defended})")
             return 0
     if target.temp_hp:
         soaked = min(target.temp_hp, amount)
@@ -56,7 +62,7 @@ def deal(f, source: Combatant, target: Combatant, amount: int, types: frozenset,
     source.damage_dealt += amount
     source.tally.damage += amount
     if f.lines is not None:
-        f.log(f"{target.name} takes {amount} {'' if lethal else 'nonlethal '}{kinds(types)} damage "
+        f.log(f"{target.name} takes {amount} {'' if lethal else 'nonlethal '}{kinds(types)} damage{defended} "
               f"({target.hp}/{t.max_hp} hp{f', {target.nonlethal} nonlethal' if target.nonlethal else ''})")
     if "sonic" in types and f.called_shots and "ear" in t.parts \
             and amount >= cs.SONIC_EARS_FACTOR * t.first_hit_die:
@@ -156,6 +162,22 @@ def _save_extremes(target: Combatant, outcome) -> None:
     tally = target.tally
     tally.saves_negated += outcome.critical_success
     tally.saves_maximised += outcome.fumble
+
+
+def defences_text(t, types: frozenset, rolled: int, dr: bool) -> str:
+    """How the log shows what defences did: `` (15, DR 5/magic)``, `` (20, resist fire 10)``, `` (immune)``."""
+    parts = [str(rolled)]
+    if types and types <= t.immunities:
+        parts.append("immune")
+    elif len(types) == 1:
+        (kind,) = types
+        if t.resist.get(kind):
+            parts.append(f"resist {kind} {t.resist[kind]}")
+        if kind in t.vulnerabilities:
+            parts.append(f"vulnerable to {kind} +50%")
+    if dr:
+        parts.append(f"DR {t.dr_amount}/{' or '.join(sorted(t.dr_overcome)) or '-'}")
+    return f" ({', '.join(parts)})"
 
 
 def kinds(types: frozenset) -> str:

@@ -387,3 +387,14 @@ def test_a_breath_without_damage_alternates_with_the_damaging_one(effect, condit
     Script(f, [(1, 4), 0.5, d20(2), *[0.5] * 10])                # then the fire breath (one damage draw)
     f._turn(d)
     assert hero.hp < 200 and not d.last_effect
+
+
+def test_the_log_shows_what_damage_reduction_and_resistance_took():
+    """Issue 17: "hit for 15, DR 5/magic: 10" — the log gives the rolled damage and each defence."""
+    skeleton = beast("skeleton", damage_reduction="5/bludgeoning", energy_resistance={"fire": 10})
+    f = make_fight([creature("hero", side="pc", hp=200)], [skeleton])
+    s, hero = f.monsters[0], f.pcs[0]
+    f.deal(hero, s, 12, frozenset({"slashing"}), weapon=True)
+    f.deal(hero, s, 15, frozenset({"fire"}))
+    assert "skeleton takes 7 slashing damage (12, DR 5/bludgeoning)" in f.lines[-2]
+    assert "skeleton takes 5 fire damage (15, resist fire 10)" in f.lines[-1]

@@ -112,9 +112,6 @@ EXPLAINED: dict[tuple[str, str], str] = {
     (name, "class_levels"): "the SRD title says 1st-Level Warrior; the hand-written block leaves class_levels out "
                             "(nothing in the engine reads it)"
     for name in ("goblin", "kobold", "orc", "hobgoblin", "dwarf-warrior")
-} | {
-    ("owlbear", "improved_grab"): "the hand-written block predates the improved_grab field",
-    ("adult-red-dragon", "frightful_presence"): "the hand-written block predates the frightful_presence field",
 }
 """Every field where an imported block differs from the hand-written one (docs/bestiary.md explains them)."""
 TEXT_FIELDS = {"name", "title", "notes", "source", "special_abilities", "import_status", "import_notes"}
@@ -136,8 +133,8 @@ def test_the_imported_numbers_are_the_hand_written_ones():
                 found[(hand, key)] = (a[key], b[key])
     assert set(found) == set(EXPLAINED), {k: v for k, v in found.items() if k not in EXPLAINED}
     assert all(found[k] == ({}, {"warrior": 1}) for k in found if k[1] == "class_levels")
-    assert found[("owlbear", "improved_grab")] == (None, {"attack": "claw", "constrict": None})
-    assert found[("adult-red-dragon", "frightful_presence")] == (None, {"dc": 24, "duration": "4d6"})
+    # the owlbear's improved grab and the adult red dragon's frightful presence were added to the hand-written
+    # blocks when the engine learned them: every number the engine reads now agrees
 
 
 def test_the_hand_written_blocks_stay_what_their_names_give():

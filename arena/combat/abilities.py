@@ -187,6 +187,40 @@ def release(c: Combatant) -> None:
         c.grip = None
 
 
+def presence(f, c: Combatant) -> None:
+    """What the creature's presence does on its first action: frightful presence, stench."""
+    if c.t.fear:
+        frighten(f, c)
+    if c.t.stench is not None:
+        stink(f, c)
+    c.frightened = True
+
+
+def stink(f, c: Combatant) -> None:
+    """Stench: every living foe saves (Fortitude) or is sickened for the stated rounds (SRD 3.5 troglodyte)."""
+    stench = c.t.stench
+    for foe in list(c.foes):
+        if foe.dead or not foe.is_able or foe.t.type in ("undead", "construct") or "poison" in foe.t.immunities:
+            continue
+        if not save(f, foe, "fort", stench.dc, c).success:
+            add_condition(f, foe, "sickened", parse(stench.rounds).roll(f.stream) * ROUND)
+
+
+def trample(f, c: Combatant, targets: list[Combatant]) -> None:
+    """Trample: each creature run over takes the damage, Reflex for half (one damage roll, as a breath)."""
+    t = c.t.trample
+    dice = parse(t.damage)
+    amount = dice.roll(f.stream)
+    types = frozenset(t.damage_types)
+    if f.lines is not None:
+        f.log(f"{c.name} tramples {', '.join(x.name for x in targets)}")
+    for target in targets:
+        if target.dead:
+            continue
+        saved = save(f, target, "ref", t.dc, c).success
+        deal(f, c, target, amount // 2 if saved else amount, types, weapon=True)
+
+
 def frighten(f, c: Combatant) -> None:
     """Frightful presence, when the creature first attacks: every able foe of fewer Hit Dice saves (Will) or is
     panicked (4 HD or fewer: it flees, out of the fight) or shaken (-2 on attacks, saves and checks)."""

@@ -8,14 +8,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-ACTION_KINDS = frozenset({"attack", "coup", "cast", "breath", "web", "none"})
+ACTION_KINDS = frozenset({"attack", "coup", "cast", "breath", "web", "trample", "none"})
 """The kinds of action the engine carries out."""
 
 
 @dataclass(slots=True)
 class Action:
     """What a creature does: ``attack`` (``target``), ``coup`` (a coup de grace on a helpless ``target``), ``cast``
-    (``spell``, ``level``, ``targets``), ``breath`` (``targets``), ``web`` (a web at ``target``) or ``none``."""
+    (``spell``, ``level``, ``targets``), ``breath`` (``targets``), ``web`` (a web at ``target``), ``trample``
+    (``targets``) or ``none``."""
 
     kind: str
     target: object = None

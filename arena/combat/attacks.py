@@ -157,8 +157,8 @@ def swing_at(f, c: Combatant, target: Combatant, attack, bonus: int, swing: int 
         tally.crits += 1
         for _ in range(attack.multiplier - 1):
             amount += attack.damage.roll(f.stream)
-    if c.damage_bonus and not attack.ranged:
-        amount += c.damage_bonus         # lost Strength (poison, ability damage)
+    if c.damage_bonus:
+        amount += c.damage_bonus         # rage, lost Strength (melee only, in the bonus), sickened
     if amount < 1:
         amount = 1
     if attack.sneak and sneak_applies(f, c, target, denied, flanked):

@@ -75,6 +75,8 @@ UNABLE = frozenset({"asleep", "held", "knocked-out", "paralyzed", "panicked", "p
 """Conditions under which a creature cannot act (the fight ends when a side has nobody able)."""
 NOT_HELPLESS = frozenset({"panicked", "petrified", "swallowed"})
 """Out of the fight but no target for a coup de grace: fled, turned to stone, inside a monster."""
+CHARGE_BONUS = 2
+"""SRD 3.5 charge: +2 on the attack roll."""
 DODGE_AC = 1
 """SRD 3.5 Dodge: +1 dodge bonus to AC against attacks from one opponent designated on one's action."""
 HELPLESS_DEX_MODIFIER = -5
@@ -127,7 +129,7 @@ class Template:
                  "helpless_ac", "helpless_touch_ac", "spell_focus", "healing_domain", "concentration",
                  "shoots_better", "pounce", "ferocity", "grapple", "grab", "paralysis", "fear", "poison",
                  "ability_damage", "energy_drain", "rake", "rage", "burn", "gaze", "swallow", "turn_start", "web",
-                 "breath_effect", "on_action", "special_action")
+                 "breath_effect", "on_action", "special_action", "stench", "trample", "charge", "incorporeal")
 
     def __init__(self, creature: Creature, name: str) -> None:
         self.name = name
@@ -213,9 +215,18 @@ class Template:
         self.breath_effect = creature.breath_effect
         swallow = creature.swallow_whole
         self.swallow = (parse(swallow.damage), frozenset(swallow.damage_types)) if swallow is not None else None
-        self.special_action = self.breath is not None or self.breath_effect is not None or self.web is not None
+        self.stench, self.trample, self.incorporeal = creature.stench, creature.trample, creature.incorporeal
+        charge = creature.powerful_charge
+        self.charge = CompiledAttack(charge.model_copy(update={"bonuses": tuple(b + CHARGE_BONUS for b in
+                                                                                charge.bonuses)})) \
+            if charge is not None else None
+        """Powerful charge: the attack it closes in with, the charge's +2 included."""
+        if self.incorporeal:
+            self.plain_defences = False
+        self.special_action = self.breath is not None or self.breath_effect is not None or self.web is not None \
+            or self.trample is not None
         """The attack policy looks at a breath weapon or a web before the creature's weapons."""
-        self.on_action = bool(self.dodge or self.fear)
+        self.on_action = bool(self.dodge or self.fear or self.stench)
         """Acting does something besides the action: Dodge designates, frightful presence frightens."""
         self.turn_start = self.heals_itself or self.gaze is not None
         """Something to do at the start of each of its turns: regeneration or fast healing, a gaze."""

@@ -15,6 +15,8 @@ from arena.combat.states import DEAD_AT, die, refresh
 from arena.dice import parse
 from arena.rules import Check
 
+SICKENED = -2
+"""SRD 3.5 sickened: -2 on attack rolls, weapon damage rolls, saving throws, skill checks and ability checks."""
 ENTANGLED = -2
 """SRD 3.5 entangled: -2 on attack rolls and -4 Dexterity (-2 AC)."""
 RAGE_MODIFIER = 2
@@ -67,37 +69,39 @@ def drop_condition(f, c: Combatant, name: str) -> None:
         secondary_poison(f, c, data)
 
 
-BONUS_CONDITIONS = frozenset({"bless", "shaken", "shield of faith", "entangled"})
+BONUS_CONDITIONS = frozenset({"bless", "shaken", "shield of faith", "entangled", "sickened"})
+"""Conditions that change a creature's attack, AC or save bonuses."""
 TURN_CONDITIONS = frozenset({"entangled", "slowed"})
 """Conditions its turn must look at (:attr:`Combatant.afflicted`)."""
-"""Conditions that change a creature's attack, AC or save bonuses."""
 
 
 def recompute_bonuses(c: Combatant) -> None:
     """A creature's situational bonuses from everything in force: bless (+1 on attack rolls), shaken (-2 on attack
-    rolls, saves and checks), shield of faith (AC), negative levels (-1 on attacks and saves each) and lost
+    rolls, saves and checks), sickened (-2 on attack rolls, weapon damage, saves and checks), entangled (-2 on
+    attack rolls and AC), shield of faith (AC), negative levels (-1 on attacks and saves each) and lost
     ability points (Strength: melee attack and damage; Dexterity: AC, ranged attacks and Reflex; Constitution:
     Fortitude; Wisdom: Will)."""
     conditions = c.conditions
     if c.ability_mods is None and not c.negative_levels and not c.raging and "shaken" not in conditions \
-            and "entangled" not in conditions:        # the common case: bless and shield of faith only
+            and "entangled" not in conditions and "sickened" not in conditions:   # bless, shield of faith only
         c.attack_bonus = 1 if "bless" in conditions else 0
         shield = conditions.get("shield of faith")
         c.ac_bonus = shield[1]["bonus"] if shield else 0
         c.save_bonus = c.damage_bonus = 0
         c.save_mods = None
         return
-    shaken = (SHAKEN if "shaken" in conditions else 0) + (ENTANGLED if "entangled" in conditions else 0)
+    sick = SICKENED if "sickened" in conditions else 0
+    shaken = (SHAKEN if "shaken" in conditions else 0) + (ENTANGLED if "entangled" in conditions else 0) + sick
     levels = c.negative_levels
     mods = c.ability_mods or {}
     rage = RAGE_MODIFIER if c.raging else 0
     c.attack_bonus = (1 if "bless" in conditions else 0) + shaken - levels \
         + (mods.get("dex", 0) if c.ranged else mods.get("str", 0) + rage)
-    c.save_bonus = (SHAKEN if "shaken" in conditions else 0) - levels
+    c.save_bonus = (SHAKEN if "shaken" in conditions else 0) + sick - levels
     shield = conditions.get("shield of faith")
     c.ac_bonus = (shield[1]["bonus"] if shield else 0) + mods.get("dex", 0) - (RAGE_AC if c.raging else 0) \
         + (ENTANGLED if "entangled" in conditions else 0)
-    c.damage_bonus = 0 if c.ranged else mods.get("str", 0) + rage
+    c.damage_bonus = sick + (0 if c.ranged else mods.get("str", 0) + rage)
     c.save_mods = {"fort": mods.get("con", 0), "ref": mods.get("dex", 0), "will": mods.get("wis", 0)} \
         if mods else None
 

@@ -20,6 +20,10 @@ MASSIVE_DAMAGE = 50
 """SRD 3.5: a single attack of 50 or more damage forces a DC 15 Fortitude save or the creature dies."""
 MASSIVE_DAMAGE_DC = 15
 PHYSICAL = frozenset({"slashing", "piercing", "bludgeoning"})
+INCORPOREAL_MISS = 0.5
+"""SRD 3.5 incorporeal: a 50% chance to ignore damage from a corporeal source (magic weapons and spells)."""
+INCORPOREAL_ALWAYS = frozenset({"force", "positive"})
+"""Force effects (magic missile) and positive energy (cure spells) always harm an incorporeal creature."""
 
 
 def deal(f, source: Combatant, target: Combatant, amount: int, types: frozenset,
@@ -33,6 +37,11 @@ def deal(f, source: Combatant, target: Combatant, amount: int, types: frozenset,
     """What its defences did to the damage, for the log ("15, DR 5/magic"), when the fight is logged."""
     if not t.plain_defences:
         rolled = amount
+        if t.incorporeal and not source.t.incorporeal and not (types & INCORPOREAL_ALWAYS) \
+                and ((weapon and "magic" not in overcomes) or f.rand() < INCORPOREAL_MISS):
+            if f.lines is not None:
+                f.log(f"{target.name} is incorporeal: the blow passes through it")
+            return 0
         if types and types <= t.immunities:
             amount = 0
         elif len(types) == 1:

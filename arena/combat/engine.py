@@ -383,8 +383,8 @@ class Fight:
                     c.dodge_against = target
                 elif kind == "cast" and action.targets and action.targets[0].side != c.side:
                     c.dodge_against = action.targets[0]
-            if t.fear and not c.frightened and kind in ("attack", "breath"):   # presence: on its first attack
-                abilities.frighten(self, c)
+            if not c.frightened and (t.fear or t.stench) and kind != "none":   # on its first action
+                abilities.presence(self, c)
         strained = False
         if kind == "attack":
             if target is not None:
@@ -393,6 +393,8 @@ class Fight:
                     strained = True
                 else:
                     routine = t.full if full else t.standard
+                    if t.charge is not None and self.round == 1 and not full:
+                        routine = (t.charge,)            # powerful charge: it closes in with this attack
                     if not (c.weapon_lost and routine and routine[0].ranged):   # its only weapon is gone
                         attacks.attack_routine(self, c, target, routine, full)
                         strained = True
@@ -404,6 +406,8 @@ class Fight:
             self._breath(c, action.targets)
         elif kind == "web" and target is not None:
             attacks.throw_web(self, c, target)
+        elif kind == "trample":
+            abilities.trample(self, c, action.targets)
         elif kind == "coup":
             attacks.coup_de_grace(self, c, target)
         if disabled and (strained or kind in ("cast", "breath", "coup")) and c.hp == 0 and not c.dead \

@@ -28,6 +28,7 @@ from arena.combat.actions import NOTHING, Action
 from arena.combat.combatant import NOT_HELPLESS
 from arena.combat.spells import SLEEP_HD, SPELLS, area_count, shield_of_faith_gain
 from arena.errors import ArenaError
+from arena.world.stat_types import SIZES
 
 PRESS_LUCK = ("never", "always", "when-better")
 FOE_SIDE = {"pc": "monster", "monster": "pc"}
@@ -210,6 +211,12 @@ def _special_action(view: View, creature, t) -> Action | None:
         for c in view.enemies(creature):
             if "entangled" not in c.conditions:
                 return Action("web", c)
+    if t.trample is not None:             # trample when it runs over two or more smaller foes
+        size = SIZES.index(t.creature.size)
+        smaller = [c for c in view.enemies(creature) if SIZES.index(c.t.creature.size) < size]
+        caught = area_count("line", len(smaller))
+        if caught >= 2:
+            return Action("trample", targets=_ordered(view, creature, smaller)[:caught])
     return None
 
 

@@ -262,6 +262,23 @@ class BreathEffect(Frozen):
     loss: AbilityLoss | None = None
 
 
+class Stench(Frozen):
+    """Stench (SRD 3.5 troglodyte): at the start of the fight every living foe saves (Fortitude ``dc``) or is
+    sickened (-2 on attack rolls, weapon damage, saves and checks) for ``rounds``."""
+
+    dc: Annotated[int, _int(1, MAX_MODIFIER)]
+    rounds: RoundsDice = "10"
+
+
+class Trample(Frozen):
+    """Trample (SRD 3.5): instead of its attacks, it runs over its foes (those smaller than itself): each takes
+    ``damage`` (Reflex ``dc`` for half)."""
+
+    damage: DamageDice
+    dc: Annotated[int, _int(1, MAX_MODIFIER)]
+    damage_types: tuple[DamageType, ...] = ("bludgeoning",)
+
+
 class Web(Frozen):
     """Web (SRD 3.5 monstrous spider): a ranged touch attack (``uses`` times a fight) that entangles its target
     (-2 on attack rolls, -4 Dexterity: -2 AC); the entangled creature spends its turn bursting free (a Strength
@@ -573,6 +590,14 @@ class Creature(Frozen):
     swallow_whole: SwallowWhole | None = None
     web: Web | None = None
     breath_effect: BreathEffect | None = None
+    stench: Stench | None = None
+    trample: Trample | None = None
+    powerful_charge: Attack | None = None
+    """Powerful charge (SRD 3.5 minotaur): the single attack it makes as it closes in (round 1), with the charge's
+    +2."""
+    incorporeal: StrictBool = False
+    """Incorporeal (SRD 3.5): only magic weapons, spells and other incorporeal creatures harm it, and those have a
+    50% chance to do nothing (force and positive energy always work)."""
     damage_reduction: Annotated[DamageReduction | None, BeforeValidator(_parse_dr)] = None
     regeneration: Regeneration | None = None
     fast_healing: Annotated[int, _int(0, MAX_AMOUNT)] = 0

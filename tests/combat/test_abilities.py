@@ -163,7 +163,10 @@ def test_frightful_presence_panics_the_weak_and_shakes_the_rest_on_its_first_att
                 "secondary": {"dice": "1d6", "ability": "con"}}),
     ("ability_damage", {"attack": "bite", "loss": {"dice": "1d4", "ability": "str"}}),
     ("energy_drain", {"attack": "bite"}), ("rage", True), ("burn", {"attack": "bite", "dc": 14}),
-    ("gaze", {"effect": "paralysis", "dc": 13}), ("web", {"burst_dc": 14}),
+    ("gaze", {"effect": "paralysis", "dc": 13}), ("web", {"burst_dc": 14}), ("stench", {"dc": 14}),
+    ("trample", {"damage": "2d6+6", "dc": 15}),
+    ("powerful_charge", {"name": "gore", "bonuses": [8], "damage": "3d6+6", "damage_types": ["piercing"]}),
+    ("incorporeal", True),
 ])
 def test_a_seeded_fight_with_the_ability_is_reproducible_and_differs_from_one_without(field, value):
     """A level-3 party against two such beasts, seeds 0-39: the same seed gives the same fight, and the ability
@@ -398,3 +401,59 @@ def test_the_log_shows_what_damage_reduction_and_resistance_took():
     f.deal(hero, s, 15, frozenset({"fire"}))
     assert "skeleton takes 7 slashing damage (12, DR 5/bludgeoning)" in f.lines[-2]
     assert "skeleton takes 5 fire damage (15, resist fire 10)" in f.lines[-1]
+
+
+# ------------------------------------------------------------------------------------------ stench, trample ...
+def test_stench_sickens_living_foes_on_its_first_action():
+    """SRD Troglodyte stench: "all living creatures (except troglodytes) within 30 feet must succeed on a DC 13
+    Fortitude save or be sickened for 10 rounds"; sickened: -2 on attack rolls, weapon damage, saves and checks."""
+    trog = beast("troglodyte", size="medium", stench={"dc": 13})
+    f = make_fight([creature("hero", side="pc", hp=200), creature("zombie", side="pc", hp=50, type="undead")],
+                   [trog])
+    hero, zombie = f.pcs
+    f.round = 2
+    Script(f, [d20(3), *[0.5] * 20])                            # the hero fails; the undead is not living
+    f._turn(f.monsters[0])
+    assert "sickened" in hero.conditions and "sickened" not in zombie.conditions
+    assert (hero.attack_bonus, hero.damage_bonus, hero.save_bonus) == (-2, -2, -2)
+    assert f.monsters[0].frightened                              # once only
+
+
+def test_trample_runs_over_smaller_foes_with_a_reflex_save_for_half():
+    """SRD Trample: "The creature merely has to move over the opponents in its path; any creature whose space
+    is completely covered by the trampling creature's space is subject to the trample attack ... Reflex save
+    (DC ...) for half damage"."""
+    rhino = beast("rhino", trample={"damage": "2d6+9", "dc": 20})
+    f = make_fight([creature("a", side="pc", hp=100), creature("b", side="pc", hp=100)], [rhino])
+    r = f.monsters[0]
+    f.round = 2
+    Script(f, [0.0, d20(2), d20(20), *[0.5] * 10])              # 2d6 shows 2: 11; a fails, b saves (5)
+    f._turn(r)
+    a, b = f.pcs
+    assert (a.hp, b.hp) == (89, 95)
+
+
+def test_powerful_charge_is_the_attack_it_closes_in_with():
+    """SRD Minotaur: "Powerful Charge (Ex): A minotaur typically begins a battle by charging ... make a single gore
+    attack with a +9 attack bonus that deals 4d6+6 points of damage" (the charge's +2 added)."""
+    gore = {"name": "gore", "bonuses": [9], "damage": "4d6+6", "damage_types": ["piercing"]}
+    minotaur = beast("minotaur", powerful_charge=gore)
+    f = make_fight([creature("hero", side="pc", hp=200)], [minotaur])
+    f.run()
+    first = next(line for line in f.lines if line.startswith("[r1] minotaur ") and " vs hero " in line)
+    assert first.startswith("[r1] minotaur gore +11 vs hero")
+
+
+def test_incorporeal_ignores_mundane_weapons_and_half_of_the_rest():
+    """SRD Incorporeal: "can be harmed only by other incorporeal creatures, magic weapons or creatures that strike
+    as magic weapons, and spells ... 50% chance to ignore any damage from a corporeal source (except for positive
+    energy, negative energy, force effects such as magic missile ...)"."""
+    ghost = beast("ghost", size="medium", incorporeal=True)
+    f = make_fight([creature("hero", side="pc", hp=200)], [ghost])
+    g, hero = f.monsters[0], f.pcs[0]
+    assert f.deal(hero, g, 10, frozenset({"slashing"}), weapon=True) == 0                 # mundane: nothing
+    Script(f, [0.4])
+    assert f.deal(hero, g, 10, frozenset({"slashing"}), frozenset({"magic"}), weapon=True) == 0   # 50%: lost
+    Script(f, [0.6])
+    assert f.deal(hero, g, 10, frozenset({"fire"})) == 10                                 # the other half
+    assert f.deal(hero, g, 4, frozenset({"force"})) == 4                                  # magic missile: always

@@ -13,6 +13,7 @@ from arena.combat.called_shots import call_shot, called_effect, called_hit, call
 from arena.combat.combatant import Combatant
 from arena.combat.conditions import FOREVER, add_condition
 from arena.combat.damage import deal
+from arena.combat.record import LONG_SHOT_NATURAL
 from arena.combat.rolls import LUCKY_AT, count_hit, count_roll, new_check, penalty, roll_text
 from arena.combat.rolls import save as saving_throw
 from arena.combat.states import DEAD_AT, die, lose_weapon
@@ -178,6 +179,9 @@ def swing_at(f, c: Combatant, target: Combatant, attack, bonus: int, swing: int 
     if chance <= LUCKY_AT:
         tally.lucky_hits += 1
         tally.lucky_damage += dealt
+    if ac - mod >= LONG_SHOT_NATURAL:
+        tally.long_shot_hits += 1
+        tally.long_shot_damage += dealt
     if attack.trip and target.is_able and not target.prone:
         trip(f, c, target, attack)
     return True
@@ -300,6 +304,9 @@ def ray(f, caster: Combatant, target: Combatant, dice, types) -> None:
     if chance <= LUCKY_AT:
         tally.lucky_hits += 1
         tally.lucky_damage += dealt
+    if ac - mod >= LONG_SHOT_NATURAL:
+        tally.long_shot_hits += 1
+        tally.long_shot_damage += dealt
 
 
 def ranged_touch_ac(f, attacker: Combatant, target: Combatant) -> int:

@@ -10,12 +10,15 @@ from __future__ import annotations
 SIDES = ("party", "monsters")
 LUCKY_CHANCE = 0.25
 """Issue 4: a lucky hit is an attack that hit although its exact chance of hitting was 25% or less."""
+LONG_SHOT_NATURAL = 16
+"""A long shot, the die-invariant lucky hit (the study issue): a hit that needed a natural 16 or more on the
+attack's static numbers (AC minus the attack modifier), a roll a d20 makes 25% of the time, whatever the die."""
 
 PER_SIDE = (
     "damage", "attacks", "hits", "crits", "auto_successes", "auto_failures", "critical_successes", "fumbles",
     "lucky_hits", "lucky_damage", "luck_pressed", "luck_pressed_successes", "called_shots", "called_hits",
     "spells_cast", "downs", "aoo_provoked", "weapons_lost", "saves_maximised", "saves_negated",
-    "tough_through_saves", "tough_through_passed", "coups_de_grace",
+    "tough_through_saves", "tough_through_passed", "coups_de_grace", "long_shot_hits", "long_shot_damage",
 )
 """Counted for each side; the name gets ``_party`` or ``_monsters`` appended."""
 

@@ -16,8 +16,9 @@ and its practical margin. The method (docs/claims.md):
 * **Robustness.** Each claim is evaluated again under each contested fight-model option
   (:data:`arena.study.design.VARIATIONS`) and with SRD monsters instead of the typical one; the report says
   ``robust`` or which choice turns the verdict.
-* **Die-invariant measures**: long shots (hits that needed a natural a d20 makes at most 25% of the time) from
-  :mod:`arena.study.measures`; PCs dropped during the fight (``downs_monsters``); deaths; hit points lost.
+* **Die-invariant measures**: long shots (hits that needed a natural a d20 makes at most 25% of the time) counted
+  by the engine's record (``long_shot_hits_<side>``); PCs dropped during the fight (``downs_monsters``); deaths;
+  hit points lost.
 
 The group-CR claim is judged on the calibration grid by model comparison (:mod:`arena.study.grid`).
 """

@@ -22,8 +22,7 @@ KEEP = ("winner", "rounds", "party_hp_lost", "pcs_down", "pcs_dead", "hits_monst
         "critical_successes_party", "critical_successes_monsters", "fumbles_party", "fumbles_monsters",
         "called_shots_party", "called_hits_party", "luck_pressed_party", "luck_pressed_successes_party",
         "downs_monsters", "spells_cast_party", "long_shot_hits_monsters", "long_shot_damage_monsters")
-"""The record fields a batch keeps (the rest of each record is dropped as soon as its chunk arrives); the long
-shots are the probe's (:mod:`arena.study.measures`)."""
+"""The record fields a batch keeps (the rest of each record is dropped as soon as its chunk arrives)."""
 
 
 @dataclass(frozen=True)
@@ -155,7 +154,7 @@ def run_batch(matchups: Sequence[Matchup], *, workers: int = 1, cluster: str | N
     import time
 
     from arena.study.experiment import execute, make_plan
-    from arena.study.measures import ProbeSimulator
+    from arena.study.workers import EngineSimulator
 
     workers = check_workers(workers)
     merged = merge_requests(matchups)
@@ -172,7 +171,7 @@ def run_batch(matchups: Sequence[Matchup], *, workers: int = 1, cluster: str | N
     t0 = time.perf_counter()
     chunks = list(plan.chunks())
     execute(plan, chunks, sink, workers=min(workers, max(1, len(chunks))), cluster=cluster,
-            simulator=ProbeSimulator())
+            simulator=EngineSimulator())
     seconds = time.perf_counter() - t0
     frames = []
     for chunk in plan.chunks():

@@ -98,3 +98,12 @@ def test_equivalence():
     far = inf.Effect(0.06, 0.05, 0.07, 10, 1000)
     p_eq, p_out = inf.equivalence(far, 0.02)
     assert p_eq > 0.05 and p_out < 0.05
+
+
+def test_the_quick_study_decides_only_at_its_stricter_level():
+    """--quick decides a claim at QUICK_ALPHA, so an effect the full study could still turn stays inconclusive."""
+    from arena.study.claims import QUICK_ALPHA
+
+    assert inf.directional_verdict(0.01, 0.9) == inf.SUPPORTED
+    assert inf.directional_verdict(0.01, 0.9, QUICK_ALPHA) == inf.INCONCLUSIVE
+    assert inf.directional_verdict(0.0005, 0.9, QUICK_ALPHA) == inf.SUPPORTED

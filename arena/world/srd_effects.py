@@ -1,6 +1,7 @@
 """Special abilities that become stat-block fields once a block's attacks are known, second part: poison, ability
-damage and drain on a hit, energy drain, rake, rage, burn, heat, gaze attacks, swallow whole, web and the breath
-weapons that deal no damage (the metallic dragons' sleep, paralysis, slow and weakening gas).
+damage and drain on a hit, energy drain, rake, rage, burn, heat, gaze attacks, swallow whole, web, the breath
+weapons that deal no damage (the metallic dragons' sleep, paralysis, slow and weakening gas), stench, trample,
+powerful charge and incorporeality.
 
 As :mod:`arena.world.srd_combat` does for pounce or paralysis, :func:`effect_fields` reads each ability's numbers
 from its description in the block's text (``Poison (Ex): Injury, Fortitude DC 13, initial damage 1d6 Str,
@@ -17,7 +18,7 @@ from __future__ import annotations
 import re
 
 from arena.dice import parse as parse_dice
-from arena.world.srd_combat import _attack_names, _description, _field_name, _first, _named, _set, _singular
+from arena.world.srd_combat import _attack_names, _description, _field_name, _first, _named, _rounds, _set, _singular
 from arena.world.srd_fields import AttackRead, Notes, _clean
 from arena.world.srd_text import Cell, RawBlock
 
@@ -127,9 +128,10 @@ def _column(row: dict, column: str) -> str | None:
 # --------------------------------------------------------------------------------------------- the entry point
 def effect_fields(block: RawBlock, abilities: list[dict], data: dict, reads: list[list[AttackRead]],
                   notes: Notes) -> dict:
-    """The poison, ability damage, energy drain, rake, rage, burn, gaze, swallow whole, web and breath effect fields
-    of the block (``data`` is the block as read so far: its size, routines and improved grab), and the heat that
-    rides on its attacks; sets the ``engine`` and ``notes`` of the abilities."""
+    """The poison, ability damage, energy drain, rake, rage, burn, gaze, swallow whole, web, breath effect, stench,
+    trample, powerful charge and incorporeal fields of the block (``data`` is the block as read so far: its size,
+    routines and improved grab), and the heat that rides on its attacks; sets the ``engine`` and ``notes`` of the
+    abilities."""
     out: dict = {}
     full = list(data.get("full_attack") or []) + list(data.get("attack") or [])
     names = _attack_names(full)
@@ -161,6 +163,15 @@ def effect_fields(block: RawBlock, abilities: list[dict], data: dict, reads: lis
     breath = [a for a in abilities if a["key"] == "breath weapon (non-damage)"]
     if breath:
         out.update(_breath_effect(block, breath, abilities, data, notes))
+    for key, reader in (("stench", _stench), ("trample", _trample), ("powerful charge", _powerful_charge)):
+        item = _first(abilities, key)
+        if item is not None:
+            out.update(reader(block, item, abilities, data, notes))
+    if _first(abilities, "incorporeal") is not None:
+        _set(abilities, "incorporeal", "modelled", "incorporeal: only magic weapons, spells and incorporeal foes "
+                                                   "harm it, with a 50% miss chance (force and positive energy "
+                                                   "always work)")
+        out["incorporeal"] = True
     return out
 
 
@@ -679,3 +690,114 @@ def _breath_effect(block: RawBlock, items: list[dict], abilities: list[dict], da
                                      f"{field['save'].capitalize()} DC {field['dc']} negates, {told}; it alternates "
                                      "with the damaging breath")
     return {"breath_effect": field}
+
+
+# --------------------------------------------------------------------------------------------- stench
+def _stench(block: RawBlock, item: dict, abilities: list[dict], data: dict, notes: Notes) -> dict:
+    """``must succeed on a DC 13 Fortitude save or be sickened for 10 rounds`` (the troglodyte's); minutes are
+    their average in rounds. A stench that nauseates (the hezrou's) is not the engine's, which sickens."""
+    cell = block.get(_field_name(item))
+    desc, text = _text_of(block, item, "stench")
+    text = _following(block, desc, 1) or text
+    dcs = set(re.findall(r"\bDC (\d+) Fortitude|\bFortitude DC (\d+)", text))
+    dc = next((int(a or b) for a, b in dcs), None) if len(dcs) == 1 else None
+    if dc is not None:
+        _numbers(abilities, "stench", dc, "fort")
+    if re.search(r"\bnauseated\b", text, re.IGNORECASE):
+        _set(abilities, "stench", "ignored", "its stench nauseates (no actions but a move) while the foe stays near "
+                                             "it; the engine's stench sickens")
+        return {}
+    m = re.search(rf"sickened for ({_DICE}) (round|minute|hour)s?", text, re.IGNORECASE)
+    if dc is None or m is None:
+        what = "no Fortitude DC" if dc is None else "how long it sickens"
+        notes.add("unread", _field_name(item), cell, f"stench: {what} read: not modelled", text[:200] or item["name"])
+        _set(abilities, "stench", "ignored", f"{what} read")
+        return {}
+    rounds, changed = _rounds(m.group(1), m.group(2))
+    how = ""
+    if changed:
+        notes.add("changed", _field_name(item), cell, f"stench: {changed}", text[:200])
+        how = f" ({_dice(m.group(1))} {m.group(2).lower()}s: their average)"
+    _set(abilities, "stench", "modelled", f"stench: Fort DC {dc} or sickened for {rounds} rounds{how}, on its first "
+                                          "action")
+    return {"stench": {"dc": dc, "rounds": rounds}}
+
+
+# --------------------------------------------------------------------------------------------- trample
+def _trample(block: RawBlock, item: dict, abilities: list[dict], data: dict, notes: Notes) -> dict:
+    """``Trample 2d8+15`` (the entry) and ``Trample (Ex): Reflex half DC 25`` (the description); the damage is
+    bludgeoning (SRD 3.5, Special Abilities: Trample)."""
+    cell = block.get(_field_name(item))
+    desc, text = _text_of(block, item, "trample")
+    entry = re.search(rf"({_DICE})", re.sub(r"^\s*trample\s*", "", _clean(item["name"]), flags=re.IGNORECASE))
+    told = re.search(r"\bdeals? (\d+d\d+(?:\s*[+-]\s*\d+)?) points? of (?:bludgeoning )?damage", text, re.IGNORECASE)
+    dmg = entry if entry and "d" in entry.group(1) else told
+    dcs = set(re.findall(r"\bReflex (?:half )?DC (\d+)|\bDC (\d+) Reflex", text))
+    dc = next((int(a or b) for a, b in dcs), None) if len(dcs) == 1 else None
+    if dc is None or dmg is None:
+        what = "no Reflex DC" if dc is None else "no damage"
+        notes.add("unread", _field_name(item), cell, f"trample: {what} read: not modelled", text[:200] or item["name"])
+        _set(abilities, "trample", "ignored", f"{what} read")
+        return {}
+    damage = _dice(dmg.group(1))
+    for a in abilities:
+        if a["key"] == "trample":
+            a["damage"], a["dc"], a["save"] = damage, dc, "ref"
+    _set(abilities, "trample", "modelled", f"trample: {damage} bludgeoning, Reflex DC {dc} half, on two or more "
+                                           "smaller foes instead of its attacks")
+    return {"trample": {"damage": damage, "dc": dc, "damage_types": ["bludgeoning"]}}
+
+
+# --------------------------------------------------------------------------------------------- powerful charge
+_CHARGE_DAMAGE = re.compile(r"\bdeals? (\d+d\d+(?:\s*[+-]\s*\d+)?) points? of damage", re.IGNORECASE)
+_CHARGE_ATTACK = re.compile(r"\b(?:its|a single|single|an?) ([a-z]+) attack\b", re.IGNORECASE)
+_CHARGE_BONUS = re.compile(r"\bwith an? ([+-]\d+) attack bonus|\battack bonus (?:of )?([+-]\d+)", re.IGNORECASE)
+
+
+def _powerful_charge(block: RawBlock, item: dict, abilities: list[dict], data: dict, notes: Notes) -> dict:
+    """The attack it charges with, as the SRD prints it (the engine adds the charge's +2): ``a single gore attack
+    with a +9 attack bonus that deals 4d6+6 points of damage`` (the minotaur's), ``its gore attack deals 4d8+20``
+    (the triceratops's: the gore's bonus of its routines); a text that names no attack (the rhinoceros's) charges
+    with its standard attack."""
+    cell = block.get(_field_name(item))
+    desc, text = _text_of(block, item, "powerful charge")
+    dmg = _CHARGE_DAMAGE.search(text)
+    if dmg is None:
+        notes.add("unread", _field_name(item), cell, "powerful charge: its damage not read: not modelled",
+                  text[:200] or item["name"])
+        _set(abilities, "powerful charge", "ignored", "its damage not read")
+        return {}
+    damage = _dice(dmg.group(1))
+    for a in abilities:
+        if a["key"] == "powerful charge":
+            a["damage"] = damage
+    standard = [a for r in data.get("attack") or [] for a in r if a.get("kind", "melee") == "melee"]
+    melee = standard + [a for r in data.get("full_attack") or [] for a in r if a.get("kind", "melee") == "melee"]
+    named = _CHARGE_ATTACK.search(text)
+    how = ""
+    if named:
+        found = _named(named.group(1), [a["name"] for a in melee])
+        if found is None:
+            _set(abilities, "powerful charge", "ignored", f"its {named.group(1).lower()} attack is not an attack of "
+                                                          "its routines")
+            return {}
+        base = next(a for a in melee if a["name"] == found)
+    elif standard:
+        base = standard[0]
+        how = f"; the text names no attack: its standard attack, the {base['name']}"
+    else:
+        _set(abilities, "powerful charge", "ignored", "the text names no attack and it has no melee attack")
+        return {}
+    bonus = _CHARGE_BONUS.search(text)
+    bonuses = [int(bonus.group(1) or bonus.group(2))] if bonus else [base["bonuses"][0]]
+    if not bonus:
+        how += f"; at the {base['name']}'s bonus, {bonuses[0]:+d}"
+    charge = {"name": base["name"], "bonuses": bonuses, "damage": damage,
+              "damage_types": list(base.get("damage_types") or ["bludgeoning"])}
+    for key in ("threat", "multiplier"):
+        if key in base:
+            charge[key] = base[key]
+    _set(abilities, "powerful charge", "modelled", f"powerful_charge: {charge['name']} {bonuses[0]:+d} melee ({damage})"
+                                                   f" as it closes in, round 1, the charge's +2 added by the "
+                                                   f"engine{how}")
+    return {"powerful_charge": charge}

@@ -266,7 +266,8 @@ def to_yaml(built: Built) -> str:
     data["name"] = creature.name
     data["abilities"] = creature.abilities.model_dump(mode="json")       # all six, defaults too
     for key in ("improved_grab", "frightful_presence", "paralysis", "poison", "ability_damage", "energy_drain",
-                "burn", "gaze", "swallow_whole", "web", "breath_effect"):      # every number, the defaults too
+                "burn", "gaze", "swallow_whole", "web", "breath_effect", "stench",
+                "trample"):                                      # every number, the defaults too
         value = getattr(creature, key)
         if value is not None:
             data[key] = value.model_dump(mode="json")

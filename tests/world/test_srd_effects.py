@@ -181,3 +181,70 @@ def test_weakening_gas_is_strength_damage_per_age_category():
 def test_repulsion_stays_ignored():
     c = srd_creature("bronze-dragon-young")
     assert c.breath_effect is None and "repulsion" in _ability(c, "breath weapon (non-damage)").notes
+
+
+# --------------------------------------------------------------------------------------------- stench, trample
+@pytest.mark.parametrize(("name", "dc", "rounds"), [
+    ("troglodyte", 13, "10"),               # DC 13 Fortitude save or be sickened for 10 rounds
+    ("ghast", 15, "75"),                    # sickened for 1d6+4 minutes: their average, 7.5 minutes
+])
+def test_stench(name, dc, rounds):
+    c = srd_creature(name)
+    assert (c.stench.dc, c.stench.rounds) == (dc, rounds)
+    assert _ability(c, "stench").engine == "modelled"
+
+
+def test_the_ghast_s_stench_in_minutes_is_their_average_and_says_so():
+    ghast = srd_creature("ghast")
+    assert any(n.kind == "changed" and "1d6+4 minutes" in n.message for n in ghast.import_notes)
+
+
+def test_a_stench_that_nauseates_stays_ignored():
+    hezrou = srd_creature("hezrou")                 # DC 24 Fortitude save or be nauseated
+    assert hezrou.stench is None
+    assert _ability(hezrou, "stench").engine == "ignored" and "nauseates" in _ability(hezrou, "stench").notes
+
+
+@pytest.mark.parametrize(("name", "damage", "dc"), [
+    ("elephant", "2d8+15", 25),             # Trample 2d8+15; Trample (Ex): Reflex half DC 25
+    ("triceratops", "2d12+15", 28),
+    ("giant-stag-beetle", "2d8+3", 19),
+    ("gorgon", "1d8+7", 19),                # Reflex DC 19 half
+    ("treant", "2d6+13", 22),
+])
+def test_trample(name, damage, dc):
+    c = srd_creature(name)
+    assert (c.trample.damage, c.trample.dc, c.trample.damage_types) == (damage, dc, ("bludgeoning",))
+    assert _ability(c, "trample").engine == "modelled"
+
+
+# --------------------------------------------------------------------------------------------- powerful charge
+@pytest.mark.parametrize(("name", "bonus", "damage"), [
+    ("minotaur", 9, "4d6+6"),               # a single gore attack with a +9 attack bonus that deals 4d6+6
+    ("triceratops", 20, "4d8+20"),          # its gore attack deals 4d8+20: at the gore's +20
+    ("rhinoceros", 13, "4d6+24"),           # names no attack: its standard attack, the gore +13
+])
+def test_powerful_charge(name, bonus, damage):
+    c = srd_creature(name)
+    charge = c.powerful_charge
+    assert (charge.name, charge.bonuses, charge.damage, charge.damage_types) == \
+        ("gore", (bonus,), damage, ("piercing",))
+    assert _ability(c, "powerful charge").engine == "modelled"
+
+
+# --------------------------------------------------------------------------------------------- incorporeal
+@pytest.mark.parametrize("name", ["allip", "shadow", "greater-shadow", "wraith", "dread-wraith", "spectre"])
+def test_incorporeal(name):
+    c = srd_creature(name)
+    assert c.incorporeal and "incorporeal" in c.subtypes
+    assert _ability(c, "incorporeal").engine == "modelled"
+
+
+def test_corporeal_creatures_are_not_incorporeal():
+    assert not any(srd_creature(n).incorporeal for n in ("troll", "ghast", "wight", "ravid"))
+    assert srd_creature("troll").stench is None and srd_creature("troll").trample is None
+
+
+def test_the_newly_modelled_make_these_creatures_fully_modelled():
+    for name in ("troglodyte", "ghast", "elephant", "triceratops", "minotaur", "rhinoceros", "wraith", "spectre"):
+        assert srd_creature(name).modelled == "full", name

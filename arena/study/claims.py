@@ -513,7 +513,14 @@ def evaluate(*, quick: bool = False, n: int | None = None, seed: int = RUN_SEED,
 
         grid = grid_mod.run_grid(quick=quick, n=n, seed=seed, workers=workers, cluster=cluster, progress=progress)
         timings["calibration grid"] = (grid.encounters, grid.seconds)
-        results.append(grid_mod.group_cr_result(grid))
+        others = {}
+        if robustness:                            # the grid again under each contested choice of the fight model
+            for name in design.VARIATIONS:
+                others[name] = grid_mod.run_grid(quick=quick, n=n, seed=seed, workers=workers, cluster=cluster,
+                                                 progress=progress, variation=name)
+            timings["calibration grid, model options"] = (sum(g.encounters for g in others.values()),
+                                                          sum(g.seconds for g in others.values()))
+        results.append(grid_mod.group_cr_result(grid, others))
         anchor = grid_mod.run_anchor(quick=quick, n=n, seed=seed, workers=workers, cluster=cluster,
                                      progress=progress)
         timings["DMG anchor"] = (anchor.encounters, anchor.seconds)

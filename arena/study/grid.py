@@ -79,12 +79,14 @@ def _position(cr: Fraction) -> int:
     return int(cr_rank(cr))
 
 
-def _cells(quick: bool) -> list[CellState]:
+def _cells(quick: bool, variation: str | None = None) -> list[CellState]:
+    """The grid's cells; under a model ``variation`` (a robustness re-run) only the typical monster's, and only the
+    arms the group-CR verdict reads (d20 and 3d6)."""
     out = []
-    subject_arms = {"d20": D20, **VARIANTS}
+    subject_arms = {"d20": D20, **VARIANTS} if variation is None else {"d20": D20, "3d6": VARIANTS["3d6"]}
     for cell in design.grid_cells():
         out.append(CellState(cell, design.typical(cell[1]), "typical", subject_arms))
-    srd_cells = design.grid_cells(SRD_LEVELS, SRD_SIZES, SRD_EL)
+    srd_cells = design.grid_cells(SRD_LEVELS, SRD_SIZES, SRD_EL) if variation is None else []
     for cell in srd_cells:
         for m in design.srd_monsters(cell[1]):
             out.append(CellState(cell, m, "srd", {"d20": D20, "3d6": VARIANTS["3d6"]}))
@@ -94,27 +96,31 @@ def _cells(quick: bool) -> list[CellState]:
     return out
 
 
-def _series(state: CellState, seed: int, look: int, n: int) -> list[tuple[str, Matchup, str]]:
-    """(label, matchup, rules) of everything a cell fights at a stage."""
+def _series(state: CellState, seed: int, look: int, n: int, variation: str | None = None
+            ) -> list[tuple[str, Matchup, str]]:
+    """(label, matchup, rules) of everything a cell fights at a stage (under a model ``variation``)."""
     level, _cr, size = state.cell
     s_seed = stage_seed(seed, look)
     out = []
     for label, arm in state.arms.items():
-        m = matchup(state.cell, state.monster, arm, n, s_seed, None)
+        m = matchup(state.cell, state.monster, arm, n, s_seed, variation)
         out.append((label, m, arm.rules))
     for q in sorted(state.rungs):
         cr = design.position_cr(q)
-        m = matchup((level, cr, size), design.typical(cr), D20, n, s_seed, None)
+        m = matchup((level, cr, size), design.typical(cr), D20, n, s_seed, variation)
         out.append((f"rung {q}", m, "d20"))
     return out
 
 
 def run_grid(*, quick: bool = False, n: int | None = None, seed: int = 0, workers: int = 1,
-             cluster: str | None = None, progress: Callable[[int, int], None] | None = None) -> Grid:
+             cluster: str | None = None, progress: Callable[[int, int], None] | None = None,
+             variation: str | None = None) -> Grid:
+    """Calibrate every cell (sequentially, searching the ladder); ``variation``: under one of the fight model's
+    contested choices (:data:`arena.study.design.VARIATIONS`), the typical monster under d20 and 3d6 only."""
     stages = (n,) if n is not None else QUICK_STAGES if quick else STAGES
     rule = SequentialRule(tuple(stages), TARGET if len(stages) > 1 else math.inf)
     incs = rule.increments()
-    states = _cells(quick)
+    states = _cells(quick, variation)
     store: dict[tuple[str, str, int], np.ndarray] = {}
     encounters, seconds = 0, 0.0
     for look in range(rule.looks):
@@ -125,7 +131,7 @@ def run_grid(*, quick: bool = False, n: int | None = None, seed: int = 0, worker
             for k in range(look + 1):            # one batch per stage: a matchup's name is unique within a run
                 wanted: list[Matchup] = []
                 for s in active:
-                    for _label, m, rules in _series(s, seed, k, incs[k]):
+                    for _label, m, rules in _series(s, seed, k, incs[k], variation):
                         if (m.name, rules, k) not in store:
                             wanted.append(Matchup(**{**m.__dict__, "rules": (rules,)}))
                 if not wanted:
@@ -137,7 +143,7 @@ def run_grid(*, quick: bool = False, n: int | None = None, seed: int = 0, worker
                     store[(m.name, m.rules[0], k)] = difficulty_values(batch.rows(m, m.rules[0], incs[k]), METRIC)
             grew = False
             for s in active:
-                grew |= _evaluate(s, seed, look, incs, store, rule)
+                grew |= _evaluate(s, seed, look, incs, store, rule, variation)
             if not grew:
                 break
         for s in active:
@@ -156,13 +162,14 @@ def run_grid(*, quick: bool = False, n: int | None = None, seed: int = 0, worker
     return grid
 
 
-def _evaluate(s: CellState, seed: int, look: int, incs: list[int], store: dict, rule: SequentialRule) -> bool:
+def _evaluate(s: CellState, seed: int, look: int, incs: list[int], store: dict, rule: SequentialRule,
+              variation: str | None = None) -> bool:
     """Calibrate a cell on what it has fought; grow its ladder where an arm fell off it. True if it grew."""
     level, cr, size = s.cell
     k_range = range(look + 1)
     parts: dict[str, list[np.ndarray]] = {}
     for k in k_range:
-        for label, m, rules in _series(s, seed, k, incs[k]):
+        for label, m, rules in _series(s, seed, k, incs[k], variation):
             parts.setdefault(label, []).append(store[(m.name, rules, k)])
     series = {label: np.concatenate(v) for label, v in parts.items()}
     ladder = {float(q): series[f"rung {q}"] for q in sorted(s.rungs)}
@@ -237,14 +244,22 @@ def _group_verdict(table: pd.DataFrame | None) -> str:
     return INCONCLUSIVE
 
 
-def group_cr_result(grid: Grid) -> dict:
+def group_cr_result(grid: Grid, variations: dict[str, Grid] | None = None) -> dict:
+    """The group-CR verdict from the grid, with its robustness: the SRD population, and the grid re-run under each
+    of the fight model's contested choices (``variations``: name -> grid)."""
     from arena.rules.roll_claims import BELL_CURVE
 
     verdict = _group_verdict(grid.comparison)
     srd = _group_verdict(grid.srd_comparison) if grid.srd_comparison is not None else None
-    robustness = "SRD population not run (too few fully modelled SRD cells)" if srd is None else \
-        "robust (population=srd agrees)" if srd == verdict else f"population=srd -> {srd}"
-    robustness += "; model options not re-run for the calibration grid"
+    turned = [f"population=srd -> {srd}"] if srd is not None and srd != verdict else []
+    for name, other in (variations or {}).items():
+        theirs = _group_verdict(other.comparison)
+        if theirs != verdict:
+            turned.append(f"{name} -> {theirs}")
+    robustness = "; ".join(turned) if turned else "robust"
+    robustness += " (SRD population not run: too few fully modelled SRD cells)" if srd is None else ""
+    if not variations:
+        robustness += "; model options not re-run for the calibration grid"
     best = grid.comparison.iloc[0] if grid.comparison is not None else None
     doc = float(grid.comparison.set_index("model").loc["document", "cv_rmse"]) if best is not None else math.nan
     return {"id": "bell-group-cr", "source": BELL_CURVE,

@@ -123,9 +123,16 @@ def calibrate_cmd(
     cluster: Annotated[str | None, typer.Option(help="A Dask scheduler address, tcp://HOST:PORT.")] = None,
     out: Annotated[Path | None, typer.Option(help="Folder for the table (CSV) and, with --grid, the heat "
                                                   "map (default for --grid: results/calibrate-grid).")] = None,
+    population: Annotated[str | None, typer.Option("--population", help="srd: calibrate the fully modelled SRD "
+                                                                        "creatures of --cr instead of one MONSTER.")]
+    = None,
+    cr: Annotated[str | None, typer.Option("--cr", help="The CR of the --population (1/2, 3, ...).")] = None,
+    sample: Annotated[int, typer.Option("--sample", help="At most this many creatures of the population (chosen "
+                                                         "evenly by name).", min=1, max=100)] = 8,
     as_json: Annotated[bool, typer.Option("--json", help="Print the table as JSON.")] = False,
 ) -> None:
-    """Equivalent CR: the typical-monster CR at which d20 is as hard as MONSTER under another rule set."""
+    """Equivalent CR: the typical-monster CR at which d20 is as hard as MONSTER (or each SRD creature of a CR, with
+    --population srd --cr C) under another rule set."""
     from arena.study import calibrate as cal
 
     try:
@@ -134,7 +141,18 @@ def calibrate_cmd(
         size_n = cal.check_n(150 if grid and n is None else 1000 if n is None else n, 2)
         chosen_seed = cal.check_seed(seed)
         chosen_workers = _workers(workers)
-        if grid:
+        summary = None
+        if population is not None:
+            if population != "srd":
+                raise ArenaError(f"--population must be srd, not {population!r}")
+            if monster is not None or grid:
+                raise ArenaError("--population srd calibrates the creatures of --cr: give no MONSTER and no --grid")
+            if cr is None:
+                raise ArenaError("--population srd needs --cr (the CR of the creatures, such as 3 or 1/2)")
+            level = cal.check_level(party_level)
+            size_list = cal.parse_sizes(sizes)
+            cal.population_names(cr, sample)          # no such creatures: one error line before any fight
+        elif grid:
             if monster is not None:
                 raise ArenaError("--grid uses typical monsters: give no MONSTER with it")
             if len(keys) != 1:
@@ -153,7 +171,11 @@ def calibrate_cmd(
 
             folder = output_folder(folder, "calibration")
         with _progress(not as_json, "encounters") as progress:
-            if grid:
+            if population is not None:
+                table, summary = cal.calibrate_population(cr, level, size_list, keys, sample=sample, metric=chosen,
+                                                          n=size_n, seed=chosen_seed, workers=chosen_workers,
+                                                          cluster=cluster, progress=progress)
+            elif grid:
                 table = cal.calibrate_grid(n=size_n, seed=chosen_seed, metric=chosen, rules=keys[0],
                                            workers=chosen_workers, cluster=cluster, progress=progress)
             else:
@@ -165,9 +187,16 @@ def calibrate_cmd(
     except ArenaError as err:
         raise fail(err) from None
     if as_json:
-        print(table.to_json(orient="records", indent=2))
+        if summary is not None:
+            print(json.dumps({"creatures": json.loads(table.to_json(orient="records")),
+                              "population": json.loads(summary.to_json(orient="records"))}, indent=2))
+        else:
+            print(table.to_json(orient="records", indent=2))
         return
     _print_table(table, chosen)
+    if summary is not None and not summary.empty:
+        typer.echo(f"SRD population of CR {printable(cr)} ({summary['creatures'].max()} creatures):")
+        typer.echo(summary.to_string(index=False, float_format=lambda x: f"{x:+.2f}"))
     if folder:
         typer.echo(f"wrote {printable(folder / 'calibration.csv', limit=4000)}"
                    + (f" and {printable(folder / 'delta-cr.png', limit=4000)}" if grid else ""))

@@ -402,3 +402,40 @@ __all__ = [  # the option checks and matchups are re-exported: commands read the
     "run_batch",
     "typical_name",
 ]
+
+
+POPULATION_SAMPLE = 8
+"""``calibrate --population srd``: at most this many creatures of the CR (chosen evenly through the name order, so
+the same command calibrates the same creatures)."""
+
+
+def population_names(cr: str, sample: int = POPULATION_SAMPLE) -> list[str]:
+    """The fully modelled SRD creatures of ``cr`` (``srd/<name>``), at most ``sample`` of them, spread evenly over
+    the name order."""
+    from arena.world.srd_index import srd_population
+
+    names = sorted(c.name for c in srd_population(cr=cr, modelled="full"))
+    if not names:
+        raise ArenaError(f"no fully modelled SRD creature of CR {cr} (see `arena bestiary list --cr {cr} "
+                         "--modelled full`)")
+    if sample < 1:
+        raise ArenaError(f"--sample must be at least 1, not {sample}")
+    if len(names) > sample:
+        step = len(names) / sample
+        names = [names[int(i * step)] for i in range(sample)]
+    return [f"srd/{name}" for name in names]
+
+
+def calibrate_population(cr: str, party_level: int, sizes: Sequence[int], rules: Sequence[str], *,
+                         sample: int = POPULATION_SAMPLE, **options) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Calibrate a population of SRD creatures of one CR: every creature's table (:func:`calibrate`), and the
+    population's median Delta-CR per group size and rule set with the creatures' range."""
+    tables = [calibrate(name, party_level, sizes, rules, **options) for name in population_names(cr, sample)]
+    table = pd.concat(tables, ignore_index=True)
+    delta = next((c for c in ("delta_cr", "Delta-CR", "delta") if c in table.columns), None)
+    group = [c for c in ("size", "rules") if c in table.columns]
+    if delta is None or not group:
+        return table, pd.DataFrame()
+    summary = (table.groupby(group)[delta].agg(["median", "min", "max", "count"]).reset_index()
+               .rename(columns={"median": f"median {delta}", "count": "creatures"}))
+    return table, summary

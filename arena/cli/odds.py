@@ -97,12 +97,41 @@ def _short(fraction: str) -> str:
 
 
 def _describe(check: Check) -> str:
+    extras = [name for flag, name in ((check.press_luck, "luck pressed"), (check.luck_reroll, "Luck reroll"),
+                                      (check.auspicious, "auspicious odds")) if flag]
     return (f"{check.kind} by a {check.side}: modifier {check.modifier:+d}"
-            + (f" (hidden {check.hidden:+d})" if check.hidden else "") + f" against {check.target}")
+            + (f" (hidden {check.hidden:+d})" if check.hidden else "") + f" against {check.target}"
+            + (f" ({', '.join(extras)})" if extras else ""))
+
+
+def _bonuses(text: str) -> list[int]:
+    """``8`` or a full attack routine ``13/8/3``."""
+    try:
+        values = [int(part) for part in text.replace(" ", "").split("/") if part != ""]
+    except ValueError:
+        raise typer.BadParameter(f"--bonus {text!r}: an attack bonus such as 8, or a routine such as 13/8/3") from None
+    if not values or len(values) > 8:
+        raise typer.BadParameter(f"--bonus {text!r}: one to eight attack bonuses separated by /")
+    return [_within("--bonus", v) for v in values]
+
+
+def _damage_lines(check: Check, rules: RuleSet, damage: str, bonuses: list[int]) -> dict:
+    """Expected damage per attack and per full attack routine, criticals included."""
+    from arena.dice import parse
+
+    try:
+        mean = parse(damage).mean
+    except ArenaError as err:
+        raise typer.BadParameter(f"--damage: {err}") from None
+    per = [odds.expected_damage(check._replace(modifier=b), rules, mean) for b in bonuses]
+    return {"damage": damage, "mean_damage": mean, "per_attack": dict(zip([f"{b:+d}" for b in bonuses], per,
+                                                                           strict=True)),
+            "per_routine": sum(per)}
 
 
 @odds_app.command()
-def attack(bonus: int = typer.Option(..., "--bonus", help="Attack bonus."),
+def attack(bonus: str = typer.Option(..., "--bonus", help="Attack bonus, or a full attack routine such as "
+                                                             "13/8/3 (the odds are for the first)."),
            ac: int = typer.Option(..., "--ac", help="The target's AC."),
            threat: str = typer.Option("20", "--threat", help="Threat range, e.g. 19-20."),
            multiplier: int = typer.Option(2, "--multiplier", help="Critical multiplier."),
@@ -110,13 +139,28 @@ def attack(bonus: int = typer.Option(..., "--bonus", help="Attack bonus."),
            flat_footed: bool = typer.Option(False, "--flat-footed", help="The defender is flat-footed."),
            die: Die = DIE, players_roll_all: bool = PRAD, modifiers: Modifiers = MODS, open_ended: bool = OPEN,
            rules: str = RULES, hidden_modifier: int = HIDDEN, press_luck: bool = PRESS, luck_reroll: bool = REROLL,
-           auspicious: bool = AUSPICIOUS, all_variants: bool = ALL, json_: bool = JSON) -> None:
+           auspicious: bool = AUSPICIOUS, all_variants: bool = ALL, json_: bool = JSON,
+           damage: str | None = typer.Option(None, "--damage", help="Damage of a hit, e.g. 2d6+7: adds the "
+                                                                   "expected damage per attack and per routine.")
+           ) -> None:
     """Odds of an attack roll (or, under players roll all, the player's defense check)."""
-    check = Check("attack", attacker.value, _within("--bonus", bonus), _within("--ac", ac),
+    bonuses = _bonuses(bonus)
+    check = Check("attack", attacker.value, bonuses[0], _within("--ac", ac),
                   _within("--hidden-modifier", hidden_modifier), odds.parse_threat(threat),
                   _within("--multiplier", multiplier, 2, MAX_MULTIPLIER), flat_footed=flat_footed,
                   press_luck=press_luck, luck_reroll=luck_reroll, auspicious=auspicious)
-    _show(check, _rules(die, players_roll_all, modifiers, open_ended, rules), all_variants, json_)
+    chosen = _rules(die, players_roll_all, modifiers, open_ended, rules)
+    if damage is None or all_variants:
+        _show(check, chosen, all_variants, json_)
+        return
+    expected = _damage_lines(check, chosen, damage, bonuses)
+    if json_:
+        print(json.dumps({**odds.odds_object(check, chosen), "expected_damage": expected}, indent=2))
+        return
+    _show(check, chosen, False, False)
+    per = ", ".join(f"{b} {v:.2f}" for b, v in expected["per_attack"].items())
+    console.print(f"expected damage ({damage}, mean {expected['mean_damage']:g}, x{check.multiplier} on a "
+                  f"critical): per attack {per}; per full attack routine {expected['per_routine']:.2f}")
 
 
 @odds_app.command()

@@ -101,3 +101,12 @@ def press_luck_row(modifier: int) -> dict:
 
 def press_luck_table(low: int = 1, high: int = 25) -> list[dict]:
     return [press_luck_row(m) for m in range(low, high + 1)]
+
+
+def expected_damage(check: Check, rules: RuleSet, mean_damage: float) -> float:
+    """Expected damage of one attack: a hit deals ``mean_damage``, a critical hit ``multiplier`` times it (SRD 3.5:
+    a critical multiplies the whole damage roll), from the exact odds of hitting and of a critical."""
+    probabilities = exact(check, rules).probabilities
+    hit = float(probabilities.get("success", 0))
+    critical = float(probabilities.get("critical", 0))
+    return (hit - critical) * mean_damage + critical * check.multiplier * mean_damage

@@ -81,3 +81,25 @@ def test_bad_input_is_one_line_and_exit_2(args, needle):
     assert proc.returncode == 2
     assert needle in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_attack_expected_damage_per_attack_and_per_routine():
+    """Issue 17, the calculator: --damage gives the expected damage with criticals (a critical multiplies the whole
+    roll): +13 against AC 20, 19-20/x2, 2d6+7 (mean 14): hit 7/10, critical 7/100, so 0.63 x 14 + 0.07 x 28."""
+    result = runner.invoke(app, ["odds", "attack", "--bonus", "13/8/3", "--ac", "20", "--threat", "19-20",
+                                 "--damage", "2d6+7", "--json"])
+    assert result.exit_code == 0, result.output
+    expected = json.loads(result.output)["expected_damage"]
+    assert expected["per_attack"]["+13"] == pytest.approx(0.63 * 14 + 0.07 * 28)
+    assert expected["per_attack"]["+3"] == pytest.approx((0.20 - 0.02) * 14 + 0.02 * 28)
+    assert expected["per_routine"] == pytest.approx(sum(expected["per_attack"].values()))
+    plain = runner.invoke(app, ["odds", "attack", "--bonus", "13/8/3", "--ac", "20", "--threat", "19-20",
+                                "--damage", "2d6+7"])
+    assert "per full attack routine 20.79" in plain.output
+    bad = runner.invoke(app, ["odds", "attack", "--bonus", "13/x", "--ac", "20"])
+    assert bad.exit_code == 2 and "13/8/3" in bad.output
+
+
+def test_the_title_says_when_the_roll_is_pressed_or_rerolled():
+    result = runner.invoke(app, ["odds", "attack", "--bonus", "8", "--ac", "18", "--luck-reroll"])
+    assert result.exit_code == 0 and "(Luck reroll)" in result.output

@@ -8,13 +8,12 @@ Owns everything from an attack roll's modifiers and AC to its damage roll: the s
 from __future__ import annotations
 
 from arena.combat import tactics
-from arena.combat.abilities import after_hit
+from arena.combat.abilities import MAX_TIE_ROLLS, after_hit
 from arena.combat.called_shots import call_shot, called_effect, called_hit, called_text, lethal_against, may_press
 from arena.combat.combatant import Combatant
 from arena.combat.conditions import FOREVER, add_condition
 from arena.combat.damage import deal
-from arena.combat.record import LONG_SHOT_NATURAL
-from arena.combat.rolls import LUCKY_AT, count_hit, count_roll, new_check, penalty, roll_text
+from arena.combat.rolls import count_hit, count_lucky, count_roll, new_check, penalty, roll_text
 from arena.combat.rolls import save as saving_throw
 from arena.combat.states import DEAD_AT, die, lose_weapon
 from arena.rules import Check
@@ -29,8 +28,6 @@ HELPLESS_AC = -4
 AC is that of Dexterity 0 (the model's ``helpless_ac: dex-zero``) or its flat-footed AC (``flat-footed``)."""
 STUNNED_AC = -2
 """A stunned defender takes -2 to AC and loses its Dexterity bonus: flat-footed AC - 2."""
-MAX_TIE_ROLLS = 50
-"""Opposed checks tied with equal modifiers roll again, at most this many times."""
 FUMBLE_WEAPON_LOSS = 0.5
 """Seed 002: a fumbled ranged attack "may lose or break" the weapon: here half the time, for the rest of the fight."""
 BLIND_MISS_CHANCE = 0.5
@@ -114,7 +111,7 @@ def swing_at(f, c: Combatant, target: Combatant, attack, bonus: int, swing: int 
             flanked = f.flank_bonus and target.melee_attackers - (c.melee_target is target) >= 1
         else:
             old = c.melee_target
-            if old is not target:        # engage() inlined: it now fights this target
+            if old is not target:        # it now fights this target (flanking counts who fights whom)
                 if old is not None:
                     old.melee_attackers -= 1
                 c.melee_target = target
@@ -176,12 +173,7 @@ def swing_at(f, c: Combatant, target: Combatant, attack, bonus: int, swing: int 
         dealt += deal(f, c, target, attack.extra.roll(f.stream), frozenset({attack.extra_type}))
     if attack.rider:
         after_hit(f, c, target, attack, dealt)
-    if chance <= LUCKY_AT:
-        tally.lucky_hits += 1
-        tally.lucky_damage += dealt
-    if ac - mod >= LONG_SHOT_NATURAL:
-        tally.long_shot_hits += 1
-        tally.long_shot_damage += dealt
+    count_lucky(tally, chance, ac - mod, dealt)
     if attack.trip and target.is_able and not target.prone:
         trip(f, c, target, attack)
     return True
@@ -215,16 +207,6 @@ def engaged(f, c: Combatant) -> bool:
     """An ally of ``c`` is in melee (some able ally does not prefer ranged attacks), once the melee has begun
     (someone has made a melee attack: in round 1 the melee creatures are still closing in)."""
     return f.melee_begun and f.melee_count[c.side] - (c.is_able and not c.ranged) > 0
-
-
-def engage(c: Combatant, target: Combatant) -> None:
-    """``c`` makes its melee attacks against ``target`` now (flanking counts who is in melee with whom; swing_at
-    keeps an inlined copy)."""
-    old = c.melee_target
-    if old is not None:
-        old.melee_attackers -= 1
-    c.melee_target = target
-    target.melee_attackers += 1
 
 
 def sneak_applies(f, c: Combatant, target: Combatant, denied_dex: bool, flanked: bool) -> bool:
@@ -301,12 +283,7 @@ def ray(f, caster: Combatant, target: Combatant, dice, types) -> None:
         f.log(f"{caster.name} ray {mod:+d} vs {target.name} touch AC {ac}: {roll_text(outcome, plan)} - "
               f"{'CRITICAL ' if critical else ''}hit for {amount}")
     dealt = deal(f, caster, target, amount, types)
-    if chance <= LUCKY_AT:
-        tally.lucky_hits += 1
-        tally.lucky_damage += dealt
-    if ac - mod >= LONG_SHOT_NATURAL:
-        tally.long_shot_hits += 1
-        tally.long_shot_damage += dealt
+    count_lucky(tally, chance, ac - mod, dealt)
 
 
 def ranged_touch_ac(f, attacker: Combatant, target: Combatant) -> int:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from arena.combat import injuries
 from arena.combat.combatant import Combatant
-from arena.combat.record import LUCKY_CHANCE
+from arena.combat.record import LONG_SHOT_NATURAL, LUCKY_CHANCE
 from arena.combat.tactics import FOE_SIDE
 from arena.dice import parse
 from arena.rules import Check
@@ -189,6 +189,17 @@ def count_hit(tally, plan) -> float:
     tenth = int(chance * 10 + CHANCE_SLACK)
     tally.hist[tenth if tenth < 10 else 9] += 1
     return chance
+
+
+def count_lucky(tally, chance: float, needed: int, dealt: int) -> None:
+    """A hit's luck: a lucky hit (its exact chance at most 25%, under the rules in force) and a long shot (it needed
+    a natural 16+ on its static numbers, whatever the die), each with the damage it dealt."""
+    if chance <= LUCKY_AT:
+        tally.lucky_hits += 1
+        tally.lucky_damage += dealt
+    if needed >= LONG_SHOT_NATURAL:
+        tally.long_shot_hits += 1
+        tally.long_shot_damage += dealt
 
 
 def roll_text(outcome, plan) -> str:

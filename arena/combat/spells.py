@@ -64,9 +64,7 @@ def cast(fight, caster, spell_name: str, level: int, targets: list, begun: bool 
                 fight.log(f"{caster.name} begins casting {spell_name} (1 round)")
             return
     cl = caster.t.caster_level
-    dc = caster.t.spell_dc_base + level
-    if caster.t.spell_focus and fight.fix_spell_focus:       # spell_dc() inlined: once per spell cast
-        dc += caster.t.spell_focus.get(SPELLS[spell_name].school, 0)
+    dc = spell_dc(fight, caster, spell_name, level)
     if spell_name == "magic missile":
         target = targets[0]
         if fight.gets_through(caster, target):

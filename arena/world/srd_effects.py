@@ -125,6 +125,15 @@ def _column(row: dict, column: str) -> str | None:
     return next((v for k, v in row.items() if column.lower() in k.lower()), None)
 
 
+def size_number(block: RawBlock, size: str, desc, column: str) -> tuple[int | None, str | None]:
+    """A whole number from ``column`` of this creature's row of its table by size, and the row's key (or None)."""
+    if desc is None:
+        return None, None
+    found = size_row(block, size, desc.line, column)
+    value = _column(found[1], column) if found else None
+    return (int(value), found[0]) if value and value.isdigit() else (None, None)
+
+
 # --------------------------------------------------------------------------------------------- the entry point
 def effect_fields(block: RawBlock, abilities: list[dict], data: dict, reads: list[list[AttackRead]],
                   notes: Notes) -> dict:
@@ -466,12 +475,10 @@ def _burn(block: RawBlock, item: dict, abilities: list[dict], names: list[str], 
     dcs = set(re.findall(r"\bDC (\d+) Reflex|\bReflex DC (\d+)", text))
     dc = next((int(a or b) for a, b in dcs), None) if len(dcs) == 1 else None
     how = ""
-    if dc is None and desc is not None:
-        found = size_row(block, size, desc.line, "Save DC")
-        value = _column(found[1], "Save DC") if found else None
-        if value and value.isdigit():
-            dc = int(value)
-            how = f"; its DC from the {found[0]} row of its table by size"
+    if dc is None:
+        dc, row = size_number(block, size, desc, "Save DC")
+        if dc is not None:
+            how = f"; its DC from the {row} row of its table by size"
     rounds = re.search(rf"burns for ({_DICE}) rounds", text, re.IGNORECASE)
     if dc is None or rounds is None:
         what = "no Reflex DC" if dc is None else "no duration"
@@ -610,12 +617,10 @@ def _web(block: RawBlock, item: dict, abilities: list[dict], names: list[str], u
     burst = re.search(r"burst (?:the web|it) with a DC (\d+) Strength check", text, re.IGNORECASE)
     how = ""
     dc = int(burst.group(1)) if burst else None
-    if dc is None and desc is not None:
-        found = size_row(block, size, desc.line, "Break DC")
-        value = _column(found[1], "Break DC") if found else None
-        if value and value.isdigit():
-            dc = int(value)
-            how = f"; its burst DC from the {found[0]} row of its table by size"
+    if dc is None:
+        dc, row = size_number(block, size, desc, "Break DC")
+        if dc is not None:
+            how = f"; its burst DC from the {row} row of its table by size"
     count = NUMBER_WORDS.get(uses.group(1).lower()) if uses else None
     if dc is None or count is None:
         what = "no Strength DC to burst it" if dc is None else "how many webs a day"

@@ -10,6 +10,7 @@ from typing import Annotated, Literal
 
 import typer
 
+from arena.cli.common import cell, console, table
 from arena.errors import ArenaError
 from arena.labels import printable, printable_lines
 from arena.world.bestiary import check_files, creature_names, get_creature, load_bestiary
@@ -93,10 +94,12 @@ def list_cmd(json_out: JsonFlag = False, extra: ExtraPaths = None,
     if json_out:
         typer.echo(json.dumps(rows, indent=2))
         return
-    typer.echo(f"{'name':<34} {'CR':>4}  {'size/type':<28} {'hp':>4} {'AC':>3}  {'model':<7} source")
+    t = table(None, ("name", "CR", "size/type", "hp", "AC", "model", "source"), right=("CR", "hp", "AC"))
+    t.show_edge = False                                   # the header is the first line
     for r in rows:
-        typer.echo(f"{printable(r['name'])[:34]:<34} {r['cr'] or '-':>4}  {(r['size'] + ' ' + r['type'])[:28]:<28} "
-                   f"{r['hp']:>4} {r['ac']:>3}  {r['modelled']:<7} {r['source']}")
+        t.add_row(cell(r["name"]), r["cr"] or "-", cell(f"{r['size']} {r['type']}"), str(r["hp"]), str(r["ac"]),
+                  r["modelled"], r["source"])
+    console().print(t)
     typer.echo(f"{len(rows)} creature{'s' * (len(rows) != 1)}"
                + ("; also typical-cr1/2, typical-cr1 ... typical-cr20: the typical monster of that CR"
                   if not (cr or type_ or name or modelled) else ""))
@@ -333,30 +336,44 @@ def coverage_cmd(json_out: JsonFlag = False, cr: BandOption = "1/2..15",
                f"({report['band_full_share']:.0%})")
     typer.echo(f"\nIgnored abilities in the order to model them (CR {report['band']}): 'decides' is how many more "
                "creatures become fully modelled with it")
-    typer.echo(f"{'#':>3}  {'ability':<34} {'decides':>7} {'alone':>5} {'have it':>7} {'(all CRs)':>9} "
-               f"{'full then':>9}")
+    out = console()
+    band = f"have it (CR {report['band']})"
+    order = table(None, ("#", "ability", "decides", "alone", band, "have it (all CRs)", "full then"),
+                  right=("#", "decides", "alone", band, "have it (all CRs)", "full then"))
+    order.show_edge = False
     for k, row in enumerate(report["order"], 1):
-        typer.echo(f"{k:>3}  {printable(row['ability'])[:34]:<34} {row['decides']:>7} {row['alone']:>5} "
-                   f"{row['creatures_in_band']:>7} {row['creatures']:>9} {row['cumulative_full']:>9.0%}")
-    typer.echo(f"\n{'CR':>4} {'creatures':>9} {'full':>5} {'partial':>7}")
+        order.add_row(str(k), cell(row["ability"]), str(row["decides"]), str(row["alone"]),
+                      str(row["creatures_in_band"]), str(row["creatures"]), f"{row['cumulative_full']:.0%}")
+    out.print(order)
+    typer.echo("\nFull and partial modelling by CR")
+    by_cr = table(None, ("CR", "creatures", "full", "partial"),
+                  right=("CR", "creatures", "full", "partial"))
+    by_cr.show_edge = False
     for cr_value, row in report["by_cr"].items():
-        typer.echo(f"{cr_value:>4} {row['creatures']:>9} {row['full']:>5} {row['partial']:>7}")
+        by_cr.add_row(cr_value, str(row["creatures"]), str(row["full"]), str(row["partial"]))
+    out.print(by_cr)
 
 
-def typical_table(markdown: bool) -> str:
-    """The typical monster of each CR beside the medians of the SRD creatures of that CR."""
+TYPICAL_HEAD = ("CR", "SRD creatures", "full", "hp typical", "hp SRD", "AC typical", "AC SRD", "attack typical",
+                "attack SRD", "damage/round typical", "damage/round SRD", "DC typical", "DC SRD (with a DC)")
+
+
+def typical_cells() -> list[tuple[str, ...]]:
+    """The rows of `typical-vs-srd` as text cells, in the order of :data:`TYPICAL_HEAD`."""
     from arena.world.srd_index import fmt, srd_rows, typical_against_srd
     from arena.world.typical import table_crs, typical_stats
 
     rows = typical_against_srd(srd_rows(), [typical_stats(c) for c in table_crs()])
-    head = ("CR", "SRD creatures", "full", "hp typical", "hp SRD", "AC typical", "AC SRD", "attack typical",
-            "attack SRD", "damage/round typical", "damage/round SRD", "DC typical", "DC SRD (with a DC)")
-    lines = []
-    for r in rows:
-        lines.append((r["cr"], str(r["srd_creatures"]), str(r["full"]), fmt(r["typical_hp"]), fmt(r["srd_hp"]),
-                      fmt(r["typical_ac"]), fmt(r["srd_ac"]), f"+{r['typical_attack']}",
-                      "-" if r["srd_attack"] is None else f"+{fmt(r['srd_attack'])}", fmt(r["typical_dpr"]),
-                      fmt(r["srd_dpr"]), fmt(r["typical_dc"]), f"{fmt(r['srd_dc'])} ({r['srd_with_dc']})"))
+    return [(r["cr"], str(r["srd_creatures"]), str(r["full"]), fmt(r["typical_hp"]), fmt(r["srd_hp"]),
+             fmt(r["typical_ac"]), fmt(r["srd_ac"]), f"+{r['typical_attack']}",
+             "-" if r["srd_attack"] is None else f"+{fmt(r['srd_attack'])}", fmt(r["typical_dpr"]),
+             fmt(r["srd_dpr"]), fmt(r["typical_dc"]), f"{fmt(r['srd_dc'])} ({r['srd_with_dc']})") for r in rows]
+
+
+def typical_table(markdown: bool) -> str:
+    """The typical monster of each CR beside the medians of the SRD creatures of that CR (text: the Markdown of
+    docs/bestiary.md, or plain aligned columns)."""
+    head, lines = TYPICAL_HEAD, typical_cells()
     if markdown:
         out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
         out += ["| " + " | ".join(cells) + " |" for cells in lines]
@@ -379,12 +396,20 @@ def typical_vs_srd_cmd(markdown: Annotated[bool, typer.Option("--markdown", help
 
         typer.echo(json.dumps(typical_against_srd(srd_rows(), [typical_stats(c) for c in table_crs()]), indent=2))
         return
-    typer.echo(typical_table(markdown))
+    if markdown:
+        typer.echo(typical_table(True))
+        return
+    t = table("The typical monster of each CR against the medians of the imported SRD creatures of that CR",
+              TYPICAL_HEAD, right=TYPICAL_HEAD)
+    for cells in typical_cells():
+        t.add_row(*cells)
+    console().print(t)
 
 
 @bestiary_app.command("errata")
 def errata_cmd(markdown: Annotated[bool, typer.Option("--markdown", help="A Markdown table (as in "
-                                                                         "docs/bestiary.md).")] = False) -> None:
+                                                                         "docs/bestiary.md).")] = False,
+               json_out: JsonFlag = False) -> None:
     """Where the imported SRD blocks disagree with themselves (hp against hit dice, AC against its components,
     attack bonuses, grapple, saves): the SRD's stated number is kept; this lists them."""
     from arena.world.srd_index import srd_creature, srd_rows
@@ -394,6 +419,10 @@ def errata_cmd(markdown: Annotated[bool, typer.Option("--markdown", help="A Mark
         for n in srd_creature(r.name).import_notes:
             if n.kind == "discrepancy":
                 rows.append((r.name, r.source.replace("SRD 3.5 ", ""), n.field, n.message))
+    if json_out:
+        typer.echo(json.dumps([{"creature": name, "source": source, "field": field_name, "message": message}
+                               for name, source, field_name, message in rows], indent=2))
+        return
     if markdown:
         typer.echo("| creature | source | field | discrepancy (the SRD number is kept) |\n|---|---|---|---|")
         for name, source, field_name, message in rows:

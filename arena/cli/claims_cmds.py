@@ -10,7 +10,7 @@ from typing import Annotated, Any
 
 import typer
 
-from arena.cli.common import default_workers, fail
+from arena.cli.common import BestiaryFlag, bestiary_book, console, default_workers, fail, user_creature
 from arena.errors import ArenaError
 from arena.labels import printable
 from arena.limits import MAX_WORKERS
@@ -47,12 +47,15 @@ def claims_cmd(
     as_json: Annotated[bool, typer.Option("--json", help="Print the list of claims as JSON.")] = False,
     out: Annotated[Path | None, typer.Option(help="Write claims.md, plots, manifest.json, summary.csv here.")]
     = None,
+    bestiary: BestiaryFlag = None,
 ) -> None:
-    """Evaluate every claim of the documents: single rolls exactly, encounters by paired simulation."""
+    """Evaluate every claim of the documents: single rolls exactly, encounters by paired simulation. --bestiary
+    files are read and checked, but the claims fight only typical and srd/ creatures, which yours cannot replace."""
     from arena.study import claims, claims_report
     from arena.study.calibrate import check_n, check_seed
 
     try:
+        book = bestiary_book(bestiary)
         chosen_workers = _workers(workers)
         run_seed = claims.RUN_SEED if seed is None else check_seed(seed)
         if n is not None:
@@ -70,6 +73,8 @@ def claims_cmd(
             if (folder / "encounters.parquet").exists() or (folder / "chunks").exists():
                 raise ArenaError(f"{folder} is a results folder of `arena run`: its manifest.json and summary.csv "
                                  "are not the claims' to replace (choose another --out)")
+        if book is not None:
+            _say_claims_bestiary(book)
         with _progress(not as_json, "encounters") as progress:
             ev = claims.evaluate(quick=quick, n=n, seed=run_seed, workers=chosen_workers, cluster=cluster,
                                  only=ids, progress=progress)
@@ -89,9 +94,21 @@ def claims_cmd(
         typer.echo("criteria, tables and robustness: add --out DIR (or see results/claims/claims.md)")
 
 
+def _say_claims_bestiary(book: dict) -> None:
+    """On stderr, before any fight: what ``--bestiary`` does to the claims (nothing to their verdicts)."""
+    from arena.world.bestiary import creature_names
+
+    mine = sorted(set(book) - set(creature_names()))
+    listed = ", ".join(printable(n, limit=60) for n in mine[:5]) + (f" and {len(mine) - 5} more" if len(mine) > 5
+                                                                      else "")
+    typer.echo(f"--bestiary: {len(mine)} creature{'s' * (len(mine) != 1)} read and checked"
+               + (f" ({listed})" if mine else "") + "; the claims fight only typical-crN and srd/ creatures, which "
+               "your files cannot replace, so the verdicts are the ones without them (calibrate one of yours with "
+               "`arena calibrate NAME --bestiary PATH`)", err=True)
+
+
 def _print_verdicts(summary: Any) -> None:
     """The verdict table first: one row per claim."""
-    from rich.console import Console
     from rich.table import Table
     from rich.text import Text
 
@@ -103,7 +120,7 @@ def _print_verdicts(summary: Any) -> None:
     for r in summary.itertuples(index=False):
         t.add_row(Text(printable(r.id)), Text(r.verdict, style=colour.get(r.verdict, "red")),
                   Text(printable(str(r.robustness))), Text(printable(str(r.headline))))
-    Console(width=None if sys.stdout.isatty() else 200).print(t)
+    console().print(t)
 
 
 def calibrate_cmd(
@@ -130,12 +147,16 @@ def calibrate_cmd(
     sample: Annotated[int, typer.Option("--sample", help="At most this many creatures of the population (chosen "
                                                          "evenly by name).", min=1, max=100)] = 8,
     as_json: Annotated[bool, typer.Option("--json", help="Print the table as JSON.")] = False,
+    bestiary: BestiaryFlag = None,
 ) -> None:
     """Equivalent CR: the typical-monster CR at which d20 is as hard as MONSTER (or each SRD creature of a CR, with
-    --population srd --cr C) under another rule set."""
+    --population srd --cr C) under another rule set. MONSTER may be one of your own with --bestiary PATH."""
     from arena.study import calibrate as cal
 
     try:
+        if bestiary and (population is not None or grid):
+            raise ArenaError("--bestiary adds your creatures for MONSTER; --population srd and --grid calibrate "
+                             "built-in creatures only")
         chosen = cal.DEFAULT_METRIC if metric is None else cal.check_metric(metric)
         keys = cal.rule_keys([k.strip() for k in rules.split(",") if k.strip()])
         size_n = cal.check_n(150 if grid and n is None else 1000 if n is None else n, 2)
@@ -162,9 +183,7 @@ def calibrate_cmd(
                 raise ArenaError("name a MONSTER (an SRD monster or typical-crN), or use --grid")
             level = cal.check_level(party_level)
             size_list = cal.parse_sizes(sizes)
-            from arena.world.bestiary import get_creature
-
-            get_creature(monster)
+            monster = _calibrated(monster, bestiary)
         folder = out or (Path("results/calibrate-grid") if grid else None)
         if folder is not None:
             from arena.study.report import output_folder
@@ -204,6 +223,23 @@ def calibrate_cmd(
         typer.echo(f"(--grid at n={size_n} per rung: intervals are wide; raise --n for tighter ones)")
 
 
+def _calibrated(monster: str, bestiary: list[Path] | None) -> str:
+    """MONSTER for the calibration: a built-in name, or one of the --bestiary creatures (carried to the workers),
+    checked to have what a calibration needs (a CR, a policy the engine knows)."""
+    from arena.combat.tactics import POLICIES
+    from arena.errors import nearest
+    from arena.world.bestiary import get_creature
+
+    name = user_creature(monster, bestiary)
+    creature = getattr(name, "creature", None) or get_creature(name)
+    if creature.cr is None:
+        raise ArenaError(f"{printable(creature.name)} has no challenge rating (cr:), which a calibration starts from")
+    if creature.tactics not in POLICIES:
+        raise ArenaError(f"{printable(creature.name)}: tactics: " + nearest(creature.tactics, sorted(POLICIES),
+                                                                            "policy"))
+    return name
+
+
 def _write_calibration(table: Any, folder: Path, grid: bool, title: str) -> None:
     """calibration.csv (and with --grid the heat map) in ``folder``, written aside and put in place together."""
     from arena.study import calibrate as cal
@@ -217,7 +253,6 @@ def _write_calibration(table: Any, folder: Path, grid: bool, title: str) -> None
 
 
 def _print_table(table: Any, metric: str) -> None:
-    from rich.console import Console
     from rich.table import Table
     from rich.text import Text
 
@@ -233,7 +268,7 @@ def _print_table(table: Any, metric: str) -> None:
                   f"{r.difficulty_d20:.3f}", position_text(r.c_star), position_text(r.c_star_d20),
                   f"{r.delta:+.2f}", f"{r.delta_low:+.2f} .. {r.delta_high:+.2f}", f"{r.predicted_delta:+.0f}",
                   f"off the ladder ({r.censored})" if r.censored else "")
-    Console(width=None if sys.stdout.isatty() else 200).print(t)
+    console().print(t)
 
 
 def register(app: typer.Typer) -> None:

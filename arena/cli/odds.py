@@ -352,12 +352,13 @@ def attack(bonus: str = typer.Option(..., "--bonus", help="Attack bonus, a full 
         raise fail(err) from None
     title = _describe(check, modifier=None if swept != "bonus" else _span(bonus),
                       target=None if swept != "ac" else f"{acs[0]}..{acs[-1]}")
+    if plot is not None and swept is not None:       # drawn first: a plot that cannot be written leaves no table
+        plot_rows(rows, plot, swept, title)
     if json_:
         print(json.dumps(rows, indent=2))
     else:
         _print_rows(rows, title, swept)
-    if plot is not None and swept is not None:
-        plot_rows(rows, plot, swept, title)
+    if plot is not None:
         typer.echo(f"wrote {printable(str(plot), limit=4000)}", err=json_)
 
 

@@ -163,3 +163,13 @@ def rows_of_command(*args: str):
     result = runner.invoke(app, ["odds", *args, "--json"])
     assert result.exit_code == 0, result.output
     return json.loads(result.stdout)
+
+
+def test_a_plot_that_cannot_be_written_leaves_no_table(tmp_path):
+    (tmp_path / "taken.png").mkdir()                     # a folder where the PNG should go
+    done = subprocess.run([sys.executable, "-m", "arena", "odds", "attack", "--bonus", "8", "--ac", "15..17",
+                           "--plot", str(tmp_path / "taken.png")], capture_output=True, text=True, cwd=ROOT,
+                          timeout=60)
+    assert done.returncode == 2 and done.stdout == ""
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and "taken.png" in lines[0], done.stderr

@@ -58,7 +58,8 @@ def with_model(scenarios: list, pairs: list[str] | None) -> list:
 
 # --------------------------------------------------------------------------------------------- shared options
 BESTIARY_HELP = ("An extra stat-block file or folder (repeatable): its creatures are looked up by name like the "
-                 "built-in ones, and a name it shares with a built-in replaces it.")
+                 "built-in ones; a name it shares with an imported SRD creature replaces it (srd/NAME still "
+                 "reaches that one), a hand-written built-in's name is refused as a duplicate.")
 BestiaryFlag = Annotated[list[Path] | None, typer.Option("--bestiary", "-b", help=BESTIARY_HELP, show_default=False)]
 """``--bestiary PATH`` (files or folders, repeatable) on every command that takes a creature name. Use it as
 ``bestiary: BestiaryFlag = None`` in a command's signature, then :func:`bestiary_book` (a name lookup) or pass the

@@ -10,7 +10,7 @@ cancel out, what is left is the cost of one fight. Needs valgrind (``apt-get ins
 
 String hashing is randomised per process, and the count moves by a few per cent with the hash seed (dict and set
 layouts change), so each figure is the mean over ``--hash-seeds`` (PYTHONHASHSEED values, default 0,1,2), with the
-range beside it.
+range beside it. numpy's BLAS runs on one thread (its idle threads' spinning would be counted too).
 """
 
 from __future__ import annotations
@@ -23,6 +23,9 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+ONE_THREAD = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+"""numpy's BLAS threads spin while they wait, and callgrind counts their instructions too: tens of millions a run,
+a different number each time. One thread keeps the count to the fights."""
 
 
 def fight_many(key: str, count: int, model: str = "default") -> None:
@@ -47,7 +50,7 @@ def instructions(key: str, count: int, hash_seed: int, model: str = "default") -
     """Instructions callgrind counts for a process that fights ``count`` fights, with string hashing seeded."""
     import os
 
-    env = {**os.environ, "PYTHONHASHSEED": str(hash_seed)}
+    env = {**os.environ, "PYTHONHASHSEED": str(hash_seed), **ONE_THREAD}
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "callgrind.out"
         command = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable, __file__,

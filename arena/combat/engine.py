@@ -117,12 +117,51 @@ def fight(encounter: Encounter, rules: RuleSet, seed: int, *, log: bool = False)
 
 
 
+def model_flags(model: ModelOptions) -> tuple[tuple[str, object], ...]:
+    """The fight model's options as the (name, value) pairs a fight keeps as attributes (see ``Fight.__slots__``)."""
+    fixed = model.fixed
+    return (
+        ("flanking", model.flanking),
+        ("flank_bonus", model.flanking == "same-target"),
+        ("helpless_dex_zero", model.helpless_ac == "dex-zero"),
+        ("sleep_full_round", model.sleep_casting == "full-round"),
+        ("prad_monster_fortitude", model.prad_fortitude == "monster-rolls"),
+        ("back_line", model.back_line == "protected"),
+        ("luck_low_natural", model.luck_reroll == "low-natural"),
+        ("buff_by_value", model.buff_choice == "by-value"),
+        ("area_roll_once", model.area_damage == "roll-once"),
+        ("fix_spell_focus", fixed("spell-focus")),
+        ("fix_deflection", fixed("deflection-stacking")),
+        ("fix_dodge", fixed("dodge-one-opponent")),
+        ("fix_healing_domain", fixed("healing-domain")),
+        ("fix_melee_begins", fixed("melee-begins")),
+        ("fix_touch_ff", fixed("touch-flat-footed")),
+        ("fix_ff_aoo", fixed("flat-footed-aoo")),
+        ("fix_color_spray", fixed("color-spray-fumble")),
+        ("fix_trip_ties", fixed("trip-ties")),
+        ("fix_blind_dex", fixed("blind-dex")),
+        ("fix_sr_once", fixed("sr-once")),
+        ("fix_caster_melee", fixed("caster-melee")),
+    )
+
+
 class Fight:
     """The state of one encounter in progress, and its round driver.
 
     The parts' entry points are bound below as its methods: a method call costs the same as before the split,
     and a wrapper set on the class (``Fight.resolve``, ``Fight._breath``) sees every call the fight makes to it.
     """
+
+    __slots__ = ("encounter", "rules", "kernel", "plans", "seed", "stream", "rand", "env", "record", "pcs",
+                 "monsters", "model", "lines", "round", "view", "press_luck_rules", "bell", "called_shots",
+                 "players_roll_all", "die_at_zero", "last_plan", "instant", "next_expiry", "able_count",
+                 "melee_count", "melee_begun", "flanking", "flank_bonus", "helpless_dex_zero", "sleep_full_round",
+                 "prad_monster_fortitude", "back_line", "luck_low_natural", "buff_by_value", "area_roll_once",
+                 "fix_spell_focus", "fix_deflection", "fix_dodge", "fix_healing_domain", "fix_melee_begins",
+                 "fix_touch_ff", "fix_ff_aoo", "fix_color_spray", "fix_trip_ties", "fix_blind_dex", "fix_sr_once",
+                 "fix_caster_melee")
+    """Slots, not a ``__dict__``: some fifty attributes are more than CPython shares the keys of, and the hot loop
+    reads them on every swing (a slot is the fastest attribute to read)."""
 
     def __init__(self, encounter: Encounter, rules: RuleSet, seed: int, log: bool) -> None:
         self.encounter = encounter
@@ -174,39 +213,13 @@ class Fight:
 
     def _model_flags(self, model: ModelOptions) -> None:
         """The model's options as plain attributes: the hot loop reads them on every swing (worked out once per
-        model, then copied into each fight)."""
+        encounter and model, then copied into each fight)."""
         encounter = self.encounter
         flags = encounter.flags
         if flags is None or flags[0] is not model:
-            before = set(self.__dict__)
-            self._work_out_flags(model)
-            encounter.flags = (model, {k: v for k, v in self.__dict__.items() if k not in before})
-        else:
-            self.__dict__.update(flags[1])
-
-    def _work_out_flags(self, model: ModelOptions) -> None:
-        fixed = model.fixed
-        self.flanking = model.flanking
-        self.flank_bonus = model.flanking == "same-target"
-        self.helpless_dex_zero = model.helpless_ac == "dex-zero"
-        self.sleep_full_round = model.sleep_casting == "full-round"
-        self.prad_monster_fortitude = model.prad_fortitude == "monster-rolls"
-        self.back_line = model.back_line == "protected"
-        self.luck_low_natural = model.luck_reroll == "low-natural"
-        self.buff_by_value = model.buff_choice == "by-value"
-        self.area_roll_once = model.area_damage == "roll-once"
-        self.fix_spell_focus = fixed("spell-focus")
-        self.fix_deflection = fixed("deflection-stacking")
-        self.fix_dodge = fixed("dodge-one-opponent")
-        self.fix_healing_domain = fixed("healing-domain")
-        self.fix_melee_begins = fixed("melee-begins")
-        self.fix_touch_ff = fixed("touch-flat-footed")
-        self.fix_ff_aoo = fixed("flat-footed-aoo")
-        self.fix_color_spray = fixed("color-spray-fumble")
-        self.fix_trip_ties = fixed("trip-ties")
-        self.fix_blind_dex = fixed("blind-dex")
-        self.fix_sr_once = fixed("sr-once")
-        self.fix_caster_melee = fixed("caster-melee")
+            flags = encounter.flags = (model, model_flags(model))
+        for name, value in flags[1]:
+            setattr(self, name, value)
         self.melee_begun = not self.fix_melee_begins
         """Someone has made a melee attack: until then there is no melee to shoot into."""
 

@@ -8,6 +8,7 @@ What a notebook needs is here, imported on first use (``import arena`` stays lig
     encounter = arena.prepare(arena.generate_party(7), [(arena.get_creature("troll"), 4)])
     result = arena.fight(encounter, arena.RuleSet.from_key("3d6"), seed=1, log=True)
     arena.exact(arena.Check("attack", "monster", modifier=8, target=18), arena.RuleSet.from_key("3d6+prad"))
+    table = arena.calibrate("bog-hag", 5, [1, 4], ["3d6"], bestiary="my-monsters.yaml")  # equivalent CR of yours
 
 The layers below (``arena.rules``, ``arena.world``, ``arena.combat``, ``arena.study``, ``arena.cli``) hold the rest;
 ``docs/architecture.md`` says what each owns.
@@ -24,6 +25,7 @@ _EXPORTS: dict[str, str] = {
     # running studies
     "run": "arena.study.experiment",
     "run_experiment": "arena.study.experiment",
+    "calibrate": "arena.study.calibrate",
     "load_scenarios": "arena.study.scenario",
     "Scenario": "arena.study.scenario",
     # one fight
@@ -65,6 +67,7 @@ __all__ = [
     "RuleSet",
     "Scenario",
     "Stream",
+    "calibrate",
     "encounter_level",
     "exact",
     "fight",
@@ -87,6 +90,7 @@ if TYPE_CHECKING:  # what type checkers and editors see; at run time each name i
     from arena.dice import Stream
     from arena.errors import ArenaError
     from arena.rules import Check, RuleOptions, RuleSet, exact, resolve
+    from arena.study.calibrate import calibrate
     from arena.study.experiment import run, run_experiment
     from arena.study.scenario import Scenario, load_scenarios
     from arena.world.bestiary import get_creature, load_bestiary

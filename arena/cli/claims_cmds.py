@@ -10,7 +10,7 @@ from typing import Annotated, Any
 
 import typer
 
-from arena.cli.common import BestiaryFlag, bestiary_book, console, default_workers, fail, user_creature
+from arena.cli.common import BestiaryFlag, bestiary_book, console, default_workers, fail
 from arena.errors import ArenaError
 from arena.labels import printable
 from arena.limits import MAX_WORKERS
@@ -183,7 +183,7 @@ def calibrate_cmd(
                 raise ArenaError("name a MONSTER (an SRD monster or typical-crN), or use --grid")
             level = cal.check_level(party_level)
             size_list = cal.parse_sizes(sizes)
-            monster = _calibrated(monster, bestiary)
+            monster, book = _calibrated(monster, bestiary)
         folder = out or (Path("results/calibrate-grid") if grid else None)
         if folder is not None:
             from arena.study.report import output_folder
@@ -199,7 +199,7 @@ def calibrate_cmd(
                                            workers=chosen_workers, cluster=cluster, progress=progress)
             else:
                 table = cal.calibrate(monster, level, size_list, keys, metric=chosen, n=size_n, seed=chosen_seed,
-                                      workers=chosen_workers, cluster=cluster, progress=progress)
+                                      workers=chosen_workers, cluster=cluster, progress=progress, bestiary=book)
         if folder is not None:
             _write_calibration(table, folder, grid, f"Delta-CR ({keys[0]} - d20), metric {chosen}, n={size_n} "
                                "per rung")
@@ -223,21 +223,14 @@ def calibrate_cmd(
         typer.echo(f"(--grid at n={size_n} per rung: intervals are wide; raise --n for tighter ones)")
 
 
-def _calibrated(monster: str, bestiary: list[Path] | None) -> str:
-    """MONSTER for the calibration: a built-in name, or one of the --bestiary creatures (carried to the workers),
-    checked to have what a calibration needs (a CR, a policy the engine knows)."""
-    from arena.combat.tactics import POLICIES
-    from arena.errors import nearest
-    from arena.world.bestiary import get_creature
+def _calibrated(monster: str, bestiary: list[Path] | None) -> tuple[str, dict | None]:
+    """MONSTER and the bestiary to calibrate it from (None: the built-in one), checked before any fight: a missing
+    file, a bad stat block, an unknown name, no CR or an unknown policy is an ArenaError."""
+    from arena.study.calibrate import calibration_monster
 
-    name = user_creature(monster, bestiary)
-    creature = getattr(name, "creature", None) or get_creature(name)
-    if creature.cr is None:
-        raise ArenaError(f"{printable(creature.name)} has no challenge rating (cr:), which a calibration starts from")
-    if creature.tactics not in POLICIES:
-        raise ArenaError(f"{printable(creature.name)}: tactics: " + nearest(creature.tactics, sorted(POLICIES),
-                                                                            "policy"))
-    return name
+    book = bestiary_book(bestiary)
+    calibration_monster(monster, book)
+    return monster, book
 
 
 def _write_calibration(table: Any, folder: Path, grid: bool, title: str) -> None:

@@ -63,15 +63,16 @@ BESTIARY_HELP = ("An extra stat-block file or folder (repeatable): its creatures
 BestiaryFlag = Annotated[list[Path] | None, typer.Option("--bestiary", "-b", help=BESTIARY_HELP, show_default=False)]
 """``--bestiary PATH`` (files or folders, repeatable) on every command that takes a creature name. Use it as
 ``bestiary: BestiaryFlag = None`` in a command's signature, then :func:`bestiary_book` (a name lookup) or pass the
-paths to :func:`arena.study.scenario.load_scenarios` (``bestiary=``)."""
+paths to :func:`arena.study.scenario.load_scenarios` or :func:`arena.study.calibrate.calibrate` (``bestiary=``)."""
 
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
 """``--json`` wherever a table is printed."""
 
 
 def bestiary_book(paths: list[Path] | None) -> dict | None:
-    """The bestiary with the ``--bestiary`` files (None: the built-in one), for ``get_creature(name, book)``.
-    A missing path or a bad stat block is an ArenaError naming the file, line and field."""
+    """The bestiary with the ``--bestiary`` files (None: the built-in one), for ``get_creature(name, book)`` or a
+    library function's ``bestiary=``. A missing path or a bad stat block is an ArenaError naming the file, line and
+    field."""
     if not paths:
         return None
     from arena.world.bestiary import load_bestiary
@@ -80,68 +81,6 @@ def bestiary_book(paths: list[Path] | None) -> dict | None:
         if not p.exists():
             raise ArenaError(f"--bestiary {printable(str(p))}: no such file or folder")
     return load_bestiary(paths)
-
-
-def user_creature(name: str, paths: list[Path] | None) -> Any:
-    """``name`` for a library function that looks creatures up by name in the built-in bestiary and may fight on
-    other processes (``arena.study.calibrate``): with ``--bestiary`` files that define ``name``, a
-    :class:`CarriedName` holding the stat block; otherwise ``name`` itself, checked (an unknown name, a missing
-    file or a bad stat block is an ArenaError)."""
-    from arena.world.bestiary import creature_names, get_creature, normalise
-
-    book = bestiary_book(paths)
-    creature = get_creature(name, book)
-    if book is None or normalise(name) not in set(book) - set(creature_names()):
-        return name
-    answer_carried_names()
-    return CarriedName(creature)
-
-
-class CarriedName(str):
-    """The name of a creature from the user's ``--bestiary`` files, carrying its stat block.
-
-    Library code that takes a creature *name* looks it up with ``arena.world.bestiary.get_creature(name)`` in the
-    built-in bestiary, here and on joblib or Dask workers. A carried name is answered with its own stat block, in
-    this process (:func:`answer_carried_names`) and in every process it is sent to: unpickling it there installs the
-    same answer first. Every other name is looked up as before. (Library functions that take a bestiary of their
-    own would make this unnecessary.)"""
-
-    creature: Any
-
-    def __new__(cls, creature: Any) -> CarriedName:
-        self = super().__new__(cls, creature.name)
-        self.creature = creature
-        return self
-
-    def __reduce__(self) -> tuple:
-        return (_carried, (self.creature,))
-
-
-def _carried(creature: Any) -> CarriedName:
-    """Unpickle a :class:`CarriedName` (in a worker process too): the lookup answers it before it is used."""
-    answer_carried_names()
-    return CarriedName(creature)
-
-
-def answer_carried_names() -> None:
-    """Make ``arena.world.bestiary.get_creature`` answer a :class:`CarriedName` (without a bestiary of its own) with
-    the stat block it carries; once per process, every other lookup unchanged."""
-    import functools
-
-    from arena.world import bestiary as module
-
-    if getattr(module.get_creature, "answers_carried_names", False):
-        return
-    original = module.get_creature
-
-    @functools.wraps(original)
-    def get_creature(name: str, bestiary: dict | None = None) -> Any:
-        if bestiary is None and isinstance(name, CarriedName):
-            return name.creature
-        return original(name, bestiary)
-
-    get_creature.answers_carried_names = True  # type: ignore[attr-defined]
-    module.get_creature = get_creature
 
 
 # --------------------------------------------------------------------------------------------- tables

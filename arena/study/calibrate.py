@@ -19,12 +19,18 @@ weights n) and c*(V) is the position where that curve reaches D_V, interpolated 
 middle of a flat stretch; clamped to the ladder's ends and flagged ``below`` / ``above`` when D_V is outside
 it). Delta-CR(V) = c*(V) - c*(d20). The 95% interval is a paired percentile bootstrap: the encounters are
 resampled by index, the same indices for every rung and arm (they share seeds).
+
+**Your own monsters.** :func:`calibrate` takes a name with ``bestiary=`` (stat-block files or folders, or a
+bestiary from :func:`arena.world.bestiary.load_bestiary`), or a :class:`~arena.world.creatures.Creature` itself. A
+monster the built-in bestiary does not answer with the same stat block travels in its matchups
+(``Matchup.stat_block``) to every worker, and is part of their digest: nothing is looked up by name there.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+import os
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -38,6 +44,7 @@ from arena.study.matchups import (
     Batch,
     Matchup,
     merge_requests,
+    own_stat_block,
     raise_attacks,
     run_batch,
 )
@@ -54,6 +61,11 @@ from arena.study.options import (
     parse_sizes,
     rule_keys,
 )
+from arena.world.creatures import Creature
+
+BestiaryLike = str | os.PathLike[str] | Sequence[str | os.PathLike[str]] | Mapping[str, Creature] | None
+"""``bestiary=``: stat-block files or folders (one path or several), or a bestiary that
+:func:`arena.world.bestiary.load_bestiary` returned; None is the built-in bestiary."""
 
 DEFAULT_METRIC = "hp-lost"
 """The default difficulty metric: the one with the steepest ladder slope relative to its standard error at mid
@@ -212,17 +224,28 @@ def typical_name(cr: Fraction) -> str:
 
 @dataclass(frozen=True)
 class CalibrationCell:
-    """One calibration: party level, monster, group size, the rule sets to compare with d20."""
+    """One calibration: party level, monster, group size, the rule sets to compare with d20. ``stat_block``: the
+    monster's own stat block when the built-in bestiary does not answer ``monster`` with it (see
+    :func:`calibration_monster`); its matchups carry it."""
 
     level: int
     monster: str
     size: int
     rules: tuple[str, ...]
+    stat_block: Creature | None = None
 
-    def ladder(self) -> list[Fraction]:
+    def creature(self) -> Creature:
         from arena.world.bestiary import get_creature
 
-        return ladder_rungs(ladder_position(get_creature(self.monster).cr))
+        return self.stat_block if self.stat_block is not None else get_creature(self.monster)
+
+    def ladder(self) -> list[Fraction]:
+        return ladder_rungs(ladder_position(self.creature().cr))
+
+    def subject(self, n: int, seed: int, rules: tuple[str, ...] | None = None) -> Matchup:
+        """The matchup against the calibrated monster (every arm by default)."""
+        arms = tuple(dict.fromkeys(("d20", *self.rules))) if rules is None else rules
+        return Matchup(self.level, self.monster, self.size, arms, n, seed, stat_block=self.stat_block)
 
 
 def calibration_matchups(cells: Sequence[CalibrationCell], n: int, seed: int) -> list[Matchup]:
@@ -230,7 +253,7 @@ def calibration_matchups(cells: Sequence[CalibrationCell], n: int, seed: int) ->
     for cell in cells:
         for cr in cell.ladder():
             out.append(Matchup(cell.level, typical_name(cr), cell.size, ("d20",), n, seed))
-        out.append(Matchup(cell.level, cell.monster, cell.size, tuple(dict.fromkeys(("d20", *cell.rules))), n, seed))
+        out.append(cell.subject(n, seed))
     return out
 
 
@@ -246,18 +269,16 @@ def predicted_delta(size: int, rules: str) -> float:
 def evaluate_cell(batch: Batch, cell: CalibrationCell, n: int, seed: int, metric: str,
                   resamples: int = BOOTSTRAP) -> list[dict]:
     """The table rows of one calibration cell (one per rule set other than d20, or d20 itself if alone)."""
-    from arena.world.bestiary import get_creature
     from arena.world.challenge import format_cr
 
     ladder = {}
     for cr in cell.ladder():
         m = Matchup(cell.level, typical_name(cr), cell.size, ("d20",), n, seed)
         ladder[ladder_position(cr)] = difficulty_values(batch.rows(m, "d20", n), metric)
-    subject = Matchup(cell.level, cell.monster, cell.size, ("d20",), n, seed)
-    arms = {key: difficulty_values(batch.rows(subject, key, n), metric)
-            for key in dict.fromkeys(("d20", *cell.rules))}
+    subject = cell.subject(n, seed)
+    arms = {key: difficulty_values(batch.rows(subject, key, n), metric) for key in subject.rules}
     result = equivalent_cr(ladder, arms, resamples=resamples, seed=seed)
-    monster = get_creature(cell.monster)
+    monster = subject.creature()
     rows = []
     for key in cell.rules or ("d20",):
         r = result[key]
@@ -272,20 +293,57 @@ def evaluate_cell(batch: Batch, cell: CalibrationCell, n: int, seed: int, metric
     return rows
 
 
-def calibrate(monster: str, party_level: int, sizes: Sequence[int], rules: Sequence[str], *, metric: str =
-              DEFAULT_METRIC, n: int = 1000, seed: int = 0, workers: int = 1, cluster: str | None = None,
-              resamples: int = BOOTSTRAP, progress: Callable[[int, int], None] | None = None) -> pd.DataFrame:
-    """The equivalent-CR table of ``monster`` for every group size and rule set (see the module docstring)."""
-    from arena.world.bestiary import get_creature
+def calibration_monster(monster: str | Creature, bestiary: BestiaryLike = None) -> tuple[str, Creature | None]:
+    """The monster of a calibration: (the name its rows show, the stat block its matchups carry), checked to have
+    what a calibration needs (a CR, a policy the engine knows). A built-in monster shows the name as given, a carried
+    one its stat block's name.
 
+    ``monster`` is a name, looked up in ``bestiary`` (see :data:`BestiaryLike`; None: the built-in one), or a stat
+    block. The stat block is None when the built-in bestiary answers the name with this very stat block (a worker
+    looks it up); a creature of the user's files, or one that replaces a built-in name, is carried. A missing file,
+    a bad stat block or an unknown name is an ArenaError."""
+    from arena.combat.tactics import POLICIES
+    from arena.errors import nearest
+    from arena.labels import printable
+    from arena.world.bestiary import get_creature, load_bestiary
+
+    if isinstance(monster, Creature):
+        if bestiary is not None:
+            raise ArenaError("calibrate: bestiary= is where a monster's name is looked up; a stat block needs none")
+        name, creature = monster.name, monster
+    elif isinstance(monster, str):
+        if isinstance(bestiary, str | os.PathLike):
+            bestiary = [bestiary]
+        book = dict(bestiary) if isinstance(bestiary, Mapping) else load_bestiary(bestiary) if bestiary else None
+        name, creature = monster, get_creature(monster, book)
+    else:
+        raise ArenaError(f"calibrate: the monster is a name or a stat block (Creature), not {type(monster).__name__}")
+    if creature.cr is None:
+        raise ArenaError(f"{printable(creature.name)} has no challenge rating (cr:), which a calibration starts from")
+    if creature.tactics not in POLICIES:
+        raise ArenaError(f"{printable(creature.name)}: tactics: " + nearest(creature.tactics, sorted(POLICIES),
+                                                                            "policy"))
+    stat_block = own_stat_block(creature, name)
+    return (name, None) if stat_block is None else (creature.name, stat_block)
+
+
+def calibrate(monster: str | Creature, party_level: int, sizes: Sequence[int], rules: Sequence[str], *,
+              metric: str = DEFAULT_METRIC, n: int = 1000, seed: int = 0, workers: int = 1,
+              cluster: str | None = None, resamples: int = BOOTSTRAP,
+              progress: Callable[[int, int], None] | None = None, bestiary: BestiaryLike = None) -> pd.DataFrame:
+    """The equivalent-CR table of ``monster`` for every group size and rule set (see the module docstring).
+
+    ``monster``: a name (an SRD monster, ``typical-crN``, or one of ``bestiary``: stat-block files or folders, or a
+    loaded bestiary) or a :class:`~arena.world.creatures.Creature`. Your own stat block is sent to every worker
+    with the matchups (``workers``, ``cluster``); the table is the same for any number of workers."""
     metric = check_metric(metric)
     party_level = check_level(party_level)
     sizes = check_sizes(sizes)
     n, seed, workers = check_n(n, 2), check_seed(seed), check_workers(workers)
     resamples = _check_resamples(resamples)
     keys = rule_keys(rules)
-    get_creature(monster)
-    cells = [CalibrationCell(party_level, monster, s, keys) for s in sizes]
+    name, stat_block = calibration_monster(monster, bestiary)
+    cells = [CalibrationCell(party_level, name, s, keys, stat_block) for s in sizes]
     batch = run_batch(calibration_matchups(cells, n, seed), workers=workers, cluster=cluster, progress=progress)
     rows = [row for cell in cells for row in evaluate_cell(batch, cell, n, seed, metric, resamples)]
     return pd.DataFrame(rows)
@@ -363,10 +421,12 @@ def heat_map(table: pd.DataFrame, path: Any, title: str = "Delta-CR (3d6 - d20),
 
 __all__ = [  # the option checks and matchups are re-exported: commands read them from here
     "Batch",
+    "BestiaryLike",
     "BOOTSTRAP",
     "calibrate",
     "calibrate_grid",
     "calibration_matchups",
+    "calibration_monster",
     "CalibrationCell",
     "check_level",
     "check_metric",
@@ -393,6 +453,7 @@ __all__ = [  # the option checks and matchups are re-exported: commands read the
     "MAX_BOOTSTRAP",
     "merge_requests",
     "METRICS",
+    "own_stat_block",
     "parse_sizes",
     "PARTY_LEVELS",
     "position_text",

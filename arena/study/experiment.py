@@ -365,13 +365,16 @@ def _run_locked(plan: Plan, out: Path, resume: bool, force: bool, workers: int, 
 
 
 # --------------------------------------------------------------------------------------------- in memory
-def _load(scenario: Any, trust_policies: bool = False) -> list[Any]:
+def _load(scenario: Any, trust_policies: bool = False, bestiary: Sequence[str | os.PathLike] = ()) -> list[Any]:
     if isinstance(scenario, str | os.PathLike):
         from arena.study.scenario import load_scenarios
 
-        return list(load_scenarios(scenario, trust_policies=trust_policies))
+        return list(load_scenarios(scenario, trust_policies=trust_policies, bestiary=bestiary))
     if isinstance(scenario, list | tuple):
-        return [s for item in scenario for s in _load(item, trust_policies)]
+        return [s for item in scenario for s in _load(item, trust_policies, bestiary)]
+    if bestiary:
+        raise ArenaError("bestiary= adds creatures to the names of scenario files; a Scenario object has looked its "
+                         "names up already (give load_scenarios(..., bestiary=) instead)")
     return [scenario]
 
 
@@ -381,14 +384,16 @@ def _all_cores() -> int:
 
 def run(scenario: ScenarioLike, n: int | None = None, seed: int | None = None, rules: RulesLike = None, *,
         workers: int | None = None, chunk_size: int | None = None, simulator: Any = None,
-        trust_policies: bool = False, progress: bool | None = None) -> pd.DataFrame:
+        trust_policies: bool = False, progress: bool | None = None,
+        bestiary: str | os.PathLike | Sequence[str | os.PathLike] = ()) -> pd.DataFrame:
     """Fight ``scenario`` (a Scenario, a YAML path, or a list of them) and return one pandas row per encounter.
 
     ``rules``: None (the scenario's own grid), a RuleSet or key, or a list of them. Nothing is written to disk.
     Rows are in plan order (scenario, rule set, index), whatever ``workers`` is (default: every core, as the CLI;
     the rows are the same for any number). ``progress``: a progress bar (rich; it shows in a notebook too), by
     default on for runs of 10,000 encounters or more. ``trust_policies`` lets the Python policy files a scenario
-    file lists run (as ``--trust-policies`` does).
+    file lists run (as ``--trust-policies`` does). ``bestiary``: stat-block files or folders whose creatures the
+    scenario files' names reach (as ``--bestiary`` does); their stat blocks travel with the scenarios to the workers.
     """
     import pyarrow as pa
 
@@ -396,7 +401,8 @@ def run(scenario: ScenarioLike, n: int | None = None, seed: int | None = None, r
     workers = _all_cores() if workers is None else workers
     if not 1 <= workers <= MAX_WORKERS:
         raise ArenaError(f"workers must be 1 to {MAX_WORKERS}, got {workers}")
-    plan = make_plan(_load(scenario, trust_policies), n=n, seed=seed, rules=rules, chunk_size=chunk_size)
+    extra = [bestiary] if isinstance(bestiary, str | os.PathLike) else list(bestiary)
+    plan = make_plan(_load(scenario, trust_policies, extra), n=n, seed=seed, rules=rules, chunk_size=chunk_size)
     chunks = list(plan.chunks())
     workers = min(workers, max(1, len(chunks)))
     schema = arrow_schema(simulator.schema())

@@ -1,5 +1,11 @@
 """Matchups and batches: one party against one monster group under a set of rule sets, and many of them merged and
 fought in one go (same seeds for every arm, so every comparison is paired).
+
+A matchup names its monster (an SRD name or ``typical-crN``, looked up in the built-in bestiary wherever it is
+fought) or carries the monster's stat block (``stat_block``: a creature of the user's own files, which a worker
+process could not look up). A carried stat block is part of the matchup's identity: its content is in
+:attr:`Matchup.key` and :meth:`Matchup.digest`, so two different stat blocks of one name never share a prepared
+encounter or a result.
 """
 
 from __future__ import annotations
@@ -7,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -16,6 +22,7 @@ import pandas as pd
 from arena.combat.model import ModelOptions
 from arena.errors import ArenaError
 from arena.study.options import check_workers
+from arena.world.creatures import Creature
 
 KEEP = ("winner", "rounds", "party_hp_lost", "pcs_down", "pcs_dead", "hits_monsters", "attacks_monsters",
         "lucky_hits_monsters", "lucky_damage_monsters", "damage_monsters", "attacks_party", "hits_party",
@@ -42,6 +49,18 @@ class Matchup:
     round_cap: int = 50
     model: ModelOptions = ModelOptions()
     """The fight model's options (:mod:`arena.combat.model`)."""
+    stat_block: Creature | None = field(default=None, hash=False)
+    """The monster's own stat block (its name is ``monster``), carried to every process that fights the matchup;
+    None: ``monster`` is looked up in the built-in bestiary there. :func:`own_stat_block` says which to use. (Compared,
+    not hashed: a stat block holds dicts; equal matchups still hash alike.)"""
+
+    def __post_init__(self) -> None:
+        from arena.world.bestiary import SRD_PREFIX, normalise
+
+        if self.stat_block is not None and normalise(self.stat_block.name) != normalise(self.monster).removeprefix(
+                SRD_PREFIX):
+            raise ArenaError(f"matchup: the stat block is {self.stat_block.name!r}, not the monster "
+                             f"{self.monster!r}")
 
     @property
     def name(self) -> str:
@@ -53,9 +72,18 @@ class Matchup:
 
     @property
     def key(self) -> tuple:
-        """Everything but rules, n and seed: two requests with the same key fight the same encounters."""
+        """Everything but rules, n and seed: two requests with the same key fight the same encounters (a carried
+        stat block by its content)."""
         return (self.level, self.monster, self.count, self.attack_bonus, self.party_press, self.party_called,
-                self.round_cap, self.model.model_dump_json())
+                self.round_cap, self.model.model_dump_json(), self.stat_block_digest())
+
+    def stat_block_digest(self) -> str | None:
+        """sha256 (hex) of the carried stat block's content (sorted JSON); None for a built-in name."""
+        if self.stat_block is None:
+            return None
+        text = json.dumps(self.stat_block.model_dump(mode="json"), sort_keys=True, separators=(",", ":"),
+                          ensure_ascii=False)
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
     def rule_sets(self) -> list:
         from arena.rules import RuleSet
@@ -63,15 +91,32 @@ class Matchup:
         return [RuleSet.from_key(k) for k in self.rules]
 
     def digest(self) -> str:
-        key = list(self.key)
-        if self.model == ModelOptions():     # the default model: the digest a run had before the model options
-            key = key[:-1]
-        text = json.dumps({"matchup": key, "v": 1}, sort_keys=True)
+        """What the prepared-encounter cache of a worker and a run's manifest key the matchup by: every field but
+        rules, n and seed, a carried stat block by its content."""
+        key: list = [self.level, self.monster, self.count, self.attack_bonus, self.party_press, self.party_called,
+                     self.round_cap]
+        if self.model != ModelOptions():     # the default model: the digest a run had before the model options
+            key.append(self.model.model_dump_json())
+        doc: dict[str, Any] = {"matchup": key, "v": 1}
+        if self.stat_block is not None:      # a built-in name keeps the digest it always had
+            doc["stat_block"] = self.stat_block_digest()
+        text = json.dumps(doc, sort_keys=True)
         return hashlib.sha256(text.encode()).hexdigest()
 
+    def creature(self) -> Creature:
+        """The monster's stat block: the carried one, or the built-in bestiary's answer to ``monster``."""
+        from arena.world.bestiary import get_creature
+
+        return self.stat_block if self.stat_block is not None else get_creature(self.monster)
+
     def model_dump(self, mode: str = "json") -> dict:
-        return {**asdict(self), "rules": list(self.rules), "name": self.name,
-                "model": self.model.model_dump(mode="json")}
+        out = {**asdict(self), "rules": list(self.rules), "name": self.name,
+               "model": self.model.model_dump(mode="json")}
+        if self.stat_block is None:
+            del out["stat_block"]            # as before the carried stat blocks
+        else:
+            out["stat_block"] = self.stat_block.model_dump(mode="json")
+        return out
 
     def party(self, die: str) -> list:
         from arena.study.scenario import party_die
@@ -86,15 +131,27 @@ class Matchup:
     def prepare(self, die: str = "d20") -> Any:
         from arena.combat.engine import prepare
         from arena.combat.tactics import TacticsSettings
-        from arena.world.bestiary import get_creature
 
         party = self.party(die)
-        monster = get_creature(self.monster)
+        monster = self.creature()
         tactics = TacticsSettings(press_luck=self.party_press, called_shot=self.party_called)
         per_creature = {c.name: TacticsSettings(policy=c.tactics, press_luck=self.party_press,
                                                 called_shot=self.party_called) for c in party}
         return prepare(party, [(monster, self.count)], round_cap=self.round_cap, party_tactics=tactics,
                        creature_tactics=per_creature, model=self.model)
+
+
+def own_stat_block(creature: Creature, name: str | None = None) -> Creature | None:
+    """What a matchup against ``creature`` carries as its ``stat_block``: None when the built-in bestiary answers
+    ``name`` (default: the creature's name) with this very stat block, so a worker can look it up; else the stat block
+    itself (a creature of the user's files, or one that replaces a built-in name)."""
+    from arena.world.bestiary import get_creature
+
+    try:
+        builtin = get_creature(creature.name if name is None else name)
+    except ArenaError:
+        return creature
+    return None if builtin == creature else creature
 
 
 def _short(value: object) -> str:
@@ -122,7 +179,7 @@ def merge_requests(matchups: Iterable[Matchup]) -> list[Matchup]:
             merged[(m.key, m.seed)] = m
         else:
             rules = tuple(dict.fromkeys([*old.rules, *m.rules]))
-            merged[(m.key, m.seed)] = Matchup(**{**asdict(old), "rules": rules, "n": max(old.n, m.n)})
+            merged[(m.key, m.seed)] = replace(old, rules=rules, n=max(old.n, m.n))
     return list(merged.values())
 
 

@@ -1,5 +1,5 @@
 """Issue 17, your own monsters everywhere: `arena calibrate MONSTER --bestiary PATH` calibrates a creature of the
-user's files (on one worker or several: the stat block travels with its name), and `arena claims --bestiary PATH`
+user's files (on one worker or several: the stat block travels in the matchups), and `arena claims --bestiary PATH`
 reads and checks the files and says it cannot change a verdict."""
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ import pytest
 from typer.testing import CliRunner
 
 from arena.cli import app
-from arena.cli.common import CarriedName, user_creature
 
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parents[2]
@@ -71,8 +70,8 @@ def test_the_calibration_fights_your_stat_block(tmp_path, hag):
 
 
 def test_several_workers_fight_your_stat_block_too(hag):
-    """Worker processes know only the built-in bestiary: the carried name brings the stat block along, and the
-    result is the same for any number of workers."""
+    """Worker processes know only the built-in bestiary: the matchups carry the stat block to them, and the result
+    is the same for any number of workers."""
     args = ["-m", "arena", "calibrate", "bog-hag", "--bestiary", str(hag), "--party-level", "5", "--sizes", "4",
             "--n", "4", "--json"]
     done = {k: subprocess.run([sys.executable, *args, "--workers", k], capture_output=True, text=True, cwd=ROOT,
@@ -82,19 +81,24 @@ def test_several_workers_fight_your_stat_block_too(hag):
     assert json.loads(done["1"].stdout) == json.loads(done["2"].stdout)
 
 
-def test_a_carried_name_is_a_name_that_brings_its_stat_block(hag):
+def test_your_stat_block_travels_in_the_matchups_and_the_lookup_is_left_alone(hag):
+    from arena.study import calibrate as cal
     from arena.world import bestiary
 
-    name = user_creature("Bog Hag", [hag])
-    assert isinstance(name, CarriedName) and name == "bog-hag" and name.creature.hp == 40
-    again = pickle.loads(pickle.dumps(name))
-    assert isinstance(again, CarriedName) and again.creature == name.creature
-    assert bestiary.get_creature(again) is again.creature                   # the lookup answers it ...
-    assert bestiary.get_creature("troll").name == "troll"                   # ... and every other name as before
+    lookup = bestiary.get_creature
+    name, stat_block = cal.calibration_monster("Bog Hag", [hag])
+    assert name == "bog-hag" and stat_block is not None and stat_block.hp == 40
+    (subject,) = [m for m in cal.calibration_matchups([cal.CalibrationCell(5, name, 4, ("3d6",), stat_block)], 4, 0)
+                  if m.monster == "bog-hag"]
+    again = pickle.loads(pickle.dumps(subject))                             # what a worker receives
+    assert again.stat_block == stat_block and again.digest() == subject.digest()
+    assert again.creature() == stat_block
+    assert calibrate("bog-hag", "--bestiary", str(hag), *SMALL)             # a calibration in this process ...
+    assert bestiary.get_creature is lookup and not hasattr(lookup, "__wrapped__")   # ... patches no lookup
     with pytest.raises(Exception, match="unknown creature 'bog-hag'"):
         bestiary.get_creature("bog-hag")                                    # a plain name is not the user's
-    assert type(user_creature("troll", [hag])) is str                      # a built-in stays a plain name
-    assert type(user_creature("ogre", None)) is str
+    assert cal.calibration_monster("troll", [hag]) == ("troll", None)       # a built-in is looked up by name
+    assert cal.calibration_monster("ogre") == ("ogre", None)
 
 
 @pytest.mark.parametrize(("args", "needle"), [

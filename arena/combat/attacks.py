@@ -13,7 +13,8 @@ from arena.combat.called_shots import call_shot, called_effect, called_hit, call
 from arena.combat.combatant import Combatant
 from arena.combat.conditions import FOREVER, add_condition
 from arena.combat.damage import deal
-from arena.combat.rolls import count_hit, count_lucky, count_roll, new_check, penalty, roll_text
+from arena.combat.record import LONG_SHOT_NATURAL
+from arena.combat.rolls import LUCKY_AT, count_hit, count_lucky, count_roll, new_check, penalty, roll_text
 from arena.combat.rolls import save as saving_throw
 from arena.combat.states import DEAD_AT, die, lose_weapon
 from arena.rules import Check
@@ -49,7 +50,7 @@ def can_target(f, creature: Combatant) -> bool:
 
 def attack_routine(f, c: Combatant, target: Combatant, routine, full: bool) -> None:
     rend = c.t.rend if full else None
-    hits_by_name: dict[tuple[int, str], int] = {}     # (target, attack): rend needs both claws on one foe
+    hits_by_name: dict[tuple[int, str], int] | None = {} if rend else None  # rend: both claws on one foe
     for attack in routine:
         for swing, bonus in enumerate(attack.full_bonuses if full else attack.first_bonus):
             if not target.is_able:
@@ -133,7 +134,8 @@ def swing_at(f, c: Combatant, target: Combatant, attack, bonus: int, swing: int 
     plan = f.last_plan
     tally = c.tally
     tally.attacks += 1
-    count_roll(tally, outcome)
+    if outcome.extreme:
+        count_roll(tally, outcome)
     if part is not None:
         tally.called_shots += 1
         c.called_this_round = True
@@ -173,7 +175,12 @@ def swing_at(f, c: Combatant, target: Combatant, attack, bonus: int, swing: int 
         dealt += deal(f, c, target, attack.extra.roll(f.stream), frozenset({attack.extra_type}))
     if attack.rider:
         after_hit(f, c, target, attack, dealt)
-    count_lucky(tally, chance, ac - mod, dealt)
+    if chance <= LUCKY_AT:               # count_lucky inlined: the hot loop
+        tally.lucky_hits += 1
+        tally.lucky_damage += dealt
+    if ac - mod >= LONG_SHOT_NATURAL:
+        tally.long_shot_hits += 1
+        tally.long_shot_damage += dealt
     if attack.trip and target.is_able and not target.prone:
         trip(f, c, target, attack)
     return True

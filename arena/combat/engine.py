@@ -117,32 +117,17 @@ def fight(encounter: Encounter, rules: RuleSet, seed: int, *, log: bool = False)
 
 
 
-def model_flags(model: ModelOptions) -> tuple[tuple[str, object], ...]:
-    """The fight model's options as the (name, value) pairs a fight keeps as attributes (see ``Fight.__slots__``)."""
+def model_flags(model: ModelOptions) -> tuple:
+    """The fight model's options as the plain values a fight keeps as attributes, in the order
+    ``Fight._model_flags`` unpacks them."""
     fixed = model.fixed
-    return (
-        ("flanking", model.flanking),
-        ("flank_bonus", model.flanking == "same-target"),
-        ("helpless_dex_zero", model.helpless_ac == "dex-zero"),
-        ("sleep_full_round", model.sleep_casting == "full-round"),
-        ("prad_monster_fortitude", model.prad_fortitude == "monster-rolls"),
-        ("back_line", model.back_line == "protected"),
-        ("luck_low_natural", model.luck_reroll == "low-natural"),
-        ("buff_by_value", model.buff_choice == "by-value"),
-        ("area_roll_once", model.area_damage == "roll-once"),
-        ("fix_spell_focus", fixed("spell-focus")),
-        ("fix_deflection", fixed("deflection-stacking")),
-        ("fix_dodge", fixed("dodge-one-opponent")),
-        ("fix_healing_domain", fixed("healing-domain")),
-        ("fix_melee_begins", fixed("melee-begins")),
-        ("fix_touch_ff", fixed("touch-flat-footed")),
-        ("fix_ff_aoo", fixed("flat-footed-aoo")),
-        ("fix_color_spray", fixed("color-spray-fumble")),
-        ("fix_trip_ties", fixed("trip-ties")),
-        ("fix_blind_dex", fixed("blind-dex")),
-        ("fix_sr_once", fixed("sr-once")),
-        ("fix_caster_melee", fixed("caster-melee")),
-    )
+    return (model.flanking, model.flanking == "same-target", model.helpless_ac == "dex-zero",
+            model.sleep_casting == "full-round", model.prad_fortitude == "monster-rolls",
+            model.back_line == "protected", model.luck_reroll == "low-natural", model.buff_choice == "by-value",
+            model.area_damage == "roll-once", fixed("spell-focus"), fixed("deflection-stacking"),
+            fixed("dodge-one-opponent"), fixed("healing-domain"), fixed("melee-begins"), fixed("touch-flat-footed"),
+            fixed("flat-footed-aoo"), fixed("color-spray-fumble"), fixed("trip-ties"), fixed("blind-dex"),
+            fixed("sr-once"), fixed("caster-melee"))
 
 
 class Fight:
@@ -218,8 +203,11 @@ class Fight:
         flags = encounter.flags
         if flags is None or flags[0] is not model:
             flags = encounter.flags = (model, model_flags(model))
-        for name, value in flags[1]:
-            setattr(self, name, value)
+        (self.flanking, self.flank_bonus, self.helpless_dex_zero, self.sleep_full_round, self.prad_monster_fortitude,
+         self.back_line, self.luck_low_natural, self.buff_by_value, self.area_roll_once, self.fix_spell_focus,
+         self.fix_deflection, self.fix_dodge, self.fix_healing_domain, self.fix_melee_begins, self.fix_touch_ff,
+         self.fix_ff_aoo, self.fix_color_spray, self.fix_trip_ties, self.fix_blind_dex, self.fix_sr_once,
+         self.fix_caster_melee) = flags[1]
         self.melee_begun = not self.fix_melee_begins
         """Someone has made a melee attack: until then there is no melee to shoot into."""
 
@@ -353,7 +341,8 @@ class Fight:
             return
         if c.injuries:
             called_shots.tough_through(self, c)
-        single = c.single_action()           # disabled or staggered: a move or a standard action, not both
+        single = c.hp == 0 or (c.nonlethal and c.nonlethal == c.hp)   # c.single_action() inlined: disabled or
+        #                                                               staggered, a move or a standard action
         if c.afflicted:
             if c.grip is not None and abilities.grip_turn(self, c):     # it holds a foe, or is held
                 c.acted = True

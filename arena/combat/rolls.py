@@ -131,7 +131,8 @@ def save(f, target: Combatant, kind: str, dc: int, source: Combatant | None, spe
         opponent_side = source.side if source is not None else FOE_SIDE[target.side]
     check = Check("save", target.side, bonus, dc, opponent=opponent_side)
     outcome = f.resolve(check, target, source)
-    count_roll(target.tally, outcome)
+    if outcome.extreme:
+        count_roll(target.tally, outcome)
     f.record.item_damage_events += outcome.item_damage
     if f.lines is not None:
         f.log(f"{target.name} {kind} save DC {dc}: {roll_text(outcome, f.last_plan)} - "

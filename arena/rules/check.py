@@ -57,8 +57,9 @@ class Outcome:
 
     Read it, never change it: the kernel shares one outcome object between every roll that produced it."""
 
-    __slots__ = ("natural", "total", "success", "auto_success", "auto_failure", "threat", "critical",
-                 "critical_success", "fumble", "item_damage", "pressed", "spell_ends", "rerolled", "roller")
+    FIELDS = ("natural", "total", "success", "auto_success", "auto_failure", "threat", "critical",
+              "critical_success", "fumble", "item_damage", "pressed", "spell_ends", "rerolled", "roller")
+    __slots__ = (*FIELDS, "extreme")
 
     def __init__(self, natural: int, total: int, success: bool, auto_success: bool, auto_failure: bool,
                  threat: bool, critical: bool, critical_success: bool, fumble: bool, item_damage: bool,
@@ -83,11 +84,14 @@ class Outcome:
         """Auspicious odds ended: all four of its dice showed 1."""
         self.rerolled = rerolled
         self.roller = roller
+        self.extreme = auto_success or auto_failure or critical_success or fumble
+        """Any of the extremes a tally counts (automatic success or failure, critical success, fumble): most rolls
+        have none, and the hot loop skips counting them."""
         """The side that physically rolled."""
 
     def as_dict(self) -> dict:
-        return {name: getattr(self, name) for name in self.__slots__}
+        return {name: getattr(self, name) for name in self.FIELDS}
 
     def __repr__(self) -> str:
-        flags = [n for n in self.__slots__[2:-1] if getattr(self, n) is True]
+        flags = [n for n in self.FIELDS[2:-1] if getattr(self, n) is True]
         return f"Outcome(natural={self.natural}, total={self.total}, {', '.join(flags) or 'failure'})"

@@ -54,7 +54,7 @@ class Plan:
                  "target",
                  "auto_hi", "auto_lo", "threat_set", "explode_hi", "explode_lo", "open", "confirm", "var_table",
                  "defends", "margin_crit", "p_success", "item_natural", "spell_end", "pressed", "is_attack",
-                 "confirm_auto", "shared", "choices", "var_cdf")
+                 "confirm_auto", "shared", "choices", "var_cdf", "plain_table")
 
     # ------------------------------------------------------------------ judging one physical roll
     def judge(self, natural: int, total: int, autos: bool = True) -> tuple[bool, bool, bool, bool, bool]:
@@ -98,7 +98,12 @@ class Plan:
         """Roll the plan once. The first roll's outcome depends only on (natural, total) unless a confirmation
         roll is drawn, so those outcomes are built once per plan and shared: callers never change an outcome that
         ``resolve`` returns (a reroll's outcome is always fresh)."""
-        natural, total = self.sample_roll(self.die, rand)
+        table = self.plain_table
+        if table is not None:               # sample_roll inlined for a plain roll: no chain, no modifier dice
+            natural = table[int(rand() * len(table))]
+            total = natural + self.static
+        else:
+            natural, total = self.sample_roll(self.die, rand)
         key = total * 32 + natural          # naturals lie in 1..20
         outcome = self.shared.get(key)
         if outcome is None:
@@ -348,6 +353,9 @@ def build_plan(check: Check, rules: RuleSet) -> Plan:
     _check_taking(plan, check, rules)
     _choose_modifier(plan, check, rules, modifier, hidden)
     _judge_naturals(plan, check, rules)
+    plain = plan.take is None and not plan.open and plan.var_table is None and type(plan) is Plan
+    plan.plain_table = _TABLES[plan.die] if plain else None
+    """The die's table when a roll is one draw from it plus the static modifier (the hot loop's shortcut)."""
     return plan
 
 

@@ -124,7 +124,7 @@ class Template:
                  "regen", "regen_overcome", "fast_healing", "sr", "standard", "full", "ranged_standard",
                  "ranged_full", "prefers_ranged", "rend", "breath", "caster_level", "spell_dc_base", "spells",
                  "luck_domain", "policy", "first_hit_die", "abilities", "humanoid", "parts", "con", "parts_key",
-                 "initiative_check", "str_mod", "trip_defence",
+                 "initiative_check", "initiative_reroll_check", "str_mod", "trip_defence",
                  "ray_bonus", "plain_defences", "heals_itself", "deflection", "dodge", "ff_touch_ac",
                  "helpless_ac", "helpless_touch_ac", "spell_focus", "healing_domain", "concentration",
                  "shoots_better", "pounce", "ferocity", "grapple", "grab", "paralysis", "fear", "poison",
@@ -254,6 +254,8 @@ class Template:
         """Which side the creature fights on in this encounter (a PC stat block may fight as a monster)."""
         self.side = side
         self.initiative_check = Check("initiative", side, self.creature.initiative, 0)
+        self.initiative_reroll_check = self.initiative_check._replace(reroll_low=True)
+        """Its initiative with the Luck domain's reroll of a low natural (built once, not on every fight)."""
 
 
 FRESH_STATE = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, False, False, False, False, None, None, None, None, None, None,

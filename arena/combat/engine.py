@@ -285,9 +285,10 @@ class Fight:
         everyone = self.pcs + self.monsters
         rand = self.rand
         for c in everyone:      # straight to the kernel: initiative is never pressed, and no
-            check = c.t.initiative_check          # spell is up yet (no auspicious odds)
-            luck = self.luck_low_natural and c.t.luck_domain     # the Luck reroll: any roll of its own
-            plan = self.last_plan = self.kernel.plan(check._replace(reroll_low=True) if luck else check)
+            t = c.t                               # spell is up yet (no auspicious odds)
+            luck = self.luck_low_natural and t.luck_domain       # the Luck reroll: any roll of its own
+            check = t.initiative_reroll_check if luck else t.initiative_check
+            plan = self.last_plan = self.plans.get(check) or self.kernel.plan(check)
             outcome = plan.resolve(rand)
             if outcome.rerolled:
                 c.luck_used = True

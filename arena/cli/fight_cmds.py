@@ -28,8 +28,10 @@ def fight_document(path: Path, scenario_name: str | None = None, seed: int | Non
                    model: list[str] | None = None, bestiary: list[Path] | None = None) -> dict:
     """The `arena fight --json` document: ``scenario``, ``seed`` (the engine's), ``encounter`` (``{"index",
     "run_seed"}`` when replaying encounter I of a run, else null), ``rules`` (the key), ``record`` (every field of
-    the encounter record), ``model`` (the fight model's options that differ from the defaults) and ``log`` (the
-    readable lines)."""
+    the encounter record), ``model`` (the fight model's options that differ from the defaults), ``log`` (the
+    readable lines) and ``events`` (the same fight as structured events: ``{"round", "actor", "action", "target",
+    "roll": {"natural", "total", "roller", "check", "needs", "pressed", "rerolled"}, "result", "damage", ...,
+    "text"}``, one per line of the log but the round headers and the closing summary)."""
     from arena.combat.engine import fight
     from arena.dice import encounter_seed
     from arena.rules import RuleSet
@@ -62,6 +64,7 @@ def fight_document(path: Path, scenario_name: str | None = None, seed: int | Non
         "model": {k: sorted(v) if isinstance(v, frozenset) else v for k, v in scenario.model.changed().items()},
         "record": result.record.as_row(),
         "log": list(result.log),
+        "events": list(result.events),
     }
 
 

@@ -14,7 +14,7 @@ from arena.combat.combatant import Combatant
 from arena.combat.conditions import FOREVER, add_condition
 from arena.combat.damage import deal
 from arena.combat.record import LONG_SHOT_NATURAL
-from arena.combat.rolls import LUCKY_AT, count_hit, count_lucky, count_roll, new_check, penalty, roll_text
+from arena.combat.rolls import LUCKY_AT, count_hit, count_lucky, count_roll, new_check, penalty, roll_fields, roll_text
 from arena.combat.rolls import save as saving_throw
 from arena.combat.states import DEAD_AT, die, lose_weapon
 from arena.rules import Check
@@ -63,7 +63,7 @@ def attack_routine(f, c: Combatant, target: Combatant, routine, full: bool) -> N
     if rend and hits_by_name.get((target.uid, rend[1]), 0) >= rend[2] and not target.dead:
         amount = rend[0].roll(f.stream)
         if f.lines is not None:
-            f.log(f"{c.name} rends {target.name}")
+            f.log(f"{c.name} rends {target.name}", actor=c.name, action="rend", target=target.name)
         claw = next(a for a in routine if a.name == rend[1])
         deal(f, c, target, amount, claw.types, claw.overcomes, weapon=True)
 
@@ -145,7 +145,9 @@ def swing_at(f, c: Combatant, target: Combatant, attack, bonus: int, swing: int 
     if not hit:
         if f.lines is not None:
             f.log(f"{c.name} {attack.name} {mod:+d} vs {target.name} AC {ac}{called_text(part)}: "
-                  f"{roll_text(outcome, plan)} - miss{' (FUMBLE)' if outcome.fumble else ''}")
+                  f"{roll_text(outcome, plan)} - miss{' (FUMBLE)' if outcome.fumble else ''}",
+                  actor=c.name, action="attack", attack=attack.name, target=target.name, modifier=mod, ac=ac,
+                  called=part, roll=roll_fields(outcome, plan), result="fumble" if outcome.fumble else "miss")
         if outcome.fumble:
             fumble(f, c, target, attack)
         return False
@@ -167,7 +169,10 @@ def swing_at(f, c: Combatant, target: Combatant, attack, bonus: int, swing: int 
     if f.lines is not None:
         f.log(f"{c.name} {attack.name} {mod:+d} vs {target.name} AC {ac}{called_text(part)}: "
               f"{roll_text(outcome, plan)} - {'CRITICAL ' if critical else ''}hit for {amount}"
-              f"{' - CALLED HIT' if part_hit else ''}")
+              f"{' - CALLED HIT' if part_hit else ''}",
+              actor=c.name, action="attack", attack=attack.name, target=target.name, modifier=mod, ac=ac,
+              called=part, roll=roll_fields(outcome, plan), result="critical" if critical else "hit", damage=amount,
+              called_hit=part_hit)
     dealt = deal(f, c, target, amount, attack.types, attack.overcomes, weapon=True)
     if part_hit:
         called_effect(f, c, target, part, dealt, index=0 if part in cs.PER_INSTANCE else None)
@@ -195,7 +200,7 @@ def fumble(f, c: Combatant, target: Combatant, attack) -> None:
             lose_weapon(f, c)
             tally.weapons_lost += 1
             if f.lines is not None:
-                f.log(f"{c.name} loses its {attack.name}")
+                f.log(f"{c.name} loses its {attack.name}", actor=c.name, action="weapon-lost", attack=attack.name)
         return
     if not target.is_able or not c.is_able:
         return
@@ -206,7 +211,8 @@ def fumble(f, c: Combatant, target: Combatant, attack) -> None:
         return
     tally.aoo_provoked += 1
     if f.lines is not None:
-        f.log(f"{c.name}'s fumble provokes an attack of opportunity from {target.name}")
+        f.log(f"{c.name}'s fumble provokes an attack of opportunity from {target.name}", actor=c.name,
+              action="provoke", target=target.name)
     swing_at(f, target, c, melee[0], melee[0].bonuses[0], provoked=True)
 
 
@@ -257,7 +263,7 @@ def trip(f, c: Combatant, target: Combatant, attack) -> None:
     if won:
         target.prone = True
         if f.lines is not None:
-            f.log(f"{c.name} trips {target.name}")
+            f.log(f"{c.name} trips {target.name}", actor=c.name, action="trip", target=target.name, result="prone")
 
 
 def ray(f, caster: Combatant, target: Combatant, dice, types) -> None:
@@ -278,7 +284,8 @@ def ray(f, caster: Combatant, target: Combatant, dice, types) -> None:
     if not outcome.success:
         if f.lines is not None:
             f.log(f"{caster.name} ray {mod:+d} vs {target.name} touch AC {ac}: {roll_text(outcome, plan)} - "
-                  f"miss{' (FUMBLE)' if outcome.fumble else ''}")
+                  f"miss{' (FUMBLE)' if outcome.fumble else ''}", actor=caster.name, action="ray", target=target.name,
+                  modifier=mod, ac=ac, roll=roll_fields(outcome, plan), result="fumble" if outcome.fumble else "miss")
         return
     chance = count_hit(tally, plan)
     critical = outcome.critical and "critical hits" not in target.t.immunities
@@ -288,7 +295,9 @@ def ray(f, caster: Combatant, target: Combatant, dice, types) -> None:
         tally.crits += 1
     if f.lines is not None:
         f.log(f"{caster.name} ray {mod:+d} vs {target.name} touch AC {ac}: {roll_text(outcome, plan)} - "
-              f"{'CRITICAL ' if critical else ''}hit for {amount}")
+              f"{'CRITICAL ' if critical else ''}hit for {amount}", actor=caster.name, action="ray", target=target.name,
+              modifier=mod, ac=ac, roll=roll_fields(outcome, plan), result="critical" if critical else "hit",
+              damage=amount)
     dealt = deal(f, caster, target, amount, types)
     count_lucky(tally, chance, ac - mod, dealt)
 
@@ -330,7 +339,8 @@ def throw_web(f, c: Combatant, target: Combatant) -> None:
     c.tally.attacks += 1
     if f.lines is not None:
         f.log(f"{c.name} throws a web at {target.name}: {roll_text(outcome, f.last_plan)} - "
-              f"{'entangled' if outcome.success else 'miss'}")
+              f"{'entangled' if outcome.success else 'miss'}", actor=c.name, action="web", target=target.name,
+              roll=roll_fields(outcome, f.last_plan), result="entangled" if outcome.success else "miss")
     if outcome.success:
         add_condition(f, target, "entangled", FOREVER, dc=c.t.web.burst_dc)
 
@@ -348,7 +358,8 @@ def coup_de_grace(f, c: Combatant, target: Combatant) -> None:
     if attack.sneak and "sneak attack" not in target.t.immunities:
         amount += attack.sneak.roll(f.stream)
     if f.lines is not None:
-        f.log(f"{c.name} delivers a coup de grace to {target.name} for {amount}")
+        f.log(f"{c.name} delivers a coup de grace to {target.name} for {amount}", actor=c.name,
+              action="coup-de-grace", target=target.name, damage=amount)
     dealt = deal(f, c, target, max(1, amount), attack.types, attack.overcomes, weapon=True)
     if f.rules.called_shots and c.settings.called_shot != "never" and "head" in target.t.parts \
             and lethal_against(attack, target):

@@ -86,7 +86,8 @@ def called_effect(f, c: Combatant, target: Combatant, part: str, damage: int, in
         severe = " (severe)" if any(i.severe for i in hurt) else ""
         extra = " - blinded" if part == "eye" and target.blind else \
             " - deafened" if part == "ear" and target.deaf else ""
-        f.log(f"{target.name}'s {part} is injured{severe}: penalties {_penalties(target)}{extra}")
+        f.log(f"{target.name}'s {part} is injured{severe}: penalties {_penalties(target)}{extra}", actor=target.name,
+              action="injured", part=part, severe=bool(severe), penalties=_penalties(target))
 
 
 def tough_through(f, c: Combatant) -> None:
@@ -106,7 +107,10 @@ def tough_through(f, c: Combatant) -> None:
             passed.append(key)
         if f.lines is not None:
             f.log(f"{c.name} toughs through its {injury.part} (DC {injury.dc}): natural {outcome.natural}, "
-                  f"total {outcome.total} - {'passes' if outcome.success else 'fails'}")
+                  f"total {outcome.total} - {'passes' if outcome.success else 'fails'}", actor=c.name,
+                  action="tough-through", part=injury.part, dc=injury.dc,
+                  roll={"natural": outcome.natural, "total": outcome.total},
+                  result="passes" if outcome.success else "fails")
     c.toughed = frozenset(passed)
     c.penalty_cache = {}
 

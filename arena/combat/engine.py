@@ -46,7 +46,7 @@ from arena.combat.combatant import INFINITY, NO_INJURIES, Combatant, Template
 from arena.combat.damage import MASSIVE_DAMAGE, MASSIVE_DAMAGE_DC, PHYSICAL
 from arena.combat.model import ModelOptions
 from arena.combat.record import EncounterRecord
-from arena.combat.rolls import CHANCE_SLACK, LUCK_REROLL_ON
+from arena.combat.rolls import CHANCE_SLACK, LUCK_REROLL_ON, roll_fields
 from arena.combat.states import DEAD_AT, STABILISE_CHANCE, STRAIN_DAMAGE
 from arena.combat.tactics import TacticsSettings, View
 from arena.dice import Stream
@@ -85,6 +85,9 @@ class Encounter:
 class FightResult:
     record: EncounterRecord
     log: list[str] = field(default_factory=list)
+    events: list[dict] = field(default_factory=list)
+    """The log as structured events (``log=True``): ``{"round", "actor", "action", "target", "roll", "damage", ...,
+    "text"}``, one per log line but the round headers and the summary (see ``arena fight --json``)."""
     seed: int = 0
     rules: str = "d20"
 
@@ -138,7 +141,7 @@ class Fight:
     """
 
     __slots__ = ("encounter", "rules", "kernel", "plans", "seed", "stream", "rand", "env", "record", "pcs",
-                 "monsters", "model", "lines", "round", "view", "press_luck_rules", "bell", "called_shots",
+                 "monsters", "model", "lines", "events", "round", "view", "press_luck_rules", "bell", "called_shots",
                  "players_roll_all", "die_at_zero", "last_plan", "instant", "next_expiry", "able_count",
                  "melee_count", "melee_begun", "flanking", "flank_bonus", "helpless_dex_zero", "sleep_full_round",
                  "prad_monster_fortitude", "back_line", "luck_low_natural", "buff_by_value", "area_roll_once",
@@ -177,6 +180,7 @@ class Fight:
                 melee[side] += not c.ranged
                 uid += 1
         self.lines: list[str] | None = [] if log else None
+        self.events: list[dict] | None = [] if log else None
         self.round = 0
         self.view = View(self)
         self.press_luck_rules = rules.modifiers == "press-luck"
@@ -240,18 +244,22 @@ class Fight:
         self.env.process(self._rounds())
         self.env.run()
         self._finish()
-        return FightResult(self.record, self.lines or [], self.seed, self.rules.key)
+        return FightResult(self.record, self.lines or [], self.events or [], self.seed, self.rules.key)
 
     def now(self) -> float:
         return self.instant
 
-    def log(self, text: str) -> None:
+    def log(self, text: str, **event) -> None:
+        """One line of the readable log, and its structured event: ``actor`` and ``action`` (what happened), then
+        what the action has (``target``, ``roll``, ``result``, ``damage``...); the event keeps the line as ``text``."""
         self.lines.append(f"[r{self.round}] {text}")
+        self.events.append({"round": self.round, **event, "text": text})
 
     def note_cast(self, caster: Combatant, spell: str, targets: list) -> None:
         caster.tally.spells_cast += 1
         if self.lines is not None:
-            self.log(f"{caster.name} casts {spell} on {', '.join(t.name for t in targets)}")
+            self.log(f"{caster.name} casts {spell} on {', '.join(t.name for t in targets)}", actor=caster.name,
+                     action="cast", spell=spell, targets=[t.name for t in targets])
 
     def _ranged(self, c: Combatant) -> bool:
         return c.ranged
@@ -267,7 +275,7 @@ class Fight:
             if self.round > cap:
                 self.round = cap
                 if self.lines is not None:
-                    self.log(f"round cap {cap} reached: a draw")
+                    self.log(f"round cap {cap} reached: a draw", actor=None, action="round-cap", result="draw")
                 return
             if self.lines is not None:
                 self.lines.append(f"--- round {self.round} ---")
@@ -294,7 +302,8 @@ class Fight:
                 c.luck_used = True
             c.init = outcome.total
             if self.lines is not None:
-                self.log(f"{c.name} rolls initiative: natural {outcome.natural}, total {outcome.total}")
+                self.log(f"{c.name} rolls initiative: natural {outcome.natural}, total {outcome.total}",
+                         actor=c.name, action="initiative", roll=roll_fields(outcome, plan))
         order = [entry[-1] for entry in sorted([(-c.init, -c.t.initiative, rand(), c.uid, c) for c in everyone])]
         scale = 1 << max(len(order) - 1, 1).bit_length()      # a power of two: offsets add to times exactly
         for place, c in enumerate(order):
@@ -358,7 +367,7 @@ class Fight:
         if c.prone:                          # stand up (a move action): only a standard action is left
             c.prone = False
             if self.lines is not None:
-                self.log(f"{c.name} stands up")
+                self.log(f"{c.name} stands up", actor=c.name, action="stand-up")
             if single:
                 c.acted = True
                 return
@@ -423,7 +432,8 @@ class Fight:
         c.spend_slot(action.spell, action.level)
         if c.deaf and self.rand() < DEAF_SPELL_FAILURE:
             if self.lines is not None:
-                self.log(f"{c.name} is deafened: {action.spell} fails")
+                self.log(f"{c.name} is deafened: {action.spell} fails", actor=c.name, action="spell-fails",
+                         spell=action.spell, result="deafened")
         else:
             spells.cast(self, c, action.spell, action.level, action.targets)
 

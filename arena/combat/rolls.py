@@ -113,7 +113,8 @@ def _end_auspicious(f, roller: Combatant) -> None:
             if c.conditions.get("auspicious", (0, {}))[1].get("caster") == caster_uid:
                 del c.conditions["auspicious"]
     if f.lines is not None:
-        f.log(f"{roller.name} rolls four 1s: auspicious odds ends")
+        f.log(f"{roller.name} rolls four 1s: auspicious odds ends", actor=roller.name, action="spell-ends",
+              spell="auspicious odds")
 
 
 def save(f, target: Combatant, kind: str, dc: int, source: Combatant | None, special: bool = True):
@@ -136,7 +137,9 @@ def save(f, target: Combatant, kind: str, dc: int, source: Combatant | None, spe
     f.record.item_damage_events += outcome.item_damage
     if f.lines is not None:
         f.log(f"{target.name} {kind} save DC {dc}: {roll_text(outcome, f.last_plan)} - "
-              f"{'saved' if outcome.success else 'failed'}")
+              f"{'saved' if outcome.success else 'failed'}", actor=target.name, action="save", save=kind, dc=dc,
+              source=source.name if source is not None else None, roll=roll_fields(outcome, f.last_plan),
+              result="saved" if outcome.success else "failed")
     return outcome
 
 
@@ -148,7 +151,9 @@ def gets_through(f, caster: Combatant, target: Combatant) -> bool:
     outcome = f.resolve(check, caster, target)
     if f.lines is not None:
         f.log(f"{caster.name} against {target.name}'s SR {target.t.sr}: {roll_text(outcome, f.last_plan)} - "
-              f"{'through' if outcome.success else 'resisted'}")
+              f"{'through' if outcome.success else 'resisted'}", actor=caster.name, action="spell-resistance",
+              target=target.name, sr=target.t.sr, roll=roll_fields(outcome, f.last_plan),
+              result="through" if outcome.success else "resisted")
     return outcome.success
 
 
@@ -201,6 +206,14 @@ def count_lucky(tally, chance: float, needed: int, dealt: int) -> None:
     if needed >= LONG_SHOT_NATURAL:
         tally.long_shot_hits += 1
         tally.long_shot_damage += dealt
+
+
+def roll_fields(outcome, plan) -> dict:
+    """A roll as a structured fight-log event has it (``arena fight --json``): the natural and total, who physically
+    rolled (``pc`` or ``monster``) and what (``check``: attack, save, defense, magic ...), the number the roller
+    needed (``needs``: its total must reach it), and whether it was pressed or rerolled."""
+    return {"natural": outcome.natural, "total": outcome.total, "roller": outcome.roller,
+            "check": plan.roller_kind, "needs": plan.target, "pressed": outcome.pressed, "rerolled": outcome.rerolled}
 
 
 def roll_text(outcome, plan) -> str:

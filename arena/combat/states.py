@@ -54,7 +54,7 @@ def die(f, c: Combatant) -> None:
     c.dead = True
     refresh(f, c)
     if f.lines is not None:
-        f.log(f"{c.name} dies")
+        f.log(f"{c.name} dies", actor=c.name, action="dies", hp=c.hp)
 
 
 def dying(f, c: Combatant) -> None:
@@ -64,13 +64,13 @@ def dying(f, c: Combatant) -> None:
     if f.rand() < STABILISE_CHANCE:
         c.stable = True
         if f.lines is not None:
-            f.log(f"{c.name} stabilises at {c.hp} hp")
+            f.log(f"{c.name} stabilises at {c.hp} hp", actor=c.name, action="stabilises", hp=c.hp)
         return
     c.hp -= 1
     if c.hp <= DEAD_AT:
         die(f, c)
     elif f.lines is not None:
-        f.log(f"{c.name} is dying: {c.hp} hp")
+        f.log(f"{c.name} is dying: {c.hp} hp", actor=c.name, action="dying", hp=c.hp)
 
 
 def strain(f, c: Combatant) -> None:
@@ -81,7 +81,7 @@ def strain(f, c: Combatant) -> None:
     foes = f.record.monsters if c.side == "pc" else f.record.party
     foes.downs += 1                  # it fell at last from the damage its enemies dealt
     if f.lines is not None:
-        f.log(f"{c.name} strains its wounds: {c.hp} hp, dying")
+        f.log(f"{c.name} strains its wounds: {c.hp} hp, dying", actor=c.name, action="strain", hp=c.hp)
 
 
 def heal(f, target: Combatant, amount: int) -> None:
@@ -93,7 +93,8 @@ def heal(f, target: Combatant, amount: int) -> None:
     target.stable = target.hp < 0
     magical_healing(f, target)
     if f.lines is not None:
-        f.log(f"{target.name} heals {amount} ({target.hp}/{target.max_hp})")
+        f.log(f"{target.name} heals {amount} ({target.hp}/{target.max_hp})", actor=target.name, action="healed",
+              healing=amount, hp=target.hp)
 
 
 def heal_itself(f, c: Combatant) -> None:

@@ -54,7 +54,7 @@ def test_json_shape():
     result = run(duel(), "--seed", 3, "--json")
     assert result.exit_code == 0, result.output
     doc = json.loads(result.stdout)
-    assert set(doc) == {"scenario", "seed", "encounter", "rules", "model", "record", "log"}
+    assert set(doc) == {"scenario", "seed", "encounter", "rules", "model", "record", "log", "events"}
     assert doc["model"] == {}                         # the fight model's options that differ from the defaults
     assert doc["scenario"] == "duel" and doc["seed"] == 3 and doc["encounter"] is None and doc["rules"] == "d20"
     assert list(doc["record"]) == list(record_schema())

@@ -32,9 +32,13 @@ def chromium() -> str | None:
 
 
 def _run(browser: str, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-                           "--no-first-run", "--disable-dev-shm-usage", *args],
-                          capture_output=True, text=True, timeout=120)
+    # A new empty profile, and no background connections: a closed network (CI's) refuses them, many at a time.
+    with tempfile.TemporaryDirectory() as profile:
+        return subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+                               "--no-first-run", "--disable-dev-shm-usage", "--disable-quic",
+                               "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                               f"--user-data-dir={profile}", *args],
+                              capture_output=True, text=True, timeout=120)
 
 
 def scroll_width(browser: str, page: Path, width: int) -> int:

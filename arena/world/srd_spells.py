@@ -15,12 +15,14 @@ its level from the SRD's DC where one is given, ``10 + level + Charisma``, else 
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 from arena.world.spellbook import SPELLS
 from arena.world.srd_combat import _set, own_description
-from arena.world.srd_fields import Notes, _clean, _top_level_split
-from arena.world.srd_text import RawBlock
+from arena.world.srd_dragons import AGES
+from arena.world.srd_fields import Notes, _clean, _top_level_split, class_levels
+from arena.world.srd_text import Cell, RawBlock, is_type_line
 
 SPELL_LEVELS = {"magic missile": 1, "sleep": 1, "color spray": 1, "scorching ray": 2, "hold person": 3,
                 "fireball": 3, "lightning bolt": 3, "ice storm": 4, "cone of cold": 5, "flame strike": 5,
@@ -72,12 +74,30 @@ def spell_class(name: str) -> str:
     return "ignored"
 
 
+_QUALIFIER = re.compile(r"\s+(?:within an? \d+-(?:foot|ft\.?) radius|as an? (?:wizard|sorcerer|cleric|druid)\b"
+                        r"|as the spell\b).*$")
+"""What follows a spell's name in some lists and is not part of it: ``detect evil within a 60-foot radius``,
+``invisibility as a wizard of twice the duergar's class level``."""
+
+
 def _name(entry: str) -> tuple[str, int | None]:
     dc = re.search(r"\bDC (\d+)", entry)
     name = re.sub(r"\(.*?\)|\*|\b\d+d\d+\b", " ", entry.lower())
     name = re.sub(r"\s+", " ", name).strip(" .,;:")
     name = re.sub(r"^(?:and|or)\s+", "", name)
+    name = re.sub(r"\s*/\s*", "/", _QUALIFIER.sub("", name)).strip(" .,;:")    # clairaudience/ clairvoyance
     return name, (int(dc.group(1)) if dc else None)
+
+
+def _names(entry: str) -> list[tuple[str, int | None]]:
+    """One list entry as the spells it names: ``detect good and detect evil`` and ``enlarge person and
+    invisibility`` are two, when each part is a spell the table knows (``create food and water`` stays one)."""
+    name, dc = _name(entry)
+    if " and " in name and spell_class(name) == "ignored":
+        parts = [_name(part)[0] for part in name.split(" and ")]
+        if all(part and spell_class(part) != "ignored" for part in parts):
+            return [(part, dc) for part in parts]
+    return [(name, dc)]
 
 
 def uses_of(word: str) -> int:
@@ -99,11 +119,11 @@ def read_spell_like(text: str) -> list[tuple[str, int, int | None]]:
         end = marks[i + 1].start() if i + 1 < len(marks) else len(text)
         body = text[m.end():end]
         body = re.split(r"\.\s+(?:Caster level|Effective caster level|The save DC|Caster Level|CL\b)|"
-                        r"\bCaster level\b|\bEffective caster level\b", body)[0]
+                        r"\bCaster level\b|\bEffective caster level\b|\.\s+(?=[A-Z])", body)[0]
         for part in _top_level_split(body, (",", ";")):
-            name, dc = _name(part)
-            if name:
-                out.append((name, uses_of(m.group(1)), dc))
+            for name, dc in _names(part):
+                if name and not re.match(r"(?:these|this|it|they)\b", name):     # "these abilities affect only"
+                    out.append((name, uses_of(m.group(1)), dc))
     return out
 
 
@@ -121,7 +141,15 @@ def read_spell_list(text: str) -> list[tuple[str, int, int | None]]:
     return out
 
 
-def _caster_level(text: str, data: dict) -> int | None:
+def _caster_level(text: str, data: dict, block: RawBlock | None = None, abilities: list[dict] = ()) -> int | None:
+    if block is not None and block.layout == "dragon tables":
+        return _dragon_caster_level(block, abilities)
+    if block is not None and re.search(r"caster level equals? (?:to )?(?:the |its |his |her )?[\w' ]*?class level",
+                                       text, re.IGNORECASE) and (levels := class_levels(block.title)):
+        return sum(levels.values())           # the tiefling's "caster level equal to class levels"
+    m = re.search(rf"from an? {_ORDINAL}-level caster", text)
+    if m:                                     # the krenshar's scare "works like a scare spell from a 3rd-level caster"
+        return int(m.group(1))
     m = re.search(rf"(?:caster level|CL)\s*(?:equals\s*)?{_ORDINAL}|caster level (\d+)\b", text, re.IGNORECASE)
     if m:
         return int(m.group(1) or m.group(2))
@@ -132,10 +160,26 @@ def _caster_level(text: str, data: dict) -> int | None:
     return int(m.group(1)) if m else None
 
 
+def _dragon_caster_level(block: RawBlock, abilities: list[dict]) -> int | None:
+    """SRD true dragons: "Its age category or its sorcerer caster level, whichever is higher, is the caster level
+    for these abilities" (age categories 1, wyrmling, to 12, great wyrm)."""
+    age = block.title.split(", ")[-1].strip().lower()
+    ages = [a.lower() for a in AGES]
+    if age not in ages:
+        return None
+    level = ages.index(age) + 1
+    for a in abilities:
+        m = re.search(rf"caster level {_ORDINAL}", a["name"]) if a["key"] == "spells" else None
+        if m:
+            level = max(level, int(m.group(1)))
+    return level
+
+
 def spell_fields(block: RawBlock, abilities: list[dict], data: dict, notes: Notes) -> dict:
     """The ``spellcasting`` and ``tactics`` of the block when every spell-like ability or spell it lists that
     matters in a fight is one the engine casts; sets the entries' ``engine`` and ``notes``."""
     out: dict = {}
+    block = own_section(block)
     score = data["abilities"].get("cha")
     cha = (score - 10) // 2 if score else 0
     prepared: dict[int, list[str]] = {}
@@ -151,7 +195,7 @@ def spell_fields(block: RawBlock, abilities: list[dict], data: dict, notes: Note
         elif not any(spell_class(n) == "cast" for n, _, _ in listed):
             _set(abilities, "spell-like abilities", "no effect", verdict[1])
         else:
-            level = _caster_level(text, data)
+            level = _caster_level(text, data, block, abilities)
             if level is None:
                 _set(abilities, "spell-like abilities", "ignored", "no caster level read")
             else:
@@ -195,13 +239,63 @@ def spell_fields(block: RawBlock, abilities: list[dict], data: dict, notes: Note
     return out
 
 
+_SECTIONS: dict[int, tuple[tuple[str, ...], list[int]]] = {}
+
+
+def _table_starts(block: RawBlock) -> list[int]:
+    """The (1-based) lines where a stat table of the block's file starts (its type row, ``| | Large Aberration |``)."""
+    key = id(block.context)
+    cached = _SECTIONS.get(key)
+    if cached is None or cached[0] is not block.context:
+        starts = [i + 1 for i, line in enumerate(block.context) if line.lstrip().startswith("|")
+                  and any(is_type_line(cell) for cell in line.split("|")[1:3] if cell.strip())]
+        cached = _SECTIONS[key] = (block.context, starts)
+    return cached[1]
+
+
+def own_section(block: RawBlock) -> RawBlock:
+    """The block with only its own creature's description paragraphs, for reading its spells: a table block's
+    description runs into its neighbours' prose (the duergar's held the dryad's spell-like abilities, the silver
+    dragon's the drider's spells). Kept: from the last capitalised heading (``DWARF``) above the block's stat table
+    to the next stat table; a block with no stat table above it (the true dragons' tables by age) keeps everything
+    above, its family's general rules."""
+    if block.layout not in ("table", "dragon tables"):
+        return block
+    if not block.context:          # a true dragon (built from its variety's tables): up to the next heading
+        after = min((c.line for c in block.description if c.line > block.line
+                     and _HEADING.fullmatch(c.text.strip())), default=None)
+        if after is None:
+            return block
+        return dataclasses.replace(block, description=[c for c in block.description if c.line < after])
+    starts = _table_starts(block)
+    own = max((s for s in starts if s <= block.line + 2), default=0)
+    after = min((s for s in starts if s > block.line + 2 and _heading_between(block, block.line + 2, s)),
+                default=len(block.context) + 1)
+    first = 0
+    if own:
+        first = next((i + 1 for i in range(own - 2, -1, -1) if _HEADING.fullmatch(block.context[i].strip())), 0)
+    kept = [c for c in block.description if first <= c.line < after]
+    return dataclasses.replace(block, description=kept, context=block.context[:after - 1])
+
+
+def _heading_between(block: RawBlock, start: int, end: int) -> bool:
+    """A creature heading between two (1-based) lines: the stat table at ``end`` is another creature's, not the
+    next table of the same family (the formians' two tables share one description)."""
+    return any(_HEADING.fullmatch(block.context[i].strip()) for i in range(start, end - 1))
+
+
+_HEADING = re.compile(r"[A-Z][A-Z ,'\-]{2,}")
+"""A chapter's creature heading: ``DWARF``, ``DRAGON TURTLE``."""
+
+
 def _spell_like_list(block: RawBlock, items: list[dict]) -> tuple[list[tuple[str, int, int | None]], str]:
     listed: list[tuple[str, int, int | None]] = []
     text = ""
     for item in items:
         name = _clean(item["name"])
         if re.fullmatch(r"(?i)spell-? ?like abilit(?:y|ies)|psionics", name.strip()):
-            cell = own_description(block, "spell-like abilities") or own_description(block, "psionics")
+            cell = own_description(block, "spell-like abilities") or own_description(block, "psionics") \
+                or _trait_line(block)
             if cell is not None and not _USES.search(cell.text):
                 cell = None
             if cell is not None:
@@ -213,10 +307,46 @@ def _spell_like_list(block: RawBlock, items: list[dict]) -> tuple[list[tuple[str
             desc = own_description(block, spell)
             if desc is not None and re.search(r"\btogether\b", desc.text):       # formian workers' circle
                 spell = f"{spell} (by several of them together)"
-            listed.append((spell, uses_of(m.group(1)) if m else 1, dc))
+            uses = uses_of(m.group(1)) if m else _dragon_uses(block).get(spell, 1)
+            listed.append((spell, uses, dc))
     if not text:
-        text = " ".join(_clean(c.text) for c in block.description if re.search(r"caster level", c.text, re.I))
+        text = " ".join(_clean(c.text) for c in block.description
+                        if re.search(r"caster level|-level caster\b", c.text, re.I))
     return listed, text
+
+
+def _dragon_uses(block: RawBlock) -> dict[str, int]:
+    """A true dragon's uses a day of each spell-like ability its variety lists (``Other Spell-Like Abilities:
+    3/day--darkness (juvenile or older ...)``): "All spell-like abilities are usable once per day unless otherwise
+    noted" (the SRD's general rule, so 1 for the rest)."""
+    if block.layout != "dragon tables":
+        return {}
+    variety = block.title.split(" ")[0].lower()
+    for cell in block.description:
+        if re.match(r"(?:Other )?Spell-Like Abilities:\s*(?:At will|\d+/day)", cell.text) \
+                and _variety_of(block, cell) == variety:
+            return {name: uses for name, uses, _ in read_spell_like(_clean(cell.text))}
+    return {}
+
+
+def _variety_of(block: RawBlock, cell: Cell) -> str | None:
+    """The dragon variety (``black``) whose section holds ``cell``: the nearest ``BLACK DRAGON`` heading above."""
+    best = None
+    for c in block.description:
+        m = re.fullmatch(r"([A-Z]+) DRAGON", c.text.strip())
+        if m and c.line < cell.line and (best is None or c.line > best[0]):
+            best = (c.line, m.group(1).lower())
+    return best[1] if best else None
+
+
+def _trait_line(block: RawBlock) -> Cell | None:
+    """A racial trait's ``--Spell-Like Abilities: 1/day--...`` line (the duergar's), as a paragraph."""
+    found = [Cell(m.group(1), cell.line) for cell in block.description
+             if (m := re.match(r"\s*-+\s*(Spell-Like Abilities:.*)", cell.text))]
+    if len(found) < 2:
+        return found[0] if found else None
+    words = [w for w in re.findall(r"[a-z]+", block.title.lower()) if len(w) > 3]      # the svirfneblin's, not
+    return max(found, key=lambda c: sum(1 for w in words if re.search(rf"\b{w}", c.text.lower())))   # the gnome's
 
 
 def _spell_list_text(block: RawBlock) -> str:

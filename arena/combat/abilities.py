@@ -29,8 +29,11 @@ MAX_TIE_ROLLS = 50
 """Opposed checks tied with equal modifiers roll again, at most this many times."""
 FIRE = frozenset({"fire"})
 GAZE_IMMUNITY = {"petrify": "petrification", "paralysis": "paralysis", "death": "death effects",
-                 "fear": "mind-affecting"}
+                 "fear": "mind-affecting", "unnerve": "mind-affecting", "charm": "mind-affecting"}
 """The immunity that stops each gaze effect."""
+CHARM_IN_COMBAT = 5
+"""SRD 3.5 charm person: "If the creature is currently being threatened or attacked by you or your allies, it
+receives a +5 bonus on its saving throw" (always, in an arena fight)."""
 POISON_SECONDARY_ROUNDS = 10
 """SRD 3.5 poison: the secondary damage comes 1 minute after the initial damage."""
 PANIC_HD = 4
@@ -55,25 +58,36 @@ def after_hit(f, c: Combatant, target: Combatant, attack, dealt: int) -> None:
     t = c.t
     if t.grab is not None and attack.name == t.grab[0] and c.grip is None and target.grip is None \
             and target.is_able and not target.dead and _can_grab(c, target) \
-            and opposed(f, c, t.grapple, target, target.t.grapple):
+            and (t.creature.improved_grab.automatic or opposed(f, c, t.grapple, target, target.t.grapple)):
         c.grip, target.grip = (True, target), (False, c)
         c.afflicted = target.afflicted = True
         if f.lines is not None:
-            f.log(f"{c.name} grabs {target.name} (improved grab)")
+            how = "attached" if not t.creature.improved_grab.hold_check else "adhesive" \
+                if t.creature.improved_grab.automatic else "improved grab"
+            f.log(f"{c.name} grabs {target.name} ({how})")
     paralysis = t.paralysis
-    if paralysis is not None and attack.name == paralysis.attack and target.is_able and not target.dead \
-            and "paralysis" not in target.t.immunities and target.t.type not in paralysis.immune_types \
-            and not save(f, target, "fort", paralysis.dc, c).success:
-        add_condition(f, target, "paralyzed", parse(paralysis.duration).roll(f.stream) * ROUND)
+    if paralysis is not None and attack.name == paralysis.attack and paralysis.on == "hit":
+        paralyze(f, c, target, paralysis)
+    slow = t.slow_on_hit
+    if slow is not None and attack.name == slow.attack and not target.dead and "slowed" not in target.conditions \
+            and not save(f, target, "fort", slow.dc, c).success:
+        add_condition(f, target, "slowed", parse(slow.rounds).roll(f.stream) * ROUND)
+    stone = t.petrification
+    if stone is not None and attack.name == stone.attack and not target.dead and "petrified" not in target.conditions \
+            and "petrification" not in target.t.immunities and not save(f, target, "fort", stone.dc, c).success:
+        add_condition(f, target, "petrified", FOREVER)          # the cockatrice's bite: "instantly turn to stone"
         if f.lines is not None:
-            f.log(f"{target.name} is paralyzed")
+            f.log(f"{target.name} turns to stone")
 
 
     poison = t.poison
     if poison is not None and attack.name == poison.attack and not target.dead \
             and "poison" not in target.t.immunities and not save(f, target, poison.save, poison.dc, c).success:
-        lose_ability(f, target, poison.initial, c)
-        if poison.secondary is not None and not target.dead:
+        if poison.initial is not None:
+            lose_ability(f, target, poison.initial, c)
+        else:
+            knock_out(f, target, poison.unconscious)
+        if (poison.secondary is not None or poison.secondary_unconscious is not None) and not target.dead:
             add_condition(f, target, "poisoned", POISON_SECONDARY_ROUNDS * ROUND, poison=poison)
     harm = t.ability_damage
     if harm is not None and attack.name == harm.attack and not target.dead \
@@ -91,6 +105,31 @@ def after_hit(f, c: Combatant, target: Combatant, attack, dealt: int) -> None:
             f.log(f"{target.name} catches fire")
 
 
+def knock_out(f, c: Combatant, rounds: str) -> None:
+    """A poison of sleep or unconsciousness (SRD 3.5 homunculus: "initial damage sleep for 1 minute"; drow poison:
+    "unconsciousness"): unconscious, so helpless, for ``rounds`` (``sleep`` immunity stops it too); unlike magical
+    sleep, a blow does not wake it."""
+    if c.dead or "sleep" in c.t.immunities:
+        return
+    ends = parse(rounds).roll(f.stream) * ROUND
+    old = c.conditions.get("knocked-out")
+    if old is None or old[0] < f.instant + ends:
+        add_condition(f, c, "knocked-out", ends)
+    if f.lines is not None:
+        f.log(f"{c.name} falls unconscious (poison)")
+
+
+def paralyze(f, c: Combatant, target: Combatant, paralysis) -> None:
+    """Paralysis: a Fortitude save or paralyzed (helpless) for its rounds (SRD 3.5 ghoul: "must succeed on a DC 12
+    Fortitude save or be paralyzed for 1d4+1 rounds")."""
+    if (target.is_able or paralysis.on == "swallowed") and not target.dead and "paralysis" not in target.t.immunities \
+            and target.t.type not in paralysis.immune_types \
+            and not save(f, target, "fort", paralysis.dc, c).success:
+        add_condition(f, target, "paralyzed", parse(paralysis.duration).roll(f.stream) * ROUND)
+        if f.lines is not None:
+            f.log(f"{target.name} is paralyzed")
+
+
 def burn_turn(f, c: Combatant) -> None:
     """A burning creature takes the fire's damage at the start of its turn, until the fire burns out."""
     rounds, dice, source = c.burning
@@ -104,7 +143,11 @@ def gaze(f, c: Combatant) -> None:
     for foe in list(c.foes):
         if not foe.is_able or foe.dead or GAZE_IMMUNITY[g.effect] in foe.t.immunities:
             continue
-        if save(f, foe, g.save, g.dc, c).success:
+        if g.effect == "charm" and not foe.t.humanoid:
+            continue                             # as charm person: humanoids only
+        if g.effect == "unnerve" and "unnerved" in foe.conditions:
+            continue
+        if save(f, foe, g.save, g.dc - (CHARM_IN_COMBAT if g.effect == "charm" else 0), c).success:
             continue
         if f.lines is not None:
             f.log(f"{foe.name} meets {c.name}'s gaze: {g.effect}")
@@ -115,13 +158,18 @@ def gaze(f, c: Combatant) -> None:
             add_condition(f, foe, "petrified", FOREVER)
         elif g.effect == "paralysis":
             add_condition(f, foe, "paralyzed", parse(g.rounds).roll(f.stream) * ROUND)
+        elif g.effect == "unnerve":
+            add_condition(f, foe, "unnerved", parse(g.rounds).roll(f.stream) * ROUND)
+        elif g.effect == "charm":
+            add_condition(f, foe, "charmed", FOREVER)    # its friend now: it fights the gazer no more
         else:
             add_condition(f, foe, "panicked", parse(g.rounds).roll(f.stream) * ROUND)
 
 
 def _can_grab(c: Combatant, target: Combatant) -> bool:
-    """SRD 3.5: improved grab works only against opponents at least one size category smaller, unless noted."""
-    return SIZES.index(target.t.creature.size) < SIZES.index(c.t.creature.size)
+    """SRD 3.5: improved grab works only against opponents at least one size category smaller, unless noted (an
+    octopus's "an opponent of any size", a mimic's adhesive)."""
+    return c.t.creature.improved_grab.any_size or SIZES.index(target.t.creature.size) < SIZES.index(c.t.creature.size)
 
 
 def grip_turn(f, c: Combatant) -> bool:
@@ -140,18 +188,36 @@ def holding_turn(f, c: Combatant, target: Combatant) -> bool:
     if "swallowed" in target.conditions:      # inside it: digested, no check needed
         dice, types = t.swallow
         deal(f, c, target, dice.roll(f.stream), types)
+        if t.paralysis is not None and t.paralysis.on == "swallowed" and not target.dead \
+                and "paralyzed" not in target.conditions:
+            paralyze(f, c, target, t.paralysis)          # the tendriculos's digestive juices: a save each round
         return True
-    if opposed(f, c, t.grapple, target, target.t.grapple):
+    if t.paralysis is not None and t.paralysis.on == "held" and "paralyzed" not in target.conditions:
+        paralyze(f, c, target, t.paralysis)              # the chuul's tentacles: a save on each of its turns
+    grab = t.creature.improved_grab
+    if not grab.hold_check or opposed(f, c, t.grapple, target, target.t.grapple):
+        if grab.drain is not None:            # blood drain: ability damage each turn it holds on
+            drained = state_of(c)
+            drained["drained"] = drained.get("drained", 0) + lose_ability(f, target, grab.drain, c)
+            if grab.drain_limit is not None and drained["drained"] >= grab.drain_limit:
+                release(c)                    # sated, it flies off to digest (out of the fight)
+                add_condition(f, c, "panicked", FOREVER)
+                if f.lines is not None:
+                    f.log(f"{c.name} is sated and flies off")
+                return True
+            if target.dead:
+                return True
         if t.swallow is not None:             # swallow whole: a won check swallows the held foe
             add_condition(f, target, "swallowed", FOREVER)
             if f.lines is not None:
                 f.log(f"{c.name} swallows {target.name} whole")
             return True
         attack = t.grab[1]
-        amount = max(1, attack.damage.roll(f.stream))
-        if f.lines is not None:
-            f.log(f"{c.name} crushes {target.name} in its grip for {amount}")
-        deal(f, c, target, amount, attack.types, attack.overcomes, weapon=True)
+        if not attack.harmless:               # a stirge's touch deals none: only its drain
+            amount = max(1, attack.damage.roll(f.stream))
+            if f.lines is not None:
+                f.log(f"{c.name} crushes {target.name} in its grip for {amount}")
+            deal(f, c, target, amount, attack.types, attack.overcomes, weapon=True)
         constrict = t.grab[2]
         if constrict is not None and not target.dead:
             if f.lines is not None:
@@ -168,14 +234,22 @@ def holding_turn(f, c: Combatant, target: Combatant) -> bool:
 
 
 def escape_turn(f, c: Combatant, holder: Combatant) -> bool:
-    """A held creature's turn: it tries to escape (an opposed grapple check against its holder)."""
-    if opposed(f, c, c.t.grapple, holder, holder.t.grapple):
+    """A held creature's turn: it tries to escape (an opposed grapple check against its holder); a mimic's adhesive
+    holds it while the mimic lives ("Opponents so grappled cannot get free while the mimic is alive")."""
+    if not holder.t.creature.improved_grab.automatic and opposed(f, c, c.t.grapple, holder, holder.t.grapple):
         release(holder)
         if f.lines is not None:
             f.log(f"{c.name} escapes {holder.name}'s grip")
     elif f.lines is not None:
         f.log(f"{c.name} struggles in {holder.name}'s grip")
     return True
+
+
+def state_of(c: Combatant) -> dict:
+    """The creature's per-fight ability state (``Combatant.specials``), made on first use."""
+    if c.specials is None:
+        c.specials = {}
+    return c.specials
 
 
 def release(c: Combatant) -> None:
@@ -193,7 +267,56 @@ def presence(f, c: Combatant) -> None:
         frighten(f, c)
     if c.t.stench is not None:
         stink(f, c)
+    if c.t.creature.aura is not None:
+        aura(f, c)
     c.frightened = True
+
+
+AURA_IMMUNITY = {"paralysis": ("mind-affecting", "paralysis"), "menace": (), "captivate": ("mind-affecting",),
+                 "panic": ("mind-affecting",), "weakness": ()}
+"""The immunities that stop each aura: despair paralyzes with fear; the song is a sonic mind-affecting charm."""
+
+
+def aura(f, c: Combatant) -> None:
+    """An aura of presence, on the creature's first action; each foe saves once (SRD 3.5: "that creature cannot be
+    affected again by the same mummy's despair ability for 24 hours").
+
+    - Despair (mummy): "At the mere sight of a mummy, the viewer must succeed on a DC 16 Will save or be paralyzed
+      with fear for 1d4 rounds."
+    - Aura of menace (archons): "Those who fail take a -2 penalty on attacks, AC, and saves for 24 hours or until
+      they successfully hit the archon that generated the aura" (here: for the fight).
+    - Bay (yeth hound, shadow mastiff): "must succeed on a DC 11 Will save or become panicked for 2d4 rounds ...
+      a sonic mind-affecting fear effect".
+    - Horrific appearance (sea hag): "must succeed on a DC 13 Fortitude save or instantly be weakened, taking 2d6
+      points of Strength damage".
+    - Captivating song (harpy): "must succeed on a DC 16 Will save or become captivated ... Captivated creatures can
+      take no actions other than to defend themselves ... A victim within 5 feet of the harpy stands there and
+      offers no resistance to the monster's attacks" (helpless), while the harpy sings (each of its turns, see
+      :func:`arena.combat.specials.keep_singing`) and 1 round after."""
+    a = c.t.creature.aura
+    stops = AURA_IMMUNITY[a.effect]
+    for foe in list(c.foes):
+        if not foe.is_able or foe.dead or any(i in foe.t.immunities for i in stops):
+            continue
+        if save(f, foe, a.save, a.dc, c).success:
+            continue
+        if a.effect == "paralysis":
+            add_condition(f, foe, "paralyzed", parse(a.rounds).roll(f.stream) * ROUND)
+        elif a.effect == "panic":
+            add_condition(f, foe, "panicked", parse(a.rounds).roll(f.stream) * ROUND)
+        elif a.effect == "weakness":
+            if a.loss is not None:
+                lose_ability(f, foe, a.loss, c)
+        elif a.effect == "menace":
+            add_condition(f, foe, "menaced", FOREVER)
+        else:
+            add_condition(f, foe, "captivated", 2 * ROUND, by=c)
+        if f.lines is not None:
+            f.log(f"{foe.name} is {AURA_WORDS[a.effect]} by {c.name}")
+
+
+AURA_WORDS = {"paralysis": "paralyzed with despair", "menace": "menaced", "captivate": "captivated",
+              "panic": "panicked", "weakness": "weakened"}
 
 
 def stink(f, c: Combatant) -> None:

@@ -162,7 +162,7 @@ def swing_at(f, c: Combatant, target: Combatant, attack, bonus: int, swing: int 
     if c.damage_bonus:
         amount += c.damage_bonus         # rage, lost Strength (melee only, in the bonus), sickened
     if amount < 1:
-        amount = 1
+        amount = 0 if attack.harmless else 1     # SRD: a hit deals at least 1 (a harmless attack none)
     if attack.sneak and sneak_applies(f, c, target, denied, flanked):
         amount += attack.sneak.roll(f.stream)
     part_hit = part is not None and called_hit(plan, outcome, target, part, attack)

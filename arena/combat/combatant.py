@@ -27,7 +27,7 @@ class CompiledAttack:
 
     __slots__ = ("name", "bonuses", "count", "damage", "types", "extra", "extra_type", "threat", "multiplier",
                  "ranged", "touch", "sneak", "trip", "trip_modifier", "overcomes", "max_damage", "full_bonuses",
-                 "first_bonus", "damage_table", "rider")
+                 "first_bonus", "damage_table", "rider", "harmless")
 
     def __init__(self, attack) -> None:
         self.name = attack.name
@@ -54,6 +54,12 @@ class CompiledAttack:
         """Every equally likely damage roll (one draw per roll), or None when there are too many."""
         self.rider = False
         """A hit with it does more than damage (improved grab, paralysis: :mod:`arena.combat.abilities`)."""
+        self.harmless = attack.harmless
+        """It deals no hit-point damage, only its riders' (a shadow's touch): its one damage roll is
+        :data:`HARMLESS_ROLL`, which the swing's minimum-damage branch turns into 0 (the hot path is unchanged)."""
+        if self.harmless:
+            self.damage_table = (HARMLESS_ROLL,)
+            self.max_damage = 0
 
     def swings(self) -> list[int]:
         return list(self.full_bonuses)
@@ -71,9 +77,12 @@ def _pick(routines: tuple[tuple[CompiledAttack, ...], ...], ranged: bool) -> tup
     return routines[0] if routines else ()
 
 
-UNABLE = frozenset({"asleep", "held", "knocked-out", "paralyzed", "panicked", "petrified", "swallowed"})
+HARMLESS_ROLL = -1_000_000
+"""The damage roll of a harmless attack: below 1 whatever bonuses add, so the swing's minimum-damage branch sees it."""
+UNABLE = frozenset({"asleep", "held", "knocked-out", "paralyzed", "panicked", "petrified", "swallowed",
+                    "captivated", "stupefied", "charmed", "engulfed"})
 """Conditions under which a creature cannot act (the fight ends when a side has nobody able)."""
-NOT_HELPLESS = frozenset({"panicked", "petrified", "swallowed"})
+NOT_HELPLESS = frozenset({"panicked", "petrified", "swallowed", "stupefied", "charmed", "engulfed"})
 """Out of the fight but no target for a coup de grace: fled, turned to stone, inside a monster."""
 CHARGE_BONUS = 2
 """SRD 3.5 charge: +2 on the attack roll."""
@@ -129,7 +138,10 @@ class Template:
                  "helpless_ac", "helpless_touch_ac", "spell_focus", "healing_domain", "concentration",
                  "shoots_better", "pounce", "ferocity", "grapple", "grab", "paralysis", "fear", "poison",
                  "ability_damage", "energy_drain", "rake", "rage", "burn", "gaze", "swallow", "turn_start", "web",
-                 "breath_effect", "on_action", "special_action", "stench", "trample", "charge", "incorporeal")
+                 "breath_effect", "on_action", "special_action", "stench", "trample", "charge", "incorporeal",
+                 "dr_all", "summon", "summon_cache", "whirlwind", "crush", "aura", "roar", "smoke", "entangle",
+                 "eye_rays", "smite", "special_turn", "each_turn", "presence", "petrification", "evasion",
+                 "glance", "slow_on_hit", "split", "quickness", "engulf")
 
     def __init__(self, creature: Creature, name: str) -> None:
         self.name = name
@@ -160,7 +172,9 @@ class Template:
         self.resist = dict(creature.energy_resistance)
         dr = creature.damage_reduction
         self.dr_amount = dr.amount if dr else 0
-        self.dr_overcome = frozenset(dr.overcome_by) if dr else frozenset()
+        self.dr_overcome = frozenset(dr.overcome_by) if dr and not dr.all_needed else frozenset()
+        self.dr_all = frozenset(dr.overcome_by) if dr and dr.all_needed else None
+        """DR x/a and b (SRD 3.5 lantern archon, 10/evil and magic): only a weapon that is all of them bypasses it."""
         regen = creature.regeneration
         self.regen = regen.amount if regen else 0
         self.regen_overcome = frozenset(regen.overcome_by) if regen else frozenset()
@@ -226,20 +240,31 @@ class Template:
         self.special_action = self.breath is not None or self.breath_effect is not None or self.web is not None \
             or self.trample is not None
         """The attack policy looks at a breath weapon or a web before the creature's weapons."""
-        self.on_action = bool(self.dodge or self.fear or self.stench)
-        """Acting does something besides the action: Dodge designates, frightful presence frightens."""
-        self.turn_start = self.heals_itself or self.gaze is not None
-        """Something to do at the start of each of its turns: regeneration or fast healing, a gaze."""
+        self.summon, self.whirlwind, self.crush, self.aura = \
+            creature.summon, creature.whirlwind, creature.crush, creature.aura
+        self.roar, self.smoke, self.entangle, self.eye_rays, self.smite = \
+            creature.roar, creature.smoke, creature.entangle, creature.eye_rays, creature.smite
+        self.petrification, self.evasion, self.glance = creature.petrification, creature.evasion, creature.glance
+        self.slow_on_hit, self.quickness, self.engulf = creature.slow_on_hit, creature.quickness, creature.engulf
+        self.split = frozenset(creature.split) or None
+        """Split (ochre jelly): the damage types that split it instead of harming it."""
+        self.summon_cache: dict = {}
+        """What it summons, compiled on the first success (:func:`arena.combat.specials.summoned_template`)."""
+        self.compile_flags()
         self.grab = None
         grab = creature.improved_grab
         named = [a for routine in (self.full, self.standard) for a in routine]
         if grab is not None:
             attack = next((a for a in named if a.name == grab.attack), None)
+            hurts = next((a for a in named if a.name == grab.damage_attack), attack) if grab.damage_attack \
+                else attack
             if attack is not None:
-                self.grab = (grab.attack, attack, parse(grab.constrict) if grab.constrict else None)
-                """(attack name, the compiled attack whose damage a held foe takes, constrict's damage)."""
-        riders = {x.attack for x in (grab, self.paralysis, self.poison, self.ability_damage, self.energy_drain,
-                                     self.burn) if x is not None}
+                self.grab = (grab.attack, hurts, parse(grab.constrict) if grab.constrict else None)
+                """(attack name, the compiled attack whose damage a held foe takes (an octopus grabs with its
+                arms and its hold deals bite damage), constrict's damage)."""
+        paralysis = self.paralysis if self.paralysis is not None and self.paralysis.on == "hit" else None
+        riders = {x.attack for x in (grab, paralysis, self.poison, self.ability_damage, self.energy_drain,
+                                     self.burn, self.petrification, self.slow_on_hit) if x is not None}
         for a in named:
             a.rider = a.name in riders
         self.policy = creature.tactics
@@ -249,6 +274,25 @@ class Template:
         self.parts_key = _PARTS_IDS.setdefault(tuple(sorted(self.parts.items())), len(_PARTS_IDS))
         """A small number naming this set of parts and their AC bonuses (a cheap key for cached decisions)."""
 
+
+    def compile_flags(self) -> None:
+        """What a turn must look at, from the abilities: a flag each, so that a creature without them pays one test
+        (:mod:`arena.combat.specials`)."""
+        self.special_turn = any(x is not None for x in (self.summon, self.whirlwind, self.crush, self.roar,
+                                                         self.smite, self.glance, self.engulf)) \
+            or self.quickness
+        """Its turn may go to a special action (summoning, a whirlwind, crush, roar, smite) instead of its attack."""
+        self.each_turn = any(x is not None for x in (self.smoke, self.entangle, self.eye_rays)) \
+            or (self.aura is not None and self.aura.effect == "captivate")
+        """A free action at the start of each of its turns (smoke, entangling plants, an eye ray, its song)."""
+        self.presence = bool(self.fear or self.stench or self.aura is not None)
+        """Its first action frightens, stinks or spreads its aura (:func:`arena.combat.abilities.presence`)."""
+        self.on_action = bool(self.dodge or self.presence or self.special_turn)
+        """Acting does something besides the action: Dodge designates, frightful presence frightens, a special
+        action may take the turn."""
+        self.turn_start = self.heals_itself or self.gaze is not None or self.each_turn
+        """Something to do at the start of each of its turns: regeneration or fast healing, a gaze, a free
+        action."""
 
     def set_side(self, side: str) -> None:
         """Which side the creature fights on in this encounter (a PC stat block may fight as a monster)."""
@@ -273,7 +317,7 @@ class Combatant:
                  "blind", "deaf", "ranged", "expires_at", "attack_action", "offset", "dodge_against",
                  "melee_target", "melee_attackers", "casting", "grip", "frightened", "damage_bonus",
                  "negative_levels", "ability_loss", "ability_mods", "save_mods", "burning", "raging",
-                 "webs", "last_effect", "afflicted")
+                 "webs", "last_effect", "afflicted", "specials")
 
     def __init__(self, template: Template, uid: int, settings, foes: list | None = None,
                  friends: list | None = None, tally=None) -> None:
@@ -297,6 +341,8 @@ class Combatant:
         burning: [rounds left, fire damage dice, source] while it burns; webs: webs thrown; last_effect: its last
         breath was the one without damage (a dragon alternates them, that one first); afflicted: something its
         turn must look at may be in force (a spell being cast, a fire, a grapple, a web, slow gas)."""
+        self.specials = None
+        """Per-fight state of its special abilities (uses, who saved, a whirlwind's rounds): a dict once used."""
         self.offset = 0.0
         """Where this creature's turn falls within a round, in seconds after the round starts (set by initiative):
         durations run from the instant of the turn that started them to the same point of a later round."""

@@ -27,6 +27,18 @@ NEGATIVE_LEVEL_HP = 5
 
 SHAKEN = -2
 """SRD 3.5 shaken: -2 on attack rolls, saving throws, skill checks and ability checks."""
+MENACED = -2
+"""SRD 3.5 aura of menace: "a -2 penalty on attacks, AC, and saves"."""
+CHOKING = -2
+"""SRD 3.5 nightmare's smoke: "a -2 penalty on all attack and damage rolls"."""
+UNNERVED = -2
+"""SRD 3.5 chain devil's unnerving gaze: "a -2 penalty on attack rolls for 1d3 rounds"."""
+FATIGUED, EXHAUSTED = -1, -3
+"""SRD 3.5 fatigued (-2 Strength and Dexterity) and exhausted (-6): their change to the two modifiers."""
+PENALTIES = frozenset({"shaken", "entangled", "sickened", "menaced", "choking", "carried", "fatigued", "exhausted",
+                       "unnerved"})
+"""Conditions that change a creature's numbers beyond bless and shield of faith (carried: a whirlwind's captive,
+-2 on attack rolls and -4 Dexterity as entangled)."""
 
 
 def add_condition(f, target: Combatant, name: str, seconds: float, **data) -> None:
@@ -69,7 +81,7 @@ def drop_condition(f, c: Combatant, name: str) -> None:
         secondary_poison(f, c, data)
 
 
-BONUS_CONDITIONS = frozenset({"bless", "shaken", "shield of faith", "entangled", "sickened"})
+BONUS_CONDITIONS = frozenset({"bless", "shield of faith"}) | PENALTIES
 """Conditions that change a creature's attack, AC or save bonuses."""
 TURN_CONDITIONS = frozenset({"entangled", "slowed"})
 """Conditions its turn must look at (:attr:`Combatant.afflicted`)."""
@@ -82,8 +94,8 @@ def recompute_bonuses(c: Combatant) -> None:
     ability points (Strength: melee attack and damage; Dexterity: AC, ranged attacks and Reflex; Constitution:
     Fortitude; Wisdom: Will)."""
     conditions = c.conditions
-    if c.ability_mods is None and not c.negative_levels and not c.raging and "shaken" not in conditions \
-            and "entangled" not in conditions and "sickened" not in conditions:   # bless, shield of faith only
+    if c.ability_mods is None and not c.negative_levels and not c.raging \
+            and PENALTIES.isdisjoint(conditions):                                # bless, shield of faith only
         c.attack_bonus = 1 if "bless" in conditions else 0
         shield = conditions.get("shield of faith")
         c.ac_bonus = shield[1]["bonus"] if shield else 0
@@ -91,17 +103,24 @@ def recompute_bonuses(c: Combatant) -> None:
         c.save_mods = None
         return
     sick = SICKENED if "sickened" in conditions else 0
-    shaken = (SHAKEN if "shaken" in conditions else 0) + (ENTANGLED if "entangled" in conditions else 0) + sick
+    menaced = MENACED if "menaced" in conditions else 0
+    held = (ENTANGLED if "entangled" in conditions else 0) + (ENTANGLED if "carried" in conditions else 0)
+    shaken = (SHAKEN if "shaken" in conditions else 0) + held + sick + menaced \
+        + (CHOKING if "choking" in conditions else 0) + (UNNERVED if "unnerved" in conditions else 0)
     levels = c.negative_levels
     mods = c.ability_mods or {}
+    tired = EXHAUSTED if "exhausted" in conditions else FATIGUED if "fatigued" in conditions else 0
+    if tired:                               # -2 (or -6) Strength and Dexterity
+        mods = {**mods, "str": mods.get("str", 0) + tired, "dex": mods.get("dex", 0) + tired}
     rage = RAGE_MODIFIER if c.raging else 0
     c.attack_bonus = (1 if "bless" in conditions else 0) + shaken - levels \
         + (mods.get("dex", 0) if c.ranged else mods.get("str", 0) + rage)
-    c.save_bonus = (SHAKEN if "shaken" in conditions else 0) + sick - levels
+    c.save_bonus = (SHAKEN if "shaken" in conditions else 0) + sick - levels + menaced
     shield = conditions.get("shield of faith")
     c.ac_bonus = (shield[1]["bonus"] if shield else 0) + mods.get("dex", 0) - (RAGE_AC if c.raging else 0) \
-        + (ENTANGLED if "entangled" in conditions else 0)
-    c.damage_bonus = sick + (0 if c.ranged else mods.get("str", 0) + rage)
+        + held + menaced
+    c.damage_bonus = sick + (CHOKING if "choking" in conditions else 0) \
+        + (0 if c.ranged else mods.get("str", 0) + rage)
     c.save_mods = {"fort": mods.get("con", 0), "ref": mods.get("dex", 0), "will": mods.get("wis", 0)} \
         if mods else None
 
@@ -167,8 +186,15 @@ def drain_levels(f, c: Combatant, levels: int) -> None:
 def secondary_poison(f, c: Combatant, data: dict) -> None:
     """One minute after a poisoning: a second save or the secondary damage."""
     poison = data["poison"]
-    if poison.secondary is not None and not save(f, c, poison.save, poison.dc, None).success:
-        lose_ability(f, c, poison.secondary, None)
+    if (poison.secondary is not None or poison.secondary_unconscious is not None) \
+            and not save(f, c, poison.save, poison.dc, None).success:
+        if poison.secondary is not None:
+            lose_ability(f, c, poison.secondary, None)
+        elif "sleep" not in c.t.immunities:      # a sleep poison's secondary damage: unconscious again, longer
+            ends = parse(poison.secondary_unconscious).roll(f.stream) * ROUND
+            old = c.conditions.get("knocked-out")
+            if old is None or old[0] < f.instant + ends:
+                add_condition(f, c, "knocked-out", ends)
 
 
 def expire(f, now: float) -> None:

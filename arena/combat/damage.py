@@ -10,7 +10,7 @@ from __future__ import annotations
 from arena.combat import spells
 from arena.combat.called_shots import called_effect
 from arena.combat.combatant import Combatant
-from arena.combat.conditions import add_condition, lose_ability, rage
+from arena.combat.conditions import FOREVER, add_condition, lose_ability, rage
 from arena.combat.rolls import save as saving_throw
 from arena.combat.states import DEAD_AT, die, refresh
 from arena.dice import parse
@@ -50,6 +50,8 @@ def deal(f, source: Combatant, target: Combatant, amount: int, types: frozenset,
             if kind in t.vulnerabilities:
                 amount += amount // 2
         dr = weapon and t.dr_amount and types <= PHYSICAL and not (overcomes & t.dr_overcome)
+        if dr and t.dr_all is not None and t.dr_all <= overcomes:
+            dr = False                        # DR 10/evil and magic: a weapon that is both
         if dr:
             amount -= t.dr_amount
         if f.lines is not None and amount != rolled:
@@ -57,6 +59,8 @@ def deal(f, source: Combatant, target: Combatant, amount: int, types: frozenset,
         if amount <= 0:
             if f.lines is not None:
                 f.log(f"{target.name} takes no damage ({kinds(types)}{defended})")
+            if t.split and types & t.split and target.hp > SPLIT_ABOVE:
+                split(f, target)
             return 0
     if target.temp_hp:
         soaked = min(target.temp_hp, amount)
@@ -98,6 +102,24 @@ def deal(f, source: Combatant, target: Combatant, amount: int, types: frozenset,
     return amount
 
 
+SPLIT_ABOVE = 10
+"""SRD 3.5 Split: "A jelly with 10 hit points or less cannot be further split"."""
+
+
+def split(f, c: Combatant) -> None:
+    """SRD 3.5 Split (ochre jelly): "Slashing and piercing weapons and electricity attacks deal no damage to an ochre
+    jelly. Instead the creature splits into two identical jellies, each with half of the original's current hit
+    points (round down)": this one keeps half, the other joins its side at the end of the round
+    (:func:`arena.combat.specials.join`), acting right after it."""
+    half = c.hp // 2
+    c.hp = half
+    if f.joining is None:
+        f.joining = []
+    f.joining.append((c, c.t, 1, half))
+    if f.lines is not None:
+        f.log(f"{c.name} splits in two ({half} hit points each)")
+
+
 def area_damage(f, caster: Combatant, target: Combatant, dice, types, save: str, dc: int,
                 half_divine: bool = False, rolled: int | None = None) -> None:
     """Area damage with a save for half (``rolled``: the spell's one damage roll for everyone it catches; None:
@@ -105,8 +127,8 @@ def area_damage(f, caster: Combatant, target: Combatant, dice, types, save: str,
     outcome = saving_throw(f, target, save, dc, caster)
     amount = dice.maximum if outcome.fumble else rolled if rolled is not None else dice.roll(f.stream)
     _save_extremes(target, outcome)
-    if outcome.critical_success:
-        amount = 0
+    if outcome.critical_success or (outcome.success and save == "ref" and target.t.evasion):
+        amount = 0                            # evasion (giant eagle): a made Reflex save takes none
     elif outcome.success:
         amount //= 2
     if half_divine:
@@ -122,7 +144,8 @@ def breath(f, c: Combatant, targets: list[Combatant]) -> None:
     t = c.t
     if t.breath_effect is not None and (not c.last_effect or t.breath is None):
         c.last_effect = True
-        c.breath_ready_at = f.instant + parse(t.breath.recharge if t.breath else "1d4").roll(f.stream) * spells.ROUND
+        recharge = t.breath.recharge if t.breath else t.breath_effect.recharge
+        c.breath_ready_at = f.instant + parse(recharge).roll(f.stream) * spells.ROUND
         breath_effect(f, c, targets)
         return
     c.last_effect = False
@@ -136,16 +159,20 @@ def breath(f, c: Combatant, targets: list[Combatant]) -> None:
         outcome = saving_throw(f, target, weapon.save, weapon.dc, c)
         _save_extremes(target, outcome)
         dealt = dice.maximum if outcome.fumble else amount
-        if outcome.critical_success:
+        if outcome.critical_success or (outcome.success and weapon.save == "ref" and target.t.evasion):
             dealt = 0
-        elif outcome.success and weapon.half_on_save:
-            dealt //= 2
+        elif outcome.success:
+            dealt = dealt // 2 if weapon.half_on_save else 0      # half, or negated (bombardier beetle)
         deal(f, c, target, dealt, frozenset({weapon.damage_type}))
 
 
 BREATH_CONDITION = {"sleep": ("asleep", "sleep"), "paralysis": ("paralyzed", "paralysis"),
-                    "slow": ("slowed", None), "fear": ("panicked", "mind-affecting")}
-"""A breath effect -> (the condition it puts on a creature that fails its save, the immunity that stops it)."""
+                    "slow": ("slowed", None), "fear": ("panicked", "mind-affecting"),
+                    "petrify": ("petrified", "petrification"), "repulsion": ("panicked", "mind-affecting")}
+"""A breath effect -> (the condition it puts on a creature that fails its save, the immunity that stops it).
+Repulsion (SRD 3.5 bronze dragon: "compelled to do nothing but move away from the dragon for 1d6 rounds plus 1
+round per age category ... a mind-affecting compulsion") takes the creature out of the fight as a panicked one is;
+petrification (the gorgon's "turn to stone permanently") lasts the rest of the fight."""
 
 
 def breath_effect(f, c: Combatant, targets: list[Combatant]) -> None:
@@ -162,6 +189,8 @@ def breath_effect(f, c: Combatant, targets: list[Combatant]) -> None:
         if weapon.effect == "weakness":
             if weapon.loss is not None:
                 lose_ability(f, target, weapon.loss, c)
+        elif weapon.effect == "petrify":
+            add_condition(f, target, condition, FOREVER)
         else:
             add_condition(f, target, condition, parse(weapon.rounds).roll(f.stream) * spells.ROUND)
 
@@ -185,7 +214,8 @@ def defences_text(t, types: frozenset, rolled: int, dr: bool) -> str:
         if kind in t.vulnerabilities:
             parts.append(f"vulnerable to {kind} +50%")
     if dr:
-        parts.append(f"DR {t.dr_amount}/{' or '.join(sorted(t.dr_overcome)) or '-'}")
+        overcome = " and ".join(sorted(t.dr_all)) if t.dr_all else " or ".join(sorted(t.dr_overcome)) or "-"
+        parts.append(f"DR {t.dr_amount}/{overcome}")
     return f" ({', '.join(parts)})"
 
 

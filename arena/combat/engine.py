@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 
 import simpy
 
-from arena.combat import abilities, attacks, called_shots, conditions, damage, rolls, spells, states, tactics
+from arena.combat import abilities, attacks, called_shots, conditions, damage, rolls, specials, spells, states, tactics
 from arena.combat.attacks import (
     BLIND_AC,
     BLIND_MISS_CHANCE,
@@ -147,7 +147,7 @@ class Fight:
                  "prad_monster_fortitude", "back_line", "luck_low_natural", "buff_by_value", "area_roll_once",
                  "fix_spell_focus", "fix_deflection", "fix_dodge", "fix_healing_domain", "fix_melee_begins",
                  "fix_touch_ff", "fix_ff_aoo", "fix_color_spray", "fix_trip_ties", "fix_blind_dex", "fix_sr_once",
-                 "fix_caster_melee")
+                 "fix_caster_melee", "joining")
     """Slots, not a ``__dict__``: some fifty attributes are more than CPython shares the keys of, and the hot loop
     reads them on every swing (a slot is the fastest attribute to read)."""
 
@@ -199,6 +199,8 @@ class Fight:
         """How many creatures of each side can act: the fight ends when a side has none."""
         self.melee_count = melee
         """How many creatures of each side can act and fight in melee (shooting into melee, flanking)."""
+        self.joining = None
+        """Creatures summoned this round, waiting to join at its end: [(summoner, template, count)]."""
 
     def _model_flags(self, model: ModelOptions) -> None:
         """The model's options as plain attributes: the hot loop reads them on every swing (worked out once per
@@ -286,6 +288,8 @@ class Fight:
                     turn(creature)
                 if not able["pc"] or not able["monster"]:      # inlined _over(): the fight is over
                     return
+            if self.joining:                 # summoned creatures join at the end of the round
+                specials.join(self, order)
             yield self.env.timeout(ROUND)
 
     def _initiative(self) -> list[Combatant]:
@@ -329,6 +333,10 @@ class Fight:
                 states.heal_itself(self, c)
             if t.gaze is not None and c.is_able:
                 abilities.gaze(self, c)
+                if self._over():
+                    return
+            if t.each_turn:                  # smoke, entangling plants, eye rays, a song: free actions
+                specials.each_turn(self, c)
                 if self._over():
                     return
         if c.afflicted:                      # a spell being cast, a fire, a grapple, a web, slow gas
@@ -395,8 +403,10 @@ class Fight:
                     c.dodge_against = target
                 elif kind == "cast" and action.targets and action.targets[0].side != c.side:
                     c.dodge_against = action.targets[0]
-            if not c.frightened and (t.fear or t.stench) and kind != "none":   # on its first action
+            if not c.frightened and t.presence and kind != "none":   # on its first action
                 abilities.presence(self, c)
+            if t.special_turn and kind == "attack" and specials.special_turn(self, c, target, full):
+                kind = "special"             # summoning, a whirlwind, crush, roar, smite took the turn
         strained = False
         if kind == "attack":
             if target is not None:
@@ -422,7 +432,7 @@ class Fight:
             abilities.trample(self, c, action.targets)
         elif kind == "coup":
             attacks.coup_de_grace(self, c, target)
-        if disabled and (strained or kind in ("cast", "breath", "coup")) and c.hp == 0 and not c.dead \
+        if disabled and (strained or kind in ("cast", "breath", "coup", "special")) and c.hp == 0 and not c.dead \
                 and not t.ferocity:
             states.strain(self, c)
         c.acted = True

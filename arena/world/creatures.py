@@ -105,6 +105,9 @@ class Attack(Frozen):
     """Check modifier of that trip attempt, when the SRD gives one (wolf +1, dire wolf +11)."""
     materials: tuple[DrOvercome, ...] = ()
     """What the weapon counts as against damage reduction besides its damage types (``magic`` for a +1 weapon)."""
+    harmless: StrictBool = False
+    """It deals no hit-point damage (a shadow's incorporeal touch, an octopus's arms): a hit does only what the
+    abilities riding on it do (ability damage, paralysis, a grab); ``damage`` is then not rolled (write 1)."""
     notes: Text = ""
 
     @model_validator(mode="after")
@@ -150,6 +153,15 @@ class Rend(Frozen):
     hits_needed: Annotated[int, _int(2, MAX_ATTACKS_PER_ROUTINE)] = 2
 
 
+class AbilityLoss(Frozen):
+    """Points of one ability score lost (``1d6`` of ``con``): ability damage, or drain when ``drain``."""
+
+    dice: DamageDice
+    ability: Ability
+    drain: StrictBool = False
+    """Drain rather than damage: the same in a fight (it does not heal there either); what immunities apply."""
+
+
 class ImprovedGrab(Frozen):
     """Improved grab (SRD 3.5): when ``attack`` hits, a free grapple check; if it wins, the creature holds the foe
     and, each later round it keeps the hold, deals that attack's damage (and ``constrict`` when it has it) with a
@@ -158,6 +170,23 @@ class ImprovedGrab(Frozen):
     attack: Label = "bite"
     constrict: DamageDice | None = None
     """Constrict: this damage on every won grapple check, in addition to the attack's."""
+    damage_attack: Label | None = None
+    """The attack whose damage the hold deals when it is not the grabbing one (SRD 3.5 octopus: it grabs with its
+    arms, which deal none, and "automatically deals bite damage")."""
+    any_size: StrictBool = False
+    """It grabs "an opponent of any size" (the octopus's), not only smaller ones."""
+    automatic: StrictBool = False
+    """Adhesive (SRD 3.5 mimic): "automatically grapples any creature it hits with its slam attack" (no grapple check
+    to start the hold), and the held foe "cannot get free while the mimic is alive" (no escape); attach (stirge,
+    dire weasel) too: it latches on, and only a pin, which the model does not have, removes it."""
+    hold_check: StrictBool = True
+    """Each later turn it keeps the hold with a won grapple check; False: with none (an attached dire weasel
+    "automatically deals bite damage each round it remains attached")."""
+    drain: AbilityLoss | None = None
+    """Blood drain: this ability damage to the held foe on each of its turns (stirge: 1d4 Constitution)."""
+    drain_limit: Annotated[int, _int(1, 100)] | None = None
+    """Once it has drained this many points it lets go and leaves the fight (a stirge: "Once it has dealt 4 points of
+    Constitution damage, it detaches and flies off to digest the meal")."""
 
 
 class FrightfulPresence(Frozen):
@@ -177,26 +206,32 @@ class Paralysis(Frozen):
     duration: RoundsDice = "1d4+1"
     immune_types: tuple[CreatureType, ...] = ()
     """Creature types the paralysis does not affect (the ghoul's: elves; none of the engine's types by default)."""
-
-
-class AbilityLoss(Frozen):
-    """Points of one ability score lost (``1d6`` of ``con``): ability damage, or drain when ``drain``."""
-
-    dice: DamageDice
-    ability: Ability
-    drain: StrictBool = False
-    """Drain rather than damage: the same in a fight (it does not heal there either); what immunities apply."""
+    on: Literal["hit", "held", "swallowed"] = "hit"
+    """When the foe saves: on a hit with ``attack``; ``held``: on each of the creature's turns while it holds the
+    foe (the chuul's tentacles); ``swallowed``: on each of its turns while the foe is inside it (the tendriculos's
+    digestive juices)."""
 
 
 class Poison(Frozen):
     """Poison delivered by ``attack`` (SRD 3.5 "Poison"): a save (``dc``) on a hit or take the initial ability
-    damage; one minute (10 rounds) later a second save or take the secondary damage."""
+    damage; one minute (10 rounds) later a second save or take the secondary damage. A poison of sleep or
+    unconsciousness (the homunculus's, drow poison) knocks the victim out for ``unconscious`` rounds instead (and
+    ``secondary_unconscious`` after the second failed save)."""
 
     attack: Label
     dc: Annotated[int, _int(1, MAX_MODIFIER)]
     save: SaveKind = "fort"
-    initial: AbilityLoss
+    initial: AbilityLoss | None = None
     secondary: AbilityLoss | None = None
+    unconscious: RoundsDice | None = None
+    """Initial damage "sleep for 1 minute": unconscious (helpless) for these rounds."""
+    secondary_unconscious: RoundsDice | None = None
+
+    @model_validator(mode="after")
+    def _some_damage(self) -> "Poison":
+        if self.initial is None and self.unconscious is None:
+            raise ValueError("a poison needs its initial damage: initial (ability damage) or unconscious (rounds)")
+        return self
 
 
 class AbilityDamageAttack(Frozen):
@@ -232,7 +267,9 @@ class Gaze(Frozen):
     (``save``, ``dc``) or suffers ``effect``: ``petrify`` (turned to stone: out of the fight), ``paralysis`` (for
     ``rounds``), ``death`` (dies), ``fear`` (panicked for ``rounds``). Averting eyes is not modelled."""
 
-    effect: Literal["petrify", "paralysis", "death", "fear"]
+    effect: Literal["petrify", "paralysis", "death", "fear", "unnerve", "charm"]
+    """``unnerve``: -2 on attack rolls for ``rounds`` (the chain devil's); ``charm``: as charm person (the spirit
+    naga's: humanoids only, +5 on the save in a fight; a charmed foe fights no more)."""
     save: SaveKind = "fort"
     dc: Annotated[int, _int(1, MAX_MODIFIER)]
     rounds: RoundsDice = "2d4"
@@ -255,11 +292,15 @@ class BreathEffect(Frozen):
 
     shape: Literal["cone", "line"]
     length_ft: Annotated[int, _int(1, MAX_FEET)]
-    effect: Literal["sleep", "paralysis", "slow", "fear", "weakness"]
+    effect: Literal["sleep", "paralysis", "slow", "fear", "weakness", "petrify", "repulsion"]
+    """``petrify``: turned to stone for good (the gorgon's); ``repulsion``: compelled to move away (the bronze
+    dragon's): out of the fight for ``rounds``, like a panicked creature."""
     save: SaveKind = "will"
     dc: Annotated[int, _int(1, MAX_MODIFIER)]
     rounds: RoundsDice = "1d6"
     loss: AbilityLoss | None = None
+    recharge: RoundsDice = "1d4"
+    """Rounds before it can be used again when the creature has no damaging breath (the gorgon's: 1d4)."""
 
 
 class Stench(Frozen):
@@ -288,6 +329,168 @@ class Web(Frozen):
     uses: Annotated[int, _int(1, 100)] = 8
 
 
+class Summon(Frozen):
+    """Summon (SRD 3.5 demons, devils and mephits: "Once per day a dretch can attempt to summon another dretch with a
+    35% chance of success"): as a standard action, ``uses`` times a fight, it tries; with ``chance`` (rolled on the
+    fight's stream) ``count`` ``creature``s of the bestiary join its side at the start of the next round, acting
+    right after it. A summoned creature cannot summon in turn (the SRD's mephit: not for an hour)."""
+
+    creature: Label
+    count: RoundsDice = "1"
+    chance: Annotated[float, Field(gt=0, le=1)]
+    uses: Annotated[int, _int(1, 10)] = 1
+
+
+class Whirlwind(Frozen):
+    """Whirlwind (SRD 3.5 air elemental, djinni): once a fight it becomes a whirlwind for ``rounds`` rounds, making no
+    other attack. On each of its turns in that form every foe one or more sizes smaller that it is not yet carrying
+    makes a Reflex save (``dc``) or takes ``damage``, then a second one or is caught: carried in the winds, it takes
+    ``held_damage`` on each of the whirlwind's turns and -2 on attack rolls and -4 Dexterity (-2 AC) until the form
+    ends. Which foes the whirlwind reaches each round is abstract (all the smaller ones)."""
+
+    dc: Annotated[int, _int(1, MAX_MODIFIER)]
+    damage: DamageDice
+    held_damage: DamageDice
+    rounds: RoundsDice
+
+
+class Crush(Frozen):
+    """Crush (SRD 3.5 dragons of Huge size and up): as a standard action it lands on the foes ``smaller_by`` or more
+    size categories smaller than itself: each makes a Reflex save (``dc``, the breath weapon's) or takes ``damage``
+    (pinned: the SRD's damage "during the next round" is dealt at once, and keeping the pin is not modelled)."""
+
+    damage: DamageDice
+    dc: Annotated[int, _int(1, MAX_MODIFIER)]
+    smaller_by: Annotated[int, _int(1, 8)] = 3
+
+
+class Engulf(Frozen):
+    """Engulf (SRD 3.5 gelatinous cube: "can simply mow down Large or smaller creatures as a standard action ...
+    must succeed on a DC 13 Reflex save or be engulfed ... Engulfed creatures are subject to the cube's paralysis and
+    acid, and are considered to be grappled and trapped within its body"): instead of its slam, while a foe of
+    ``max_size`` or smaller is outside it; those inside are out of the fight, take ``damage`` of ``damage_type`` and
+    save against its paralysis on each of its turns, until it drops (escaping is not modelled)."""
+
+    dc: Annotated[int, _int(1, MAX_MODIFIER)]
+    max_size: Size = "large"
+    damage: DamageDice
+    damage_type: DamageType = "acid"
+
+
+class Aura(Frozen):
+    """An effect of the creature's presence, on its first action (like frightful presence): every able foe saves
+    (``save``, ``dc``) once or suffers ``effect``. ``panic``: the yeth hound's bay (panicked for ``rounds``);
+    ``weakness``: the sea hag's horrific appearance (the ability ``loss``); ``paralysis``: the mummy's despair
+    ("paralyzed with fear for 1d4 rounds"); ``menace``: the archons' aura of menace (-2 on attack rolls, AC and
+    saves, here for the fight: hitting the archon, which the SRD says ends it, is not modelled); ``captivate``: the
+    harpy's captivating song (each foe saves once; a captivated one can do nothing and offers no resistance, for as
+    long as the creature sings: the song goes on on each of its turns while it can act, and ends 1 round after)."""
+
+    effect: Literal["paralysis", "menace", "captivate", "panic", "weakness"]
+    dc: Annotated[int, _int(1, MAX_MODIFIER)]
+    save: SaveKind = "will"
+    rounds: RoundsDice = "1"
+    loss: AbilityLoss | None = None
+    """``weakness``: the ability damage a failed save costs (the sea hag's horrific appearance: 2d6 Strength)."""
+
+
+class Petrification(Frozen):
+    """Petrification on a hit with ``attack`` (SRD 3.5 cockatrice: "Creatures hit by a cockatrice's bite attack must
+    succeed on a DC 12 Fortitude save or instantly turn to stone"): stone for the rest of the fight."""
+
+    attack: Label
+    dc: Annotated[int, _int(1, MAX_MODIFIER)]
+
+
+class Glance(Frozen):
+    """A look at one foe as a standard action (SRD 3.5 nymph's stunning glance: "stun a creature within 30 feet with
+    a look ... DC 17 Fortitude save or be stunned for 2d4 rounds"; sea hag's evil eye: "Three times per day ... DC 13
+    Will save or be dazed for three days ... In addition, an affected creature must succeed on a DC 13 Fortitude
+    save or die from fright"): ``uses`` a fight (None: at will), at a foe it has not yet affected."""
+
+    effect: Literal["stun", "daze"]
+    save: SaveKind = "fort"
+    dc: Annotated[int, _int(1, MAX_MODIFIER)]
+    rounds: RoundsDice = "1"
+    uses: Annotated[int, _int(1, 100)] | None = None
+    fright_dc: Annotated[int, _int(1, MAX_MODIFIER)] | None = None
+    """A second save, Fortitude, against death from fright for a foe the glance affects (the sea hag's)."""
+
+
+class SlowOnHit(Frozen):
+    """Slow on a hit with ``attack`` (SRD 3.5 ice devil: "A hit from an ice devil's tail or spear induces numbing
+    cold. The opponent must succeed on a DC 23 Fortitude save or be affected as though by a slow spell for 1d6
+    rounds"): slowed, one action a turn."""
+
+    attack: Label
+    dc: Annotated[int, _int(1, MAX_MODIFIER)]
+    rounds: RoundsDice = "1d6"
+
+
+class Roar(Frozen):
+    """Roar (SRD 3.5 dragonne: "every 1d4 rounds. All creatures ... within 120 feet must succeed on a DC 15 Will
+    save or become fatigued. Those within 30 feet who fail their saves become exhausted"): a standard action when it
+    is ready; the foes in melee are the ones within 30 feet. Fatigued: -2 Strength and Dexterity; a fatigued
+    creature fatigued again, or exhausted: -6."""
+
+    dc: Annotated[int, _int(1, MAX_MODIFIER)]
+    save: SaveKind = "will"
+    recharge: RoundsDice = "1d4"
+
+
+class Smoke(Frozen):
+    """Smoke (SRD 3.5 nightmare: a 15-foot cone of "hot, sulfurous smoke ... DC 16 Fortitude save or take a -2
+    penalty on all attack and damage rolls until 1d6 minutes after leaving the cone ... once as a free action during
+    its turn each round"): at the start of each of its turns the foes a ``length_ft`` cone catches save or choke (for
+    the fight: it stays near them)."""
+
+    length_ft: Annotated[int, _int(1, MAX_FEET)] = 15
+    dc: Annotated[int, _int(1, MAX_MODIFIER)]
+    save: SaveKind = "fort"
+
+
+class Entangle(Frozen):
+    """Entangle (SRD 3.5 assassin vine: "can animate plants within 30 feet of itself as a free action (Ref DC 13
+    partial)", as the entangle spell): at the start of each of its turns every foe not entangled makes a Reflex save
+    or is entangled (-2 on attack rolls, -4 Dexterity) and spends its turns bursting free (a Strength check against
+    ``burst_dc``, the spell's 20)."""
+
+    dc: Annotated[int, _int(1, MAX_MODIFIER)]
+    burst_dc: Annotated[int, _int(1, MAX_MODIFIER)] = 20
+
+
+class EyeRay(Frozen):
+    """One ray of a set of eye rays: ``damage`` of ``damage_type`` (``save`` for half), or ``petrify`` (``save``
+    negates)."""
+
+    name: Label
+    effect: Literal["damage", "petrify"] = "damage"
+    damage: DamageDice | None = None
+    damage_type: DamageType | None = None
+    save: SaveKind = "ref"
+
+
+class EyeRays(Frozen):
+    """Eye rays (SRD 3.5 retriever: "Each round, it can fire one ray as a free action. A particular ray is usable
+    only once every 4 rounds ... The save DC for all rays is 18"): at the start of each of its turns it fires the
+    next ray that is ready at a foe (a ranged touch attack at ``bonus``), besides its attacks."""
+
+    bonus: Modifier
+    dc: Annotated[int, _int(1, MAX_MODIFIER)]
+    rays: Annotated[tuple[EyeRay, ...], Field(min_length=1, max_length=10)]
+    every: Annotated[int, _int(1, 100)] = 4
+
+
+class Smite(Frozen):
+    """Smite (SRD 3.5: "Once per day an abyssal greater basilisk can make a normal melee attack to deal an extra 18
+    points of damage against a good foe"): its first attack in melee is the smite, with ``damage`` extra on a hit.
+    The model has no alignments: the party counts as good, so a smite good always applies (a smite evil never)."""
+
+    against: Literal["good", "evil"]
+    damage: Annotated[int, _int(1, MAX_AMOUNT)]
+    uses: Annotated[int, _int(1, 10)] = 1
+
+
 class BreathWeapon(Frozen):
     """A breath weapon: a cone or line, save for half, usable again after ``recharge`` rounds."""
 
@@ -300,6 +503,7 @@ class BreathWeapon(Frozen):
     recharge: RoundsDice = "1d4"
     """Rounds before it can be used again (SRD dragons: 1d4 rounds)."""
     half_on_save: bool = True
+    """A successful save halves the damage; False: it negates it (the giant bombardier beetle's acid spray)."""
 
 
 def _parse_dr(value: Any) -> Any:
@@ -314,22 +518,26 @@ def _parse_dr(value: Any) -> Any:
         if not rest:
             raise ValueError(f"damage reduction {value[:40]!r} names nothing after '/': write 5/- for damage "
                              "reduction that nothing overcomes, or 5/silver")
-        overcome = [] if rest in ("-", "—") else [p.strip() for p in rest.replace(" or ", ",").split(",")]
-        return {"amount": int(amount), "overcome_by": overcome}
+        every = " and " in rest
+        overcome = [] if rest in ("-", "—") else [p.strip() for p in
+                                                  rest.replace(" or ", ",").replace(" and ", ",").split(",")]
+        return {"amount": int(amount), "overcome_by": overcome, **({"all_needed": True} if every else {})}
     return value
 
 
 class DamageReduction(Frozen):
-    """DR amount/what overcomes it; any one item in ``overcome_by`` bypasses it, empty means DR x/-.
+    """DR amount/what overcomes it; any one item in ``overcome_by`` bypasses it, empty means DR x/-; with
+    ``all_needed`` only a weapon that is all of them does (SRD 3.5 lantern archon: DR 10/evil and magic).
 
-    Text such as ``5/bludgeoning`` or ``10/magic`` is accepted. (DR x/A *and* B is not modelled.)
+    Text such as ``5/bludgeoning``, ``10/magic`` or ``10/evil and magic`` is accepted.
     """
 
     amount: Annotated[int, _int(1, MAX_AMOUNT)]
     overcome_by: tuple[DrOvercome, ...] = ()
+    all_needed: StrictBool = False
 
     def __str__(self) -> str:
-        return f"{self.amount}/{' or '.join(self.overcome_by) or '-'}"
+        return f"{self.amount}/{(' and ' if self.all_needed else ' or ').join(self.overcome_by) or '-'}"
 
 
 RegenerationOvercome = Literal[tuple(dict.fromkeys(DAMAGE_TYPES + DrOvercome.__args__))]
@@ -598,6 +806,27 @@ class Creature(Frozen):
     incorporeal: StrictBool = False
     """Incorporeal (SRD 3.5): only magic weapons, spells and other incorporeal creatures harm it, and those have a
     50% chance to do nothing (force and positive energy always work)."""
+    summon: Summon | None = None
+    whirlwind: Whirlwind | None = None
+    crush: Crush | None = None
+    aura: Aura | None = None
+    roar: Roar | None = None
+    smoke: Smoke | None = None
+    entangle: Entangle | None = None
+    eye_rays: EyeRays | None = None
+    smite: Smite | None = None
+    petrification: Petrification | None = None
+    glance: Glance | None = None
+    slow_on_hit: SlowOnHit | None = None
+    engulf: Engulf | None = None
+    quickness: StrictBool = False
+    """Quickness (SRD 3.5 choker): "It can take an extra standard action or move action during its turn each round":
+    an extra standard attack on each of its turns."""
+    split: tuple[DamageType, ...] = ()
+    """Split (SRD 3.5 ochre jelly, black pudding): damage of these types deals none, and splits it in two of half
+    its hit points each, while it has more than 10 (its immunities hold the types too)."""
+    evasion: StrictBool = False
+    """Evasion (SRD 3.5): a successful Reflex save against damage that a save halves takes none."""
     damage_reduction: Annotated[DamageReduction | None, BeforeValidator(_parse_dr)] = None
     regeneration: Regeneration | None = None
     fast_healing: Annotated[int, _int(0, MAX_AMOUNT)] = 0

@@ -367,10 +367,10 @@ def _read_entry(entry: str, kind: str, block: RawBlock, cell: Cell, notes: Notes
                                                       "material the model knows: left out", shown)
             dr["overcome_by"] = [w for w in dr["overcome_by"] if w in DR_WORDS]
         if how == "and":
-            fx.damage_reduction = {"amount": dr["amount"], "overcome_by": dr["overcome_by"]}
-            return [_item(shown, "damage reduction (a and b)", kind, "ignored", shown, None,
-                          f"the engine's DR is bypassed by any one of {' or '.join(dr['overcome_by'])}; this DR needs "
-                          "all of them: stored with 'or' (weaker than the SRD's)", {"amount": dr["amount"]})]
+            fx.damage_reduction = {"amount": dr["amount"], "overcome_by": dr["overcome_by"], "all_needed": True}
+            return [_item(shown, "damage reduction (a and b)", kind, "modelled", shown, None,
+                          f"damage_reduction: only a weapon that is {' and '.join(dr['overcome_by'])} bypasses it "
+                          "(all_needed)", {"amount": dr["amount"]})]
         fx.damage_reduction = {"amount": dr["amount"], "overcome_by": dr["overcome_by"]}
         return [_item(shown, "damage reduction", kind, "modelled", shown, None, "damage_reduction",
                       {"amount": dr["amount"]})]

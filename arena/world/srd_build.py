@@ -15,7 +15,7 @@ import pydantic
 from arena.world.creatures import Creature
 from arena.world.srd_abilities import ENERGY_RIDER, attack_riders, read_abilities
 from arena.world.srd_checks import check_armor, check_attacks, check_grapple, check_hp, check_saves, mod
-from arena.world.srd_combat import combat_fields
+from arena.world.srd_combat import combat_fields, harmless_attack
 from arena.world.srd_effects import effect_fields
 from arena.world.srd_fields import (
     GRAPPLE_SIZE_MODIFIER,
@@ -39,6 +39,7 @@ from arena.world.srd_fields import (
 from arena.world.srd_fields import (
     read_abilities as read_ability_scores,
 )
+from arena.world.srd_specials import special_fields
 from arena.world.srd_spells import spell_fields
 from arena.world.srd_text import RawBlock
 from arena.world.stat_types import SUBTYPE_IMMUNITIES, SUBTYPE_VULNERABILITIES, TYPE_IMMUNITIES
@@ -124,6 +125,9 @@ def _routines(reads: list[list[AttackRead]], field_name: str, cell, notes: Notes
     for routine in reads:
         kept = []
         for a in routine:
+            if a.damage is None and harmless_attack(a):
+                kept.append(dict(_attack_dict(a, sneak, trip_on, trip_mod), damage="1", harmless=True))
+                continue
             if a.damage is None:
                 what = ", ".join(a.riders) or "nothing"
                 notes.add("changed", field_name, cell, f"{a.name} deals no hit-point damage ({what}): not an attack "
@@ -311,6 +315,7 @@ def _read(block: RawBlock, notes: Notes, built: Built) -> dict:
                 a["engine"] = "ignored"
     data.update(combat_fields(block, abilities, attack, full, attack_reads + full_reads, notes))
     data.update(effect_fields(block, abilities, data, attack_reads + full_reads, notes))
+    data.update(special_fields(block, abilities, data, attack_reads + full_reads, notes))
     data.update(spell_fields(block, abilities, data, notes))
     data["special_abilities"] = abilities
     return data

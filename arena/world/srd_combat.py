@@ -35,6 +35,24 @@ _FORT_DC = re.compile(r"\bDC (\d+) Fortitude", re.IGNORECASE)
 _ENERGY_PLUS = re.compile(r"\bplus (\d+d\d+(?:[+-]\d+)?) (fire|cold|acid|electricity|sonic)\b", re.IGNORECASE)
 
 
+_HARMLESS_RIDER = re.compile(r"^(?:\d+d\d+(?:[+-]\d+)?|\d+)\s+(?:str|dex|con|int|wis|cha)\w*(?:\s+(?:damage|drain))?$"
+                             r"|^paralysis$|^attach$", re.IGNORECASE)
+"""What a hit of an attack that deals no hit-point damage does, when it is something the engine models on a hit:
+ability damage or drain (a shadow's ``1d6 Str``), paralysis (a mohrg's tongue), attach (a stirge's touch)."""
+
+
+def harmless_attack(a: AttackRead) -> bool:
+    """Keep ``a``, an attack that deals no hit-point damage, in its routine as ``harmless``: a melee attack whose hit
+    does what the engine models (``Incorporeal touch +3 melee (1d6 Str)``, ``tongue +12 melee touch (paralysis)``),
+    or one of no effect at all but a grab's (``Arms +5 melee (0)``: an octopus's improved grab needs its arms to
+    hit). Webs, ropes, rays and swarms are read elsewhere."""
+    if a.damage is not None or a.kind != "melee" or re.match(r"swarm\b", a.name, re.IGNORECASE):
+        return False
+    if not a.riders:
+        return bool(re.search(r"\(0\)", a.text))
+    return all(_HARMLESS_RIDER.match(r.strip()) for r in a.riders)
+
+
 def _field_name(item: dict) -> str:
     return "Special Attacks" if item["kind"] == "attack" else "Special Qualities"
 
@@ -207,6 +225,13 @@ def _improved_grab(block: RawBlock, item: dict, abilities: list[dict], names: li
     if also and _named(also.group(1), names) != attack:
         how += f"; its grab with the {also.group(1).lower()} is left out (the engine's grab is on one attack)"
     grab: dict = {"attack": attack, "constrict": None}
+    if re.search(r"\ban opponent of any size\b", text, re.IGNORECASE):
+        grab["any_size"] = True
+        how += "; against a foe of any size"
+    deals = re.search(r"\bautomatically deals (\w+) damage", text, re.IGNORECASE)
+    if deals and (other := _named(deals.group(1), names)) and other != attack:
+        grab["damage_attack"] = other
+        how += f"; the hold deals its {other}'s damage"
     _set(abilities, "improved grab", "modelled", f"improved_grab on the {attack}{how}")
     squeeze = _first(abilities, "constrict")
     if squeeze is not None:
@@ -252,6 +277,35 @@ def _constrict(block: RawBlock, item: dict, abilities: list[dict], notes: Notes)
         if a["key"] == "constrict":
             a["damage"] = damage
     return damage
+
+
+def _paralysis_in_hold(abilities: list[dict], dc: int, rounds: re.Match, on: str, held: re.Match | None,
+                       notes: Notes, cell, text: str) -> dict:
+    """Paralysis of a foe the creature holds (SRD 3.5 chuul: "Anyone held in the tentacles must succeed on a DC 19
+    Fortitude save each round on the chuul's turn or be paralyzed for 6 rounds") or has swallowed (tendriculos:
+    "Once inside the plant's mass, the opponent must succeed on a DC 20 Fortitude save or be paralyzed for 3d6
+    rounds ... A new save is required each round"): a save on each of its turns while it holds the foe. It needs
+    the hold: improved grab (and swallow whole) that the engine models. The chuul's move of the foe from claw to
+    tentacles is abstract: the claw's hold is the tentacles' (they "grapple with the same strength")."""
+    grab = _first(abilities, "improved grab")
+    swallow = _first(abilities, "swallow whole")
+    if grab is None or grab["engine"] != "modelled" or (on == "swallowed" and swallow is None):
+        what = "swallow whole" if on == "swallowed" else "improved grab"
+        _set(abilities, "paralysis", "ignored", f"only a foe it {'has swallowed' if on == 'swallowed' else 'holds'} "
+                                                f"is paralyzed, and its {what} is not modelled")
+        return {}
+    attack = re.search(r"improved_grab on the ([a-z ]+?)(?:;|$)", grab.get("notes", ""))
+    duration, changed = _rounds(rounds.group(1), rounds.group(2))
+    how = "; the claw's hold stands for the tentacles'" if held and held.group(1) != (attack.group(1) if attack
+                                                                                        else "") else ""
+    if changed:
+        how += f"; {changed}"
+        notes.add("changed", "Special Attacks", cell, f"paralysis: {changed}", text[:200])
+    where = "it has swallowed" if on == "swallowed" else "it holds"
+    _set(abilities, "paralysis", "modelled", f"paralysis of a foe {where}: Fort DC {dc} on each of its turns, "
+                                             f"{duration} rounds{how}")
+    return {"paralysis": {"attack": attack.group(1) if attack else "bite", "dc": dc, "duration": duration,
+                          "immune_types": [], "on": on}}
 
 
 # --------------------------------------------------------------------------------------------- frightful presence
@@ -314,15 +368,11 @@ def _paralysis(block: RawBlock, item: dict, abilities: list[dict], names: list[s
     for a in abilities:
         if a["key"] == "paralysis":
             a["dc"], a["save"] = dc, "fort"
-    if re.search(r"\bswallow", low) and not re.search(r"\bhit by\b", low):
-        _set(abilities, "paralysis", "ignored", "only a swallowed foe is paralyzed, and the engine does not model "
-                                                "swallow whole")
-        return {}
     held = re.search(r"\bheld in (?:the |its )?(\w+)", low)
-    if held and not re.search(r"\bhit by\b", low):
-        _set(abilities, "paralysis", "ignored", f"only a foe it already holds (held in its {held.group(1)}) is "
-                                                "paralyzed, not one it hits; the engine's paralysis is on a hit")
-        return {}
+    inside = re.search(r"\bswallow", low) and not re.search(r"\bhit by\b", low)
+    if (inside or held) and not re.search(r"\bhit by\b", low):
+        return _paralysis_in_hold(abilities, dc, rounds, "swallowed" if inside else "held", held, notes, cell,
+                                  text)
     words: list[str] = []
     m = re.search(r"\bhit by (?:an? |the )?[\w' ]*?'s? ([a-z ]+?) attacks?\b", low)
     if m:

@@ -18,7 +18,17 @@ from __future__ import annotations
 import re
 
 from arena.dice import parse as parse_dice
-from arena.world.srd_combat import _attack_names, _description, _field_name, _first, _named, _rounds, _set, _singular
+from arena.world.srd_combat import (
+    ROUNDS_PER,
+    _attack_names,
+    _description,
+    _field_name,
+    _first,
+    _named,
+    _rounds,
+    _set,
+    _singular,
+)
 from arena.world.srd_fields import AttackRead, Notes, _clean
 from arena.world.srd_text import Cell, RawBlock
 
@@ -34,8 +44,8 @@ AGE_CATEGORIES = ("wyrmling", "very young", "young", "juvenile", "young adult", 
                   "very old", "ancient", "wyrm", "great wyrm")
 """SRD 3.5 true dragons: the age category is the index + 1 (a wyrmling is 1, a great wyrm 12)."""
 BREATH_EFFECTS = {"sleep": "sleep", "paralyzing": "paralysis", "paralysis": "paralysis", "slow": "slow",
-                  "weakening": "weakness", "fear": "fear"}
-"""The non-damaging breath weapons the engine's ``breath_effect`` carries (a bronze dragon's repulsion is not one)."""
+                  "weakening": "weakness", "fear": "fear", "repulsion": "repulsion"}
+"""The non-damaging breath weapons of the dragons that the engine's ``breath_effect`` carries."""
 
 
 def _dice(text: str) -> str:
@@ -176,12 +186,26 @@ def effect_fields(block: RawBlock, abilities: list[dict], data: dict, reads: lis
         item = _first(abilities, key)
         if item is not None:
             out.update(reader(block, item, abilities, data, notes))
+    item = _first(abilities, "acid spray")
+    if item is not None and "breath_weapon" not in data:
+        out.update(_acid_spray(block, item, abilities, notes))
+    for item in [a for a in abilities if a["key"] == "ray" and a["engine"] == "ignored"]:
+        _ray(item, names)
     if _first(abilities, "incorporeal") is not None:
         _set(abilities, "incorporeal", "modelled", "incorporeal: only magic weapons, spells and incorporeal foes "
                                                    "harm it, with a 50% miss chance (force and positive energy "
                                                    "always work)")
         out["incorporeal"] = True
     return out
+
+
+def _ray(item: dict, names: list[str]) -> None:
+    """A ray its routines already roll (SRD 3.5 arrowhawk: "Electricity ray +9 ranged touch (2d6)", and
+    "Electricity Ray (Su): An arrowhawk can fire this ray once per round"): the ranged touch attack is the ray."""
+    name = _clean(item["name"]).lower()
+    if name in names:
+        item["engine"] = "modelled"
+        item["notes"] = f"the {name}: a ranged touch attack of its routines, once a round"
 
 
 def _deliverer(words: list[str], names: list[str], unrolled: set[str]) -> tuple[str | None, str]:
@@ -270,7 +294,15 @@ def _poison(block: RawBlock, item: dict, abilities: list[dict], names: list[str]
             notes.add("guess", _field_name(item), cell, f"poison: the SRD's deals {m1.group(1)} {m1.group(2)} and "
                                                          f"{left}; the engine's one ability: the {m1.group(2)}",
                       text[:200])
+    unconscious = secondary_unconscious = None
     if initial is None:
+        sleep = _sleep_poison(text)
+        if sleep is not None:
+            unconscious, secondary_unconscious, changed = sleep
+            for what in changed:
+                how.append(what)
+                notes.add("changed", _field_name(item), cell, f"poison: {what}", text[:200])
+    if initial is None and unconscious is None:
         bad = _NOT_ABILITY.search(re.split(r"\bThe save DC", text)[0])
         if bad:
             _set(abilities, "poison", "ignored", f"its effect ({bad.group(1).lower()}) is not ability damage, which "
@@ -285,7 +317,8 @@ def _poison(block: RawBlock, item: dict, abilities: list[dict], names: list[str]
         _set(abilities, "poison", "ignored", "no Fortitude DC read")
         return {}
     _numbers(abilities, "poison", dc, "fort")
-    if re.search(r"secondary damage (death|none|paralysis|sleep|unconscious)", text, re.IGNORECASE):
+    if unconscious is None and re.search(r"secondary damage (death|none|paralysis|sleep|unconscious)", text,
+                                         re.IGNORECASE):
         what = re.search(r"secondary damage (\w+)", text, re.IGNORECASE).group(1)
         _set(abilities, "poison", "ignored", f"its secondary damage ({what}) is not ability damage")
         return {}
@@ -303,12 +336,53 @@ def _poison(block: RawBlock, item: dict, abilities: list[dict], names: list[str]
         _set(abilities, "poison", "ignored", f"its {what} {why or 'is named nowhere'}: not an attack the engine "
                                              "rolls, and the engine's poison is on a hit with one")
         return {}
+    if unconscious is not None:
+        field = {"attack": attack, "dc": dc, "save": "fort", "unconscious": unconscious}
+        if secondary_unconscious is not None:
+            field["secondary_unconscious"] = secondary_unconscious
+        extra = "; " + "; ".join(how) if how else ""
+        _set(abilities, "poison", "modelled", f"poison on the {attack}: Fort DC {dc}, unconscious {unconscious} "
+                                              "rounds" + (f", secondary {secondary_unconscious} rounds"
+                                                          if secondary_unconscious else ", no secondary") + extra)
+        return {"poison": field}
     field = {"attack": attack, "dc": dc, "save": "fort", "initial": initial, "secondary": secondary}
     told = f"{initial['dice']} {initial['ability']}" + (
         f", secondary {secondary['dice']} {secondary['ability']}" if secondary else ", no secondary")
     extra = "; " + "; ".join(how) if how else ""
     _set(abilities, "poison", "modelled", f"poison on the {attack}: Fort DC {dc}, initial {told}{extra}")
     return {"poison": field}
+
+
+_SLEEP = r"(?:sleep|unconsciousness|unconscious)"
+_FOR = rf"for (?:another )?({_DICE}|one|an?) (round|minute|hour)s?"
+
+
+def _sleep_poison(text: str) -> tuple[str, str | None, list[str]] | None:
+    """A poison of sleep (SRD 3.5 homunculus: "initial damage sleep for 1 minute, secondary damage sleep for another
+    5d6 minutes"; dark naga: "lapse into a nightmare-haunted sleep for 2d4 minutes"): its rounds unconscious,
+    initial and secondary, and what was changed to write them as rounds; None when it is not one."""
+    head = re.split(r"\bThe save DC", text)[0]
+    first = re.search(rf"initial damage {_SLEEP} {_FOR}", head, re.IGNORECASE) or re.search(
+        rf"lapse into an? [\w-]+ sleep {_FOR}", head, re.IGNORECASE)
+    if first is None:
+        return None
+    second = re.search(rf"secondary damage {_SLEEP} {_FOR}", head, re.IGNORECASE)
+    changed: list[str] = []
+    out: list[str | None] = []
+    for m in (first, second):
+        if m is None:
+            out.append(None)
+            continue
+        amount = m.group(1).lower()
+        amount = "1" if amount in ("one", "a", "an") else amount
+        if amount.isdigit():                      # a whole number of minutes is a whole number of rounds
+            out.append(str(int(amount) * ROUNDS_PER[m.group(2).lower()]))
+            continue
+        rounds, note = _rounds(amount, m.group(2))
+        if note:
+            changed.append(note)
+        out.append(rounds)
+    return out[0], out[1], changed
 
 
 def _numbers(abilities: list[dict], key: str, dc: int | None, save: str | None) -> None:
@@ -416,7 +490,7 @@ def _rake(block: RawBlock, item: dict, abilities: list[dict], notes: Notes) -> d
         _set(abilities, "rake", "ignored", "its attack bonus and damage not read")
         return {}
     if re.search(r"\bwhile swimming\b", text, re.IGNORECASE):
-        _set(abilities, "rake", "ignored", "its rakes come only while it swims, and the arena has no water")
+        _set(abilities, "rake", "no effect", "its rakes come only while it swims, and the arena has no water")
         return {}
     damage = _dice((dmg or entry_dmg).group(1))
     how = ""
@@ -549,6 +623,9 @@ def _gaze(block: RawBlock, item: dict, abilities: list[dict], names: list[str], 
     for a in abilities:
         if a["key"] == "gaze":
             a["dc"], a["save"] = dc, save
+    other = _other_gaze(entry, body, save, dc, abilities, notes, cell, text)
+    if other is not None:
+        return other
     if effect is None or re.search(r"\bslay\b|\bdazed?\b|\bstun|\bcharm|penalty on attack", body[:200],
                                    re.IGNORECASE) and effect != "petrify":
         what = re.split(r"[.;]", body)[0][:80]
@@ -572,6 +649,49 @@ def _gaze(block: RawBlock, item: dict, abilities: list[dict], names: list[str], 
     _set(abilities, "gaze", "modelled", f"gaze: {effect}, {save.capitalize()} DC {dc} negates{extra} (averting "
                                         f"eyes is not modelled){how}")
     return {"gaze": field}
+
+
+def _other_gaze(entry: str, body: str, save: str, dc: int, abilities: list[dict], notes: Notes, cell,
+                text: str) -> dict | None:
+    """The gazes and looks beyond petrify, paralysis, death and fear: the chain devil's unnerving gaze ("Those who
+    fail their saves take a -2 penalty on attack rolls for 1d3 rounds"), the spirit naga's charming gaze ("As charm
+    person, 30 feet, Will DC 19 negates"), a ghaele's gaze ("slay evil creatures of 5 or less HD ... Nonevil
+    creatures ... must succeed on a DC 18 Will save or suffer the fear effect", "as though by a fear spell for 2d10
+    rounds": the party is not evil), and the looks at one foe (a nymph's stunning glance, a sea hag's evil eye);
+    None for any other."""
+    low = entry.lower()
+    rounds = re.search(rf"(?:for|lasts) ({_DICE}) rounds", body, re.IGNORECASE)
+    if "unnerving" in low and re.search(r"-2 penalty on attack rolls", body) and rounds:
+        field = {"effect": "unnerve", "save": save, "dc": dc, "rounds": _dice(rounds.group(1))}
+        _set(abilities, "gaze", "modelled", f"gaze: Will DC {dc} or -2 on attack rolls for {field['rounds']} rounds")
+        return {"gaze": field}
+    if "charming" in low and re.search(r"As charm person", body):
+        _set(abilities, "gaze", "modelled", f"gaze: as charm person, Will DC {dc} (+5 on the save in a fight), "
+                                            "humanoids only; a charmed foe fights no more (for the fight)")
+        return {"gaze": {"effect": "charm", "save": save, "dc": dc}}
+    nonevil = re.search(r"Nonevil creatures.*?must succeed on a DC (\d+) Will save or suffer the fear effect", body)
+    if re.search(r"slay evil", body) and nonevil and rounds:
+        field = {"effect": "fear", "save": "will", "dc": int(nonevil.group(1)), "rounds": _dice(rounds.group(1))}
+        _set(abilities, "gaze", "modelled", f"gaze: the party is not evil: Will DC {field['dc']} or panicked (a fear "
+                                            f"spell) for {field['rounds']} rounds (its slaying of evil creatures "
+                                            "never applies)")
+        return {"gaze": field}
+    stun = re.search(rf"stun a creature .*? DC (\d+) Fortitude save or be stunned for ({_DICE}) rounds", body)
+    if "glance" in low and stun:
+        _set(abilities, "gaze", "modelled", f"glance: a standard action at one foe, Fort DC {stun.group(1)} or "
+                                            f"stunned {_dice(stun.group(2))} rounds")
+        return {"glance": {"effect": "stun", "save": "fort", "dc": int(stun.group(1)),
+                           "rounds": _dice(stun.group(2))}}
+    eye = re.search(r"(Once|Twice|Three times) per day.*?DC (\d+) Will save or be dazed.*?DC (\d+) Fortitude save or "
+                    r"die from fright", body)
+    if "evil eye" in low and eye:
+        uses = {"once": 1, "twice": 2, "three times": 3}[eye.group(1).lower()]
+        _set(abilities, "gaze", "modelled", f"glance: {uses} a fight, a standard action at one foe, Will DC "
+                                            f"{eye.group(2)} or dazed (for the fight: three days), then Fort DC "
+                                            f"{eye.group(3)} or dead of fright")
+        return {"glance": {"effect": "daze", "save": "will", "dc": int(eye.group(2)), "uses": uses,
+                           "fright_dc": int(eye.group(3))}}
+    return None
 
 
 # --------------------------------------------------------------------------------------------- swallow whole
@@ -653,12 +773,12 @@ def _breath_effect(block: RawBlock, items: list[dict], abilities: list[dict], da
     cell = block.get(_field_name(item))
     entry = _clean(item["name"]).lower()
     word = entry.split()[0]
+    if word == "breath":                       # the block's one breath weapon, of no cone of damage _breath read
+        return _plain_breath(block, item, abilities, notes)
     effect = BREATH_EFFECTS.get(word)
     if effect is None:
-        why = "a repulsion (a compulsion to move away), not an effect the engine's breath_effect has" \
-            if word == "repulsion" else "not a breath effect the engine's breath_effect has (sleep, paralysis, " \
-                                        "slow, fear, weakness)"
-        _set(abilities, key, "ignored", why)
+        _set(abilities, key, "ignored", "not a breath effect the engine's breath_effect has (sleep, paralysis, "
+                                        "slow, fear, weakness, repulsion)")
         return {}
     desc, text = _text_of(block, item, entry)
     shape = re.search(r"(\d+)-foot (cone|line)", text)
@@ -695,6 +815,101 @@ def _breath_effect(block: RawBlock, items: list[dict], abilities: list[dict], da
                                      f"{field['save'].capitalize()} DC {field['dc']} negates, {told}; it alternates "
                                      "with the damaging breath")
     return {"breath_effect": field}
+
+
+_TURN_TO_STONE = re.compile(r"(\d+)-foot (cone|line), once every (\d+d\d+(?:\+\d+)?) rounds.*?turn to stone "
+                           r"permanently, (Fortitude|Will|Reflex) DC (\d+) negates", re.IGNORECASE)
+_TABLE_BREATH = re.compile(r"(\d+)-foot (cone|line) of (?:gas \()?(acid|lightning|fire|cold|electricity)",
+                           re.IGNORECASE)
+
+
+def _plain_breath(block: RawBlock, item: dict, abilities: list[dict], notes: Notes) -> dict:
+    """A breath weapon that is not a cone or line of damage in its own words: the gorgon's ("60-foot cone, once
+    every 1d4 rounds (but no more than five times per day), turn to stone permanently, Fortitude DC 19 negates") is
+    a breath effect; the chimera's ("depends on the color of its dragon head, as summarized on the table below ...
+    once every 1d4 rounds, deals 3d8 points of damage, and allows a DC 17 Reflex save for half damage") is a
+    damaging breath of the table's first head (the SRD rolls 1d10 for it)."""
+    key = "breath weapon (non-damage)"
+    cell = block.get(_field_name(item))
+    desc, text = _text_of(block, item, "breath weapon")
+    stone = _TURN_TO_STONE.search(text)
+    if stone:
+        field = {"shape": stone.group(2).lower(), "length_ft": int(stone.group(1)), "effect": "petrify",
+                 "save": SAVES[stone.group(4).lower()], "dc": int(stone.group(5)), "recharge": stone.group(3)}
+        how = ""
+        if re.search(r"no more than (\w+) times per day", text):
+            how = "; its limit of uses a day is left out (a fight is over first)"
+        for a in abilities:
+            if a["key"] == key:
+                a["dc"], a["save"] = field["dc"], field["save"]
+        _set(abilities, key, "modelled", f"breath_effect: {field['length_ft']}-ft. {field['shape']}, turned to stone "
+                                         f"for good, {field['save'].capitalize()} DC {field['dc']} negates, every "
+                                         f"{field['recharge']} rounds{how}")
+        return {"breath_effect": field}
+    dmg = re.search(r"deals (\d+d\d+) points of damage, and allows a DC (\d+) Reflex save for half", text)
+    recharge = re.search(r"once every (\d+d\d+) rounds", text)
+    rows = [row for table in size_tables(block, desc.line, "Breath Weapon") for row in table.values()] \
+        if desc is not None and dmg else []
+    first = next((_TABLE_BREATH.search(_column(row, "Breath Weapon") or "") for row in rows), None)
+    if dmg is None or first is None or recharge is None:
+        _set(abilities, key, "ignored", "not a cone or line of damage, nor a breath effect the engine's "
+                                        "breath_effect has")
+        return {}
+    energy = {"lightning": "electricity"}.get(first.group(3).lower(), first.group(3).lower())
+    head = _column(rows[0], "Head") or "the first"
+    weapon = {"shape": first.group(2).lower(), "length_ft": int(first.group(1)), "damage": dmg.group(1),
+              "damage_type": energy, "save": "ref", "dc": int(dmg.group(2)), "recharge": recharge.group(1),
+              "half_on_save": True}
+    notes.add("guess", _field_name(item), cell, f"breath weapon: its shape and energy by the color of its dragon "
+                                                 f"head (rolled on 1d10): the table's first row, {head.lower()} "
+                                                 f"({first.group(0)})", text[:200])
+    for a in abilities:
+        if a["key"] == key:
+            a.update(key="breath weapon", dc=weapon["dc"], save="ref", damage=weapon["damage"])
+    _set(abilities, "breath weapon", "modelled", f"breath_weapon: {weapon['length_ft']}-ft. {weapon['shape']} of "
+                                                 f"{weapon['damage']} {energy}, Reflex DC {weapon['dc']} half, every "
+                                                 f"{weapon['recharge']} rounds; the {head.lower()} head of the table's "
+                                                 "first row (the SRD rolls the head's color)")
+    return {"breath_weapon": weapon}
+
+
+# --------------------------------------------------------------------------------------------- acid spray
+_SPRAY_CONE = re.compile(r"(\d+)-foot cone", re.IGNORECASE)
+
+
+def _acid_spray(block: RawBlock, item: dict, abilities: list[dict], notes: Notes) -> dict:
+    """Acid spray as a breath weapon: the giant bombardier beetle's ("release a 10-foot cone of acidic vapor once
+    per round. Those within the cone must succeed on a DC 13 Fortitude save or take 1d4+2 points of acid damage":
+    the save negates) and the digester's ("spray acid in a 20-foot cone, dealing 4d8 points of damage ... it can't
+    use it again until 1d4 rounds later" and, a paragraph on, "a DC 17 Reflex save halves the damage")."""
+    cell = block.get(_field_name(item))
+    desc, _ = _text_of(block, item, "acid spray")
+    text = _following(block, desc, 2)
+    cone = _SPRAY_CONE.search(text)
+    dmg = re.search(rf"(?:take|dealing|deals) ({_DICE}) points? of (?:acid )?damage", text, re.IGNORECASE)
+    save = re.search(r"\bDC (\d+) (Fortitude|Reflex) save (or take|halves)", text, re.IGNORECASE)
+    every = re.search(r"until (\d+d\d+) rounds later", text) or re.search(r"once (per) round", text)
+    if cone is None or dmg is None or save is None or every is None:
+        what = "no cone" if cone is None else "no damage" if dmg is None else "no save DC" if save is None \
+            else "how often"
+        notes.add("unread", _field_name(item), cell, f"acid spray: {what} read: not modelled", text[:200])
+        _set(abilities, "acid spray", "ignored", f"{what} read")
+        return {}
+    half = save.group(3).lower() == "halves"
+    weapon = {"shape": "cone", "length_ft": int(cone.group(1)), "damage": _dice(dmg.group(1)), "damage_type": "acid",
+              "save": SAVES[save.group(2).lower()], "dc": int(save.group(1)),
+              "recharge": "1" if every.group(1) == "per" else every.group(1), "half_on_save": half}
+    how = ""
+    if re.search(r"concentrated stream", text):
+        how = "; its stream at a single foot-near target is left out (the cone only)"
+    for a in abilities:
+        if a["key"] == "acid spray":
+            a["dc"], a["save"], a["damage"] = weapon["dc"], weapon["save"], weapon["damage"]
+    _set(abilities, "acid spray", "modelled", f"breath_weapon: {weapon['length_ft']}-ft. cone of {weapon['damage']} "
+                                              f"acid, {weapon['save'].capitalize()} DC {weapon['dc']} "
+                                              f"{'half' if half else 'negates'}, every {weapon['recharge']} "
+                                              f"round(s), as its action{how}")
+    return {"breath_weapon": weapon}
 
 
 # --------------------------------------------------------------------------------------------- stench

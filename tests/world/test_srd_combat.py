@@ -95,12 +95,11 @@ def test_unreadable_numbers_leave_the_ability_ignored_with_an_unread_note():
     assert c.import_status == "unread" and len(report.errors) == 2
 
 
-def test_an_attack_that_deals_no_damage_cannot_deliver_the_ability():
+def test_an_attack_that_deals_no_damage_delivers_the_ability_as_a_harmless_attack():
     text = GRABBER.replace("Those hit by a grabber's bite attack", "Those hit by a grabber's sting attack")
-    _, _, c = _grabber(text)
-    assert c.paralysis is None
-    para = _ability(c, "paralysis")
-    assert para.engine == "ignored" and "deals no hit-point damage" in para.notes and para.dc == 15
+    _, _, c = _grabber(text)                         # "sting +3 melee (paralysis)": kept, harmless
+    sting = next(a for a in c.full_attack[0] if a.name == "sting")
+    assert sting.harmless and c.paralysis.attack == "sting" and _ability(c, "paralysis").engine == "modelled"
 
 
 def test_constrict_without_improved_grab_stays_ignored():
@@ -153,11 +152,10 @@ def test_a_grab_the_text_gives_two_attacks_for_is_the_first_of_the_full_attack_a
     assert any(n.kind == "guess" and "2d6 acid" in n.message for n in pudding.import_notes)
 
 
-def test_a_grab_with_an_attack_the_engine_does_not_roll_stays_ignored():
+def test_a_grab_with_an_attack_that_deals_no_damage_is_a_harmless_attack():
     octopus = srd_creature("octopus")                # "Arms +5 melee (0)": no hit-point damage
-    assert octopus.improved_grab is None
-    grab = _ability(octopus, "improved grab")
-    assert grab.engine == "ignored" and "deals no hit-point damage" in grab.notes
+    assert octopus.attack[0][0].harmless and octopus.improved_grab.attack == "arms"
+    assert _ability(octopus, "improved grab").engine == "modelled"
 
 
 def test_frightful_presence_of_the_dragons_from_young_adult_and_the_tarrasque():
@@ -184,10 +182,7 @@ def test_paralysis_of_the_ghoul_ghast_and_gelatinous_cube():
 
 
 @pytest.mark.parametrize(("name", "words"), [
-    ("mohrg", "tongue deals no hit-point damage"),
     ("xill", "bite is not an attack of its routines"),
-    ("chuul", "held in its tentacles"),
-    ("tendriculos", "swallowed"),
 ])
 def test_paralysis_the_engine_cannot_carry_stays_ignored_and_says_why(name, words):
     c = srd_creature(name)
@@ -202,6 +197,6 @@ def test_coverage_counts_them_as_modelled():
     ignored = data["by_ability"]
     for key in ("pounce", "ferocity", "constrict", "frightful presence"):
         assert key not in ignored, key
-    assert ignored["improved grab"]["creatures"] == 2                    # the octopus and the squid
-    assert ignored["paralysis"]["creatures"] == 4                        # mohrg, xill, chuul, tendriculos
+    assert "improved grab" not in ignored                                # the octopus's and squid's arms too
+    assert ignored["paralysis"]["creatures"] == 1                        # the xill's (mohrg, chuul, tendriculos: on)
     assert data["band_full"] >= 157

@@ -39,7 +39,7 @@ def test_a_poison_of_two_abilities_keeps_the_first_and_says_so():
 
 
 @pytest.mark.parametrize(("name", "words"), [
-    ("homunculus", "sleep"), ("drow-1st-level-warrior", "unconscious"), ("spider-eater", "paralysis"),
+    ("drow-1st-level-warrior", "unconscious"), ("spider-eater", "paralysis"),
     ("pit-fiend", "death"), ("derro", "poison use"), ("spider-swarm", "swarm deals no hit-point damage"),
 ])
 def test_poisons_that_are_not_ability_damage_on_a_hit_stay_ignored(name, words):
@@ -62,8 +62,6 @@ def test_ability_drain_and_energy_drain_on_a_hit():
 
 
 @pytest.mark.parametrize(("name", "key", "words"), [
-    ("shadow", "ability damage", "deals no hit-point damage"),      # its touch is 1d6 Str and nothing else
-    ("allip", "ability drain", "deals no hit-point damage"),
     ("succubus", "energy drain", "kiss"),
     ("nightcrawler", "energy drain", "swallowed"),
 ])
@@ -135,10 +133,12 @@ def test_gaze(name, effect, save, dc, rounds):
         assert g.rounds == rounds
 
 
-@pytest.mark.parametrize("name", ["nymph", "sea-hag", "chain-devil", "spirit-naga"])
-def test_gazes_of_other_effects_stay_ignored(name):
+@pytest.mark.parametrize(("name", "field", "effect"), [("nymph", "glance", "stun"), ("sea-hag", "glance", "daze"),
+                                                      ("chain-devil", "gaze", "unnerve"),
+                                                      ("spirit-naga", "gaze", "charm")])
+def test_gazes_of_other_effects_and_looks_at_one_foe(name, field, effect):
     c = srd_creature(name)
-    assert c.gaze is None and _ability(c, "gaze").engine == "ignored"
+    assert getattr(c, field).effect == effect and _ability(c, "gaze").engine == "modelled"
 
 
 def test_swallow_whole():
@@ -178,9 +178,10 @@ def test_weakening_gas_is_strength_damage_per_age_category():
     assert (b.effect, b.dc, b.loss.dice, b.loss.ability) == ("weakness", 25, "5", "str")
 
 
-def test_repulsion_stays_ignored():
-    c = srd_creature("bronze-dragon-young")
-    assert c.breath_effect is None and "repulsion" in _ability(c, "breath weapon (non-damage)").notes
+def test_repulsion_is_a_breath_effect():
+    c = srd_creature("bronze-dragon-young")          # 1d6 rounds plus 1 round per age category (young: 3)
+    assert (c.breath_effect.effect, c.breath_effect.save, c.breath_effect.rounds) == ("repulsion", "will", "1d6+3")
+    assert _ability(c, "breath weapon (non-damage)").engine == "modelled"
 
 
 # --------------------------------------------------------------------------------------------- stench, trample

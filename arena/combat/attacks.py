@@ -11,6 +11,7 @@ from arena.combat import tactics
 from arena.combat.abilities import MAX_TIE_ROLLS, after_hit
 from arena.combat.called_shots import call_shot, called_effect, called_hit, called_text, lethal_against, may_press
 from arena.combat.combatant import Combatant
+from arena.combat.concealment import misses, misses_ray
 from arena.combat.conditions import FOREVER, add_condition
 from arena.combat.damage import deal
 from arena.combat.record import LONG_SHOT_NATURAL
@@ -140,8 +141,8 @@ def swing_at(f, c: Combatant, target: Combatant, attack, bonus: int, swing: int 
         tally.called_shots += 1
         c.called_this_round = True
     hit = outcome.success
-    if hit and c.blind and f.rand() < BLIND_MISS_CHANCE:
-        hit = False                      # blinded: the hit finds nothing
+    if hit and (c.blind or target.concealed) and misses(f, c, target):
+        hit = False                      # blinded, or the target concealed: the hit finds nothing
     if not hit:
         if f.lines is not None:
             f.log(f"{c.name} {attack.name} {mod:+d} vs {target.name} AC {ac}{called_text(part)}: "
@@ -281,7 +282,7 @@ def ray(f, caster: Combatant, target: Combatant, dice, types) -> None:
     tally = caster.tally
     tally.attacks += 1
     count_roll(tally, outcome)
-    if not outcome.success:
+    if not outcome.success or (target.concealed and misses_ray(f, caster, target)):
         if f.lines is not None:
             f.log(f"{caster.name} ray {mod:+d} vs {target.name} touch AC {ac}: {roll_text(outcome, plan)} - "
                   f"miss{' (FUMBLE)' if outcome.fumble else ''}", actor=caster.name, action="ray", target=target.name,

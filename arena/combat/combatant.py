@@ -287,7 +287,8 @@ class Template:
         """A free action at the start of each of its turns (smoke, entangling plants, an eye ray, its song)."""
         self.presence = bool(self.fear or self.stench or self.aura is not None)
         """Its first action frightens, stinks or spreads its aura (:func:`arena.combat.abilities.presence`)."""
-        self.on_action = bool(self.dodge or self.presence or self.special_turn)
+        self.on_action = bool(self.dodge or self.presence or self.special_turn
+                              or any("invisibility" in names for names in self.spells.values()))
         """Acting does something besides the action: Dodge designates, frightful presence frightens, a special
         action may take the turn."""
         self.turn_start = self.heals_itself or self.gaze is not None or self.each_turn
@@ -317,7 +318,7 @@ class Combatant:
                  "blind", "deaf", "ranged", "expires_at", "attack_action", "offset", "dodge_against",
                  "melee_target", "melee_attackers", "casting", "grip", "frightened", "damage_bonus",
                  "negative_levels", "ability_loss", "ability_mods", "save_mods", "burning", "raging",
-                 "webs", "last_effect", "afflicted", "specials")
+                 "webs", "last_effect", "afflicted", "specials", "concealed")
 
     def __init__(self, template: Template, uid: int, settings, foes: list | None = None,
                  friends: list | None = None, tally=None) -> None:
@@ -351,7 +352,7 @@ class Combatant:
         self.weapon_lost = False
         """A fumbled ranged attack lost or broke the ranged weapon (set it through ``Fight.lose_weapon``, which
         also moves the creature into melee)."""
-        self.called_this_round = self.blind = self.deaf = False
+        self.called_this_round = self.blind = self.deaf = self.concealed = False
         """blind: every eye severely damaged; deaf: every ear (both kept current with the injuries)."""
         self.is_able = True
         """:meth:`able` as of the last change the fight made to this creature (the fight keeps it current)."""

@@ -77,6 +77,8 @@ def drop_condition(f, c: Combatant, name: str) -> None:
         c.ac_bonus -= data["bonus"]
     elif name in BONUS_CONDITIONS:
         recompute_bonuses(c)
+    elif "undo" in data:
+        data["undo"]()
     elif name == "poisoned" and not c.dead:
         secondary_poison(f, c, data)
 

@@ -32,7 +32,19 @@ from dataclasses import dataclass, field
 
 import simpy
 
-from arena.combat import abilities, attacks, called_shots, conditions, damage, rolls, specials, spells, states, tactics
+from arena.combat import (
+    abilities,
+    attacks,
+    called_shots,
+    conditions,
+    damage,
+    monster_spells,
+    rolls,
+    specials,
+    spells,
+    states,
+    tactics,
+)
 from arena.combat.attacks import (
     BLIND_AC,
     BLIND_MISS_CHANCE,
@@ -240,6 +252,8 @@ class Fight:
     _attack_routine = attacks.attack_routine
     _swing = attacks.swing_at
     _coup_de_grace = attacks.coup_de_grace
+    cast_monster = monster_spells.cast
+    sleep_save = monster_spells.sleep_save
 
     # ------------------------------------------------------------------ running
     def run(self) -> FightResult:
@@ -370,6 +384,9 @@ class Fight:
                 return
             if c.conditions and "slowed" in c.conditions:
                 single = True                # slow gas: one action a turn
+            if c.conditions and "dazed" in c.conditions:     # daze: no actions this turn
+                c.acted = True
+                return
         if single and t.ferocity and c.hp <= 0:
             single = False                   # ferocity: no penalty while disabled or dying
         if c.prone:                          # stand up (a move action): only a standard action is left
@@ -407,6 +424,8 @@ class Fight:
                 abilities.presence(self, c)
             if t.special_turn and kind == "attack" and specials.special_turn(self, c, target, full):
                 kind = "special"             # summoning, a whirlwind, crush, roar, smite took the turn
+            if c.concealed:              # invisible: attacking ends it, after an unseen attack
+                monster_spells.unseen(self, c, kind, target, action)
         strained = False
         if kind == "attack":
             if target is not None:

@@ -115,7 +115,9 @@ def cast(fight, caster, spell_name: str, level: int, targets: list, begun: bool 
             if target.t.hd > budget or target.t.hd >= SLEEP_HD + 1:
                 continue
             budget -= target.t.hd
-            if fight.gets_through(caster, target) and not fight.save(target, "will", dc, caster).success:
+            if fight.gets_through(caster, target) and not (
+                    fight.sleep_save(target, dc, caster) if target.conditions and "drowsy" in target.conditions
+                    else fight.save(target, "will", dc, caster).success):
                 fight.add_condition(target, "asleep", cl * 10 * ROUND)
     elif spell_name == "color spray":
         for target in targets:
@@ -162,6 +164,8 @@ def cast(fight, caster, spell_name: str, level: int, targets: list, begun: bool 
     elif spell_name == "mass auspicious odds":
         for target in targets[:max(1, cl // 3)]:
             fight.add_condition(target, "auspicious", cl * ROUND, caster=caster.uid)
+    else:                       # a monster's spell (invisibility, darkness, charm person ...): its own module
+        fight.cast_monster(caster, spell_name, level, targets, begun)
 
 
 def complete_casting(fight, caster) -> None:

@@ -8,8 +8,10 @@ Built in:
 - ``random``: a random able enemy.
 - ``focus-weakest``: the able enemy with the fewest hit points.
 - ``focus-threat``: the able enemy that has dealt the most damage (ties: the one that can deal most).
-- ``caster``: an area spell when three or more enemies can be caught, a cure for an ally below half hit points, a
-  buff in the first round, a single-target spell while slots last, otherwise attack (the weakest).
+- ``caster``: a monster's breath weapon, web or trample as ``attack_policy`` uses them; then an area spell when
+  three or more enemies can be caught, a cure for an ally below half hit points, a
+  buff in the first round, a single-target spell while slots last, then a monster's own spells (invisibility,
+  darkness, charms ...: :func:`_monster_spell`), otherwise attack (the weakest).
 Two settings per side or per creature: ``press_luck`` (never, always, when-better: press when the exact chance of
 success is higher pressed than static) and ``called_shot`` (never, head, when-better).
 """
@@ -26,6 +28,7 @@ from pathlib import Path
 
 from arena.combat.actions import NOTHING, Action
 from arena.combat.combatant import NOT_HELPLESS
+from arena.combat.spell_targets import affects
 from arena.combat.spells import SLEEP_HD, SPELLS, area_count, shield_of_faith_gain
 from arena.errors import ArenaError
 from arena.world.stat_types import SIZES
@@ -252,6 +255,8 @@ def _ordered(view: View, creature, enemies: list) -> list:
 
 
 _KIND = {name: spell.kind for name, spell in SPELLS.items()}
+PARTY_KINDS = frozenset({"area", "single", "heal", "buff", None})
+"""The kinds of the spells a generated character prepares (and None: a spell no kind is known for)."""
 
 
 def _slot_cache(creature) -> dict[str, list[tuple[str, int]]]:
@@ -261,6 +266,8 @@ def _slot_cache(creature) -> dict[str, list[tuple[str, int]]]:
     for level in sorted(creature.slots, reverse=True):
         for name in creature.slots[level]:
             cache.setdefault(_KIND.get(name), []).append((name, level))
+    if not PARTY_KINDS.issuperset(cache):
+        cache["monster"] = []                 # a monster's own spells: :func:`_monster_spell` looks at them
     creature.slot_cache = cache
     return cache
 
@@ -269,6 +276,11 @@ def caster_policy(view: View, creature) -> Action:
     enemies = [c for c in creature.foes if c.is_able]
     if not enemies:
         return NOTHING
+    t = creature.t
+    if t.special_action:            # a monster caster's breath weapon, web or trample first, as attack_policy's
+        special = _special_action(view, creature, t)
+        if special is not None:
+            return special
     slots = creature.slot_cache
     if slots is None:
         slots = _slot_cache(creature)
@@ -304,25 +316,47 @@ def caster_policy(view: View, creature) -> Action:
         buff = _choose_buff(view, creature, slots.get("buff", ()))
         if buff is not None:
             return buff
-    # 4. a single-target spell while slots last
     target = choose_target(view, creature, enemies)
-    for name, level in slots.get("single", ()):
-        spell = SPELLS[name]
-        if name == "hold person":
-            humanoids = [e for e in enemies if e.t.humanoid and _affects(view, spell, e)
-                         and "held" not in e.conditions]
-            if humanoids:
-                return Action("cast", spell=name, level=level, targets=[choose_target(view, creature, humanoids)])
-            continue
-        if not _affects(view, spell, target):     # immune to it (only under the ``immune-targets`` fix)
-            hurt = [e for e in enemies if _affects(view, spell, e)]
-            if not hurt:
-                continue            # every enemy is immune to it: another spell, or the weapon
-            return Action("cast", spell=name, level=level, targets=[choose_target(view, creature, hurt)])
-        return Action("cast", spell=name, level=level, targets=[target])
+    if "monster" in slots:        # 4. a monster's spells (:func:`_monster_spell`), weighed against its weapons
+        action = _monster_spell(view, creature, slots, enemies)
+        if action is not None:
+            return action
+    else:                         # 4. a single-target spell while slots last
+        for name, level in slots.get("single", ()):
+            spell = SPELLS[name]
+            if name == "hold person":
+                humanoids = [e for e in enemies if e.t.humanoid and _affects(view, spell, e)
+                             and "held" not in e.conditions]
+                if humanoids:
+                    return Action("cast", spell=name, level=level,
+                                  targets=[choose_target(view, creature, humanoids)])
+                continue
+            if not _affects(view, spell, target):     # immune to it (only under the ``immune-targets`` fix)
+                hurt = [e for e in enemies if _affects(view, spell, e)]
+                if not hurt:
+                    continue            # every enemy is immune to it: another spell, or the weapon
+                return Action("cast", spell=name, level=level, targets=[choose_target(view, creature, hurt)])
+            return Action("cast", spell=name, level=level, targets=[target])
     if not view.reaches_all(creature):            # its weapons reach only the enemies in the melee
         target = choose_target(view, creature)
     return Action("attack", target)
+
+
+def _single_spell(view: View, creature, name: str, level: int, enemies: list, target) -> Action | None:
+    """Casting single-target spell ``name`` at the best enemy it affects (hold person: a humanoid not held); None
+    when no enemy is worth it."""
+    spell = SPELLS[name]
+    if name == "hold person":
+        humanoids = [e for e in enemies if e.t.humanoid and _affects(view, spell, e) and "held" not in e.conditions]
+        if humanoids:
+            return Action("cast", spell=name, level=level, targets=[choose_target(view, creature, humanoids)])
+        return None
+    if not _affects(view, spell, target):     # immune to it (only under the ``immune-targets`` fix)
+        hurt = [e for e in enemies if _affects(view, spell, e)]
+        if not hurt:
+            return None             # every enemy is immune to it: another spell, or the weapon
+        return Action("cast", spell=name, level=level, targets=[choose_target(view, creature, hurt)])
+    return Action("cast", spell=name, level=level, targets=[target])
 
 
 SPELL_CONDITION = {"auspicious odds": "auspicious", "mass auspicious odds": "auspicious"}
@@ -385,9 +419,120 @@ def _buff_action(view: View, creature, name: str, level: int, allies: list) -> A
     return None
 
 
-def _within_sleep_budget(creatures: list) -> list:
-    """The creatures sleep's 4 Hit Dice put to sleep, fewest Hit Dice first (as the spell takes them)."""
-    chosen, budget = [], SLEEP_HD
+CONTROL_ORDER = ("hold monster", "charm monster", "charm person", "suggestion", "scare", "cause fear", "daze")
+"""A monster's single-target spells that take a foe out of the fight, the strongest first (longest, widest)."""
+
+
+def _monster_spell(view: View, creature, slots: dict, enemies: list) -> Action | None:
+    """A monster's own spells (reached after the party's kinds, so a generated character's decisions never pay
+    for them), in this order: an area (deep slumber, web, entangle) when it catches three or more enemies it
+    affects; invisibility in the first round (before it attacks); a darkness or a fog when the enemies' weapons
+    threaten more than its side's (everyone in the melee gets the same miss chance, so it helps the side that takes
+    more blows; a fog also hides the melee from enemies who stand back, at 50%); dispel magic (:func:`_dispel_target`);
+    then a spell that takes the most dangerous enemy it affects out of the fight (hold, charm, suggestion, fear,
+    daze; scare takes one foe per three caster levels); a single-target spell as a party caster casts it, but a
+    damage spell only when it does more than its weapons would (:data:`SINGLE_DAMAGE`); a ray of frost only for a
+    creature without weapons (1d3 does less than its blows). None: nothing worth casting."""
+    if len(enemies) >= AREA_GROUP_MINIMUM:
+        for name, level in slots.get("monster-area", ()):
+            if name == "lullaby" and not any(n in SLEEPS for n, _ in (*slots.get("area", ()),
+                                                                        *slots.get("monster-area", ()))):
+                continue                  # drowsy matters only to its own sleep spells
+            spell = SPELLS[name]
+            valid = [e for e in enemies if affects(spell, e)]
+            if name == "deep slumber":
+                valid = _within_sleep_budget(valid, DEEP_SLUMBER_HD)
+            caught = area_count(spell.area, len(valid))
+            if caught >= AREA_MINIMUM:
+                return Action("cast", spell=name, level=level, targets=_ordered(view, creature, valid)[:caught])
+    if view.round == 1 and "invisible" not in creature.conditions:
+        for name, level in slots.get("self", ()):
+            return Action("cast", spell=name, level=level, targets=[creature])
+    zones = slots.get("zone")
+    if zones and "obscured" not in creature.conditions:
+        allies = view.allies(creature)
+        theirs = sum(_potential(e) * (2 if e.ranged else 1) for e in enemies)   # fog: total concealment for them
+        mine = sum(_potential(a) for a in allies)
+        for name, level in zones:
+            fog = name != "darkness"
+            if (theirs if fog else sum(_potential(e) for e in enemies)) > mine:
+                from_melee = [creature, *(c for c in (*allies, *enemies) if c is not creature and not c.ranged)]
+                return Action("cast", spell=name, level=level, targets=from_melee)
+    dispels = slots.get("dispel")
+    if dispels:
+        target = _dispel_target(view, creature, enemies)
+        if target is not None:
+            name, level = dispels[0]
+            return Action("cast", spell=name, level=level, targets=[target])
+    controls = slots.get("control")
+    if controls:
+        ranked = sorted(enemies, key=lambda e: (-_potential(e), e.uid))      # the most dangerous first
+        for wanted in CONTROL_ORDER:
+            for name, level in controls:
+                if name != wanted:
+                    continue
+                spell = SPELLS[name]
+                hit = [e for e in ranked if affects(spell, e)]
+                if hit:
+                    count = max(1, creature.t.caster_level // 3) if name == "scare" else 1
+                    return Action("cast", spell=name, level=level, targets=hit[:count])
+                break
+    weapons = _potential(creature) * WEAPON_HIT_SHARE
+    target = choose_target(view, creature, enemies)
+    for name, level in slots.get("single", ()):
+        if name in SINGLE_DAMAGE and SINGLE_DAMAGE[name](creature.t.caster_level) < weapons:
+            continue                  # its weapons do more
+        action = _single_spell(view, creature, name, level, enemies, target)
+        if action is not None:
+            return action
+    rays = slots.get("monster-ray")
+    if rays and not (creature.t.full or creature.t.standard):
+        spell = SPELLS[rays[0][0]]
+        hurt = [e for e in enemies if _affects(view, spell, e)]
+        if hurt:
+            return Action("cast", spell=rays[0][0], level=rays[0][1], targets=[choose_target(view, creature, hurt)])
+    return None
+
+
+WEAPON_HIT_SHARE = 0.5
+"""A monster weighs a damage spell against its weapons as if half its blows hit (its full routine's damage, each
+blow hitting, times this)."""
+SINGLE_DAMAGE = {
+    "magic missile": lambda cl: 3.5 * min(5, (cl + 1) // 2),              # 1d4+1 a missile, never misses
+    "scorching ray": lambda cl: 14.0 * (1 + (cl >= 7) + (cl >= 11)),     # 4d6 a ray
+    "searing light": lambda cl: 4.5 * max(1, min(5, cl // 2)),           # 1d8 per two levels (not undead)
+}
+"""The mean damage of a single-target damage spell at a caster level, for a monster's choice between it and its
+weapons (a dragon keeps to its bite and claws rather than a magic missile)."""
+DEEP_SLUMBER_HD = 10
+"""SRD deep slumber: "This spell functions like sleep, except that it affects 10 HD of creatures"."""
+SLEEPS = ("sleep", "deep slumber")
+
+
+DISABLED_BY_SPELL = ("held", "asleep", "panicked", "dazed")
+"""Spells that take a creature out of the fight: a dispel magic frees an ally of them."""
+ENEMY_BUFFS = ("bless", "shield of faith", "auspicious", "invisible")
+
+
+def _dispel_target(view: View, creature, enemies: list):
+    """Dispel magic's target: the most dangerous ally a spell has taken out of the fight (held, asleep, charmed
+    ...), else the enemy with the most of its spells on it, if two or more; else None."""
+    freed = [a for a in creature.friends if not a.dead and a is not creature
+             and any(n in a.conditions for n in DISABLED_BY_SPELL)]
+    if freed:
+        return max(freed, key=lambda a: (_potential(a), -a.uid))
+    best, most = None, 1
+    for e in enemies:
+        count = sum(1 for n in ENEMY_BUFFS if n in e.conditions)
+        if count > most:
+            best, most = e, count
+    return best
+
+
+def _within_sleep_budget(creatures: list, budget: int = SLEEP_HD) -> list:
+    """The creatures sleep's 4 Hit Dice (deep slumber's 10) put to sleep, fewest Hit Dice first (as the spell takes
+    them)."""
+    chosen = []
     for c in sorted(creatures, key=lambda c: (c.t.hd, c.uid)):
         if c.t.hd <= budget:
             chosen.append(c)

@@ -38,9 +38,43 @@ class Spell:
     """Buffs: ``party`` (every ally), ``one`` (one creature), ``self`` (the caster)."""
     rounds_per_level: int = 0
     """Buffs: how long it lasts, in rounds per caster level (10 for 1 minute/level)."""
+    only: str = ""
+    """Monster spells: the creatures it can affect (``humanoid``, ``living``, ``animal``), else any."""
+    max_hd: int = 0
+    """Monster spells: creatures of more Hit Dice are not affected (0: no limit)."""
 
 
 _FIRE, _COLD = frozenset({"fire"}), frozenset({"cold"})
+MONSTER_SPELLS: tuple[Spell, ...] = (
+    Spell("invisibility", "self", sr=False, school="illusion", reach="self", rounds_per_level=10),
+    Spell("darkness", "zone", sr=False, school="evocation", rounds_per_level=100),
+    Spell("fog cloud", "zone", sr=False, school="conjuration", rounds_per_level=100),
+    Spell("obscuring mist", "zone", sr=False, school="conjuration", rounds_per_level=10),
+    Spell("charm person", "control", save="will", mind=True, school="enchantment", only="humanoid",
+          rounds_per_level=600),
+    Spell("charm monster", "control", save="will", mind=True, school="enchantment", rounds_per_level=14400),
+    Spell("suggestion", "control", save="will", mind=True, school="enchantment", rounds_per_level=600),
+    Spell("daze", "control", save="will", mind=True, school="enchantment", only="humanoid", max_hd=4),
+    Spell("cause fear", "control", save="will", mind=True, school="necromancy", only="living", max_hd=5),
+    Spell("scare", "control", save="will", mind=True, school="necromancy", only="living", max_hd=5,
+          rounds_per_level=1),
+    Spell("hold monster", "control", save="will", mind=True, school="enchantment", only="living",
+          rounds_per_level=1),
+    Spell("deep slumber", "monster-area", "burst-10", "will", mind=True, school="enchantment", max_hd=10),
+    Spell("ray of frost", "monster-ray", school="evocation", damage=_COLD),
+    Spell("web", "monster-area", "burst-20", "ref", sr=False, school="conjuration", rounds_per_level=100),
+    Spell("entangle", "monster-area", "burst-20", "ref", sr=False, school="transmutation", rounds_per_level=10),
+    Spell("dispel magic", "dispel", sr=False, school="abjuration"),
+    Spell("sound burst", "monster-area", "burst-10", "fort", school="evocation", damage=frozenset({"sonic"})),
+    Spell("lullaby", "monster-area", "burst-10", "will", mind=True, school="enchantment", rounds_per_level=1),
+)
+"""Spells the engine casts for monsters only (no generated character prepares them), from the SRD 3.5 spell
+descriptions; what each does is in :mod:`arena.combat.monster_spells`. Their kinds are the caster policy's
+monster-only steps (``self``, ``zone``, ``control``, ``dispel``, ``monster-area``, ``monster-ray``), so a party's
+decisions never look at them. ``rounds_per_level``: the duration (charm person and suggestion 1 hour/level, charm
+monster 1 day/level, scare, hold monster and lullaby 1 round/level (lullaby: concentration + 1 round/level),
+darkness, fog cloud and web 10 minutes/level, obscuring mist, invisibility and entangle 1 minute/level); daze
+lasts 1 round and cause fear 1d4 rounds whatever the level."""
 SPELLS: dict[str, Spell] = {s.name: s for s in (
     Spell("magic missile", "single", school="evocation", damage=frozenset({"force"})),
     Spell("sleep", "area", "burst-10", "will", mind=True, school="enchantment"),
@@ -61,6 +95,7 @@ SPELLS: dict[str, Spell] = {s.name: s for s in (
     Spell("shield of faith", "buff", sr=False, school="abjuration", reach="one", rounds_per_level=10),
     Spell("auspicious odds", "buff", sr=False, school="divination", reach="one", rounds_per_level=10),
     Spell("mass auspicious odds", "buff", sr=False, school="divination", reach="party", rounds_per_level=1),
+    *MONSTER_SPELLS,
 )}
 """Schools and durations from the SRD 3.5 spell list; the bell-curve document's auspicious odds replaces
 protection from energy (1 minute/level, creature touched) and mass auspicious odds break enchantment (1

@@ -18,6 +18,7 @@ from __future__ import annotations
 import dataclasses
 import re
 
+from arena.world.party import bonus_spells
 from arena.world.spellbook import SPELLS
 from arena.world.srd_combat import _set, own_description
 from arena.world.srd_dragons import AGES
@@ -27,7 +28,10 @@ from arena.world.srd_text import Cell, RawBlock, is_type_line
 SPELL_LEVELS = {"magic missile": 1, "sleep": 1, "color spray": 1, "scorching ray": 2, "hold person": 3,
                 "fireball": 3, "lightning bolt": 3, "ice storm": 4, "cone of cold": 5, "flame strike": 5,
                 "searing light": 3, "cure light wounds": 1, "cure moderate wounds": 2, "cure serious wounds": 3,
-                "cure critical wounds": 4, "bless": 1, "shield of faith": 1}
+                "cure critical wounds": 4, "bless": 1, "shield of faith": 1, "invisibility": 2, "darkness": 2,
+                "fog cloud": 2, "obscuring mist": 1, "charm person": 1, "charm monster": 4, "suggestion": 3,
+                "daze": 0, "cause fear": 1, "scare": 2, "hold monster": 5, "deep slumber": 3, "ray of frost": 0,
+                "web": 2, "entangle": 1, "dispel magic": 3, "sound burst": 2, "lullaby": 0}
 """SRD 3.5 levels of the spells the engine casts (sorcerer/wizard where it is one, else cleric), for a spell-like
 ability whose DC the SRD does not give."""
 
@@ -50,12 +54,16 @@ UTILITY: tuple[str, ...] = (
     "unhallow", "consecrate", "desecrate", "gentle repose", "deathwatch", "status", "find traps", "word of recall",
     "refuge", "move earth", "stone shape", "transmute rock to mud", "transmute mud to rock",
     "transmute rock to mud/mud to rock", "soften earth and stone", "wood shape", "speak with dead",
+    "gaseous form", "expeditious retreat", "remove curse",
 )
 """Spells that do nothing in an arena fight: senses and divinations (the party is in plain sight), languages,
 travel and movement (the arena is a flat field, and a monster that flees is not a fight), disguises and
 self-only shape changes (no statistics change in the model), light, weather and earth shaping, wards and
 long-lasting protections cast beforehand (their numbers are already in the block: mage armor, endure elements),
-and cantrips of a point of damage or healing."""
+and cantrips of a point of damage or healing. Gaseous form is a way out of a fight (its subject "can't attack or
+cast spells" and drifts at fly 10 ft.), as teleport and dimension door are, and the model has no fleeing;
+expeditious retreat only raises speed, which the model (no grid) does not use; remove curse ends curses, and
+nothing in the model curses (no bestow curse, no lycanthropy or mummy rot is modelled)."""
 
 SPELL_CLASSES = {"cast": "the engine casts it", "no effect": "nothing in an arena fight",
                  "ignored": "matters in a fight, the engine does not cast it"}
@@ -160,6 +168,63 @@ def _caster_level(text: str, data: dict, block: RawBlock | None = None, abilitie
     return int(m.group(1)) if m else None
 
 
+SORCERER_PER_DAY = {1: (5, 3), 2: (6, 4), 3: (6, 5), 4: (6, 6, 3), 5: (6, 6, 4), 6: (6, 6, 5, 3), 7: (6, 6, 6, 4),
+                    8: (6, 6, 6, 5, 3), 9: (6, 6, 6, 6, 4), 10: (6, 6, 6, 6, 5, 3), 11: (6, 6, 6, 6, 6, 4),
+                    12: (6, 6, 6, 6, 6, 5, 3), 13: (6, 6, 6, 6, 6, 6, 4), 14: (6, 6, 6, 6, 6, 6, 5, 3),
+                    15: (6, 6, 6, 6, 6, 6, 6, 4), 16: (6, 6, 6, 6, 6, 6, 6, 5, 3), 17: (6, 6, 6, 6, 6, 6, 6, 6, 4),
+                    18: (6, 6, 6, 6, 6, 6, 6, 6, 5, 3), 19: (6, 6, 6, 6, 6, 6, 6, 6, 6, 4), 20: (6,) * 10}
+"""SRD 3.5 Table: The Sorcerer, spells per day by spell level 0-9 (before bonus spells)."""
+SORCERER_KNOWN = {1: (4, 2), 2: (5, 2), 3: (5, 3), 4: (6, 3, 1), 5: (6, 4, 2), 6: (7, 4, 2, 1), 7: (7, 5, 3, 2),
+                  8: (8, 5, 3, 2, 1), 9: (8, 5, 4, 3, 2), 10: (9, 5, 4, 3, 2, 1), 11: (9, 5, 5, 4, 3, 2),
+                  12: (9, 5, 5, 4, 3, 2, 1), 13: (9, 5, 5, 4, 4, 3, 2), 14: (9, 5, 5, 4, 4, 3, 2, 1),
+                  15: (9, 5, 5, 4, 4, 4, 3, 2), 16: (9, 5, 5, 4, 4, 4, 3, 2, 1), 17: (9, 5, 5, 4, 4, 4, 3, 3, 2),
+                  18: (9, 5, 5, 4, 4, 4, 3, 3, 2, 1), 19: (9, 5, 5, 4, 4, 4, 3, 3, 3, 2),
+                  20: (9, 5, 5, 4, 4, 4, 3, 3, 3, 3)}
+"""SRD 3.5 Table: Sorcerer Spells Known, by spell level 0-9."""
+DRAGON_SPELLS: dict[int, tuple[str, ...]] = {
+    0: ("daze", "ray of frost"),
+    1: ("magic missile", "charm person", "cause fear", "color spray", "sleep"),
+    2: ("scorching ray", "web", "invisibility", "scare"),
+    3: ("fireball", "hold person", "suggestion", "lightning bolt", "dispel magic"),
+    4: ("ice storm", "charm monster"),
+    5: ("cone of cold", "hold monster"),
+}
+"""A true dragon's sorcerer spells known, the engine's choice: the SRD gives the dragon's sorcerer level ("A dragon
+knows and casts arcane spells as a sorcerer of the level indicated in its variety description, gaining bonus
+spells for a high Charisma score") and leaves the spells to the DM, as it does a PC sorcerer's; the engine picks,
+at each level, the first of its own sorcerer/wizard spells in this order (damage first, then the spells that take
+a foe out of the fight), as the generated wizard's rotation does. The other cantrips a sorcerer knows (detect
+magic, read magic ...) do nothing in a fight. Slots above 5th, where the engine casts no sorcerer spell, hold the
+spells known of the highest level below (the SRD lets a caster use a higher-level slot for a lower-level spell);
+a sorcerer casts spontaneously, which the model reads as its slots filled in turn with its spells known."""
+
+
+def _dragon_sorcerer(block: RawBlock, spells: list[dict], cha: int) -> tuple[int, dict[int, list[str]]] | None:
+    """A true dragon's sorcerer spells (:data:`DRAGON_SPELLS`), from the caster level of its ``Spells (caster level
+    Nth)`` entry: (caster level, spells by slot level); None for any other block."""
+    if block.layout != "dragon tables":
+        return None
+    m = next((re.search(rf"caster level {_ORDINAL}", a["name"]) for a in spells
+              if re.search(rf"caster level {_ORDINAL}", a["name"])), None)
+    if m is None or int(m.group(1)) not in SORCERER_PER_DAY:
+        return None
+    level = int(m.group(1))
+    per_day, known = SORCERER_PER_DAY[level], SORCERER_KNOWN[level]
+    chosen: dict[int, list[str]] = {}
+    best: tuple[str, ...] = ()
+    for lvl, slots in enumerate(per_day):
+        count = known[lvl] if lvl < len(known) else 0
+        mine = DRAGON_SPELLS.get(lvl, ())[:count]
+        if mine:
+            best = mine
+        elif lvl:
+            mine = best                                  # a higher slot for the best lower-level spells
+        slots += bonus_spells(cha, lvl)
+        if mine and slots:
+            chosen[lvl] = [mine[i % len(mine)] for i in range(slots)]
+    return level, chosen
+
+
 def _dragon_caster_level(block: RawBlock, abilities: list[dict]) -> int | None:
     """SRD true dragons: "Its age category or its sorcerer caster level, whichever is higher, is the caster level
     for these abilities" (age categories 1, wyrmling, to 12, great wyrm)."""
@@ -209,7 +274,16 @@ def spell_fields(block: RawBlock, abilities: list[dict], data: dict, notes: Note
     if spells:
         text = _spell_list_text(block)
         listed = read_spell_list(text) if text else []
-        if not listed:
+        dragon = _dragon_sorcerer(block, spells, cha) if not listed else None
+        if dragon is not None:
+            level, chosen = dragon
+            for lvl, names in chosen.items():
+                prepared.setdefault(lvl, []).extend(names)
+            levels.append(level)
+            _set(abilities, "spells", "modelled", "spellcasting: a sorcerer of caster level "
+                 f"{level}, its spells known the engine's choice (DRAGON_SPELLS): "
+                 + ", ".join(dict.fromkeys(n for names in chosen.values() for n in names)))
+        elif not listed:
             _set(abilities, "spells", "ignored", "the text lists no spells (a caster's choice of the class list): "
                                                  "nothing the engine can cast")
         else:

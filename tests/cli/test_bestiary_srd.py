@@ -32,8 +32,7 @@ def test_list_holds_the_hand_written_and_the_imported_creatures():
     assert by_name["troll"]["source"] == "built-in" and by_name["srd/troll"]["source"] == "srd"
     assert by_name["red-dragon-young"]["source"] == "srd"                  # no hand-written block of that name
     assert by_name["troll"]["modelled"] == "full"                          # its imported twin's
-    assert by_name["adult-red-dragon"]["modelled"] == "partial"
-    assert "spells" in by_name["adult-red-dragon"]["ignored"]
+    assert by_name["adult-red-dragon"]["modelled"] == "full"        # crush, and a sorcerer's spells (DRAGON_SPELLS)
     assert "frightful presence" not in by_name["adult-red-dragon"]["ignored"]        # modelled (DC 24)
 
 

@@ -62,7 +62,8 @@ def test_a_great_wyrm_and_a_wyrmling():
     assert str(wyrm.damage_reduction) == "20/magic"
     bw = wyrm.breath_weapon
     assert (bw.shape, bw.length_ft, bw.damage, bw.damage_type, bw.dc) == ("cone", 70, "24d10", "fire", 40)
-    assert {a.key for a in wyrm.special_abilities if a.engine == "ignored"} >= {"tail sweep", "spells"}
+    assert {a.key for a in wyrm.special_abilities if a.engine == "ignored"} >= {"tail sweep"}
+    assert wyrm.spellcasting.caster_level == 19 and 9 in wyrm.spellcasting.prepared   # a 19th-level sorcerer
     assert (wyrm.crush.damage, wyrm.crush.dc, wyrm.crush.smaller_by) == ("4d8+25", 40, 3)
     assert wyrm.frightful_presence.dc == 38 and wyrm.frightful_presence.duration == "4d6"
     hatchling = srd_creature("white-dragon-wyrmling")
@@ -122,7 +123,12 @@ EXPLAINED: dict[tuple[str, str], str] = {
     for name in ("goblin", "kobold", "orc", "hobgoblin", "dwarf-warrior")
 } | {("adult-red-dragon", "crush"): "the imported block has the SRD's crush, which lands only on foes three sizes "
                                     "smaller than the Huge dragon (never the Medium party); the hand-written one "
-                                    "leaves it out"}
+                                    "leaves it out"} | {
+    (name, field): "the imported dragon casts as a sorcerer (the SRD's tables, its spells known the engine's "
+                   "choice: srd_spells.DRAGON_SPELLS) with the caster tactics; the hand-written one, which the "
+                   "golden fights use, keeps to its weapons and breath"
+    for name in ("young-red-dragon", "adult-red-dragon") for field in ("spellcasting", "tactics")
+}
 """Every field where an imported block differs from the hand-written one (docs/bestiary.md explains them)."""
 TEXT_FIELDS = {"name", "title", "notes", "source", "special_abilities", "import_status", "import_notes"}
 

@@ -1,13 +1,28 @@
-"""The importer's reading of monsters' spells and spell-like abilities (arena/world/srd_spells.py): each block's own
-description only, two spells joined by "and", qualifiers after a spell's name, a true dragon's caster level."""
+"""The importer's reading of monsters' spells and spell-like abilities (arena/world/srd_spells.py): the spells the
+engine now casts for monsters, each block's own description only, caster levels the SRD gives in words, a true
+dragon's uses a day; and the shipped SRD creatures those readings make fully modelled."""
+
+import pytest
 
 from arena.world.srd_index import srd_creature
-from arena.world.srd_spells import read_spell_like
+from arena.world.srd_spells import read_spell_like, spell_class
 from arena.world.srd_text import Cell, RawBlock
 
 
 def entry(name: str, key: str = "spell-like abilities"):
     return next(a for a in srd_creature(name).special_abilities if a.key == key)
+
+
+@pytest.mark.parametrize(("name", "kind"), [
+    ("invisibility", "cast"), ("darkness", "cast"), ("fog cloud", "cast"), ("obscuring mist", "cast"),
+    ("charm person", "cast"), ("charm monster", "cast"), ("suggestion", "cast"), ("daze", "cast"),
+    ("cause fear", "cast"), ("scare", "cast"), ("hold monster", "cast"), ("deep slumber", "cast"),
+    ("ray of frost", "cast"), ("web", "cast"), ("entangle", "cast"), ("dispel magic", "cast"),
+    ("gaseous form", "no effect"), ("expeditious retreat", "no effect"), ("remove curse", "no effect"),
+    ("silent image", "ignored"), ("blur", "ignored"), ("enlarge person", "ignored"),
+])
+def test_the_monster_spells_and_the_new_utilities(name, kind):
+    assert spell_class(name) == kind
 
 
 def test_two_spells_joined_by_and_are_two_and_trailing_qualifiers_are_dropped():
@@ -37,8 +52,17 @@ def test_a_table_blocks_spells_come_from_its_own_creatures_prose():
     duergar = entry("duergar-1st-level-warrior")
     assert "entangle" not in duergar.notes and "invisibility" in duergar.notes
     silver = entry("silver-dragon-juvenile", "spells")
-    assert "lists no spells" in silver.notes and "ray of frost" not in silver.notes
+    assert "the engine's choice" in silver.notes and "silent image" not in silver.notes
     assert "ray of frost" in entry("drider", "spells").notes                  # the drider keeps its own list
+
+
+def test_a_true_dragons_caster_level_is_its_age_category_or_its_sorcerer_level_and_its_uses_its_varietys():
+    """SRD DRAGON, TRUE: "Its age category or its sorcerer caster level, whichever is higher, is the caster level
+    for these abilities"; black dragon: "Other Spell-Like Abilities: 3/day--darkness (juvenile or older ...)"."""
+    black = srd_creature("black-dragon-juvenile")                         # juvenile: age category 4; sorcerer 1st
+    assert black.spellcasting.caster_level == 4 and black.spellcasting.prepared == {2: ("darkness",) * 3}
+    white = srd_creature("white-dragon-juvenile")
+    assert white.spellcasting.prepared == {2: ("fog cloud",) * 3} and black.modelled == white.modelled == "full"
 
 
 def test_the_dragon_caster_level_rule_reads_the_age_from_the_title():
@@ -55,8 +79,43 @@ def test_the_dragon_caster_level_rule_reads_the_age_from_the_title():
     assert _dragon_caster_level(dragon("Red Dragon, Great Wyrm"), spells) == 12
 
 
-def test_the_pegasus_detections_do_nothing_in_a_fight_so_it_is_fully_modelled():
-    assert srd_creature("pegasus").modelled == "full" and entry("pegasus").engine == "no effect"
+def test_a_true_dragons_sorcerer_spells_are_the_srd_tables_filled_with_the_engines_choice():
+    """SRD DRAGON, TRUE: "A dragon knows and casts arcane spells as a sorcerer of the level indicated in its variety
+    description, gaining bonus spells for a high Charisma score": the sorcerer's spells per day and known (SRD
+    tables), the known spells chosen by DRAGON_SPELLS. Young red dragon: caster level 1st, Cha 14 (+2): 5 cantrips,
+    3 + 1 first-level slots, 2 first-level spells known."""
+    from arena.world.srd_spells import DRAGON_SPELLS, SORCERER_KNOWN, SORCERER_PER_DAY
+
+    assert SORCERER_PER_DAY[1] == (5, 3) and SORCERER_PER_DAY[20] == (6,) * 10 and SORCERER_KNOWN[20][9] == 3
+    assert all(len(SORCERER_PER_DAY[n]) == len(SORCERER_KNOWN[n]) for n in range(1, 21))
+    red = srd_creature("red-dragon-young")
+    assert red.spellcasting.caster_level == 1 and red.modelled == "full" and red.tactics == "caster"
+    assert red.spellcasting.prepared == {0: ("daze", "ray of frost", "daze", "ray of frost", "daze"),
+                                         1: ("magic missile", "charm person") * 2}
+    assert "the engine's choice" in entry("red-dragon-young", "spells").notes
+    assert all(spell_class(n) == "cast" for names in DRAGON_SPELLS.values() for n in names)
+    adult = srd_creature("black-dragon-adult")                       # sorcerer 5th, age category 6: darkness at 6
+    assert adult.spellcasting.caster_level == 6 and "darkness" in adult.spellcasting.prepared[2]
+    assert 6 not in adult.spellcasting.prepared                      # no 6th-level slots at caster level 5
+
+
+@pytest.mark.parametrize(("name", "level", "prepared"), [
+    ("tiefling-1st-level-warrior", 1, {2: ("darkness",)}),      # "caster level equal to class levels"
+    ("krenshar", 3, {2: ("scare",)}),                           # "a scare spell from a 3rd-level caster"
+])
+def test_caster_levels_written_in_words(name, level, prepared):
+    c = srd_creature(name)
+    assert c.spellcasting.caster_level == level and c.spellcasting.prepared == prepared and c.modelled == "full"
+
+
+@pytest.mark.parametrize("name", ["annis", "black-dragon-juvenile", "cloud-giant", "dryad", "gynosphinx", "imp",
+                                  "janni", "krenshar", "lillend", "nixie", "ogre-mage", "pegasus", "quasit",
+                                  "tiefling-1st-level-warrior", "white-dragon-juvenile", "white-dragon-young-adult"])
+def test_srd_creatures_the_monster_spells_make_fully_modelled(name):
+    c = srd_creature(name)
+    assert c.modelled == "full", c.ignored_abilities
+    if name != "pegasus":                                         # its detections do nothing in a fight
+        assert c.tactics == "caster" and c.spellcasting is not None
 
 
 def test_own_section_keeps_a_blocks_family_rules_above_and_stops_at_the_next_creature():

@@ -1,0 +1,73 @@
+"""Concealment: the miss chance of a hit against a creature that cannot be seen clearly (SRD 3.5 Concealment).
+
+SRD 3.5 *Concealment*: "If the attacker has line of sight to the target but it is obscured ... the target has
+concealment: 20% miss chance"; *Total Concealment*: "If you have line of effect to a target but not line of
+sight ... 50% miss chance"; "Multiple concealment conditions do not stack." The miss chance is rolled only for an
+attack that hits ("If the attacker hits, the defender must make a miss chance percentile roll").
+
+A creature is concealed while it is invisible (``invisible``: total concealment, 50%) or stands in a darkness,
+fog cloud or obscuring mist (``obscured``: 20%; in a fog, an attack from beyond 5 feet, which is a ranged
+attacker's or one against a creature that stands back, faces total concealment). Its :attr:`Combatant.concealed`
+flag tells the swing to look (one attribute on a hit); the conditions hold the numbers. A blinded attacker's own
+50% (:data:`arena.combat.attacks.BLIND_MISS_CHANCE`) does not stack with them: the higher chance is rolled once.
+Calls nothing of the fight's parts; the functions take the fight first (see :mod:`arena.combat.rolls`).
+"""
+
+from __future__ import annotations
+
+CONCEALMENT = 0.2
+"""SRD 3.5 concealment (darkness's shadowy illumination, fog or mist at 5 feet): 20% miss chance."""
+TOTAL_CONCEALMENT = 0.5
+"""SRD 3.5 total concealment (invisible, or fog beyond 5 feet): 50% miss chance."""
+BLINDED = 0.5
+"""A blinded attacker: every foe has total concealment for it (the swing's ``BLIND_MISS_CHANCE``)."""
+
+
+def concealment(attacker, target) -> float:
+    """The miss chance ``target``'s concealment gives against ``attacker`` (0.0 when it has none left)."""
+    conditions = target.conditions
+    chance = TOTAL_CONCEALMENT if "invisible" in conditions else 0.0
+    zone = conditions.get("obscured")
+    if zone is not None:
+        data = zone[1]
+        near = data["chance"]
+        if data["fog"] and (attacker.ranged or target.ranged):
+            near = TOTAL_CONCEALMENT          # fog: beyond 5 feet, total concealment
+        if near > chance:
+            chance = near
+    return chance
+
+
+def misses(f, attacker, target) -> bool:
+    """Does the miss chance turn this hit into a miss? One percentile roll against the highest miss chance that
+    applies (blinded attacker, concealed target); no roll when none does."""
+    chance = BLINDED if attacker.blind else 0.0
+    if target.concealed:
+        hidden = concealment(attacker, target)
+        if not hidden and not target.conditions.keys() & CONCEALING:
+            target.concealed = False          # its concealment has ended
+        if hidden > chance:
+            chance = hidden
+    if not chance:
+        return False
+    missed = f.rand() < chance
+    if missed and f.lines is not None and not attacker.blind:
+        f.log(f"{attacker.name}'s hit on {target.name} misses: concealment ({int(chance * 100)}% miss chance)")
+    return missed
+
+
+def misses_ray(f, attacker, target) -> bool:
+    """A ray's hit against a concealed target: the same percentile roll (rays ignore a blinded caster, as before)."""
+    chance = concealment(attacker, target)
+    if not chance:
+        if not target.conditions.keys() & CONCEALING:
+            target.concealed = False
+        return False
+    missed = f.rand() < chance
+    if missed and f.lines is not None:
+        f.log(f"{attacker.name}'s ray at {target.name} misses: concealment ({int(chance * 100)}% miss chance)")
+    return missed
+
+
+CONCEALING = frozenset({"invisible", "obscured"})
+"""The conditions that conceal a creature."""

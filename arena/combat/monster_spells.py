@@ -1,0 +1,339 @@
+"""Monsters' spells and spell-like abilities beyond the party's: invisibility, darkness, fog cloud, obscuring mist,
+charm person, charm monster, suggestion, daze, cause fear, scare, hold monster, ray of frost, web, entangle (deep
+slumber shares sleep's code in :mod:`arena.combat.spells`). No generated character prepares them; their facts
+(save, school, who they can affect) are in :data:`arena.world.spellbook.MONSTER_SPELLS`.
+
+Every save and spell resistance check goes through the fight's ``save`` and ``gets_through`` (the rules kernel),
+so every dice variant applies: under players roll all, a monster's charm person is the player's own Will save.
+Each function quotes the SRD 3.5 line it implements. The abstractions (no grid, no senses, no morale):
+
+- **Invisibility** (self): total concealment (50% miss chance on every hit against it) until it attacks; its
+  attack from invisibility gets +2 and its target loses its Dexterity bonus to AC ("+2 bonus on attack rolls
+  against sighted opponents, and ignores its opponents' Dexterity bonuses"), for the attack action of that turn
+  (a single attack when it closes in, round 1), after which it is visible. A breath weapon or a spell at a foe
+  ends it too ("an attack includes any spell targeting a foe"). Creatures are not told where it is: they attack
+  it as before, at 50% (the SRD's "pinpoint" and its Spot and Listen checks are not modelled).
+- **Darkness, fog cloud, obscuring mist**: the zone is centred on the caster, and everyone fighting in the melee
+  (both sides) and the caster stand in it for its duration; those who stand back are outside. Darkness gives
+  everyone in it concealment (20%: darkvision does not help in 3.5 darkness); fog and mist 20% in melee and total
+  concealment (50%) against attacks from, or at, those who stand back. No wind disperses them.
+- **Charm person, charm monster, suggestion**: a charmed or suggested creature stops fighting for the spell's
+  duration (hours: the rest of the fight). It is out of the fight but not helpless (no coup de grace): the model's
+  ``panicked`` condition, with the spell in its data; its side's count of able creatures falls, so a party all
+  charmed has lost. The SRD's
+  "+5 bonus on its saving throw" for a creature "currently being threatened or attacked" applies to charms (the
+  arena is always a fight); suggestion's course of action is "leave the fight" (reasonable-sounding, so no
+  bonus). The charm would break if the charmer's side attacked it; the policies never attack a creature out of
+  the fight, so it holds.
+- **Daze**: dazed 1 round: no actions, no penalty to AC. **Cause fear, scare**: frightened (flees: out of the
+  fight, not helpless: ``panicked`` in the model) for 1d4 rounds (cause fear) or 1 round per level (scare);
+  a successful save leaves it shaken for 1 round. **Hold monster**: hold person on any living creature.
+- **Web, entangle**: an area (``burst-20``: half the enemies plus one, at most 6) whose creatures save (Reflex)
+  or are entangled and stuck: each turn they spend trying to break loose (a DC 20 Strength check, as the web of
+  a monstrous spider); a creature that saves is free (the SRD's "entangled but not prevented from moving" for a
+  successful save, and the plants' grab again each round, are not modelled). Entangle assumes the arena has
+  grass and brush (the SRD needs plants in the area).
+- **Ray of frost**: a ray (ranged touch) of 1d3 cold.
+"""
+
+from __future__ import annotations
+
+from arena.combat.combatant import Combatant
+from arena.combat.concealment import CONCEALMENT
+from arena.combat.conditions import drop_condition, recompute_bonuses
+from arena.combat.spell_targets import MONSTER_SPELL_NAMES
+from arena.combat.spells import ROUND, spell_dc
+from arena.dice import parse
+from arena.rules import Check
+from arena.world.spellbook import SPELLS
+
+__all__ = ["MONSTER_SPELL_NAMES", "OUT_OF_FIGHT", "ZONES", "cast", "control", "dispel", "in_zone", "invisibility",
+           "out_of_fight", "seen", "unseen", "zone"]
+
+CHARM_THREATENED = 5
+"""SRD charm person / charm monster: "If the creature is currently being threatened or attacked by you or your
+allies, however, it receives a +5 bonus on its saving throw." (Always, in an arena fight.)"""
+UNSEEN_ATTACK = 2
+"""SRD Invisibility: "A creature ... that is invisible gains a +2 bonus on attack rolls against sighted
+opponents, and ignores its opponents' Dexterity bonuses to AC"."""
+BREAK_LOOSE_DC = 20
+"""SRD web: "can break loose by spending 1 round and making a DC 20 Strength check"; entangle: "a full-round
+action to make a DC 20 Strength check"."""
+RAY_OF_FROST = parse("1d3")
+"""SRD ray of frost: "A ray of freezing air and ice projects from your pointing finger ... 1d3 points of cold
+damage"."""
+COLD = frozenset({"cold"})
+
+
+def cast(f, caster: Combatant, name: str, level: int, targets: list, begun: bool = False) -> None:
+    """Cast monster spell ``name`` (from a slot of ``level``) at ``targets`` (:func:`arena.combat.spells.cast`,
+    which has noted the cast, sends the spells it does not know here: ``Fight.cast_monster``)."""
+    if name == "deep slumber" and not begun and f.sleep_full_round:    # casting time 1 round, as sleep
+        caster.casting = (name, level, targets, caster.hp)
+        caster.afflicted = True
+        if f.lines is not None:
+            f.log(f"{caster.name} begins casting {name} (1 round)", actor=caster.name, action="begin-cast",
+                  spell=name)
+        return
+    cl = caster.t.caster_level
+    dc = spell_dc(f, caster, name, level)
+    if name == "deep slumber":
+        deep_slumber(f, caster, targets, dc, cl)
+    elif name == "invisibility":
+        invisibility(f, caster, targets[0], cl)
+    elif name in ZONES:
+        zone(f, caster, name, targets, cl)
+    elif name == "ray of frost":
+        if f.gets_through(caster, targets[0]):
+            f.ray(caster, targets[0], RAY_OF_FROST, COLD)
+    elif name == "sound burst":
+        sound_burst(f, caster, targets, dc)
+    elif name == "lullaby":
+        for target in targets:
+            # SRD lullaby: "Any creature within the area that fails a Will save becomes drowsy and inattentive,
+            # taking a -5 penalty on Listen and Spot checks and a -2 penalty on Will saves against sleep effects
+            # while the lullaby is in effect" (concentration + 1 round/level: 1 round/level here).
+            if not target.dead and f.gets_through(caster, target) and not f.save(target, "will", dc, caster).success:
+                f.add_condition(target, "drowsy", cl * ROUND, spell=name, cl=cl)
+    elif name == "dispel magic":
+        dispel(f, caster, targets[0], cl)
+    elif name in ("web", "entangle"):
+        for target in targets:
+            if not target.dead and not f.save(target, "ref", dc, caster).success:
+                f.add_condition(target, "entangled", cl * SPELLS[name].rounds_per_level * ROUND, dc=BREAK_LOOSE_DC,
+                                spell=name, cl=cl)
+    else:
+        for target in targets:
+            if not target.dead and target.is_able and f.gets_through(caster, target):
+                control(f, caster, name, target, dc, cl)
+
+
+DEEP_SLUMBER_HD = 10
+"""SRD deep slumber: "This spell functions like sleep, except that it affects 10 HD of creatures"."""
+
+
+def deep_slumber(f, caster: Combatant, targets: list, dc: int, cl: int) -> None:
+    """SRD deep slumber: "This spell functions like sleep, except that it affects 10 HD of creatures"; sleep: "Creatures
+    with the fewest HD are affected first ... Creatures with 5 or more HD are not affected" (here: 11 or more), Will
+    negates, 1 minute/level (as :func:`arena.combat.spells.cast`'s sleep)."""
+    budget = DEEP_SLUMBER_HD
+    for target in sorted(targets, key=lambda c: c.t.hd):
+        if target.t.hd > budget:
+            continue
+        budget -= target.t.hd
+        if f.gets_through(caster, target) and not sleep_save(f, target, dc, caster):
+            f.add_condition(target, "asleep", cl * 10 * ROUND, spell="deep slumber", cl=cl)
+
+
+def sleep_save(f, target: Combatant, dc: int, caster: Combatant) -> bool:
+    """A Will save against a sleep effect, with lullaby's -2 for a drowsy creature."""
+    drowsy = "drowsy" in target.conditions
+    if drowsy:
+        target.save_bonus += DROWSY_SLEEP_SAVE
+    try:
+        return f.save(target, "will", dc, caster).success
+    finally:
+        if drowsy:
+            target.save_bonus -= DROWSY_SLEEP_SAVE
+
+
+SOUND_BURST = parse("1d8")
+"""SRD sound burst: "Creatures in the area take 1d8 points of sonic damage and must succeed on a Fortitude save to
+avoid being stunned for 1 round"."""
+SONIC = frozenset({"sonic"})
+DROWSY_SLEEP_SAVE = -2
+"""SRD lullaby: "a -2 penalty on Will saves against sleep effects"."""
+
+
+def sound_burst(f, caster: Combatant, targets: list, dc: int) -> None:
+    """Sound burst: one damage roll for everyone caught (as an area spell's, under ``area_damage: roll-once``), then
+    each Fortitude save or stunned 1 round."""
+    rolled = SOUND_BURST.roll(f.stream) if f.area_roll_once else None
+    for target in targets:
+        if target.dead or not f.gets_through(caster, target):
+            continue
+        f.deal(caster, target, rolled if rolled is not None else SOUND_BURST.roll(f.stream), SONIC)
+        if not target.dead and not f.save(target, "fort", dc, caster).success:
+            f.add_condition(target, "stunned", ROUND)
+
+
+def control(f, caster: Combatant, name: str, target: Combatant, dc: int, cl: int) -> None:
+    """A single-target spell that takes its target out of the fight for a while, after its Will save."""
+    if name in ("charm person", "charm monster"):
+        # SRD: "This charm makes a humanoid creature regard you as its trusted friend and ally ... If the creature
+        # is currently being threatened or attacked by you or your allies, however, it receives a +5 bonus on its
+        # saving throw." Duration 1 hour/level (charm monster: 1 day/level): the rest of the fight.
+        target.save_bonus += CHARM_THREATENED
+        try:
+            saved = f.save(target, "will", dc, caster).success
+        finally:
+            target.save_bonus -= CHARM_THREATENED
+        if not saved:
+            out_of_fight(f, target, "charmed", name, cl * SPELLS[name].rounds_per_level * ROUND, cl)
+    elif name == "suggestion":
+        # SRD: "You influence the actions of the target creature by suggesting a course of activity ... The
+        # suggested course of activity can continue for the entire duration" (1 hour/level): leave the fight.
+        if not f.save(target, "will", dc, caster).success:
+            out_of_fight(f, target, "suggested", name, cl * SPELLS[name].rounds_per_level * ROUND, cl)
+    elif name == "daze":
+        # SRD: "This enchantment clouds the mind of a humanoid creature with 4 or fewer Hit Dice so that it takes
+        # no actions. ... A dazed subject is not stunned, so attackers get no special advantage against it."
+        # Duration 1 round.
+        if not f.save(target, "will", dc, caster).success:
+            f.add_condition(target, "dazed", ROUND, spell=name, cl=cl)
+            target.afflicted = True          # its turn looks at the condition
+    elif name in ("cause fear", "scare"):
+        # SRD cause fear: "The affected creature becomes frightened. If the subject succeeds on a Will save, it is
+        # shaken for 1 round. Creatures with 6 or more Hit Dice are immune to this effect." Duration 1d4 rounds
+        # (scare: "all targeted creatures of less than 6 HD", 1 round/level).
+        if f.save(target, "will", dc, caster).success:
+            if "shaken" not in target.conditions:
+                f.add_condition(target, "shaken", ROUND)
+        else:
+            rounds = f.roll("1d4") if name == "cause fear" else cl
+            out_of_fight(f, target, "frightened", name, rounds * ROUND, cl)
+    elif name == "hold monster" and not f.save(target, "will", dc, caster).success:
+        # SRD: "This spell functions like hold person, except that it affects any living creature that fails its
+        # Will save." Hold person: "The subject becomes paralyzed ... each round on its turn, the subject may
+        # attempt a new saving throw to end the effect." Duration 1 round/level.
+        f.add_condition(target, "held", cl * ROUND, dc=dc, spell=name, cl=cl)
+
+
+OUT_OF_FIGHT = "panicked"
+"""The model's condition for a creature out of the fight but not helpless (it flees, or will not fight): a
+charmed, suggested or frightened creature is ``panicked`` with the spell that did it in the condition's data."""
+
+
+def out_of_fight(f, target: Combatant, why: str, spell: str, seconds: float, cl: int) -> None:
+    """``target`` stops fighting for ``seconds`` (charmed, suggested, frightened by ``spell``)."""
+    old = target.conditions.get(OUT_OF_FIGHT)
+    if old is not None and old[0] >= f.instant + seconds:
+        return                                # already out for longer
+    f.add_condition(target, OUT_OF_FIGHT, seconds, why=why, spell=spell, cl=cl)
+    if f.lines is not None:
+        f.log(f"{target.name} is {why} by {spell}: out of the fight", actor=target.name, action="condition",
+              result=why, spell=spell)
+
+
+def invisibility(f, caster: Combatant, target: Combatant, cl: int) -> None:
+    """SRD Invisibility: "The creature or object touched becomes invisible ... The spell ends if the subject
+    attacks any creature." Duration 1 minute/level. Invisible: total concealment (50% miss chance)."""
+    f.add_condition(target, "invisible", cl * SPELLS["invisibility"].rounds_per_level * ROUND, cl=cl)
+    target.concealed = True
+
+
+ZONES = {"darkness": (CONCEALMENT, False), "fog cloud": (CONCEALMENT, True), "obscuring mist": (CONCEALMENT, True)}
+"""The zone spells: (the concealment of those in it, whether it is a fog: total concealment beyond 5 feet).
+SRD darkness: "All creatures in the area gain concealment (20% miss chance). Even creatures that can normally see
+in such conditions (such as with darkvision or low-light vision) have the miss chance"; obscuring mist: "It
+obscures all sight, including darkvision, beyond 5 feet. A creature 5 feet away has concealment (attacks have a
+20% miss chance). Creatures farther away have total concealment (50% miss chance ...)"; fog cloud: "This spell
+functions like obscuring mist" (its area is larger; neither's is a limit in the model)."""
+
+
+def zone(f, caster: Combatant, name: str, targets: list, cl: int) -> None:
+    """Darkness, fog cloud, obscuring mist centred on the caster: ``targets`` (the caster and the creatures of
+    both sides fighting in the melee, chosen by the policy) stand in it for its duration."""
+    chance, fog = ZONES[name]
+    seconds = cl * SPELLS[name].rounds_per_level * ROUND
+    for target in targets:
+        old = target.conditions.get("obscured")
+        if old is not None and old[1]["fog"] and not fog:
+            continue                          # a fog already hides it better than a darkness
+        f.add_condition(target, "obscured", seconds, chance=chance, fog=fog, spell=name, cl=cl)
+        target.concealed = True
+
+
+def in_zone(caster: Combatant) -> list[Combatant]:
+    """Who stands in a zone centred on the caster: the caster and every able creature of both sides that fights
+    in the melee (those who stand back are outside it)."""
+    inside = [caster]
+    for group in (caster.friends, caster.foes):
+        for c in group:
+            if c is not caster and c.is_able and not c.ranged:
+                inside.append(c)
+    return inside
+
+
+def unseen(f, c: Combatant, kind: str, target, action) -> None:
+    """An invisible creature acts (its turn's ``on_action`` step, for creatures that can cast invisibility).
+    Attacking (a weapon, a breath, a trample, a web, a coup de grace, a spell at a foe or whose area holds one: SRD
+    "an attack includes any spell targeting a foe or whose area or effect includes a foe") ends its invisibility,
+    and a weapon attack is made unseen: +2 on its attack rolls and its target denied its Dexterity bonus
+    (flat-footed) for that attack action. Both end with the ``unseen`` condition, at the next turn's start (no
+    other creature acts in between)."""
+    if "invisible" not in c.conditions:
+        return
+    if kind == "none" or (kind == "cast" and not any(t.side != c.side for t in action.targets)):
+        return                                # a spell on itself or its allies: still unseen
+    c.conditions.pop("invisible")
+    if "obscured" not in c.conditions:
+        c.concealed = False
+    if f.lines is not None:
+        f.log(f"{c.name} attacks: its invisibility ends", actor=c.name, action="condition",
+              result="invisibility ends")
+    if kind != "attack" or target is None:
+        return
+    c.attack_bonus += UNSEEN_ATTACK
+    acted = target.acted
+    target.acted = False                      # denied its Dexterity bonus against an attacker it cannot see
+    f.add_condition(c, "unseen", UNSEEN_SECONDS, undo=lambda: seen(c, target, acted))
+
+
+UNSEEN_SECONDS = 1e-6
+"""The unseen attack's bonuses last past its own turn's instant only: every later turn starts at least 1/64
+second later (turn offsets are fractions of a power of two), and its start ends them."""
+
+
+def seen(c: Combatant, target: Combatant, acted: bool) -> None:
+    """After the unseen attack: its bonuses are those of its conditions again, and the target's Dexterity back."""
+    target.acted = acted or target.acted
+    recompute_bonuses(c)
+
+
+DISPELLABLE = {"bless": ("bless",), "shield of faith": ("shield of faith",),
+               "auspicious": ("auspicious odds", "mass auspicious odds"), "held": ("hold person", "hold monster"),
+               "asleep": ("sleep", "deep slumber"), OUT_OF_FIGHT: ("charm person", "charm monster", "suggestion",
+                                                                  "cause fear", "scare"),
+               "dazed": ("daze",), "invisible": ("invisibility",)}
+"""The conditions a targeted dispel magic can end, and the spells that put them on a creature (a zone, an area's
+web and color spray's instantaneous stun are not spells *on* the creature; a panic from frightful presence or a
+gaze is no spell)."""
+DISPEL_BONUS_CAP = 10
+"""SRD dispel magic: "a dispel check (1d20 + your caster level, maximum +10)"."""
+
+
+def dispel(f, caster: Combatant, target: Combatant, cl: int) -> None:
+    """SRD dispel magic, targeted: "You make a dispel check (1d20 + your caster level, maximum +10) against the
+    spell or against each ongoing spell currently in effect on the object or creature. The DC for this dispel
+    check is 11 + the spell's caster level. If you succeed on a particular check, that spell is dispelled". The
+    check is a caster level check through the kernel (under players roll all, the player's when the spell is on
+    a PC, as for spell resistance); a spell's caster level is that of the creature who cast it (the highest of
+    those who prepared it, for the spells that do not record it)."""
+    for name in [n for n in target.conditions if n in DISPELLABLE]:
+        if name == OUT_OF_FIGHT and "spell" not in target.conditions[name][1]:
+            continue                          # panicked by a gaze or frightful presence: no spell
+        effect_cl = spell_caster_level(f, target, name)
+        check = Check("caster-level", caster.side, min(cl, DISPEL_BONUS_CAP), 11 + effect_cl,
+                      opponent=target.side)
+        outcome = f.resolve(check, caster, target)
+        if f.lines is not None:
+            f.log(f"{caster.name} dispels {name} on {target.name} (DC {11 + effect_cl}): natural {outcome.natural}, "
+                  f"total {outcome.total} - {'dispelled' if outcome.success else 'holds'}", actor=caster.name,
+                  action="dispel", target=target.name, result="dispelled" if outcome.success else "holds")
+        if outcome.success:
+            drop_condition(f, target, name)
+
+
+def spell_caster_level(f, target: Combatant, condition: str) -> int:
+    """The caster level of the spell behind ``target``'s ``condition``: recorded (``cl``) by the monster spells,
+    else the highest caster level among the creatures who prepared a spell that makes it."""
+    data = target.conditions[condition][1]
+    if "cl" in data:
+        return data["cl"]
+    names = DISPELLABLE[condition]
+    best = 0
+    for c in (*f.pcs, *f.monsters):
+        if c.t.caster_level > best and any(n in names for spells in c.t.spells.values() for n in spells):
+            best = c.t.caster_level
+    return best or 1

@@ -1,0 +1,40 @@
+"""Who a monster spell can affect: shared by the caster policy (:mod:`arena.combat.tactics`) and the spells
+themselves (:mod:`arena.combat.monster_spells`), which cannot import each other's neighbours."""
+
+from __future__ import annotations
+
+MONSTER_SPELL_NAMES = frozenset({"invisibility", "darkness", "fog cloud", "obscuring mist", "charm person",
+                                 "charm monster", "suggestion", "daze", "cause fear", "scare", "hold monster",
+                                 "ray of frost", "web", "entangle", "dispel magic", "deep slumber",
+                                 "sound burst", "lullaby"})
+"""The spells :mod:`arena.combat.monster_spells` casts (:func:`arena.combat.spells.cast` sends them there)."""
+CONDITION_OF = {"charm person": "panicked", "charm monster": "panicked", "suggestion": "panicked", "daze": "dazed",
+                "cause fear": "panicked", "scare": "panicked", "hold monster": "held", "web": "entangled",
+                "entangle": "entangled", "invisibility": "invisible", "darkness": "obscured",
+                "fog cloud": "obscured", "obscuring mist": "obscured", "deep slumber": "asleep", "lullaby": "drowsy"}
+"""The condition each spell puts on its targets (a target already under it is not worth the spell): a charmed,
+suggested or frightened creature is out of the fight but not helpless, the model's ``panicked``."""
+UNDEAD_OR_CONSTRUCT = ("undead", "construct")
+
+
+def affects(spell, target) -> bool:
+    """Can ``spell`` (a monster spell) do anything to ``target``: its type (humanoid, living),
+    its Hit Dice, its immunities (mind-affecting, fear, sleep, paralysis), and not already under it."""
+    t = target.t
+    if spell.mind and "mind-affecting" in t.immunities:
+        return False
+    if spell.only == "humanoid" and not t.humanoid:
+        return False
+    if spell.only == "living" and t.type in UNDEAD_OR_CONSTRUCT:
+        return False
+    if spell.max_hd and t.hd > spell.max_hd:
+        return False
+    name = spell.name
+    if name in ("cause fear", "scare") and "fear" in t.immunities:
+        return False
+    if name == "hold monster" and "paralysis" in t.immunities:
+        return False
+    if name == "deep slumber" and "sleep" in t.immunities:
+        return False
+    conditions = target.conditions
+    return not (conditions and CONDITION_OF.get(name) in conditions)

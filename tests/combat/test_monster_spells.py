@@ -1,0 +1,474 @@
+"""Monsters' spells and spell-like abilities against the SRD 3.5 lines they implement (arena/combat/monster_spells.py,
+arena/combat/concealment.py): invisibility, darkness, fog cloud and obscuring mist, charm person, charm monster,
+suggestion, daze, cause fear, scare, hold monster, deep slumber, ray of frost, web and entangle; the caster policy's
+use of them; and a seeded fight of an SRD creature that has each.
+
+Saves are read under the ``fixed10`` control (every check a natural 10 plus its modifier), or with scripted draws.
+"""
+
+from __future__ import annotations
+
+import pytest
+from fight_scripting import Script, make_fight, stat_block
+
+from arena.combat import concealment, monster_spells, spells, tactics
+from arena.combat.engine import Fight, fight, prepare
+from arena.combat.model import ModelOptions
+from arena.rules import RuleSet
+from arena.world.bestiary import get_creature
+from arena.world.creatures import Creature
+from arena.world.party import generate_party
+
+FAILS = {"fort": 30, "ref": -5, "will": -5}
+"""Fails every Reflex and Will save under fixed10 (10 - 5 is below any DC)."""
+SAVES = {"fort": 30, "ref": 30, "will": 30}
+
+
+def body(name: str, side: str = "monster", hp: int = 500, hit_dice: str = "3d8", saves=None, ac: int = 10,
+         attack: dict | None = None, **extra) -> Creature:
+    return stat_block(name, side, hp, ac, attack, hit_dice=hit_dice, saves=saves or FAILS, **extra)
+
+
+def witch(prepared: dict, cl: int = 6, name: str = "witch", **extra) -> Creature:
+    """A monster caster (Cha 14: DCs 12 + spell level)."""
+    return body(name, hp=60, abilities={"str": 10, "dex": 10, "con": 10, "int": 10, "wis": 10, "cha": 14},
+                spellcasting={"caster_level": cl, "ability": "cha", "prepared": prepared}, tactics="caster", **extra)
+
+
+def build(party: list[Creature], monsters: list[Creature], key: str = "fixed10", **options):
+    return make_fight(party, monsters, key, **options)
+
+
+def d20(natural: int) -> tuple[int, int]:
+    return natural, 20
+
+
+def pct(value: float) -> float:
+    """A percentile draw: a miss chance of p misses when the draw is below p."""
+    return value
+
+
+# ------------------------------------------------------------------------------------------ the spellbook
+def test_every_monster_spell_is_in_the_spellbook_and_cast_by_the_monster_module():
+    for name in monster_spells.MONSTER_SPELL_NAMES:
+        assert name in spells.SPELLS and spells.SPELLS[name].kind in ("self", "zone", "control", "dispel",
+                                                                      "monster-area", "monster-ray")
+
+
+def test_no_generated_character_prepares_a_monster_spell():
+    for level in range(1, 21):
+        for die in ("d20", "3d6"):
+            for pc in generate_party(level, die):
+                names = {n for names in (pc.spellcasting.prepared.values() if pc.spellcasting else ()) for n in names}
+                assert not names & monster_spells.MONSTER_SPELL_NAMES
+
+
+# ------------------------------------------------------------------------------------------ charm, suggestion
+def test_charm_person_gives_plus_5_when_threatened_and_takes_the_charmed_out_of_the_fight_unhelpless():
+    """SRD charm person: "If the creature is currently being threatened or attacked by you or your allies, however,
+    it receives a +5 bonus on its saving throw"; "This charm makes a humanoid creature regard you as its trusted
+    friend and ally". Its DC here is 10 + 1 + Cha 2 = 13."""
+    for will, charmed in ((-3, True), (-2, False)):        # 10 - 3 + 5 = 12 fails DC 13; 10 - 2 + 5 = 13 saves
+        f = build([body("hero", side="pc", saves={"fort": 0, "ref": 0, "will": will})],
+                  [witch({1: ["charm person"]})])
+        hero, w = f.pcs[0], f.monsters[0]
+        monster_spells.cast(f, w, "charm person", 1, [hero])
+        assert out(hero) == ("charmed" if charmed else None) and hero.is_able is not charmed
+        if charmed:
+            assert f.able_count["pc"] == 0 and not tactics._coup_candidate(w, hero)   # out, but no coup de grace
+        assert hero.save_bonus == 0                            # the +5 was for that save only
+
+
+def test_charm_person_affects_only_humanoids_and_the_policy_knows_it():
+    spell = spells.SPELLS["charm person"]
+    f = build([body("hero", side="pc"), body("wolf", side="pc", type="animal")], [witch({1: ["charm person"]})])
+    hero, wolf = f.pcs
+    assert monster_spells_affects(spell, hero) and not monster_spells_affects(spell, wolf)
+    f.round = 1
+    action = tactics.caster_policy(f.view, f.monsters[0])
+    assert action.kind == "cast" and action.spell == "charm person" and action.targets == [hero]
+
+
+def out(c) -> str | None:
+    """Why ``c`` is out of the fight (charmed, suggested, frightened: the model's ``panicked``), or None."""
+    data = c.conditions.get("panicked")
+    return data[1].get("why") if data else None
+
+
+def monster_spells_affects(spell, target) -> bool:
+    from arena.combat.spell_targets import affects
+
+    return affects(spell, target)
+
+
+def test_charm_monster_affects_any_creature_but_not_the_mind_affecting_immune():
+    f = build([body("wolf", side="pc", type="animal"), body("zombie", side="pc", type="undead",
+                                                            immunities=["mind-affecting"])],
+              [witch({4: ["charm monster"]})])
+    wolf, zombie = f.pcs
+    monster_spells.cast(f, f.monsters[0], "charm monster", 4, [wolf])
+    assert out(wolf) == "charmed"
+    action = tactics.caster_policy(f.view, f.monsters[0])
+    assert action.kind == "attack"             # the only foe left is immune: no spell wasted on it
+
+
+def test_suggestion_takes_its_target_out_of_the_fight_for_hours():
+    """SRD suggestion: "The suggested course of activity can continue for the entire duration" (1 hour/level):
+    here, to leave the fight. Will negates (DC 10 + 3 + 2 = 15)."""
+    f = build([body("hero", side="pc"), body("other", side="pc", saves=SAVES)], [witch({3: ["suggestion"]})])
+    hero, other = f.pcs
+    monster_spells.cast(f, f.monsters[0], "suggestion", 3, [hero, other])
+    assert out(hero) == "suggested" and not hero.is_able
+    assert hero.conditions["panicked"][0] >= 6 * 600 * 6      # 1 hour per level
+    assert out(other) is None and other.is_able
+
+
+# ------------------------------------------------------------------------------------------ daze
+def test_daze_costs_one_humanoid_of_4_hd_its_next_turn_without_an_ac_penalty():
+    """SRD daze: "clouds the mind of a humanoid creature with 4 or fewer Hit Dice so that it takes no actions ...
+    A dazed subject is not stunned, so attackers get no special advantage against it." Duration 1 round."""
+    f = build([body("hero", side="pc", hit_dice="4d8")], [witch({0: ["daze"]})])
+    hero = f.pcs[0]
+    f.round = 1
+    monster_spells.cast(f, f.monsters[0], "daze", 0, [hero])
+    assert "dazed" in hero.conditions and hero.is_able             # not out of the fight: it only loses its turn
+    before = len(f.lines)
+    f._turn(hero)
+    assert not any(" vs witch " in line for line in f.lines[before:])
+    f.env.run(until=6.0)                                           # a round later it acts again
+    f.round = 2
+    f._turn(hero)
+    assert "dazed" not in hero.conditions and any(" vs witch " in line for line in f.lines)
+    spell = spells.SPELLS["daze"]
+    assert not monster_spells_affects(spell, f.pcs[0].__class__(f.pcs[0].t, 99, f.pcs[0].settings)) \
+        or f.pcs[0].t.hd <= 4
+    big = build([body("big", side="pc", hit_dice="5d8")], [witch({0: ["daze"]})]).pcs[0]
+    assert not monster_spells_affects(spell, big)
+
+
+# ------------------------------------------------------------------------------------------ fear
+def test_cause_fear_frightens_for_1d4_rounds_or_shakes_for_1_round_on_a_save():
+    """SRD cause fear: "The affected creature becomes frightened. If the subject succeeds on a Will save, it is
+    shaken for 1 round. Creatures with 6 or more Hit Dice are immune to this effect." Duration 1d4 rounds."""
+    f = build([body("hero", side="pc")], [witch({1: ["cause fear"]})])
+    hero = f.pcs[0]
+    monster_spells.cast(f, f.monsters[0], "cause fear", 1, [hero])
+    assert out(hero) == "frightened" and not hero.is_able and not tactics._coup_candidate(f.monsters[0], hero)
+    assert hero.conditions["panicked"][0] / 6.0 in (1, 2, 3, 4)
+    g = build([body("hero", side="pc", saves=SAVES)], [witch({1: ["cause fear"]})])
+    monster_spells.cast(g, g.monsters[0], "cause fear", 1, [g.pcs[0]])
+    assert "shaken" in g.pcs[0].conditions and g.pcs[0].attack_bonus == -2 and g.pcs[0].is_able
+    assert g.pcs[0].conditions["shaken"][0] == pytest.approx(6.0)
+    assert not monster_spells_affects(spells.SPELLS["cause fear"], build([body("vet", side="pc", hit_dice="6d8")],
+                                                                         [witch({})]).pcs[0])
+
+
+def test_scare_frightens_one_foe_per_three_levels_for_a_round_per_level():
+    """SRD scare: "This spell functions like cause fear, except that it causes all targeted creatures of less than
+    6 HD to become frightened"; targets "One living creature per three levels"; duration 1 round/level."""
+    party = [body(f"pc{i}", side="pc") for i in range(4)]
+    f = build(party, [witch({2: ["scare"]}, cl=6)])
+    f.round = 1
+    action = tactics.caster_policy(f.view, f.monsters[0])
+    assert action.spell == "scare" and len(action.targets) == 2          # caster level 6: two creatures
+    monster_spells.cast(f, f.monsters[0], "scare", 2, action.targets)
+    assert all(t.conditions["panicked"][0] == pytest.approx(6 * 6.0) and out(t) == "frightened"
+               for t in action.targets)
+
+
+# ------------------------------------------------------------------------------------------ hold monster
+def test_hold_monster_holds_any_living_creature_which_saves_each_round_to_break_free():
+    """SRD hold monster: "This spell functions like hold person, except that it affects any living creature that
+    fails its Will save"; hold person: "each round on its turn, the subject may attempt a new saving throw"."""
+    f = build([body("bear", side="pc", type="animal")], [witch({5: ["hold monster"]})])
+    bear = f.pcs[0]
+    monster_spells.cast(f, f.monsters[0], "hold monster", 5, [bear])
+    assert "held" in bear.conditions and bear.conditions["held"][1]["dc"] == 17 and not bear.is_able
+    assert tactics._coup_candidate(f.monsters[0], bear)                  # held is helpless
+    golem = build([body("golem", side="pc", type="construct")], [witch({})]).pcs[0]
+    assert not monster_spells_affects(spells.SPELLS["hold monster"], golem)
+
+
+# ------------------------------------------------------------------------------------------ deep slumber
+def test_deep_slumber_puts_ten_hit_dice_to_sleep_lowest_first():
+    """SRD deep slumber: "This spell functions like sleep, except that it affects 10 HD of creatures"."""
+    f = build([body(f"pc{hd}", side="pc", hit_dice=f"{hd}d8") for hd in (3, 4, 5, 11)],
+              [witch({3: ["deep slumber"]})], model=ModelOptions(sleep_casting="instant"))
+    spells.cast(f, f.monsters[0], "deep slumber", 3, list(f.pcs))
+    asleep = [c.t.hd for c in f.pcs if "asleep" in c.conditions]
+    assert asleep == [3, 4]                          # 3 + 4 = 7; the 5 HD one would pass 10; 11 HD never
+
+
+def test_deep_slumber_takes_a_round_to_cast_as_sleep_does():
+    f = build([body("pc", side="pc")], [witch({3: ["deep slumber"]})])
+    spells.cast(f, f.monsters[0], "deep slumber", 3, list(f.pcs))
+    assert f.monsters[0].casting is not None and not f.pcs[0].conditions
+
+
+# ------------------------------------------------------------------------------------------ invisibility
+def test_an_invisible_creature_makes_half_the_hits_against_it_miss():
+    """SRD Invisibility: total concealment: "50% miss chance"; the miss chance is rolled when the attack hits."""
+    f = build([body("hero", side="pc", attack={"name": "sword", "bonuses": [20], "damage": "1d6",
+                                                "damage_types": ["slashing"]})], [witch({2: ["invisibility"]})])
+    hero, w = f.pcs[0], f.monsters[0]
+    hero.acted = w.acted = True
+    monster_spells.cast(f, w, "invisibility", 2, [w])
+    assert w.concealed and "invisible" in w.conditions
+    Script(f, [d20(10), pct(0.4)])                   # the hit, then the percentile roll: 40 < 50 misses
+    assert not f._swing(hero, w, hero.t.standard[0], 20)
+    Script(f, [d20(10), pct(0.6), (3, 6)])           # 60: the hit lands
+    assert f._swing(hero, w, hero.t.standard[0], 20)
+
+
+def test_attacking_ends_invisibility_after_an_unseen_attack_at_plus_2_against_a_flat_footed_foe():
+    """SRD: "The spell ends if the subject attacks any creature"; an invisible creature "gains a +2 bonus on attack
+    rolls against sighted opponents, and ignores its opponents' Dexterity bonuses to AC"."""
+    f = build([body("hero", side="pc", ac=15, flat_footed_ac=12)],
+              [witch({2: ["invisibility"]}, attack={"name": "claw", "bonuses": [3], "damage": "1d4",
+                                                   "damage_types": ["slashing"]})])
+    hero, w = f.pcs[0], f.monsters[0]
+    hero.acted = True
+    monster_spells.cast(f, w, "invisibility", 2, [w])
+    f.round = 2
+    f._turn(w)
+    swing = next(line for line in f.lines if "witch claw" in line)
+    assert "+5 vs hero AC 12" in swing                # 3 + 2, against the flat-footed AC
+    assert "invisible" not in w.conditions and not w.concealed
+    f.env.run(until=0.5)                              # the next turn's start ends the unseen attack's bonuses
+    f.instant = 0.5
+    f._turn(hero)
+    assert w.attack_bonus == 0 and hero.acted and "unseen" not in w.conditions
+    f._turn(w)
+    assert any("witch claw +3 vs hero AC 15" in x for x in f.lines[-4:])
+
+
+def test_a_spell_on_itself_keeps_it_unseen_a_spell_at_a_foe_ends_it():
+    f = build([body("hero", side="pc")], [witch({2: ["invisibility"], 1: ["charm person"]})])
+    w = f.monsters[0]
+    monster_spells.cast(f, w, "invisibility", 2, [w])
+    f.round = 2
+    f._turn(w)                                       # charm person at the hero: an attack
+    assert "invisible" not in w.conditions
+
+
+def test_the_policy_casts_invisibility_in_the_first_round_only_and_not_when_invisible():
+    f = build([body("hero", side="pc")], [witch({2: ["invisibility", "invisibility"]})])
+    w = f.monsters[0]
+    f.round = 1
+    assert tactics.caster_policy(f.view, w).spell == "invisibility"
+    monster_spells.cast(f, w, "invisibility", 2, [w])
+    assert tactics.caster_policy(f.view, w).kind == "attack"
+    f.round = 2
+    w.conditions.pop("invisible")
+    assert tactics.caster_policy(f.view, w).kind == "attack"
+
+
+# ------------------------------------------------------------------------------------------ darkness, fog
+def test_darkness_conceals_everyone_in_the_melee_at_20_percent():
+    """SRD darkness: "All creatures in the area gain concealment (20% miss chance). Even creatures that can
+    normally see in such conditions (such as with darkvision or low-light vision) have the miss chance"."""
+    archer = body("archer", side="pc", attack={"name": "bow", "bonuses": [5], "kind": "ranged", "damage": "1d8",
+                                                "damage_types": ["piercing"]})
+    f = build([body("hero", side="pc"), archer], [witch({2: ["darkness"]})])
+    hero, archer, w = *f.pcs, f.monsters[0]
+    assert archer.ranged
+    inside = monster_spells.in_zone(w)
+    assert set(inside) == {w, hero}                  # the archer stands back, outside it
+    monster_spells.cast(f, w, "darkness", 2, inside)
+    assert concealment.concealment(hero, w) == 0.2 and concealment.concealment(w, hero) == 0.2
+    assert concealment.concealment(archer, w) == 0.2 and not archer.conditions
+    assert w.conditions["obscured"][0] == pytest.approx(6 * 100 * 6.0)      # 10 minutes per level
+
+
+def test_fog_gives_total_concealment_beyond_five_feet():
+    """SRD obscuring mist: "A creature 5 feet away has concealment (attacks have a 20% miss chance). Creatures
+    farther away have total concealment (50% miss chance)"; fog cloud "functions like obscuring mist"."""
+    bow = body("archer", side="pc", attack={"name": "bow", "bonuses": [5], "kind": "ranged", "damage": "1d8",
+                                             "damage_types": ["piercing"]})
+    for name, rounds in (("fog cloud", 100), ("obscuring mist", 10)):
+        f = build([body("hero", side="pc"), bow], [witch({2: [name]})])
+        hero, archer, w = *f.pcs, f.monsters[0]
+        monster_spells.cast(f, w, name, 2, monster_spells.in_zone(w))
+        assert concealment.concealment(hero, w) == 0.2 and concealment.concealment(archer, w) == 0.5
+        assert w.conditions["obscured"][0] == pytest.approx(6 * rounds * 6.0)
+
+
+def test_a_concealment_that_has_ended_costs_no_roll():
+    f = build([body("hero", side="pc", attack={"name": "sword", "bonuses": [20], "damage": "1d6",
+                                                "damage_types": ["slashing"]})], [witch({2: ["darkness"]})])
+    hero, w = f.pcs[0], f.monsters[0]
+    hero.acted = w.acted = True
+    monster_spells.cast(f, w, "darkness", 2, [w, hero])
+    w.conditions.pop("obscured")
+    Script(f, [d20(10), (3, 6)])                      # no percentile roll
+    assert f._swing(hero, w, hero.t.standard[0], 20) and not w.concealed
+
+
+def test_the_policy_raises_a_zone_only_when_the_enemies_hit_harder_and_only_once():
+    big = {"name": "axe", "bonuses": [8], "damage": "2d8+6", "damage_types": ["slashing"]}
+    small = {"name": "claw", "bonuses": [3], "damage": "1d4", "damage_types": ["slashing"]}
+    f = build([body("brute", side="pc", attack=big)], [witch({2: ["darkness"]}, attack=small)])
+    w = f.monsters[0]
+    f.round = 1
+    action = tactics.caster_policy(f.view, w)
+    assert action.spell == "darkness" and set(action.targets) == {w, f.pcs[0]}
+    monster_spells.cast(f, w, "darkness", 2, action.targets)
+    assert tactics.caster_policy(f.view, w).kind == "attack"           # already in it
+    g = build([body("weakling", side="pc", attack=small)], [witch({2: ["darkness"]}, attack=big)])
+    g.round = 1
+    assert tactics.caster_policy(g.view, g.monsters[0]).kind == "attack"   # it would hurt its own blows more
+
+
+# ------------------------------------------------------------------------------------------ web, entangle
+@pytest.mark.parametrize("name", ["web", "entangle"])
+def test_web_and_entangle_entangle_those_who_fail_a_reflex_save_until_a_dc_20_strength_check(name):
+    """SRD web: "If the save fails, the creature is entangled and can't move from its space, but can break loose by
+    spending 1 round and making a DC 20 Strength check"; entangle: "break free ... DC 20 Strength check"."""
+    f = build([body("hero", side="pc"), body("nimble", side="pc", saves=SAVES)], [witch({2: [name]})])
+    hero, nimble = f.pcs
+    monster_spells.cast(f, f.monsters[0], name, 2, [hero, nimble])
+    assert hero.conditions["entangled"][1]["dc"] == 20 and "entangled" not in nimble.conditions
+    assert hero.attack_bonus == -2
+
+
+def test_web_is_an_area_the_policy_throws_at_four_or_more_enemies_not_already_entangled():
+    f = build([body(f"pc{i}", side="pc") for i in range(4)], [witch({2: ["web"]})])
+    f.round = 1
+    action = tactics.caster_policy(f.view, f.monsters[0])
+    assert action.spell == "web" and len(action.targets) == 3
+    monster_spells.cast(f, f.monsters[0], "web", 2, action.targets)
+    again = tactics.caster_policy(f.view, f.monsters[0])
+    assert again.kind == "attack"                     # one foe left free: no area worth it
+
+
+# ------------------------------------------------------------------------------------------ sound burst, lullaby
+def test_sound_burst_deals_1d8_sonic_once_for_all_and_stuns_those_who_fail_fortitude():
+    """SRD sound burst: "Creatures in the area take 1d8 points of sonic damage and must succeed on a Fortitude save
+    to avoid being stunned for 1 round"."""
+    weak = {"fort": -5, "ref": 0, "will": 0}
+    f = build([body("hero", side="pc", saves=weak), body("tough", side="pc", saves=SAVES)],
+              [witch({2: ["sound burst"]})])
+    hero, tough = f.pcs
+    monster_spells.cast(f, f.monsters[0], "sound burst", 2, [hero, tough])
+    assert 1 <= 500 - hero.hp <= 8 and 500 - hero.hp == 500 - tough.hp           # one roll for both
+    assert hero.conditions["stunned"][0] == pytest.approx(6.0) and "stunned" not in tough.conditions
+
+
+def test_lullaby_makes_its_targets_drowsy_minus_2_on_will_saves_against_sleep():
+    """SRD lullaby: "Any creature within the area that fails a Will save becomes drowsy and inattentive, taking ...
+    a -2 penalty on Will saves against sleep effects while the lullaby is in effect"."""
+    f = build([body("hero", side="pc", hit_dice="2d8", saves={"fort": 0, "ref": 0, "will": 2})],
+              [witch({0: ["lullaby"], 1: ["sleep"]}, cl=1)], model=ModelOptions(sleep_casting="instant"))
+    hero, w = f.pcs[0], f.monsters[0]
+    spells.cast(f, w, "sleep", 1, [hero])                 # 10 + 2 = 12 saves against DC 13? no: 12 < 13 fails
+    assert "asleep" in hero.conditions
+    g = build([body("hero", side="pc", hit_dice="2d8", saves={"fort": 0, "ref": 0, "will": 3})],
+              [witch({0: ["lullaby"], 1: ["sleep"]}, cl=1)], model=ModelOptions(sleep_casting="instant"))
+    hero, w = g.pcs[0], g.monsters[0]
+    spells.cast(g, w, "sleep", 1, [hero])                 # 13 saves against DC 13
+    assert "asleep" not in hero.conditions
+    hero.save_bonus = -5                                  # fails lullaby's Will save (DC 12)
+    monster_spells.cast(g, w, "lullaby", 0, [hero])
+    hero.save_bonus = 0
+    assert "drowsy" in hero.conditions
+    spells.cast(g, w, "sleep", 1, [hero])                 # 13 - 2 = 11 fails DC 13
+    assert "asleep" in hero.conditions and hero.save_bonus == 0
+
+
+def test_the_policy_sings_a_lullaby_only_for_its_own_sleep_spells():
+    party = [body(f"pc{i}", side="pc", hit_dice="6d8") for i in range(4)]
+    f = build(party, [witch({0: ["lullaby"]})])
+    f.round = 1
+    assert tactics.caster_policy(f.view, f.monsters[0]).kind == "attack"
+    g = build(party, [witch({0: ["lullaby"], 3: ["deep slumber"]})])
+    g.round = 1
+    assert tactics.caster_policy(g.view, g.monsters[0]).spell in ("deep slumber", "lullaby")
+
+
+# ------------------------------------------------------------------------------------------ ray of frost
+def test_ray_of_frost_is_a_ray_of_1d3_cold():
+    """SRD ray of frost: "A ray of freezing air and ice projects from your pointing finger. You must succeed on a
+    ranged touch attack with the ray to deal damage to a target. The ray deals 1d3 points of cold damage."""
+    f = build([body("hero", side="pc")], [witch({0: ["ray of frost"]})])
+    hero = f.pcs[0]
+    hero.acted = True
+    Script(f, [d20(15), (3, 3)])
+    monster_spells.cast(f, f.monsters[0], "ray of frost", 0, [hero])
+    assert hero.hp == 497
+
+
+def test_a_creature_with_weapons_does_not_spend_its_turns_on_ray_of_frost():
+    claw = {"name": "claw", "bonuses": [3], "damage": "1d4", "damage_types": ["slashing"]}
+    f = build([body("hero", side="pc")], [witch({0: ["ray of frost"]}, attack=claw)])
+    f.round = 2
+    assert tactics.caster_policy(f.view, f.monsters[0]).kind == "attack"
+
+
+# ------------------------------------------------------------------------------------------ every variant
+def test_a_monster_spell_goes_through_the_kernel_so_players_roll_all_applies(monkeypatch):
+    """The saves and spell resistance checks go through the kernel: the PC's Will save against a charm is a
+    check against the monster's side, and under players roll all the caster level check against a PC's spell
+    resistance is the player's SR check."""
+    seen = []
+    original = Fight.resolve
+
+    def spy(f, check, actor, opponent):
+        seen.append((check, actor.name))
+        return original(f, check, actor, opponent)
+
+    monkeypatch.setattr(Fight, "resolve", spy)
+    f = build([body("hero", side="pc", spell_resistance=15)], [witch({1: ["charm person"]})], key="d20+prad")
+    monster_spells.cast(f, f.monsters[0], "charm person", 1, [f.pcs[0]])
+    kinds = [(c.kind, actor) for c, actor in seen]
+    assert kinds[0] == ("caster-level", "witch") and any("player's SR check" in line for line in f.lines)
+    if len(seen) > 1:                                  # through SR: the Will save, +5 as the hero is threatened
+        check, actor = seen[1]
+        assert (check.kind, actor, check.target, check.modifier, check.opponent) == ("save", "hero", 13, 0, "monster")
+
+
+# ------------------------------------------------------------------------------------------ seeded SRD fights
+@pytest.mark.parametrize(("name", "spell", "level"), [
+    ("imp", "invisibility", 2), ("janni", "invisibility", 6), ("quasit", "cause fear", 3),
+    ("nixie", "charm person", 2), ("annis", "fog cloud", 7),
+    ("black-dragon-juvenile", "darkness", 8), ("tiefling-1st-level-warrior", "darkness", 1),
+    ("krenshar", "scare", 3), ("dryad", "entangle", 3), ("ogre-mage", "darkness", 8),
+    ("white-dragon-juvenile", "fog cloud", 10),
+])
+def test_a_seeded_fight_of_an_srd_creature_casts_its_spell(name, spell, level):
+    creature = get_creature(f"srd/{name}")
+    assert creature.modelled == "full" and creature.tactics == "caster"
+    party = generate_party(level)
+    for seed in range(40):
+        result = fight(prepare(party, [(creature, 1)]), RuleSet.from_key("d20"), seed=seed, log=True)
+        if any(f"casts {spell} on" in line for line in result.log):
+            again = fight(prepare(party, [(creature, 1)]), RuleSet.from_key("d20"), seed=seed, log=True)
+            assert again.log == result.log                        # the same seed, the same fight
+            return
+    pytest.fail(f"{name} never cast {spell} in 40 seeded fights")
+
+
+def test_a_caster_dragon_still_breathes():
+    """The black dragon's darkness makes it a caster; its breath weapon comes first, as for any dragon."""
+    dragon = get_creature("srd/black-dragon-juvenile")
+    result = fight(prepare(generate_party(8), [(dragon, 1)]), RuleSet.from_key("d20"), seed=3, log=True)
+    assert any("breathes" in line or "breath" in line for line in result.log)
+
+
+def test_a_monster_weighs_a_damage_spell_against_its_weapons():
+    """A young red dragon keeps its magic missiles (3.5 a missile) for when its bite and claws would do less."""
+    bite = {"name": "bite", "bonuses": [10], "damage": "2d8+6", "damage_types": ["piercing"]}
+    f = build([body("hero", side="pc")], [witch({1: ["magic missile", "charm person"]}, cl=1, attack=bite)])
+    f.round = 2
+    action = tactics.caster_policy(f.view, f.monsters[0])
+    assert action.spell == "charm person"                         # the charm, not the missile
+    monster_spells.cast(f, f.monsters[0], "charm person", 1, [f.pcs[0]])
+    h = build([body("hero", side="pc", type="animal")], [witch({1: ["magic missile", "charm person"]}, cl=9)])
+    h.round = 2
+    assert tactics.caster_policy(h.view, h.monsters[0]).spell == "magic missile"   # 5 missiles beat its fists
+
+
+def test_a_cloud_giant_raises_no_fog_against_a_party_whose_blows_are_weaker_than_its_own():
+    """Fog and mist conceal both sides: the cloud giant (fog cloud, obscuring mist) keeps to its morningstar."""
+    giant = get_creature("srd/cloud-giant")
+    result = fight(prepare(generate_party(11), [(giant, 1)]), RuleSet.from_key("d20"), seed=1, log=True)
+    assert not any("casts fog cloud" in line or "casts obscuring mist" in line for line in result.log)

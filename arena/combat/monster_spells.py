@@ -95,6 +95,18 @@ def cast(f, caster: Combatant, name: str, level: int, targets: list, begun: bool
             # while the lullaby is in effect" (concentration + 1 round/level: 1 round/level here).
             if not target.dead and f.gets_through(caster, target) and not f.save(target, "will", dc, caster).success:
                 f.add_condition(target, "drowsy", cl * ROUND, spell=name, cl=cl)
+    elif name == "stinking cloud":
+        # SRD stinking cloud: "Living creatures in the cloud become nauseated. This condition lasts as long as the
+        # creature is in the cloud and for 1d4+1 rounds after it leaves. ... Those who succeed on their saves but
+        # remain in the cloud must continue to save each round on your turn." Nauseated: "unable to attack, cast
+        # spells, concentrate on spells, or do anything else requiring attention" (a move action only): here the
+        # caught creature steps out (its move) and is nauseated for the 1d4+1 rounds after.
+        for target in targets:
+            if not target.dead and not f.save(target, "fort", dc, caster).success:
+                f.add_condition(target, "nauseated", (f.roll("1d4") + 1) * ROUND, spell=name, cl=cl)
+                target.afflicted = True       # its turn looks at the condition
+    elif name == "aid":
+        aid(f, caster, targets[0], cl)
     elif name == "dispel magic":
         dispel(f, caster, targets[0], cl)
     elif name in ("web", "entangle"):
@@ -106,6 +118,27 @@ def cast(f, caster: Combatant, name: str, level: int, targets: list, begun: bool
         for target in targets:
             if not target.dead and target.is_able and f.gets_through(caster, target):
                 control(f, caster, name, target, dc, cl)
+
+
+AID_HP_CAP = 10
+"""SRD aid: "temporary hit points equal to 1d8 + caster level (to a maximum of 1d8+10 temporary hit points at caster
+level 10th)"."""
+
+
+def aid(f, caster: Combatant, target: Combatant, cl: int) -> None:
+    """SRD aid: "Aid grants the target a +1 morale bonus on attack rolls and saves against fear effects, plus
+    temporary hit points equal to 1d8 + caster level"; 1 minute/level. Its +1 on attack rolls is bless's (the same
+    morale bonus, which does not stack: the model's ``bless`` condition, kept for the longer of the two); the
+    temporary hit points go first when it is hurt (``deal``) and what is left of them ends with the spell."""
+    seconds = cl * SPELLS["aid"].rounds_per_level * ROUND
+    old = target.conditions.get("bless")
+    if old is None or old[0] < f.instant + seconds:
+        f.add_condition(target, "bless", seconds)
+    gain = f.roll("1d8") + min(cl, AID_HP_CAP)
+    given = max(0, gain - target.temp_hp)             # temporary hit points from two spells do not stack
+    target.temp_hp += given
+    f.add_condition(target, "aided", seconds, spell="aid", cl=cl,
+                    undo=lambda: setattr(target, "temp_hp", max(0, target.temp_hp - given)))
 
 
 DEEP_SLUMBER_HD = 10
@@ -295,7 +328,7 @@ DISPELLABLE = {"bless": ("bless",), "shield of faith": ("shield of faith",),
                "auspicious": ("auspicious odds", "mass auspicious odds"), "held": ("hold person", "hold monster"),
                "asleep": ("sleep", "deep slumber"), OUT_OF_FIGHT: ("charm person", "charm monster", "suggestion",
                                                                   "cause fear", "scare"),
-               "dazed": ("daze",), "invisible": ("invisibility",)}
+               "dazed": ("daze",), "invisible": ("invisibility",), "aided": ("aid",)}
 """The conditions a targeted dispel magic can end, and the spells that put them on a creature (a zone, an area's
 web and color spray's instantaneous stun are not spells *on* the creature; a panic from frightful presence or a
 gaze is no spell)."""

@@ -6,12 +6,13 @@ from __future__ import annotations
 MONSTER_SPELL_NAMES = frozenset({"invisibility", "darkness", "fog cloud", "obscuring mist", "charm person",
                                  "charm monster", "suggestion", "daze", "cause fear", "scare", "hold monster",
                                  "ray of frost", "web", "entangle", "dispel magic", "deep slumber",
-                                 "sound burst", "lullaby"})
+                                 "sound burst", "lullaby", "stinking cloud", "aid"})
 """The spells :mod:`arena.combat.monster_spells` casts (:func:`arena.combat.spells.cast` sends them there)."""
 CONDITION_OF = {"charm person": "panicked", "charm monster": "panicked", "suggestion": "panicked", "daze": "dazed",
                 "cause fear": "panicked", "scare": "panicked", "hold monster": "held", "web": "entangled",
                 "entangle": "entangled", "invisibility": "invisible", "darkness": "obscured",
-                "fog cloud": "obscured", "obscuring mist": "obscured", "deep slumber": "asleep", "lullaby": "drowsy"}
+                "fog cloud": "obscured", "obscuring mist": "obscured", "deep slumber": "asleep", "lullaby": "drowsy",
+                "stinking cloud": "nauseated", "aid": "aided"}
 """The condition each spell puts on its targets (a target already under it is not worth the spell): a charmed,
 suggested or frightened creature is out of the fight but not helpless, the model's ``panicked``."""
 UNDEAD_OR_CONSTRUCT = ("undead", "construct")

@@ -445,6 +445,13 @@ def _monster_spell(view: View, creature, slots: dict, enemies: list) -> Action |
             caught = area_count(spell.area, len(valid))
             if caught >= AREA_MINIMUM:
                 return Action("cast", spell=name, level=level, targets=_ordered(view, creature, valid)[:caught])
+    if view.round == 1:             # aid the ally that hits hardest, before the fight is joined
+        for name, level in slots.get("monster-buff", ()):
+            spell = SPELLS[name]
+            bare = [a for a in view.allies(creature) if affects(spell, a)]
+            if bare:
+                return Action("cast", spell=name, level=level,
+                              targets=[max(bare, key=lambda a: (_potential(a), -a.uid))])
     if view.round == 1 and "invisible" not in creature.conditions:
         for name, level in slots.get("self", ()):
             return Action("cast", spell=name, level=level, targets=[creature])

@@ -31,7 +31,8 @@ SPELL_LEVELS = {"magic missile": 1, "sleep": 1, "color spray": 1, "scorching ray
                 "cure critical wounds": 4, "bless": 1, "shield of faith": 1, "invisibility": 2, "darkness": 2,
                 "fog cloud": 2, "obscuring mist": 1, "charm person": 1, "charm monster": 4, "suggestion": 3,
                 "daze": 0, "cause fear": 1, "scare": 2, "hold monster": 5, "deep slumber": 3, "ray of frost": 0,
-                "web": 2, "entangle": 1, "dispel magic": 3, "sound burst": 2, "lullaby": 0}
+                "web": 2, "entangle": 1, "dispel magic": 3, "sound burst": 2, "lullaby": 0,
+                "stinking cloud": 3, "aid": 2}
 """SRD 3.5 levels of the spells the engine casts (sorcerer/wizard where it is one, else cleric), for a spell-like
 ability whose DC the SRD does not give."""
 
@@ -54,7 +55,7 @@ UTILITY: tuple[str, ...] = (
     "unhallow", "consecrate", "desecrate", "gentle repose", "deathwatch", "status", "find traps", "word of recall",
     "refuge", "move earth", "stone shape", "transmute rock to mud", "transmute mud to rock",
     "transmute rock to mud/mud to rock", "soften earth and stone", "wood shape", "speak with dead",
-    "gaseous form", "expeditious retreat", "remove curse",
+    "gaseous form", "expeditious retreat", "remove curse", "magic circle against evil", "protection from evil",
 )
 """Spells that do nothing in an arena fight: senses and divinations (the party is in plain sight), languages,
 travel and movement (the arena is a flat field, and a monster that flees is not a fight), disguises and
@@ -63,7 +64,10 @@ long-lasting protections cast beforehand (their numbers are already in the block
 and cantrips of a point of damage or healing. Gaseous form is a way out of a fight (its subject "can't attack or
 cast spells" and drifts at fly 10 ft.), as teleport and dimension door are, and the model has no fleeing;
 expeditious retreat only raises speed, which the model (no grid) does not use; remove curse ends curses, and
-nothing in the model curses (no bestow curse, no lycanthropy or mummy rot is modelled)."""
+nothing in the model curses (no bestow curse, no lycanthropy or mummy rot is modelled); magic circle against evil
+and protection from evil ward against evil creatures, and the party is not evil (as for the magic circle a creature
+has as a quality: their +2 on AC and saves and their barrier never apply, and the party casts no mental control
+they would block)."""
 
 SPELL_CLASSES = {"cast": "the engine casts it", "no effect": "nothing in an arena fight",
                  "ignored": "matters in a fight, the engine does not cast it"}

@@ -52,7 +52,7 @@ def pct(value: float) -> float:
 def test_every_monster_spell_is_in_the_spellbook_and_cast_by_the_monster_module():
     for name in monster_spells.MONSTER_SPELL_NAMES:
         assert name in spells.SPELLS and spells.SPELLS[name].kind in ("self", "zone", "control", "dispel",
-                                                                      "monster-area", "monster-ray")
+                                                                      "monster-area", "monster-ray", "monster-buff")
 
 
 def test_no_generated_character_prepares_a_monster_spell():
@@ -383,6 +383,51 @@ def test_the_policy_sings_a_lullaby_only_for_its_own_sleep_spells():
     g = build(party, [witch({0: ["lullaby"], 3: ["deep slumber"]})])
     g.round = 1
     assert tactics.caster_policy(g.view, g.monsters[0]).spell in ("deep slumber", "lullaby")
+
+
+# ------------------------------------------------------------------------------------------ stinking cloud, aid
+def test_stinking_cloud_nauseates_those_who_fail_fortitude_for_1d4_plus_1_rounds():
+    """SRD stinking cloud: "Living creatures in the cloud become nauseated. This condition lasts as long as the
+    creature is in the cloud and for 1d4+1 rounds after it leaves"; nauseated: "unable to attack, cast spells ...
+    The only action such a character can take is a single move action per turn"."""
+    f = build([body("hero", side="pc", saves={"fort": -5, "ref": 0, "will": 0}),
+               body("tough", side="pc", saves=SAVES)], [witch({3: ["stinking cloud"]})])
+    hero, tough = f.pcs
+    monster_spells.cast(f, f.monsters[0], "stinking cloud", 3, [hero, tough])
+    assert hero.conditions["nauseated"][0] / 6.0 in (2, 3, 4, 5) and "nauseated" not in tough.conditions
+    assert hero.is_able                                   # still in the fight: it only loses its actions
+    f.round = 2
+    before = len(f.lines)
+    f._turn(hero)
+    assert not any(" vs witch " in line for line in f.lines[before:])
+    assert not monster_spells_affects(spells.SPELLS["stinking cloud"],
+                                      build([body("golem", side="pc", type="construct")], [witch({})]).pcs[0])
+
+
+def test_aid_gives_plus_1_on_attacks_as_bless_and_temporary_hit_points_that_go_first():
+    """SRD aid: "a +1 morale bonus on attack rolls and saves against fear effects, plus temporary hit points equal
+    to 1d8 + caster level (to a maximum of 1d8+10 temporary hit points at caster level 10th)"; 1 minute/level."""
+    f = build([body("hero", side="pc")], [witch({2: ["aid"]}, cl=6)])
+    w = f.monsters[0]
+    monster_spells.cast(f, w, "aid", 2, [w])
+    assert w.attack_bonus == 1 and "bless" in w.conditions and 7 <= w.temp_hp <= 14
+    spare = w.temp_hp
+    f.deal(f.pcs[0], w, 3, frozenset({"slashing"}))
+    assert w.temp_hp == spare - 3 and w.hp == 60
+    monster_spells.cast(f, w, "aid", 2, [w])                # a second aid: the higher, not the sum
+    assert w.attack_bonus == 1 and spare - 3 <= w.temp_hp <= 14
+    monster_spells.drop_condition(f, w, "aided")            # it ends: what it gave is gone
+    assert w.temp_hp == spare - 3
+
+
+def test_the_policy_aids_the_ally_that_hits_hardest_in_the_first_round():
+    big = {"name": "axe", "bonuses": [8], "damage": "2d8+6", "damage_types": ["slashing"]}
+    f = make_fight([body("hero", side="pc")], [witch({2: ["aid", "aid"]}), body("brute", attack=big)], "fixed10")
+    f.round = 1
+    action = tactics.caster_policy(f.view, f.monsters[0])
+    assert action.spell == "aid" and action.targets == [f.monsters[1]]
+    f.round = 2
+    assert tactics.caster_policy(f.view, f.monsters[0]).kind == "attack"
 
 
 # ------------------------------------------------------------------------------------------ ray of frost

@@ -82,7 +82,8 @@ def after_hit(f, c: Combatant, target: Combatant, attack, dealt: int) -> None:
 
     poison = t.poison
     if poison is not None and attack.name == poison.attack and not target.dead \
-            and "poison" not in target.t.immunities and not save(f, target, poison.save, poison.dc, c).success:
+            and "poison" not in target.t.immunities and (poison.doses is None or use_dose(f, c, poison)) \
+            and not save(f, target, poison.save, poison.dc, c).success:
         if poison.initial is not None:
             lose_ability(f, target, poison.initial, c)
         else:
@@ -103,6 +104,18 @@ def after_hit(f, c: Combatant, target: Combatant, attack, dealt: int) -> None:
         target.afflicted = True
         if f.lines is not None:
             f.log(f"{target.name} catches fire")
+
+
+def use_dose(f, c: Combatant, poison) -> bool:
+    """A dose of the poison it carries (SRD 3.5 drow: "A typical drow carries 1d4-1 doses"), rolled at its first
+    hit: is there one left for this hit?"""
+    st = state_of(c)
+    if "doses" not in st:
+        st["doses"] = parse(poison.doses).roll(f.stream)
+    if st["doses"] <= 0:
+        return False
+    st["doses"] -= 1
+    return True
 
 
 def knock_out(f, c: Combatant, rounds: str) -> None:
@@ -324,6 +337,11 @@ def stink(f, c: Combatant) -> None:
     stench = c.t.stench
     for foe in list(c.foes):
         if foe.dead or not foe.is_able or foe.t.type in ("undead", "construct") or "poison" in foe.t.immunities:
+            continue
+        if stench.nauseates:                 # the hezrou's: within 10 feet, the foes in melee with it
+            if not foe.ranged:
+                saved = save(f, foe, "fort", stench.dc, c).success
+                add_condition(f, foe, "sickened" if saved else "nauseated", FOREVER)
             continue
         if not save(f, foe, "fort", stench.dc, c).success:
             add_condition(f, foe, "sickened", parse(stench.rounds).roll(f.stream) * ROUND)

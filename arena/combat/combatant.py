@@ -80,9 +80,9 @@ def _pick(routines: tuple[tuple[CompiledAttack, ...], ...], ranged: bool) -> tup
 HARMLESS_ROLL = -1_000_000
 """The damage roll of a harmless attack: below 1 whatever bonuses add, so the swing's minimum-damage branch sees it."""
 UNABLE = frozenset({"asleep", "held", "knocked-out", "paralyzed", "panicked", "petrified", "swallowed",
-                    "captivated", "stupefied", "charmed", "engulfed"})
+                    "captivated", "stupefied", "charmed", "engulfed", "nauseated"})
 """Conditions under which a creature cannot act (the fight ends when a side has nobody able)."""
-NOT_HELPLESS = frozenset({"panicked", "petrified", "swallowed", "stupefied", "charmed", "engulfed"})
+NOT_HELPLESS = frozenset({"panicked", "petrified", "swallowed", "stupefied", "charmed", "engulfed", "nauseated"})
 """Out of the fight but no target for a coup de grace: fled, turned to stone, inside a monster."""
 CHARGE_BONUS = 2
 """SRD 3.5 charge: +2 on the attack roll."""
@@ -141,7 +141,7 @@ class Template:
                  "breath_effect", "on_action", "special_action", "stench", "trample", "charge", "incorporeal",
                  "dr_all", "summon", "summon_cache", "whirlwind", "crush", "aura", "roar", "smoke", "entangle",
                  "eye_rays", "smite", "special_turn", "each_turn", "presence", "petrification", "evasion",
-                 "glance", "slow_on_hit", "split", "quickness", "engulf")
+                 "glance", "slow_on_hit", "split", "quickness", "engulf", "burst", "lay_on_hands")
 
     def __init__(self, creature: Creature, name: str) -> None:
         self.name = name
@@ -246,6 +246,7 @@ class Template:
             creature.roar, creature.smoke, creature.entangle, creature.eye_rays, creature.smite
         self.petrification, self.evasion, self.glance = creature.petrification, creature.evasion, creature.glance
         self.slow_on_hit, self.quickness, self.engulf = creature.slow_on_hit, creature.quickness, creature.engulf
+        self.burst, self.lay_on_hands = creature.burst, creature.lay_on_hands
         self.split = frozenset(creature.split) or None
         """Split (ochre jelly): the damage types that split it instead of harming it."""
         self.summon_cache: dict = {}
@@ -279,7 +280,8 @@ class Template:
         """What a turn must look at, from the abilities: a flag each, so that a creature without them pays one test
         (:mod:`arena.combat.specials`)."""
         self.special_turn = any(x is not None for x in (self.summon, self.whirlwind, self.crush, self.roar,
-                                                         self.smite, self.glance, self.engulf)) \
+                                                         self.smite, self.glance, self.engulf, self.burst,
+                                                         self.lay_on_hands)) \
             or self.quickness
         """Its turn may go to a special action (summoning, a whirlwind, crush, roar, smite) instead of its attack."""
         self.each_turn = any(x is not None for x in (self.smoke, self.entangle, self.eye_rays)) \

@@ -65,7 +65,8 @@ def add_condition(f, target: Combatant, name: str, seconds: float, **data) -> No
     if name in TURN_CONDITIONS:
         target.afflicted = True
     if f.lines is not None:
-        f.log(f"{target.name}: {name} for {int(seconds // ROUND)} rounds")
+        f.log(f"{target.name}: {name} for {int(seconds // ROUND)} rounds", actor=target.name, action="condition",
+              condition=name, rounds=int(seconds // ROUND))
 
 
 def drop_condition(f, c: Combatant, name: str) -> None:
@@ -152,7 +153,8 @@ def lose_ability(f, c: Combatant, loss, source: Combatant | None) -> int:
     new_mod = ability_modifier(base - lost) - ability_modifier(base)
     c.ability_mods[ability] = new_mod
     if f.lines is not None:
-        f.log(f"{c.name} loses {lost - before} {ability.capitalize()} ({base - lost} left)")
+        f.log(f"{c.name} loses {lost - before} {ability.capitalize()} ({base - lost} left)", actor=c.name,
+              action="ability-loss", ability=ability, amount=lost - before, left=base - lost)
     if ability == "con" and new_mod < old_mod:
         c.hp -= t.hd * (old_mod - new_mod)
     if base - lost <= 0:
@@ -176,7 +178,8 @@ def drain_levels(f, c: Combatant, levels: int) -> None:
     c.negative_levels += levels
     c.hp -= NEGATIVE_LEVEL_HP * levels
     if f.lines is not None:
-        f.log(f"{c.name} gains {levels} negative level{'s' * (levels > 1)} ({c.negative_levels} in all)")
+        f.log(f"{c.name} gains {levels} negative level{'s' * (levels > 1)} ({c.negative_levels} in all)",
+              actor=c.name, action="negative-levels", amount=levels, total=c.negative_levels)
     if c.negative_levels >= c.t.hd or c.hp <= DEAD_AT:
         c.hp = min(c.hp, DEAD_AT)
         die(f, c)
@@ -220,7 +223,7 @@ def try_break_free(f, c: Combatant) -> None:
     if held and save(f, c, "will", held[1]["dc"], None).success:
         drop_condition(f, c, "held")
         if f.lines is not None:
-            f.log(f"{c.name} breaks free of hold person")
+            f.log(f"{c.name} breaks free of hold person", actor=c.name, action="break-free", spell="hold person")
 
 
 def rage(f, c: Combatant) -> None:
@@ -229,7 +232,7 @@ def rage(f, c: Combatant) -> None:
     c.hp += RAGE_MODIFIER * c.t.hd
     recompute_bonuses(c)
     if f.lines is not None:
-        f.log(f"{c.name} flies into a rage")
+        f.log(f"{c.name} flies into a rage", actor=c.name, action="rage")
 
 
 def burst_free(f, c: Combatant) -> bool:
@@ -240,7 +243,7 @@ def burst_free(f, c: Combatant) -> bool:
     if f.resolve(Check("ability", c.side, mod, web["dc"], opponent=c.side), c, None).success:
         drop_condition(f, c, "entangled")
         if f.lines is not None:
-            f.log(f"{c.name} bursts the web")
+            f.log(f"{c.name} bursts the web", actor=c.name, action="burst-web", result="free")
     elif f.lines is not None:
-        f.log(f"{c.name} struggles in the web")
+        f.log(f"{c.name} struggles in the web", actor=c.name, action="burst-web", result="held")
     return True

@@ -40,7 +40,8 @@ def deal(f, source: Combatant, target: Combatant, amount: int, types: frozenset,
         if t.incorporeal and not source.t.incorporeal and not (types & INCORPOREAL_ALWAYS) \
                 and ((weapon and "magic" not in overcomes) or f.rand() < INCORPOREAL_MISS):
             if f.lines is not None:
-                f.log(f"{target.name} is incorporeal: the blow passes through it")
+                f.log(f"{target.name} is incorporeal: the blow passes through it", actor=target.name,
+                      action="damage", source=source.name, damage=0, result="incorporeal")
             return 0
         if types and types <= t.immunities:
             amount = 0
@@ -58,7 +59,9 @@ def deal(f, source: Combatant, target: Combatant, amount: int, types: frozenset,
             defended = defences_text(t, types, rolled, bool(dr))
         if amount <= 0:
             if f.lines is not None:
-                f.log(f"{target.name} takes no damage ({kinds(types)}{defended})")
+                f.log(f"{target.name} takes no damage ({kinds(types)}{defended})", actor=target.name,
+                      action="damage", source=source.name, damage=0, types=sorted(types),
+                      defences=defended.lstrip(", ") or None, hp=target.hp)
             if t.split and types & t.split and target.hp > SPLIT_ABOVE:
                 split(f, target)
             return 0
@@ -76,7 +79,9 @@ def deal(f, source: Combatant, target: Combatant, amount: int, types: frozenset,
     source.tally.damage += amount
     if f.lines is not None:
         f.log(f"{target.name} takes {amount} {'' if lethal else 'nonlethal '}{kinds(types)} damage{defended} "
-              f"({target.hp}/{t.max_hp} hp{f', {target.nonlethal} nonlethal' if target.nonlethal else ''})")
+              f"({target.hp}/{t.max_hp} hp{f', {target.nonlethal} nonlethal' if target.nonlethal else ''})",
+              actor=target.name, action="damage", source=source.name, damage=amount, types=sorted(types),
+              lethal=lethal, defences=defended.lstrip(", ") or None, hp=target.hp, nonlethal=target.nonlethal)
     if "sonic" in types and f.called_shots and "ear" in t.parts \
             and amount >= cs.SONIC_EARS_FACTOR * t.first_hit_die:
         called_effect(f, source, target, "ear", amount, all_instances=True)
@@ -98,7 +103,8 @@ def deal(f, source: Combatant, target: Combatant, amount: int, types: frozenset,
     if was_able and not target.is_able:
         source.tally.downs += 1
         if f.lines is not None and not target.dead:
-            f.log(f"{target.name} drops ({target.state()})")
+            f.log(f"{target.name} drops ({target.state()})", actor=target.name, action="drops",
+                  result=target.state())
     return amount
 
 
@@ -117,7 +123,7 @@ def split(f, c: Combatant) -> None:
         f.joining = []
     f.joining.append((c, c.t, 1, half))
     if f.lines is not None:
-        f.log(f"{c.name} splits in two ({half} hit points each)")
+        f.log(f"{c.name} splits in two ({half} hit points each)", actor=c.name, action="split", hp=half)
 
 
 def area_damage(f, caster: Combatant, target: Combatant, dice, types, save: str, dc: int,
@@ -153,7 +159,8 @@ def breath(f, c: Combatant, targets: list[Combatant]) -> None:
     dice = parse(weapon.damage)
     c.breath_ready_at = f.instant + parse(weapon.recharge).roll(f.stream) * spells.ROUND
     if f.lines is not None:
-        f.log(f"{c.name} breathes {weapon.damage_type} on {', '.join(t.name for t in targets)}")
+        f.log(f"{c.name} breathes {weapon.damage_type} on {', '.join(t.name for t in targets)}", actor=c.name,
+              action="breath", effect=weapon.damage_type, targets=[t.name for t in targets])
     amount = dice.roll(f.stream)
     for target in targets:
         outcome = saving_throw(f, target, weapon.save, weapon.dc, c)
@@ -179,7 +186,8 @@ def breath_effect(f, c: Combatant, targets: list[Combatant]) -> None:
     """A breath without damage: each target saves or suffers the effect for its rounds (weakness: ability loss)."""
     weapon = c.t.breath_effect
     if f.lines is not None:
-        f.log(f"{c.name} breathes {weapon.effect} gas on {', '.join(t.name for t in targets)}")
+        f.log(f"{c.name} breathes {weapon.effect} gas on {', '.join(t.name for t in targets)}", actor=c.name,
+              action="breath", effect=weapon.effect, targets=[t.name for t in targets])
     condition, immunity = BREATH_CONDITION.get(weapon.effect, (None, None))
     for target in targets:
         if target.dead or (immunity is not None and immunity in target.t.immunities):

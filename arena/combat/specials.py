@@ -90,6 +90,14 @@ def special_turn(f, c: Combatant, target: Combatant | None, full: bool) -> bool:
             return True
         if inside:
             return True
+    if t.lay_on_hands is not None and c.hp * 2 < c.max_hp and st.get("healed", 0) < t.lay_on_hands:
+        lay_on_hands(f, c, st)
+        return True
+    if t.burst is not None and st.get("bursts", 0) < t.burst.uses:
+        fresh = [e for e in enemies if "stupefied" not in e.conditions and "mind-affecting" not in e.t.immunities]
+        if _worth(len(fresh), len(enemies)):
+            burst(f, c, fresh, st)
+            return True
     if t.smite is not None and target is not None and not c.ranged and st.get("smites", 0) < t.smite.uses:
         smite(f, c, target, full)
         return True
@@ -168,6 +176,29 @@ def digest(f, c: Combatant, inside: list[Combatant]) -> None:
                 and not save(f, e, "fort", paralysis.dc, c).success:
             add_condition(f, e, "paralyzed", parse(paralysis.duration).roll(f.stream) * ROUND)
         add_condition(f, e, "engulfed", 2 * ROUND, by=c)
+
+
+def lay_on_hands(f, c: Combatant, st: dict) -> None:
+    """SRD 3.5 Avoral: "Lay on Hands (Su): As the paladin class feature, except that each day, an avoral can heal an
+    amount of damage equal to its full normal hit points" (a standard action; it heals itself once below half)."""
+    amount = min(c.t.lay_on_hands - st.get("healed", 0), c.max_hp - c.hp)
+    st["healed"] = st.get("healed", 0) + amount
+    if f.lines is not None:
+        f.log(f"{c.name} lays hands on itself")
+    f.heal(c, amount)
+
+
+def burst(f, c: Combatant, targets: list[Combatant], st: dict) -> None:
+    """SRD 3.5 Nalfeshnee: "Smite (Su): Three times per day a nalfeshnee can create a nimbus of unholy light ... burst
+    in a 60-foot radius. Any creature within this area must succeed on a DC 22 Will save or be dazed for 1d10 rounds
+    ... The creature receives its full Dexterity and shield bonuses to AC if attacked but can take no actions"."""
+    b = c.t.burst
+    st["bursts"] = st.get("bursts", 0) + 1
+    if f.lines is not None:
+        f.log(f"{c.name}'s nimbus bursts")
+    for e in targets:
+        if not e.dead and not save(f, e, b.save, b.dc, c).success:
+            add_condition(f, e, "stupefied", parse(b.rounds).roll(f.stream) * ROUND)
 
 
 def _tireless(c: Combatant) -> bool:

@@ -61,7 +61,8 @@ def cast(fight, caster, spell_name: str, level: int, targets: list, begun: bool 
             caster.casting = (spell_name, level, targets, caster.hp)
             caster.afflicted = True
             if fight.lines is not None:
-                fight.log(f"{caster.name} begins casting {spell_name} (1 round)")
+                fight.log(f"{caster.name} begins casting {spell_name} (1 round)", actor=caster.name,
+                          action="begin-casting", spell=spell_name, targets=[t.name for t in targets])
             return
     cl = caster.t.caster_level
     dc = spell_dc(fight, caster, spell_name, level)
@@ -180,12 +181,14 @@ def complete_casting(fight, caster) -> None:
         check = Check("skill", caster.side, caster.t.concentration, CONCENTRATION_DC + hurt, opponent=caster.side)
         if not fight.resolve(check, caster, None).success:
             if fight.lines is not None:
-                fight.log(f"{caster.name} loses {spell_name}: hurt for {hurt} while casting, Concentration failed")
+                fight.log(f"{caster.name} loses {spell_name}: hurt for {hurt} while casting, Concentration failed",
+                          actor=caster.name, action="spell-lost", spell=spell_name, hurt=hurt)
             return
     targets = [t for t in targets if not t.dead]
     if targets:
         if fight.lines is not None:
-            fight.log(f"{caster.name}'s {spell_name} takes effect")
+            fight.log(f"{caster.name}'s {spell_name} takes effect", actor=caster.name, action="spell-takes-effect",
+                      spell=spell_name, targets=[t.name for t in targets])
         cast(fight, caster, spell_name, level, targets, begun=True)
 
 

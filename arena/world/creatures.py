@@ -225,6 +225,9 @@ class Poison(Frozen):
     secondary: AbilityLoss | None = None
     unconscious: RoundsDice | None = None
     """Initial damage "sleep for 1 minute": unconscious (helpless) for these rounds."""
+    doses: DiceText | None = None
+    """Doses it carries (SRD 3.5 drow: "A typical drow carries 1d4-1 doses of drow knockout poison"), rolled at its
+    first hit; each hit uses one. None: its own venom, never used up."""
     secondary_unconscious: RoundsDice | None = None
 
     @model_validator(mode="after")
@@ -309,6 +312,11 @@ class Stench(Frozen):
 
     dc: Annotated[int, _int(1, MAX_MODIFIER)]
     rounds: RoundsDice = "10"
+    nauseates: StrictBool = False
+    """The hezrou's: "Any living creature ... within 10 feet must succeed on a DC 24 Fortitude save or be nauseated
+    for as long as it remains within the affected area ... Creatures that successfully save are sickened for as long
+    as they remain in the area": the foes in melee with it (within 10 feet), nauseated (no actions but a move: out
+    of the fight, not helpless) or sickened, for the fight."""
 
 
 class Trample(Frozen):
@@ -425,6 +433,18 @@ class SlowOnHit(Frozen):
     attack: Label
     dc: Annotated[int, _int(1, MAX_MODIFIER)]
     rounds: RoundsDice = "1d6"
+
+
+class Burst(Frozen):
+    """A burst of its own about it, ``uses`` times a fight as a standard action (SRD 3.5 nalfeshnee's smite: "a
+    nimbus of unholy light ... burst in a 60-foot radius. Any creature within this area must succeed on a DC 22 Will
+    save or be dazed for 1d10 rounds ... can take no actions"): every able foe saves or is dazed (out of the fight,
+    not helpless) for ``rounds``. The SRD's round of delay before the burst is left out."""
+
+    dc: Annotated[int, _int(1, MAX_MODIFIER)]
+    save: SaveKind = "will"
+    rounds: RoundsDice = "1d10"
+    uses: Annotated[int, _int(1, 10)] = 3
 
 
 class Roar(Frozen):
@@ -819,6 +839,10 @@ class Creature(Frozen):
     glance: Glance | None = None
     slow_on_hit: SlowOnHit | None = None
     engulf: Engulf | None = None
+    burst: Burst | None = None
+    lay_on_hands: Annotated[int, _int(1, MAX_HP)] | None = None
+    """Lay on hands (SRD 3.5 avoral, leonal: "each day ... can heal an amount of damage equal to its full normal hit
+    points"): the hit points it can heal itself in a fight, as a standard action once it is below half."""
     quickness: StrictBool = False
     """Quickness (SRD 3.5 choker): "It can take an extra standard action or move action during its turn each round":
     an extra standard attack on each of its turns."""

@@ -302,6 +302,14 @@ def _poison(block: RawBlock, item: dict, abilities: list[dict], names: list[str]
             for what in changed:
                 how.append(what)
                 notes.add("changed", _field_name(item), cell, f"poison: {what}", text[:200])
+    doses = re.search(r"carries (\d+d\d+(?:[+-]\d+)?) doses", text)
+    knockout = re.search(r"hit by an? [\w' ]+?'s poisoned weapon must succeed on a DC (\d+) Fortitude save or fall "
+                         r"unconscious\. After 1 minute, the subject must succeed on another DC \d+ Fortitude save or "
+                         rf"remain unconscious for ({_DICE}) (hours?|minutes?)", text)
+    if initial is None and unconscious is None and knockout and doses:
+        secondary_unconscious, changed = _rounds(knockout.group(2), knockout.group(3).rstrip("s"))
+        return _weapon_poison(block, item, abilities, int(knockout.group(1)), "10", secondary_unconscious,
+                              _dice(doses.group(1)), changed, notes, cell, text, data)
     if initial is None and unconscious is None:
         bad = _NOT_ABILITY.search(re.split(r"\bThe save DC", text)[0])
         if bad:
@@ -351,6 +359,29 @@ def _poison(block: RawBlock, item: dict, abilities: list[dict], names: list[str]
     extra = "; " + "; ".join(how) if how else ""
     _set(abilities, "poison", "modelled", f"poison on the {attack}: Fort DC {dc}, initial {told}{extra}")
     return {"poison": field}
+
+
+def _weapon_poison(block: RawBlock, item: dict, abilities: list[dict], dc: int, unconscious: str,
+                   secondary: str, doses: str, changed: str | None, notes: Notes, cell, text: str,
+                   data: dict) -> dict:
+    """Drow knockout poison: "An opponent hit by a drow's poisoned weapon must succeed on a DC 13 Fortitude save or
+    fall unconscious. After 1 minute, the subject must succeed on another DC 13 Fortitude save or remain unconscious
+    for 2d4 hours. A typical drow carries 1d4-1 doses ... Drow typically coat arrows and crossbow bolts with this
+    poison": on its first ranged weapon (else its first weapon), while the doses last."""
+    ranged = [a["name"] for r in (data.get("full_attack") or []) + (data.get("attack") or []) for a in r
+              if a.get("kind") == "ranged"]
+    names = ranged or [a["name"] for r in (data.get("full_attack") or []) for a in r]
+    if not names:
+        _set(abilities, "poison", "ignored", "no weapon to coat")
+        return {}
+    if changed:
+        notes.add("changed", _field_name(item), cell, f"poison: {changed}", text[:200])
+    _numbers(abilities, "poison", dc, "fort")
+    _set(abilities, "poison", "modelled", f"poison on the {names[0]} (its bolts): Fort DC {dc}, unconscious 10 rounds "
+                                          f"(until the second save, a minute on), then {secondary} rounds; "
+                                          f"{doses} doses, one a hit")
+    return {"poison": {"attack": names[0], "dc": dc, "save": "fort", "unconscious": unconscious,
+                       "secondary_unconscious": secondary, "doses": doses}}
 
 
 _SLEEP = r"(?:sleep|unconsciousness|unconscious)"
@@ -924,9 +955,15 @@ def _stench(block: RawBlock, item: dict, abilities: list[dict], data: dict, note
     if dc is not None:
         _numbers(abilities, "stench", dc, "fort")
     if re.search(r"\bnauseated\b", text, re.IGNORECASE):
-        _set(abilities, "stench", "ignored", "its stench nauseates (no actions but a move) while the foe stays near "
-                                             "it; the engine's stench sickens")
-        return {}
+        if dc is None or not re.search(r"within 10 feet must succeed .* or be nauseated for as long as it remains "
+                                       r"within the affected area.*Creatures that successfully save are sickened",
+                                       text, re.IGNORECASE):
+            _set(abilities, "stench", "ignored", "its nausea's terms not read")
+            return {}
+        _set(abilities, "stench", "modelled", f"stench: the foes in melee with it (within 10 feet), Fort DC {dc} or "
+                                              "nauseated (no actions but a move: out of the fight, not helpless), "
+                                              "else sickened, for the fight (they stay near it), on its first action")
+        return {"stench": {"dc": dc, "rounds": "1", "nauseates": True}}
     m = re.search(rf"sickened for ({_DICE}) (round|minute|hour)s?", text, re.IGNORECASE)
     if dc is None or m is None:
         what = "no Fortitude DC" if dc is None else "how long it sickens"

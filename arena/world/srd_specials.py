@@ -34,8 +34,9 @@ def special_fields(block: RawBlock, abilities: list[dict], data: dict, reads: li
     is the block as read so far); sets the ``engine`` and ``notes`` of the abilities."""
     out: dict = {}
     for key, reader in (("summon", _summon), ("whirlwind", _whirlwind), ("crush", _crush), ("despair", _despair),
+                        ("smite", _nimbus),
                         ("aura of menace", _menace), ("captivating song", _song), ("roar", _roar),
-                        ("smoke", _smoke), ("entangle", _entangle), ("smite", _smite)):
+                        ("smoke", _smoke), ("entangle", _entangle)):
         item = _first(abilities, key)
         if item is not None and item["engine"] == "ignored":
             out.update(reader(block, item, abilities, data, notes))
@@ -43,6 +44,7 @@ def special_fields(block: RawBlock, abilities: list[dict], data: dict, reads: li
                         ("earth mastery", _earth_mastery), ("bay", _bay), ("attach", _attach),
                         ("fear aura", _fear_aura), ("blood drain", _blood_drain), ("slow", _slow),
                         ("quickness", _quickness), ("engulf", _engulf), ("acid sting", _acid_sting),
+                        ("lay on hands", _lay_on_hands), ("freedom of movement", _freedom),
                         ("petrification", _petrification), ("evasion", _evasion), ("spit acid", _spit_acid),
                         ("spikes", _spikes), ("horrific appearance", _horrific)):
         item = _first(abilities, key)
@@ -616,6 +618,48 @@ def _acid_sting(block: RawBlock, item: dict, abilities: list[dict], data: dict, 
                                               f"({_dice(m.group(2))} piercing plus {_dice(m.group(3))} acid)")
     return {"rake": {"name": "sting", "bonuses": [int(m.group(1))], "damage": _dice(m.group(2)),
                      "damage_types": ["piercing"], "extra_damage": _dice(m.group(3)), "extra_damage_type": "acid"}}
+
+
+def _lay_on_hands(block: RawBlock, item: dict, abilities: list[dict], data: dict, notes: Notes) -> dict:
+    """The avoral's and leonal's: ``As the paladin class feature, except that each day, an avoral can heal an amount
+    of damage equal to its full normal hit points``."""
+    desc, text = _text_of(block, item, "lay on hands")
+    if not re.search(r"heal an amount of damage equal to its full normal hit points", text):
+        _set(abilities, "lay on hands", "ignored", "its amount not read")
+        return {}
+    _set(abilities, "lay on hands", "modelled", f"lay_on_hands: {data['hp']} hit points a fight, healing itself as a "
+                                                "standard action once below half")
+    return {"lay_on_hands": data["hp"]}
+
+
+def _freedom(block: RawBlock, item: dict, abilities: list[dict], data: dict, notes: Notes) -> dict:
+    """``a continuous freedom of movement ability as the spell``: immune to paralysis and holds (the spell: "moving
+    and attacking normally ... even under the influence of magic that usually impedes movement, such as paralysis,
+    solid fog, slow, and web"); of the party's spells that is hold person."""
+    desc, text = _text_of(block, item, "freedom of movement")
+    if not re.search(r"continuous freedom of movement ability as the spell", text):
+        _set(abilities, "freedom of movement", "ignored", "its terms not read")
+        return {}
+    _set(abilities, "freedom of movement", "modelled", "immunities: paralysis (freedom of movement: no hold or "
+                                                       "paralysis stops it; the party's webs and slows are none)")
+    return {"immunities": list(dict.fromkeys([*data.get("immunities", []), "paralysis"]))}
+
+
+def _nimbus(block: RawBlock, item: dict, abilities: list[dict], data: dict, notes: Notes) -> dict:
+    """The nalfeshnee's smite, a burst: ``Three times per day a nalfeshnee can create a nimbus of unholy light ...
+    One round later they burst in a 60-foot radius. Any creature within this area must succeed on a DC 22 Will save or
+    be dazed for 1d10 rounds``."""
+    desc, text = _text_of(block, item, "smite")
+    m = re.search(rf"(Once|Twice|Three times) per day [\w' ]+? can create a nimbus.*?DC (\d+) Will save or be dazed "
+                  rf"for ({_DICE}) rounds", text)
+    if m is None:
+        return _smite(block, item, abilities, data, notes)
+    uses = PER_DAY[m.group(1).lower()]
+    _numbers(abilities, "smite", int(m.group(2)), "will")
+    _set(abilities, "smite", "modelled", f"burst: {uses} a fight as its standard action, every foe Will DC "
+                                         f"{m.group(2)} or dazed {_dice(m.group(3))} rounds (out of the fight, not "
+                                         "helpless; the round before it bursts is left out)")
+    return {"burst": {"dc": int(m.group(2)), "save": "will", "rounds": _dice(m.group(3)), "uses": uses}}
 
 
 def _quickness(block: RawBlock, item: dict, abilities: list[dict], data: dict, notes: Notes) -> dict:

@@ -610,6 +610,59 @@ def test_a_gelatinous_cube_engulfs_and_digests_and_an_ant_stings_what_it_holds()
     assert (sting.name, sting.bonuses, sting.damage, sting.extra_damage) == ("sting", (3,), "1d4+1", "1d4")
 
 
+def test_a_hezrou_s_stench_nauseates_those_in_melee_and_sickens_who_saves():
+    """SRD Hezrou: "Any living creature (except other demons) within 10 feet must succeed on a DC 24 Fortitude save
+    or be nauseated for as long as it remains within the affected area ... Creatures that successfully save are
+    sickened for as long as they remain in the area"."""
+    stench = srd_creature("hezrou").stench
+    assert (stench.dc, stench.nauseates) == (24, True)
+    demon = beast("demon", stench={"dc": 24, "nauseates": True})
+    bow = {**BITE, "name": "bow", "kind": "ranged"}
+    f = ready(make_fight([hero(), hero("friend"), hero("archer", attack=bow)], [demon]))
+    Script(f, [d20(2), d20(20), *[0.5] * 10])                        # the hero fails, the friend saves
+    f._turn(f.monsters[0])
+    first, second, archer = f.pcs
+    assert "nauseated" in first.conditions and not first.is_able and first not in f.view.helpless_enemies(f.monsters[0])
+    assert "sickened" in second.conditions and not archer.conditions               # 10 feet: not the archer
+
+
+def test_drow_knockout_poison_lasts_its_doses():
+    """SRD Drow: "An opponent hit by a drow's poisoned weapon must succeed on a DC 13 Fortitude save or fall
+    unconscious ... A typical drow carries 1d4-1 doses of drow knockout poison. Drow typically coat arrows and
+    crossbow bolts"."""
+    p = srd_creature("drow-1st-level-warrior").poison
+    assert (p.attack, p.dc, p.doses, p.unconscious) == ("hand crossbow", 13, "1d4-1", "10")
+    drow = beast("drow", size="medium", poison={"attack": "bite", "dc": 13, "unconscious": "10", "doses": "1d4-1"})
+    f = ready(make_fight([hero()], [drow]))
+    d, pc = f.monsters[0], f.pcs[0]
+    Script(f, [d20(15), (4, 8), (2, 4), d20(19)])                   # 1d4-1 shows 1: one dose, used (saved)
+    f._swing(d, pc, d.t.standard[0], 6)
+    Script(f, [d20(15), (4, 8)])                                    # none left: no save at all
+    f._swing(d, pc, d.t.standard[0], 6)
+    assert d.specials["doses"] == 0 and "knocked-out" not in pc.conditions
+
+
+def test_lay_on_hands_a_nimbus_that_dazes_and_freedom_of_movement():
+    """SRD Avoral: "each day, an avoral can heal an amount of damage equal to its full normal hit points";
+    Nalfeshnee: "Any creature within this area must succeed on a DC 22 Will save or be dazed for 1d10 rounds ... can
+    take no actions"; Storm giant: "a continuous freedom of movement ability as the spell"."""
+    assert srd_creature("avoral").lay_on_hands == srd_creature("avoral").hp
+    assert "paralysis" in srd_creature("storm-giant").immunities
+    healer = beast("healer", lay_on_hands=40)
+    f = ready(make_fight([hero()], [healer]))
+    h = f.monsters[0]
+    h.hp = 10
+    Script(f, [*[0.5] * 10])
+    f._turn(h)
+    assert h.hp == 40 and h.specials["healed"] == 30
+    nimbus = srd_creature("nalfeshnee").burst
+    assert (nimbus.dc, nimbus.rounds, nimbus.uses) == (22, "1d10", 3)
+    g = ready(make_fight([hero(), hero("friend")], [beast("demon", burst=nimbus)]))
+    Script(g, [d20(2), (4, 10), d20(2), (4, 10), *[0.5] * 10])
+    g._turn(g.monsters[0])
+    assert all("stupefied" in pc.conditions and not pc.is_able for pc in g.pcs)
+
+
 # ------------------------------------------------------------------------------------------ gazes and looks
 def test_an_unnerving_gaze_and_a_charming_one():
     """SRD Chain devil: "Unnerving Gaze (Su): Range 30 ft., Will DC 15 negates ... Those who fail their saves take a
@@ -693,7 +746,8 @@ def test_a_seeded_fight_with_the_ability_is_reproducible_and_differs_from_one_wi
     "elemental-water-large", "ankheg", "allip", "hound-archon-hero-11th-level-paladin",
     "harpy-archer-7th-level-fighter", "nightmare-cauchemar", "mummy-lord-10th-level-cleric", "chain-devil",
     "spirit-naga", "nymph", "ghaele", "rast", "bone-devil", "ice-devil", "skum", "yeth-hound", "ochre-jelly",
-    "black-pudding", "choker", "shield-guardian", "gelatinous-cube", "giant-ant-soldier",
+    "black-pudding", "choker", "shield-guardian", "gelatinous-cube", "giant-ant-soldier", "hezrou",
+    "drow-1st-level-warrior", "avoral", "nalfeshnee", "storm-giant",
 ])
 def test_the_srd_creatures_fight_reproducibly_under_every_die(name):
     """Each SRD creature that gained an ability here fights a party of its CR's level under d20 and 3d6 with

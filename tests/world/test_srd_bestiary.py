@@ -100,9 +100,10 @@ def test_modelled_status_agrees_with_the_fields_the_engine_reads(everything):
                            ("frightful presence", "frightful_presence"), ("paralysis", "paralysis"),
                            ("stench", "stench"), ("trample", "trample"), ("powerful charge", "powerful_charge"),
                            ("incorporeal", "incorporeal"), ("summon", "summon"), ("whirlwind", "whirlwind"),
-                           ("roar", "roar"), ("smoke", "smoke"), ("smite", "smite"), ("entangle", "entangle")):
+                           ("roar", "roar"), ("smoke", "smoke"), ("entangle", "entangle")):
             glued = key == "improved grab" and "modelled" in (keys.get("adhesive"), keys.get("attach"))
             assert bool(getattr(c, field)) == (keys.get(key) == "modelled" or glued), (c.name, key)
+        assert bool(c.smite or c.burst) == (keys.get("smite") == "modelled"), c.name     # a nalfeshnee's is a burst
         auras = [keys.get(k) for k in ("despair", "aura of menace", "captivating song", "bay",
                                        "horrific appearance", "fear aura")]
         assert (c.aura is not None) == ("modelled" in auras), c.name

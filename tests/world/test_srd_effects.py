@@ -39,7 +39,7 @@ def test_a_poison_of_two_abilities_keeps_the_first_and_says_so():
 
 
 @pytest.mark.parametrize(("name", "words"), [
-    ("drow-1st-level-warrior", "unconscious"), ("spider-eater", "paralysis"),
+    ("spider-eater", "paralysis"),
     ("pit-fiend", "death"), ("derro", "poison use"), ("spider-swarm", "swarm deals no hit-point damage"),
 ])
 def test_poisons_that_are_not_ability_damage_on_a_hit_stay_ignored(name, words):
@@ -200,10 +200,10 @@ def test_the_ghast_s_stench_in_minutes_is_their_average_and_says_so():
     assert any(n.kind == "changed" and "1d6+4 minutes" in n.message for n in ghast.import_notes)
 
 
-def test_a_stench_that_nauseates_stays_ignored():
+def test_a_stench_that_nauseates():
     hezrou = srd_creature("hezrou")                 # DC 24 Fortitude save or be nauseated
-    assert hezrou.stench is None
-    assert _ability(hezrou, "stench").engine == "ignored" and "nauseates" in _ability(hezrou, "stench").notes
+    assert (hezrou.stench.dc, hezrou.stench.nauseates) == (24, True)
+    assert _ability(hezrou, "stench").engine == "modelled" and "nauseated" in _ability(hezrou, "stench").notes
 
 
 @pytest.mark.parametrize(("name", "damage", "dc"), [

@@ -384,8 +384,7 @@ class Fight:
                 return
             if c.conditions and "slowed" in c.conditions:
                 single = True                # slow gas: one action a turn
-            if c.conditions and ("dazed" in c.conditions or "nauseated" in c.conditions):   # daze, nausea: no
-                # action this turn (nauseated: a move action only, which the model has no use for)
+            if c.conditions and "dazed" in c.conditions:     # daze: no actions this turn
                 c.acted = True
                 return
         if single and t.ferocity and c.hp <= 0:

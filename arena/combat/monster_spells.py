@@ -100,13 +100,26 @@ def cast(f, caster: Combatant, name: str, level: int, targets: list, begun: bool
         # creature is in the cloud and for 1d4+1 rounds after it leaves. ... Those who succeed on their saves but
         # remain in the cloud must continue to save each round on your turn." Nauseated: "unable to attack, cast
         # spells, concentrate on spells, or do anything else requiring attention" (a move action only): here the
-        # caught creature steps out (its move) and is nauseated for the 1d4+1 rounds after.
+        # caught creature steps out (its move) and is nauseated for the 1d4+1 rounds after; the model's nauseated
+        # creature is out of the fight meanwhile, not helpless (as the hezrou's stench makes it).
         for target in targets:
             if not target.dead and not f.save(target, "fort", dc, caster).success:
                 f.add_condition(target, "nauseated", (f.roll("1d4") + 1) * ROUND, spell=name, cl=cl)
-                target.afflicted = True       # its turn looks at the condition
     elif name == "aid":
         aid(f, caster, targets[0], cl)
+    elif name == "neutralize poison":
+        # SRD neutralize poison: "You detoxify any sort of venom in the creature or object touched. A poisoned
+        # creature suffers no additional effects from the poison, and any temporary effects are ended, but the spell
+        # does not reverse instantaneous effects, such as hit point damage, temporary ability damage". The pending
+        # secondary damage (the ``poisoned`` condition) is gone; the initial damage stays.
+        target = targets[0]
+        if target.conditions.pop("poisoned", None) is not None:
+            f.refresh(target)
+            if f.lines is not None:
+                f.log(f"{target.name}'s poison is neutralized", actor=caster.name, action="neutralize",
+                      target=target.name)
+    elif name == "acid arrow":
+        acid_arrow(f, caster, targets[0], cl)
     elif name == "dispel magic":
         dispel(f, caster, targets[0], cl)
     elif name in ("web", "entangle"):
@@ -118,6 +131,34 @@ def cast(f, caster: Combatant, name: str, level: int, targets: list, begun: bool
         for target in targets:
             if not target.dead and target.is_able and f.gets_through(caster, target):
                 control(f, caster, name, target, dc, cl)
+
+
+ACID_ARROW = parse("2d4")
+"""SRD acid arrow: "The arrow deals 2d4 points of acid damage with no splash damage. For every three caster levels
+(to a maximum of 18th), the acid, unless somehow neutralized, lasts for another round, dealing another 2d4 points
+of damage in that round"."""
+ACID = frozenset({"acid"})
+
+
+def acid_arrow(f, caster: Combatant, target: Combatant, cl: int) -> None:
+    """Acid arrow: a ranged touch attack (a ray) for 2d4 acid; on a hit, 2d4 more at the start of each of the next
+    ``CL // 3`` rounds (at most 6), each from the ``acid`` condition that ends there."""
+    hits = caster.tally.hits
+    f.ray(caster, target, ACID_ARROW, ACID)
+    if caster.tally.hits > hits and not target.dead:
+        _more_acid(f, caster, target, min(6, cl // 3))
+
+
+def _more_acid(f, caster: Combatant, target: Combatant, rounds: int) -> None:
+    if rounds <= 0:
+        return
+
+    def burn() -> None:
+        if not target.dead:
+            f.deal(caster, target, ACID_ARROW.roll(f.stream), ACID)
+            _more_acid(f, caster, target, rounds - 1)
+
+    f.add_condition(target, "acid", ROUND, spell="acid arrow", undo=burn)
 
 
 AID_HP_CAP = 10

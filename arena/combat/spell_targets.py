@@ -6,7 +6,8 @@ from __future__ import annotations
 MONSTER_SPELL_NAMES = frozenset({"invisibility", "darkness", "fog cloud", "obscuring mist", "charm person",
                                  "charm monster", "suggestion", "daze", "cause fear", "scare", "hold monster",
                                  "ray of frost", "web", "entangle", "dispel magic", "deep slumber",
-                                 "sound burst", "lullaby", "stinking cloud", "aid"})
+                                 "sound burst", "lullaby", "stinking cloud", "aid",
+                                 "neutralize poison", "acid arrow"})
 """The spells :mod:`arena.combat.monster_spells` casts (:func:`arena.combat.spells.cast` sends them there)."""
 CONDITION_OF = {"charm person": "panicked", "charm monster": "panicked", "suggestion": "panicked", "daze": "dazed",
                 "cause fear": "panicked", "scare": "panicked", "hold monster": "held", "web": "entangled",

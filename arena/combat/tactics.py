@@ -445,6 +445,12 @@ def _monster_spell(view: View, creature, slots: dict, enemies: list) -> Action |
             caught = area_count(spell.area, len(valid))
             if caught >= AREA_MINIMUM:
                 return Action("cast", spell=name, level=level, targets=_ordered(view, creature, valid)[:caught])
+    for name, level in slots.get("monster-cure", ()):       # neutralize poison: an ally with poison at work
+        poisoned = [a for a in view.allies(creature, include_down=True) if "poisoned" in a.conditions]
+        if poisoned:
+            return Action("cast", spell=name, level=level,
+                          targets=[max(poisoned, key=lambda a: (_potential(a), -a.uid))])
+        break
     if view.round == 1:             # aid the ally that hits hardest, before the fight is joined
         for name, level in slots.get("monster-buff", ()):
             spell = SPELLS[name]
@@ -493,7 +499,7 @@ def _monster_spell(view: View, creature, slots: dict, enemies: list) -> Action |
         if action is not None:
             return action
     rays = slots.get("monster-ray")
-    if rays and not (creature.t.full or creature.t.standard):
+    if rays and (rays[0][0] in STRONG_RAYS or not (creature.t.full or creature.t.standard)):
         spell = SPELLS[rays[0][0]]
         hurt = [e for e in enemies if _affects(view, spell, e)]
         if hurt:
@@ -501,6 +507,9 @@ def _monster_spell(view: View, creature, slots: dict, enemies: list) -> Action |
     return None
 
 
+STRONG_RAYS = frozenset({"acid arrow"})
+"""A monster's rays worth more than a turn of its blows in most fights (acid arrow: 2d4 now and 2d4 a round after,
+from a mephit's claws of 1d3); ray of frost's 1d3 is cast only by a creature without weapons."""
 WEAPON_HIT_SHARE = 0.5
 """A monster weighs a damage spell against its weapons as if half its blows hit (its full routine's damage, each
 blow hitting, times this)."""

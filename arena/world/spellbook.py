@@ -69,11 +69,13 @@ MONSTER_SPELLS: tuple[Spell, ...] = (
     Spell("lullaby", "monster-area", "burst-10", "will", mind=True, school="enchantment", rounds_per_level=1),
     Spell("stinking cloud", "monster-area", "burst-20", "fort", sr=False, school="conjuration", only="living"),
     Spell("aid", "monster-buff", sr=False, school="enchantment", reach="one", rounds_per_level=10),
+    Spell("neutralize poison", "monster-cure", sr=False, school="conjuration", reach="one"),
+    Spell("acid arrow", "monster-ray", sr=False, school="conjuration", damage=frozenset({"acid"})),
 )
 """Spells the engine casts for monsters only (no generated character prepares them), from the SRD 3.5 spell
 descriptions; what each does is in :mod:`arena.combat.monster_spells`. Their kinds are the caster policy's
 monster-only steps (``self``, ``zone``, ``control``, ``dispel``, ``monster-area``, ``monster-ray``,
-``monster-buff``), so a party's
+``monster-buff``, ``monster-cure``), so a party's
 decisions never look at them. ``rounds_per_level``: the duration (charm person and suggestion 1 hour/level, charm
 monster 1 day/level, scare, hold monster and lullaby 1 round/level (lullaby: concentration + 1 round/level),
 darkness, fog cloud and web 10 minutes/level, obscuring mist, invisibility and entangle 1 minute/level); daze

@@ -23,7 +23,7 @@ from arena.world.spellbook import SPELLS
 from arena.world.srd_combat import _set, own_description
 from arena.world.srd_dragons import AGES
 from arena.world.srd_fields import Notes, _clean, _top_level_split, class_levels
-from arena.world.srd_text import Cell, RawBlock, is_type_line
+from arena.world.srd_text import Cell, RawBlock, _paragraph_head, is_type_line
 
 SPELL_LEVELS = {"magic missile": 1, "sleep": 1, "color spray": 1, "scorching ray": 2, "hold person": 3,
                 "fireball": 3, "lightning bolt": 3, "ice storm": 4, "cone of cold": 5, "flame strike": 5,
@@ -32,7 +32,8 @@ SPELL_LEVELS = {"magic missile": 1, "sleep": 1, "color spray": 1, "scorching ray
                 "fog cloud": 2, "obscuring mist": 1, "charm person": 1, "charm monster": 4, "suggestion": 3,
                 "daze": 0, "cause fear": 1, "scare": 2, "hold monster": 5, "deep slumber": 3, "ray of frost": 0,
                 "web": 2, "entangle": 1, "dispel magic": 3, "sound burst": 2, "lullaby": 0,
-                "stinking cloud": 3, "aid": 2}
+                "stinking cloud": 3, "aid": 2, "neutralize poison": 4,
+                "acid arrow": 2}
 """SRD 3.5 levels of the spells the engine casts (sorcerer/wizard where it is one, else cleric), for a spell-like
 ability whose DC the SRD does not give."""
 
@@ -137,6 +138,55 @@ def read_spell_like(text: str) -> list[tuple[str, int, int | None]]:
                 if name and not re.match(r"(?:these|this|it|they)\b", name):     # "these abilities affect only"
                     out.append((name, uses_of(m.group(1)), dc))
     return out
+
+
+_PROSE_USES = {"once": 1, "twice": 2, "three times": 3, "four times": 4, "five times": 5}
+_PROSE_NAME = re.compile(r"(?:can use|the effect of(?: an?)?|functions like(?: an?)?)\s+([a-z][a-z' /]+?)(?:\s+spell)?"
+                         r"(?=\s*\(|\s+(?:to|as|with|by|at|once|twice|three|four|five|for|in)\b|\s*[.,;]|$)")
+
+
+def read_spell_like_prose(text: str) -> list[tuple[str, int, int | None]]:
+    """Spell-like abilities written as sentences (the mephits', the unicorn's): ``Once per hour an ooze mephit can
+    hurl an acidic blob that functions like acid arrow (caster level 3rd). Once per day it can ... duplicates the
+    effect of stinking cloud (DC 15, caster level 6th)``; ``A unicorn can use cure light wounds three times per day
+    and cure moderate wounds once per day``; ``can use detect evil at will``. Once per hour counts as at will (6
+    in a fight); a sentence of uses that names no spell (a steam mephit's boiling rain) is an unnamed ability, which
+    the engine does not cast; as (name, uses, DC)."""
+    out: list[tuple[str, int, int | None]] = []
+    for sentence in re.split(r"(?<=[.!])\s+(?=[A-Z])", text):
+        low = sentence.lower()
+        for part in re.split(r"\band\b(?=\s+[a-z' ]+?\s+(?:once|twice|three times|four times|five times|at will))",
+                             low):
+            m = _PROSE_NAME.search(part)
+            if m is None and out and part is not low:      # "and cure moderate wounds once per day"
+                m = re.match(r"\s*([a-z][a-z' /]+?)(?=\s+(?:once|twice|three|four|five|at will))", part)
+            when = re.search(r"\b(once|twice|three times|four times|five times) per (day|hour)\b|\bat will\b",
+                             part) or re.search(r"\b(once|twice|three times|four times|five times) per (day|hour)"
+                                                r"\b|\bat will\b", low)
+            if when is None:
+                continue
+            if m is None:                 # an ability no spell names (a steam mephit's boiling rain): not modelled
+                out.append((f"an unnamed ability ({sentence.strip()[:60]})", 1, None))
+                continue
+            uses = 6 if when.group(0) == "at will" or when.group(2) == "hour" else _PROSE_USES[when.group(1)]
+            dc = re.search(r"\bDC (\d+)", part[m.end():m.end() + 40].upper())
+            name = m.group(1).strip()
+            out.append((name, uses, int(dc.group(1)) if dc else None))
+    return out
+
+
+def _prose_paragraphs(block: RawBlock, cell: Cell) -> str:
+    """The ``Spell-Like Abilities:`` paragraph and the plain paragraphs that follow it, up to the next ability's
+    heading (the unicorn's three paragraphs)."""
+    after = sorted((c for c in block.description if c.line > cell.line), key=lambda c: c.line)
+    texts = [cell.text.split(":", 1)[1] if ":" in cell.text else cell.text]
+    for c in after:
+        if _paragraph_head(c.text) or not c.text.strip():
+            if _paragraph_head(c.text):
+                break
+            continue
+        texts.append(c.text)
+    return _clean(" ".join(texts))
 
 
 def read_spell_list(text: str) -> list[tuple[str, int, int | None]]:
@@ -375,7 +425,11 @@ def _spell_like_list(block: RawBlock, items: list[dict]) -> tuple[list[tuple[str
             cell = own_description(block, "spell-like abilities") or own_description(block, "psionics") \
                 or _trait_line(block)
             if cell is not None and not _USES.search(cell.text):
+                prose = _prose_paragraphs(block, cell)      # "Once per hour an air mephit can ..."
                 cell = None
+                if read_spell_like_prose(prose):
+                    text = prose
+                    listed += read_spell_like_prose(prose)
             if cell is not None:
                 text = _clean(cell.text)
                 listed += read_spell_like(text)

@@ -52,7 +52,8 @@ def pct(value: float) -> float:
 def test_every_monster_spell_is_in_the_spellbook_and_cast_by_the_monster_module():
     for name in monster_spells.MONSTER_SPELL_NAMES:
         assert name in spells.SPELLS and spells.SPELLS[name].kind in ("self", "zone", "control", "dispel",
-                                                                      "monster-area", "monster-ray", "monster-buff")
+                                                                      "monster-area", "monster-ray", "monster-buff",
+                                                                      "monster-cure")
 
 
 def test_no_generated_character_prepares_a_monster_spell():
@@ -395,7 +396,7 @@ def test_stinking_cloud_nauseates_those_who_fail_fortitude_for_1d4_plus_1_rounds
     hero, tough = f.pcs
     monster_spells.cast(f, f.monsters[0], "stinking cloud", 3, [hero, tough])
     assert hero.conditions["nauseated"][0] / 6.0 in (2, 3, 4, 5) and "nauseated" not in tough.conditions
-    assert hero.is_able                                   # still in the fight: it only loses its actions
+    assert not hero.is_able and not tactics._coup_candidate(f.monsters[0], hero)    # no actions, not helpless
     f.round = 2
     before = len(f.lines)
     f._turn(hero)
@@ -428,6 +429,35 @@ def test_the_policy_aids_the_ally_that_hits_hardest_in_the_first_round():
     assert action.spell == "aid" and action.targets == [f.monsters[1]]
     f.round = 2
     assert tactics.caster_policy(f.view, f.monsters[0]).kind == "attack"
+
+
+# ------------------------------------------------------------------------------------------ acid arrow, neutralize
+def test_acid_arrow_is_a_ray_of_2d4_acid_and_2d4_more_a_round_later_per_three_levels():
+    """SRD acid arrow: "The arrow deals 2d4 points of acid damage ... For every three caster levels (to a maximum
+    of 18th), the acid, unless somehow neutralized, lasts for another round, dealing another 2d4 points"."""
+    f = build([body("hero", side="pc")], [witch({2: ["acid arrow"]}, cl=3)])
+    hero = f.pcs[0]
+    hero.acted = True
+    monster_spells.cast(f, f.monsters[0], "acid arrow", 2, [hero])       # fixed10: 10 + 3 hits touch AC 10
+    first = 500 - hero.hp
+    assert 2 <= first <= 8 and "acid" in hero.conditions
+    f.env.run(until=6.5)
+    f.instant = 6.5
+    f._turn(hero)                                        # a round later: the acid burns again, then is spent
+    assert 4 <= 500 - hero.hp <= 16 and 500 - hero.hp > first and "acid" not in hero.conditions
+
+
+def test_neutralize_poison_ends_the_poison_still_at_work_not_the_damage_done():
+    """SRD neutralize poison: "A poisoned creature suffers no additional effects from the poison ... but the spell
+    does not reverse instantaneous effects, such as hit point damage, temporary ability damage"."""
+    f = build([body("hero", side="pc")], [witch({4: ["neutralize poison"]}), body("ally")])
+    ally = f.monsters[1]
+    ally.conditions["poisoned"] = [60.0, {"poison": None}]
+    f.round = 3
+    action = tactics.caster_policy(f.view, f.monsters[0])
+    assert action.spell == "neutralize poison" and action.targets == [ally]
+    monster_spells.cast(f, f.monsters[0], "neutralize poison", 4, [ally])
+    assert "poisoned" not in ally.conditions
 
 
 # ------------------------------------------------------------------------------------------ ray of frost
@@ -477,7 +507,8 @@ def test_a_monster_spell_goes_through_the_kernel_so_players_roll_all_applies(mon
     ("nixie", "charm person", 2), ("annis", "fog cloud", 7),
     ("black-dragon-juvenile", "darkness", 8), ("tiefling-1st-level-warrior", "darkness", 1),
     ("krenshar", "scare", 3), ("dryad", "entangle", 3), ("ogre-mage", "darkness", 8),
-    ("white-dragon-juvenile", "fog cloud", 10),
+    ("white-dragon-juvenile", "fog cloud", 10), ("ooze-mephit", "acid arrow", 3), ("hound-archon", "aid", 4),
+    ("dretch", "stinking cloud", 2),
 ])
 def test_a_seeded_fight_of_an_srd_creature_casts_its_spell(name, spell, level):
     creature = get_creature(f"srd/{name}")

@@ -19,7 +19,9 @@ def entry(name: str, key: str = "spell-like abilities"):
     ("cause fear", "cast"), ("scare", "cast"), ("hold monster", "cast"), ("deep slumber", "cast"),
     ("ray of frost", "cast"), ("web", "cast"), ("entangle", "cast"), ("dispel magic", "cast"),
     ("gaseous form", "no effect"), ("expeditious retreat", "no effect"), ("remove curse", "no effect"),
-    ("silent image", "ignored"), ("blur", "ignored"), ("enlarge person", "ignored"),
+    ("silent image", "ignored"), ("blur", "ignored"), ("enlarge person", "ignored"), ("aid", "cast"),
+    ("stinking cloud", "cast"), ("acid arrow", "cast"), ("neutralize poison", "cast"),
+    ("magic circle against evil", "no effect"), ("protection from evil", "no effect"),
 ])
 def test_the_monster_spells_and_the_new_utilities(name, kind):
     assert spell_class(name) == kind
@@ -34,6 +36,29 @@ def test_two_spells_joined_by_and_are_two_and_trailing_qualifiers_are_dropped():
         ("scorching ray", 1, None)]
     assert read_spell_like("3/day--clairaudience/ clairvoyance") == [("clairaudience/clairvoyance", 3, None)]
     assert read_spell_like("1/day--create food and water") == [("create food and water", 1, None)]
+
+
+def test_spell_like_abilities_written_as_sentences():
+    """The mephits' and the unicorn's: "Once per hour an ooze mephit can hurl an acidic blob that functions like acid
+    arrow (caster level 3rd). Once per day it can create a mass of smelly fog that duplicates the effect of stinking
+    cloud (DC 15, caster level 6th)"; "A unicorn can use cure light wounds three times per day and cure moderate
+    wounds once per day"; a sentence of uses naming no spell (a steam mephit's boiling rain) is not modelled."""
+    from arena.world.srd_spells import read_spell_like_prose
+
+    assert read_spell_like_prose("Once per hour an ooze mephit can hurl an acidic blob that functions like acid arrow "
+                                 "(caster level 3rd). Once per day it can create a mass of smelly fog that duplicates "
+                                 "the effect of stinking cloud (DC 15, caster level 6th).") == [
+        ("acid arrow", 6, None), ("stinking cloud", 1, 15)]
+    assert read_spell_like_prose("A unicorn can use cure light wounds three times per day and cure moderate wounds "
+                                 "once per day (caster level 5th).") == [("cure light wounds", 3, None),
+                                                                          ("cure moderate wounds", 1, None)]
+    rain = read_spell_like_prose("Once per day it can create a rainstorm of boiling water that affects a "
+                                 "20-foot-square area.")
+    assert len(rain) == 1 and rain[0][0].startswith("an unnamed ability") and spell_class(rain[0][0]) == "ignored"
+    unicorn = srd_creature("unicorn")
+    assert unicorn.modelled == "full" and unicorn.spellcasting.prepared == {
+        1: ("cure light wounds",) * 3, 2: ("cure moderate wounds",), 4: ("neutralize poison",)}
+    assert srd_creature("steam-mephit").modelled == "partial"
 
 
 def test_a_second_sentence_and_a_note_are_not_spells():
@@ -109,6 +134,7 @@ def test_caster_levels_written_in_words(name, level, prepared):
 
 
 @pytest.mark.parametrize("name", ["annis", "black-dragon-juvenile", "cloud-giant", "dryad", "gynosphinx", "imp",
+                                  "hound-archon", "lantern-archon", "dretch", "ooze-mephit", "water-mephit",
                                   "janni", "krenshar", "lillend", "nixie", "ogre-mage", "pegasus", "quasit",
                                   "tiefling-1st-level-warrior", "white-dragon-juvenile", "white-dragon-young-adult"])
 def test_srd_creatures_the_monster_spells_make_fully_modelled(name):

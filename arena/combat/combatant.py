@@ -141,7 +141,7 @@ class Template:
                  "breath_effect", "on_action", "special_action", "stench", "trample", "charge", "incorporeal",
                  "dr_all", "summon", "summon_cache", "whirlwind", "crush", "aura", "roar", "smoke", "entangle",
                  "eye_rays", "smite", "special_turn", "each_turn", "presence", "petrification", "evasion",
-                 "glance", "slow_on_hit", "split", "quickness", "engulf", "burst", "lay_on_hands")
+                 "glance", "slow_on_hit", "split", "quickness", "engulf", "burst", "lay_on_hands", "invisible")
 
     def __init__(self, creature: Creature, name: str) -> None:
         self.name = name
@@ -246,7 +246,7 @@ class Template:
             creature.roar, creature.smoke, creature.entangle, creature.eye_rays, creature.smite
         self.petrification, self.evasion, self.glance = creature.petrification, creature.evasion, creature.glance
         self.slow_on_hit, self.quickness, self.engulf = creature.slow_on_hit, creature.quickness, creature.engulf
-        self.burst, self.lay_on_hands = creature.burst, creature.lay_on_hands
+        self.burst, self.lay_on_hands, self.invisible = creature.burst, creature.lay_on_hands, creature.invisible
         self.split = frozenset(creature.split) or None
         """Split (ochre jelly): the damage types that split it instead of harming it."""
         self.summon_cache: dict = {}
@@ -361,6 +361,9 @@ class Combatant:
         self.conditions: dict[str, list] = {}
         """name -> [ends_at (simulated seconds), data]: bless, shield of faith, asleep, held, stunned, ... (add them
         through ``Fight.add_condition``, which keeps :attr:`expires_at` current)."""
+        if template.invisible:               # natural invisibility: invisible all fight, even when it attacks
+            self.conditions["invisible"] = [INFINITY, {"natural": True}]
+            self.concealed = True            # the swing rolls its 50% miss chance (arena.combat.concealment)
         self.expires_at = INFINITY
         """No condition ends before this time (the earliest end when set; it may be early after a removal)."""
         self.slots = {level: list(names) for level, names in template.spells.items()} if template.spells else {}

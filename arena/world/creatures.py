@@ -839,6 +839,9 @@ class Creature(Frozen):
     glance: Glance | None = None
     slow_on_hit: SlowOnHit | None = None
     engulf: Engulf | None = None
+    invisible: StrictBool = False
+    """Always invisible, even when it attacks (SRD 3.5 invisible stalker's natural invisibility, phantom fungus's
+    greater invisibility, hellcat's invisibility in light): total concealment (a 50% miss chance) for the fight."""
     burst: Burst | None = None
     lay_on_hands: Annotated[int, _int(1, MAX_HP)] | None = None
     """Lay on hands (SRD 3.5 avoral, leonal: "each day ... can heal an amount of damage equal to its full normal hit

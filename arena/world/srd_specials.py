@@ -45,6 +45,8 @@ def special_fields(block: RawBlock, abilities: list[dict], data: dict, reads: li
                         ("fear aura", _fear_aura), ("blood drain", _blood_drain), ("slow", _slow),
                         ("quickness", _quickness), ("engulf", _engulf), ("acid sting", _acid_sting),
                         ("lay on hands", _lay_on_hands), ("freedom of movement", _freedom),
+                        ("natural invisibility", _always_invisible), ("greater invisibility", _always_invisible),
+                        ("invisible in light", _always_invisible),
                         ("petrification", _petrification), ("evasion", _evasion), ("spit acid", _spit_acid),
                         ("spikes", _spikes), ("horrific appearance", _horrific)):
         item = _first(abilities, key)
@@ -618,6 +620,23 @@ def _acid_sting(block: RawBlock, item: dict, abilities: list[dict], data: dict, 
                                               f"({_dice(m.group(2))} piercing plus {_dice(m.group(3))} acid)")
     return {"rake": {"name": "sting", "bonuses": [int(m.group(1))], "damage": _dice(m.group(2)),
                      "damage_types": ["piercing"], "extra_damage": _dice(m.group(3)), "extra_damage_type": "acid"}}
+
+
+def _always_invisible(block: RawBlock, item: dict, abilities: list[dict], data: dict, notes: Notes) -> dict:
+    """Invisible all fight, even when attacking: the invisible stalker's ("This ability is constant, allowing a
+    stalker to remain invisible even when attacking"), the phantom fungus's greater invisibility, the hellcat's
+    ("invisible in any area lit well enough for a human to see": an arena is lit). A creature that can suppress it
+    (a pixie's) or that only turns invisible when frightened (a will-o'-wisp's) is not."""
+    key = item["key"]
+    desc, text = _text_of(block, item, key)
+    constant = re.search(r"remain invisible even when attacking|invisible in any area lit well enough", text)
+    if constant is None or re.search(r"can suppress", text):
+        _set(abilities, key, "ignored", "an invisibility it can suppress or turns on when frightened (not modelled)")
+        return {}
+    _set(abilities, key, "modelled", "invisible all fight, even when it attacks: total concealment (50% miss "
+                                     "chance); its +2 and the foe's lost Dexterity bonus as an unseen attacker are "
+                                     "left out")
+    return {"invisible": True}
 
 
 def _lay_on_hands(block: RawBlock, item: dict, abilities: list[dict], data: dict, notes: Notes) -> dict:

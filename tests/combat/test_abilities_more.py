@@ -663,6 +663,25 @@ def test_lay_on_hands_a_nimbus_that_dazes_and_freedom_of_movement():
     assert all("stupefied" in pc.conditions and not pc.is_able for pc in g.pcs)
 
 
+def test_natural_invisibility_is_total_concealment_all_fight():
+    """SRD Invisible stalker: "Natural Invisibility (Su): This ability is constant, allowing a stalker to remain
+    invisible even when attacking"; Hellcat: "invisible in any area lit well enough for a human to see"; Total
+    Concealment: a 50% miss chance."""
+    for name in ("invisible-stalker", "hellcat", "phantom-fungus"):
+        assert srd_creature(name).invisible, name
+    assert not srd_creature("pixie").invisible                          # it can suppress it
+    f = ready(make_fight([hero()], [beast("stalker", invisible=True)]))
+    s, pc = f.monsters[0], f.pcs[0]
+    assert "invisible" in s.conditions and s.concealed
+    Script(f, [d20(18), 0.4])                                           # a hit, then the miss chance: missed
+    assert not f._swing(pc, s, pc.t.standard[0], 5)
+    Script(f, [d20(18), 0.6, (3, 6)])                                   # a hit that lands
+    assert f._swing(pc, s, pc.t.standard[0], 5)
+    Script(f, [*[0.5] * 12])
+    f._turn(s)                                                          # it attacks and stays invisible
+    assert "invisible" in s.conditions
+
+
 # ------------------------------------------------------------------------------------------ gazes and looks
 def test_an_unnerving_gaze_and_a_charming_one():
     """SRD Chain devil: "Unnerving Gaze (Su): Range 30 ft., Will DC 15 negates ... Those who fail their saves take a
@@ -747,7 +766,8 @@ def test_a_seeded_fight_with_the_ability_is_reproducible_and_differs_from_one_wi
     "harpy-archer-7th-level-fighter", "nightmare-cauchemar", "mummy-lord-10th-level-cleric", "chain-devil",
     "spirit-naga", "nymph", "ghaele", "rast", "bone-devil", "ice-devil", "skum", "yeth-hound", "ochre-jelly",
     "black-pudding", "choker", "shield-guardian", "gelatinous-cube", "giant-ant-soldier", "hezrou",
-    "drow-1st-level-warrior", "avoral", "nalfeshnee", "storm-giant",
+    "drow-1st-level-warrior", "avoral", "nalfeshnee", "storm-giant", "invisible-stalker", "hellcat",
+    "phantom-fungus",
 ])
 def test_the_srd_creatures_fight_reproducibly_under_every_die(name):
     """Each SRD creature that gained an ability here fights a party of its CR's level under d20 and 3d6 with

@@ -141,7 +141,8 @@ class Template:
                  "breath_effect", "on_action", "special_action", "stench", "trample", "charge", "incorporeal",
                  "dr_all", "summon", "summon_cache", "whirlwind", "crush", "aura", "roar", "smoke", "entangle",
                  "eye_rays", "smite", "special_turn", "each_turn", "presence", "petrification", "evasion",
-                 "glance", "slow_on_hit", "split", "quickness", "engulf", "burst", "lay_on_hands", "invisible")
+                 "glance", "slow_on_hit", "split", "quickness", "engulf", "burst", "lay_on_hands", "invisible",
+                 "rage_bonus")
 
     def __init__(self, creature: Creature, name: str) -> None:
         self.name = name
@@ -247,6 +248,8 @@ class Template:
         self.petrification, self.evasion, self.glance = creature.petrification, creature.evasion, creature.glance
         self.slow_on_hit, self.quickness, self.engulf = creature.slow_on_hit, creature.quickness, creature.engulf
         self.burst, self.lay_on_hands, self.invisible = creature.burst, creature.lay_on_hands, creature.invisible
+        self.rage_bonus = creature.rage_strength // 2
+        """Rage's change to melee attack and damage rolls and to hit points per Hit Die (+4 Strength: 2)."""
         self.split = frozenset(creature.split) or None
         """Split (ochre jelly): the damage types that split it instead of harming it."""
         self.summon_cache: dict = {}

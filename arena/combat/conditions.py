@@ -115,7 +115,7 @@ def recompute_bonuses(c: Combatant) -> None:
     tired = EXHAUSTED if "exhausted" in conditions else FATIGUED if "fatigued" in conditions else 0
     if tired:                               # -2 (or -6) Strength and Dexterity
         mods = {**mods, "str": mods.get("str", 0) + tired, "dex": mods.get("dex", 0) + tired}
-    rage = RAGE_MODIFIER if c.raging else 0
+    rage = c.t.rage_bonus if c.raging else 0
     c.attack_bonus = (1 if "bless" in conditions else 0) + shaken - levels \
         + (mods.get("dex", 0) if c.ranged else mods.get("str", 0) + rage)
     c.save_bonus = (SHAKEN if "shaken" in conditions else 0) + sick - levels + menaced
@@ -227,9 +227,10 @@ def try_break_free(f, c: Combatant) -> None:
 
 
 def rage(f, c: Combatant) -> None:
-    """Rage (SRD 3.5 dire badger, wolverine): once hurt, +4 Strength and Constitution, -2 AC, for the fight."""
+    """Rage (SRD 3.5 dire badger, wolverine): once hurt, +4 Strength and Constitution, -2 AC, for the fight (a
+    sahuagin's blood frenzy: "+2 Constitution and +2 Strength, and takes a -2 penalty to Armor Class")."""
     c.raging = True
-    c.hp += RAGE_MODIFIER * c.t.hd
+    c.hp += c.t.rage_bonus * c.t.hd
     recompute_bonuses(c)
     if f.lines is not None:
         f.log(f"{c.name} flies into a rage", actor=c.name, action="rage")

@@ -555,6 +555,11 @@ def _rage(block: RawBlock, item: dict, abilities: list[dict], notes: Notes) -> d
     desc, text = _text_of(block, item, "rage")
     if not text and " -- " in item["text"]:
         text = _clean(item["text"].split(" -- ", 1)[1])
+    frenzy = re.search(r"gains \+2 Constitution and \+2 Strength, and takes a -2 penalty to Armor Class", text)
+    if frenzy and re.search(r"takes damage in combat can fly into a frenzy", text):
+        _set(abilities, "rage", "modelled", "rage: +2 Str, +2 Con, -2 AC once hurt (a sahuagin's blood frenzy, "
+                                            "once a day: the fight), until it or its foe is dead")
+        return {"rage": True, "rage_strength": 2}
     if not _RAGE_NUMBERS.search(text):
         what = "its numbers differ from the engine's rage (+4 Strength, +4 Constitution, -2 AC once hurt)" \
             if text else "no description read"

@@ -682,6 +682,17 @@ def test_natural_invisibility_is_total_concealment_all_fight():
     assert "invisible" in s.conditions
 
 
+def test_a_sahuagin_s_blood_frenzy_is_a_rage_of_two():
+    """SRD Sahuagin: "Once per day a sahuagin that takes damage in combat can fly into a frenzy ... It gains +2
+    Constitution and +2 Strength, and takes a -2 penalty to Armor Class"."""
+    sahuagin = srd_creature("sahuagin")
+    assert sahuagin.rage and sahuagin.rage_strength == 2
+    f = make_fight([hero()], [beast("frenzied", rage=True, rage_strength=2)])
+    b = f.monsters[0]
+    f.deal(f.pcs[0], b, 5, frozenset({"slashing"}))
+    assert b.raging and b.hp == 40 - 5 + 5 and (b.attack_bonus, b.damage_bonus, b.ac_bonus) == (1, 1, -2)
+
+
 # ------------------------------------------------------------------------------------------ gazes and looks
 def test_an_unnerving_gaze_and_a_charming_one():
     """SRD Chain devil: "Unnerving Gaze (Su): Range 30 ft., Will DC 15 negates ... Those who fail their saves take a
@@ -767,7 +778,7 @@ def test_a_seeded_fight_with_the_ability_is_reproducible_and_differs_from_one_wi
     "spirit-naga", "nymph", "ghaele", "rast", "bone-devil", "ice-devil", "skum", "yeth-hound", "ochre-jelly",
     "black-pudding", "choker", "shield-guardian", "gelatinous-cube", "giant-ant-soldier", "hezrou",
     "drow-1st-level-warrior", "avoral", "nalfeshnee", "storm-giant", "invisible-stalker", "hellcat",
-    "phantom-fungus",
+    "phantom-fungus", "sahuagin",
 ])
 def test_the_srd_creatures_fight_reproducibly_under_every_die(name):
     """Each SRD creature that gained an ability here fights a party of its CR's level under d20 and 3d6 with

@@ -100,7 +100,7 @@ def test_rage():
         assert c.rage is True and _ability(c, "rage").engine == "modelled", name
     assert any(n.kind == "guess" and n.message.startswith("rage:") for n in srd_creature("bearded-devil").import_notes)
     sahuagin = srd_creature("sahuagin")                             # blood frenzy: +2 Str, +2 Con
-    assert sahuagin.rage is False and _ability(sahuagin, "rage").engine == "ignored"
+    assert (sahuagin.rage, sahuagin.rage_strength) == (True, 2) and _ability(sahuagin, "rage").engine == "modelled"
 
 
 # --------------------------------------------------------------------------------------------- fire

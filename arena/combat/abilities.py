@@ -64,7 +64,8 @@ def after_hit(f, c: Combatant, target: Combatant, attack, dealt: int) -> None:
         if f.lines is not None:
             how = "attached" if not t.creature.improved_grab.hold_check else "adhesive" \
                 if t.creature.improved_grab.automatic else "improved grab"
-            f.log(f"{c.name} grabs {target.name} ({how})")
+            f.log(f"{c.name} grabs {target.name} ({how})",
+                  actor=c.name, action="grab", target=target.name, result=how)
     paralysis = t.paralysis
     if paralysis is not None and attack.name == paralysis.attack and paralysis.on == "hit":
         paralyze(f, c, target, paralysis)
@@ -77,7 +78,8 @@ def after_hit(f, c: Combatant, target: Combatant, attack, dealt: int) -> None:
             and "petrification" not in target.t.immunities and not save(f, target, "fort", stone.dc, c).success:
         add_condition(f, target, "petrified", FOREVER)          # the cockatrice's bite: "instantly turn to stone"
         if f.lines is not None:
-            f.log(f"{target.name} turns to stone")
+            f.log(f"{target.name} turns to stone",
+                  actor=target.name, action="petrified", source=c.name)
 
 
     poison = t.poison
@@ -103,7 +105,8 @@ def after_hit(f, c: Combatant, target: Combatant, attack, dealt: int) -> None:
         target.burning = [parse(burn.rounds).roll(f.stream), parse(burn.damage), c]
         target.afflicted = True
         if f.lines is not None:
-            f.log(f"{target.name} catches fire")
+            f.log(f"{target.name} catches fire",
+                  actor=target.name, action="catches-fire", source=c.name)
 
 
 def use_dose(f, c: Combatant, poison) -> bool:
@@ -129,7 +132,8 @@ def knock_out(f, c: Combatant, rounds: str) -> None:
     if old is None or old[0] < f.instant + ends:
         add_condition(f, c, "knocked-out", ends)
     if f.lines is not None:
-        f.log(f"{c.name} falls unconscious (poison)")
+        f.log(f"{c.name} falls unconscious (poison)",
+              actor=c.name, action="poisoned", result="unconscious")
 
 
 def paralyze(f, c: Combatant, target: Combatant, paralysis) -> None:
@@ -140,7 +144,8 @@ def paralyze(f, c: Combatant, target: Combatant, paralysis) -> None:
             and not save(f, target, "fort", paralysis.dc, c).success:
         add_condition(f, target, "paralyzed", parse(paralysis.duration).roll(f.stream) * ROUND)
         if f.lines is not None:
-            f.log(f"{target.name} is paralyzed")
+            f.log(f"{target.name} is paralyzed",
+                  actor=target.name, action="paralyzed", source=c.name)
 
 
 def burn_turn(f, c: Combatant) -> None:
@@ -163,7 +168,8 @@ def gaze(f, c: Combatant) -> None:
         if save(f, foe, g.save, g.dc - (CHARM_IN_COMBAT if g.effect == "charm" else 0), c).success:
             continue
         if f.lines is not None:
-            f.log(f"{foe.name} meets {c.name}'s gaze: {g.effect}")
+            f.log(f"{foe.name} meets {c.name}'s gaze: {g.effect}",
+                  actor=foe.name, action="gaze", source=c.name, result=g.effect)
         if g.effect == "death":
             foe.hp = min(foe.hp, DEAD_AT)
             die(f, foe)
@@ -216,25 +222,29 @@ def holding_turn(f, c: Combatant, target: Combatant) -> bool:
                 release(c)                    # sated, it flies off to digest (out of the fight)
                 add_condition(f, c, "panicked", FOREVER)
                 if f.lines is not None:
-                    f.log(f"{c.name} is sated and flies off")
+                    f.log(f"{c.name} is sated and flies off",
+                          actor=c.name, action="sated")
                 return True
             if target.dead:
                 return True
         if t.swallow is not None:             # swallow whole: a won check swallows the held foe
             add_condition(f, target, "swallowed", FOREVER)
             if f.lines is not None:
-                f.log(f"{c.name} swallows {target.name} whole")
+                f.log(f"{c.name} swallows {target.name} whole",
+                      actor=c.name, action="swallow", target=target.name)
             return True
         attack = t.grab[1]
         if not attack.harmless:               # a stirge's touch deals none: only its drain
             amount = max(1, attack.damage.roll(f.stream))
             if f.lines is not None:
-                f.log(f"{c.name} crushes {target.name} in its grip for {amount}")
+                f.log(f"{c.name} crushes {target.name} in its grip for {amount}",
+                      actor=c.name, action="grip-damage", target=target.name, damage=amount)
             deal(f, c, target, amount, attack.types, attack.overcomes, weapon=True)
         constrict = t.grab[2]
         if constrict is not None and not target.dead:
             if f.lines is not None:
-                f.log(f"{c.name} constricts {target.name}")
+                f.log(f"{c.name} constricts {target.name}",
+                      actor=c.name, action="constrict", target=target.name)
             deal(f, c, target, constrict.roll(f.stream), attack.types, attack.overcomes, weapon=True)
         if t.rake is not None and not target.dead:     # rake: its hind claws at the held foe
             for bonus in t.rake.full_bonuses:
@@ -242,7 +252,8 @@ def holding_turn(f, c: Combatant, target: Combatant) -> bool:
                     break
                 f._swing(c, target, t.rake, bonus)
     elif f.lines is not None:
-        f.log(f"{c.name} fails to keep damaging {target.name} in its hold")
+        f.log(f"{c.name} fails to keep damaging {target.name} in its hold",
+              actor=c.name, action="grip-damage", target=target.name, result="failed")
     return True
 
 
@@ -252,9 +263,11 @@ def escape_turn(f, c: Combatant, holder: Combatant) -> bool:
     if not holder.t.creature.improved_grab.automatic and opposed(f, c, c.t.grapple, holder, holder.t.grapple):
         release(holder)
         if f.lines is not None:
-            f.log(f"{c.name} escapes {holder.name}'s grip")
+            f.log(f"{c.name} escapes {holder.name}'s grip",
+                  actor=c.name, action="escape", target=holder.name, result="free")
     elif f.lines is not None:
-        f.log(f"{c.name} struggles in {holder.name}'s grip")
+        f.log(f"{c.name} struggles in {holder.name}'s grip",
+              actor=c.name, action="escape", target=holder.name, result="held")
     return True
 
 
@@ -325,7 +338,8 @@ def aura(f, c: Combatant) -> None:
         else:
             add_condition(f, foe, "captivated", 2 * ROUND, by=c)
         if f.lines is not None:
-            f.log(f"{foe.name} is {AURA_WORDS[a.effect]} by {c.name}")
+            f.log(f"{foe.name} is {AURA_WORDS[a.effect]} by {c.name}",
+                  actor=foe.name, action="aura", source=c.name, result=a.effect)
 
 
 AURA_WORDS = {"paralysis": "paralyzed with despair", "menace": "menaced", "captivate": "captivated",
@@ -354,7 +368,8 @@ def trample(f, c: Combatant, targets: list[Combatant]) -> None:
     amount = dice.roll(f.stream)
     types = frozenset(t.damage_types)
     if f.lines is not None:
-        f.log(f"{c.name} tramples {', '.join(x.name for x in targets)}")
+        f.log(f"{c.name} tramples {', '.join(x.name for x in targets)}",
+              actor=c.name, action="trample", targets=[x.name for x in targets])
     for target in targets:
         if target.dead:
             continue
@@ -377,4 +392,5 @@ def frighten(f, c: Combatant) -> None:
         name = "panicked" if foe.t.hd <= PANIC_HD else "shaken"
         add_condition(f, foe, name, rounds.roll(f.stream) * ROUND)
         if f.lines is not None:
-            f.log(f"{foe.name} is {name} by {c.name}'s frightful presence")
+            f.log(f"{foe.name} is {name} by {c.name}'s frightful presence",
+                  actor=foe.name, action="frightful-presence", source=c.name, result=name)

@@ -21,7 +21,7 @@ from arena.combat.attacks import attack_routine, ranged_touch_ac, swing_at
 from arena.combat.combatant import Combatant, Template
 from arena.combat.conditions import FOREVER, add_condition, drop_condition
 from arena.combat.damage import area_damage, deal
-from arena.combat.rolls import count_roll, roll_text, save
+from arena.combat.rolls import count_roll, roll_fields, roll_text, save
 from arena.combat.spells import ROUND
 from arena.combat.states import DEAD_AT, die
 from arena.dice import parse
@@ -115,7 +115,8 @@ def glance(f, c: Combatant, target: Combatant, st: dict) -> None:
     if g.effect == "stun" and "stunning" in target.t.immunities:
         return
     if f.lines is not None:
-        f.log(f"{c.name} fixes {target.name} with its look")
+        f.log(f"{c.name} fixes {target.name} with its look",
+              actor=c.name, action="look", target=target.name)
     if save(f, target, g.save, g.dc, c).success:
         if g.effect == "daze":
             st["looked"].add(target.uid)              # a foe it failed to daze it tries no more
@@ -152,12 +153,14 @@ def engulf(f, c: Combatant, targets: list[Combatant]) -> None:
     who would rather make an attack of opportunity and forgo the save are not modelled)."""
     e_ = c.t.engulf
     if f.lines is not None:
-        f.log(f"{c.name} rolls over {', '.join(e.name for e in targets)}")
+        f.log(f"{c.name} rolls over {', '.join(e.name for e in targets)}",
+              actor=c.name, action="engulf", targets=[e.name for e in targets])
     for e in targets:
         if not e.dead and not save(f, e, "ref", e_.dc, c).success:
             add_condition(f, e, "engulfed", 2 * ROUND, by=c)
             if f.lines is not None:
-                f.log(f"{e.name} is engulfed by {c.name}")
+                f.log(f"{e.name} is engulfed by {c.name}",
+                      actor=e.name, action="engulfed", source=c.name)
 
 
 def digest(f, c: Combatant, inside: list[Combatant]) -> None:
@@ -184,7 +187,8 @@ def lay_on_hands(f, c: Combatant, st: dict) -> None:
     amount = min(c.t.lay_on_hands - st.get("healed", 0), c.max_hp - c.hp)
     st["healed"] = st.get("healed", 0) + amount
     if f.lines is not None:
-        f.log(f"{c.name} lays hands on itself")
+        f.log(f"{c.name} lays hands on itself",
+              actor=c.name, action="lay-on-hands", target=c.name)
     f.heal(c, amount)
 
 
@@ -195,7 +199,8 @@ def burst(f, c: Combatant, targets: list[Combatant], st: dict) -> None:
     b = c.t.burst
     st["bursts"] = st.get("bursts", 0) + 1
     if f.lines is not None:
-        f.log(f"{c.name}'s nimbus bursts")
+        f.log(f"{c.name}'s nimbus bursts",
+              actor=c.name, action="nimbus")
     for e in targets:
         if not e.dead and not save(f, e, b.save, b.dc, c).success:
             add_condition(f, e, "stupefied", parse(b.rounds).roll(f.stream) * ROUND)
@@ -216,12 +221,15 @@ def summon(f, c: Combatant) -> bool:
     won = f.rand() < s.chance
     if f.lines is not None:
         f.log(f"{c.name} tries to summon {s.count} {s.creature} ({s.chance:.0%}): "
-              f"{'they come' if won else 'no one answers'}")
+              f"{'they come' if won else 'no one answers'}",
+              actor=c.name, action="summon", creature=s.creature, count=s.count, chance=s.chance,
+              result="comes" if won else "fails")
     if won:
         template = summoned_template(c.t)
         if template is None:
             if f.lines is not None:
-                f.log(f"{c.name}: no stat block for {s.creature!r}: nothing comes")
+                f.log(f"{c.name}: no stat block for {s.creature!r}: nothing comes",
+                      actor=c.name, action="summon", creature=s.creature, result="unknown creature")
             return True
         count = min(MAX_SUMMONED, max(1, parse(s.count).roll(f.stream)))
         if f.joining is None:
@@ -274,7 +282,9 @@ def join(f, order: list[Combatant]) -> None:
             f.melee_count[new.side] += not new.ranged
         if f.lines is not None:
             f.log(f"{new.name} joins the fight" if hp else
-                  f"{count} {template.name} join the fight, summoned by {summoner.name}")
+                  f"{count} {template.name} join the fight, summoned by {summoner.name}",
+                  actor=new.name if hp else template.name, action="joins", source=summoner.name,
+                  count=1 if hp else count)
     f.joining = None
 
 
@@ -297,7 +307,8 @@ def whirlwind_turn(f, c: Combatant, st: dict) -> bool:
             return False
         left = parse(w.rounds).roll(f.stream)
         if f.lines is not None:
-            f.log(f"{c.name} becomes a whirlwind for {left} rounds")
+            f.log(f"{c.name} becomes a whirlwind for {left} rounds",
+                  actor=c.name, action="whirlwind", rounds=left)
     elif left <= 0 or not (smaller or carried):
         if left > 0:
             st["whirl"] = 0
@@ -317,7 +328,8 @@ def whirlwind_turn(f, c: Combatant, st: dict) -> bool:
         if not e.dead and not save(f, e, "ref", w.dc, c).success:
             add_condition(f, e, "carried", left * ROUND, by=c)
             if f.lines is not None:
-                f.log(f"{e.name} is caught up in {c.name}'s whirlwind")
+                f.log(f"{e.name} is caught up in {c.name}'s whirlwind",
+                      actor=e.name, action="caught-in-whirlwind", source=c.name)
     st["whirl"] = left - 1
     return True
 
@@ -330,7 +342,8 @@ def roar(f, c: Combatant, targets: list[Combatant]) -> None:
     r = c.t.roar
     state(c)["roar_at"] = f.instant + parse(r.recharge).roll(f.stream) * ROUND
     if f.lines is not None:
-        f.log(f"{c.name} roars")
+        f.log(f"{c.name} roars",
+              actor=c.name, action="roar")
     for e in targets:
         if e.dead or save(f, e, r.save, r.dc, c).success:
             continue
@@ -351,7 +364,8 @@ def crush(f, c: Combatant, targets: list[Combatant]) -> None:
     k = c.t.crush
     amount = parse(k.damage).roll(f.stream)
     if f.lines is not None:
-        f.log(f"{c.name} lands on {', '.join(e.name for e in targets)}")
+        f.log(f"{c.name} lands on {', '.join(e.name for e in targets)}",
+              actor=c.name, action="crush", targets=[e.name for e in targets])
     for e in targets:
         if not e.dead and not save(f, e, "ref", k.dc, c).success:
             deal(f, c, e, amount, BLUDGEONING, weapon=True)
@@ -379,7 +393,8 @@ def smite(f, c: Combatant, target: Combatant, full: bool) -> None:
         hit = swing_at(f, c, target, attack, bonus, n)
         if n == 0 and applies:
             if f.lines is not None:
-                f.log(f"{c.name} smites {s.against}: {'+' + str(s.damage) if hit else 'missed'}")
+                f.log(f"{c.name} smites {s.against}: {'+' + str(s.damage) if hit else 'missed'}",
+                      actor=c.name, action="smite", against=s.against, result="hit" if hit else "miss")
             if hit and not target.dead:
                 deal(f, c, target, s.damage, first.types, first.overcomes)
 
@@ -465,7 +480,9 @@ def eye_ray(f, c: Combatant) -> None:
     count_roll(c.tally, outcome)
     if f.lines is not None:
         f.log(f"{c.name} {ray.name} ray {mod:+d} vs {target.name} touch AC {ac}: {roll_text(outcome, f.last_plan)} - "
-              f"{'hit' if outcome.success else 'miss'}")
+              f"{'hit' if outcome.success else 'miss'}",
+              actor=c.name, action="ray", ray=ray.name, target=target.name, modifier=mod, ac=ac,
+              roll=roll_fields(outcome, f.last_plan), result="hit" if outcome.success else "miss")
     if not outcome.success:
         return
     if ray.effect == "petrify":

@@ -62,7 +62,7 @@ def cast(fight, caster, spell_name: str, level: int, targets: list, begun: bool 
             caster.afflicted = True
             if fight.lines is not None:
                 fight.log(f"{caster.name} begins casting {spell_name} (1 round)", actor=caster.name,
-                          action="begin-casting", spell=spell_name, targets=[t.name for t in targets])
+                          action="begin-cast", spell=spell_name, targets=[t.name for t in targets])
             return
     cl = caster.t.caster_level
     dc = spell_dc(fight, caster, spell_name, level)

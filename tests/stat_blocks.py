@@ -20,3 +20,20 @@ attack:
       damage_types: [slashing, piercing]
       threat: 20
 """
+
+BOG_HAG = """\
+name: bog-hag
+type: monstrous humanoid
+cr: 4
+hp: 40
+hit_dice: 6d8+12
+ac: 18
+touch_ac: 11
+flat_footed_ac: 17
+bab: 6
+grapple: 10
+saves: {fort: 4, ref: 6, will: 6}
+attack:
+  - - {name: claw, bonuses: [10], damage: 1d6+4, damage_types: [slashing], count: 2}
+"""
+"""A designer's own monster, not in any bestiary (issue 17: "is my hag really CR 4?")."""

@@ -11,26 +11,14 @@ import sys
 from pathlib import Path
 
 import pytest
+from stat_blocks import BOG_HAG
 from typer.testing import CliRunner
 
 from arena.cli import app
 
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parents[2]
-HAG = """name: bog-hag
-type: monstrous humanoid
-cr: 4
-hp: 40
-hit_dice: 6d8+12
-ac: 18
-touch_ac: 11
-flat_footed_ac: 17
-bab: 6
-grapple: 10
-saves: {fort: 4, ref: 6, will: 6}
-attack:
-  - - {name: claw, bonuses: [10], damage: 1d6+4, damage_types: [slashing], count: 2}
-"""
+HAG = BOG_HAG
 FEEBLE = HAG.replace("hp: 40", "hp: 1").replace("hit_dice: 6d8+12", "hit_dice: 1d2").replace(
     "bonuses: [10], damage: 1d6+4", "bonuses: [-5], damage: '1'")
 SMALL = ("--party-level", "5", "--sizes", "1,4", "--n", "6", "--workers", "1", "--json")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from stat_blocks import BOG_HAG
 from typer.testing import CliRunner
 
 from arena.cli import app
@@ -14,20 +15,7 @@ from arena.cli.bestiary_cmds import TYPICAL_HEAD, typical_table
 
 runner = CliRunner()
 LONG = "a-bog-hag-with-a-name-far-longer-than-the-old-thirty-four-columns-of-the-list"
-HAG = f"""name: {LONG}
-type: monstrous humanoid
-cr: 4
-hp: 40
-hit_dice: 6d8+12
-ac: 18
-touch_ac: 11
-flat_footed_ac: 17
-bab: 6
-grapple: 10
-saves: {{fort: 4, ref: 6, will: 6}}
-attack:
-  - - {{name: claw, bonuses: [10], damage: 1d6+4, damage_types: [slashing], count: 2}}
-"""
+HAG = BOG_HAG.replace("name: bog-hag", f"name: {LONG}")
 
 
 def out(*args: str, columns: str = "") -> str:

@@ -10,22 +10,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from stat_blocks import BOG_HAG
 
 ROOT = Path(__file__).resolve().parents[2]
-HAG = """name: bog-hag
-type: monstrous humanoid
-cr: 4
-hp: 40
-hit_dice: 6d8+12
-ac: 18
-touch_ac: 11
-flat_footed_ac: 17
-bab: 6
-grapple: 10
-saves: {fort: 4, ref: 6, will: 6}
-attack:
-  - - {name: claw, bonuses: [10], damage: 1d6+4, damage_types: [slashing], count: 2}
-"""
+HAG = BOG_HAG
 
 
 def arena(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:

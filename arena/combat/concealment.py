@@ -26,7 +26,7 @@ BLINDED = 0.5
 def concealment(attacker, target) -> float:
     """The miss chance ``target``'s concealment gives against ``attacker`` (0.0 when it has none left)."""
     conditions = target.conditions
-    chance = TOTAL_CONCEALMENT if "invisible" in conditions else 0.0
+    chance = TOTAL_CONCEALMENT if "invisible" in conditions and "outlined" not in conditions else 0.0
     zone = conditions.get("obscured")
     if zone is not None:
         data = zone[1]
@@ -70,4 +70,7 @@ def misses_ray(f, attacker, target) -> bool:
 
 
 CONCEALING = frozenset({"invisible", "obscured"})
+"""The conditions that conceal a creature (faerie fire's ``outlined`` takes an invisibility's away: SRD "Outlined
+creatures do not benefit from the concealment normally provided by darkness (though a 2nd-level or higher magical
+darkness effect functions normally), blur, displacement, invisibility, or similar effects")."""
 """The conditions that conceal a creature."""

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 from arena.combat.combatant import Combatant
 from arena.combat.concealment import CONCEALMENT
-from arena.combat.conditions import drop_condition, recompute_bonuses
+from arena.combat.conditions import drop_condition, lose_ability, recompute_bonuses
 from arena.combat.spell_targets import MONSTER_SPELL_NAMES
 from arena.combat.spells import ROUND, spell_dc
 from arena.dice import parse
@@ -120,6 +120,15 @@ def cast(f, caster: Combatant, name: str, level: int, targets: list, begun: bool
                       target=target.name)
     elif name == "acid arrow":
         acid_arrow(f, caster, targets[0], cl)
+    elif name == "ray of enfeeblement":
+        enfeeble(f, caster, targets[0], cl)
+    elif name == "faerie fire":
+        # SRD faerie fire: "A pale glow surrounds and outlines the subjects ... Outlined creatures do not benefit
+        # from the concealment normally provided by ... blur, displacement, invisibility, or similar effects" (no
+        # save; 1 minute/level; spell resistance applies).
+        for target in targets:
+            if not target.dead and f.gets_through(caster, target):
+                f.add_condition(target, "outlined", cl * SPELLS[name].rounds_per_level * ROUND, spell=name, cl=cl)
     elif name == "dispel magic":
         dispel(f, caster, targets[0], cl)
     elif name in ("web", "entangle"):
@@ -159,6 +168,38 @@ def _more_acid(f, caster: Combatant, target: Combatant, rounds: int) -> None:
             _more_acid(f, caster, target, rounds - 1)
 
     f.add_condition(target, "acid", ROUND, spell="acid arrow", undo=burn)
+
+
+class _Penalty:
+    """A Strength penalty in the shape :func:`arena.combat.conditions.lose_ability` takes."""
+
+    __slots__ = ("dice", "ability", "drain")
+
+    def __init__(self, dice: str) -> None:
+        self.dice, self.ability, self.drain = dice, "str", False
+
+
+def enfeeble(f, caster: Combatant, target: Combatant, cl: int) -> None:
+    """SRD ray of enfeeblement: "You must succeed on a ranged touch attack to strike a target. The subject takes a
+    penalty to Strength equal to 1d6+1 per two caster levels (maximum 1d6+5). The subject's Strength score cannot
+    drop below 1." No save; 1 minute/level (the fight). The penalty is kept as lost Strength (its modifier on melee
+    attack and damage rolls), never below 1."""
+    if not f.gets_through(caster, target):
+        return
+    hits = caster.tally.hits
+    f.ray(caster, target, NO_DAMAGE, frozenset())
+    base = target.t.abilities["str"]
+    if caster.tally.hits == hits or target.dead or base is None:
+        return
+    lost = (target.ability_loss or {}).get("str", 0)
+    amount = min(f.roll("1d6") + min(5, cl // 2), base - 1 - lost)
+    if amount > 0:
+        lose_ability(f, target, _Penalty(str(amount)), caster)
+    f.add_condition(target, "enfeebled", cl * 10 * ROUND, spell="ray of enfeeblement", cl=cl)
+
+
+NO_DAMAGE = parse("0")
+"""A ray that deals no hit-point damage (ray of enfeeblement's touch)."""
 
 
 AID_HP_CAP = 10
@@ -336,8 +377,9 @@ def unseen(f, c: Combatant, kind: str, target, action) -> None:
     and a weapon attack is made unseen: +2 on its attack rolls and its target denied its Dexterity bonus
     (flat-footed) for that attack action. Both end with the ``unseen`` condition, at the next turn's start (no
     other creature acts in between)."""
-    if "invisible" not in c.conditions:
-        return
+    hidden = c.conditions.get("invisible")
+    if hidden is None or hidden[1].get("natural"):
+        return                                # a natural invisibility lasts, attacking or not
     if kind == "none" or (kind == "cast" and not any(t.side != c.side for t in action.targets)):
         return                                # a spell on itself or its allies: still unseen
     c.conditions.pop("invisible")
@@ -385,8 +427,9 @@ def dispel(f, caster: Combatant, target: Combatant, cl: int) -> None:
     a PC, as for spell resistance); a spell's caster level is that of the creature who cast it (the highest of
     those who prepared it, for the spells that do not record it)."""
     for name in [n for n in target.conditions if n in DISPELLABLE]:
-        if name == OUT_OF_FIGHT and "spell" not in target.conditions[name][1]:
-            continue                          # panicked by a gaze or frightful presence: no spell
+        data = target.conditions[name][1]
+        if (name == OUT_OF_FIGHT and "spell" not in data) or data.get("natural"):
+            continue                          # panicked by a gaze or frightful presence, invisible by nature
         effect_cl = spell_caster_level(f, target, name)
         check = Check("caster-level", caster.side, min(cl, DISPEL_BONUS_CAP), 11 + effect_cl,
                       opponent=target.side)

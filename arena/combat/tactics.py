@@ -433,8 +433,16 @@ def _monster_spell(view: View, creature, slots: dict, enemies: list) -> Action |
     daze; scare takes one foe per three caster levels); a single-target spell as a party caster casts it, but a
     damage spell only when it does more than its weapons would (:data:`SINGLE_DAMAGE`); a ray of frost only for a
     creature without weapons (1d3 does less than its blows). None: nothing worth casting."""
+    for name, level in slots.get("monster-area", ()):
+        if name == "faerie fire":     # outlines the invisible: cast when an enemy is, however few
+            hidden = [e for e in enemies if affects(SPELLS[name], e)]
+            if hidden:
+                return Action("cast", spell=name, level=level, targets=hidden[:area_count("burst-10", len(enemies))])
+            break
     if len(enemies) >= AREA_GROUP_MINIMUM:
         for name, level in slots.get("monster-area", ()):
+            if name == "faerie fire":
+                continue
             if name == "lullaby" and not any(n in SLEEPS for n, _ in (*slots.get("area", ()),
                                                                         *slots.get("monster-area", ()))):
                 continue                  # drowsy matters only to its own sleep spells
@@ -490,6 +498,13 @@ def _monster_spell(view: View, creature, slots: dict, enemies: list) -> Action |
                     count = max(1, creature.t.caster_level // 3) if name == "scare" else 1
                     return Action("cast", spell=name, level=level, targets=hit[:count])
                 break
+    for name, level in slots.get("monster-ray", ()):
+        if name == "ray of enfeeblement":     # the enemy whose blows hurt most, while it has Strength to lose
+            weak = [e for e in enemies if affects(SPELLS[name], e) and e.t.abilities["str"] and _potential(e)]
+            if weak:
+                return Action("cast", spell=name, level=level, targets=[max(weak, key=lambda e: (_potential(e),
+                                                                                                   -e.uid))])
+            break
     weapons = _potential(creature) * WEAPON_HIT_SHARE
     target = choose_target(view, creature, enemies)
     for name, level in slots.get("single", ()):
@@ -498,18 +513,22 @@ def _monster_spell(view: View, creature, slots: dict, enemies: list) -> Action |
         action = _single_spell(view, creature, name, level, enemies, target)
         if action is not None:
             return action
-    rays = slots.get("monster-ray")
-    if rays and (rays[0][0] in STRONG_RAYS or not (creature.t.full or creature.t.standard)):
-        spell = SPELLS[rays[0][0]]
-        hurt = [e for e in enemies if _affects(view, spell, e)]
+    armed = bool(creature.t.full or creature.t.standard)
+    for name, level in slots.get("monster-ray", ()):
+        if name == "ray of enfeeblement":
+            continue                  # cast before the damage spells, above
+        if armed and name not in STRONG_RAYS:
+            continue                  # ray of frost's 1d3: its blows do more
+        hurt = [e for e in enemies if _affects(view, SPELLS[name], e)]
         if hurt:
-            return Action("cast", spell=rays[0][0], level=rays[0][1], targets=[choose_target(view, creature, hurt)])
+            return Action("cast", spell=name, level=level, targets=[choose_target(view, creature, hurt)])
     return None
 
 
 STRONG_RAYS = frozenset({"acid arrow"})
 """A monster's rays worth more than a turn of its blows in most fights (acid arrow: 2d4 now and 2d4 a round after,
-from a mephit's claws of 1d3); ray of frost's 1d3 is cast only by a creature without weapons."""
+from a mephit's claws of 1d3); ray of frost's 1d3 is cast only by a creature without weapons; ray of enfeeblement
+at the enemy whose blows hurt most, once each."""
 WEAPON_HIT_SHARE = 0.5
 """A monster weighs a damage spell against its weapons as if half its blows hit (its full routine's damage, each
 blow hitting, times this)."""

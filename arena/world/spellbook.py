@@ -71,6 +71,8 @@ MONSTER_SPELLS: tuple[Spell, ...] = (
     Spell("aid", "monster-buff", sr=False, school="enchantment", reach="one", rounds_per_level=10),
     Spell("neutralize poison", "monster-cure", sr=False, school="conjuration", reach="one"),
     Spell("acid arrow", "monster-ray", sr=False, school="conjuration", damage=frozenset({"acid"})),
+    Spell("ray of enfeeblement", "monster-ray", school="necromancy"),
+    Spell("faerie fire", "monster-area", "burst-10", school="evocation", rounds_per_level=10),
 )
 """Spells the engine casts for monsters only (no generated character prepares them), from the SRD 3.5 spell
 descriptions; what each does is in :mod:`arena.combat.monster_spells`. Their kinds are the caster policy's

@@ -33,7 +33,8 @@ SPELL_LEVELS = {"magic missile": 1, "sleep": 1, "color spray": 1, "scorching ray
                 "daze": 0, "cause fear": 1, "scare": 2, "hold monster": 5, "deep slumber": 3, "ray of frost": 0,
                 "web": 2, "entangle": 1, "dispel magic": 3, "sound burst": 2, "lullaby": 0,
                 "stinking cloud": 3, "aid": 2, "neutralize poison": 4,
-                "acid arrow": 2}
+                "acid arrow": 2, "faerie fire": 1,
+                "ray of enfeeblement": 1}
 """SRD 3.5 levels of the spells the engine casts (sorcerer/wizard where it is one, else cleric), for a spell-like
 ability whose DC the SRD does not give."""
 
@@ -155,6 +156,16 @@ def read_spell_like_prose(text: str) -> list[tuple[str, int, int | None]]:
     out: list[tuple[str, int, int | None]] = []
     for sentence in re.split(r"(?<=[.!])\s+(?=[A-Z])", text):
         low = sentence.lower()
+        listing = re.search(r"the following spell-like abilities (once per day|twice per day|three times per day|"
+                            r"at will)\s*:\s*(.+)", low)
+        if listing:                   # the drow's "can use the following spell-like abilities once per day: ..."
+            word = listing.group(1)
+            uses = 6 if word == "at will" else _PROSE_USES[word.split(" per ")[0]]
+            for part in _top_level_split(listing.group(2), (",",)):
+                for name, dc in _names(part):
+                    if name:
+                        out.append((name, uses, dc))
+            continue
         for part in re.split(r"\band\b(?=\s+[a-z' ]+?\s+(?:once|twice|three times|four times|five times|at will))",
                              low):
             m = _PROSE_NAME.search(part)

@@ -54,6 +54,7 @@ def test_every_monster_spell_is_in_the_spellbook_and_cast_by_the_monster_module(
         assert name in spells.SPELLS and spells.SPELLS[name].kind in ("self", "zone", "control", "dispel",
                                                                       "monster-area", "monster-ray", "monster-buff",
                                                                       "monster-cure")
+    assert spells.SPELLS["faerie fire"].kind == "monster-area"
 
 
 def test_no_generated_character_prepares_a_monster_spell():
@@ -241,6 +242,17 @@ def test_attacking_ends_invisibility_after_an_unseen_attack_at_plus_2_against_a_
     assert w.attack_bonus == 0 and hero.acted and "unseen" not in w.conditions
     f._turn(w)
     assert any("witch claw +3 vs hero AC 15" in x for x in f.lines[-4:])
+
+
+def test_a_natural_invisibility_neither_ends_when_it_attacks_nor_is_dispelled():
+    f = build([body("hero", side="pc")], [witch({})])
+    w, hero = f.monsters[0], f.pcs[0]
+    w.conditions["invisible"] = [float("inf"), {"natural": True}]
+    w.concealed = True
+    monster_spells.unseen(f, w, "attack", hero, None)
+    assert "invisible" in w.conditions and w.attack_bonus == 0
+    monster_spells.dispel(f, f.pcs[0], w, 20)
+    assert "invisible" in w.conditions
 
 
 def test_a_spell_on_itself_keeps_it_unseen_a_spell_at_a_foe_ends_it():
@@ -460,6 +472,53 @@ def test_neutralize_poison_ends_the_poison_still_at_work_not_the_damage_done():
     assert "poisoned" not in ally.conditions
 
 
+# ------------------------------------------------------------------------------------------ enfeeblement, faerie fire
+def test_ray_of_enfeeblement_takes_1d6_plus_1_per_two_levels_of_strength_never_below_1():
+    """SRD ray of enfeeblement: "The subject takes a penalty to Strength equal to 1d6+1 per two caster levels
+    (maximum 1d6+5). The subject's Strength score cannot drop below 1"; a ranged touch attack, no save."""
+    f = build([body("hero", side="pc", abilities={"str": 16, "dex": 10, "con": 10, "int": 10, "wis": 10,
+                                                   "cha": 10})], [witch({1: ["ray of enfeeblement"]}, cl=6)])
+    hero = f.pcs[0]
+    hero.acted = True
+    monster_spells.cast(f, f.monsters[0], "ray of enfeeblement", 1, [hero])
+    lost = hero.ability_loss["str"]
+    assert 4 <= lost <= 9 and hero.attack_bonus == (16 - lost - 10) // 2 - 3 and "enfeebled" in hero.conditions
+    g = build([body("weak", side="pc", abilities={"str": 5, "dex": 10, "con": 10, "int": 10, "wis": 10,
+                                                   "cha": 10})], [witch({1: ["ray of enfeeblement"]}, cl=10)])
+    weak = g.pcs[0]
+    weak.acted = True
+    monster_spells.cast(g, g.monsters[0], "ray of enfeeblement", 1, [weak])
+    assert weak.ability_loss["str"] == 4 and weak.is_able              # Strength 1, not 0: not helpless
+
+
+def test_the_policy_enfeebles_the_enemy_that_hits_hardest_once():
+    big = {"name": "axe", "bonuses": [8], "damage": "2d8+6", "damage_types": ["slashing"]}
+    claw = {"name": "claw", "bonuses": [3], "damage": "1d4", "damage_types": ["slashing"]}
+    f = build([body("hero", side="pc"), body("brute", side="pc", attack=big)],
+              [witch({1: ["ray of enfeeblement", "ray of enfeeblement"]}, attack=claw)])
+    f.round = 2
+    action = tactics.caster_policy(f.view, f.monsters[0])
+    assert action.spell == "ray of enfeeblement" and action.targets == [f.pcs[1]]
+    f.pcs[1].conditions["enfeebled"] = [1e9, {}]
+    assert tactics.caster_policy(f.view, f.monsters[0]).targets == [f.pcs[0]]
+
+
+def test_faerie_fire_takes_away_an_invisibility_and_is_cast_only_at_the_invisible():
+    """SRD faerie fire: "Outlined creatures do not benefit from the concealment normally provided by darkness
+    (though a 2nd-level or higher magical darkness effect functions normally), blur, displacement, invisibility"."""
+    f = build([body("hero", side="pc")], [witch({2: ["invisibility"], 1: ["faerie fire"]}), witch({}, name="w2")])
+    w, w2, hero = f.monsters[0], f.monsters[1], f.pcs[0]
+    f.round = 2
+    assert tactics.caster_policy(f.view, w).kind == "attack"              # nobody to outline
+    monster_spells.cast(f, w2, "invisibility", 2, [hero])                # say the hero were invisible
+    assert concealment.concealment(w, hero) == 0.5
+    assert tactics.caster_policy(f.view, w).spell == "faerie fire"
+    monster_spells.cast(f, w, "faerie fire", 1, [hero])
+    assert concealment.concealment(w, hero) == 0.0
+    monster_spells.cast(f, w, "darkness", 2, [hero])
+    assert concealment.concealment(w, hero) == 0.2                       # a 2nd-level darkness still works
+
+
 # ------------------------------------------------------------------------------------------ ray of frost
 def test_ray_of_frost_is_a_ray_of_1d3_cold():
     """SRD ray of frost: "A ray of freezing air and ice projects from your pointing finger. You must succeed on a
@@ -508,7 +567,7 @@ def test_a_monster_spell_goes_through_the_kernel_so_players_roll_all_applies(mon
     ("black-dragon-juvenile", "darkness", 8), ("tiefling-1st-level-warrior", "darkness", 1),
     ("krenshar", "scare", 3), ("dryad", "entangle", 3), ("ogre-mage", "darkness", 8),
     ("white-dragon-juvenile", "fog cloud", 10), ("ooze-mephit", "acid arrow", 3), ("hound-archon", "aid", 4),
-    ("dretch", "stinking cloud", 2),
+    ("dretch", "stinking cloud", 2), ("night-hag", "ray of enfeeblement", 9),
 ])
 def test_a_seeded_fight_of_an_srd_creature_casts_its_spell(name, spell, level):
     creature = get_creature(f"srd/{name}")

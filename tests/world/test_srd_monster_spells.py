@@ -61,6 +61,19 @@ def test_spell_like_abilities_written_as_sentences():
     assert srd_creature("steam-mephit").modelled == "partial"
 
 
+def test_the_drows_following_spell_like_abilities():
+    """SRD drow: "Drow can use the following spell-like abilities once per day: dancing lights, darkness, faerie
+    fire. Caster level equals the drow's class levels"."""
+    from arena.world.srd_spells import read_spell_like_prose
+
+    assert read_spell_like_prose("Drow can use the following spell-like abilities once per day: dancing lights, "
+                                 "darkness, faerie fire.") == [("dancing lights", 1, None), ("darkness", 1, None),
+                                                               ("faerie fire", 1, None)]
+    drow = srd_creature("drow-1st-level-warrior")
+    assert drow.spellcasting.caster_level == 1 and drow.spellcasting.prepared == {1: ("faerie fire",),
+                                                                                  2: ("darkness",)}
+
+
 def test_a_second_sentence_and_a_note_are_not_spells():
     """Gnome: "1/day--speak with animals (...). A gnome with a Charisma score of at least 10 also has ..."; duergar:
     "...; these abilities affect only the duergar and whatever it carries"."""
@@ -135,6 +148,7 @@ def test_caster_levels_written_in_words(name, level, prepared):
 
 @pytest.mark.parametrize("name", ["annis", "black-dragon-juvenile", "cloud-giant", "dryad", "gynosphinx", "imp",
                                   "hound-archon", "lantern-archon", "dretch", "ooze-mephit", "water-mephit",
+                                  "drow-1st-level-warrior", "night-hag", "unicorn",
                                   "janni", "krenshar", "lillend", "nixie", "ogre-mage", "pegasus", "quasit",
                                   "tiefling-1st-level-warrior", "white-dragon-juvenile", "white-dragon-young-adult"])
 def test_srd_creatures_the_monster_spells_make_fully_modelled(name):

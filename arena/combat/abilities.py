@@ -73,6 +73,10 @@ def after_hit(f, c: Combatant, target: Combatant, attack, dealt: int) -> None:
     if slow is not None and attack.name == slow.attack and not target.dead and "slowed" not in target.conditions \
             and not save(f, target, "fort", slow.dc, c).success:
         add_condition(f, target, "slowed", parse(slow.rounds).roll(f.stream) * ROUND)
+    melt = t.creature.instability
+    if melt is not None and attack.name == melt.attack and not target.dead and target.is_able \
+            and target.t.type not in ("undead", "construct") and not save(f, target, "fort", melt.dc, c).success:
+        add_condition(f, target, "amorphous", FOREVER, dc=melt.control_dc)   # the chaos beast's blow
     stone = t.petrification
     if stone is not None and attack.name == stone.attack and not target.dead and "petrified" not in target.conditions \
             and "petrification" not in target.t.immunities and not save(f, target, "fort", stone.dc, c).success:

@@ -80,9 +80,10 @@ def _pick(routines: tuple[tuple[CompiledAttack, ...], ...], ranged: bool) -> tup
 HARMLESS_ROLL = -1_000_000
 """The damage roll of a harmless attack: below 1 whatever bonuses add, so the swing's minimum-damage branch sees it."""
 UNABLE = frozenset({"asleep", "held", "knocked-out", "paralyzed", "panicked", "petrified", "swallowed",
-                    "captivated", "stupefied", "charmed", "engulfed", "nauseated"})
+                    "captivated", "stupefied", "charmed", "engulfed", "nauseated", "amorphous"})
 """Conditions under which a creature cannot act (the fight ends when a side has nobody able)."""
-NOT_HELPLESS = frozenset({"panicked", "petrified", "swallowed", "stupefied", "charmed", "engulfed", "nauseated"})
+NOT_HELPLESS = frozenset({"panicked", "petrified", "swallowed", "stupefied", "charmed", "engulfed", "nauseated",
+                          "amorphous"})
 """Out of the fight but no target for a coup de grace: fled, turned to stone, inside a monster."""
 CHARGE_BONUS = 2
 """SRD 3.5 charge: +2 on the attack roll."""
@@ -268,7 +269,8 @@ class Template:
                 arms and its hold deals bite damage), constrict's damage)."""
         paralysis = self.paralysis if self.paralysis is not None and self.paralysis.on == "hit" else None
         riders = {x.attack for x in (grab, paralysis, self.poison, self.ability_damage, self.energy_drain,
-                                     self.burn, self.petrification, self.slow_on_hit) if x is not None}
+                                     self.burn, self.petrification, self.slow_on_hit, creature.instability)
+                  if x is not None}
         for a in named:
             a.rider = a.name in riders
         self.policy = creature.tactics

@@ -218,7 +218,17 @@ def expire(f, now: float) -> None:
 
 
 def try_break_free(f, c: Combatant) -> None:
-    """A held creature makes a new Will save each round to break the hold."""
+    """A held creature makes a new Will save each round to break the hold; one made amorphous by a chaos beast a
+    Charisma check (SRD 3.5: "A victim can regain its own shape by taking a standard action to attempt a DC 15
+    Charisma check")."""
+    melted = c.conditions.get("amorphous")
+    if melted is not None:
+        mod = ability_modifier(c.t.abilities["cha"])
+        if f.resolve(Check("ability", c.side, mod, melted[1]["dc"], opponent=c.side), c, None).success:
+            drop_condition(f, c, "amorphous")
+            if f.lines is not None:
+                f.log(f"{c.name} regains its shape", actor=c.name, action="break-free")
+        return
     held = c.conditions.get("held")
     if held and save(f, c, "will", held[1]["dc"], None).success:
         drop_condition(f, c, "held")

@@ -447,6 +447,17 @@ class Burst(Frozen):
     uses: Annotated[int, _int(1, 10)] = 3
 
 
+class Instability(Frozen):
+    """Corporeal instability on a hit with ``attack`` (SRD 3.5 chaos beast: "The creature must succeed on a DC 15
+    Fortitude save or become a spongy, amorphous mass ... it attacks blindly, unable to distinguish friend from foe
+    ... A victim can regain its own shape by taking a standard action to attempt a DC 15 Charisma check"): out of
+    the fight (not helpless) until a Charisma check against ``control_dc`` on one of its turns restores it."""
+
+    attack: Label
+    dc: Annotated[int, _int(1, MAX_MODIFIER)]
+    control_dc: Annotated[int, _int(1, MAX_MODIFIER)] = 15
+
+
 class Roar(Frozen):
     """Roar (SRD 3.5 dragonne: "every 1d4 rounds. All creatures ... within 120 feet must succeed on a DC 15 Will
     save or become fatigued. Those within 30 feet who fail their saves become exhausted"): a standard action when it
@@ -842,6 +853,7 @@ class Creature(Frozen):
     glance: Glance | None = None
     slow_on_hit: SlowOnHit | None = None
     engulf: Engulf | None = None
+    instability: Instability | None = None
     invisible: StrictBool = False
     """Always invisible, even when it attacks (SRD 3.5 invisible stalker's natural invisibility, phantom fungus's
     greater invisibility, hellcat's invisibility in light): total concealment (a 50% miss chance) for the fight."""

@@ -46,6 +46,7 @@ def special_fields(block: RawBlock, abilities: list[dict], data: dict, reads: li
                         ("quickness", _quickness), ("engulf", _engulf), ("acid sting", _acid_sting),
                         ("lay on hands", _lay_on_hands), ("freedom of movement", _freedom),
                         ("natural invisibility", _always_invisible), ("greater invisibility", _always_invisible),
+                        ("corporeal instability", _instability), ("pipes", _pipes),
                         ("invisible in light", _always_invisible),
                         ("petrification", _petrification), ("evasion", _evasion), ("spit acid", _spit_acid),
                         ("spikes", _spikes), ("horrific appearance", _horrific)):
@@ -620,6 +621,42 @@ def _acid_sting(block: RawBlock, item: dict, abilities: list[dict], data: dict, 
                                               f"({_dice(m.group(2))} piercing plus {_dice(m.group(3))} acid)")
     return {"rake": {"name": "sting", "bonuses": [int(m.group(1))], "damage": _dice(m.group(2)),
                      "damage_types": ["piercing"], "extra_damage": _dice(m.group(3)), "extra_damage_type": "acid"}}
+
+
+def _instability(block: RawBlock, item: dict, abilities: list[dict], data: dict, notes: Notes) -> dict:
+    """The chaos beast's: ``A blow from a chaos beast against a living creature ... must succeed on a DC 15 Fortitude
+    save or become a spongy, amorphous mass ... it attacks blindly, unable to distinguish friend from foe ... A victim
+    can regain its own shape by taking a standard action to attempt a DC 15 Charisma check``: on its claws (the
+    first attack of its routines)."""
+    desc, _ = _text_of(block, item, "corporeal instability")
+    text = _following(block, desc, 4)
+    dc = re.search(r"DC (\d+) Fortitude save or become a spongy, amorphous mass", text)
+    control = re.search(r"regain its own shape by taking a standard action to attempt a DC (\d+) Charisma check", text)
+    names = [a["name"] for r in (data.get("full_attack") or []) for a in r]
+    if dc is None or control is None or not names:
+        _set(abilities, "corporeal instability", "ignored", "its DCs not read")
+        return {}
+    _numbers(abilities, "corporeal instability", int(dc.group(1)), "fort")
+    _set(abilities, "corporeal instability", "modelled",
+         f"instability on the {names[0]}: Fort DC {dc.group(1)} or amorphous, out of the fight (its blind blows at "
+         f"friend and foe alike are left out) until a DC {control.group(1)} Charisma check on one of its turns")
+    return {"instability": {"attack": names[0], "dc": int(dc.group(1)), "control_dc": int(control.group(1))}}
+
+
+def _pipes(block: RawBlock, item: dict, abilities: list[dict], data: dict, notes: Notes) -> dict:
+    """The satyr's: ``all creatures within a 60-foot spread (except satyrs) must succeed on a DC 13 Will save or be
+    affected by charm person, sleep, or fear (caster level 10th; the satyr chooses the tune and its effect)``: the
+    fear, which affects every foe (charm person only humanoids, sleep only 4 HD): panicked for 10 rounds (the fear
+    spell's 1 round per level), on its first action."""
+    desc, text = _text_of(block, item, "pipes")
+    m = re.search(r"DC (\d+) Will save or be affected by charm person, sleep, or fear \(caster level (\d+)", text)
+    if m is None or data.get("aura") is not None:
+        _set(abilities, "pipes", "ignored", "its tunes not read")
+        return {}
+    _numbers(abilities, "pipes", int(m.group(1)), "will")
+    _set(abilities, "pipes", "modelled", f"aura: the tune of fear (the satyr's choice), Will DC {m.group(1)} once for "
+                                         f"each foe or panicked for {m.group(2)} rounds, on its first action")
+    return {"aura": {"effect": "panic", "dc": int(m.group(1)), "save": "will", "rounds": m.group(2)}}
 
 
 def _always_invisible(block: RawBlock, item: dict, abilities: list[dict], data: dict, notes: Notes) -> dict:

@@ -693,6 +693,27 @@ def test_a_sahuagin_s_blood_frenzy_is_a_rage_of_two():
     assert b.raging and b.hp == 40 - 5 + 5 and (b.attack_bonus, b.damage_bonus, b.ac_bonus) == (1, 1, -2)
 
 
+def test_a_chaos_beast_s_blow_melts_its_foe_until_a_charisma_check_and_a_satyr_pipes_fear():
+    """SRD Chaos beast: "must succeed on a DC 15 Fortitude save or become a spongy, amorphous mass ... A victim can
+    regain its own shape by taking a standard action to attempt a DC 15 Charisma check"; Satyr: "DC 13 Will save or
+    be affected by charm person, sleep, or fear (caster level 10th; the satyr chooses the tune and its effect)"."""
+    melt = srd_creature("chaos-beast").instability
+    assert (melt.attack, melt.dc, melt.control_dc) == ("claw", 15, 15)
+    f = ready(make_fight([hero(abilities={"cha": 14})], [beast("chaos", instability={"attack": "bite", "dc": 15})]))
+    c, pc = f.monsters[0], f.pcs[0]
+    Script(f, [d20(15), (4, 8), d20(2)])
+    f._swing(c, pc, c.t.standard[0], 6)
+    assert "amorphous" in pc.conditions and not pc.is_able and not f.view.helpless_enemies(c)
+    Script(f, [d20(10)])                                               # 10 + 2 vs 15: still melted
+    f._turn(pc)
+    assert "amorphous" in pc.conditions
+    Script(f, [d20(14)])                                               # 16: its shape again
+    f._turn(pc)
+    assert pc.is_able
+    pipes = srd_creature("satyr").aura
+    assert (pipes.effect, pipes.dc, pipes.rounds) == ("panic", 13, "10")
+
+
 # ------------------------------------------------------------------------------------------ gazes and looks
 def test_an_unnerving_gaze_and_a_charming_one():
     """SRD Chain devil: "Unnerving Gaze (Su): Range 30 ft., Will DC 15 negates ... Those who fail their saves take a
@@ -778,7 +799,7 @@ def test_a_seeded_fight_with_the_ability_is_reproducible_and_differs_from_one_wi
     "spirit-naga", "nymph", "ghaele", "rast", "bone-devil", "ice-devil", "skum", "yeth-hound", "ochre-jelly",
     "black-pudding", "choker", "shield-guardian", "gelatinous-cube", "giant-ant-soldier", "hezrou",
     "drow-1st-level-warrior", "avoral", "nalfeshnee", "storm-giant", "invisible-stalker", "hellcat",
-    "phantom-fungus", "sahuagin",
+    "phantom-fungus", "sahuagin", "chaos-beast", "satyr",
 ])
 def test_the_srd_creatures_fight_reproducibly_under_every_die(name):
     """Each SRD creature that gained an ability here fights a party of its CR's level under d20 and 3d6 with

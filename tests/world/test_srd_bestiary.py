@@ -105,7 +105,7 @@ def test_modelled_status_agrees_with_the_fields_the_engine_reads(everything):
             assert bool(getattr(c, field)) == (keys.get(key) == "modelled" or glued), (c.name, key)
         assert bool(c.smite or c.burst) == (keys.get("smite") == "modelled"), c.name     # a nalfeshnee's is a burst
         auras = [keys.get(k) for k in ("despair", "aura of menace", "captivating song", "bay",
-                                       "horrific appearance", "fear aura")]
+                                       "horrific appearance", "fear aura", "pipes")]
         assert (c.aura is not None) == ("modelled" in auras), c.name
         if keys.get("constrict") == "modelled":
             assert c.improved_grab.constrict is not None, c.name

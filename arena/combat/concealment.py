@@ -5,7 +5,8 @@ concealment: 20% miss chance"; *Total Concealment*: "If you have line of effect 
 sight ... 50% miss chance"; "Multiple concealment conditions do not stack." The miss chance is rolled only for an
 attack that hits ("If the attacker hits, the defender must make a miss chance percentile roll").
 
-A creature is concealed while it is invisible (``invisible``: total concealment, 50%) or stands in a darkness,
+A creature is concealed while it is invisible (``invisible``: total concealment, 50%), blurred (``blurred``: 20%)
+or stands in a darkness,
 fog cloud or obscuring mist (``obscured``: 20%; in a fog, an attack from beyond 5 feet, which is a ranged
 attacker's or one against a creature that stands back, faces total concealment). Its :attr:`Combatant.concealed`
 flag tells the swing to look (one attribute on a hit); the conditions hold the numbers. A blinded attacker's own
@@ -26,7 +27,10 @@ BLINDED = 0.5
 def concealment(attacker, target) -> float:
     """The miss chance ``target``'s concealment gives against ``attacker`` (0.0 when it has none left)."""
     conditions = target.conditions
-    chance = TOTAL_CONCEALMENT if "invisible" in conditions and "outlined" not in conditions else 0.0
+    outlined = "outlined" in conditions
+    chance = TOTAL_CONCEALMENT if "invisible" in conditions and not outlined else 0.0
+    if "blurred" in conditions and not outlined and chance < CONCEALMENT:
+        chance = CONCEALMENT                  # blur: "concealment (20% miss chance)"
     zone = conditions.get("obscured")
     if zone is not None:
         data = zone[1]
@@ -69,7 +73,7 @@ def misses_ray(f, attacker, target) -> bool:
     return missed
 
 
-CONCEALING = frozenset({"invisible", "obscured"})
+CONCEALING = frozenset({"invisible", "obscured", "blurred"})
 """The conditions that conceal a creature (faerie fire's ``outlined`` takes an invisibility's away: SRD "Outlined
 creatures do not benefit from the concealment normally provided by darkness (though a 2nd-level or higher magical
 darkness effect functions normally), blur, displacement, invisibility, or similar effects")."""

@@ -81,6 +81,13 @@ def cast(f, caster: Combatant, name: str, level: int, targets: list, begun: bool
         deep_slumber(f, caster, targets, dc, cl)
     elif name == "invisibility":
         invisibility(f, caster, targets[0], cl)
+    elif name == "blur":
+        # SRD blur: "The subject's outline appears blurred, shifting and wavering. This distortion grants the subject
+        # concealment (20% miss chance)." 1 minute/level.
+        f.add_condition(targets[0], "blurred", cl * SPELLS[name].rounds_per_level * ROUND, spell=name, cl=cl)
+        targets[0].concealed = True
+    elif name == "gust of wind":
+        gust(f, caster, targets, dc)
     elif name in ZONES:
         zone(f, caster, name, targets, cl)
     elif name == "ray of frost":
@@ -272,6 +279,31 @@ def sound_burst(f, caster: Combatant, targets: list, dc: int) -> None:
             f.add_condition(target, "stunned", ROUND)
 
 
+GUST_ROLL = parse("1d4")
+"""SRD gust of wind: a Tiny or smaller creature "is knocked down and rolled 1d4 x 10 feet, taking 1d4 points of
+nonlethal damage per 10 feet"."""
+
+
+def gust(f, caster: Combatant, targets: list, dc: int) -> None:
+    """SRD gust of wind: "A Tiny or smaller creature on the ground is knocked down and rolled 1d4 x 10 feet, taking
+    1d4 points of nonlethal damage per 10 feet ... Small creatures are knocked prone by the force of the wind ...
+    Medium creatures are unable to move forward against the force of the wind ... Large or larger creatures may move
+    normally"; Fortitude negates. Only the knocking down matters in the model (no movement): prone, and a Tiny one's
+    rolling damage as nonlethal (the gust's dispersal of fogs and its ranged effects are left out)."""
+    for target in targets:
+        size = target.t.creature.size
+        if target.dead or size not in ("fine", "diminutive", "tiny", "small") \
+                or f.save(target, "fort", dc, caster).success:
+            continue
+        target.prone = True
+        if size != "small":
+            target.nonlethal += sum(GUST_ROLL.roll(f.stream) for _ in range(GUST_ROLL.roll(f.stream)))
+            f.refresh(target)
+        if f.lines is not None:
+            f.log(f"{target.name} is knocked down by the gust", actor=target.name, action="condition",
+                  result="prone")
+
+
 def control(f, caster: Combatant, name: str, target: Combatant, dc: int, cl: int) -> None:
     """A single-target spell that takes its target out of the fight for a while, after its Will save."""
     if name in ("charm person", "charm monster"):
@@ -307,6 +339,14 @@ def control(f, caster: Combatant, name: str, target: Combatant, dc: int, cl: int
         else:
             rounds = f.roll("1d4") if name == "cause fear" else cl
             out_of_fight(f, target, "frightened", name, rounds * ROUND, cl)
+    elif name == "command":
+        # SRD command: "You give the subject a single command, which it obeys to the best of its ability at its
+        # earliest opportunity ... Halt: The subject stands in place for 1 round. It may not take any actions but is
+        # not considered helpless." The caster's word here is halt (the others, approach, drop, fall, flee, do less
+        # or as much in an arena); 1 round, Will negates: as daze's no actions, not helpless.
+        if not f.save(target, "will", dc, caster).success:
+            f.add_condition(target, "dazed", ROUND, spell=name, cl=cl)
+            target.afflicted = True
     elif name == "hold monster" and not f.save(target, "will", dc, caster).success:
         # SRD: "This spell functions like hold person, except that it affects any living creature that fails its
         # Will save." Hold person: "The subject becomes paralyzed ... each round on its turn, the subject may
@@ -411,7 +451,8 @@ DISPELLABLE = {"bless": ("bless",), "shield of faith": ("shield of faith",),
                "auspicious": ("auspicious odds", "mass auspicious odds"), "held": ("hold person", "hold monster"),
                "asleep": ("sleep", "deep slumber"), OUT_OF_FIGHT: ("charm person", "charm monster", "suggestion",
                                                                   "cause fear", "scare"),
-               "dazed": ("daze",), "invisible": ("invisibility",), "aided": ("aid",)}
+               "dazed": ("daze", "command"), "invisible": ("invisibility",), "aided": ("aid",),
+               "blurred": ("blur",)}
 """The conditions a targeted dispel magic can end, and the spells that put them on a creature (a zone, an area's
 web and color spray's instantaneous stun are not spells *on* the creature; a panic from frightful presence or a
 gaze is no spell)."""

@@ -419,7 +419,8 @@ def _buff_action(view: View, creature, name: str, level: int, allies: list) -> A
     return None
 
 
-CONTROL_ORDER = ("hold monster", "charm monster", "charm person", "suggestion", "scare", "cause fear", "daze")
+CONTROL_ORDER = ("hold monster", "charm monster", "charm person", "suggestion", "scare", "cause fear", "daze",
+                 "command")
 """A monster's single-target spells that take a foe out of the fight, the strongest first (longest, widest)."""
 
 
@@ -466,8 +467,8 @@ def _monster_spell(view: View, creature, slots: dict, enemies: list) -> Action |
             if bare:
                 return Action("cast", spell=name, level=level,
                               targets=[max(bare, key=lambda a: (_potential(a), -a.uid))])
-    if view.round == 1 and "invisible" not in creature.conditions:
-        for name, level in slots.get("self", ()):
+    for name, level in slots.get("self", ()):     # invisibility in the first round; blur whenever it is down
+        if affects(SPELLS[name], creature) and (name != "invisibility" or view.round == 1):
             return Action("cast", spell=name, level=level, targets=[creature])
     zones = slots.get("zone")
     if zones and "obscured" not in creature.conditions:

@@ -73,6 +73,9 @@ MONSTER_SPELLS: tuple[Spell, ...] = (
     Spell("acid arrow", "monster-ray", sr=False, school="conjuration", damage=frozenset({"acid"})),
     Spell("ray of enfeeblement", "monster-ray", school="necromancy"),
     Spell("faerie fire", "monster-area", "burst-10", school="evocation", rounds_per_level=10),
+    Spell("blur", "self", sr=False, school="illusion", reach="self", rounds_per_level=10),
+    Spell("command", "control", save="will", mind=True, school="enchantment"),
+    Spell("gust of wind", "monster-area", "line", "fort", school="evocation"),
 )
 """Spells the engine casts for monsters only (no generated character prepares them), from the SRD 3.5 spell
 descriptions; what each does is in :mod:`arena.combat.monster_spells`. Their kinds are the caster policy's

@@ -519,6 +519,48 @@ def test_faerie_fire_takes_away_an_invisibility_and_is_cast_only_at_the_invisibl
     assert concealment.concealment(w, hero) == 0.2                       # a 2nd-level darkness still works
 
 
+# ------------------------------------------------------------------------------------------ blur, command, gust of wind
+def test_blur_is_concealment_20_percent_and_the_policy_keeps_it_up():
+    """SRD blur: "This distortion grants the subject concealment (20% miss chance)"; 1 minute/level."""
+    f = build([body("hero", side="pc")], [witch({2: ["blur", "blur"]})])
+    w, hero = f.monsters[0], f.pcs[0]
+    f.round = 3
+    assert tactics.caster_policy(f.view, w).spell == "blur"
+    monster_spells.cast(f, w, "blur", 2, [w])
+    assert concealment.concealment(hero, w) == 0.2 and w.concealed
+    assert tactics.caster_policy(f.view, w).kind == "attack"           # already blurred
+
+
+def test_command_halt_costs_its_target_its_next_turn():
+    """SRD command: "Halt: The subject stands in place for 1 round. It may not take any actions but is not considered
+    helpless"; Will negates."""
+    f = build([body("hero", side="pc")], [witch({1: ["command"]})])
+    hero = f.pcs[0]
+    f.round = 2
+    assert tactics.caster_policy(f.view, f.monsters[0]).spell == "command"
+    monster_spells.cast(f, f.monsters[0], "command", 1, [hero])
+    assert "dazed" in hero.conditions and hero.is_able
+    before = len(f.lines)
+    f._turn(hero)
+    assert not any(" vs witch " in line for line in f.lines[before:])
+
+
+def test_gust_of_wind_knocks_down_small_creatures_and_rolls_tiny_ones_medium_ones_stand():
+    """SRD gust of wind: "A Tiny or smaller creature on the ground is knocked down and rolled 1d4 x 10 feet, taking
+    1d4 points of nonlethal damage per 10 feet ... Small creatures are knocked prone ... Medium creatures are unable
+    to move forward"; Fortitude negates."""
+    weak = {"fort": -5, "ref": 0, "will": 0}
+    f = build([body("pixie", side="pc", size="tiny", saves=weak), body("gnome", side="pc", size="small", saves=weak),
+               body("man", side="pc", saves=weak)], [witch({2: ["gust of wind"]})])
+    pixie, gnome, man = f.pcs
+    monster_spells.cast(f, f.monsters[0], "gust of wind", 2, [pixie, gnome, man])
+    assert pixie.prone and gnome.prone and not man.prone
+    assert 1 <= pixie.nonlethal <= 16 and gnome.nonlethal == 0
+    g = build([body(f"man{i}", side="pc") for i in range(4)], [witch({2: ["gust of wind"]})])
+    g.round = 1
+    assert tactics.caster_policy(g.view, g.monsters[0]).kind == "attack"   # nothing for it to knock down
+
+
 # ------------------------------------------------------------------------------------------ ray of frost
 def test_ray_of_frost_is_a_ray_of_1d3_cold():
     """SRD ray of frost: "A ray of freezing air and ice projects from your pointing finger. You must succeed on a
@@ -567,7 +609,8 @@ def test_a_monster_spell_goes_through_the_kernel_so_players_roll_all_applies(mon
     ("black-dragon-juvenile", "darkness", 8), ("tiefling-1st-level-warrior", "darkness", 1),
     ("krenshar", "scare", 3), ("dryad", "entangle", 3), ("ogre-mage", "darkness", 8),
     ("white-dragon-juvenile", "fog cloud", 10), ("ooze-mephit", "acid arrow", 3), ("hound-archon", "aid", 4),
-    ("dretch", "stinking cloud", 2), ("night-hag", "ray of enfeeblement", 9),
+    ("dretch", "stinking cloud", 2), ("night-hag", "ray of enfeeblement", 9), ("air-mephit", "blur", 3),
+    ("avoral", "blur", 8),
 ])
 def test_a_seeded_fight_of_an_srd_creature_casts_its_spell(name, spell, level):
     creature = get_creature(f"srd/{name}")

@@ -88,6 +88,17 @@ def cast(f, caster: Combatant, name: str, level: int, targets: list, begun: bool
         targets[0].concealed = True
     elif name == "gust of wind":
         gust(f, caster, targets, dc)
+    elif name == "chain lightning":
+        chain_lightning(f, caster, targets, dc, cl)
+    elif name == "call lightning":
+        # SRD call lightning: "Immediately upon completion of the spell, and once per round thereafter, you may
+        # call down a 5-foot-wide, 30-foot-long, vertical bolt of lightning that deals 3d6 points of electricity
+        # damage" (3d10 in a storm: the arena has none), Reflex half. The bolt of the casting; the later ones (a
+        # standard action each, up to one per caster level, at most 10) are left out: a creature with the spell
+        # (the storm giant, the nalfeshnee) hits harder with its weapons than with 3d6 a round.
+        target = targets[0]
+        if f.gets_through(caster, target):
+            f.area_damage(caster, target, CALL_LIGHTNING, ELECTRICITY, "ref", dc)
     elif name in ZONES:
         zone(f, caster, name, targets, cl)
     elif name == "ray of frost":
@@ -277,6 +288,23 @@ def sound_burst(f, caster: Combatant, targets: list, dc: int) -> None:
         f.deal(caster, target, rolled if rolled is not None else SOUND_BURST.roll(f.stream), SONIC)
         if not target.dead and not f.save(target, "fort", dc, caster).success:
             f.add_condition(target, "stunned", ROUND)
+
+
+CALL_LIGHTNING = parse("3d6")
+ELECTRICITY = frozenset({"electricity"})
+
+
+def chain_lightning(f, caster: Combatant, targets: list, dc: int, cl: int) -> None:
+    """SRD chain lightning: "the bolt deals 1d6 points of electricity damage per caster level (maximum 20d6) to the
+    primary target. After it strikes, lightning can arc to a number of secondary targets equal to your caster level
+    (maximum 20). The secondary bolts each strike one target and deal half as much damage as the primary one did
+    (rounded down)"; Reflex half for each, spell resistance for each. ``targets``: the primary first."""
+    dice = parse(f"{min(20, cl)}d6")
+    primary = dice.roll(f.stream)
+    for i, target in enumerate(targets[:1 + min(20, cl)]):
+        if target.dead or not f.gets_through(caster, target):
+            continue
+        f.area_damage(caster, target, dice, ELECTRICITY, "ref", dc, rolled=primary if i == 0 else primary // 2)
 
 
 GUST_ROLL = parse("1d4")

@@ -8,7 +8,7 @@ MONSTER_SPELL_NAMES = frozenset({"invisibility", "darkness", "fog cloud", "obscu
                                  "ray of frost", "web", "entangle", "dispel magic", "deep slumber",
                                  "sound burst", "lullaby", "stinking cloud", "aid",
                                  "neutralize poison", "acid arrow", "ray of enfeeblement", "faerie fire",
-                                 "blur", "command", "gust of wind"})
+                                 "blur", "command", "gust of wind", "chain lightning", "call lightning"})
 """The spells :mod:`arena.combat.monster_spells` casts (:func:`arena.combat.spells.cast` sends them there)."""
 CONDITION_OF = {"charm person": "panicked", "charm monster": "panicked", "suggestion": "panicked", "daze": "dazed",
                 "cause fear": "panicked", "scare": "panicked", "hold monster": "held", "web": "entangled",

@@ -499,6 +499,14 @@ def _monster_spell(view: View, creature, slots: dict, enemies: list) -> Action |
                     count = max(1, creature.t.caster_level // 3) if name == "scare" else 1
                     return Action("cast", spell=name, level=level, targets=hit[:count])
                 break
+    for name, level in slots.get("monster-bolt", ()):    # chain or call lightning, when it beats its blows
+        spell = SPELLS[name]
+        hurt = [e for e in enemies if _affects(view, spell, e)]
+        cl = creature.t.caster_level
+        dice = min(20, cl) * 3.5
+        mean = dice * (1 + (len(hurt) - 1) / 2) if name == "chain lightning" else CALL_LIGHTNING_MEAN
+        if hurt and mean >= _potential(creature) * WEAPON_HIT_SHARE:
+            return Action("cast", spell=name, level=level, targets=_ordered(view, creature, hurt))
     for name, level in slots.get("monster-ray", ()):
         if name == "ray of enfeeblement":     # the enemy whose blows hurt most, while it has Strength to lose
             weak = [e for e in enemies if affects(SPELLS[name], e) and e.t.abilities["str"] and _potential(e)]
@@ -530,6 +538,8 @@ STRONG_RAYS = frozenset({"acid arrow"})
 """A monster's rays worth more than a turn of its blows in most fights (acid arrow: 2d4 now and 2d4 a round after,
 from a mephit's claws of 1d3); ray of frost's 1d3 is cast only by a creature without weapons; ray of enfeeblement
 at the enemy whose blows hurt most, once each."""
+CALL_LIGHTNING_MEAN = 10.5
+"""Call lightning's bolt: 3d6."""
 WEAPON_HIT_SHARE = 0.5
 """A monster weighs a damage spell against its weapons as if half its blows hit (its full routine's damage, each
 blow hitting, times this)."""

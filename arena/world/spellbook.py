@@ -76,11 +76,13 @@ MONSTER_SPELLS: tuple[Spell, ...] = (
     Spell("blur", "self", sr=False, school="illusion", reach="self", rounds_per_level=10),
     Spell("command", "control", save="will", mind=True, school="enchantment"),
     Spell("gust of wind", "monster-area", "line", "fort", school="evocation"),
+    Spell("chain lightning", "monster-bolt", save="ref", school="evocation", damage=frozenset({"electricity"})),
+    Spell("call lightning", "monster-bolt", save="ref", school="evocation", damage=frozenset({"electricity"})),
 )
 """Spells the engine casts for monsters only (no generated character prepares them), from the SRD 3.5 spell
 descriptions; what each does is in :mod:`arena.combat.monster_spells`. Their kinds are the caster policy's
 monster-only steps (``self``, ``zone``, ``control``, ``dispel``, ``monster-area``, ``monster-ray``,
-``monster-buff``, ``monster-cure``), so a party's
+``monster-buff``, ``monster-cure``, ``monster-bolt``), so a party's
 decisions never look at them. ``rounds_per_level``: the duration (charm person and suggestion 1 hour/level, charm
 monster 1 day/level, scare, hold monster and lullaby 1 round/level (lullaby: concentration + 1 round/level),
 darkness, fog cloud and web 10 minutes/level, obscuring mist, invisibility and entangle 1 minute/level); daze

@@ -53,7 +53,7 @@ def test_every_monster_spell_is_in_the_spellbook_and_cast_by_the_monster_module(
     for name in monster_spells.MONSTER_SPELL_NAMES:
         assert name in spells.SPELLS and spells.SPELLS[name].kind in ("self", "zone", "control", "dispel",
                                                                       "monster-area", "monster-ray", "monster-buff",
-                                                                      "monster-cure")
+                                                                      "monster-cure", "monster-bolt")
     assert spells.SPELLS["faerie fire"].kind == "monster-area"
 
 
@@ -561,6 +561,35 @@ def test_gust_of_wind_knocks_down_small_creatures_and_rolls_tiny_ones_medium_one
     assert tactics.caster_policy(g.view, g.monsters[0]).kind == "attack"   # nothing for it to knock down
 
 
+# ------------------------------------------------------------------------------------------ lightning
+def test_chain_lightning_deals_1d6_a_level_to_the_first_and_half_as_much_to_each_other():
+    """SRD chain lightning: "1d6 points of electricity damage per caster level (maximum 20d6) to the primary target
+    ... The secondary bolts each strike one target and deal half as much damage as the primary one did (rounded
+    down)"; Reflex half."""
+    f = build([body(f"pc{i}", side="pc") for i in range(3)], [witch({6: ["chain lightning"]}, cl=11)])
+    a, b, c = f.pcs
+    monster_spells.cast(f, f.monsters[0], "chain lightning", 6, [a, b, c])
+    first = 500 - a.hp
+    assert 11 <= first <= 66 and 500 - b.hp == 500 - c.hp == first // 2
+    g = build([body("pc", side="pc", saves=SAVES)], [witch({6: ["chain lightning"]}, cl=11)])
+    monster_spells.cast(g, g.monsters[0], "chain lightning", 6, [g.pcs[0]])
+    assert 500 - g.pcs[0].hp <= 33                        # a made Reflex save: half
+
+
+def test_call_lightning_is_a_bolt_of_3d6_reflex_half_and_the_policy_weighs_it_against_weapons():
+    """SRD call lightning: "a 5-foot-wide, 30-foot-long, vertical bolt of lightning that deals 3d6 points of
+    electricity damage"; Reflex half."""
+    f = build([body("pc", side="pc")], [witch({3: ["call lightning"]}, cl=6)])
+    monster_spells.cast(f, f.monsters[0], "call lightning", 3, [f.pcs[0]])
+    assert 3 <= 500 - f.pcs[0].hp <= 18
+    f.round = 2
+    assert tactics.caster_policy(f.view, f.monsters[0]).spell == "call lightning"     # no weapons
+    big = {"name": "sword", "bonuses": [15], "damage": "4d6+14", "damage_types": ["slashing"], "count": 2}
+    g = build([body("pc", side="pc")], [witch({3: ["call lightning"]}, cl=6, attack=big)])
+    g.round = 2
+    assert tactics.caster_policy(g.view, g.monsters[0]).kind == "attack"            # its sword hits harder
+
+
 # ------------------------------------------------------------------------------------------ ray of frost
 def test_ray_of_frost_is_a_ray_of_1d3_cold():
     """SRD ray of frost: "A ray of freezing air and ice projects from your pointing finger. You must succeed on a
@@ -610,7 +639,7 @@ def test_a_monster_spell_goes_through_the_kernel_so_players_roll_all_applies(mon
     ("krenshar", "scare", 3), ("dryad", "entangle", 3), ("ogre-mage", "darkness", 8),
     ("white-dragon-juvenile", "fog cloud", 10), ("ooze-mephit", "acid arrow", 3), ("hound-archon", "aid", 4),
     ("dretch", "stinking cloud", 2), ("night-hag", "ray of enfeeblement", 9), ("air-mephit", "blur", 3),
-    ("avoral", "blur", 8),
+    ("avoral", "blur", 8), ("storm-giant", "chain lightning", 13),
 ])
 def test_a_seeded_fight_of_an_srd_creature_casts_its_spell(name, spell, level):
     creature = get_creature(f"srd/{name}")

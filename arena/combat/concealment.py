@@ -20,6 +20,8 @@ CONCEALMENT = 0.2
 """SRD 3.5 concealment (darkness's shadowy illumination, fog or mist at 5 feet): 20% miss chance."""
 TOTAL_CONCEALMENT = 0.5
 """SRD 3.5 total concealment (invisible, or fog beyond 5 feet): 50% miss chance."""
+WIND_WALL = 1.0
+"""SRD wind wall: "Arrows and bolts are deflected upward and miss" (an attacker who stands back shoots)."""
 BLINDED = 0.5
 """A blinded attacker: every foe has total concealment for it (the swing's ``BLIND_MISS_CHANCE``)."""
 
@@ -31,6 +33,8 @@ def concealment(attacker, target) -> float:
     chance = TOTAL_CONCEALMENT if "invisible" in conditions and not outlined else 0.0
     if "blurred" in conditions and not outlined and chance < CONCEALMENT:
         chance = CONCEALMENT                  # blur: "concealment (20% miss chance)"
+    if attacker.ranged and "walled" in conditions:
+        return WIND_WALL                      # arrows and bolts into a wind wall miss
     zone = conditions.get("obscured")
     if zone is not None:
         data = zone[1]
@@ -61,8 +65,12 @@ def misses(f, attacker, target) -> bool:
 
 
 def misses_ray(f, attacker, target) -> bool:
-    """A ray's hit against a concealed target: the same percentile roll (rays ignore a blinded caster, as before)."""
+    """A ray's hit against a concealed target: the same percentile roll (rays ignore a blinded caster, as before,
+    and pass a wind wall, which stops only arrows and bolts)."""
+    walled = target.conditions.pop("walled", None)
     chance = concealment(attacker, target)
+    if walled is not None:
+        target.conditions["walled"] = walled
     if not chance:
         if not target.conditions.keys() & CONCEALING:
             target.concealed = False
@@ -73,7 +81,7 @@ def misses_ray(f, attacker, target) -> bool:
     return missed
 
 
-CONCEALING = frozenset({"invisible", "obscured", "blurred"})
+CONCEALING = frozenset({"invisible", "obscured", "blurred", "walled"})
 """The conditions that conceal a creature (faerie fire's ``outlined`` takes an invisibility's away: SRD "Outlined
 creatures do not benefit from the concealment normally provided by darkness (though a 2nd-level or higher magical
 darkness effect functions normally), blur, displacement, invisibility, or similar effects")."""

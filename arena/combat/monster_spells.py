@@ -99,6 +99,12 @@ def cast(f, caster: Combatant, name: str, level: int, targets: list, begun: bool
         target = targets[0]
         if f.gets_through(caster, target):
             f.area_damage(caster, target, CALL_LIGHTNING, ELECTRICITY, "ref", dc)
+    elif name == "wind wall":
+        # SRD wind wall: "An invisible vertical curtain of wind appears ... Arrows and bolts are deflected upward and
+        # miss, while any other normal ranged weapon passing through the wall has a 30% miss chance" (1 round/level):
+        # raised between the caster and those who stand back, whose shots at it then miss (a ray or a spell passes).
+        f.add_condition(caster, "walled", cl * SPELLS[name].rounds_per_level * ROUND, spell=name, cl=cl)
+        caster.concealed = True
     elif name in ZONES:
         zone(f, caster, name, targets, cl)
     elif name == "ray of frost":

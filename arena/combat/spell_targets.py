@@ -8,14 +8,16 @@ MONSTER_SPELL_NAMES = frozenset({"invisibility", "darkness", "fog cloud", "obscu
                                  "ray of frost", "web", "entangle", "dispel magic", "deep slumber",
                                  "sound burst", "lullaby", "stinking cloud", "aid",
                                  "neutralize poison", "acid arrow", "ray of enfeeblement", "faerie fire",
-                                 "blur", "command", "gust of wind", "chain lightning", "call lightning"})
+                                 "blur", "command", "gust of wind", "chain lightning", "call lightning",
+                                 "wind wall"})
 """The spells :mod:`arena.combat.monster_spells` casts (:func:`arena.combat.spells.cast` sends them there)."""
 CONDITION_OF = {"charm person": "panicked", "charm monster": "panicked", "suggestion": "panicked", "daze": "dazed",
                 "cause fear": "panicked", "scare": "panicked", "hold monster": "held", "web": "entangled",
                 "entangle": "entangled", "invisibility": "invisible", "darkness": "obscured",
                 "fog cloud": "obscured", "obscuring mist": "obscured", "deep slumber": "asleep", "lullaby": "drowsy",
                 "stinking cloud": "nauseated", "aid": "aided", "faerie fire": "outlined",
-                "ray of enfeeblement": "enfeebled", "blur": "blurred", "command": "dazed", "gust of wind": "prone"}
+                "ray of enfeeblement": "enfeebled", "blur": "blurred", "command": "dazed", "gust of wind": "prone",
+                "wind wall": "walled"}
 """The condition each spell puts on its targets (a target already under it is not worth the spell): a charmed,
 suggested or frightened creature is out of the fight but not helpless, the model's ``panicked``."""
 UNDEAD_OR_CONSTRUCT = ("undead", "construct")

@@ -471,6 +471,12 @@ def _monster_spell(view: View, creature, slots: dict, enemies: list) -> Action |
         if affects(SPELLS[name], creature) and (name != "invisibility" or view.round == 1):
             return Action("cast", spell=name, level=level, targets=[creature])
     zones = slots.get("zone")
+    if zones and "walled" not in creature.conditions and any(n == "wind wall" for n, _ in zones):
+        shooters = [e for e in enemies if e.ranged and e.t.ranged_full]   # a wind wall against those who shoot
+        if shooters:
+            name, level = next((n, lv) for n, lv in zones if n == "wind wall")
+            return Action("cast", spell=name, level=level, targets=[creature])
+    zones = [z for z in zones or () if z[0] != "wind wall"]
     if zones and "obscured" not in creature.conditions:
         allies = view.allies(creature)
         theirs = sum(_potential(e) * (2 if e.ranged else 1) for e in enemies)   # fog: total concealment for them

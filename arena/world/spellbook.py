@@ -78,6 +78,7 @@ MONSTER_SPELLS: tuple[Spell, ...] = (
     Spell("gust of wind", "monster-area", "line", "fort", school="evocation"),
     Spell("chain lightning", "monster-bolt", save="ref", school="evocation", damage=frozenset({"electricity"})),
     Spell("call lightning", "monster-bolt", save="ref", school="evocation", damage=frozenset({"electricity"})),
+    Spell("wind wall", "zone", sr=False, school="evocation", rounds_per_level=1),
 )
 """Spells the engine casts for monsters only (no generated character prepares them), from the SRD 3.5 spell
 descriptions; what each does is in :mod:`arena.combat.monster_spells`. Their kinds are the caster policy's

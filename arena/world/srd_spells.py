@@ -35,7 +35,7 @@ SPELL_LEVELS = {"magic missile": 1, "sleep": 1, "color spray": 1, "scorching ray
                 "stinking cloud": 3, "aid": 2, "neutralize poison": 4,
                 "acid arrow": 2, "faerie fire": 1,
                 "ray of enfeeblement": 1, "blur": 2, "command": 1, "gust of wind": 2,
-                "chain lightning": 6, "call lightning": 3}
+                "chain lightning": 6, "call lightning": 3, "wind wall": 3}
 """SRD 3.5 levels of the spells the engine casts (sorcerer/wizard where it is one, else cleric), for a spell-like
 ability whose DC the SRD does not give."""
 

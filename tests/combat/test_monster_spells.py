@@ -561,6 +561,23 @@ def test_gust_of_wind_knocks_down_small_creatures_and_rolls_tiny_ones_medium_one
     assert tactics.caster_policy(g.view, g.monsters[0]).kind == "attack"   # nothing for it to knock down
 
 
+# ------------------------------------------------------------------------------------------ wind wall
+def test_a_wind_wall_turns_the_arrows_and_bolts_of_those_who_stand_back_but_not_rays_or_blows():
+    """SRD wind wall: "Arrows and bolts are deflected upward and miss, while any other normal ranged weapon passing
+    through the wall has a 30% miss chance"; 1 round/level."""
+    archer = body("archer", side="pc", attack={"name": "bow", "bonuses": [5], "kind": "ranged", "damage": "1d8",
+                                                "damage_types": ["piercing"]})
+    f = build([body("hero", side="pc"), archer], [witch({3: ["wind wall"]})])
+    hero, archer, w = *f.pcs, f.monsters[0]
+    f.round = 1
+    action = tactics.caster_policy(f.view, w)
+    assert action.spell == "wind wall"
+    monster_spells.cast(f, w, "wind wall", 3, [w])
+    assert concealment.concealment(archer, w) == 1.0 and concealment.concealment(hero, w) == 0.0
+    assert tactics.caster_policy(f.view, w).kind == "attack"            # already up
+    assert not concealment.misses_ray(f, archer, w) and "walled" in w.conditions
+
+
 # ------------------------------------------------------------------------------------------ lightning
 def test_chain_lightning_deals_1d6_a_level_to_the_first_and_half_as_much_to_each_other():
     """SRD chain lightning: "1d6 points of electricity damage per caster level (maximum 20d6) to the primary target

@@ -21,6 +21,7 @@ def entry(name: str, key: str = "spell-like abilities"):
     ("gaseous form", "no effect"), ("expeditious retreat", "no effect"), ("remove curse", "no effect"),
     ("silent image", "ignored"), ("blur", "cast"), ("enlarge person", "ignored"), ("aid", "cast"),
     ("command", "cast"), ("gust of wind", "cast"), ("chain lightning", "cast"), ("call lightning", "cast"),
+    ("wind wall", "cast"),
     ("stinking cloud", "cast"), ("acid arrow", "cast"), ("neutralize poison", "cast"),
     ("magic circle against evil", "no effect"), ("protection from evil", "no effect"),
 ])
@@ -150,7 +151,7 @@ def test_caster_levels_written_in_words(name, level, prepared):
 @pytest.mark.parametrize("name", ["annis", "black-dragon-juvenile", "cloud-giant", "dryad", "gynosphinx", "imp",
                                   "hound-archon", "lantern-archon", "dretch", "ooze-mephit", "water-mephit",
                                   "drow-1st-level-warrior", "night-hag", "unicorn", "air-mephit", "avoral",
-                                  "white-dragon-adult", "storm-giant",
+                                  "white-dragon-adult", "storm-giant", "dust-mephit",
                                   "janni", "krenshar", "lillend", "nixie", "ogre-mage", "pegasus", "quasit",
                                   "tiefling-1st-level-warrior", "white-dragon-juvenile", "white-dragon-young-adult"])
 def test_srd_creatures_the_monster_spells_make_fully_modelled(name):

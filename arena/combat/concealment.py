@@ -60,7 +60,8 @@ def misses(f, attacker, target) -> bool:
         return False
     missed = f.rand() < chance
     if missed and f.lines is not None and not attacker.blind:
-        f.log(f"{attacker.name}'s hit on {target.name} misses: concealment ({int(chance * 100)}% miss chance)")
+        f.log(f"{attacker.name}'s hit on {target.name} misses: concealment ({int(chance * 100)}% miss chance)",
+              actor=attacker.name, action="concealment", target=target.name, chance=chance, result="miss")
     return missed
 
 
@@ -77,7 +78,8 @@ def misses_ray(f, attacker, target) -> bool:
         return False
     missed = f.rand() < chance
     if missed and f.lines is not None:
-        f.log(f"{attacker.name}'s ray at {target.name} misses: concealment ({int(chance * 100)}% miss chance)")
+        f.log(f"{attacker.name}'s ray at {target.name} misses: concealment ({int(chance * 100)}% miss chance)",
+              actor=attacker.name, action="concealment", target=target.name, chance=chance, result="miss")
     return missed
 
 

@@ -47,3 +47,22 @@ class Script:
     @property
     def used_up(self) -> bool:
         return not self.left
+
+
+BITE = {"name": "bite", "bonuses": [6], "damage": "1d8+4", "damage_types": ["piercing"]}
+CLAWS = {"name": "claw", "bonuses": [6], "count": 2, "damage": "1d4+2", "damage_types": ["slashing"]}
+
+
+def d20(natural: int) -> tuple[int, int]:
+    """A scripted d20 roll: the natural, on the d20's twenty faces (a :class:`Script` draw)."""
+    return natural, 20
+
+
+def beast(name: str = "beast", **extra) -> Creature:
+    """A Large animal with a bite and two claws (CR 3), the special-ability tests' subject; ``extra`` adds the
+    ability under test."""
+    fields = dict(size="large", type="animal", hp=40, hit_dice="5d8+15", ac=14, touch_ac=10, flat_footed_ac=13,
+                  bab=3, grapple=12, saves={"fort": 7, "ref": 5, "will": 2}, attack=BITE,
+                  full_attack=[[BITE, CLAWS]], cr=3)
+    fields.update(extra)
+    return stat_block(name, **fields)

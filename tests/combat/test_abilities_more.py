@@ -8,7 +8,7 @@ that has it, and the SRD creature the importer gave it to."""
 from __future__ import annotations
 
 import pytest
-from fight_scripting import Script, make_fight
+from fight_scripting import BITE, Script, beast, d20, make_fight
 from fight_scripting import stat_block as creature
 
 from arena.combat import conditions, specials
@@ -19,22 +19,9 @@ from arena.world.creatures import Creature
 from arena.world.party import generate_party
 from arena.world.srd_index import srd_creature, srd_rows
 
-BITE = {"name": "bite", "bonuses": [6], "damage": "1d8+4", "damage_types": ["piercing"]}
-CLAWS = {"name": "claw", "bonuses": [6], "count": 2, "damage": "1d4+2", "damage_types": ["slashing"]}
 TOUCH = {"name": "touch", "bonuses": [6], "damage": "1", "damage_types": ["bludgeoning"], "touch": True,
          "harmless": True}
 
-
-def d20(natural: int) -> tuple[int, int]:
-    return natural, 20
-
-
-def beast(name: str = "beast", **extra) -> Creature:
-    fields = dict(size="large", type="animal", hp=40, hit_dice="5d8+15", ac=14, touch_ac=10, flat_footed_ac=13,
-                  bab=3, grapple=12, saves={"fort": 7, "ref": 5, "will": 2}, attack=BITE,
-                  full_attack=[[BITE, CLAWS]], cr=3)
-    fields.update(extra)
-    return creature(name, **fields)
 
 
 def hero(name: str = "hero", **extra) -> Creature:

@@ -66,3 +66,18 @@ def beast(name: str = "beast", **extra) -> Creature:
                   full_attack=[[BITE, CLAWS]], cr=3)
     fields.update(extra)
     return stat_block(name, **fields)
+
+
+def assert_reproducible_and_used(field: str, value) -> None:
+    """Seeded fights of a level-3 party against two beasts with the ability ``field: value``, seeds 0-39: the same
+    seed gives the same fight, and the ability changes some fights against beasts without it (it is used)."""
+    from arena.combat.engine import fight
+    from arena.world.party import generate_party
+
+    party = generate_party(3)
+    with_it = prepare(party, [(beast(**{field: value}), 2)])
+    without = prepare(party, [(beast(), 2)])
+    rules = RuleSet()
+    first = [fight(with_it, rules, s).record.as_row() for s in range(40)]
+    assert first == [fight(with_it, rules, s).record.as_row() for s in range(40)]
+    assert first != [fight(without, rules, s).record.as_row() for s in range(40)]

@@ -5,14 +5,11 @@ of an SRD creature that has it."""
 from __future__ import annotations
 
 import pytest
-from fight_scripting import Script, beast, d20, make_fight
+from fight_scripting import Script, assert_reproducible_and_used, beast, d20, make_fight
 from fight_scripting import stat_block as creature
 
 from arena.combat import abilities
-from arena.combat.engine import fight, prepare
-from arena.rules import RuleSet
 from arena.world.creatures import Creature
-from arena.world.party import generate_party
 
 
 # ------------------------------------------------------------------------------------------ pounce
@@ -156,13 +153,7 @@ def test_frightful_presence_panics_the_weak_and_shakes_the_rest_on_its_first_att
 def test_a_seeded_fight_with_the_ability_is_reproducible_and_differs_from_one_without(field, value):
     """A level-3 party against two such beasts, seeds 0-39: the same seed gives the same fight, and the ability
     changes some fights (it is used)."""
-    party = generate_party(3)
-    with_it = prepare(party, [(beast(**{field: value}), 2)])
-    without = prepare(party, [(beast(), 2)])
-    rules = RuleSet()
-    first = [fight(with_it, rules, s).record.as_row() for s in range(40)]
-    assert first == [fight(with_it, rules, s).record.as_row() for s in range(40)]
-    assert first != [fight(without, rules, s).record.as_row() for s in range(40)]
+    assert_reproducible_and_used(field, value)
 
 
 # ------------------------------------------------------------------------------------------ poison, drain

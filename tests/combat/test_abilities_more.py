@@ -8,7 +8,7 @@ that has it, and the SRD creature the importer gave it to."""
 from __future__ import annotations
 
 import pytest
-from fight_scripting import BITE, Script, beast, d20, make_fight
+from fight_scripting import BITE, Script, assert_reproducible_and_used, beast, d20, make_fight
 from fight_scripting import stat_block as creature
 
 from arena.combat import conditions, specials
@@ -766,13 +766,7 @@ def test_a_stunning_glance_and_an_evil_eye():
 def test_a_seeded_fight_with_the_ability_is_reproducible_and_differs_from_one_without(field, value):
     """A level-3 party against two such beasts, seeds 0-39: the same seed gives the same fight, and the ability
     changes some fights (it is used)."""
-    party = generate_party(3)
-    with_it = prepare(party, [(beast(**{field: value}), 2)])
-    without = prepare(party, [(beast(), 2)])
-    rules = RuleSet()
-    first = [fight(with_it, rules, s).record.as_row() for s in range(40)]
-    assert first == [fight(with_it, rules, s).record.as_row() for s in range(40)]
-    assert first != [fight(without, rules, s).record.as_row() for s in range(40)]
+    assert_reproducible_and_used(field, value)
 
 
 @pytest.mark.parametrize("name", [

@@ -28,6 +28,15 @@ IRREGULAR = {"dretches": "dretch", "hezrous": "hezrou", "lemures": "lemure", "ba
 """Plural creature names of the summon texts that a plain -s does not make."""
 
 
+def _unread(notes: Notes, abilities: list[dict], item: dict, cell, key: str, what: str, text: str,
+            label: str | None = None) -> dict:
+    """An ability whose numbers the text does not give: noted as unread (file, line and text) and marked ignored,
+    with what was missing; no stat-block field."""
+    notes.add("unread", _field_name(item), cell, f"{label or key}: {what}: not modelled", text[:200] or item["name"])
+    _set(abilities, key, "ignored", what)
+    return {}
+
+
 def special_fields(block: RawBlock, abilities: list[dict], data: dict, reads: list[list[AttackRead]],
                    notes: Notes) -> dict:
     """The summon, whirlwind, crush, aura, roar, smoke, entangle, eye rays and smite fields of the block (``data``
@@ -186,16 +195,11 @@ def _whirlwind(block: RawBlock, item: dict, abilities: list[dict], data: dict, n
         save = next((v for k, v in row.items() if "save dc" in k.lower()), "")
         damage = next((v for k, v in row.items() if k.lower() == "damage"), "")
         if not save.isdigit() or not re.fullmatch(_DICE, damage or "-"):
-            notes.add("unread", _field_name(item), cell, "whirlwind: its save DC and damage not read: not modelled",
-                      text[:200])
-            _set(abilities, "whirlwind", "ignored", "its save DC and damage not read")
-            return {}
+            return _unread(notes, abilities, item, cell, "whirlwind", "its save DC and damage not read", text)
         field = {"dc": int(save), "damage": _dice(damage), "held_damage": _dice(damage)}
         how = f"; its DC and damage from the {found[0]} row of its table by size"
     if rounds is None:
-        notes.add("unread", _field_name(item), cell, "whirlwind: how long it lasts not read: not modelled", text[:200])
-        _set(abilities, "whirlwind", "ignored", "how long it lasts not read")
-        return {}
+        return _unread(notes, abilities, item, cell, "whirlwind", "how long it lasts not read", text)
     field["rounds"] = rounds
     _set(abilities, "whirlwind", "modelled", f"whirlwind: {rounds} rounds once a fight instead of its slams; smaller "
                                              f"foes Reflex DC {field['dc']} or {field['damage']}, and again or "
@@ -216,9 +220,7 @@ def _crush(block: RawBlock, item: dict, abilities: list[dict], data: dict, notes
     breath = data.get("breath_weapon")
     if entry is None or "d" not in entry.group(1) or breath is None:
         what = "no damage" if entry is None else "no breath weapon to take the DC from"
-        notes.add("unread", _field_name(item), cell, f"crush: {what} read: not modelled", text[:200] or item["name"])
-        _set(abilities, "crush", "ignored", f"{what} read")
-        return {}
+        return _unread(notes, abilities, item, cell, "crush", f"{what} read", text)
     damage = _dice(entry.group(1))
     smaller = 3 if re.search(r"three or more size categories smaller", text) else 3
     for a in abilities:
@@ -316,10 +318,7 @@ def _despair(block: RawBlock, item: dict, abilities: list[dict], data: dict, not
         notes.add("guess", _field_name(item), cell, "despair: only the DC given: paralyzed for 1d4 rounds, the "
                                                      "mummy's", text[:200])
     if dc is None or rounds is None:
-        notes.add("unread", _field_name(item), cell, "despair: its DC and duration not read: not modelled",
-                  text[:200] or item["name"])
-        _set(abilities, "despair", "ignored", "its DC and duration not read")
-        return {}
+        return _unread(notes, abilities, item, cell, "despair", "its DC and duration not read", text)
     _numbers(abilities, "despair", dc, "will")
     _set(abilities, "despair", "modelled", f"aura: Will DC {dc} or paralyzed with fear for {rounds.group(1)} rounds, "
                                            "once for each foe, on its first action")
@@ -333,10 +332,7 @@ def _menace(block: RawBlock, item: dict, abilities: list[dict], data: dict, note
     desc, text = _text_of(block, item, "aura of menace")
     dc = _own_dc(block, item, text)
     if dc is None:
-        notes.add("unread", _field_name(item), cell, "aura of menace: no Will DC read: not modelled",
-                  text[:200] or item["name"])
-        _set(abilities, "aura of menace", "ignored", "no Will DC read")
-        return {}
+        return _unread(notes, abilities, item, cell, "aura of menace", "no Will DC read", text)
     _numbers(abilities, "aura of menace", dc, "will")
     _set(abilities, "aura of menace", "modelled", f"aura: Will DC {dc} or -2 on attack rolls, AC and saves for the "
                                                   "fight (hitting the archon, which ends it in the SRD, is not "
@@ -353,10 +349,7 @@ def _song(block: RawBlock, item: dict, abilities: list[dict], data: dict, notes:
     desc, text = _text_of(block, item, "captivating song")
     dc = _own_dc(block, item, text)
     if dc is None:
-        notes.add("unread", _field_name(item), cell, "captivating song: no Will DC read: not modelled",
-                  text[:200] or item["name"])
-        _set(abilities, "captivating song", "ignored", "no Will DC read")
-        return {}
+        return _unread(notes, abilities, item, cell, "captivating song", "no Will DC read", text)
     _numbers(abilities, "captivating song", dc, "will")
     _set(abilities, "captivating song", "modelled",
          f"aura: Will DC {dc} once for each foe or captivated (it walks to the harpy and offers no resistance: "
@@ -398,10 +391,7 @@ def _smoke(block: RawBlock, item: dict, abilities: list[dict], data: dict, notes
     cone = re.search(r"(\d+)-foot cone", text)
     dc = _own_dc(block, item, text, "Fortitude")
     if cone is None or dc is None or not re.search(r"-2 penalty on all attack and damage rolls", text):
-        notes.add("unread", _field_name(item), cell, "smoke: its cone, DC and penalty not read: not modelled",
-                  text[:200] or item["name"])
-        _set(abilities, "smoke", "ignored", "its cone, DC and penalty not read")
-        return {}
+        return _unread(notes, abilities, item, cell, "smoke", "its cone, DC and penalty not read", text)
     how = ""
     if re.search(r"concealment", _following(block, desc, 1)):
         how = "; the concealment its smoke gives it is left out"
@@ -462,9 +452,7 @@ def _eye_rays(block: RawBlock, item: dict, abilities: list[dict], reads: list[li
             rays.append({"name": m.group(1).lower(), "effect": "petrify", "save": SAVES[m.group(4).lower()]})
     if dc is None or bonus is None or not rays:
         what = "no save DC" if dc is None else "no attack bonus" if bonus is None else "no rays"
-        notes.add("unread", _field_name(item), cell, f"eye rays: {what} read: not modelled", text[:200])
-        _set(abilities, "ray", "ignored", f"{what} read")
-        return {}
+        return _unread(notes, abilities, item, cell, "ray", f"{what} read", text, label="eye rays")
     field = {"bonus": bonus, "dc": int(dc.group(1)), "rays": rays, "every": int(every.group(1)) if every else 1}
     _set(abilities, "ray", "modelled", f"eye_rays: one a round as a free action at the start of its turn, each once "
                                        f"every {field['every']} rounds ({', '.join(r['name'] for r in rays)}), "
@@ -510,9 +498,7 @@ def _bay(block: RawBlock, item: dict, abilities: list[dict], data: dict, notes: 
     dc = _own_dc(block, item, text)
     rounds = re.search(rf"panicked for ({_DICE}) rounds", text)
     if dc is None or rounds is None:
-        notes.add("unread", _field_name(item), cell, "bay: its DC and rounds not read: not modelled", text[:200])
-        _set(abilities, "bay", "ignored", "its DC and rounds not read")
-        return {}
+        return _unread(notes, abilities, item, cell, "bay", "its DC and rounds not read", text)
     _numbers(abilities, "bay", dc, "will")
     _set(abilities, "bay", "modelled", f"aura: Will DC {dc} once for each foe or panicked for {rounds.group(1)} "
                                        "rounds, on its first action")
@@ -820,10 +806,7 @@ def _spit_acid(block: RawBlock, item: dict, abilities: list[dict], data: dict, n
     desc, text = _text_of(block, item, "spit acid")
     m = re.search(rf"(\d+)-ft\. line, once every \d+ hours; damage ({_DICE}) acid, Reflex DC (\d+) half", text)
     if m is None or data.get("breath_weapon"):
-        notes.add("unread", _field_name(item), cell, "spit acid: its line, damage and DC not read: not modelled",
-                  text[:200])
-        _set(abilities, "spit acid", "ignored", "its line, damage and DC not read")
-        return {}
+        return _unread(notes, abilities, item, cell, "spit acid", "its line, damage and DC not read", text)
     weapon = {"shape": "line", "length_ft": int(m.group(1)), "damage": _dice(m.group(2)), "damage_type": "acid",
               "save": "ref", "dc": int(m.group(3)), "recharge": "100", "half_on_save": True}
     _numbers(abilities, "spit acid", weapon["dc"], "ref")

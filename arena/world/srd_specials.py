@@ -37,6 +37,13 @@ def _unread(notes: Notes, abilities: list[dict], item: dict, cell, key: str, wha
     return {}
 
 
+def _aura(abilities: list[dict], key: str, field: dict, described: str) -> dict:
+    """An aura read whole: its save numbers, marked modelled with what the engine does, and its ``aura`` field."""
+    _numbers(abilities, key, field["dc"], field["save"])
+    _set(abilities, key, "modelled", described)
+    return {"aura": field}
+
+
 def special_fields(block: RawBlock, abilities: list[dict], data: dict, reads: list[list[AttackRead]],
                    notes: Notes) -> dict:
     """The summon, whirlwind, crush, aura, roar, smoke, entangle, eye rays and smite fields of the block (``data``
@@ -319,10 +326,10 @@ def _despair(block: RawBlock, item: dict, abilities: list[dict], data: dict, not
                                                      "mummy's", text[:200])
     if dc is None or rounds is None:
         return _unread(notes, abilities, item, cell, "despair", "its DC and duration not read", text)
-    _numbers(abilities, "despair", dc, "will")
-    _set(abilities, "despair", "modelled", f"aura: Will DC {dc} or paralyzed with fear for {rounds.group(1)} rounds, "
-                                           "once for each foe, on its first action")
-    return {"aura": {"effect": "paralysis", "dc": dc, "save": "will", "rounds": _dice(rounds.group(1))}}
+    return _aura(abilities, "despair",
+                 {"effect": "paralysis", "dc": dc, "save": "will", "rounds": _dice(rounds.group(1))},
+                 f"aura: Will DC {dc} or paralyzed with fear for {rounds.group(1)} rounds, "
+                 "once for each foe, on its first action")
 
 
 def _menace(block: RawBlock, item: dict, abilities: list[dict], data: dict, notes: Notes) -> dict:
@@ -333,11 +340,10 @@ def _menace(block: RawBlock, item: dict, abilities: list[dict], data: dict, note
     dc = _own_dc(block, item, text)
     if dc is None:
         return _unread(notes, abilities, item, cell, "aura of menace", "no Will DC read", text)
-    _numbers(abilities, "aura of menace", dc, "will")
-    _set(abilities, "aura of menace", "modelled", f"aura: Will DC {dc} or -2 on attack rolls, AC and saves for the "
-                                                  "fight (hitting the archon, which ends it in the SRD, is not "
-                                                  "modelled), on its first action")
-    return {"aura": {"effect": "menace", "dc": dc, "save": "will"}}
+    return _aura(abilities, "aura of menace", {"effect": "menace", "dc": dc, "save": "will"},
+                 f"aura: Will DC {dc} or -2 on attack rolls, AC and saves for the "
+                 "fight (hitting the archon, which ends it in the SRD, is not "
+                 "modelled), on its first action")
 
 
 def _song(block: RawBlock, item: dict, abilities: list[dict], data: dict, notes: Notes) -> dict:
@@ -350,12 +356,10 @@ def _song(block: RawBlock, item: dict, abilities: list[dict], data: dict, notes:
     dc = _own_dc(block, item, text)
     if dc is None:
         return _unread(notes, abilities, item, cell, "captivating song", "no Will DC read", text)
-    _numbers(abilities, "captivating song", dc, "will")
-    _set(abilities, "captivating song", "modelled",
-         f"aura: Will DC {dc} once for each foe or captivated (it walks to the harpy and offers no resistance: "
-         "helpless) while the harpy sings and 1 round after; the harpy sings from its first action on, as a free "
-         "action each turn (the SRD names no action)")
-    return {"aura": {"effect": "captivate", "dc": dc, "save": "will", "rounds": "1"}}
+    return _aura(abilities, "captivating song", {"effect": "captivate", "dc": dc, "save": "will", "rounds": "1"},
+                 f"aura: Will DC {dc} once for each foe or captivated (it walks to the harpy and offers no "
+                 "resistance: helpless) while the harpy sings and 1 round after; the harpy sings from its first action "
+                 "on, as a free action each turn (the SRD names no action)")
 
 
 def _numbers(abilities: list[dict], key: str, dc: int, save: str) -> None:
@@ -499,10 +503,9 @@ def _bay(block: RawBlock, item: dict, abilities: list[dict], data: dict, notes: 
     rounds = re.search(rf"panicked for ({_DICE}) rounds", text)
     if dc is None or rounds is None:
         return _unread(notes, abilities, item, cell, "bay", "its DC and rounds not read", text)
-    _numbers(abilities, "bay", dc, "will")
-    _set(abilities, "bay", "modelled", f"aura: Will DC {dc} once for each foe or panicked for {rounds.group(1)} "
-                                       "rounds, on its first action")
-    return {"aura": {"effect": "panic", "dc": dc, "save": "will", "rounds": _dice(rounds.group(1))}}
+    return _aura(abilities, "bay", {"effect": "panic", "dc": dc, "save": "will", "rounds": _dice(rounds.group(1))},
+                 f"aura: Will DC {dc} once for each foe or panicked for {rounds.group(1)} "
+                 "rounds, on its first action")
 
 
 def _attach(block: RawBlock, item: dict, abilities: list[dict], data: dict, notes: Notes) -> dict:
@@ -639,10 +642,9 @@ def _pipes(block: RawBlock, item: dict, abilities: list[dict], data: dict, notes
     if m is None or data.get("aura") is not None:
         _set(abilities, "pipes", "ignored", "its tunes not read")
         return {}
-    _numbers(abilities, "pipes", int(m.group(1)), "will")
-    _set(abilities, "pipes", "modelled", f"aura: the tune of fear (the satyr's choice), Will DC {m.group(1)} once for "
-                                         f"each foe or panicked for {m.group(2)} rounds, on its first action")
-    return {"aura": {"effect": "panic", "dc": int(m.group(1)), "save": "will", "rounds": m.group(2)}}
+    return _aura(abilities, "pipes", {"effect": "panic", "dc": int(m.group(1)), "save": "will", "rounds": m.group(2)},
+                 f"aura: the tune of fear (the satyr's choice), Will DC {m.group(1)} once for "
+                 f"each foe or panicked for {m.group(2)} rounds, on its first action")
 
 
 def _always_invisible(block: RawBlock, item: dict, abilities: list[dict], data: dict, notes: Notes) -> dict:
@@ -728,11 +730,10 @@ def _fear_aura(block: RawBlock, item: dict, abilities: list[dict], data: dict, n
         return {}
     save_dc, level = (int(dc.group(1)), dc.group(2)) if "Will save" in dc.group(0) else (int(dc.group(2)),
                                                                                             dc.group(1))
-    _numbers(abilities, "fear aura", save_dc, "will")
-    _set(abilities, "fear aura", "modelled", f"aura: Will DC {save_dc} once for each foe or panicked for {level} "
-                                             "rounds (the fear spell's 1 round per level; a made save's shaken "
-                                             "round is left out), on its first action")
-    return {"aura": {"effect": "panic", "dc": save_dc, "save": "will", "rounds": level}}
+    return _aura(abilities, "fear aura", {"effect": "panic", "dc": save_dc, "save": "will", "rounds": level},
+                 f"aura: Will DC {save_dc} once for each foe or panicked for {level} "
+                 "rounds (the fear spell's 1 round per level; a made save's shaken "
+                 "round is left out), on its first action")
 
 
 def _blood_drain(block: RawBlock, item: dict, abilities: list[dict], data: dict, notes: Notes) -> dict:

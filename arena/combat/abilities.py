@@ -16,7 +16,7 @@ call the parts below them (see :mod:`arena.combat.rolls`).
 from __future__ import annotations
 
 from arena.combat.combatant import Combatant
-from arena.combat.conditions import FOREVER, add_condition, drain_levels, lose_ability
+from arena.combat.conditions import FOREVER, add_condition, drain_levels, knock_out_for, lose_ability
 from arena.combat.damage import deal
 from arena.combat.rolls import save
 from arena.combat.spells import ROUND
@@ -131,10 +131,7 @@ def knock_out(f, c: Combatant, rounds: str) -> None:
     sleep, a blow does not wake it."""
     if c.dead or "sleep" in c.t.immunities:
         return
-    ends = parse(rounds).roll(f.stream) * ROUND
-    old = c.conditions.get("knocked-out")
-    if old is None or old[0] < f.instant + ends:
-        add_condition(f, c, "knocked-out", ends)
+    knock_out_for(f, c, rounds)
     if f.lines is not None:
         f.log(f"{c.name} falls unconscious (poison)",
               actor=c.name, action="poisoned", result="unconscious")

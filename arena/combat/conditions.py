@@ -196,10 +196,15 @@ def secondary_poison(f, c: Combatant, data: dict) -> None:
         if poison.secondary is not None:
             lose_ability(f, c, poison.secondary, None)
         elif "sleep" not in c.t.immunities:      # a sleep poison's secondary damage: unconscious again, longer
-            ends = parse(poison.secondary_unconscious).roll(f.stream) * ROUND
-            old = c.conditions.get("knocked-out")
-            if old is None or old[0] < f.instant + ends:
-                add_condition(f, c, "knocked-out", ends)
+            knock_out_for(f, c, poison.secondary_unconscious)
+
+
+def knock_out_for(f, c: Combatant, rounds: str) -> None:
+    """Unconscious (``knocked-out``) for ``rounds`` rolled, unless it already is for longer."""
+    ends = parse(rounds).roll(f.stream) * ROUND
+    old = c.conditions.get("knocked-out")
+    if old is None or old[0] < f.instant + ends:
+        add_condition(f, c, "knocked-out", ends)
 
 
 def expire(f, now: float) -> None:

@@ -27,10 +27,10 @@ NATURAL = ("bite", "claw", "claws", "slam", "tentacle", "arm", "arms", "gore", "
 ROUNDS_PER = {"round": 1, "minute": 10, "hour": 600}
 """SRD 3.5: a round is 6 seconds."""
 
-_DICE_TEXT = r"\d+d\d+(?:\s*[+-]\s*\d+)?|\d+"
+_DICE = r"\d+d\d+(?:\s*[+-]\s*\d+)?|\d+"
 _GRAB_ATTACK = re.compile(r"must hit\b[^.]*?\bwith (?:its |a |an |the |both |one or more )?([a-z][a-z ]*?)"
                           r"(?: attacks?)?(?=[.,;]|\s+(?:to|and then|it can)\b)", re.IGNORECASE)
-_PARALYZED_FOR = re.compile(rf"paralyzed for ({_DICE_TEXT}) (round|minute|hour)s?", re.IGNORECASE)
+_PARALYZED_FOR = re.compile(rf"paralyzed for ({_DICE}) (round|minute|hour)s?", re.IGNORECASE)
 _FORT_DC = re.compile(r"\bDC (\d+) Fortitude", re.IGNORECASE)
 _ENERGY_PLUS = re.compile(r"\bplus (\d+d\d+(?:[+-]\d+)?) (fire|cold|acid|electricity|sonic)\b", re.IGNORECASE)
 
@@ -108,6 +108,20 @@ def _set(abilities: list[dict], key: str, engine: str, note: str) -> None:
         if a["key"] == key:
             a["engine"] = engine
             a["notes"] = note
+
+
+def _ignored(abilities: list[dict], key: str, why: str) -> dict:
+    """An ability the engine leaves out: marked ignored, saying why; no stat-block field."""
+    _set(abilities, key, "ignored", why)
+    return {}
+
+
+def _unread(notes: Notes, abilities: list[dict], item: dict, cell, key: str, what: str, text: str,
+            label: str | None = None) -> dict:
+    """An ability whose numbers the text does not give: noted as unread (file, line and text) and marked ignored,
+    with what was missing; no stat-block field."""
+    notes.add("unread", _field_name(item), cell, f"{label or key}: {what}: not modelled", text[:200] or item["name"])
+    return _ignored(abilities, key, what)
 
 
 def _first(abilities: list[dict], key: str) -> dict | None:
@@ -193,9 +207,8 @@ def _improved_grab(block: RawBlock, item: dict, abilities: list[dict], names: li
             note = (f"its {' or '.join(words)} attack {why}: not an attack the engine rolls, so the engine's "
                     "improved grab (a grapple when that attack hits) cannot start")
             _set(abilities, "improved grab", "ignored", note)
-            _set(abilities, "constrict", "ignored", "constrict: the damage of a hold its improved grab would start, "
+            return _ignored(abilities, "constrict", "constrict: the damage of a hold its improved grab would start, "
                                                     "which the engine cannot (see improved grab)")
-            return {}
         order = [n for n in names if n in found]
         attack = order[0]
         if len(found) > 1:
@@ -215,8 +228,7 @@ def _improved_grab(block: RawBlock, item: dict, abilities: list[dict], names: li
             notes.add("unread", _field_name(item), cell, "improved grab: no attack to grab with (the block has no "
                                                           "attack routine): not modelled", text[:200] or item["name"])
             _set(abilities, "improved grab", "ignored", "no attack to grab with")
-            _set(abilities, "constrict", "ignored", "constrict: its improved grab is not modelled")
-            return {}
+            return _ignored(abilities, "constrict", "constrict: its improved grab is not modelled")
         how = f"; the text names no attack: the {attack}, the first natural attack of the full attack"
         notes.add("guess", _field_name(item), cell, f"improved grab: {'its description' if desc else 'no description'}"
                                                      f" names no attack to grab with: the {attack}, the first natural "
@@ -291,9 +303,8 @@ def _paralysis_in_hold(abilities: list[dict], dc: int, rounds: re.Match, on: str
     swallow = _first(abilities, "swallow whole")
     if grab is None or grab["engine"] != "modelled" or (on == "swallowed" and swallow is None):
         what = "swallow whole" if on == "swallowed" else "improved grab"
-        _set(abilities, "paralysis", "ignored", f"only a foe it {'has swallowed' if on == 'swallowed' else 'holds'} "
+        return _ignored(abilities, "paralysis", f"only a foe it {'has swallowed' if on == 'swallowed' else 'holds'} "
                                                 f"is paralyzed, and its {what} is not modelled")
-        return {}
     attack = re.search(r"improved_grab on the ([a-z ]+?)(?:;|$)", grab.get("notes", ""))
     duration, changed = _rounds(rounds.group(1), rounds.group(2))
     how = "; the claw's hold stands for the tentacles'" if held and held.group(1) != (attack.group(1) if attack
@@ -321,11 +332,10 @@ def _frightful_presence(block: RawBlock, item: dict, abilities: list[dict], note
     if dc is None:
         notes.add("unread", _field_name(item), cell, "frightful presence: no Will DC read: not modelled",
                   text[:200] or item["name"])
-        _set(abilities, "frightful presence", "ignored", "no Will DC read")
-        return {}
+        return _ignored(abilities, "frightful presence", "no Will DC read")
     duration = "4d6"
     how = ""
-    rounds = re.search(rf"\b(?:panicked|shaken|frightened|afraid) for ({_DICE_TEXT}) (round|minute|hour)s?", text,
+    rounds = re.search(rf"\b(?:panicked|shaken|frightened|afraid) for ({_DICE}) (round|minute|hour)s?", text,
                        re.IGNORECASE)
     if rounds:
         duration, changed = _rounds(rounds.group(1), rounds.group(2))
@@ -361,8 +371,7 @@ def _paralysis(block: RawBlock, item: dict, abilities: list[dict], names: list[s
         what = "no description" if not desc else "no Fortitude DC" if len(dcs) != 1 else "no duration"
         notes.add("unread", _field_name(item), cell, f"paralysis: {what} read: not modelled",
                   text[:200] or item["name"])
-        _set(abilities, "paralysis", "ignored", f"{what} read")
-        return {}
+        return _ignored(abilities, "paralysis", f"{what} read")
     dc = int(dcs.pop())
     low = text.lower()
     for a in abilities:
@@ -392,16 +401,14 @@ def _paralysis(block: RawBlock, item: dict, abilities: list[dict], names: list[s
     if not words:
         notes.add("unread", _field_name(item), cell, "paralysis: the attack that delivers it not read: not modelled",
                   text[:200])
-        _set(abilities, "paralysis", "ignored", "the attack that delivers it not read")
-        return {}
+        return _ignored(abilities, "paralysis", "the attack that delivers it not read")
     if not found:
         missing = " or ".join(words)
         why = "deals no hit-point damage" if any(_singular(w) in {_singular(u) for u in unrolled} for w in words) \
             else "is not an attack of its routines (it comes of a hold it keeps)" if "bite" in words \
             else "is not an attack of its routines"
-        _set(abilities, "paralysis", "ignored", f"its {missing} {why}: not an attack the engine rolls, and the "
+        return _ignored(abilities, "paralysis", f"its {missing} {why}: not an attack the engine rolls, and the "
                                                 "engine's paralysis is on a hit with one")
-        return {}
     order = [n for n in names if n in found]
     attack = order[0]
     named = [w for w in words if w != "melee"]

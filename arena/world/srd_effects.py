@@ -19,15 +19,18 @@ import re
 
 from arena.dice import parse as parse_dice
 from arena.world.srd_combat import (
+    _DICE,
     ROUNDS_PER,
     _attack_names,
     _description,
     _field_name,
     _first,
+    _ignored,
     _named,
     _rounds,
     _set,
     _singular,
+    _unread,
 )
 from arena.world.srd_fields import AttackRead, Notes, _clean
 from arena.world.srd_text import Cell, RawBlock
@@ -36,7 +39,6 @@ ABILITY_WORDS = {"str": "str", "strength": "str", "dex": "dex", "dexterity": "de
                  "constitution": "con", "int": "int", "intelligence": "int", "wis": "wis", "wisdom": "wis",
                  "cha": "cha", "charisma": "cha"}
 _ABILITY = r"(Str|Dex|Con|Int|Wis|Cha|Strength|Dexterity|Constitution|Intelligence|Wisdom|Charisma)\b"
-_DICE = r"\d+d\d+(?:\s*[+-]\s*\d+)?|\d+"
 NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
                 "ten": 10, "once": 1, "twice": 2}
 SAVES = {"fortitude": "fort", "fort": "fort", "reflex": "ref", "will": "will"}
@@ -255,13 +257,11 @@ def _poison(block: RawBlock, item: dict, abilities: list[dict], names: list[str]
     cell = block.get(_field_name(item))
     desc, text = _text_of(block, item, "poison")
     if desc is not None and re.match(r"poison use\b", text, re.IGNORECASE):
-        _set(abilities, "poison", "ignored", "poison use: it coats its weapons with a poison it carries (the text "
+        return _ignored(abilities, "poison", "poison use: it coats its weapons with a poison it carries (the text "
                                              "names several), not a poison of its own")
-        return {}
     if desc is None:
         notes.add("unread", _field_name(item), cell, "poison: no description: not modelled", item["name"])
-        _set(abilities, "poison", "ignored", "no description read")
-        return {}
+        return _ignored(abilities, "poison", "no description read")
     how: list[str] = []
     initial = secondary = None
     dcs = set(re.findall(r"\bFortitude DC (\d+)|\bDC (\d+) Fortitude", text))
@@ -318,18 +318,15 @@ def _poison(block: RawBlock, item: dict, abilities: list[dict], names: list[str]
             _numbers(abilities, "poison", dc, "fort")
             return {}
         notes.add("unread", _field_name(item), cell, "poison: its ability damage not read: not modelled", text[:200])
-        _set(abilities, "poison", "ignored", "its ability damage not read")
-        return {}
+        return _ignored(abilities, "poison", "its ability damage not read")
     if dc is None:
         notes.add("unread", _field_name(item), cell, "poison: no Fortitude DC read: not modelled", text[:200])
-        _set(abilities, "poison", "ignored", "no Fortitude DC read")
-        return {}
+        return _ignored(abilities, "poison", "no Fortitude DC read")
     _numbers(abilities, "poison", dc, "fort")
     if unconscious is None and re.search(r"secondary damage (death|none|paralysis|sleep|unconscious)", text,
                                          re.IGNORECASE):
         what = re.search(r"secondary damage (\w+)", text, re.IGNORECASE).group(1)
-        _set(abilities, "poison", "ignored", f"its secondary damage ({what}) is not ability damage")
-        return {}
+        return _ignored(abilities, "poison", f"its secondary damage ({what}) is not ability damage")
     words = _rider_attacks(reads, r"\bpoison") or _named_attack(text, names, block.title)
     if not words:
         natural = [n for n in names if re.search(r"bite|sting", n)]
@@ -341,9 +338,8 @@ def _poison(block: RawBlock, item: dict, abilities: list[dict], names: list[str]
     attack, why = _deliverer(words, names, unrolled) if words else (None, "")
     if attack is None:
         what = " or ".join(words) if words else "no attack"
-        _set(abilities, "poison", "ignored", f"its {what} {why or 'is named nowhere'}: not an attack the engine "
+        return _ignored(abilities, "poison", f"its {what} {why or 'is named nowhere'}: not an attack the engine "
                                              "rolls, and the engine's poison is on a hit with one")
-        return {}
     if unconscious is not None:
         field = {"attack": attack, "dc": dc, "save": "fort", "unconscious": unconscious}
         if secondary_unconscious is not None:
@@ -372,8 +368,7 @@ def _weapon_poison(block: RawBlock, item: dict, abilities: list[dict], dc: int, 
               if a.get("kind") == "ranged"]
     names = ranged or [a["name"] for r in (data.get("full_attack") or []) for a in r]
     if not names:
-        _set(abilities, "poison", "ignored", "no weapon to coat")
-        return {}
+        return _ignored(abilities, "poison", "no weapon to coat")
     if changed:
         notes.add("changed", _field_name(item), cell, f"poison: {changed}", text[:200])
     _numbers(abilities, "poison", dc, "fort")
@@ -443,8 +438,7 @@ def _ability_damage(block: RawBlock, item: dict, abilities: list[dict], names: l
     else:
         notes.add("unread", _field_name(item), cell, f"{key}: its dice and ability not read: not modelled",
                   text[:200] or entry)
-        _set(abilities, key, "ignored", "its dice and ability not read")
-        return {}
+        return _ignored(abilities, key, "its dice and ability not read")
     dcs = set(re.findall(r"\bDC (\d+) (Fortitude|Will|Reflex)|(Fortitude|Will|Reflex) DC (\d+)", text))
     dc = save = None
     if len(dcs) == 1:
@@ -459,9 +453,8 @@ def _ability_damage(block: RawBlock, item: dict, abilities: list[dict], names: l
             if dc is not None:
                 a["dc"], a["save"] = dc, save
     if attack is None:
-        _set(abilities, key, "ignored", f"its {' or '.join(words) or 'attack'} {why}: not an attack the engine "
+        return _ignored(abilities, key, f"its {' or '.join(words) or 'attack'} {why}: not an attack the engine "
                                         f"rolls, and the engine's {key} is on a hit with one")
-        return {}
     field = {"attack": attack, "loss": loss, "dc": dc, "save": save or "fort"}
     saved = f", {save.capitalize()} DC {dc} negates" if dc is not None else ", no save"
     _set(abilities, key, "modelled", f"ability_damage on the {attack}: {loss['dice']} {loss['ability']} "
@@ -477,26 +470,20 @@ def _energy_drain(block: RawBlock, item: dict, abilities: list[dict], names: lis
     m = re.search(r"\bgains? (one|two|three|four|five|\d+) negative levels?", text, re.IGNORECASE) or re.search(
         r"\bbestows (one|two|three|four|five|\d+) negative levels?", text, re.IGNORECASE)
     if m is None:
-        notes.add("unread", _field_name(item), cell, "energy drain: how many negative levels not read: not "
-                                                      "modelled", text[:200] or item["name"])
-        _set(abilities, "energy drain", "ignored", "how many negative levels not read")
-        return {}
+        return _unread(notes, abilities, item, cell, "energy drain", "how many negative levels not read", text)
     levels = NUMBER_WORDS.get(m.group(1).lower()) or int(m.group(1))
     low = text.lower()
     if re.search(r"\binside\b|\bswallow|\bgizzard", low):
-        _set(abilities, "energy drain", "ignored", "only a swallowed foe is drained, not one it hits; the engine's "
+        return _ignored(abilities, "energy drain", "only a swallowed foe is drained, not one it hits; the engine's "
                                                    "energy drain is on a hit")
-        return {}
     if re.search(r"\bkiss|\bembrace", low):
-        _set(abilities, "energy drain", "ignored", "drained by a kiss or an embrace (a grapple), not a hit; the "
+        return _ignored(abilities, "energy drain", "drained by a kiss or an embrace (a grapple), not a hit; the "
                                                    "engine's energy drain is on a hit")
-        return {}
     words = _named_attack(text, names, block.title) or _rider_attacks(reads, r"energy drain")
     attack, why = _deliverer(words, names, unrolled) if words else (None, "is named nowhere")
     if attack is None:
-        _set(abilities, "energy drain", "ignored", f"its {' or '.join(words) or 'attack'} {why}: not an attack the "
+        return _ignored(abilities, "energy drain", f"its {' or '.join(words) or 'attack'} {why}: not an attack the "
                                                    "engine rolls, and the engine's energy drain is on a hit with one")
-        return {}
     how = ""
     if re.search(r"temporary hit points", low):
         how = "; the 5 temporary hit points it gains per level are left out"
@@ -518,8 +505,7 @@ def _rake(block: RawBlock, item: dict, abilities: list[dict], notes: Notes) -> d
     if bonus is None or (dmg is None and entry_dmg is None):
         notes.add("unread", _field_name(item), cell, "rake: its attack bonus and damage not read: not modelled",
                   text[:200] or entry)
-        _set(abilities, "rake", "ignored", "its attack bonus and damage not read")
-        return {}
+        return _ignored(abilities, "rake", "its attack bonus and damage not read")
     if re.search(r"\bwhile swimming\b", text, re.IGNORECASE):
         _set(abilities, "rake", "no effect", "its rakes come only while it swims, and the arena has no water")
         return {}
@@ -563,8 +549,7 @@ def _rage(block: RawBlock, item: dict, abilities: list[dict], notes: Notes) -> d
     if not _RAGE_NUMBERS.search(text):
         what = "its numbers differ from the engine's rage (+4 Strength, +4 Constitution, -2 AC once hurt)" \
             if text else "no description read"
-        _set(abilities, "rage", "ignored", what)
-        return {}
+        return _ignored(abilities, "rage", what)
     how = ""
     if not re.search(r"takes damage", text, re.IGNORECASE):
         how = ("; the SRD's is at will for a few rounds a day, the engine's starts once it is hurt and lasts the "
@@ -592,14 +577,11 @@ def _burn(block: RawBlock, item: dict, abilities: list[dict], names: list[str], 
     rounds = re.search(rf"burns for ({_DICE}) rounds", text, re.IGNORECASE)
     if dc is None or rounds is None:
         what = "no Reflex DC" if dc is None else "no duration"
-        notes.add("unread", _field_name(item), cell, f"burn: {what} read: not modelled", text[:200] or item["name"])
-        _set(abilities, "burn", "ignored", f"{what} read")
-        return {}
+        return _unread(notes, abilities, item, cell, "burn", f"{what} read", text)
     words = _named_attack(text, names, block.title) or re.findall(r"\b(slam) attack", text, re.IGNORECASE)
     attack, why = _deliverer([w.lower() for w in words], names, unrolled) if words else (None, "is named nowhere")
     if attack is None:
-        _set(abilities, "burn", "ignored", f"its {' or '.join(words) or 'attack'} {why}")
-        return {}
+        return _ignored(abilities, "burn", f"its {' or '.join(words) or 'attack'} {why}")
     fire = next((a.get("extra_damage") for r in data.get("full_attack", []) + data.get("attack", []) for a in r
                  if a["name"] == attack and a.get("extra_damage_type") == "fire"), None)
     damage = fire or "1d4"
@@ -640,15 +622,13 @@ def _gaze(block: RawBlock, item: dict, abilities: list[dict], names: list[str], 
     desc, text = _text_of(block, item, re.sub(r"\(.*?\)", "", entry).strip(), "gaze")
     if desc is None:
         notes.add("unread", _field_name(item), cell, "gaze: no description: not modelled", entry)
-        _set(abilities, "gaze", "ignored", "no description read")
-        return {}
+        return _ignored(abilities, "gaze", "no description read")
     body = re.sub(r"^[^:]*:\s*", "", text)
     effect = next((e for e, p in _GAZE_EFFECTS if re.search(p, body[:120], re.IGNORECASE)), None)
     m = re.search(r"\b(Fortitude|Will|Reflex) DC (\d+)|\bDC (\d+) (Fortitude|Will|Reflex)", body)
     if m is None:
         notes.add("unread", _field_name(item), cell, "gaze: no save DC read: not modelled", text[:200])
-        _set(abilities, "gaze", "ignored", "no save DC read")
-        return {}
+        return _ignored(abilities, "gaze", "no save DC read")
     save, dc = SAVES[(m.group(1) or m.group(4)).lower()], int(m.group(2) or m.group(3))
     own = re.search(rf"\bthe {re.escape(block.title.lower())}'s {re.escape(entry.lower())} \(DC (\d+)\)",
                     " ".join(block.context[block.line:block.line + 80]).lower(), re.IGNORECASE)
@@ -665,17 +645,15 @@ def _gaze(block: RawBlock, item: dict, abilities: list[dict], names: list[str], 
     if effect is None or re.search(r"\bslay\b|\bdazed?\b|\bstun|\bcharm|penalty on attack", body[:200],
                                    re.IGNORECASE) and effect != "petrify":
         what = re.split(r"[.;]", body)[0][:80]
-        _set(abilities, "gaze", "ignored", f"its {entry.lower()} ({what}) is not one the engine's gaze has (petrify, "
+        return _ignored(abilities, "gaze", f"its {entry.lower()} ({what}) is not one the engine's gaze has (petrify, "
                                            "paralysis, death, fear)")
-        return {}
     field: dict = {"effect": effect, "save": save, "dc": dc}
     rounds = re.search(rf"(?:for|lasts) ({_DICE}) rounds", body, re.IGNORECASE)
     if effect in ("paralysis", "fear"):
         if rounds is None:
             notes.add("unread", _field_name(item), cell, f"gaze: how long its {effect} lasts not read: not "
                                                           "modelled", text[:200])
-            _set(abilities, "gaze", "ignored", f"how long its {effect} lasts not read")
-            return {}
+            return _ignored(abilities, "gaze", f"how long its {effect} lasts not read")
         field["rounds"] = _dice(rounds.group(1))
     if effect == "paralysis" and re.search(r"paralyzed with fear|fear effect", body, re.IGNORECASE):
         how += "; a fear effect that paralyzes: the engine's paralysis (fear immunity left out)"
@@ -736,16 +714,12 @@ def _swallow(block: RawBlock, item: dict, abilities: list[dict], data: dict, not
     desc, _ = _text_of(block, item, "swallow whole")
     text = _following(block, desc, 3)
     if data.get("improved_grab") is None:
-        _set(abilities, "swallow whole", "ignored", "no improved grab the engine models: swallow whole needs its "
+        return _ignored(abilities, "swallow whole", "no improved grab the engine models: swallow whole needs its "
                                                     "hold")
-        return {}
     m = re.search(rf"(?:takes?|taking) ({_DICE}) points? of (bludgeoning|crushing|acid) damage"
                   rf"(?:,? (?:plus|and) ({_DICE}) points? of (acid|fire|bludgeoning) damage)?", text, re.IGNORECASE)
     if m is None:
-        notes.add("unread", _field_name(item), cell, "swallow whole: the damage inside not read: not modelled",
-                  text[:200] or item["name"])
-        _set(abilities, "swallow whole", "ignored", "the damage inside not read")
-        return {}
+        return _unread(notes, abilities, item, cell, "swallow whole", "the damage inside not read", text)
     kind = "bludgeoning" if m.group(2).lower() in ("bludgeoning", "crushing") else m.group(2).lower()
     damage = _dice(m.group(1))
     how = ""
@@ -780,9 +754,7 @@ def _web(block: RawBlock, item: dict, abilities: list[dict], names: list[str], u
     count = NUMBER_WORDS.get(uses.group(1).lower()) if uses else None
     if dc is None or count is None:
         what = "no Strength DC to burst it" if dc is None else "how many webs a day"
-        notes.add("unread", _field_name(item), cell, f"web: {what} read: not modelled", text[:200] or item["name"])
-        _set(abilities, "web", "ignored", f"{what} read")
-        return {}
+        return _unread(notes, abilities, item, cell, "web", f"{what} read", text)
     if re.search(r"web-spinners can throw", text, re.IGNORECASE):
         how += "; as a web-spinner (the SRD's hunting spiders throw none)"
         notes.add("guess", _field_name(item), cell, "web: the block is a web-spinner (hunting spiders cannot use "
@@ -813,9 +785,8 @@ def _breath_effect(block: RawBlock, items: list[dict], abilities: list[dict], da
         return _plain_breath(block, item, abilities, notes)
     effect = BREATH_EFFECTS.get(word)
     if effect is None:
-        _set(abilities, key, "ignored", "not a breath effect the engine's breath_effect has (sleep, paralysis, "
+        return _ignored(abilities, key, "not a breath effect the engine's breath_effect has (sleep, paralysis, "
                                         "slow, fear, weakness, repulsion)")
-        return {}
     desc, text = _text_of(block, item, entry)
     shape = re.search(r"(\d+)-foot (cone|line)", text)
     save = re.search(r"\b(Fortitude|Will|Reflex) DC (\d+)", text)
@@ -827,8 +798,7 @@ def _breath_effect(block: RawBlock, items: list[dict], abilities: list[dict], da
             "no age category" if age is None else "no duration"
         notes.add("unread", _field_name(item), cell, f"breath weapon ({word}): {what} read: not modelled",
                   text[:200] or entry)
-        _set(abilities, key, "ignored", f"{what} read")
-        return {}
+        return _ignored(abilities, key, f"{what} read")
     field: dict = {"shape": shape.group(2), "length_ft": int(shape.group(1)), "effect": effect,
                    "save": SAVES[save.group(1).lower()], "dc": int(save.group(2))}
     rounds = re.search(r"for (\d+d\d+) rounds plus 1 round per age category", general)
@@ -842,8 +812,7 @@ def _breath_effect(block: RawBlock, items: list[dict], abilities: list[dict], da
     else:
         notes.add("unread", _field_name(item), cell, f"breath weapon ({word}): its duration not read: not "
                                                       "modelled", general[:200])
-        _set(abilities, key, "ignored", "its duration not read")
-        return {}
+        return _ignored(abilities, key, "its duration not read")
     for a in abilities:
         if a["key"] == key:
             a["dc"], a["save"] = field["dc"], field["save"]
@@ -888,9 +857,8 @@ def _plain_breath(block: RawBlock, item: dict, abilities: list[dict], notes: Not
         if desc is not None and dmg else []
     first = next((_TABLE_BREATH.search(_column(row, "Breath Weapon") or "") for row in rows), None)
     if dmg is None or first is None or recharge is None:
-        _set(abilities, key, "ignored", "not a cone or line of damage, nor a breath effect the engine's "
+        return _ignored(abilities, key, "not a cone or line of damage, nor a breath effect the engine's "
                                         "breath_effect has")
-        return {}
     energy = {"lightning": "electricity"}.get(first.group(3).lower(), first.group(3).lower())
     head = _column(rows[0], "Head") or "the first"
     weapon = {"shape": first.group(2).lower(), "length_ft": int(first.group(1)), "damage": dmg.group(1),
@@ -929,8 +897,7 @@ def _acid_spray(block: RawBlock, item: dict, abilities: list[dict], notes: Notes
         what = "no cone" if cone is None else "no damage" if dmg is None else "no save DC" if save is None \
             else "how often"
         notes.add("unread", _field_name(item), cell, f"acid spray: {what} read: not modelled", text[:200])
-        _set(abilities, "acid spray", "ignored", f"{what} read")
-        return {}
+        return _ignored(abilities, "acid spray", f"{what} read")
     half = save.group(3).lower() == "halves"
     weapon = {"shape": "cone", "length_ft": int(cone.group(1)), "damage": _dice(dmg.group(1)), "damage_type": "acid",
               "save": SAVES[save.group(2).lower()], "dc": int(save.group(1)),
@@ -963,8 +930,7 @@ def _stench(block: RawBlock, item: dict, abilities: list[dict], data: dict, note
         if dc is None or not re.search(r"within 10 feet must succeed .* or be nauseated for as long as it remains "
                                        r"within the affected area.*Creatures that successfully save are sickened",
                                        text, re.IGNORECASE):
-            _set(abilities, "stench", "ignored", "its nausea's terms not read")
-            return {}
+            return _ignored(abilities, "stench", "its nausea's terms not read")
         _set(abilities, "stench", "modelled", f"stench: the foes in melee with it (within 10 feet), Fort DC {dc} or "
                                               "nauseated (no actions but a move: out of the fight, not helpless), "
                                               "else sickened, for the fight (they stay near it), on its first action")
@@ -972,9 +938,7 @@ def _stench(block: RawBlock, item: dict, abilities: list[dict], data: dict, note
     m = re.search(rf"sickened for ({_DICE}) (round|minute|hour)s?", text, re.IGNORECASE)
     if dc is None or m is None:
         what = "no Fortitude DC" if dc is None else "how long it sickens"
-        notes.add("unread", _field_name(item), cell, f"stench: {what} read: not modelled", text[:200] or item["name"])
-        _set(abilities, "stench", "ignored", f"{what} read")
-        return {}
+        return _unread(notes, abilities, item, cell, "stench", f"{what} read", text)
     rounds, changed = _rounds(m.group(1), m.group(2))
     how = ""
     if changed:
@@ -998,9 +962,7 @@ def _trample(block: RawBlock, item: dict, abilities: list[dict], data: dict, not
     dc = next((int(a or b) for a, b in dcs), None) if len(dcs) == 1 else None
     if dc is None or dmg is None:
         what = "no Reflex DC" if dc is None else "no damage"
-        notes.add("unread", _field_name(item), cell, f"trample: {what} read: not modelled", text[:200] or item["name"])
-        _set(abilities, "trample", "ignored", f"{what} read")
-        return {}
+        return _unread(notes, abilities, item, cell, "trample", f"{what} read", text)
     damage = _dice(dmg.group(1))
     for a in abilities:
         if a["key"] == "trample":
@@ -1025,10 +987,7 @@ def _powerful_charge(block: RawBlock, item: dict, abilities: list[dict], data: d
     desc, text = _text_of(block, item, "powerful charge")
     dmg = _CHARGE_DAMAGE.search(text)
     if dmg is None:
-        notes.add("unread", _field_name(item), cell, "powerful charge: its damage not read: not modelled",
-                  text[:200] or item["name"])
-        _set(abilities, "powerful charge", "ignored", "its damage not read")
-        return {}
+        return _unread(notes, abilities, item, cell, "powerful charge", "its damage not read", text)
     damage = _dice(dmg.group(1))
     for a in abilities:
         if a["key"] == "powerful charge":
@@ -1040,16 +999,14 @@ def _powerful_charge(block: RawBlock, item: dict, abilities: list[dict], data: d
     if named:
         found = _named(named.group(1), [a["name"] for a in melee])
         if found is None:
-            _set(abilities, "powerful charge", "ignored", f"its {named.group(1).lower()} attack is not an attack of "
+            return _ignored(abilities, "powerful charge", f"its {named.group(1).lower()} attack is not an attack of "
                                                           "its routines")
-            return {}
         base = next(a for a in melee if a["name"] == found)
     elif standard:
         base = standard[0]
         how = f"; the text names no attack: its standard attack, the {base['name']}"
     else:
-        _set(abilities, "powerful charge", "ignored", "the text names no attack and it has no melee attack")
-        return {}
+        return _ignored(abilities, "powerful charge", "the text names no attack and it has no melee attack")
     bonus = _CHARGE_BONUS.search(text)
     bonuses = [int(bonus.group(1) or bonus.group(2))] if bonus else [base["bonuses"][0]]
     if not bonus:

@@ -16,25 +16,25 @@ from __future__ import annotations
 import re
 
 from arena.dice import parse as parse_dice
-from arena.world.srd_combat import _field_name, _first, _named, _set
-from arena.world.srd_effects import NUMBER_WORDS, SAVES, SIZE_WORDS, _dice, _following, _text_of, size_row
+from arena.world.srd_combat import _field_name, _first, _ignored, _named, _set, _unread
+from arena.world.srd_effects import (
+    _DICE,
+    NUMBER_WORDS,
+    SAVES,
+    SIZE_WORDS,
+    _dice,
+    _following,
+    _numbers,
+    _text_of,
+    size_row,
+)
 from arena.world.srd_fields import AttackRead, Notes, _clean
 from arena.world.srd_text import RawBlock, _ability_head, _paragraph_head, rule_above
 
-_DICE = r"\d+d\d+(?:\s*[+-]\s*\d+)?|\d+"
 _SAVE = r"(Fortitude|Reflex|Will)"
 PER_DAY = {"once": 1, "twice": 2, "three times": 3}
 IRREGULAR = {"dretches": "dretch", "hezrous": "hezrou", "lemures": "lemure", "babau": "babau", "hezrou": "hezrou"}
 """Plural creature names of the summon texts that a plain -s does not make."""
-
-
-def _unread(notes: Notes, abilities: list[dict], item: dict, cell, key: str, what: str, text: str,
-            label: str | None = None) -> dict:
-    """An ability whose numbers the text does not give: noted as unread (file, line and text) and marked ignored,
-    with what was missing; no stat-block field."""
-    notes.add("unread", _field_name(item), cell, f"{label or key}: {what}: not modelled", text[:200] or item["name"])
-    _set(abilities, key, "ignored", what)
-    return {}
 
 
 def _aura(abilities: list[dict], key: str, field: dict, described: str) -> dict:
@@ -150,8 +150,7 @@ def _summon(block: RawBlock, item: dict, abilities: list[dict], data: dict, note
     if m is None:
         why = "it summons automatically (no chance)" if re.search(r"automatically summon", text) else \
             "its uses and chance not read"
-        _set(abilities, "summon", "ignored", why)
-        return {}
+        return _ignored(abilities, "summon", why)
     uses = PER_DAY[m.group(1).lower()]
     groups = [(m.group(2), int(m.group(3)))]
     for more in re.finditer(r"or (.+?) with an? (\d+)% chance", m.group(4)):
@@ -165,8 +164,7 @@ def _summon(block: RawBlock, item: dict, abilities: list[dict], data: dict, note
     if first is None:
         notes.add("unread", _field_name(item), cell, f"summon: the creature of {options[0]!r} not read: not "
                                                       "modelled", text[:200])
-        _set(abilities, "summon", "ignored", "the creature it summons not read")
-        return {}
+        return _ignored(abilities, "summon", "the creature it summons not read")
     count, creature = first
     how = "" if len(options) == 1 and len(groups) == 1 else \
         f"; of the options ({'; '.join(w for w, _ in groups)}) the first of the highest chance"
@@ -184,9 +182,8 @@ def _whirlwind(block: RawBlock, item: dict, abilities: list[dict], data: dict, n
     desc, _ = _text_of(block, item, "whirlwind")
     text = _following(block, desc, 4)
     if re.search(r"whirlwind blast", item["name"], re.IGNORECASE) or desc is None:
-        _set(abilities, "whirlwind", "ignored", "a blast from its whirlwind form, which it takes by alternate form "
+        return _ignored(abilities, "whirlwind", "a blast from its whirlwind form, which it takes by alternate form "
                                                 "(not modelled)" if desc is not None else "no description read")
-        return {}
     per_hd = re.search(r"1 round for every 2 HD", text)
     fixed = re.search(r"for up to (\d+) rounds", text)
     rounds = str(max(1, _hit_dice(data) // 2)) if per_hd else fixed.group(1) if fixed else None
@@ -247,8 +244,7 @@ def _adhesive(block: RawBlock, item: dict, abilities: list[dict], data: dict, no
     attack = _named(m.group(1), names) if m else None
     dmg = re.search(rf"deals ({_DICE}) points of damage with a successful grapple check", text)
     if attack is None or dmg is None or data.get("improved_grab") is not None:
-        _set(abilities, "crush", "ignored", "the damage of a grapple, and no adhesive or grab that starts it read")
-        return {}
+        return _ignored(abilities, "crush", "the damage of a grapple, and no adhesive or grab that starts it read")
     slam = next(a for r in (data.get("full_attack") or []) + (data.get("attack") or []) for a in r
                 if a["name"] == attack)
     how = ""
@@ -362,12 +358,6 @@ def _song(block: RawBlock, item: dict, abilities: list[dict], data: dict, notes:
                  "on, as a free action each turn (the SRD names no action)")
 
 
-def _numbers(abilities: list[dict], key: str, dc: int, save: str) -> None:
-    for a in abilities:
-        if a["key"] == key:
-            a["dc"], a["save"] = dc, save
-
-
 # --------------------------------------------------------------------------------------------- roar, smoke, entangle
 def _roar(block: RawBlock, item: dict, abilities: list[dict], data: dict, notes: Notes) -> dict:
     """The dragonne's: ``loose a devastating roar every 1d4 rounds ... DC 15 Will save or become fatigued. Those
@@ -377,9 +367,8 @@ def _roar(block: RawBlock, item: dict, abilities: list[dict], data: dict, notes:
     every = re.search(r"roar every (\d+d\d+) rounds", text)
     dc = _dc_of(text)
     if every is None or dc is None or "fatigued" not in text:
-        _set(abilities, "roar", "ignored", "not the dragonne's roar of fatigue (a fear or holy word effect, or "
+        return _ignored(abilities, "roar", "not the dragonne's roar of fatigue (a fear or holy word effect, or "
                                            "numbers not read)")
-        return {}
     _numbers(abilities, "roar", dc, "will")
     _set(abilities, "roar", "modelled", f"roar: every {every.group(1)} rounds as its standard action, Will DC {dc} or "
                                         "fatigued (exhausted for the foes in melee with it, within 30 feet)")
@@ -413,8 +402,7 @@ def _entangle(block: RawBlock, item: dict, abilities: list[dict], data: dict, no
     desc, text = _text_of(block, item, "entangle")
     dc = re.search(r"\(Ref(?:lex)? DC (\d+) partial\)", text)
     if dc is None or not re.search(r"animate plants", text):
-        _set(abilities, "entangle", "ignored", "an entangling weapon or rope (not the assassin vine's plants)")
-        return {}
+        return _ignored(abilities, "entangle", "an entangling weapon or rope (not the assassin vine's plants)")
     _numbers(abilities, "entangle", int(dc.group(1)), "ref")
     _set(abilities, "entangle", "modelled", f"entangle: at the start of each of its turns (a free action) every foe "
                                             f"not entangled, Reflex DC {dc.group(1)} or entangled (a DC 20 Strength "
@@ -478,8 +466,7 @@ def _earth_mastery(block: RawBlock, item: dict, abilities: list[dict], data: dic
     its attacks gain +1 and +1."""
     desc, text = _text_of(block, item, "earth mastery")
     if not re.search(r"\+1 bonus on attack and damage rolls if both it and its foe are touching the ground", text):
-        _set(abilities, "earth mastery", "ignored", "its numbers not read")
-        return {}
+        return _ignored(abilities, "earth mastery", "its numbers not read")
     out = {}
     for key in ("attack", "full_attack"):
         out[key] = [[{**a, "bonuses": [b + 1 for b in a["bonuses"]], "damage": _plus(a["damage"], 1)}
@@ -523,8 +510,7 @@ def _attach(block: RawBlock, item: dict, abilities: list[dict], data: dict, note
     names = [a["name"] for r in (data.get("full_attack") or []) + (data.get("attack") or []) for a in r]
     attack = _named(hit.group(1), names) if hit else None
     if attack is None or loss is None or data.get("improved_grab") is not None:
-        _set(abilities, "attach", "ignored", "its attack and blood drain not read")
-        return {}
+        return _ignored(abilities, "attach", "its attack and blood drain not read")
     limit = re.search(r"Once it has dealt (\d+) points of Constitution damage, it detaches", drain_text)
     grab = {"attack": attack, "constrict": None, "any_size": True, "automatic": True, "hold_check": False,
             "drain": {"dice": _dice(loss.group(1)), "ability": "con"}}
@@ -548,8 +534,7 @@ def _split(block: RawBlock, item: dict, abilities: list[dict], data: dict, notes
     m = re.search(r"^(.*?) deal no damage to an? [\w ]+?\. Instead the creature splits into two identical \w+, each "
                   r"with half of the original's current hit points", re.sub(r"^[^:]*:\s*", "", text))
     if m is None or not re.search(r"10 hit points or less cannot be further split", text):
-        _set(abilities, "split", "ignored", "its terms not read")
-        return {}
+        return _ignored(abilities, "split", "its terms not read")
     kinds = [k for k in ("slashing", "piercing", "electricity") if k in m.group(1).lower()]
     _set(abilities, "split", "modelled", f"split: {', '.join(kinds)} deal it no damage and split it in two of half "
                                          "its hit points while it has more than 10 (immunities too); the second "
@@ -565,9 +550,8 @@ def _acid(block: RawBlock, item: dict, abilities: list[dict], data: dict, notes:
     carried = any(a.get("extra_damage_type") == "acid" for r in (data.get("attack") or []) for a in r)
     harmless = re.search(r"dissolves only flesh|does not harm metal or stone", text)
     if not carried or not harmless or re.search(r"armor and clothing dissolve|weapon .*? dissolves", text):
-        _set(abilities, "acid", "ignored", "its acid dissolves armour and weapons (not modelled)" if carried else
+        return _ignored(abilities, "acid", "its acid dissolves armour and weapons (not modelled)" if carried else
              "no acid damage on its attacks")
-        return {}
     _set(abilities, "acid", "modelled", "the acid damage rides on its attacks (extra_damage); it harms only flesh")
     return {}
 
@@ -581,8 +565,7 @@ def _engulf(block: RawBlock, item: dict, abilities: list[dict], data: dict, note
                   text)
     acid = next((a for r in (data.get("attack") or []) for a in r if a.get("extra_damage_type") == "acid"), None)
     if m is None or acid is None or m.group(1).lower() not in SIZE_WORDS:
-        _set(abilities, "engulf", "ignored", "an engulfing of other terms (a cloaker's, a mouther's)")
-        return {}
+        return _ignored(abilities, "engulf", "an engulfing of other terms (a cloaker's, a mouther's)")
     _numbers(abilities, "engulf", int(m.group(2)), "ref")
     for a in abilities:
         if a["key"] == "paralysis" and a.get("notes"):
@@ -604,8 +587,7 @@ def _acid_sting(block: RawBlock, item: dict, abilities: list[dict], data: dict, 
     m = re.search(rf"sting each round \(([+-]\d+) attack bonus\)\. A hit with the sting attack deals ({_DICE}) points "
                   rf"of piercing damage and ({_DICE}) points of acid damage", text)
     if m is None or data.get("improved_grab") is None or data.get("rake") is not None:
-        _set(abilities, "acid sting", "ignored", "no grab to sting from, or its numbers not read")
-        return {}
+        return _ignored(abilities, "acid sting", "no grab to sting from, or its numbers not read")
     _set(abilities, "acid sting", "modelled", f"the sting it makes each turn it holds a foe: {m.group(1)} melee "
                                               f"({_dice(m.group(2))} piercing plus {_dice(m.group(3))} acid)")
     return {"rake": {"name": "sting", "bonuses": [int(m.group(1))], "damage": _dice(m.group(2)),
@@ -623,8 +605,7 @@ def _instability(block: RawBlock, item: dict, abilities: list[dict], data: dict,
     control = re.search(r"regain its own shape by taking a standard action to attempt a DC (\d+) Charisma check", text)
     names = [a["name"] for r in (data.get("full_attack") or []) for a in r]
     if dc is None or control is None or not names:
-        _set(abilities, "corporeal instability", "ignored", "its DCs not read")
-        return {}
+        return _ignored(abilities, "corporeal instability", "its DCs not read")
     _numbers(abilities, "corporeal instability", int(dc.group(1)), "fort")
     _set(abilities, "corporeal instability", "modelled",
          f"instability on the {names[0]}: Fort DC {dc.group(1)} or amorphous, out of the fight (its blind blows at "
@@ -640,8 +621,7 @@ def _pipes(block: RawBlock, item: dict, abilities: list[dict], data: dict, notes
     desc, text = _text_of(block, item, "pipes")
     m = re.search(r"DC (\d+) Will save or be affected by charm person, sleep, or fear \(caster level (\d+)", text)
     if m is None or data.get("aura") is not None:
-        _set(abilities, "pipes", "ignored", "its tunes not read")
-        return {}
+        return _ignored(abilities, "pipes", "its tunes not read")
     return _aura(abilities, "pipes", {"effect": "panic", "dc": int(m.group(1)), "save": "will", "rounds": m.group(2)},
                  f"aura: the tune of fear (the satyr's choice), Will DC {m.group(1)} once for "
                  f"each foe or panicked for {m.group(2)} rounds, on its first action")
@@ -656,8 +636,7 @@ def _always_invisible(block: RawBlock, item: dict, abilities: list[dict], data: 
     desc, text = _text_of(block, item, key)
     constant = re.search(r"remain invisible even when attacking|invisible in any area lit well enough", text)
     if constant is None or re.search(r"can suppress", text):
-        _set(abilities, key, "ignored", "an invisibility it can suppress or turns on when frightened (not modelled)")
-        return {}
+        return _ignored(abilities, key, "an invisibility it can suppress or turns on when frightened (not modelled)")
     _set(abilities, key, "modelled", "invisible all fight, even when it attacks: total concealment (50% miss "
                                      "chance); its +2 and the foe's lost Dexterity bonus as an unseen attacker are "
                                      "left out")
@@ -669,8 +648,7 @@ def _lay_on_hands(block: RawBlock, item: dict, abilities: list[dict], data: dict
     of damage equal to its full normal hit points``."""
     desc, text = _text_of(block, item, "lay on hands")
     if not re.search(r"heal an amount of damage equal to its full normal hit points", text):
-        _set(abilities, "lay on hands", "ignored", "its amount not read")
-        return {}
+        return _ignored(abilities, "lay on hands", "its amount not read")
     _set(abilities, "lay on hands", "modelled", f"lay_on_hands: {data['hp']} hit points a fight, healing itself as a "
                                                 "standard action once below half")
     return {"lay_on_hands": data["hp"]}
@@ -682,8 +660,7 @@ def _freedom(block: RawBlock, item: dict, abilities: list[dict], data: dict, not
     solid fog, slow, and web"); of the party's spells that is hold person."""
     desc, text = _text_of(block, item, "freedom of movement")
     if not re.search(r"continuous freedom of movement ability as the spell", text):
-        _set(abilities, "freedom of movement", "ignored", "its terms not read")
-        return {}
+        return _ignored(abilities, "freedom of movement", "its terms not read")
     _set(abilities, "freedom of movement", "modelled", "immunities: paralysis (freedom of movement: no hold or "
                                                        "paralysis stops it; the party's webs and slows are none)")
     return {"immunities": list(dict.fromkeys([*data.get("immunities", []), "paralysis"]))}
@@ -710,8 +687,7 @@ def _quickness(block: RawBlock, item: dict, abilities: list[dict], data: dict, n
     """The choker's: ``It can take an extra standard action or move action during its turn each round``."""
     desc, text = _text_of(block, item, "quickness")
     if not re.search(r"extra standard action or move action during its turn each round", text):
-        _set(abilities, "quickness", "ignored", "its terms not read")
-        return {}
+        return _ignored(abilities, "quickness", "its terms not read")
     _set(abilities, "quickness", "modelled", "quickness: an extra standard attack on each of its turns (the extra "
                                              "action as an attack: the arena has no moving to do)")
     return {"quickness": True}
@@ -726,8 +702,7 @@ def _fear_aura(block: RawBlock, item: dict, abilities: list[dict], data: dict, n
     dc = re.search(r"DC (\d+) Will save or be affected as though by a fear spell \(caster level (\d+)", text) or \
         re.search(r"fear from an (\d+)th-level caster \(save DC (\d+)\)", text)
     if dc is None or data.get("aura") is not None or re.search(r"less than \d+ HD", text):
-        _set(abilities, "fear aura", "ignored", "its DC and caster level not read (or an aura of other terms)")
-        return {}
+        return _ignored(abilities, "fear aura", "its DC and caster level not read (or an aura of other terms)")
     save_dc, level = (int(dc.group(1)), dc.group(2)) if "Will save" in dc.group(0) else (int(dc.group(2)),
                                                                                             dc.group(1))
     return _aura(abilities, "fear aura", {"effect": "panic", "dc": save_dc, "save": "will", "rounds": level},
@@ -744,8 +719,7 @@ def _blood_drain(block: RawBlock, item: dict, abilities: list[dict], data: dict,
                   r"maintains the hold", text)
     grab = data.get("improved_grab")
     if m is None or grab is None or grab.get("drain"):
-        _set(abilities, "blood drain", "ignored", "a drain of a pin, or with no hold the engine models")
-        return {}
+        return _ignored(abilities, "blood drain", "a drain of a pin, or with no hold the engine models")
     _set(abilities, "blood drain", "modelled", f"improved_grab.drain: {_dice(m.group(1))} Constitution on each turn "
                                                "it keeps its hold")
     return {"improved_grab": {**grab, "drain": {"dice": _dice(m.group(1)), "ability": "con"}}}
@@ -762,8 +736,7 @@ def _slow(block: RawBlock, item: dict, abilities: list[dict], data: dict, notes:
     words = [w.strip() for w in re.split(r"\s+or\s+|\s+and\s+", m.group(1))] if m else []
     found = [n for n in names if any(_named(w, [n]) for w in words)]
     if not found:
-        _set(abilities, "slow", "ignored", "a slow effect of its own action, or its attack not read")
-        return {}
+        return _ignored(abilities, "slow", "a slow effect of its own action, or its attack not read")
     attack = found[0]
     how = f" (the SRD's also on its {' and '.join(w for w in words if not _named(w, [attack]))})" \
         if len(words) > 1 else ""
@@ -782,8 +755,7 @@ def _petrification(block: RawBlock, item: dict, abilities: list[dict], data: dic
     names = [a["name"] for r in (data.get("full_attack") or []) + (data.get("attack") or []) for a in r]
     attack = _named(m.group(1), names) if m else None
     if attack is None:
-        _set(abilities, "petrification", "ignored", "its attack and DC not read")
-        return {}
+        return _ignored(abilities, "petrification", "its attack and DC not read")
     _numbers(abilities, "petrification", int(m.group(2)), "fort")
     _set(abilities, "petrification", "modelled", f"petrification on the {attack}: Fort DC {m.group(2)} or stone")
     return {"petrification": {"attack": attack, "dc": int(m.group(2))}}
@@ -794,8 +766,7 @@ def _evasion(block: RawBlock, item: dict, abilities: list[dict], data: dict, not
     takes no damage``."""
     desc, text = _text_of(block, item, "evasion")
     if text and not re.search(r"successful Reflex save .* takes no damage", text):
-        _set(abilities, "evasion", "ignored", "not the SRD's evasion")
-        return {}
+        return _ignored(abilities, "evasion", "not the SRD's evasion")
     _set(abilities, "evasion", "modelled", "evasion: a made Reflex save against half damage takes none")
     return {"evasion": True}
 
@@ -823,8 +794,7 @@ def _spikes(block: RawBlock, item: dict, abilities: list[dict], data: dict, note
     ranged = [a for r in (data.get("full_attack") or []) for a in r if a.get("kind") == "ranged"
               and re.match(r"spike", a["name"])]
     if not ranged:
-        _set(abilities, "spikes", "ignored", "no spike volley in its routines")
-        return {}
+        return _ignored(abilities, "spikes", "no spike volley in its routines")
     _set(abilities, "spikes", "modelled", f"its ranged routine: {ranged[0].get('count', 1)} spikes "
                                           f"{ranged[0]['bonuses'][0]:+d}; the engine fights with its melee routine "
                                           "when it can (its 24 spikes a day are left out)")
@@ -839,8 +809,7 @@ def _horrific(block: RawBlock, item: dict, abilities: list[dict], data: dict, no
     m = re.search(rf"DC (\d+) Fortitude save or instantly be weakened, taking ({_DICE}) points of Strength damage",
                   text)
     if m is None or data.get("aura") is not None:
-        _set(abilities, "horrific appearance", "ignored", "its DC and damage not read")
-        return {}
+        return _ignored(abilities, "horrific appearance", "its DC and damage not read")
     _numbers(abilities, "horrific appearance", int(m.group(1)), "fort")
     _set(abilities, "horrific appearance", "modelled", f"aura: Fort DC {m.group(1)} once for each foe or "
                                                        f"{_dice(m.group(2))} Strength damage, on its first action")
@@ -858,9 +827,8 @@ def _smite(block: RawBlock, item: dict, abilities: list[dict], data: dict, notes
     extra = re.search(r"extra (\d+) points of damage|deal (\d+) points of extra damage", text)
     if m is None or (extra is None and not re.search(r"equal to its HD", text)) or \
             re.search(r"bonus that deals|adds his", text):
-        _set(abilities, "smite", "ignored", "its uses, foe and extra damage not read (or a bonus on the attack "
+        return _ignored(abilities, "smite", "its uses, foe and extra damage not read (or a bonus on the attack "
                                             "roll the engine's smite has not)")
-        return {}
     damage = int(extra.group(1) or extra.group(2)) if extra else min(20, _hit_dice(data))
     against = m.group(2).lower()
     uses = PER_DAY[m.group(1).lower()]

@@ -823,10 +823,10 @@ class Creature(Frozen):
     rake: Attack | None = None
     """Rake (SRD 3.5): these extra attacks in a full attack at the end of a pounce, and each turn it holds a foe."""
     rage: StrictBool = False
+    """Rage (SRD 3.5, dire badger and the like): once hurt, +4 Strength, +4 Constitution and -2 AC for the fight."""
     rage_strength: Annotated[int, _int(2, 8)] = 4
     """The Strength and Constitution its rage adds: +4 (+2 on melee attack and damage rolls, +2 hit points per Hit
     Die), or a sahuagin's blood frenzy's +2 (+1 and +1)."""
-    """Rage (SRD 3.5, dire badger and the like): once hurt, +4 Strength, +4 Constitution and -2 AC for the fight."""
     burn: Burn | None = None
     gaze: Gaze | None = None
     swallow_whole: SwallowWhole | None = None

@@ -123,7 +123,7 @@ def uses_of(word: str) -> int:
     if w.startswith(("constant", "always")):
         return 0
     m = re.match(r"(\d+)/(day|week|month|year)", w)
-    return min(6, int(m.group(1))) if m and m.group(2) == "day" else 1 if m else 1
+    return min(6, int(m.group(1))) if m and m.group(2) == "day" else 1
 
 
 def read_spell_like(text: str) -> list[tuple[str, int, int | None]]:
@@ -145,6 +145,7 @@ def read_spell_like(text: str) -> list[tuple[str, int, int | None]]:
 _PROSE_USES = {"once": 1, "twice": 2, "three times": 3, "four times": 4, "five times": 5}
 _PROSE_NAME = re.compile(r"(?:can use|the effect of(?: an?)?|functions like(?: an?)?)\s+([a-z][a-z' /]+?)(?:\s+spell)?"
                          r"(?=\s*\(|\s+(?:to|as|with|by|at|once|twice|three|four|five|for|in)\b|\s*[.,;]|$)")
+_PROSE_WHEN = re.compile(r"\b(once|twice|three times|four times|five times) per (day|hour)\b|\bat will\b")
 
 
 def read_spell_like_prose(text: str) -> list[tuple[str, int, int | None]]:
@@ -172,9 +173,7 @@ def read_spell_like_prose(text: str) -> list[tuple[str, int, int | None]]:
             m = _PROSE_NAME.search(part)
             if m is None and out and part is not low:      # "and cure moderate wounds once per day"
                 m = re.match(r"\s*([a-z][a-z' /]+?)(?=\s+(?:once|twice|three|four|five|at will))", part)
-            when = re.search(r"\b(once|twice|three times|four times|five times) per (day|hour)\b|\bat will\b",
-                             part) or re.search(r"\b(once|twice|three times|four times|five times) per (day|hour)"
-                                                r"\b|\bat will\b", low)
+            when = _PROSE_WHEN.search(part) or _PROSE_WHEN.search(low)
             if when is None:
                 continue
             if m is None:                 # an ability no spell names (a steam mephit's boiling rain): not modelled

@@ -94,8 +94,8 @@ def list_cmd(json_out: JsonFlag = False, extra: ExtraPaths = None,
     if json_out:
         typer.echo(json.dumps(rows, indent=2))
         return
-    t = table(None, ("name", "CR", "size/type", "hp", "AC", "model", "source"), right=("CR", "hp", "AC"))
-    t.show_edge = False                                   # the header is the first line
+    t = table(None, ("name", "CR", "size/type", "hp", "AC", "model", "source"), right=("CR", "hp", "AC"),
+              edge=False)
     for r in rows:
         t.add_row(cell(r["name"]), r["cr"] or "-", cell(f"{r['size']} {r['type']}"), str(r["hp"]), str(r["ac"]),
                   r["modelled"], r["source"])
@@ -339,16 +339,14 @@ def coverage_cmd(json_out: JsonFlag = False, cr: BandOption = "1/2..15",
     out = console()
     band = f"have it (CR {report['band']})"
     order = table(None, ("#", "ability", "decides", "alone", band, "have it (all CRs)", "full then"),
-                  right=("#", "decides", "alone", band, "have it (all CRs)", "full then"))
-    order.show_edge = False
+                  right=("#", "decides", "alone", band, "have it (all CRs)", "full then"), edge=False)
     for k, row in enumerate(report["order"], 1):
         order.add_row(str(k), cell(row["ability"]), str(row["decides"]), str(row["alone"]),
                       str(row["creatures_in_band"]), str(row["creatures"]), f"{row['cumulative_full']:.0%}")
     out.print(order)
     typer.echo("\nFull and partial modelling by CR")
     by_cr = table(None, ("CR", "creatures", "full", "partial"),
-                  right=("CR", "creatures", "full", "partial"))
-    by_cr.show_edge = False
+                  right=("CR", "creatures", "full", "partial"), edge=False)
     for cr_value, row in report["by_cr"].items():
         by_cr.add_row(cr_value, str(row["creatures"]), str(row["full"]), str(row["partial"]))
     out.print(by_cr)

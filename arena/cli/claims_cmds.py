@@ -183,7 +183,7 @@ def calibrate_cmd(
                 raise ArenaError("name a MONSTER (an SRD monster or typical-crN), or use --grid")
             level = cal.check_level(party_level)
             size_list = cal.parse_sizes(sizes)
-            monster, book = _calibrated(monster, bestiary)
+            book = _calibrated(monster, bestiary)
         folder = out or (Path("results/calibrate-grid") if grid else None)
         if folder is not None:
             from arena.study.report import output_folder
@@ -223,14 +223,14 @@ def calibrate_cmd(
         typer.echo(f"(--grid at n={size_n} per rung: intervals are wide; raise --n for tighter ones)")
 
 
-def _calibrated(monster: str, bestiary: list[Path] | None) -> tuple[str, dict | None]:
-    """MONSTER and the bestiary to calibrate it from (None: the built-in one), checked before any fight: a missing
+def _calibrated(monster: str, bestiary: list[Path] | None) -> dict | None:
+    """The bestiary to calibrate MONSTER from (None: the built-in one), checked before any fight: a missing
     file, a bad stat block, an unknown name, no CR or an unknown policy is an ArenaError."""
     from arena.study.calibrate import calibration_monster
 
     book = bestiary_book(bestiary)
     calibration_monster(monster, book)
-    return monster, book
+    return book
 
 
 def _write_calibration(table: Any, folder: Path, grid: bool, title: str) -> None:

@@ -106,12 +106,14 @@ def console(err: bool = False) -> Any:
                    no_color=True, highlight=False, soft_wrap=False)
 
 
-def table(title: Any = None, columns: list[str] | tuple[str, ...] = (), right: tuple[str, ...] = ()) -> Any:
-    """A rich table whose text columns fold instead of being cut to ``scen...``: names stay whole in a pipe."""
+def table(title: Any = None, columns: list[str] | tuple[str, ...] = (), right: tuple[str, ...] = (),
+          edge: bool = True) -> Any:
+    """A rich table whose text columns fold instead of being cut to ``scen...``: names stay whole in a pipe.
+    ``edge=False``: no blank edge line, the header is the first line."""
     from rich import box
     from rich.table import Table
 
-    t = Table(title=title, box=box.SIMPLE_HEAD, title_justify="left")
+    t = Table(title=title, box=box.SIMPLE_HEAD, title_justify="left", show_edge=edge)
     for col in columns:
         t.add_column(col, justify="right" if col in right else "left", overflow="fold")
     return t

@@ -13,6 +13,7 @@ from rich.table import Table
 
 from arena.cli.common import cell, fail
 from arena.cli.common import console as make_console
+from arena.cli.common import table as make_table
 from arena.errors import ArenaError, RulesError
 from arena.labels import printable
 from arena.limits import MAX_MODIFIER
@@ -29,6 +30,8 @@ NUMBER = re.compile(r"[+-]?[0-9]{1,40}")
 """One number of a range or a routine: ASCII digits only (``int`` would also take "１２" or "1_0")."""
 RANGE = re.compile(rf"{NUMBER.pattern}(\.\.{NUMBER.pattern})?")
 """A number or an inclusive range ``A..B``."""
+TRUNCATED = "Open-ended chains are infinite: computed to a depth whose error is below 1e-12."
+"""The note under a table with an open-ended (truncated) chain."""
 
 
 class Die(StrEnum):
@@ -109,7 +112,7 @@ def _show(check: Check, rule_sets: list[RuleSet], all_variants: bool, as_json: b
     out = make_console()
     out.print(table)
     if any("truncated" in o for o in objects):
-        out.print("Open-ended chains are infinite: computed to a depth whose error is below 1e-12.")
+        out.print(TRUNCATED)
 
 
 def _short(fraction: str) -> str:
@@ -222,8 +225,6 @@ def _percent(row: dict, name: str) -> str:
 
 def _print_rows(rows: list[dict], title: str, swept: str | None) -> None:
     """The sweep as a table: one row per value (and rule set), hit, threat and critical chance, expected damage."""
-    from arena.cli.common import table
-
     keys = list(dict.fromkeys(r["rules"]["key"] for r in rows))
     damage = "expected_damage" in rows[0]
     routine = any("routine" in r for r in rows)
@@ -231,7 +232,7 @@ def _print_rows(rows: list[dict], title: str, swept: str | None) -> None:
                                                                                   "threat", "critical"]
     if damage:
         columns += ["damage per attack", "per routine"] if routine else ["expected damage"]
-    t = table(title, columns, right=("AC", "bonus", "hit", "threat", "critical", "damage per attack",
+    t = make_table(title, columns, right=("AC", "bonus", "hit", "threat", "critical", "damage per attack",
                                      "per routine", "expected damage"))
     last = None
     for r in rows:
@@ -257,7 +258,7 @@ def _print_rows(rows: list[dict], title: str, swept: str | None) -> None:
         out.print(f"expected damage: {printable(e['damage'], limit=80)} (mean {e['mean_damage']:g}) a hit, x"
                   f"{rows[0]['check']['multiplier']} on a critical")
     if any("truncated" in r for r in rows):
-        out.print("Open-ended chains are infinite: computed to a depth whose error is below 1e-12.")
+        out.print(TRUNCATED)
 
 
 def plot_rows(rows: list[dict], path: Path, swept: str, title: str) -> None:

@@ -493,10 +493,6 @@ def calibrate_population(cr: str, party_level: int, sizes: Sequence[int], rules:
     population's median Delta-CR per group size and rule set with the creatures' range."""
     tables = [calibrate(name, party_level, sizes, rules, **options) for name in population_names(cr, sample)]
     table = pd.concat(tables, ignore_index=True)
-    delta = next((c for c in ("delta_cr", "Delta-CR", "delta") if c in table.columns), None)
-    group = [c for c in ("size", "rules") if c in table.columns]
-    if delta is None or not group:
-        return table, pd.DataFrame()
-    summary = (table.groupby(group)[delta].agg(["median", "min", "max", "count"]).reset_index()
-               .rename(columns={"median": f"median {delta}", "count": "creatures"}))
+    summary = (table.groupby(["size", "rules"])["delta"].agg(["median", "min", "max", "count"]).reset_index()
+               .rename(columns={"median": "median delta", "count": "creatures"}))
     return table, summary

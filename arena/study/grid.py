@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 import numpy as np
@@ -133,7 +133,7 @@ def run_grid(*, quick: bool = False, n: int | None = None, seed: int = 0, worker
                 for s in active:
                     for _label, m, rules in _series(s, seed, k, incs[k], variation):
                         if (m.name, rules, k) not in store:
-                            wanted.append(Matchup(**{**m.__dict__, "rules": (rules,)}))
+                            wanted.append(replace(m, rules=(rules,)))
                 if not wanted:
                     continue
                 batch = run_batch(wanted, workers=workers, cluster=cluster, progress=progress)

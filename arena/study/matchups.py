@@ -174,12 +174,13 @@ def merge_requests(matchups: Iterable[Matchup]) -> list[Matchup]:
     """One matchup per key, with the union of the rule sets and the largest n (all on one seed)."""
     merged: dict[tuple, Matchup] = {}
     for m in matchups:
-        old = merged.get((m.key, m.seed))
+        key = (m.key, m.seed)                # once: a carried stat block is hashed on every read of .key
+        old = merged.get(key)
         if old is None:
-            merged[(m.key, m.seed)] = m
+            merged[key] = m
         else:
             rules = tuple(dict.fromkeys([*old.rules, *m.rules]))
-            merged[(m.key, m.seed)] = replace(old, rules=rules, n=max(old.n, m.n))
+            merged[key] = replace(old, rules=rules, n=max(old.n, m.n))
     return list(merged.values())
 
 

@@ -26,14 +26,15 @@ BLINDED = 0.5
 """A blinded attacker: every foe has total concealment for it (the swing's ``BLIND_MISS_CHANCE``)."""
 
 
-def concealment(attacker, target) -> float:
-    """The miss chance ``target``'s concealment gives against ``attacker`` (0.0 when it has none left)."""
+def concealment(attacker, target, ray: bool = False) -> float:
+    """The miss chance ``target``'s concealment gives against ``attacker`` (0.0 when it has none left); a ``ray``
+    passes a wind wall, which stops only arrows and bolts."""
     conditions = target.conditions
     outlined = "outlined" in conditions
     chance = TOTAL_CONCEALMENT if "invisible" in conditions and not outlined else 0.0
     if "blurred" in conditions and not outlined and chance < CONCEALMENT:
         chance = CONCEALMENT                  # blur: "concealment (20% miss chance)"
-    if attacker.ranged and "walled" in conditions:
+    if not ray and attacker.ranged and "walled" in conditions:
         return WIND_WALL                      # arrows and bolts into a wind wall miss
     zone = conditions.get("obscured")
     if zone is not None:
@@ -68,10 +69,7 @@ def misses(f, attacker, target) -> bool:
 def misses_ray(f, attacker, target) -> bool:
     """A ray's hit against a concealed target: the same percentile roll (rays ignore a blinded caster, as before,
     and pass a wind wall, which stops only arrows and bolts)."""
-    walled = target.conditions.pop("walled", None)
-    chance = concealment(attacker, target)
-    if walled is not None:
-        target.conditions["walled"] = walled
+    chance = concealment(attacker, target, ray=True)
     if not chance:
         if not target.conditions.keys() & CONCEALING:
             target.concealed = False
@@ -87,4 +85,3 @@ CONCEALING = frozenset({"invisible", "obscured", "blurred", "walled"})
 """The conditions that conceal a creature (faerie fire's ``outlined`` takes an invisibility's away: SRD "Outlined
 creatures do not benefit from the concealment normally provided by darkness (though a 2nd-level or higher magical
 darkness effect functions normally), blur, displacement, invisibility, or similar effects")."""
-"""The conditions that conceal a creature."""

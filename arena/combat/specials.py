@@ -35,10 +35,6 @@ MAX_SUMMONED = 40
 """At most this many creatures answer one summoning (4d10 dretches rolls at most 40)."""
 
 
-state = state_of
-"""The creature's per-fight ability state (``Combatant.specials``), made on first use."""
-
-
 def _size(c: Combatant) -> int:
     return SIZES.index(c.t.creature.size)
 
@@ -54,7 +50,7 @@ def special_turn(f, c: Combatant, target: Combatant | None, full: bool) -> bool:
     summoning (its first chance), keeping up or starting a whirlwind, a roar, a crush; a smite is its first melee
     attack (the rest of its routine follows). Returns True when the turn went to it."""
     t = c.t
-    st = state(c)
+    st = state_of(c)
     if t.quickness and target is not None and target.is_able:
         quick(f, c, target)                  # its extra standard action: an attack, then its turn goes on
     if t.summon is not None and st.get("summons", 0) < t.summon.uses:
@@ -216,7 +212,7 @@ def summon(f, c: Combatant) -> bool:
     success" (a standard action, as the spell it is the equivalent of): the chance is rolled on the fight's
     stream; the creatures come at the end of the round (:func:`join`)."""
     s = c.t.summon
-    st = state(c)
+    st = state_of(c)
     st["summons"] = st.get("summons", 0) + 1
     won = f.rand() < s.chance
     if f.lines is not None:
@@ -340,7 +336,7 @@ def roar(f, c: Combatant, targets: list[Combatant]) -> None:
     within 120 feet must succeed on a DC 15 Will save or become fatigued. Those within 30 feet who fail their saves
     become exhausted" (within 30 feet: the foes in melee; a fatigued creature fatigued again is exhausted)."""
     r = c.t.roar
-    state(c)["roar_at"] = f.instant + parse(r.recharge).roll(f.stream) * ROUND
+    state_of(c)["roar_at"] = f.instant + parse(r.recharge).roll(f.stream) * ROUND
     if f.lines is not None:
         f.log(f"{c.name} roars",
               actor=c.name, action="roar")
@@ -379,7 +375,7 @@ def smite(f, c: Combatant, target: Combatant, full: bool) -> None:
     routine = c.t.full if full else c.t.standard
     if not routine or routine[0].ranged:
         return
-    st = state(c)
+    st = state_of(c)
     first = routine[0]
     swings = [(a, b) for a in routine for b in (a.full_bonuses if full else a.first_bonus)]
     applies = s.against == "good"
@@ -462,7 +458,7 @@ def eye_ray(f, c: Combatant) -> None:
     points of fire damage to the target (Reflex half)", "Petrification: The target must succeed on a Fortitude save
     or turn to stone permanently". It fires the first ray that is ready, at the foe its targeting prefers."""
     rays = c.t.eye_rays
-    st = state(c)
+    st = state_of(c)
     ready = st.setdefault("rays", [0.0] * len(rays.rays))
     k = next((i for i, at in enumerate(ready) if f.instant >= at), None)
     if k is None:

@@ -84,10 +84,10 @@ class Outcome:
         """Auspicious odds ended: all four of its dice showed 1."""
         self.rerolled = rerolled
         self.roller = roller
+        """The side that physically rolled."""
         self.extreme = auto_success or auto_failure or critical_success or fumble
         """Any of the extremes a tally counts (automatic success or failure, critical success, fumble): most rolls
         have none, and the hot loop skips counting them."""
-        """The side that physically rolled."""
 
     def as_dict(self) -> dict:
         return {name: getattr(self, name) for name in self.FIELDS}

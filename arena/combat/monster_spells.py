@@ -42,7 +42,7 @@ from arena.combat.combatant import Combatant
 from arena.combat.concealment import CONCEALMENT
 from arena.combat.conditions import drop_condition, lose_ability, recompute_bonuses
 from arena.combat.spell_targets import MONSTER_SPELL_NAMES
-from arena.combat.spells import ROUND, spell_dc
+from arena.combat.spells import DEEP_SLUMBER_HD, ROUND, spell_dc
 from arena.dice import parse
 from arena.rules import Check
 from arena.world.spellbook import SPELLS
@@ -245,10 +245,6 @@ def aid(f, caster: Combatant, target: Combatant, cl: int) -> None:
     target.temp_hp += given
     f.add_condition(target, "aided", seconds, spell="aid", cl=cl,
                     undo=lambda: setattr(target, "temp_hp", max(0, target.temp_hp - given)))
-
-
-DEEP_SLUMBER_HD = 10
-"""SRD deep slumber: "This spell functions like sleep, except that it affects 10 HD of creatures"."""
 
 
 def deep_slumber(f, caster: Combatant, targets: list, dc: int, cl: int) -> None:

@@ -25,6 +25,8 @@ CURE = {"cure light wounds": (1, 5), "cure moderate wounds": (2, 10), "cure seri
 """Cure spells: d8s and the cap on the caster-level bonus (1d8+CL max +5, 2d8 max +10, 3d8 max +15, 4d8 max +20)."""
 SLEEP_HD = 4
 """Sleep affects 4 Hit Dice of creatures, those of 5 HD or more not at all."""
+DEEP_SLUMBER_HD = 10
+"""SRD deep slumber: "This spell functions like sleep, except that it affects 10 HD of creatures"."""
 MAGIC_MISSILE = parse("1d4+1")
 """Each missile: 1d4+1 force; one missile per two caster levels above 1st (max 5)."""
 SCORCHING_RAY = parse("4d6")

@@ -29,7 +29,7 @@ from pathlib import Path
 from arena.combat.actions import NOTHING, Action
 from arena.combat.combatant import NOT_HELPLESS
 from arena.combat.spell_targets import affects
-from arena.combat.spells import SLEEP_HD, SPELLS, area_count, shield_of_faith_gain
+from arena.combat.spells import DEEP_SLUMBER_HD, SLEEP_HD, SPELLS, area_count, shield_of_faith_gain
 from arena.errors import ArenaError
 from arena.world.stat_types import SIZES
 
@@ -556,8 +556,6 @@ SINGLE_DAMAGE = {
 }
 """The mean damage of a single-target damage spell at a caster level, for a monster's choice between it and its
 weapons (a dragon keeps to its bite and claws rather than a magic missile)."""
-DEEP_SLUMBER_HD = 10
-"""SRD deep slumber: "This spell functions like sleep, except that it affects 10 HD of creatures"."""
 SLEEPS = ("sleep", "deep slumber")
 
 

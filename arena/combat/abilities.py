@@ -31,10 +31,6 @@ FIRE = frozenset({"fire"})
 GAZE_IMMUNITY = {"petrify": "petrification", "paralysis": "paralysis", "death": "death effects",
                  "fear": "mind-affecting", "unnerve": "mind-affecting", "charm": "mind-affecting"}
 """The immunity that stops each gaze effect."""
-GAZE_CONDITION = {"petrify": ("petrified", FOREVER), "paralysis": ("paralyzed", None), "unnerve": ("unnerved", None),
-                  "charm": ("charmed", FOREVER), "fear": ("panicked", None)}
-"""Each gaze effect but death -> the condition a failed save puts on the foe, and for how long (None: its rounds
-rolled). Charmed: its friend now, it fights the gazer no more."""
 CHARM_IN_COMBAT = 5
 """SRD 3.5 charm person: "If the creature is currently being threatened or attacked by you or your allies, it
 receives a +5 bonus on its saving throw" (always, in an arena fight)."""
@@ -178,9 +174,16 @@ def gaze(f, c: Combatant) -> None:
         if g.effect == "death":
             foe.hp = min(foe.hp, DEAD_AT)
             die(f, foe)
-            continue
-        name, lasts = GAZE_CONDITION[g.effect]
-        add_condition(f, foe, name, parse(g.rounds).roll(f.stream) * ROUND if lasts is None else lasts)
+        elif g.effect == "petrify":
+            add_condition(f, foe, "petrified", FOREVER)
+        elif g.effect == "paralysis":
+            add_condition(f, foe, "paralyzed", parse(g.rounds).roll(f.stream) * ROUND)
+        elif g.effect == "unnerve":
+            add_condition(f, foe, "unnerved", parse(g.rounds).roll(f.stream) * ROUND)
+        elif g.effect == "charm":
+            add_condition(f, foe, "charmed", FOREVER)    # its friend now: it fights the gazer no more
+        else:
+            add_condition(f, foe, "panicked", parse(g.rounds).roll(f.stream) * ROUND)
 
 
 def _can_grab(c: Combatant, target: Combatant) -> bool:

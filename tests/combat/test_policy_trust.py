@@ -180,3 +180,65 @@ def test_actions_the_guard_accepts():
 
     assert _check_action(NOTHING, (None, None)) is None
     assert _check_action(Action("attack"), (None, None)) is None
+
+
+# --- the settings file cannot make trust depend on the current folder (issue 22, finding 1)
+@pytest.mark.parametrize("entry", ["policies", '""', '"."', "./policies", "policies/.."])
+def test_a_relative_trusted_folder_is_an_error_naming_file_line_and_field(tmp_path, monkeypatch, entry):
+    """`trusted_policy_folders: [policies]` once trusted ``./policies`` of whatever folder a command ran in, so a
+    cloned repository's policies/evil.py ran untrusted; now the entry is refused where it is written."""
+    clone = tmp_path / "some-clone"
+    (clone / "policies").mkdir(parents=True)
+    marker = tmp_path / "ran"
+    policy_file(clone / "policies" / "evil.py", "return NOTHING", marker=marker)
+    config = tmp_path / "config.yaml"
+    config.write_text(f"# mine\ntrusted_policy_folders:\n  - /srv/d20/policies\n  - {entry}\n")
+    monkeypatch.setenv("ARENA_CONFIG", str(config))
+    monkeypatch.chdir(clone)
+    with pytest.raises(ArenaError, match=r"config.yaml:4: trusted_policy_folders.1: .* is a relative folder: "
+                                         r"trusted folders must be absolute"):
+        load_scenarios(scenario(clone / "scen.yaml", "policies/evil.py"))
+    assert not marker.exists()
+
+
+def test_a_relative_xdg_config_home_is_ignored(tmp_path, monkeypatch):
+    """The XDG spec: a relative $XDG_CONFIG_HOME is invalid and ignored, so a repository cannot trust itself by
+    holding ``d20-arena/config.yaml`` and being the folder a command runs in."""
+    from arena.world.config import config_path
+
+    clone = tmp_path / "some-clone"
+    (clone / "d20-arena").mkdir(parents=True)
+    marker = tmp_path / "ran"
+    policy_file(clone / "evil.py", "return NOTHING", marker=marker)
+    (clone / "d20-arena" / "config.yaml").write_text(f"trusted_policy_folders: [{clone}]\n")
+    monkeypatch.delenv("ARENA_CONFIG")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    for relative in (".", "some-clone/..", ""):
+        monkeypatch.setenv("XDG_CONFIG_HOME", relative)
+        monkeypatch.chdir(clone)
+        assert config_path() == tmp_path / "home" / ".config" / "d20-arena" / "config.yaml"
+        with pytest.raises(YamlValidationError, match="runs only when you trust it"):
+            load_scenarios(scenario(clone / "scen.yaml", "evil.py"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(clone))      # an absolute one is the user's say-so
+    load_scenarios(scenario(clone / "scen.yaml", "evil.py"))
+    assert marker.exists()
+
+
+def test_a_relative_arena_config_is_an_error(monkeypatch, tmp_path):
+    from arena.world.config import config_path
+
+    monkeypatch.setenv("ARENA_CONFIG", "config.yaml")
+    with pytest.raises(ArenaError, match="ARENA_CONFIG='config.yaml': the settings file must be named by an absolute"):
+        config_path()
+
+
+def test_trusted_folders_are_resolved_once_from_home(tmp_path, monkeypatch):
+    """``~/x`` is the user's home folder, whatever the current folder; the result is absolute and resolved."""
+    from arena.world.config import trusted_policy_folders
+
+    config = tmp_path / "config.yaml"
+    config.write_text("trusted_policy_folders: [~/d20/policies, /srv/../srv/x]\n")
+    monkeypatch.setenv("ARENA_CONFIG", str(config))
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.chdir(tmp_path)
+    assert trusted_policy_folders() == [(tmp_path / "home" / "d20" / "policies").resolve(), Path("/srv/x")]

@@ -28,6 +28,7 @@ spells, tactics and tests use.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import simpy
@@ -108,9 +109,14 @@ def prepare(party: list[Creature], groups: list[tuple[Creature, int]], *, round_
             party_tactics: TacticsSettings = TacticsSettings(),
             monster_tactics: TacticsSettings = TacticsSettings(),
             creature_tactics: dict[str, TacticsSettings] | None = None,
-            monsters_die_at_zero: bool = False, model: ModelOptions | None = None) -> Encounter:
+            monsters_die_at_zero: bool = False, model: ModelOptions | None = None,
+            summons: Mapping[str, Creature] | None = None) -> Encounter:
     """Compile a party and monster groups (creature, count) into an :class:`Encounter` fought under ``model``
-    (default :class:`~arena.combat.model.ModelOptions`: the SRD-faithful fight model)."""
+    (default :class:`~arena.combat.model.ModelOptions`: the SRD-faithful fight model).
+
+    ``summons``: the stat block of each creature a fighter summons, by the name its ``summon`` gives, from the
+    fight's own bestiary (a scenario's ``bestiary:`` and ``--bestiary``); a name missing from it is looked up in the
+    built-in bestiary when a summoning succeeds."""
     creature_tactics = creature_tactics or {}
     pcs = [(Template(c, c.name), creature_tactics.get(c.name, party_tactics)) for c in party]
     monsters = []
@@ -123,6 +129,9 @@ def prepare(party: list[Creature], groups: list[tuple[Creature, int]], *, round_
         template.set_side("monster")
     for template, _ in pcs:
         template.set_side("pc")
+    for template, _ in (*pcs, *monsters):
+        if summons and template.summon is not None and template.summon.creature in summons:
+            template.summon_cache["creature"] = summons[template.summon.creature]
     return Encounter(pcs, monsters, round_cap, monsters_die_at_zero, model or ModelOptions())
 
 

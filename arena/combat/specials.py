@@ -26,6 +26,7 @@ from arena.combat.spells import ROUND
 from arena.combat.states import DEAD_AT, die
 from arena.dice import parse
 from arena.errors import ArenaError
+from arena.limits import MAX_COMBATANTS
 from arena.rules import Check
 from arena.world.spellbook import area_count
 from arena.world.stat_types import SIZES
@@ -235,16 +236,18 @@ def summon(f, c: Combatant) -> bool:
 
 
 def summoned_template(t: Template) -> Template | None:
-    """The compiled stat block of what ``t`` summons (made once per summoner and kept): the bestiary's creature,
-    on the summoner's side, with no summoning of its own."""
+    """The compiled stat block of what ``t`` summons (made once per summoner and kept): the fight's bestiary's
+    creature (else the built-in one), on the summoner's side, with no summoning of its own."""
     cache = t.summon_cache
     if "template" not in cache:
-        from arena.world.bestiary import get_creature  # the bestiary loads only when a summoning succeeds
+        creature = cache.get("creature")                 # from the fight's own bestiary (engine.prepare)
+        if creature is None:
+            from arena.world.bestiary import get_creature  # the bestiary loads only when a summoning succeeds
 
-        try:
-            creature = get_creature(t.summon.creature)
-        except ArenaError:                              # a name the bestiary does not have
-            creature = None
+            try:
+                creature = get_creature(t.summon.creature)
+            except ArenaError:                          # a name the bestiary does not have
+                creature = None
         template = None
         if creature is not None:
             template = Template(creature, creature.name)
@@ -257,9 +260,20 @@ def summoned_template(t: Template) -> Template | None:
 
 def join(f, order: list[Combatant]) -> None:
     """At the end of a round the creatures summoned in it join their summoner's side, each placed right after its
-    summoner in the initiative order (its turn at the summoner's instant). They are not flat-footed."""
+    summoner in the initiative order (its turn at the summoner's instant). They are not flat-footed. No more join
+    than :data:`~arena.limits.MAX_COMBATANTS` allows, counting everyone who has been in the fight."""
     record = f.record
+    room = MAX_COMBATANTS - len(f.pcs) - len(f.monsters)
     for summoner, template, count, *hp in f.joining:
+        if count > room:                     # the limit of one fight holds for summoned and split creatures too
+            if f.lines is not None:
+                f.log(f"{count - room} of {template.name} cannot join: a fight holds at most {MAX_COMBATANTS} "
+                      "creatures", actor=summoner.name, action="joins", source=summoner.name, count=count - room,
+                      result="over the limit")
+            count = room
+            if not count:
+                continue
+        room -= count
         own, foes = (f.monsters, f.pcs) if summoner.side == "monster" else (f.pcs, f.monsters)
         tally = record.monsters if summoner.side == "monster" else record.party
         place = order.index(summoner) + 1

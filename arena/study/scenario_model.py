@@ -29,7 +29,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -91,6 +91,9 @@ class _Resolved:
     """The named/inline/file party, a generated PC as (class, level) since it is built per die; None for the
     generated party (``party: {level: L}``, also built per die)."""
     base_dir: Path
+    summons: dict[str, Creature] = field(default_factory=dict)
+    """What the fighters summon, by the summoned name as written: looked up in the scenario's own bestiary (its
+    ``bestiary:`` files and ``--bestiary``), as the fighters were."""
 
 
 class Scenario(Frozen):
@@ -157,6 +160,7 @@ class Scenario(Frozen):
 
         resolved = _Resolved(tuple(groups), tuple(party) if party is not None else None, base_dir)
         fighters = [*self._party_for(resolved, "d20"), *(c for c, _ in groups)]
+        resolved.summons.update(self._summons(book, where, fighters, problems))
         total = len(fighters) - len(groups) + sum(count for _, count in groups)
         if total > MAX_COMBATANTS:
             problems.append(f"{where(('monsters',))}: {total} creatures would fight; the limit is {MAX_COMBATANTS}")
@@ -210,6 +214,27 @@ class Scenario(Frozen):
                 continue
             groups.append((creature, group.count))
         return groups
+
+    def _summons(self, book: dict | None, where: Where, fighters: list[Creature],
+                 problems: list[str]) -> dict[str, Creature]:
+        """The stat block of every creature a fighter summons, from the scenario's bestiary; a problem for a name
+        it does not hold (the fight would otherwise find "nothing comes")."""
+        from arena.world.bestiary import get_creature
+
+        out: dict[str, Creature] = {}
+        for creature in fighters:
+            if creature.summon is None or creature.summon.creature in out:
+                continue
+            try:
+                out[creature.summon.creature] = get_creature(creature.summon.creature, book)
+            except ArenaError as err:
+                at: tuple = ("party",) if creature.side == "pc" else ("monsters",)
+                for i, group in enumerate(self.monsters):
+                    if group.stat_block is creature or (group.name or "").strip().lower() == creature.name.lower():
+                        at = ("monsters", i)
+                        break
+                problems.append(f"{where(at)}: {creature.name} summons {creature.summon.creature!r}: {err}")
+        return out
 
     def _named_party(self, base_dir: Path, book: dict | None, where: Where,
                      problems: list[str]) -> list[Creature | tuple[str, int]] | None:
@@ -382,7 +407,7 @@ class Scenario(Frozen):
                 party_tactics=self.tactics.side_settings("pc"),
                 monster_tactics=self.tactics.side_settings("monster"),
                 creature_tactics=self.creature_tactics(die),
-                monsters_die_at_zero=self.monsters_die_at_zero, model=self.model)
+                monsters_die_at_zero=self.monsters_die_at_zero, model=self.model, summons=self._resolved.summons)
         return self._encounters[die]
 
     # -- challenge
@@ -412,6 +437,8 @@ class Scenario(Frozen):
         doc["policy_files"] = {p: hashlib.sha256((base_dir / p).read_bytes()).hexdigest()
                                for p in self.policies if (base_dir / p).is_file()}
         doc["stat_blocks"] = {c.name: c.model_dump(mode="json") for c, _ in self.monster_groups()}
+        if self._resolved.summons:      # only where something summons, so other scenarios keep their digests
+            doc["summoned"] = {name: c.model_dump(mode="json") for name, c in self._resolved.summons.items()}
         if self._resolved.party is not None:
             doc["party"] = [m.model_dump(mode="json") if isinstance(m, Creature) else "-".join(map(str, m))
                             for m in self._resolved.party]

@@ -187,7 +187,30 @@ def check_files(paths: Iterable[str | os.PathLike] = (),
     except ArenaError as err:
         return 0, [str(err)]
     _read(files, False, into, origin, problems, known_policies)
+    problems += unknown_summons(files, into)
     return len(into) - len(builtin), problems
+
+
+def unknown_summons(files: Iterable[Path], book: dict[str, Creature]) -> list[str]:
+    """A problem, at its ``summon.creature`` line, for each creature of ``files`` that summons a name ``book`` (the
+    built-ins plus the files), the typical monsters and the imported SRD bestiary do not hold: in a fight nothing
+    would come."""
+    problems: list[str] = []
+    for file in files:
+        try:
+            doc = load_yaml(file)
+            found = list(iter_models(doc, Creature))
+        except ArenaError:                        # already reported by _read
+            continue
+        for creature, path in found:
+            if creature.summon is None:
+                continue
+            try:
+                get_creature(creature.summon.creature, book)
+            except ArenaError as err:
+                at = (*path, "summon", "creature")
+                problems.append(f"{doc.where(at)}: {'.'.join(map(str, at))}: {err}")
+    return problems
 
 
 def creature_names(bestiary: dict[str, Creature] | None = None) -> list[str]:

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-
 from typing import Annotated
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field

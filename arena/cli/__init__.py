@@ -117,10 +117,32 @@ def main(argv: list[str] | None = None) -> None:
         code = 2
     except SystemExit as err:                     # raised by code d20 Arena does not own (a policy file's exit is
         code = err.code if isinstance(err.code, int) else 2   # caught where it runs)
+        if type(sys.stdout).__name__ == "PacifyFlushWrapper":  # click's answer to a closed pipe is exit 1, which
+            code = 0                                           # d20 Arena keeps for a failed check
     except Exception as err:                      # a bug: say so in one line, the traceback only when asked for
         if os.environ.get("ARENA_DEBUG"):
             raise
         _say(f"internal error: {type(err).__name__}: {err} (a bug in d20 Arena; rerun with ARENA_DEBUG=1 "
              "for the traceback and report it)")
         code = 3
-    sys.exit(code if isinstance(code, int) else 0)
+    code = _flush_stdout(code if isinstance(code, int) else 0)
+    sys.exit(code)
+
+
+def _flush_stdout(code: int) -> int:
+    """Write what is still buffered now, so that a reader who closed the pipe costs nothing (exit ``code``, no
+    "Exception ignored ... BrokenPipeError" and exit 120 at the interpreter's own flush), and a full disk is one
+    ``error:`` line and exit 2."""
+    import os
+
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except OSError as err:
+        from arena.study.results_folder import os_problem
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        _say(f"cannot write the output ({os_problem(err)})")
+        return 2
+    return code

@@ -95,15 +95,21 @@ widest table (``arena compare``) is cut, and ``COLUMNS`` overrides it."""
 
 def console(err: bool = False) -> Any:
     """A rich console: the terminal's width on a terminal; elsewhere ``COLUMNS`` or :data:`PIPE_WIDTH`, with no
-    colour codes in the text."""
+    colour codes in the text. A reader that closes the pipe (``arena bestiary list | head -1``) ends the command
+    with exit 0, as ``main`` does for any other write: rich's own answer is exit 1, which d20 Arena keeps for a
+    failed check."""
     from rich.console import Console
+
+    class _Console(Console):
+        def on_broken_pipe(self) -> None:
+            raise BrokenPipeError                  # arena.cli.main: stdout to /dev/null, exit 0
 
     stream = sys.stderr if err else sys.stdout
     if stream.isatty():
-        return Console(stderr=err)
+        return _Console(stderr=err)
     width = os.environ.get("COLUMNS", "")
-    return Console(stderr=err, width=int(width) if width.isdigit() and 40 <= int(width) <= 1000 else PIPE_WIDTH,
-                   no_color=True, highlight=False, soft_wrap=False)
+    return _Console(stderr=err, width=int(width) if width.isdigit() and 40 <= int(width) <= 1000 else PIPE_WIDTH,
+                    no_color=True, highlight=False, soft_wrap=False)
 
 
 def table(title: Any = None, columns: list[str] | tuple[str, ...] = (), right: tuple[str, ...] = (),

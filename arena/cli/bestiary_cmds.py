@@ -3,7 +3,9 @@ and report what the engine models of the shipped SRD bestiary."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 from typing import Annotated, Literal
@@ -11,6 +13,7 @@ from typing import Annotated, Literal
 import typer
 
 from arena.cli.common import cell, console, table
+from arena.cli.progress import Progress
 from arena.errors import ArenaError
 from arena.labels import printable, printable_lines
 from arena.world.bestiary import check_files, creature_names, get_creature, load_bestiary
@@ -232,7 +235,12 @@ def validate_cmd(paths: Annotated[list[Path] | None, typer.Argument(
     """Check stat-block files: print OK, or every problem as file:line: field: message (exit 2)."""
     from arena.combat.tactics import POLICIES
 
-    count, problems = check_files(paths or (), known_policies=POLICIES)
+    with contextlib.ExitStack() as stack:
+        def progress(total: int) -> Callable[[], None]:
+            bar = stack.enter_context(Progress("stat-block files checked", total))
+            return bar.advance
+
+        count, problems = check_files(paths or (), known_policies=POLICIES, on_file=progress)
     problems = list(dict.fromkeys(problems))               # each problem once
     if problems:
         for line in problems:
@@ -263,16 +271,19 @@ def import_cmd(files: Annotated[list[Path], typer.Argument(help="Text files hold
                                                                 "(Markdown tables or 'Field: value' lines).")],
                out: Annotated[Path, typer.Option("--out", "-o", help="Folder to write the YAML stat blocks to.")]
                = Path("."),
+               force: Annotated[bool, typer.Option("--force", help="Replace stat-block files that already exist "
+                                                                   "in --out.")] = False,
                json_out: JsonFlag = False) -> None:
     """Read SRD 3.5 stat blocks and write one YAML stat block per creature (named in kebab case).
 
     Every field read with a guess, rewritten, or found in disagreement with the block itself is reported with
     its file, line and text (and kept in the creature's import_notes). A field that cannot be read, an
     impossible number, an unknown special ability or a file without a stat block is an error: one line each,
-    exit code 2; every good creature is still written."""
+    exit code 2; every good creature is still written. A file that already exists in --out is replaced only
+    with --force (otherwise nothing is written); links are never followed when writing."""
     from arena.world.srd_import import import_files
 
-    report = import_files(list(files), out)
+    report = import_files(list(files), out, force=force)
     if json_out:
         typer.echo(json.dumps({
             "written": [{"name": b.creature.name, "title": b.title, "file": str(path), "source_line": b.block.line,

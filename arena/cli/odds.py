@@ -14,6 +14,7 @@ from rich.table import Table
 from arena.cli.common import cell, fail
 from arena.cli.common import console as make_console
 from arena.cli.common import table as make_table
+from arena.cli.progress import Progress
 from arena.errors import ArenaError, RulesError
 from arena.labels import printable
 from arena.limits import MAX_MODIFIER
@@ -175,7 +176,7 @@ def _routines(text: str) -> tuple[list[list[int]], bool]:
 
 
 def sweep_rows(check: Check, rule_sets: list[RuleSet] | None, acs: list[int], routines: list[list[int]],
-               damage: str | None = None) -> list[dict]:
+               damage: str | None = None, progress: Progress | None = None) -> list[dict]:
     """One row per AC, routine and rule set (``None``: every single-roll rule set that allows the check): the odds
     object of ``arena odds attack --json`` with the ``ac`` and ``bonus`` (the routine's first) in front and, with
     ``damage``, the expected damage per attack and per full routine."""
@@ -206,6 +207,8 @@ def sweep_rows(check: Check, rule_sets: list[RuleSet] | None, acs: list[int], ro
                 if mean is not None:
                     row["expected_damage"] = _expected(first, rules, damage, mean, bonuses)
                 rows.append(row)
+                if progress is not None:
+                    progress.advance()
     if not rows:
         raise RulesError("no rule set allows this check")
     return rows
@@ -348,7 +351,9 @@ def attack(bonus: str = typer.Option(..., "--bonus", help="Attack bonus, a full 
                 return
             _one_with_damage(check, chosen[0], damage, routines[0], json_)
             return
-        rows = sweep_rows(check, None if all_variants else chosen, acs, routines, damage)
+        variants = len(odds.kernel_variants()) if all_variants else len(chosen)
+        with Progress("exact odds (cells)", len(acs) * len(routines) * variants) as progress:
+            rows = sweep_rows(check, None if all_variants else chosen, acs, routines, damage, progress)
     except ArenaError as err:
         raise fail(err) from None
     title = _describe(check, modifier=None if swept != "bonus" else _span(bonus),

@@ -16,7 +16,7 @@ from __future__ import annotations
 import difflib
 import os
 import stat
-from collections.abc import Collection, Iterable
+from collections.abc import Callable, Collection, Iterable
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -114,10 +114,14 @@ def expand_paths(paths: Iterable[str | os.PathLike]) -> list[Path]:
 
 
 def _read(files: Iterable, builtin: bool, into: dict[str, Creature], origin: dict[str, str],
-          problems: list[str] | None, known_policies: Collection[str] | None = None) -> None:
+          problems: list[str] | None, known_policies: Collection[str] | None = None,
+          summons: list[tuple[str, str]] | None = None, on_file: Callable[[], None] | None = None) -> None:
     """Load each file's creatures into ``into``; ``problems`` collects errors instead of raising. With
-    ``known_policies``, a ``tactics`` name outside it is a problem too (at its line)."""
+    ``known_policies``, a ``tactics`` name outside it is a problem too (at its line); ``summons`` collects what each
+    creature summons (the name, and where it is written); ``on_file`` is called after each file (progress)."""
     for file in files:
+        if on_file is not None:
+            on_file()
         source = f"bestiary/{file.name}" if builtin else display_name(file)
         try:
             doc = load_yaml(file, source)
@@ -135,6 +139,9 @@ def _read(files: Iterable, builtin: bool, into: dict[str, Creature], origin: dic
                                      + nearest(creature.tactics, sorted(known_policies), "policy"))
                 into[key] = creature
                 origin[key] = where
+                if summons is not None and creature.summon is not None:
+                    at = (*path, "summon", "creature")
+                    summons.append((creature.summon.creature, f"{doc.where(at)}: {'.'.join(map(str, at))}"))
         except YamlValidationError as err:
             if problems is None:
                 raise
@@ -165,51 +172,46 @@ def load_bestiary(extra_paths: Iterable[str | os.PathLike] = ()) -> dict[str, Cr
 
 
 def check_files(paths: Iterable[str | os.PathLike] = (),
-                known_policies: Collection[str] | None = None) -> tuple[int, list[str]]:
+                known_policies: Collection[str] | None = None,
+                on_file: Callable[[int], Callable[[], None]] | None = None) -> tuple[int, list[str]]:
     """Validate stat-block files without stopping at the first error: (creatures checked, problems).
 
     With no ``paths`` the built-in files are checked. Otherwise the given files and folders are, and a name
-    that clashes with a built-in creature (or another given file) is reported, as :func:`load_bestiary` would.
+    that clashes with a built-in creature (or another given file) is reported, as :func:`load_bestiary` would, and
+    so is a summoned name that no stat block holds (in a fight nothing would come).
     ``known_policies`` (the fight layer's registry, passed by ``arena bestiary validate``) also checks each
-    creature's ``tactics`` name.
+    creature's ``tactics`` name. ``on_file(count)`` is told how many files there are and returns what to call after
+    each (a progress bar).
     """
     paths = list(paths)
     into: dict[str, Creature] = {}
     origin: dict[str, str] = {}
     problems: list[str] = []
+    summons: list[tuple[str, str]] = []
     if not paths:
-        _read(builtin_files(), True, into, origin, problems, known_policies)
-        return len(into), problems
+        files = builtin_files()
+        _read(files, True, into, origin, problems, known_policies, summons,
+              on_file(len(files)) if on_file else None)
+        return len(into), problems + unknown_summons(summons, into)
     builtin, builtin_origin = _builtin()
     into, origin = dict(builtin), dict(builtin_origin)
     try:
         files = expand_paths(paths)
     except ArenaError as err:
         return 0, [str(err)]
-    _read(files, False, into, origin, problems, known_policies)
-    problems += unknown_summons(files, into)
-    return len(into) - len(builtin), problems
+    _read(files, False, into, origin, problems, known_policies, summons, on_file(len(files)) if on_file else None)
+    return len(into) - len(builtin), problems + unknown_summons(summons, into)
 
 
-def unknown_summons(files: Iterable[Path], book: dict[str, Creature]) -> list[str]:
-    """A problem, at its ``summon.creature`` line, for each creature of ``files`` that summons a name ``book`` (the
-    built-ins plus the files), the typical monsters and the imported SRD bestiary do not hold: in a fight nothing
-    would come."""
+def unknown_summons(summons: Iterable[tuple[str, str]], book: dict[str, Creature]) -> list[str]:
+    """A problem, where it is written, for each summoned name that ``book`` (the built-ins plus the files), the
+    typical monsters and the imported SRD bestiary do not hold."""
     problems: list[str] = []
-    for file in files:
+    for name, where in summons:
         try:
-            doc = load_yaml(file)
-            found = list(iter_models(doc, Creature))
-        except ArenaError:                        # already reported by _read
-            continue
-        for creature, path in found:
-            if creature.summon is None:
-                continue
-            try:
-                get_creature(creature.summon.creature, book)
-            except ArenaError as err:
-                at = (*path, "summon", "creature")
-                problems.append(f"{doc.where(at)}: {'.'.join(map(str, at))}: {err}")
+            get_creature(name, book)
+        except ArenaError as err:
+            problems.append(f"{where}: {err}")
     return problems
 
 

@@ -125,6 +125,44 @@ class _Budget:
                              "or split the file)")
 
 
+def _check_expansion(root: yaml.Node, source: str) -> None:
+    """Refuse a document whose aliases would expand it past :data:`~arena.limits.MAX_YAML_NODES` values before
+    building any of it: each distinct node's expanded size is counted once (an alias is the node it names, shared),
+    so a nine-by-nine alias bomb costs its 90 nodes, not the 100,000 values that building it would take before the
+    budget stops it. An alias that contains itself is left to :func:`_construct`, which names it."""
+    sizes: dict[int, int] = {}
+    pending: set[int] = set()
+
+    def size(node: yaml.Node) -> int:
+        key = id(node)
+        known = sizes.get(key)
+        if known is not None:
+            return known
+        if key in pending:                        # a node inside itself: _construct says so
+            return 1
+        pending.add(key)
+        total = 1
+        if isinstance(node, yaml.MappingNode):
+            for _key_node, value_node in node.value:   # keys are plain scalars, not counted (as _construct)
+                total += size(value_node)
+                if total > MAX_YAML_NODES:
+                    break
+        elif isinstance(node, yaml.SequenceNode):
+            for item in node.value:
+                total += size(item)
+                if total > MAX_YAML_NODES:
+                    break
+        pending.discard(key)
+        sizes[key] = total
+        if total > MAX_YAML_NODES:
+            raise ArenaError(f"{source}:{node.start_mark.line + 1}: the document expands to more than "
+                             f"{MAX_YAML_NODES:,} values (YAML aliases repeat what they point to; write less, "
+                             "or split the file)")
+        return total
+
+    size(root)
+
+
 def _construct(node: yaml.Node, path: PathKey, doc_lines: dict[PathKey, int], source: str,
                constructor: yaml.constructor.SafeConstructor, budget: _Budget,
                stack: tuple[int, ...] = ()) -> Any:
@@ -143,7 +181,7 @@ def _construct(node: yaml.Node, path: PathKey, doc_lines: dict[PathKey, int], so
                 raise ArenaError(f"{source}:{line}: a mapping key must be plain text")
             if key_node.tag == "tag:yaml.org,2002:merge":
                 raise ArenaError(f"{source}:{line}: YAML merge keys ('<<') are not supported; write the fields out")
-            key = constructor.construct_object(key_node)
+            key = _scalar(key_node, path, source, constructor)
             if key in out:
                 first = doc_lines.get((*path, key), "?")
                 raise ArenaError(f"{source}:{line}: duplicate key {key!r} (first given on line {first})")
@@ -153,7 +191,20 @@ def _construct(node: yaml.Node, path: PathKey, doc_lines: dict[PathKey, int], so
     if isinstance(node, yaml.SequenceNode):
         return [_construct(item, (*path, i), doc_lines, source, constructor, budget, stack)
                 for i, item in enumerate(node.value)]
-    return constructor.construct_object(node)
+    return _scalar(node, path, source, constructor)
+
+
+def _scalar(node: yaml.Node, path: PathKey, source: str, constructor: yaml.constructor.SafeConstructor) -> Any:
+    """A scalar's value; one PyYAML cannot make (an integer of more than 4,300 digits, a timestamp that is no date)
+    is an error naming the file, the scalar's line and its field."""
+    try:
+        return constructor.construct_object(node)
+    except (ValueError, OverflowError) as err:
+        where = f"{source}:{node.start_mark.line + 1}: {'.'.join(str(p) for p in path) or '(document)'}"
+        if node.tag == "tag:yaml.org,2002:int":
+            digits = sum(ch.isdigit() for ch in str(node.value))
+            raise ArenaError(f"{where}: number too large ({digits:,} digits)") from None
+        raise ArenaError(f"{where}: cannot read the value ({err})") from None
 
 
 def _reader_problem(err: yaml.reader.ReaderError, text: str, source: str) -> ArenaError:
@@ -199,6 +250,7 @@ def parse_yaml(text: str, source: str = "<string>") -> YamlDoc:
             return YamlDoc(None, source, {(): 1})
         lines: dict[PathKey, int] = {}
         try:
+            _check_expansion(node, source)
             data = _construct(node, (), lines, source, loader, _Budget(source))
         except yaml.constructor.ConstructorError as err:
             mark = err.problem_mark
@@ -227,17 +279,19 @@ PSEUDO_FILE_SYSTEMS = ("/proc", "/sys", "/dev")
 environment into an error message)."""
 
 
-def read_user_file(path: os.PathLike | str, source: str, what: str = "a YAML file",
-                   limit: int = MAX_FILE_BYTES) -> str:
-    """The text of a file a user named: a regular file, not a kernel pseudo-file, at most ``limit`` bytes, UTF-8.
+def read_user_bytes(path: os.PathLike | str, source: str, what: str = "a YAML file",
+                    limit: int = MAX_FILE_BYTES) -> bytes:
+    """The bytes of a file a user named: a regular file, not a kernel pseudo-file, at most ``limit`` bytes.
 
-    Anything else is an :class:`ArenaError` naming ``source``; the file is never read past ``limit`` + 1 bytes,
-    so ``/dev/zero`` or a 10 GB file cost nothing."""
+    Anything else is an :class:`ArenaError` naming ``source``; the file is opened without blocking (a FIFO never
+    waits for a writer) and never read past ``limit`` + 1 bytes, so ``/dev/zero`` or a 10 GB file cost nothing."""
     p = Path(path)
     try:
         resolved = p.resolve()
     except (OSError, RuntimeError) as err:      # a symlink loop
         raise ArenaError(f"{source}: cannot read ({getattr(err, 'strerror', None) or err})") from None
+    except ValueError:                          # an embedded NUL
+        raise ArenaError(f"{source}: not a file name (it holds a NUL character)") from None
     if any(resolved == Path(root) or Path(root) in resolved.parents for root in PSEUDO_FILE_SYSTEMS):
         raise ArenaError(f"{source}: is a system file ({resolved}), not {what}")
     try:
@@ -257,6 +311,14 @@ def read_user_file(path: os.PathLike | str, source: str, what: str = "a YAML fil
         raise ArenaError(f"{source}: cannot read ({err.strerror or err})") from None
     if len(data) > limit:
         raise ArenaError(f"{source}: larger than {limit // 1024:,} KiB, the limit for {what}")
+    return data
+
+
+def read_user_file(path: os.PathLike | str, source: str, what: str = "a YAML file",
+                   limit: int = MAX_FILE_BYTES) -> str:
+    """The text of a file a user named (:func:`read_user_bytes`), decoded as UTF-8; text that is not is an
+    :class:`ArenaError` naming ``source`` and the line."""
+    data = read_user_bytes(path, source, what, limit)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as err:

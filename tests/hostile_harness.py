@@ -13,11 +13,16 @@ builds a fresh folder ``{TMP}`` (below a private temporary root)::
 
 and ``os.fork()`` s a child that starts a session of its own, sets resource limits (address space about 3 GB so
 that memory bombs fail fast, CPU time, file size), drops to a user id of its own when the harness runs as root
-(so read-only folders are read-only, and the case can touch nothing of anyone else's), redirects stdin, stdout
-and stderr, ``chdir`` s into ``work/`` and calls the console entry point ``arena.cli.main()`` with ``sys.argv``
-set. The parent waits with a wall-clock timeout (a case still running is killed: a *hang*), then kills anything
-left running under the case's user id (loky workers, say) and checks the contract:
+(so read-only folders are read-only, and the case can touch nothing of anyone else's), sets a clean environment,
+redirects stdin, stdout and stderr, ``chdir`` s into ``work/`` and calls the console entry point
+``arena.cli.main()`` with ``sys.argv`` set. The parent waits, then kills anything left running under
+the case's user id (loky workers, say) and checks the contract:
 
+* the case stays within its CPU budget: its ``timeout`` is seconds of *CPU time*, the soft ``RLIMIT_CPU`` of the
+  child (worker processes inherit it, each on its own), and a case killed there fails with ``cpu: used more than
+  N s of CPU``. The wall clock never fails an honest case on a busy machine: it only catches a *hang* (a child
+  waiting forever uses no CPU), after ``cpu_limits.hang_after(timeout)`` seconds (at least 300 s), far beyond
+  any honest run (``tests/cpu_limits.py`` says why);
 * the exit code is in the case's allowed set (default ``{0, 2}``);
 * no ``Traceback`` (nor a fatal error or death by a signal) on stderr;
 * exit 2: stdout is empty and stderr is one ``error: ...`` line (``warning:`` lines only if the case allows), with
@@ -64,13 +69,18 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from cpu_limits import cpu_message, hang_after, killed_at_cpu_limit, limit_cpu
 
 HERE = Path(__file__).resolve().parent
 CORPUS = HERE / "hostile"
 REPO = HERE.parent
 
 DEFAULT_TIMEOUT = 10.0
-"""Seconds of wall-clock time a case may take (the slowest legitimate cases take about 2 s on a loaded machine)."""
+"""Seconds of CPU time a case may use (the soft RLIMIT_CPU of its process, and of each worker process it starts;
+the hard limit is CPU_GRACE seconds more). Most cases use well under 1 s; a case still running after
+``hang_after(timeout)`` seconds of wall-clock time (300 s at least) is killed as a hang."""
+TEMPLATE_CPU = 30.0
+"""Seconds of CPU time the run that makes a results template may use (it uses about 2 s)."""
 ADDRESS_SPACE = 3 * 1024**3
 """RLIMIT_AS of a case: a memory bomb fails at once instead of eating the machine."""
 FILE_SIZE = 1024**3
@@ -413,6 +423,7 @@ class Case:
     steps: list[dict] = field(default_factory=list)
     exit: tuple[int, ...] = (0, 2)
     timeout: float = DEFAULT_TIMEOUT
+    """Seconds of CPU time (RLIMIT_CPU) for each command of the case (its steps too); never wall-clock time."""
     error_names: tuple[str, ...] = ()
     stderr_has: tuple[str, ...] = ()
     warnings_ok: bool = False
@@ -582,8 +593,12 @@ def _matrix(group: dict, inputs: dict, source: str, defaults: dict) -> list[Case
 class Result:
     case: Case
     code: int | None = None
-    """Exit code; None when the case was killed at its timeout; negative: killed by that signal."""
+    """Exit code; None when the case was killed as a hang; negative: killed by that signal (SIGXCPU, or SIGKILL
+    at the hard limit: its CPU budget)."""
     seconds: float = 0.0
+    """Wall-clock seconds (for the report; no verdict depends on them)."""
+    cpu: float = 0.0
+    """CPU seconds of the case's process (and the worker processes it waited for)."""
     stdout: str = ""
     stderr: str = ""
     problems: list[str] = field(default_factory=list)
@@ -910,7 +925,7 @@ class Runner:
             pass
         elif not interrupt:
             raise ValueError(f"unknown template {name!r}")
-        case = Case(f"template-{name}", argv, "harness", timeout=60)
+        case = Case(f"template-{name}", argv, "harness", timeout=TEMPLATE_CPU)
         result = Result(case)
         self._run_child(case, tmp, uid, result, interrupt_assemble=interrupt)
         out = work / "out"
@@ -965,8 +980,7 @@ class Runner:
             faulthandler.enable(file=sys.stderr)
             atexit._clear()
             _forget_inherited_workers()
-            limit_cpu = int(case.timeout) + 20
-            resource.setrlimit(resource.RLIMIT_CPU, (limit_cpu, limit_cpu + 5))
+            limit_cpu(case.timeout)
             resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_SPACE, ADDRESS_SPACE))
             resource.setrlimit(resource.RLIMIT_FSIZE, (FILE_SIZE, FILE_SIZE))
             resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
@@ -1038,7 +1052,7 @@ class Runner:
 
     def _run_child(self, case: Case, tmp: Path, uid: int | None, result: Result, argv: list[str] | None = None,
                    interrupt_assemble: bool = False, step: int = 0, signal_at: dict | None = None) -> None:
-        """Fork, run one command of the case, wait for it (killing it at the timeout)."""
+        """Fork, run one command of the case, wait for it (killing it as a hang after ``hang_after(timeout)``)."""
         argv = [a.replace("{TMP}", str(tmp)) for a in (argv or case.argv)]
         sys.stdout.flush()
         sys.stderr.flush()
@@ -1046,8 +1060,9 @@ class Runner:
         pid = os.fork()
         if pid == 0:
             self._child(case, tmp, uid, argv, interrupt_assemble, step)
-        status = self._wait(pid, started, case.timeout, tmp, signal_at)
+        status, cpu = self._wait(pid, started, case.timeout, tmp, signal_at)
         result.seconds += time.monotonic() - started
+        result.cpu += cpu
         self._kill_leftovers(uid, pid)
         if status is None:
             result.code = None
@@ -1058,26 +1073,28 @@ class Runner:
         result.stdout = _read(tmp / ".io" / f"stdout{step}")
         result.stderr = _read(tmp / ".io" / f"stderr{step}")
 
-    def _wait(self, pid: int, started: float, timeout: float, tmp: Path, signal_at: dict | None) -> int | None:
+    def _wait(self, pid: int, started: float, timeout: float, tmp: Path,
+              signal_at: dict | None) -> tuple[int | None, float]:
+        """(wait status, or None for a hang; CPU seconds) of the child ``pid``."""
         delay = 0.002
         sent = False
         while True:
-            done, status = os.waitpid(pid, os.WNOHANG)
+            done, status, usage = os.wait4(pid, os.WNOHANG)
             if done:
-                return status
+                return status, usage.ru_utime + usage.ru_stime
             if signal_at and not sent:
                 pattern = str(tmp / "work" / signal_at["glob"])
                 if len(glob.glob(pattern)) >= signal_at.get("count", 1):
                     with contextlib.suppress(ProcessLookupError):
                         os.kill(pid, getattr(signal, signal_at.get("signal", "SIGINT")))
                     sent = True
-            if time.monotonic() - started > timeout:
+            if time.monotonic() - started > hang_after(timeout):
                 with contextlib.suppress(ProcessLookupError):
                     os.killpg(pid, signal.SIGKILL)
                 with contextlib.suppress(ProcessLookupError):
                     os.kill(pid, signal.SIGKILL)
-                os.waitpid(pid, 0)
-                return None
+                _, _, usage = os.wait4(pid, 0)
+                return None, usage.ru_utime + usage.ru_stime
             time.sleep(delay)
             delay = min(delay * 1.5, 0.02)
 
@@ -1147,16 +1164,17 @@ class Runner:
                 running[pid] = (case, tmp, uid, result, started, before)
             finished = []
             for pid, (case, tmp, uid, result, started, before) in running.items():
-                done, status = os.waitpid(pid, os.WNOHANG)
-                timed_out = not done and time.monotonic() - started > case.timeout
+                done, status, usage = os.wait4(pid, os.WNOHANG)
+                timed_out = not done and time.monotonic() - started > hang_after(case.timeout)
                 if timed_out:
                     with contextlib.suppress(ProcessLookupError):
                         os.killpg(pid, signal.SIGKILL)
                     with contextlib.suppress(ProcessLookupError):
                         os.kill(pid, signal.SIGKILL)
-                    os.waitpid(pid, 0)
+                    _, _, usage = os.wait4(pid, 0)
                 if done or timed_out:
                     result.seconds += time.monotonic() - started
+                    result.cpu += usage.ru_utime + usage.ru_stime
                     self._kill_leftovers(uid, pid)
                     if timed_out:
                         result.code = None
@@ -1194,8 +1212,12 @@ class Runner:
         code, out, err = result.code, result.stdout, result.stderr
         shown = "(stderr not shown)" if case.redact else _excerpt(err)
         if code is None:
-            result.add("hang", f"killed after {case.timeout:g} s", f"hang: still running after {case.timeout:g} s "
-                       f"(killed); stderr so far: {shown}")
+            result.add("hang", f"killed after {hang_after(case.timeout):g} s",
+                       f"hang: still running after {hang_after(case.timeout):g} s of wall-clock time (killed; "
+                       f"{result.cpu:.1f} s of CPU); stderr so far: {shown}")
+        elif killed_at_cpu_limit(code, result.cpu, case.timeout):
+            result.add("cpu", f"more than {case.timeout:g} s of CPU",
+                       f"{cpu_message(case.timeout)} (killed by signal {-code}); stderr so far: {shown}")
         elif code < 0:
             result.add("signal", signal.Signals(-code).name if -code in signal.Signals._value2member_map_
                        else str(-code), f"died of signal {-code}; stderr: {shown}")
@@ -1482,7 +1504,11 @@ def _check_step(step: dict, step_result: Result, result: Result, index: int) -> 
         result.add("traceback", f"{kind} at {where} (step {index})",
                    f"step {index} ({shlex.join(map(str, step['argv']))}): traceback {kind} at {where}")
     if step_result.code is None:
-        result.add("hang", f"step {index} killed", f"step {index} still running after its timeout")
+        result.add("hang", f"step {index} killed", f"step {index}: hang: still running after "
+                   f"{hang_after(step_result.case.timeout):g} s of wall-clock time (killed)")
+    elif killed_at_cpu_limit(step_result.code, step_result.cpu, step_result.case.timeout):
+        result.add("cpu", f"step {index} more than {step_result.case.timeout:g} s of CPU",
+                   f"step {index}: {cpu_message(step_result.case.timeout)}")
     elif allowed is not None and step_result.code not in allowed:
         result.add("exit", f"step {index} exit {step_result.code}",
                    f"step {index}: exit {step_result.code}, allowed {allowed}: {_excerpt(step_result.stderr)}")
@@ -1622,8 +1648,6 @@ def mutate(work: Path, op: dict, tmp: str) -> None:
 def _main(argv: list[str]) -> int:
     """``python tests/hostile_harness.py CASE_ID...``: set each case up, run it with the real ``arena`` (a
     subprocess), print what happened, and leave the folder for a look."""
-    import subprocess
-
     if not argv:
         print(__doc__.split("Run one case by hand")[0])
         return 2
@@ -1640,18 +1664,36 @@ def _main(argv: list[str]) -> int:
                 preload()
             runner.counter += 1
             tmp = runner.setup(case, None)
-            for step in case.steps:
-                subprocess.run(["arena", *[str(a).replace("{TMP}", str(tmp)) for a in step["argv"]]],
-                               cwd=tmp / "work", timeout=case.timeout)
+            env = dict(os.environ)
+            limit = functools.partial(limit_cpu, case.timeout)      # CPU seconds, as in the corpus run
+            for i, step in enumerate(case.steps, 1):
+                args = [str(a).replace("{TMP}", str(tmp)) for a in step["argv"]]
+                print(f"== step {i}: arena {shlex.join(args)}")
+                _by_hand(case, ["arena", *args], tmp / "work", env, limit, capture=False)
             args = [a.replace("{TMP}", str(tmp)) for a in case.argv]
-            print(f"== {case.id}  (in {tmp / 'work'})\n$ arena {shlex.join(args)}")
-            try:
-                proc = subprocess.run(["arena", *args], cwd=tmp / "work", capture_output=True, text=True,
-                                      errors="backslashreplace", timeout=case.timeout)
-                print(f"exit {proc.returncode}\n--- stdout\n{proc.stdout[-2000:]}\n--- stderr\n{proc.stderr[-3000:]}")
-            except subprocess.TimeoutExpired:
-                print(f"still running after {case.timeout} s (killed)")
+            print(f"== {case.id}  (in {tmp / 'work'}; {case.timeout:g} s of CPU)\n$ arena {shlex.join(args)}")
+            _by_hand(case, ["arena", *args], tmp / "work", env, limit, capture=True)
     return 0
+
+
+def _by_hand(case: Case, command: list[str], cwd: Path, env: dict[str, str], limit: Any, capture: bool) -> None:
+    """Run one command of a case by hand, limited as the corpus run limits it; print what happened."""
+    import subprocess
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    try:
+        proc = subprocess.run(command, cwd=cwd, env=env, capture_output=capture, text=True,
+                              errors="backslashreplace", preexec_fn=limit, timeout=hang_after(case.timeout))
+    except subprocess.TimeoutExpired:
+        print(f"hang: still running after {hang_after(case.timeout):g} s of wall-clock time (killed)")
+        return
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    used = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    verdict = f"{cpu_message(case.timeout)} (killed by signal {-proc.returncode})" \
+        if killed_at_cpu_limit(proc.returncode, used, case.timeout) else f"exit {proc.returncode}"
+    print(f"{verdict} ({used:.2f} s of CPU)")
+    if capture:
+        print(f"--- stdout\n{proc.stdout[-2000:]}\n--- stderr\n{proc.stderr[-3000:]}")
 
 
 if __name__ == "__main__":

@@ -3,9 +3,11 @@
 Each case is its own test. The cases selected for a session are run together, several at a time, by one
 fixture (forked children of this process, which has imported ``arena`` once: see ``tests/hostile_harness.py``),
 so the whole corpus takes about a minute on two cores; each test then states its case's verdict. A failing case
-prints what broke the contract and a command line that reproduces it.
+prints what broke the contract and a command line that reproduces it. A case's time limit is CPU time, never
+wall-clock time (``tests/cpu_limits.py``): a busy machine slows the corpus down but fails no case.
 
-Set ``HOSTILE_REPORT=path.json`` to write every case's outcome (exit code, seconds, symptoms) to a file.
+Set ``HOSTILE_REPORT=path.json`` to write every case's outcome (exit code, wall and CPU seconds, symptoms) to a
+file.
 """
 
 from __future__ import annotations
@@ -20,8 +22,9 @@ import time
 from collections import Counter
 from pathlib import Path
 
+import cpu_limits
 import pytest
-from hostile_harness import COMMANDS, CONTROL, RESUME_RUN, Runner, load_corpus, preload, standard_files
+from hostile_harness import COMMANDS, CONTROL, RESUME_RUN, Case, Runner, load_corpus, preload, standard_files
 
 CASES = load_corpus()
 BY_ID = {case.id: case for case in CASES}
@@ -43,7 +46,8 @@ def hostile_results(request):
     report = os.environ.get("HOSTILE_REPORT")
     if report:
         rows = [{"id": r.case.id, "command": r.case.command, "argv": r.case.argv, "exit": r.code,
-                 "allowed": list(r.case.exit), "seconds": round(r.seconds, 3), "symptoms": r.symptoms,
+                 "allowed": list(r.case.exit), "seconds": round(r.seconds, 3), "cpu": round(r.cpu, 3),
+                 "cpu_limit": r.case.timeout, "symptoms": r.symptoms,
                  "problems": r.problems, "repro": r.case.repro(), "source": r.case.source,
                  "stderr": "" if r.case.redact else r.stderr[-1500:]} for r in results.values()]
         with open(report, "w", encoding="utf-8") as handle:
@@ -56,7 +60,8 @@ def test_hostile_case(case_id, hostile_results):
     result = hostile_results[case_id]
     case = result.case
     if result.problems:
-        pytest.fail(f"{case.id} ({case.source}; exit {result.code}, {result.seconds:.1f} s)\n  "
+        pytest.fail(f"{case.id} ({case.source}; exit {result.code}, {result.seconds:.1f} s, {result.cpu:.1f} s of "
+                    f"CPU of {case.timeout:g})\n  "
                     + "\n  ".join(result.problems) + f"\n  reproduce: {case.repro()}", pytrace=False)
 
 
@@ -90,15 +95,35 @@ def test_the_audit_cases_are_in_the_corpus():
     assert any(case.template and case.mutate for case in CASES)
 
 
+# --------------------------------------------------------------------------------------------- the harness itself
+def test_a_case_over_its_cpu_budget_fails_as_cpu_not_as_a_hang():
+    """A case's timeout is CPU seconds (RLIMIT_CPU in the child): a case that computes past it is killed and
+    reported as ``cpu: used more than N s of CPU``, however long it took on the wall clock."""
+    preload()                        # as the corpus runs (a child of another user id cannot import from /root)
+    runner = Runner(jobs=1)
+    try:
+        case = Case("cpu-budget", ["claims", "--only", "bell-favours-stronger", "--n", "20", "--workers", "1"],
+                    "test", timeout=1)
+        result = runner.run_case(case)
+    finally:
+        runner.close()
+    assert [kind for kind, _ in result.symptoms][:1] == ["cpu"], result.problems
+    assert result.problems[0].startswith("cpu: used more than 1 s of CPU"), result.problems
+    assert result.cpu > 0.5, result.cpu          # the kernel samples CPU time per tick: about 1 s
+
+
 # --------------------------------------------------------------------------------------------- real processes
 # The few cases a forked child cannot stand for: the installed console script itself, and Ctrl-C as a terminal
 # sends it, to the whole process group (the run and its worker processes at once).
 ARENA = shutil.which("arena") or str(Path(sys.executable).with_name("arena"))
+REAL_CPU = 30
+"""Seconds of CPU time for each real `arena` process here (a 600-encounter run uses 2-4 s, the others under 1 s);
+a hang is caught after ``cpu_limits.hang_after(REAL_CPU)`` (900 s) of wall-clock time."""
 
 
-def _arena(folder: Path, *args: str, timeout: float = 60) -> subprocess.CompletedProcess:
-    return subprocess.run([ARENA, *args], cwd=folder, capture_output=True, text=True, errors="backslashreplace",
-                          timeout=timeout)
+def _arena(folder: Path, *args: str) -> subprocess.CompletedProcess:
+    return cpu_limits.run([ARENA, *args], cpu=REAL_CPU, cwd=folder, capture_output=True, text=True,
+                          errors="backslashreplace")
 
 
 def _files(folder: Path) -> None:
@@ -114,18 +139,20 @@ def test_real_ctrl_c_to_the_process_group_then_resume(tmp_path):
     _files(tmp_path)
     command = [ARENA, *RESUME_RUN[:RESUME_RUN.index("--workers")], "--workers", "2", "--quiet", "--out", "out"]
     proc = subprocess.Popen(command, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)
-    deadline = time.monotonic() + 60
+                            start_new_session=True, preexec_fn=lambda: cpu_limits.limit_cpu(REAL_CPU))
+    deadline = time.monotonic() + cpu_limits.hang_after(REAL_CPU)      # a hang guard only: CPU is the limit
     while proc.poll() is None and time.monotonic() < deadline:
         if len(list((tmp_path / "out" / "chunks").glob("*.parquet"))) >= 2:
             os.killpg(proc.pid, signal.SIGINT)
             break
         time.sleep(0.005)
     try:
-        _out, err = proc.communicate(timeout=60)
+        _out, err = proc.communicate(timeout=cpu_limits.hang_after(REAL_CPU))
     except subprocess.TimeoutExpired:
         os.killpg(proc.pid, signal.SIGKILL)
-        pytest.fail("the interrupted run did not stop within 60 s of Ctrl-C")
+        pytest.fail(f"hang: the interrupted run was still running {cpu_limits.hang_after(REAL_CPU):g} s after "
+                    "Ctrl-C")
+    assert proc.returncode != -signal.SIGXCPU, cpu_limits.cpu_message(REAL_CPU)
     assert "Traceback" not in err, err
     assert proc.returncode in (0, 130), (proc.returncode, err)
     if proc.returncode == 130:
@@ -149,8 +176,8 @@ def test_the_console_script_keeps_the_contract(tmp_path, args):
     _files(tmp_path)
     (tmp_path / "in.yaml").write_text("name: a\x00b\n", encoding="utf-8")
     for command in ([ARENA, *args], [sys.executable, "-m", "arena", *args]):
-        proc = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, errors="backslashreplace",
-                              timeout=60)
+        proc = cpu_limits.run(command, cpu=REAL_CPU, cwd=tmp_path, capture_output=True, text=True,
+                              errors="backslashreplace")
         assert "Traceback" not in proc.stderr, proc.stderr
         assert proc.returncode in (0, 2), (command, proc.returncode, proc.stderr)
         if proc.returncode == 2:

@@ -13,9 +13,9 @@ builds a fresh folder ``{TMP}`` (below a private temporary root)::
 
 and ``os.fork()`` s a child that starts a session of its own, sets resource limits (address space about 3 GB so
 that memory bombs fail fast, CPU time, file size), drops to a user id of its own when the harness runs as root
-(so read-only folders are read-only, and the case can touch nothing of anyone else's), sets a clean environment,
-redirects stdin, stdout and stderr, ``chdir`` s into ``work/`` and calls the console entry point
-``arena.cli.main()`` with ``sys.argv`` set. The parent waits, then kills anything left running under
+(so read-only folders are read-only, and the case can touch nothing of anyone else's), sets a clean environment
+(plus the case's ``env``), redirects stdin, stdout and stderr, ``chdir`` s into ``work/`` and calls the console
+entry point ``arena.cli.main()`` with ``sys.argv`` set. The parent waits, then kills anything left running under
 the case's user id (loky workers, say) and checks the contract:
 
 * the case stays within its CPU budget: its ``timeout`` is seconds of *CPU time*, the soft ``RLIMIT_CPU`` of the
@@ -424,6 +424,8 @@ class Case:
     exit: tuple[int, ...] = (0, 2)
     timeout: float = DEFAULT_TIMEOUT
     """Seconds of CPU time (RLIMIT_CPU) for each command of the case (its steps too); never wall-clock time."""
+    env: dict[str, str] = field(default_factory=dict)
+    """Environment variables set in the child, over the clean environment the harness builds ({TMP} replaced)."""
     error_names: tuple[str, ...] = ()
     stderr_has: tuple[str, ...] = ()
     warnings_ok: bool = False
@@ -991,6 +993,7 @@ class Runner:
             for key in ("VIRTUAL_ENV", "PYTHONPATH", "ARENA_DEBUG"):   # ARENA_DEBUG=1: tracebacks, for a diagnosis
                 if key in os.environ:
                     env[key] = os.environ[key]
+            env.update(case_env(case, tmp))
             os.environ.clear()
             os.environ.update(env)
             tempfile.tempdir = None
@@ -1490,6 +1493,11 @@ def needed_templates(case: Case) -> list[str]:
     return names
 
 
+def case_env(case: Case, tmp: Path) -> dict[str, str]:
+    """The case's ``env`` with ``{TMP}`` replaced: set in the child over the clean environment."""
+    return {str(key): str(value).replace("{TMP}", str(tmp)) for key, value in case.env.items()}
+
+
 def _rel(path: Path, root: Path) -> str:
     try:
         return str(path.relative_to(root))
@@ -1664,7 +1672,7 @@ def _main(argv: list[str]) -> int:
                 preload()
             runner.counter += 1
             tmp = runner.setup(case, None)
-            env = dict(os.environ)
+            env = {**os.environ, **case_env(case, tmp)}
             limit = functools.partial(limit_cpu, case.timeout)      # CPU seconds, as in the corpus run
             for i, step in enumerate(case.steps, 1):
                 args = [str(a).replace("{TMP}", str(tmp)) for a in step["argv"]]

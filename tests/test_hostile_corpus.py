@@ -24,7 +24,7 @@ from pathlib import Path
 
 import cpu_limits
 import pytest
-from hostile_harness import COMMANDS, CONTROL, RESUME_RUN, Case, Runner, load_corpus, preload, standard_files
+from hostile_harness import COMMANDS, CONTROL, RESUME_RUN, Case, Runner, case_env, load_corpus, preload, standard_files
 
 CASES = load_corpus()
 BY_ID = {case.id: case for case in CASES}
@@ -110,6 +110,22 @@ def test_a_case_over_its_cpu_budget_fails_as_cpu_not_as_a_hang():
     assert [kind for kind, _ in result.symptoms][:1] == ["cpu"], result.problems
     assert result.problems[0].startswith("cpu: used more than 1 s of CPU"), result.problems
     assert result.cpu > 0.5, result.cpu          # the kernel samples CPU time per tick: about 1 s
+
+
+def test_a_case_sets_environment_variables_in_the_child(tmp_path):
+    """``env`` is set over the clean environment (``{TMP}`` replaced): here COLUMNS, which sets a table's width."""
+    case = Case("env", ["party", "--level", "3"], "test", env={"COLUMNS": "60", "SOME_PATH": "{TMP}/cfg/x.yaml"})
+    assert case_env(case, tmp_path) == {"COLUMNS": "60", "SOME_PATH": f"{tmp_path}/cfg/x.yaml"}
+    preload()
+    runner = Runner(jobs=1)
+    try:
+        narrow = runner.run_case(case)
+        wide = runner.run_case(Case("env-wide", case.argv, "test", env={"COLUMNS": "200"}))
+    finally:
+        runner.close()
+    assert narrow.code == 0 and wide.code == 0, (narrow.problems, wide.problems)
+    assert not narrow.problems and not wide.problems, (narrow.problems, wide.problems)
+    assert narrow.stdout != wide.stdout
 
 
 # --------------------------------------------------------------------------------------------- real processes

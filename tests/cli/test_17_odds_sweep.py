@@ -4,11 +4,11 @@ per value, --json rows, --plot a line plot), under one rule set or several, and 
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 from fractions import Fraction
 from pathlib import Path
 
+import cpu_limits
 import pytest
 from typer.testing import CliRunner
 
@@ -145,8 +145,8 @@ def test_a_bad_sweep_is_one_error_line_and_exit_2(args, needle):
 
 
 def test_the_error_line_through_the_real_entry_point():
-    done = subprocess.run([sys.executable, "-m", "arena", "odds", "attack", "--bonus", "8", "--ac", "25..15"],
-                          capture_output=True, text=True, cwd=ROOT, timeout=60)
+    done = cpu_limits.run([sys.executable, "-m", "arena", "odds", "attack", "--bonus", "8", "--ac", "25..15"],
+                          cpu=20, capture_output=True, text=True, cwd=ROOT)
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.splitlines() == ["error: --ac '25..15': the range is empty; write the smaller number first "
                                         "(15..25)"]
@@ -167,9 +167,8 @@ def rows_of_command(*args: str):
 
 def test_a_plot_that_cannot_be_written_leaves_no_table(tmp_path):
     (tmp_path / "taken.png").mkdir()                     # a folder where the PNG should go
-    done = subprocess.run([sys.executable, "-m", "arena", "odds", "attack", "--bonus", "8", "--ac", "15..17",
-                           "--plot", str(tmp_path / "taken.png")], capture_output=True, text=True, cwd=ROOT,
-                          timeout=60)
+    done = cpu_limits.run([sys.executable, "-m", "arena", "odds", "attack", "--bonus", "8", "--ac", "15..17",
+                           "--plot", str(tmp_path / "taken.png")], cpu=20, capture_output=True, text=True, cwd=ROOT)
     assert done.returncode == 2 and done.stdout == ""
     lines = done.stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and "taken.png" in lines[0], done.stderr

@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import cpu_limits
 import pytest
 from stat_blocks import BOG_HAG
 
@@ -17,8 +18,9 @@ HAG = BOG_HAG
 
 
 def arena(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "arena", *args], capture_output=True, text=True, cwd=cwd,
-                          timeout=120, env={"PATH": "/usr/bin:/bin", "COLUMNS": ""})
+    """`python -m arena ARGS` in a child with 30 s of CPU time (the commands here use 1-3 s)."""
+    return cpu_limits.run([sys.executable, "-m", "arena", *args], cpu=30, capture_output=True, text=True, cwd=cwd,
+                          env={"PATH": "/usr/bin:/bin", "COLUMNS": ""})
 
 
 def test_version_and_completion():

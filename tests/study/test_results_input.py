@@ -8,10 +8,10 @@ import errno
 import json
 import os
 import re
-import signal
-from contextlib import contextmanager
 from pathlib import Path
+from types import SimpleNamespace
 
+import cpu_limits
 import numpy as np
 import pandas as pd
 import pyarrow as pa
@@ -50,19 +50,19 @@ def one_error(result, *names: str) -> str:
     return lines[0]
 
 
-@contextmanager
-def deadline(seconds: int):
-    """Fail (instead of hanging the suite) if the block takes longer than ``seconds``."""
-    def expired(*_args):
-        raise TimeoutError(f"still running after {seconds} s: a hang")
+def invoke_limited(*args: str, cpu: float = 20):
+    """:func:`invoke` in a forked child limited to ``cpu`` seconds of CPU time (``cpu_limits.call``): a command
+    that loops fails the test (``cpu: used more than ...``) instead of hanging the suite. A plain copy of the result
+    (exit code, streams, the exception: one that is not a SystemExit comes back as a RuntimeError naming it)."""
+    def plain() -> SimpleNamespace:
+        result = invoke(*args)
+        exception = result.exception
+        if exception is not None and not isinstance(exception, SystemExit):
+            exception = RuntimeError(f"{type(exception).__name__}: {exception}")
+        return SimpleNamespace(exit_code=result.exit_code, stdout=result.stdout, stderr=result.stderr,
+                               output=result.output, exception=exception)
 
-    old = signal.signal(signal.SIGALRM, expired)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, old)
+    return cpu_limits.call(plain, cpu=cpu)
 
 
 @pytest.fixture(scope="module")
@@ -510,8 +510,7 @@ KINDS = ["empty-folder", "not-results", "random-bytes", "empty-file", "truncated
 def test_hostile_results_are_one_line_errors(kind, command, results, tmp_path):
     path, word = _hostile(kind, results, tmp_path / "bad")
     args = ["report", path, "--out", tmp_path / "page"] if command == "report" else ["compare", path, results]
-    with deadline(20):
-        line = one_error(invoke(*args), word)
+    line = one_error(invoke_limited(*args), word)
     assert str(path) in line
     assert not (tmp_path / "page" / "report.md").exists()
 
@@ -519,16 +518,15 @@ def test_hostile_results_are_one_line_errors(kind, command, results, tmp_path):
 @pytest.mark.parametrize("command", ["report", "compare"])
 def test_a_named_pipe_is_refused_not_waited_on(command, results, tmp_path):
     """Reading a FIFO blocks in C (no signal gets through), so the command runs in a process of its own."""
-    import subprocess
     import sys
 
     path, word = _hostile("fifo", results, tmp_path / "bad")
     args = ["report", str(path)] if command == "report" else ["compare", str(path), str(results)]
     try:
-        proc = subprocess.run([sys.executable, "-m", "arena", *args], capture_output=True, text=True, timeout=60,
+        proc = cpu_limits.run([sys.executable, "-m", "arena", *args], cpu=20, capture_output=True, text=True,
                               cwd=tmp_path)
-    except subprocess.TimeoutExpired:
-        pytest.fail(f"arena {command} waited on a named pipe (a hang)")
+    except cpu_limits.Hang as err:
+        pytest.fail(f"arena {command} waited on a named pipe: {err}")
     assert proc.returncode == 2 and proc.stdout == "", (proc.returncode, proc.stdout, proc.stderr)
     assert proc.stderr.count("\n") == 1 and proc.stderr.startswith("error: ") and word in proc.stderr
 
@@ -636,8 +634,7 @@ def test_suite_rule_keys_are_canonical(tmp_path):
                                    "troll:²", "troll:１２", "troll:1_0", "troll:" + "9" * 5000, "troll:",
                                    "t" * 100_000])
 def test_el_counts(group):
-    with deadline(20):
-        one_error(invoke("el", group))
+    one_error(invoke_limited("el", group))
 
 
 def test_el_largest_group_and_merged_groups():

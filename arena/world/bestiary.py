@@ -8,7 +8,9 @@ are built on demand by :mod:`arena.world.typical`.
 Three layers answer a name, the first that has it: the 19 hand-written built-in blocks (``bestiary/*.yaml``) and
 the user's files; the typical monsters; the imported SRD bestiary (``bestiary/srd/``, :mod:`arena.world.srd_index`,
 read lazily through its index). An imported block whose name a hand-written one has is ``srd/<name>``
-(``srd/troll``); ``srd/`` works before any imported name.
+(``srd/troll``); ``srd/`` works before any imported name. A user's file may define a creature with a built-in's
+name (``arena bestiary import`` of the SRD troll writes ``troll.yaml``): it replaces the built-in for that command,
+with a ``warning:`` line on stderr naming both; two of the user's files defining one name is still an error.
 """
 
 from __future__ import annotations
@@ -16,12 +18,14 @@ from __future__ import annotations
 import difflib
 import os
 import stat
+import sys
 from collections.abc import Callable, Collection, Iterable
 from functools import cache
 from importlib import resources
 from pathlib import Path
 
 from arena.errors import ArenaError, nearest
+from arena.labels import printable
 from arena.limits import MAX_FILES_PER_FOLDER, MAX_NAME_LENGTH
 from arena.world.creatures import Creature
 from arena.world.srd_index import PREFIX as SRD_PREFIX
@@ -113,12 +117,25 @@ def expand_paths(paths: Iterable[str | os.PathLike]) -> list[Path]:
     return out
 
 
+_WARNED: set[str] = set()
+
+
+def _warn(message: str) -> None:
+    """One ``warning:`` line on stderr, once per process (a command may load the same files more than once)."""
+    if message not in _WARNED:
+        _WARNED.add(message)
+        print(f"warning: {printable(message, limit=2000)}", file=sys.stderr)
+
+
 def _read(files: Iterable, builtin: bool, into: dict[str, Creature], origin: dict[str, str],
           problems: list[str] | None, known_policies: Collection[str] | None = None,
-          summons: list[tuple[str, str]] | None = None, on_file: Callable[[], None] | None = None) -> None:
+          summons: list[tuple[str, str]] | None = None, on_file: Callable[[], None] | None = None,
+          replaceable: set[str] | None = None) -> None:
     """Load each file's creatures into ``into``; ``problems`` collects errors instead of raising. With
     ``known_policies``, a ``tactics`` name outside it is a problem too (at its line); ``summons`` collects what each
-    creature summons (the name, and where it is written); ``on_file`` is called after each file (progress)."""
+    creature summons (the name, and where it is written); ``on_file`` is called after each file (progress).
+    A name in ``replaceable`` (the built-ins') is replaced once, with a warning, and taken out of it: a second
+    definition is a duplicate."""
     for file in files:
         if on_file is not None:
             on_file()
@@ -128,7 +145,11 @@ def _read(files: Iterable, builtin: bool, into: dict[str, Creature], origin: dic
             for creature, path in iter_models(doc, Creature):
                 key = normalise(creature.name)
                 where = doc.where((*path, "name"))
-                if key in into:
+                if key in into and replaceable is not None and key in replaceable:
+                    replaceable.discard(key)
+                    _warn(f"{where}: {creature.name!r} replaces the built-in creature of that name "
+                          f"({origin[key]}) in this command")
+                elif key in into:
                     raise ArenaError(f"{where}: duplicate creature name {creature.name!r} "
                                      f"(also defined at {origin[key]})")
                 if parse_typical_name(key) is not None:
@@ -163,11 +184,12 @@ def _builtin() -> tuple[dict[str, Creature], dict[str, str]]:
 def load_bestiary(extra_paths: Iterable[str | os.PathLike] = ()) -> dict[str, Creature]:
     """All creatures by lowercase name: the built-in ones plus those in ``extra_paths`` (files or folders).
 
-    A name defined twice (in any two files) is an ArenaError naming both places.
+    A file's creature with a built-in's name replaces it (a ``warning:`` line on stderr says so); a name defined
+    twice in the files is an ArenaError naming both places.
     """
     builtin, origin = _builtin()
     into, origin = dict(builtin), dict(origin)
-    _read(expand_paths(extra_paths), False, into, origin, None)
+    _read(expand_paths(extra_paths), False, into, origin, None, replaceable=set(builtin))
     return into
 
 
@@ -177,8 +199,8 @@ def check_files(paths: Iterable[str | os.PathLike] = (),
     """Validate stat-block files without stopping at the first error: (creatures checked, problems).
 
     With no ``paths`` the built-in files are checked. Otherwise the given files and folders are, and a name
-    that clashes with a built-in creature (or another given file) is reported, as :func:`load_bestiary` would, and
-    so is a summoned name that no stat block holds (in a fight nothing would come).
+    defined in two given files is reported, as :func:`load_bestiary` would (one that replaces a built-in's is a
+    warning), and so is a summoned name that no stat block holds (in a fight nothing would come).
     ``known_policies`` (the fight layer's registry, passed by ``arena bestiary validate``) also checks each
     creature's ``tactics`` name. ``on_file(count)`` is told how many files there are and returns what to call after
     each (a progress bar).
@@ -199,8 +221,11 @@ def check_files(paths: Iterable[str | os.PathLike] = (),
         files = expand_paths(paths)
     except ArenaError as err:
         return 0, [str(err)]
-    _read(files, False, into, origin, problems, known_policies, summons, on_file(len(files)) if on_file else None)
-    return len(into) - len(builtin), problems + unknown_summons(summons, into)
+    replaceable = set(builtin)
+    _read(files, False, into, origin, problems, known_policies, summons, on_file(len(files)) if on_file else None,
+          replaceable)
+    replaced = len(builtin) - len(replaceable)
+    return len(into) - len(builtin) + replaced, problems + unknown_summons(summons, into)
 
 
 def unknown_summons(summons: Iterable[tuple[str, str]], book: dict[str, Creature]) -> list[str]:

@@ -193,10 +193,20 @@ def test_duplicate_name_names_both_files(tmp_path):
     with pytest.raises(ArenaError,
                        match=r"b.yaml:1: duplicate creature name 'cave-bear' \(also defined at .*a.yaml:1\)"):
         load_bestiary([tmp_path])
+
+
+def test_a_file_replaces_a_built_in_of_its_name_with_a_warning(tmp_path, capsys):
+    """`arena bestiary import` of the SRD troll writes troll.yaml: the user's file wins for that name, and says so;
+    two of the user's files with one name are still an error."""
     (tmp_path / "b.yaml").write_text(GOOD.replace("cave-bear", "Troll"))
-    with pytest.raises(ArenaError,
-                       match=r"duplicate creature name 'Troll' \(also defined at bestiary/troll.yaml:\d+\)"):
-        load_bestiary([tmp_path / "b.yaml"])
+    book = load_bestiary([tmp_path / "b.yaml"])
+    assert book["troll"].hp == 51 and load_bestiary()["troll"].hp != 51        # the built-ins stay as they were
+    err = capsys.readouterr().err
+    assert err.startswith("warning: ") and "b.yaml:1: 'Troll' replaces the built-in creature of that name" in err
+    assert "bestiary/troll.yaml:" in err
+    (tmp_path / "c.yaml").write_text(GOOD.replace("cave-bear", "troll"))
+    with pytest.raises(ArenaError, match=r"c.yaml:1: duplicate creature name 'troll' \(also defined at .*b.yaml:1\)"):
+        load_bestiary([tmp_path / "b.yaml", tmp_path / "c.yaml"])
 
 
 def test_missing_path_and_reserved_name(tmp_path):

@@ -18,6 +18,19 @@ MAX_YAML_DEPTH = 64
 """Nesting of mappings and lists in one YAML document (a stat block nests about six deep)."""
 MAX_FILES_PER_FOLDER = 10_000
 """Stat-block files read from one folder named under ``bestiary:``."""
+MAX_IMPORT_LINE = 4_000
+"""Characters in one line, and in one field, of a file ``arena bestiary import`` reads (the SRD's longest line is
+1,120): a longer line is a problem of the creature that holds it, never read."""
+MAX_IMPORT_DIGITS = 9
+"""Digits in one number of a stat block ``arena bestiary import`` reads (the SRD's longest is 3, ``196,000``)."""
+MAX_IMPORT_BLOCKS = 500
+"""Stat blocks in one file ``arena bestiary import`` reads (the SRD's largest chapter holds 126)."""
+MAX_IMPORT_DESCRIPTION = 200_000
+"""Characters of prose (ability descriptions) read with one imported stat block (the SRD's most is 77,000)."""
+MAX_IMPORT_DESCRIPTION_LINES = 2_000
+"""Lines of prose read with one imported stat block (the SRD's most is 884)."""
+MAX_IMPORT_ABILITIES = 100
+"""Special attacks and qualities of one imported stat block (the SRD's most is 22)."""
 
 # --------------------------------------------------------------------------------------------- names
 MAX_NAME_LENGTH = 200

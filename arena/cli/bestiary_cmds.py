@@ -38,7 +38,7 @@ def _rows(extra: list[Path] | None) -> list[dict]:
     from arena.world.srd_index import HAND_WRITTEN, PREFIX, srd_rows
 
     book = load_bestiary(extra or ())
-    builtin = set(creature_names())
+    builtin = load_bestiary(())                   # a file's creature may replace a built-in of its name
     srd = {r.name: r for r in srd_rows()}
     rows = []
     for key in creature_names(book):
@@ -48,7 +48,7 @@ def _rows(extra: list[Path] | None) -> list[dict]:
             (c.modelled, list(c.ignored_abilities))
         rows.append({"name": c.name, "title": c.display_name, "cr": cr_text(c.cr) if c.cr is not None else None,
                      "size": c.size, "type": c.type, "hp": c.hp, "ac": c.ac, "modelled": modelled,
-                     "ignored": ignored, "source": "built-in" if key in builtin else "file"})
+                     "ignored": ignored, "source": "built-in" if builtin.get(key) is c else "file"})
     for r in srd.values():
         name = f"{PREFIX}{r.name}" if r.name in book else r.name
         rows.append({**{k: v for k, v in r.as_json().items() if k in ("title", "cr", "size", "type", "hp", "ac",
@@ -279,8 +279,9 @@ def import_cmd(files: Annotated[list[Path], typer.Argument(help="Text files hold
     Every field read with a guess, rewritten, or found in disagreement with the block itself is reported with
     its file, line and text (and kept in the creature's import_notes). A field that cannot be read, an
     impossible number, an unknown special ability or a file without a stat block is an error: one line each,
-    exit code 2; every good creature is still written. A file that already exists in --out is replaced only
-    with --force (otherwise nothing is written); links are never followed when writing."""
+    exit code 2; every good creature is still written (a warning line says so; stdout stays empty). A file that
+    already exists in --out is replaced only with --force (otherwise nothing is written); links are never followed
+    when writing."""
     from arena.world.srd_import import import_files
 
     report = import_files(list(files), out, force=force)
@@ -297,15 +298,19 @@ def import_cmd(files: Annotated[list[Path], typer.Argument(help="Text files hold
         for built in report.built:
             for note in built.notes:
                 if note.kind != "unread":                       # unread text is an error, printed below
-                    typer.echo(printable(_note_line(built.block.file, note), limit=MAX_PROBLEM_LENGTH), err=True)
+                    typer.echo(printable(f"warning: {_note_line(built.block.file, note)}", limit=MAX_PROBLEM_LENGTH),
+                               err=True)
         for error in report.errors:
             typer.echo(printable(f"error: {error}", limit=MAX_PROBLEM_LENGTH), err=True)
         statuses = [b.creature.import_status for b, _ in report.written]
         summary = ", ".join(f"{statuses.count(s)} {s}" for s in ("clean", "guessed", "unread") if s in statuses)
-        typer.echo(f"wrote {len(report.written)} stat block{'s' * (len(report.written) != 1)} to "
-                   f"{printable(str(out))}" + (f" ({summary})" if summary else ""))
-        if report.errors:
-            typer.echo(f"{len(report.errors)} error{'s' * (len(report.errors) != 1)}", err=True)
+        wrote = (f"wrote {len(report.written)} stat block{'s' * (len(report.written) != 1)} to "
+                 f"{printable(str(out))}" + (f" ({summary})" if summary else ""))
+        if report.errors:               # exit 2: nothing on stdout; what was written (the good creatures) is said
+            count = len(report.errors)
+            typer.echo(f"warning: {wrote}; {count} error{'s' * (count != 1)} above", err=True)
+        else:
+            typer.echo(wrote)
     if report.errors:
         raise typer.Exit(2)
 

@@ -18,8 +18,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from arena.world.srd_fields import ENERGY_WORDS, Notes, _clean, _top_level_split, is_dash
-from arena.world.srd_text import Cell, RawBlock, described_abilities, description_of, rule_above
+from arena.limits import MAX_IMPORT_ABILITIES
+from arena.world.srd_fields import ENERGY_WORDS, FieldError, Notes, _clean, _top_level_split, is_dash, number
+from arena.world.srd_text import Cell, RawBlock, described_abilities, description_of, drop_parens, rule_above
 
 # --------------------------------------------------------------------------------------------- the vocabulary
 NO_EFFECT: dict[str, tuple[str, ...]] = {
@@ -178,11 +179,11 @@ class Effects:
 
 def _norm(text: str) -> str:
     t = _clean(text).lower()
-    t = re.sub(r"\(.*?\)", " ", t)
-    t = re.sub(r"[+]?\d+d\d+(?:[+-]\d+)?", " ", t)
+    t = drop_parens(t, " ")
+    t = re.sub(r"[+]?(?<!\d)\d+d\d+(?:[+-]\d+)?", " ", t)
     t = re.sub(r"[+-]?\d+(?:/\w[\w -]*)?", " ", t)
     t = re.sub(r"\b(ft|feet)\b\.?", " ", t)
-    t = t.replace("*", " ").replace("’", "'")
+    t = " ".join(t.replace("*", " ").replace("’", "'").split())     # one space: "\s+(or|and)" rescans no run
     t = re.sub(r"^\s*(and|or)\s+", "", t)
     t = re.split(r"\s+plus\s+|\s+or\s*$", t)[0]
     t = re.sub(r"\s+(or|and)\s*$", "", t)
@@ -251,12 +252,12 @@ def _numbers(description: str | None, entry: str) -> dict:
         out["damage"] = m.group(1).replace(" ", "")
     dc = _DC.search(entry)
     if dc:
-        out["dc"] = int(dc.group(1))
+        out["dc"] = number(dc.group(1))
     if description:
         dcs = set(_DC.findall(description))
         saves = _SAVE.findall(description)
         if len(dcs) == 1 and "dc" not in out:
-            out["dc"] = int(dcs.pop())
+            out["dc"] = number(dcs.pop())
         if saves and len(set(saves)) == 1:
             out["save"] = SAVE_KEYS[saves[0]]
         if "damage" not in out:
@@ -303,10 +304,10 @@ def _described(block: RawBlock, name: str) -> Cell | None:
 
 
 def _dr(text: str) -> tuple[dict | None, str]:
-    m = re.search(r"(\d+)\s*/\s*([^,;]*)", text)
+    m = re.search(r"(?<!\d)(\d+)\s*/\s*([^,;]*)", text)
     if not m:
         return None, "not read"
-    amount, rest = int(m.group(1)), m.group(2).strip().strip(".").lower()
+    amount, rest = number(m.group(1)), m.group(2).strip().strip(".").lower()
     if rest in ("-", "--", "—", "–", ""):
         return {"amount": amount, "overcome_by": []}, ""
     words = [w.strip() for w in re.split(r"\s+or\s+|,", rest) if w.strip()]
@@ -324,9 +325,15 @@ def read_abilities(block: RawBlock, notes: Notes, size: str, str_mod: int) -> Ef
     """Every special attack and quality of ``block``: their engine fields and their :class:`Item` records."""
     effects = Effects()
     described = described_abilities(block)
+    entries = {name: split_items(block.get(name)) for name in ("Special Attacks", "Special Qualities")}
+    total = sum(map(len, entries.values()))
+    if total > MAX_IMPORT_ABILITIES:
+        name = max(entries, key=lambda k: len(entries[k]))
+        raise FieldError(name, block.get(name), f"{total:,} special attacks and qualities: more than a stat block "
+                                                f"may list (the limit is {MAX_IMPORT_ABILITIES})")
     for field_name, kind in (("Special Attacks", "attack"), ("Special Qualities", "quality")):
         cell = block.get(field_name)
-        for entry in split_items(cell):
+        for entry in entries[field_name]:
             try:
                 items = _read_entry(entry, kind, block, cell, notes, effects, size, str_mod, described)
             except UnknownAbility as err:
@@ -356,7 +363,7 @@ def _read_entry(entry: str, kind: str, block: RawBlock, cell: Cell, notes: Notes
     if not name:
         return []
     # -- modelled: the engine's fields
-    if name.startswith(("damage reduction", "dr")) and re.search(r"\d+\s*/", low):
+    if name.startswith(("damage reduction", "dr")) and re.search(r"(?<!\d)\d+\s*/", low):
         dr, how = _dr(low)
         if dr is None:
             notes.add("unread", cell_name(kind), cell, f"damage reduction {shown!r} not read", shown)
@@ -376,23 +383,23 @@ def _read_entry(entry: str, kind: str, block: RawBlock, cell: Cell, notes: Notes
                       {"amount": dr["amount"]})]
     m = re.match(r"^(spell resistance|sr)\s*(\d+)", low)
     if m:
-        fx.spell_resistance = int(m.group(2))
+        fx.spell_resistance = number(m.group(2))
         return [_item(shown, "spell resistance", kind, "modelled", shown, None, "spell_resistance",
-                      {"amount": int(m.group(2))})]
+                      {"amount": number(m.group(2))})]
     m = re.match(r"^fast healing\s*(\d+)", low)
     if m:
-        fx.fast_healing = int(m.group(1))
+        fx.fast_healing = number(m.group(1))
         return [_item(shown, "fast healing", kind, "modelled", shown, None, "fast_healing",
-                      {"amount": int(m.group(1))})]
+                      {"amount": number(m.group(1))})]
     m = re.match(r"^regeneration\s*(\d+)", low)
     if m:
-        return [_regeneration(int(m.group(1)), shown, kind, block, cell, notes, fx)]
+        return [_regeneration(number(m.group(1)), shown, kind, block, cell, notes, fx)]
     if low.startswith(("resistance to", "resist ")) and re.search(r"\d", low):
         found = re.findall(rf"({_ENERGY_ALT})\s*(\d+)", low)
         for word, amount in found:
             energy = ENERGY_WORDS[word]
             if energy in ("fire", "cold", "acid", "electricity", "sonic"):
-                fx.energy_resistance[energy] = max(fx.energy_resistance.get(energy, 0), int(amount))
+                fx.energy_resistance[energy] = max(fx.energy_resistance.get(energy, 0), number(amount))
         if not found:
             notes.add("unread", cell_name(kind), cell, f"resistance {shown!r} not read", shown)
         return [_item(shown, "energy resistance", kind, "modelled" if found else "ignored", shown, None,
@@ -516,7 +523,7 @@ def _regeneration(amount: int, shown: str, kind: str, block: RawBlock, cell: Cel
     return _item(shown, "regeneration", kind, "modelled", shown, desc, "regeneration", {"amount": amount})
 
 
-_BREATH_SHAPE = re.compile(r"(\d+)[- ](?:foot|feet|ft\.?)[- ](cone|line)", re.IGNORECASE)
+_BREATH_SHAPE = re.compile(r"(?<!\d)(\d+)[- ](?:foot|feet|ft\.?)[- ](cone|line)", re.IGNORECASE)
 
 
 def _breath(shown: str, kind: str, block: RawBlock, cell: Cell, notes: Notes, fx: Effects, size: str) -> Item:
@@ -550,7 +557,7 @@ def _breath(shown: str, kind: str, block: RawBlock, cell: Cell, notes: Notes, fx
         if not gm:
             notes.add("guess", "Special Attacks", cell, "breath weapon: no recharge given: 1d4 rounds", text[:200])
     save = numbers.get("save", "ref")
-    fx.breath_weapon = {"shape": shape.group(2).lower(), "length_ft": int(shape.group(1)), "damage": dmg.group(1),
+    fx.breath_weapon = {"shape": shape.group(2).lower(), "length_ft": number(shape.group(1)), "damage": dmg.group(1),
                         "damage_type": damage_type, "save": save, "dc": numbers["dc"], "recharge": rounds,
                         "half_on_save": "half" in text.lower()}
     numbers["damage"] = dmg.group(1)

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 import pydantic
 
+from arena.limits import MAX_IMPORT_DIGITS
 from arena.world.creatures import Creature
 from arena.world.srd_abilities import ENERGY_RIDER, attack_riders, read_abilities
 from arena.world.srd_checks import check_armor, check_attacks, check_grapple, check_hp, check_saves, mod
@@ -23,6 +24,7 @@ from arena.world.srd_fields import (
     FieldError,
     Note,
     Notes,
+    NumberTooLarge,
     class_levels,
     read_armor,
     read_bab_grapple,
@@ -41,7 +43,7 @@ from arena.world.srd_fields import (
 )
 from arena.world.srd_specials import special_fields
 from arena.world.srd_spells import spell_fields
-from arena.world.srd_text import RawBlock
+from arena.world.srd_text import Cell, RawBlock, drop_parens
 from arena.world.stat_types import SUBTYPE_IMMUNITIES, SUBTYPE_VULNERABILITIES, TYPE_IMMUNITIES
 
 FULL_BAB = ("dragon", "magical beast", "monstrous humanoid", "outsider")
@@ -72,6 +74,8 @@ class Built:
     creature: Creature | None = None
     notes: list[Note] = field(default_factory=list)
     errors: list[Problem] = field(default_factory=list)
+    reading: tuple[str, Cell | None] = ("stat block", None)
+    """The field being read (and its cell): where a number too large, or text no reader expected, is reported."""
 
 
 # --------------------------------------------------------------------------------------------- names
@@ -86,7 +90,7 @@ def kebab(title: str) -> str:
     m = _FAMILY_FIRST.match(text)
     if m:
         text = f"elemental {m.group(1)}{m.group(2) or ''}"
-    text = re.sub(r"\(.*?\)", " ", text).lower().replace("'", "").replace("’", "")
+    text = drop_parens(text, " ").lower().replace("'", "").replace("’", "")
     text = re.sub(r"[^a-z0-9]+", "-", text)
     return text.strip("-") or "unnamed"
 
@@ -160,6 +164,14 @@ def build(block: RawBlock, source_label: str | None = None, first_notes: tuple[N
                                     title))
         built.notes = notes.items
         return built
+    except (ValueError, ArithmeticError) as err:   # NumberTooLarge; a number no reader expected (1/0 ft.)
+        name, cell = _holding_long_number(block) if isinstance(err, NumberTooLarge) else (None, None)
+        if name is None:
+            name, cell = built.reading
+        message = str(err) if isinstance(err, NumberTooLarge) else f"cannot read {name} ({type(err).__name__}: {err})"
+        built.errors.append(Problem(block.file, cell.line if cell else block.line, name, message, title))
+        built.notes = notes.items
+        return built
     source = source_label or block.file
     data["source"] = f"SRD 3.5 {source}:{block.line} (Open Game License 1.0a: see the OGL notice in bestiary/srd/)"
     for note in notes.items:
@@ -182,16 +194,33 @@ def build(block: RawBlock, source_label: str | None = None, first_notes: tuple[N
     return built
 
 
+def _holding_long_number(block: RawBlock) -> tuple[str | None, Cell | None]:
+    """The field (or ``description``) and cell that hold a number of more digits than a stat block may have."""
+    long_number = re.compile(rf"\d{{{MAX_IMPORT_DIGITS + 1}}}")
+    for name, cell in block.fields.items():
+        if long_number.search(cell.text):
+            return name, cell
+    cell = next((c for c in block.description if long_number.search(c.text)), None)
+    return ("description", cell) if cell else (None, None)
+
+
 def _read(block: RawBlock, notes: Notes, built: Built) -> dict:
-    st = read_size_type(block.get("Size/Type"), notes)
-    hd = read_hit_dice(block.get("Hit Dice"), notes)
-    armor = read_armor(block.get("Armor Class"), notes)
-    saves = read_saves(block.get("Saves"), notes)
-    scores = read_ability_scores(block.get("Abilities"), notes)
-    cr = read_cr(block.get("Challenge Rating"), notes)
-    feats = read_feats(block.get("Feats"), notes)
+    def at(name: str) -> Cell | None:            # read next: the field a ValueError is reported at
+        built.reading = (name, block.get(name))
+        return block.get(name)
+
+    specials = "Special Qualities" if block.get("Special Qualities") and not block.get("Special Attacks") else \
+        "Special Attacks"                          # the abilities' readers read both, and the prose
+    st = read_size_type(at("Size/Type"), notes)
+    hd = read_hit_dice(at("Hit Dice"), notes)
+    armor = read_armor(at("Armor Class"), notes)
+    saves = read_saves(at("Saves"), notes)
+    scores = read_ability_scores(at("Abilities"), notes)
+    cr = read_cr(at("Challenge Rating"), notes)
+    feats = read_feats(at("Feats"), notes)
+    built.reading = ("name", None)
     levels = class_levels(block.title)
-    bab_read = read_bab_grapple(block.get("Base Attack/Grapple"), notes)
+    bab_read = read_bab_grapple(at("Base Attack/Grapple"), notes)
     text_all = " ".join(c.text for c in block.description)
     qualities = " ".join(c.text for c in (block.get("Special Qualities"), block.get("Special Attacks")) if c)
     profane = 2 if re.search(r"desecrating aura", qualities, re.IGNORECASE) else 0   # +2 profane to its own rolls
@@ -213,10 +242,12 @@ def _read(block: RawBlock, notes: Notes, built: Built) -> dict:
             if not re.search(r"bonus on grapple checks", text_all):      # a racial grapple bonus of its text
                 check_grapple(bab, grapple, st.size, scores["str"], block.get("Base Attack/Grapple"), notes, feats,
                               profane)
-    space, reach = read_space_reach(block.get("Space/Reach"), notes, st.size)
+    space, reach = read_space_reach(at("Space/Reach"), notes, st.size)
+    at(specials)
     fx = read_abilities(block, notes, st.size, mod(scores["str"]))
-    attack_reads = read_routines(block.get("Attack"), "Attack", notes)
-    full_reads = read_routines(block.get("Full Attack"), "Full Attack", notes)
+    attack_reads = read_routines(at("Attack"), "Attack", notes)
+    full_reads = read_routines(at("Full Attack"), "Full Attack", notes)
+    at(specials)
     trip_on = None
     trip_mod = None
     if fx.trip:
@@ -272,7 +303,7 @@ def _read(block: RawBlock, notes: Notes, built: Built) -> dict:
     data: dict = {
         "name": built.name, "title": block.title, "size": st.size, "type": st.type,
         "subtypes": list(st.subtypes), "cr": str(cr), "hp": hd.hp, "hit_dice": hd.expression,
-        "initiative": read_initiative(block.get("Initiative"), notes), "speed": read_speed(block.get("Speed"), notes),
+        "initiative": read_initiative(at("Initiative"), notes), "speed": read_speed(at("Speed"), notes),
         "space_ft": space, "reach_ft": reach, "ac": armor.ac, "touch_ac": armor.touch,
         "flat_footed_ac": armor.flat, "bab": bab, "grapple": grapple,
         "abilities": scores, "saves": {"fort": saves.fort, "ref": saves.ref, "will": saves.will},
@@ -313,6 +344,7 @@ def _read(block: RawBlock, notes: Notes, built: Built) -> dict:
         for a in abilities:
             if a["key"] == "trip":
                 a["engine"] = "ignored"
+    at(specials)
     data.update(combat_fields(block, abilities, attack, full, attack_reads + full_reads, notes))
     data.update(effect_fields(block, abilities, data, attack_reads + full_reads, notes))
     data.update(special_fields(block, abilities, data, attack_reads + full_reads, notes))

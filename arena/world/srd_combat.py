@@ -17,8 +17,8 @@ import re
 from fractions import Fraction
 
 from arena.dice import parse as parse_dice
-from arena.world.srd_fields import AttackRead, Notes, _clean
-from arena.world.srd_text import Cell, RawBlock, _ability_head, _paragraph_head
+from arena.world.srd_fields import AttackRead, Notes, _clean, number
+from arena.world.srd_text import Cell, RawBlock, describing, drop_parens
 
 NATURAL = ("bite", "claw", "claws", "slam", "tentacle", "arm", "arms", "gore", "sting", "tail slap", "pincer",
            "talon", "wing", "tendril", "horn", "hoof", "hooves", "butt", "tail", "touch", "tongue", "rake", "crush")
@@ -132,24 +132,22 @@ def own_description(block: RawBlock, name: str) -> Cell | None:
     """The paragraph that describes the ability ``name`` for this creature: where the columns of one table share
     their prose and it describes the ability once per creature (the ghoul's paralysis, then the ghast's), the
     paragraph that names the creature (``a ghast's bite``); else the first."""
-    wanted = _ability_head(name)
-    if not wanted:
-        return None
-    found = []
-    for cell in block.description:
-        head = _paragraph_head(cell.text)
-        if head and (head == wanted or head.startswith(wanted + " ") or head.startswith(wanted + "/")
-                     or f"/{wanted}" in head):
-            found.append(cell)
+    found = describing(block.description, name)
     if len(found) < 2:
         return found[0] if found else None
-    words = [w for w in re.findall(r"[a-z]+", block.title.lower()) if len(w) > 3]
-    return max(found, key=lambda c: sum(1 for w in words if re.search(rf"\b{w}", c.text.lower())))
+    words = list(dict.fromkeys(w for w in re.findall(r"[a-z]+", block.title.lower()) if len(w) > 3))[:MAX_WORDS]
+    return max(found[:MAX_NAMING], key=lambda c: sum(1 for w in words if re.search(rf"\b{w}", c.text.lower())))
+
+
+MAX_NAMING = 50
+"""Paragraphs describing one ability that are weighed for naming the creature (the SRD has at most three)."""
+MAX_WORDS = 20
+"""Words of a creature's title looked for in them (the SRD's longest title has eight)."""
 
 
 def _description(block: RawBlock, item: dict, *names: str) -> Cell | None:
     for name in (item["name"], *names):
-        name = re.sub(r"\(.*?\)|\d+d\d+(?:[+-]\d+)?|[+-]?\d+", " ", name.lower())
+        name = re.sub(r"\d+d\d+(?:[+-]\d+)?|[+-]?\d+", " ", drop_parens(name.lower(), " "))
         name = re.split(r"\s+(?:plus|or)\s+", name)[0].strip(" .,")
         if name:
             desc = own_description(block, name)
@@ -259,7 +257,7 @@ def _constrict(block: RawBlock, item: dict, abilities: list[dict], notes: Notes)
     dice = re.findall(r"\b(\d+d\d+(?:\s*[+-]\s*\d+)?)\b", re.sub(r"\bplus \d+d\d+(?:[+-]\d+)?(?: \w+)?", "", entry))
     desc = _description(block, item, "constrict")
     if not dice and desc is not None:
-        m = re.search(r"(\d+d\d+(?:\s*[+-]\s*\d+)?) points? of (?:\w+ )?damage", desc.text)
+        m = re.search(r"(?<!\d)(\d+d\d+(?:\s*[+-]\s*\d+)?) points? of (?:\w+ )?damage", desc.text)
         dice = [m.group(1)] if m else []
     if not dice and item.get("damage"):
         dice = [item["damage"]]
@@ -325,10 +323,10 @@ def _frightful_presence(block: RawBlock, item: dict, abilities: list[dict], note
     desc = _description(block, item, "frightful presence")
     text = _clean(desc.text) if desc else ""
     m = re.search(r"\bDC\s*(\d+)", item["name"])
-    dc = int(m.group(1)) if m else None
+    dc = number(m.group(1)) if m else None
     if dc is None and text:
         found = set(re.findall(r"\bDC (\d+) Will", text))
-        dc = int(found.pop()) if len(found) == 1 else None
+        dc = number(found.pop()) if len(found) == 1 else None
     if dc is None:
         notes.add("unread", _field_name(item), cell, "frightful presence: no Will DC read: not modelled",
                   text[:200] or item["name"])
@@ -372,7 +370,7 @@ def _paralysis(block: RawBlock, item: dict, abilities: list[dict], names: list[s
         notes.add("unread", _field_name(item), cell, f"paralysis: {what} read: not modelled",
                   text[:200] or item["name"])
         return _ignored(abilities, "paralysis", f"{what} read")
-    dc = int(dcs.pop())
+    dc = number(dcs.pop())
     low = text.lower()
     for a in abilities:
         if a["key"] == "paralysis":

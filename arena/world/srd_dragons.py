@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from arena.world.srd_fields import Notes, _clean, is_dash
+from arena.world.srd_fields import Notes, _clean, is_dash, number
 from arena.world.srd_text import Cell, _rows, title_case
 
 AGES = ("Wyrmling", "Very young", "Young", "Juvenile", "Young adult", "Adult", "Mature adult", "Old", "Very old",
@@ -195,8 +195,8 @@ def dragon_fields(variety: Variety, row: DragonRow, notes: Notes) -> dict[str, C
     out["Space/Reach"] = Cell(SPACE_REACH.get(size, ""), line)
     # attacks: the bite at the table's bonus, the secondary attacks at -5
     try:
-        bite_bonus = int(s["Attack"].text.replace("+", "").strip())
-        str_mod = (int(s["Str"].text) - 10) // 2
+        bite_bonus = number(s["Attack"].text.replace("+", "").strip())
+        str_mod = (number(s["Str"].text) - 10) // 2
     except (KeyError, ValueError):
         return out
     bite = f"Bite {bite_bonus:+d} melee ({BITE[size]}{_str_part(str_mod, 1)})"

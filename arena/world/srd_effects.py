@@ -32,8 +32,8 @@ from arena.world.srd_combat import (
     _singular,
     _unread,
 )
-from arena.world.srd_fields import AttackRead, Notes, _clean
-from arena.world.srd_text import Cell, RawBlock
+from arena.world.srd_fields import AttackRead, Notes, _clean, number
+from arena.world.srd_text import Cell, RawBlock, drop_parens, search_chain
 
 ABILITY_WORDS = {"str": "str", "strength": "str", "dex": "dex", "dexterity": "dex", "con": "con",
                  "constitution": "con", "int": "int", "intelligence": "int", "wis": "wis", "wisdom": "wis",
@@ -79,7 +79,7 @@ def _following(block: RawBlock, desc: Cell | None, count: int = 3) -> str:
             break
         if not cell.text.strip():
             continue
-        if re.match(r"^\s*[A-Z][A-Za-z' ,/\-]{1,60}?\s*(\((?:Ex|Su|Sp)\))?\s*:\s", cell.text):
+        if re.match(r"^\s*[A-Z][A-Za-z' ,/\-]{1,60}?(?:\s*+(\((?:Ex|Su|Sp)\)))?\s*+:\s", cell.text):
             break
         out.append(cell.text)
     return re.sub(r"'\s+s\b", "'s", _clean(" ".join(out)))          # a word the conversion broke: "elemental' s"
@@ -88,6 +88,10 @@ def _following(block: RawBlock, desc: Cell | None, count: int = 3) -> str:
 # --------------------------------------------------------------------------------------------- tables by size
 SIZE_WORDS = ("fine", "diminutive", "tiny", "small", "medium", "large", "huge", "gargantuan", "colossal", "greater",
               "elder")
+
+
+MAX_SIZE_TABLE_ROWS = 100
+"""Rows of a table by size read (the SRD's have at most ten): every block near a table reads it again."""
 
 
 def size_tables(block: RawBlock, line: int, column: str, before: int = 12, after: int = 30) -> list[dict]:
@@ -111,7 +115,8 @@ def size_tables(block: RawBlock, line: int, column: str, before: int = 12, after
             width = len(groups[0])
             table: dict = {}
             j += 1
-            while j < len(lines) and lines[j].lstrip().startswith("|"):
+            end = min(len(lines), j + MAX_SIZE_TABLE_ROWS)
+            while j < end and lines[j].lstrip().startswith("|"):
                 cells = [c.strip() for c in lines[j].strip().strip("|").split("|") if c.strip()]
                 for k in range(0, len(cells) - width + 1, width):
                     chunk = cells[k:k + width]
@@ -143,7 +148,7 @@ def size_number(block: RawBlock, size: str, desc, column: str) -> tuple[int | No
         return None, None
     found = size_row(block, size, desc.line, column)
     value = _column(found[1], column) if found else None
-    return (int(value), found[0]) if value and value.isdigit() else (None, None)
+    return (number(value), found[0]) if value and value.isdigit() else (None, None)
 
 
 # --------------------------------------------------------------------------------------------- the entry point
@@ -265,7 +270,7 @@ def _poison(block: RawBlock, item: dict, abilities: list[dict], names: list[str]
     how: list[str] = []
     initial = secondary = None
     dcs = set(re.findall(r"\bFortitude DC (\d+)|\bDC (\d+) Fortitude", text))
-    dc = next((int(a or b) for a, b in dcs), None) if len(dcs) == 1 else None
+    dc = next((number(a or b) for a, b in dcs), None) if len(dcs) == 1 else None
     m2, m1 = _POISON_TWO.search(text), _POISON_SAME.search(text)
     row = None
     if dc is None or (m1 is None and m2 is None):
@@ -273,7 +278,7 @@ def _poison(block: RawBlock, item: dict, abilities: list[dict], names: list[str]
         if found is not None:
             key, row = found
             if dc is None and (_column(row, "Fort DC") or "").isdigit():
-                dc = int(_column(row, "Fort DC"))
+                dc = number(_column(row, "Fort DC"))
             damage = _column(row, "Damage")
             dm = re.fullmatch(rf"({_DICE}) {_ABILITY}", damage or "")
             if dm and m1 is None and m2 is None:
@@ -308,7 +313,7 @@ def _poison(block: RawBlock, item: dict, abilities: list[dict], names: list[str]
                          rf"remain unconscious for ({_DICE}) (hours?|minutes?)", text)
     if initial is None and unconscious is None and knockout and doses:
         secondary_unconscious, changed = _rounds(knockout.group(2), knockout.group(3).rstrip("s"))
-        return _weapon_poison(block, item, abilities, int(knockout.group(1)), "10", secondary_unconscious,
+        return _weapon_poison(block, item, abilities, number(knockout.group(1)), "10", secondary_unconscious,
                               _dice(doses.group(1)), changed, notes, cell, text, data)
     if initial is None and unconscious is None:
         bad = _NOT_ABILITY.search(re.split(r"\bThe save DC", text)[0])
@@ -402,7 +407,7 @@ def _sleep_poison(text: str) -> tuple[str, str | None, list[str]] | None:
         amount = m.group(1).lower()
         amount = "1" if amount in ("one", "a", "an") else amount
         if amount.isdigit():                      # a whole number of minutes is a whole number of rounds
-            out.append(str(int(amount) * ROUNDS_PER[m.group(2).lower()]))
+            out.append(str(number(amount) * ROUNDS_PER[m.group(2).lower()]))
             continue
         rounds, note = _rounds(amount, m.group(2))
         if note:
@@ -426,9 +431,9 @@ def _ability_damage(block: RawBlock, item: dict, abilities: list[dict], names: l
     key = item["key"]
     cell = block.get(_field_name(item))
     entry = _clean(item["name"])
-    desc, text = _text_of(block, item, re.sub(r"\d+d\d+", "", entry).strip())
+    desc, text = _text_of(block, item, re.sub(r"(?<!\d)\d+d\d+", "", entry).strip())
     rider = re.match(rf"^({_DICE})\s*{_ABILITY}\s*(drain|damage)?", entry, re.IGNORECASE)
-    m = re.search(rf"({_DICE}) points? of {_ABILITY} (drain|damage)", text, re.IGNORECASE) or re.search(
+    m = re.search(rf"(?<!\d)({_DICE}) points? of {_ABILITY} (drain|damage)", text, re.IGNORECASE) or re.search(
         rf"drains ({_DICE}) points? of {_ABILITY}()", text, re.IGNORECASE)
     if m:
         dice, ability, kind = m.group(1), m.group(2), m.group(3) or "drain"
@@ -443,7 +448,7 @@ def _ability_damage(block: RawBlock, item: dict, abilities: list[dict], names: l
     dc = save = None
     if len(dcs) == 1:
         a, b, c, d = dcs.pop()
-        dc, save = int(a or d), SAVES[(b or c).lower()]
+        dc, save = number(a or d), SAVES[(b or c).lower()]
     words = _rider_attacks(reads, rf"{_ABILITY}") or _named_attack(text, names, block.title)
     attack, why = _deliverer(words, names, unrolled) if words else (None, "is named nowhere")
     loss = {"dice": _dice(dice), "ability": _ability_of(ability), "drain": kind.lower() == "drain"}
@@ -471,7 +476,7 @@ def _energy_drain(block: RawBlock, item: dict, abilities: list[dict], names: lis
         r"\bbestows (one|two|three|four|five|\d+) negative levels?", text, re.IGNORECASE)
     if m is None:
         return _unread(notes, abilities, item, cell, "energy drain", "how many negative levels not read", text)
-    levels = NUMBER_WORDS.get(m.group(1).lower()) or int(m.group(1))
+    levels = NUMBER_WORDS.get(m.group(1).lower()) or number(m.group(1))
     low = text.lower()
     if re.search(r"\binside\b|\bswallow|\bgizzard", low):
         return _ignored(abilities, "energy drain", "only a swallowed foe is drained, not one it hits; the engine's "
@@ -501,7 +506,7 @@ def _rake(block: RawBlock, item: dict, abilities: list[dict], notes: Notes) -> d
     entry = _clean(item["name"])
     bonus = re.search(r"attack bonus ([+-]\d+)", text, re.IGNORECASE)
     dmg = re.search(r"damage (\d+d\d+(?:\s*[+-]\s*\d+)?)", text, re.IGNORECASE)
-    entry_dmg = re.search(r"(\d+d\d+(?:\s*[+-]\s*\d+)?)", entry)
+    entry_dmg = re.search(r"(?<!\d)(\d+d\d+(?:\s*[+-]\s*\d+)?)", entry)
     if bonus is None or (dmg is None and entry_dmg is None):
         notes.add("unread", _field_name(item), cell, "rake: its attack bonus and damage not read: not modelled",
                   text[:200] or entry)
@@ -518,14 +523,14 @@ def _rake(block: RawBlock, item: dict, abilities: list[dict], notes: Notes) -> d
         how = f"; the entry's {entry_dmg.group(1)} disagrees: the description's {damage}"
     count_word = re.search(r"\b(two|three|four|five|six|eight)\s+(?:claws|rakes|rake attacks)", text, re.IGNORECASE)
     count = NUMBER_WORDS[count_word.group(1).lower()] if count_word else 2
-    rake = {"name": "rake", "bonuses": [int(bonus.group(1))], "count": count, "damage": damage,
+    rake = {"name": "rake", "bonuses": [number(bonus.group(1))], "count": count, "damage": damage,
             "damage_types": ["slashing"]}
     if parse_dice(damage).maximum < 1:
         rake["damage"] = "1"
     for a in abilities:
         if a["key"] == "rake":
             a["damage"] = rake["damage"]
-    _set(abilities, "rake", "modelled", f"rake: {count} claws at {int(bonus.group(1)):+d} for {rake['damage']} "
+    _set(abilities, "rake", "modelled", f"rake: {count} claws at {number(bonus.group(1)):+d} for {rake['damage']} "
                                         f"(at the end of a pounce and each round it holds a foe){how}")
     return {"rake": rake}
 
@@ -568,7 +573,7 @@ def _burn(block: RawBlock, item: dict, abilities: list[dict], names: list[str], 
     desc, text = _text_of(block, item, "burn")
     text = _following(block, desc, 1) or text
     dcs = set(re.findall(r"\bDC (\d+) Reflex|\bReflex DC (\d+)", text))
-    dc = next((int(a or b) for a, b in dcs), None) if len(dcs) == 1 else None
+    dc = next((number(a or b) for a, b in dcs), None) if len(dcs) == 1 else None
     how = ""
     if dc is None:
         dc, row = size_number(block, size, desc, "Save DC")
@@ -619,7 +624,7 @@ def _gaze(block: RawBlock, item: dict, abilities: list[dict], names: list[str], 
           reads: list[list[AttackRead]], size: str, notes: Notes, data: dict) -> dict:
     cell = block.get(_field_name(item))
     entry = _clean(item["name"])
-    desc, text = _text_of(block, item, re.sub(r"\(.*?\)", "", entry).strip(), "gaze")
+    desc, text = _text_of(block, item, drop_parens(entry, "").strip(), "gaze")
     if desc is None:
         notes.add("unread", _field_name(item), cell, "gaze: no description: not modelled", entry)
         return _ignored(abilities, "gaze", "no description read")
@@ -629,13 +634,13 @@ def _gaze(block: RawBlock, item: dict, abilities: list[dict], names: list[str], 
     if m is None:
         notes.add("unread", _field_name(item), cell, "gaze: no save DC read: not modelled", text[:200])
         return _ignored(abilities, "gaze", "no save DC read")
-    save, dc = SAVES[(m.group(1) or m.group(4)).lower()], int(m.group(2) or m.group(3))
+    save, dc = SAVES[(m.group(1) or m.group(4)).lower()], number(m.group(2) or m.group(3))
     own = re.search(rf"\bthe {re.escape(block.title.lower())}'s {re.escape(entry.lower())} \(DC (\d+)\)",
                     " ".join(block.context[block.line:block.line + 80]).lower(), re.IGNORECASE)
     how = ""
-    if own and int(own.group(1)) != dc:
+    if own and number(own.group(1)) != dc:
         how = f"; its own DC {own.group(1)} (the text shared with another creature gives {dc})"
-        dc = int(own.group(1))
+        dc = number(own.group(1))
     for a in abilities:
         if a["key"] == "gaze":
             a["dc"], a["save"] = dc, save
@@ -683,28 +688,29 @@ def _other_gaze(entry: str, body: str, save: str, dc: int, abilities: list[dict]
         _set(abilities, "gaze", "modelled", f"gaze: as charm person, Will DC {dc} (+5 on the save in a fight), "
                                             "humanoids only; a charmed foe fights no more (for the fight)")
         return {"gaze": {"effect": "charm", "save": save, "dc": dc}}
-    nonevil = re.search(r"Nonevil creatures.*?must succeed on a DC (\d+) Will save or suffer the fear effect", body)
+    nonevil = search_chain(body, r"Nonevil creatures",
+                           r"must succeed on a DC (\d+) Will save or suffer the fear effect")
     if re.search(r"slay evil", body) and nonevil and rounds:
-        field = {"effect": "fear", "save": "will", "dc": int(nonevil.group(1)), "rounds": _dice(rounds.group(1))}
+        field = {"effect": "fear", "save": "will", "dc": number(nonevil.group(1)), "rounds": _dice(rounds.group(1))}
         _set(abilities, "gaze", "modelled", f"gaze: the party is not evil: Will DC {field['dc']} or panicked (a fear "
                                             f"spell) for {field['rounds']} rounds (its slaying of evil creatures "
                                             "never applies)")
         return {"gaze": field}
-    stun = re.search(rf"stun a creature .*? DC (\d+) Fortitude save or be stunned for ({_DICE}) rounds", body)
+    stun = search_chain(body, r"stun a creature ", rf" DC (\d+) Fortitude save or be stunned for ({_DICE}) rounds")
     if "glance" in low and stun:
         _set(abilities, "gaze", "modelled", f"glance: a standard action at one foe, Fort DC {stun.group(1)} or "
                                             f"stunned {_dice(stun.group(2))} rounds")
-        return {"glance": {"effect": "stun", "save": "fort", "dc": int(stun.group(1)),
+        return {"glance": {"effect": "stun", "save": "fort", "dc": number(stun.group(1)),
                            "rounds": _dice(stun.group(2))}}
-    eye = re.search(r"(Once|Twice|Three times) per day.*?DC (\d+) Will save or be dazed.*?DC (\d+) Fortitude save or "
-                    r"die from fright", body)
+    eye = search_chain(body, r"(Once|Twice|Three times) per day", r"DC (\d+) Will save or be dazed",
+                       r"DC (\d+) Fortitude save or die from fright")
     if "evil eye" in low and eye:
         uses = {"once": 1, "twice": 2, "three times": 3}[eye.group(1).lower()]
         _set(abilities, "gaze", "modelled", f"glance: {uses} a fight, a standard action at one foe, Will DC "
                                             f"{eye.group(2)} or dazed (for the fight: three days), then Fort DC "
                                             f"{eye.group(3)} or dead of fright")
-        return {"glance": {"effect": "daze", "save": "will", "dc": int(eye.group(2)), "uses": uses,
-                           "fright_dc": int(eye.group(3))}}
+        return {"glance": {"effect": "daze", "save": "will", "dc": number(eye.group(2)), "uses": uses,
+                           "fright_dc": number(eye.group(3))}}
     return None
 
 
@@ -746,7 +752,7 @@ def _web(block: RawBlock, item: dict, abilities: list[dict], names: list[str], u
     uses = re.search(r"throw a web (?:up to )?(\w+) times per day", text, re.IGNORECASE)
     burst = re.search(r"burst (?:the web|it) with a DC (\d+) Strength check", text, re.IGNORECASE)
     how = ""
-    dc = int(burst.group(1)) if burst else None
+    dc = number(burst.group(1)) if burst else None
     if dc is None:
         dc, row = size_number(block, size, desc, "Break DC")
         if dc is not None:
@@ -788,7 +794,7 @@ def _breath_effect(block: RawBlock, items: list[dict], abilities: list[dict], da
         return _ignored(abilities, key, "not a breath effect the engine's breath_effect has (sleep, paralysis, "
                                         "slow, fear, weakness, repulsion)")
     desc, text = _text_of(block, item, entry)
-    shape = re.search(r"(\d+)-foot (cone|line)", text)
+    shape = re.search(r"(?<!\d)(\d+)-foot (cone|line)", text)
     save = re.search(r"\b(Fortitude|Will|Reflex) DC (\d+)", text)
     age = age_category(block.title)
     general = next((c.text for c in block.description if re.search(r"per age category", c.text)
@@ -799,8 +805,8 @@ def _breath_effect(block: RawBlock, items: list[dict], abilities: list[dict], da
         notes.add("unread", _field_name(item), cell, f"breath weapon ({word}): {what} read: not modelled",
                   text[:200] or entry)
         return _ignored(abilities, key, f"{what} read")
-    field: dict = {"shape": shape.group(2), "length_ft": int(shape.group(1)), "effect": effect,
-                   "save": SAVES[save.group(1).lower()], "dc": int(save.group(2))}
+    field: dict = {"shape": shape.group(2), "length_ft": number(shape.group(1)), "effect": effect,
+                   "save": SAVES[save.group(1).lower()], "dc": number(save.group(2))}
     rounds = re.search(r"for (\d+d\d+) rounds plus 1 round per age category", general)
     loss = re.search(rf"take 1 point of {_ABILITY} damage per age category", general)
     if effect == "weakness" and loss:
@@ -822,9 +828,18 @@ def _breath_effect(block: RawBlock, items: list[dict], abilities: list[dict], da
     return {"breath_effect": field}
 
 
-_TURN_TO_STONE = re.compile(r"(\d+)-foot (cone|line), once every (\d+d\d+(?:\+\d+)?) rounds.*?turn to stone "
-                           r"permanently, (Fortitude|Will|Reflex) DC (\d+) negates", re.IGNORECASE)
-_TABLE_BREATH = re.compile(r"(\d+)-foot (cone|line) of (?:gas \()?(acid|lightning|fire|cold|electricity)",
+_STONE_SHAPE = re.compile(r"(?<!\d)(\d+)-foot (cone|line), once every (\d+d\d+(?:\+\d+)?) rounds", re.IGNORECASE)
+_STONE_SAVE = re.compile(r"turn to stone permanently, (Fortitude|Will|Reflex) DC (\d+) negates", re.IGNORECASE)
+
+
+def _turn_to_stone(text: str) -> tuple[str, str, str, str, str] | None:
+    """(length, shape, recharge, save, DC) of ``60-foot cone, once every 1d4 rounds ..., turn to stone permanently,
+    Fortitude DC 19 negates``: the shape, then the first save after it (one pattern with ``.*?`` between the two
+    rescanned the rest of the text from every shape)."""
+    shape = _STONE_SHAPE.search(text)
+    save = _STONE_SAVE.search(text, shape.end()) if shape else None
+    return (*shape.groups(), *save.groups()) if shape and save else None
+_TABLE_BREATH = re.compile(r"(?<!\d)(\d+)-foot (cone|line) of (?:gas \()?(acid|lightning|fire|cold|electricity)",
                            re.IGNORECASE)
 
 
@@ -837,10 +852,11 @@ def _plain_breath(block: RawBlock, item: dict, abilities: list[dict], notes: Not
     key = "breath weapon (non-damage)"
     cell = block.get(_field_name(item))
     desc, text = _text_of(block, item, "breath weapon")
-    stone = _TURN_TO_STONE.search(text)
+    stone = _turn_to_stone(text)
     if stone:
-        field = {"shape": stone.group(2).lower(), "length_ft": int(stone.group(1)), "effect": "petrify",
-                 "save": SAVES[stone.group(4).lower()], "dc": int(stone.group(5)), "recharge": stone.group(3)}
+        length, shape, recharge, save, dc = stone
+        field = {"shape": shape.lower(), "length_ft": number(length), "effect": "petrify",
+                 "save": SAVES[save.lower()], "dc": number(dc), "recharge": recharge}
         how = ""
         if re.search(r"no more than (\w+) times per day", text):
             how = "; its limit of uses a day is left out (a fight is over first)"
@@ -861,8 +877,8 @@ def _plain_breath(block: RawBlock, item: dict, abilities: list[dict], notes: Not
                                         "breath_effect has")
     energy = {"lightning": "electricity"}.get(first.group(3).lower(), first.group(3).lower())
     head = _column(rows[0], "Head") or "the first"
-    weapon = {"shape": first.group(2).lower(), "length_ft": int(first.group(1)), "damage": dmg.group(1),
-              "damage_type": energy, "save": "ref", "dc": int(dmg.group(2)), "recharge": recharge.group(1),
+    weapon = {"shape": first.group(2).lower(), "length_ft": number(first.group(1)), "damage": dmg.group(1),
+              "damage_type": energy, "save": "ref", "dc": number(dmg.group(2)), "recharge": recharge.group(1),
               "half_on_save": True}
     notes.add("guess", _field_name(item), cell, f"breath weapon: its shape and energy by the color of its dragon "
                                                  f"head (rolled on 1d10): the table's first row, {head.lower()} "
@@ -878,7 +894,7 @@ def _plain_breath(block: RawBlock, item: dict, abilities: list[dict], notes: Not
 
 
 # --------------------------------------------------------------------------------------------- acid spray
-_SPRAY_CONE = re.compile(r"(\d+)-foot cone", re.IGNORECASE)
+_SPRAY_CONE = re.compile(r"(?<!\d)(\d+)-foot cone", re.IGNORECASE)
 
 
 def _acid_spray(block: RawBlock, item: dict, abilities: list[dict], notes: Notes) -> dict:
@@ -899,8 +915,8 @@ def _acid_spray(block: RawBlock, item: dict, abilities: list[dict], notes: Notes
         notes.add("unread", _field_name(item), cell, f"acid spray: {what} read: not modelled", text[:200])
         return _ignored(abilities, "acid spray", f"{what} read")
     half = save.group(3).lower() == "halves"
-    weapon = {"shape": "cone", "length_ft": int(cone.group(1)), "damage": _dice(dmg.group(1)), "damage_type": "acid",
-              "save": SAVES[save.group(2).lower()], "dc": int(save.group(1)),
+    weapon = {"shape": "cone", "length_ft": number(cone.group(1)), "damage": _dice(dmg.group(1)), "damage_type": "acid",
+              "save": SAVES[save.group(2).lower()], "dc": number(save.group(1)),
               "recharge": "1" if every.group(1) == "per" else every.group(1), "half_on_save": half}
     how = ""
     if re.search(r"concentrated stream", text):
@@ -923,7 +939,7 @@ def _stench(block: RawBlock, item: dict, abilities: list[dict], data: dict, note
     desc, text = _text_of(block, item, "stench")
     text = _following(block, desc, 1) or text
     dcs = set(re.findall(r"\bDC (\d+) Fortitude|\bFortitude DC (\d+)", text))
-    dc = next((int(a or b) for a, b in dcs), None) if len(dcs) == 1 else None
+    dc = next((number(a or b) for a, b in dcs), None) if len(dcs) == 1 else None
     if dc is not None:
         _numbers(abilities, "stench", dc, "fort")
     if re.search(r"\bnauseated\b", text, re.IGNORECASE):
@@ -959,7 +975,7 @@ def _trample(block: RawBlock, item: dict, abilities: list[dict], data: dict, not
     told = re.search(r"\bdeals? (\d+d\d+(?:\s*[+-]\s*\d+)?) points? of (?:bludgeoning )?damage", text, re.IGNORECASE)
     dmg = entry if entry and "d" in entry.group(1) else told
     dcs = set(re.findall(r"\bReflex (?:half )?DC (\d+)|\bDC (\d+) Reflex", text))
-    dc = next((int(a or b) for a, b in dcs), None) if len(dcs) == 1 else None
+    dc = next((number(a or b) for a, b in dcs), None) if len(dcs) == 1 else None
     if dc is None or dmg is None:
         what = "no Reflex DC" if dc is None else "no damage"
         return _unread(notes, abilities, item, cell, "trample", f"{what} read", text)
@@ -1008,7 +1024,7 @@ def _powerful_charge(block: RawBlock, item: dict, abilities: list[dict], data: d
     else:
         return _ignored(abilities, "powerful charge", "the text names no attack and it has no melee attack")
     bonus = _CHARGE_BONUS.search(text)
-    bonuses = [int(bonus.group(1) or bonus.group(2))] if bonus else [base["bonuses"][0]]
+    bonuses = [number(bonus.group(1) or bonus.group(2))] if bonus else [base["bonuses"][0]]
     if not bonus:
         how += f"; at the {base['name']}'s bonus, {bonuses[0]:+d}"
     charge = {"name": base["name"], "bonuses": bonuses, "damage": damage,

@@ -15,7 +15,8 @@ from fractions import Fraction
 
 from arena.dice import parse as parse_dice
 from arena.errors import ArenaError
-from arena.world.srd_text import SIZE_WORDS, TYPE_WORDS, Cell
+from arena.limits import MAX_IMPORT_DIGITS
+from arena.world.srd_text import SIZE_WORDS, TYPE_WORDS, Cell, drop_parens
 from arena.world.stat_types import parse_cr
 
 DASHES = ("--", "—", "–", "-", "---", "none", "None", "—-")
@@ -101,12 +102,18 @@ class Notes:
     """What the readers of one block report."""
 
     items: list[Note] = field(default_factory=list)
+    _seen: set[tuple[str, str, str, str]] = field(default_factory=set, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        self._seen = {(n.kind, n.field, n.text, n.message) for n in self.items}
 
     def add(self, kind: str, field_name: str, cell: Cell | None, message: str, text: str | None = None) -> None:
+        """Add a note, unless the same one (kind, field, text, message) is there already."""
         shown = text if text is not None else (cell.text if cell else "")
         note = Note(kind, field_name, cell.line if cell else None, shown[:500], message)
-        if all((n.kind, n.field, n.text, n.message) != (note.kind, note.field, note.text, note.message)
-               for n in self.items):
+        key = (note.kind, note.field, note.text, note.message)
+        if key not in self._seen:
+            self._seen.add(key)
             self.items.append(note)
 
 
@@ -118,8 +125,26 @@ def _clean(text: str) -> str:
     return " ".join(text.replace("−", "-").replace("–", "-").replace("×", "x").split())
 
 
+class NumberTooLarge(ValueError):
+    """A number of more than :data:`~arena.limits.MAX_IMPORT_DIGITS` digits in an imported stat block."""
+
+
+def number(text: str | int) -> int:
+    """The whole number ``text`` holds (``12``, ``+5``, ``- 3``, ``1,200``): every whole number the importer reads
+    goes through here. More than :data:`~arena.limits.MAX_IMPORT_DIGITS` digits is :class:`NumberTooLarge` (never
+    Python's ValueError for a 4,300-digit string, and no creature has a number that large)."""
+    if isinstance(text, int):
+        return text
+    compact = text.replace(" ", "").replace(",", "")
+    digits = compact.lstrip("+-")
+    if len(digits) > MAX_IMPORT_DIGITS:
+        shown = digits[:12] + "..." if len(digits) > 12 else digits
+        raise NumberTooLarge(f"number too large ({shown}: {len(digits):,} digits; the limit is {MAX_IMPORT_DIGITS})")
+    return int(compact)
+
+
 def signed(text: str) -> int:
-    return int(text.replace(" ", "").replace("+", ""))
+    return number(text.replace(" ", "").replace("+", ""))
 
 
 # --------------------------------------------------------------------------------------------- size and type
@@ -162,7 +187,7 @@ def read_hit_dice(cell: Cell | None, notes: Notes) -> HitDiceRead:
     m = re.match(r"^(.*?)\(\s*(-?[\d,]+)\s*hp\s*\)", text)
     if not m:
         raise FieldError("Hit Dice", cell, f"no hit points in {text[:80]!r} (like '6d8+36 (63 hp)')")
-    dice_text, hp = m.group(1).strip(), int(m.group(2).replace(",", ""))
+    dice_text, hp = m.group(1).strip(), number(m.group(2).replace(",", ""))
     if hp < 1:
         raise FieldError("Hit Dice", cell, f"{hp} hit points: a creature has at least 1")
     dice_text = re.sub(r"\s+plus\s+", "+", dice_text, flags=re.IGNORECASE).replace(" ", "")
@@ -170,14 +195,17 @@ def read_hit_dice(cell: Cell | None, notes: Notes) -> HitDiceRead:
         raise FieldError("Hit Dice", cell, f"negative hit dice {dice_text!r}")
     terms: list[tuple[float, int]] = []
     constant = 0
-    for sign, number, die, const in re.findall(r"([+-]?)(?:(\d+(?:/\d+)?)d(\d+)|(\d+))", dice_text):
+    for sign, count_text, die, const in re.findall(r"([+-]?)(?:(\d+(?:/\d+)?)d(\d+)|(\d+))", dice_text):
         if die:
-            count = float(Fraction(number))
+            top, _, bottom = count_text.partition("/")
+            if bottom and number(bottom) == 0:
+                raise FieldError("Hit Dice", cell, f"cannot read hit dice {dice_text[:80]!r} (a fraction over 0)")
+            count = number(top) / number(bottom) if bottom else float(number(top))
             if sign == "-":
                 raise FieldError("Hit Dice", cell, f"negative hit dice {dice_text!r}")
-            terms.append((count, int(die)))
+            terms.append((count, number(die)))
         else:
-            constant += int(const) * (-1 if sign == "-" else 1)
+            constant += number(const) * (-1 if sign == "-" else 1)
     rebuilt = re.sub(r"([+-]?)(?:(\d+(?:/\d+)?)d(\d+)|(\d+))", "", dice_text)
     if not terms or rebuilt.strip("+"):
         raise FieldError("Hit Dice", cell, f"cannot read hit dice {dice_text!r} (like 6d8+36)")
@@ -220,15 +248,21 @@ def read_speed(cell: Cell | None, notes: Notes) -> int:
     if not m:
         notes.add("unread", "Speed", cell, "cannot read a land speed: 30 ft.")
         return 30
-    return int(m.group(1))
+    return number(m.group(1))
 
 
-def _feet(text: str) -> float:
-    text = text.strip()
-    m = re.match(r"^(\d+)-(\d+)/(\d+)$", text)        # 2-1/2
-    if m:
-        return int(m.group(1)) + int(m.group(2)) / int(m.group(3))
-    return float(Fraction(text))
+_FEET = r"(\d+(?:-\d+/\d+|/\d+)?)"
+r"""A length: ``5``, ``1/2``, ``2-1/2`` (one pattern per value: ``[\d/-]+`` rescanned ``1/1/1/...`` from every
+``/``)."""
+
+
+def _feet(text: str) -> float | None:
+    """``5`` -> 5, ``1/2`` -> 0.5, ``2-1/2`` -> 2.5; None for a fraction over 0."""
+    whole, _, fraction = text.strip().rpartition("-") if "-" in text else ("0", "", text.strip())
+    top, _, bottom = fraction.partition("/")
+    if bottom and number(bottom) == 0:
+        return None
+    return number(whole) + (number(top) / number(bottom) if bottom else number(top))
 
 
 def read_space_reach(cell: Cell | None, notes: Notes, size: str) -> tuple[int, int]:
@@ -239,11 +273,11 @@ def read_space_reach(cell: Cell | None, notes: Notes, size: str) -> tuple[int, i
                                                 f"{size} creature's usual)")
         return default
     text = re.sub(r"\s*\(\d+ squares?\)\s*\.?", "", _clean(cell.text))
-    m = re.match(r"^\s*([\d/\-]+)\s*(?:ft\.?|feet)?\s*/\s*([\d/\-]+)\s*(?:ft|feet)", text)
-    if not m:
+    m = re.match(rf"^\s*{_FEET}\s*(?:ft\.?|feet)?\s*/\s*{_FEET}\s*(?:ft|feet)", text)
+    space, reach = (_feet(m.group(1)), _feet(m.group(2))) if m else (None, None)
+    if space is None or reach is None:
         notes.add("guess", "Space/Reach", cell, f"cannot read space/reach: {default[0]} ft./{default[1]} ft.")
         return default
-    space, reach = _feet(m.group(1)), _feet(m.group(2))
     return max(1, math.floor(space)), math.floor(reach)
 
 
@@ -299,7 +333,7 @@ def read_abilities(cell: Cell | None, notes: Notes) -> dict[str, int | None]:
     for m in re.finditer(r"\b(Str|Dex|Con|Int|Wis|Cha)\w*\s*(\d+|-+|—|–)", text, re.IGNORECASE):
         key = m.group(1).lower()
         value = m.group(2)
-        out[key] = int(value) if value.isdigit() else None
+        out[key] = number(value) if value.isdigit() else None
     missing = [k for k in ("str", "dex", "con", "int", "wis", "cha") if k not in out]
     if missing:
         raise FieldError("Abilities", cell, f"no {', '.join(m.capitalize() for m in missing)} in {text[:80]!r}")
@@ -346,8 +380,8 @@ def read_feats(cell: Cell | None, notes: Notes) -> tuple[str, ...]:
 def class_levels(title: str) -> dict[str, int]:
     """``Troll Hunter, 6th-Level Ranger`` -> ``{"ranger": 6}``; ``Goblin, 1st-Level Warrior`` -> ``{"warrior": 1}``."""
     out = {}
-    for level, cls in re.findall(r"(\d+)(?:st|nd|rd|th)-level\s+([a-z]+)", title.lower()):
-        out[cls] = min(20, int(level))
+    for level, cls in re.findall(r"(?<!\d)(\d+)(?:st|nd|rd|th)-level\s+([a-z]+)", title.lower()):
+        out[cls] = min(20, number(level))
     return out
 
 
@@ -389,9 +423,9 @@ def read_armor(cell: Cell | None, notes: Notes) -> ArmorRead:
     f = re.search(r"flat-?\s?footed\s*(-?\d+)", text, re.IGNORECASE)
     if not m:
         raise FieldError("Armor Class", cell, f"cannot read an armor class from {text[:80]!r}")
-    ac = int(m.group(1))
-    touch = int(t.group(1)) if t else None
-    flat = int(f.group(1)) if f else None
+    ac = number(m.group(1))
+    touch = number(t.group(1)) if t else None
+    flat = number(f.group(1)) if f else None
     components: list[tuple[int, str]] = []
     paren = re.match(r"^-?\d+\s*\((.*?)\)", text)
     if paren:
@@ -467,8 +501,11 @@ def _top_level_split(text: str, separators: tuple[str, ...]) -> list[str]:
 
 
 _ATTACK = re.compile(
-    r"^(?:(?P<count>\d+)\s+)?(?P<name>.*?)\s*(?P<bonus>[+-]\s?\d+(?:\s*/\s*[+-]\s?\d+)*)\s*\*?\s*"
+    r"^(?:(?P<count>\d+)\s+)?(?P<name>.{0,200}?)\s*(?P<bonus>[+-]\s?\d+(?:\s*/\s*[+-]\s?\d+){0,12})\s*\*?\s*"
     r"(?:(?P<kind>melee|ranged)\s*(?P<touch>touch)?)?\s*\*?\s*\((?P<damage>.*)\)\s*\*?$", re.IGNORECASE)
+"""One attack: ``2 claws +9 melee (1d6+6)``. The name (the SRD's longest is 60 characters) and the iterative
+bonuses are bounded, so that an attack cell of thousands of ``+1/`` is refused in linear time, not rescanned from
+every position."""
 
 _WORD_COUNTS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 
@@ -485,7 +522,7 @@ def _singular(name: str) -> str:
 def damage_types_of(name: str) -> tuple[tuple[str, ...], bool]:
     """(damage types, known) of an attack's name; unknown names are guessed bludgeoning."""
     base = re.sub(r"^[+]\d+\s+", "", name.lower())
-    base = re.sub(r"\(.*?\)", "", base)
+    base = drop_parens(base, "")
     base = re.sub(r"\b(masterwork|mwk|huge|large|gargantuan|colossal|small|tiny|medium|flaming|frost|shock|"
                   r"keen|unholy|holy|axiomatic|anarchic|burst|icy|thundering|wounding|vorpal|defending|"
                   r"speed|greater|lesser|dancing|returning|cold iron|silver|adamantine|alchemical|"
@@ -524,12 +561,12 @@ def _read_damage(text: str) -> tuple[str | None, int, int, list[str], list[str]]
     if m:
         dice = m.group(1).replace(" ", "")
         crit = m.group(2) or ""
-        r = re.search(r"(\d+)\s*-\s*20", crit)
+        r = re.search(r"(?<!\d)(\d+)\s*-\s*20", crit)
         if r:
-            threat = int(r.group(1))
+            threat = number(r.group(1))
         x = re.search(r"x\s*(\d)", crit)
         if x:
-            multiplier = int(x.group(1))
+            multiplier = number(x.group(1))
         tail = m.group(3).strip()
         if tail:
             # "1d6 fire" (the whole damage is energy), "1d6 Str" (ability damage), "1d4 Wisdom drain"
@@ -576,7 +613,8 @@ def mend_attack_text(text: str) -> str:
     return text
 
 
-_NO_DAMAGE = re.compile(r"^(?:(?P<count>\d+)\s+)?(?P<name>[^()]*?)\s*(?P<bonus>[+-]\s?\d+(?:\s*/\s*[+-]\s?\d+)*)\s*"
+_NO_DAMAGE = re.compile(r"^(?:(?P<count>\d+)\s+)?(?P<name>[^()]{0,200}?)\s*"
+                        r"(?P<bonus>[+-]\s?\d+(?:\s*/\s*[+-]\s?\d+){0,12})\s*"
                         r"(?P<kind>melee|ranged)\s*(?P<touch>touch)?\s*$", re.IGNORECASE)
 _AUTOMATIC = re.compile(r"^(?P<name>swarm|[a-z ]+?)\s*\((?P<damage>[^()]*)\)\s*$", re.IGNORECASE)
 
@@ -585,7 +623,7 @@ def read_attack(text: str, field_name: str, cell: Cell, notes: Notes) -> list[At
     """The attacks one entry of a routine makes: usually one; ``2 short swords +5 melee (1d6+2/19-20,
     1d6+1/19-20)`` is two (the second is the off hand's)."""
     split = re.match(r"^(\d+)\s+(.*?\()([^()]*,[^()]*)\)\s*$", text.strip())
-    if split and len(_top_level_split(split.group(3), (",",))) == int(split.group(1)):
+    if split and len(_top_level_split(split.group(3), (",",))) == number(split.group(1)):
         out = []
         for damage in _top_level_split(split.group(3), (",",)):
             out.extend(read_attack(f"{split.group(2)}{damage.strip()})", field_name, cell, notes))
@@ -597,16 +635,16 @@ def read_attack(text: str, field_name: str, cell: Cell, notes: Notes) -> list[At
 def _read_one_attack(text: str, field_name: str, cell: Cell, notes: Notes) -> AttackRead | None:
     text = text.strip().rstrip(";.").strip()
     # a name with its own parentheses before the bonus: "composite longbow (+1 Str bonus) +5 ranged (1d8+1/x3)"
-    pre = re.match(r"^(.*?\))\s*([+-]\s?\d+.*)$", text)
+    pre = re.match(r"^(.*?\))\s*(?=[+-]\s?\d)", text)
     inner_name = None
     work = text
     if pre and "(" in pre.group(1) and not re.search(r"[+-]\d+\s*(melee|ranged)", pre.group(1)):
         inner_name = pre.group(1)
-        work = "X " + pre.group(2)
+        work = "X " + text[pre.end():]
     m = _ATTACK.match(work)
     if not m and (nd := _NO_DAMAGE.match(text)):            # "web +11 ranged", "eye ray +8 ranged touch"
         name = nd.group("name").strip().lower()
-        return AttackRead(name=name, count=int(nd.group("count") or 1),
+        return AttackRead(name=name, count=number(nd.group("count") or 1),
                           bonuses=tuple(signed(b) for b in re.split(r"\s*/\s*", nd.group("bonus"))),
                           kind=nd.group("kind").lower(), touch=bool(nd.group("touch")), damage=None,
                           damage_types=("bludgeoning",), riders=(name,), text=text)
@@ -620,7 +658,7 @@ def _read_one_attack(text: str, field_name: str, cell: Cell, notes: Notes) -> At
         notes.add("unread", field_name, cell, f"attack {text[:80]!r} not read (like 'claw +9 melee (1d6+6)'): "
                                               "left out", text)
         return None
-    count = int(m.group("count")) if m.group("count") else 1
+    count = number(m.group("count")) if m.group("count") else 1
     name = (inner_name if inner_name else m.group("name")).strip()
     word = name.split(" ", 1)
     if word[0].lower() in _WORD_COUNTS and len(word) > 1:
@@ -629,7 +667,7 @@ def _read_one_attack(text: str, field_name: str, cell: Cell, notes: Notes) -> At
     enhancement = 0
     em = re.match(r"^(.*?)\+(\d)\s+(.*)$", name)
     if em:
-        enhancement, name = int(em.group(2)), f"{em.group(1)}{em.group(3)}".strip()
+        enhancement, name = number(em.group(2)), f"{em.group(1)}{em.group(3)}".strip()
     lname = name.lower()
     materials = tuple(m for m in ("adamantine", "cold iron", "silver") if m in lname)
     if count > 1:

@@ -13,9 +13,12 @@ nothing reads the SRD text at run time.
 
 from __future__ import annotations
 
+import codecs
+import contextlib
 import json
 import os
 import re
+import stat
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,14 +26,20 @@ from pathlib import Path
 import yaml
 
 from arena.errors import ArenaError
+from arena.limits import (
+    MAX_FILE_BYTES,
+    MAX_IMPORT_BLOCKS,
+    MAX_IMPORT_DESCRIPTION,
+    MAX_IMPORT_DESCRIPTION_LINES,
+    MAX_IMPORT_DIGITS,
+    MAX_IMPORT_LINE,
+)
 from arena.world.srd_build import Built, Problem, build, kebab
 from arena.world.srd_dragons import BREATH_TYPES as DRAGON_BREATH_TYPES
 from arena.world.srd_dragons import CONE, LINE, SIZE_LETTERS, dragon_fields, dragon_title, find_varieties, general_rules
 from arena.world.srd_fields import Note, Notes
 from arena.world.srd_text import Cell, RawBlock, find_blocks
-
-MAX_SOURCE_BYTES = 20_000_000
-"""Largest file ``bestiary import`` reads (the SRD's largest chapter is 110 kB)."""
+from arena.world.yamlio import read_user_bytes
 
 
 # --------------------------------------------------------------------------------------------- the SRD's mends
@@ -99,10 +108,24 @@ def _apply_fixes(block: RawBlock, fixes: tuple[Fix, ...]) -> list[tuple[Fix, Cel
 
 
 # --------------------------------------------------------------------------------------------- dragons as blocks
+def _first_prose(cells: list[Cell]) -> list[Cell]:
+    """The first of ``cells`` within the bounds of one block's prose (:func:`_bounded_description` says where it
+    was cut): a block's description is never copied longer than that."""
+    total = 0
+    for k, cell in enumerate(cells):
+        total += len(cell.text) + 1
+        if total > MAX_IMPORT_DESCRIPTION or k >= MAX_IMPORT_DESCRIPTION_LINES:
+            return cells[:k + 1]
+    return cells
+
+
 def _dragon_blocks(text: str, file: str) -> list[RawBlock]:
-    general = general_rules(text)
-    out = []
+    general = _first_prose(general_rules(text))
+    out: list[RawBlock] = []
     for variety in find_varieties(text):
+        if not variety.rows:
+            continue
+        shared = _first_prose(variety.text + general) if len(out) <= MAX_IMPORT_BLOCKS else []
         for row in variety.rows:
             notes = Notes()
             fields = dragon_fields(variety, row, notes)
@@ -110,7 +133,7 @@ def _dragon_blocks(text: str, file: str) -> list[RawBlock]:
             description = _dragon_breath_text(variety, row, size, fields)
             block = RawBlock(file=file, line=row.line, title=dragon_title(variety, row), title_guessed=False,
                              type_line=fields.get("Size/Type"), fields=fields, layout="dragon tables",
-                             description=description + variety.text + general)
+                             description=description + shared)
             out.append(block)
     return out
 
@@ -152,19 +175,122 @@ def blocks_in(text: str, file: str) -> list[RawBlock]:
     return sorted(find_blocks(text, file) + _dragon_blocks(text, file), key=lambda b: (b.line, b.column))
 
 
+# --------------------------------------------------------------------------------------------- lines not read
+_LONG_NUMBER = re.compile(rf"\d{{{MAX_IMPORT_DIGITS + 1},}}")
+
+
+def screen(text: str) -> tuple[str, dict[int, str]]:
+    """``text`` made safe to read, and the lines it refuses (line -> why): a line longer than
+    :data:`~arena.limits.MAX_IMPORT_LINE` characters is cut to it, a number of more than
+    :data:`~arena.limits.MAX_IMPORT_DIGITS` digits to one digit more. Nothing downstream then reads a long line or
+    converts a long number; the creatures that read a refused line are not imported (:func:`_refusals`)."""
+    lines = text.split("\n")
+    refused: dict[int, str] = {}
+    for i, line in enumerate(lines):
+        if len(line) > MAX_IMPORT_LINE:
+            refused[i + 1] = f"line too long ({len(line):,} characters; the limit is {MAX_IMPORT_LINE:,})"
+            line = lines[i] = line[:MAX_IMPORT_LINE]
+        m = _LONG_NUMBER.search(line)
+        if m:
+            if i + 1 not in refused:
+                digits = m.group(0)
+                refused[i + 1] = (f"number too large ({digits[:12]}{'...' if len(digits) > 12 else ''}: "
+                                  f"{len(digits):,} digits; the limit is {MAX_IMPORT_DIGITS})")
+            lines[i] = _LONG_NUMBER.sub(lambda n: n.group(0)[:MAX_IMPORT_DIGITS + 1], line)
+    return ("\n".join(lines), refused) if refused else (text, refused)
+
+
+def _lines_read(block: RawBlock) -> dict[int, str]:
+    """The lines of the file a block reads, each with the field it holds (``name`` for the title's line,
+    ``description`` for the prose)."""
+    out: dict[int, str] = {}
+    for name, cell in block.fields.items():
+        out.setdefault(cell.line, name)
+    if block.type_line is not None:
+        out.setdefault(block.type_line.line, "Size/Type")
+    last = max(out, default=block.line)
+    for line in range(block.line, last + 1):        # the title and the rows between (a table's names row)
+        out.setdefault(line, "name" if line == block.line else "stat block")
+    for cell in block.description:
+        out.setdefault(cell.line, "description")
+    return out
+
+
+def _refusals(block: RawBlock, refused: dict[int, str], owned: dict[int, int]) -> list[Problem]:
+    """A problem for each refused line the block reads, and for each field longer than
+    :data:`~arena.limits.MAX_IMPORT_LINE` (a table cell wrapped over many lines). A line another block holds as
+    one of its fields (the next pasted block, within the 400 lines of prose after this one) is that block's."""
+    problems = [Problem(block.file, cell.line, name, f"field too long ({len(cell.text):,} characters; the limit is "
+                                                     f"{MAX_IMPORT_LINE:,})", block.title)
+                for name, cell in block.fields.items() if len(cell.text) > MAX_IMPORT_LINE]
+    if refused:
+        read = _lines_read(block)
+        problems += [Problem(block.file, line, read[line], why, block.title) for line, why in sorted(refused.items())
+                     if line in read and (read[line] != "description" or owned.get(line, id(block)) == id(block))]
+    return problems
+
+
+def _bounded_description(block: RawBlock, notes: list[Note],
+                         done: dict[int, tuple[list[Cell], list[Cell], Note | None]]) -> None:
+    """At most :data:`~arena.limits.MAX_IMPORT_DESCRIPTION` characters and
+    :data:`~arena.limits.MAX_IMPORT_DESCRIPTION_LINES` lines of prose per block (the nearest first); the blocks that
+    share a description (a table's columns) share the bounded one (``done``, by the original's id)."""
+    original = block.description
+    if id(original) not in done:
+        kept, note, total = original, None, 0
+        for k, cell in enumerate(original):
+            total += len(cell.text) + 1
+            if total > MAX_IMPORT_DESCRIPTION or k >= MAX_IMPORT_DESCRIPTION_LINES:
+                kept = original[:k]
+                note = Note("guess", "description", cell.line, "",
+                            f"more than {MAX_IMPORT_DESCRIPTION:,} characters or {MAX_IMPORT_DESCRIPTION_LINES:,} "
+                            "lines of prose with this block: the rest, from this line on, not read")
+                break
+        done[id(original)] = (original, kept, note)
+    _, block.description, note = done[id(original)]
+    if note is not None:
+        notes.append(note)
+
+
 def import_text(text: str, file: str, fixes: tuple[Fix, ...] = REFERENCE_FIXES) -> FileReport:
     """Build every stat block of ``text`` (named ``file`` in messages)."""
     report = FileReport(file)
+    text, refused = screen(text)
     blocks = blocks_in(text, file)
     if not blocks:
+        report.errors += [Problem(file, line, "line", why) for line, why in sorted(refused.items())]
         report.errors.append(Problem(file, None, "file", "no stat block found (no 'Hit Dice:' field in an SRD-layout "
                                                          "table or in 'Field: value' lines)"))
         return report
+    if len(blocks) > MAX_IMPORT_BLOCKS:
+        report.errors.append(Problem(file, None, "file", f"more than {MAX_IMPORT_BLOCKS:,} stat blocks (the limit for "
+                                                         "one file); split the file"))
+        return report
+    seen: set[int] = set()
+    owned: dict[int, int] = {}                     # a refused line -> the block that holds it in a field
+    if refused:
+        for block in blocks:
+            owned.update((line, id(block)) for line, name in _lines_read(block).items()
+                         if line in refused and name != "description")
+    bounded: dict[int, tuple[list[Cell], list[Cell], Note | None]] = {}
     for block in blocks:
+        first: list[Note] = []
+        _bounded_description(block, first, bounded)
+        problems = _refusals(block, refused, owned)
+        if refused:
+            seen |= set(_lines_read(block))
+        if problems:
+            report.built.append(Built(title=block.title, name=kebab(block.title), block=block, notes=first,
+                                      errors=problems))
+            report.errors.extend(problems)
+            continue
         applied = _apply_fixes(block, fixes)
-        built = build(block, os.path.basename(file), tuple(_fix_note(fix, cell) for fix, cell in applied))
+        built = build(block, os.path.basename(file),
+                      tuple(first) + tuple(_fix_note(fix, cell) for fix, cell in applied))
         report.built.append(built)
         report.errors.extend(built.errors)
+    report.errors += [Problem(file, line, "line", f"{why}: not read") for line, why in sorted(refused.items())
+                      if line not in seen]
     return report
 
 
@@ -172,21 +298,62 @@ def _fix_note(fix: Fix, cell: Cell) -> Note:
     return Note(fix.kind, fix.field, cell.line, fix.old, f"read as {fix.new!r}: {fix.reason}")
 
 
-def read_source(path: Path) -> str:
+# --------------------------------------------------------------------------------------------- reading a file
+class SourceError(ArenaError):
+    """A file ``bestiary import`` cannot read as text: ``line`` (or None) and ``message`` say where and why."""
+
+    def __init__(self, line: int | None, message: str):
+        self.line = line
+        self.message = message
+        super().__init__(message)
+
+
+def _line_at(data: bytes, offset: int) -> int:
+    head = data[:offset]
+    return head.count(b"\n") + head.count(b"\r") - head.count(b"\r\n") + 1
+
+
+def decode_source(data: bytes) -> str:
+    """The text of a stat-block file: UTF-8 (a byte-order mark dropped), or UTF-16 with its byte-order mark; line
+    ends made ``\\n``. Anything else is a :class:`SourceError` with the line: text that is not UTF-8 is never read
+    with replacement characters."""
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        try:
+            text = data.decode("utf-16")
+        except UnicodeDecodeError as err:
+            line = data[:err.start].decode("utf-16", errors="replace").count("\n") + 1
+            raise SourceError(line, f"not UTF-16 text ({err.reason}), though it starts with a UTF-16 byte-order "
+                                    "mark: save it as UTF-8") from None
+        if "\0" in text:
+            line = text.count("\n", 0, text.index("\0")) + 1
+            raise SourceError(line, "a NUL character: binary data, not text in the SRD layout")
+    else:
+        if data.startswith(codecs.BOM_UTF8):
+            data = data[len(codecs.BOM_UTF8):]
+        nul = data.find(b"\0")
+        if nul >= 0:
+            raise SourceError(_line_at(data, nul), "a NUL byte: binary data, not text in the SRD layout (UTF-16 text "
+                                                   "without a byte-order mark must be saved as UTF-8)")
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as err:
+            raise SourceError(_line_at(data, err.start), f"not UTF-8 text (byte 0x{data[err.start]:02x}: "
+                                                         f"{err.reason}): save it as UTF-8") from None
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def read_source(path: Path, label: str | None = None) -> str:
+    """The text of a file ``bestiary import`` reads: the YAML loader's rules (a regular file, never a FIFO, a
+    device or a file under /proc, at most :data:`~arena.limits.MAX_FILE_BYTES`), then :func:`decode_source`."""
+    label = str(path) if label is None else label
     try:
-        size = path.stat().st_size
-    except OSError as err:
-        raise ArenaError(f"{path}: cannot read ({err.strerror})") from None
-    if size > MAX_SOURCE_BYTES:
-        raise ArenaError(f"{path}: {size:,} bytes is more than a stat-block file holds (the limit is "
-                         f"{MAX_SOURCE_BYTES:,})")
-    try:
-        data = path.read_bytes()
-    except OSError as err:
-        raise ArenaError(f"{path}: cannot read ({err.strerror})") from None
-    if b"\0" in data[:8192]:
-        raise ArenaError(f"{path}: a binary file, not a stat block (text in the SRD layout)")
-    return data.decode("utf-8", errors="replace").replace("\r\n", "\n").replace("\r", "\n")
+        data = read_user_bytes(path, label, "a text file of stat blocks", MAX_FILE_BYTES)
+    except SourceError:
+        raise
+    except ArenaError as err:
+        message = str(err)
+        raise SourceError(None, message[len(label) + 2:] if message.startswith(f"{label}: ") else message) from None
+    return decode_source(data)
 
 
 @dataclass
@@ -203,17 +370,19 @@ class ImportReport:
         return [b for f in self.files for b in f.built]
 
 
-def import_files(paths: list[Path], out: Path | None, fixes: tuple[Fix, ...] = REFERENCE_FIXES) -> ImportReport:
-    """Import every file of ``paths``; with ``out``, write each creature there as ``<name>.yaml``."""
+def import_files(paths: list[Path], out: Path | None, fixes: tuple[Fix, ...] = REFERENCE_FIXES,
+                 force: bool = False) -> ImportReport:
+    """Import every file of ``paths``; with ``out``, write each creature there as ``<name>.yaml`` (see
+    :func:`write_stat_blocks`: an existing file is replaced only with ``force``)."""
     report = ImportReport()
     names: dict[str, str] = {}
     for path in paths:
         label = str(path)
         try:
-            text = read_source(Path(path))
-        except ArenaError as err:
+            text = read_source(Path(path), label)
+        except SourceError as err:
             fr = FileReport(label)
-            fr.errors.append(Problem(label, None, "file", str(err).split(": ", 1)[-1]))
+            fr.errors.append(Problem(label, err.line, "file", err.message))
             report.files.append(fr)
             continue
         fr = import_text(text, label, fixes)
@@ -238,13 +407,83 @@ def import_files(paths: list[Path], out: Path | None, fixes: tuple[Fix, ...] = R
                 name = new
             names[name] = f"{label}:{built.block.line}"
     if out is not None:
-        out.mkdir(parents=True, exist_ok=True)
-        for built in report.built:
-            if built.creature is not None:
-                target = out / f"{built.creature.name}.yaml"
-                target.write_text(to_yaml(built), encoding="utf-8")
-                report.written.append((built, target))
+        write_stat_blocks(report, Path(out), force)
     return report
+
+
+# --------------------------------------------------------------------------------------------- writing
+def _lstat(path: Path) -> os.stat_result | None:
+    try:
+        return os.lstat(path)
+    except FileNotFoundError:
+        return None
+    except OSError as err:
+        raise ArenaError(f"{path}: cannot write ({err.strerror or err})") from None
+
+
+def write_stat_blocks(report: ImportReport, out: Path, force: bool = False) -> None:
+    """Write each creature of ``report`` to ``out/<name>.yaml`` (into ``report.written``).
+
+    ``out`` must be a folder, not a link to one (it is made when missing). Every target is checked before anything
+    is written: one that exists (a file, a link, anything) is an ArenaError naming it unless ``force``, and nothing
+    is written then. Each file is written to a new temporary file in ``out`` (never through a link), flushed to disk
+    and renamed over its target, so a failure (a full disk) leaves the old file or none, never half of one; the
+    error names the file."""
+    info = _lstat(out)
+    if info is not None and stat.S_ISLNK(info.st_mode):
+        raise ArenaError(f"{out}: is a symbolic link; --out must name a folder itself (links are not followed when "
+                         "writing)")
+    if info is not None and not stat.S_ISDIR(info.st_mode):
+        raise ArenaError(f"{out}: is not a folder (--out names the folder to write the stat blocks to)")
+    targets = [(built, out / f"{built.creature.name}.yaml") for built in report.built if built.creature is not None]
+    if info is not None:
+        taken = [(target, found) for _, target in targets if (found := _lstat(target)) is not None]
+        if taken and not force:
+            more = f" (and {len(taken) - 1:,} more)" if len(taken) > 1 else ""
+            raise ArenaError(f"{taken[0][0]}: already exists{more}; nothing written (--force replaces existing "
+                             "files)")
+        for target, found in taken:
+            if stat.S_ISDIR(found.st_mode):
+                raise ArenaError(f"{target}: is a folder; nothing written (only a file is replaced)")
+    elif targets:
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            raise ArenaError(f"{out}: cannot make the folder ({err.strerror or err})") from None
+    for built, target in targets:
+        write_atomically(target, to_yaml(built))
+        report.written.append((built, target))
+
+
+def write_atomically(target: Path, text: str) -> None:
+    """Write ``text`` to ``target`` through a temporary file beside it (created anew, so never through a link),
+    fsync'd and renamed over ``target`` (a link there is replaced, not followed). On any failure the temporary file
+    is removed and the ArenaError names ``target``."""
+    data = text.encode("utf-8")
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    for k in range(100):
+        tmp = target.with_name(f".{target.name}.{os.getpid()}-{k}.tmp")
+        try:
+            fd = os.open(tmp, flags, 0o666)
+            break
+        except FileExistsError:
+            continue
+        except OSError as err:
+            raise ArenaError(f"{target}: cannot write ({err.strerror or err})") from None
+    else:
+        raise ArenaError(f"{target}: cannot write (100 temporary files of that name are in the way)")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, target)
+    except BaseException as err:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        if isinstance(err, OSError):
+            raise ArenaError(f"{target}: cannot write ({err.strerror or err})") from None
+        raise
 
 
 # --------------------------------------------------------------------------------------------- YAML
@@ -291,7 +530,7 @@ def build_shipped(src: Path, out: Path) -> ImportReport:
     out.mkdir(parents=True, exist_ok=True)
     for old in out.glob("*.yaml"):
         old.unlink()
-    report = import_files(chapters, out)
+    report = import_files(chapters, out, force=True)
     licence = src / "license.md"
     (out / "OGL.md").write_text(
         "# Open Game License\n\nThe stat blocks in this folder are Open Game Content: the SRD 3.5 monster chapters "
@@ -319,5 +558,6 @@ if __name__ == "__main__":                                      # pragma: no cov
     raise SystemExit(main())
 
 
-__all__ = ["REFERENCE_FIXES", "Fix", "FileReport", "ImportReport", "blocks_in", "build_shipped", "import_files",
-           "import_text", "kebab", "to_yaml"]
+__all__ = ["REFERENCE_FIXES", "Fix", "FileReport", "ImportReport", "SourceError", "blocks_in", "build_shipped",
+           "decode_source", "import_files", "import_text", "kebab", "read_source", "screen", "to_yaml",
+           "write_atomically", "write_stat_blocks"]

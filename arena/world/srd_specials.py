@@ -28,8 +28,17 @@ from arena.world.srd_effects import (
     _text_of,
     size_row,
 )
-from arena.world.srd_fields import AttackRead, Notes, _clean
-from arena.world.srd_text import RawBlock, _ability_head, _paragraph_head, rule_above
+from arena.world.srd_fields import AttackRead, Notes, _clean, number
+from arena.world.srd_text import (
+    RawBlock,
+    _ability_head,
+    drop_parens,
+    lines_where,
+    nearest_before,
+    paragraph_heads,
+    rule_above,
+    search_chain,
+)
 
 _SAVE = r"(Fortitude|Reflex|Will)"
 PER_DAY = {"once": 1, "twice": 2, "three times": 3}
@@ -152,9 +161,9 @@ def _summon(block: RawBlock, item: dict, abilities: list[dict], data: dict, note
             "its uses and chance not read"
         return _ignored(abilities, "summon", why)
     uses = PER_DAY[m.group(1).lower()]
-    groups = [(m.group(2), int(m.group(3)))]
+    groups = [(m.group(2), number(m.group(3)))]
     for more in re.finditer(r"or (.+?) with an? (\d+)% chance", m.group(4)):
-        groups.append((more.group(1), int(more.group(2))))
+        groups.append((more.group(1), number(more.group(2))))
     chance = max(c for _, c in groups)
     words, _ = next(g for g in groups if g[1] == chance)
     options = [o for o in re.split(r",\s*(?:or\s+)?|\s+or\s+", words) if o.strip()]
@@ -192,7 +201,7 @@ def _whirlwind(block: RawBlock, item: dict, abilities: list[dict], data: dict, n
     held = re.search(rf"automatically taking ({_DICE}) points of damage each round", text)
     how = ""
     if dc and hit and held:
-        field = {"dc": int(dc.group(1)), "damage": _dice(hit.group(1)), "held_damage": _dice(held.group(1))}
+        field = {"dc": number(dc.group(1)), "damage": _dice(hit.group(1)), "held_damage": _dice(held.group(1))}
     else:
         found = size_row(block, data["size"], desc.line, "Save DC")
         row = found[1] if found else {}
@@ -200,7 +209,7 @@ def _whirlwind(block: RawBlock, item: dict, abilities: list[dict], data: dict, n
         damage = next((v for k, v in row.items() if k.lower() == "damage"), "")
         if not save.isdigit() or not re.fullmatch(_DICE, damage or "-"):
             return _unread(notes, abilities, item, cell, "whirlwind", "its save DC and damage not read", text)
-        field = {"dc": int(save), "damage": _dice(damage), "held_damage": _dice(damage)}
+        field = {"dc": number(save), "damage": _dice(damage), "held_damage": _dice(damage)}
         how = f"; its DC and damage from the {found[0]} row of its table by size"
     if rounds is None:
         return _unread(notes, abilities, item, cell, "whirlwind", "how long it lasts not read", text)
@@ -267,10 +276,10 @@ def _own_dc(block: RawBlock, item: dict, text: str, save: str = "Will") -> int |
     words = set(re.findall(r"[a-z]+", block.title.lower()))
     ability = item["key"].split()[0]
     for c in block.description:
-        named = re.search(r"save DC (?:against|for) (?:this |the )?([a-z' ]+?)'s\b([^.]*?)(?:\bis |\(DC )(\d+)",
-                          c.text, re.IGNORECASE)
+        named = re.search(r"save DC (?:against|for) (?:this |the )?([a-z' ]{1,80}?)'s\b([^.]{0,120}?)"
+                          r"(?:\bis |\(DC )(\d+)", c.text, re.IGNORECASE)
         if named and ability in named.group(2).lower() and set(named.group(1).lower().split()) <= words:
-            return int(named.group(3))          # "The save DC for the cauchemar's smoke attack (DC 24)"
+            return number(named.group(3))          # "The save DC for the cauchemar's smoke attack (DC 24)"
     nearest = _nearest_paragraph(block, item)
     for own in ((nearest.text if nearest is not None else ""),
                 (item["text"].split(" -- ", 1)[1] if " -- " in item["text"] else "")):
@@ -284,28 +293,31 @@ def _nearest_paragraph(block: RawBlock, item: dict):
     """Of the paragraphs that describe the ability (``Captivating Song (Su): ...``), the one under the heading that
     names the creature, where a chapter gives a variant its own line (the harpy archer's ``Will DC 17 negates``
     under HARPY ARCHER, after the harpy's DC 16 under HARPY); None when no heading names it."""
-    wanted = _ability_head(re.split(r"\s+(?:plus|or)\s+", re.sub(r"\(.*?\)|\d+d\d+|[+-]?\d+", " ",
-                                                                 item["name"].lower()))[0].strip(" .,"))
+    bare = re.sub(r"\d+d\d+|[+-]?\d+", " ", drop_parens(item["name"].lower()))
+    wanted = _ability_head(re.split(r"\s+(?:plus|or)\s+", bare)[0].strip(" .,"))
     title = " ".join(re.findall(r"[a-z]+", block.title.split(",")[0].lower()))
-    for c in block.description:
-        if wanted and (_paragraph_head(c.text) or "") == wanted and _heading_above(block, c.line) == title:
+    for c, head, _ in paragraph_heads(block.description).heads:
+        if wanted and head == wanted and _heading_above(block, c.line) == title:
             return c
     return None
 
 
 def _heading_above(block: RawBlock, line: int) -> str:
     """The chapter's heading (a line in capitals: ``HARPY ARCHER``) nearest above ``line``, in lowercase."""
-    for j in range(min(line, len(block.context)) - 2, -1, -1):
-        text = block.context[j].strip()
-        if len(text) > 2 and re.fullmatch(r"[A-Z][A-Z ,'-]+", text) and text not in ("COMBAT", "TACTICS"):
-            return " ".join(re.findall(r"[a-z]+", text.lower()))
-    return ""
+    headings = lines_where(block.context, "capitals heading", _is_capitals_heading)
+    found = nearest_before(headings, min(line, len(block.context)) - 1)
+    return "" if found is None else " ".join(re.findall(r"[a-z]+", block.context[found].strip().lower()))
+
+
+def _is_capitals_heading(line: str) -> bool:
+    text = line.strip()
+    return len(text) > 2 and re.fullmatch(r"[A-Z][A-Z ,'-]+", text) is not None and text not in ("COMBAT", "TACTICS")
 
 
 def _dc_of(text: str, save: str = "Will") -> int | None:
     dcs = set(re.findall(rf"\bDC (\d+) {save}|\b{save} DC (\d+)|save DC against [\w' ]+? is (\d+)|\(DC (\d+)\)",
                          text))
-    values = {int(next(x for x in group if x)) for group in dcs}
+    values = {number(next(x for x in group if x)) for group in dcs}
     return values.pop() if len(values) == 1 else None
 
 
@@ -381,7 +393,7 @@ def _smoke(block: RawBlock, item: dict, abilities: list[dict], data: dict, notes
     round``."""
     cell = block.get(_field_name(item))
     desc, text = _text_of(block, item, "smoke")
-    cone = re.search(r"(\d+)-foot cone", text)
+    cone = re.search(r"(?<!\d)(\d+)-foot cone", text)
     dc = _own_dc(block, item, text, "Fortitude")
     if cone is None or dc is None or not re.search(r"-2 penalty on all attack and damage rolls", text):
         return _unread(notes, abilities, item, cell, "smoke", "its cone, DC and penalty not read", text)
@@ -392,7 +404,7 @@ def _smoke(block: RawBlock, item: dict, abilities: list[dict], data: dict, notes
     _set(abilities, "smoke", "modelled", f"smoke: a {cone.group(1)}-ft. cone at the start of each of its turns (a "
                                          f"free action), Fort DC {dc} or -2 on attack and damage rolls for the fight"
                                          f"{how}")
-    return {"smoke": {"length_ft": int(cone.group(1)), "dc": dc, "save": "fort"}}
+    return {"smoke": {"length_ft": number(cone.group(1)), "dc": dc, "save": "fort"}}
 
 
 def _entangle(block: RawBlock, item: dict, abilities: list[dict], data: dict, notes: Notes) -> dict:
@@ -403,11 +415,11 @@ def _entangle(block: RawBlock, item: dict, abilities: list[dict], data: dict, no
     dc = re.search(r"\(Ref(?:lex)? DC (\d+) partial\)", text)
     if dc is None or not re.search(r"animate plants", text):
         return _ignored(abilities, "entangle", "an entangling weapon or rope (not the assassin vine's plants)")
-    _numbers(abilities, "entangle", int(dc.group(1)), "ref")
+    _numbers(abilities, "entangle", number(dc.group(1)), "ref")
     _set(abilities, "entangle", "modelled", f"entangle: at the start of each of its turns (a free action) every foe "
                                             f"not entangled, Reflex DC {dc.group(1)} or entangled (a DC 20 Strength "
                                             "check to burst free, the entangle spell's)")
-    return {"entangle": {"dc": int(dc.group(1)), "burst_dc": 20}}
+    return {"entangle": {"dc": number(dc.group(1)), "burst_dc": 20}}
 
 
 # --------------------------------------------------------------------------------------------- eye rays
@@ -445,7 +457,7 @@ def _eye_rays(block: RawBlock, item: dict, abilities: list[dict], reads: list[li
     if dc is None or bonus is None or not rays:
         what = "no save DC" if dc is None else "no attack bonus" if bonus is None else "no rays"
         return _unread(notes, abilities, item, cell, "ray", f"{what} read", text, label="eye rays")
-    field = {"bonus": bonus, "dc": int(dc.group(1)), "rays": rays, "every": int(every.group(1)) if every else 1}
+    field = {"bonus": bonus, "dc": number(dc.group(1)), "rays": rays, "every": number(every.group(1)) if every else 1}
     _set(abilities, "ray", "modelled", f"eye_rays: one a round as a free action at the start of its turn, each once "
                                        f"every {field['every']} rounds ({', '.join(r['name'] for r in rays)}), "
                                        f"ranged touch {bonus:+d}, DC {field['dc']}")
@@ -456,7 +468,7 @@ def _eye_rays(block: RawBlock, item: dict, abilities: list[dict], reads: list[li
 def _plus(damage: str, more: int) -> str:
     """``2d8+7`` plus 1 is ``2d8+8``."""
     m = re.fullmatch(r"(.*?)([+-]\d+)?", damage)
-    total = int(m.group(2) or 0) + more
+    total = number(m.group(2) or 0) + more
     return f"{m.group(1)}{total:+d}" if total else m.group(1)
 
 
@@ -515,7 +527,7 @@ def _attach(block: RawBlock, item: dict, abilities: list[dict], data: dict, note
     grab = {"attack": attack, "constrict": None, "any_size": True, "automatic": True, "hold_check": False,
             "drain": {"dice": _dice(loss.group(1)), "ability": "con"}}
     if limit:
-        grab["drain_limit"] = int(limit.group(1))
+        grab["drain_limit"] = number(limit.group(1))
     bite = "; its bite's damage each round" if re.search(r"bite", attack) else ""
     _set(abilities, "attach", "modelled", f"improved_grab on the {attack} with no grapple check, of any size, no "
                                           f"escape (a pin, which the model has not, removes it){bite}")
@@ -549,7 +561,8 @@ def _acid(block: RawBlock, item: dict, abilities: list[dict], data: dict, notes:
     desc, text = _text_of(block, item, "acid")
     carried = any(a.get("extra_damage_type") == "acid" for r in (data.get("attack") or []) for a in r)
     harmless = re.search(r"dissolves only flesh|does not harm metal or stone", text)
-    if not carried or not harmless or re.search(r"armor and clothing dissolve|weapon .*? dissolves", text):
+    if not carried or not harmless or (re.search(r"armor and clothing dissolve", text)
+                                                 or search_chain(text, r"weapon ", r" dissolves")):
         return _ignored(abilities, "acid", "its acid dissolves armour and weapons (not modelled)" if carried else
              "no acid damage on its attacks")
     _set(abilities, "acid", "modelled", "the acid damage rides on its attacks (extra_damage); it harms only flesh")
@@ -561,12 +574,12 @@ def _engulf(block: RawBlock, item: dict, abilities: list[dict], data: dict, note
     Reflex save or be engulfed ... subject to the cube's paralysis and acid``: its acid is its slam's (``1d6
     acid``), its paralysis the slam's."""
     desc, text = _text_of(block, item, "engulf")
-    m = re.search(r"mow down (\w+) or smaller creatures as a standard action.*?DC (\d+) Reflex save or be engulfed",
-                  text)
+    m = search_chain(text, r"mow down (\w+) or smaller creatures as a standard action",
+                     r"DC (\d+) Reflex save or be engulfed")
     acid = next((a for r in (data.get("attack") or []) for a in r if a.get("extra_damage_type") == "acid"), None)
     if m is None or acid is None or m.group(1).lower() not in SIZE_WORDS:
         return _ignored(abilities, "engulf", "an engulfing of other terms (a cloaker's, a mouther's)")
-    _numbers(abilities, "engulf", int(m.group(2)), "ref")
+    _numbers(abilities, "engulf", number(m.group(2)), "ref")
     for a in abilities:
         if a["key"] == "paralysis" and a.get("notes"):
             a["notes"] = a["notes"].replace("; its engulf left out (not an attack the engine rolls)",
@@ -576,7 +589,7 @@ def _engulf(block: RawBlock, item: dict, abilities: list[dict], data: dict, note
                                           f"of the fight, {acid['extra_damage']} acid and its paralysis each turn "
                                           "(the attacks of opportunity that forgo the save, and escaping, are not "
                                           "modelled)")
-    return {"engulf": {"dc": int(m.group(2)), "max_size": m.group(1).lower(), "damage": acid["extra_damage"]}}
+    return {"engulf": {"dc": number(m.group(2)), "max_size": m.group(1).lower(), "damage": acid["extra_damage"]}}
 
 
 def _acid_sting(block: RawBlock, item: dict, abilities: list[dict], data: dict, notes: Notes) -> dict:
@@ -590,7 +603,7 @@ def _acid_sting(block: RawBlock, item: dict, abilities: list[dict], data: dict, 
         return _ignored(abilities, "acid sting", "no grab to sting from, or its numbers not read")
     _set(abilities, "acid sting", "modelled", f"the sting it makes each turn it holds a foe: {m.group(1)} melee "
                                               f"({_dice(m.group(2))} piercing plus {_dice(m.group(3))} acid)")
-    return {"rake": {"name": "sting", "bonuses": [int(m.group(1))], "damage": _dice(m.group(2)),
+    return {"rake": {"name": "sting", "bonuses": [number(m.group(1))], "damage": _dice(m.group(2)),
                      "damage_types": ["piercing"], "extra_damage": _dice(m.group(3)), "extra_damage_type": "acid"}}
 
 
@@ -606,11 +619,11 @@ def _instability(block: RawBlock, item: dict, abilities: list[dict], data: dict,
     names = [a["name"] for r in (data.get("full_attack") or []) for a in r]
     if dc is None or control is None or not names:
         return _ignored(abilities, "corporeal instability", "its DCs not read")
-    _numbers(abilities, "corporeal instability", int(dc.group(1)), "fort")
+    _numbers(abilities, "corporeal instability", number(dc.group(1)), "fort")
     _set(abilities, "corporeal instability", "modelled",
          f"instability on the {names[0]}: Fort DC {dc.group(1)} or amorphous, out of the fight (its blind blows at "
          f"friend and foe alike are left out) until a DC {control.group(1)} Charisma check on one of its turns")
-    return {"instability": {"attack": names[0], "dc": int(dc.group(1)), "control_dc": int(control.group(1))}}
+    return {"instability": {"attack": names[0], "dc": number(dc.group(1)), "control_dc": number(control.group(1))}}
 
 
 def _pipes(block: RawBlock, item: dict, abilities: list[dict], data: dict, notes: Notes) -> dict:
@@ -622,7 +635,8 @@ def _pipes(block: RawBlock, item: dict, abilities: list[dict], data: dict, notes
     m = re.search(r"DC (\d+) Will save or be affected by charm person, sleep, or fear \(caster level (\d+)", text)
     if m is None or data.get("aura") is not None:
         return _ignored(abilities, "pipes", "its tunes not read")
-    return _aura(abilities, "pipes", {"effect": "panic", "dc": int(m.group(1)), "save": "will", "rounds": m.group(2)},
+    return _aura(abilities, "pipes",
+                 {"effect": "panic", "dc": number(m.group(1)), "save": "will", "rounds": m.group(2)},
                  f"aura: the tune of fear (the satyr's choice), Will DC {m.group(1)} once for "
                  f"each foe or panicked for {m.group(2)} rounds, on its first action")
 
@@ -671,16 +685,16 @@ def _nimbus(block: RawBlock, item: dict, abilities: list[dict], data: dict, note
     One round later they burst in a 60-foot radius. Any creature within this area must succeed on a DC 22 Will save or
     be dazed for 1d10 rounds``."""
     desc, text = _text_of(block, item, "smite")
-    m = re.search(rf"(Once|Twice|Three times) per day [\w' ]+? can create a nimbus.*?DC (\d+) Will save or be dazed "
-                  rf"for ({_DICE}) rounds", text)
+    m = search_chain(text, r"(Once|Twice|Three times) per day [\w' ]{1,80}? can create a nimbus",
+                     rf"DC (\d+) Will save or be dazed for ({_DICE}) rounds")
     if m is None:
         return _smite(block, item, abilities, data, notes)
     uses = PER_DAY[m.group(1).lower()]
-    _numbers(abilities, "smite", int(m.group(2)), "will")
+    _numbers(abilities, "smite", number(m.group(2)), "will")
     _set(abilities, "smite", "modelled", f"burst: {uses} a fight as its standard action, every foe Will DC "
                                          f"{m.group(2)} or dazed {_dice(m.group(3))} rounds (out of the fight, not "
                                          "helpless; the round before it bursts is left out)")
-    return {"burst": {"dc": int(m.group(2)), "save": "will", "rounds": _dice(m.group(3)), "uses": uses}}
+    return {"burst": {"dc": number(m.group(2)), "save": "will", "rounds": _dice(m.group(3)), "uses": uses}}
 
 
 def _quickness(block: RawBlock, item: dict, abilities: list[dict], data: dict, notes: Notes) -> dict:
@@ -703,7 +717,7 @@ def _fear_aura(block: RawBlock, item: dict, abilities: list[dict], data: dict, n
         re.search(r"fear from an (\d+)th-level caster \(save DC (\d+)\)", text)
     if dc is None or data.get("aura") is not None or re.search(r"less than \d+ HD", text):
         return _ignored(abilities, "fear aura", "its DC and caster level not read (or an aura of other terms)")
-    save_dc, level = (int(dc.group(1)), dc.group(2)) if "Will save" in dc.group(0) else (int(dc.group(2)),
+    save_dc, level = (number(dc.group(1)), dc.group(2)) if "Will save" in dc.group(0) else (number(dc.group(2)),
                                                                                             dc.group(1))
     return _aura(abilities, "fear aura", {"effect": "panic", "dc": save_dc, "save": "will", "rounds": level},
                  f"aura: Will DC {save_dc} once for each foe or panicked for {level} "
@@ -730,8 +744,8 @@ def _slow(block: RawBlock, item: dict, abilities: list[dict], data: dict, notes:
     a DC 23 Fortitude save or be affected as though by a slow spell for 1d6 rounds`` (on the first of the attacks it
     names in its full attack)."""
     desc, text = _text_of(block, item, "slow")
-    m = re.search(rf"A hit from an? [\w' ]+?'s ([a-z ]+?) induces .*? DC (\d+) Fortitude save or be affected as "
-                  rf"though by a slow spell for ({_DICE}) rounds", text)
+    m = search_chain(text, r"A hit from an? [\w' ]{1,80}?'s ([a-z ]{1,80}?) induces ",
+                     rf" DC (\d+) Fortitude save or be affected as though by a slow spell for ({_DICE}) rounds")
     names = [a["name"] for r in (data.get("full_attack") or []) + (data.get("attack") or []) for a in r]
     words = [w.strip() for w in re.split(r"\s+or\s+|\s+and\s+", m.group(1))] if m else []
     found = [n for n in names if any(_named(w, [n]) for w in words)]
@@ -740,10 +754,10 @@ def _slow(block: RawBlock, item: dict, abilities: list[dict], data: dict, notes:
     attack = found[0]
     how = f" (the SRD's also on its {' and '.join(w for w in words if not _named(w, [attack]))})" \
         if len(words) > 1 else ""
-    _numbers(abilities, "slow", int(m.group(2)), "fort")
+    _numbers(abilities, "slow", number(m.group(2)), "fort")
     _set(abilities, "slow", "modelled", f"slow on the {attack}: Fort DC {m.group(2)} or slowed {_dice(m.group(3))} "
                                         f"rounds (one action a turn){how}")
-    return {"slow_on_hit": {"attack": attack, "dc": int(m.group(2)), "rounds": _dice(m.group(3))}}
+    return {"slow_on_hit": {"attack": attack, "dc": number(m.group(2)), "rounds": _dice(m.group(3))}}
 
 
 def _petrification(block: RawBlock, item: dict, abilities: list[dict], data: dict, notes: Notes) -> dict:
@@ -756,9 +770,9 @@ def _petrification(block: RawBlock, item: dict, abilities: list[dict], data: dic
     attack = _named(m.group(1), names) if m else None
     if attack is None:
         return _ignored(abilities, "petrification", "its attack and DC not read")
-    _numbers(abilities, "petrification", int(m.group(2)), "fort")
+    _numbers(abilities, "petrification", number(m.group(2)), "fort")
     _set(abilities, "petrification", "modelled", f"petrification on the {attack}: Fort DC {m.group(2)} or stone")
-    return {"petrification": {"attack": attack, "dc": int(m.group(2))}}
+    return {"petrification": {"attack": attack, "dc": number(m.group(2))}}
 
 
 def _evasion(block: RawBlock, item: dict, abilities: list[dict], data: dict, notes: Notes) -> dict:
@@ -776,11 +790,11 @@ def _spit_acid(block: RawBlock, item: dict, abilities: list[dict], data: dict, n
     fight (its bite's acid, which the SRD says the spitting uses up for 6 hours, is left in)."""
     cell = block.get(_field_name(item))
     desc, text = _text_of(block, item, "spit acid")
-    m = re.search(rf"(\d+)-ft\. line, once every \d+ hours; damage ({_DICE}) acid, Reflex DC (\d+) half", text)
+    m = re.search(rf"(?<!\d)(\d+)-ft\. line, once every \d+ hours; damage ({_DICE}) acid, Reflex DC (\d+) half", text)
     if m is None or data.get("breath_weapon"):
         return _unread(notes, abilities, item, cell, "spit acid", "its line, damage and DC not read", text)
-    weapon = {"shape": "line", "length_ft": int(m.group(1)), "damage": _dice(m.group(2)), "damage_type": "acid",
-              "save": "ref", "dc": int(m.group(3)), "recharge": "100", "half_on_save": True}
+    weapon = {"shape": "line", "length_ft": number(m.group(1)), "damage": _dice(m.group(2)), "damage_type": "acid",
+              "save": "ref", "dc": number(m.group(3)), "recharge": "100", "half_on_save": True}
     _numbers(abilities, "spit acid", weapon["dc"], "ref")
     _set(abilities, "spit acid", "modelled", f"breath_weapon: {weapon['length_ft']}-ft. line of {weapon['damage']} "
                                              f"acid, Reflex DC {weapon['dc']} half, once a fight (recharge 100 "
@@ -810,10 +824,10 @@ def _horrific(block: RawBlock, item: dict, abilities: list[dict], data: dict, no
                   text)
     if m is None or data.get("aura") is not None:
         return _ignored(abilities, "horrific appearance", "its DC and damage not read")
-    _numbers(abilities, "horrific appearance", int(m.group(1)), "fort")
+    _numbers(abilities, "horrific appearance", number(m.group(1)), "fort")
     _set(abilities, "horrific appearance", "modelled", f"aura: Fort DC {m.group(1)} once for each foe or "
                                                        f"{_dice(m.group(2))} Strength damage, on its first action")
-    return {"aura": {"effect": "weakness", "dc": int(m.group(1)), "save": "fort",
+    return {"aura": {"effect": "weakness", "dc": number(m.group(1)), "save": "fort",
                      "loss": {"dice": _dice(m.group(2)), "ability": "str"}}}
 
 
@@ -822,14 +836,14 @@ def _smite(block: RawBlock, item: dict, abilities: list[dict], data: dict, notes
     """``Once per day an abyssal greater basilisk can make a normal melee attack to deal an extra 18 points of damage
     against a good foe``; ``extra damage equal to its HD (maximum of +20)``."""
     desc, text = _text_of(block, item, item["name"], "smite good", "smite evil", "smite")
-    m = re.search(r"\b(Once|Twice|Three times) per day\b.*?\bagainst an? (good|evil) (?:foe|opponent)", text,
-                  re.IGNORECASE)
+    m = search_chain(text, r"\b(Once|Twice|Three times) per day\b", r"\bagainst an? (good|evil) (?:foe|opponent)",
+                     flags=re.IGNORECASE)
     extra = re.search(r"extra (\d+) points of damage|deal (\d+) points of extra damage", text)
     if m is None or (extra is None and not re.search(r"equal to its HD", text)) or \
             re.search(r"bonus that deals|adds his", text):
         return _ignored(abilities, "smite", "its uses, foe and extra damage not read (or a bonus on the attack "
                                             "roll the engine's smite has not)")
-    damage = int(extra.group(1) or extra.group(2)) if extra else min(20, _hit_dice(data))
+    damage = number(extra.group(1) or extra.group(2)) if extra else min(20, _hit_dice(data))
     against = m.group(2).lower()
     uses = PER_DAY[m.group(1).lower()]
     applies = "the party counts as good: it applies" if against == "good" else \

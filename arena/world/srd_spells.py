@@ -15,6 +15,7 @@ its level from the SRD's DC where one is given, ``10 + level + Charisma``, else 
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import re
 
@@ -22,8 +23,16 @@ from arena.world.party import bonus_spells
 from arena.world.spellbook import SPELLS
 from arena.world.srd_combat import _set, own_description
 from arena.world.srd_dragons import AGES
-from arena.world.srd_fields import Notes, _clean, _top_level_split, class_levels
-from arena.world.srd_text import Cell, RawBlock, _paragraph_head, is_type_line
+from arena.world.srd_fields import Notes, _clean, _top_level_split, class_levels, number
+from arena.world.srd_text import (
+    Cell,
+    RawBlock,
+    drop_parens,
+    is_type_line,
+    lines_where,
+    nearest_before,
+    paragraph_heads,
+)
 
 SPELL_LEVELS = {"magic missile": 1, "sleep": 1, "color spray": 1, "scorching ray": 2, "hold person": 3,
                 "fireball": 3, "lightning bolt": 3, "ice storm": 4, "cone of cold": 5, "flame strike": 5,
@@ -75,7 +84,7 @@ they would block)."""
 SPELL_CLASSES = {"cast": "the engine casts it", "no effect": "nothing in an arena fight",
                  "ignored": "matters in a fight, the engine does not cast it"}
 
-_USES = re.compile(r"(At will|Constant|Always active|\d+/day|\d+/hour|\d+/week|\d+/month|\d+/year|\d+/round)\s*"
+_USES = re.compile(r"(At will|Constant|Always active|(?<!\d)\d+/(?:day|hour|week|month|year|round))\s*"
                    r"(?:--|—|-)\s*", re.IGNORECASE)
 _ORDINAL = r"(\d+)(?:st|nd|rd|th)"
 
@@ -97,11 +106,11 @@ _QUALIFIER = re.compile(r"\s+(?:within an? \d+-(?:foot|ft\.?) radius|as an? (?:w
 
 def _name(entry: str) -> tuple[str, int | None]:
     dc = re.search(r"\bDC (\d+)", entry)
-    name = re.sub(r"\(.*?\)|\*|\b\d+d\d+\b", " ", entry.lower())
+    name = re.sub(r"\*|\b\d+d\d+\b", " ", drop_parens(entry.lower(), " "))
     name = re.sub(r"\s+", " ", name).strip(" .,;:")
     name = re.sub(r"^(?:and|or)\s+", "", name)
     name = re.sub(r"\s*/\s*", "/", _QUALIFIER.sub("", name)).strip(" .,;:")    # clairaudience/ clairvoyance
-    return name, (int(dc.group(1)) if dc else None)
+    return name, (number(dc.group(1)) if dc else None)
 
 
 def _names(entry: str) -> list[tuple[str, int | None]]:
@@ -123,7 +132,7 @@ def uses_of(word: str) -> int:
     if w.startswith(("constant", "always")):
         return 0
     m = re.match(r"(\d+)/(day|week|month|year)", w)
-    return min(6, int(m.group(1))) if m and m.group(2) == "day" else 1
+    return min(6, number(m.group(1))) if m and m.group(2) == "day" else 1
 
 
 def read_spell_like(text: str) -> list[tuple[str, int, int | None]]:
@@ -143,7 +152,8 @@ def read_spell_like(text: str) -> list[tuple[str, int, int | None]]:
 
 
 _PROSE_USES = {"once": 1, "twice": 2, "three times": 3, "four times": 4, "five times": 5}
-_PROSE_NAME = re.compile(r"(?:can use|the effect of(?: an?)?|functions like(?: an?)?)\s+([a-z][a-z' /]+?)(?:\s+spell)?"
+_PROSE_NAME = re.compile(r"(?:can use|the effect of(?: an?)?|functions like(?: an?)?)\s+"
+                         r"([a-z][a-z' /]{0,100}?)(?:\s+spell)?"
                          r"(?=\s*\(|\s+(?:to|as|with|by|at|once|twice|three|four|five|for|in)\b|\s*[.,;]|$)")
 _PROSE_WHEN = re.compile(r"\b(once|twice|three times|four times|five times) per (day|hour)\b|\bat will\b")
 
@@ -168,8 +178,8 @@ def read_spell_like_prose(text: str) -> list[tuple[str, int, int | None]]:
                     if name:
                         out.append((name, uses, dc))
             continue
-        for part in re.split(r"\band\b(?=\s+[a-z' ]+?\s+(?:once|twice|three times|four times|five times|at will))",
-                             low):
+        for part in re.split(r"\band\b(?=\s+[a-z' ]{1,100}?\s+(?:once|twice|three times|four times|five times|"
+                             r"at will))", low):     # a name is bounded: "and and and ..." is not rescanned
             m = _PROSE_NAME.search(part)
             if m is None and out and part is not low:      # "and cure moderate wounds once per day"
                 m = re.match(r"\s*([a-z][a-z' /]+?)(?=\s+(?:once|twice|three|four|five|at will))", part)
@@ -182,7 +192,7 @@ def read_spell_like_prose(text: str) -> list[tuple[str, int, int | None]]:
             uses = 6 if when.group(0) == "at will" or when.group(2) == "hour" else _PROSE_USES[when.group(1)]
             dc = re.search(r"\bDC (\d+)", part[m.end():m.end() + 40].upper())
             name = m.group(1).strip()
-            out.append((name, uses, int(dc.group(1)) if dc else None))
+            out.append((name, uses, number(dc.group(1)) if dc else None))
     return out
 
 
@@ -191,9 +201,10 @@ def _prose_paragraphs(block: RawBlock, cell: Cell) -> str:
     heading (the unicorn's three paragraphs)."""
     after = sorted((c for c in block.description if c.line > cell.line), key=lambda c: c.line)
     texts = [cell.text.split(":", 1)[1] if ":" in cell.text else cell.text]
+    heads = paragraph_heads(block.description).of
     for c in after:
-        if _paragraph_head(c.text) or not c.text.strip():
-            if _paragraph_head(c.text):
+        if heads.get(c) or not c.text.strip():
+            if heads.get(c):
                 break
             continue
         texts.append(c.text)
@@ -204,13 +215,13 @@ def read_spell_list(text: str) -> list[tuple[str, int, int | None]]:
     """``0--daze, detect magic (2); 1st--magic missile; 2nd--scorching ray`` as (name, level, copies)."""
     out: list[tuple[str, int, int | None]] = []
     for m in re.finditer(r"(?:^|;|:)\s*(0|\d+(?:st|nd|rd|th))\s*--\s*([^;]*)", text):
-        level = int(re.match(r"\d+", m.group(1)).group(0))
+        level = number(re.match(r"\d+", m.group(1)).group(0))
         for part in _top_level_split(m.group(2), (",",)):
             copies = re.search(r"\((\d+)\)", part)
             name, _ = _name(part)
             name = re.split(r"\.\s", name)[0].strip(" .")
             if name:
-                out.append((name, level, int(copies.group(1)) if copies else 1))
+                out.append((name, level, number(copies.group(1)) if copies else 1))
     return out
 
 
@@ -222,15 +233,15 @@ def _caster_level(text: str, data: dict, block: RawBlock | None = None, abilitie
         return sum(levels.values())           # the tiefling's "caster level equal to class levels"
     m = re.search(rf"from an? {_ORDINAL}-level caster", text)
     if m:                                     # the krenshar's scare "works like a scare spell from a 3rd-level caster"
-        return int(m.group(1))
+        return number(m.group(1))
     m = re.search(rf"(?:caster level|CL)\s*(?:equals\s*)?{_ORDINAL}|caster level (\d+)\b", text, re.IGNORECASE)
     if m:
-        return int(m.group(1) or m.group(2))
+        return number(m.group(1) or m.group(2))
     if re.search(r"caster level equals (?:the |its |his |her )?[\w' ]*?\bHD\b|caster level equals .*hit dice",
                  text, re.IGNORECASE):
-        return sum(int(n) for n in re.findall(r"(\d+)d\d+", data["hit_dice"])) or None
+        return sum(number(n) for n in re.findall(r"(?<!\d)(\d+)d\d+", data["hit_dice"])) or None
     m = re.search(rf"as an? {_ORDINAL}-level", text)
-    return int(m.group(1)) if m else None
+    return number(m.group(1)) if m else None
 
 
 SORCERER_PER_DAY = {1: (5, 3), 2: (6, 4), 3: (6, 5), 4: (6, 6, 3), 5: (6, 6, 4), 6: (6, 6, 5, 3), 7: (6, 6, 6, 4),
@@ -271,9 +282,9 @@ def _dragon_sorcerer(block: RawBlock, spells: list[dict], cha: int) -> tuple[int
         return None
     m = next((re.search(rf"caster level {_ORDINAL}", a["name"]) for a in spells
               if re.search(rf"caster level {_ORDINAL}", a["name"])), None)
-    if m is None or int(m.group(1)) not in SORCERER_PER_DAY:
+    if m is None or number(m.group(1)) not in SORCERER_PER_DAY:
         return None
-    level = int(m.group(1))
+    level = number(m.group(1))
     per_day, known = SORCERER_PER_DAY[level], SORCERER_KNOWN[level]
     chosen: dict[int, list[str]] = {}
     best: tuple[str, ...] = ()
@@ -301,7 +312,7 @@ def _dragon_caster_level(block: RawBlock, abilities: list[dict]) -> int | None:
     for a in abilities:
         m = re.search(rf"caster level {_ORDINAL}", a["name"]) if a["key"] == "spells" else None
         if m:
-            level = max(level, int(m.group(1)))
+            level = max(level, number(m.group(1)))
     return level
 
 
@@ -378,18 +389,17 @@ def spell_fields(block: RawBlock, abilities: list[dict], data: dict, notes: Note
     return out
 
 
-_SECTIONS: dict[int, tuple[tuple[str, ...], list[int]]] = {}
+def _is_table_start(line: str) -> bool:
+    return line.lstrip().startswith("|") and any(is_type_line(cell) for cell in line.split("|")[1:3] if cell.strip())
+
+
+def _is_heading(line: str) -> bool:
+    return _HEADING.fullmatch(line.strip()) is not None
 
 
 def _table_starts(block: RawBlock) -> list[int]:
     """The (1-based) lines where a stat table of the block's file starts (its type row, ``| | Large Aberration |``)."""
-    key = id(block.context)
-    cached = _SECTIONS.get(key)
-    if cached is None or cached[0] is not block.context:
-        starts = [i + 1 for i, line in enumerate(block.context) if line.lstrip().startswith("|")
-                  and any(is_type_line(cell) for cell in line.split("|")[1:3] if cell.strip())]
-        cached = _SECTIONS[key] = (block.context, starts)
-    return cached[1]
+    return [i + 1 for i in lines_where(block.context, "table start", _is_table_start)]
 
 
 def own_section(block: RawBlock) -> RawBlock:
@@ -407,20 +417,17 @@ def own_section(block: RawBlock) -> RawBlock:
             return block
         return dataclasses.replace(block, description=[c for c in block.description if c.line < after])
     starts = _table_starts(block)
-    own = max((s for s in starts if s <= block.line + 2), default=0)
-    after = min((s for s in starts if s > block.line + 2 and _heading_between(block, block.line + 2, s)),
-                default=len(block.context) + 1)
-    first = 0
-    if own:
-        first = next((i + 1 for i in range(own - 2, -1, -1) if _HEADING.fullmatch(block.context[i].strip())), 0)
+    headings = lines_where(block.context, "heading", _is_heading)       # 0-based, ascending
+    k = bisect.bisect_right(starts, block.line + 2)
+    own = starts[k - 1] if k else 0
+    # the next stat table with a creature heading between (the formians' two tables share one description)
+    h = bisect.bisect_left(headings, block.line + 2)
+    k = bisect.bisect_right(starts, max(block.line + 2, headings[h] + 1)) if h < len(headings) else len(starts)
+    after = starts[k] if k < len(starts) else len(block.context) + 1
+    above = nearest_before(headings, own - 1) if own else None
+    first = 0 if above is None else above + 1
     kept = [c for c in block.description if first <= c.line < after]
-    return dataclasses.replace(block, description=kept, context=block.context[:after - 1])
-
-
-def _heading_between(block: RawBlock, start: int, end: int) -> bool:
-    """A creature heading between two (1-based) lines: the stat table at ``end`` is another creature's, not the
-    next table of the same family (the formians' two tables share one description)."""
-    return any(_HEADING.fullmatch(block.context[i].strip()) for i in range(start, end - 1))
+    return dataclasses.replace(block, description=kept, context_end=after - 1)
 
 
 _HEADING = re.compile(r"[A-Z][A-Z ,'\-]{2,}")
@@ -493,7 +500,8 @@ def _trait_line(block: RawBlock) -> Cell | None:
 
 
 def _spell_list_text(block: RawBlock) -> str:
-    lines = [*(c.text for c in block.description), *block.context[block.line:block.line + 200]]
+    end = len(block.context) if block.context_end is None else block.context_end
+    lines = [*(c.text for c in block.description), *block.context[block.line:min(block.line + 200, end)]]
     for line in lines:
         if re.search(r"Spells (?:Known|Prepared)\s*\(", line):
             return _clean(line.split(":", 1)[1]) if ":" in line else _clean(line)

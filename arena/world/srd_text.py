@@ -10,8 +10,12 @@ with the line it is on. Reading the numbers out of them is :mod:`arena.world.srd
 
 from __future__ import annotations
 
+import bisect
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
+
+from arena.limits import MAX_IMPORT_BLOCKS
 
 FIELDS = ("Size/Type", "Hit Dice", "Initiative", "Speed", "Armor Class", "Base Attack/Grapple", "Attack",
           "Full Attack", "Space/Reach", "Special Attacks", "Special Qualities", "Saves", "Abilities", "Skills",
@@ -31,8 +35,8 @@ SIZE_WORDS = ("fine", "diminutive", "tiny", "small", "medium", "large", "huge", 
 TYPE_WORDS = ("aberration", "animal", "construct", "dragon", "elemental", "fey", "giant", "humanoid",
               "magical beast", "monstrous humanoid", "ooze", "outsider", "plant", "undead", "vermin")
 _SIZES_ALT, _TYPES_ALT = "|".join(SIZE_WORDS), "|".join(TYPE_WORDS)
-_TYPE_LINE = re.compile(rf"^\s*(?:({_SIZES_ALT})(?:[- ]size)?\s+)?({_TYPES_ALT})\b\s*(\([^)]*\)?)?\s*$",
-                        re.IGNORECASE)
+_TYPE_LINE = re.compile(rf"^\s*(?:({_SIZES_ALT})(?:[- ]size)?\s+)?({_TYPES_ALT})\b(?:\s*(\([^)]*\)?))?\s*$",
+                        re.IGNORECASE)         # one "\s*" before the end: two in a row rescan a run of spaces
 
 MAX_WRAPPED_LINES = 24
 """Lines one table row may be wrapped over (a cell with a line break in it) before the row counts as broken."""
@@ -67,9 +71,63 @@ class RawBlock:
     context: tuple[str, ...] = ()
     """Every line of the file (a family's general rules above the block: "a mephit can use its breath weapon
     once every 1d4 rounds")."""
+    context_end: int | None = None
+    """Where the creature's own section of ``context`` ends (its spells are read up to there), when it is known."""
 
     def get(self, name: str) -> Cell | None:
         return self.fields.get(name)
+
+
+def drop_parens(text: str, repl: str = " ") -> str:
+    r"""``re.sub(r"\(.*?\)", repl, text)`` in linear time: each ``(...)`` (to the first ``)``, on one line) is
+    ``repl``. The regular expression rescans the rest of the text from every ``(`` that has no ``)`` after it."""
+    out: list[str] = []
+    kept = pos = 0
+    close = -1
+    while True:
+        start = text.find("(", pos)
+        if start < 0:
+            break
+        if close <= start:
+            close = text.find(")", start + 1)
+            if close < 0:
+                break
+        newline = text.find("\n", start + 1, close)
+        if newline >= 0:                            # "." stops at a line's end: no "(" before it closes
+            pos = newline + 1
+            continue
+        out += (text[kept:start], repl)
+        kept = pos = close + 1
+    out.append(text[kept:])
+    return "".join(out)
+
+
+@dataclass(frozen=True)
+class Chain:
+    """The groups of a :func:`search_chain`: ``group(1)`` is the first, as a match's."""
+
+    groups: tuple[str | None, ...]
+
+    def group(self, index: int) -> str | None:
+        return self.groups[index - 1]
+
+
+def search_chain(text: str, *parts: str, flags: int = 0) -> Chain | None:
+    """What ``re.search(".*?".join(parts), text, flags)`` finds, in linear time: the first match of each part after
+    the end of the one before, on one line (``.`` stops at a line's end). The one pattern rescans the rest of the
+    text from every match of its first part that has no match of the others after it. No part may match a line
+    break."""
+    for line in text.split("\n"):
+        pos, groups = 0, []
+        for part in parts:
+            m = re.compile(part, flags).search(line, pos)
+            if m is None:
+                break
+            pos = m.end()
+            groups += m.groups()
+        else:
+            return Chain(tuple(groups))
+    return None
 
 
 def field_name(label: str) -> str | None:
@@ -333,9 +391,9 @@ def _has_prose(lines: list[str]) -> bool:
 
 
 # --------------------------------------------------------------------------------------------- Field: value lines
-_FIELD_LINE = re.compile(r"^\s*\**([A-Za-z][A-Za-z /]*?)\**\s*:\s*\**\s*(.*?)\s*$")
+_LABEL = re.compile(r"[A-Za-z][A-Za-z /]*")
 _STAT_LOOKS = {
-    "Hit Dice": re.compile(r"\d+\s*d\s*\d+|^\s*-\s*\d"),
+    "Hit Dice": re.compile(r"(?<!\d)\d+\s*d\s*\d+|^\s*-\s*\d"),
     "Armor Class": re.compile(r"^\s*-?\d+"),
     "Saves": re.compile(r"\bfort", re.IGNORECASE),
     "Abilities": re.compile(r"\bstr\b", re.IGNORECASE),
@@ -345,11 +403,18 @@ _STAT_LOOKS = {
 
 
 def _field_of_line(text: str) -> tuple[str, str] | None:
-    m = _FIELD_LINE.match(text.replace("\t", " "))
-    if not m:
+    r"""(field, value) of a ``Field: value`` line (``**Hit Dice:** 6d8+36``), or None: what
+    ``^\s*\**([A-Za-z][A-Za-z /]*?)\**\s*:\s*\**\s*(.*)$`` reads, without a pattern (its label rescanned a long
+    run of blanks before a missing colon from every place in it)."""
+    text = text.replace("\t", " ")
+    colon = text.find(":")
+    if colon < 0:
         return None
-    name = field_name(m.group(1))
-    return (name, m.group(2).strip()) if name else None
+    label = text[:colon].lstrip().lstrip("*").rstrip().rstrip("*")
+    if not _LABEL.fullmatch(label):
+        return None
+    name = field_name(label)
+    return (name, text[colon + 1:].lstrip().lstrip("*").strip()) if name else None
 
 
 def _line_blocks(text: str, file: str) -> list[RawBlock]:
@@ -402,6 +467,8 @@ def _line_blocks(text: str, file: str) -> list[RawBlock]:
         description = [Cell(lines[j], j + 1) for j in range(end, min(nxt, end + 400))]
         blocks[-1].description = description
         previous_end = end
+        if len(blocks) > MAX_IMPORT_BLOCKS:              # the file is refused: no need to read the rest
+            break
     return blocks
 
 
@@ -414,29 +481,103 @@ def find_blocks(text: str, file: str) -> list[RawBlock]:
     return sorted(blocks, key=lambda b: (b.line, b.column))
 
 
+_INDEXES: list[tuple[tuple[str, ...], dict]] = []
+"""The line indexes of the last few files' contexts (:func:`lines_where`)."""
+
+
+def lines_where(context: tuple[str, ...], key: object, test: Callable[[str], object]) -> list[int]:
+    """The (0-based, ascending) indices of the lines of ``context`` (a block's file) that pass ``test``, found once
+    per file and ``key``: each block then looks up the nearest one (:func:`nearest_before`) instead of scanning
+    the file again, which made a file of many blocks cost its length times their number."""
+    index = next((found for ctx, found in _INDEXES if ctx is context), None)
+    if index is None:
+        index = {}
+        _INDEXES.insert(0, (context, index))
+        del _INDEXES[4:]
+    if key not in index:
+        index[key] = [i for i, text in enumerate(context) if test(text)]
+    return index[key]
+
+
+def nearest_before(indices: list[int], limit: int) -> int | None:
+    """The largest of ``indices`` (ascending) below ``limit``, or None."""
+    k = bisect.bisect_left(indices, limit)
+    return indices[k - 1] if k else None
+
+
 def rule_above(block: RawBlock, pattern: str) -> str | None:
     """The nearest line above the block (in its file) that matches ``pattern`` (a family's general rule)."""
     rx = re.compile(pattern, re.IGNORECASE)
-    for j in range(min(block.line, len(block.context)) - 1, -1, -1):
-        if rx.search(block.context[j]):
-            return block.context[j]
-    return None
+    found = nearest_before(lines_where(block.context, ("rule", pattern), rx.search),
+                           min(block.line, len(block.context)))
+    return None if found is None else block.context[found]
+
+
+@dataclass
+class Heads:
+    """The paragraphs of one description that an ability heads (``Rend (Ex): ...``), read once per description
+    (the columns of a table share theirs): every lookup of an ability then reads the heads, not every line again."""
+
+    heads: list[tuple[Cell, str, bool]]
+    """(paragraph, its head in lowercase, whether ``(Ex)``, ``(Su)`` or ``(Sp)`` follows the name), in order."""
+    of: dict[Cell, str]
+    """The head of each paragraph that has one."""
+    first: dict[str, list[int]]
+    """Positions in ``heads`` by each key a head answers to: itself and its prefixes before a space or a slash."""
+    slashed: list[int]
+    """Positions of the heads with a slash (``rend/rake``): ``/rake`` in one is looked for by reading them."""
+
+
+_HEADS: list[tuple[list[Cell], Heads]] = []
+
+
+def paragraph_heads(description: list[Cell]) -> Heads:
+    """The :class:`Heads` of ``description`` (the last few descriptions' are kept)."""
+    found = next((heads for desc, heads in _HEADS if desc is description), None)
+    if found is not None:
+        return found
+    heads: list[tuple[Cell, str, bool]] = []
+    for cell in description:
+        m = _PARAGRAPH.match(cell.text)
+        if m:
+            heads.append((cell, _ability_head(m.group(1)), bool(m.group(2))))
+    first: dict[str, list[int]] = {}
+    slashed: list[int] = []
+    for k, (_, head, _) in enumerate(heads):
+        if not head:
+            continue
+        keys = {head} | {head[:i] for i, ch in enumerate(head) if ch in " /"}
+        for key in keys:
+            first.setdefault(key, []).append(k)
+        if "/" in head:
+            slashed.append(k)
+    found = Heads(heads, {cell: head for cell, head, _ in heads}, first, slashed)
+    _HEADS.insert(0, (description, found))
+    del _HEADS[8:]
+    return found
+
+
+def describing(description: list[Cell], name: str) -> list[Cell]:
+    """Every paragraph of ``description`` whose head is the ability ``name``: the head is the name, or starts with it
+    and a space or a slash, or holds a slash and the name (``rend/rake``), in order."""
+    wanted = _ability_head(name)
+    if not wanted:
+        return []
+    index = paragraph_heads(description)
+    positions = set(index.first.get(wanted, ()))
+    positions.update(k for k in index.slashed if f"/{wanted}" in index.heads[k][1])
+    return [index.heads[k][0] for k in sorted(positions)]
 
 
 def description_of(block: RawBlock, name: str) -> Cell | None:
     """The paragraph that describes the ability ``name`` (``Rend (Ex): ...``) in the block's description."""
-    wanted = _ability_head(name)
-    if not wanted:
-        return None
-    for cell in block.description:
-        head = _paragraph_head(cell.text)
-        if head and (head == wanted or head.startswith(wanted + " ") or head.startswith(wanted + "/")
-                     or f"/{wanted}" in head):
-            return cell
-    return None
+    found = describing(block.description, name)
+    return found[0] if found else None
 
 
-_PARAGRAPH = re.compile(r"^\s*([A-Z][A-Za-z' ,/\-]{1,60}?)\s*(\((?:Ex|Su|Sp|Ex or Su|Su or Sp)\))?\s*:\s")
+_PARAGRAPH = re.compile(r"^\s*([A-Z][A-Za-z' ,/\-]{1,60}?)(?:\s*+(\((?:Ex|Su|Sp|Ex or Su|Su or Sp)\)))?\s*+:\s")
+r"""An ability's paragraph: ``Rend (Ex): ...``. The blanks are taken whole (``\s*+``): two optional runs of them
+in a row rescanned a long run of blanks from every place in it."""
 
 
 def _paragraph_head(text: str) -> str | None:
@@ -453,8 +594,7 @@ def _ability_head(name: str) -> str:
 def described_abilities(block: RawBlock) -> dict[str, Cell]:
     """Every ``Name (Ex|Su|Sp): ...`` paragraph of the block's description, by lowercase name."""
     out: dict[str, Cell] = {}
-    for cell in block.description:
-        m = _PARAGRAPH.match(cell.text)
-        if m and m.group(2):
-            out.setdefault(_ability_head(m.group(1)), cell)
+    for cell, head, described in paragraph_heads(block.description).heads:
+        if described:
+            out.setdefault(head, cell)
     return out

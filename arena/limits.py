@@ -23,8 +23,9 @@ MAX_IMPORT_LINE = 4_000
 1,120): a longer line is a problem of the creature that holds it, never read."""
 MAX_IMPORT_DIGITS = 9
 """Digits in one number of a stat block ``arena bestiary import`` reads (the SRD's longest is 3, ``196,000``)."""
-MAX_IMPORT_BLOCKS = 500
-"""Stat blocks in one file ``arena bestiary import`` reads (the SRD's largest chapter holds 126)."""
+MAX_IMPORT_BLOCKS = 1_000
+"""Stat blocks in one file ``arena bestiary import`` reads (the SRD's largest chapter holds 126, all its 566 creatures
+in one file fit)."""
 MAX_IMPORT_DESCRIPTION = 200_000
 """Characters of prose (ability descriptions) read with one imported stat block (the SRD's most is 77,000)."""
 MAX_IMPORT_DESCRIPTION_LINES = 2_000

@@ -88,7 +88,12 @@ FILE_SIZE = 1024**3
 PROCESSES = 96
 """RLIMIT_NPROC of a case's own user id (threads count too)."""
 UID_BASE = 61000
-"""Cases run as user ids UID_BASE, UID_BASE + 1, ... when the harness runs as root."""
+"""Cases run as user ids base + 1, base + 2, ... when the harness runs as root, where base is UID_BASE plus a
+random multiple of UID_BLOCK (below 2**31 and what the user namespace maps): two harness runs at once (two
+sessions on one machine) then do not share user ids, and neither kills the other's cases when it kills what its
+own case left running under its id."""
+UID_BLOCK = 5000
+"""User ids a run may use (more than the cases of the corpus)."""
 COMMANDS = ("odds", "bestiary", "party", "el", "fight", "run", "report", "compare", "check", "claims", "calibrate")
 PRIVATE = (".io", ".tmp", ".home")
 """Folders of {TMP} that belong to the harness, not to the case."""
@@ -698,6 +703,16 @@ def _forget_inherited_workers() -> None:
         module._executor_lock = _threading.RLock()
 
 
+def _uid_top() -> int:
+    """One more than the highest user id this user namespace maps (at most 2**31)."""
+    top = 65536
+    with contextlib.suppress(OSError, ValueError):
+        for line in Path("/proc/self/uid_map").read_text().splitlines():
+            inside, _outside, count = (int(x) for x in line.split())
+            top = max(top, inside + count)
+    return min(top, 2**31)
+
+
 def _libc() -> Any:
     try:
         return ctypes.CDLL(None, use_errno=True)
@@ -786,15 +801,29 @@ class Runner:
         """Can another user run this Python (worker processes)? Not when it lives below a private /root."""
 
     def _free_uids(self) -> int:
+        """The base of a block of user ids that no account and no running process has (chosen at random)."""
         used = set()
         with contextlib.suppress(OSError):
             for line in Path("/etc/passwd").read_text().splitlines():
                 parts = line.split(":")
                 if len(parts) > 2 and parts[2].isdigit():
                     used.add(int(parts[2]))
-        base = UID_BASE
-        while any(u in used for u in range(base, base + 5000)):
-            base += 5000
+        with contextlib.suppress(OSError):
+            for entry in os.scandir("/proc"):
+                if entry.name.isdigit():
+                    with contextlib.suppress(OSError):
+                        used.add(entry.stat(follow_symlinks=False).st_uid)
+        blocks = [UID_BASE + i * UID_BLOCK for i in range((_uid_top() - UID_BASE) // UID_BLOCK)]
+        chooser = random.SystemRandom()
+        for _ in range(100):
+            if not blocks:
+                break
+            base = chooser.choice(blocks)
+            if not any(base <= u < base + UID_BLOCK for u in used):
+                return base
+        base = UID_BASE                   # a namespace that maps few ids: the first free block, as it always was
+        while any(base <= u < base + UID_BLOCK for u in used):
+            base += UID_BLOCK
         return base
 
     def close(self) -> None:

@@ -13,6 +13,7 @@ nothing reads the SRD text at run time.
 
 from __future__ import annotations
 
+import bisect
 import codecs
 import contextlib
 import json
@@ -200,33 +201,38 @@ def screen(text: str) -> tuple[str, dict[int, str]]:
     return ("\n".join(lines), refused) if refused else (text, refused)
 
 
-def _lines_read(block: RawBlock) -> dict[int, str]:
-    """The lines of the file a block reads, each with the field it holds (``name`` for the title's line,
-    ``description`` for the prose)."""
+def _refused_lines_read(block: RawBlock, refused: dict[int, str], order: list[int]) -> dict[int, str]:
+    """The refused lines (``order``: their numbers, ascending) that a block reads, each with the field it holds
+    (``name`` for the title's line, ``stat block`` for a row between, ``description`` for the prose)."""
     out: dict[int, str] = {}
     for name, cell in block.fields.items():
-        out.setdefault(cell.line, name)
-    if block.type_line is not None:
+        if cell.line in refused:
+            out.setdefault(cell.line, name)
+    if block.type_line is not None and block.type_line.line in refused:
         out.setdefault(block.type_line.line, "Size/Type")
-    last = max(out, default=block.line)
-    for line in range(block.line, last + 1):        # the title and the rows between (a table's names row)
-        out.setdefault(line, "name" if line == block.line else "stat block")
+    last = max((c.line for c in (*block.fields.values(), block.type_line) if c is not None), default=block.line)
+    for line in order[bisect.bisect_left(order, block.line):bisect.bisect_right(order, last)]:
+        out.setdefault(line, "name" if line == block.line else "stat block")   # the title, a table's names row
     for cell in block.description:
-        out.setdefault(cell.line, "description")
+        if cell.line in refused:
+            out.setdefault(cell.line, "description")
     return out
 
 
-def _refusals(block: RawBlock, refused: dict[int, str], owned: dict[int, int]) -> list[Problem]:
-    """A problem for each refused line the block reads, and for each field longer than
+def _refusals(block: RawBlock, read: dict[int, str], refused: dict[int, str], owned: dict[int, int]) -> list[Problem]:
+    """A problem for each refused line the block reads (``read``), and for each field longer than
     :data:`~arena.limits.MAX_IMPORT_LINE` (a table cell wrapped over many lines). A line another block holds as
     one of its fields (the next pasted block, within the 400 lines of prose after this one) is that block's."""
     problems = [Problem(block.file, cell.line, name, f"field too long ({len(cell.text):,} characters; the limit is "
                                                      f"{MAX_IMPORT_LINE:,})", block.title)
                 for name, cell in block.fields.items() if len(cell.text) > MAX_IMPORT_LINE]
-    if refused:
-        read = _lines_read(block)
-        problems += [Problem(block.file, line, read[line], why, block.title) for line, why in sorted(refused.items())
-                     if line in read and (read[line] != "description" or owned.get(line, id(block)) == id(block))]
+    own = [(line, name) for line, name in sorted(read.items())
+           if name != "description" or owned.get(line, id(block)) == id(block)]
+    if own:                                         # one problem a creature: its first line, and how many more
+        (line, name), more = own[0], len(own) - 1
+        problems.append(Problem(block.file, line, name, refused[line] + (f" (and {more:,} more line{'s' * (more > 1)} "
+                                                                         "of it not read)" if more else ""),
+                                block.title))
     return problems
 
 
@@ -266,19 +272,19 @@ def import_text(text: str, file: str, fixes: tuple[Fix, ...] = REFERENCE_FIXES) 
         report.errors.append(Problem(file, None, "file", f"more than {MAX_IMPORT_BLOCKS:,} stat blocks (the limit for "
                                                          "one file); split the file"))
         return report
-    seen: set[int] = set()
-    owned: dict[int, int] = {}                     # a refused line -> the block that holds it in a field
-    if refused:
-        for block in blocks:
-            owned.update((line, id(block)) for line, name in _lines_read(block).items()
-                         if line in refused and name != "description")
     bounded: dict[int, tuple[list[Cell], list[Cell], Note | None]] = {}
+    firsts: list[list[Note]] = []
     for block in blocks:
-        first: list[Note] = []
-        _bounded_description(block, first, bounded)
-        problems = _refusals(block, refused, owned)
-        if refused:
-            seen |= set(_lines_read(block))
+        firsts.append([])
+        _bounded_description(block, firsts[-1], bounded)
+    order = sorted(refused)
+    reads = [_refused_lines_read(block, refused, order) if refused else {} for block in blocks]
+    owned = {line: id(block) for block, read in zip(blocks, reads, strict=True) for line, name in read.items()
+             if name != "description"}                # a refused line -> the block that holds it in a field
+    seen: set[int] = set()
+    for block, read, first in zip(blocks, reads, firsts, strict=True):
+        problems = _refusals(block, read, refused, owned)
+        seen.update(read)
         if problems:
             report.built.append(Built(title=block.title, name=kebab(block.title), block=block, notes=first,
                                       errors=problems))
@@ -289,8 +295,11 @@ def import_text(text: str, file: str, fixes: tuple[Fix, ...] = REFERENCE_FIXES) 
                       tuple(first) + tuple(_fix_note(fix, cell) for fix, cell in applied))
         report.built.append(built)
         report.errors.extend(built.errors)
-    report.errors += [Problem(file, line, "line", f"{why}: not read") for line, why in sorted(refused.items())
-                      if line not in seen]
+    alone = [line for line in order if line not in seen]
+    if alone:                                       # in no stat block: one problem for them all
+        more = len(alone) - 1
+        report.errors.append(Problem(file, alone[0], "line", f"{refused[alone[0]]}: not read" + (
+            f" (and {more:,} more line{'s' * (more > 1)} in no stat block)" if more else "")))
     return report
 
 

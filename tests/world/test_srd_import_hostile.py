@@ -166,6 +166,20 @@ def test_a_long_line_in_no_stat_block_is_reported_alone():
     assert report.built[0].creature is not None
 
 
+def test_many_refused_lines_are_one_problem_a_creature():
+    """A creature whose prose holds 300 long numbers is one error (its first line, and how many more), and so are
+    the long lines in no stat block; a line the next pasted block holds as a field is that block's alone."""
+    numbers = "\n".join(f"Line {k} says 12345678901." for k in range(300))
+    text = titled(PASTED, "First") + numbers + "\n" + titled(field("Speed", "9" * 20), "Second")
+    report = import_text(text + "\n" * 500 + "\n".join(["y" * 5000] * 3), "m.txt")
+    first, second, alone = (str(e) for e in report.errors)
+    assert first == (f"m.txt:{PASTED.count(chr(10)) + 1}: description: number too large (12345678901: 11 digits; "
+                     "the limit is 9) (and 299 more lines of it not read) (First)")
+    assert second.endswith(": Speed: number too large (999999999999...: 20 digits; the limit is 9) (Second)")
+    assert alone.endswith(": line: line too long (5,000 characters; the limit is 4,000): not read (and 2 more lines "
+                          "in no stat block)")
+
+
 def test_a_table_cell_wrapped_past_the_bound_is_too_long():
     wrapped = TROLLS.replace("| Skills: | Listen +5, Spot +6 |", "| Skills: | Listen +5,\n"
                              + "\n".join(["x" * 1000] * 5) + " |")

@@ -5,6 +5,9 @@
 writes one YAML file per creature. What it could not read, read with a guess, rewrote or found in disagreement
 with itself is reported with file, line and text (and recorded in the creature's ``import_notes``); a block
 that cannot make a creature, and a file with no stat block, is an error; every good creature is still written.
+Files are read as the YAML loader reads them (:func:`read_source`), lines too long and numbers too large are
+refused before anything reads them (:func:`screen`, docs/limits.md), and nothing is written through a link or over
+an existing file without ``force`` (:func:`write_stat_blocks`).
 
 The shipped SRD bestiary (``bestiary/srd/``, package ``arena.bestiary_data``) is made once from the SRD 3.5
 monster chapters with :func:`build_shipped` (``python -m arena.world.srd_import SRC OUT``, see docs/bestiary.md);

@@ -2,13 +2,18 @@
 
 A worker receives a :class:`Task` (everything to fight one chunk), prepares its scenario once per process, fights
 the chunk and sends back compact column arrays; :func:`execute` hands each finished chunk to a sink in whatever
-order they finish. A local worker exits when the run that started it is gone; a dead worker's chunks are rerun.
+order they finish. A local worker exits when the run that started it is gone, at any point of its life (it is told
+by the kernel, and watches for it from its first moment: :func:`_worker_init`); a dead worker's chunks are rerun.
+A Dask scheduler is asked whether it is one before anything is written (:func:`connect_cluster`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
+import sys
 import time
+import warnings
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -24,6 +29,9 @@ from arena.study.plan import KEY_COLUMNS, Chunk, Plan
 
 MAX_RETRIES = 3
 """How often the chunks of a dead worker are rerun before the run gives up."""
+CONNECT_TIMEOUT = 5.0
+"""Seconds a Dask scheduler (``--cluster``) has to accept a connection and answer as a scheduler before the command
+gives up with one error line (nothing is written by then)."""
 
 
 # --------------------------------------------------------------------------------------------- simulators
@@ -105,6 +113,43 @@ def _watch_parent(parent: int) -> None:
     threading.Thread(target=watch, name="arena-parent-watch", daemon=True).start()
 
 
+PARENT_DEATH_SIGNAL = "SIGUSR1"
+"""The signal the kernel sends a local worker when the thread that started it ends (``PR_SET_PDEATHSIG``)."""
+
+
+def _ask_kernel_for_parent_death(parent: int) -> None:
+    """On Linux, have the kernel signal this worker the moment its parent goes (``prctl(PR_SET_PDEATHSIG)``).
+
+    The kernel sends it when the parent *thread* that started the worker ends, which may be a thread of a run
+    still alive: the handler exits only when the parent process is gone (the worker has been given to another)."""
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+    import signal
+
+    def gone(_signum: int, _frame: Any) -> None:
+        if os.getppid() != parent:
+            os._exit(1)
+
+    with contextlib.suppress(OSError, AttributeError, ValueError, TypeError):
+        signum = getattr(signal, PARENT_DEATH_SIGNAL)
+        signal.signal(signum, gone)
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, int(signum), 0, 0, 0)      # 1 = PR_SET_PDEATHSIG
+
+
+def _worker_init(parent: int) -> None:
+    """The initializer of a local (loky) worker, run before it takes any task: it dies with the run ``parent``
+    whenever that goes, even while the pool is still starting (the kernel's signal, and a watching thread that
+    polls the parent id twice a second). A run already gone by now: exit at once."""
+    if os.getppid() != parent:
+        os._exit(1)
+    _ask_kernel_for_parent_death(parent)
+    _watch_parent(parent)
+    if os.getppid() != parent:                  # gone between the first look and the kernel's promise
+        os._exit(1)
+
+
 def run_chunk(task: Task, simulator: Any) -> tuple[Chunk, dict[str, np.ndarray]]:
     """Fight one chunk; return its columns (index, seed and every record field) as numpy arrays."""
     _watch_parent(task.parent)
@@ -145,39 +190,120 @@ class WorkerDied(ArenaError):
 
 
 def _joblib_results(tasks: Iterator[Task], simulator: Any, workers: int) -> Iterator[tuple[Chunk, dict]]:
-    from joblib import Parallel, delayed
+    from joblib import Parallel, delayed, parallel_config
 
-    parallel = Parallel(n_jobs=workers, return_as="generator_unordered", pre_dispatch="2*n_jobs")
+    with parallel_config(backend="loky", initializer=_worker_init, initargs=(os.getpid(),)):
+        parallel = Parallel(n_jobs=workers, return_as="generator_unordered", pre_dispatch="2*n_jobs")
     yield from parallel(delayed(run_chunk)(t, simulator) for t in tasks)
 
 
 def connect_cluster(address: str) -> Any:
-    """A ``dask.distributed.Client`` for ``address``; ArenaError (one line) if dask is missing or unreachable."""
+    """A ``dask.distributed.Client`` for ``address``; ArenaError (one line) if dask is missing, the address is not
+    a scheduler's (``tcp://HOST:PORT`` or ``tls://HOST:PORT``), or no scheduler answers there within
+    :data:`CONNECT_TIMEOUT` seconds. A client that could not start is stopped here, quietly (no ``Client.__del__``
+    traceback after the error)."""
     import socket
     from urllib.parse import urlparse
 
+    expected = f"--cluster {address!r}: expected a scheduler address like tcp://HOST:PORT"
     try:
         parsed = urlparse(address if "://" in address else f"tcp://{address}")
         host, port = parsed.hostname, parsed.port
     except ValueError:
-        raise ArenaError(f"--cluster {address!r}: expected a scheduler address like tcp://HOST:PORT") from None
-    tcp = parsed.scheme in ("tcp", "tls")
-    if tcp and (not host or not port):
-        raise ArenaError(f"--cluster {address!r}: expected a scheduler address like tcp://HOST:PORT")
+        raise ArenaError(expected) from None
+    if parsed.scheme not in ("tcp", "tls") or not host or not port:
+        raise ArenaError(expected)
     try:
         from dask.distributed import Client
     except ImportError:
         raise ArenaError("--cluster needs Dask: pip install 'd20-arena[dask]'") from None
-    if tcp:  # fail fast: Client() would keep retrying a refused connection until its timeout
-        try:
-            socket.create_connection((host, port), timeout=3).close()
-        except OSError as err:
-            raise ArenaError(f"cannot reach the Dask scheduler at {address} ({err.strerror or err})") from None
+    try:          # fail fast: Client() would keep retrying a refused connection until its timeout
+        socket.create_connection((host, port), timeout=CONNECT_TIMEOUT).close()
+    except OSError as err:
+        raise ArenaError(f"cannot reach the Dask scheduler at {address} ({err.strerror or err})") from None
+    problem = _probe(f"{parsed.scheme}://{parsed.netloc}")
+    if problem:
+        raise ArenaError(f"cannot reach the Dask scheduler at {address} ({problem})")
+    client = Client.__new__(Client)
     try:
-        return Client(address, timeout="5s", set_as_default=False)
-    except (OSError, TimeoutError, ValueError) as err:
+        client.__init__(address, timeout=f"{CONNECT_TIMEOUT:g}s", set_as_default=False)
+    except Exception as err:
+        _discard(client)
         reason = str(err).splitlines()[0] if str(err) else type(err).__name__
         raise ArenaError(f"cannot reach the Dask scheduler at {address} ({reason[:160]})") from None
+    return client
+
+
+def _probe(address: str) -> str | None:
+    """None when a Dask scheduler answers at ``address`` within :data:`CONNECT_TIMEOUT` seconds, else why not.
+
+    ``Client()`` does not bound the handshake: a port that accepts and never answers held it for as long as the
+    port stayed open. This asks the scheduler who it is, on an event loop of its own (in a thread, so a caller's
+    running loop, a notebook's, is not in the way), and gives up after the timeout."""
+    import asyncio
+    import threading
+
+    async def ask() -> Any:
+        from distributed.comm import connect
+        from distributed.security import Security
+
+        comm = await connect(address, timeout=CONNECT_TIMEOUT, **Security().get_connection_args("client"))
+        try:
+            await comm.write({"op": "identity", "reply": True})
+            return await comm.read()
+        finally:
+            comm.abort()
+
+    answer: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            answer["reply"] = asyncio.run(asyncio.wait_for(ask(), CONNECT_TIMEOUT))
+        except TimeoutError:
+            answer["problem"] = f"no answer within {CONNECT_TIMEOUT:g} s"
+        except Exception as err:
+            text = str(err).splitlines()[0] if str(err) else type(err).__name__
+            answer["problem"] = text[:160]
+
+    thread = threading.Thread(target=run, name="arena-cluster-probe", daemon=True)
+    thread.start()
+    thread.join(CONNECT_TIMEOUT + 5)
+    if "problem" in answer:
+        return answer["problem"]
+    reply = answer.get("reply")
+    if not isinstance(reply, dict) or reply.get("type") != "Scheduler":
+        return "no answer as a Dask scheduler" if "reply" in answer else f"no answer within {CONNECT_TIMEOUT:g} s"
+    return None
+
+
+def _discard(client: Any) -> None:
+    """Stop a client whose start failed without the close its ``__del__`` would try (ten seconds, then a
+    traceback on stderr)."""
+    with contextlib.suppress(Exception):
+        client.status = "closed"
+    with contextlib.suppress(Exception):
+        client._loop_runner.stop()
+
+
+def close_client(client: Any) -> None:
+    """Close a client (bounded by :data:`CONNECT_TIMEOUT`; a scheduler gone by now is no error)."""
+    with contextlib.suppress(Exception):
+        client.close(timeout=CONNECT_TIMEOUT)
+    _discard(client)
+
+
+@contextlib.contextmanager
+def cluster_session(cluster: Any) -> Iterator[Any]:
+    """``cluster`` as a client for the block: an address is connected to once here (and closed after), a client
+    or None is passed through. Connect before writing anything, so an unreachable scheduler leaves nothing."""
+    if not isinstance(cluster, str):
+        yield cluster
+        return
+    client = connect_cluster(cluster)
+    try:
+        yield client
+    finally:
+        close_client(client)
 
 
 def _dask_results(tasks: Iterator[Task], simulator: Any, client: Any, window: int) -> Iterator[tuple[Chunk, dict]]:
@@ -206,40 +332,50 @@ def _is_worker_death(err: BaseException) -> bool:
 
 
 def execute(plan: Plan, chunks: Sequence[Chunk], sink: Callable[[Chunk, dict], None], *, workers: int = 1,
-            cluster: str | None = None, simulator: Any = None,
+            cluster: Any = None, simulator: Any = None,
             on_event: Callable[[str], None] | None = None) -> None:
     """Fight ``chunks`` of ``plan`` and hand each finished one to ``sink(chunk, columns)`` (in any order).
 
     ``workers == 1`` runs in this process; more use joblib (loky processes); ``cluster`` a Dask scheduler
-    address. If a worker dies, the event is reported and the chunks not yet finished are rerun.
+    address (connected to for this call) or a client of :func:`connect_cluster` (left open). If a worker dies,
+    the event is reported and the chunks not yet finished are rerun.
     """
     simulator = simulator or EngineSimulator()
     say = on_event or (lambda _msg: None)
     left = list(chunks)
-    client = connect_cluster(cluster) if cluster else None
-    try:
-        for attempt in range(MAX_RETRIES + 1):
-            done: set[Chunk] = set()
-            try:
-                if client is not None:
-                    window = 2 * max(1, sum(client.nthreads().values()))
-                    results = _dask_results(_tasks(plan, left), simulator, client, window)
-                elif workers <= 1:
-                    results = (run_chunk(t, simulator) for t in _tasks(plan, left))
-                else:
-                    results = _joblib_results(_tasks(plan, left), simulator, workers)
-                for chunk, columns in results:
-                    sink(chunk, columns)
-                    done.add(chunk)
-                return
-            except Exception as err:
-                if not _is_worker_death(err):
-                    raise
-                left = [c for c in left if c not in done]
-                if attempt == MAX_RETRIES:
-                    raise WorkerDied(f"a worker died {MAX_RETRIES + 1} times ({type(err).__name__}); "
-                                     f"{len(left)} chunks unfinished, finished ones are kept") from None
-                say(f"a worker died ({type(err).__name__}); rerunning its chunk ({len(left)} chunks left)")
-    finally:
-        if client is not None:
-            client.close()
+    with cluster_session(cluster or None) as client:
+        _execute(plan, left, sink, workers, client, simulator, say)
+
+
+def _execute(plan: Plan, left: list[Chunk], sink: Callable[[Chunk, dict], None], workers: int, client: Any,
+             simulator: Any, say: Callable[[str], None]) -> None:
+    """The retry loop of :func:`execute` (its client open)."""
+    for attempt in range(MAX_RETRIES + 1):
+        done: set[Chunk] = set()
+        try:
+            if client is not None:
+                window = 2 * max(1, sum(client.nthreads().values()))
+                results = _dask_results(_tasks(plan, left), simulator, client, window)
+            elif workers <= 1:
+                results = (run_chunk(t, simulator) for t in _tasks(plan, left))
+            else:
+                results = _joblib_results(_tasks(plan, left), simulator, workers)
+            with warnings.catch_warnings():      # joblib's count of the tasks an interrupt cancelled: not news
+                warnings.filterwarnings("ignore", r".*tasks .*(cancelled|not used)", UserWarning)
+                try:
+                    for chunk, columns in results:
+                        sink(chunk, columns)
+                        done.add(chunk)
+                finally:
+                    close = getattr(results, "close", None)
+                    if close is not None:
+                        close()
+            return
+        except Exception as err:
+            if not _is_worker_death(err):
+                raise
+            left = [c for c in left if c not in done]
+            if attempt == MAX_RETRIES:
+                raise WorkerDied(f"a worker died {MAX_RETRIES + 1} times ({type(err).__name__}); "
+                                 f"{len(left)} chunks unfinished, finished ones are kept") from None
+            say(f"a worker died ({type(err).__name__}); rerunning its chunk ({len(left)} chunks left)")

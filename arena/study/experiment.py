@@ -40,6 +40,7 @@ from arena.study.results_folder import (
     os_problem,
     record_chunk,
     refuse_links,
+    refuse_other_kind,
     remove_chunks,
     remove_run_files,
     verified_chunks,
@@ -51,6 +52,7 @@ from arena.study.workers import (
     WorkerDied,
     _prepared,
     _warm_rules,
+    cluster_session,
     connect_cluster,
     execute,
     run_chunk,
@@ -183,11 +185,13 @@ def _prepare_folder(out: Path, plan: Plan, resume: bool, force: bool,
                     say: Callable[[str], None]) -> dict | None:
     """Check ``out`` (locked by the caller) may be used; return the existing manifest when resuming.
 
-    ``force`` removes only what a run wrote (:func:`arena.study.results_folder.remove_run_files`)."""
+    ``force`` removes only what a run wrote (:func:`arena.study.results_folder.remove_run_files`); a folder another
+    command wrote (a claims study, a calibration) is refused whatever the flags."""
     refuse_links(out)
     contents = [p for p in out.iterdir() if p.name != ".arena-lock"]
     if not contents:
         return None
+    refuse_other_kind(out, "run")
     if force:
         if not looks_like_results(out):
             raise ArenaError(f"{out} is not empty and does not look like a results folder (no manifest.json); "
@@ -242,7 +246,8 @@ def run_experiment(scenarios: Iterable[Any], out: str | os.PathLike, *, n: int |
 
     ``progress(done, total)`` is called with encounters finished (including those found on resume).
     Ctrl-C (KeyboardInterrupt) propagates after the finished chunks are safely on disk. The folder is locked for
-    the whole run; an error of the file system (a full disk, a read-only folder) is an ArenaError naming it.
+    the whole run; an error of the file system (a full disk, a read-only folder) is an ArenaError naming it. A
+    ``cluster`` is connected to before the folder is made, so an unreachable scheduler leaves nothing behind.
     """
     simulator = simulator or EngineSimulator()
     if not 1 <= workers <= MAX_WORKERS:
@@ -260,8 +265,9 @@ def run_experiment(scenarios: Iterable[Any], out: str | os.PathLike, *, n: int |
     try:
         if out.exists() and not out.is_dir():
             raise ArenaError(f"{out} exists and is not a folder")
-        with locked(out):
-            return _run_locked(plan, out, resume, force, workers, cluster, simulator, progress, say, events)
+        with cluster_session(cluster) as client, locked(out):
+            return _run_locked(plan, out, resume, force, workers, (cluster, client), simulator, progress, say,
+                               events)
     except OSError as err:
         where = err.filename or out
         raise ArenaError(f"{where}: cannot write the results ({os_problem(err)}); finished chunks are kept, "
@@ -271,6 +277,7 @@ def run_experiment(scenarios: Iterable[Any], out: str | os.PathLike, *, n: int |
 def _new_manifest(plan: Plan, old: dict | None, started: str, workers: int, cluster: str | None) -> dict:
     """The manifest of a run starting now (a resumed run keeps its first start and its earlier sessions)."""
     return {
+        "kind": "run",
         "format": FORMAT,
         "status": "running",
         "started": old.get("started", started) if old else started,
@@ -290,11 +297,12 @@ def _new_manifest(plan: Plan, old: dict | None, started: str, workers: int, clus
     }
 
 
-def _run_locked(plan: Plan, out: Path, resume: bool, force: bool, workers: int, cluster: str | None,
+def _run_locked(plan: Plan, out: Path, resume: bool, force: bool, workers: int, cluster: tuple[str | None, Any],
                 simulator: Any, progress: Callable[[int, int], None] | None, say: Callable[[str], None],
                 events: list[str]) -> RunOutcome:
     import pyarrow.parquet as pq
 
+    cluster, client = cluster                      # the address (for the manifest) and its open client
     old = _prepare_folder(out, plan, resume, force, say)
     if old is not None and _complete_and_intact(out, old, say):
         if progress:
@@ -336,7 +344,7 @@ def _run_locked(plan: Plan, out: Path, resume: bool, force: bool, workers: int, 
     t0 = time.perf_counter()
     status = "interrupted"
     try:
-        execute(plan, todo, sink, workers=min(workers, max(1, len(todo))), cluster=cluster, simulator=simulator,
+        execute(plan, todo, sink, workers=min(workers, max(1, len(todo))), cluster=client, simulator=simulator,
                 on_event=say)
         status = "running"
     except ArenaError as err:

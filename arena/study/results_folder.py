@@ -2,9 +2,11 @@
 
 Why a module of its own: the folder is where a careless or hostile user meets the file system. A run must never
 delete a file it did not write (``--force`` removes the run's own files, by name, inside the folder it was
-given), never share the folder with a second run (an exclusive lock for the whole run), and never trust a chunk
-it cannot verify (every finished chunk is listed in ``chunks/ledger.jsonl`` with its encounter range, row count,
-size and SHA-256; one that does not match is fought again).
+given, and refuses a folder another command wrote: :func:`folder_kind`), never share the folder with a second
+run (an exclusive lock for the whole run), and never trust a chunk it cannot verify (every finished chunk is
+listed in ``chunks/ledger.jsonl`` with its encounter range, row count, size and SHA-256; one that does not match
+is fought again). The studies (``arena claims``, ``arena calibrate``) keep their folders with the same lock and
+ledger (:mod:`arena.study.study_folder`).
 
 Layout::
 
@@ -41,6 +43,20 @@ RUN_FILES = ("manifest.json", "encounters.parquet", "summary.csv")
 REPORT_FOLDER = "report"
 REPORT_RE = re.compile(r"^[A-Za-z0-9_.-]+\.(md|html|png|tmp)$")
 """Files ``arena report`` writes into ``NAME/report/``."""
+STUDY_CHUNK_RE = re.compile(r"^[0-9a-f]{40}\.parquet(\.tmp)?$")
+"""The names of a study's chunk files (a digest of what they hold: :mod:`arena.study.study_folder`)."""
+
+KINDS = {"run": "the results of `arena run`", "claims": "a study of `arena claims`",
+         "calibration": "a calibration of `arena calibrate`"}
+"""What a folder can hold (:func:`folder_kind`), as an error message names it."""
+KIND_FILES = {
+    "run": RUN_FILES,
+    "claims": ("manifest.json", "summary.csv", "claims.json", "calibration.csv", "effects.png", "delta-cr-maps.png",
+               "rule-fit.png", "claims.md"),
+    "calibration": ("manifest.json", "calibration.csv", "delta-cr.png"),
+}
+"""The files each command writes at the top of its folder (each also as a half-written ``.tmp``): all that its
+``--force`` removes there, besides its chunks."""
 
 
 class FolderInUse(ArenaError):
@@ -123,10 +139,10 @@ def looks_like_results(folder: Path) -> bool:
     return (folder / "manifest.json").is_file() or (folder / "chunks").is_dir()
 
 
-def refuse_links(folder: Path) -> None:
-    """A run's own paths inside ``folder`` must be real files and folders, not symbolic links (a linked
-    ``chunks`` would let a run write or delete files elsewhere)."""
-    for name in ("chunks", *RUN_FILES, REPORT_FOLDER):
+def refuse_links(folder: Path, names: tuple[str, ...] = ("chunks", *RUN_FILES, REPORT_FOLDER)) -> None:
+    """A run's own paths inside ``folder`` (or a study's: ``names``) must be real files and folders, not symbolic
+    links (a linked ``chunks`` would let a run write or delete files elsewhere)."""
+    for name in names:
         path = folder / name
         if path.is_symlink():
             raise ArenaError(f"{path} is a symbolic link; a results folder's own files must be real files "
@@ -158,6 +174,86 @@ def remove_run_files(folder: Path) -> list[str]:
     return left
 
 
+def manifest_doc(folder: Path) -> dict | None:
+    """``folder/manifest.json`` as a JSON object, or None (missing, a link, unreadable, not an object)."""
+    path = folder / "manifest.json"
+    if path.is_symlink() or not path.is_file():
+        return None
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError):
+        return None
+    return doc if isinstance(doc, dict) else None
+
+
+def folder_kind(folder: Path) -> str | None:
+    """What ``folder`` holds: ``run``, ``claims`` or ``calibration`` (:data:`KINDS`), or None (missing, empty, or
+    nothing a command of d20 Arena writes).
+
+    The manifest says so when it names its ``kind``; older folders are known by their files (a claims manifest
+    lists ``verdicts``, a run's has its ``plan``). A manifest.json or a chunks folder that says nothing else is a
+    run's, as ``run --force`` has always taken it."""
+    if folder.is_symlink() or not folder.is_dir():
+        return None
+    doc = manifest_doc(folder)
+    if doc is not None:
+        kind = doc.get("kind")
+        if isinstance(kind, str) and kind in KINDS:
+            return kind
+        if "verdicts" in doc or str(doc.get("command", "")).startswith("arena claims"):
+            return "claims"
+        if "plan" in doc or "sessions" in doc or "format" in doc:
+            return "run"
+    names = {entry.name for entry in folder.iterdir()}
+    if "encounters.parquet" in names:
+        return "run"
+    if names & {"claims.md", "claims.json"}:
+        return "claims"
+    if names & {"calibration.csv", "delta-cr.png"}:
+        return "calibration"
+    if "manifest.json" in names or "chunks" in names:
+        return "run"
+    return None
+
+
+def describe_kind(folder: Path, kind: str) -> str:
+    """``FOLDER holds <what> (<some of its files>)`` for an error message."""
+    mine = [n for n in dict.fromkeys((*KIND_FILES[kind], "encounters.parquet", "chunks"))
+            if os.path.lexists(folder / n)]
+    files = f" ({', '.join(mine[:3])}{' ...' if len(mine) > 3 else ''})" if mine else ""
+    return f"{folder} holds {KINDS[kind]}{files}"
+
+
+def refuse_other_kind(folder: Path, kind: str) -> None:
+    """Refuse a folder that holds another command's files: no flag of ``kind``'s command may touch them."""
+    found = folder_kind(folder)
+    if found is not None and found != kind:
+        raise ArenaError(f"{describe_kind(folder, found)}, not {KINDS[kind]}; its files are not this command's to "
+                         "replace or remove (choose another --out)")
+
+
+def remove_study_files(folder: Path, kind: str) -> list[str]:
+    """Remove what ``arena claims`` or ``arena calibrate`` (``kind``) wrote in ``folder``, by name: its top-level
+    files and its chunks. Returns what was left in ``chunks/`` (files it did not write)."""
+    refuse_links(folder, ("chunks", *KIND_FILES[kind]))
+    for name in KIND_FILES[kind]:
+        for path in (folder / name, folder / (name + ".tmp")):
+            if path.is_file() and not path.is_symlink():
+                path.unlink()
+    left: list[str] = []
+    parts = folder / "chunks"
+    if parts.is_dir():
+        for entry in parts.iterdir():
+            ours = entry.name == LEDGER_NAME or STUDY_CHUNK_RE.match(entry.name)
+            if ours and entry.is_file() and not entry.is_symlink():
+                entry.unlink()
+            else:
+                left.append(str(entry))
+        with contextlib.suppress(OSError):
+            parts.rmdir()                          # only if empty
+    return left
+
+
 def remove_chunks(parts: Path) -> None:
     """Remove the chunk files and the ledger once ``encounters.parquet`` holds them (and nothing else there)."""
     for entry in parts.iterdir():
@@ -183,7 +279,7 @@ class LedgerEntry:
                            "sha256": self.sha256}, separators=(",", ":")) + "\n"
 
 
-def record_chunk(parts: Path, name: str, start: int, stop: int) -> None:
+def record_chunk(parts: Path, name: str, start: int, stop: int) -> LedgerEntry:
     """Append ``name`` (already in place) to the ledger, flushed to disk before the next chunk is written."""
     path = parts / name
     entry = LedgerEntry(name, start, stop, path.stat().st_size, _sha256(path))
@@ -191,6 +287,19 @@ def record_chunk(parts: Path, name: str, start: int, stop: int) -> None:
         ledger.write(entry.as_line())
         ledger.flush()
         os.fsync(ledger.fileno())
+    return entry
+
+
+def chunk_problem(path: Path, listed: LedgerEntry | None, span: tuple[int, int]) -> str | None:
+    """Why the chunk file ``path`` cannot be trusted (None: the ledger lists it with ``span`` and its size and
+    SHA-256 match)."""
+    if listed is None:
+        return "not in the chunk ledger (written by an interrupted run, or copied in)"
+    if (listed.start, listed.stop) != span:
+        return "the ledger gives it another encounter range"
+    if path.stat().st_size != listed.size or _sha256(path) != listed.sha256:
+        return "its contents do not match the ledger's checksum (damaged or replaced)"
+    return None
 
 
 def read_ledger(parts: Path) -> dict[str, LedgerEntry]:
@@ -233,14 +342,7 @@ def verified_chunks(parts: Path, expected: dict[str, tuple[int, int]]) -> tuple[
         if entry.is_symlink() or not entry.is_file():
             raise ArenaError(f"{entry} is not a chunk file written by arena (a folder or a link); remove it and "
                              "resume again")
-        listed = ledger.get(name)
-        problem = None
-        if listed is None:
-            problem = "not in the chunk ledger (written by an interrupted run, or copied in)"
-        elif (listed.start, listed.stop) != expected[name]:
-            problem = "the ledger gives it another encounter range"
-        elif entry.stat().st_size != listed.size or _sha256(entry) != listed.sha256:
-            problem = "its contents do not match the ledger's checksum (damaged or replaced)"
+        problem = chunk_problem(entry, ledger.get(name), expected[name])
         if problem:
             notes.append(f"chunk {name}: {problem}; fighting it again")
             entry.unlink()

@@ -3,10 +3,12 @@ command ends quietly with exit 0, whether rich, click or a plain print met the c
 
 from __future__ import annotations
 
+import functools
 import subprocess
 import sys
 
 import pytest
+from cpu_limits import hang_after, limit_cpu
 
 COMMANDS = [
     ["bestiary", "coverage"],                # rich: exited 1
@@ -20,12 +22,13 @@ COMMANDS = [
 @pytest.mark.parametrize("argv", COMMANDS, ids=" ".join)
 def test_a_reader_that_reads_one_line_and_closes_the_pipe(argv):
     proc = subprocess.Popen([sys.executable, "-m", "arena", *argv], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, env={"PATH": "/usr/bin:/bin", "COLUMNS": "100"})
+                            stderr=subprocess.PIPE, env={"PATH": "/usr/bin:/bin", "COLUMNS": "100"},
+                            preexec_fn=functools.partial(limit_cpu, 20))
     assert proc.stdout is not None and proc.stderr is not None
     first = proc.stdout.readline()
     proc.stdout.close()                      # `| head -1`
     err = proc.stderr.read()
-    code = proc.wait(timeout=600)            # a hang guard only: no honest run comes near it
+    code = proc.wait(timeout=hang_after(20))  # a hang guard only: the bound is 20 s of CPU (an honest run: ~1 s)
     assert first
     assert code == 0, err.decode(errors="replace")
     assert b"Traceback" not in err and b"error:" not in err

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import shlex
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
 from arena.cli.common import BestiaryFlag, bestiary_book, console, default_workers, fail
+from arena.cli.run_cmds import Stopped, stop_on_signals
 from arena.errors import ArenaError
 from arena.labels import printable
 from arena.limits import MAX_WORKERS
@@ -33,6 +36,61 @@ def _command() -> str:
     return "arena " + " ".join(shlex.quote(a) for a in sys.argv[1:])
 
 
+def _resume_command() -> str:
+    """This command with ``--resume`` (and without ``--force``): what completes an interrupted study."""
+    args = [a for a in sys.argv[1:] if a != "--force"]
+    return "arena " + " ".join(shlex.quote(a) for a in [*args, *(["--resume"] if "--resume" not in args else [])])
+
+
+RESUME_HELP = ("Complete the interrupted study in --out (the same command and settings): the finished fights kept "
+               "there are not fought again.")
+FORCE_HELP = "Start again in --out: only the files this command wrote there are removed."
+CLUSTER_HELP = ("A Dask scheduler address, tcp://HOST:PORT (checked before anything is written: it must answer "
+                "within 5 s).")
+
+
+class _Session:
+    """What an interrupt message needs: the study folder, once open."""
+
+    def __init__(self, out: Path | None):
+        self.out = out
+        self.study: Any = None
+
+
+@contextlib.contextmanager
+def _study(session: _Session, kind: str, settings: dict, resume: bool, force: bool) -> Iterator[Any]:
+    """The study folder of ``--out`` (locked, prepared; None without --out), its chunks kept for ``--resume``."""
+    if session.out is None:
+        if resume or force:
+            raise ArenaError(f"{'--resume' if resume else '--force'} needs --out: a study keeps its finished work "
+                             "on disk only in an --out folder")
+        yield None
+        return
+    from arena.study.results_folder import open_study
+
+    with open_study(session.out, kind, settings, command=_command(), resume=resume, force=force,
+                    say=lambda msg: typer.echo(f"warning: {printable(msg, 500)}", err=True)) as study:
+        session.study = study
+        yield study
+
+
+def _stopped(session: _Session, signum: int | None) -> typer.Exit:
+    """One line on stderr for an interrupted study (Ctrl-C, SIGTERM, SIGHUP): what was kept, how to resume."""
+    head = f"stopped by signal {signum}" if signum else "interrupted"
+    study = session.study
+    if session.out is None:
+        line = (f"{head}: nothing was kept (a study keeps its finished work only with --out DIR; run it with "
+                "--out DIR to be able to --resume)")
+    elif study is None:
+        line = f"{head} before the study began: nothing to keep in {printable(session.out)}"
+    else:
+        kept = study.kept()
+        line = (f"{head}: {kept:,} finished chunk{'s' * (kept != 1)} kept in {printable(session.out)}; complete "
+                f"the study with: {printable(_resume_command(), 2000)}")
+    typer.echo(line, err=True)
+    return typer.Exit(128 + signum if signum else 130)
+
+
 def claims_cmd(
     quick: Annotated[bool, typer.Option("--quick", help="A small size that finishes in minutes (wide "
                                                         "intervals).")] = False,
@@ -41,44 +99,62 @@ def claims_cmd(
     = None,
     workers: Annotated[int | None, typer.Option(help="Local worker processes, 1 to 64 (default: every core, at most "
                                                      "64; results are the same for any number).")] = None,
-    cluster: Annotated[str | None, typer.Option(help="A Dask scheduler address, tcp://HOST:PORT.")] = None,
+    cluster: Annotated[str | None, typer.Option(help=CLUSTER_HELP)] = None,
     seed: Annotated[int | None, typer.Option(help="Run seed.")] = None,
     only: Annotated[str | None, typer.Option(help="Claim ids, comma-separated.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the list of claims as JSON.")] = False,
-    out: Annotated[Path | None, typer.Option(help="Write claims.md, plots, manifest.json, summary.csv here.")]
-    = None,
+    out: Annotated[Path | None, typer.Option(help="Write claims.md, plots, manifest.json, summary.csv here; the "
+                                                  "finished fights are kept here as the study goes, so an "
+                                                  "interrupted study can --resume.")] = None,
+    resume: Annotated[bool, typer.Option("--resume", help=RESUME_HELP)] = False,
+    force: Annotated[bool, typer.Option("--force", help=FORCE_HELP)] = False,
     bestiary: BestiaryFlag = None,
 ) -> None:
     """Evaluate every claim of the documents: single rolls exactly, encounters by paired simulation. --bestiary
-    files are read and checked, but the claims fight only typical and srd/ creatures, which yours cannot replace."""
+    files are read and checked, but the claims fight only typical and srd/ creatures, which yours cannot replace.
+    With --out the study keeps its finished fights in that folder (locked while it runs): after Ctrl-C or SIGTERM
+    the same command with --resume completes it, with the same numbers."""
     from arena.study import claims, claims_report
     from arena.study.calibrate import check_n, check_seed
+    from arena.study.workers import cluster_session
 
+    session = _Session(out)
     try:
-        book = bestiary_book(bestiary)
-        chosen_workers = _workers(workers)
-        run_seed = claims.RUN_SEED if seed is None else check_seed(seed)
-        if n is not None:
-            check_n(n, 3)
-        ids = None
-        if only is not None:
-            ids = [x.strip() for x in only.split(",") if x.strip()]
-            if not ids:
-                raise ArenaError("--only: give claim ids separated by commas (see `arena claims --json`)")
-        folder = None
-        if out is not None:
-            from arena.study.report import output_folder
-
-            folder = output_folder(out, "claims")
-            if (folder / "encounters.parquet").exists() or (folder / "chunks").exists():
-                raise ArenaError(f"{folder} is a results folder of `arena run`: its manifest.json and summary.csv "
-                                 "are not the claims' to replace (choose another --out)")
-        if book is not None:
-            _say_claims_bestiary(book)
-        with _progress(not as_json, "encounters") as progress:
-            ev = claims.evaluate(quick=quick, n=n, seed=run_seed, workers=chosen_workers, cluster=cluster,
-                                 only=ids, progress=progress)
-        page = claims_report.write_report(ev, folder, _command(), chosen_workers, cluster) if folder else None
+        with stop_on_signals():
+            if resume and force:
+                raise ArenaError("--resume and --force contradict each other: choose one")
+            book = bestiary_book(bestiary)
+            chosen_workers = _workers(workers)
+            run_seed = claims.RUN_SEED if seed is None else check_seed(seed)
+            if n is not None:
+                check_n(n, 3)
+            ids = None
+            if only is not None:
+                ids = [x.strip() for x in only.split(",") if x.strip()]
+                if not ids:
+                    raise ArenaError("--only: give claim ids separated by commas (see `arena claims --json`)")
+                unknown = [x for x in ids if x not in claims.claim_ids()]
+                if unknown:
+                    raise ArenaError(f"unknown claim {unknown[0]!r} (known: {', '.join(claims.claim_ids())})")
+            if book is not None:
+                _say_claims_bestiary(book)
+            settings = {"quick": quick, "n": n, "seed": run_seed, "only": ids}
+            with cluster_session(cluster) as client, _study(session, "claims", settings, resume, force) as study:
+                if study is not None and study.complete:
+                    _show_complete_claims(study.folder, as_json)
+                    return
+                with _progress(not as_json, "encounters") as progress:
+                    ev = claims.evaluate(quick=quick, n=n, seed=run_seed, workers=chosen_workers, cluster=client,
+                                         only=ids, progress=progress, store=study)
+                page = None
+                if study is not None:
+                    page = claims_report.write_report(ev, study.folder, study.command, chosen_workers, cluster,
+                                                      study=study.final_manifest())
+                    study.finish()
+    except Stopped as stop:
+        raise _stopped(session, stop.signum) from None
+    except KeyboardInterrupt:
+        raise _stopped(session, None) from None
     except ArenaError as err:
         raise fail(err) from None
     if as_json:
@@ -92,6 +168,24 @@ def claims_cmd(
         typer.echo(f"wrote {printable(page, limit=4000)}")
     else:
         typer.echo("criteria, tables and robustness: add --out DIR (or see results/claims/claims.md)")
+
+
+def _show_complete_claims(folder: Path, as_json: bool) -> None:
+    """``--resume`` of a complete study: nothing to fight; what its files say."""
+    import pandas as pd
+
+    if as_json:
+        try:
+            doc = json.loads((folder / "claims.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError, RecursionError):
+            raise ArenaError(f"{folder} holds a complete study but its claims.json is unreadable (run it again "
+                             "with --force)") from None
+        print(json.dumps(doc, indent=2, default=str))
+        return
+    with contextlib.suppress(OSError, ValueError, KeyError):
+        summary = pd.read_csv(folder / "summary.csv", keep_default_na=False, dtype=str)
+        _print_verdicts(summary[["id", "verdict", "robustness", "headline"]])
+    typer.echo(f"{printable(folder)} holds a complete study already: nothing to resume (run it again with --force)")
 
 
 def _say_claims_bestiary(book: dict) -> None:
@@ -137,9 +231,11 @@ def calibrate_cmd(
                                                       "with EL in [L-2, L+3]; draws a heat map.")] = False,
     workers: Annotated[int | None, typer.Option(help="Local worker processes, 1 to 64 (default: every core, at most "
                                                      "64; results are the same for any number).")] = None,
-    cluster: Annotated[str | None, typer.Option(help="A Dask scheduler address, tcp://HOST:PORT.")] = None,
-    out: Annotated[Path | None, typer.Option(help="Folder for the table (CSV) and, with --grid, the heat "
-                                                  "map (default for --grid: results/calibrate-grid).")] = None,
+    cluster: Annotated[str | None, typer.Option(help=CLUSTER_HELP)] = None,
+    out: Annotated[Path | None, typer.Option(help="Folder for the table (CSV) and, with --grid, the heat map "
+                                                  "(default for --grid: results/calibrate-grid); the finished "
+                                                  "fights are kept there as it goes, so an interrupted calibration "
+                                                  "can --resume (without --out nothing is kept).")] = None,
     population: Annotated[str | None, typer.Option("--population", help="srd: calibrate the fully modelled SRD "
                                                                         "creatures of --cr instead of one MONSTER.")]
     = None,
@@ -147,62 +243,86 @@ def calibrate_cmd(
     sample: Annotated[int, typer.Option("--sample", help="At most this many creatures of the population (chosen "
                                                          "evenly by name).", min=1, max=100)] = 8,
     as_json: Annotated[bool, typer.Option("--json", help="Print the table as JSON.")] = False,
+    resume: Annotated[bool, typer.Option("--resume", help=RESUME_HELP)] = False,
+    force: Annotated[bool, typer.Option("--force", help=FORCE_HELP)] = False,
     bestiary: BestiaryFlag = None,
 ) -> None:
     """Equivalent CR: the typical-monster CR at which d20 is as hard as MONSTER (or each SRD creature of a CR, with
-    --population srd --cr C) under another rule set. MONSTER may be one of your own with --bestiary PATH."""
+    --population srd --cr C) under another rule set. MONSTER may be one of your own with --bestiary PATH. With
+    --out the finished fights are kept there (the folder locked while it runs): after Ctrl-C or SIGTERM the same
+    command with --resume completes it, with the same table."""
     from arena.study import calibrate as cal
+    from arena.study.workers import cluster_session
 
+    folder = out or (Path("results/calibrate-grid") if grid else None)
+    session = _Session(folder)
     try:
-        if bestiary and (population is not None or grid):
-            raise ArenaError("--bestiary adds your creatures for MONSTER; --population srd and --grid calibrate "
-                             "built-in creatures only")
-        chosen = cal.DEFAULT_METRIC if metric is None else cal.check_metric(metric)
-        keys = cal.rule_keys([k.strip() for k in rules.split(",") if k.strip()])
-        size_n = cal.check_n(150 if grid and n is None else 1000 if n is None else n, 2)
-        chosen_seed = cal.check_seed(seed)
-        chosen_workers = _workers(workers)
-        summary = None
-        if population is not None:
-            if population != "srd":
-                raise ArenaError(f"--population must be srd, not {population!r}")
-            if monster is not None or grid:
-                raise ArenaError("--population srd calibrates the creatures of --cr: give no MONSTER and no --grid")
-            if cr is None:
-                raise ArenaError("--population srd needs --cr (the CR of the creatures, such as 3 or 1/2)")
-            level = cal.check_level(party_level)
-            size_list = cal.parse_sizes(sizes)
-            cal.population_names(cr, sample)          # no such creatures: one error line before any fight
-        elif grid:
-            if monster is not None:
-                raise ArenaError("--grid uses typical monsters: give no MONSTER with it")
-            if len(keys) != 1:
-                raise ArenaError("--grid takes one rule set (--rules 3d6)")
-        else:
-            if monster is None:
-                raise ArenaError("name a MONSTER (an SRD monster or typical-crN), or use --grid")
-            level = cal.check_level(party_level)
-            size_list = cal.parse_sizes(sizes)
-            book = _calibrated(monster, bestiary)
-        folder = out or (Path("results/calibrate-grid") if grid else None)
-        if folder is not None:
-            from arena.study.report import output_folder
-
-            folder = output_folder(folder, "calibration")
-        with _progress(not as_json, "encounters") as progress:
+        with stop_on_signals():
+            if resume and force:
+                raise ArenaError("--resume and --force contradict each other: choose one")
+            if bestiary and (population is not None or grid):
+                raise ArenaError("--bestiary adds your creatures for MONSTER; --population srd and --grid calibrate "
+                                 "built-in creatures only")
+            chosen = cal.DEFAULT_METRIC if metric is None else cal.check_metric(metric)
+            keys = cal.rule_keys([k.strip() for k in rules.split(",") if k.strip()])
+            size_n = cal.check_n(150 if grid and n is None else 1000 if n is None else n, 2)
+            chosen_seed = cal.check_seed(seed)
+            chosen_workers = _workers(workers)
+            summary = None
+            level = size_list = None
             if population is not None:
-                table, summary = cal.calibrate_population(cr, level, size_list, keys, sample=sample, metric=chosen,
-                                                          n=size_n, seed=chosen_seed, workers=chosen_workers,
-                                                          cluster=cluster, progress=progress)
+                if population != "srd":
+                    raise ArenaError(f"--population must be srd, not {population!r}")
+                if monster is not None or grid:
+                    raise ArenaError("--population srd calibrates the creatures of --cr: give no MONSTER and no "
+                                     "--grid")
+                if cr is None:
+                    raise ArenaError("--population srd needs --cr (the CR of the creatures, such as 3 or 1/2)")
+                level = cal.check_level(party_level)
+                size_list = cal.parse_sizes(sizes)
+                cal.population_names(cr, sample)          # no such creatures: one error line before any fight
             elif grid:
-                table = cal.calibrate_grid(n=size_n, seed=chosen_seed, metric=chosen, rules=keys[0],
-                                           workers=chosen_workers, cluster=cluster, progress=progress)
+                if monster is not None:
+                    raise ArenaError("--grid uses typical monsters: give no MONSTER with it")
+                if len(keys) != 1:
+                    raise ArenaError("--grid takes one rule set (--rules 3d6)")
             else:
-                table = cal.calibrate(monster, level, size_list, keys, metric=chosen, n=size_n, seed=chosen_seed,
-                                      workers=chosen_workers, cluster=cluster, progress=progress, bestiary=book)
-        if folder is not None:
-            _write_calibration(table, folder, grid, f"Delta-CR ({keys[0]} - d20), metric {chosen}, n={size_n} "
-                               "per rung")
+                if monster is None:
+                    raise ArenaError("name a MONSTER (an SRD monster or typical-crN), or use --grid")
+                level = cal.check_level(party_level)
+                size_list = cal.parse_sizes(sizes)
+                book = _calibrated(monster, bestiary)
+            settings = {"mode": "population" if population is not None else "grid" if grid else "monster",
+                        "monster": monster, "population": population, "cr": cr,
+                        "sample": sample if population is not None else None, "party_level": level,
+                        "sizes": size_list, "rules": keys, "metric": chosen, "n": size_n, "seed": chosen_seed}
+            with cluster_session(cluster) as client, \
+                    _study(session, "calibration", settings, resume, force) as study:
+                if study is not None and study.complete:
+                    _show_complete_calibration(study.folder, as_json, chosen)
+                    return
+                with _progress(not as_json, "encounters") as progress:
+                    if population is not None:
+                        table, summary = cal.calibrate_population(cr, level, size_list, keys, sample=sample,
+                                                                  metric=chosen, n=size_n, seed=chosen_seed,
+                                                                  workers=chosen_workers, cluster=client,
+                                                                  progress=progress, store=study)
+                    elif grid:
+                        table = cal.calibrate_grid(n=size_n, seed=chosen_seed, metric=chosen, rules=keys[0],
+                                                   workers=chosen_workers, cluster=client, progress=progress,
+                                                   store=study)
+                    else:
+                        table = cal.calibrate(monster, level, size_list, keys, metric=chosen, n=size_n,
+                                              seed=chosen_seed, workers=chosen_workers, cluster=client,
+                                              progress=progress, bestiary=book, store=study)
+                if study is not None:
+                    _write_calibration(table, study, grid, f"Delta-CR ({keys[0]} - d20), metric {chosen}, "
+                                       f"n={size_n} per rung", _manifest(study, chosen_workers, cluster))
+                    study.finish()
+    except Stopped as stop:
+        raise _stopped(session, stop.signum) from None
+    except KeyboardInterrupt:
+        raise _stopped(session, None) from None
     except ArenaError as err:
         raise fail(err) from None
     if as_json:
@@ -223,6 +343,32 @@ def calibrate_cmd(
         typer.echo(f"(--grid at n={size_n} per rung: intervals are wide; raise --n for tighter ones)")
 
 
+def _manifest(study: Any, workers: int, cluster: str | None) -> dict:
+    """A calibration folder's manifest.json: what was calibrated, by which code, how."""
+    from arena.study.experiment import git_commit, package_versions
+
+    return {**study.final_manifest(), "command": study.command, "workers": workers, "cluster": cluster,
+            "versions": package_versions(), "git_commit": git_commit()}
+
+
+def _show_complete_calibration(folder: Path, as_json: bool, metric: str) -> None:
+    """``--resume`` of a complete calibration: nothing to fight; its table as it was written."""
+    import pandas as pd
+
+    try:
+        table = pd.read_csv(folder / "calibration.csv", keep_default_na=False)
+    except (OSError, ValueError) as err:
+        raise ArenaError(f"{folder} holds a complete calibration but its calibration.csv is unreadable "
+                         f"({str(err)[:120]}); run it again with --force") from None
+    if as_json:
+        print(table.to_json(orient="records", indent=2))
+        return
+    with contextlib.suppress(AttributeError, ValueError, TypeError):
+        _print_table(table, metric)
+    typer.echo(f"{printable(folder)} holds a complete calibration already: nothing to resume (run it again with "
+               "--force)")
+
+
 def _calibrated(monster: str, bestiary: list[Path] | None) -> dict | None:
     """The bestiary to calibrate MONSTER from (None: the built-in one), checked before any fight: a missing
     file, a bad stat block, an unknown name, no CR or an unknown policy is an ArenaError."""
@@ -233,15 +379,17 @@ def _calibrated(monster: str, bestiary: list[Path] | None) -> dict | None:
     return book
 
 
-def _write_calibration(table: Any, folder: Path, grid: bool, title: str) -> None:
-    """calibration.csv (and with --grid the heat map) in ``folder``, written aside and put in place together."""
+def _write_calibration(table: Any, study: Any, grid: bool, title: str, manifest: dict) -> None:
+    """calibration.csv (and with --grid the heat map) and manifest.json in the study's folder, written aside and put
+    in place together (the manifest last: it says complete)."""
     from arena.study import calibrate as cal
     from arena.study.report import Staged
 
-    with Staged(folder, "calibration") as stage:
+    with Staged(study.folder, "calibration") as stage:
         if grid:
             cal.heat_map(table, lambda fig: stage.figure("delta-cr.png", fig), title)
         stage.text("calibration.csv", table.to_csv(index=False))
+        stage.text("manifest.json", json.dumps(manifest, indent=2, default=str) + "\n")
         stage.commit()
 
 

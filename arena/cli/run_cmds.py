@@ -105,8 +105,9 @@ def run_cmd(
                                                   "grid), e.g. d20,3d6,3d6+prad.")] = None,
     workers: Annotated[int | None, typer.Option(help="Local worker processes (default: every core; results are the "
                                                      "same for any number).", min=1, max=MAX_WORKERS)] = None,
-    cluster: Annotated[str | None, typer.Option(help="A Dask scheduler address, tcp://HOST:PORT "
-                                                     "(needs the dask extra).")] = None,
+    cluster: Annotated[str | None, typer.Option(help="A Dask scheduler address, tcp://HOST:PORT (needs the dask "
+                                                     "extra; checked before anything is written: it must answer "
+                                                     "within 5 s).")] = None,
     out: Annotated[Path | None, typer.Option(help="Results folder (default: results/<first scenario name>, as a "
                                                   "safe folder name).")] = None,
     chunk: Annotated[int, typer.Option(help="Encounters per task.", min=1, max=MAX_ENCOUNTERS)] = 500,

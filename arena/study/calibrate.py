@@ -329,13 +329,16 @@ def calibration_monster(monster: str | Creature, bestiary: BestiaryLike = None) 
 
 def calibrate(monster: str | Creature, party_level: int, sizes: Sequence[int], rules: Sequence[str], *,
               metric: str = DEFAULT_METRIC, n: int = 1000, seed: int = 0, workers: int = 1,
-              cluster: str | None = None, resamples: int = BOOTSTRAP,
-              progress: Callable[[int, int], None] | None = None, bestiary: BestiaryLike = None) -> pd.DataFrame:
+              cluster: Any = None, resamples: int = BOOTSTRAP,
+              progress: Callable[[int, int], None] | None = None, bestiary: BestiaryLike = None,
+              store: Any = None) -> pd.DataFrame:
     """The equivalent-CR table of ``monster`` for every group size and rule set (see the module docstring).
 
     ``monster``: a name (an SRD monster, ``typical-crN``, or one of ``bestiary``: stat-block files or folders, or a
     loaded bestiary) or a :class:`~arena.world.creatures.Creature`. Your own stat block is sent to every worker
-    with the matchups (``workers``, ``cluster``); the table is the same for any number of workers."""
+    with the matchups (``workers``, ``cluster``: an address or an open client); the table is the same for any
+    number of workers. ``store``: a study folder keeping the finished chunks
+    (:func:`arena.study.results_folder.open_study`), so an interrupted calibration resumes."""
     metric = check_metric(metric)
     party_level = check_level(party_level)
     sizes = check_sizes(sizes)
@@ -344,7 +347,8 @@ def calibrate(monster: str | Creature, party_level: int, sizes: Sequence[int], r
     keys = rule_keys(rules)
     name, stat_block = calibration_monster(monster, bestiary)
     cells = [CalibrationCell(party_level, name, s, keys, stat_block) for s in sizes]
-    batch = run_batch(calibration_matchups(cells, n, seed), workers=workers, cluster=cluster, progress=progress)
+    batch = run_batch(calibration_matchups(cells, n, seed), workers=workers, cluster=cluster, progress=progress,
+                      store=store)
     rows = [row for cell in cells for row in evaluate_cell(batch, cell, n, seed, metric, resamples)]
     return pd.DataFrame(rows)
 
@@ -374,9 +378,10 @@ def grid_cells(levels: Sequence[int] = GRID_LEVELS, sizes: Sequence[int] = GRID_
 
 def calibrate_grid(*, n: int = 150, seed: int = 0, metric: str = DEFAULT_METRIC, rules: str = "3d6",
                    levels: Sequence[int] = GRID_LEVELS, sizes: Sequence[int] = GRID_SIZES, workers: int = 1,
-                   cluster: str | None = None, resamples: int = 200,
-                   progress: Callable[[int, int], None] | None = None) -> pd.DataFrame:
-    """Delta-CR for every cell of :func:`grid_cells` (one row per level, size and monster CR)."""
+                   cluster: Any = None, resamples: int = 200,
+                   progress: Callable[[int, int], None] | None = None, store: Any = None) -> pd.DataFrame:
+    """Delta-CR for every cell of :func:`grid_cells` (one row per level, size and monster CR); ``store`` as for
+    :func:`calibrate`."""
     metric = check_metric(metric)
     n, seed, workers = check_n(n, 2), check_seed(seed), check_workers(workers)
     resamples = _check_resamples(resamples)
@@ -384,7 +389,8 @@ def calibrate_grid(*, n: int = 150, seed: int = 0, metric: str = DEFAULT_METRIC,
     levels = tuple(check_level(level, "a grid level") for level in levels)
     sizes = check_sizes(sizes, "the grid sizes")
     cells = grid_cells(levels, sizes, rules=rules)
-    batch = run_batch(calibration_matchups(cells, n, seed), workers=workers, cluster=cluster, progress=progress)
+    batch = run_batch(calibration_matchups(cells, n, seed), workers=workers, cluster=cluster, progress=progress,
+                      store=store)
     rows = [row for cell in cells for row in evaluate_cell(batch, cell, n, seed, metric, resamples)]
     return pd.DataFrame(rows)
 
@@ -490,8 +496,13 @@ def population_names(cr: str, sample: int = POPULATION_SAMPLE) -> list[str]:
 def calibrate_population(cr: str, party_level: int, sizes: Sequence[int], rules: Sequence[str], *,
                          sample: int = POPULATION_SAMPLE, **options) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Calibrate a population of SRD creatures of one CR: every creature's table (:func:`calibrate`), and the
-    population's median Delta-CR per group size and rule set with the creatures' range."""
-    tables = [calibrate(name, party_level, sizes, rules, **options) for name in population_names(cr, sample)]
+    population's median Delta-CR per group size and rule set with the creatures' range. A ``cluster`` address is
+    connected to once for them all."""
+    from arena.study.workers import cluster_session
+
+    names = population_names(cr, sample)
+    with cluster_session(options.pop("cluster", None)) as client:
+        tables = [calibrate(name, party_level, sizes, rules, cluster=client, **options) for name in names]
     table = pd.concat(tables, ignore_index=True)
     summary = (table.groupby(["size", "rules"])["delta"].agg(["median", "min", "max", "count"]).reset_index()
                .rename(columns={"median": "median delta", "count": "creatures"}))

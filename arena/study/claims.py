@@ -38,6 +38,7 @@ from arena.study import design
 from arena.study import inference as inf
 from arena.study.design import Arm, matchup
 from arena.study.matchups import Batch, Matchup, run_batch
+from arena.study.workers import cluster_session
 
 RUN_SEED = 20250607
 QUICK_N = 40
@@ -468,12 +469,16 @@ class Evaluation:
 
 
 def evaluate(*, quick: bool = False, n: int | None = None, seed: int = RUN_SEED, workers: int = 1,
-             cluster: str | None = None, only: Sequence[str] | None = None,
-             progress: Callable[[int, int], None] | None = None, robustness: bool = True) -> Evaluation:
+             cluster: Any = None, only: Sequence[str] | None = None,
+             progress: Callable[[int, int], None] | None = None, robustness: bool = True,
+             store: Any = None) -> Evaluation:
     """Every claim: the single-roll claims (exact), the encounter claims (one batch of fights over every
-    variation), then the calibration grid, the group-CR claim and the DMG anchor (when the claim is asked for)."""
+    variation), then the calibration grid, the group-CR claim and the DMG anchor (when the claim is asked for).
+
+    ``cluster``: a Dask scheduler address (connected to once, for the whole study) or an open client. ``store``: a
+    study folder (:func:`arena.study.results_folder.open_study`) that keeps every finished chunk, so an interrupted
+    study resumes where it stopped, with the same numbers."""
     from arena.errors import ArenaError
-    from arena.rules.roll_claims import evaluate_all
     from arena.study.options import check_n, check_seed, check_workers
 
     if n is not None:
@@ -485,6 +490,14 @@ def evaluate(*, quick: bool = False, n: int | None = None, seed: int = RUN_SEED,
         unknown = [x for x in only if x not in claim_ids()]
         if unknown:
             raise ArenaError(f"unknown claim {unknown[0]!r} (known: {', '.join(claim_ids())})")
+    with cluster_session(cluster) as client:
+        return _evaluate(quick, n, seed, workers, client, only, progress, robustness, store)
+
+
+def _evaluate(quick: bool, n: int | None, seed: int, workers: int, cluster: Any, only: Sequence[str] | None,
+              progress: Callable[[int, int], None] | None, robustness: bool, store: Any) -> Evaluation:
+    from arena.rules.roll_claims import evaluate_all
+
     t0 = time.perf_counter()
     results = [r for r in evaluate_all() if not only or r["id"] in only]
     per = sizes(quick, n)
@@ -493,7 +506,7 @@ def evaluate(*, quick: bool = False, n: int | None = None, seed: int = RUN_SEED,
     batch, timings = None, {}
     if chosen:
         batch = run_batch(requests(chosen, per, seed, variations), workers=workers, cluster=cluster,
-                          progress=progress)
+                          progress=progress, store=store)
         timings["encounter claims"] = (batch.encounters, batch.seconds)
         judged = {v: judge(chosen, batch, per["main"] if v is None else per["robustness"], seed, v,
                            QUICK_ALPHA if quick else inf.ALPHA)
@@ -511,18 +524,19 @@ def evaluate(*, quick: bool = False, n: int | None = None, seed: int = RUN_SEED,
     if not only or GROUP_CR in only:
         from arena.study import grid as grid_mod
 
-        grid = grid_mod.run_grid(quick=quick, n=n, seed=seed, workers=workers, cluster=cluster, progress=progress)
+        grid = grid_mod.run_grid(quick=quick, n=n, seed=seed, workers=workers, cluster=cluster, progress=progress,
+                                 store=store)
         timings["calibration grid"] = (grid.encounters, grid.seconds)
         others = {}
         if robustness:                            # the grid again under each contested choice of the fight model
             for name in design.VARIATIONS:
                 others[name] = grid_mod.run_grid(quick=quick, n=n, seed=seed, workers=workers, cluster=cluster,
-                                                 progress=progress, variation=name)
+                                                 progress=progress, variation=name, store=store)
             timings["calibration grid, model options"] = (sum(g.encounters for g in others.values()),
                                                           sum(g.seconds for g in others.values()))
         results.append(grid_mod.group_cr_result(grid, others))
         anchor = grid_mod.run_anchor(quick=quick, n=n, seed=seed, workers=workers, cluster=cluster,
-                                     progress=progress)
+                                     progress=progress, store=store)
         timings["DMG anchor"] = (anchor.encounters, anchor.seconds)
     return Evaluation(results, batch, time.perf_counter() - t0, per, seed, quick, grid, anchor, timings)
 

@@ -141,24 +141,26 @@ def _numbers(numbers: Any) -> list[str]:
     return [f"- {_fmt(numbers)}"]
 
 
-def write_report(ev: Evaluation, out: Any, command: str, workers: int, cluster: str | None) -> Any:
+def write_report(ev: Evaluation, out: Any, command: str, workers: int, cluster: str | None,
+                 study: dict | None = None) -> Any:
     """Write the study; returns the page. A failure (a full disk, a read-only folder) leaves no page that looks
-    complete: every file is written aside and put in place only once all are written."""
+    complete: every file is written aside and put in place only once all are written. ``study``: the fields of the
+    study folder's manifest (:meth:`arena.study.results_folder.StudyFolder.final_manifest`: kind, status, settings,
+    code), put first in manifest.json; a folder holding another command's files is refused."""
     import json
 
-    from arena.errors import ArenaError
     from arena.study.experiment import git_commit, package_versions
     from arena.study.grid import anchor_summary
     from arena.study.report import Staged, md_code, output_folder
+    from arena.study.results_folder import refuse_other_kind
 
     out = output_folder(out, "claims")
-    if (out / "encounters.parquet").exists() or (out / "chunks").exists():
-        raise ArenaError(f"{out} is a results folder of `arena run`: its manifest.json and summary.csv are not the "
-                         "claims' to replace (choose another --out)")
+    refuse_other_kind(out, "claims")
     summary = summary_rows(ev.results)
     encounters = sum(v[0] for v in ev.timings.values())
     fight_seconds = sum(v[1] for v in ev.timings.values())
     manifest = {
+        **(study or {"kind": "claims", "status": "complete"}),
         "command": command, "seed": ev.seed, "quick": ev.quick, "sizes_per_arm": ev.sizes,
         "seed_rule": "encounter i of every matchup and arm uses arena.dice.encounter_seed(seed, i); a sequential "
                      "stage k > 0 of the calibration grid uses arena.study.sequential.stage_seed(seed, k)",

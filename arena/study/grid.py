@@ -17,6 +17,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -113,15 +114,17 @@ def _series(state: CellState, seed: int, look: int, n: int, variation: str | Non
 
 
 def run_grid(*, quick: bool = False, n: int | None = None, seed: int = 0, workers: int = 1,
-             cluster: str | None = None, progress: Callable[[int, int], None] | None = None,
-             variation: str | None = None) -> Grid:
+             cluster: Any = None, progress: Callable[[int, int], None] | None = None,
+             variation: str | None = None, store: Any = None) -> Grid:
     """Calibrate every cell (sequentially, searching the ladder); ``variation``: under one of the fight model's
-    contested choices (:data:`arena.study.design.VARIATIONS`), the typical monster under d20 and 3d6 only."""
+    contested choices (:data:`arena.study.design.VARIATIONS`), the typical monster under d20 and 3d6 only.
+    ``store``: a study folder keeping every batch's chunks (:func:`arena.study.matchups.run_batch`); resumed,
+    the grid replays its looks on the chunks it finds."""
     stages = (n,) if n is not None else QUICK_STAGES if quick else STAGES
     rule = SequentialRule(tuple(stages), TARGET if len(stages) > 1 else math.inf)
     incs = rule.increments()
     states = _cells(quick, variation)
-    store: dict[tuple[str, str, int], np.ndarray] = {}
+    values: dict[tuple[str, str, int], np.ndarray] = {}
     encounters, seconds = 0, 0.0
     for look in range(rule.looks):
         active = [s for s in states if not s.done]
@@ -132,18 +135,18 @@ def run_grid(*, quick: bool = False, n: int | None = None, seed: int = 0, worker
                 wanted: list[Matchup] = []
                 for s in active:
                     for _label, m, rules in _series(s, seed, k, incs[k], variation):
-                        if (m.name, rules, k) not in store:
+                        if (m.name, rules, k) not in values:
                             wanted.append(replace(m, rules=(rules,)))
                 if not wanted:
                     continue
-                batch = run_batch(wanted, workers=workers, cluster=cluster, progress=progress)
+                batch = run_batch(wanted, workers=workers, cluster=cluster, progress=progress, store=store)
                 encounters += batch.encounters
                 seconds += batch.seconds
                 for m in wanted:
-                    store[(m.name, m.rules[0], k)] = difficulty_values(batch.rows(m, m.rules[0], incs[k]), METRIC)
+                    values[(m.name, m.rules[0], k)] = difficulty_values(batch.rows(m, m.rules[0], incs[k]), METRIC)
             grew = False
             for s in active:
-                grew |= _evaluate(s, seed, look, incs, store, rule, variation)
+                grew |= _evaluate(s, seed, look, incs, values, rule, variation)
             if not grew:
                 break
         for s in active:
@@ -292,7 +295,8 @@ def _slots(level: int) -> int:
 
 
 def run_anchor(*, quick: bool = False, n: int | None = None, seed: int = 0, workers: int = 1,
-               cluster: str | None = None, progress: Callable[[int, int], None] | None = None) -> Anchor:
+               cluster: Any = None, progress: Callable[[int, int], None] | None = None,
+               store: Any = None) -> Anchor:
     """EL = party level under the standard rules and the default (SRD-faithful) fight model, typical and SRD."""
     from arena.combat.model import ModelOptions
 
@@ -303,7 +307,7 @@ def run_anchor(*, quick: bool = False, n: int | None = None, seed: int = 0, work
         for pop in ("typical", "srd"):
             for m in design.monsters(cr, pop):
                 units.append((cell, pop, m, Matchup(level, m, size, ("d20",), size_n, seed, model=ModelOptions())))
-    batch = run_batch([u[3] for u in units], workers=workers, cluster=cluster, progress=progress)
+    batch = run_batch([u[3] for u in units], workers=workers, cluster=cluster, progress=progress, store=store)
     rows = []
     for cell, pop, m, mu in units:
         f = batch.rows(mu, "d20", size_n)

@@ -205,34 +205,52 @@ class Batch:
         return sel.iloc[: (n or m.n)].reset_index(drop=True)
 
 
-def run_batch(matchups: Sequence[Matchup], *, workers: int = 1, cluster: str | None = None,
+def run_batch(matchups: Sequence[Matchup], *, workers: int = 1, cluster: Any = None,
               chunk_size: int = 250, keep: Sequence[str] = KEEP,
-              progress: Callable[[int, int], None] | None = None) -> Batch:
-    """Fight every matchup under every one of its rule sets with arena.study.experiment's execution machinery."""
+              progress: Callable[[int, int], None] | None = None, store: Any = None) -> Batch:
+    """Fight every matchup under every one of its rule sets with arena.study.experiment's execution machinery.
+
+    ``cluster``: a Dask scheduler address or an open client (:func:`arena.study.workers.cluster_session`).
+    ``store``: a study's folder (:class:`arena.study.results_folder.StudyFolder`): every finished chunk is written
+    there, and a chunk found there (verified) is not fought again, so a resumed study gets the same rows without
+    fighting them (``seconds`` counts only the fighting of this call; ``encounters`` every encounter)."""
     import time
 
     from arena.study.experiment import execute, make_plan
+    from arena.study.results_folder import batch_names
     from arena.study.workers import EngineSimulator
 
     workers = check_workers(workers)
     merged = merge_requests(matchups)
     plan = make_plan(merged, chunk_size=chunk_size)
+    columns = ("index", *keep)
+    chunks = list(plan.chunks())
     parts: dict[Any, dict] = {}
-    done = [0]
+    names = batch_names(plan, chunks, keep) if store is not None else {}
+    if store is not None:
+        found = store.load({names[c]: (c.start, c.stop) for c in chunks}, columns)
+        parts.update({c: found[names[c]] for c in chunks if names[c] in found})
+    done = [sum(c.size for c in parts)]
+    if progress:
+        progress(done[0], plan.total)
 
-    def sink(chunk: Any, columns: dict) -> None:
-        parts[chunk] = {k: columns[k] for k in ("index", *keep)}
+    def sink(chunk: Any, columns_of: dict) -> None:
+        kept = {k: columns_of[k] for k in columns}
+        if store is not None:
+            store.save(names[chunk], chunk.start, chunk.stop, kept)
+        parts[chunk] = kept
         done[0] += chunk.size
         if progress:
             progress(done[0], plan.total)
 
     t0 = time.perf_counter()
-    chunks = list(plan.chunks())
-    execute(plan, chunks, sink, workers=min(workers, max(1, len(chunks))), cluster=cluster,
-            simulator=EngineSimulator())
+    todo = [c for c in chunks if c not in parts]
+    if todo:
+        execute(plan, todo, sink, workers=min(workers, max(1, len(todo))), cluster=cluster,
+                simulator=EngineSimulator())
     seconds = time.perf_counter() - t0
     frames = []
-    for chunk in plan.chunks():
+    for chunk in chunks:
         sp = plan.scenarios[chunk.scenario]
         cols = parts[chunk]
         frame = pd.DataFrame({k: np.asarray(v) for k, v in cols.items()})

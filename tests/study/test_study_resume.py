@@ -7,9 +7,9 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import signal
 import subprocess
+import sys
 import time
 from fractions import Fraction
 from pathlib import Path
@@ -26,7 +26,8 @@ from arena.study.experiment import run_experiment
 from arena.study.results_folder import FolderInUse, StudyFolder, folder_kind, locked, open_study
 
 runner = CliRunner()
-ARENA = shutil.which("arena") or "arena"
+ARENA = [sys.executable, "-m", "arena"]
+"""The installed command, as this interpreter runs it."""
 
 CLAIMS = ["claims", "--only", "bell-favours-stronger,bell-group-cr", "--n", "6", "--workers", "1"]
 """A tiny study (the cells below): one encounter claim with its robustness re-runs, and the sequential grid."""
@@ -145,7 +146,7 @@ def test_a_calibration_stopped_by_signals_resumes_with_no_noise(tmp_path):
     part = tmp_path / "part"
     steps = ((signal.SIGTERM, ["--workers", "2"], 2), (signal.SIGINT, ["--workers", "1", "--resume"], 4))
     for signum, extra, kept in steps:
-        proc = subprocess.Popen([ARENA, *args, "--out", str(part), *extra], stdout=subprocess.PIPE,
+        proc = subprocess.Popen([*ARENA, *args, "--out", str(part), *extra], stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, text=True, start_new_session=True,
                                 preexec_fn=lambda: cpu_limits.limit_cpu(60))
         for _ in range(100_000):                   # until `kept` chunks are on disk (or the command ends)
@@ -159,7 +160,7 @@ def test_a_calibration_stopped_by_signals_resumes_with_no_noise(tmp_path):
         head = "stopped by signal 15" if signum == signal.SIGTERM else "interrupted"
         assert line.startswith(f"{head}: ") and " finished chunk" in line and line.endswith("--resume"), line
         assert "arena calibrate orc" in line and line.count("--resume") == 1
-    done = cpu_limits.run([ARENA, *args, "--workers", "1", "--out", str(part), "--resume"], cpu=60,
+    done = cpu_limits.run([*ARENA, *args, "--workers", "1", "--out", str(part), "--resume"], cpu=60,
                           capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert not done.stderr and not (part / "chunks").exists()

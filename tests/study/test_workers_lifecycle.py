@@ -12,7 +12,6 @@ import contextlib
 import ctypes
 import gc
 import os
-import shutil
 import signal
 import socket
 import subprocess
@@ -34,7 +33,8 @@ from arena.study.experiment import run, run_experiment
 
 ROOT = Path(__file__).resolve().parents[2]
 DUEL = str(ROOT / "scenarios" / "duel.yaml")
-ARENA = shutil.which("arena") or "arena"
+ARENA = [sys.executable, "-m", "arena"]
+"""The installed command, as this interpreter runs it."""
 runner = CliRunner()
 linux = pytest.mark.skipif(not sys.platform.startswith("linux") or not Path("/proc/self/stat").exists(),
                            reason="reads /proc and the Linux parent-death signal")
@@ -103,7 +103,7 @@ def kill_at_pool_start(proc: subprocess.Popen) -> None:
 def test_sigkill_of_a_run_while_its_pool_starts_leaves_no_process(tmp_path):
     """`arena run --workers 2`, SIGKILL once its first loky worker appears: every process of its session goes."""
     for attempt in range(2):
-        proc = subprocess.Popen([ARENA, "run", DUEL, "--n", "3000", "--workers", "2", "--quiet", "--out",
+        proc = subprocess.Popen([*ARENA, "run", DUEL, "--n", "3000", "--workers", "2", "--quiet", "--out",
                                  str(tmp_path / f"r{attempt}")], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                 start_new_session=True, preexec_fn=lambda: cpu_limits.limit_cpu(60))
         try:
@@ -236,7 +236,7 @@ def test_cli_bad_cluster_one_line_no_folder_and_the_retry_works(tmp_path):
                                      ["calibrate", "--grid", "--n", "5"]])
 def test_claims_and_calibrate_check_the_cluster_before_the_folder(tmp_path, command):
     out = tmp_path / "s"
-    result = cpu_limits.run([ARENA, *command, "--cluster", "inproc://x", "--out", str(out)], cpu=30,
+    result = cpu_limits.run([*ARENA, *command, "--cluster", "inproc://x", "--out", str(out)], cpu=30,
                             capture_output=True, text=True, cwd=tmp_path)
     assert result.returncode == 2 and result.stderr.startswith("error: ")
     assert len(result.stderr.strip().splitlines()) == 1, result.stderr

@@ -3,6 +3,7 @@
 Runtime combatants compiled from stat blocks, the engine that drives rounds under simpy (split by responsibility
 into parts it calls: attacks, damage, called shots, conditions, states, rolls; see :mod:`arena.combat.engine`), the
 tactics that choose actions (and the guard around a user's own), the spells, called-shot injuries and the
-encounter record. It reads
-creatures from the world layer and rolls every d20-type check through the rules layer; it knows no files.
+encounter record. It reads creatures from the world layer and rolls every d20-type check through the rules layer.
+It reads two kinds of file: a trusted policy file, which ``tactics.load_policy_file`` runs, and the shipped stat
+block of a summoned creature that ``prepare`` was not given (``specials.summoned_template``).
 """

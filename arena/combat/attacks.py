@@ -1,7 +1,7 @@
 """Attacks: weapon attack routines and each swing, fumbles, trips, rays, coups de grace, and choosing targets.
 
 Owns everything from an attack roll's modifiers and AC to its damage roll: the swing is the fight's hottest code
-(see :func:`swing`). Calls the rolls, states, called shots and damage below it; the functions take the fight first
+(see :func:`swing_at`). Calls the rolls, states, called shots and damage below it; the functions take the fight first
 (see :mod:`arena.combat.rolls`).
 """
 

@@ -73,7 +73,7 @@ REPORT_RE = re.compile(r"^[A-Za-z0-9_.-]+\.(md|html|png|tmp)$")
 STUDY_CHUNK_RE = re.compile(r"^[0-9a-f]{40}\.parquet(\.tmp)?$")
 """The names of a study's chunk files (a digest of what they hold: :func:`chunk_name`)."""
 
-KINDS = {"run": "the results of `arena run`", "claims": "a study of `arena claims`",
+KINDS = {"run": "a results folder of `arena run`", "claims": "a study of `arena claims`",
          "calibration": "a calibration of `arena calibrate`"}
 """What a folder can hold (:func:`folder_kind`), as an error message names it."""
 KIND_FILES = {
@@ -244,11 +244,11 @@ def folder_kind(folder: Path) -> str | None:
 
 
 def describe_kind(folder: Path, kind: str) -> str:
-    """``FOLDER holds <what> (<some of its files>)`` for an error message."""
+    """``FOLDER is <what> (<some of its files>)`` for an error message."""
     mine = [n for n in dict.fromkeys((*KIND_FILES[kind], "encounters.parquet", "chunks"))
             if os.path.lexists(folder / n)]
     files = f" ({', '.join(mine[:3])}{' ...' if len(mine) > 3 else ''})" if mine else ""
-    return f"{folder} holds {KINDS[kind]}{files}"
+    return f"{folder} is {KINDS[kind]}{files}"
 
 
 def refuse_other_kind(folder: Path, kind: str) -> None:
@@ -512,6 +512,7 @@ class StudyFolder:
         import pyarrow.parquet as pq
 
         try:
+            self.parts.mkdir(exist_ok=True)
             if os.path.lexists(tmp):
                 tmp.unlink()
             pq.write_table(pa.table({k: pa.array(v) for k, v in columns.items()}), tmp)
@@ -614,9 +615,8 @@ def _prepare(folder: Path, kind: str, settings: dict, command: str, resume: bool
         old = _existing(folder, kind, settings, resume, force, say)
     if old is not None and old.get("status") == "complete":
         return StudyFolder(folder, kind, old, say, complete=True)
-    parts = folder / "chunks"
-    parts.mkdir(exist_ok=True)
-    for entry in parts.iterdir():                  # chunks written half-way by an interrupted session
+    parts = folder / "chunks"                       # made with the first chunk (a study may fight nothing)
+    for entry in parts.iterdir() if parts.is_dir() else ():   # chunks written half-way by an interrupted session
         if entry.name.endswith(".tmp") and STUDY_CHUNK_RE.match(entry.name) and entry.is_file() \
                 and not entry.is_symlink():
             entry.unlink()

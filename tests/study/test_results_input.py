@@ -274,7 +274,8 @@ def test_claims_out_errors_and_full_disk(tmp_path, monkeypatch, results):
     monkeypatch.setattr(Staged, "text", full)
     out = tmp_path / "cl"
     one_error(invoke("claims", *only, "--out", out), str(out / "claims.md"), "the disk is full")
-    assert not list(out.iterdir())      # neither the page nor its summary.csv / manifest.json
+    assert [p.name for p in out.iterdir()] == ["manifest.json"]     # neither the page nor its summary.csv:
+    assert json.loads((out / "manifest.json").read_text())["status"] == "running"   # an unfinished study (--resume)
 
 
 # --------------------------------------------------------------------------------------------- 3. numbers

@@ -246,7 +246,7 @@ def snapshot(path: Path) -> dict[str, bytes]:
 def test_run_force_refuses_a_claims_folder(tmp_path):
     out = claims_folder(tmp_path / "c")
     before = snapshot(out)
-    with pytest.raises(ArenaError, match=r"holds a study of `arena claims` \(manifest.json, summary.csv"):
+    with pytest.raises(ArenaError, match=r"is a study of `arena claims` \(manifest.json, summary.csv"):
         run_experiment([FakeScenario(n=5)], out, simulator=FakeSimulator(), force=True)
     result = runner.invoke(app, ["run", str(Path(__file__).parents[2] / "scenarios" / "duel.yaml"), "--n", "5",
                                  "--workers", "1", "--quiet", "--out", str(out), "--force"])

@@ -233,6 +233,8 @@ class CalibrationCell:
     size: int
     rules: tuple[str, ...]
     stat_block: Creature | None = None
+    summoned: Creature | None = None
+    """What the carried stat block summons, from the user's own files (see :attr:`Matchup.summoned`)."""
 
     def creature(self) -> Creature:
         from arena.world.bestiary import get_creature
@@ -245,7 +247,8 @@ class CalibrationCell:
     def subject(self, n: int, seed: int, rules: tuple[str, ...] | None = None) -> Matchup:
         """The matchup against the calibrated monster (every arm by default)."""
         arms = tuple(dict.fromkeys(("d20", *self.rules))) if rules is None else rules
-        return Matchup(self.level, self.monster, self.size, arms, n, seed, stat_block=self.stat_block)
+        return Matchup(self.level, self.monster, self.size, arms, n, seed, stat_block=self.stat_block,
+                       summoned=self.summoned)
 
 
 def calibration_matchups(cells: Sequence[CalibrationCell], n: int, seed: int) -> list[Matchup]:
@@ -294,9 +297,17 @@ def evaluate_cell(batch: Batch, cell: CalibrationCell, n: int, seed: int, metric
 
 
 def calibration_monster(monster: str | Creature, bestiary: BestiaryLike = None) -> tuple[str, Creature | None]:
-    """The monster of a calibration: (the name its rows show, the stat block its matchups carry), checked to have
-    what a calibration needs (a CR, a policy the engine knows). A built-in monster shows the name as given, a carried
-    one its stat block's name.
+    """(the name its rows show, the stat block its matchups carry): :func:`calibration_subject` without what the
+    monster summons."""
+    name, stat_block, _summoned = calibration_subject(monster, bestiary)
+    return name, stat_block
+
+
+def calibration_subject(monster: str | Creature, bestiary: BestiaryLike = None
+                        ) -> tuple[str, Creature | None, Creature | None]:
+    """The monster of a calibration: (the name its rows show, the stat block its matchups carry, what that stat block
+    summons when the user's files hold it), checked to have what a calibration needs (a CR, a policy the engine
+    knows). A built-in monster shows the name as given, a carried one its stat block's name.
 
     ``monster`` is a name, looked up in ``bestiary`` (see :data:`BestiaryLike`; None: the built-in one), or a stat
     block. The stat block is None when the built-in bestiary answers the name with this very stat block (a worker
@@ -307,6 +318,7 @@ def calibration_monster(monster: str | Creature, bestiary: BestiaryLike = None) 
     from arena.labels import printable
     from arena.world.bestiary import get_creature, load_bestiary
 
+    book: dict[str, Creature] | None = None
     if isinstance(monster, Creature):
         if bestiary is not None:
             raise ArenaError("calibrate: bestiary= is where a monster's name is looked up; a stat block needs none")
@@ -324,7 +336,12 @@ def calibration_monster(monster: str | Creature, bestiary: BestiaryLike = None) 
         raise ArenaError(f"{printable(creature.name)}: tactics: " + nearest(creature.tactics, sorted(POLICIES),
                                                                             "policy"))
     stat_block = own_stat_block(creature, name)
-    return (name, None) if stat_block is None else (creature.name, stat_block)
+    if stat_block is None:
+        return name, None, None
+    summoned = None
+    if creature.summon is not None and book is not None:    # the user's files may hold what it summons
+        summoned = own_stat_block(get_creature(creature.summon.creature, book), creature.summon.creature)
+    return creature.name, stat_block, summoned
 
 
 def calibrate(monster: str | Creature, party_level: int, sizes: Sequence[int], rules: Sequence[str], *,
@@ -345,8 +362,8 @@ def calibrate(monster: str | Creature, party_level: int, sizes: Sequence[int], r
     n, seed, workers = check_n(n, 2), check_seed(seed), check_workers(workers)
     resamples = _check_resamples(resamples)
     keys = rule_keys(rules)
-    name, stat_block = calibration_monster(monster, bestiary)
-    cells = [CalibrationCell(party_level, name, s, keys, stat_block) for s in sizes]
+    name, stat_block, summoned = calibration_subject(monster, bestiary)
+    cells = [CalibrationCell(party_level, name, s, keys, stat_block, summoned) for s in sizes]
     batch = run_batch(calibration_matchups(cells, n, seed), workers=workers, cluster=cluster, progress=progress,
                       store=store)
     rows = [row for cell in cells for row in evaluate_cell(batch, cell, n, seed, metric, resamples)]

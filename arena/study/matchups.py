@@ -53,6 +53,9 @@ class Matchup:
     """The monster's own stat block (its name is ``monster``), carried to every process that fights the matchup;
     None: ``monster`` is looked up in the built-in bestiary there. :func:`own_stat_block` says which to use. (Compared,
     not hashed: a stat block holds dicts; equal matchups still hash alike.)"""
+    summoned: Creature | None = field(default=None, hash=False)
+    """What the carried monster summons, when the user's own files hold it (the fight's own bestiary): carried with
+    it, since a worker's built-in bestiary does not have it; None: looked up in the built-in bestiary."""
 
     def __post_init__(self) -> None:
         from arena.world.bestiary import SRD_PREFIX, normalise
@@ -81,8 +84,10 @@ class Matchup:
         """sha256 (hex) of the carried stat block's content (sorted JSON); None for a built-in name."""
         if self.stat_block is None:
             return None
-        text = json.dumps(self.stat_block.model_dump(mode="json"), sort_keys=True, separators=(",", ":"),
-                          ensure_ascii=False)
+        content: Any = self.stat_block.model_dump(mode="json")
+        if self.summoned is not None:       # only then: a carried monster that summons nothing keeps its digest
+            content = {"stat_block": content, "summoned": self.summoned.model_dump(mode="json")}
+        text = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
         return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
     def rule_sets(self) -> list:
@@ -137,8 +142,9 @@ class Matchup:
         tactics = TacticsSettings(press_luck=self.party_press, called_shot=self.party_called)
         per_creature = {c.name: TacticsSettings(policy=c.tactics, press_luck=self.party_press,
                                                 called_shot=self.party_called) for c in party}
+        summons = {monster.summon.creature: self.summoned} if self.summoned and monster.summon else None
         return prepare(party, [(monster, self.count)], round_cap=self.round_cap, party_tactics=tactics,
-                       creature_tactics=per_creature, model=self.model)
+                       creature_tactics=per_creature, model=self.model, summons=summons)
 
 
 def own_stat_block(creature: Creature, name: str | None = None) -> Creature | None:

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from arena.combat.engine import Fight
+from arena.errors import ArenaError
 from arena.limits import MAX_COMBATANTS
 from arena.rules import RuleSet
 from arena.study.scenario import load_scenarios
@@ -107,3 +108,23 @@ def test_the_summoned_stat_block_is_part_of_the_scenarios_identity(tmp_path):
     (tmp_path / "mine.yaml").write_text(RAT_CALLER.replace("SUMMONED", "my-rat").replace("hp: 4", "hp: 5"))
     (second,) = load_scenarios(tmp_path / "s.yaml")
     assert first.digest() != second.digest()
+
+
+def test_calibrate_with_your_bestiary_summons_from_it(tmp_path):
+    """`arena calibrate rat-caller --bestiary mine.yaml`: the carried stat block's summoned creature travels with
+    the matchup (a worker's built-in bestiary does not hold it), and is part of the matchup's identity."""
+    from arena.study.calibrate import CalibrationCell, calibration_subject
+
+    files(tmp_path)
+    name, stat_block, summoned = calibration_subject("rat-caller", [tmp_path / "mine.yaml"])
+    assert name == "rat-caller" and stat_block is not None and summoned is not None and summoned.name == "my-rat"
+    cell = CalibrationCell(3, name, 2, ("d20",), stat_block, summoned)
+    matchup = cell.subject(5, 1)
+    fight = Fight(matchup.prepare("d20"), RuleSet.from_key("d20"), 1, True)
+    fight.run()
+    assert any("my-rat join the fight, summoned by rat-caller" in line for line in fight.lines)
+    alone = CalibrationCell(3, name, 2, ("d20",), stat_block).subject(5, 1)
+    assert alone.stat_block_digest() != matchup.stat_block_digest()
+    files(tmp_path, summoned="my-ratt")
+    with pytest.raises(ArenaError, match="unknown creature 'my-ratt'"):
+        calibration_subject("rat-caller", [tmp_path / "mine.yaml"])

@@ -3,8 +3,8 @@
 Every ``*.py`` file under ``arena/`` counts, ``__init__.py`` and ``__main__.py`` included (each package's
 ``__init__.py`` is listed in its package's room, with what it holds or that it holds no code). The page's "Rooms"
 section names them in the form it uses: a heading per package that names its folder (``### `arena/world/` ``, the
-ground is ``### Ground: `arena/` ``), then one line per module, ``- `srd_text.py`: its job.``. So the module
-``arena/world/srd_text.py`` is the line ``srd_text.py`` under the heading of ``arena/world/``.
+ground is ``### Ground: `arena/` ``), then one line per module, ``- `text.py`: its job.``. So the module
+``arena/srd/text.py`` is the line ``text.py`` under the heading of ``arena/srd/``.
 
 The tests fail, naming the modules, when a module is missing from the page, when the page lists one that does not
 exist (or lists it twice), and when any file path the page names anywhere (``arena/...py``, ``tests/...py``) is
@@ -32,7 +32,7 @@ BARE = re.compile(r"`(\w+\.py)`")
 
 
 def modules() -> list[str]:
-    """Every module of the package, as its path from the repository root (``arena/world/srd_text.py``)."""
+    """Every module of the package, as its path from the repository root (``arena/srd/text.py``)."""
     return sorted(p.relative_to(ROOT).as_posix() for p in PACKAGE.rglob("*.py") if "__pycache__" not in p.parts)
 
 

@@ -35,7 +35,7 @@ def _rows(extra: list[Path] | None) -> list[dict]:
     """Every creature a name reaches: hand-written built-ins and the user's files, then the imported SRD ones (an
     imported one whose name is taken is ``srd/<name>``). Hand-written blocks report their SRD counterpart's
     modelling (they list no special abilities of their own)."""
-    from arena.world.srd_index import HAND_WRITTEN, PREFIX, srd_rows
+    from arena.world.srd_bestiary import HAND_WRITTEN, PREFIX, srd_rows
 
     book = load_bestiary(extra or ())
     builtin = load_bestiary(())                   # a file's creature may replace a built-in of its name
@@ -79,7 +79,7 @@ def list_cmd(json_out: JsonFlag = False, extra: ExtraPaths = None,
              sort: Annotated[str, typer.Option("--sort", help=f"Sort by {', '.join(SORT_KEYS)}.")] = "name") -> None:
     """List the creatures (hand-written built-ins, your files, the imported SRD bestiary): name, CR, size and
     type, hp, AC, and whether the engine models them fully."""
-    from arena.world.srd_index import in_cr, parse_cr_range
+    from arena.world.srd_bestiary import in_cr, parse_cr_range
 
     if sort not in SORT_KEYS:
         raise ArenaError(f"--sort {sort!r}: sort by one of {', '.join(SORT_KEYS)}")
@@ -212,7 +212,7 @@ def abilities_text(c: Creature, twin: Creature | None = None) -> str:
 def show_cmd(name: Annotated[str, typer.Argument(help="Creature name, or typical-crN.")],
              json_out: JsonFlag = False, extra: ExtraPaths = None) -> None:
     """Show one stat block."""
-    from arena.world.srd_index import HAND_WRITTEN, srd_creature
+    from arena.world.srd_bestiary import HAND_WRITTEN, srd_creature
 
     book = load_bestiary(extra or ()) if extra else None
     creature = get_creature(name, book)
@@ -282,7 +282,7 @@ def import_cmd(files: Annotated[list[Path], typer.Argument(help="Text files hold
     exit code 2; every good creature is still written (a warning line says so; stdout stays empty). A file that
     already exists in --out is replaced only with --force (otherwise nothing is written); links are never followed
     when writing."""
-    from arena.world.srd_import import import_files
+    from arena.srd.importer import import_files
 
     report = import_files(list(files), out, force=force)
     if json_out:
@@ -336,7 +336,7 @@ def coverage_cmd(json_out: JsonFlag = False, cr: BandOption = "1/2..15",
                  = None) -> None:
     """What the engine models of the imported SRD bestiary: the ignored special abilities in the order to model
     them (each one's count of creatures it alone stands between and full modelling), and full/partial by CR."""
-    from arena.world.srd_index import coverage, parse_cr_range, srd_rows
+    from arena.world.srd_bestiary import coverage, parse_cr_range, srd_rows
 
     report = coverage(srd_rows(), parse_cr_range(cr))
     if json_out:
@@ -374,7 +374,7 @@ TYPICAL_HEAD = ("CR", "SRD creatures", "full", "hp typical", "hp SRD", "AC typic
 
 def typical_cells() -> list[tuple[str, ...]]:
     """The rows of `typical-vs-srd` as text cells, in the order of :data:`TYPICAL_HEAD`."""
-    from arena.world.srd_index import fmt, srd_rows, typical_against_srd
+    from arena.world.srd_bestiary import fmt, srd_rows, typical_against_srd
     from arena.world.typical import table_crs, typical_stats
 
     rows = typical_against_srd(srd_rows(), [typical_stats(c) for c in table_crs()])
@@ -405,7 +405,7 @@ def typical_vs_srd_cmd(markdown: Annotated[bool, typer.Option("--markdown", help
     """Per CR 1/2 to 20: the typical monster's hp, AC, attack bonus, damage per round and save DC beside the
     medians of the imported SRD creatures of that CR."""
     if json_out:
-        from arena.world.srd_index import srd_rows, typical_against_srd
+        from arena.world.srd_bestiary import srd_rows, typical_against_srd
         from arena.world.typical import table_crs, typical_stats
 
         typer.echo(json.dumps(typical_against_srd(srd_rows(), [typical_stats(c) for c in table_crs()]), indent=2))
@@ -426,7 +426,7 @@ def errata_cmd(markdown: Annotated[bool, typer.Option("--markdown", help="A Mark
                json_out: JsonFlag = False) -> None:
     """Where the imported SRD blocks disagree with themselves (hp against hit dice, AC against its components,
     attack bonuses, grapple, saves): the SRD's stated number is kept; this lists them."""
-    from arena.world.srd_index import srd_creature, srd_rows
+    from arena.world.srd_bestiary import srd_creature, srd_rows
 
     rows = []
     for r in srd_rows():

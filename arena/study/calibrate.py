@@ -496,7 +496,7 @@ the same command calibrates the same creatures)."""
 def population_names(cr: str, sample: int = POPULATION_SAMPLE) -> list[str]:
     """The fully modelled SRD creatures of ``cr`` (``srd/<name>``), at most ``sample`` of them, spread evenly over
     the name order."""
-    from arena.world.srd_index import srd_population
+    from arena.world.srd_bestiary import srd_population
 
     names = sorted(c.name for c in srd_population(cr=cr, modelled="full"))
     if not names:

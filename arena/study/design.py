@@ -15,7 +15,7 @@ monster of a population. The selection rules:
 * :func:`anchor_cells`: the DMG anchor: EL = party level, one monster of CR L and four of CR L-4.
 
 Populations: ``typical`` (the Pathfinder-table monster of the CR) and ``srd`` (SRD 3.5 creatures of that CR that
-the engine models fully, :func:`arena.world.srd_index.srd_population`, up to :data:`SRD_PER_CR` chosen evenly by
+the engine models fully, :func:`arena.world.srd_bestiary.srd_population`, up to :data:`SRD_PER_CR` chosen evenly by
 name; a CR with none is skipped and the report says so). As the engine models more abilities, more creatures
 become ``full`` and a re-run fights them.
 
@@ -108,7 +108,7 @@ def srd_monsters(cr: Fraction, k: int = SRD_PER_CR) -> tuple[str, ...]:
     from arena.errors import ArenaError
     from arena.world.bestiary import get_creature
     from arena.world.challenge import format_cr
-    from arena.world.srd_index import select, srd_rows
+    from arena.world.srd_bestiary import select, srd_rows
 
     names = []
     for r in sorted(select(srd_rows(), cr=format_cr(cr), modelled="full"), key=lambda r: r.name):

@@ -6,7 +6,7 @@ stat block (a mapping) or several (a list of mappings). Names are compared lower
 are built on demand by :mod:`arena.world.typical`.
 
 Three layers answer a name, the first that has it: the 19 hand-written built-in blocks (``bestiary/*.yaml``) and
-the user's files; the typical monsters; the imported SRD bestiary (``bestiary/srd/``, :mod:`arena.world.srd_index`,
+the user's files; the typical monsters; the imported SRD bestiary (``bestiary/srd/``, :mod:`arena.world.srd_bestiary`,
 read lazily through its index). An imported block whose name a hand-written one has is ``srd/<name>``
 (``srd/troll``); ``srd/`` works before any imported name. A user's file may define a creature with a built-in's
 name (``arena bestiary import`` of the SRD troll writes ``troll.yaml``): it replaces the built-in for that command,
@@ -28,8 +28,8 @@ from arena.errors import ArenaError, nearest
 from arena.labels import printable
 from arena.limits import MAX_FILES_PER_FOLDER, MAX_NAME_LENGTH
 from arena.world.creatures import Creature
-from arena.world.srd_index import PREFIX as SRD_PREFIX
-from arena.world.srd_index import srd_creature, srd_names
+from arena.world.srd_bestiary import PREFIX as SRD_PREFIX
+from arena.world.srd_bestiary import srd_creature, srd_names
 from arena.world.typical import parse_typical_name, typical_creature, typical_names
 from arena.world.yamlio import YamlValidationError, display_name, iter_models, load_yaml
 

@@ -9,7 +9,7 @@ import pytest
 
 from arena.cli import main
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "world"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "srd"))
 from test_srd_import import ELEMENTALS, PASTED, TROLLS  # noqa: E402
 
 

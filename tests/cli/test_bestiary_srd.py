@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from arena.cli import app
-from arena.world.srd_index import srd_rows
+from arena.world.srd_bestiary import srd_rows
 
 runner = CliRunner()
 

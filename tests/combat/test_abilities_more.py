@@ -17,7 +17,7 @@ from arena.dice import parse
 from arena.rules import RuleSet
 from arena.world.creatures import Creature
 from arena.world.party import generate_party
-from arena.world.srd_index import srd_creature, srd_rows
+from arena.world.srd_bestiary import srd_creature, srd_rows
 
 TOUCH = {"name": "touch", "bonuses": [6], "damage": "1", "damage_types": ["bludgeoning"], "touch": True,
          "harmless": True}

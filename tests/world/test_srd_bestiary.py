@@ -10,10 +10,10 @@ from pathlib import Path
 import cpu_limits
 import pytest
 
-from arena.world import srd_index
+from arena.srd.dragons import AGES
+from arena.world import srd_bestiary
 from arena.world.bestiary import get_creature, load_bestiary
-from arena.world.srd_dragons import AGES
-from arena.world.srd_index import HAND_WRITTEN, row_of, srd_creature, srd_rows
+from arena.world.srd_bestiary import HAND_WRITTEN, row_of, srd_creature, srd_rows
 
 ROOT = Path(__file__).resolve().parents[2]
 SRD = ROOT / "bestiary" / "srd"
@@ -166,18 +166,18 @@ def test_help_and_odds_do_not_read_the_srd_bestiary():
     code = (
         "import sys\n"
         "from arena.cli import app\n"
-        "from arena.world import srd_index\n"
+        "from arena.world import srd_bestiary\n"
         "for args in (['--help'], ['odds', 'attack', '--bonus', '5', '--ac', '15'], ['bestiary', '--help']):\n"
         "    try:\n"
         "        app(args=args, standalone_mode=False)\n"
         "    except SystemExit:\n"
         "        pass\n"
-        "assert not srd_index.index_loaded() and not srd_index._CREATURES, 'the SRD bestiary was read'\n"
+        "assert not srd_bestiary.index_loaded() and not srd_bestiary._CREATURES, 'the SRD bestiary was read'\n"
         "from arena.world.bestiary import get_creature\n"
         "get_creature('troll')\n"
-        "assert not srd_index.index_loaded(), 'a hand-written name read the SRD index'\n"
+        "assert not srd_bestiary.index_loaded(), 'a hand-written name read the SRD index'\n"
         "get_creature('gelatinous-cube')\n"
-        "assert srd_index.index_loaded() and list(srd_index._CREATURES) == ['gelatinous-cube']\n"
+        "assert srd_bestiary.index_loaded() and list(srd_bestiary._CREATURES) == ['gelatinous-cube']\n"
         "print('lazy')\n")
     proc = cpu_limits.run([sys.executable, "-c", code], cpu=20, capture_output=True, text=True, cwd=ROOT)
     assert proc.returncode == 0 and proc.stdout.strip().endswith("lazy"), proc.stdout + proc.stderr
@@ -186,7 +186,7 @@ def test_help_and_odds_do_not_read_the_srd_bestiary():
 # --------------------------------------------------------------------------------------------- reproducible
 @pytest.mark.skipif(not REFERENCE.is_dir(), reason="the SRD text is not on this machine")
 def test_importing_the_srd_again_gives_the_shipped_files(tmp_path):
-    from arena.world.srd_import import build_shipped
+    from arena.srd.importer import build_shipped
 
     report = build_shipped(REFERENCE, tmp_path)
     assert report.errors == []
@@ -196,11 +196,11 @@ def test_importing_the_srd_again_gives_the_shipped_files(tmp_path):
 
 
 def test_population_and_selection():
-    cr3 = srd_index.select(srd_rows(), cr="3")
+    cr3 = srd_bestiary.select(srd_rows(), cr="3")
     assert cr3 and all(r.cr_value == 3 for r in cr3)
-    band = srd_index.select(srd_rows(), cr="1/2..5", type_="undead", modelled="full")
+    band = srd_bestiary.select(srd_rows(), cr="1/2..5", type_="undead", modelled="full")
     assert band and all(Fraction(1, 2) <= r.cr_value <= 5 and r.type == "undead" and r.modelled == "full"
                         for r in band)
-    assert [c.name for c in srd_index.srd_population(cr="20", modelled="full")] == \
-        [r.name for r in srd_index.select(srd_rows(), cr="20", modelled="full")]
+    assert [c.name for c in srd_bestiary.srd_population(cr="20", modelled="full")] == \
+        [r.name for r in srd_bestiary.select(srd_rows(), cr="20", modelled="full")]
     assert json.loads(json.dumps(srd_rows()[0].as_json()))["name"] == srd_rows()[0].name

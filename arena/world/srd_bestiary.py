@@ -1,7 +1,7 @@
 """The shipped SRD bestiary: hundreds of imported stat blocks, found through a prebuilt index and read lazily.
 
 ``bestiary/srd/`` (package ``arena.bestiary_data``) holds one YAML stat block per SRD creature, written by
-``arena bestiary import`` (:mod:`arena.world.srd_import`), the OGL notice, and ``index.json``: one row per creature
+``arena bestiary import`` (:mod:`arena.srd.importer`), the OGL notice, and ``index.json``: one row per creature
 (name, CR, type, size, hp, AC, best attack, damage per round, save DCs, whether the engine models it fully, the
 abilities it ignores). Listing, filtering and coverage read only the index; a stat block is parsed the first time
 a fight or ``bestiary show`` asks for it, and kept (:data:`_CREATURES`). Nothing here runs on ``import arena`` or

@@ -15,8 +15,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from arena.world.srd_fields import Notes, _clean, is_dash, number
-from arena.world.srd_text import Cell, _rows, title_case
+from arena.srd.fields import Notes, _clean, is_dash, number
+from arena.srd.text import Cell, _rows, title_case
 
 AGES = ("Wyrmling", "Very young", "Young", "Juvenile", "Young adult", "Adult", "Mature adult", "Old", "Very old",
         "Ancient", "Wyrm", "Great wyrm")

@@ -1,12 +1,12 @@
-"""The importer's reading of monsters' spells and spell-like abilities (arena/world/srd_spells.py): the spells the
+"""The importer's reading of monsters' spells and spell-like abilities (arena/srd/spells.py): the spells the
 engine now casts for monsters, each block's own description only, caster levels the SRD gives in words, a true
 dragon's uses a day; and the shipped SRD creatures those readings make fully modelled."""
 
 import pytest
 
-from arena.world.srd_index import srd_creature
-from arena.world.srd_spells import read_spell_like, spell_class
-from arena.world.srd_text import Cell, RawBlock
+from arena.srd.spells import read_spell_like, spell_class
+from arena.srd.text import Cell, RawBlock
+from arena.world.srd_bestiary import srd_creature
 
 
 def entry(name: str, key: str = "spell-like abilities"):
@@ -45,7 +45,7 @@ def test_spell_like_abilities_written_as_sentences():
     arrow (caster level 3rd). Once per day it can create a mass of smelly fog that duplicates the effect of stinking
     cloud (DC 15, caster level 6th)"; "A unicorn can use cure light wounds three times per day and cure moderate
     wounds once per day"; a sentence of uses naming no spell (a steam mephit's boiling rain) is not modelled."""
-    from arena.world.srd_spells import read_spell_like_prose
+    from arena.srd.spells import read_spell_like_prose
 
     assert read_spell_like_prose("Once per hour an ooze mephit can hurl an acidic blob that functions like acid arrow "
                                  "(caster level 3rd). Once per day it can create a mass of smelly fog that duplicates "
@@ -66,7 +66,7 @@ def test_spell_like_abilities_written_as_sentences():
 def test_the_drows_following_spell_like_abilities():
     """SRD drow: "Drow can use the following spell-like abilities once per day: dancing lights, darkness, faerie
     fire. Caster level equals the drow's class levels"."""
-    from arena.world.srd_spells import read_spell_like_prose
+    from arena.srd.spells import read_spell_like_prose
 
     assert read_spell_like_prose("Drow can use the following spell-like abilities once per day: dancing lights, "
                                  "darkness, faerie fire.") == [("dancing lights", 1, None), ("darkness", 1, None),
@@ -106,7 +106,7 @@ def test_a_true_dragons_caster_level_is_its_age_category_or_its_sorcerer_level_a
 
 
 def test_the_dragon_caster_level_rule_reads_the_age_from_the_title():
-    from arena.world.srd_spells import _dragon_caster_level
+    from arena.srd.spells import _dragon_caster_level
 
     def dragon(title: str) -> RawBlock:
         return RawBlock(file="x.md", line=1, title=title, title_guessed=False, type_line=None, fields={},
@@ -124,7 +124,7 @@ def test_a_true_dragons_sorcerer_spells_are_the_srd_tables_filled_with_the_engin
     description, gaining bonus spells for a high Charisma score": the sorcerer's spells per day and known (SRD
     tables), the known spells chosen by DRAGON_SPELLS. Young red dragon: caster level 1st, Cha 14 (+2): 5 cantrips,
     3 + 1 first-level slots, 2 first-level spells known."""
-    from arena.world.srd_spells import DRAGON_SPELLS, SORCERER_KNOWN, SORCERER_PER_DAY
+    from arena.srd.spells import DRAGON_SPELLS, SORCERER_KNOWN, SORCERER_PER_DAY
 
     assert SORCERER_PER_DAY[1] == (5, 3) and SORCERER_PER_DAY[20] == (6,) * 10 and SORCERER_KNOWN[20][9] == 3
     assert all(len(SORCERER_PER_DAY[n]) == len(SORCERER_KNOWN[n]) for n in range(1, 21))
@@ -162,7 +162,7 @@ def test_srd_creatures_the_monster_spells_make_fully_modelled(name):
 
 
 def test_own_section_keeps_a_blocks_family_rules_above_and_stops_at_the_next_creature():
-    from arena.world.srd_spells import own_section
+    from arena.srd.spells import own_section
 
     context = ("DWARF", "", "| | Medium Humanoid (Dwarf) | |", "| Hit Dice: | 1d8 | |", "", "Spell-Like Abilities: "
                "1/day--darkness.", "", "DRYAD", "", "| | Medium Fey | |", "", "Spell-Like Abilities: 1/day--charm "

@@ -5,9 +5,9 @@ matters is one the engine casts."""
 
 import pytest
 
-from arena.world.srd_import import import_text
-from arena.world.srd_index import srd_creature
-from arena.world.srd_spells import read_spell_like, read_spell_list, spell_class
+from arena.srd.importer import import_text
+from arena.srd.spells import read_spell_like, read_spell_list, spell_class
+from arena.world.srd_bestiary import srd_creature
 
 CASTER = """\
 Sparker

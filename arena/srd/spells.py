@@ -19,12 +19,10 @@ import bisect
 import dataclasses
 import re
 
-from arena.world.party import bonus_spells
-from arena.world.spellbook import SPELLS
-from arena.world.srd_combat import _set, own_description
-from arena.world.srd_dragons import AGES
-from arena.world.srd_fields import Notes, _clean, _top_level_split, class_levels, number
-from arena.world.srd_text import (
+from arena.srd.dragons import AGES
+from arena.srd.fields import Notes, _clean, _top_level_split, class_levels, number
+from arena.srd.holds import _set, own_description
+from arena.srd.text import (
     Cell,
     RawBlock,
     drop_parens,
@@ -33,6 +31,8 @@ from arena.world.srd_text import (
     nearest_before,
     paragraph_heads,
 )
+from arena.world.party import bonus_spells
+from arena.world.spellbook import SPELLS
 
 SPELL_LEVELS = {"magic missile": 1, "sleep": 1, "color spray": 1, "scorching ray": 2, "hold person": 3,
                 "fireball": 3, "lightning bolt": 3, "ice storm": 4, "cone of cold": 5, "flame strike": 5,

@@ -17,8 +17,8 @@ import re
 from fractions import Fraction
 
 from arena.dice import parse as parse_dice
-from arena.world.srd_fields import AttackRead, Notes, _clean, number
-from arena.world.srd_text import Cell, RawBlock, describing, drop_parens
+from arena.srd.fields import AttackRead, Notes, _clean, number
+from arena.srd.text import Cell, RawBlock, describing, drop_parens
 
 NATURAL = ("bite", "claw", "claws", "slam", "tentacle", "arm", "arms", "gore", "sting", "tail slap", "pincer",
            "talon", "wing", "tendril", "horn", "hoof", "hooves", "butt", "tail", "touch", "tongue", "rake", "crush")

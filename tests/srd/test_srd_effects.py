@@ -5,7 +5,7 @@ cannot carry them."""
 
 import pytest
 
-from arena.world.srd_index import srd_creature
+from arena.world.srd_bestiary import srd_creature
 
 
 def _ability(c, key):

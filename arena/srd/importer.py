@@ -1,7 +1,7 @@
 """`arena bestiary import`: SRD-layout stat blocks (Markdown tables or ``Field: value`` lines) to YAML stat blocks.
 
-:func:`import_files` reads each file, finds its stat blocks (:mod:`arena.world.srd_text`, the true dragons'
-"by Age" tables through :mod:`arena.world.srd_dragons`), builds each creature (:mod:`arena.world.srd_build`) and
+:func:`import_files` reads each file, finds its stat blocks (:mod:`arena.srd.text`, the true dragons'
+"by Age" tables through :mod:`arena.srd.dragons`), builds each creature (:mod:`arena.srd.build`) and
 writes one YAML file per creature. What it could not read, read with a guess, rewrote or found in disagreement
 with itself is reported with file, line and text (and recorded in the creature's ``import_notes``); a block
 that cannot make a creature, and a file with no stat block, is an error; every good creature is still written.
@@ -10,7 +10,7 @@ refused before anything reads them (:func:`screen`, docs/limits.md), and nothing
 an existing file without ``force`` (:func:`write_stat_blocks`).
 
 The shipped SRD bestiary (``bestiary/srd/``, package ``arena.bestiary_data``) is made once from the SRD 3.5
-monster chapters with :func:`build_shipped` (``python -m arena.world.srd_import SRC OUT``, see docs/bestiary.md);
+monster chapters with :func:`build_shipped` (``python -m arena.srd SRC OUT``, see docs/bestiary.md);
 nothing reads the SRD text at run time.
 """
 
@@ -38,11 +38,11 @@ from arena.limits import (
     MAX_IMPORT_DIGITS,
     MAX_IMPORT_LINE,
 )
-from arena.world.srd_build import Built, Problem, build, kebab
-from arena.world.srd_dragons import BREATH_TYPES as DRAGON_BREATH_TYPES
-from arena.world.srd_dragons import CONE, LINE, SIZE_LETTERS, dragon_fields, dragon_title, find_varieties, general_rules
-from arena.world.srd_fields import Note, Notes
-from arena.world.srd_text import Cell, RawBlock, find_blocks
+from arena.srd.build import Built, Problem, build, kebab
+from arena.srd.dragons import BREATH_TYPES as DRAGON_BREATH_TYPES
+from arena.srd.dragons import CONE, LINE, SIZE_LETTERS, dragon_fields, dragon_title, find_varieties, general_rules
+from arena.srd.fields import Note, Notes
+from arena.srd.text import Cell, RawBlock, find_blocks
 from arena.world.yamlio import read_user_bytes
 
 
@@ -533,8 +533,8 @@ def to_yaml(built: Built) -> str:
 # --------------------------------------------------------------------------------------------- the shipped bestiary
 def build_shipped(src: Path, out: Path) -> ImportReport:
     """Import every ``Monsters*.md`` chapter of ``src`` into ``out`` (stale YAML files removed), copy the OGL, and
-    write the index (:mod:`arena.world.srd_index`)."""
-    from arena.world.srd_index import write_index
+    write the index (:mod:`arena.world.srd_bestiary`)."""
+    from arena.world.srd_bestiary import write_index
 
     chapters = sorted(src.glob("Monsters*.md"))
     if not chapters:
@@ -556,7 +556,7 @@ def build_shipped(src: Path, out: Path) -> ImportReport:
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 2:
-        print("usage: python -m arena.world.srd_import SRD_FOLDER OUT_FOLDER", file=sys.stderr)
+        print("usage: python -m arena.srd SRD_FOLDER OUT_FOLDER", file=sys.stderr)
         return 2
     report = build_shipped(Path(args[0]), Path(args[1]))
     for problem in report.errors:

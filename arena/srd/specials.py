@@ -4,7 +4,7 @@ dragonne's roar, the nightmare's smoke, the assassin vine's entangle, eye rays, 
 nothing against the arena's party (magic circle against evil) or stand for one the model has (immunity to
 compulsion).
 
-As :mod:`arena.world.srd_effects` does for poison, :func:`special_fields` reads each ability's numbers from its
+As :mod:`arena.srd.effects` does for poison, :func:`special_fields` reads each ability's numbers from its
 description in the block's text (``Summon Demon (Sp): Once per day a dretch can attempt to summon another dretch
 with a 35% chance of success``), or from the family's table by size (the air elementals' whirlwind), fills the
 :class:`~arena.world.creatures.Creature` field and marks the ability ``modelled``; an ability whose numbers cannot
@@ -16,8 +16,7 @@ from __future__ import annotations
 import re
 
 from arena.dice import parse as parse_dice
-from arena.world.srd_combat import _field_name, _first, _ignored, _named, _set, _unread
-from arena.world.srd_effects import (
+from arena.srd.effects import (
     _DICE,
     NUMBER_WORDS,
     SAVES,
@@ -28,8 +27,9 @@ from arena.world.srd_effects import (
     _text_of,
     size_row,
 )
-from arena.world.srd_fields import AttackRead, Notes, _clean, number
-from arena.world.srd_text import (
+from arena.srd.fields import AttackRead, Notes, _clean, number
+from arena.srd.holds import _field_name, _first, _ignored, _named, _set, _unread
+from arena.srd.text import (
     RawBlock,
     _ability_head,
     drop_parens,

@@ -6,10 +6,10 @@ from fractions import Fraction
 
 import pytest
 
+from arena.srd.build import kebab
+from arena.srd.importer import import_files, import_text
+from arena.srd.text import find_blocks
 from arena.world.bestiary import load_bestiary
-from arena.world.srd_build import kebab
-from arena.world.srd_import import import_files, import_text
-from arena.world.srd_text import find_blocks
 
 TROLLS = """\
 TROLL

@@ -1,4 +1,4 @@
-"""One SRD stat block (a :class:`~arena.world.srd_text.RawBlock`) made into a validated
+"""One SRD stat block (a :class:`~arena.srd.text.RawBlock`) made into a validated
 :class:`~arena.world.creatures.Creature`: its fields read, its special abilities recorded, its self-checks run.
 
 :func:`build` returns a :class:`Built`: the creature (or None when a field that the model needs cannot be read,
@@ -13,12 +13,10 @@ from dataclasses import dataclass, field
 import pydantic
 
 from arena.limits import MAX_IMPORT_DIGITS
-from arena.world.creatures import Creature
-from arena.world.srd_abilities import ENERGY_RIDER, attack_riders, read_abilities
-from arena.world.srd_checks import check_armor, check_attacks, check_grapple, check_hp, check_saves, mod
-from arena.world.srd_combat import combat_fields, harmless_attack
-from arena.world.srd_effects import effect_fields
-from arena.world.srd_fields import (
+from arena.srd.abilities import ENERGY_RIDER, attack_riders, read_abilities
+from arena.srd.checks import check_armor, check_attacks, check_grapple, check_hp, check_saves, mod
+from arena.srd.effects import effect_fields
+from arena.srd.fields import (
     GRAPPLE_SIZE_MODIFIER,
     AttackRead,
     FieldError,
@@ -38,12 +36,14 @@ from arena.world.srd_fields import (
     read_space_reach,
     read_speed,
 )
-from arena.world.srd_fields import (
+from arena.srd.fields import (
     read_abilities as read_ability_scores,
 )
-from arena.world.srd_specials import special_fields
-from arena.world.srd_spells import spell_fields
-from arena.world.srd_text import Cell, RawBlock, drop_parens
+from arena.srd.holds import combat_fields, harmless_attack
+from arena.srd.specials import special_fields
+from arena.srd.spells import spell_fields
+from arena.srd.text import Cell, RawBlock, drop_parens
+from arena.world.creatures import Creature
 from arena.world.stat_types import SUBTYPE_IMMUNITIES, SUBTYPE_VULNERABILITIES, TYPE_IMMUNITIES
 
 FULL_BAB = ("dragon", "magical beast", "monstrous humanoid", "outsider")
@@ -252,7 +252,7 @@ def _read(block: RawBlock, notes: Notes, built: Built) -> dict:
     trip_mod = None
     if fx.trip:
         trip_on = "bite"
-        from arena.world.srd_text import description_of
+        from arena.srd.text import description_of
 
         desc = description_of(block, "trip")
         m = re.search(r"hits with an? (\w+(?: \w+)?) attack", desc.text) if desc else None

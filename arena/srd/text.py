@@ -5,7 +5,7 @@ Markdown conversion of the SRD chapters puts them in tables, one creature per co
 table, with the conversion's marks (stray empty cells, a cell wrapped over two lines, a value glued to its label
 as in ``Special Attacks:--``); a stat block copied from an SRD web page is plain lines, ``Hit Dice: 6d8+36 (63
 hp)``. Both become :class:`RawBlock` objects: the creature's title, its size-and-type line and every field's text
-with the line it is on. Reading the numbers out of them is :mod:`arena.world.srd_fields`' job.
+with the line it is on. Reading the numbers out of them is :mod:`arena.srd.fields`' job.
 """
 
 from __future__ import annotations

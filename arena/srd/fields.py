@@ -1,9 +1,9 @@
 """Reading the numbers out of an SRD 3.5 stat block's fields: hit dice, AC and its components, attacks, saves...
 
-Each reader takes one field's :class:`~arena.world.srd_text.Cell` and a :class:`Notes` it reports to: text it
+Each reader takes one field's :class:`~arena.srd.text.Cell` and a :class:`Notes` it reports to: text it
 could not read (``unread``), read with a guess (``guess``), or rewrote to fit the model (``changed``). A field
 that cannot be read at all, or holds an impossible number, raises :class:`FieldError` (the block is then not
-imported: see :mod:`arena.world.srd_import`).
+imported: see :mod:`arena.srd.importer`).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from fractions import Fraction
 from arena.dice import parse as parse_dice
 from arena.errors import ArenaError
 from arena.limits import MAX_IMPORT_DIGITS
-from arena.world.srd_text import SIZE_WORDS, TYPE_WORDS, Cell, drop_parens
+from arena.srd.text import SIZE_WORDS, TYPE_WORDS, Cell, drop_parens
 from arena.world.stat_types import parse_cr
 
 DASHES = ("--", "—", "–", "-", "---", "none", "None", "—-")

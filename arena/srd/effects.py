@@ -3,7 +3,7 @@ damage and drain on a hit, energy drain, rake, rage, burn, heat, gaze attacks, s
 weapons that deal no damage (the metallic dragons' sleep, paralysis, slow and weakening gas), stench, trample,
 powerful charge and incorporeality.
 
-As :mod:`arena.world.srd_combat` does for pounce or paralysis, :func:`effect_fields` reads each ability's numbers
+As :mod:`arena.srd.holds` does for pounce or paralysis, :func:`effect_fields` reads each ability's numbers
 from its description in the block's text (``Poison (Ex): Injury, Fortitude DC 13, initial damage 1d6 Str,
 secondary damage 2d6 Str``), or from the family's table by size (monstrous spiders, scorpions and centipedes,
 viper snakes, fire elementals: :func:`size_row`), names the attack of the routines that delivers it, fills the
@@ -18,7 +18,8 @@ from __future__ import annotations
 import re
 
 from arena.dice import parse as parse_dice
-from arena.world.srd_combat import (
+from arena.srd.fields import AttackRead, Notes, _clean, number
+from arena.srd.holds import (
     _DICE,
     ROUNDS_PER,
     _attack_names,
@@ -32,8 +33,7 @@ from arena.world.srd_combat import (
     _singular,
     _unread,
 )
-from arena.world.srd_fields import AttackRead, Notes, _clean, number
-from arena.world.srd_text import Cell, RawBlock, drop_parens, search_chain
+from arena.srd.text import Cell, RawBlock, drop_parens, search_chain
 
 ABILITY_WORDS = {"str": "str", "strength": "str", "dex": "dex", "dexterity": "dex", "con": "con",
                  "constitution": "con", "int": "int", "intelligence": "int", "wis": "wis", "wisdom": "wis",

@@ -5,7 +5,7 @@ The engine fights with these stat-block fields (``arena.combat`` reads them): br
 damage with a save), rend, trip on a hit, damage reduction, regeneration, fast healing, spell resistance, energy
 resistance, immunities (a type's traits included) and vulnerabilities, sneak attack, energy damage riding on an
 attack (``plus 1d6 fire``), touch attacks and critical ranges; and, once the attacks are read
-(:mod:`arena.world.srd_combat`), pounce, ferocity, improved grab with constrict, frightful presence and paralysis.
+(:mod:`arena.srd.holds`), pounce, ferocity, improved grab with constrict, frightful presence and paralysis.
 An ability that becomes one of those is ``modelled``. Senses, languages, movement and the like do nothing in an
 arena fight (``no effect``). Everything else that matters in a fight (poison, swallow whole, gaze attacks,
 spell-like abilities, ...) is ``ignored`` until the engine learns it: :data:`IGNORED` lists the common ones, and
@@ -19,8 +19,8 @@ import re
 from dataclasses import dataclass, field
 
 from arena.limits import MAX_IMPORT_ABILITIES
-from arena.world.srd_fields import ENERGY_WORDS, FieldError, Notes, _clean, _top_level_split, is_dash, number
-from arena.world.srd_text import Cell, RawBlock, described_abilities, description_of, drop_parens, rule_above
+from arena.srd.fields import ENERGY_WORDS, FieldError, Notes, _clean, _top_level_split, is_dash, number
+from arena.srd.text import Cell, RawBlock, described_abilities, description_of, drop_parens, rule_above
 
 # --------------------------------------------------------------------------------------------- the vocabulary
 NO_EFFECT: dict[str, tuple[str, ...]] = {

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-import arena.world.srd_import as srd_import
+import arena.srd.importer as srd_import
 from arena.errors import ArenaError
 from arena.limits import (
     MAX_FILE_BYTES,
@@ -26,9 +26,9 @@ from arena.limits import (
     MAX_IMPORT_DIGITS,
     MAX_IMPORT_LINE,
 )
-from arena.world.srd_fields import NumberTooLarge, number
-from arena.world.srd_import import decode_source, import_files, import_text, read_source
-from arena.world.srd_text import drop_parens, search_chain
+from arena.srd.fields import NumberTooLarge, number
+from arena.srd.importer import decode_source, import_files, import_text, read_source
+from arena.srd.text import drop_parens, search_chain
 from arena.world.yamlio import parse_yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -123,7 +123,7 @@ def test_a_megabyte_of_hostile_lines_is_read_within_a_cpu_budget(tmp_path):
 
 PATTERN_CHILD = """
 import re, sys
-import arena.world.srd_import as si
+import arena.srd.importer as si
 si.MAX_IMPORT_LINE = 10 ** 9                  # no line bound: each pattern alone must be linear
 si._LONG_NUMBER = re.compile(r"(?!x)x")
 sys.path.insert(0, {tests!r})

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 
-from arena.world.srd_fields import (
+from arena.srd.fields import (
     GRAPPLE_SIZE_MODIFIER,
     NATURAL_DAMAGE_TYPES,
     SIZE_MODIFIER,
@@ -23,7 +23,7 @@ from arena.world.srd_fields import (
     SavesRead,
     _singular,
 )
-from arena.world.srd_text import Cell
+from arena.srd.text import Cell
 
 GOOD_SAVES: dict[str, tuple[str, ...]] = {
     "aberration": ("will",), "animal": ("fort", "ref"), "construct": (), "dragon": ("fort", "ref", "will"),

@@ -9,8 +9,8 @@ import pytest
 from typer.testing import CliRunner
 
 from arena.cli import app
-from arena.world.srd_import import import_text
-from arena.world.srd_index import srd_creature
+from arena.srd.importer import import_text
+from arena.world.srd_bestiary import srd_creature
 
 GRABBER = """\
 Grabber

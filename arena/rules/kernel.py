@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections import defaultdict
+from collections.abc import Callable, Hashable
 from fractions import Fraction
 
 from arena.errors import RulesError
@@ -43,6 +44,11 @@ enough for every natural of a plan without variable dice."""
 _INTERNED: dict[tuple, Outcome] = {}
 """First-roll outcomes by their fields: every plan that produces the same outcome shares one object."""
 
+Rand = Callable[[], float]
+"""A stream's draw in [0, 1) (:attr:`arena.dice.Stream.rand`): the plans take it bound, not the stream."""
+VarDice = tuple[tuple[int, int, int, int], ...]
+"""Variable-modifier dice groups as (sign, count, sides, keep) (:attr:`arena.dice.DiceExpr.dice`)."""
+
 
 class Plan:
     """A check compiled under a rule set: everything the hot loop needs, as plain attributes.
@@ -54,7 +60,37 @@ class Plan:
                  "target",
                  "auto_hi", "auto_lo", "threat_set", "explode_hi", "explode_lo", "open", "confirm", "var_table",
                  "defends", "margin_crit", "p_success", "item_natural", "spell_end", "pressed", "is_attack",
-                 "confirm_auto", "shared", "choices", "var_cdf", "plain_table")
+                 "confirm_auto", "shared", "choices", "plain_table")
+    # The slots' types, for mypy and readers (annotations only: no class attribute, so the slots stay as fast).
+    roller: str                         # the side that physically rolls: "pc" or "monster"
+    roller_kind: str                    # the check kind it rolls (a defense check under players roll all)
+    flip: bool                          # players roll all turned the roll around: success is the actor's failure
+    die: str                            # D20, D3D6, D4D6 or FIXED
+    reroll_die: str | None              # the die of the Luck-domain reroll, if any
+    reroll_at: int | None               # reroll from a natural this low (None: reroll on failure)
+    take: int | None                    # taking 10/16/18/20
+    static: int                         # the static modifier, hidden modifiers included
+    var_dice: VarDice                   # variable-modifier dice, () for none
+    target: int
+    auto_hi: int | None                 # the natural that succeeds automatically (None: no automatic results)
+    auto_lo: int | None                 # the natural that fails automatically
+    threat_set: frozenset[int]
+    explode_hi: frozenset[int]          # open-ended: naturals that roll on upwards
+    explode_lo: frozenset[int]          # open-ended: naturals that roll on downwards
+    open: bool
+    confirm: bool                       # a threat rolls a confirmation roll
+    var_table: tuple[int, ...] | None   # every equally likely sum of the variable dice, when they fit a table
+    defends: bool
+    margin_crit: bool
+    p_success: float | None             # success_probability(), once computed
+    item_natural: int | None
+    spell_end: int | None
+    pressed: bool
+    is_attack: bool
+    confirm_auto: bool
+    shared: dict[int, Outcome]
+    choices: dict[Hashable, Plan] | None
+    plain_table: tuple[int, ...] | None
 
     # ------------------------------------------------------------------ judging one physical roll
     def judge(self, natural: int, total: int, autos: bool = True) -> tuple[bool, bool, bool, bool, bool]:
@@ -76,7 +112,7 @@ class Plan:
         return roller_success != self.defends
 
     # ------------------------------------------------------------------ sampling
-    def sample_roll(self, die: str, rand) -> tuple[int, int]:
+    def sample_roll(self, die: str, rand: Rand) -> tuple[int, int]:
         """One physical roll: (natural, total). Dice come from tables of every equally likely combination, so
         a 3d6 or a 1d20+1d6 costs one draw."""
         if self.take is None:
@@ -94,7 +130,7 @@ class Plan:
             total += self.var_table[int(rand() * len(self.var_table))]
         return natural, total
 
-    def resolve(self, rand) -> Outcome:
+    def resolve(self, rand: Rand) -> Outcome:
         """Roll the plan once. The first roll's outcome depends only on (natural, total) unless a confirmation
         roll is drawn, so those outcomes are built once per plan and shared: callers never change an outcome that
         ``resolve`` returns (a reroll's outcome is always fresh)."""
@@ -124,7 +160,7 @@ class Plan:
         outcome.spell_ends = outcome.spell_ends or first_ended
         return outcome
 
-    def _judged(self, natural: int, total: int, rand, first: bool) -> tuple[Outcome, bool]:
+    def _judged(self, natural: int, total: int, rand: Rand, first: bool) -> tuple[Outcome, bool]:
         """The outcome of a roll, and whether judging it drew a confirmation roll. A first roll's outcome is the
         interned one (shared, never changed); a reroll's is fresh (resolve marks it rerolled)."""
         success, auto_s, auto_f, crit_s, fumble = self.judge(natural, total)
@@ -198,7 +234,7 @@ class Plan:
                 if self.attack_hits(success) and natural in self.threat_set:
                     probs["threat"] += p
                     crit = Fraction(0)
-                    if self.confirm:
+                    if confirm_odds is not None:              # self.confirm: the odds were computed above
                         crit, confirm_end = confirm_odds
                         if not ended_here:
                             spell_end = confirm_end
@@ -224,11 +260,12 @@ class Plan:
         """
         if self.p_success is None:
             p = self._roller_success(self.die)
-            if self.reroll_die is not None and self.reroll_at is None:
-                p += (1 - p) * self._roller_success(self.reroll_die)
-            elif self.reroll_die is not None:           # rerolled from a low natural, whatever it made
-                low = sum(q for natural, q in _float_naturals(self.die).items() if natural <= self.reroll_at)
-                p = self._roller_success(self.die, self.reroll_at) + low * self._roller_success(self.reroll_die)
+            reroll_die, reroll_at = self.reroll_die, self.reroll_at
+            if reroll_die is not None and reroll_at is None:
+                p += (1 - p) * self._roller_success(reroll_die)
+            elif reroll_die is not None and reroll_at is not None:   # rerolled from a low natural, whatever it made
+                low = sum(q for natural, q in _float_naturals(self.die).items() if natural <= reroll_at)
+                p = self._roller_success(self.die, reroll_at) + low * self._roller_success(reroll_die)
             self.p_success = 1 - p if self.flip else p
         return self.p_success
 
@@ -278,11 +315,21 @@ class Plan:
 class _SummedPlan(Plan):
     """A plan whose variable dice have too many combinations for a table (4d20 + 2d6, +47, has 5.76 million):
     they are drawn with one draw through the cumulative distribution of their sum (exact up to float rounding,
-    about 1e-16 per total), after the natural and any chain, as a table draw would be."""
+    about 1e-16 per total), after the natural and any chain, as a table draw would be.
 
-    __slots__ = ()
+    :func:`build_plan` makes one from the compiled :class:`Plan` once its dice are known (a subclass chosen at
+    construction: every other plan's ``sample_roll`` stays free of a test for the summed draw)."""
 
-    def sample_roll(self, die: str, rand) -> tuple[int, int]:
+    __slots__ = ("var_cdf",)
+    var_cdf: tuple[tuple[int, ...], tuple[float, ...]]
+    """(every sum of the variable dice, ascending; P(sum <= it)): :func:`~arena.rules.naturals._sum_cdf`."""
+
+    def __init__(self, compiled: Plan, var_cdf: tuple[tuple[int, ...], tuple[float, ...]]):
+        for name in Plan.__slots__:
+            setattr(self, name, getattr(compiled, name))
+        self.var_cdf = var_cdf
+
+    def sample_roll(self, die: str, rand: Rand) -> tuple[int, int]:
         natural, total = Plan.sample_roll(self, die, rand)
         values, cdf = self.var_cdf
         return natural, total + values[bisect_right(cdf, rand())]
@@ -353,9 +400,11 @@ def build_plan(check: Check, rules: RuleSet) -> Plan:
     _check_taking(plan, check, rules)
     _choose_modifier(plan, check, rules, modifier, hidden)
     _judge_naturals(plan, check, rules)
-    plain = plan.take is None and not plan.open and plan.var_table is None and type(plan) is Plan
+    plain = plan.take is None and not plan.open and not plan.var_dice
     plan.plain_table = _TABLES[plan.die] if plain else None
     """The die's table when a roll is one draw from it plus the static modifier (the hot loop's shortcut)."""
+    if plan.var_table is None and plan.var_dice:    # too many combinations for a table: drawn through their sum
+        return _SummedPlan(plan, _sum_cdf(plan.var_dice))
     return plan
 
 
@@ -436,10 +485,7 @@ def _choose_modifier(plan: Plan, check: Check, rules: RuleSet, modifier: int, hi
         expr = variable_modifiers.variable_dice(modifier)
         plan.static = expr.constant + hidden
         plan.var_dice = expr.dice
-        plan.var_table = _sum_table(expr.dice)
-        if plan.var_table is None and expr.dice:
-            plan.__class__ = _SummedPlan            # same slots: only sample_roll differs
-            plan.var_cdf = _sum_cdf(expr.dice)
+        plan.var_table = _sum_table(expr.dice)     # None for too many combinations: build_plan makes a _SummedPlan
     else:
         plan.static = modifier + hidden
         plan.var_dice = ()
@@ -495,7 +541,7 @@ class Kernel:
             plan = self._plans[check] = build_plan(check, self.rules)
         return plan
 
-    def resolve(self, check: Check, rand) -> Outcome:
+    def resolve(self, check: Check, rand: Rand) -> Outcome:
         plan = self._plans.get(check)
         if plan is None:
             plan = self.plan(check)

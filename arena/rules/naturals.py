@@ -113,7 +113,7 @@ def _roll_table(key: tuple, die: str) -> list[tuple[int, int, Fraction]]:
     naturals = natural_distribution(die)
     modifier = _modifier_distribution(static, var_dice)
     high = low = None       # chain + modifier, convolved once and shifted for every exploding natural
-    rows = []
+    rows: list[tuple[int, int, Fraction]] = []
     for natural, p in naturals.items():
         if is_open and natural in explode_hi:
             if high is None:

@@ -12,6 +12,7 @@ from fractions import Fraction
 
 from arena.errors import RulesError
 from arena.rules import Check, RuleSet, exact
+from arena.rules.ruleset import DIES, MODIFIERS
 from arena.rules.variable_modifiers import table_row
 
 OUTCOME_ORDER = ("hit", "success", "threat", "critical", "auto_success", "auto_failure", "critical_success",
@@ -38,8 +39,7 @@ def parse_threat(text: str | int) -> int:
 def kernel_variants() -> list[RuleSet]:
     """One rule set per combination that changes a single roll (called shots act in fights, not here)."""
     out = []
-    for die, prad, mods, open_ in itertools.product(("d20", "3d6", "fixed10"), (False, True),
-                                                    ("static", "variable", "press-luck"), (False, True)):
+    for die, prad, mods, open_ in itertools.product(DIES, (False, True), MODIFIERS, (False, True)):
         try:
             out.append(RuleSet(die=die, players_roll_all=prad, modifiers=mods, open_ended=open_))
         except RulesError:

@@ -10,7 +10,7 @@ manifest records them), so keys stay stable.
 from __future__ import annotations
 
 import itertools
-from typing import Literal
+from typing import Literal, TypedDict
 
 from pydantic import BaseModel, ConfigDict
 
@@ -19,9 +19,9 @@ from arena.errors import RulesError
 Die = Literal["d20", "3d6", "fixed10"]
 Modifiers = Literal["static", "variable", "press-luck"]
 
-DIES: tuple[str, ...] = ("d20", "3d6", "fixed10")
-MODIFIERS: tuple[str, ...] = ("static", "variable", "press-luck")
-_MODIFIER_TAG = {"variable": "var", "press-luck": "luck"}
+DIES: tuple[Die, ...] = ("d20", "3d6", "fixed10")
+MODIFIERS: tuple[Modifiers, ...] = ("static", "variable", "press-luck")
+_MODIFIER_TAG: dict[Modifiers, str] = {"variable": "var", "press-luck": "luck"}
 _TAG_MODIFIER = {tag: mod for mod, tag in _MODIFIER_TAG.items()}
 _ORDER = ("prad", "var", "luck", "open", "called")
 MAX_KEY_LENGTH = 64
@@ -60,6 +60,16 @@ class RuleOptions(BaseModel):
     """The automatic hit and miss of a natural 20 / 1 apply to the confirmation roll too (it is an attack roll)."""
 
 
+class _KeyFields(TypedDict, total=False):
+    """The fields a rule-set key sets (:meth:`RuleSet.from_key`); the others keep their defaults."""
+
+    die: Die
+    players_roll_all: bool
+    modifiers: Modifiers
+    open_ended: bool
+    called_shots: bool
+
+
 class RuleSet(BaseModel):
     """The variants in force for a check, a fight or a run."""
 
@@ -77,7 +87,7 @@ class RuleSet(BaseModel):
 
     @property
     def key(self) -> str:
-        parts = [self.die]
+        parts: list[str] = [self.die]
         if self.players_roll_all:
             parts.append("prad")
         if self.modifiers != "static":
@@ -100,7 +110,7 @@ class RuleSet(BaseModel):
         die = parts[0]
         if die not in DIES:
             raise RulesError(f"rule set {key!r}: unknown die {die!r} (choose from {', '.join(DIES)})")
-        fields: dict[str, object] = {"die": die}
+        fields: _KeyFields = {"die": die}      # only what the key names: the model's fields_set stays the same
         last = -1
         for tag in parts[1:]:
             if tag not in _ORDER:
@@ -142,9 +152,9 @@ def refuse_impossible(rules: RuleSet) -> None:
 
 def default_grid() -> list[RuleSet]:
     """Every combination the documents define: 2 dice x prad x 3 modifier systems x open x called = 48."""
+    dice: tuple[Die, ...] = ("d20", "3d6")
     return [RuleSet(die=d, players_roll_all=p, modifiers=m, open_ended=o, called_shots=c)
-            for d, p, m, o, c in itertools.product(("d20", "3d6"), (False, True), MODIFIERS,
-                                                   (False, True), (False, True))]
+            for d, p, m, o, c in itertools.product(dice, (False, True), MODIFIERS, (False, True), (False, True))]
 
 
 def grid(**values: list) -> list[RuleSet]:

@@ -12,7 +12,8 @@ them. README "Fight model options" gives the SRD line each reads.
 
 from __future__ import annotations
 
-from typing import Literal
+from collections.abc import Callable
+from typing import Annotated, Any, Literal, get_type_hints
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -94,6 +95,47 @@ class ModelOptions(BaseModel):
         default = ModelOptions()
         return {name: getattr(self, name) for name in type(self).model_fields
                 if getattr(self, name) != getattr(default, name)}
+
+
+class ModelFlags:
+    """The fight model's options as the plain attributes a fight keeps (the hot loop reads them on every swing):
+    one line each, with its type and how it is worked out from :class:`ModelOptions`. This table is the only list
+    of them: :class:`~arena.combat.engine.Fight` inherits the types, and :data:`MODEL_FLAGS` (read from it) gives
+    the fight its slots and the values it unpacks."""
+
+    __slots__ = ()
+
+    flanking: Annotated[str, lambda m: m.flanking]
+    flank_bonus: Annotated[bool, lambda m: m.flanking == "same-target"]
+    helpless_dex_zero: Annotated[bool, lambda m: m.helpless_ac == "dex-zero"]
+    sleep_full_round: Annotated[bool, lambda m: m.sleep_casting == "full-round"]
+    prad_monster_fortitude: Annotated[bool, lambda m: m.prad_fortitude == "monster-rolls"]
+    back_line: Annotated[bool, lambda m: m.back_line == "protected"]
+    luck_low_natural: Annotated[bool, lambda m: m.luck_reroll == "low-natural"]
+    buff_by_value: Annotated[bool, lambda m: m.buff_choice == "by-value"]
+    area_roll_once: Annotated[bool, lambda m: m.area_damage == "roll-once"]
+    fix_spell_focus: Annotated[bool, lambda m: m.fixed("spell-focus")]
+    fix_deflection: Annotated[bool, lambda m: m.fixed("deflection-stacking")]
+    fix_dodge: Annotated[bool, lambda m: m.fixed("dodge-one-opponent")]
+    fix_healing_domain: Annotated[bool, lambda m: m.fixed("healing-domain")]
+    fix_melee_begins: Annotated[bool, lambda m: m.fixed("melee-begins")]
+    fix_touch_ff: Annotated[bool, lambda m: m.fixed("touch-flat-footed")]
+    fix_ff_aoo: Annotated[bool, lambda m: m.fixed("flat-footed-aoo")]
+    fix_color_spray: Annotated[bool, lambda m: m.fixed("color-spray-fumble")]
+    fix_trip_ties: Annotated[bool, lambda m: m.fixed("trip-ties")]
+    fix_blind_dex: Annotated[bool, lambda m: m.fixed("blind-dex")]
+    fix_sr_once: Annotated[bool, lambda m: m.fixed("sr-once")]
+    fix_caster_melee: Annotated[bool, lambda m: m.fixed("caster-melee")]
+
+
+MODEL_FLAGS: tuple[tuple[str, Callable[[ModelOptions], Any]], ...] = tuple(
+    (name, hint.__metadata__[0]) for name, hint in get_type_hints(ModelFlags, include_extras=True).items())
+"""(attribute name, how it is worked out from the options), in :class:`ModelFlags`'s order."""
+
+
+def flag_values(model: ModelOptions) -> tuple:
+    """The model's options as the values of :data:`MODEL_FLAGS`, in its order."""
+    return tuple(value(model) for _, value in MODEL_FLAGS)
 
 
 LEGACY = ModelOptions(flanking="any-melee-ally", helpless_ac="flat-footed", sleep_casting="instant",

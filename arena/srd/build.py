@@ -2,52 +2,73 @@
 :class:`~arena.world.creatures.Creature`: its fields read, its special abilities recorded, its self-checks run.
 
 :func:`build` returns a :class:`Built`: the creature (or None when a field that the model needs cannot be read,
-or holds an impossible number) and every note and error with its line.
+or holds an impossible number) and every note and error with its line. The fields are read by the readers of
+:data:`FIELD_READERS`, each given the block's :class:`~arena.srd.context.Reading`; the special abilities by
+:mod:`arena.srd.abilities` and, once the attacks are read, :mod:`arena.srd.effects`.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import pydantic
 
 from arena.limits import MAX_IMPORT_DIGITS
-from arena.srd.abilities import ENERGY_RIDER, attack_riders, read_abilities
+from arena.srd.abilities import ENERGY_RIDER, Effects, attack_riders, read_abilities
+from arena.srd.attacks import harmless_attack, read_routines
 from arena.srd.checks import check_armor, check_attacks, check_grapple, check_hp, check_saves, mod
-from arena.srd.effects import effect_fields
+from arena.srd.context import AttackRead, FieldError, Note, Notes, Reading
+from arena.srd.effects import read_ability_fields
 from arena.srd.fields import (
     GRAPPLE_SIZE_MODIFIER,
-    AttackRead,
-    FieldError,
-    Note,
-    Notes,
-    NumberTooLarge,
+    Stats,
     class_levels,
+    read_ability_scores,
     read_armor,
     read_bab_grapple,
     read_cr,
     read_feats,
     read_hit_dice,
     read_initiative,
-    read_routines,
     read_saves,
     read_size_type,
     read_space_reach,
     read_speed,
 )
-from arena.srd.fields import (
-    read_abilities as read_ability_scores,
-)
-from arena.srd.holds import combat_fields, harmless_attack
-from arena.srd.specials import special_fields
-from arena.srd.spells import spell_fields
-from arena.srd.text import Cell, RawBlock, drop_parens
+from arena.srd.prose import description_of
+from arena.srd.text import Cell, NumberTooLarge, RawBlock, dice_text, drop_parens
 from arena.world.creatures import Creature
 from arena.world.stat_types import SUBTYPE_IMMUNITIES, SUBTYPE_VULNERABILITIES, TYPE_IMMUNITIES
 
 FULL_BAB = ("dragon", "magical beast", "monstrous humanoid", "outsider")
 HALF_BAB = ("fey", "undead")
+
+FIELD_READERS: dict[str, Callable[[Reading], Any]] = {
+    "Size/Type": read_size_type, "Hit Dice": read_hit_dice, "Armor Class": read_armor, "Saves": read_saves,
+    "Abilities": read_ability_scores, "Challenge Rating": read_cr, "Feats": read_feats,
+    "Base Attack/Grapple": read_bab_grapple, "Space/Reach": read_space_reach, "Attack": read_routines,
+    "Full Attack": read_routines, "Initiative": read_initiative, "Speed": read_speed,
+}
+"""The reader of each field the model needs. :func:`read_field` looks a field's reader up here; the build reads
+the first seven first, in this order (the first error of a block is the one reported)."""
+
+FAMILY_FIRST = re.compile(r"^(air|earth|fire|water) elemental(,.*)?$", re.IGNORECASE)
+"""An elemental's title, its family second: ``Air Elemental, Large``."""
+NOT_A_NAME = re.compile(r"[^a-z0-9]+")
+"""What a bestiary name has no room for: blanks, commas, apostrophes."""
+RACIAL_GRAPPLE = "bonus on grapple checks"
+"""A racial bonus its text gives its grapple: ``a +4 racial bonus on grapple checks``."""
+DESECRATING_AURA = re.compile(r"desecrating aura", re.IGNORECASE)
+"""A +2 profane bonus on its own rolls: ``Desecrating aura``."""
+UNEARTHLY_GRACE = re.compile(r"unearthly grace", re.IGNORECASE)
+"""Its Charisma bonus on every save: ``Unearthly grace``."""
+TRIP_ATTACK = re.compile(r"hits with an? (\w+(?: \w+)?) attack")
+"""The attack a trip follows: ``A wolf that hits with a bite attack can attempt to trip the opponent``."""
+LONG_NUMBER = re.compile(rf"\d{{{MAX_IMPORT_DIGITS + 1}}}")
+"""A number of more digits than a stat block may have."""
 
 
 @dataclass
@@ -74,12 +95,6 @@ class Built:
     creature: Creature | None = None
     notes: list[Note] = field(default_factory=list)
     errors: list[Problem] = field(default_factory=list)
-    reading: tuple[str, Cell | None] = ("stat block", None)
-    """The field being read (and its cell): where a number too large, or text no reader expected, is reported."""
-
-
-# --------------------------------------------------------------------------------------------- names
-_FAMILY_FIRST = re.compile(r"^(air|earth|fire|water) elemental(,.*)?$", re.IGNORECASE)
 
 
 def kebab(title: str) -> str:
@@ -87,18 +102,169 @@ def kebab(title: str) -> str:
     ``elemental-air-large``, ``Red Dragon, Young`` -> ``red-dragon-young``, ``Barbed Devil (Hamatula)`` ->
     ``barbed-devil``."""
     text = title.strip()
-    m = _FAMILY_FIRST.match(text)
+    m = FAMILY_FIRST.match(text)
     if m:
         text = f"elemental {m.group(1)}{m.group(2) or ''}"
     text = drop_parens(text, " ").lower().replace("'", "").replace("’", "")
-    text = re.sub(r"[^a-z0-9]+", "-", text)
-    return text.strip("-") or "unnamed"
+    return NOT_A_NAME.sub("-", text).strip("-") or "unnamed"
 
 
-# --------------------------------------------------------------------------------------------- attacks
+def read_field(ctx: Reading, name: str) -> Any:
+    """The field ``name`` read by its reader (:data:`FIELD_READERS`): it is the field read (and reported at) next."""
+    ctx.at(name)
+    return FIELD_READERS[name](ctx)
+
+
+# --------------------------------------------------------------------------------------------- the block
+def build(block: RawBlock, source_label: str | None = None, first_notes: tuple[Note, ...] = ()) -> Built:
+    """Read ``block`` into a creature; errors (unreadable or impossible fields) leave ``creature`` None.
+    ``first_notes`` (the mends made to the block before it is read) head its notes."""
+    title = block.title
+    built = Built(title=title, name=kebab(title), block=block)
+    notes = Notes(list(first_notes))
+    for line, field_name, text, message in block.problems:
+        notes.add("guess", field_name, None, message, text)
+        notes.items[-1].line = line
+    if block.title_guessed:
+        notes.add("guess", "name", None, f"no name for this column: called {title!r}", title)
+        notes.items[-1].line = block.line
+    ctx = Reading(block, notes)
+    built.notes = notes.items
+    try:
+        data = _read(ctx, built.name)
+    except FieldError as err:
+        built.errors.append(Problem(block.file, err.cell.line if err.cell else block.line, err.field, err.message,
+                                    title))
+        return built
+    except (ValueError, ArithmeticError) as err:   # NumberTooLarge; a number no reader expected (1/0 ft.)
+        name, cell = _holding_long_number(block) if isinstance(err, NumberTooLarge) else (None, None)
+        if name is None:
+            name, cell = ctx.field, ctx.cell
+        message = str(err) if isinstance(err, NumberTooLarge) else f"cannot read {name} ({type(err).__name__}: {err})"
+        built.errors.append(Problem(block.file, cell.line if cell else block.line, name, message, title))
+        return built
+    source = source_label or block.file
+    data["source"] = f"SRD 3.5 {source}:{block.line} (Open Game License 1.0a: see the OGL notice in bestiary/srd/)"
+    for note in notes.items:
+        if note.kind == "unread":
+            built.errors.append(Problem(block.file, note.line, note.field, f"{note.message} -- {note.text[:80]!r}"
+                                        if note.text else note.message, title))
+    kinds = {n.kind for n in notes.items}
+    data["import_status"] = "unread" if "unread" in kinds else "guessed" if "guess" in kinds else "clean"
+    data["import_notes"] = [{k: v for k, v in (("kind", n.kind), ("field", n.field), ("line", n.line),
+                                                ("text", n.text), ("message", n.message)) if v not in (None, "")}
+                            for n in notes.items]
+    try:
+        built.creature = Creature.model_validate(data)
+    except pydantic.ValidationError as err:
+        first = err.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        built.errors.append(Problem(block.file, block.line, where or "stat block",
+                                    f"the block does not make a valid stat block: {first['msg']}", title))
+    return built
+
+
+def _holding_long_number(block: RawBlock) -> tuple[str | None, Cell | None]:
+    """The field (or ``description``) and cell that hold a number of more digits than a stat block may have."""
+    for name, cell in block.fields.items():
+        if LONG_NUMBER.search(cell.text):
+            return name, cell
+    cell = next((c for c in block.description if LONG_NUMBER.search(c.text)), None)
+    return ("description", cell) if cell else (None, None)
+
+
+def _read(ctx: Reading, name: str) -> dict:
+    """The stat block of the block being read, as the dict a :class:`Creature` validates."""
+    block = ctx.block
+    specials = "Special Qualities" if block.get("Special Qualities") and not block.get("Special Attacks") else \
+        "Special Attacks"                          # the abilities' readers read both, and the prose
+    stats, bab, grapple = _stats(ctx)
+    ctx.size = stats.size
+    space, reach = read_field(ctx, "Space/Reach")
+    ctx.at(specials)
+    fx = read_abilities(ctx)
+    attack_reads, full_reads = read_field(ctx, "Attack"), read_field(ctx, "Full Attack")
+    ctx.at(specials)
+    trip_on, trip_mod = _trip(ctx, fx, stats, attack_reads + full_reads)
+    check_hp(ctx, stats)
+    check_armor(ctx, stats)
+    check_attacks(ctx, stats, bab, attack_reads, "Attack")
+    check_attacks(ctx, stats, bab, full_reads, "Full Attack")
+    check_saves(ctx, stats)
+    attack = _routines(ctx, attack_reads, "Attack", fx.sneak_attack, trip_on, trip_mod)
+    full = _routines(ctx, full_reads, "Full Attack", fx.sneak_attack, trip_on, trip_mod)
+    if not attack and full:
+        attack = [[{k: v for k, v in full[0][0].items() if k != "count"}]]
+        ctx.notes.add("guess", "Attack", block.get("Attack"), "no standard attack the engine rolls: the first attack "
+                                                              "of the full attack, once")
+    abilities = _abilities(ctx, fx, stats, attack + full, attack_reads + full_reads)
+    st, armor, saves = stats.size_type, stats.armor, stats.saves
+    data: dict = {
+        "name": name, "title": block.title, "size": st.size, "type": st.type, "subtypes": list(st.subtypes),
+        "cr": str(stats.cr), "hp": stats.hit_dice.hp, "hit_dice": stats.hit_dice.expression,
+        "initiative": read_field(ctx, "Initiative"), "speed": read_field(ctx, "Speed"), "space_ft": space,
+        "reach_ft": reach, "ac": armor.ac, "touch_ac": armor.touch, "flat_footed_ac": armor.flat, "bab": bab,
+        "grapple": grapple, "abilities": stats.scores, "saves": {"fort": saves.fort, "ref": saves.ref,
+                                                                  "will": saves.will},
+        "attack": attack, "full_attack": full, "feats": list(stats.feats),
+    }
+    data.update(_engine_fields(fx, stats, armor.deflection, full, abilities, trip_on))
+    ctx.at(specials)
+    ctx.data, ctx.abilities, ctx.reads = data, abilities, attack_reads + full_reads
+    read_ability_fields(ctx)
+    data["special_abilities"] = abilities
+    return data
+
+
+def _stats(ctx: Reading) -> tuple[Stats, int, int]:
+    """(the block's numbers, its BAB, its grapple): the fields read in order, then its base attack and grapple (from
+    its type's progression where the block gives none; checked where it gives both)."""
+    st, hd, armor, saves, scores, cr, feats = (read_field(ctx, name) for name in (
+        "Size/Type", "Hit Dice", "Armor Class", "Saves", "Abilities", "Challenge Rating", "Feats"))
+    ctx.at("name")                                  # the title: a class level too large is the name's
+    levels = class_levels(ctx.block.title)
+    bab_read = read_field(ctx, "Base Attack/Grapple")
+    text_all = " ".join(c.text for c in ctx.block.description)
+    qualities = " ".join(c.text for c in (ctx.block.get("Special Qualities"), ctx.block.get("Special Attacks")) if c)
+    stats = Stats(st, hd, armor, saves, scores, cr, feats, levels,
+                  profane=2 if DESECRATING_AURA.search(qualities) else 0,
+                  grace=mod(scores["cha"]) if UNEARTHLY_GRACE.search(qualities) else 0)
+    cell = ctx.block.get("Base Attack/Grapple")
+    hd_count = max(1, int(hd.hd))
+    if bab_read is None:
+        bab = hd_count if st.type in FULL_BAB else hd_count // 2 if st.type in HALF_BAB else hd_count * 3 // 4
+        grapple = bab + mod(scores["str"]) + GRAPPLE_SIZE_MODIFIER[st.size]
+        ctx.notes.add("guess", "Base Attack/Grapple", cell, f"no base attack/grapple: {bab:+d}/{grapple:+d} from the "
+                                                            f"{st.type} type's progression at {hd_count} HD")
+        return stats, bab, grapple
+    bab = bab_read.bab
+    if bab_read.grapple is None:
+        grapple = bab + mod(scores["str"]) + GRAPPLE_SIZE_MODIFIER[st.size]
+        ctx.notes.add("changed", "Base Attack/Grapple", cell, "no grapple bonus (the creature cannot grapple): stored "
+                                                              f"as BAB + Str + size, {grapple:+d}")
+        return stats, bab, grapple
+    if RACIAL_GRAPPLE not in text_all:
+        check_grapple(ctx, stats, bab, bab_read.grapple)
+    return stats, bab, bab_read.grapple
+
+
+def _trip(ctx: Reading, fx: Effects, stats: Stats, reads: list[list[AttackRead]]) -> tuple[str | None, int | None]:
+    """(the attack a trip follows, the trip's modifier): the one its paragraph names, else the bite, else the first
+    attack by name."""
+    if not fx.trip:
+        return None, None
+    desc = description_of(ctx.block, "trip")
+    m = TRIP_ATTACK.search(desc.text) if desc else None
+    trip_on: str | None = m.group(1).lower() if m else "bite"
+    names = {a.name for r in reads for a in r}
+    if trip_on not in names:
+        trip_on = next(iter(sorted(names)), None)
+        ctx.notes.add("guess", "Special Attacks", ctx.block.get("Special Attacks"), f"trip: on the {trip_on} attack")
+    return trip_on, mod(stats.scores["str"]) + GRAPPLE_SIZE_MODIFIER[stats.size]
+
+
 def _attack_dict(a: AttackRead, sneak: str | None, trip_on: str | None, trip_mod: int | None) -> dict:
-    out: dict = {"name": a.name, "bonuses": list(a.bonuses), "damage": a.damage,
-                 "damage_types": list(a.damage_types)}
+    out: dict = {"name": a.name, "bonuses": list(a.bonuses), "damage": a.damage, "damage_types": list(a.damage_types)}
     if a.count != 1:
         out["count"] = a.count
     if a.threat != 20:
@@ -123,206 +289,72 @@ def _attack_dict(a: AttackRead, sneak: str | None, trip_on: str | None, trip_mod
     return out
 
 
-def _routines(reads: list[list[AttackRead]], field_name: str, cell, notes: Notes, sneak: str | None,
-              trip_on: str | None, trip_mod: int | None) -> list[list[dict]]:
+def _routines(ctx: Reading, reads: list[list[AttackRead]], field_name: str, sneak: str | None, trip_on: str | None,
+              trip_mod: int | None) -> list[list[dict]]:
+    """The routines as the stat block writes them: an attack of no hit-point damage is left out (its effect is a
+    special ability), unless it is ``harmless`` (:func:`~arena.srd.attacks.harmless_attack`)."""
     out = []
     for routine in reads:
         kept = []
         for a in routine:
             if a.damage is None and harmless_attack(a):
                 kept.append(dict(_attack_dict(a, sneak, trip_on, trip_mod), damage="1", harmless=True))
-                continue
-            if a.damage is None:
+            elif a.damage is None:
                 what = ", ".join(a.riders) or "nothing"
-                notes.add("changed", field_name, cell, f"{a.name} deals no hit-point damage ({what}): not an attack "
-                                                       "the engine rolls; its effect is listed with the special "
-                                                       "abilities", a.text)
-                continue
-            kept.append(_attack_dict(a, sneak, trip_on, trip_mod))
+                ctx.notes.add("changed", field_name, ctx.block.get(field_name),
+                              f"{a.name} deals no hit-point damage ({what}): not an attack the engine rolls; its "
+                              "effect is listed with the special abilities", a.text)
+            else:
+                kept.append(_attack_dict(a, sneak, trip_on, trip_mod))
         if kept:
             out.append(kept)
     return out
 
 
-# --------------------------------------------------------------------------------------------- the block
-def build(block: RawBlock, source_label: str | None = None, first_notes: tuple[Note, ...] = ()) -> Built:
-    """Read ``block`` into a creature; errors (unreadable or impossible fields) leave ``creature`` None.
-    ``first_notes`` (the mends made to the block before it is read) head its notes."""
-    title = block.title
-    built = Built(title=title, name=kebab(title), block=block)
-    notes = Notes(list(first_notes))
-    for line, field_name, text, message in block.problems:
-        notes.add("guess", field_name, None, message, text)
-        notes.items[-1].line = line
-    if block.title_guessed:
-        notes.add("guess", "name", None, f"no name for this column: called {title!r}", title)
-        notes.items[-1].line = block.line
-    try:
-        data = _read(block, notes, built)
-    except FieldError as err:
-        built.errors.append(Problem(block.file, err.cell.line if err.cell else block.line, err.field, err.message,
-                                    title))
-        built.notes = notes.items
-        return built
-    except (ValueError, ArithmeticError) as err:   # NumberTooLarge; a number no reader expected (1/0 ft.)
-        name, cell = _holding_long_number(block) if isinstance(err, NumberTooLarge) else (None, None)
-        if name is None:
-            name, cell = built.reading
-        message = str(err) if isinstance(err, NumberTooLarge) else f"cannot read {name} ({type(err).__name__}: {err})"
-        built.errors.append(Problem(block.file, cell.line if cell else block.line, name, message, title))
-        built.notes = notes.items
-        return built
-    source = source_label or block.file
-    data["source"] = f"SRD 3.5 {source}:{block.line} (Open Game License 1.0a: see the OGL notice in bestiary/srd/)"
-    for note in notes.items:
-        if note.kind == "unread":
-            built.errors.append(Problem(block.file, note.line, note.field, f"{note.message} -- {note.text[:80]!r}"
-                                        if note.text else note.message, title))
-    kinds = {n.kind for n in notes.items}
-    data["import_status"] = "unread" if "unread" in kinds else "guessed" if "guess" in kinds else "clean"
-    data["import_notes"] = [{k: v for k, v in (("kind", n.kind), ("field", n.field), ("line", n.line),
-                                                ("text", n.text), ("message", n.message)) if v not in (None, "")}
-                            for n in notes.items]
-    built.notes = notes.items
-    try:
-        built.creature = Creature.model_validate(data)
-    except pydantic.ValidationError as err:
-        first = err.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        built.errors.append(Problem(block.file, block.line, where or "stat block",
-                                    f"the block does not make a valid stat block: {first['msg']}", title))
-    return built
-
-
-def _holding_long_number(block: RawBlock) -> tuple[str | None, Cell | None]:
-    """The field (or ``description``) and cell that hold a number of more digits than a stat block may have."""
-    long_number = re.compile(rf"\d{{{MAX_IMPORT_DIGITS + 1}}}")
-    for name, cell in block.fields.items():
-        if long_number.search(cell.text):
-            return name, cell
-    cell = next((c for c in block.description if long_number.search(c.text)), None)
-    return ("description", cell) if cell else (None, None)
-
-
-def _read(block: RawBlock, notes: Notes, built: Built) -> dict:
-    def at(name: str) -> Cell | None:            # read next: the field a ValueError is reported at
-        built.reading = (name, block.get(name))
-        return block.get(name)
-
-    specials = "Special Qualities" if block.get("Special Qualities") and not block.get("Special Attacks") else \
-        "Special Attacks"                          # the abilities' readers read both, and the prose
-    st = read_size_type(at("Size/Type"), notes)
-    hd = read_hit_dice(at("Hit Dice"), notes)
-    armor = read_armor(at("Armor Class"), notes)
-    saves = read_saves(at("Saves"), notes)
-    scores = read_ability_scores(at("Abilities"), notes)
-    cr = read_cr(at("Challenge Rating"), notes)
-    feats = read_feats(at("Feats"), notes)
-    built.reading = ("name", None)
-    levels = class_levels(block.title)
-    bab_read = read_bab_grapple(at("Base Attack/Grapple"), notes)
-    text_all = " ".join(c.text for c in block.description)
-    qualities = " ".join(c.text for c in (block.get("Special Qualities"), block.get("Special Attacks")) if c)
-    profane = 2 if re.search(r"desecrating aura", qualities, re.IGNORECASE) else 0   # +2 profane to its own rolls
-    hd_count = max(1, int(hd.hd))
-    if bab_read is None:
-        bab = hd_count if st.type in FULL_BAB else hd_count // 2 if st.type in HALF_BAB else hd_count * 3 // 4
-        grapple = bab + mod(scores["str"]) + GRAPPLE_SIZE_MODIFIER[st.size]
-        notes.add("guess", "Base Attack/Grapple", block.get("Base Attack/Grapple"),
-                  f"no base attack/grapple: {bab:+d}/{grapple:+d} from the {st.type} type's progression at "
-                  f"{hd_count} HD")
-    else:
-        bab = bab_read.bab
-        if bab_read.grapple is None:
-            grapple = bab + mod(scores["str"]) + GRAPPLE_SIZE_MODIFIER[st.size]
-            notes.add("changed", "Base Attack/Grapple", block.get("Base Attack/Grapple"),
-                      f"no grapple bonus (the creature cannot grapple): stored as BAB + Str + size, {grapple:+d}")
-        else:
-            grapple = bab_read.grapple
-            if not re.search(r"bonus on grapple checks", text_all):      # a racial grapple bonus of its text
-                check_grapple(bab, grapple, st.size, scores["str"], block.get("Base Attack/Grapple"), notes, feats,
-                              profane)
-    space, reach = read_space_reach(at("Space/Reach"), notes, st.size)
-    at(specials)
-    fx = read_abilities(block, notes, st.size, mod(scores["str"]))
-    attack_reads = read_routines(at("Attack"), "Attack", notes)
-    full_reads = read_routines(at("Full Attack"), "Full Attack", notes)
-    at(specials)
-    trip_on = None
-    trip_mod = None
-    if fx.trip:
-        trip_on = "bite"
-        from arena.srd.text import description_of
-
-        desc = description_of(block, "trip")
-        m = re.search(r"hits with an? (\w+(?: \w+)?) attack", desc.text) if desc else None
-        if m:
-            trip_on = m.group(1).lower()
-        trip_mod = mod(scores["str"]) + GRAPPLE_SIZE_MODIFIER[st.size]
-        names = {a.name for r in attack_reads + full_reads for a in r}
-        if trip_on not in names:
-            trip_on = next(iter(sorted(names)), None)
-            notes.add("guess", "Special Attacks", block.get("Special Attacks"), f"trip: on the {trip_on} attack")
-    check_hp(hd, block.get("Hit Dice"), notes)
-    check_armor(armor, block.get("Armor Class"), notes)
-    for reads, name in ((attack_reads, "Attack"), (full_reads, "Full Attack")):
-        check_attacks(reads, bab, st.size, scores, feats, block.get(name), name, notes, profane)
-    grace = mod(scores["cha"]) if re.search(r"unearthly grace", qualities, re.IGNORECASE) else 0
-    check_saves(saves, st.type, st.subtypes, hd.hd, scores, feats, levels, block.get("Saves"), notes,
-                grace + profane)
-    attack = _routines(attack_reads, "Attack", block.get("Attack"), notes, fx.sneak_attack, trip_on, trip_mod)
-    full = _routines(full_reads, "Full Attack", block.get("Full Attack"), notes, fx.sneak_attack, trip_on, trip_mod)
-    if not attack and full:
-        attack = [[dict(full[0][0], count=1) if full[0][0].get("count") else dict(full[0][0])]]
-        attack[0][0].pop("count", None)
-        notes.add("guess", "Attack", block.get("Attack"), "no standard attack the engine rolls: the first attack of "
-                                                          "the full attack, once")
+def _abilities(ctx: Reading, fx: Effects, stats: Stats, routines: list[list[dict]],
+               reads: list[list[AttackRead]]) -> list[dict]:
+    """Its special abilities: its entries', its subtypes' (incorporeal, swarm), and its attacks' riders; an energy
+    rider its attacks carry is modelled (``plus 1d6 fire``)."""
     abilities = list(fx.abilities)
-    for sub, key in (("incorporeal", "incorporeal"), ("swarm", "swarm")):
-        if sub in st.subtypes and not any(a["key"] == key for a in abilities):
-            abilities.append({"name": f"{sub.capitalize()} subtype", "key": key, "kind": "quality",
-                              "engine": "ignored", "text": block.get("Size/Type").text,
+    for sub in ("incorporeal", "swarm"):
+        if sub in stats.size_type.subtypes and not any(a["key"] == sub for a in abilities):
+            abilities.append({"name": f"{sub.capitalize()} subtype", "key": sub, "kind": "quality",
+                              "engine": "ignored", "text": ctx.block.get("Size/Type").text,
                               "notes": "from the creature's subtype"})
-    energies = {a.get("extra_damage_type") for r in attack + full for a in r}
+    energies = {a.get("extra_damage_type") for r in routines for a in r}
     for a in abilities:
         m = ENERGY_RIDER.search(a.get("text", ""))
         if a["engine"] == "ignored" and m and m.group(2) in energies:
-            a.update(key="energy damage", engine="modelled", damage=m.group(1),
+            a.update(key="energy damage", engine="modelled", damage=dice_text(m.group(1)),
                      notes=f"the {m.group(2)} damage rides on the attack (extra_damage)")
     keys = {a["key"] for a in abilities}
-    for rider in attack_riders(attack_reads + full_reads, block, notes):
+    for rider in attack_riders(ctx, reads):
         if rider["key"] not in keys:
             abilities.append(rider)
             keys.add(rider["key"])
+    return abilities
+
+
+def _engine_fields(fx: Effects, stats: Stats, deflection: int, full: list[list[dict]], abilities: list[dict],
+                   trip_on: str | None) -> dict:
+    """The engine's fields its special abilities fill: damage reduction, spell resistance, regeneration, immunities
+    (less its type's and subtypes') ...; a rend its full attack cannot make, and a trip with no attack to follow,
+    are marked ignored."""
+    st = stats.size_type
     implied = set(TYPE_IMMUNITIES.get(st.type, ()))
+    vulnerable: set[str] = set()
     for sub in st.subtypes:
         implied |= SUBTYPE_IMMUNITIES.get(sub, frozenset())
-    vulnerable = set()
-    for sub in st.subtypes:
         vulnerable |= SUBTYPE_VULNERABILITIES.get(sub, frozenset())
-    data: dict = {
-        "name": built.name, "title": block.title, "size": st.size, "type": st.type,
-        "subtypes": list(st.subtypes), "cr": str(cr), "hp": hd.hp, "hit_dice": hd.expression,
-        "initiative": read_initiative(at("Initiative"), notes), "speed": read_speed(at("Speed"), notes),
-        "space_ft": space, "reach_ft": reach, "ac": armor.ac, "touch_ac": armor.touch,
-        "flat_footed_ac": armor.flat, "bab": bab, "grapple": grapple,
-        "abilities": scores, "saves": {"fort": saves.fort, "ref": saves.ref, "will": saves.will},
-        "attack": attack, "full_attack": full, "feats": list(feats),
-    }
-    if levels:
-        data["class_levels"] = levels
-    if armor.deflection > 0:
-        data["deflection"] = armor.deflection
-    if fx.damage_reduction:
-        data["damage_reduction"] = fx.damage_reduction
-    if fx.spell_resistance:
-        data["spell_resistance"] = fx.spell_resistance
-    if fx.regeneration:
-        data["regeneration"] = fx.regeneration
-    if fx.fast_healing:
-        data["fast_healing"] = fx.fast_healing
-    if fx.energy_resistance:
-        data["energy_resistance"] = fx.energy_resistance
+    data: dict = {}
+    if stats.levels:
+        data["class_levels"] = stats.levels
+    if deflection > 0:
+        data["deflection"] = deflection
+    for key in ("damage_reduction", "spell_resistance", "regeneration", "fast_healing", "energy_resistance",
+                "breath_weapon"):
+        if getattr(fx, key):
+            data[key] = getattr(fx, key)
     immunities = [i for i in dict.fromkeys(fx.immunities) if i not in implied]
     if immunities:
         data["immunities"] = immunities
@@ -338,16 +370,8 @@ def _read(block: RawBlock, notes: Notes, built: Built) -> dict:
                 if a["key"] == "rend":
                     a["engine"] = "ignored"
                     a["notes"] = f"the full attack has no two {fx.rend['attack']} attacks the engine's rend needs"
-    if fx.breath_weapon:
-        data["breath_weapon"] = fx.breath_weapon
     if fx.trip and trip_on is None:
         for a in abilities:
             if a["key"] == "trip":
                 a["engine"] = "ignored"
-    at(specials)
-    data.update(combat_fields(block, abilities, attack, full, attack_reads + full_reads, notes))
-    data.update(effect_fields(block, abilities, data, attack_reads + full_reads, notes))
-    data.update(special_fields(block, abilities, data, attack_reads + full_reads, notes))
-    data.update(spell_fields(block, abilities, data, notes))
-    data["special_abilities"] = abilities
     return data

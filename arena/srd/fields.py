@@ -1,153 +1,94 @@
-"""Reading the numbers out of an SRD 3.5 stat block's fields: hit dice, AC and its components, attacks, saves...
+"""Reading the numbers out of an SRD 3.5 stat block's fields: size and type, hit dice, initiative, speed, space and
+reach, base attack and grapple, saves, ability scores, challenge rating, feats, armor class. The attack routines
+are :mod:`arena.srd.attacks`'.
 
-Each reader takes one field's :class:`~arena.srd.text.Cell` and a :class:`Notes` it reports to: text it
-could not read (``unread``), read with a guess (``guess``), or rewrote to fit the model (``changed``). A field
-that cannot be read at all, or holds an impossible number, raises :class:`FieldError` (the block is then not
-imported: see :mod:`arena.srd.importer`).
+Each reader is ``reader(reading)``: it reads the cell of the field being read (:meth:`Reading.at
+<arena.srd.context.Reading.at>`), reports what it could not read (``unread``), read with a guess (``guess``) or
+rewrote to fit the model (``changed``) with :meth:`~arena.srd.context.Reading.note`, and raises the field's error
+(:meth:`~arena.srd.context.Reading.error`) when the field cannot make a creature at all, or holds an impossible
+number (the block is then not imported). The build looks each field's reader up in its table
+(:data:`arena.srd.build.FIELD_READERS`).
 """
 
 from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 
 from arena.dice import parse as parse_dice
 from arena.errors import ArenaError
-from arena.limits import MAX_IMPORT_DIGITS
-from arena.srd.text import SIZE_WORDS, TYPE_WORDS, Cell, drop_parens
+from arena.srd.context import Reading
+from arena.srd.patterns import ORDINAL, SIZE_WORDS, TYPE_WORDS
+from arena.srd.text import clean, is_dash, number, signed, top_level_split
 from arena.world.stat_types import parse_cr
-
-DASHES = ("--", "—", "–", "-", "---", "none", "None", "—-")
 
 SIZE_MODIFIER = dict(zip(SIZE_WORDS, (8, 4, 2, 1, 0, -1, -2, -4, -8), strict=True))
 """Size modifier to AC and attack rolls (SRD 3.5 Table: Size Modifiers)."""
 GRAPPLE_SIZE_MODIFIER = dict(zip(SIZE_WORDS, (-16, -12, -8, -4, 0, 4, 8, 12, 16), strict=True))
 """Special size modifier to grapple checks (and trip, bull rush)."""
+SPACE_REACH = dict(zip(SIZE_WORDS, ((1, 0), (1, 0), (2, 0), (5, 5), (5, 5), (10, 10), (15, 15), (20, 20), (30, 30)),
+                       strict=True))
+"""A creature's usual space and reach in feet by size (SRD 3.5 Table: Creature Size and Scale; a long creature's
+reach)."""
 
-ENERGY_WORDS = {"fire": "fire", "cold": "cold", "acid": "acid", "electricity": "electricity",
-                "electrical": "electricity", "lightning": "electricity", "sonic": "sonic", "force": "force",
-                "negative energy": "negative", "positive energy": "positive", "holy": "positive"}
-
-NATURAL_DAMAGE_TYPES: dict[str, tuple[str, ...]] = {
-    # SRD 3.5 "Natural Weapons": bite (bludgeoning, piercing and slashing), claw or talon (piercing and slashing),
-    # gore (piercing), slap or slam (bludgeoning), sting (piercing), tentacle (bludgeoning)
-    "bite": ("bludgeoning", "piercing", "slashing"), "claw": ("piercing", "slashing"),
-    "talon": ("piercing", "slashing"), "rake": ("piercing", "slashing"), "gore": ("piercing",),
-    "horn": ("piercing",), "tusk": ("piercing", "slashing"), "sting": ("piercing",), "stinger": ("piercing",),
-    "tail sting": ("piercing",), "spike": ("piercing",), "quill": ("piercing",), "slam": ("bludgeoning",),
-    "slap": ("bludgeoning",), "tail slap": ("bludgeoning",), "tail": ("bludgeoning",), "wing": ("bludgeoning",),
-    "hoof": ("bludgeoning",), "stamp": ("bludgeoning",), "tentacle": ("bludgeoning",), "arm": ("bludgeoning",),
-    "fist": ("bludgeoning",), "ram": ("bludgeoning",), "butt": ("bludgeoning",), "head butt": ("bludgeoning",),
-    "pincer": ("bludgeoning",), "pincers": ("bludgeoning",), "snake": ("bludgeoning", "piercing", "slashing"),
-    "tongue": ("bludgeoning",), "unarmed strike": ("bludgeoning",), "rock": ("bludgeoning",),
-    "hair": ("bludgeoning",), "tendril": ("bludgeoning",), "foreclaw": ("piercing", "slashing"),
-    "rake claw": ("piercing", "slashing"), "crush": ("bludgeoning",), "trample": ("bludgeoning",),
-    "swarm": ("bludgeoning", "piercing", "slashing"), "beak": ("piercing",), "mandible": ("piercing", "slashing"),
-    "leg": ("bludgeoning",), "lash": ("bludgeoning",), "bite attack": ("bludgeoning", "piercing", "slashing"),
-}
-"""Damage types of natural attacks (SRD 3.5 Monster Manual, Natural Weapons)."""
-
-WEAPON_DAMAGE_TYPES: dict[str, tuple[str, ...]] = {
-    **{w: ("slashing",) for w in ("longsword", "greatsword", "scimitar", "falchion", "battleaxe", "greataxe",
-                                  "handaxe", "dwarven waraxe", "waraxe", "glaive", "guisarme", "kukri", "sickle",
-                                  "whip", "throwing axe", "bastard sword", "sword", "axe", "orc double axe",
-                                  "double axe", "two-bladed sword", "scythe blade", "sword of", "saber",
-                                  "holy avenger", "greatscimitar", "vorpal")},
-    **{w: ("piercing",) for w in ("longspear", "spear", "shortspear", "trident", "javelin", "short sword",
-                                  "rapier", "lance", "ranseur", "pick", "heavy pick", "light pick", "dart",
-                                  "shuriken", "longbow", "shortbow", "composite longbow", "composite shortbow",
-                                  "bow", "crossbow", "light crossbow", "heavy crossbow", "hand crossbow",
-                                  "repeating crossbow", "arrow", "spiked chain", "punching dagger", "gnome hooked",
-                                  "hooked hammer", "barbs", "harpoon", "spiked gauntlet")},
-    **{w: ("bludgeoning",) for w in ("flail", "heavy flail", "light flail", "dire flail", "mace", "heavy mace",
-                                     "light mace", "club", "greatclub", "quarterstaff", "warhammer",
-                                     "light hammer", "hammer", "maul", "sling", "sap", "gauntlet", "bolas",
-                                     "staff", "sling bullet", "throwing hammer", "gnome hooked hammer")},
-    "morningstar": ("bludgeoning", "piercing"), "dagger": ("piercing", "slashing"), "halberd": ("piercing", "slashing"),
-    "scythe": ("piercing", "slashing"), "chain": ("piercing", "slashing"), "bardiche": ("slashing",),
-}
-"""Damage types of the SRD 3.5 weapons a stat block names."""
-
-RANGED_WORDS = ("bow", "crossbow", "javelin", "sling", "dart", "shuriken", "rock", "spit", "bolas", "net",
-                "ray", "arrow", "spine", "throwing", "spear (thrown)")
-
-ABILITY_NAMES = {"str": "str", "strength": "str", "dex": "dex", "dexterity": "dex", "con": "con",
-                 "constitution": "con", "int": "int", "intelligence": "int", "wis": "wis", "wisdom": "wis",
-                 "cha": "cha", "charisma": "cha"}
-
-
-class FieldError(ArenaError):
-    """A field that cannot be read at all, or holds an impossible number: ``message`` says which and why."""
-
-    def __init__(self, field_name: str, cell: Cell | None, message: str):
-        self.field = field_name
-        self.cell = cell
-        self.message = message
-        super().__init__(f"{field_name}: {message}")
+SIZE_TYPE = re.compile(rf"^({'|'.join(SIZE_WORDS)})\s+({'|'.join(TYPE_WORDS)})\s*(?:\((.*?)\)?)?\s*$", re.IGNORECASE)
+"""``Large Giant``, ``Medium Outsider (Evil, Lawful)``: size, type and subtypes."""
+HIT_POINTS = re.compile(r"^(.*?)\(\s*(-?[\d,]+)\s*hp\s*\)")
+"""The hit dice and, in parentheses, the hit points: ``6d8+36 (63 hp)``."""
+PLUS_WORD = re.compile(r"\s+plus\s+", re.IGNORECASE)
+"""Hit dice written with a word: ``6d8 plus 12``."""
+NEGATIVE_DICE = re.compile(r"(^|[+])-\d*d")
+"""Dice subtracted, which no hit dice are: ``-2d8``, ``6d8+-1d4``."""
+HIT_DICE_TERM = re.compile(r"([+-]?)(?:(\d+(?:/\d+)?)d(\d+)|(\d+))")
+"""One term of hit dice with its sign: ``6d8``, ``+6d8``, ``+72``, and a fraction of a die, ``1/2d8`` (a fine
+vermin's). The one dice pattern that is not :data:`~arena.srd.patterns.DICE`: hit dice may be a fraction."""
+INITIATIVE = re.compile(r"^\s*([+-]?\s*\d+)")
+"""``+7`` (``Initiative: +7 (+3 Dex, +4 Improved Initiative)``)."""
+NOT_ON_LAND = re.compile(r"^(fly|swim|burrow|climb)\b")
+"""A speed that starts with no land speed: ``fly 60 ft. (good)``, ``swim 40 ft.``."""
+LAND_SPEED = re.compile(r"^(\d+)\s*(ft|feet)")
+"""``30 ft. (6 squares)``."""
+SQUARES = re.compile(r"\s*\(\d+ squares?\)\s*\.?")
+"""The squares a length covers, left out: ``10 ft. (2 squares)``."""
+FEET = r"(\d+(?:-\d+/\d+|/\d+)?)"
+r"""A length: ``5``, ``1/2``, ``2-1/2`` (one pattern per value: ``[\d/-]+`` rescanned ``1/1/1/...`` from every
+``/``)."""
+SPACE_AND_REACH = re.compile(rf"^\s*{FEET}\s*(?:ft\.?|feet)?\s*/\s*{FEET}\s*(?:ft|feet)")
+"""``10 ft./10 ft.``, ``2-1/2 ft./0 ft.``, ``15 ft./10 ft. (20 ft. with tentacles)``."""
+BAB_GRAPPLE = re.compile(r"^([+-]?\s*\d+)\s*/\s*(?:([+-]?\s*\d+)|(-+|—|–|n/a))")
+"""``+4/+14``; ``+0/-`` for a creature that cannot grapple."""
+SAVES = (("fort", re.compile(r"fort(?:itude)?\s*([+-]\s*\d+|-)", re.IGNORECASE), "Fort"),
+         ("ref", re.compile(r"ref(?:lex)?\s*([+-]\s*\d+|-)", re.IGNORECASE), "Ref"),
+         ("will", re.compile(r"will\s*([+-]\s*\d+|-)", re.IGNORECASE), "Will"))
+"""Each save's key, its pattern and its name: ``Fort +11, Ref +4, Will +3`` (``Fort -`` for none)."""
+ABILITY_SCORE = re.compile(r"\b(Str|Dex|Con|Int|Wis|Cha)\w*\s*(\d+|-+|—|–)", re.IGNORECASE)
+"""One ability score: ``Str 23`` of ``Str 23, Dex 14, Con 23, Int 6, Wis 9, Cha 6``; ``Con -`` for none."""
+CHALLENGE_RATING = re.compile(r"^([\d.]+(?:\s*/\s*\d+)?)(.*)$")
+"""``5``, ``1/2``, ``1/3 (see text)``."""
+BONUS_FEAT = (re.compile(r"(?<=[a-z)])\s?B$"), re.compile(r"(?<=[a-z)])\s?B(?=\s*\()"))
+"""A bonus feat's mark: ``TrackB``, ``Improved Initiative B``, ``Weapon FocusB (claw)``."""
+FOOTNOTE = re.compile(r"\*+$")
+"""A footnote's mark: ``Alertness*``."""
+CLASS_LEVEL = re.compile(rf"(?<!\d){ORDINAL}-level\s+([a-z]+)")
+"""A class level in a title (lowercase): ``troll hunter, 6th-level ranger``."""
+AC_LABEL = re.compile(r"^(AC|Armor Class:?)\s*", re.IGNORECASE)
+"""A label repeated in the cell: ``AC 16 (...)``."""
+ARMOR_CLASS = re.compile(r"^(-?\d+)")
+"""``16`` of ``16 (-1 size, +2 Dex, +5 natural), touch 11, flat-footed 14``."""
+TOUCH = re.compile(r"touch\s*(-?\d+)", re.IGNORECASE)
+"""``touch 11``."""
+FLAT_FOOTED = re.compile(r"flat-?\s?footed\s*(-?\d+)", re.IGNORECASE)
+"""``flat-footed 14``."""
+AC_COMPONENTS = re.compile(r"^-?\d+\s*\((.*?)\)")
+"""The components in parentheses: ``-1 size, +2 Dex, +5 natural``."""
+COMPONENT = re.compile(r"^\s*([+-]\s*\d+)\s+(.*)$")
+"""A component, bonus first: ``+5 natural``."""
+COMPONENT_AFTER = re.compile(r"^\s*([a-z][a-z ]*?)\s*([+-]\s*\d+)\s*$", re.IGNORECASE)
+"""A component, bonus last: ``ring of protection +1``."""
 
 
-@dataclass
-class Note:
-    kind: str
-    field: str
-    line: int | None
-    text: str
-    message: str
-
-
-@dataclass
-class Notes:
-    """What the readers of one block report."""
-
-    items: list[Note] = field(default_factory=list)
-    _seen: set[tuple[str, str, str, str]] = field(default_factory=set, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        self._seen = {(n.kind, n.field, n.text, n.message) for n in self.items}
-
-    def add(self, kind: str, field_name: str, cell: Cell | None, message: str, text: str | None = None) -> None:
-        """Add a note, unless the same one (kind, field, text, message) is there already."""
-        shown = text if text is not None else (cell.text if cell else "")
-        note = Note(kind, field_name, cell.line if cell else None, shown[:500], message)
-        key = (note.kind, note.field, note.text, note.message)
-        if key not in self._seen:
-            self._seen.add(key)
-            self.items.append(note)
-
-
-def is_dash(text: str | None) -> bool:
-    return text is None or text.strip().strip("*").strip() in DASHES or not text.strip()
-
-
-def _clean(text: str) -> str:
-    return " ".join(text.replace("−", "-").replace("–", "-").replace("×", "x").split())
-
-
-class NumberTooLarge(ValueError):
-    """A number of more than :data:`~arena.limits.MAX_IMPORT_DIGITS` digits in an imported stat block."""
-
-
-def number(text: str | int) -> int:
-    """The whole number ``text`` holds (``12``, ``+5``, ``- 3``, ``1,200``): every whole number the importer reads
-    goes through here. More than :data:`~arena.limits.MAX_IMPORT_DIGITS` digits is :class:`NumberTooLarge` (never
-    Python's ValueError for a 4,300-digit string, and no creature has a number that large)."""
-    if isinstance(text, int):
-        return text
-    compact = text.replace(" ", "").replace(",", "")
-    digits = compact.lstrip("+-")
-    if len(digits) > MAX_IMPORT_DIGITS:
-        shown = digits[:12] + "..." if len(digits) > 12 else digits
-        raise NumberTooLarge(f"number too large ({shown}: {len(digits):,} digits; the limit is {MAX_IMPORT_DIGITS})")
-    return int(compact)
-
-
-def signed(text: str) -> int:
-    return number(text.replace(" ", "").replace("+", ""))
-
-
-# --------------------------------------------------------------------------------------------- size and type
 @dataclass(frozen=True)
 class SizeType:
     size: str
@@ -155,15 +96,15 @@ class SizeType:
     subtypes: tuple[str, ...]
 
 
-def read_size_type(cell: Cell | None, notes: Notes) -> SizeType:
+def read_size_type(ctx: Reading) -> SizeType:
+    cell = ctx.cell
     if cell is None:
-        raise FieldError("Size/Type", None, "no size and type line (like 'Large Giant') above Hit Dice")
-    text = _clean(cell.text)
-    m = re.match(rf"^({'|'.join(SIZE_WORDS)})\s+({'|'.join(TYPE_WORDS)})\s*(?:\((.*?)\)?)?\s*$", text,
-                 re.IGNORECASE)
+        raise ctx.error("no size and type line (like 'Large Giant') above Hit Dice")
+    text = clean(cell.text)
+    m = SIZE_TYPE.match(text)
     if not m:
-        raise FieldError("Size/Type", cell, f"cannot read a size and type from {text[:80]!r} (like 'Large Giant' "
-                                            "or 'Medium Outsider (Evil, Lawful)')")
+        raise ctx.error(f"cannot read a size and type from {text[:80]!r} (like 'Large Giant' or 'Medium Outsider "
+                        "(Evil, Lawful)')")
     subtypes = tuple(" ".join(s.lower().split()) for s in (m.group(3) or "").split(",") if s.strip())
     return SizeType(m.group(1).lower(), " ".join(m.group(2).lower().split()), subtypes)
 
@@ -180,80 +121,77 @@ class HitDiceRead:
     constant: int
 
 
-def read_hit_dice(cell: Cell | None, notes: Notes) -> HitDiceRead:
+def read_hit_dice(ctx: Reading) -> HitDiceRead:
+    cell = ctx.cell
     if cell is None or is_dash(cell.text):
-        raise FieldError("Hit Dice", cell, "missing")
-    text = _clean(cell.text)
-    m = re.match(r"^(.*?)\(\s*(-?[\d,]+)\s*hp\s*\)", text)
+        raise ctx.error("missing")
+    text = clean(cell.text)
+    m = HIT_POINTS.match(text)
     if not m:
-        raise FieldError("Hit Dice", cell, f"no hit points in {text[:80]!r} (like '6d8+36 (63 hp)')")
-    dice_text, hp = m.group(1).strip(), number(m.group(2).replace(",", ""))
+        raise ctx.error(f"no hit points in {text[:80]!r} (like '6d8+36 (63 hp)')")
+    dice, hp = m.group(1).strip(), number(m.group(2).replace(",", ""))
     if hp < 1:
-        raise FieldError("Hit Dice", cell, f"{hp} hit points: a creature has at least 1")
-    dice_text = re.sub(r"\s+plus\s+", "+", dice_text, flags=re.IGNORECASE).replace(" ", "")
-    if dice_text.startswith("-") or re.search(r"(^|[+])-\d*d", dice_text):
-        raise FieldError("Hit Dice", cell, f"negative hit dice {dice_text!r}")
+        raise ctx.error(f"{hp} hit points: a creature has at least 1")
+    dice = PLUS_WORD.sub("+", dice).replace(" ", "")
+    if dice.startswith("-") or NEGATIVE_DICE.search(dice):
+        raise ctx.error(f"negative hit dice {dice!r}")
     terms: list[tuple[float, int]] = []
     constant = 0
-    for sign, count_text, die, const in re.findall(r"([+-]?)(?:(\d+(?:/\d+)?)d(\d+)|(\d+))", dice_text):
+    for sign, count_text, die, const in HIT_DICE_TERM.findall(dice):
         if die:
             top, _, bottom = count_text.partition("/")
             if bottom and number(bottom) == 0:
-                raise FieldError("Hit Dice", cell, f"cannot read hit dice {dice_text[:80]!r} (a fraction over 0)")
+                raise ctx.error(f"cannot read hit dice {dice[:80]!r} (a fraction over 0)")
             count = number(top) / number(bottom) if bottom else float(number(top))
             if sign == "-":
-                raise FieldError("Hit Dice", cell, f"negative hit dice {dice_text!r}")
+                raise ctx.error(f"negative hit dice {dice!r}")
             terms.append((count, number(die)))
         else:
             constant += number(const) * (-1 if sign == "-" else 1)
-    rebuilt = re.sub(r"([+-]?)(?:(\d+(?:/\d+)?)d(\d+)|(\d+))", "", dice_text)
-    if not terms or rebuilt.strip("+"):
-        raise FieldError("Hit Dice", cell, f"cannot read hit dice {dice_text!r} (like 6d8+36)")
+    if not terms or HIT_DICE_TERM.sub("", dice).strip("+"):
+        raise ctx.error(f"cannot read hit dice {dice!r} (like 6d8+36)")
     if any(count <= 0 for count, _ in terms):
-        raise FieldError("Hit Dice", cell, f"zero hit dice in {dice_text!r}")
+        raise ctx.error(f"zero hit dice in {dice!r}")
     whole = [(max(1, math.floor(c)), d) for c, d in terms]
     expression = "+".join(f"{c}d{d}" for c, d in whole)
     if constant:
         expression += f"{constant:+d}"
     if any(c != int(c) for c, _ in terms):
-        notes.add("changed", "Hit Dice", cell, f"fractional hit dice stored as {expression} (a stat block's hit dice "
-                                               "are whole dice; the hit points stay the SRD's)")
+        ctx.note("changed", f"fractional hit dice stored as {expression} (a stat block's hit dice are whole dice; "
+                            "the hit points stay the SRD's)")
     try:
         parse_dice(expression)
     except ArenaError as err:
-        raise FieldError("Hit Dice", cell, f"cannot read hit dice {dice_text!r} ({err})") from None
+        raise ctx.error(f"cannot read hit dice {dice!r} ({err})") from None
     return HitDiceRead(expression, hp, sum(c for c, _ in terms), tuple(terms), constant)
 
 
 # --------------------------------------------------------------------------------------------- simple numbers
-def read_initiative(cell: Cell | None, notes: Notes) -> int:
+def read_initiative(ctx: Reading) -> int:
+    cell = ctx.cell
     if cell is None or is_dash(cell.text):
-        notes.add("unread", "Initiative", cell, "no initiative: +0")
+        ctx.note("unread", "no initiative: +0")
         return 0
-    m = re.match(r"^\s*([+-]?\s*\d+)", _clean(cell.text))
+    m = INITIATIVE.match(clean(cell.text))
     if not m:
-        raise FieldError("Initiative", cell, f"cannot read an initiative modifier from {cell.text[:60]!r}")
+        raise ctx.error(f"cannot read an initiative modifier from {cell.text[:60]!r}")
     return signed(m.group(1))
 
 
-def read_speed(cell: Cell | None, notes: Notes) -> int:
+def read_speed(ctx: Reading) -> int:
     """Land speed in feet (0 for a creature that only flies, swims or burrows)."""
+    cell = ctx.cell
     if cell is None or is_dash(cell.text):
-        notes.add("unread", "Speed", cell, "no speed: 30 ft.")
+        ctx.note("unread", "no speed: 30 ft.")
         return 30
-    text = _clean(cell.text).lower()
-    if re.match(r"^(fly|swim|burrow|climb)\b", text):
+    text = clean(cell.text).lower()
+    if NOT_ON_LAND.match(text):
         return 0
-    m = re.match(r"^(\d+)\s*(ft|feet)", text)
+    m = LAND_SPEED.match(text)
     if not m:
-        notes.add("unread", "Speed", cell, "cannot read a land speed: 30 ft.")
+        ctx.note("unread", "cannot read a land speed: 30 ft.")
         return 30
     return number(m.group(1))
-
-
-_FEET = r"(\d+(?:-\d+/\d+|/\d+)?)"
-r"""A length: ``5``, ``1/2``, ``2-1/2`` (one pattern per value: ``[\d/-]+`` rescanned ``1/1/1/...`` from every
-``/``)."""
 
 
 def _feet(text: str) -> float | None:
@@ -265,18 +203,16 @@ def _feet(text: str) -> float | None:
     return number(whole) + (number(top) / number(bottom) if bottom else number(top))
 
 
-def read_space_reach(cell: Cell | None, notes: Notes, size: str) -> tuple[int, int]:
-    default = {"fine": (1, 0), "diminutive": (1, 0), "tiny": (2, 0), "small": (5, 5), "medium": (5, 5),
-               "large": (10, 10), "huge": (15, 15), "gargantuan": (20, 20), "colossal": (30, 30)}[size]
+def read_space_reach(ctx: Reading) -> tuple[int, int]:
+    cell, size = ctx.cell, ctx.size
+    default = SPACE_REACH[size]
     if cell is None or is_dash(cell.text):
-        notes.add("guess", "Space/Reach", cell, f"no space/reach: {default[0]} ft./{default[1]} ft. (a "
-                                                f"{size} creature's usual)")
+        ctx.note("guess", f"no space/reach: {default[0]} ft./{default[1]} ft. (a {size} creature's usual)")
         return default
-    text = re.sub(r"\s*\(\d+ squares?\)\s*\.?", "", _clean(cell.text))
-    m = re.match(rf"^\s*{_FEET}\s*(?:ft\.?|feet)?\s*/\s*{_FEET}\s*(?:ft|feet)", text)
+    m = SPACE_AND_REACH.match(SQUARES.sub("", clean(cell.text)))
     space, reach = (_feet(m.group(1)), _feet(m.group(2))) if m else (None, None)
     if space is None or reach is None:
-        notes.add("guess", "Space/Reach", cell, f"cannot read space/reach: {default[0]} ft./{default[1]} ft.")
+        ctx.note("guess", f"cannot read space/reach: {default[0]} ft./{default[1]} ft.")
         return default
     return max(1, math.floor(space)), math.floor(reach)
 
@@ -287,16 +223,17 @@ class BabRead:
     grapple: int | None
 
 
-def read_bab_grapple(cell: Cell | None, notes: Notes) -> BabRead | None:
+def read_bab_grapple(ctx: Reading) -> BabRead | None:
+    cell = ctx.cell
     if cell is None or is_dash(cell.text):
         return None
-    text = _clean(cell.text)
-    m = re.match(r"^([+-]?\s*\d+)\s*/\s*(?:([+-]?\s*\d+)|(-+|—|–|n/a))", text)
+    text = clean(cell.text)
+    m = BAB_GRAPPLE.match(text)
     if not m:
-        raise FieldError("Base Attack/Grapple", cell, f"cannot read {text[:60]!r} (like '+4/+14')")
+        raise ctx.error(f"cannot read {text[:60]!r} (like '+4/+14')")
     bab = signed(m.group(1))
     if bab < 0:
-        raise FieldError("Base Attack/Grapple", cell, f"base attack bonus {bab} is negative")
+        raise ctx.error(f"base attack bonus {bab} is negative")
     return BabRead(bab, signed(m.group(2)) if m.group(2) else None)
 
 
@@ -307,71 +244,74 @@ class SavesRead:
     will: int
 
 
-def read_saves(cell: Cell | None, notes: Notes) -> SavesRead:
+def read_saves(ctx: Reading) -> SavesRead:
+    cell = ctx.cell
     if cell is None or is_dash(cell.text):
-        raise FieldError("Saves", cell, "missing")
-    text = _clean(cell.text)
+        raise ctx.error("missing")
+    text = clean(cell.text)
     out = {}
-    for key, word in (("fort", r"fort(?:itude)?"), ("ref", r"ref(?:lex)?"), ("will", "will")):
-        m = re.search(word + r"\s*([+-]\s*\d+|-)", text, re.IGNORECASE)
+    for key, pattern, name in SAVES:
+        m = pattern.search(text)
         if not m:
-            raise FieldError("Saves", cell, f"no {word.split('(')[0].capitalize()} save in {text[:80]!r}")
+            raise ctx.error(f"no {name} save in {text[:80]!r}")
         out[key] = 0 if m.group(1).strip() == "-" else signed(m.group(1))
         if m.group(1).strip() == "-":
-            notes.add("guess", "Saves", cell, f"no {key} save given ('-'): +0")
+            ctx.note("guess", f"no {key} save given ('-'): +0")
     if "*" in text or "(" in text:
-        notes.add("changed", "Saves", cell, "conditional save bonuses (footnotes, '+4 against poison') are not "
-                                            "counted: the block keeps the plain totals")
+        ctx.note("changed", "conditional save bonuses (footnotes, '+4 against poison') are not counted: the block "
+                            "keeps the plain totals")
     return SavesRead(**out)
 
 
-def read_abilities(cell: Cell | None, notes: Notes) -> dict[str, int | None]:
+def read_ability_scores(ctx: Reading) -> dict[str, int | None]:
+    cell = ctx.cell
     if cell is None or is_dash(cell.text):
-        raise FieldError("Abilities", cell, "missing")
-    text = _clean(cell.text)
+        raise ctx.error("missing")
+    text = clean(cell.text)
     out: dict[str, int | None] = {}
-    for m in re.finditer(r"\b(Str|Dex|Con|Int|Wis|Cha)\w*\s*(\d+|-+|—|–)", text, re.IGNORECASE):
+    for m in ABILITY_SCORE.finditer(text):
         key = m.group(1).lower()
         value = m.group(2)
         out[key] = number(value) if value.isdigit() else None
     missing = [k for k in ("str", "dex", "con", "int", "wis", "cha") if k not in out]
     if missing:
-        raise FieldError("Abilities", cell, f"no {', '.join(m.capitalize() for m in missing)} in {text[:80]!r}")
+        raise ctx.error(f"no {', '.join(m.capitalize() for m in missing)} in {text[:80]!r}")
     for key, value in out.items():
         if value == 0:
-            raise FieldError("Abilities", cell, f"{key.capitalize()} 0: write '-' for an ability the creature "
-                                                "does not have")
+            raise ctx.error(f"{key.capitalize()} 0: write '-' for an ability the creature does not have")
         if value is None and key not in ("con", "int", "str"):
-            notes.add("guess", "Abilities", cell, f"{key.capitalize()} '-' read as a nonability")
+            ctx.note("guess", f"{key.capitalize()} '-' read as a nonability")
     return out
 
 
-def read_cr(cell: Cell | None, notes: Notes) -> Fraction:
+def read_cr(ctx: Reading) -> Fraction:
+    cell = ctx.cell
     if cell is None or is_dash(cell.text):
-        raise FieldError("Challenge Rating", cell, "missing")
-    text = _clean(cell.text)
-    m = re.match(r"^([\d.]+(?:\s*/\s*\d+)?)(.*)$", text)
+        raise ctx.error("missing")
+    text = clean(cell.text)
+    m = CHALLENGE_RATING.match(text)
     if not m:
-        raise FieldError("Challenge Rating", cell, f"cannot read a challenge rating from {text[:60]!r}")
+        raise ctx.error(f"cannot read a challenge rating from {text[:60]!r}")
     try:
         cr = parse_cr(float(m.group(1)) if "." in m.group(1) else m.group(1))
     except ValueError as err:
-        raise FieldError("Challenge Rating", cell, str(err)) from None
+        raise ctx.error(str(err)) from None
     rest = m.group(2).strip()
     if rest:
-        notes.add("guess", "Challenge Rating", cell, f"read as {cr} (the rest, {rest[:60]!r}, left out)")
+        ctx.note("guess", f"read as {cr} (the rest, {rest[:60]!r}, left out)")
     return cr
 
 
-def read_feats(cell: Cell | None, notes: Notes) -> tuple[str, ...]:
+def read_feats(ctx: Reading) -> tuple[str, ...]:
+    cell = ctx.cell
     if cell is None or is_dash(cell.text):
         return ()
     out = []
-    for part in _top_level_split(_clean(cell.text), (",",)):
+    for part in top_level_split(clean(cell.text), (",",)):
         part = part.strip().rstrip(".")
-        part = re.sub(r"(?<=[a-z)])\s?B$", "", part)            # TrackB, Improved Initiative B: a bonus feat
-        part = re.sub(r"(?<=[a-z)])\s?B(?=\s*\()", "", part)
-        part = re.sub(r"\*+$", "", part).strip()
+        for mark in BONUS_FEAT:
+            part = mark.sub("", part)
+        part = FOOTNOTE.sub("", part).strip()
         if part and not is_dash(part):
             out.append(part[:200])
     return tuple(dict.fromkeys(out))
@@ -380,7 +320,7 @@ def read_feats(cell: Cell | None, notes: Notes) -> tuple[str, ...]:
 def class_levels(title: str) -> dict[str, int]:
     """``Troll Hunter, 6th-Level Ranger`` -> ``{"ranger": 6}``; ``Goblin, 1st-Level Warrior`` -> ``{"warrior": 1}``."""
     out = {}
-    for level, cls in re.findall(r"(?<!\d)(\d+)(?:st|nd|rd|th)-level\s+([a-z]+)", title.lower()):
+    for level, cls in CLASS_LEVEL.findall(title.lower()):
         out[cls] = min(20, number(level))
     return out
 
@@ -414,321 +354,63 @@ def _component_kind(text: str) -> str:
     return "armor"
 
 
-def read_armor(cell: Cell | None, notes: Notes) -> ArmorRead:
+def read_armor(ctx: Reading) -> ArmorRead:
+    cell = ctx.cell
     if cell is None or is_dash(cell.text):
-        raise FieldError("Armor Class", cell, "missing")
-    text = re.sub(r"^(AC|Armor Class:?)\s*", "", _clean(cell.text), flags=re.IGNORECASE)
-    m = re.match(r"^(-?\d+)", text)
-    t = re.search(r"touch\s*(-?\d+)", text, re.IGNORECASE)
-    f = re.search(r"flat-?\s?footed\s*(-?\d+)", text, re.IGNORECASE)
+        raise ctx.error("missing")
+    text = AC_LABEL.sub("", clean(cell.text))
+    m = ARMOR_CLASS.match(text)
+    t = TOUCH.search(text)
+    f = FLAT_FOOTED.search(text)
     if not m:
-        raise FieldError("Armor Class", cell, f"cannot read an armor class from {text[:80]!r}")
+        raise ctx.error(f"cannot read an armor class from {text[:80]!r}")
     ac = number(m.group(1))
     touch = number(t.group(1)) if t else None
     flat = number(f.group(1)) if f else None
     components: list[tuple[int, str]] = []
-    paren = re.match(r"^-?\d+\s*\((.*?)\)", text)
-    if paren:
-        for part in paren.group(1).split(","):
-            pm = re.match(r"^\s*([+-]\s*\d+)\s+(.*)$", part.strip())
-            tail = re.match(r"^\s*([a-z][a-z ]*?)\s*([+-]\s*\d+)\s*$", part.strip(), re.IGNORECASE)
-            if pm:
-                components.append((signed(pm.group(1)), _component_kind(pm.group(2))))
-            elif tail:                                  # "ring of protection +1"
-                components.append((signed(tail.group(2)), _component_kind(tail.group(1))))
-            elif part.strip():
-                notes.add("unread", "Armor Class", cell, f"AC component {part.strip()!r} not read")
+    paren = AC_COMPONENTS.match(text)
+    for part in paren.group(1).split(",") if paren else ():
+        first, last = COMPONENT.match(part.strip()), COMPONENT_AFTER.match(part.strip())
+        if first:
+            components.append((signed(first.group(1)), _component_kind(first.group(2))))
+        elif last:
+            components.append((signed(last.group(2)), _component_kind(last.group(1))))
+        elif part.strip():
+            ctx.note("unread", f"AC component {part.strip()!r} not read")
     if touch is None or flat is None:
         dex = sum(b for b, k in components if k in ("dex", "dodge"))
         touch_guess = 10 + sum(b for b, k in components if k in ("size", "dex", "deflection", "dodge", "insight",
                                                                   "luck", "sacred", "profane"))
         flat_guess = ac - max(0, dex)
         if touch is None:
-            notes.add("guess", "Armor Class", cell, f"no touch AC: {touch_guess} from the components")
+            ctx.note("guess", f"no touch AC: {touch_guess} from the components")
             touch = touch_guess
         if flat is None:
-            notes.add("guess", "Armor Class", cell, f"no flat-footed AC: {flat_guess} from the components")
+            ctx.note("guess", f"no flat-footed AC: {flat_guess} from the components")
             flat = flat_guess
     return ArmorRead(ac, touch, flat, tuple(components))
 
 
-# --------------------------------------------------------------------------------------------- attacks
-@dataclass
-class AttackRead:
-    """One attack of a routine as the SRD writes it, plus what the model needs."""
 
-    name: str
-    count: int
-    bonuses: tuple[int, ...]
-    kind: str
-    touch: bool
-    damage: str | None
-    """Hit-point damage dice, or None for an attack that deals none (``(paralysis)``, ``(0)``)."""
-    damage_types: tuple[str, ...]
-    threat: int = 20
-    multiplier: int = 2
-    extra_damage: str | None = None
-    extra_damage_type: str | None = None
-    riders: tuple[str, ...] = ()
-    """What else a hit does, in the SRD's words: ``poison``, ``1d6 Str``, ``energy drain``, ``attach``."""
-    text: str = ""
-    secondary: bool = False
-    enhancement: int = 0
-    materials: tuple[str, ...] = ()
+@dataclass(frozen=True)
+class Stats:
+    """A block's numbers as its fields give them: what the build makes the stat block of, and the checks hold
+    against each other (:mod:`arena.srd.checks`)."""
 
+    size_type: SizeType
+    hit_dice: HitDiceRead
+    armor: ArmorRead
+    saves: SavesRead
+    scores: dict[str, int | None]
+    cr: Fraction
+    feats: tuple[str, ...]
+    levels: dict[str, int]
+    """Class levels of its title (``6th-Level Ranger``)."""
+    profane: int = 0
+    """What its text adds to its own rolls: a desecrating aura's +2 profane bonus."""
+    grace: int = 0
+    """What its text adds to its saves besides: unearthly grace's Charisma bonus."""
 
-def _top_level_split(text: str, separators: tuple[str, ...]) -> list[str]:
-    """Split at separators outside parentheses (longest separator first)."""
-    out, depth, cur, i = [], 0, "", 0
-    seps = sorted(separators, key=len, reverse=True)
-    while i < len(text):
-        ch = text[i]
-        if ch == "(":
-            depth += 1
-        elif ch == ")":
-            depth = max(0, depth - 1)
-        if depth == 0:
-            hit = next((s for s in seps if text.startswith(s, i)), None)
-            if hit:
-                out.append(cur)
-                cur = ""
-                i += len(hit)
-                continue
-        cur += ch
-        i += 1
-    out.append(cur)
-    return [p.strip() for p in out if p.strip()]
-
-
-_ATTACK = re.compile(
-    r"^(?:(?P<count>\d+)\s+)?(?P<name>.{0,200}?)\s*(?P<bonus>[+-]\s?\d+(?:\s*/\s*[+-]\s?\d+){0,12})\s*\*?\s*"
-    r"(?:(?P<kind>melee|ranged)\s*(?P<touch>touch)?)?\s*\*?\s*\((?P<damage>.*)\)\s*\*?$", re.IGNORECASE)
-"""One attack: ``2 claws +9 melee (1d6+6)``. The name (the SRD's longest is 60 characters) and the iterative
-bonuses are bounded, so that an attack cell of thousands of ``+1/`` is refused in linear time, not rescanned from
-every position."""
-
-_WORD_COUNTS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
-
-
-def _singular(name: str) -> str:
-    for plural, single in (("hooves", "hoof"), ("claws", "claw"), ("ies", "y")):
-        if name.endswith(plural):
-            return name[: -len(plural)] + single
-    if name.endswith("s") and not name.endswith(("ss", "us", "is")) and len(name) > 3:
-        return name[:-1]
-    return name
-
-
-def damage_types_of(name: str) -> tuple[tuple[str, ...], bool]:
-    """(damage types, known) of an attack's name; unknown names are guessed bludgeoning."""
-    base = re.sub(r"^[+]\d+\s+", "", name.lower())
-    base = drop_parens(base, "")
-    base = re.sub(r"\b(masterwork|mwk|huge|large|gargantuan|colossal|small|tiny|medium|flaming|frost|shock|"
-                  r"keen|unholy|holy|axiomatic|anarchic|burst|icy|thundering|wounding|vorpal|defending|"
-                  r"speed|greater|lesser|dancing|returning|cold iron|silver|adamantine|alchemical|"
-                  r"incorporeal|primary|secondary|flurry of|with|spiked)\b", " ", base)
-    base = " ".join(base.split())
-    for table in (NATURAL_DAMAGE_TYPES, WEAPON_DAMAGE_TYPES):
-        if base in table:
-            return table[base], True
-        single = _singular(base)
-        if single in table:
-            return table[single], True
-    words = base.split()
-    for n in range(len(words), 0, -1):
-        for start in range(0, len(words) - n + 1):
-            phrase = " ".join(words[start:start + n])
-            for table in (WEAPON_DAMAGE_TYPES, NATURAL_DAMAGE_TYPES):
-                for key in (phrase, _singular(phrase)):
-                    if key in table:
-                        return table[key], True
-    return ("bludgeoning",), False
-
-
-_CRIT = re.compile(r"/\s*(?:(\d+)\s*-\s*20)?\s*(?:/?\s*x\s*(\d))?")
-
-
-def _read_damage(text: str) -> tuple[str | None, int, int, list[str], list[str]]:
-    """(hp damage dice or None, threat, multiplier, typed riders ``['2d6 fire']``, other riders)."""
-    text = text.strip().strip("*").strip()
-    parts = _top_level_split(text, (" plus ", " and ", ", plus "))
-    main = parts[0] if parts else ""
-    riders = parts[1:]
-    threat, multiplier = 20, 2
-    dice = None
-    m = re.match(r"^(\d+(?:d\d+)?(?:\s*[+-]\s*\d+(?:d\d+)?)*)\s*\*?\s*((?:/\s*(?:\d+\s*-\s*20|x\s*\d)\s*)*)\s*(.*)$",
-                 main)
-    if m:
-        dice = m.group(1).replace(" ", "")
-        crit = m.group(2) or ""
-        r = re.search(r"(?<!\d)(\d+)\s*-\s*20", crit)
-        if r:
-            threat = number(r.group(1))
-        x = re.search(r"x\s*(\d)", crit)
-        if x:
-            multiplier = number(x.group(1))
-        tail = m.group(3).strip()
-        if tail:
-            # "1d6 fire" (the whole damage is energy), "1d6 Str" (ability damage), "1d4 Wisdom drain"
-            riders.insert(0, f"{dice} {tail}")
-            dice = None if not _energy_of(tail) else dice
-            if dice is not None:
-                riders.pop(0)
-                riders.insert(0, f"@type {_energy_of(tail)}")
-    else:
-        riders.insert(0, main)
-    return dice, threat, multiplier, riders, []
-
-
-def _energy_of(text: str) -> str | None:
-    t = text.lower().strip().rstrip(".")
-    t = re.sub(r"\bdamage\b", "", t).strip()
-    return ENERGY_WORDS.get(t)
-
-
-def read_routines(cell: Cell | None, field_name: str, notes: Notes) -> list[list[AttackRead]]:
-    """The alternatives (SRD "or") of an Attack or Full Attack cell, each a list of attacks made together."""
-    if cell is None or is_dash(cell.text):
-        return []
-    text = mend_attack_text(_clean(cell.text))
-    routines = []
-    for alternative in _top_level_split(text, ("; or ", " or ", ";or ")):
-        attacks = []
-        for part in _top_level_split(alternative, (", and ", " and ", "; and ", ", ", "; ")):
-            attacks.extend(read_attack(part, field_name, cell, notes))
-        if attacks:
-            routines.append(attacks)
-    return routines
-
-
-def mend_attack_text(text: str) -> str:
-    """The conversion's marks in an attack cell: ``Slam+2 melee, (1d6+1)``, ``(1d6-2)/x3``, ``(1d8+5`` (unclosed),
-    ``(1d6+3))``, a trailing ``or``."""
-    text = re.sub(r"\s+or\s*$", "", text)
-    text = re.sub(r",\s*\(", " (", text)
-    text = re.sub(r"\)\s*(/\s*(?:x\s*\d|\d+-20)(?:\s*/\s*x\s*\d)?)", r"\1)", text)
-    text = text.replace("))", ")").replace("/?", "/x")
-    if text.count("(") > text.count(")"):
-        text += ")" * (text.count("(") - text.count(")"))
-    return text
-
-
-_NO_DAMAGE = re.compile(r"^(?:(?P<count>\d+)\s+)?(?P<name>[^()]{0,200}?)\s*"
-                        r"(?P<bonus>[+-]\s?\d+(?:\s*/\s*[+-]\s?\d+){0,12})\s*"
-                        r"(?P<kind>melee|ranged)\s*(?P<touch>touch)?\s*$", re.IGNORECASE)
-_AUTOMATIC = re.compile(r"^(?P<name>swarm|[a-z ]+?)\s*\((?P<damage>[^()]*)\)\s*$", re.IGNORECASE)
-
-
-def read_attack(text: str, field_name: str, cell: Cell, notes: Notes) -> list[AttackRead]:
-    """The attacks one entry of a routine makes: usually one; ``2 short swords +5 melee (1d6+2/19-20,
-    1d6+1/19-20)`` is two (the second is the off hand's)."""
-    split = re.match(r"^(\d+)\s+(.*?\()([^()]*,[^()]*)\)\s*$", text.strip())
-    if split and len(_top_level_split(split.group(3), (",",))) == number(split.group(1)):
-        out = []
-        for damage in _top_level_split(split.group(3), (",",)):
-            out.extend(read_attack(f"{split.group(2)}{damage.strip()})", field_name, cell, notes))
-        return out
-    read = _read_one_attack(text, field_name, cell, notes)
-    return [read] if read is not None else []
-
-
-def _read_one_attack(text: str, field_name: str, cell: Cell, notes: Notes) -> AttackRead | None:
-    text = text.strip().rstrip(";.").strip()
-    # a name with its own parentheses before the bonus: "composite longbow (+1 Str bonus) +5 ranged (1d8+1/x3)"
-    pre = re.match(r"^(.*?\))\s*(?=[+-]\s?\d)", text)
-    inner_name = None
-    work = text
-    if pre and "(" in pre.group(1) and not re.search(r"[+-]\d+\s*(melee|ranged)", pre.group(1)):
-        inner_name = pre.group(1)
-        work = "X " + text[pre.end():]
-    m = _ATTACK.match(work)
-    if not m and (nd := _NO_DAMAGE.match(text)):            # "web +11 ranged", "eye ray +8 ranged touch"
-        name = nd.group("name").strip().lower()
-        return AttackRead(name=name, count=number(nd.group("count") or 1),
-                          bonuses=tuple(signed(b) for b in re.split(r"\s*/\s*", nd.group("bonus"))),
-                          kind=nd.group("kind").lower(), touch=bool(nd.group("touch")), damage=None,
-                          damage_types=("bludgeoning",), riders=(name,), text=text)
-    if not m and (auto := _AUTOMATIC.match(text)):          # a swarm's "Swarm (2d6 plus poison)": no attack roll
-        name = auto.group("name").strip().lower()
-        riders = tuple(r.strip() for r in _top_level_split(auto.group("damage"), (" plus ",))[1:])
-        return AttackRead(name=name, count=1, bonuses=(0,), kind="melee", touch=False, damage=None,
-                          damage_types=("bludgeoning",), riders=(f"{name} (automatic hit, {auto.group('damage')})",
-                                                              *riders), text=text)
-    if not m:
-        notes.add("unread", field_name, cell, f"attack {text[:80]!r} not read (like 'claw +9 melee (1d6+6)'): "
-                                              "left out", text)
-        return None
-    count = number(m.group("count")) if m.group("count") else 1
-    name = (inner_name if inner_name else m.group("name")).strip()
-    word = name.split(" ", 1)
-    if word[0].lower() in _WORD_COUNTS and len(word) > 1:
-        count, name = _WORD_COUNTS[word[0].lower()], word[1]
-    name = re.sub(r"\s+", " ", name).strip(" ,*")
-    enhancement = 0
-    em = re.match(r"^(.*?)\+(\d)\s+(.*)$", name)
-    if em:
-        enhancement, name = number(em.group(2)), f"{em.group(1)}{em.group(3)}".strip()
-    lname = name.lower()
-    materials = tuple(m for m in ("adamantine", "cold iron", "silver") if m in lname)
-    if count > 1:
-        lname = _singular(lname)
-    bonuses = tuple(signed(b) for b in re.split(r"\s*/\s*", m.group("bonus")))
-    kind = (m.group("kind") or "").lower()
-    if not kind:
-        kind = "ranged" if any(w in lname for w in RANGED_WORDS) else "melee"
-        notes.add("guess", field_name, cell, f"{name}: no 'melee' or 'ranged': read as {kind}", text)
-    touch = bool(m.group("touch")) or "touch" in lname
-    dice, threat, multiplier, riders, _ = _read_damage(m.group("damage"))
-    types, known = damage_types_of(lname)
-    extra = extra_type = None
-    other: list[str] = []
-    energy_main = None
-    for rider in riders:
-        if rider.startswith("@type "):
-            energy_main = rider[6:]
-            continue
-        rm = re.match(r"^(\d+d\d+(?:[+-]\d+)?|\d+)\s+(.*)$", rider.strip())
-        energy = _energy_of(rm.group(2)) if rm else None
-        if rm and energy and extra is None:
-            extra, extra_type = rm.group(1), energy
-        else:
-            other.append(rider.strip())
-    named_energy = next((ENERGY_WORDS[w] for w in ("electricity", "fire", "cold", "acid", "sonic", "lightning")
-                         if re.search(rf"\b{w}\b", lname)), None)
-    if energy_main:
-        types, known = (energy_main,), True
-    elif named_energy and not known:
-        types, known = (named_energy,), True
-    elif ("touch" in lname or "ray" in lname) and not known:
-        types = ("force",)
-        if dice is not None:
-            notes.add("guess", field_name, cell, f"{name}: untyped damage of a touch or ray: read as force (no damage "
-                                                 "reduction or energy resistance applies)", text)
-        known = True
-    if not known and dice is not None:
-        notes.add("guess", field_name, cell, f"{name}: damage type not known for this attack: read as "
-                                             f"{'/'.join(types)}", text)
-    if dice is not None:
-        dice = _minimum_one(dice, name, field_name, cell, notes, text)
-    return AttackRead(name=lname, count=count, bonuses=bonuses, kind=kind, touch=touch, damage=dice,
-                      damage_types=types, threat=threat, multiplier=multiplier, extra_damage=extra,
-                      extra_damage_type=extra_type, riders=tuple(other), text=text, enhancement=enhancement,
-                      materials=materials)
-
-
-def _minimum_one(dice: str, name: str, field_name: str, cell: Cell, notes: Notes, text: str) -> str | None:
-    try:
-        expr = parse_dice(dice)
-    except ArenaError:
-        notes.add("unread", field_name, cell, f"{name}: damage {dice!r} not read: attack left out", text)
-        return None
-    if expr.maximum < 1:
-        if expr.dice:
-            notes.add("changed", field_name, cell, f"{name}: damage {dice} is always below 1: stored as 1 (the SRD's "
-                                                   "minimum damage on a hit)", text)
-            return "1"
-        return None
-    if any(sign < 0 for sign, *_ in expr.dice):
-        notes.add("unread", field_name, cell, f"{name}: damage {dice} subtracts dice: attack left out", text)
-        return None
-    return dice
+    @property
+    def size(self) -> str:
+        return self.size_type.size

@@ -1,431 +1,353 @@
-"""Special abilities that become stat-block fields once a block's attacks are known: pounce, ferocity, improved grab
-(with constrict), frightful presence and paralysis.
+"""The abilities of a hold, read once the attacks are: pounce and ferocity (the engine's flags), improved grab with
+constrict, swallow whole, a dragon's crush and a mimic's adhesive, a stirge's attach and blood drain, a rast's
+drain of a grabbed foe, a soldier ant's acid sting, a gelatinous cube's engulf.
 
-:func:`srd_abilities.read_abilities` records these abilities as ``ignored`` with the SRD's words; once the attack
-routines are read, :func:`combat_fields` reads their numbers from the block's description (``Improved Grab (Ex): To
-use this ability, a lion must hit with its bite attack``, ``Paralysis (Ex): ... DC 12 Fortitude save or be paralyzed
-for 1d4+1 rounds``), names the attack of the routines that delivers them, fills the :class:`Creature` fields
-(``pounce``, ``ferocity``, ``improved_grab``, ``frightful_presence``, ``paralysis``) and marks the abilities
-``modelled``. An ability whose numbers cannot be read stays ``ignored`` with an ``unread`` note; one that the
-engine's field cannot carry (a paralysis that only a swallowed foe suffers, a grab with an attack that deals no
-hit-point damage and so is not an attack the engine rolls) stays ``ignored`` and its ``notes`` say why.
+Each reader is ``reader(reading, item)`` (:mod:`arena.srd.effects` runs them in order): it reads the ability's
+numbers from its description (``Improved Grab (Ex): To use this ability, a lion must hit with its bite attack``),
+names the attack of the routines that starts the hold, returns the :class:`~arena.world.creatures.Creature`
+field and marks the ability ``modelled``; an ability whose numbers cannot be read stays ``ignored`` with an
+``unread`` note, one the engine's field cannot carry stays ``ignored`` and its ``notes`` say why.
 """
 
 from __future__ import annotations
 
 import re
-from fractions import Fraction
 
 from arena.dice import parse as parse_dice
-from arena.srd.fields import AttackRead, Notes, _clean, number
-from arena.srd.text import Cell, RawBlock, describing, drop_parens
+from arena.srd.context import Reading
+from arena.srd.patterns import AMOUNT, DICE, ENERGY, SIZE_WORDS, singular
+from arena.srd.text import clean, dice_text, number, search_chain
 
 NATURAL = ("bite", "claw", "claws", "slam", "tentacle", "arm", "arms", "gore", "sting", "tail slap", "pincer",
            "talon", "wing", "tendril", "horn", "hoof", "hooves", "butt", "tail", "touch", "tongue", "rake", "crush")
 """Natural attacks, for a grab whose text names none (the first of the full attack that is one)."""
 
-ROUNDS_PER = {"round": 1, "minute": 10, "hour": 600}
-"""SRD 3.5: a round is 6 seconds."""
-
-_DICE = r"\d+d\d+(?:\s*[+-]\s*\d+)?|\d+"
-_GRAB_ATTACK = re.compile(r"must hit\b[^.]*?\bwith (?:its |a |an |the |both |one or more )?([a-z][a-z ]*?)"
-                          r"(?: attacks?)?(?=[.,;]|\s+(?:to|and then|it can)\b)", re.IGNORECASE)
-_PARALYZED_FOR = re.compile(rf"paralyzed for ({_DICE}) (round|minute|hour)s?", re.IGNORECASE)
-_FORT_DC = re.compile(r"\bDC (\d+) Fortitude", re.IGNORECASE)
-_ENERGY_PLUS = re.compile(r"\bplus (\d+d\d+(?:[+-]\d+)?) (fire|cold|acid|electricity|sonic)\b", re.IGNORECASE)
-
-
-_HARMLESS_RIDER = re.compile(r"^(?:\d+d\d+(?:[+-]\d+)?|\d+)\s+(?:str|dex|con|int|wis|cha)\w*(?:\s+(?:damage|drain))?$"
-                             r"|^paralysis$|^attach$", re.IGNORECASE)
-"""What a hit of an attack that deals no hit-point damage does, when it is something the engine models on a hit:
-ability damage or drain (a shadow's ``1d6 Str``), paralysis (a mohrg's tongue), attach (a stirge's touch)."""
-
-
-def harmless_attack(a: AttackRead) -> bool:
-    """Keep ``a``, an attack that deals no hit-point damage, in its routine as ``harmless``: a melee attack whose hit
-    does what the engine models (``Incorporeal touch +3 melee (1d6 Str)``, ``tongue +12 melee touch (paralysis)``),
-    or one of no effect at all but a grab's (``Arms +5 melee (0)``: an octopus's improved grab needs its arms to
-    hit). Webs, ropes, rays and swarms are read elsewhere."""
-    if a.damage is not None or a.kind != "melee" or re.match(r"swarm\b", a.name, re.IGNORECASE):
-        return False
-    if not a.riders:
-        return bool(re.search(r"\(0\)", a.text))
-    return all(_HARMLESS_RIDER.match(r.strip()) for r in a.riders)
-
-
-def _field_name(item: dict) -> str:
-    return "Special Attacks" if item["kind"] == "attack" else "Special Qualities"
-
-
-def _singular(word: str) -> str:
-    word = word.strip().lower()
-    if word.endswith("ves"):
-        return word[:-3] + "f"
-    return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
-
-
-def _named(word: str, names: list[str]) -> str | None:
-    """The attack of ``names`` that ``word`` names (``claws`` is the ``claw`` attack, ``talons`` the ``talon``)."""
-    w = word.strip().lower()
-    for name in names:
-        if name == w:
-            return name
-    for name in names:
-        if _singular(name) == _singular(w):
-            return name
-    return None
-
-
-def _attack_names(routines: list[list[dict]]) -> list[str]:
-    out: list[str] = []
-    for routine in routines:
-        for a in routine:
-            if a["name"] not in out:
-                out.append(a["name"])
-    return out
+GRAB_ATTACK = re.compile(r"must hit\b[^.]*?\bwith (?:its |a |an |the |both |one or more )?([a-z][a-z ]*?)"
+                         r"(?: attacks?)?(?=[.,;]|\s+(?:to|and then|it can)\b)", re.IGNORECASE)
+"""The attack a grab starts from: ``To use this ability, a lion must hit with its bite attack``, ``must hit with a
+claw or bite attack``."""
+OR_AND = re.compile(r"\s+or\s+|\s+and\s+|,")
+"""Between the attacks of a list: ``claw or bite``, ``arms and tentacles``."""
+ARTICLE = re.compile(r"^(?:its|a|an|the)\s+")
+"""An attack's article: ``its bite``."""
+BOTH = re.compile(r"\bboth\b")
+"""A grab that needs two hits: ``must hit with both claw attacks``."""
+ALSO_GRAB = re.compile(r"\balso use its improved grab ability on an? (\w+(?: \w+)?) attack", re.IGNORECASE)
+"""A second attack that grabs: ``It can also use its improved grab ability on a tentacle attack``."""
+ANY_SIZE = re.compile(r"\ban opponent of any size\b", re.IGNORECASE)
+"""``It can use this ability only against an opponent of any size``."""
+HOLD_DEALS = re.compile(r"\bautomatically deals (\w+) damage", re.IGNORECASE)
+"""The attack whose damage a hold deals: ``and automatically deals bite damage``."""
+ENTRY_DICE = re.compile(rf"\b({DICE})\b")
+"""Dice in an entry: ``Constrict 2d6+9``."""
+PLUS_DICE = re.compile(rf"\bplus {DICE}(?: \w+)?")
+"""What an entry adds to its damage, left out of it: ``Constrict 2d8+6 plus 1d8 fire``."""
+PLUS_ENERGY = re.compile(rf"\bplus ({DICE}) {ENERGY}\b", re.IGNORECASE)
+"""The energy an entry adds: ``plus 1d8 fire``."""
+POINTS_OF_DAMAGE = re.compile(rf"(?<!\d)({DICE}) points? of (?:\w+ )?damage")
+"""``deals 2d6+9 points of bludgeoning damage``."""
+SWALLOWED_DAMAGE = re.compile(rf"(?:takes?|taking) ({AMOUNT}) points? of (bludgeoning|crushing|acid) damage"
+                              rf"(?:,? (?:plus|and) ({AMOUNT}) points? of (acid|fire|bludgeoning) damage)?",
+                              re.IGNORECASE)
+"""What a swallowed foe takes: ``A swallowed creature takes 2d8+8 points of bludgeoning damage and 8 points of acid
+damage per round``."""
+PARALYZES = re.compile(r"\bparaly", re.IGNORECASE)
+"""``paralyzes``, ``paralysis``."""
+WORD_CRUSH = re.compile(r"^\s*crush\s*", re.IGNORECASE)
+"""An entry's name before its dice: ``Crush 2d8+16``."""
+FIRST_AMOUNT = re.compile(f"({AMOUNT})")
+"""An entry's dice or number: ``2d8+16`` of ``Crush 2d8+16``."""
+ADHESIVE = re.compile(r"automatically grapples any creature it hits with its (\w+) attack")
+"""A mimic's: ``A mimic exudes a thick slime ... automatically grapples any creature it hits with its slam
+attack``."""
+GRAPPLE_DAMAGE = re.compile(rf"deals ({AMOUNT}) points of damage with a successful grapple check")
+"""A mimic's crush: ``A mimic deals 1d8+4 points of damage with a successful grapple check``."""
+HITS_WITH = re.compile(r"hits with (?:a|its) (\w+) attack")
+"""The attack an attach starts from: ``If a stirge hits with a touch attack``."""
+BLOOD_LOSS = re.compile(rf"(?:dealing|for) ({AMOUNT}) points? of Constitution damage")
+"""``dealing 1d4 points of Constitution damage``, ``drains blood for 1d4 points of Constitution damage``."""
+DETACHES = re.compile(r"Once it has dealt (\d+) points of Constitution damage, it detaches")
+"""``Once it has dealt 4 points of Constitution damage, it detaches and flies off``."""
+GRABBED_DRAIN = re.compile(rf"from a grabbed opponent, dealing ({AMOUNT}) points? of Constitution damage each round "
+                           r"it maintains the hold")
+"""A rast's: ``drains blood from a grabbed opponent, dealing 1 point of Constitution damage each round it maintains
+the hold``."""
+ACID_STING = re.compile(rf"sting each round \(([+-]\d+) attack bonus\)\. A hit with the sting attack deals "
+                        rf"({AMOUNT}) points of piercing damage and ({AMOUNT}) points of acid damage")
+"""A giant soldier ant's: ``it can attempt to sting each round (+3 attack bonus). A hit with the sting attack
+deals 1d4+1 points of piercing damage and 1d4 points of acid damage``."""
+ENGULF = (r"mow down (\w+) or smaller creatures as a standard action", r"DC (\d+) Reflex save or be engulfed")
+"""A gelatinous cube's, its parts in order: ``can simply mow down Large or smaller creatures as a standard action
+... DC 13 Reflex save or be engulfed``."""
 
 
-def _melee_names(routines: list[list[dict]]) -> list[str]:
-    return _attack_names([[a for a in r if a.get("kind", "melee") == "melee"] for r in routines])
-
-
-def _rounds(amount: str, unit: str) -> tuple[str, str | None]:
-    """``1d4+1`` rounds as dice; minutes and hours as their average in rounds (RoundsDice holds no product), with
-    what was done."""
-    amount = amount.replace(" ", "")
-    per = ROUNDS_PER[unit.lower()]
-    if per == 1:
-        return amount, None
-    expr = parse_dice(amount)
-    mean = Fraction(expr.minimum + expr.maximum, 2)          # a sum of dice is symmetric about its middle
-    rounds = max(1, round(mean * per))
-    return str(rounds), (f"{amount} {unit}s is {per} x {amount} rounds, which a dice expression cannot write: "
-                         f"stored as its average, {rounds} rounds (a fight is over long before)")
-
-
-def _set(abilities: list[dict], key: str, engine: str, note: str) -> None:
-    for a in abilities:
-        if a["key"] == key:
-            a["engine"] = engine
-            a["notes"] = note
-
-
-def _ignored(abilities: list[dict], key: str, why: str) -> dict:
-    """An ability the engine leaves out: marked ignored, saying why; no stat-block field."""
-    _set(abilities, key, "ignored", why)
-    return {}
-
-
-def _unread(notes: Notes, abilities: list[dict], item: dict, cell, key: str, what: str, text: str,
-            label: str | None = None) -> dict:
-    """An ability whose numbers the text does not give: noted as unread (file, line and text) and marked ignored,
-    with what was missing; no stat-block field."""
-    notes.add("unread", _field_name(item), cell, f"{label or key}: {what}: not modelled", text[:200] or item["name"])
-    return _ignored(abilities, key, what)
-
-
-def _first(abilities: list[dict], key: str) -> dict | None:
-    return next((a for a in abilities if a["key"] == key), None)
-
-
-def own_description(block: RawBlock, name: str) -> Cell | None:
-    """The paragraph that describes the ability ``name`` for this creature: where the columns of one table share
-    their prose and it describes the ability once per creature (the ghoul's paralysis, then the ghast's), the
-    paragraph that names the creature (``a ghast's bite``); else the first."""
-    found = describing(block.description, name)
-    if len(found) < 2:
-        return found[0] if found else None
-    words = list(dict.fromkeys(w for w in re.findall(r"[a-z]+", block.title.lower()) if len(w) > 3))[:MAX_WORDS]
-    return max(found[:MAX_NAMING], key=lambda c: sum(1 for w in words if re.search(rf"\b{w}", c.text.lower())))
-
-
-MAX_NAMING = 50
-"""Paragraphs describing one ability that are weighed for naming the creature (the SRD has at most three)."""
-MAX_WORDS = 20
-"""Words of a creature's title looked for in them (the SRD's longest title has eight)."""
-
-
-def _description(block: RawBlock, item: dict, *names: str) -> Cell | None:
-    for name in (item["name"], *names):
-        name = re.sub(r"\d+d\d+(?:[+-]\d+)?|[+-]?\d+", " ", drop_parens(name.lower(), " "))
-        name = re.split(r"\s+(?:plus|or)\s+", name)[0].strip(" .,")
-        if name:
-            desc = own_description(block, name)
-            if desc is not None:
-                if " -- " not in item["text"]:          # the entry named it otherwise (a ghast's "paralyis")
-                    item["text"] = f"{item['text']} -- {desc.text.strip()[:400]}"[:600]
-                return desc
-    return None
-
-
-def combat_fields(block: RawBlock, abilities: list[dict], attack: list[list[dict]], full: list[list[dict]],
-                  reads: list[list[AttackRead]], notes: Notes) -> dict:
-    """The pounce, ferocity, improved grab, frightful presence and paralysis fields of the block, read from its
-    abilities (whose ``engine`` and ``notes`` this sets) and its routines (``attack`` and ``full``, as written);
-    ``reads`` are the routines as read, for the attacks that deal no hit-point damage and so are not kept."""
-    out: dict = {}
-    names = _attack_names(full + attack)
-    unrolled = {a.name.lower() for r in reads for a in r if a.damage is None}
-    for key, field in (("pounce", "pounce"), ("ferocity", "ferocity")):
-        if _first(abilities, key) is not None:
-            out[field] = True
-            _set(abilities, key, "modelled", field)
-    grab = _first(abilities, "improved grab")
-    if grab is not None:
-        out.update(_improved_grab(block, grab, abilities, names, unrolled, full, notes))
-    elif _first(abilities, "constrict") is not None:
-        _set(abilities, "constrict", "ignored", "constrict without improved grab: the engine's constrict is the "
-                                                "damage of a hold that improved grab starts")
-    fear = _first(abilities, "frightful presence")
-    if fear is not None:
-        out.update(_frightful_presence(block, fear, abilities, notes))
-    para = _first(abilities, "paralysis")
-    if para is not None:
-        out.update(_paralysis(block, para, abilities, names, unrolled, full, notes))
-    return out
+def flag(field: str):
+    """The reader of an ability that is a flag of the stat block (``pounce``, ``ferocity``): marked modelled."""
+    def reader(ctx: Reading, item: dict) -> dict:
+        ctx.mark(item["key"], "modelled", field)
+        return {field: True}
+    return reader
 
 
 # --------------------------------------------------------------------------------------------- improved grab
-def _improved_grab(block: RawBlock, item: dict, abilities: list[dict], names: list[str], unrolled: set[str],
-                   full: list[list[dict]], notes: Notes) -> dict:
-    cell = block.get(_field_name(item))
-    desc = _description(block, item, "improved grab")
-    text = _clean(desc.text) if desc else ""
-    m = _GRAB_ATTACK.search(text)
-    words = [w.strip() for w in re.split(r"\s+or\s+|\s+and\s+|,", m.group(1))] if m else []
-    words = [re.sub(r"^(?:its|a|an|the)\s+", "", w) for w in words if w]
-    attack: str | None = None
-    how = ""
-    if words:
-        found = [n for n in (_named(w, names) for w in words) if n]
-        missing = [w for w in words if _named(w, names) is None]
-        if not found:
-            why = "deals no hit-point damage" if any(_singular(w) in {_singular(u) for u in unrolled}
-                                                     for w in missing) else "is not an attack of its routines"
-            note = (f"its {' or '.join(words)} attack {why}: not an attack the engine rolls, so the engine's "
-                    "improved grab (a grapple when that attack hits) cannot start")
-            _set(abilities, "improved grab", "ignored", note)
-            return _ignored(abilities, "constrict", "constrict: the damage of a hold its improved grab would start, "
-                                                    "which the engine cannot (see improved grab)")
-        order = [n for n in names if n in found]
-        attack = order[0]
-        if len(found) > 1:
-            how = f"; the text names the {' or '.join(words)} attack: the {attack}, the first of the full attack"
-            notes.add("guess", _field_name(item), cell, f"improved grab: the text names the {' or '.join(words)} "
-                                                         f"attack; the engine's grab is on one attack: the {attack}, "
-                                                         "the first of the full attack", text[:200])
-        if m and re.search(r"\bboth\b", m.group(0)):
-            how += f"; the SRD's grab needs both {attack} attacks to hit, the engine's one"
-            notes.add("guess", _field_name(item), cell, f"improved grab: the SRD's needs both {attack} attacks to "
-                                                         f"hit; the engine's grabs when one {attack} hits", text[:200])
-    else:
-        natural = [n for n in names if n in NATURAL or _singular(n) in NATURAL]
-        melee = _melee_names(full)
-        attack = (natural or melee or names or [None])[0]
-        if attack is None:
-            notes.add("unread", _field_name(item), cell, "improved grab: no attack to grab with (the block has no "
-                                                          "attack routine): not modelled", text[:200] or item["name"])
-            _set(abilities, "improved grab", "ignored", "no attack to grab with")
-            return _ignored(abilities, "constrict", "constrict: its improved grab is not modelled")
-        how = f"; the text names no attack: the {attack}, the first natural attack of the full attack"
-        notes.add("guess", _field_name(item), cell, f"improved grab: {'its description' if desc else 'no description'}"
-                                                     f" names no attack to grab with: the {attack}, the first natural "
-                                                     "attack of the full attack", text[:200] or item["name"])
-    also = re.search(r"\balso use its improved grab ability on an? (\w+(?: \w+)?) attack", text, re.IGNORECASE)
-    if also and _named(also.group(1), names) != attack:
+def improved_grab(ctx: Reading, item: dict) -> dict:
+    """The attack it grabs with, what else its text says of the hold, and its constrict."""
+    desc = ctx.description(item, "improved grab")
+    text = clean(desc.text) if desc else ""
+    found = _grab_attack(ctx, item, desc, text)
+    if found is None:
+        return {}
+    attack, how = found
+    also = ALSO_GRAB.search(text)
+    if also and ctx.named(also.group(1)) != attack:
         how += f"; its grab with the {also.group(1).lower()} is left out (the engine's grab is on one attack)"
     grab: dict = {"attack": attack, "constrict": None}
-    if re.search(r"\ban opponent of any size\b", text, re.IGNORECASE):
+    if ANY_SIZE.search(text):
         grab["any_size"] = True
         how += "; against a foe of any size"
-    deals = re.search(r"\bautomatically deals (\w+) damage", text, re.IGNORECASE)
-    if deals and (other := _named(deals.group(1), names)) and other != attack:
+    deals = HOLD_DEALS.search(text)
+    if deals and (other := ctx.named(deals.group(1))) and other != attack:
         grab["damage_attack"] = other
         how += f"; the hold deals its {other}'s damage"
-    _set(abilities, "improved grab", "modelled", f"improved_grab on the {attack}{how}")
-    squeeze = _first(abilities, "constrict")
+    ctx.mark("improved grab", "modelled", f"improved_grab on the {attack}{how}")
+    squeeze = ctx.first("constrict")
     if squeeze is not None:
-        dice = _constrict(block, squeeze, abilities, notes)
-        if dice is not None:
-            grab["constrict"] = dice
+        grab["constrict"] = _constrict(ctx, squeeze)
     return {"improved_grab": grab}
 
 
-def _constrict(block: RawBlock, item: dict, abilities: list[dict], notes: Notes) -> str | None:
-    cell = block.get(_field_name(item))
-    entry = _clean(item["name"])
-    dice = re.findall(r"\b(\d+d\d+(?:\s*[+-]\s*\d+)?)\b", re.sub(r"\bplus \d+d\d+(?:[+-]\d+)?(?: \w+)?", "", entry))
-    desc = _description(block, item, "constrict")
+def _grab_attack(ctx: Reading, item: dict, desc, text: str) -> tuple[str, str] | None:
+    """(the attack it grabs with, what was done to choose it); None when it cannot grab (improved grab and
+    constrict marked ignored)."""
+    names = ctx.attack_names()
+    m = GRAB_ATTACK.search(text)
+    words = [ARTICLE.sub("", w) for w in (w.strip() for w in OR_AND.split(m.group(1))) if w] if m else []
+    if not words:
+        natural = [n for n in names if n in NATURAL or singular(n) in NATURAL]
+        attack = (natural or ctx.melee_names() or names or [None])[0]
+        if attack is None:
+            ctx.note_on(item, "unread", "improved grab: no attack to grab with (the block has no attack routine): "
+                                        "not modelled", text[:200] or item["name"])
+            ctx.mark("improved grab", "ignored", "no attack to grab with")
+            ctx.ignored("constrict", "constrict: its improved grab is not modelled")
+            return None
+        ctx.note_on(item, "guess", f"improved grab: {'its description' if desc else 'no description'} names no "
+                                   f"attack to grab with: the {attack}, the first natural attack of the full attack",
+                    text[:200] or item["name"])
+        return attack, f"; the text names no attack: the {attack}, the first natural attack of the full attack"
+    found = [n for n in (ctx.named(w) for w in words) if n]
+    if not found:
+        missing = [w for w in words if ctx.named(w) is None]
+        why = "deals no hit-point damage" if ctx.deal_no_damage(missing) else "is not an attack of its routines"
+        ctx.mark("improved grab", "ignored", f"its {' or '.join(words)} attack {why}: not an attack the engine "
+                                             "rolls, so the engine's improved grab (a grapple when that attack hits) "
+                                             "cannot start")
+        ctx.ignored("constrict", "constrict: the damage of a hold its improved grab would start, which the engine "
+                                 "cannot (see improved grab)")
+        return None
+    attack = next(n for n in names if n in found)
+    how = ""
+    if len(found) > 1:
+        how = f"; the text names the {' or '.join(words)} attack: the {attack}, the first of the full attack"
+        ctx.note_on(item, "guess", f"improved grab: the text names the {' or '.join(words)} attack; the engine's "
+                                   f"grab is on one attack: the {attack}, the first of the full attack", text[:200])
+    if BOTH.search(m.group(0)):
+        how += f"; the SRD's grab needs both {attack} attacks to hit, the engine's one"
+        ctx.note_on(item, "guess", f"improved grab: the SRD's needs both {attack} attacks to hit; the engine's "
+                                   f"grabs when one {attack} hits", text[:200])
+    return attack, how
+
+
+def _constrict(ctx: Reading, item: dict) -> str | None:
+    """A constrict's damage: the entry's (``Constrict 2d6+9``), else its paragraph's, else the ability's."""
+    entry = clean(item["name"])
+    dice = ENTRY_DICE.findall(PLUS_DICE.sub("", entry))
+    desc = ctx.description(item, "constrict")
     if not dice and desc is not None:
-        m = re.search(r"(?<!\d)(\d+d\d+(?:\s*[+-]\s*\d+)?) points? of (?:\w+ )?damage", desc.text)
+        m = POINTS_OF_DAMAGE.search(desc.text)
         dice = [m.group(1)] if m else []
     if not dice and item.get("damage"):
         dice = [item["damage"]]
     if not dice:
-        notes.add("unread", _field_name(item), cell, "constrict: no damage dice read: not modelled",
-                  (desc.text[:200] if desc else entry))
-        _set(abilities, "constrict", "ignored", "no damage dice read")
+        ctx.note_on(item, "unread", "constrict: no damage dice read: not modelled", desc.text[:200] if desc else entry)
+        ctx.mark("constrict", "ignored", "no damage dice read")
         return None
-    damage = dice[0].replace(" ", "")
+    damage = dice_text(dice[0])
     how = ""
     if len(dice) > 1:
         how += f"; {entry!r} gives several: the first, {damage}"
-        notes.add("guess", _field_name(item), cell, f"constrict: {entry!r} gives {len(dice)} damages (one per "
-                                                     f"attack that grabs): the first, {damage}", entry)
-    energy = _ENERGY_PLUS.search(entry)
+        ctx.note_on(item, "guess", f"constrict: {entry!r} gives {len(dice)} damages (one per attack that grabs): the "
+                                   f"first, {damage}", entry)
+    energy = PLUS_ENERGY.search(entry)
     if energy:
         how += (f"; its {energy.group(1)} {energy.group(2).lower()} is left out (the engine's constrict is one "
                 "damage expression)")
-        notes.add("guess", _field_name(item), cell, f"constrict: the {energy.group(1)} {energy.group(2).lower()} "
-                                                     f"of each constrict is left out: stored as {damage}", entry)
+        ctx.note_on(item, "guess", f"constrict: the {energy.group(1)} {energy.group(2).lower()} of each constrict is "
+                                   f"left out: stored as {damage}", entry)
     if parse_dice(damage).maximum < 1:
-        notes.add("changed", _field_name(item), cell, f"constrict {damage} is always below 1: stored as 1 (the "
-                                                       "SRD's minimum of 1 on a hit)", entry)
+        ctx.note_on(item, "changed", f"constrict {damage} is always below 1: stored as 1 (the SRD's minimum of 1 on "
+                                     "a hit)", entry)
         damage = "1"
-    _set(abilities, "constrict", "modelled", f"improved_grab.constrict {damage}{how}")
-    for a in abilities:
+    ctx.mark("constrict", "modelled", f"improved_grab.constrict {damage}{how}")
+    for a in ctx.abilities:
         if a["key"] == "constrict":
             a["damage"] = damage
     return damage
 
 
-def _paralysis_in_hold(abilities: list[dict], dc: int, rounds: re.Match, on: str, held: re.Match | None,
-                       notes: Notes, cell, text: str) -> dict:
-    """Paralysis of a foe the creature holds (SRD 3.5 chuul: "Anyone held in the tentacles must succeed on a DC 19
-    Fortitude save each round on the chuul's turn or be paralyzed for 6 rounds") or has swallowed (tendriculos:
-    "Once inside the plant's mass, the opponent must succeed on a DC 20 Fortitude save or be paralyzed for 3d6
-    rounds ... A new save is required each round"): a save on each of its turns while it holds the foe. It needs
-    the hold: improved grab (and swallow whole) that the engine models. The chuul's move of the foe from claw to
-    tentacles is abstract: the claw's hold is the tentacles' (they "grapple with the same strength")."""
-    grab = _first(abilities, "improved grab")
-    swallow = _first(abilities, "swallow whole")
-    if grab is None or grab["engine"] != "modelled" or (on == "swallowed" and swallow is None):
-        what = "swallow whole" if on == "swallowed" else "improved grab"
-        return _ignored(abilities, "paralysis", f"only a foe it {'has swallowed' if on == 'swallowed' else 'holds'} "
-                                                f"is paralyzed, and its {what} is not modelled")
-    attack = re.search(r"improved_grab on the ([a-z ]+?)(?:;|$)", grab.get("notes", ""))
-    duration, changed = _rounds(rounds.group(1), rounds.group(2))
-    how = "; the claw's hold stands for the tentacles'" if held and held.group(1) != (attack.group(1) if attack
-                                                                                        else "") else ""
-    if changed:
-        how += f"; {changed}"
-        notes.add("changed", "Special Attacks", cell, f"paralysis: {changed}", text[:200])
-    where = "it has swallowed" if on == "swallowed" else "it holds"
-    _set(abilities, "paralysis", "modelled", f"paralysis of a foe {where}: Fort DC {dc} on each of its turns, "
-                                             f"{duration} rounds{how}")
-    return {"paralysis": {"attack": attack.group(1) if attack else "bite", "dc": dc, "duration": duration,
-                          "immune_types": [], "on": on}}
+def lone_constrict(ctx: Reading, item: dict) -> dict:
+    """A constrict without improved grab: the engine's constrict is the damage of the hold a grab starts."""
+    if ctx.first("improved grab") is None:
+        ctx.mark("constrict", "ignored", "constrict without improved grab: the engine's constrict is the damage of a "
+                                         "hold that improved grab starts")
+    return {}
 
 
-# --------------------------------------------------------------------------------------------- frightful presence
-def _frightful_presence(block: RawBlock, item: dict, abilities: list[dict], notes: Notes) -> dict:
-    cell = block.get(_field_name(item))
-    desc = _description(block, item, "frightful presence")
-    text = _clean(desc.text) if desc else ""
-    m = re.search(r"\bDC\s*(\d+)", item["name"])
-    dc = number(m.group(1)) if m else None
-    if dc is None and text:
-        found = set(re.findall(r"\bDC (\d+) Will", text))
-        dc = number(found.pop()) if len(found) == 1 else None
-    if dc is None:
-        notes.add("unread", _field_name(item), cell, "frightful presence: no Will DC read: not modelled",
-                  text[:200] or item["name"])
-        return _ignored(abilities, "frightful presence", "no Will DC read")
-    duration = "4d6"
+# --------------------------------------------------------------------------------------------- swallow whole
+def swallow_whole(ctx: Reading, item: dict) -> dict:
+    """``A swallowed creature takes 2d8+8 points of bludgeoning damage and 8 points of acid damage per round``: the
+    first damage (the engine's is one expression); it needs the hold of an improved grab."""
+    desc, _ = ctx.text_of(item, "swallow whole")
+    text = ctx.following(desc, 3)
+    if ctx.data.get("improved_grab") is None:
+        return ctx.ignored("swallow whole", "no improved grab the engine models: swallow whole needs its hold")
+    m = SWALLOWED_DAMAGE.search(text)
+    if m is None:
+        return ctx.unread(item, "swallow whole", "the damage inside not read", text)
+    kind = "bludgeoning" if m.group(2).lower() in ("bludgeoning", "crushing") else m.group(2).lower()
+    damage = dice_text(m.group(1))
     how = ""
-    rounds = re.search(rf"\b(?:panicked|shaken|frightened|afraid) for ({_DICE}) (round|minute|hour)s?", text,
-                       re.IGNORECASE)
-    if rounds:
-        duration, changed = _rounds(rounds.group(1), rounds.group(2))
-        if changed:
-            notes.add("changed", _field_name(item), cell, f"frightful presence: {changed}", text[:200])
-            how = f"; {changed}"
-    elif re.search(r"as long as", text):
-        duration = "100"
-        how = "; shaken as long as the foe stays near it: for the whole fight (100 rounds)"
-        notes.add("guess", _field_name(item), cell, "frightful presence: shaken as long as the foe stays within "
-                                                     "its range: 100 rounds, the whole fight", text[:200])
-    if text and "panicked" not in text.lower() and "shaken" in text.lower():
-        how += "; the SRD's makes every foe shaken, the engine's panics those of 4 HD or fewer"
-        notes.add("guess", _field_name(item), cell, "frightful presence: the SRD's makes a foe shaken whatever its "
-                                                     "Hit Dice; the engine's panics foes of 4 HD or fewer",
-                  text[:200])
-    _set(abilities, "frightful presence", "modelled", f"frightful_presence: Will DC {dc}, {duration} rounds{how}")
-    for a in abilities:
-        if a["key"] == "frightful presence":
-            a["dc"], a["save"] = dc, "will"
-    return {"frightful_presence": {"dc": dc, "duration": duration}}
+    if m.group(3):
+        how = f"; its {dice_text(m.group(3))} {m.group(4).lower()} left out (the engine's is one damage expression)"
+        ctx.note_on(item, "guess", f"swallow whole: the {dice_text(m.group(3))} {m.group(4).lower()} a round is left "
+                                   f"out: stored as {damage} {kind}", text[:200])
+    if PARALYZES.search(text):
+        how += "; the paralysis of its juices is left out"
+    for a in ctx.abilities:
+        if a["key"] == "swallow whole":
+            a["damage"] = damage
+    ctx.mark("swallow whole", "modelled", f"swallow_whole: {damage} {kind} a round (cutting its way out is not "
+                                          f"modelled){how}")
+    return {"swallow_whole": {"damage": damage, "damage_types": [kind]}}
 
 
-# --------------------------------------------------------------------------------------------- paralysis
-def _paralysis(block: RawBlock, item: dict, abilities: list[dict], names: list[str], unrolled: set[str],
-               full: list[list[dict]], notes: Notes) -> dict:
-    cell = block.get(_field_name(item))
-    desc = _description(block, item, "paralysis")
-    text = _clean(desc.text) if desc else ""
-    dcs = set(_FORT_DC.findall(text))
-    rounds = _PARALYZED_FOR.search(text)
-    if len(dcs) != 1 or rounds is None:
-        what = "no description" if not desc else "no Fortitude DC" if len(dcs) != 1 else "no duration"
-        notes.add("unread", _field_name(item), cell, f"paralysis: {what} read: not modelled",
-                  text[:200] or item["name"])
-        return _ignored(abilities, "paralysis", f"{what} read")
-    dc = number(dcs.pop())
-    low = text.lower()
-    for a in abilities:
-        if a["key"] == "paralysis":
-            a["dc"], a["save"] = dc, "fort"
-    held = re.search(r"\bheld in (?:the |its )?(\w+)", low)
-    inside = re.search(r"\bswallow", low) and not re.search(r"\bhit by\b", low)
-    if (inside or held) and not re.search(r"\bhit by\b", low):
-        return _paralysis_in_hold(abilities, dc, rounds, "swallowed" if inside else "held", held, notes, cell,
-                                  text)
-    words: list[str] = []
-    m = re.search(r"\bhit by (?:an? |the )?[\w' ]*?'s? ([a-z ]+?) attacks?\b", low)
-    if m:
-        words = [w.strip() for w in re.split(r"\s+or\s+|\s+and\s+|,", m.group(1)) if w.strip()]
-    elif (m := re.search(r"\bthe (\w+) touches\b", low)):
-        words = [m.group(1)]
-    elif re.search(r"\bbitten by\b", low):
-        words = ["bite"]
+# --------------------------------------------------------------------------------------------- crush
+def crush(ctx: Reading, item: dict) -> dict:
+    """A dragon's (``Crush 2d8+16``: against foes three or more size categories smaller, Reflex at the breath
+    weapon's DC) or the mimic's ("deals 1d8+4 points of damage with a successful grapple check", with its adhesive:
+    "automatically grapples any creature it hits with its slam attack")."""
+    desc, text = ctx.text_of(item, "crush")
+    entry = FIRST_AMOUNT.search(WORD_CRUSH.sub("", clean(item["name"])))
+    if "with a successful grapple check" in text:
+        return _adhesive(ctx, item, text)
+    breath = ctx.data.get("breath_weapon")
+    if entry is None or "d" not in entry.group(1) or breath is None:
+        what = "no damage" if entry is None else "no breath weapon to take the DC from"
+        return ctx.unread(item, "crush", f"{what} read", text)
+    damage = dice_text(entry.group(1))
+    smaller = 3                                     # "three or more size categories smaller"
+    for a in ctx.abilities:
+        if a["key"] == "crush":
+            a["damage"], a["dc"], a["save"] = damage, breath["dc"], "ref"
+    ctx.mark("crush", "modelled", f"crush: {damage} on foes {smaller} or more sizes smaller, Reflex DC {breath['dc']} "
+                                  "(its breath weapon's) negates, as its standard action (the pin's damage at once, "
+                                  "the pin not kept)")
+    return {"crush": {"damage": damage, "dc": breath["dc"], "smaller_by": smaller}}
+
+
+def _adhesive(ctx: Reading, item: dict, text: str) -> dict:
+    glue = ctx.first("adhesive")
+    _, glue_text = ctx.text_of(glue, "adhesive") if glue is not None else (None, "")
+    m = ADHESIVE.search(glue_text)
+    attack = ctx.named(m.group(1)) if m else None
+    dmg = GRAPPLE_DAMAGE.search(text)
+    if attack is None or dmg is None or ctx.data.get("improved_grab") is not None:
+        return ctx.ignored("crush", "the damage of a grapple, and no adhesive or grab that starts it read")
+    slam = next(a for r in ctx.routines() for a in r if a["name"] == attack)
     how = ""
-    melee = _melee_names(full)
-    found: list[str] = []
-    for w in words:
-        if w == "melee":
-            found += [n for n in melee if n not in found]
-        elif (n := _named(w, names)) and n not in found:
-            found.append(n)
-    if not words:
-        notes.add("unread", _field_name(item), cell, "paralysis: the attack that delivers it not read: not modelled",
-                  text[:200])
-        return _ignored(abilities, "paralysis", "the attack that delivers it not read")
-    if not found:
-        missing = " or ".join(words)
-        why = "deals no hit-point damage" if any(_singular(w) in {_singular(u) for u in unrolled} for w in words) \
-            else "is not an attack of its routines (it comes of a hold it keeps)" if "bite" in words \
-            else "is not an attack of its routines"
-        return _ignored(abilities, "paralysis", f"its {missing} {why}: not an attack the engine rolls, and the "
-                                                "engine's paralysis is on a hit with one")
-    order = [n for n in names if n in found]
-    attack = order[0]
-    named = [w for w in words if w != "melee"]
-    if len(order) > 1:
-        how += f"; the SRD's paralyzes on a {' or '.join(order)} hit, the engine's on the {attack} (the first of " \
-               "the full attack)"
-        notes.add("guess", _field_name(item), cell, f"paralysis: the SRD's is on a hit with the {' or '.join(order)}"
-                                                     f"; the engine's is on one attack: the {attack}, the first of "
-                                                     "the full attack", text[:200])
-    left = [w for w in named if _named(w, names) is None]
-    if left:
-        how += f"; its {' and '.join(left)} left out (not an attack the engine rolls)"
-    duration, changed = _rounds(rounds.group(1), rounds.group(2))
-    if changed:
-        how += f"; {changed}"
-        notes.add("changed", _field_name(item), cell, f"paralysis: {changed}", text[:200])
-    if re.search(r"\belves (?:have|are) immun", low):
-        how += "; elves' immunity left out (elf is a race, not a creature type the model has)"
-        notes.add("guess", _field_name(item), cell, "paralysis: elves are immune to it in the SRD; elf is a race, "
-                                                     "not a creature type the model has: left out", text[:200])
-    _set(abilities, "paralysis", "modelled", f"paralysis on the {attack}: Fort DC {dc}, {duration} rounds{how}")
-    return {"paralysis": {"attack": attack, "dc": dc, "duration": duration, "immune_types": []}}
+    if dice_text(dmg.group(1)) != slam["damage"]:
+        how = f"; its crush {dice_text(dmg.group(1))} differs from the {attack}'s {slam['damage']}: the {attack}'s"
+        ctx.note_on(item, "guess", f"crush: the hold deals the {attack}'s damage", text[:200])
+    ctx.mark("crush", "modelled", f"crush: its hold deals {slam['damage']} on each won grapple check (improved_grab on "
+                                  f"the {attack}){how}")
+    ctx.mark("adhesive", "modelled", f"adhesive: a hit with its {attack} holds the foe, of any size, with no grapple "
+                                     "check, and the foe cannot escape while it lives")
+    return {"improved_grab": {"attack": attack, "constrict": None, "any_size": True, "automatic": True}}
+
+
+# --------------------------------------------------------------------------------------------- attach and drains
+def attach(ctx: Reading, item: dict) -> dict:
+    """Attach and blood drain: the stirge's ("If a stirge hits with a touch attack, it uses its eight pincers to
+    latch onto the opponent's body ... dealing 1d4 points of Constitution damage in any round when it begins its
+    turn attached ... Once it has dealt 4 points of Constitution damage, it detaches and flies off") and the dire
+    weasel's ("latches onto the opponent's body ... A dire weasel drains blood for 1d4 points of Constitution damage
+    each round it remains attached"; a weasel "automatically deals bite damage each round it remains attached"):
+    a hold that starts on a hit with no check, has no escape (only a pin removes it) and needs no check to keep."""
+    desc, text = ctx.text_of(item, "attach")
+    drain_item = ctx.first("blood drain")
+    _, drain_text = ctx.text_of(drain_item, "blood drain") if drain_item is not None else (None, "")
+    hit = HITS_WITH.search(text)
+    loss = BLOOD_LOSS.search(drain_text)
+    attack = ctx.named(hit.group(1)) if hit else None
+    if attack is None or loss is None or ctx.data.get("improved_grab") is not None:
+        return ctx.ignored("attach", "its attack and blood drain not read")
+    limit = DETACHES.search(drain_text)
+    grab = {"attack": attack, "constrict": None, "any_size": True, "automatic": True, "hold_check": False,
+            "drain": {"dice": dice_text(loss.group(1)), "ability": "con"}}
+    if limit:
+        grab["drain_limit"] = number(limit.group(1))
+    bite = "; its bite's damage each round" if "bite" in attack else ""
+    ctx.mark("attach", "modelled", f"improved_grab on the {attack} with no grapple check, of any size, no escape (a "
+                                   f"pin, which the model has not, removes it){bite}")
+    ctx.mark("blood drain", "modelled", f"improved_grab.drain: {grab['drain']['dice']} Constitution on each of its "
+                                        "turns attached" + (f", until {limit.group(1)} points: then it flies off"
+                                                            if limit else ""))
+    return {"improved_grab": grab}
+
+
+def blood_drain(ctx: Reading, item: dict) -> dict:
+    """The rast's: ``drains blood from a grabbed opponent, dealing 1 point of Constitution damage each round it
+    maintains the hold`` (a stirge's and a weasel's come with their attach)."""
+    desc, text = ctx.text_of(item, "blood drain")
+    m = GRABBED_DRAIN.search(text)
+    grab = ctx.data.get("improved_grab")
+    if m is None or grab is None or grab.get("drain"):
+        return ctx.ignored("blood drain", "a drain of a pin, or with no hold the engine models")
+    ctx.mark("blood drain", "modelled", f"improved_grab.drain: {dice_text(m.group(1))} Constitution on each turn it "
+                                        "keeps its hold")
+    return {"improved_grab": {**grab, "drain": {"dice": dice_text(m.group(1)), "ability": "con"}}}
+
+
+def acid_sting(ctx: Reading, item: dict) -> dict:
+    """The giant soldier ant's: ``If it successfully grabs an opponent, it can attempt to sting each round (+3 attack
+    bonus). A hit with the sting attack deals 1d4+1 points of piercing damage and 1d4 points of acid damage``: the
+    attack it makes each turn it holds a foe (the engine's rake does this)."""
+    desc, text = ctx.text_of(item, "acid sting")
+    m = ACID_STING.search(text)
+    if m is None or ctx.data.get("improved_grab") is None or ctx.data.get("rake") is not None:
+        return ctx.ignored("acid sting", "no grab to sting from, or its numbers not read")
+    ctx.mark("acid sting", "modelled", f"the sting it makes each turn it holds a foe: {m.group(1)} melee "
+                                       f"({dice_text(m.group(2))} piercing plus {dice_text(m.group(3))} acid)")
+    return {"rake": {"name": "sting", "bonuses": [number(m.group(1))], "damage": dice_text(m.group(2)),
+                     "damage_types": ["piercing"], "extra_damage": dice_text(m.group(3)), "extra_damage_type": "acid"}}
+
+
+def engulf(ctx: Reading, item: dict) -> dict:
+    """The gelatinous cube's: ``can simply mow down Large or smaller creatures as a standard action ... DC 13
+    Reflex save or be engulfed ... subject to the cube's paralysis and acid``: its acid is its slam's (``1d6
+    acid``), its paralysis the slam's."""
+    desc, text = ctx.text_of(item, "engulf")
+    m = search_chain(text, *ENGULF)
+    acid = next((a for r in (ctx.data.get("attack") or []) for a in r if a.get("extra_damage_type") == "acid"), None)
+    if m is None or acid is None or m.group(1).lower() not in SIZE_WORDS:
+        return ctx.ignored("engulf", "an engulfing of other terms (a cloaker's, a mouther's)")
+    ctx.save_of("engulf", number(m.group(2)), "ref")
+    for a in ctx.abilities:
+        if a["key"] == "paralysis" and a.get("notes"):
+            a["notes"] = a["notes"].replace("; its engulf left out (not an attack the engine rolls)",
+                                            "; and on each of its turns inside it (engulf)")
+    ctx.mark("engulf", "modelled", f"engulf: instead of its slam, foes {m.group(1).lower()} or smaller (as many as a "
+                                   f"10-foot burst covers) Reflex DC {m.group(2)} or inside it: out of the fight, "
+                                   f"{acid['extra_damage']} acid and its paralysis each turn (the attacks of "
+                                   "opportunity that forgo the save, and escaping, are not modelled)")
+    return {"engulf": {"dc": number(m.group(2)), "max_size": m.group(1).lower(), "damage": acid["extra_damage"]}}

@@ -1,21 +1,19 @@
-"""Finding SRD 3.5 stat blocks in text: Markdown tables in the SRD layout and plain ``Field: value`` lines.
-
-The SRD writes a stat block as a column of fields (``Hit Dice:``, ``Armor Class:``, ``Full Attack:`` ...). The
-Markdown conversion of the SRD chapters puts them in tables, one creature per column and several columns per
-table, with the conversion's marks (stray empty cells, a cell wrapped over two lines, a value glued to its label
-as in ``Special Attacks:--``); a stat block copied from an SRD web page is plain lines, ``Hit Dice: 6d8+36 (63
-hp)``. Both become :class:`RawBlock` objects: the creature's title, its size-and-type line and every field's text
-with the line it is on. Reading the numbers out of them is :mod:`arena.srd.fields`' job.
+"""The text the importer reads, and the few ways it reads any of it: a :class:`Cell` (text and its line), a
+:class:`RawBlock` (one creature's stat block as text, found by :mod:`arena.srd.blocks`), and the helpers every
+reader uses: the canonical field names, :func:`clean`, :func:`is_dash`, the one number reader :func:`number`,
+:func:`top_level_split`, and :func:`drop_parens` and :func:`search_chain`, which do in linear time what a
+regular expression did in quadratic time on a hostile line.
 """
 
 from __future__ import annotations
 
-import bisect
 import re
-from collections.abc import Callable
 from dataclasses import dataclass, field
+from fractions import Fraction
 
-from arena.limits import MAX_IMPORT_BLOCKS
+from arena.dice import parse as parse_dice
+from arena.limits import MAX_IMPORT_DIGITS
+from arena.srd.patterns import SIZE_WORDS, TYPE_WORDS
 
 FIELDS = ("Size/Type", "Hit Dice", "Initiative", "Speed", "Armor Class", "Base Attack/Grapple", "Attack",
           "Full Attack", "Space/Reach", "Special Attacks", "Special Qualities", "Saves", "Abilities", "Skills",
@@ -24,22 +22,24 @@ FIELDS = ("Size/Type", "Hit Dice", "Initiative", "Speed", "Armor Class", "Base A
 """The fields of an SRD 3.5 stat block, in the SRD's order (``Size/Type`` is the web pages' name for the line
 under the creature's name)."""
 
-_ALIASES = {"special qualitiy": "Special Qualities", "special quality": "Special Qualities",
-            "special attack": "Special Attacks", "base attack / grapple": "Base Attack/Grapple",
-            "base attack": "Base Attack/Grapple", "armour class": "Armor Class", "space / reach": "Space/Reach",
-            "full attacks": "Full Attack", "attacks": "Attack", "challenge ratings": "Challenge Rating",
-            "size / type": "Size/Type", "save": "Saves", "ability scores": "Abilities", "ac": "Armor Class"}
-_BY_KEY = {f.lower(): f for f in FIELDS} | _ALIASES
+ALIASES = {"special qualitiy": "Special Qualities", "special quality": "Special Qualities",
+           "special attack": "Special Attacks", "base attack / grapple": "Base Attack/Grapple",
+           "base attack": "Base Attack/Grapple", "armour class": "Armor Class", "space / reach": "Space/Reach",
+           "full attacks": "Full Attack", "attacks": "Attack", "challenge ratings": "Challenge Rating",
+           "size / type": "Size/Type", "save": "Saves", "ability scores": "Abilities", "ac": "Armor Class"}
+"""Labels the SRD pages misspell or vary (``Special Qualitiy:``), as their field."""
+_BY_KEY = {f.lower(): f for f in FIELDS} | ALIASES
 
-SIZE_WORDS = ("fine", "diminutive", "tiny", "small", "medium", "large", "huge", "gargantuan", "colossal")
-TYPE_WORDS = ("aberration", "animal", "construct", "dragon", "elemental", "fey", "giant", "humanoid",
-              "magical beast", "monstrous humanoid", "ooze", "outsider", "plant", "undead", "vermin")
-_SIZES_ALT, _TYPES_ALT = "|".join(SIZE_WORDS), "|".join(TYPE_WORDS)
-_TYPE_LINE = re.compile(rf"^\s*(?:({_SIZES_ALT})(?:[- ]size)?\s+)?({_TYPES_ALT})\b(?:\s*(\([^)]*\)?))?\s*$",
-                        re.IGNORECASE)         # one "\s*" before the end: two in a row rescan a run of spaces
+TYPE_LINE = re.compile(rf"^\s*(?:({'|'.join(SIZE_WORDS)})(?:[- ]size)?\s+)?({'|'.join(TYPE_WORDS)})\b"
+                       r"(?:\s*(\([^)]*\)?))?\s*$", re.IGNORECASE)
+"""A size-and-type line: ``Large Giant``, ``Medium Outsider (Evil, Lawful)``, ``Huge Elemental (Air,
+Extraplanar)``. One ``\\s*`` before the end: two in a row rescan a run of spaces."""
 
-MAX_WRAPPED_LINES = 24
-"""Lines one table row may be wrapped over (a cell with a line break in it) before the row counts as broken."""
+DASHES = ("--", "—", "–", "-", "---", "none", "None", "—-")
+"""What a field holds when the creature has none: ``Special Attacks: --``."""
+
+ROUNDS_PER = {"round": 1, "minute": 10, "hour": 600}
+"""SRD 3.5: a round is 6 seconds."""
 
 
 @dataclass(frozen=True)
@@ -61,7 +61,8 @@ class RawBlock:
     type_line: Cell | None
     fields: dict[str, Cell]
     layout: str
-    """``table`` (a Markdown table column) or ``lines`` (``Field: value`` lines)."""
+    """``table`` (a Markdown table column), ``lines`` (``Field: value`` lines) or ``dragon tables`` (a true
+    dragon's row of its variety's tables by age)."""
     column: int = 0
     columns: int = 1
     description: list[Cell] = field(default_factory=list)
@@ -76,6 +77,107 @@ class RawBlock:
 
     def get(self, name: str) -> Cell | None:
         return self.fields.get(name)
+
+
+def field_name(label: str) -> str | None:
+    """The canonical field of a label (``Special Qualitiy:`` -> ``Special Qualities``), or None."""
+    key = " ".join(label.strip().rstrip(":").strip().lower().split())
+    return _BY_KEY.get(key)
+
+
+def is_type_line(text: str) -> bool:
+    """``Large Giant``, ``Medium Outsider (Evil, Lawful)``, ``Huge Elemental (Air, Extraplanar)``."""
+    return bool(TYPE_LINE.match(text.strip()))
+
+
+def title_case(text: str) -> str:
+    """``BEAR, BLACK`` -> ``Bear, Black``; ``WILL-O'-WISP`` -> ``Will-o'-Wisp``; mixed case is kept."""
+    if text != text.upper():
+        return text.strip()
+    small = {"of", "the", "and", "o'", "with"}
+    words: list[str] = []
+    for word in text.lower().split():
+        parts = word.split("-")
+        parts = [p if p in small and words else p[:1].upper() + p[1:] for p in parts]
+        words.append("-".join(parts))
+    return " ".join(words).strip()
+
+
+# --------------------------------------------------------------------------------------------- reading any text
+def clean(text: str) -> str:
+    """The text with the SRD's typographic minus, en dash and times sign as ``-`` and ``x``, blanks made one space."""
+    return " ".join(text.replace("−", "-").replace("–", "-").replace("×", "x").split())
+
+
+def is_dash(text: str | None) -> bool:
+    """Whether a field holds nothing: missing, blank, or a dash (:data:`DASHES`)."""
+    return text is None or text.strip().strip("*").strip() in DASHES or not text.strip()
+
+
+class NumberTooLarge(ValueError):
+    """A number of more than :data:`~arena.limits.MAX_IMPORT_DIGITS` digits in an imported stat block."""
+
+
+def number(text: str | int) -> int:
+    """The whole number ``text`` holds (``12``, ``+5``, ``- 3``, ``1,200``): every whole number the importer reads
+    goes through here. More than :data:`~arena.limits.MAX_IMPORT_DIGITS` digits is :class:`NumberTooLarge` (never
+    Python's ValueError for a 4,300-digit string, and no creature has a number that large)."""
+    if isinstance(text, int):
+        return text
+    compact = text.replace(" ", "").replace(",", "")
+    digits = compact.lstrip("+-")
+    if len(digits) > MAX_IMPORT_DIGITS:
+        shown = digits[:12] + "..." if len(digits) > 12 else digits
+        raise NumberTooLarge(f"number too large ({shown}: {len(digits):,} digits; the limit is {MAX_IMPORT_DIGITS})")
+    return int(compact)
+
+
+def signed(text: str) -> int:
+    """A bonus: ``+5``, ``-2``, ``+ 3``."""
+    return number(text.replace(" ", "").replace("+", ""))
+
+
+def dice_text(text: str) -> str:
+    """Dice as the stat block writes them: ``2d6 + 3`` -> ``2d6+3``."""
+    return text.replace(" ", "")
+
+
+def in_rounds(amount: str, unit: str) -> tuple[str, str | None]:
+    """``1d4+1`` rounds as dice; minutes and hours as their average in rounds (RoundsDice holds no product), with
+    what was done."""
+    amount = dice_text(amount)
+    per = ROUNDS_PER[unit.lower()]
+    if per == 1:
+        return amount, None
+    expr = parse_dice(amount)
+    mean = Fraction(expr.minimum + expr.maximum, 2)          # a sum of dice is symmetric about its middle
+    rounds = max(1, round(mean * per))
+    return str(rounds), (f"{amount} {unit}s is {per} x {amount} rounds, which a dice expression cannot write: "
+                         f"stored as its average, {rounds} rounds (a fight is over long before)")
+
+
+def top_level_split(text: str, separators: tuple[str, ...]) -> list[str]:
+    """``text`` split at separators outside parentheses (the longest separator first), each part stripped, empty
+    parts left out: ``2 claws +9 melee (1d6+6, 1d4) and bite +4 melee (1d6+3)`` at `` and `` is two parts."""
+    out, depth, cur, i = [], 0, "", 0
+    seps = sorted(separators, key=len, reverse=True)
+    while i < len(text):
+        ch = text[i]
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth = max(0, depth - 1)
+        if depth == 0:
+            hit = next((s for s in seps if text.startswith(s, i)), None)
+            if hit:
+                out.append(cur)
+                cur = ""
+                i += len(hit)
+                continue
+        cur += ch
+        i += 1
+    out.append(cur)
+    return [p.strip() for p in out if p.strip()]
 
 
 def drop_parens(text: str, repl: str = " ") -> str:
@@ -128,473 +230,3 @@ def search_chain(text: str, *parts: str, flags: int = 0) -> Chain | None:
         else:
             return Chain(tuple(groups))
     return None
-
-
-def field_name(label: str) -> str | None:
-    """The canonical field of a label (``Special Qualitiy:`` -> ``Special Qualities``), or None."""
-    key = " ".join(label.strip().rstrip(":").strip().lower().split())
-    return _BY_KEY.get(key)
-
-
-def is_type_line(text: str) -> bool:
-    """``Large Giant``, ``Medium Outsider (Evil, Lawful)``, ``Huge Elemental (Air, Extraplanar)``."""
-    return bool(_TYPE_LINE.match(text.strip()))
-
-
-# --------------------------------------------------------------------------------------------- Markdown tables
-@dataclass
-class _Row:
-    line: int
-    cells: list[str]
-
-
-def _rows(lines: list[str], start: int) -> tuple[list[_Row], int]:
-    """The table rows from ``lines[start]`` on (a row wrapped over several lines is joined): (rows, next index)."""
-    rows: list[_Row] = []
-    i = start
-    while i < len(lines) and lines[i].lstrip().startswith("|"):
-        first = i
-        text = lines[i].strip()
-        wrapped = 0
-        while not text.endswith("|") and i + 1 < len(lines) and wrapped < MAX_WRAPPED_LINES:
-            nxt = lines[i + 1].strip()
-            if nxt.startswith("|"):
-                break
-            i += 1
-            wrapped += 1
-            if nxt:
-                text = f"{text} {nxt}"
-        body = text.strip()
-        body = body[1:] if body.startswith("|") else body
-        body = body[:-1] if body.endswith("|") else body
-        rows.append(_Row(first + 1, [c.strip() for c in body.split("|")]))
-        i += 1
-    return rows, i
-
-
-def _split_label(cells: list[str]) -> tuple[str | None, str, list[str]]:
-    """(field, label text, value cells) of a row; a value glued to its label (``Special Attacks:--``) is split off."""
-    if not cells:
-        return None, "", []
-    label, values = cells[0], cells[1:]
-    name = field_name(label)
-    if name is None and ":" in label:
-        head, _, rest = label.partition(":")
-        name = field_name(head)
-        if name is not None and rest.strip():
-            values = [rest.strip(), *values]
-    return name, label, values
-
-
-def _filled(values: list[str]) -> list[tuple[int, str]]:
-    return [(i, v) for i, v in enumerate(values) if v]
-
-
-@dataclass
-class _Table:
-    start: int
-    end: int
-    rows: list[_Row]
-
-
-def _stat_tables(lines: list[str]) -> list[_Table]:
-    tables: list[_Table] = []
-    i = 0
-    while i < len(lines):
-        if lines[i].lstrip().startswith("|"):
-            rows, nxt = _rows(lines, i)
-            known = {_split_label(r.cells)[0] for r in rows} - {None}
-            if "Hit Dice" in known and len(known) >= 3:
-                tables.append(_Table(i, nxt, rows))
-            i = nxt
-        else:
-            i += 1
-    return tables
-
-
-_HEADING = re.compile(r"^[A-Z0-9][A-Z0-9 ,'()\-/.]+$")
-
-
-def _heading_before(lines: list[str], index: int, floor: int) -> str | None:
-    """The nearest heading line (capitals, ``TROLL``; or a short title line) above ``index``, not above ``floor``."""
-    for j in range(index - 1, max(floor, index - 60) - 1, -1):
-        text = lines[j].strip()
-        if not text or text.startswith("|"):
-            continue
-        if _HEADING.match(text) and any(c.isalpha() for c in text) and text.upper() != "COMBAT":
-            return text
-    for j in range(index - 1, max(floor, index - 8) - 1, -1):
-        text = lines[j].strip()
-        if text and not text.startswith("|") and len(text) <= 40 and not text.endswith((".", ":")):
-            return text
-    return None
-
-
-def title_case(text: str) -> str:
-    """``BEAR, BLACK`` -> ``Bear, Black``; ``WILL-O'-WISP`` -> ``Will-o'-Wisp``; mixed case is kept."""
-    if text != text.upper():
-        return text.strip()
-    small = {"of", "the", "and", "o'", "with"}
-    words = []
-    for word in text.lower().split():
-        parts = word.split("-")
-        parts = [p if p in small and words else p[:1].upper() + p[1:] for p in parts]
-        words.append("-".join(parts))
-    return " ".join(words).replace("(", "(").strip()
-
-
-_FIELDS_ALT = "|".join(re.escape(f) for f in FIELDS if f != "Size/Type")
-_EMBEDDED = re.compile(rf"\s({_FIELDS_ALT}):\s*")
-
-
-def _labelled_rows(table: _Table) -> tuple[list[_Row], list[tuple[str, str, _Row, list[str]]]]:
-    """(the unlabelled rows above ``Hit Dice``, the rows below it as (field, label, row, value cells)).
-
-    Conversion marks are mended here: an unlabelled row under a row with too few values holds the missing ones
-    (a cell the converter moved one line down); a second ``Attack:`` row where ``Full Attack:`` is missing is
-    the full attack; a value holding another field (``+10/+26 Attack:Morningstar ...``) is split in two.
-    """
-    head_rows: list[_Row] = []
-    labelled: list[tuple[str, str, _Row, list[str]]] = []
-    for row in table.rows:
-        name, label, values = _split_label(row.cells)
-        if name is None and not labelled and not label.strip():
-            head_rows.append(row)
-            continue
-        if name is None and not label.strip() and labelled and labelled[-1][0]:
-            prev_name, prev_label, prev_row, prev_values = labelled[-1]
-            merged = list(prev_values)
-            extra = [v for v in values if v]
-            for k, v in enumerate(merged):
-                if not v and extra and k < len(merged):
-                    merged[k] = extra.pop(0)
-            if not extra:
-                labelled[-1] = (prev_name, prev_label, prev_row, merged)
-                continue
-        labelled.append((name or "", label, row, values))
-    names = [n for n, *_ in labelled]
-    if names.count("Attack") == 2 and "Full Attack" not in names:
-        k = [i for i, n in enumerate(names) if n == "Attack"][1]
-        labelled[k] = ("Full Attack", "Attack: (the second)", labelled[k][2], labelled[k][3])
-    out: list[tuple[str, str, _Row, list[str]]] = []
-    present = {n for n, *_ in labelled}
-    for name, label, row, values in labelled:
-        split: list[tuple[str, list[str]]] = [(name, [])]
-        for v in values:
-            m = _EMBEDDED.search(v)
-            if m and m.group(1) not in present and name:
-                split[-1][1].append(v[:m.start()].strip())
-                split.append((m.group(1), [v[m.end():].strip()]))
-                present.add(m.group(1))
-            else:
-                split[-1][1].append(v)
-        out.extend((n, label if n == name else n + ":", row, vals) for n, vals in split)
-    return head_rows, out
-
-
-def _table_blocks(table: _Table, file: str, lines: list[str], floor: int) -> list[RawBlock]:
-    head_rows, labelled = _labelled_rows(table)
-    for k in range(len(head_rows) - 1, 0, -1):        # "(Human, Shapechanger)" wrapped under "Medium Humanoid"
-        filled = _filled(head_rows[k].cells[1:])
-        above = head_rows[k - 1].cells
-        if filled and all(v.startswith("(") for _, v in filled) and len(_filled(above[1:])) == len(filled):
-            for (_, v), (j, _) in zip(filled, _filled(above[1:]), strict=True):
-                above[j + 1] = f"{above[j + 1]} {v}"
-            del head_rows[k]
-    hd = next(v for n, _, _, v in labelled if n == "Hit Dice")
-    positions = [i for i, _ in _filled(hd)]
-    count = len(positions)
-    type_row = names_row = None
-    for row in reversed(head_rows):
-        filled = _filled(row.cells[1:])
-        if type_row is None and names_row is None and filled and all(is_type_line(v) for _, v in filled):
-            type_row = row
-        elif names_row is None and filled:
-            names_row = row
-    heading = _heading_before(lines, table.start, floor)
-    problems: list[tuple[int, str, str, str]] = []
-
-    def column_values(row: _Row, values: list[str], what: str) -> list[str | None]:
-        filled = _filled(values)
-        if len(filled) == count:
-            return [v for _, v in filled]
-        by_position = [values[p] if p < len(values) and values[p] else None for p in positions]
-        if filled and sum(v is not None for v in by_position) == len(filled):
-            return by_position
-        if not filled:
-            return [None] * count
-        shown = " | ".join(v for _, v in filled)
-        problems.append((row.line, what, shown, f"{len(filled)} values for {count} creatures: read in order"))
-        out: list[str | None] = [v for _, v in filled][:count]
-        return out + [None] * (count - len(out))
-
-    titles = column_values(names_row, names_row.cells[1:], "name") if names_row else [None] * count
-    types = column_values(type_row, type_row.cells[1:], "Size/Type") if type_row else [None] * count
-    columns: list[tuple[str, int, list[str | None]]] = []
-    for name, label, row, values in labelled:
-        if not name:
-            if any(values):
-                problems.append((row.line, label.rstrip(":") or "(unlabelled row)",
-                                 " | ".join(v for v in values if v), "not a field of an SRD stat block: left out"))
-            continue
-        columns.append((name, row.line, column_values(row, values, name)))
-    blocks = []
-    for col in range(count):
-        title, guessed = titles[col], False
-        if not title:
-            guessed = count > 1 or heading is None
-            base = title_case(heading) if heading else "Unnamed Creature"
-            title = base if count == 1 else f"{base} {col + 1}"
-        fields: dict[str, Cell] = {}
-        if types[col]:
-            fields["Size/Type"] = Cell(types[col], type_row.line)
-        for name, line, texts in columns:
-            if texts[col] is not None and name not in fields:
-                fields[name] = Cell(texts[col], line)
-        blocks.append(RawBlock(file=file, line=table.rows[0].line, title=" ".join(title.split()),
-                               title_guessed=guessed, type_line=fields.get("Size/Type"), fields=fields,
-                               layout="table", column=col, columns=count, problems=list(problems)))
-    return blocks
-
-
-def _tables(text: str, file: str) -> list[RawBlock]:
-    """The table columns of ``text``. Tables with no prose between them form a group (an elemental's six sizes
-    in two tables) whose description is the prose after the group's last table, then the prose before its first
-    one (a family's shared COMBAT section)."""
-    lines = text.split("\n")
-    tables = _stat_tables(lines)
-    groups: list[tuple[int, int, list[RawBlock]]] = []     # (first table's start, last table's end, blocks)
-    previous_end = 0
-    for table in tables:
-        made = _table_blocks(table, file, lines, previous_end)
-        if groups and not _has_prose(lines[previous_end:table.start]):
-            start, _, blocks = groups[-1]
-            groups[-1] = (start, table.end, blocks + made)
-        else:
-            groups.append((table.start, table.end, made))
-        previous_end = table.end
-    out: list[RawBlock] = []
-    for k, (start, end, blocks) in enumerate(groups):
-        after_end = groups[k + 1][0] if k + 1 < len(groups) else len(lines)
-        before_start = groups[k - 1][1] if k else 0
-        description = [Cell(lines[j], j + 1) for j in range(end, after_end)]
-        description += [Cell(lines[j], j + 1) for j in range(before_start, start)]
-        for b in blocks:
-            b.description = description
-        out.extend(blocks)
-    return out
-
-
-def _has_prose(lines: list[str]) -> bool:
-    """Lines that hold a sentence or an ability description (not only blanks, headings or table rows)."""
-    return any(len(t.strip()) > 60 and not t.lstrip().startswith("|") for t in lines)
-
-
-# --------------------------------------------------------------------------------------------- Field: value lines
-_LABEL = re.compile(r"[A-Za-z][A-Za-z /]*")
-_STAT_LOOKS = {
-    "Hit Dice": re.compile(r"(?<!\d)\d+\s*d\s*\d+|^\s*-\s*\d"),
-    "Armor Class": re.compile(r"^\s*-?\d+"),
-    "Saves": re.compile(r"\bfort", re.IGNORECASE),
-    "Abilities": re.compile(r"\bstr\b", re.IGNORECASE),
-    "Base Attack/Grapple": re.compile(r"^\s*[+-]?\d+\s*/"),
-    "Challenge Rating": re.compile(r"^\s*[\d/.\-]+\s*$"),
-}
-
-
-def _field_of_line(text: str) -> tuple[str, str] | None:
-    r"""(field, value) of a ``Field: value`` line (``**Hit Dice:** 6d8+36``), or None: what
-    ``^\s*\**([A-Za-z][A-Za-z /]*?)\**\s*:\s*\**\s*(.*)$`` reads, without a pattern (its label rescanned a long
-    run of blanks before a missing colon from every place in it)."""
-    text = text.replace("\t", " ")
-    colon = text.find(":")
-    if colon < 0:
-        return None
-    label = text[:colon].lstrip().lstrip("*").rstrip().rstrip("*")
-    if not _LABEL.fullmatch(label):
-        return None
-    name = field_name(label)
-    return (name, text[colon + 1:].lstrip().lstrip("*").strip()) if name else None
-
-
-def _line_blocks(text: str, file: str) -> list[RawBlock]:
-    lines = text.split("\n")
-    runs: list[list[tuple[int, str, str]]] = []
-    current: list[tuple[int, str, str]] = []
-    for i, line in enumerate(lines):
-        if line.lstrip().startswith("|"):
-            if current:
-                runs.append(current)
-                current = []
-            continue
-        found = _field_of_line(line)
-        if found:
-            if current and found[0] in {n for _, n, _ in current}:
-                runs.append(current)
-                current = []
-            current.append((i, *found))
-        elif line.strip() and current:
-            runs.append(current)
-            current = []
-    if current:
-        runs.append(current)
-    blocks = []
-    previous_end = 0
-    for run in runs:
-        looks = sum(1 for _, name, value in run if name in _STAT_LOOKS and _STAT_LOOKS[name].search(value))
-        if looks < 2 or not any(name == "Hit Dice" for _, name, _ in run):
-            continue
-        first = run[0][0]
-        fields = {name: Cell(value, i + 1) for i, name, value in run}
-        type_line = fields.get("Size/Type")
-        title, title_line = None, first
-        for j in range(first - 1, max(previous_end, first - 6) - 1, -1):
-            t = lines[j].strip().strip("*#").strip()
-            if not t:
-                continue
-            if type_line is None and is_type_line(t):
-                type_line = Cell(t, j + 1)
-                fields["Size/Type"] = type_line
-                continue
-            title, title_line = t, j + 1
-            break
-        guessed = title is None
-        blocks.append(RawBlock(file=file, line=title_line + (0 if title else 1), title=title_case(title or
-                               "Unnamed Creature"), title_guessed=guessed, type_line=type_line, fields=fields,
-                               layout="lines"))
-        end = run[-1][0] + 1
-        nxt = len(lines)
-        description = [Cell(lines[j], j + 1) for j in range(end, min(nxt, end + 400))]
-        blocks[-1].description = description
-        previous_end = end
-        if len(blocks) > MAX_IMPORT_BLOCKS:              # the file is refused: no need to read the rest
-            break
-    return blocks
-
-
-def find_blocks(text: str, file: str) -> list[RawBlock]:
-    """Every stat block in ``text`` (tables first, then ``Field: value`` blocks), in the order of their lines."""
-    blocks = _tables(text, file) + _line_blocks(text, file)
-    context = tuple(text.split("\n"))
-    for b in blocks:
-        b.context = context
-    return sorted(blocks, key=lambda b: (b.line, b.column))
-
-
-_INDEXES: list[tuple[tuple[str, ...], dict]] = []
-"""The line indexes of the last few files' contexts (:func:`lines_where`)."""
-
-
-def lines_where(context: tuple[str, ...], key: object, test: Callable[[str], object]) -> list[int]:
-    """The (0-based, ascending) indices of the lines of ``context`` (a block's file) that pass ``test``, found once
-    per file and ``key``: each block then looks up the nearest one (:func:`nearest_before`) instead of scanning
-    the file again, which made a file of many blocks cost its length times their number."""
-    index = next((found for ctx, found in _INDEXES if ctx is context), None)
-    if index is None:
-        index = {}
-        _INDEXES.insert(0, (context, index))
-        del _INDEXES[4:]
-    if key not in index:
-        index[key] = [i for i, text in enumerate(context) if test(text)]
-    return index[key]
-
-
-def nearest_before(indices: list[int], limit: int) -> int | None:
-    """The largest of ``indices`` (ascending) below ``limit``, or None."""
-    k = bisect.bisect_left(indices, limit)
-    return indices[k - 1] if k else None
-
-
-def rule_above(block: RawBlock, pattern: str) -> str | None:
-    """The nearest line above the block (in its file) that matches ``pattern`` (a family's general rule)."""
-    rx = re.compile(pattern, re.IGNORECASE)
-    found = nearest_before(lines_where(block.context, ("rule", pattern), rx.search),
-                           min(block.line, len(block.context)))
-    return None if found is None else block.context[found]
-
-
-@dataclass
-class Heads:
-    """The paragraphs of one description that an ability heads (``Rend (Ex): ...``), read once per description
-    (the columns of a table share theirs): every lookup of an ability then reads the heads, not every line again."""
-
-    heads: list[tuple[Cell, str, bool]]
-    """(paragraph, its head in lowercase, whether ``(Ex)``, ``(Su)`` or ``(Sp)`` follows the name), in order."""
-    of: dict[Cell, str]
-    """The head of each paragraph that has one."""
-    first: dict[str, list[int]]
-    """Positions in ``heads`` by each key a head answers to: itself and its prefixes before a space or a slash."""
-    slashed: list[int]
-    """Positions of the heads with a slash (``rend/rake``): ``/rake`` in one is looked for by reading them."""
-
-
-_HEADS: list[tuple[list[Cell], Heads]] = []
-
-
-def paragraph_heads(description: list[Cell]) -> Heads:
-    """The :class:`Heads` of ``description`` (the last few descriptions' are kept)."""
-    found = next((heads for desc, heads in _HEADS if desc is description), None)
-    if found is not None:
-        return found
-    heads: list[tuple[Cell, str, bool]] = []
-    for cell in description:
-        m = _PARAGRAPH.match(cell.text)
-        if m:
-            heads.append((cell, _ability_head(m.group(1)), bool(m.group(2))))
-    first: dict[str, list[int]] = {}
-    slashed: list[int] = []
-    for k, (_, head, _) in enumerate(heads):
-        if not head:
-            continue
-        keys = {head} | {head[:i] for i, ch in enumerate(head) if ch in " /"}
-        for key in keys:
-            first.setdefault(key, []).append(k)
-        if "/" in head:
-            slashed.append(k)
-    found = Heads(heads, {cell: head for cell, head, _ in heads}, first, slashed)
-    _HEADS.insert(0, (description, found))
-    del _HEADS[8:]
-    return found
-
-
-def describing(description: list[Cell], name: str) -> list[Cell]:
-    """Every paragraph of ``description`` whose head is the ability ``name``: the head is the name, or starts with it
-    and a space or a slash, or holds a slash and the name (``rend/rake``), in order."""
-    wanted = _ability_head(name)
-    if not wanted:
-        return []
-    index = paragraph_heads(description)
-    positions = set(index.first.get(wanted, ()))
-    positions.update(k for k in index.slashed if f"/{wanted}" in index.heads[k][1])
-    return [index.heads[k][0] for k in sorted(positions)]
-
-
-def description_of(block: RawBlock, name: str) -> Cell | None:
-    """The paragraph that describes the ability ``name`` (``Rend (Ex): ...``) in the block's description."""
-    found = describing(block.description, name)
-    return found[0] if found else None
-
-
-_PARAGRAPH = re.compile(r"^\s*([A-Z][A-Za-z' ,/\-]{1,60}?)(?:\s*+(\((?:Ex|Su|Sp|Ex or Su|Su or Sp)\)))?\s*+:\s")
-r"""An ability's paragraph: ``Rend (Ex): ...``. The blanks are taken whole (``\s*+``): two optional runs of them
-in a row rescanned a long run of blanks from every place in it."""
-
-
-def _paragraph_head(text: str) -> str | None:
-    m = _PARAGRAPH.match(text)
-    if not m:
-        return None
-    return _ability_head(m.group(1))
-
-
-def _ability_head(name: str) -> str:
-    return " ".join(re.sub(r"[^a-z' /\-]", " ", name.lower()).split())
-
-
-def described_abilities(block: RawBlock) -> dict[str, Cell]:
-    """Every ``Name (Ex|Su|Sp): ...`` paragraph of the block's description, by lowercase name."""
-    out: dict[str, Cell] = {}
-    for cell, head, described in paragraph_heads(block.description).heads:
-        if described:
-            out.setdefault(head, cell)
-    return out

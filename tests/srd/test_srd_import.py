@@ -6,9 +6,9 @@ from fractions import Fraction
 
 import pytest
 
+from arena.srd.blocks import find_blocks
 from arena.srd.build import kebab
 from arena.srd.importer import import_files, import_text
-from arena.srd.text import find_blocks
 from arena.world.bestiary import load_bestiary
 
 TROLLS = """\

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 import arena.srd.importer as srd_import
+import arena.srd.sources as sources
 from arena.errors import ArenaError
 from arena.limits import (
     MAX_FILE_BYTES,
@@ -26,9 +27,8 @@ from arena.limits import (
     MAX_IMPORT_DIGITS,
     MAX_IMPORT_LINE,
 )
-from arena.srd.fields import NumberTooLarge, number
 from arena.srd.importer import decode_source, import_files, import_text, read_source
-from arena.srd.text import drop_parens, search_chain
+from arena.srd.text import NumberTooLarge, drop_parens, number, search_chain
 from arena.world.yamlio import parse_yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -124,8 +124,9 @@ def test_a_megabyte_of_hostile_lines_is_read_within_a_cpu_budget(tmp_path):
 PATTERN_CHILD = """
 import re, sys
 import arena.srd.importer as si
-si.MAX_IMPORT_LINE = 10 ** 9                  # no line bound: each pattern alone must be linear
-si._LONG_NUMBER = re.compile(r"(?!x)x")
+import arena.srd.sources as sources
+sources.MAX_IMPORT_LINE = 10 ** 9             # no line bound: each pattern alone must be linear
+sources.LONG_NUMBER = re.compile(r"(?!x)x")
 sys.path.insert(0, {tests!r})
 from test_srd_import_hostile import HOSTILE_LINES, PASTED, field, titled
 for size in (100_000,):
@@ -214,8 +215,8 @@ def test_a_number_too_large_is_a_problem_of_its_creature(name, value, digits, sc
     """Screened: the line is refused before it is read (a line of 5,000 digits is also too long). Not screened (the
     line bound off): each reader's number goes through one parser, and its error is the creature's, at its field."""
     if not screened:
-        monkeypatch.setattr(srd_import, "MAX_IMPORT_LINE", 10**9)
-        monkeypatch.setattr(srd_import, "_LONG_NUMBER", re.compile(r"(?!x)x"))
+        monkeypatch.setattr(sources, "MAX_IMPORT_LINE", 10**9)
+        monkeypatch.setattr(sources, "LONG_NUMBER", re.compile(r"(?!x)x"))
     bad = titled(field(name, value.format(n="9" * digits)), "Huge Number")
     report = import_text(bad + "\n" + titled(PASTED, "Plain"), "n.txt")
     if name == "Feats" and not screened:                # a feat's name holds no number the importer reads

@@ -106,17 +106,17 @@ def test_a_true_dragons_caster_level_is_its_age_category_or_its_sorcerer_level_a
 
 
 def test_the_dragon_caster_level_rule_reads_the_age_from_the_title():
-    from arena.srd.spells import _dragon_caster_level
+    from arena.srd.spells import dragon_caster_level
 
     def dragon(title: str) -> RawBlock:
         return RawBlock(file="x.md", line=1, title=title, title_guessed=False, type_line=None, fields={},
                         layout="dragon tables")
 
     spells = [{"key": "spells", "name": "Spells (caster level 3rd)"}]
-    assert _dragon_caster_level(dragon("Black Dragon, Juvenile"), []) == 4
-    assert _dragon_caster_level(dragon("Black Dragon, Juvenile"), spells) == 4
-    assert _dragon_caster_level(dragon("Gold Dragon, Wyrmling"), spells) == 3
-    assert _dragon_caster_level(dragon("Red Dragon, Great Wyrm"), spells) == 12
+    assert dragon_caster_level(dragon("Black Dragon, Juvenile"), []) == 4
+    assert dragon_caster_level(dragon("Black Dragon, Juvenile"), spells) == 4
+    assert dragon_caster_level(dragon("Gold Dragon, Wyrmling"), spells) == 3
+    assert dragon_caster_level(dragon("Red Dragon, Great Wyrm"), spells) == 12
 
 
 def test_a_true_dragons_sorcerer_spells_are_the_srd_tables_filled_with_the_engines_choice():
@@ -124,7 +124,7 @@ def test_a_true_dragons_sorcerer_spells_are_the_srd_tables_filled_with_the_engin
     description, gaining bonus spells for a high Charisma score": the sorcerer's spells per day and known (SRD
     tables), the known spells chosen by DRAGON_SPELLS. Young red dragon: caster level 1st, Cha 14 (+2): 5 cantrips,
     3 + 1 first-level slots, 2 first-level spells known."""
-    from arena.srd.spells import DRAGON_SPELLS, SORCERER_KNOWN, SORCERER_PER_DAY
+    from arena.srd.spell_tables import DRAGON_SPELLS, SORCERER_KNOWN, SORCERER_PER_DAY
 
     assert SORCERER_PER_DAY[1] == (5, 3) and SORCERER_PER_DAY[20] == (6,) * 10 and SORCERER_KNOWN[20][9] == 3
     assert all(len(SORCERER_PER_DAY[n]) == len(SORCERER_KNOWN[n]) for n in range(1, 21))
@@ -162,7 +162,7 @@ def test_srd_creatures_the_monster_spells_make_fully_modelled(name):
 
 
 def test_own_section_keeps_a_blocks_family_rules_above_and_stops_at_the_next_creature():
-    from arena.srd.spells import own_section
+    from arena.srd.prose import own_section
 
     context = ("DWARF", "", "| | Medium Humanoid (Dwarf) | |", "| Hit Dice: | 1d8 | |", "", "Spell-Like Abilities: "
                "1/day--darkness.", "", "DRYAD", "", "| | Medium Fey | |", "", "Spell-Like Abilities: 1/day--charm "

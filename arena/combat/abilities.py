@@ -18,6 +18,7 @@ from __future__ import annotations
 from arena.combat.combatant import Combatant
 from arena.combat.conditions import FOREVER, add_condition, drain_levels, knock_out_for, lose_ability
 from arena.combat.damage import deal
+from arena.combat.fight_state import FightState
 from arena.combat.rolls import save
 from arena.combat.spells import ROUND
 from arena.combat.states import DEAD_AT, die
@@ -40,7 +41,7 @@ PANIC_HD = 4
 """SRD 3.5 frightful presence: a creature of 4 Hit Dice or fewer is panicked, one of more is shaken."""
 
 
-def opposed(f, a: Combatant, a_mod: int, b: Combatant, b_mod: int) -> bool:
+def opposed(f: FightState, a: Combatant, a_mod: int, b: Combatant, b_mod: int) -> bool:
     """An opposed check (grapple): does ``a`` win? The higher total wins; a tie goes to the higher modifier, equal
     modifiers roll again (SRD 3.5). Each side's roll is an ability-type check through the kernel."""
     for _ in range(MAX_TIE_ROLLS):
@@ -53,7 +54,7 @@ def opposed(f, a: Combatant, a_mod: int, b: Combatant, b_mod: int) -> bool:
     return False
 
 
-def after_hit(f, c: Combatant, target: Combatant, attack, dealt: int) -> None:
+def after_hit(f: FightState, c: Combatant, target: Combatant, attack, dealt: int) -> None:
     """What a hit with ``attack`` does besides its damage: improved grab starts a grapple, paralysis."""
     t = c.t
     if t.grab is not None and attack.name == t.grab[0] and c.grip is None and target.grip is None \
@@ -113,7 +114,7 @@ def after_hit(f, c: Combatant, target: Combatant, attack, dealt: int) -> None:
                   actor=target.name, action="catches-fire", source=c.name)
 
 
-def use_dose(f, c: Combatant, poison) -> bool:
+def use_dose(f: FightState, c: Combatant, poison) -> bool:
     """A dose of the poison it carries (SRD 3.5 drow: "A typical drow carries 1d4-1 doses"), rolled at its first
     hit: is there one left for this hit?"""
     st = state_of(c)
@@ -125,7 +126,7 @@ def use_dose(f, c: Combatant, poison) -> bool:
     return True
 
 
-def knock_out(f, c: Combatant, rounds: str) -> None:
+def knock_out(f: FightState, c: Combatant, rounds: str) -> None:
     """A poison of sleep or unconsciousness (SRD 3.5 homunculus: "initial damage sleep for 1 minute"; drow poison:
     "unconsciousness"): unconscious, so helpless, for ``rounds`` (``sleep`` immunity stops it too); unlike magical
     sleep, a blow does not wake it."""
@@ -137,7 +138,7 @@ def knock_out(f, c: Combatant, rounds: str) -> None:
               actor=c.name, action="poisoned", result="unconscious")
 
 
-def paralyze(f, c: Combatant, target: Combatant, paralysis) -> None:
+def paralyze(f: FightState, c: Combatant, target: Combatant, paralysis) -> None:
     """Paralysis: a Fortitude save or paralyzed (helpless) for its rounds (SRD 3.5 ghoul: "must succeed on a DC 12
     Fortitude save or be paralyzed for 1d4+1 rounds")."""
     if (target.is_able or paralysis.on == "swallowed") and not target.dead and "paralysis" not in target.t.immunities \
@@ -149,14 +150,14 @@ def paralyze(f, c: Combatant, target: Combatant, paralysis) -> None:
                   actor=target.name, action="paralyzed", source=c.name)
 
 
-def burn_turn(f, c: Combatant) -> None:
+def burn_turn(f: FightState, c: Combatant) -> None:
     """A burning creature takes the fire's damage at the start of its turn, until the fire burns out."""
     rounds, dice, source = c.burning
     deal(f, source, c, dice.roll(f.stream), FIRE)
     c.burning = [rounds - 1, dice, source] if rounds > 1 else None
 
 
-def gaze(f, c: Combatant) -> None:
+def gaze(f: FightState, c: Combatant) -> None:
     """A gaze attack at the start of the creature's turn: each able foe saves or suffers its effect."""
     g = c.t.gaze
     for foe in list(c.foes):
@@ -192,86 +193,6 @@ def _can_grab(c: Combatant, target: Combatant) -> bool:
     return c.t.creature.improved_grab.any_size or SIZES.index(target.t.creature.size) < SIZES.index(c.t.creature.size)
 
 
-def grip_turn(f, c: Combatant) -> bool:
-    """The turn of a creature in a grapple: the holder keeps its hold (:func:`holding_turn`), the held one tries
-    to escape (:func:`escape_turn`). Returns True when the grapple took the turn."""
-    holds, other = c.grip
-    if other.dead or (not other.is_able and "swallowed" not in other.conditions):
-        release(c)
-        return False
-    return holding_turn(f, c, other) if holds else escape_turn(f, c, other)
-
-
-def holding_turn(f, c: Combatant, target: Combatant) -> bool:
-    """A grappler's turn: a won opposed grapple check deals the grabbing attack's damage, plus constrict's."""
-    t = c.t
-    if "swallowed" in target.conditions:      # inside it: digested, no check needed
-        dice, types = t.swallow
-        deal(f, c, target, dice.roll(f.stream), types)
-        if t.paralysis is not None and t.paralysis.on == "swallowed" and not target.dead \
-                and "paralyzed" not in target.conditions:
-            paralyze(f, c, target, t.paralysis)          # the tendriculos's digestive juices: a save each round
-        return True
-    if t.paralysis is not None and t.paralysis.on == "held" and "paralyzed" not in target.conditions:
-        paralyze(f, c, target, t.paralysis)              # the chuul's tentacles: a save on each of its turns
-    grab = t.creature.improved_grab
-    if not grab.hold_check or opposed(f, c, t.grapple, target, target.t.grapple):
-        if grab.drain is not None:            # blood drain: ability damage each turn it holds on
-            drained = state_of(c)
-            drained["drained"] = drained.get("drained", 0) + lose_ability(f, target, grab.drain, c)
-            if grab.drain_limit is not None and drained["drained"] >= grab.drain_limit:
-                release(c)                    # sated, it flies off to digest (out of the fight)
-                add_condition(f, c, "panicked", FOREVER)
-                if f.lines is not None:
-                    f.log(f"{c.name} is sated and flies off",
-                          actor=c.name, action="sated")
-                return True
-            if target.dead:
-                return True
-        if t.swallow is not None:             # swallow whole: a won check swallows the held foe
-            add_condition(f, target, "swallowed", FOREVER)
-            if f.lines is not None:
-                f.log(f"{c.name} swallows {target.name} whole",
-                      actor=c.name, action="swallow", target=target.name)
-            return True
-        attack = t.grab[1]
-        if not attack.harmless:               # a stirge's touch deals none: only its drain
-            amount = max(1, attack.damage.roll(f.stream))
-            if f.lines is not None:
-                f.log(f"{c.name} crushes {target.name} in its grip for {amount}",
-                      actor=c.name, action="grip-damage", target=target.name, damage=amount)
-            deal(f, c, target, amount, attack.types, attack.overcomes, weapon=True)
-        constrict = t.grab[2]
-        if constrict is not None and not target.dead:
-            if f.lines is not None:
-                f.log(f"{c.name} constricts {target.name}",
-                      actor=c.name, action="constrict", target=target.name)
-            deal(f, c, target, constrict.roll(f.stream), attack.types, attack.overcomes, weapon=True)
-        if t.rake is not None and not target.dead:     # rake: its hind claws at the held foe
-            for bonus in t.rake.full_bonuses:
-                if target.dead:
-                    break
-                f._swing(c, target, t.rake, bonus)
-    elif f.lines is not None:
-        f.log(f"{c.name} fails to keep damaging {target.name} in its hold",
-              actor=c.name, action="grip-damage", target=target.name, result="failed")
-    return True
-
-
-def escape_turn(f, c: Combatant, holder: Combatant) -> bool:
-    """A held creature's turn: it tries to escape (an opposed grapple check against its holder); a mimic's adhesive
-    holds it while the mimic lives ("Opponents so grappled cannot get free while the mimic is alive")."""
-    if not holder.t.creature.improved_grab.automatic and opposed(f, c, c.t.grapple, holder, holder.t.grapple):
-        release(holder)
-        if f.lines is not None:
-            f.log(f"{c.name} escapes {holder.name}'s grip",
-                  actor=c.name, action="escape", target=holder.name, result="free")
-    elif f.lines is not None:
-        f.log(f"{c.name} struggles in {holder.name}'s grip",
-              actor=c.name, action="escape", target=holder.name, result="held")
-    return True
-
-
 def state_of(c: Combatant) -> dict:
     """The creature's per-fight ability state (``Combatant.specials``), made on first use."""
     if c.specials is None:
@@ -288,7 +209,7 @@ def release(c: Combatant) -> None:
         c.grip = None
 
 
-def presence(f, c: Combatant) -> None:
+def presence(f: FightState, c: Combatant) -> None:
     """What the creature's presence does on its first action: frightful presence, stench."""
     if c.t.fear:
         frighten(f, c)
@@ -304,7 +225,7 @@ AURA_IMMUNITY = {"paralysis": ("mind-affecting", "paralysis"), "menace": (), "ca
 """The immunities that stop each aura: despair paralyzes with fear; the song is a sonic mind-affecting charm."""
 
 
-def aura(f, c: Combatant) -> None:
+def aura(f: FightState, c: Combatant) -> None:
     """An aura of presence, on the creature's first action; each foe saves once (SRD 3.5: "that creature cannot be
     affected again by the same mummy's despair ability for 24 hours").
 
@@ -347,7 +268,7 @@ AURA_WORDS = {"paralysis": "paralyzed with despair", "menace": "menaced", "capti
               "panic": "panicked", "weakness": "weakened"}
 
 
-def stink(f, c: Combatant) -> None:
+def stink(f: FightState, c: Combatant) -> None:
     """Stench: every living foe saves (Fortitude) or is sickened for the stated rounds (SRD 3.5 troglodyte)."""
     stench = c.t.stench
     for foe in list(c.foes):
@@ -362,7 +283,7 @@ def stink(f, c: Combatant) -> None:
             add_condition(f, foe, "sickened", parse(stench.rounds).roll(f.stream) * ROUND)
 
 
-def trample(f, c: Combatant, targets: list[Combatant]) -> None:
+def trample(f: FightState, c: Combatant, targets: list[Combatant]) -> None:
     """Trample: each creature run over takes the damage, Reflex for half (one damage roll, as a breath)."""
     t = c.t.trample
     dice = parse(t.damage)
@@ -378,7 +299,7 @@ def trample(f, c: Combatant, targets: list[Combatant]) -> None:
         deal(f, c, target, amount // 2 if saved else amount, types, weapon=True)
 
 
-def frighten(f, c: Combatant) -> None:
+def frighten(f: FightState, c: Combatant) -> None:
     """Frightful presence, when the creature first attacks: every able foe of fewer Hit Dice saves (Will) or is
     panicked (4 HD or fewer: it flees, out of the fight) or shaken (-2 on attacks, saves and checks)."""
     presence = c.t.creature.frightful_presence

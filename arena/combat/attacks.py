@@ -14,6 +14,7 @@ from arena.combat.combatant import Combatant
 from arena.combat.concealment import misses, misses_ray
 from arena.combat.conditions import FOREVER, add_condition
 from arena.combat.damage import deal
+from arena.combat.fight_state import FightState
 from arena.combat.record import LONG_SHOT_NATURAL
 from arena.combat.rolls import LUCKY_AT, count_hit, count_lucky, count_roll, new_check, penalty, roll_fields, roll_text
 from arena.combat.rolls import save as saving_throw
@@ -40,16 +41,16 @@ FLANKING_BONUS = 2
 """SRD 3.5: flanking gives +2 on melee attack rolls (and sneak attack)."""
 
 
-def pick_target(f, c: Combatant, spell: bool = False):
+def pick_target(f: FightState, c: Combatant, spell: bool = False):
     """A new target for ``c``'s attacks (those its weapons reach), or for its spell (anyone)."""
     return tactics.choose_target(f.view, c, f.view.enemies(c) if spell else None)
 
 
-def can_target(f, creature: Combatant) -> bool:
+def can_target(f: FightState, creature: Combatant) -> bool:
     return creature.is_able
 
 
-def attack_routine(f, c: Combatant, target: Combatant, routine, full: bool) -> None:
+def attack_routine(f: FightState, c: Combatant, target: Combatant, routine, full: bool) -> None:
     rend = c.t.rend if full else None
     hits_by_name: dict[tuple[int, str], int] | None = {} if rend else None  # rend: both claws on one foe
     for attack in routine:
@@ -69,7 +70,7 @@ def attack_routine(f, c: Combatant, target: Combatant, routine, full: bool) -> N
         deal(f, c, target, amount, claw.types, claw.overcomes, weapon=True)
 
 
-def swing_at(f, c: Combatant, target: Combatant, attack, bonus: int, swing: int = 0,
+def swing_at(f: FightState, c: Combatant, target: Combatant, attack, bonus: int, swing: int = 0,
              provoked: bool = False) -> bool:
     """One attack roll and its damage. Returns whether it hit.
 
@@ -192,7 +193,7 @@ def swing_at(f, c: Combatant, target: Combatant, attack, bonus: int, swing: int 
     return True
 
 
-def fumble(f, c: Combatant, target: Combatant, attack) -> None:
+def fumble(f: FightState, c: Combatant, target: Combatant, attack) -> None:
     """A fumbled melee attack provokes an immediate attack of opportunity from its target; a fumbled ranged
     attack loses or breaks the weapon half the time."""
     tally = c.tally
@@ -217,13 +218,13 @@ def fumble(f, c: Combatant, target: Combatant, attack) -> None:
     swing_at(f, target, c, melee[0], melee[0].bonuses[0], provoked=True)
 
 
-def engaged(f, c: Combatant) -> bool:
+def engaged(f: FightState, c: Combatant) -> bool:
     """An ally of ``c`` is in melee (some able ally does not prefer ranged attacks), once the melee has begun
     (someone has made a melee attack: in round 1 the melee creatures are still closing in)."""
     return f.melee_begun and f.melee_count[c.side] - (c.is_able and not c.ranged) > 0
 
 
-def sneak_applies(f, c: Combatant, target: Combatant, denied_dex: bool, flanked: bool) -> bool:
+def sneak_applies(f: FightState, c: Combatant, target: Combatant, denied_dex: bool, flanked: bool) -> bool:
     """Sneak attack: the target is denied its Dexterity bonus, or flanked (the model's ``flanking``: another able
     ally in melee with the same target, or the old reading, any able ally in melee). Creatures immune to critical
     hits or sneak attack take none."""
@@ -234,7 +235,7 @@ def sneak_applies(f, c: Combatant, target: Combatant, denied_dex: bool, flanked:
     return f.flanking == "any-melee-ally" and engaged(f, c)
 
 
-def trip(f, c: Combatant, target: Combatant, attack) -> None:
+def trip(f: FightState, c: Combatant, target: Combatant, attack) -> None:
     """A free trip attempt: opposed Strength checks (the attacker's trip modifier against the defender's best
     of Strength and Dexterity), each through the kernel. SRD opposed checks: the higher total wins, a tie goes to
     the higher modifier, and equal modifiers roll again (``trip-ties``; undone, ties go to the defender)."""
@@ -267,7 +268,7 @@ def trip(f, c: Combatant, target: Combatant, attack) -> None:
             f.log(f"{c.name} trips {target.name}", actor=c.name, action="trip", target=target.name, result="prone")
 
 
-def ray(f, caster: Combatant, target: Combatant, dice, types) -> None:
+def ray(f: FightState, caster: Combatant, target: Combatant, dice, types) -> None:
     """A ray: a ranged touch attack (threat 20, x2), damage on a hit."""
     mod = caster.t.ray_bonus + caster.attack_bonus + penalty(caster, "ranged", (0,))
     if engaged(f, caster):
@@ -303,7 +304,7 @@ def ray(f, caster: Combatant, target: Combatant, dice, types) -> None:
     count_lucky(tally, chance, ac - mod, dealt)
 
 
-def ranged_touch_ac(f, attacker: Combatant, target: Combatant) -> int:
+def ranged_touch_ac(f: FightState, attacker: Combatant, target: Combatant) -> int:
     """The AC a ranged touch attack (a ray) needs: the same defender states as :func:`swing_at` (which keeps its
     own inlined copy for speed): touch AC without Dexterity when denied it, Dexterity 0 when helpless, stunned and
     blinded, prone (+4 against ranged), Dodge against another opponent."""
@@ -329,7 +330,7 @@ def ranged_touch_ac(f, attacker: Combatant, target: Combatant) -> int:
     return ac
 
 
-def throw_web(f, c: Combatant, target: Combatant) -> None:
+def throw_web(f: FightState, c: Combatant, target: Combatant) -> None:
     """A web (SRD 3.5 monstrous spider): a ranged touch attack that entangles on a hit."""
     c.webs += 1
     mod = c.t.ray_bonus + c.attack_bonus
@@ -346,7 +347,7 @@ def throw_web(f, c: Combatant, target: Combatant) -> None:
         add_condition(f, target, "entangled", FOREVER, dc=c.t.web.burst_dc)
 
 
-def coup_de_grace(f, c: Combatant, target: Combatant) -> None:
+def coup_de_grace(f: FightState, c: Combatant, target: Combatant) -> None:
     """A coup de grace against a helpless creature: an automatic critical hit, then a Fortitude save against
     DC 10 + the damage or die. Under called shots it includes a called shot at the head with no roll."""
     routine = c.t.full or c.t.standard

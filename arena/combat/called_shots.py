@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from arena.combat import injuries
 from arena.combat.combatant import Combatant
+from arena.combat.fight_state import FightState
 from arena.combat.rolls import CHANCE_SLACK, new_check, penalty
 from arena.rules import Check
 from arena.rules import called_shots as cs
@@ -20,7 +21,8 @@ def lethal_against(attack, target: Combatant) -> bool:
     return not target.t.regen or bool(attack.overcomes & target.t.regen_overcome)
 
 
-def call_shot(f, c: Combatant, target: Combatant, attack, mod: int, ac: int, flat_footed: bool) -> str | None:
+def call_shot(f: FightState, c: Combatant, target: Combatant, attack, mod: int, ac: int,
+              flat_footed: bool) -> str | None:
     """The part to call a shot at before this roll, if the rules, the policy and the attack allow one: once per
     round, on the caller's own turn, a non-touch attack that would deal lethal damage, at a part it has."""
     setting = c.settings.called_shot
@@ -39,7 +41,8 @@ def call_shot(f, c: Combatant, target: Combatant, attack, mod: int, ac: int, fla
     return part
 
 
-def _best_part(f, c: Combatant, target: Combatant, attack, mod: int, ac: int, flat_footed: bool) -> str | None:
+def _best_part(f: FightState, c: Combatant, target: Combatant, attack, mod: int, ac: int,
+               flat_footed: bool) -> str | None:
     """``when-better``: the most valuable part whose exact called-hit chance is at least the floor (an ear,
     worth nothing in a fight, is never called)."""
     best, best_value = None, 0
@@ -57,7 +60,7 @@ def _best_part(f, c: Combatant, target: Combatant, attack, mod: int, ac: int, fl
     return best
 
 
-def may_press(f, c: Combatant, target: Combatant, flat_footed: bool) -> bool:
+def may_press(f: FightState, c: Combatant, target: Combatant, flat_footed: bool) -> bool:
     """A called shot presses luck, unless the roll is a flat-footed defense check (players roll all)."""
     return not (flat_footed and f.players_roll_all and c.side == "monster" and target.side == "pc")
 
@@ -73,7 +76,7 @@ def called_hit(plan, outcome, target: Combatant, part: str, attack) -> bool:
     return outcome.total >= plan.target + extra
 
 
-def called_effect(f, c: Combatant, target: Combatant, part: str, damage: int, index: int | None = None,
+def called_effect(f: FightState, c: Combatant, target: Combatant, part: str, damage: int, index: int | None = None,
                   all_instances: bool = False) -> None:
     """A called hit (or loud enough sonic damage at the ears) that dealt ``damage`` injures ``target``'s part."""
     if damage <= 0 or target.dead:
@@ -90,7 +93,7 @@ def called_effect(f, c: Combatant, target: Combatant, part: str, damage: int, in
               action="injured", part=part, severe=bool(severe), penalties=_penalties(target))
 
 
-def tough_through(f, c: Combatant) -> None:
+def tough_through(f: FightState, c: Combatant) -> None:
     """Once per injured part, a free try to fight through the injury this turn: a Fortitude or Will save (the
     better one) against DC 10 + the greatest damage the part took. Monsters roll it even when players roll
     all the dice (the check is the creature's own, against no PC)."""

@@ -16,6 +16,8 @@ Calls nothing of the fight's parts; the functions take the fight first (see :mod
 
 from __future__ import annotations
 
+from arena.combat.fight_state import FightState
+
 CONCEALMENT = 0.2
 """SRD 3.5 concealment (darkness's shadowy illumination, fog or mist at 5 feet): 20% miss chance."""
 TOTAL_CONCEALMENT = 0.5
@@ -47,7 +49,7 @@ def concealment(attacker, target, ray: bool = False) -> float:
     return chance
 
 
-def misses(f, attacker, target) -> bool:
+def misses(f: FightState, attacker, target) -> bool:
     """Does the miss chance turn this hit into a miss? One percentile roll against the highest miss chance that
     applies (blinded attacker, concealed target); no roll when none does."""
     chance = BLINDED if attacker.blind else 0.0
@@ -66,7 +68,7 @@ def misses(f, attacker, target) -> bool:
     return missed
 
 
-def misses_ray(f, attacker, target) -> bool:
+def misses_ray(f: FightState, attacker, target) -> bool:
     """A ray's hit against a concealed target: the same percentile roll (rays ignore a blinded caster, as before,
     and pass a wind wall, which stops only arrows and bolts)."""
     chance = concealment(attacker, target, ray=True)

@@ -9,6 +9,7 @@ free. Calls the rolls and states below it; the functions take the fight first (s
 from __future__ import annotations
 
 from arena.combat.combatant import INFINITY, Combatant, ability_modifier
+from arena.combat.fight_state import FightState
 from arena.combat.rolls import save
 from arena.combat.spells import ROUND
 from arena.combat.states import DEAD_AT, die, refresh
@@ -41,7 +42,7 @@ PENALTIES = frozenset({"shaken", "entangled", "sickened", "menaced", "choking", 
 -2 on attack rolls and -4 Dexterity as entangled)."""
 
 
-def add_condition(f, target: Combatant, name: str, seconds: float, **data) -> None:
+def add_condition(f: FightState, target: Combatant, name: str, seconds: float, **data) -> None:
     """``target`` is under ``name`` for ``seconds`` from the current turn."""
     ends = f.instant + seconds
     conditions = target.conditions
@@ -69,7 +70,7 @@ def add_condition(f, target: Combatant, name: str, seconds: float, **data) -> No
               condition=name, rounds=int(seconds // ROUND))
 
 
-def drop_condition(f, c: Combatant, name: str) -> None:
+def drop_condition(f: FightState, c: Combatant, name: str) -> None:
     data = c.conditions.pop(name)[1]
     refresh(f, c)
     if name == "bless":
@@ -136,7 +137,7 @@ FOREVER = 1e9
 """Seconds: a condition that lasts the rest of the fight."""
 
 
-def lose_ability(f, c: Combatant, loss, source: Combatant | None) -> int:
+def lose_ability(f: FightState, c: Combatant, loss, source: Combatant | None) -> int:
     """``c`` loses ``loss`` (an :class:`~arena.world.creatures.AbilityLoss`): the score falls, its modifier with it
     (Constitution: hit points, 1 per Hit Die per point of modifier, at once). Returns the points lost."""
     t = c.t
@@ -170,7 +171,7 @@ def lose_ability(f, c: Combatant, loss, source: Combatant | None) -> int:
     return lost - before
 
 
-def drain_levels(f, c: Combatant, levels: int) -> None:
+def drain_levels(f: FightState, c: Combatant, levels: int) -> None:
     """Energy drain: ``levels`` negative levels (-1 on attack rolls and saves, -5 hit points each); as many negative
     levels as Hit Dice kill (SRD 3.5)."""
     if c.dead or "energy drain" in c.t.immunities:
@@ -188,7 +189,7 @@ def drain_levels(f, c: Combatant, levels: int) -> None:
     recompute_bonuses(c)
 
 
-def secondary_poison(f, c: Combatant, data: dict) -> None:
+def secondary_poison(f: FightState, c: Combatant, data: dict) -> None:
     """One minute after a poisoning: a second save or the secondary damage."""
     poison = data["poison"]
     if (poison.secondary is not None or poison.secondary_unconscious is not None) \
@@ -199,7 +200,7 @@ def secondary_poison(f, c: Combatant, data: dict) -> None:
             knock_out_for(f, c, poison.secondary_unconscious)
 
 
-def knock_out_for(f, c: Combatant, rounds: str) -> None:
+def knock_out_for(f: FightState, c: Combatant, rounds: str) -> None:
     """Unconscious (``knocked-out``) for ``rounds`` rolled, unless it already is for longer."""
     ends = parse(rounds).roll(f.stream) * ROUND
     old = c.conditions.get("knocked-out")
@@ -207,7 +208,7 @@ def knock_out_for(f, c: Combatant, rounds: str) -> None:
         add_condition(f, c, "knocked-out", ends)
 
 
-def expire(f, now: float) -> None:
+def expire(f: FightState, now: float) -> None:
     """End every condition whose time has come (a stun that ends at the caster's turn ends for the attackers
     who act before its subject too)."""
     earliest = INFINITY
@@ -222,7 +223,7 @@ def expire(f, now: float) -> None:
     f.next_expiry = earliest
 
 
-def try_break_free(f, c: Combatant) -> None:
+def try_break_free(f: FightState, c: Combatant) -> None:
     """A held creature makes a new Will save each round to break the hold; one made amorphous by a chaos beast a
     Charisma check (SRD 3.5: "A victim can regain its own shape by taking a standard action to attempt a DC 15
     Charisma check")."""
@@ -241,7 +242,7 @@ def try_break_free(f, c: Combatant) -> None:
             f.log(f"{c.name} breaks free of hold person", actor=c.name, action="break-free", spell="hold person")
 
 
-def rage(f, c: Combatant) -> None:
+def rage(f: FightState, c: Combatant) -> None:
     """Rage (SRD 3.5 dire badger, wolverine): once hurt, +4 Strength and Constitution, -2 AC, for the fight (a
     sahuagin's blood frenzy: "+2 Constitution and +2 Strength, and takes a -2 penalty to Armor Class")."""
     c.raging = True
@@ -251,7 +252,7 @@ def rage(f, c: Combatant) -> None:
         f.log(f"{c.name} flies into a rage", actor=c.name, action="rage")
 
 
-def burst_free(f, c: Combatant) -> bool:
+def burst_free(f: FightState, c: Combatant) -> bool:
     """An entangled creature's turn: a Strength check to burst the web (a standard action). Returns True: the
     attempt took its turn."""
     web = c.conditions["entangled"][1]

@@ -11,6 +11,7 @@ from arena.combat import spells
 from arena.combat.called_shots import called_effect
 from arena.combat.combatant import Combatant
 from arena.combat.conditions import FOREVER, add_condition, lose_ability, rage
+from arena.combat.fight_state import FightState
 from arena.combat.rolls import save as saving_throw
 from arena.combat.states import DEAD_AT, die, refresh
 from arena.dice import parse
@@ -26,7 +27,7 @@ INCORPOREAL_ALWAYS = frozenset({"force", "positive"})
 """Force effects (magic missile) and positive energy (cure spells) always harm an incorporeal creature."""
 
 
-def deal(f, source: Combatant, target: Combatant, amount: int, types: frozenset,
+def deal(f: FightState, source: Combatant, target: Combatant, amount: int, types: frozenset,
          overcomes: frozenset = frozenset(), weapon: bool = False) -> int:
     """Apply damage: immunity, energy resistance and vulnerability, damage reduction (weapons only),
     temporary hit points, regeneration (nonlethal unless a type that overcomes it), states."""
@@ -112,7 +113,7 @@ SPLIT_ABOVE = 10
 """SRD 3.5 Split: "A jelly with 10 hit points or less cannot be further split"."""
 
 
-def split(f, c: Combatant) -> None:
+def split(f: FightState, c: Combatant) -> None:
     """SRD 3.5 Split (ochre jelly): "Slashing and piercing weapons and electricity attacks deal no damage to an ochre
     jelly. Instead the creature splits into two identical jellies, each with half of the original's current hit
     points (round down)": this one keeps half, the other joins its side at the end of the round
@@ -126,7 +127,7 @@ def split(f, c: Combatant) -> None:
         f.log(f"{c.name} splits in two ({half} hit points each)", actor=c.name, action="split", hp=half)
 
 
-def area_damage(f, caster: Combatant, target: Combatant, dice, types, save: str, dc: int,
+def area_damage(f: FightState, caster: Combatant, target: Combatant, dice, types, save: str, dc: int,
                 half_divine: bool = False, rolled: int | None = None) -> None:
     """Area damage with a save for half (``rolled``: the spell's one damage roll for everyone it catches; None:
     roll for this target); open-ended saves: a critical success takes none, a fumble the maximum."""
@@ -144,7 +145,7 @@ def area_damage(f, caster: Combatant, target: Combatant, dice, types, save: str,
         deal(f, caster, target, amount, types)
 
 
-def breath(f, c: Combatant, targets: list[Combatant]) -> None:
+def breath(f: FightState, c: Combatant, targets: list[Combatant]) -> None:
     """A breath weapon: its recharge is rolled, then one damage roll and a save for each target (or, for a breath
     without damage, a save against its effect: :func:`breath_effect`)."""
     t = c.t
@@ -182,7 +183,7 @@ round per age category ... a mind-affecting compulsion") takes the creature out 
 petrification (the gorgon's "turn to stone permanently") lasts the rest of the fight."""
 
 
-def breath_effect(f, c: Combatant, targets: list[Combatant]) -> None:
+def breath_effect(f: FightState, c: Combatant, targets: list[Combatant]) -> None:
     """A breath without damage: each target saves or suffers the effect for its rounds (weakness: ability loss)."""
     weapon = c.t.breath_effect
     if f.lines is not None:

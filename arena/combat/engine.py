@@ -38,6 +38,7 @@ from arena.combat import (
     abilities,
     attacks,
     called_shots,
+    casting,
     conditions,
     damage,
     monster_spells,
@@ -58,7 +59,8 @@ from arena.combat.attacks import (
 )
 from arena.combat.combatant import INFINITY, NO_INJURIES, Combatant, Template
 from arena.combat.damage import MASSIVE_DAMAGE, MASSIVE_DAMAGE_DC, PHYSICAL
-from arena.combat.model import MODEL_FLAGS, ModelFlags, ModelOptions, flag_values
+from arena.combat.fight_state import FightState
+from arena.combat.model import MODEL_FLAGS, ModelOptions, flag_values
 from arena.combat.record import EncounterRecord
 from arena.combat.rolls import CHANCE_SLACK, LUCK_REROLL_ON, roll_fields
 from arena.combat.states import DEAD_AT, STABILISE_CHANCE, STRAIN_DAMAGE
@@ -156,34 +158,33 @@ _set_model_flags = _unpacker(tuple(name for name, _ in MODEL_FLAGS))
 """Sets the fight's :data:`~arena.combat.model.MODEL_FLAGS` from :func:`~arena.combat.model.flag_values`."""
 
 
-class Fight(ModelFlags):
-    """The state of one encounter in progress, and its round driver.
+class Fight(FightState):
+    """One encounter in progress: its set-up, the round driver, a turn and the result. What the parts see of it
+    (its state, ``log``, ``now``, ``resolve``) is :class:`~arena.combat.fight_state.FightState`.
 
-    The parts' entry points are bound below as its methods: a method call costs the same as before the split,
-    and a wrapper set on the class (``Fight.resolve``, ``Fight._breath``) sees every call the fight makes to it.
+    Its public entry points: :meth:`run` (the whole fight), :meth:`turn` (one creature's turn, as the round driver
+    takes it), :meth:`initiative` and :meth:`over`; the parts' functions take it first (``attacks.swing_at(f, ...)``).
     """
 
-    __slots__ = ("encounter", "rules", "kernel", "plans", "seed", "stream", "rand", "env", "record", "pcs",
-                 "monsters", "model", "lines", "events", "round", "view", "press_luck_rules", "bell", "called_shots",
-                 "players_roll_all", "die_at_zero", "last_plan", "instant", "next_expiry", "able_count",
-                 "melee_count", "melee_begun", "joining", *(name for name, _ in MODEL_FLAGS))
+    __slots__ = ("encounter", "seed", "env")
     """Slots, not a ``__dict__``: some fifty attributes are more than CPython shares the keys of, and the hot loop
-    reads them on every swing (a slot is the fastest attribute to read)."""
+    reads them on every swing (a slot is the fastest attribute to read). These three are the driver's own; the
+    state's are declared (and typed) in :class:`~arena.combat.fight_state.FightState` and the model's options in
+    :class:`~arena.combat.model.ModelFlags`, each the slots of its class."""
 
     def __init__(self, encounter: Encounter, rules: RuleSet, seed: int, log: bool) -> None:
         self.encounter = encounter
         self.rules = rules
         self.kernel = kernel_for(rules)
         self.plans = self.kernel._plans
-        """The kernel's compiled checks (read directly: the hot loop)."""
         self.seed = seed
         self.stream = Stream(seed)
         self.rand = self.stream.rand
         self.env = simpy.Environment()
         uid = 0
         self.record = record = EncounterRecord()
-        self.pcs: list[Combatant] = []
-        self.monsters: list[Combatant] = []
+        self.pcs = []
+        self.monsters = []
         pcs, monsters = self.pcs, self.monsters
         melee = {"pc": 0, "monster": 0}
         self.model = model = encounter.model
@@ -198,28 +199,21 @@ class Fight(ModelFlags):
                 own.append(c)
                 melee[side] += not c.ranged
                 uid += 1
-        self.lines: list[str] | None = [] if log else None
-        self.events: list[dict] | None = [] if log else None
+        self.lines = [] if log else None
+        self.events = [] if log else None
         self.round = 0
         self.view = View(self)
         self.press_luck_rules = rules.modifiers == "press-luck"
         self.bell = rules.die == "3d6"
-        """Auspicious odds exists only under the bell curve."""
         self.called_shots = rules.called_shots
         self.players_roll_all = rules.players_roll_all
         self.die_at_zero = encounter.monsters_die_at_zero
         self.last_plan = None
-        """The plan of the last resolved check: what the rules used for that roll (lucky-hit chances)."""
         self.instant = 0.0
-        """Simulated seconds at the current turn: the round's start plus the acting creature's offset."""
         self.next_expiry = INFINITY
-        """No condition on anyone ends before this time: conditions end when their time comes, on anyone's turn."""
         self.able_count = {"pc": len(self.pcs), "monster": len(self.monsters)}
-        """How many creatures of each side can act: the fight ends when a side has none."""
         self.melee_count = melee
-        """How many creatures of each side can act and fight in melee (shooting into melee, flanking)."""
         self.joining = None
-        """Creatures summoned this round, waiting to join at its end: [(summoner, template, count)]."""
 
     def _model_flags(self, model: ModelOptions) -> None:
         """The model's options as plain attributes: the hot loop reads them on every swing (worked out once per
@@ -230,33 +224,11 @@ class Fight(ModelFlags):
             flags = encounter.flags = (model, flag_values(model))
         _set_model_flags(self, flags[1])
         self.melee_begun = not self.fix_melee_begins
-        """Someone has made a melee attack: until then there is no melee to shoot into."""
 
-    # ------------------------------------------------------------------ the parts, bound as methods
+    # ------------------------------------------------------------------ the seam
     resolve = rolls.resolve
-    save = rolls.save
-    gets_through = rolls.gets_through
-    roll = rolls.roll
-    _penalty = staticmethod(rolls.penalty)
-    refresh = states.refresh
-    lose_weapon = states.lose_weapon
-    heal = states.heal
-    _dying = states.dying
-    add_condition = conditions.add_condition
-    _tough_through = called_shots.tough_through
-    _call_shot = called_shots.call_shot
-    _called_effect = called_shots.called_effect
-    deal = damage.deal
-    area_damage = damage.area_damage
-    _breath = damage.breath
-    ray = attacks.ray
-    pick_target = attacks.pick_target
-    can_target = attacks.can_target
-    _attack_routine = attacks.attack_routine
-    _swing = attacks.swing_at
-    _coup_de_grace = attacks.coup_de_grace
-    cast_monster = monster_spells.cast
-    sleep_save = monster_spells.sleep_save
+    """Every d20-type roll of the fight goes through this one method (the parts call ``f.resolve``): a wrapper set
+    on the class (``Fight.resolve``) sees each check and its outcome."""
 
     # ------------------------------------------------------------------ running
     def run(self) -> FightResult:
@@ -265,29 +237,11 @@ class Fight(ModelFlags):
         self._finish()
         return FightResult(self.record, self.lines or [], self.events or [], self.seed, self.rules.key)
 
-    def now(self) -> float:
-        return self.instant
-
-    def log(self, text: str, **event) -> None:
-        """One line of the readable log, and its structured event: ``actor`` and ``action`` (what happened), then
-        what the action has (``target``, ``roll``, ``result``, ``damage``...); the event keeps the line as ``text``."""
-        self.lines.append(f"[r{self.round}] {text}")
-        self.events.append({"round": self.round, **event, "text": text})
-
-    def note_cast(self, caster: Combatant, spell: str, targets: list) -> None:
-        caster.tally.spells_cast += 1
-        if self.lines is not None:
-            self.log(f"{caster.name} casts {spell} on {', '.join(t.name for t in targets)}", actor=caster.name,
-                     action="cast", spell=spell, targets=[t.name for t in targets])
-
-    def _ranged(self, c: Combatant) -> bool:
-        return c.ranged
-
-    def _over(self) -> bool:
+    def over(self) -> bool:
         return not self.able_count["pc"] or not self.able_count["monster"]
 
     def _rounds(self):
-        order = self._initiative()
+        order = self.initiative()
         cap = self.encounter.round_cap
         while True:
             self.round += 1
@@ -299,17 +253,17 @@ class Fight(ModelFlags):
             if self.lines is not None:
                 self.lines.append(f"--- round {self.round} ---")
             able = self.able_count
-            turn = self._turn
+            turn = self.turn
             for creature in order:
                 if not creature.dead:
                     turn(creature)
-                if not able["pc"] or not able["monster"]:      # inlined _over(): the fight is over
+                if not able["pc"] or not able["monster"]:      # inlined over(): the fight is over
                     return
             if self.joining:                 # summoned creatures join at the end of the round
                 specials.join(self, order)
             yield self.env.timeout(ROUND)
 
-    def _initiative(self) -> list[Combatant]:
+    def initiative(self) -> list[Combatant]:
         """Initiative order: the highest total first, ties to the higher modifier, then to a roll."""
         everyone = self.pcs + self.monsters
         rand = self.rand
@@ -332,7 +286,7 @@ class Fight(ModelFlags):
         return order
 
     # ------------------------------------------------------------------ a turn
-    def _turn(self, c: Combatant) -> None:
+    def turn(self, c: Combatant) -> None:
         """A creature's turn: its conditions end or hold it, it heals or bleeds, then does what its policy says.
 
         Inlined for speed: deciding and carrying out an attack stay in this one method (not an ``_act`` of their
@@ -350,15 +304,15 @@ class Fight(ModelFlags):
                 states.heal_itself(self, c)
             if t.gaze is not None and c.is_able:
                 abilities.gaze(self, c)
-                if self._over():
+                if self.over():
                     return
             if t.each_turn:                  # smoke, entangling plants, eye rays, a song: free actions
                 specials.each_turn(self, c)
-                if self._over():
+                if self.over():
                     return
         if c.afflicted:                      # a spell being cast, a fire, a grapple, a web, slow gas
             if c.casting is not None:        # a spell of one round's casting time takes effect now
-                spells.complete_casting(self, c)
+                casting.complete_casting(self, c)
             if c.burning is not None:
                 abilities.burn_turn(self, c)
                 if c.dead:
@@ -379,7 +333,7 @@ class Fight(ModelFlags):
         single = c.hp == 0 or (c.nonlethal and c.nonlethal == c.hp)   # c.single_action() inlined: disabled or
         #                                                               staggered, a move or a standard action
         if c.afflicted:
-            if c.grip is not None and abilities.grip_turn(self, c):     # it holds a foe, or is held
+            if c.grip is not None and specials.grip_turn(self, c):     # it holds a foe, or is held
                 c.acted = True
                 return
             if c.conditions and "entangled" in c.conditions and conditions.burst_free(self, c):   # a web first
@@ -447,7 +401,7 @@ class Fight(ModelFlags):
         elif kind == "cast":
             self._cast(c, action)
         elif kind == "breath":
-            self._breath(c, action.targets)
+            damage.breath(self, c, action.targets)
         elif kind == "web" and target is not None:
             attacks.throw_web(self, c, target)
         elif kind == "trample":
@@ -467,7 +421,7 @@ class Fight(ModelFlags):
                 self.log(f"{c.name} is deafened: {action.spell} fails", actor=c.name, action="spell-fails",
                          spell=action.spell, result="deafened")
         else:
-            spells.cast(self, c, action.spell, action.level, action.targets)
+            casting.cast(self, c, action.spell, action.level, action.targets)
 
     # ------------------------------------------------------------------ the end
     def _finish(self) -> None:

@@ -100,10 +100,8 @@ class ModelOptions(BaseModel):
 class ModelFlags:
     """The fight model's options as the plain attributes a fight keeps (the hot loop reads them on every swing):
     one line each, with its type and how it is worked out from :class:`ModelOptions`. This table is the only list
-    of them: :class:`~arena.combat.engine.Fight` inherits the types, and :data:`MODEL_FLAGS` (read from it) gives
-    the fight its slots and the values it unpacks."""
-
-    __slots__ = ()
+    of them: its slots are the fight's, :class:`~arena.combat.engine.Fight` inherits them with their types, and
+    :data:`MODEL_FLAGS` (read from it) gives the values the fight unpacks into them."""
 
     flanking: Annotated[str, lambda m: m.flanking]
     flank_bonus: Annotated[bool, lambda m: m.flanking == "same-target"]
@@ -126,6 +124,8 @@ class ModelFlags:
     fix_blind_dex: Annotated[bool, lambda m: m.fixed("blind-dex")]
     fix_sr_once: Annotated[bool, lambda m: m.fixed("sr-once")]
     fix_caster_melee: Annotated[bool, lambda m: m.fixed("caster-melee")]
+
+    __slots__ = tuple(__annotations__)
 
 
 MODEL_FLAGS: tuple[tuple[str, Callable[[ModelOptions], Any]], ...] = tuple(

@@ -38,11 +38,16 @@ Each function quotes the SRD 3.5 line it implements. The abstractions (no grid, 
 
 from __future__ import annotations
 
+from arena.combat.attacks import ray
 from arena.combat.combatant import Combatant
 from arena.combat.concealment import CONCEALMENT
-from arena.combat.conditions import drop_condition, lose_ability, recompute_bonuses
+from arena.combat.conditions import add_condition, drop_condition, lose_ability, recompute_bonuses
+from arena.combat.damage import area_damage, deal
+from arena.combat.fight_state import FightState
+from arena.combat.rolls import gets_through, roll, save
 from arena.combat.spell_targets import MONSTER_SPELL_NAMES
 from arena.combat.spells import DEEP_SLUMBER_HD, ROUND, spell_dc
+from arena.combat.states import refresh
 from arena.dice import parse
 from arena.rules import Check
 from arena.world.spellbook import SPELLS
@@ -65,7 +70,7 @@ damage"."""
 COLD = frozenset({"cold"})
 
 
-def cast(f, caster: Combatant, name: str, level: int, targets: list, begun: bool = False) -> None:
+def cast(f: FightState, caster: Combatant, name: str, level: int, targets: list, begun: bool = False) -> None:
     """Cast monster spell ``name`` (from a slot of ``level``) at ``targets`` (:func:`arena.combat.spells.cast`,
     which has noted the cast, sends the spells it does not know here: ``Fight.cast_monster``)."""
     if name == "deep slumber" and not begun and f.sleep_full_round:    # casting time 1 round, as sleep
@@ -84,7 +89,7 @@ def cast(f, caster: Combatant, name: str, level: int, targets: list, begun: bool
     elif name == "blur":
         # SRD blur: "The subject's outline appears blurred, shifting and wavering. This distortion grants the subject
         # concealment (20% miss chance)." 1 minute/level.
-        f.add_condition(targets[0], "blurred", cl * SPELLS[name].rounds_per_level * ROUND, spell=name, cl=cl)
+        add_condition(f, targets[0], "blurred", cl * SPELLS[name].rounds_per_level * ROUND, spell=name, cl=cl)
         targets[0].concealed = True
     elif name == "gust of wind":
         gust(f, caster, targets, dc)
@@ -97,19 +102,19 @@ def cast(f, caster: Combatant, name: str, level: int, targets: list, begun: bool
         # standard action each, up to one per caster level, at most 10) are left out: a creature with the spell
         # (the storm giant, the nalfeshnee) hits harder with its weapons than with 3d6 a round.
         target = targets[0]
-        if f.gets_through(caster, target):
-            f.area_damage(caster, target, CALL_LIGHTNING, ELECTRICITY, "ref", dc)
+        if gets_through(f, caster, target):
+            area_damage(f, caster, target, CALL_LIGHTNING, ELECTRICITY, "ref", dc)
     elif name == "wind wall":
         # SRD wind wall: "An invisible vertical curtain of wind appears ... Arrows and bolts are deflected upward and
         # miss, while any other normal ranged weapon passing through the wall has a 30% miss chance" (1 round/level):
         # raised between the caster and those who stand back, whose shots at it then miss (a ray or a spell passes).
-        f.add_condition(caster, "walled", cl * SPELLS[name].rounds_per_level * ROUND, spell=name, cl=cl)
+        add_condition(f, caster, "walled", cl * SPELLS[name].rounds_per_level * ROUND, spell=name, cl=cl)
         caster.concealed = True
     elif name in ZONES:
         zone(f, caster, name, targets, cl)
     elif name == "ray of frost":
-        if f.gets_through(caster, targets[0]):
-            f.ray(caster, targets[0], RAY_OF_FROST, COLD)
+        if gets_through(f, caster, targets[0]):
+            ray(f, caster, targets[0], RAY_OF_FROST, COLD)
     elif name == "sound burst":
         sound_burst(f, caster, targets, dc)
     elif name == "lullaby":
@@ -117,8 +122,8 @@ def cast(f, caster: Combatant, name: str, level: int, targets: list, begun: bool
             # SRD lullaby: "Any creature within the area that fails a Will save becomes drowsy and inattentive,
             # taking a -5 penalty on Listen and Spot checks and a -2 penalty on Will saves against sleep effects
             # while the lullaby is in effect" (concentration + 1 round/level: 1 round/level here).
-            if not target.dead and f.gets_through(caster, target) and not f.save(target, "will", dc, caster).success:
-                f.add_condition(target, "drowsy", cl * ROUND, spell=name, cl=cl)
+            if not target.dead and gets_through(f, caster, target) and not save(f, target, "will", dc, caster).success:
+                add_condition(f, target, "drowsy", cl * ROUND, spell=name, cl=cl)
     elif name == "stinking cloud":
         # SRD stinking cloud: "Living creatures in the cloud become nauseated. This condition lasts as long as the
         # creature is in the cloud and for 1d4+1 rounds after it leaves. ... Those who succeed on their saves but
@@ -127,8 +132,8 @@ def cast(f, caster: Combatant, name: str, level: int, targets: list, begun: bool
         # caught creature steps out (its move) and is nauseated for the 1d4+1 rounds after; the model's nauseated
         # creature is out of the fight meanwhile, not helpless (as the hezrou's stench makes it).
         for target in targets:
-            if not target.dead and not f.save(target, "fort", dc, caster).success:
-                f.add_condition(target, "nauseated", (f.roll("1d4") + 1) * ROUND, spell=name, cl=cl)
+            if not target.dead and not save(f, target, "fort", dc, caster).success:
+                add_condition(f, target, "nauseated", (roll(f, "1d4") + 1) * ROUND, spell=name, cl=cl)
     elif name == "aid":
         aid(f, caster, targets[0], cl)
     elif name == "neutralize poison":
@@ -138,7 +143,7 @@ def cast(f, caster: Combatant, name: str, level: int, targets: list, begun: bool
         # secondary damage (the ``poisoned`` condition) is gone; the initial damage stays.
         target = targets[0]
         if target.conditions.pop("poisoned", None) is not None:
-            f.refresh(target)
+            refresh(f, target)
             if f.lines is not None:
                 f.log(f"{target.name}'s poison is neutralized", actor=caster.name, action="neutralize",
                       target=target.name)
@@ -151,18 +156,18 @@ def cast(f, caster: Combatant, name: str, level: int, targets: list, begun: bool
         # from the concealment normally provided by ... blur, displacement, invisibility, or similar effects" (no
         # save; 1 minute/level; spell resistance applies).
         for target in targets:
-            if not target.dead and f.gets_through(caster, target):
-                f.add_condition(target, "outlined", cl * SPELLS[name].rounds_per_level * ROUND, spell=name, cl=cl)
+            if not target.dead and gets_through(f, caster, target):
+                add_condition(f, target, "outlined", cl * SPELLS[name].rounds_per_level * ROUND, spell=name, cl=cl)
     elif name == "dispel magic":
         dispel(f, caster, targets[0], cl)
     elif name in ("web", "entangle"):
         for target in targets:
-            if not target.dead and not f.save(target, "ref", dc, caster).success:
-                f.add_condition(target, "entangled", cl * SPELLS[name].rounds_per_level * ROUND, dc=BREAK_LOOSE_DC,
+            if not target.dead and not save(f, target, "ref", dc, caster).success:
+                add_condition(f, target, "entangled", cl * SPELLS[name].rounds_per_level * ROUND, dc=BREAK_LOOSE_DC,
                                 spell=name, cl=cl)
     else:
         for target in targets:
-            if not target.dead and target.is_able and f.gets_through(caster, target):
+            if not target.dead and target.is_able and gets_through(f, caster, target):
                 control(f, caster, name, target, dc, cl)
 
 
@@ -173,25 +178,25 @@ of damage in that round"."""
 ACID = frozenset({"acid"})
 
 
-def acid_arrow(f, caster: Combatant, target: Combatant, cl: int) -> None:
+def acid_arrow(f: FightState, caster: Combatant, target: Combatant, cl: int) -> None:
     """Acid arrow: a ranged touch attack (a ray) for 2d4 acid; on a hit, 2d4 more at the start of each of the next
     ``CL // 3`` rounds (at most 6), each from the ``acid`` condition that ends there."""
     hits = caster.tally.hits
-    f.ray(caster, target, ACID_ARROW, ACID)
+    ray(f, caster, target, ACID_ARROW, ACID)
     if caster.tally.hits > hits and not target.dead:
         _more_acid(f, caster, target, min(6, cl // 3))
 
 
-def _more_acid(f, caster: Combatant, target: Combatant, rounds: int) -> None:
+def _more_acid(f: FightState, caster: Combatant, target: Combatant, rounds: int) -> None:
     if rounds <= 0:
         return
 
     def burn() -> None:
         if not target.dead:
-            f.deal(caster, target, ACID_ARROW.roll(f.stream), ACID)
+            deal(f, caster, target, ACID_ARROW.roll(f.stream), ACID)
             _more_acid(f, caster, target, rounds - 1)
 
-    f.add_condition(target, "acid", ROUND, spell="acid arrow", undo=burn)
+    add_condition(f, target, "acid", ROUND, spell="acid arrow", undo=burn)
 
 
 class _Penalty:
@@ -203,23 +208,23 @@ class _Penalty:
         self.dice, self.ability, self.drain = dice, "str", False
 
 
-def enfeeble(f, caster: Combatant, target: Combatant, cl: int) -> None:
+def enfeeble(f: FightState, caster: Combatant, target: Combatant, cl: int) -> None:
     """SRD ray of enfeeblement: "You must succeed on a ranged touch attack to strike a target. The subject takes a
     penalty to Strength equal to 1d6+1 per two caster levels (maximum 1d6+5). The subject's Strength score cannot
     drop below 1." No save; 1 minute/level (the fight). The penalty is kept as lost Strength (its modifier on melee
     attack and damage rolls), never below 1."""
-    if not f.gets_through(caster, target):
+    if not gets_through(f, caster, target):
         return
     hits = caster.tally.hits
-    f.ray(caster, target, NO_DAMAGE, frozenset())
+    ray(f, caster, target, NO_DAMAGE, frozenset())
     base = target.t.abilities["str"]
     if caster.tally.hits == hits or target.dead or base is None:
         return
     lost = (target.ability_loss or {}).get("str", 0)
-    amount = min(f.roll("1d6") + min(5, cl // 2), base - 1 - lost)
+    amount = min(roll(f, "1d6") + min(5, cl // 2), base - 1 - lost)
     if amount > 0:
         lose_ability(f, target, _Penalty(str(amount)), caster)
-    f.add_condition(target, "enfeebled", cl * 10 * ROUND, spell="ray of enfeeblement", cl=cl)
+    add_condition(f, target, "enfeebled", cl * 10 * ROUND, spell="ray of enfeeblement", cl=cl)
 
 
 NO_DAMAGE = parse("0")
@@ -231,7 +236,7 @@ AID_HP_CAP = 10
 level 10th)"."""
 
 
-def aid(f, caster: Combatant, target: Combatant, cl: int) -> None:
+def aid(f: FightState, caster: Combatant, target: Combatant, cl: int) -> None:
     """SRD aid: "Aid grants the target a +1 morale bonus on attack rolls and saves against fear effects, plus
     temporary hit points equal to 1d8 + caster level"; 1 minute/level. Its +1 on attack rolls is bless's (the same
     morale bonus, which does not stack: the model's ``bless`` condition, kept for the longer of the two); the
@@ -239,15 +244,15 @@ def aid(f, caster: Combatant, target: Combatant, cl: int) -> None:
     seconds = cl * SPELLS["aid"].rounds_per_level * ROUND
     old = target.conditions.get("bless")
     if old is None or old[0] < f.instant + seconds:
-        f.add_condition(target, "bless", seconds)
-    gain = f.roll("1d8") + min(cl, AID_HP_CAP)
+        add_condition(f, target, "bless", seconds)
+    gain = roll(f, "1d8") + min(cl, AID_HP_CAP)
     given = max(0, gain - target.temp_hp)             # temporary hit points from two spells do not stack
     target.temp_hp += given
-    f.add_condition(target, "aided", seconds, spell="aid", cl=cl,
+    add_condition(f, target, "aided", seconds, spell="aid", cl=cl,
                     undo=lambda: setattr(target, "temp_hp", max(0, target.temp_hp - given)))
 
 
-def deep_slumber(f, caster: Combatant, targets: list, dc: int, cl: int) -> None:
+def deep_slumber(f: FightState, caster: Combatant, targets: list, dc: int, cl: int) -> None:
     """SRD deep slumber: "This spell functions like sleep, except that it affects 10 HD of creatures"; sleep: "Creatures
     with the fewest HD are affected first ... Creatures with 5 or more HD are not affected" (here: 11 or more), Will
     negates, 1 minute/level (as :func:`arena.combat.spells.cast`'s sleep)."""
@@ -256,17 +261,17 @@ def deep_slumber(f, caster: Combatant, targets: list, dc: int, cl: int) -> None:
         if target.t.hd > budget:
             continue
         budget -= target.t.hd
-        if f.gets_through(caster, target) and not sleep_save(f, target, dc, caster):
-            f.add_condition(target, "asleep", cl * 10 * ROUND, spell="deep slumber", cl=cl)
+        if gets_through(f, caster, target) and not sleep_save(f, target, dc, caster):
+            add_condition(f, target, "asleep", cl * 10 * ROUND, spell="deep slumber", cl=cl)
 
 
-def sleep_save(f, target: Combatant, dc: int, caster: Combatant) -> bool:
+def sleep_save(f: FightState, target: Combatant, dc: int, caster: Combatant) -> bool:
     """A Will save against a sleep effect, with lullaby's -2 for a drowsy creature."""
     drowsy = "drowsy" in target.conditions
     if drowsy:
         target.save_bonus += DROWSY_SLEEP_SAVE
     try:
-        return f.save(target, "will", dc, caster).success
+        return save(f, target, "will", dc, caster).success
     finally:
         if drowsy:
             target.save_bonus -= DROWSY_SLEEP_SAVE
@@ -280,23 +285,23 @@ DROWSY_SLEEP_SAVE = -2
 """SRD lullaby: "a -2 penalty on Will saves against sleep effects"."""
 
 
-def sound_burst(f, caster: Combatant, targets: list, dc: int) -> None:
+def sound_burst(f: FightState, caster: Combatant, targets: list, dc: int) -> None:
     """Sound burst: one damage roll for everyone caught (as an area spell's, under ``area_damage: roll-once``), then
     each Fortitude save or stunned 1 round."""
     rolled = SOUND_BURST.roll(f.stream) if f.area_roll_once else None
     for target in targets:
-        if target.dead or not f.gets_through(caster, target):
+        if target.dead or not gets_through(f, caster, target):
             continue
-        f.deal(caster, target, rolled if rolled is not None else SOUND_BURST.roll(f.stream), SONIC)
-        if not target.dead and not f.save(target, "fort", dc, caster).success:
-            f.add_condition(target, "stunned", ROUND)
+        deal(f, caster, target, rolled if rolled is not None else SOUND_BURST.roll(f.stream), SONIC)
+        if not target.dead and not save(f, target, "fort", dc, caster).success:
+            add_condition(f, target, "stunned", ROUND)
 
 
 CALL_LIGHTNING = parse("3d6")
 ELECTRICITY = frozenset({"electricity"})
 
 
-def chain_lightning(f, caster: Combatant, targets: list, dc: int, cl: int) -> None:
+def chain_lightning(f: FightState, caster: Combatant, targets: list, dc: int, cl: int) -> None:
     """SRD chain lightning: "the bolt deals 1d6 points of electricity damage per caster level (maximum 20d6) to the
     primary target. After it strikes, lightning can arc to a number of secondary targets equal to your caster level
     (maximum 20). The secondary bolts each strike one target and deal half as much damage as the primary one did
@@ -304,9 +309,9 @@ def chain_lightning(f, caster: Combatant, targets: list, dc: int, cl: int) -> No
     dice = parse(f"{min(20, cl)}d6")
     primary = dice.roll(f.stream)
     for i, target in enumerate(targets[:1 + min(20, cl)]):
-        if target.dead or not f.gets_through(caster, target):
+        if target.dead or not gets_through(f, caster, target):
             continue
-        f.area_damage(caster, target, dice, ELECTRICITY, "ref", dc, rolled=primary if i == 0 else primary // 2)
+        area_damage(f, caster, target, dice, ELECTRICITY, "ref", dc, rolled=primary if i == 0 else primary // 2)
 
 
 GUST_ROLL = parse("1d4")
@@ -314,7 +319,7 @@ GUST_ROLL = parse("1d4")
 nonlethal damage per 10 feet"."""
 
 
-def gust(f, caster: Combatant, targets: list, dc: int) -> None:
+def gust(f: FightState, caster: Combatant, targets: list, dc: int) -> None:
     """SRD gust of wind: "A Tiny or smaller creature on the ground is knocked down and rolled 1d4 x 10 feet, taking
     1d4 points of nonlethal damage per 10 feet ... Small creatures are knocked prone by the force of the wind ...
     Medium creatures are unable to move forward against the force of the wind ... Large or larger creatures may move
@@ -323,18 +328,18 @@ def gust(f, caster: Combatant, targets: list, dc: int) -> None:
     for target in targets:
         size = target.t.creature.size
         if target.dead or size not in ("fine", "diminutive", "tiny", "small") \
-                or f.save(target, "fort", dc, caster).success:
+                or save(f, target, "fort", dc, caster).success:
             continue
         target.prone = True
         if size != "small":
             target.nonlethal += sum(GUST_ROLL.roll(f.stream) for _ in range(GUST_ROLL.roll(f.stream)))
-            f.refresh(target)
+            refresh(f, target)
         if f.lines is not None:
             f.log(f"{target.name} is knocked down by the gust", actor=target.name, action="condition",
                   result="prone")
 
 
-def control(f, caster: Combatant, name: str, target: Combatant, dc: int, cl: int) -> None:
+def control(f: FightState, caster: Combatant, name: str, target: Combatant, dc: int, cl: int) -> None:
     """A single-target spell that takes its target out of the fight for a while, after its Will save."""
     if name in ("charm person", "charm monster"):
         # SRD: "This charm makes a humanoid creature regard you as its trusted friend and ally ... If the creature
@@ -342,7 +347,7 @@ def control(f, caster: Combatant, name: str, target: Combatant, dc: int, cl: int
         # saving throw." Duration 1 hour/level (charm monster: 1 day/level): the rest of the fight.
         target.save_bonus += CHARM_THREATENED
         try:
-            saved = f.save(target, "will", dc, caster).success
+            saved = save(f, target, "will", dc, caster).success
         finally:
             target.save_bonus -= CHARM_THREATENED
         if not saved:
@@ -350,38 +355,38 @@ def control(f, caster: Combatant, name: str, target: Combatant, dc: int, cl: int
     elif name == "suggestion":
         # SRD: "You influence the actions of the target creature by suggesting a course of activity ... The
         # suggested course of activity can continue for the entire duration" (1 hour/level): leave the fight.
-        if not f.save(target, "will", dc, caster).success:
+        if not save(f, target, "will", dc, caster).success:
             out_of_fight(f, target, "suggested", name, cl * SPELLS[name].rounds_per_level * ROUND, cl)
     elif name == "daze":
         # SRD: "This enchantment clouds the mind of a humanoid creature with 4 or fewer Hit Dice so that it takes
         # no actions. ... A dazed subject is not stunned, so attackers get no special advantage against it."
         # Duration 1 round.
-        if not f.save(target, "will", dc, caster).success:
-            f.add_condition(target, "dazed", ROUND, spell=name, cl=cl)
+        if not save(f, target, "will", dc, caster).success:
+            add_condition(f, target, "dazed", ROUND, spell=name, cl=cl)
             target.afflicted = True          # its turn looks at the condition
     elif name in ("cause fear", "scare"):
         # SRD cause fear: "The affected creature becomes frightened. If the subject succeeds on a Will save, it is
         # shaken for 1 round. Creatures with 6 or more Hit Dice are immune to this effect." Duration 1d4 rounds
         # (scare: "all targeted creatures of less than 6 HD", 1 round/level).
-        if f.save(target, "will", dc, caster).success:
+        if save(f, target, "will", dc, caster).success:
             if "shaken" not in target.conditions:
-                f.add_condition(target, "shaken", ROUND)
+                add_condition(f, target, "shaken", ROUND)
         else:
-            rounds = f.roll("1d4") if name == "cause fear" else cl
+            rounds = roll(f, "1d4") if name == "cause fear" else cl
             out_of_fight(f, target, "frightened", name, rounds * ROUND, cl)
     elif name == "command":
         # SRD command: "You give the subject a single command, which it obeys to the best of its ability at its
         # earliest opportunity ... Halt: The subject stands in place for 1 round. It may not take any actions but is
         # not considered helpless." The caster's word here is halt (the others, approach, drop, fall, flee, do less
         # or as much in an arena); 1 round, Will negates: as daze's no actions, not helpless.
-        if not f.save(target, "will", dc, caster).success:
-            f.add_condition(target, "dazed", ROUND, spell=name, cl=cl)
+        if not save(f, target, "will", dc, caster).success:
+            add_condition(f, target, "dazed", ROUND, spell=name, cl=cl)
             target.afflicted = True
-    elif name == "hold monster" and not f.save(target, "will", dc, caster).success:
+    elif name == "hold monster" and not save(f, target, "will", dc, caster).success:
         # SRD: "This spell functions like hold person, except that it affects any living creature that fails its
         # Will save." Hold person: "The subject becomes paralyzed ... each round on its turn, the subject may
         # attempt a new saving throw to end the effect." Duration 1 round/level.
-        f.add_condition(target, "held", cl * ROUND, dc=dc, spell=name, cl=cl)
+        add_condition(f, target, "held", cl * ROUND, dc=dc, spell=name, cl=cl)
 
 
 OUT_OF_FIGHT = "panicked"
@@ -389,21 +394,21 @@ OUT_OF_FIGHT = "panicked"
 charmed, suggested or frightened creature is ``panicked`` with the spell that did it in the condition's data."""
 
 
-def out_of_fight(f, target: Combatant, why: str, spell: str, seconds: float, cl: int) -> None:
+def out_of_fight(f: FightState, target: Combatant, why: str, spell: str, seconds: float, cl: int) -> None:
     """``target`` stops fighting for ``seconds`` (charmed, suggested, frightened by ``spell``)."""
     old = target.conditions.get(OUT_OF_FIGHT)
     if old is not None and old[0] >= f.instant + seconds:
         return                                # already out for longer
-    f.add_condition(target, OUT_OF_FIGHT, seconds, why=why, spell=spell, cl=cl)
+    add_condition(f, target, OUT_OF_FIGHT, seconds, why=why, spell=spell, cl=cl)
     if f.lines is not None:
         f.log(f"{target.name} is {why} by {spell}: out of the fight", actor=target.name, action="condition",
               result=why, spell=spell)
 
 
-def invisibility(f, caster: Combatant, target: Combatant, cl: int) -> None:
+def invisibility(f: FightState, caster: Combatant, target: Combatant, cl: int) -> None:
     """SRD Invisibility: "The creature or object touched becomes invisible ... The spell ends if the subject
     attacks any creature." Duration 1 minute/level. Invisible: total concealment (50% miss chance)."""
-    f.add_condition(target, "invisible", cl * SPELLS["invisibility"].rounds_per_level * ROUND, cl=cl)
+    add_condition(f, target, "invisible", cl * SPELLS["invisibility"].rounds_per_level * ROUND, cl=cl)
     target.concealed = True
 
 
@@ -416,7 +421,7 @@ obscures all sight, including darkvision, beyond 5 feet. A creature 5 feet away 
 functions like obscuring mist" (its area is larger; neither's is a limit in the model)."""
 
 
-def zone(f, caster: Combatant, name: str, targets: list, cl: int) -> None:
+def zone(f: FightState, caster: Combatant, name: str, targets: list, cl: int) -> None:
     """Darkness, fog cloud, obscuring mist centred on the caster: ``targets`` (the caster and the creatures of
     both sides fighting in the melee, chosen by the policy) stand in it for its duration."""
     chance, fog = ZONES[name]
@@ -425,7 +430,7 @@ def zone(f, caster: Combatant, name: str, targets: list, cl: int) -> None:
         old = target.conditions.get("obscured")
         if old is not None and old[1]["fog"] and not fog:
             continue                          # a fog already hides it better than a darkness
-        f.add_condition(target, "obscured", seconds, chance=chance, fog=fog, spell=name, cl=cl)
+        add_condition(f, target, "obscured", seconds, chance=chance, fog=fog, spell=name, cl=cl)
         target.concealed = True
 
 
@@ -440,7 +445,7 @@ def in_zone(caster: Combatant) -> list[Combatant]:
     return inside
 
 
-def unseen(f, c: Combatant, kind: str, target, action) -> None:
+def unseen(f: FightState, c: Combatant, kind: str, target, action) -> None:
     """An invisible creature acts (its turn's ``on_action`` step, for creatures that can cast invisibility).
     Attacking (a weapon, a breath, a trample, a web, a coup de grace, a spell at a foe or whose area holds one: SRD
     "an attack includes any spell targeting a foe or whose area or effect includes a foe") ends its invisibility,
@@ -463,7 +468,7 @@ def unseen(f, c: Combatant, kind: str, target, action) -> None:
     c.attack_bonus += UNSEEN_ATTACK
     acted = target.acted
     target.acted = False                      # denied its Dexterity bonus against an attacker it cannot see
-    f.add_condition(c, "unseen", UNSEEN_SECONDS, undo=lambda: seen(c, target, acted))
+    add_condition(f, c, "unseen", UNSEEN_SECONDS, undo=lambda: seen(c, target, acted))
 
 
 UNSEEN_SECONDS = 1e-6
@@ -490,7 +495,7 @@ DISPEL_BONUS_CAP = 10
 """SRD dispel magic: "a dispel check (1d20 + your caster level, maximum +10)"."""
 
 
-def dispel(f, caster: Combatant, target: Combatant, cl: int) -> None:
+def dispel(f: FightState, caster: Combatant, target: Combatant, cl: int) -> None:
     """SRD dispel magic, targeted: "You make a dispel check (1d20 + your caster level, maximum +10) against the
     spell or against each ongoing spell currently in effect on the object or creature. The DC for this dispel
     check is 11 + the spell's caster level. If you succeed on a particular check, that spell is dispelled". The
@@ -513,7 +518,7 @@ def dispel(f, caster: Combatant, target: Combatant, cl: int) -> None:
             drop_condition(f, target, name)
 
 
-def spell_caster_level(f, target: Combatant, condition: str) -> int:
+def spell_caster_level(f: FightState, target: Combatant, condition: str) -> int:
     """The caster level of the spell behind ``target``'s ``condition``: recorded (``cl``) by the monster spells,
     else the highest caster level among the creatures who prepared a spell that makes it."""
     data = target.conditions[condition][1]

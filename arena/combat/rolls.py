@@ -11,8 +11,11 @@ state) and the fight binds the public ones as its methods. Every check goes thro
 
 from __future__ import annotations
 
+from typing import Any
+
 from arena.combat import injuries
 from arena.combat.combatant import Combatant
+from arena.combat.fight_state import FightState
 from arena.combat.record import LONG_SHOT_NATURAL, LUCKY_CHANCE
 from arena.combat.tactics import FOE_SIDE
 from arena.dice import parse
@@ -37,7 +40,7 @@ new_check = tuple.__new__
 """Builds a Check from a full tuple of its fields without the namedtuple's Python-level constructor (hot loop)."""
 
 
-def resolve(f, check: Check, actor: Combatant, opponent: Combatant | None):
+def resolve(f: FightState, check: Check, actor: Combatant, opponent: Combatant | None):
     """Resolve a check made by ``actor`` (the standard-rules roller) against ``opponent``, deciding the
     roller's choices (pressing luck, a Luck reroll, auspicious odds) from who physically rolls."""
     plan = f.plans.get(check)
@@ -80,7 +83,7 @@ def resolve(f, check: Check, actor: Combatant, opponent: Combatant | None):
     return outcome
 
 
-def _choose(f, check: Check, auspicious: bool, reroll: int, press: str, roller_is_actor: bool):
+def _choose(f: FightState, check: Check, auspicious: bool, reroll: int, press: str, roller_is_actor: bool):
     """The plan the roller actually rolls: auspicious odds and the Luck reroll when it has them, and pressed
     luck always, or when the exact chance of success, from what the roller knows, is better pressed."""
     flags = {"auspicious": auspicious or check.auspicious,
@@ -93,7 +96,7 @@ def _choose(f, check: Check, auspicious: bool, reroll: int, press: str, roller_i
     return f.kernel.plan(static)
 
 
-def _better(f, pressed: Check, static: Check, roller_is_actor: bool) -> bool:
+def _better(f: FightState, pressed: Check, static: Check, roller_is_actor: bool) -> bool:
     p_pressed = f.kernel.plan(pressed._replace(hidden=0)).success_probability()
     p_static = f.kernel.plan(static._replace(hidden=0)).success_probability()
     if roller_is_actor:
@@ -101,7 +104,11 @@ def _better(f, pressed: Check, static: Check, roller_is_actor: bool) -> bool:
     return p_pressed < p_static - CHANCE_SLACK
 
 
-def _end_auspicious(f, roller: Combatant) -> None:
+NOT_AUSPICIOUS: tuple[float, dict[str, Any]] = (0, {})
+"""What ``conditions.get("auspicious", ...)`` gives a creature without it: no caster."""
+
+
+def _end_auspicious(f: FightState, roller: Combatant) -> None:
     """Four 1s end auspicious odds for the roller, and for everyone when the roller is its caster."""
     data = roller.conditions.get("auspicious")
     if data is None:
@@ -110,14 +117,14 @@ def _end_auspicious(f, roller: Combatant) -> None:
     roller.conditions.pop("auspicious")
     if caster_uid == roller.uid:                 # the caster's four 1s end it for everyone
         for c in f.pcs + f.monsters:
-            if c.conditions.get("auspicious", (0, {}))[1].get("caster") == caster_uid:
+            if c.conditions.get("auspicious", NOT_AUSPICIOUS)[1].get("caster") == caster_uid:
                 del c.conditions["auspicious"]
     if f.lines is not None:
         f.log(f"{roller.name} rolls four 1s: auspicious odds ends", actor=roller.name, action="spell-ends",
               spell="auspicious odds")
 
 
-def save(f, target: Combatant, kind: str, dc: int, source: Combatant | None, special: bool = True):
+def save(f: FightState, target: Combatant, kind: str, dc: int, source: Combatant | None, special: bool = True):
     """A saving throw by ``target`` (named from the saver: ``success`` = it saved).
 
     ``special``: the save is against a spell or special attack, which players roll all turns into the player's
@@ -143,7 +150,7 @@ def save(f, target: Combatant, kind: str, dc: int, source: Combatant | None, spe
     return outcome
 
 
-def gets_through(f, caster: Combatant, target: Combatant) -> bool:
+def gets_through(f: FightState, caster: Combatant, target: Combatant) -> bool:
     """Spell resistance: does the spell get through?"""
     if not target.t.sr:
         return True
@@ -157,7 +164,7 @@ def gets_through(f, caster: Combatant, target: Combatant) -> bool:
     return outcome.success
 
 
-def roll(f, text: str) -> int:
+def roll(f: FightState, text: str) -> int:
     """Roll a dice expression (damage, a duration) from the fight's stream."""
     return parse(text).roll(f.stream)
 

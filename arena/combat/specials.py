@@ -16,14 +16,15 @@ turn. Per-fight state (uses, who saved, a whirlwind's rounds) is kept in ``Comba
 from __future__ import annotations
 
 from arena.combat import tactics
-from arena.combat.abilities import state_of
+from arena.combat.abilities import opposed, paralyze, release, state_of
 from arena.combat.attacks import attack_routine, ranged_touch_ac, swing_at
 from arena.combat.combatant import Combatant, Template
-from arena.combat.conditions import FOREVER, add_condition, drop_condition
+from arena.combat.conditions import FOREVER, add_condition, drop_condition, lose_ability
 from arena.combat.damage import area_damage, deal
+from arena.combat.fight_state import FightState
 from arena.combat.rolls import count_roll, roll_fields, roll_text, save
 from arena.combat.spells import ROUND
-from arena.combat.states import DEAD_AT, die
+from arena.combat.states import DEAD_AT, die, heal
 from arena.dice import parse
 from arena.errors import ArenaError
 from arena.limits import MAX_COMBATANTS
@@ -46,7 +47,7 @@ def _worth(caught: int, enemies: int) -> bool:
 
 
 # --------------------------------------------------------------------------------------------- the turn's action
-def special_turn(f, c: Combatant, target: Combatant | None, full: bool) -> bool:
+def special_turn(f: FightState, c: Combatant, target: Combatant | None, full: bool) -> bool:
     """Instead of the attack its policy chose, the creature's special action when one is ready and worth it:
     summoning (its first chance), keeping up or starting a whirlwind, a roar, a crush; a smite is its first melee
     attack (the rest of its routine follows). Returns True when the turn went to it."""
@@ -101,7 +102,7 @@ def special_turn(f, c: Combatant, target: Combatant | None, full: bool) -> bool:
     return False
 
 
-def glance(f, c: Combatant, target: Combatant, st: dict) -> None:
+def glance(f: FightState, c: Combatant, target: Combatant, st: dict) -> None:
     """SRD 3.5 Nymph: "As a standard action, a wrathful nymph can stun a creature within 30 feet with a look. The
     target creature must succeed on a DC 17 Fortitude save or be stunned for 2d4 rounds"; Sea hag: "Evil Eye (Su):
     Three times per day, a sea hag can cast its dire gaze upon any single creature within 30 feet. The target must
@@ -130,7 +131,7 @@ def glance(f, c: Combatant, target: Combatant, st: dict) -> None:
             die(f, target)
 
 
-def quick(f, c: Combatant, target: Combatant) -> None:
+def quick(f: FightState, c: Combatant, target: Combatant) -> None:
     """SRD 3.5 Choker: "Quickness (Su): Although not particularly dexterous, a choker is supernaturally quick. It
     can take an extra standard action or move action during its turn each round": a standard attack first."""
     routine = c.t.ranged_standard if c.ranged else c.t.standard
@@ -144,7 +145,7 @@ def engulfed(c: Combatant) -> list[Combatant]:
             is c]
 
 
-def engulf(f, c: Combatant, targets: list[Combatant]) -> None:
+def engulf(f: FightState, c: Combatant, targets: list[Combatant]) -> None:
     """SRD 3.5 Gelatinous cube: "can simply mow down Large or smaller creatures as a standard action. It cannot make a
     slam attack during a round in which it engulfs ... must succeed on a DC 13 Reflex save or be engulfed" (those
     who would rather make an attack of opportunity and forgo the save are not modelled)."""
@@ -160,7 +161,7 @@ def engulf(f, c: Combatant, targets: list[Combatant]) -> None:
                       actor=e.name, action="engulfed", source=c.name)
 
 
-def digest(f, c: Combatant, inside: list[Combatant]) -> None:
+def digest(f: FightState, c: Combatant, inside: list[Combatant]) -> None:
     """"Engulfed creatures are subject to the cube's paralysis and acid, and are considered to be grappled and
     trapped within its body": on each of its turns, the acid's damage and a save against its paralysis; they stay
     inside while it can act (a round more: the condition lapses if it drops)."""
@@ -178,7 +179,7 @@ def digest(f, c: Combatant, inside: list[Combatant]) -> None:
         add_condition(f, e, "engulfed", 2 * ROUND, by=c)
 
 
-def lay_on_hands(f, c: Combatant, st: dict) -> None:
+def lay_on_hands(f: FightState, c: Combatant, st: dict) -> None:
     """SRD 3.5 Avoral: "Lay on Hands (Su): As the paladin class feature, except that each day, an avoral can heal an
     amount of damage equal to its full normal hit points" (a standard action; it heals itself once below half)."""
     amount = min(c.t.lay_on_hands - st.get("healed", 0), c.max_hp - c.hp)
@@ -186,10 +187,10 @@ def lay_on_hands(f, c: Combatant, st: dict) -> None:
     if f.lines is not None:
         f.log(f"{c.name} lays hands on itself",
               actor=c.name, action="lay-on-hands", target=c.name)
-    f.heal(c, amount)
+    heal(f, c, amount)
 
 
-def burst(f, c: Combatant, targets: list[Combatant], st: dict) -> None:
+def burst(f: FightState, c: Combatant, targets: list[Combatant], st: dict) -> None:
     """SRD 3.5 Nalfeshnee: "Smite (Su): Three times per day a nalfeshnee can create a nimbus of unholy light ... burst
     in a 60-foot radius. Any creature within this area must succeed on a DC 22 Will save or be dazed for 1d10 rounds
     ... The creature receives its full Dexterity and shield bonuses to AC if attacked but can take no actions"."""
@@ -208,7 +209,7 @@ def _tireless(c: Combatant) -> bool:
 
 
 # --------------------------------------------------------------------------------------------- summoning
-def summon(f, c: Combatant) -> bool:
+def summon(f: FightState, c: Combatant) -> bool:
     """SRD 3.5 Summon Demon (Sp): "Once per day a dretch can attempt to summon another dretch with a 35% chance of
     success" (a standard action, as the spell it is the equivalent of): the chance is rolled on the fight's
     stream; the creatures come at the end of the round (:func:`join`)."""
@@ -258,13 +259,13 @@ def summoned_template(t: Template) -> Template | None:
     return cache["template"]
 
 
-def join(f, order: list[Combatant]) -> None:
+def join(f: FightState, order: list[Combatant]) -> None:
     """At the end of a round the creatures summoned in it join their summoner's side, each placed right after its
     summoner in the initiative order (its turn at the summoner's instant). They are not flat-footed. No more join
     than :data:`~arena.limits.MAX_COMBATANTS` allows, counting everyone who has been in the fight."""
     record = f.record
     room = MAX_COMBATANTS - len(f.pcs) - len(f.monsters)
-    for summoner, template, count, *hp in f.joining:
+    for summoner, template, count, *hp in f.joining or ():
         if count > room:                     # the limit of one fight holds for summoned and split creatures too
             if f.lines is not None:
                 f.log(f"{count - room} of {template.name} cannot join: a fight holds at most {MAX_COMBATANTS} "
@@ -299,7 +300,7 @@ def join(f, order: list[Combatant]) -> None:
 
 
 # --------------------------------------------------------------------------------------------- whirlwind
-def whirlwind_turn(f, c: Combatant, st: dict) -> bool:
+def whirlwind_turn(f: FightState, c: Combatant, st: dict) -> bool:
     """SRD 3.5 Whirlwind (air elemental): "Creatures one or more size categories smaller than the elemental might
     take damage when caught in the whirlwind ... must succeed on a Reflex save ... or take the indicated damage. It
     must also succeed on a second Reflex save or be picked up bodily and held suspended in the powerful winds,
@@ -345,7 +346,7 @@ def whirlwind_turn(f, c: Combatant, st: dict) -> bool:
 
 
 # --------------------------------------------------------------------------------------------- roar, crush, smite
-def roar(f, c: Combatant, targets: list[Combatant]) -> None:
+def roar(f: FightState, c: Combatant, targets: list[Combatant]) -> None:
     """SRD 3.5 Dragonne: "A dragonne can loose a devastating roar every 1d4 rounds. All creatures except dragonnes
     within 120 feet must succeed on a DC 15 Will save or become fatigued. Those within 30 feet who fail their saves
     become exhausted" (within 30 feet: the foes in melee; a fatigued creature fatigued again is exhausted)."""
@@ -366,7 +367,7 @@ def roar(f, c: Combatant, targets: list[Combatant]) -> None:
             add_condition(f, e, "fatigued", FOREVER)
 
 
-def crush(f, c: Combatant, targets: list[Combatant]) -> None:
+def crush(f: FightState, c: Combatant, targets: list[Combatant]) -> None:
     """SRD 3.5 dragons, Crush: "land on opponents as a standard action ... effective only against opponents three
     or more size categories smaller ... Creatures in the affected area must succeed on a Reflex save (DC equal to
     that of the dragon's breath weapon) or be pinned, automatically taking bludgeoning damage during the next round"
@@ -381,7 +382,7 @@ def crush(f, c: Combatant, targets: list[Combatant]) -> None:
             deal(f, c, e, amount, BLUDGEONING, weapon=True)
 
 
-def smite(f, c: Combatant, target: Combatant, full: bool) -> None:
+def smite(f: FightState, c: Combatant, target: Combatant, full: bool) -> None:
     """SRD 3.5 Smite Good: "Once per day ... can make a normal melee attack to deal an extra 18 points of damage
     against a good foe": the first swing of its routine, used up hit or miss; the model has no alignments and the
     party counts as good (a smite evil never applies, and is not spent)."""
@@ -409,8 +410,89 @@ def smite(f, c: Combatant, target: Combatant, full: bool) -> None:
                 deal(f, c, target, s.damage, first.types, first.overcomes)
 
 
+# --------------------------------------------------------------------------------------------- a grapple's turn
+def grip_turn(f: FightState, c: Combatant) -> bool:
+    """The turn of a creature in a grapple: the holder keeps its hold (:func:`holding_turn`), the held one tries
+    to escape (:func:`escape_turn`). Returns True when the grapple took the turn."""
+    holds, other = c.grip
+    if other.dead or (not other.is_able and "swallowed" not in other.conditions):
+        release(c)
+        return False
+    return holding_turn(f, c, other) if holds else escape_turn(f, c, other)
+
+
+def holding_turn(f: FightState, c: Combatant, target: Combatant) -> bool:
+    """A grappler's turn: a won opposed grapple check deals the grabbing attack's damage, plus constrict's."""
+    t = c.t
+    if "swallowed" in target.conditions:      # inside it: digested, no check needed
+        dice, types = t.swallow
+        deal(f, c, target, dice.roll(f.stream), types)
+        if t.paralysis is not None and t.paralysis.on == "swallowed" and not target.dead \
+                and "paralyzed" not in target.conditions:
+            paralyze(f, c, target, t.paralysis)          # the tendriculos's digestive juices: a save each round
+        return True
+    if t.paralysis is not None and t.paralysis.on == "held" and "paralyzed" not in target.conditions:
+        paralyze(f, c, target, t.paralysis)              # the chuul's tentacles: a save on each of its turns
+    grab = t.creature.improved_grab
+    if not grab.hold_check or opposed(f, c, t.grapple, target, target.t.grapple):
+        if grab.drain is not None:            # blood drain: ability damage each turn it holds on
+            drained = state_of(c)
+            drained["drained"] = drained.get("drained", 0) + lose_ability(f, target, grab.drain, c)
+            if grab.drain_limit is not None and drained["drained"] >= grab.drain_limit:
+                release(c)                    # sated, it flies off to digest (out of the fight)
+                add_condition(f, c, "panicked", FOREVER)
+                if f.lines is not None:
+                    f.log(f"{c.name} is sated and flies off",
+                          actor=c.name, action="sated")
+                return True
+            if target.dead:
+                return True
+        if t.swallow is not None:             # swallow whole: a won check swallows the held foe
+            add_condition(f, target, "swallowed", FOREVER)
+            if f.lines is not None:
+                f.log(f"{c.name} swallows {target.name} whole",
+                      actor=c.name, action="swallow", target=target.name)
+            return True
+        attack = t.grab[1]
+        if not attack.harmless:               # a stirge's touch deals none: only its drain
+            amount = max(1, attack.damage.roll(f.stream))
+            if f.lines is not None:
+                f.log(f"{c.name} crushes {target.name} in its grip for {amount}",
+                      actor=c.name, action="grip-damage", target=target.name, damage=amount)
+            deal(f, c, target, amount, attack.types, attack.overcomes, weapon=True)
+        constrict = t.grab[2]
+        if constrict is not None and not target.dead:
+            if f.lines is not None:
+                f.log(f"{c.name} constricts {target.name}",
+                      actor=c.name, action="constrict", target=target.name)
+            deal(f, c, target, constrict.roll(f.stream), attack.types, attack.overcomes, weapon=True)
+        if t.rake is not None and not target.dead:     # rake: its hind claws at the held foe
+            for bonus in t.rake.full_bonuses:
+                if target.dead:
+                    break
+                swing_at(f, c, target, t.rake, bonus)
+    elif f.lines is not None:
+        f.log(f"{c.name} fails to keep damaging {target.name} in its hold",
+              actor=c.name, action="grip-damage", target=target.name, result="failed")
+    return True
+
+
+def escape_turn(f: FightState, c: Combatant, holder: Combatant) -> bool:
+    """A held creature's turn: it tries to escape (an opposed grapple check against its holder); a mimic's adhesive
+    holds it while the mimic lives ("Opponents so grappled cannot get free while the mimic is alive")."""
+    if not holder.t.creature.improved_grab.automatic and opposed(f, c, c.t.grapple, holder, holder.t.grapple):
+        release(holder)
+        if f.lines is not None:
+            f.log(f"{c.name} escapes {holder.name}'s grip",
+                  actor=c.name, action="escape", target=holder.name, result="free")
+    elif f.lines is not None:
+        f.log(f"{c.name} struggles in {holder.name}'s grip",
+              actor=c.name, action="escape", target=holder.name, result="held")
+    return True
+
+
 # --------------------------------------------------------------------------------------------- each turn
-def each_turn(f, c: Combatant) -> None:
+def each_turn(f: FightState, c: Combatant) -> None:
     """A creature's free actions at the start of its turn, while it can act: a captivating song kept up, smoke,
     entangling plants, an eye ray."""
     if not c.is_able or c.hp < 0 or (c.conditions and "stunned" in c.conditions):
@@ -426,7 +508,7 @@ def each_turn(f, c: Combatant) -> None:
         eye_ray(f, c)
 
 
-def keep_singing(f, c: Combatant) -> None:
+def keep_singing(f: FightState, c: Combatant) -> None:
     """SRD 3.5 Harpy: "The effect continues for as long as the harpy sings and for 1 round thereafter": each turn it
     can act it sings on (a free action here: the SRD names none), and its captives stay captivated another round."""
     until = f.instant + 2 * ROUND
@@ -436,7 +518,7 @@ def keep_singing(f, c: Combatant) -> None:
             add_condition(f, e, "captivated", 2 * ROUND, by=c)
 
 
-def smoke(f, c: Combatant) -> None:
+def smoke(f: FightState, c: Combatant) -> None:
     """SRD 3.5 Nightmare: "fills a 15-foot cone with a hot, sulfurous smoke ... Anyone in the cone must succeed on
     a DC 16 Fortitude save or take a -2 penalty on all attack and damage rolls until 1d6 minutes after leaving the
     cone ... the nightmare uses it once as a free action during its turn each round" (it stays near them: the
@@ -454,7 +536,7 @@ def smoke(f, c: Combatant) -> None:
             add_condition(f, e, "choking", FOREVER)
 
 
-def entangle(f, c: Combatant) -> None:
+def entangle(f: FightState, c: Combatant) -> None:
     """SRD 3.5 Assassin vine: "can animate plants within 30 feet of itself as a free action (Ref DC 13 partial)", as
     the entangle spell: "Creatures that fail their save are entangled ... Each round on your turn, the plants once
     again attempt to entangle all creatures that have avoided or escaped entanglement ... a DC 20 Strength check"."""
@@ -466,7 +548,7 @@ def entangle(f, c: Combatant) -> None:
             add_condition(f, e, "entangled", FOREVER, dc=e_.burst_dc)
 
 
-def eye_ray(f, c: Combatant) -> None:
+def eye_ray(f: FightState, c: Combatant) -> None:
     """SRD 3.5 Retriever: "Each round, it can fire one ray as a free action. A particular ray is usable only once
     every 4 rounds ... The save DC for all rays is 18"; a ray is a ranged touch attack, then "Fire: Deals 12d6
     points of fire damage to the target (Reflex half)", "Petrification: The target must succeed on a Fortitude save

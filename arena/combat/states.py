@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from arena.combat import injuries
 from arena.combat.combatant import Combatant
+from arena.combat.fight_state import FightState
 
 STABILISE_CHANCE = 0.10
 """SRD 3.5: each round a dying character has a 10% chance to become stable; otherwise it loses 1 hit point."""
@@ -20,7 +21,7 @@ STRAIN_DAMAGE = 1
 it, unless the action raised its hit points: it falls to -1, dying."""
 
 
-def refresh(f, c: Combatant) -> None:
+def refresh(f: FightState, c: Combatant) -> None:
     """Keep ``c.is_able`` and the able counts current after anything changed ``c``'s state."""
     now = c.able()
     if now != c.is_able:
@@ -41,7 +42,7 @@ def refresh(f, c: Combatant) -> None:
                 refresh(f, other)
 
 
-def lose_weapon(f, c: Combatant) -> None:
+def lose_weapon(f: FightState, c: Combatant) -> None:
     """A fumble lost or broke ``c``'s ranged weapon: from now on it fights in melee."""
     c.weapon_lost = True
     if c.ranged:
@@ -50,14 +51,14 @@ def lose_weapon(f, c: Combatant) -> None:
             f.melee_count[c.side] += 1
 
 
-def die(f, c: Combatant) -> None:
+def die(f: FightState, c: Combatant) -> None:
     c.dead = True
     refresh(f, c)
     if f.lines is not None:
         f.log(f"{c.name} dies", actor=c.name, action="dies", hp=c.hp)
 
 
-def dying(f, c: Combatant) -> None:
+def dying(f: FightState, c: Combatant) -> None:
     """A dying creature's turn: it stabilises (10%) or loses a hit point."""
     if c.stable or c.dead:
         return
@@ -73,7 +74,7 @@ def dying(f, c: Combatant) -> None:
         f.log(f"{c.name} is dying: {c.hp} hp", actor=c.name, action="dying", hp=c.hp)
 
 
-def strain(f, c: Combatant) -> None:
+def strain(f: FightState, c: Combatant) -> None:
     """A disabled creature's strenuous action costs it a hit point: it is dying."""
     c.hp -= STRAIN_DAMAGE
     c.stable = False
@@ -84,7 +85,7 @@ def strain(f, c: Combatant) -> None:
         f.log(f"{c.name} strains its wounds: {c.hp} hp, dying", actor=c.name, action="strain", hp=c.hp)
 
 
-def heal(f, target: Combatant, amount: int) -> None:
+def heal(f: FightState, target: Combatant, amount: int) -> None:
     if target.dead:
         return
     target.hp = min(target.max_hp, target.hp + amount)
@@ -97,7 +98,7 @@ def heal(f, target: Combatant, amount: int) -> None:
               healing=amount, hp=target.hp)
 
 
-def heal_itself(f, c: Combatant) -> None:
+def heal_itself(f: FightState, c: Combatant) -> None:
     """At the start of its turn, regeneration heals nonlethal damage and fast healing heals hit points."""
     t = c.t
     if t.regen and c.nonlethal:
@@ -108,7 +109,7 @@ def heal_itself(f, c: Combatant) -> None:
         magical_healing(f, c)
 
 
-def magical_healing(f, c: Combatant) -> None:
+def magical_healing(f: FightState, c: Combatant) -> None:
     """Magical healing (fast healing and regeneration count) ends minor wounds; all wounds once no lethal
     damage is left."""
     if c.injuries:

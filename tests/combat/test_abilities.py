@@ -9,6 +9,10 @@ from fight_scripting import Script, assert_reproducible_and_used, beast, d20, ma
 from fight_scripting import stat_block as creature
 
 from arena.combat import abilities
+from arena.combat.attacks import swing_at
+from arena.combat.conditions import add_condition
+from arena.combat.damage import deal
+from arena.combat.states import refresh
 from arena.world.creatures import Creature
 
 
@@ -38,12 +42,12 @@ def test_ferocity_fights_on_while_dying_and_still_bleeds():
         f = make_fight([creature("hero", side="pc", hp=200)], [beast(ferocity=ferocious)])
         boar = f.monsters[0]
         boar.hp = -3
-        f.refresh(boar)
+        refresh(f, boar)
         assert boar.is_able is acts
         f.round = 2
         before = len(f.lines)
         Script(f, [0.99, *[0.5] * 12])                      # no stabilising (10%): it loses a hit point
-        f._turn(boar)
+        f.turn(boar)
         assert boar.hp == -4
         swung = any(" vs hero " in line for line in f.lines[before:])
         assert swung is acts
@@ -62,14 +66,14 @@ def test_improved_grab_holds_a_smaller_foe_then_crushes_and_constricts():
     croc, hero = f.monsters[0], f.pcs[0]
     hero.acted = croc.acted = True
     script = Script(f, [d20(15), (4, 8), d20(5), d20(10)])      # bite hits, 4+4 damage; grapple 5+3 vs 10+12
-    assert f._swing(croc, hero, croc.t.standard[0], 6) and script.used_up
+    assert swing_at(f, croc, hero, croc.t.standard[0], 6) and script.used_up
     assert croc.grip == (True, hero) and hero.grip == (False, croc) and hero.hp == 192
     script = Script(f, [d20(5), d20(10), (6, 8), (6, 6)])       # its turn: grapple won, bite 10 + constrict 10
     f.round = 2
-    f._turn(croc)
+    f.turn(croc)
     assert script.used_up and hero.hp == 172
     script = Script(f, [d20(5), d20(20)])                       # the hero's turn: escape 20+3 vs 5+12: free
-    f._turn(hero)
+    f.turn(hero)
     assert script.used_up and croc.grip is None and hero.grip is None
 
 
@@ -78,15 +82,15 @@ def test_improved_grab_needs_a_smaller_foe_and_ends_when_the_holder_drops():
     croc, big = f.monsters[0], f.pcs[0]
     big.acted = croc.acted = True
     Script(f, [d20(15), (4, 8)])                                 # a hit, and no grapple check at all
-    assert f._swing(croc, big, croc.t.standard[0], 6) and croc.grip is None
+    assert swing_at(f, croc, big, croc.t.standard[0], 6) and croc.grip is None
     g = make_fight([creature("hero", side="pc", hp=200)], [grabber()])
     croc, hero = g.monsters[0], g.pcs[0]
     hero.acted = croc.acted = True
     Script(g, [d20(15), (4, 8), d20(5), d20(10)])
-    g._swing(croc, hero, croc.t.standard[0], 6)
+    swing_at(g, croc, hero, croc.t.standard[0], 6)
     assert croc.grip == (True, hero)
     croc.hp = -1
-    g.refresh(croc)
+    refresh(g, croc)
     assert croc.grip is None and hero.grip is None
 
 
@@ -99,20 +103,20 @@ def test_paralysis_on_a_hit_unless_the_fortitude_save_succeeds():
     g, hero = f.monsters[0], f.pcs[0]
     hero.acted = g.acted = True
     script = Script(f, [d20(15), (4, 8), d20(3), (2, 4)])       # hit; Fort 3+2 vs 12 fails; 2+1 rounds
-    f._swing(g, hero, g.t.standard[0], 6)
+    swing_at(f, g, hero, g.t.standard[0], 6)
     assert script.used_up and "paralyzed" in hero.conditions and not hero.is_able
     assert hero.conditions["paralyzed"][0] == pytest.approx(f.instant + 3 * 6.0)
     script = Script(f, [d20(15), (4, 8), d20(15)])              # a save that succeeds
     h = make_fight([creature("hero", side="pc", hp=200)], [ghoul])
     h.pcs[0].acted = h.monsters[0].acted = True
     Script(h, [d20(15), (4, 8), d20(15)])
-    h._swing(h.monsters[0], h.pcs[0], h.monsters[0].t.standard[0], 6)
+    swing_at(h, h.monsters[0], h.pcs[0], h.monsters[0].t.standard[0], 6)
     assert "paralyzed" not in h.pcs[0].conditions and h.pcs[0].is_able
     zombie = creature("zombie", side="pc", hp=200, type="undead")
     u = make_fight([zombie], [ghoul])
     u.pcs[0].acted = u.monsters[0].acted = True
     script = Script(u, [d20(15), (4, 8)])                        # no save at all: immune
-    u._swing(u.monsters[0], u.pcs[0], u.monsters[0].t.standard[0], 6)
+    swing_at(u, u.monsters[0], u.pcs[0], u.monsters[0].t.standard[0], 6)
     assert script.used_up and "paralyzed" not in u.pcs[0].conditions
 
 
@@ -133,7 +137,7 @@ def test_frightful_presence_panics_the_weak_and_shakes_the_rest_on_its_first_att
     assert "panicked" in squire.conditions and not squire.is_able
     assert "shaken" in knight.conditions and knight.is_able
     assert (knight.attack_bonus, knight.save_bonus) == (-2, -2)
-    f.add_condition(knight, "bless", 60.0)
+    add_condition(f, knight, "bless", 60.0)
     assert knight.attack_bonus == -1                            # bless +1 and shaken -2
     assert not any(c is squire for c in f.view.helpless_enemies(d))     # fled, not helpless: no coup de grace
 
@@ -169,7 +173,7 @@ def test_poison_deals_its_initial_damage_on_a_failed_save_and_the_secondary_a_mi
     spider, hero = f.monsters[0], f.pcs[0]
     hero.acted = spider.acted = True
     script = Script(f, [d20(15), (4, 8), d20(3), (4, 6)])      # hit; Fort 3+2 fails; 4 Strength
-    f._swing(spider, hero, spider.t.standard[0], 6)
+    swing_at(f, spider, hero, spider.t.standard[0], 6)
     assert script.used_up and hero.ability_loss == {"str": 4} and hero.ability_mods == {"str": -2}
     assert (hero.attack_bonus, hero.damage_bonus) == (-2, -2) and "poisoned" in hero.conditions
     script = Script(f, [d20(3), (6, 6)])                        # a minute later: fails again, 6 more
@@ -180,7 +184,7 @@ def test_poison_deals_its_initial_damage_on_a_failed_save_and_the_secondary_a_mi
     g = make_fight([creature("hero", side="pc", hp=200)], [poisoner()])
     g.pcs[0].acted = g.monsters[0].acted = True
     script = Script(g, [d20(15), (4, 8), d20(15)])              # the save succeeds: nothing, no secondary
-    g._swing(g.monsters[0], g.pcs[0], g.monsters[0].t.standard[0], 6)
+    swing_at(g, g.monsters[0], g.pcs[0], g.monsters[0].t.standard[0], 6)
     assert script.used_up and g.pcs[0].ability_loss is None and "poisoned" not in g.pcs[0].conditions
 
 
@@ -192,23 +196,23 @@ def test_constitution_damage_costs_hit_points_and_zero_kills_strength_zero_is_he
     w, hero = f.monsters[0], f.pcs[0]
     hero.acted = w.acted = True
     Script(f, [d20(15), (4, 8), d20(2), 0.0])                    # 2d6 shows 2: Con 12 -> 10, modifier -1
-    f._swing(w, hero, w.t.standard[0], 6)
+    swing_at(f, w, hero, w.t.standard[0], 6)
     assert hero.hp == 100 - 8 - 5 and hero.save_mods["fort"] == -1
     Script(f, [d20(15), (4, 8), d20(2), 0.999])                 # 12 more: Con 0
-    f._swing(w, hero, w.t.standard[0], 6)
+    swing_at(f, w, hero, w.t.standard[0], 6)
     assert hero.dead
     shadow = beast("shadow", ability_damage={"attack": "bite", "loss": {"dice": "1d6", "ability": "str"}})
     g = make_fight([creature("hero", side="pc", hp=100, abilities={"str": 4})], [shadow])
     s, hero = g.monsters[0], g.pcs[0]
     hero.acted = s.acted = True
     Script(g, [d20(15), (4, 8), (6, 6)])                         # no save: 6 Strength, all of it
-    g._swing(s, hero, s.t.standard[0], 6)
+    swing_at(g, s, hero, s.t.standard[0], 6)
     assert "paralyzed" in hero.conditions and not hero.is_able
     zombie = creature("zombie", side="pc", hp=100, type="undead", abilities={"con": None})
     u = make_fight([zombie], [poisoner()])
     u.pcs[0].acted = u.monsters[0].acted = True
     script = Script(u, [d20(15), (4, 8)])                        # undead: immune to poison, no save
-    u._swing(u.monsters[0], u.pcs[0], u.monsters[0].t.standard[0], 6)
+    swing_at(u, u.monsters[0], u.pcs[0], u.monsters[0].t.standard[0], 6)
     assert script.used_up and u.pcs[0].ability_loss is None
 
 
@@ -220,10 +224,10 @@ def test_energy_drain_bestows_negative_levels():
     w, hero = f.monsters[0], f.pcs[0]
     hero.acted = w.acted = True
     Script(f, [d20(15), (4, 8)])
-    f._swing(w, hero, w.t.standard[0], 6)
+    swing_at(f, w, hero, w.t.standard[0], 6)
     assert hero.negative_levels == 1 and (hero.attack_bonus, hero.save_bonus) == (-1, -1) and hero.hp == 100 - 8 - 5
     Script(f, [d20(15), (4, 8)])
-    f._swing(w, hero, w.t.standard[0], 6)
+    swing_at(f, w, hero, w.t.standard[0], 6)
     assert hero.dead                                             # 2 negative levels, 2 Hit Dice
 
 
@@ -242,7 +246,7 @@ def test_rake_adds_its_attacks_to_a_pounce_and_to_a_hold():
     hero.acted = cat.acted = True
     f.round = 2
     script = Script(f, [d20(5), d20(10), (4, 8), d20(15), (2, 4), d20(15), (2, 4)])   # hold, bite, 2 rakes
-    f._turn(cat)
+    f.turn(cat)
     assert script.used_up and hero.hp == 200 - 8 - 3 - 3
 
 
@@ -252,9 +256,9 @@ def test_rage_once_hurt_strength_and_constitution_up_armour_down():
     badger = beast("badger", rage=True)
     f = make_fight([creature("hero", side="pc", hp=200)], [badger])
     b = f.monsters[0]
-    f.deal(f.pcs[0], b, 5, frozenset({"slashing"}))
+    deal(f, f.pcs[0], b, 5, frozenset({"slashing"}))
     assert b.raging and b.hp == 40 - 5 + 2 * 5 and (b.attack_bonus, b.damage_bonus, b.ac_bonus) == (2, 2, -2)
-    f.deal(f.pcs[0], b, 5, frozenset({"slashing"}))
+    deal(f, f.pcs[0], b, 5, frozenset({"slashing"}))
     assert b.hp == 40 and b.attack_bonus == 2                    # once only
 
 
@@ -266,17 +270,17 @@ def test_burn_sets_the_target_on_fire_unless_it_saves():
     e, hero = f.monsters[0], f.pcs[0]
     hero.acted = e.acted = True
     script = Script(f, [d20(15), (4, 8), d20(2), (2, 4)])       # hit; Reflex fails; burns 2 rounds
-    f._swing(e, hero, e.t.standard[0], 6)
+    swing_at(f, e, hero, e.t.standard[0], 6)
     assert script.used_up and hero.burning[0] == 2
     f.round = 2
     Script(f, [(3, 4), *[0.5] * 20])
-    f._turn(hero)
+    f.turn(hero)
     assert hero.hp == 200 - 8 - 3 and hero.burning[0] == 1
     salamander = creature("salamander", side="pc", hp=200, subtypes=["fire"])
     g = make_fight([salamander], [elemental])
     g.pcs[0].acted = g.monsters[0].acted = True
     script = Script(g, [d20(15), (4, 8)])
-    g._swing(g.monsters[0], g.pcs[0], g.monsters[0].t.standard[0], 6)
+    swing_at(g, g.monsters[0], g.pcs[0], g.monsters[0].t.standard[0], 6)
     assert script.used_up and g.pcs[0].burning is None
 
 
@@ -291,7 +295,7 @@ def test_a_gaze_at_the_start_of_its_turn(effect, condition):
     f.round = 2
     rolled = [(1, 8)] if effect in ("paralysis", "fear") else []  # a duration to roll
     Script(f, [d20(2), *rolled, d20(19), *[0.5] * 30])          # hero fails, friend saves
-    f._turn(m)
+    f.turn(m)
     hero, friend = f.pcs
     assert not hero.is_able and friend.is_able
     assert (condition in hero.conditions) if condition else hero.dead
@@ -308,13 +312,13 @@ def test_swallow_whole_takes_a_held_foe_out_of_the_fight_until_the_swallower_dro
     t.afflicted = hero.afflicted = True
     f.round = 2
     Script(f, [d20(5), d20(10)])                                 # a won grapple check: swallowed
-    f._turn(t)
+    f.turn(t)
     assert "swallowed" in hero.conditions and not hero.is_able
     Script(f, [(4, 6)])                                          # next turn: digested for 6
-    f._turn(t)
+    f.turn(t)
     assert hero.hp == 194
     t.hp = -1
-    f.refresh(t)
+    refresh(f, t)
     assert "swallowed" not in hero.conditions and hero.is_able
 
 
@@ -327,18 +331,18 @@ def test_a_web_entangles_and_the_victim_spends_its_turn_bursting_free():
     s, hero = f.monsters[0], f.pcs[0]
     f.round = 2
     script = Script(f, [d20(15)])                               # the web hits touch AC
-    f._turn(s)
+    f.turn(s)
     assert script.used_up and "entangled" in hero.conditions and s.webs == 1
     assert (hero.attack_bonus, hero.ac_bonus) == (-2, -2)
     script = Script(f, [d20(10)])                               # 10 + 2 vs 16: still stuck, no attack
     before = len(f.lines)
-    f._turn(hero)
+    f.turn(hero)
     assert script.used_up and "entangled" in hero.conditions and not any(" vs spider" in x for x in f.lines[before:])
     Script(f, [d20(15)])                                         # 17: free
-    f._turn(hero)
+    f.turn(hero)
     assert "entangled" not in hero.conditions and hero.attack_bonus == 0
     Script(f, [d20(15), (4, 8), *[0.5] * 10])                   # no webs left: it bites
-    f._turn(s)
+    f.turn(s)
     assert any("spider bite" in x for x in f.lines[-6:])
 
 
@@ -356,15 +360,15 @@ def test_a_breath_without_damage_alternates_with_the_damaging_one(effect, condit
     d, hero = f.monsters[0], f.pcs[0]
     f.round = 2
     Script(f, [(1, 4), d20(2), (3, 6), *[0.5] * 10])             # recharge 1 round; Will fails; 3 rounds
-    f._turn(d)
+    f.turn(d)
     assert condition in hero.conditions and d.last_effect
     if effect == "slow":
         assert hero.afflicted and "slowed" in hero.conditions
     d.breath_ready_at = 0.0
     hero.conditions.clear()
-    f.refresh(hero)
+    refresh(f, hero)
     Script(f, [(1, 4), 0.5, d20(2), *[0.5] * 10])                # then the fire breath (one damage draw)
-    f._turn(d)
+    f.turn(d)
     assert hero.hp < 200 and not d.last_effect
 
 
@@ -373,8 +377,8 @@ def test_the_log_shows_what_damage_reduction_and_resistance_took():
     skeleton = beast("skeleton", damage_reduction="5/bludgeoning", energy_resistance={"fire": 10})
     f = make_fight([creature("hero", side="pc", hp=200)], [skeleton])
     s, hero = f.monsters[0], f.pcs[0]
-    f.deal(hero, s, 12, frozenset({"slashing"}), weapon=True)
-    f.deal(hero, s, 15, frozenset({"fire"}))
+    deal(f, hero, s, 12, frozenset({"slashing"}), weapon=True)
+    deal(f, hero, s, 15, frozenset({"fire"}))
     assert "skeleton takes 7 slashing damage (12, DR 5/bludgeoning)" in f.lines[-2]
     assert "skeleton takes 5 fire damage (15, resist fire 10)" in f.lines[-1]
 
@@ -389,7 +393,7 @@ def test_stench_sickens_living_foes_on_its_first_action():
     hero, zombie = f.pcs
     f.round = 2
     Script(f, [d20(3), *[0.5] * 20])                            # the hero fails; the undead is not living
-    f._turn(f.monsters[0])
+    f.turn(f.monsters[0])
     assert "sickened" in hero.conditions and "sickened" not in zombie.conditions
     assert (hero.attack_bonus, hero.damage_bonus, hero.save_bonus) == (-2, -2, -2)
     assert f.monsters[0].frightened                              # once only
@@ -404,7 +408,7 @@ def test_trample_runs_over_smaller_foes_with_a_reflex_save_for_half():
     r = f.monsters[0]
     f.round = 2
     Script(f, [0.0, d20(2), d20(20), *[0.5] * 10])              # 2d6 shows 2: 11; a fails, b saves (5)
-    f._turn(r)
+    f.turn(r)
     a, b = f.pcs
     assert (a.hp, b.hp) == (89, 95)
 
@@ -427,9 +431,9 @@ def test_incorporeal_ignores_mundane_weapons_and_half_of_the_rest():
     ghost = beast("ghost", size="medium", incorporeal=True)
     f = make_fight([creature("hero", side="pc", hp=200)], [ghost])
     g, hero = f.monsters[0], f.pcs[0]
-    assert f.deal(hero, g, 10, frozenset({"slashing"}), weapon=True) == 0                 # mundane: nothing
+    assert deal(f, hero, g, 10, frozenset({"slashing"}), weapon=True) == 0                 # mundane: nothing
     Script(f, [0.4])
-    assert f.deal(hero, g, 10, frozenset({"slashing"}), frozenset({"magic"}), weapon=True) == 0   # 50%: lost
+    assert deal(f, hero, g, 10, frozenset({"slashing"}), frozenset({"magic"}), weapon=True) == 0   # 50%: lost
     Script(f, [0.6])
-    assert f.deal(hero, g, 10, frozenset({"fire"})) == 10                                 # the other half
-    assert f.deal(hero, g, 4, frozenset({"force"})) == 4                                  # magic missile: always
+    assert deal(f, hero, g, 10, frozenset({"fire"})) == 10                                 # the other half
+    assert deal(f, hero, g, 4, frozenset({"force"})) == 4                                  # magic missile: always

@@ -12,7 +12,11 @@ from fight_scripting import BITE, Script, assert_reproducible_and_used, beast, d
 from fight_scripting import stat_block as creature
 
 from arena.combat import conditions, specials
+from arena.combat.attacks import swing_at
+from arena.combat.conditions import add_condition
+from arena.combat.damage import area_damage, deal
 from arena.combat.engine import fight, prepare
+from arena.combat.states import refresh
 from arena.dice import parse
 from arena.rules import RuleSet
 from arena.world.creatures import Creature
@@ -49,10 +53,10 @@ def test_a_sleep_poison_knocks_out_and_the_secondary_knocks_out_again():
     f = ready(make_fight([hero()], [homunculus]))
     h, pc = f.monsters[0], f.pcs[0]
     script = Script(f, [d20(15), (4, 8), d20(3), 0.5])            # hit; Fort 3+2 vs 13 fails; 10 rounds
-    f._swing(h, pc, h.t.standard[0], 6)
+    swing_at(f, h, pc, h.t.standard[0], 6)
     assert script.used_up and "knocked-out" in pc.conditions and not pc.is_able
     assert pc.conditions["knocked-out"][0] == pytest.approx(f.instant + 10 * 6.0)
-    f.deal(h, pc, 3, frozenset({"piercing"}))
+    deal(f, h, pc, 3, frozenset({"piercing"}))
     assert "knocked-out" in pc.conditions                         # no waking up
     Script(f, [d20(3), 0.5])                                      # a minute later: fails again
     f.instant = pc.conditions["poisoned"][0]
@@ -60,7 +64,7 @@ def test_a_sleep_poison_knocks_out_and_the_secondary_knocks_out_again():
     assert pc.conditions["knocked-out"][0] == pytest.approx(f.instant + 175 * 6.0) and not pc.is_able
     g = ready(make_fight([hero(saves={"fort": 30, "ref": 2, "will": 2})], [homunculus]))
     Script(g, [d20(15), (4, 8), d20(3), 0.5])                     # 3 + 30: saved
-    g._swing(g.monsters[0], g.pcs[0], g.monsters[0].t.standard[0], 6)
+    swing_at(g, g.monsters[0], g.pcs[0], g.monsters[0].t.standard[0], 6)
     assert "knocked-out" not in g.pcs[0].conditions
 
 
@@ -82,7 +86,7 @@ def test_a_harmless_touch_deals_no_hit_points_only_its_strength_damage():
     f = ready(make_fight([hero(abilities={"str": 14})], [shadow]))
     s, pc = f.monsters[0], f.pcs[0]
     script = Script(f, [d20(15), 0.5, (3, 6)])                    # hit (its damage draw is void); 3 Strength
-    assert f._swing(s, pc, s.t.standard[0], 6)
+    assert swing_at(f, s, pc, s.t.standard[0], 6)
     assert script.used_up and pc.hp == 200 and pc.ability_loss == {"str": 3}
     c = srd_creature("shadow")
     assert c.attack[0][0].harmless and c.ability_damage.attack == "incorporeal touch"
@@ -100,10 +104,10 @@ def test_an_octopus_grabs_with_its_harmless_arms_any_size_and_its_hold_bites():
     o, pc = f.monsters[0], f.pcs[0]
     assert pc.t.creature.size == "medium" and o.t.creature.size == "small"
     Script(f, [d20(18), 0.5, d20(2), d20(19)])                    # arms hit; grapple: the hero's 2, its 19
-    f._swing(o, pc, o.t.standard[0], 5)
+    swing_at(f, o, pc, o.t.standard[0], 5)
     assert pc.hp == 200 and o.grip == (True, pc)
     Script(f, [d20(2), d20(19), (3, 3)])                          # its turn: a won check, bite 1d3 shows 3
-    f._turn(o)
+    f.turn(o)
     assert pc.hp == 197
 
 
@@ -117,10 +121,10 @@ def test_a_mimic_s_adhesive_holds_without_a_check_and_there_is_no_escape():
     f = ready(make_fight([hero()], [mimic]))
     m, pc = f.monsters[0], f.pcs[0]
     script = Script(f, [d20(18), (4, 8)])                         # slam hits: held, no grapple check drawn
-    f._swing(m, pc, m.t.standard[0], 9)
+    swing_at(f, m, pc, m.t.standard[0], 9)
     assert script.used_up and m.grip == (True, pc)
     before = len(f.lines)
-    f._turn(pc)                                                  # no escape roll at all
+    f.turn(pc)                                                  # no escape roll at all
     assert pc.grip == (False, m) and "struggles" in " ".join(f.lines[before:])
 
 
@@ -135,7 +139,7 @@ def test_a_chuul_paralyzes_the_foe_it_holds_on_each_of_its_turns():
     c.grip, pc.grip = (True, pc), (False, c)
     c.afflicted = pc.afflicted = True
     Script(f, [d20(2), *[0.5] * 20])                              # Fort 2+2 vs 19: paralyzed
-    f._turn(c)
+    f.turn(c)
     assert "paralyzed" in pc.conditions and pc.conditions["paralyzed"][0] == pytest.approx(f.instant + 36.0)
 
 
@@ -148,9 +152,9 @@ def test_a_tendriculos_paralyzes_the_foe_it_has_swallowed():
     t, pc = f.monsters[0], f.pcs[0]
     t.grip, pc.grip = (True, pc), (False, t)
     t.afflicted = pc.afflicted = True
-    f.add_condition(pc, "swallowed", 1e9)
+    add_condition(f, pc, "swallowed", 1e9)
     Script(f, [0.5, d20(2), 0.5, *[0.5] * 10])                     # digested, then Fort fails
-    f._turn(t)
+    f.turn(t)
     assert "paralyzed" in pc.conditions and pc.hp < 200
 
 
@@ -166,7 +170,7 @@ def test_repulsion_and_petrifying_breath(effect, condition, forever):
     f = ready(make_fight([hero()], [dragon]))
     d, pc = f.monsters[0], f.pcs[0]
     Script(f, [(1, 4), d20(2), (3, 6), *[0.5] * 10])
-    f._turn(d)
+    f.turn(d)
     assert condition in pc.conditions and not pc.is_able
     assert (pc.conditions[condition][0] > 1e8) is forever
     assert srd_creature("gorgon").breath_effect.effect == "petrify"
@@ -182,7 +186,7 @@ def test_a_save_that_negates_a_breath_and_the_chimera_s_breath_by_its_first_head
     f = ready(make_fight([hero(), hero("friend")], [beetle]))
     b = f.monsters[0]
     Script(f, [(1, 1), 0.5, d20(19), d20(2), *[0.5] * 10])        # one damage roll; the hero saves, the friend not
-    f._turn(b)
+    f.turn(b)
     first, second = f.pcs
     assert first.hp == 200 and second.hp < 200
     chimera = srd_creature("chimera").breath_weapon
@@ -199,9 +203,9 @@ def test_damage_reduction_a_and_b_needs_a_weapon_that_is_both():
     f = make_fight([hero()], [archon])
     a, pc = f.monsters[0], f.pcs[0]
     slash = frozenset({"slashing"})
-    assert f.deal(pc, a, 12, slash, slash | {"magic"}, weapon=True) == 2
-    assert f.deal(pc, a, 12, slash, slash | {"evil"}, weapon=True) == 2
-    assert f.deal(pc, a, 6, slash, slash | {"magic", "evil"}, weapon=True) == 6
+    assert deal(f, pc, a, 12, slash, slash | {"magic"}, weapon=True) == 2
+    assert deal(f, pc, a, 12, slash, slash | {"evil"}, weapon=True) == 2
+    assert deal(f, pc, a, 6, slash, slash | {"magic", "evil"}, weapon=True) == 6
 
 
 # ------------------------------------------------------------------------------------------ summoning
@@ -216,7 +220,7 @@ def test_a_summoning_succeeds_on_its_chance_and_the_summoned_join_at_the_next_ro
     d = f.monsters[0]
     before = len(f.lines)
     Script(f, [0.30, *[0.5] * 10])                                 # 0.30 < 35%: it comes
-    f._turn(d)
+    f.turn(d)
     assert not any(" vs hero" in x for x in f.lines[before:])        # the turn went to the summoning
     assert len(f.monsters) == 1 and f.joining
     order = [d, f.pcs[0]]
@@ -225,11 +229,11 @@ def test_a_summoning_succeeds_on_its_chance_and_the_summoned_join_at_the_next_ro
     new = f.monsters[1]
     assert new.t.creature.name == "dretch" and new.t.summon is None and new.side == "monster" and new.acted
     Script(f, [*[0.5] * 20])
-    f._turn(d)                                                     # once a day: now it attacks
+    f.turn(d)                                                     # once a day: now it attacks
     assert any("dretch bite" in x or "dretch claw" in x for x in f.lines[-8:])
     g = ready(make_fight([hero()], [summoner()]))
     Script(g, [0.36])                                              # 0.36: no one answers
-    g._turn(g.monsters[0])
+    g.turn(g.monsters[0])
     assert not g.joining and "no one answers" in g.lines[-1]
 
 
@@ -272,16 +276,16 @@ def test_a_whirlwind_batters_and_carries_smaller_foes_and_ends():
     e = f.monsters[0]
     first, second = f.pcs
     Script(f, [0.5, d20(2), 0.0, d20(2), d20(20), d20(20), *[0.5] * 10])      # 1 round; hero fails both
-    f._turn(e)
+    f.turn(e)
     assert "carried" in first.conditions and "carried" not in second.conditions
     assert (first.attack_bonus, first.ac_bonus) == (-2, -2) and first.hp == 198 and second.hp == 200
     before = len(f.lines)
     Script(f, [*[0.5] * 10])
-    f._turn(e)                                                     # the form is over: it slams
+    f.turn(e)                                                     # the form is over: it slams
     assert any(" vs " in x for x in f.lines[before:])
     tiny = ready(make_fight([hero(size="huge")], [large]))
     Script(tiny, [*[0.5] * 10])
-    tiny._turn(tiny.monsters[0])                                    # no smaller foe: no whirlwind
+    tiny.turn(tiny.monsters[0])                                    # no smaller foe: no whirlwind
     assert not any("whirlwind" in x for x in tiny.lines)
 
 
@@ -294,11 +298,11 @@ def test_crush_lands_only_on_foes_three_sizes_smaller():
     dragon = beast("dragon", size="huge", crush={"damage": "2d8+10", "dc": 20})
     f = ready(make_fight([hero(size="small"), hero("gnome", size="tiny")], [dragon]))
     Script(f, [0.0, d20(2), d20(20), *[0.5] * 10])                  # one damage roll (12); the small one fails
-    f._turn(f.monsters[0])
+    f.turn(f.monsters[0])
     assert [pc.hp for pc in f.pcs] == [188, 200]
     g = ready(make_fight([hero(), hero("friend")], [dragon]))      # medium: two sizes smaller only
     Script(g, [*[0.5] * 20])
-    g._turn(g.monsters[0])
+    g.turn(g.monsters[0])
     assert not any("lands on" in x for x in g.lines)
 
 
@@ -311,7 +315,7 @@ def test_despair_paralyzes_with_fear_once():
     f = ready(make_fight([hero(), hero("friend")], [mummy]))
     m = f.monsters[0]
     Script(f, [d20(2), (2, 4), d20(19), *[0.5] * 10])
-    f._turn(m)
+    f.turn(m)
     first, second = f.pcs
     assert "paralyzed" in first.conditions and "paralyzed" not in second.conditions and m.frightened
     assert srd_creature("mummy-lord-10th-level-cleric").aura.dc == 17
@@ -325,7 +329,7 @@ def test_aura_of_menace_takes_two_from_attacks_ac_and_saves():
     archon = beast("archon", aura={"effect": "menace", "dc": 12})
     f = ready(make_fight([hero()], [archon]))
     Script(f, [d20(2), *[0.5] * 10])
-    f._turn(f.monsters[0])
+    f.turn(f.monsters[0])
     pc = f.pcs[0]
     assert (pc.attack_bonus, pc.ac_bonus, pc.save_bonus) == (-2, -2, -2)
 
@@ -341,14 +345,14 @@ def test_a_captivating_song_holds_its_captives_helpless_while_the_harpy_sings():
     h = f.monsters[0]
     first, second = f.pcs
     Script(f, [d20(2), d20(19), *[0.5] * 20])
-    f._turn(h)
+    f.turn(h)
     assert "captivated" in first.conditions and not first.is_able and second.is_able
     ends = first.conditions["captivated"][0]
     f.instant += 6.0
     specials.each_turn(f, h)                                        # it sings on: another round
     assert first.conditions["captivated"][0] == pytest.approx(ends + 6.0)
     h.hp = -10
-    f.refresh(h)
+    refresh(f, h)
     f.instant += 12.0
     conditions.expire(f, f.instant)                                 # it stopped singing: free a round later
     assert first.is_able
@@ -362,7 +366,7 @@ def test_a_roar_fatigues_and_exhausts_those_in_melee():
     assert (dragonne.roar.dc, dragonne.roar.recharge) == (15, "1d4")
     f = ready(make_fight([hero(), hero("archer", attack={**BITE, "name": "bow", "kind": "ranged"})], [dragonne]))
     Script(f, [(2, 4), d20(2), d20(2), *[0.5] * 10])
-    f._turn(f.monsters[0])
+    f.turn(f.monsters[0])
     melee, archer = f.pcs
     assert "exhausted" in melee.conditions and "fatigued" in archer.conditions
     assert (melee.attack_bonus, melee.ac_bonus, melee.damage_bonus) == (-3, -3, -3)
@@ -377,7 +381,7 @@ def test_smoke_chokes_each_turn_as_a_free_action():
     mare = beast("nightmare", smoke={"dc": 16})
     f = ready(make_fight([hero()], [mare]))
     Script(f, [d20(2), *[0.5] * 20])
-    f._turn(f.monsters[0])
+    f.turn(f.monsters[0])
     pc = f.pcs[0]
     assert "choking" in pc.conditions and (pc.attack_bonus, pc.damage_bonus, pc.save_bonus) == (-2, -2, 0)
     assert any(" vs hero" in x for x in f.lines)                       # and it still attacks
@@ -390,11 +394,11 @@ def test_animated_plants_entangle_until_burst():
     vine = beast("vine", entangle={"dc": 13})
     f = ready(make_fight([hero(abilities={"str": 10})], [vine]))
     Script(f, [d20(2), *[0.5] * 20])
-    f._turn(f.monsters[0])
+    f.turn(f.monsters[0])
     pc = f.pcs[0]
     assert pc.conditions["entangled"][1]["dc"] == 20
     Script(f, [d20(19)])                                              # 19 + 0 vs 20: still stuck
-    f._turn(pc)
+    f.turn(pc)
     assert "entangled" in pc.conditions
 
 
@@ -430,14 +434,14 @@ def test_smite_good_is_its_first_melee_swing():
     f = ready(make_fight([hero()], [brute]))
     b, pc = f.monsters[0], f.pcs[0]
     Script(f, [d20(15), (4, 8), d20(2), d20(2), *[0.5] * 10])          # the bite hits: 8 + 18; claws miss
-    f._turn(b)
+    f.turn(b)
     assert pc.hp == 200 - 8 - 18
     Script(f, [d20(15), (4, 8), d20(2), d20(2)])
-    f._turn(b)
+    f.turn(b)
     assert pc.hp == 200 - 26 - 8                                        # once only
     holy = ready(make_fight([hero()], [beast("saint", smite={"against": "evil", "damage": 10})]))
     Script(holy, [d20(15), (4, 8), d20(2), d20(2)])
-    holy._turn(holy.monsters[0])
+    holy.turn(holy.monsters[0])
     assert holy.pcs[0].hp == 192                                        # the party is not evil
 
 
@@ -453,13 +457,13 @@ def test_a_stirge_attaches_and_drains_until_sated_then_flies_off():
     f = ready(make_fight([hero(abilities={"con": 14})], [stirge]))
     s, pc = f.monsters[0], f.pcs[0]
     Script(f, [d20(18), 0.5])                                      # the touch hits: attached, no check, no damage
-    f._swing(s, pc, s.t.standard[0], 7)
+    swing_at(f, s, pc, s.t.standard[0], 7)
     assert s.grip == (True, pc) and pc.hp == 200
     Script(f, [(3, 4)])                                            # its turn: 3 Constitution
-    f._turn(s)
+    f.turn(s)
     assert pc.ability_loss == {"con": 3} and s.grip is not None
     Script(f, [(2, 4)])                                            # 2 more: 5, sated
-    f._turn(s)
+    f.turn(s)
     assert s.grip is None and pc.grip is None and not s.is_able and "panicked" in s.conditions
     weasel = srd_creature("dire-weasel").improved_grab
     assert (weasel.attack, weasel.hold_check, weasel.drain_limit) == ("bite", False, None)
@@ -473,7 +477,7 @@ def test_a_cockatrice_bite_turns_to_stone():
     f = ready(make_fight([hero()], [c]))
     k, pc = f.monsters[0], f.pcs[0]
     Script(f, [d20(18), 0.5, d20(2)])
-    f._swing(k, pc, k.t.standard[0], 4)
+    swing_at(f, k, pc, k.t.standard[0], 4)
     assert "petrified" in pc.conditions and not pc.is_able
 
 
@@ -485,11 +489,11 @@ def test_evasion_takes_nothing_on_a_made_reflex_save():
     f = make_fight([hero()], [eagle])
     pc, e = f.pcs[0], f.monsters[0]
     Script(f, [d20(19)])
-    f.area_damage(pc, e, parse("6d6"), frozenset({"fire"}), "ref", 15,
+    area_damage(f, pc, e, parse("6d6"), frozenset({"fire"}), "ref", 15,
                   rolled=20)
     assert e.hp == e.max_hp
     Script(f, [d20(2)])
-    f.area_damage(pc, e, parse("6d6"), frozenset({"fire"}), "ref", 15,
+    area_damage(f, pc, e, parse("6d6"), frozenset({"fire"}), "ref", 15,
                   rolled=5)
     assert e.hp == e.max_hp - 5
 
@@ -501,13 +505,13 @@ def test_bay_panics_and_horrific_appearance_weakens():
     assert (hound.aura.effect, hound.aura.dc, hound.aura.rounds) == ("panic", 11, "2d4")
     f = ready(make_fight([hero()], [hound]))
     Script(f, [d20(2), (3, 8), *[0.5] * 10])
-    f._turn(f.monsters[0])
+    f.turn(f.monsters[0])
     assert "panicked" in f.pcs[0].conditions and not f.pcs[0].is_able
     hag = srd_creature("sea-hag")
     assert (hag.aura.effect, hag.aura.dc, hag.aura.loss.dice) == ("weakness", 13, "2d6")
     g = ready(make_fight([hero(abilities={"str": 16})], [hag]))
     Script(g, [d20(2), 0.0, *[0.5] * 10])                          # 2d6 shows 2
-    g._turn(g.monsters[0])
+    g.turn(g.monsters[0])
     assert g.pcs[0].ability_loss == {"str": 2}
 
 
@@ -538,7 +542,7 @@ def test_a_fear_aura_a_rast_s_blood_drain_and_an_ice_devil_s_slowing_spear():
     f = ready(make_fight([hero()], [devil]))
     d, pc = f.monsters[0], f.pcs[0]
     Script(f, [d20(15), (4, 8), d20(2), (3, 6)])
-    f._swing(d, pc, d.t.standard[0], 6)
+    swing_at(f, d, pc, d.t.standard[0], 6)
     assert "slowed" in pc.conditions and pc.afflicted
     assert _ability(srd_creature("skum"), "rake").engine == "no effect"             # only while it swims
     assert _ability(srd_creature("phasm"), "resilient").engine == "no effect"       # in its saves already
@@ -553,13 +557,13 @@ def test_an_ochre_jelly_splits_under_slashing_and_electricity():
     f = make_fight([hero()], [jelly])
     j, pc = f.monsters[0], f.pcs[0]
     j.hp = 31
-    assert f.deal(pc, j, 12, frozenset({"slashing"}), weapon=True) == 0 and j.hp == 15
+    assert deal(f, pc, j, 12, frozenset({"slashing"}), weapon=True) == 0 and j.hp == 15
     order = [j, pc]
     specials.join(f, order)
     twin = f.monsters[1]
     assert twin.hp == 15 and order[1] is twin and f.able_count["monster"] == 2
-    assert f.deal(pc, j, 5, frozenset({"bludgeoning"}), weapon=True) == 5 and j.hp == 10
-    assert f.deal(pc, j, 9, frozenset({"electricity"})) == 0 and j.hp == 10 and not f.joining   # 10: no more
+    assert deal(f, pc, j, 5, frozenset({"bludgeoning"}), weapon=True) == 5 and j.hp == 10
+    assert deal(f, pc, j, 9, frozenset({"electricity"})) == 0 and j.hp == 10 and not f.joining   # 10: no more
     assert _ability(srd_creature("black-pudding"), "acid").engine == "ignored"          # it dissolves armour
 
 
@@ -571,7 +575,7 @@ def test_quickness_is_an_extra_standard_attack_each_turn():
     f = ready(make_fight([hero()], [beast("quick", quickness=True)]))
     before = len(f.lines)
     Script(f, [*[d20(2)] * 4, *[0.5] * 10])                        # a standard bite, then bite and two claws
-    f._turn(f.monsters[0])
+    f.turn(f.monsters[0])
     assert sum(" vs hero" in x for x in f.lines[before:]) == 4
 
 
@@ -586,12 +590,12 @@ def test_a_gelatinous_cube_engulfs_and_digests_and_an_ant_stings_what_it_holds()
     g = f.monsters[0]
     first, second = f.pcs
     Script(f, [d20(2), d20(19), *[0.5] * 10])                       # the hero fails, the friend steps aside
-    f._turn(g)
+    f.turn(g)
     assert "engulfed" in first.conditions and not first.is_able and second.is_able
     assert not f.view.helpless_enemies(g)                            # inside it: no coup de grace
     Script(f, [0.5, d20(2), (3, 6), d20(2), *[0.5] * 10])            # acid, paralysis fails; the friend fails too
     f.instant += 6.0
-    f._turn(g)
+    f.turn(g)
     assert first.hp < 200 and "paralyzed" in first.conditions and "engulfed" in second.conditions
     sting = srd_creature("giant-ant-soldier").rake
     assert (sting.name, sting.bonuses, sting.damage, sting.extra_damage) == ("sting", (3,), "1d4+1", "1d4")
@@ -607,7 +611,7 @@ def test_a_hezrou_s_stench_nauseates_those_in_melee_and_sickens_who_saves():
     bow = {**BITE, "name": "bow", "kind": "ranged"}
     f = ready(make_fight([hero(), hero("friend"), hero("archer", attack=bow)], [demon]))
     Script(f, [d20(2), d20(20), *[0.5] * 10])                        # the hero fails, the friend saves
-    f._turn(f.monsters[0])
+    f.turn(f.monsters[0])
     first, second, archer = f.pcs
     assert "nauseated" in first.conditions and not first.is_able and first not in f.view.helpless_enemies(f.monsters[0])
     assert "sickened" in second.conditions and not archer.conditions               # 10 feet: not the archer
@@ -623,9 +627,9 @@ def test_drow_knockout_poison_lasts_its_doses():
     f = ready(make_fight([hero()], [drow]))
     d, pc = f.monsters[0], f.pcs[0]
     Script(f, [d20(15), (4, 8), (2, 4), d20(19)])                   # 1d4-1 shows 1: one dose, used (saved)
-    f._swing(d, pc, d.t.standard[0], 6)
+    swing_at(f, d, pc, d.t.standard[0], 6)
     Script(f, [d20(15), (4, 8)])                                    # none left: no save at all
-    f._swing(d, pc, d.t.standard[0], 6)
+    swing_at(f, d, pc, d.t.standard[0], 6)
     assert d.specials["doses"] == 0 and "knocked-out" not in pc.conditions
 
 
@@ -640,13 +644,13 @@ def test_lay_on_hands_a_nimbus_that_dazes_and_freedom_of_movement():
     h = f.monsters[0]
     h.hp = 10
     Script(f, [*[0.5] * 10])
-    f._turn(h)
+    f.turn(h)
     assert h.hp == 40 and h.specials["healed"] == 30
     nimbus = srd_creature("nalfeshnee").burst
     assert (nimbus.dc, nimbus.rounds, nimbus.uses) == (22, "1d10", 3)
     g = ready(make_fight([hero(), hero("friend")], [beast("demon", burst=nimbus)]))
     Script(g, [d20(2), (4, 10), d20(2), (4, 10), *[0.5] * 10])
-    g._turn(g.monsters[0])
+    g.turn(g.monsters[0])
     assert all("stupefied" in pc.conditions and not pc.is_able for pc in g.pcs)
 
 
@@ -661,11 +665,11 @@ def test_natural_invisibility_is_total_concealment_all_fight():
     s, pc = f.monsters[0], f.pcs[0]
     assert "invisible" in s.conditions and s.concealed
     Script(f, [d20(18), 0.4])                                           # a hit, then the miss chance: missed
-    assert not f._swing(pc, s, pc.t.standard[0], 5)
+    assert not swing_at(f, pc, s, pc.t.standard[0], 5)
     Script(f, [d20(18), 0.6, (3, 6)])                                   # a hit that lands
-    assert f._swing(pc, s, pc.t.standard[0], 5)
+    assert swing_at(f, pc, s, pc.t.standard[0], 5)
     Script(f, [*[0.5] * 12])
-    f._turn(s)                                                          # it attacks and stays invisible
+    f.turn(s)                                                          # it attacks and stays invisible
     assert "invisible" in s.conditions
 
 
@@ -676,7 +680,7 @@ def test_a_sahuagin_s_blood_frenzy_is_a_rage_of_two():
     assert sahuagin.rage and sahuagin.rage_strength == 2
     f = make_fight([hero()], [beast("frenzied", rage=True, rage_strength=2)])
     b = f.monsters[0]
-    f.deal(f.pcs[0], b, 5, frozenset({"slashing"}))
+    deal(f, f.pcs[0], b, 5, frozenset({"slashing"}))
     assert b.raging and b.hp == 40 - 5 + 5 and (b.attack_bonus, b.damage_bonus, b.ac_bonus) == (1, 1, -2)
 
 
@@ -689,13 +693,13 @@ def test_a_chaos_beast_s_blow_melts_its_foe_until_a_charisma_check_and_a_satyr_p
     f = ready(make_fight([hero(abilities={"cha": 14})], [beast("chaos", instability={"attack": "bite", "dc": 15})]))
     c, pc = f.monsters[0], f.pcs[0]
     Script(f, [d20(15), (4, 8), d20(2)])
-    f._swing(c, pc, c.t.standard[0], 6)
+    swing_at(f, c, pc, c.t.standard[0], 6)
     assert "amorphous" in pc.conditions and not pc.is_able and not f.view.helpless_enemies(c)
     Script(f, [d20(10)])                                               # 10 + 2 vs 15: still melted
-    f._turn(pc)
+    f.turn(pc)
     assert "amorphous" in pc.conditions
     Script(f, [d20(14)])                                               # 16: its shape again
-    f._turn(pc)
+    f.turn(pc)
     assert pc.is_able
     pipes = srd_creature("satyr").aura
     assert (pipes.effect, pipes.dc, pipes.rounds) == ("panic", 13, "10")
@@ -710,13 +714,13 @@ def test_an_unnerving_gaze_and_a_charming_one():
     devil = beast("devil", size="medium", gaze={"effect": "unnerve", "save": "will", "dc": 15, "rounds": "1d3"})
     f = ready(make_fight([hero()], [devil]))
     Script(f, [d20(2), (2, 3), *[0.5] * 10])
-    f._turn(f.monsters[0])
+    f.turn(f.monsters[0])
     assert "unnerved" in f.pcs[0].conditions and f.pcs[0].attack_bonus == -2 and f.pcs[0].is_able
     naga = srd_creature("spirit-naga")
     assert (naga.gaze.effect, naga.gaze.dc) == ("charm", 19)
     g = ready(make_fight([hero(saves={"fort": 2, "ref": 2, "will": 3})], [beast("naga", gaze=naga.gaze)]))
     Script(g, [d20(10), *[0.5] * 10])                               # 10 + 3 vs 19 - 5: charmed
-    g._turn(g.monsters[0])
+    g.turn(g.monsters[0])
     assert "charmed" in g.pcs[0].conditions and not g.pcs[0].is_able
     assert not g.view.helpless_enemies(g.monsters[0])                  # not helpless: no coup de grace
     ghaele = srd_creature("ghaele").gaze
@@ -731,13 +735,13 @@ def test_a_stunning_glance_and_an_evil_eye():
     assert (nymph.effect, nymph.dc, nymph.rounds, nymph.uses) == ("stun", 17, "2d4", None)
     f = ready(make_fight([hero()], [beast("nymph", glance=nymph)]))
     Script(f, [d20(2), (3, 8), *[0.5] * 10])
-    f._turn(f.monsters[0])
+    f.turn(f.monsters[0])
     assert "stunned" in f.pcs[0].conditions
     eye = srd_creature("sea-hag").glance
     assert (eye.effect, eye.save, eye.dc, eye.uses, eye.fright_dc) == ("daze", "will", 13, 3, 13)
     g = ready(make_fight([hero(), hero("friend")], [beast("hag", glance=eye)]))
     Script(g, [d20(2), d20(2), *[0.5] * 10])                          # dazed, then dead of fright
-    g._turn(g.monsters[0])
+    g.turn(g.monsters[0])
     assert g.pcs[0].dead or g.pcs[1].dead
     dazed = next(pc for pc in g.pcs if pc.dead)
     assert "stupefied" in dazed.conditions                          # dazed for days: out of the fight

@@ -18,7 +18,13 @@ from typer.testing import CliRunner
 
 from arena.cli import app
 from arena.combat import injuries
+from arena.combat.attacks import attack_routine, coup_de_grace, swing_at
+from arena.combat.called_shots import call_shot, called_effect, tough_through
+from arena.combat.conditions import add_condition
+from arena.combat.damage import deal
 from arena.combat.engine import DEAD_AT, Fight, fight, prepare
+from arena.combat.rolls import penalty, save
+from arena.combat.states import heal
 from arena.combat.tactics import TacticsSettings
 from arena.rules import Check, RuleSet
 from arena.rules import called_shots as cs
@@ -69,17 +75,17 @@ def test_a_head_wound_reaches_the_engines_attacks_and_saves(spy):
     bow = {**JAVELIN, "name": "longbow"}
     g = make_fight([creature("hero", side="pc")], [creature("archer", attack=bow, hp=100)])   # alone: no -4
     injuries.injure(g.monsters[0], "head", 3)
-    g._swing(g.monsters[0], g.pcs[0], g.monsters[0].t.standard[0], 5)
+    swing_at(g, g.monsters[0], g.pcs[0], g.monsters[0].t.standard[0], 5)
     f = make_fight([creature("hero", side="pc")], [creature("orc", attack=SWORD, hp=100)])
     hero, orc = f.pcs[0], f.monsters[0]
     injuries.injure(orc, "head", 3)
-    f._swing(orc, hero, orc.t.standard[0], 5)
+    swing_at(f, orc, hero, orc.t.standard[0], 5)
     for kind in ("fort", "ref", "will"):
-        f.save(orc, kind, 15, hero)
+        save(f, orc, kind, 15, hero)
     checks = [check for check, _, _ in spy]
     assert [c.modifier for c in checks if c.kind == "attack"] == [3, 3]
     assert [c.modifier for c in checks if c.kind == "save"] == [0, 0, 0]       # +2 saves, -2
-    assert f._penalty(orc, "str") == f._penalty(orc, "dex") == -2
+    assert penalty(orc, "str") == penalty(orc, "dex") == -2
 
 
 def test_a_hand_wound_counts_only_on_that_hands_attacks():
@@ -104,8 +110,8 @@ def test_paired_claws_alternate_hands_in_the_engine(spy):
     f = make_fight([creature("hero", side="pc", hp=500)], [creature("beast", attack=claws)])
     beast, hero = f.monsters[0], f.pcs[0]
     injuries.injure(beast, "hand", 3, index=1)
-    f._attack_routine(beast, hero, beast.t.full, True)
-    f._attack_routine(beast, hero, beast.t.full, True)
+    attack_routine(f, beast, hero, beast.t.full, True)
+    attack_routine(f, beast, hero, beast.t.full, True)
     assert [c.modifier for c in attacks(spy)] == [5, 3, 5, 3]
 
 
@@ -118,7 +124,7 @@ def test_two_hands_stack_one_hand_twice_does_not(spy, weapon, hurt, expected):
     orc, hero = f.monsters[0], f.pcs[0]
     for index in hurt:
         injuries.injure(orc, "hand", 3, index=index)
-    f._swing(orc, hero, orc.t.standard[0], 5)
+    swing_at(f, orc, hero, orc.t.standard[0], 5)
     assert [c.modifier for c in attacks(spy)] == [expected]
 
 
@@ -130,7 +136,7 @@ def test_called_hits_at_a_hand_always_hit_the_weapon_hand():
     for _ in range(2):
         hero.called_this_round = False
         script = Script(f, [(15, 20), (5, 10), (3, 6)])      # 15 + 1d10 (5) = 20 >= 10 - 2: a called hit for 3
-        assert f._swing(hero, orc, hero.t.standard[0], 5) and script.used_up
+        assert swing_at(f, hero, orc, hero.t.standard[0], 5) and script.used_up
     assert list(orc.injuries) == [("hand", 0)] and f.record.party.called_hits == 2
     assert injuries.penalty(orc, "attack", cs.hands_used("greatsword", 0, 1)) == -2
 
@@ -138,14 +144,14 @@ def test_called_hits_at_a_hand_always_hit_the_weapon_hand():
 def test_severity_of_eyes_one_of_two_severe_two_blind():
     f, hero, dummy = duel(key="d20+called")
     assert dummy.t.first_hit_die == 8
-    f._called_effect(hero, dummy, "eye", 7)                        # below the first hit die's maximum: minor
+    called_effect(f, hero, dummy, "eye", 7)                        # below the first hit die's maximum: minor
     assert dummy.injuries[("eye", 0)].severe is False
     assert all(injuries.penalty(dummy, roll) == 0 for roll in ALL_ROLLS)
-    f._called_effect(hero, dummy, "eye", 8)                        # severe: half the eyes
+    called_effect(f, hero, dummy, "eye", 8)                        # severe: half the eyes
     assert {roll: injuries.penalty(dummy, roll) for roll in ALL_ROLLS} == {
         "attack": 0, "ranged": -2, "fort": 0, "ref": -2, "will": 0, "initiative": -2, "str": 0, "dex": -2}
     assert not injuries.fully_severe(dummy, "eye")
-    f._called_effect(hero, dummy, "eye", 9)                        # the other eye: blinded
+    called_effect(f, hero, dummy, "eye", 9)                        # the other eye: blinded
     assert injuries.fully_severe(dummy, "eye")
     assert injuries.penalty(dummy, "ranged") == injuries.penalty(dummy, "ref") == -4
     assert any(line.endswith("- blinded") for line in f.lines)
@@ -156,13 +162,13 @@ def test_a_blinded_defender_has_minus_two_ac_and_a_blinded_attacker_misses_half(
     for _ in range(2):
         injuries.injure(dummy, "eye", 8)
     Script(f, [(10, 20), (1, 6)])
-    f._swing(hero, dummy, hero.t.standard[0], 5)
+    swing_at(f, hero, dummy, hero.t.standard[0], 5)
     assert attacks(spy)[-1].target == 10 - 2
     hp = hero.hp
     script = Script(f, [(19, 20), 0.49])                           # a hit, then the 50% miss chance: it misses
-    assert not f._swing(dummy, hero, dummy.t.standard[0], 30) and script.used_up and hero.hp == hp
+    assert not swing_at(f, dummy, hero, dummy.t.standard[0], 30) and script.used_up and hero.hp == hp
     script = Script(f, [(19, 20), 0.51, (2, 6)])                   # a hit that finds its mark
-    assert f._swing(dummy, hero, dummy.t.standard[0], 30) and script.used_up and hero.hp == hp - 2
+    assert swing_at(f, dummy, hero, dummy.t.standard[0], 30) and script.used_up and hero.hp == hp - 2
 
 
 # ------------------------------------------------------------------------------------------ toughing through
@@ -171,16 +177,16 @@ def test_toughing_through_lifts_the_penalty_for_that_turn_only(spy):
     orc = f.monsters[0]
     injuries.injure(orc, "head", 5)                                # DC 15
     script = Script(f, [(20, 20)])
-    f._tough_through(orc)
+    tough_through(f, orc)
     assert script.used_up and orc.toughed == frozenset({HEAD})
-    assert injuries.penalty(orc, "attack", toughed=orc.toughed) == 0 and f._penalty(orc, "will") == 0
+    assert injuries.penalty(orc, "attack", toughed=orc.toughed) == 0 and penalty(orc, "will") == 0
     assert injuries.penalty(orc, "attack") == -2                   # the injury itself stays
     (check, actor, _), = spy
     assert (check.kind, check.target, check.modifier, actor) == ("save", 15, 0, orc)   # Fort +2, head -2
     # the next turn starts afresh: the new save fails, the penalty is back (and the attack takes it)
     script = Script(f, [(1, 20), (1, 20)])                         # failed tough-through save; the attack misses
-    f._turn(orc)
-    assert script.used_up and orc.toughed == frozenset() and f._penalty(orc, "attack") == -2
+    f.turn(orc)
+    assert script.used_up and orc.toughed == frozenset() and penalty(orc, "attack") == -2
     assert attacks(spy)[-1].modifier == 5 - 2
     tally = f.record.monsters
     assert (tally.tough_through_saves, tally.tough_through_passed) == (2, 1)
@@ -192,12 +198,12 @@ def test_a_tough_through_save_is_made_once_per_injured_part_with_the_better_save
     injuries.injure(orc, "hand", 4, index=0)
     injuries.injure(orc, "leg", 9)                                 # Reflex and Dexterity only
     Script(f, [(20, 20), (1, 20)])
-    f._tough_through(orc)
+    tough_through(f, orc)
     assert [(c.target, c.modifier) for c, _, _ in spy] == [(14, 6), (19, 6)]     # Will +6, the better save
     assert orc.toughed == frozenset({("hand", 0)})
     injuries.injure(orc, "head", 2)
     Script(f, [(20, 20), (20, 20), (20, 20)])
-    f._tough_through(orc)
+    tough_through(f, orc)
     assert [(c.target, c.modifier) for c, _, _ in spy[2:]] == [(14, 4), (19, 4), (12, 4)]   # the head: -2
     assert orc.toughed == frozenset({("hand", 0), ("leg", 0), HEAD})
 
@@ -207,11 +213,11 @@ def test_monsters_roll_their_own_tough_through_saves_when_players_roll_all(spy):
     hero, orc = f.pcs[0], f.monsters[0]
     injuries.injure(orc, "head", 5)
     injuries.injure(hero, "head", 5)
-    f._tough_through(orc)
+    tough_through(f, orc)
     assert f.last_plan.roller == "monster" and spy[-1][2].roller == "monster"
-    f._tough_through(hero)
+    tough_through(f, hero)
     assert spy[-1][2].roller == "pc"
-    f.save(orc, "fort", 15, hero)                                  # an ordinary save against a PC: the player rolls
+    save(f, orc, "fort", 15, hero)                                  # an ordinary save against a PC: the player rolls
     assert spy[-1][2].roller == "pc"
 
 
@@ -236,42 +242,42 @@ def test_in_a_whole_fight_under_players_roll_all_monsters_tough_through_themselv
 # ------------------------------------------------------------------------------------------ healing
 def test_one_point_of_magical_healing_ends_minor_wounds_only():
     f, hero, dummy = duel(key="d20+called")
-    f.deal(hero, dummy, 20, SLASHING)
+    deal(f, hero, dummy, 20, SLASHING)
     injuries.injure(dummy, "hand", 3, index=0)                     # minor
     injuries.injure(dummy, "head", 8)                              # severe
-    f.heal(dummy, 1)
+    heal(f, dummy, 1)
     assert list(dummy.injuries) == [HEAD]
-    f.heal(dummy, 18)                                              # 99/100: lethal damage left
+    heal(f, dummy, 18)                                              # 99/100: lethal damage left
     assert list(dummy.injuries) == [HEAD]
-    f.heal(dummy, 1)                                               # full hit points: every wound ends
+    heal(f, dummy, 1)                                               # full hit points: every wound ends
     assert dummy.hp == dummy.max_hp and dummy.injuries == {}
 
 
 def test_fast_healing_at_turn_start_ends_minor_wounds(spy):
     f = make_fight([creature("hero", side="pc")], [creature("imp", fast_healing=2)])
     imp = f.monsters[0]
-    f.deal(f.pcs[0], imp, 10, SLASHING)
+    deal(f, f.pcs[0], imp, 10, SLASHING)
     injuries.injure(imp, "hand", 3, index=0)
     injuries.injure(imp, "eye", 8)
-    f.add_condition(imp, "stunned", 60)                            # it heals, then loses its turn: no dice
+    add_condition(f, imp, "stunned", 60)                            # it heals, then loses its turn: no dice
     script = Script(f, [])
-    f._turn(imp)
+    f.turn(imp)
     assert script.used_up and imp.hp == 22 and list(imp.injuries) == [("eye", 0)]
     imp.hp = imp.max_hp - 1
-    f._turn(imp)                                                   # healed to full: the severe wound ends too
+    f.turn(imp)                                                   # healed to full: the severe wound ends too
     assert imp.hp == imp.max_hp and imp.injuries == {}
 
 
 def test_regeneration_at_turn_start_ends_minor_wounds():
     f = make_fight([creature("hero", side="pc")], [get_creature("troll")])
     hero, troll = f.pcs[0], f.monsters[0]
-    f.deal(hero, troll, 10, FIRE)
-    f.deal(hero, troll, 12, SLASHING, SLASHING, weapon=True)
+    deal(f, hero, troll, 10, FIRE)
+    deal(f, hero, troll, 12, SLASHING, SLASHING, weapon=True)
     injuries.injure(troll, "arm", 3, index=0)                      # minor
     injuries.injure(troll, "head", 10)                             # severe (troll: d8 hit dice)
-    f.add_condition(troll, "stunned", 60)
+    add_condition(f, troll, "stunned", 60)
     script = Script(f, [])
-    f._turn(troll)
+    f.turn(troll)
     assert script.used_up and troll.nonlethal == 7 and list(troll.injuries) == [HEAD]
 
 
@@ -284,11 +290,11 @@ def test_the_critical_multiplier_raises_the_tough_through_dc(spy, confirm, damag
     axe = {**SWORD, "name": "axe", "multiplier": 3}
     f, hero, dummy = duel(attack=axe, target=creature("dummy", hp=100, ac=10, hit_dice="3d10"))
     script = Script(f, [(20, 20), (5, 10), confirm, (5, 10), *damage_draws])
-    assert f._swing(hero, dummy, hero.t.standard[0], 5) and script.used_up
+    assert swing_at(f, hero, dummy, hero.t.standard[0], 5) and script.used_up
     injury = dummy.injuries[HEAD]
     assert (injury.worst, injury.dc, injury.severe) == (dc - 10, dc, severe)
     Script(f, [(10, 20)])
-    f._tough_through(dummy)
+    tough_through(f, dummy)
     assert spy[-1][0].target == dc
 
 
@@ -299,7 +305,7 @@ def test_the_critical_multiplier_raises_the_tough_through_dc(spy, confirm, damag
 ])
 def test_a_called_shot_needs_the_rule_and_the_policy(spy, key, calls, called):
     f, hero, dummy = duel(key=key, calls=calls)
-    f._swing(hero, dummy, hero.t.standard[0], 5)
+    swing_at(f, hero, dummy, hero.t.standard[0], 5)
     assert attacks(spy)[0].press_luck is called
     assert f.record.party.called_shots == int(called)
 
@@ -307,11 +313,11 @@ def test_a_called_shot_needs_the_rule_and_the_policy(spy, key, calls, called):
 def test_only_one_called_shot_a_round(spy):
     sword = {**SWORD, "bonuses": [8, 3]}
     f, hero, dummy = duel(attack=sword, target=creature("dummy", hp=500, ac=10))
-    f._attack_routine(hero, dummy, hero.t.full, True)
-    f._attack_routine(hero, dummy, hero.t.full, True)             # still the same round
+    attack_routine(f, hero, dummy, hero.t.full, True)
+    attack_routine(f, hero, dummy, hero.t.full, True)             # still the same round
     assert [c.press_luck for c in attacks(spy)] == [True, False, False, False]
     f.round = 2
-    f._turn(hero)                                                  # a new turn: one more
+    f.turn(hero)                                                  # a new turn: one more
     assert [c.press_luck for c in attacks(spy)][4:] == [True, False]
     assert f.record.party.called_shots == 2
 
@@ -319,8 +325,8 @@ def test_only_one_called_shot_a_round(spy):
 def test_never_a_called_shot_on_a_touch_attack(spy):
     touch = {**SWORD, "touch": True}
     f, hero, dummy = duel(attack=touch)
-    assert f._call_shot(hero, dummy, hero.t.standard[0], 5, 10, True) is None
-    f._swing(hero, dummy, hero.t.standard[0], 5)
+    assert call_shot(f, hero, dummy, hero.t.standard[0], 5, 10, True) is None
+    swing_at(f, hero, dummy, hero.t.standard[0], 5)
     assert attacks(spy)[0].press_luck is False and f.record.party.called_shots == 0
 
 
@@ -328,15 +334,15 @@ def test_never_a_called_shot_on_a_touch_attack(spy):
 def test_never_a_called_shot_whose_damage_would_be_nonlethal(spy, types, part):
     weapon = {**SWORD, "damage_types": types}
     f, hero, troll = duel(attack=weapon, target=get_creature("troll"))
-    assert f._call_shot(hero, troll, hero.t.standard[0], 5, troll.t.ac, False) == part
-    f._swing(hero, troll, hero.t.standard[0], 5)
+    assert call_shot(f, hero, troll, hero.t.standard[0], 5, troll.t.ac, False) == part
+    swing_at(f, hero, troll, hero.t.standard[0], 5)
     assert attacks(spy)[0].press_luck is (part is not None)
 
 
 @pytest.mark.parametrize("key", ["d20+called", "3d6+called", "d20+prad+called"])
 def test_the_called_roll_presses_luck_even_under_static_rules(spy, key):
     f, hero, dummy = duel(key=key)
-    f._swing(hero, dummy, hero.t.standard[0], 5)
+    swing_at(f, hero, dummy, hero.t.standard[0], 5)
     check, _, outcome = spy[0]
     assert check.press_luck and outcome.pressed
     assert f.last_plan.var_dice and f.last_plan.static == 0       # +5 became 1d10
@@ -347,8 +353,8 @@ def test_a_pressed_called_roll_is_counted_whether_or_not_the_caller_is_blessed()
     for blessed in (False, True):
         f, hero, dummy = duel(key="d20+called")
         if blessed:
-            f.add_condition(hero, "bless", 600)
-        f._swing(hero, dummy, hero.t.standard[0], 5)
+            add_condition(f, hero, "bless", 600)
+        swing_at(f, hero, dummy, hero.t.standard[0], 5)
         counts.append(f.record.party.luck_pressed)
     assert counts == [1, 1]
 
@@ -361,7 +367,7 @@ def test_a_pressed_called_roll_is_counted_whether_or_not_the_caller_is_blessed()
 def test_a_called_hit_needs_the_improved_ac_otherwise_it_is_an_ordinary_hit(spy, attack, natural, called):
     f, hero, dummy = duel(attack=attack)
     script = Script(f, [(natural, 20), (5, 10), (3, 6)])           # total natural + 5: beats AC 10 either way
-    assert f._swing(hero, dummy, hero.t.standard[0], 5) and script.used_up
+    assert swing_at(f, hero, dummy, hero.t.standard[0], 5) and script.used_up
     assert attacks(spy)[0].target == 10                            # the roll is against the ordinary AC
     assert dummy.hp == 97
     assert (HEAD in dummy.injuries) is called
@@ -372,14 +378,14 @@ def test_a_called_hit_needs_the_improved_ac_otherwise_it_is_an_ordinary_hit(spy,
 def test_a_natural_20_is_a_called_hit_even_below_the_improved_ac():
     f, hero, dummy = duel(target=creature("dummy", hp=100, ac=40))
     script = Script(f, [(20, 20), (10, 10), (1, 20), (1, 10), (3, 6)])   # 30 < 40: automatic hit, unconfirmed
-    assert f._swing(hero, dummy, hero.t.standard[0], 5) and script.used_up
+    assert swing_at(f, hero, dummy, hero.t.standard[0], 5) and script.used_up
     assert dummy.hp == 97 and f.record.party.called_hits == 1 and list(dummy.injuries) == [HEAD]
 
 
 def test_a_miss_is_a_miss():
     f, hero, dummy = duel()
     script = Script(f, [(2, 20), (3, 10)])                         # 5 < 10
-    assert not f._swing(hero, dummy, hero.t.standard[0], 5) and script.used_up
+    assert not swing_at(f, hero, dummy, hero.t.standard[0], 5) and script.used_up
     assert dummy.hp == 100 and dummy.injuries == {} and f.record.party.called_shots == 1
 
 
@@ -387,11 +393,11 @@ def test_temporary_hit_points_soak_a_called_shots_damage_first():
     f, hero, dummy = duel()
     dummy.temp_hp = 3
     Script(f, [(15, 20), (5, 10), (3, 6)])
-    f._swing(hero, dummy, hero.t.standard[0], 5)                   # a called hit, all soaked: no wound
+    swing_at(f, hero, dummy, hero.t.standard[0], 5)                   # a called hit, all soaked: no wound
     assert dummy.injuries == {} and dummy.hp == 100
     Script(f, [(15, 20), (5, 10), (5, 6)])
     hero.called_this_round = False
-    f._swing(hero, dummy, hero.t.standard[0], 5)
+    swing_at(f, hero, dummy, hero.t.standard[0], 5)
     assert dummy.injuries[HEAD].worst == 5
 
 
@@ -404,11 +410,11 @@ def test_when_better_calls_the_best_part_it_can_hit_and_head_always_the_head():
     target = creature("dummy", hp=100, ac=12, body_parts=HARD_HEAD)
     f, hero, dummy = duel(calls="when-better", target=target)
     attack = hero.t.standard[0]
-    assert f._call_shot(hero, dummy, attack, 5, 12, True) == "hand"
-    assert f._call_shot(hero, dummy, attack, 5, 40, True) is None          # nothing reaches 30%
+    assert call_shot(f, hero, dummy, attack, 5, 12, True) == "hand"
+    assert call_shot(f, hero, dummy, attack, 5, 40, True) is None          # nothing reaches 30%
     hero.settings = TacticsSettings(called_shot="head")
-    assert f._call_shot(hero, dummy, attack, 5, 12, True) == "head"
-    assert f._call_shot(hero, dummy, attack, 5, 40, True) == "head"
+    assert call_shot(f, hero, dummy, attack, 5, 12, True) == "head"
+    assert call_shot(f, hero, dummy, attack, 5, 40, True) == "head"
 
 
 def called_hit_chance(mod: int, improved: int) -> Fraction:
@@ -434,7 +440,7 @@ def test_when_better_picks_the_most_valuable_part_with_a_thirty_percent_chance(a
     f, hero, dummy = duel(calls="when-better", attack=attack)          # the default humanoid body
     calls = {}
     for ac in range(2, 40):
-        calls[ac] = f._call_shot(hero, dummy, hero.t.standard[0], 5, ac, True)
+        calls[ac] = call_shot(f, hero, dummy, hero.t.standard[0], 5, ac, True)
         assert calls[ac] == expected_call(5, ac, dummy.t.parts, attack is JAVELIN), ac
     assert {"head", "arm", None} <= set(calls.values())                # the ladder goes down as the AC goes up
     assert cs.VALUE["head"] > cs.VALUE["crotch"] > cs.VALUE["hand"] > cs.VALUE["arm"] > cs.VALUE["eye"] \
@@ -444,13 +450,13 @@ def test_when_better_picks_the_most_valuable_part_with_a_thirty_percent_chance(a
 def test_when_better_judges_a_melee_call_by_the_called_hits_own_chance():
     f, hero, dummy = duel(calls="when-better", attack={**SWORD, "bonuses": [8]})
     assert called_hit_chance(8, 21 + 4 - 2) < cs.WHEN_BETTER_FLOOR         # the head: below the floor
-    assert f._call_shot(hero, dummy, hero.t.standard[0], 8, 21, True) == expected_call(8, 21, dummy.t.parts, False)
+    assert call_shot(f, hero, dummy, hero.t.standard[0], 8, 21, True) == expected_call(8, 21, dummy.t.parts, False)
 
 
 def test_when_better_in_the_engine_injures_the_hand_where_the_head_is_out_of_reach():
     f, hero, dummy = duel(calls="when-better", target=creature("dummy", hp=100, ac=10, body_parts=HARD_HEAD))
     script = Script(f, [(15, 20), (5, 10), (3, 6)])
-    f._swing(hero, dummy, hero.t.standard[0], 5)
+    swing_at(f, hero, dummy, hero.t.standard[0], 5)
     assert script.used_up and list(dummy.injuries) == [("hand", 0)]
     assert f.record.called_hits_by_part == {"hand": 1}
 
@@ -459,9 +465,9 @@ def test_when_better_in_the_engine_injures_the_hand_where_the_head_is_out_of_rea
 @pytest.mark.parametrize("condition", ["asleep", "held"])
 def test_a_coup_de_grace_is_an_automatic_critical_then_fortitude_or_death(spy, condition):
     f, hero, dummy = duel(key="d20", calls="never")
-    f.add_condition(dummy, condition, 600, dc=30)
+    add_condition(f, dummy, condition, 600, dc=30)
     script = Script(f, [(4, 6), (5, 6), (1, 20)])                 # x2: 4 + 5; Fort DC 19 fails
-    f._coup_de_grace(hero, dummy)
+    coup_de_grace(f, hero, dummy)
     assert script.used_up and dummy.dead and dummy.hp <= DEAD_AT
     (check, actor, _), = spy
     assert (check.kind, check.target, actor) == ("save", 10 + 9, dummy)
@@ -470,17 +476,17 @@ def test_a_coup_de_grace_is_an_automatic_critical_then_fortitude_or_death(spy, c
 
 def test_a_coup_de_grace_survived():
     f, hero, dummy = duel(key="d20", calls="never")
-    f.add_condition(dummy, "held", 600, dc=30)
+    add_condition(f, dummy, "held", 600, dc=30)
     script = Script(f, [(1, 6), (2, 6), (20, 20)])
-    f._coup_de_grace(hero, dummy)
+    coup_de_grace(f, hero, dummy)
     assert script.used_up and not dummy.dead and dummy.hp == 97
 
 
 def test_a_coup_de_grace_with_called_shots_injures_the_head_without_a_roll(spy):
     f, hero, dummy = duel(key="d20+called", calls="when-better")
-    f.add_condition(dummy, "asleep", 600)
+    add_condition(f, dummy, "asleep", 600)
     script = Script(f, [(4, 6), (5, 6), (20, 20)])
-    f._coup_de_grace(hero, dummy)
+    coup_de_grace(f, hero, dummy)
     assert script.used_up and not dummy.dead
     assert [check.kind for check, _, _ in spy] == ["save"]        # no attack roll at all
     injury = dummy.injuries[HEAD]
@@ -492,10 +498,10 @@ def test_a_coup_de_grace_with_called_shots_injures_the_head_without_a_roll(spy):
 
 def test_the_policy_delivers_a_coup_de_grace_to_a_sleeper():
     f, hero, dummy = duel(key="d20+called", calls="head")
-    f.add_condition(dummy, "asleep", 600)
+    add_condition(f, dummy, "asleep", 600)
     Script(f, [(4, 6), (5, 6), (20, 20)])
     f.round = 2
-    f._turn(hero)
+    f.turn(hero)
     assert f.record.party.coups_de_grace == 1 and HEAD in dummy.injuries
 
 

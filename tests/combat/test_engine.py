@@ -9,8 +9,12 @@ from fight_scripting import Script, make_fight
 from fight_scripting import stat_block as creature
 
 from arena.combat import spells
+from arena.combat.attacks import attack_routine, swing_at
+from arena.combat.casting import cast
+from arena.combat.damage import breath, deal
 from arena.combat.engine import DEAD_AT, Fight, fight, prepare
 from arena.combat.model import ModelOptions
+from arena.combat.states import dying, heal
 from arena.combat.tactics import TacticsSettings
 from arena.rules import RuleSet, exact
 from arena.world.bestiary import get_creature
@@ -147,54 +151,54 @@ def troll_fight(**options):
 
 def test_regeneration_makes_weapon_damage_nonlethal_and_fire_lethal():
     f, pc, troll = troll_fight()
-    assert f.deal(pc, troll, 20, SLASHING, SLASHING, weapon=True) == 20
+    assert deal(f, pc, troll, 20, SLASHING, SLASHING, weapon=True) == 20
     assert (troll.hp, troll.nonlethal) == (63, 20)
-    f.deal(pc, troll, 7, BLUDGEONING, BLUDGEONING, weapon=True)
+    deal(f, pc, troll, 7, BLUDGEONING, BLUDGEONING, weapon=True)
     assert (troll.hp, troll.nonlethal) == (63, 27)
-    f.deal(pc, troll, 10, FIRE)
+    deal(f, pc, troll, 10, FIRE)
     assert (troll.hp, troll.nonlethal) == (53, 27)
-    f.deal(pc, troll, 3, ACID)
+    deal(f, pc, troll, 3, ACID)
     assert (troll.hp, troll.nonlethal) == (50, 27)
     assert troll.is_able and not troll.dead
 
 
 def test_nonlethal_beyond_hit_points_knocks_out_and_regeneration_heals_it_at_its_turn():
     f, pc, troll = troll_fight()
-    f.deal(pc, troll, 63, SLASHING, SLASHING, weapon=True)       # equal: staggered, still able
+    deal(f, pc, troll, 63, SLASHING, SLASHING, weapon=True)       # equal: staggered, still able
     assert troll.state() == "staggered" and troll.is_able
-    f.deal(pc, troll, 4, SLASHING, SLASHING, weapon=True)         # 67 > 63: unconscious
+    deal(f, pc, troll, 4, SLASHING, SLASHING, weapon=True)         # 67 > 63: unconscious
     assert troll.state() == "unconscious (nonlethal)" and not troll.is_able and not troll.dead
-    assert f.able_count["monster"] == 0 and f._over()
-    f._turn(troll)                                                 # heals 5 first, then it can act again
+    assert f.able_count["monster"] == 0 and f.over()
+    f.turn(troll)                                                 # heals 5 first, then it can act again
     assert (troll.hp, troll.nonlethal) == (63, 62) and troll.is_able and f.able_count["monster"] == 1
     assert troll.acted
 
 
 def test_a_knocked_out_troll_regenerates_without_acting():
     f, pc, troll = troll_fight()
-    f.deal(pc, troll, 80, SLASHING, SLASHING, weapon=True)
+    deal(f, pc, troll, 80, SLASHING, SLASHING, weapon=True)
     script = Script(f, [])                                         # still out after healing: nothing is rolled
-    f._turn(troll)
+    f.turn(troll)
     assert script.used_up and troll.nonlethal == 75 and not troll.is_able
 
 
 def test_regeneration_does_not_heal_lethal_damage():
     f, pc, troll = troll_fight()
-    f.deal(pc, troll, 30, FIRE)
-    f.deal(pc, troll, 12, SLASHING, SLASHING, weapon=True)
-    f.deal(pc, troll, 30, SLASHING, SLASHING, weapon=True)      # 42 nonlethal > 33 hp
+    deal(f, pc, troll, 30, FIRE)
+    deal(f, pc, troll, 12, SLASHING, SLASHING, weapon=True)
+    deal(f, pc, troll, 30, SLASHING, SLASHING, weapon=True)      # 42 nonlethal > 33 hp
     assert not troll.is_able
-    f._turn(troll)
+    f.turn(troll)
     assert (troll.hp, troll.nonlethal) == (33, 37)
-    f._turn(troll)
+    f.turn(troll)
     assert (troll.hp, troll.nonlethal) == (33, 32) and troll.is_able
 
 
 def test_only_fire_or_acid_kills_a_troll():
     f, pc, troll = troll_fight()
-    f.deal(pc, troll, 200, SLASHING, SLASHING, weapon=True)
+    deal(f, pc, troll, 200, SLASHING, SLASHING, weapon=True)
     assert not troll.dead and troll.hp == 63
-    f.deal(pc, troll, 73, FIRE)
+    deal(f, pc, troll, 73, FIRE)
     assert troll.dead
 
 
@@ -211,13 +215,13 @@ def test_damage_reduction_stops_weapons_it_is_not_overcome_by():
     pc = creature("hero", side="pc")
     f = make_fight([pc], [get_creature("human-warrior-skeleton"), get_creature("human-warrior-skeleton")])
     hero, skel, skel2 = f.pcs[0], f.monsters[0], f.monsters[1]
-    assert f.deal(hero, skel, 8, SLASHING, SLASHING, weapon=True) == 3
+    assert deal(f, hero, skel, 8, SLASHING, SLASHING, weapon=True) == 3
     assert skel.hp == 3
-    assert f.deal(hero, skel, 5, SLASHING, SLASHING, weapon=True) == 0
+    assert deal(f, hero, skel, 5, SLASHING, SLASHING, weapon=True) == 0
     assert skel.hp == 3
     morningstar = frozenset({"bludgeoning", "piercing"})
-    assert f.deal(hero, skel2, 4, morningstar, morningstar, weapon=True) == 4
-    assert f.deal(hero, skel, 2, FIRE) == 2                  # DR stops weapons only
+    assert deal(f, hero, skel2, 4, morningstar, morningstar, weapon=True) == 4
+    assert deal(f, hero, skel, 2, FIRE) == 2                  # DR stops weapons only
     assert skel.hp == 1
 
 
@@ -230,7 +234,7 @@ def test_magic_weapons_overcome_damage_reduction_magic():
         f = make_fight([creature("hero", side="pc", attack=attack)], [beast])
         hero, target = f.pcs[0], f.monsters[0]
         Script(f, [(10, 20), (1, 1)])                           # natural 10 hits; the 1d1 shows 1
-        assert f._swing(hero, target, hero.t.standard[0], 50)
+        assert swing_at(f, hero, target, hero.t.standard[0], 50)
         assert target.hp == 100 - dealt
 
 
@@ -238,42 +242,42 @@ def test_magic_weapons_overcome_damage_reduction_magic():
 def test_dying_loses_one_hit_point_a_round_unless_it_stabilises():
     f = make_fight([creature("hero", side="pc", hp=10)], [creature("orc")])
     hero, orc = f.pcs[0], f.monsters[0]
-    f.deal(orc, hero, 11, SLASHING)
+    deal(f, orc, hero, 11, SLASHING)
     assert hero.hp == -1 and hero.state() == "dying" and not hero.is_able and not hero.dead
     script = Script(f, [0.5, 0.99, 0.05])
-    f._turn(hero)                          # no stabilising: -2
-    f._turn(hero)                          # -3
+    f.turn(hero)                          # no stabilising: -2
+    f.turn(hero)                          # -3
     assert hero.hp == -3 and hero.dying()
-    f._turn(hero)                          # 0.05 < 10%: stable
+    f.turn(hero)                          # 0.05 < 10%: stable
     assert hero.hp == -3 and hero.stable and hero.state() == "stable" and script.used_up
-    f._turn(hero)                          # stable: nothing rolled, nothing lost
+    f.turn(hero)                          # stable: nothing rolled, nothing lost
     assert hero.hp == -3
-    f.deal(orc, hero, 2, SLASHING)         # damage starts the dying again
+    deal(f, orc, hero, 2, SLASHING)         # damage starts the dying again
     assert hero.hp == -5 and hero.dying()
 
 
 def test_dead_at_minus_ten():
     f = make_fight([creature("hero", side="pc", hp=10)], [creature("orc")])
     hero, orc = f.pcs[0], f.monsters[0]
-    f.deal(orc, hero, 19, SLASHING)
+    deal(f, orc, hero, 19, SLASHING)
     assert hero.hp == -9 and not hero.dead
     Script(f, [0.5])
-    f._turn(hero)
+    f.turn(hero)
     assert hero.hp == DEAD_AT and hero.dead and hero.state() == "dead"
     g = make_fight([creature("hero", side="pc", hp=10)], [creature("orc")])
-    g.deal(g.monsters[0], g.pcs[0], 20, SLASHING)
+    deal(g, g.monsters[0], g.pcs[0], 20, SLASHING)
     assert g.pcs[0].dead
 
 
 def test_monsters_die_at_zero_when_asked_and_undead_always():
     f = make_fight([creature("hero", side="pc")], [creature("orc", hp=10)], monsters_die_at_zero=True)
-    f.deal(f.pcs[0], f.monsters[0], 10, SLASHING)
+    deal(f, f.pcs[0], f.monsters[0], 10, SLASHING)
     assert f.monsters[0].dead
     g = make_fight([creature("hero", side="pc")], [creature("orc", hp=10)])
-    g.deal(g.pcs[0], g.monsters[0], 10, SLASHING)
+    deal(g, g.pcs[0], g.monsters[0], 10, SLASHING)
     assert not g.monsters[0].dead
     h = make_fight([creature("hero", side="pc")], [get_creature("human-warrior-skeleton")])
-    h.deal(h.pcs[0], h.monsters[0], 6, FIRE)
+    deal(h, h.pcs[0], h.monsters[0], 6, FIRE)
     assert h.monsters[0].dead
 
 
@@ -284,7 +288,7 @@ def test_stabilising_chance_is_ten_percent():
     trials = 4000
     for _ in range(trials):
         hero.hp, hero.stable = -1, False
-        f._dying(hero)
+        dying(f, hero)
         stabilised += hero.stable
     assert abs(stabilised / trials - 0.10) < 4.5 * (0.1 * 0.9 / trials) ** 0.5
 
@@ -292,11 +296,11 @@ def test_stabilising_chance_is_ten_percent():
 def test_healing_a_dying_creature_stabilises_it():
     f = make_fight([creature("hero", side="pc", hp=10)], [creature("orc")])
     hero = f.pcs[0]
-    f.deal(f.monsters[0], hero, 19, SLASHING)
-    f.heal(hero, 3)
+    deal(f, f.monsters[0], hero, 19, SLASHING)
+    heal(f, hero, 3)
     assert hero.hp == -6
     Script(f, [0.5])
-    f._turn(hero)
+    f.turn(hero)
     assert hero.hp == -6 and hero.stable
 
 
@@ -317,7 +321,7 @@ def test_a_critical_multiplies_weapon_damage_only_and_sneak_attack_dice_come_onc
     # table of 36 face pairs: 4 and 5); fire 1d4 once
     sneak_4_5 = ((4 - 1) * 6 + (5 - 1) + 0.5) / 36
     script = Script(f, [(19, 20), (12, 20), (1, 6), (2, 6), (3, 6), sneak_4_5, (2, 4)])
-    assert f._swing(rogue, target, rogue.t.standard[0], 30)
+    assert swing_at(f, rogue, target, rogue.t.standard[0], 30)
     assert script.used_up
     assert target.hp == 200 - ((1 + 2) + (2 + 2) + (3 + 2) + (4 + 5) + 2)
     assert f.record.party.crits == 1
@@ -327,7 +331,7 @@ def test_no_sneak_attack_when_the_target_keeps_its_dexterity_and_nobody_flanks()
     f, rogue, target = rogue_fight(creature("mark", hp=200, ac=15))
     target.acted = True
     script = Script(f, [(10, 20), (4, 6), (3, 4)])
-    assert f._swing(rogue, target, rogue.t.standard[0], 30)
+    assert swing_at(f, rogue, target, rogue.t.standard[0], 30)
     assert script.used_up and target.hp == 200 - 6 - 3
 
 
@@ -337,7 +341,7 @@ def test_undead_are_immune_to_criticals_and_sneak_attack():
     assert "critical hits" in target.t.immunities and not target.acted
     hp = target.hp
     script = Script(f, [(20, 20), (15, 20), (4, 6), (3, 4)])   # threat and confirmation: still no critical
-    assert f._swing(rogue, target, rogue.t.standard[0], 30)
+    assert swing_at(f, rogue, target, rogue.t.standard[0], 30)
     assert script.used_up
     dr = target.t.dr_amount if not (frozenset({"piercing"}) & target.t.dr_overcome) else 0
     assert target.hp == hp - max(0, 6 - dr) - 3
@@ -366,7 +370,7 @@ def wizard_and_ogres(key: str):
 def test_players_roll_all_on_a_fireballs_saves(spy, key, roller):
     f, wizard = wizard_and_ogres(key)
     targets = list(f.monsters)
-    spells.cast(f, wizard, "fireball", 3, targets)
+    cast(f, wizard, "fireball", 3, targets)
     saves = [(check, actor, outcome) for check, actor, outcome in spy if check.kind == "save"]
     assert [actor for _, actor, _ in saves] == targets
     for check, _, outcome in saves:
@@ -381,7 +385,7 @@ def test_a_breath_weapon_against_pcs_is_the_pcs_own_save(spy, key):
     party = generate_party(5)
     f = make_fight(party, [get_creature("young-red-dragon")], key=key, seed=3)
     dragon = f.monsters[0]
-    f._breath(dragon, list(f.pcs))
+    breath(f, dragon, list(f.pcs))
     saves = [(check, actor, outcome) for check, actor, outcome in spy if check.kind == "save"]
     assert [actor for _, actor, _ in saves] == f.pcs
     for check, _, outcome in saves:
@@ -392,8 +396,8 @@ def test_a_breath_weapon_against_pcs_is_the_pcs_own_save(spy, key):
 def test_red_dragon_is_immune_to_fire_and_vulnerable_to_cold():
     f = make_fight([creature("hero", side="pc")], [get_creature("young-red-dragon")])
     hero, dragon = f.pcs[0], f.monsters[0]
-    assert f.deal(hero, dragon, 40, FIRE) == 0 and dragon.hp == dragon.max_hp
-    assert f.deal(hero, dragon, 10, COLD) == 15 and dragon.hp == dragon.max_hp - 15
+    assert deal(f, hero, dragon, 40, FIRE) == 0 and dragon.hp == dragon.max_hp
+    assert deal(f, hero, dragon, 10, COLD) == 15 and dragon.hp == dragon.max_hp - 15
 
 
 def test_a_fireball_does_nothing_to_a_red_dragon():
@@ -402,16 +406,16 @@ def test_a_fireball_does_nothing_to_a_red_dragon():
     wizard = next(c for c in f.pcs if c.name.startswith("wizard"))
     dragon = f.monsters[0]
     for _ in range(5):
-        spells.cast(f, wizard, "fireball", 3, [dragon])
+        cast(f, wizard, "fireball", 3, [dragon])
     assert dragon.hp == dragon.max_hp and f.record.party.damage == 0
 
 
 def test_energy_resistance_subtracts_from_each_hit():
     f = make_fight([creature("hero", side="pc")], [creature("salamander", hp=50, energy_resistance={"fire": 10})])
     hero, target = f.pcs[0], f.monsters[0]
-    assert f.deal(hero, target, 15, FIRE) == 5
-    assert f.deal(hero, target, 10, FIRE) == 0
-    assert f.deal(hero, target, 10, COLD) == 10
+    assert deal(f, hero, target, 15, FIRE) == 5
+    assert deal(f, hero, target, 10, FIRE) == 0
+    assert deal(f, hero, target, 10, COLD) == 10
     assert target.hp == 35
 
 
@@ -424,17 +428,17 @@ def massive_fight():
 def test_fifty_damage_forces_a_fortitude_save_or_death():
     f, hero, giant = massive_fight()
     script = Script(f, [(1, 20)])                    # natural 1: the save fails
-    f.deal(hero, giant, 50, SLASHING)
+    deal(f, hero, giant, 50, SLASHING)
     assert script.used_up and giant.dead and giant.hp == DEAD_AT
     f, hero, giant = massive_fight()
     script = Script(f, [(20, 20)])                   # natural 20: it lives
-    f.deal(hero, giant, 60, SLASHING)
+    deal(f, hero, giant, 60, SLASHING)
     assert script.used_up and not giant.dead and giant.hp == 60
 
 
 def test_massive_damage_save_is_dc_15(spy):
     f, hero, giant = massive_fight()
-    f.deal(hero, giant, 55, SLASHING)
+    deal(f, hero, giant, 55, SLASHING)
     (check, actor, _), = spy
     assert (check.kind, check.target, check.modifier, actor) == ("save", 15, 2, giant)
 
@@ -442,15 +446,15 @@ def test_massive_damage_save_is_dc_15(spy):
 def test_no_massive_damage_save_below_fifty_or_for_the_immune():
     f, hero, giant = massive_fight()
     Script(f, [])
-    f.deal(hero, giant, 49, SLASHING)
+    deal(f, hero, giant, 49, SLASHING)
     assert giant.hp == 71
     f = make_fight([creature("hero", side="pc")], [creature("golem", hp=120, type="construct")])
     Script(f, [])
-    f.deal(f.pcs[0], f.monsters[0], 70, SLASHING)
+    deal(f, f.pcs[0], f.monsters[0], 70, SLASHING)
     assert f.monsters[0].hp == 50 and not f.monsters[0].dead
     f, pc, troll = troll_fight()                      # nonlethal damage is never massive
     Script(f, [])
-    f.deal(pc, troll, 60, SLASHING, SLASHING, weapon=True)
+    deal(f, pc, troll, 60, SLASHING, SLASHING, weapon=True)
     assert not troll.dead
 
 
@@ -466,14 +470,14 @@ def test_spell_slots_are_spent_and_never_regained():
             casting = caster.t.creature.spellcasting
             if casting is None:
                 continue
-            cast = [line.split(" casts ")[1].split(" on ")[0] for line in f.lines
-                    if re.match(rf"\[r\d+\] {re.escape(caster.name)} casts ", line)]
-            total_cast += len(cast)
+            cast_names = [line.split(" casts ")[1].split(" on ")[0] for line in f.lines
+                          if re.match(rf"\[r\d+\] {re.escape(caster.name)} casts ", line)]
+            total_cast += len(cast_names)
             prepared = [name for names in casting.prepared.values() for name in names]
             left = [name for names in caster.slots.values() for name in names]
-            assert sorted(left + cast) == sorted(prepared)
-            for name in set(cast):
-                assert cast.count(name) <= prepared.count(name)
+            assert sorted(left + cast_names) == sorted(prepared)
+            for name in set(cast_names):
+                assert cast_names.count(name) <= prepared.count(name)
         assert f.record.party.spells_cast == sum(1 for line in f.lines if " casts " in line)
     assert total_cast > 50
 
@@ -485,13 +489,13 @@ def test_bless_adds_one_to_attacks_and_ends_on_time(spy):
     fighter = f.pcs[0]
     dummy = f.monsters[0]
     routine_bonus = fighter.t.standard[0].bonuses[0]
-    f._attack_routine(fighter, dummy, fighter.t.standard, False)
-    spells.cast(f, cleric, "bless", 1, [fighter])
+    attack_routine(f, fighter, dummy, fighter.t.standard, False)
+    cast(f, cleric, "bless", 1, [fighter])
     assert fighter.attack_bonus == 1 and "bless" in fighter.conditions
-    f._attack_routine(fighter, dummy, fighter.t.standard, False)
+    attack_routine(f, fighter, dummy, fighter.t.standard, False)
     f.env.run(until=cleric.t.caster_level * 10 * spells.ROUND)       # one minute per level later
     f.round = 2
-    f._turn(fighter)
+    f.turn(fighter)
     assert "bless" not in fighter.conditions and fighter.attack_bonus == 0
     mods = [check.modifier for check, actor, _ in spy if actor is fighter and check.kind == "attack"]
     assert mods[:2] == [routine_bonus, routine_bonus + 1]

@@ -8,8 +8,13 @@ import pytest
 from fight_scripting import SWORD, Script, make_fight, stat_block
 
 from arena.combat import spells
+from arena.combat.attacks import attack_routine, coup_de_grace, swing_at
+from arena.combat.casting import cast
+from arena.combat.conditions import add_condition
+from arena.combat.damage import deal
 from arena.combat.engine import HELPLESS_AC, STUNNED_AC, fight, prepare
 from arena.combat.model import ModelOptions
+from arena.combat.states import refresh
 from arena.combat.tactics import POLICIES, attack_policy
 from arena.rules import RuleSet
 from arena.world.bestiary import get_creature
@@ -33,11 +38,11 @@ def attacks_by(spy, actor) -> list:
 def test_disabled_at_zero_takes_one_standard_action_then_is_dying(spy):
     f = make_fight([creature("hero", side="pc", hp=10)], [creature("orc", hp=500, ac=5)])
     hero, orc = f.pcs[0], f.monsters[0]
-    f.deal(orc, hero, 10, SLASHING)
+    deal(f, orc, hero, 10, SLASHING)
     assert hero.hp == 0 and hero.state() == "disabled" and hero.is_able and not hero.dying()
     assert f.able_count["pc"] == 1                           # a disabled creature can act: the fight goes on
     f.round = 3                                              # a full attack would be allowed: two swings
-    f._turn(hero)
+    f.turn(hero)
     assert len(attacks_by(spy, hero)) == 1                   # one standard action only
     assert hero.hp == -1 and hero.dying() and not hero.is_able and f.able_count["pc"] == 0
     assert any("strains its wounds" in line for line in f.lines)
@@ -47,10 +52,10 @@ def test_a_disabled_caster_healing_itself_does_not_strain():
     cleric = generate_party(5)[1]
     f = make_fight([cleric], [creature("orc")])
     c = f.pcs[0]
-    f.deal(f.monsters[0], c, c.hp, SLASHING)
+    deal(f, f.monsters[0], c, c.hp, SLASHING)
     assert c.hp == 0 and c.is_able
     f.round = 2
-    f._turn(c)                                               # the caster policy cures the ally below half: itself
+    f.turn(c)                                               # the caster policy cures the ally below half: itself
     assert c.hp > 0 and not c.dying()
 
 
@@ -58,15 +63,15 @@ def test_a_staggered_troll_makes_one_attack_and_no_rend(spy):
     fighter = generate_party(5)[0]
     f = make_fight([fighter], [get_creature("troll")])
     pc, troll = f.pcs[0], f.monsters[0]
-    f.deal(pc, troll, troll.hp + 5, SLASHING, SLASHING, weapon=True)   # regenerates 5 at its turn: staggered
+    deal(f, pc, troll, troll.hp + 5, SLASHING, SLASHING, weapon=True)   # regenerates 5 at its turn: staggered
     f.round = 3
-    f._turn(troll)
+    f.turn(troll)
     assert troll.state() == "staggered" and troll.is_able
     assert len(attacks_by(spy, troll)) == 1
     assert not any("rends" in line for line in f.lines)
     g = make_fight([generate_party(5)[0]], [get_creature("troll")])
     g.round = 3
-    g._turn(g.monsters[0])
+    g.turn(g.monsters[0])
     assert len(attacks_by(spy, g.monsters[0])) == 3          # unhurt: claw, claw, bite
 
 
@@ -74,7 +79,7 @@ def test_a_staggered_troll_makes_one_attack_and_no_rend(spy):
 def knocked_out_troll(attack: dict):
     f = make_fight([creature("hero", side="pc", attack=attack)], [get_creature("troll")])
     hero, troll = f.pcs[0], f.monsters[0]
-    f.deal(hero, troll, troll.hp + 20, SLASHING, SLASHING, weapon=True)
+    deal(f, hero, troll, troll.hp + 20, SLASHING, SLASHING, weapon=True)
     assert not troll.is_able and not troll.dead
     return f, hero, troll
 
@@ -83,7 +88,7 @@ def test_a_coup_de_grace_with_a_sword_cannot_kill_a_regenerating_troll(spy):
     sword = {"name": "sword", "bonuses": [5], "damage": "1d8+50", "damage_types": ["slashing"]}
     f, hero, troll = knocked_out_troll(sword)
     for _ in range(5):
-        f._coup_de_grace(hero, troll)
+        coup_de_grace(f, hero, troll)
     assert not troll.dead and troll.hp == troll.max_hp
     assert not any(check.kind == "save" for check, _, _ in spy)      # no death save: the blow was nonlethal
     assert attack_policy(f.view, hero).kind == "none"                # so the policy does not spend turns on it
@@ -94,18 +99,18 @@ def test_a_coup_de_grace_with_fire_can_kill_a_troll():
     f, hero, troll = knocked_out_troll(torch)
     action = attack_policy(f.view, hero)
     assert action.kind == "coup" and action.target is troll
-    f._coup_de_grace(hero, troll)
+    coup_de_grace(f, hero, troll)
     assert troll.dead                                                # 120 fire: below -10 either way
 
 
 def test_no_coup_de_grace_against_creatures_immune_to_critical_hits():
     f = make_fight([creature("hero", side="pc")], [get_creature("human-warrior-skeleton"), creature("orc")])
     hero, skeleton, orc = f.pcs[0], f.monsters[0], f.monsters[1]
-    f.add_condition(skeleton, "held", 60.0, dc=30)
+    add_condition(f, skeleton, "held", 60.0, dc=30)
     assert not skeleton.is_able
     action = attack_policy(f.view, hero)
     assert action.kind == "attack" and action.target is orc
-    f._coup_de_grace(hero, skeleton)
+    coup_de_grace(f, hero, skeleton)
     assert skeleton.hp == skeleton.max_hp and hero.tally.coups_de_grace == 0
 
 
@@ -118,7 +123,7 @@ def stun_one_round(caster_acts_first: bool):
     wiz.offset, ogre.offset = (0.0, 0.5) if caster_acts_first else (0.5, 0.0)
     f.instant = f.env.now + wiz.offset                         # the wizard's turn in round 1
     Script(f, [(1, 20)])                                       # the ogre's Will save: a natural 1 fails
-    spells.cast(f, wiz, "color spray", 1, [ogre])
+    cast(f, wiz, "color spray", 1, [ogre])
     assert "stunned" in ogre.conditions
     return f, ogre
 
@@ -133,7 +138,7 @@ def test_a_one_round_stun_costs_exactly_one_turn_whoever_acts_first(spy, caster_
         f.env.run(until=at) if at > f.env.now else None
         before = len(attacks_by(spy, ogre))
         Script(f, [0.5] * 20)
-        f._turn(ogre)
+        f.turn(ogre)
         lost.append(len(attacks_by(spy, ogre)) == before)
         f.round += 1
     assert lost == [True, False, False]                        # the next turn is lost, and only that one
@@ -145,7 +150,7 @@ def test_durations_run_from_the_caster_turn_to_the_same_point_later():
     wiz, ogre = f.pcs[0], f.monsters[0]
     wiz.offset, ogre.offset = 0.5, 0.25
     f.instant = wiz.offset
-    f.add_condition(ogre, "held", 3 * spells.ROUND, dc=99)
+    add_condition(f, ogre, "held", 3 * spells.ROUND, dc=99)
     assert ogre.conditions["held"][0] == 3 * spells.ROUND + 0.5
 
 
@@ -161,11 +166,11 @@ def test_a_stunned_defender_is_flat_footed_minus_two_and_a_helpless_one_minus_fo
     hero, archer, orc = f.pcs[0], f.pcs[1], f.monsters[0]
     orc.acted = True
     Script(f, [0.0] * 12)
-    f.add_condition(orc, "stunned", 60.0)
-    f._swing(hero, orc, hero.t.standard[0], 5)
-    f.add_condition(orc, "held", 60.0, dc=99)
-    f._swing(hero, orc, hero.t.standard[0], 5)
-    f._swing(archer, orc, archer.t.standard[0], 5)
+    add_condition(f, orc, "stunned", 60.0)
+    swing_at(f, hero, orc, hero.t.standard[0], 5)
+    add_condition(f, orc, "held", 60.0, dc=99)
+    swing_at(f, hero, orc, hero.t.standard[0], 5)
+    swing_at(f, archer, orc, archer.t.standard[0], 5)
     targets = [check.target for check, who, _ in spy if check.kind == "attack"]
     ff = orc.t.ff_ac
     helpless = ff - 5 if helpless_ac == "dex-zero" else ff        # the orc's Dex modifier is 0
@@ -179,7 +184,7 @@ def test_rend_goes_through_damage_reduction_its_claws_overcome():
     f = make_fight([victim], [troll])
     t, v = f.monsters[0], f.pcs[0]
     Script(f, [0.99] * 40)
-    f._attack_routine(t, v, t.t.full, True)
+    attack_routine(f, t, v, t.t.full, True)
     rend = [line for line in f.lines if "rends" in line]
     assert rend
     taken = [line for line in f.lines if line.startswith("[r0] victim takes")]
@@ -202,7 +207,7 @@ def test_melee_creatures_reach_the_wizard_only_when_nobody_else_fights_in_melee(
     assert f.view.reachable(ogre) == in_melee
     assert POLICIES[ogre.policy](f.view, ogre).target is not wizard
     for c in in_melee:
-        f.deal(ogre, c, 500, SLASHING)
+        deal(f, ogre, c, 500, SLASHING)
     assert f.view.reachable(ogre) == [c for c in f.pcs if c.ranged]
     assert POLICIES[ogre.policy](f.view, ogre).target is wizard
 
@@ -245,7 +250,7 @@ def test_a_chance_of_one_half_falls_in_the_fifth_tenth():
     orc.acted = True
     orc.t.ff_ac = 11
     Script(f, [(15, 20), 0.5])
-    assert f._swing(hero, orc, hero.t.standard[0], 0)
+    assert swing_at(f, hero, orc, hero.t.standard[0], 0)
     assert f.last_plan.success_probability() == pytest.approx(0.5)
     assert hero.tally.hist[5] == 1 and sum(hero.tally.hist) == 1
 
@@ -256,7 +261,7 @@ def test_cure_against_undead_checks_spell_resistance(spy):
     f = make_fight([cleric], [undead])
     c, wight = f.pcs[0], f.monsters[0]
     Script(f, [0.0] * 10)
-    spells.cast(f, c, "cure light wounds", 1, [wight])
+    cast(f, c, "cure light wounds", 1, [wight])
     kinds = [check.kind for check, _, _ in spy]
     assert kinds == ["caster-level"] and wight.hp == 60          # resisted: no save, no damage
 
@@ -265,12 +270,12 @@ def test_a_staggered_creature_cannot_deliver_a_coup_de_grace(spy):
     """A coup de grace is a full-round action: with one standard action the troll attacks an able enemy."""
     f = make_fight([creature("held", side="pc"), creature("able", side="pc")], [get_creature("troll")])
     held, able, troll = f.pcs[0], f.pcs[1], f.monsters[0]
-    f.add_condition(held, "held", 60.0, dc=99)
+    add_condition(f, held, "held", 60.0, dc=99)
     assert attack_policy(f.view, troll).kind == "coup"
-    f.deal(able, troll, troll.hp + 5, SLASHING, SLASHING, weapon=True)
+    deal(f, able, troll, troll.hp + 5, SLASHING, SLASHING, weapon=True)
     f.round = 3
     able.acted = True
-    f._turn(troll)
+    f.turn(troll)
     assert troll.state() == "staggered" and troll.tally.coups_de_grace == 0
     assert [check.target for check in attacks_by(spy, troll)] == [able.t.ac]
 
@@ -278,20 +283,20 @@ def test_a_staggered_creature_cannot_deliver_a_coup_de_grace(spy):
 def test_a_creature_straining_to_dying_counts_as_a_down_for_its_enemies():
     f = make_fight([creature("hero", side="pc", hp=10)], [creature("orc", hp=500, ac=5)])
     hero, orc = f.pcs[0], f.monsters[0]
-    f.deal(orc, hero, 10, SLASHING)
+    deal(f, orc, hero, 10, SLASHING)
     assert f.record.monsters.downs == 0                     # disabled is not down
     f.round = 2
-    f._turn(hero)
+    f.turn(hero)
     assert hero.dying() and f.record.monsters.downs == 1 and f.record.party.downs == 0
 
 
 def test_no_strain_without_a_strenuous_action():
     f = make_fight([creature("hero", side="pc", hp=10)], [creature("orc")])
     hero = f.pcs[0]
-    f.deal(f.monsters[0], hero, 10, SLASHING)
+    deal(f, f.monsters[0], hero, 10, SLASHING)
     f.monsters[0].hp = -5                                    # no enemy left to attack: nothing done, nothing strained
-    f.refresh(f.monsters[0])
-    f._turn(hero)
+    refresh(f, f.monsters[0])
+    f.turn(hero)
     assert hero.hp == 0 and not hero.dying()
 
 
@@ -300,11 +305,11 @@ def test_no_coup_de_grace_after_a_move(situation):
     """A coup de grace takes the full round: not after standing up, not while closing in on round 1."""
     f = make_fight([creature("held", side="pc"), creature("able", side="pc")], [creature("orc", hp=500)])
     held, orc = f.pcs[0], f.monsters[0]
-    f.add_condition(held, "held", 60.0, dc=99)
+    add_condition(f, held, "held", 60.0, dc=99)
     assert attack_policy(f.view, orc).kind == "coup"
     f.round = 1 if situation == "round one" else 3
     orc.prone = situation == "prone"
-    f._turn(orc)
+    f.turn(orc)
     assert orc.tally.coups_de_grace == 0 and held.hp == held.max_hp
     assert orc.tally.attacks == 1
 
@@ -316,11 +321,11 @@ def test_a_condition_ends_at_its_time_for_everyone_who_acts_after(spy):
     hero.offset, caster.offset, orc.offset = 0.25, 0.0, 0.5
     orc.acted = True
     f.instant = caster.offset
-    f.add_condition(orc, "stunned", spells.ROUND)            # ends at 6.0, the caster's next turn
+    add_condition(f, orc, "stunned", spells.ROUND)            # ends at 6.0, the caster's next turn
     f.env.run(until=spells.ROUND)
     f.round = 2
     Script(f, [0.0] * 10)
-    f._turn(hero)                                            # at 6.25, before the orc's own turn
+    f.turn(hero)                                            # at 6.25, before the orc's own turn
     assert "stunned" not in orc.conditions
     targets = [check.target for check in attacks_by(spy, hero)]
     assert targets and set(targets) == {orc.t.ac}           # 16, not flat-footed 14 - 2
@@ -330,6 +335,6 @@ def test_state_of_a_creature_at_zero_with_nonlethal_damage_is_unconscious():
     f = make_fight([creature("hero", side="pc", hp=10)], [creature("orc")])
     hero = f.pcs[0]
     hero.hp, hero.nonlethal = 0, 3
-    f.refresh(hero)
+    refresh(f, hero)
     assert hero.state() == "unconscious (nonlethal)" and not hero.is_able
     assert f.view.helpless_enemies(f.monsters[0]) == [hero]

@@ -13,8 +13,13 @@ import pytest
 from fight_scripting import Script, make_fight, stat_block
 
 from arena.combat import attacks, spells, tactics
+from arena.combat.attacks import coup_de_grace, swing_at
+from arena.combat.casting import cast, complete_casting
+from arena.combat.conditions import add_condition
+from arena.combat.damage import breath, deal
 from arena.combat.engine import Fight, prepare
 from arena.combat.model import FIXES, LEGACY, ModelOptions, parse_assignments
+from arena.combat.rolls import save
 from arena.dice import Stream
 from arena.errors import ArenaError
 from arena.rules import RuleSet
@@ -82,7 +87,7 @@ def test_spell_focus_and_greater_spell_focus_add_to_their_schools_dcs(spy):
         assert spells.spell_dc(f, six, "hold person", 3) == 17
         every_die_shows(f, LOW)
         spy.clear()
-        spells.cast(f, five, "fireball", 3, [f.monsters[0]])
+        cast(f, five, "fireball", 3, [f.monsters[0]])
         assert [check.target for check in checks(spy, "save")] == [fireball5]       # the DC the orc saves against
 
 
@@ -98,7 +103,7 @@ def test_shield_of_faith_adds_only_what_beats_the_deflection_bonus_already_there
         mage, knight = f.pcs
         assert spells.shield_of_faith_gain(f, 5, knight) == expected
         assert f.view.shield_gain(mage, knight) == expected
-        spells.cast(f, mage, "shield of faith", 1, [knight])
+        cast(f, mage, "shield of faith", 1, [knight])
         assert knight.ac_bonus == expected
 
 
@@ -135,15 +140,15 @@ def test_dodge_counts_only_against_the_opponent_it_designated(spy):
         duelist = f.monsters[0]
         assert duelist.t.dodge == 1
         Script(f, [d20(1), d20(1)])                                # flat-footed: no Dodge against anyone
-        f._swing(ana, duelist, ana.t.standard[0], 5)
-        f._swing(bo, duelist, bo.t.standard[0], 5)
+        swing_at(f, ana, duelist, ana.t.standard[0], 5)
+        swing_at(f, bo, duelist, bo.t.standard[0], 5)
         script = Script(f, [d20(1)])                               # its turn: it attacks ana (the weakest)
         f.round = 1
-        f._turn(duelist)
+        f.turn(duelist)
         assert script.used_up and duelist.acted and duelist.dodge_against is ana
         script = Script(f, [d20(1), d20(1)])
-        f._swing(ana, duelist, ana.t.standard[0], 5)
-        f._swing(bo, duelist, bo.t.standard[0], 5)
+        swing_at(f, ana, duelist, ana.t.standard[0], 5)
+        swing_at(f, bo, duelist, bo.t.standard[0], 5)
         assert script.used_up
         pcs = [check.target for check, who, _ in spy if check.kind == "attack" and who is not duelist]
         assert pcs == [14, 14, 15, against_other]
@@ -161,9 +166,9 @@ def test_a_flat_footed_targets_touch_ac_loses_its_dexterity_bonus(spy):
         ghost, rogue = f.pcs[0], f.monsters[0]
         assert rogue.t.ff_touch_ac == 10
         script = Script(f, [d20(1), d20(1)])
-        f._swing(ghost, rogue, ghost.t.standard[0], 5)            # it has not acted: flat-footed
+        swing_at(f, ghost, rogue, ghost.t.standard[0], 5)            # it has not acted: flat-footed
         rogue.acted = True
-        f._swing(ghost, rogue, ghost.t.standard[0], 5)
+        swing_at(f, ghost, rogue, ghost.t.standard[0], 5)
         assert script.used_up
         assert [check.target for check in checks(spy, "attack")] == [flat_footed, 13]
         spy.clear()
@@ -173,7 +178,7 @@ def test_a_ray_against_a_flat_footed_target_uses_its_flat_footed_touch_ac(spy):
     """SRD: scorching ray is "a ranged touch attack"; a flat-footed target loses its Dexterity bonus to AC."""
     f = make_fight([caster(3)], [body("rogue", ac=16, touch_ac=13, flat_footed_ac=13)], "d20")
     Script(f, [d20(1)])
-    spells.cast(f, f.pcs[0], "scorching ray", 2, [f.monsters[0]])    # the rogue has not acted
+    cast(f, f.pcs[0], "scorching ray", 2, [f.monsters[0]])    # the rogue has not acted
     assert [check.target for check in checks(spy, "attack")] == [10]
 
 
@@ -191,11 +196,11 @@ def test_a_helpless_defender_has_dexterity_zero_and_melee_gets_plus_four(spy, de
                        model=model)
         hero, archer = f.pcs
         target = f.monsters[0]
-        f.add_condition(target, "asleep", 60.0)
+        add_condition(f, target, "asleep", 60.0)
         assert not target.is_able
         script = Script(f, [d20(1), d20(1)])
-        f._swing(hero, target, hero.t.standard[0], 5)
-        f._swing(archer, target, archer.t.standard[0], 5)
+        swing_at(f, hero, target, hero.t.standard[0], 5)
+        swing_at(f, archer, target, archer.t.standard[0], 5)
         assert script.used_up
         assert [check.target for check in checks(spy, "attack")] == [melee, ranged]
         spy.clear()
@@ -210,9 +215,9 @@ def test_a_blinded_defender_loses_its_dexterity_bonus_and_takes_minus_two(spy):
         hero, orc = f.pcs[0], f.monsters[0]
         orc.acted = True                                           # not flat-footed
         script = Script(f, [d20(1), d20(1)])
-        f._swing(hero, orc, hero.t.standard[0], 5)
+        swing_at(f, hero, orc, hero.t.standard[0], 5)
         orc.blind = True
-        f._swing(hero, orc, hero.t.standard[0], 5)
+        swing_at(f, hero, orc, hero.t.standard[0], 5)
         assert script.used_up
         assert [check.target for check in checks(spy, "attack")] == [15, blinded]
         spy.clear()
@@ -230,11 +235,11 @@ def test_no_penalty_for_shooting_into_a_melee_before_anyone_has_closed_in(spy):
         assert archer.ranged and not hero.ranged
         script = Script(f, [d20(1)] * 5)
         f.round = 1
-        f._swing(archer, orc, archer.t.standard[0], 5)
-        spells.cast(f, mage, "scorching ray", 2, [orc])              # a ray: a ranged touch attack
-        f._swing(hero, orc, hero.t.standard[0], 5)                   # the melee begins
-        f._swing(archer, orc, archer.t.standard[0], 5)
-        spells.cast(f, mage, "scorching ray", 2, [orc])
+        swing_at(f, archer, orc, archer.t.standard[0], 5)
+        cast(f, mage, "scorching ray", 2, [orc])              # a ray: a ranged touch attack
+        swing_at(f, hero, orc, hero.t.standard[0], 5)                   # the melee begins
+        swing_at(f, archer, orc, archer.t.standard[0], 5)
+        cast(f, mage, "scorching ray", 2, [orc])
         assert script.used_up
         ray = mage.t.ray_bonus
         assert [check.modifier for check in checks(spy, "attack")] == \
@@ -252,14 +257,14 @@ def flank(spy, model: ModelOptions, ally_attacks: str, ally_drops: bool = False)
     orc, goblin = f.monsters
     orc.acted = goblin.acted = True                                # not flat-footed: no sneak attack for that
     Script(f, [d20(1)])
-    f._swing(ally, orc if ally_attacks == "orc" else goblin, ally.t.standard[0], 5)
+    swing_at(f, ally, orc if ally_attacks == "orc" else goblin, ally.t.standard[0], 5)
     if ally_drops:
         melee = orc.melee_attackers
-        f.deal(orc, ally, ally.hp + 1, SLASHING)
+        deal(f, orc, ally, ally.hp + 1, SLASHING)
         assert not ally.is_able and orc.melee_attackers == melee - 1 and ally.melee_target is None
     spy.clear()
     script = Script(f, [d20(19), LOW, LOW])        # a hit (no threat), the rapier's 1d6, the sneak attack's 3d6
-    assert f._swing(rogue, orc, rogue.t.standard[0], 5)
+    assert swing_at(f, rogue, orc, rogue.t.standard[0], 5)
     (check,) = checks(spy, "attack")
     sneak = script.used_up
     assert orc.max_hp - orc.hp == 1 + 3 * sneak
@@ -293,7 +298,7 @@ def test_a_flat_footed_creature_makes_no_attack_of_opportunity_on_a_fumble(spy, 
         orc.acted = acted
         provokes = acted or while_flat_footed
         script = Script(f, FUMBLE + ([d20(10), (3, 6)] if provokes else []))   # the orc's reply: 15 hits AC 12
-        assert not f._swing(hero, orc, hero.t.standard[0], 5)
+        assert not swing_at(f, hero, orc, hero.t.standard[0], 5)
         assert script.used_up
         assert [who for _, who, _ in spy] == ([hero, orc] if provokes else [hero])
         assert hero.tally.aoo_provoked == provokes and hero.hp == 30 - 3 * provokes
@@ -339,7 +344,7 @@ def test_a_hit_with_a_trip_attack_makes_the_opposed_trip_check():
                        model=model)
         wolf, orc = f.pcs[0], f.monsters[0]
         script = Script(f, [d20(15), LOW, d20(12), d20(10)])   # hit, 1 damage; the trip checks tie at 14
-        assert f._swing(wolf, orc, wolf.t.standard[0], 5)
+        assert swing_at(f, wolf, orc, wolf.t.standard[0], 5)
         assert script.used_up and orc.prone is prone
 
 
@@ -353,7 +358,7 @@ def test_a_fumbled_save_against_color_spray_takes_the_longest_durations():
             f = make_fight([caster(5)], [body("kobold", hit_dice="2d8")], "d20+open", model=model)
             kobold = f.monsters[0]
             script = Script(f, [*first, LOW, LOW] if rolled else first)       # 2d4 and 1d4 (tables): the lowest
-            spells.cast(f, f.pcs[0], "color spray", 1, [kobold])
+            cast(f, f.pcs[0], "color spray", 1, [kobold])
             assert script.used_up
             out, stunned = kobold.conditions["knocked-out"][0], kobold.conditions["stunned"][0]
             assert (out / spells.ROUND, stunned / spells.ROUND) == ((2, 2 + 1 + 1) if rolled else (8, 8 + 4 + 1))
@@ -369,7 +374,7 @@ def test_spell_resistance_is_checked_once_per_spell_and_target(spy, sr, through)
         f = make_fight([caster(7)], [body("golem", spell_resistance=sr)], "fixed10", model=model)
         golem = f.monsters[0]
         every_die_shows(f, LOW)                        # fixed10: 7 + 10 = 17 against the SR; each ray 4d6 = 4
-        spells.cast(f, f.pcs[0], "scorching ray", 2, [golem])
+        cast(f, f.pcs[0], "scorching ray", 2, [golem])
         assert len(checks(spy, "caster-level")) == sr_checks
         assert len(checks(spy, "attack")) == 2 * through
         assert golem.max_hp - golem.hp == 8 * through
@@ -386,19 +391,19 @@ def test_an_area_spell_rolls_its_damage_once_for_everyone_it_catches():
             (ModelOptions(area_damage="per-target"), [LOW, *five_d6, LOW, *[HIGH] * 5], (5, 30))):
         f = make_fight([caster(5)], [body("a", saves=FAILS), body("b", saves=FAILS)], "fixed10", model=model)
         script = Script(f, draws)
-        spells.cast(f, f.pcs[0], "fireball", 3, list(f.monsters))
+        cast(f, f.pcs[0], "fireball", 3, list(f.monsters))
         assert script.used_up
         assert tuple(m.max_hp - m.hp for m in f.monsters) == damage
 
 
 def test_a_breath_weapon_rolls_once_under_either_area_damage_option():
     """A breath weapon's damage is rolled once for every creature in its area (each saves for half), as before."""
-    breath = {"shape": "cone", "length_ft": 30, "damage": "4d6", "damage_type": "fire", "dc": 15}
+    weapon = {"shape": "cone", "length_ft": 30, "damage": "4d6", "damage_type": "fire", "dc": 15}
     for model in (DEFAULT, ModelOptions(area_damage="per-target")):
         f = make_fight([body("a", side="pc", saves=FAILS), body("b", side="pc", saves=FAILS)],
-                       [body("drake", breath_weapon=breath)], "fixed10", model=model)
+                       [body("drake", breath_weapon=weapon)], "fixed10", model=model)
         script = Script(f, [LOW, 0.5, LOW, LOW])         # the recharge, one 4d6 (a table: one draw), two saves
-        f._breath(f.monsters[0], list(f.pcs))
+        breath(f, f.monsters[0], list(f.pcs))
         assert script.used_up
         a, b = (c.max_hp - c.hp for c in f.pcs)
         assert a == b > 4
@@ -416,7 +421,7 @@ def test_the_healing_domain_casts_healing_spells_at_plus_one_caster_level(cl, do
         friend = f.pcs[1]
         friend.hp = 100
         every_die_shows(f, LOW)
-        spells.cast(f, f.pcs[0], "cure light wounds", 1, [friend])
+        cast(f, f.pcs[0], "cure light wounds", 1, [friend])
         assert friend.hp - 100 == 1 + expected                  # the d8 shows 1
 
 
@@ -434,10 +439,10 @@ def test_sleep_takes_a_full_round_and_a_hurt_caster_makes_a_concentration_check(
     action. It comes into effect just before the beginning of your turn in the round after you began casting the
     spell"; Concentration: "Damaged during the action: 10 + damage dealt"; a caster that cannot act loses it."""
     f, wizard, kobolds = sleep_fight()
-    spells.cast(f, wizard, "sleep", 1, list(kobolds))
+    cast(f, wizard, "sleep", 1, list(kobolds))
     assert wizard.casting is not None and not any("asleep" in k.conditions for k in kobolds)
     f.round = 2
-    f._turn(wizard)                                        # it takes effect before the caster acts
+    f.turn(wizard)                                        # it takes effect before the caster acts
     assert wizard.casting is None and all("asleep" in k.conditions for k in kobolds)
     assert not checks(spy, "skill")
     # hurt meanwhile: Concentration +9 (5 + 3 ranks, Con +1) + a natural 10 against DC 10 + the damage
@@ -446,23 +451,23 @@ def test_sleep_takes_a_full_round_and_a_hurt_caster_makes_a_concentration_check(
     for damage, kept in ((9, True), (10, False)):
         spy.clear()
         f, wizard, kobolds = sleep_fight()
-        spells.cast(f, wizard, "sleep", 1, list(kobolds))
-        f.deal(kobolds[0], wizard, damage, SLASHING)
-        spells.complete_casting(f, wizard)
+        cast(f, wizard, "sleep", 1, list(kobolds))
+        deal(f, kobolds[0], wizard, damage, SLASHING)
+        complete_casting(f, wizard)
         (check,) = checks(spy, "skill", wizard)
         assert (check.modifier, check.target) == (concentration, 10 + damage)
         assert all(("asleep" in k.conditions) is kept for k in kobolds) and wizard.casting is None
     # unable to act meanwhile: the spell is lost
     f, wizard, kobolds = sleep_fight()
-    spells.cast(f, wizard, "sleep", 1, list(kobolds))
-    f.add_condition(wizard, "held", 60.0, dc=99)
-    spells.complete_casting(f, wizard)
+    cast(f, wizard, "sleep", 1, list(kobolds))
+    add_condition(f, wizard, "held", 60.0, dc=99)
+    complete_casting(f, wizard)
     assert not any("asleep" in k.conditions for k in kobolds) and wizard.casting is None
 
 
 def test_sleep_cast_instantly_under_the_old_model():
     f, wizard, kobolds = sleep_fight(ModelOptions(sleep_casting="instant"))
-    spells.cast(f, wizard, "sleep", 1, list(kobolds))
+    cast(f, wizard, "sleep", 1, list(kobolds))
     assert wizard.casting is None and all("asleep" in k.conditions for k in kobolds)
 
 
@@ -478,17 +483,17 @@ def test_massive_damage_and_coup_de_grace_saves_are_rolled_by_the_monster_under_
         giant = body("giant", hp=500, saves={"fort": 30, "ref": 0, "will": 0})       # survives the saves
         f = make_fight([caster(5)], [giant], "d20+prad", seed=3, model=model)
         hero, giant = f.pcs[0], f.monsters[0]
-        f.deal(hero, giant, 60, SLASHING, weapon=True)                       # massive damage
-        f.add_condition(giant, "asleep", 60.0)
+        deal(f, hero, giant, 60, SLASHING, weapon=True)                       # massive damage
+        add_condition(f, giant, "asleep", 60.0)
         before = giant.hp
-        f._coup_de_grace(hero, giant)
+        coup_de_grace(f, hero, giant)
         massive, coup = checks(spy, "save", giant)
         assert (massive.target, coup.target) == (15, 10 + before - giant.hp)
         for check in (massive, coup):
             plan = f.kernel.plan(check)
             assert (plan.roller, plan.roller_kind) == (roller, kind)
         spy.clear()
-        f.save(giant, "will", 14, hero)                  # a save against a spell is still the player's magic check
+        save(f, giant, "will", 14, hero)                  # a save against a spell is still the player's magic check
         (spell_save,) = checks(spy, "save", giant)
         assert (f.kernel.plan(spell_save).roller, f.kernel.plan(spell_save).roller_kind) == ("pc", "magic")
         spy.clear()
@@ -507,23 +512,23 @@ def test_the_luck_reroll_is_taken_on_the_first_low_natural_of_any_roll_of_its_ow
     f = make_fight([luck_cleric()], [body("orc", ac=10)], "d20")
     cleric, orc = f.pcs[0], f.monsters[0]
     script = Script(f, [d20(3)])                                # a natural 3 that fails: not low, kept
-    assert not f.save(cleric, "will", 15, orc).success and script.used_up and not cleric.luck_used
+    assert not save(f, cleric, "will", 15, orc).success and script.used_up and not cleric.luck_used
     script = Script(f, [d20(2), d20(15), LOW])                  # a natural 2 that would hit (+20): rerolled
-    assert f._swing(cleric, orc, cleric.t.standard[0], 20)
+    assert swing_at(f, cleric, orc, cleric.t.standard[0], 20)
     outcome = spy[-1][2]
     assert outcome.rerolled and outcome.natural == 15 and cleric.luck_used and script.used_up
     script = Script(f, [d20(1)])                                # spent: the next low natural stays
-    outcome = f.save(cleric, "will", 15, orc)
+    outcome = save(f, cleric, "will", 15, orc)
     assert not outcome.rerolled and not outcome.success and script.used_up
     # initiative is a roll of its own too
     g = make_fight([luck_cleric()], [body("orc")], "d20")
     script = Script(g, [d20(2), d20(15), d20(10), 0.5, 0.5])   # its natural 2 rerolled; the orc's 10; tie-breaks
-    g._initiative()
+    g.initiative()
     assert script.used_up and g.pcs[0].init == 15 and g.pcs[0].luck_used
     # under 3d6: a natural 3-6, rerolled on 4d6 drop the lowest
     h = make_fight([luck_cleric()], [body("orc")], "3d6")
     script = Script(h, [draw_for("3d6", (1, 1, 4)), draw_for("4d6kh3", (6, 6, 6, 1))])
-    outcome = h.save(h.pcs[0], "will", 15, h.monsters[0])
+    outcome = save(h, h.pcs[0], "will", 15, h.monsters[0])
     assert outcome.rerolled and outcome.natural == 18 and script.used_up
 
 
@@ -532,17 +537,17 @@ def test_the_known_failure_luck_reroll_is_the_first_failed_save():
     f = make_fight([luck_cleric()], [body("orc", ac=10)], "d20", model=ModelOptions(luck_reroll="known-failure"))
     cleric, orc = f.pcs[0], f.monsters[0]
     script = Script(f, [d20(2), LOW])                          # the natural 2 hits and stands
-    assert f._swing(cleric, orc, cleric.t.standard[0], 20) and script.used_up and not cleric.luck_used
+    assert swing_at(f, cleric, orc, cleric.t.standard[0], 20) and script.used_up and not cleric.luck_used
     script = Script(f, [d20(3), d20(16)])                       # a failed natural 3: rerolled
-    outcome = f.save(cleric, "will", 15, orc)
+    outcome = save(f, cleric, "will", 15, orc)
     assert outcome.rerolled and outcome.success and script.used_up and cleric.luck_used
     g = make_fight([luck_cleric()], [body("orc")], "d20", model=ModelOptions(luck_reroll="known-failure"))
     script = Script(g, [d20(2), d20(10), 0.5, 0.5])
-    g._initiative()
+    g.initiative()
     assert script.used_up and g.pcs[0].init == 2 and not g.pcs[0].luck_used
     h = make_fight([luck_cleric(luck=False)], [body("orc")], "d20")     # no domain, no reroll
     script = Script(h, [d20(1)])
-    assert not h.save(h.pcs[0], "will", 15, h.monsters[0]).rerolled and script.used_up
+    assert not save(h, h.pcs[0], "will", 15, h.monsters[0]).rerolled and script.used_up
 
 
 # ------------------------------------------------------------------------------------------ 18. buffs by value
@@ -630,7 +635,7 @@ def test_the_back_line_is_protected_while_the_melee_lasts():
         assert weakest is (wizard if reached else min(f.pcs[:3], key=lambda c: c.hp))
         assert tactics.attack_policy(f.view, ogre).target is weakest       # the ogre focuses on the weakest
         for c in f.pcs[:3]:                                     # nobody holds the melee: the wizard is reached
-            f.deal(ogre, c, c.hp + 1, SLASHING)
+            deal(f, ogre, c, c.hp + 1, SLASHING)
         assert wizard in f.view.reachable(ogre)
 
 

@@ -12,6 +12,9 @@ import pytest
 from fight_scripting import Script, make_fight, stat_block
 
 from arena.combat import concealment, monster_spells, spells, tactics
+from arena.combat.attacks import swing_at
+from arena.combat.casting import cast
+from arena.combat.damage import deal
 from arena.combat.engine import Fight, fight, prepare
 from arena.combat.model import ModelOptions
 from arena.rules import RuleSet
@@ -135,11 +138,11 @@ def test_daze_costs_one_humanoid_of_4_hd_its_next_turn_without_an_ac_penalty():
     monster_spells.cast(f, f.monsters[0], "daze", 0, [hero])
     assert "dazed" in hero.conditions and hero.is_able             # not out of the fight: it only loses its turn
     before = len(f.lines)
-    f._turn(hero)
+    f.turn(hero)
     assert not any(" vs witch " in line for line in f.lines[before:])
     f.env.run(until=6.0)                                           # a round later it acts again
     f.round = 2
-    f._turn(hero)
+    f.turn(hero)
     assert "dazed" not in hero.conditions and any(" vs witch " in line for line in f.lines)
     spell = spells.SPELLS["daze"]
     assert not monster_spells_affects(spell, f.pcs[0].__class__(f.pcs[0].t, 99, f.pcs[0].settings)) \
@@ -196,14 +199,14 @@ def test_deep_slumber_puts_ten_hit_dice_to_sleep_lowest_first():
     """SRD deep slumber: "This spell functions like sleep, except that it affects 10 HD of creatures"."""
     f = build([body(f"pc{hd}", side="pc", hit_dice=f"{hd}d8") for hd in (3, 4, 5, 11)],
               [witch({3: ["deep slumber"]})], model=ModelOptions(sleep_casting="instant"))
-    spells.cast(f, f.monsters[0], "deep slumber", 3, list(f.pcs))
+    cast(f, f.monsters[0], "deep slumber", 3, list(f.pcs))
     asleep = [c.t.hd for c in f.pcs if "asleep" in c.conditions]
     assert asleep == [3, 4]                          # 3 + 4 = 7; the 5 HD one would pass 10; 11 HD never
 
 
 def test_deep_slumber_takes_a_round_to_cast_as_sleep_does():
     f = build([body("pc", side="pc")], [witch({3: ["deep slumber"]})])
-    spells.cast(f, f.monsters[0], "deep slumber", 3, list(f.pcs))
+    cast(f, f.monsters[0], "deep slumber", 3, list(f.pcs))
     assert f.monsters[0].casting is not None and not f.pcs[0].conditions
 
 
@@ -217,9 +220,9 @@ def test_an_invisible_creature_makes_half_the_hits_against_it_miss():
     monster_spells.cast(f, w, "invisibility", 2, [w])
     assert w.concealed and "invisible" in w.conditions
     Script(f, [d20(10), pct(0.4)])                   # the hit, then the percentile roll: 40 < 50 misses
-    assert not f._swing(hero, w, hero.t.standard[0], 20)
+    assert not swing_at(f, hero, w, hero.t.standard[0], 20)
     Script(f, [d20(10), pct(0.6), (3, 6)])           # 60: the hit lands
-    assert f._swing(hero, w, hero.t.standard[0], 20)
+    assert swing_at(f, hero, w, hero.t.standard[0], 20)
 
 
 def test_attacking_ends_invisibility_after_an_unseen_attack_at_plus_2_against_a_flat_footed_foe():
@@ -232,15 +235,15 @@ def test_attacking_ends_invisibility_after_an_unseen_attack_at_plus_2_against_a_
     hero.acted = True
     monster_spells.cast(f, w, "invisibility", 2, [w])
     f.round = 2
-    f._turn(w)
+    f.turn(w)
     swing = next(line for line in f.lines if "witch claw" in line)
     assert "+5 vs hero AC 12" in swing                # 3 + 2, against the flat-footed AC
     assert "invisible" not in w.conditions and not w.concealed
     f.env.run(until=0.5)                              # the next turn's start ends the unseen attack's bonuses
     f.instant = 0.5
-    f._turn(hero)
+    f.turn(hero)
     assert w.attack_bonus == 0 and hero.acted and "unseen" not in w.conditions
-    f._turn(w)
+    f.turn(w)
     assert any("witch claw +3 vs hero AC 15" in x for x in f.lines[-4:])
 
 
@@ -260,7 +263,7 @@ def test_a_spell_on_itself_keeps_it_unseen_a_spell_at_a_foe_ends_it():
     w = f.monsters[0]
     monster_spells.cast(f, w, "invisibility", 2, [w])
     f.round = 2
-    f._turn(w)                                       # charm person at the hero: an attack
+    f.turn(w)                                       # charm person at the hero: an attack
     assert "invisible" not in w.conditions
 
 
@@ -314,7 +317,7 @@ def test_a_concealment_that_has_ended_costs_no_roll():
     monster_spells.cast(f, w, "darkness", 2, [w, hero])
     w.conditions.pop("obscured")
     Script(f, [d20(10), (3, 6)])                      # no percentile roll
-    assert f._swing(hero, w, hero.t.standard[0], 20) and not w.concealed
+    assert swing_at(f, hero, w, hero.t.standard[0], 20) and not w.concealed
 
 
 def test_the_policy_raises_a_zone_only_when_the_enemies_hit_harder_and_only_once():
@@ -373,18 +376,18 @@ def test_lullaby_makes_its_targets_drowsy_minus_2_on_will_saves_against_sleep():
     f = build([body("hero", side="pc", hit_dice="2d8", saves={"fort": 0, "ref": 0, "will": 2})],
               [witch({0: ["lullaby"], 1: ["sleep"]}, cl=1)], model=ModelOptions(sleep_casting="instant"))
     hero, w = f.pcs[0], f.monsters[0]
-    spells.cast(f, w, "sleep", 1, [hero])                 # 10 + 2 = 12 saves against DC 13? no: 12 < 13 fails
+    cast(f, w, "sleep", 1, [hero])                 # 10 + 2 = 12 saves against DC 13? no: 12 < 13 fails
     assert "asleep" in hero.conditions
     g = build([body("hero", side="pc", hit_dice="2d8", saves={"fort": 0, "ref": 0, "will": 3})],
               [witch({0: ["lullaby"], 1: ["sleep"]}, cl=1)], model=ModelOptions(sleep_casting="instant"))
     hero, w = g.pcs[0], g.monsters[0]
-    spells.cast(g, w, "sleep", 1, [hero])                 # 13 saves against DC 13
+    cast(g, w, "sleep", 1, [hero])                 # 13 saves against DC 13
     assert "asleep" not in hero.conditions
     hero.save_bonus = -5                                  # fails lullaby's Will save (DC 12)
     monster_spells.cast(g, w, "lullaby", 0, [hero])
     hero.save_bonus = 0
     assert "drowsy" in hero.conditions
-    spells.cast(g, w, "sleep", 1, [hero])                 # 13 - 2 = 11 fails DC 13
+    cast(g, w, "sleep", 1, [hero])                 # 13 - 2 = 11 fails DC 13
     assert "asleep" in hero.conditions and hero.save_bonus == 0
 
 
@@ -411,7 +414,7 @@ def test_stinking_cloud_nauseates_those_who_fail_fortitude_for_1d4_plus_1_rounds
     assert not hero.is_able and not tactics._coup_candidate(f.monsters[0], hero)    # no actions, not helpless
     f.round = 2
     before = len(f.lines)
-    f._turn(hero)
+    f.turn(hero)
     assert not any(" vs witch " in line for line in f.lines[before:])
     assert not monster_spells_affects(spells.SPELLS["stinking cloud"],
                                       build([body("golem", side="pc", type="construct")], [witch({})]).pcs[0])
@@ -425,7 +428,7 @@ def test_aid_gives_plus_1_on_attacks_as_bless_and_temporary_hit_points_that_go_f
     monster_spells.cast(f, w, "aid", 2, [w])
     assert w.attack_bonus == 1 and "bless" in w.conditions and 7 <= w.temp_hp <= 14
     spare = w.temp_hp
-    f.deal(f.pcs[0], w, 3, frozenset({"slashing"}))
+    deal(f, f.pcs[0], w, 3, frozenset({"slashing"}))
     assert w.temp_hp == spare - 3 and w.hp == 60
     monster_spells.cast(f, w, "aid", 2, [w])                # a second aid: the higher, not the sum
     assert w.attack_bonus == 1 and spare - 3 <= w.temp_hp <= 14
@@ -455,7 +458,7 @@ def test_acid_arrow_is_a_ray_of_2d4_acid_and_2d4_more_a_round_later_per_three_le
     assert 2 <= first <= 8 and "acid" in hero.conditions
     f.env.run(until=6.5)
     f.instant = 6.5
-    f._turn(hero)                                        # a round later: the acid burns again, then is spent
+    f.turn(hero)                                        # a round later: the acid burns again, then is spent
     assert 4 <= 500 - hero.hp <= 16 and 500 - hero.hp > first and "acid" not in hero.conditions
 
 
@@ -541,7 +544,7 @@ def test_command_halt_costs_its_target_its_next_turn():
     monster_spells.cast(f, f.monsters[0], "command", 1, [hero])
     assert "dazed" in hero.conditions and hero.is_able
     before = len(f.lines)
-    f._turn(hero)
+    f.turn(hero)
     assert not any(" vs witch " in line for line in f.lines[before:])
 
 

@@ -14,9 +14,13 @@ from pathlib import Path
 import pytest
 from fight_scripting import Script
 
-from arena.combat import spells
+from arena.combat.attacks import swing_at
+from arena.combat.casting import cast
+from arena.combat.conditions import add_condition
+from arena.combat.damage import area_damage
 from arena.combat.engine import Fight, prepare
 from arena.combat.model import ModelOptions
+from arena.combat.states import lose_weapon
 from arena.combat.tactics import TacticsSettings
 from arena.dice import parse
 from arena.rules import RuleSet
@@ -62,7 +66,7 @@ def test_a_fumbled_melee_attack_provokes_an_attack_of_opportunity(spy, key):
     else:
         draws = [*FUMBLE, (10, 20)]
     script = Script(f, [*draws, (3, 6)])                   # the orc's attack of opportunity: 10 + 5 hits AC 12
-    assert not f._swing(hero, orc, hero.t.standard[0], 5)
+    assert not swing_at(f, hero, orc, hero.t.standard[0], 5)
     assert script.used_up
     (mine, _, outcome), (theirs, actor, reply) = spy
     assert outcome.fumble and actor is orc and theirs.side == "monster" and reply.success
@@ -78,7 +82,7 @@ def test_a_fumbled_melee_attack_provokes_an_attack_of_opportunity(spy, key):
 def test_a_plain_miss_provokes_nothing():
     f = make_fight([creature("hero", side="pc")], [creature("orc")])
     script = Script(f, [(1, 20), (2, 20)])                  # natural 1 then 2: 5 - 2 = 3, a miss by 9 only
-    assert not f._swing(f.pcs[0], f.monsters[0], f.pcs[0].t.standard[0], 5)
+    assert not swing_at(f, f.pcs[0], f.monsters[0], f.pcs[0].t.standard[0], 5)
     assert script.used_up and f.record.party.aoo_provoked == 0 and f.record.party.fumbles == 0
 
 
@@ -86,9 +90,9 @@ def test_no_attack_of_opportunity_from_a_helpless_target():
     f = make_fight([creature("hero", side="pc")], [creature("orc", ac=20, touch_ac=10, flat_footed_ac=20)])
     hero, orc = f.pcs[0], f.monsters[0]
     orc.acted = True
-    f.add_condition(orc, "held", 600, dc=30)
+    add_condition(f, orc, "held", 600, dc=30)
     script = Script(f, FUMBLE)                              # -15 against the helpless AC 11: still a fumble
-    assert not f._swing(hero, orc, hero.t.standard[0], 5)
+    assert not swing_at(f, hero, orc, hero.t.standard[0], 5)
     assert script.used_up and f.record.party.fumbles == 1 and f.record.party.aoo_provoked == 0
 
 
@@ -97,11 +101,11 @@ def test_a_fumbled_ranged_attack_loses_the_weapon_half_the_time(spy, draw, lost)
     archer = creature("hero", side="pc", routines=[[JAVELIN], [SWORD]])
     f = make_fight([archer], [creature("orc")], party_policy="caster")    # a caster with no slots shoots
     hero, orc = f.pcs[0], f.monsters[0]
-    assert f._ranged(hero)
+    assert hero.ranged
     script = Script(f, [*FUMBLE, draw])
-    assert not f._swing(hero, orc, hero.t.ranged_standard[0], 5)
+    assert not swing_at(f, hero, orc, hero.t.ranged_standard[0], 5)
     assert script.used_up and len(spy) == 1                 # no attack of opportunity for a ranged fumble
-    assert hero.weapon_lost is lost and f._ranged(hero) is not lost
+    assert hero.weapon_lost is lost and hero.ranged is not lost
     row = f.record.as_row()
     assert (row["weapons_lost_party"], row["aoo_provoked_party"]) == (int(lost), 0)
     assert any(line.endswith("hero loses its javelin") for line in f.lines) is lost
@@ -112,11 +116,11 @@ def test_after_losing_its_weapon_the_creature_fights_in_melee():
                    party_policy="caster")
     hero = f.pcs[0]
     f.round = 2
-    f._turn(hero)
+    f.turn(hero)
     assert any(line.startswith("[r2] hero javelin ") for line in f.lines)
-    f.lose_weapon(hero)
+    lose_weapon(f, hero)
     f.round = 3
-    f._turn(hero)
+    f.turn(hero)
     swings = [line for line in f.lines if line.startswith("[r3] hero ")]
     assert swings and all(" sword " in line for line in swings)
 
@@ -124,9 +128,9 @@ def test_after_losing_its_weapon_the_creature_fights_in_melee():
 def test_a_lost_weapon_is_never_used_again():
     f = make_fight([creature("hero", side="pc", routines=[[JAVELIN]])], [creature("orc", hp=100)])
     hero = f.pcs[0]
-    f.lose_weapon(hero)
+    lose_weapon(f, hero)
     f.round = 2
-    f._turn(hero)
+    f.turn(hero)
     assert not any(" javelin " in line for line in f.lines)
 
 
@@ -177,7 +181,7 @@ def test_a_saves_extremes_against_a_fireball(key, draws, damage, negated, maximi
     f = make_fight([creature("wizard", side="pc")], [creature("orc", hp=40)], key=key)
     wizard, orc = f.pcs[0], f.monsters[0]
     script = Script(f, draws)
-    f.area_damage(wizard, orc, parse("5d6"), FIRE, "ref", 15)
+    area_damage(f, wizard, orc, parse("5d6"), FIRE, "ref", 15)
     assert script.used_up and orc.hp == 40 - damage
     tally = f.record.monsters
     assert (tally.saves_negated, tally.saves_maximised) == (negated, maximised)
@@ -191,7 +195,7 @@ def test_players_roll_all_a_magic_checks_extremes_are_the_saves(draws, damage):
     f = make_fight([creature("wizard", side="pc")], [creature("orc", hp=40)], key="d20+prad+open")
     wizard, orc = f.pcs[0], f.monsters[0]
     script = Script(f, draws)
-    f.area_damage(wizard, orc, parse("5d6"), FIRE, "ref", 15)
+    area_damage(f, wizard, orc, parse("5d6"), FIRE, "ref", 15)
     assert script.used_up and orc.hp == 40 - damage
     assert f.last_plan.roller == "pc"
 
@@ -202,7 +206,7 @@ def test_a_wizards_fireball_critical_success_and_fumble(spy):
     f = make_fight([wizard_block], [creature("orc 1", hp=40), creature("orc 2", hp=40)], key="d20+open")
     wizard = f.pcs[0]
     script = Script(f, [*FIVE_D6, (20, 20), (20, 20), (1, 20), (1, 20), (20, 20)])   # one damage roll for both
-    spells.cast(f, wizard, "fireball", 3, list(f.monsters))
+    cast(f, wizard, "fireball", 3, list(f.monsters))
     assert script.used_up
     assert [m.hp for m in f.monsters] == [40, 10]           # negated; maximised (5d6 -> 30)
     # (a flat-footed orc makes no attack of opportunity: tests/combat/test_model_fixes.py)
@@ -216,8 +220,8 @@ def test_an_open_ended_critical_success_is_a_critical_hit_without_confirmation()
     f = make_fight([creature("hero", side="pc")], [creature("orc", hp=50)])
     hero, orc = f.pcs[0], f.monsters[0]
     script = Script(f, [(20, 20), (15, 20), (3, 6), (4, 6)])   # 20 + 15 + 5 = 40 vs 12: x2, no confirmation roll
-    assert f._swing(hero, orc, hero.t.standard[0], 5) and script.used_up
+    assert swing_at(f, hero, orc, hero.t.standard[0], 5) and script.used_up
     assert orc.hp == 43 and f.record.party.crits == 1 and f.record.party.critical_successes == 1
     script = Script(f, [(20, 20), (2, 20), (3, 6)])            # 27: beats the AC by 15 only, an ordinary hit
-    assert f._swing(hero, orc, hero.t.standard[0], 5) and script.used_up
+    assert swing_at(f, hero, orc, hero.t.standard[0], 5) and script.used_up
     assert orc.hp == 40 and f.record.party.crits == 1

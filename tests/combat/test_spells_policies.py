@@ -17,9 +17,14 @@ import pydantic
 import pytest
 from fight_scripting import Script, make_fight, stat_block
 
-from arena.combat import spells, tactics
+from arena.combat import damage, spells, tactics
+from arena.combat.attacks import swing_at
+from arena.combat.casting import cast
+from arena.combat.conditions import add_condition
+from arena.combat.damage import breath, deal
 from arena.combat.engine import Fight, fight, prepare
 from arena.combat.model import ModelOptions
+from arena.combat.rolls import save
 from arena.combat.tactics import TacticsSettings
 from arena.dice import Stream
 from arena.errors import ArenaError
@@ -65,7 +70,7 @@ def cast_and_measure(spell: str, level: int, cl: int, target: Creature, draw: fl
     f = build([mage(cl)], [target])
     every_die_shows(f, draw)
     victim = f.monsters[0]
-    spells.cast(f, f.pcs[0], spell, level, [victim])
+    cast(f, f.pcs[0], spell, level, [victim])
     return victim.max_hp - victim.hp + victim.nonlethal
 
 
@@ -102,7 +107,7 @@ def test_scorching_ray_fires_rays_by_caster_level_each_4d6_fire(cl, rays):
 def test_each_scorching_ray_is_a_ranged_touch_attack(spy):
     f = build([mage(11)], [body("dummy", ac=30)])                  # AC 30, but touch AC 10
     every_die_shows(f, LOW)
-    spells.cast(f, f.pcs[0], "scorching ray", 2, [f.monsters[0]])
+    cast(f, f.pcs[0], "scorching ray", 2, [f.monsters[0]])
     attacks = [check for check, _, _ in spy if check.kind == "attack"]
     assert [check.target for check in attacks] == [10] * RAYS_BY_CL[11]
     assert f.record.party.attacks == f.record.party.hits == RAYS_BY_CL[11]
@@ -184,7 +189,7 @@ def cure(spell: str, cl: int, patient: Creature, draw: float, side: str) -> tupl
         target = f.monsters[0]
     target.hp = 100
     every_die_shows(f, draw)
-    spells.cast(f, f.pcs[0], spell, level, [target])
+    cast(f, f.pcs[0], spell, level, [target])
     return target.hp - 100, f
 
 
@@ -228,7 +233,7 @@ def test_sleep_affects_four_hit_dice_of_creatures_lowest_first(hit_dice, asleep)
     assert sum(hit_dice[i] for i in asleep) <= SLEEP_HD
     f = build([mage(5)], [body(f"m{i}", hit_dice=f"{hd}d8") for i, hd in enumerate(hit_dice)],
               model=ModelOptions(sleep_casting="instant"))
-    spells.cast(f, f.pcs[0], "sleep", 1, list(f.monsters))
+    cast(f, f.pcs[0], "sleep", 1, list(f.monsters))
     assert {i for i, m in enumerate(f.monsters) if "asleep" in m.conditions} == asleep
     assert all(m.is_able == (i not in asleep) for i, m in enumerate(f.monsters))
 
@@ -239,10 +244,10 @@ def test_color_spray_knocks_out_two_hd_or_less_and_stuns_the_rest(hd, out, stunn
     """SRD: 2 HD or less unconscious (then blinded and stunned); 3-4 HD blinded and stunned; 5+ HD stunned."""
     f = build([mage(5)], [body("target", hit_dice=f"{hd}d8")])
     target = f.monsters[0]
-    spells.cast(f, f.pcs[0], "color spray", 1, [target])
+    cast(f, f.pcs[0], "color spray", 1, [target])
     assert (not target.is_able) is out and ("stunned" in target.conditions) is stunned
     g = build([mage(5)], [body("target", hit_dice=f"{hd}d8", saves=SAVES)])     # a Will save negates it
-    spells.cast(g, g.pcs[0], "color spray", 1, [g.monsters[0]])
+    cast(g, g.pcs[0], "color spray", 1, [g.monsters[0]])
     assert g.monsters[0].is_able and not g.monsters[0].conditions
 
 
@@ -252,7 +257,7 @@ def test_color_spray_knocks_out_two_hd_or_less_and_stuns_the_rest(hd, out, stunn
 def test_hold_person_holds_only_humanoids(spy, kind, held):
     f = build([mage(5)], [body("target", type=kind)])
     target = f.monsters[0]
-    spells.cast(f, f.pcs[0], "hold person", 3, [target])
+    cast(f, f.pcs[0], "hold person", 3, [target])
     assert ("held" in target.conditions) is held and target.is_able is not held
     assert any(check.kind == "save" for check, _, _ in spy) is held        # no save for what it cannot affect
 
@@ -280,15 +285,15 @@ SHIELD_OF_FAITH_BY_CL = {1: 2, 5: 2, 6: 3, 11: 3, 12: 4, 17: 4, 18: 5, 20: 5}
 def test_shield_of_faith_deflection_bonus_by_caster_level(cl, bonus):
     f = build([mage(cl), body("friend", side="pc", ac=15)], [body("orc")])
     friend = f.pcs[1]
-    spells.cast(f, f.pcs[0], "shield of faith", 1, [friend])
+    cast(f, f.pcs[0], "shield of faith", 1, [friend])
     assert friend.ac_bonus == bonus and "shield of faith" in friend.conditions
 
 
 def test_shield_of_faith_raises_the_ac_attacks_roll_against(spy):
     f = build([mage(12), body("friend", side="pc", ac=15)], [body("orc")], key="d20")
     friend, orc = f.pcs[1], f.monsters[0]
-    spells.cast(f, f.pcs[0], "shield of faith", 1, [friend])
-    f._swing(orc, friend, orc.t.standard[0], orc.t.standard[0].bonuses[0])
+    cast(f, f.pcs[0], "shield of faith", 1, [friend])
+    swing_at(f, orc, friend, orc.t.standard[0], orc.t.standard[0].bonuses[0])
     (check,) = [check for check, _, _ in spy if check.kind == "attack"]
     assert check.target == 15 + SHIELD_OF_FAITH_BY_CL[12]
 
@@ -301,13 +306,13 @@ def test_bless_gives_each_ally_plus_one_to_attack_rays_included_and_does_not_sta
     f = build([mage(5), body("friend", side="pc")], [body("orc")])
     caster, friend, orc = f.pcs[0], f.pcs[1], f.monsters[0]
     every_die_shows(f, LOW)
-    f._swing(friend, orc, friend.t.standard[0], 5)
-    spells.cast(f, caster, "scorching ray", 2, [orc])
-    spells.cast(f, caster, "bless", 1, [caster, friend])
-    spells.cast(f, caster, "bless", 1, [caster, friend])                 # a second bless adds nothing
+    swing_at(f, friend, orc, friend.t.standard[0], 5)
+    cast(f, caster, "scorching ray", 2, [orc])
+    cast(f, caster, "bless", 1, [caster, friend])
+    cast(f, caster, "bless", 1, [caster, friend])                 # a second bless adds nothing
     assert caster.attack_bonus == friend.attack_bonus == BLESS
-    f._swing(friend, orc, friend.t.standard[0], 5)
-    spells.cast(f, caster, "scorching ray", 2, [orc])
+    swing_at(f, friend, orc, friend.t.standard[0], 5)
+    cast(f, caster, "scorching ray", 2, [orc])
     swing, ray, blessed_swing, blessed_ray = [check.modifier for check, _, _ in spy if check.kind == "attack"]
     assert (blessed_swing - swing, blessed_ray - ray) == (BLESS, BLESS)
 
@@ -327,15 +332,15 @@ def test_the_luck_domain_rerolls_the_first_failed_save_once():
     f = build([luck_cleric()], [body("orc")], key="d20", model=ModelOptions(luck_reroll="known-failure"))
     cleric, orc = f.pcs[0], f.monsters[0]
     script = Script(f, [d20(1)])                       # a missed attack does not spend it
-    assert not f._swing(cleric, orc, cleric.t.standard[0], 0)
+    assert not swing_at(f, cleric, orc, cleric.t.standard[0], 0)
     assert script.used_up and not cleric.luck_used
     script = Script(f, [d20(20)])                      # a save that succeeds: nothing to reroll
-    assert f.save(cleric, "will", 15, orc).success and script.used_up and not cleric.luck_used
+    assert save(f, cleric, "will", 15, orc).success and script.used_up and not cleric.luck_used
     script = Script(f, [d20(2), d20(19)])              # the first failed save: rerolled, and the reroll stands
-    outcome = f.save(cleric, "will", 15, orc)
+    outcome = save(f, cleric, "will", 15, orc)
     assert outcome.success and outcome.rerolled and script.used_up and cleric.luck_used
     script = Script(f, [d20(2)])                       # spent: the next failure stays a failure
-    outcome = f.save(cleric, "will", 15, orc)
+    outcome = save(f, cleric, "will", 15, orc)
     assert not outcome.success and not outcome.rerolled and script.used_up
 
 
@@ -343,12 +348,12 @@ def test_a_failed_reroll_still_spends_the_luck_and_others_have_none():
     f = build([luck_cleric()], [body("orc")], key="d20", model=ModelOptions(luck_reroll="known-failure"))
     cleric, orc = f.pcs[0], f.monsters[0]
     script = Script(f, [d20(3), d20(4), d20(5)])
-    assert not f.save(cleric, "ref", 15, orc).success       # 3 fails, reroll 4 fails
-    assert not f.save(cleric, "ref", 15, orc).success       # 5 fails, no reroll left
+    assert not save(f, cleric, "ref", 15, orc).success       # 3 fails, reroll 4 fails
+    assert not save(f, cleric, "ref", 15, orc).success       # 5 fails, no reroll left
     assert script.used_up and cleric.luck_used
     g = build([luck_cleric(luck=False)], [body("orc")], key="d20", model=ModelOptions(luck_reroll="known-failure"))
     script = Script(g, [d20(3)])
-    assert not g.save(g.pcs[0], "will", 15, g.monsters[0]).rerolled and script.used_up
+    assert not save(g, g.pcs[0], "will", 15, g.monsters[0]).rerolled and script.used_up
 
 
 @dataclass
@@ -511,7 +516,7 @@ def tie_fight():
 
 def test_the_tie_case_is_a_tie(rolls):
     f, knight, orc = tie_fight()
-    f._swing(orc, knight, orc.t.standard[0], TIE_ATTACK)
+    swing_at(f, orc, knight, orc.t.standard[0], TIE_ATTACK)
     (r,) = rolls
     assert r.kind == "defense" and r.roller is knight and eligible(r)
     known = r.check._replace(hidden=0)
@@ -521,7 +526,7 @@ def test_the_tie_case_is_a_tie(rolls):
 
 def test_when_better_does_not_press_on_an_exact_tie(rolls):
     f, knight, orc = tie_fight()
-    f._swing(orc, knight, orc.t.standard[0], TIE_ATTACK)
+    swing_at(f, orc, knight, orc.t.standard[0], TIE_ATTACK)
     assert not rolls[0].outcome.pressed and f.record.party.luck_pressed == 0
 
 
@@ -542,7 +547,7 @@ def decide(f: Fight, c):
 def test_random_picks_each_able_enemy_equally_often():
     f = archer_fight("random", monsters=4, seed=5)
     archer = f.pcs[0]
-    f.add_condition(f.monsters[3], "asleep", 1e9)          # not able: never a target
+    add_condition(f, f.monsters[3], "asleep", 1e9)          # not able: never a target
     trials = 3000
     counts = {m.name: 0 for m in f.monsters}
     for _ in range(trials):
@@ -559,11 +564,11 @@ def test_random_picks_each_able_enemy_equally_often():
 def test_focus_weakest_attacks_the_able_enemy_with_fewest_hit_points():
     f = archer_fight("focus-weakest")
     archer, (_, m1, m2) = f.pcs[0], f.monsters
-    f.deal(archer, m1, 10, SLASHING)
+    deal(f, archer, m1, 10, SLASHING)
     assert decide(f, archer).target is m1
-    f.deal(archer, m2, 15, SLASHING)
+    deal(f, archer, m2, 15, SLASHING)
     assert decide(f, archer).target is m2
-    f.deal(archer, m2, 16, SLASHING)              # m2 at -1: dying, not a target; m1 (20 hp) is next
+    deal(f, archer, m2, 16, SLASHING)              # m2 at -1: dying, not a target; m1 (20 hp) is next
     assert not m2.is_able
     assert decide(f, archer).target is m1
 
@@ -571,13 +576,13 @@ def test_focus_weakest_attacks_the_able_enemy_with_fewest_hit_points():
 def test_focus_threat_attacks_the_enemy_that_dealt_most_damage():
     f = archer_fight("focus-threat")
     archer, (_, m1, m2) = f.pcs[0], f.monsters
-    f.deal(m1, archer, 3, SLASHING)
+    deal(f, m1, archer, 3, SLASHING)
     assert decide(f, archer).target is m1
-    f.deal(m2, archer, 5, SLASHING)
+    deal(f, m2, archer, 5, SLASHING)
     assert decide(f, archer).target is m2
-    f.deal(m1, archer, 4, SLASHING)               # m1 now 7 in all
+    deal(f, m1, archer, 4, SLASHING)               # m1 now 7 in all
     assert decide(f, archer).target is m1
-    f.deal(archer, m1, 40, SLASHING)              # down: the next most dangerous
+    deal(f, archer, m1, 40, SLASHING)              # down: the next most dangerous
     assert decide(f, archer).target is m2
 
 
@@ -695,19 +700,19 @@ def test_after_breathing_the_dragon_waits_its_1d4_rounds(monkeypatch, draw, brea
     dragon = f.monsters[0]
     assert dragon.t.breath.recharge == "1d4"                  # SRD: once every 1d4 rounds
     breathed = []
-    original = Fight._breath
+    original = damage.breath
 
-    def breathe(self, c, targets):
-        breathed.append(self.round)
-        original(self, c, targets)
+    def breathe(f, c, targets):
+        breathed.append(f.round)
+        original(f, c, targets)
 
-    monkeypatch.setattr(Fight, "_breath", breathe)
+    monkeypatch.setattr(damage, "breath", breathe)
     every_die_shows(f, draw)
     for round_ in range(1, 11):
         if (round_ - 1) * spells.ROUND > f.env.now:
             f.env.run(until=(round_ - 1) * spells.ROUND)
         f.round = round_
-        f._turn(dragon)
+        f.turn(dragon)
     assert breathed == breath_rounds
 
 
@@ -717,7 +722,7 @@ def test_breath_recharge_is_uniform_over_one_to_four_rounds():
     trials = 2000
     counts = dict.fromkeys(range(1, 5), 0)
     for _ in range(trials):
-        f._breath(dragon, [])
+        breath(f, dragon, [])
         counts[round((dragon.breath_ready_at - f.now()) / spells.ROUND)] += 1
     assert sum(counts.values()) == trials
     tolerance = 4 * math.sqrt(0.25 * 0.75 / trials)
@@ -726,15 +731,15 @@ def test_breath_recharge_is_uniform_over_one_to_four_rounds():
 
 def test_in_fights_a_dragon_never_breathes_before_its_recharge(monkeypatch):
     log: list[tuple[int, float, float]] = []
-    original = Fight._breath
+    original = damage.breath
 
-    def breathe(self, c, targets):
-        assert self.now() >= c.breath_ready_at              # its recharge has passed
-        original(self, c, targets)
-        assert c.breath_ready_at - self.now() in {k * spells.ROUND for k in range(1, 5)}
-        log.append((id(self), self.now(), c.breath_ready_at))
+    def breathe(f, c, targets):
+        assert f.now() >= c.breath_ready_at                 # its recharge has passed
+        original(f, c, targets)
+        assert c.breath_ready_at - f.now() in {k * spells.ROUND for k in range(1, 5)}
+        log.append((id(f), f.now(), c.breath_ready_at))
 
-    monkeypatch.setattr(Fight, "_breath", breathe)
+    monkeypatch.setattr(damage, "breath", breathe)
     encounter = prepare(generate_party(7), [(get_creature("young-red-dragon"), 1)])
     fights = [Fight(encounter, RuleSet.from_key("d20"), seed, log=False) for seed in range(30)]
     for f in fights:
@@ -752,7 +757,7 @@ def test_in_fights_a_dragon_never_breathes_before_its_recharge(monkeypatch):
 def test_a_natural_20_magic_check_on_a_pcs_spell_is_an_item_damage_event(spy):
     f = build([mage(5)], [body("orc 1"), body("orc 2")], key="d20+prad")
     every_die_shows(f, HIGH)                                   # each magic check a natural 20
-    spells.cast(f, f.pcs[0], "fireball", 3, list(f.monsters))
+    cast(f, f.pcs[0], "fireball", 3, list(f.monsters))
     checks = [(check, outcome) for check, _, outcome in spy if check.kind == "save"]
     assert len(checks) == 2
     assert all(outcome.roller == "pc" and outcome.natural == 20 and not outcome.success for _, outcome in checks)
@@ -762,11 +767,11 @@ def test_a_natural_20_magic_check_on_a_pcs_spell_is_an_item_damage_event(spy):
 def test_no_item_damage_without_a_natural_20_or_when_the_monster_rolls_its_save():
     f = build([mage(5)], [body("orc")], key="d20+prad")
     every_die_shows(f, 0.93)                                   # a natural 19
-    spells.cast(f, f.pcs[0], "fireball", 3, list(f.monsters))
+    cast(f, f.pcs[0], "fireball", 3, list(f.monsters))
     assert f.record.item_damage_events == 0
     g = build([mage(5)], [body("orc")], key="d20")             # the monster's own save: its natural 20 saves
     every_die_shows(g, HIGH)
-    spells.cast(g, g.pcs[0], "fireball", 3, list(g.monsters))
+    cast(g, g.pcs[0], "fireball", 3, list(g.monsters))
     assert g.record.item_damage_events == 0
 
 

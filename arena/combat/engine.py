@@ -74,6 +74,9 @@ ROUND = spells.ROUND
 DEAF_SPELL_FAILURE = 0.2
 """Deafened casters (every ear severely damaged) fail 20% of spells with verbal components (SRD 3.5)."""
 
+SLOWED, TURN_TAKEN = 1, 2
+"""What holds an afflicted creature (:meth:`Fight._held`): one action left, or no turn at all."""
+
 __all__ = [
     "BLIND_AC", "BLIND_MISS_CHANCE", "CHANCE_SLACK", "DEAD_AT", "DEAF_SPELL_FAILURE", "FUMBLE_WEAPON_LOSS",
     "HELPLESS_AC", "LUCK_REROLL_ON", "MASSIVE_DAMAGE", "MASSIVE_DAMAGE_DC", "PHYSICAL", "PRONE_MELEE", "ROUND",
@@ -290,7 +293,9 @@ class Fight(FightState):
         """A creature's turn: its conditions end or hold it, it heals or bleeds, then does what its policy says.
 
         Inlined for speed: deciding and carrying out an attack stay in this one method (not an ``_act`` of their
-        own), which saves a call on every turn; undoing it costs one more Python call per turn."""
+        own), which saves a call on every turn; undoing it costs one more Python call per turn. The steps only some
+        creatures take are methods of their own, called behind the flag that says the creature has them (so the
+        others pay nothing): :meth:`_turn_start`, :meth:`_afflictions`, :meth:`_held`, :meth:`_on_action`."""
         c.called_this_round = False
         if c.toughed:
             c.toughed = NO_INJURIES
@@ -299,24 +304,10 @@ class Fight(FightState):
         if now >= self.next_expiry:
             conditions.expire(self, now)
         t = c.t
-        if t.turn_start:
-            if t.heals_itself:
-                states.heal_itself(self, c)
-            if t.gaze is not None and c.is_able:
-                abilities.gaze(self, c)
-                if self.over():
-                    return
-            if t.each_turn:                  # smoke, entangling plants, eye rays, a song: free actions
-                specials.each_turn(self, c)
-                if self.over():
-                    return
-        if c.afflicted:                      # a spell being cast, a fire, a grapple, a web, slow gas
-            if c.casting is not None:        # a spell of one round's casting time takes effect now
-                casting.complete_casting(self, c)
-            if c.burning is not None:
-                abilities.burn_turn(self, c)
-                if c.dead:
-                    return
+        if t.turn_start and self._turn_start(c):
+            return                           # its gaze or a free action ended the fight
+        if c.afflicted and self._afflictions(c):
+            return                           # it burned to death
         if c.hp < 0:
             states.dying(self, c)
             if not t.ferocity or c.dead:         # ferocity: it fights on while dying
@@ -333,17 +324,12 @@ class Fight(FightState):
         single = c.hp == 0 or (c.nonlethal and c.nonlethal == c.hp)   # c.single_action() inlined: disabled or
         #                                                               staggered, a move or a standard action
         if c.afflicted:
-            if c.grip is not None and specials.grip_turn(self, c):     # it holds a foe, or is held
+            held = self._held(c)
+            if held == TURN_TAKEN:           # a grapple, a web or a daze took the turn
                 c.acted = True
                 return
-            if c.conditions and "entangled" in c.conditions and conditions.burst_free(self, c):   # a web first
-                c.acted = True
-                return
-            if c.conditions and "slowed" in c.conditions:
+            if held == SLOWED:
                 single = True                # slow gas: one action a turn
-            if c.conditions and "dazed" in c.conditions:     # daze: no actions this turn
-                c.acted = True
-                return
         if single and t.ferocity and c.hp <= 0:
             single = False                   # ferocity: no penalty while disabled or dying
         if c.prone:                          # stand up (a move action): only a standard action is left
@@ -372,17 +358,7 @@ class Fight(FightState):
             target = attacks.pick_target(self, c)
             kind = "attack"
         if t.on_action:                  # Dodge, frightful presence: what acting does besides the action
-            if t.dodge:                  # Dodge: the opponent it acts against is the one it designates
-                if target is not None:
-                    c.dodge_against = target
-                elif kind == "cast" and action.targets and action.targets[0].side != c.side:
-                    c.dodge_against = action.targets[0]
-            if not c.frightened and t.presence and kind != "none":   # on its first action
-                abilities.presence(self, c)
-            if t.special_turn and kind == "attack" and specials.special_turn(self, c, target, full):
-                kind = "special"             # summoning, a whirlwind, crush, roar, smite took the turn
-            if c.concealed:              # invisible: attacking ends it, after an unseen attack
-                monster_spells.unseen(self, c, kind, target, action)
+            kind = self._on_action(c, action, kind, target, full)
         strained = False
         if kind == "attack":
             if target is not None:
@@ -412,6 +388,64 @@ class Fight(FightState):
                 and not t.ferocity:
             states.strain(self, c)
         c.acted = True
+
+    def _turn_start(self, c: Combatant) -> bool:
+        """What a creature with ``turn_start`` does first: regenerates or heals itself, gazes, takes its free actions
+        (smoke, entangling plants, eye rays, a song). Returns whether the fight is over."""
+        t = c.t
+        if t.heals_itself:
+            states.heal_itself(self, c)
+        if t.gaze is not None and c.is_able:
+            abilities.gaze(self, c)
+            if self.over():
+                return True
+        if t.each_turn:                      # smoke, entangling plants, eye rays, a song: free actions
+            specials.each_turn(self, c)
+            if self.over():
+                return True
+        return False
+
+    def _afflictions(self, c: Combatant) -> bool:
+        """An afflicted creature's turn begins: a spell of one round's casting time takes effect, a fire burns.
+        Returns whether it died."""
+        if c.casting is not None:            # a spell of one round's casting time takes effect now
+            casting.complete_casting(self, c)
+        if c.burning is not None:
+            abilities.burn_turn(self, c)
+            if c.dead:
+                return True
+        return False
+
+    def _held(self, c: Combatant) -> int:
+        """What holds an afflicted creature that can act: :data:`TURN_TAKEN` (a grapple, a web or a daze takes its
+        turn), :data:`SLOWED` (slow gas leaves it one action) or 0 (nothing)."""
+        if c.grip is not None and specials.grip_turn(self, c):         # it holds a foe, or is held
+            return TURN_TAKEN
+        if c.conditions and "entangled" in c.conditions and conditions.burst_free(self, c):   # a web first
+            return TURN_TAKEN
+        if c.conditions and "dazed" in c.conditions:     # daze: no actions this turn
+            return TURN_TAKEN
+        if c.conditions and "slowed" in c.conditions:
+            return SLOWED
+        return 0
+
+    def _on_action(self, c: Combatant, action, kind: str, target: Combatant | None, full: bool) -> str:
+        """What acting does besides the action, for a creature with ``on_action``: Dodge designates its opponent,
+        frightful presence on its first action, a special that takes the turn instead of its attacks, an unseen
+        attack ending invisibility. Returns the action's kind (``special`` when a special took the turn)."""
+        t = c.t
+        if t.dodge:                          # Dodge: the opponent it acts against is the one it designates
+            if target is not None:
+                c.dodge_against = target
+            elif kind == "cast" and action.targets and action.targets[0].side != c.side:
+                c.dodge_against = action.targets[0]
+        if not c.frightened and t.presence and kind != "none":   # on its first action
+            abilities.presence(self, c)
+        if t.special_turn and kind == "attack" and specials.special_turn(self, c, target, full):
+            kind = "special"                 # summoning, a whirlwind, crush, roar, smite took the turn
+        if c.concealed:                      # invisible: attacking ends it, after an unseen attack
+            monster_spells.unseen(self, c, kind, target, action)
+        return kind
 
     def _cast(self, c: Combatant, action) -> None:
         """Cast the action's spell from a slot; a deafened caster may fail it (the slot is spent all the same)."""

@@ -17,7 +17,6 @@ from arena.world.srd_bestiary import HAND_WRITTEN, row_of, srd_creature, srd_row
 
 ROOT = Path(__file__).resolve().parents[2]
 SRD = ROOT / "bestiary" / "srd"
-REFERENCE = ROOT.parent / "shared" / "reference" / "srd35-monsters"
 
 VARIETIES = ("black", "blue", "green", "red", "white", "brass", "bronze", "copper", "gold", "silver")
 SIZES = ("small", "medium", "large", "huge", "greater", "elder")
@@ -181,18 +180,6 @@ def test_help_and_odds_do_not_read_the_srd_bestiary():
         "print('lazy')\n")
     proc = cpu_limits.run([sys.executable, "-c", code], cpu=20, capture_output=True, text=True, cwd=ROOT)
     assert proc.returncode == 0 and proc.stdout.strip().endswith("lazy"), proc.stdout + proc.stderr
-
-
-# --------------------------------------------------------------------------------------------- reproducible
-@pytest.mark.skipif(not REFERENCE.is_dir(), reason="the SRD text is not on this machine")
-def test_importing_the_srd_again_gives_the_shipped_files(tmp_path):
-    from arena.srd.importer import build_shipped
-
-    report = build_shipped(REFERENCE, tmp_path)
-    assert report.errors == []
-    for path in sorted(SRD.iterdir()):
-        assert (tmp_path / path.name).read_text() == path.read_text(), path.name
-    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(p.name for p in SRD.iterdir())
 
 
 def test_population_and_selection():

@@ -976,7 +976,7 @@ class Runner:
 
     # -- running
     def _child(self, case: Case, tmp: Path, uid: int | None, argv: list[str], interrupt_assemble: bool,
-               step: int) -> None:
+               step: int, signal_at: dict | None = None) -> None:
         """In the forked child: contain, redirect, run the CLI, exit with its code. Never returns."""
         code = 1
         try:
@@ -1043,6 +1043,8 @@ class Runner:
             sys.argv = [shutil.which("arena") or "arena", *argv]
             if interrupt_assemble:
                 _interrupt_before_assembly()
+            if signal_at:
+                _signal_at_chunk(tmp, signal_at)
             from arena.cli import main
 
             try:
@@ -1091,8 +1093,8 @@ class Runner:
         started = time.monotonic()
         pid = os.fork()
         if pid == 0:
-            self._child(case, tmp, uid, argv, interrupt_assemble, step)
-        status, cpu = self._wait(pid, started, case.timeout, tmp, signal_at)
+            self._child(case, tmp, uid, argv, interrupt_assemble, step, signal_at)
+        status, cpu = self._wait(pid, started, case.timeout, tmp)
         result.seconds += time.monotonic() - started
         result.cpu += cpu
         self._kill_leftovers(uid, pid)
@@ -1105,21 +1107,13 @@ class Runner:
         result.stdout = _read(tmp / ".io" / f"stdout{step}")
         result.stderr = _read(tmp / ".io" / f"stderr{step}")
 
-    def _wait(self, pid: int, started: float, timeout: float, tmp: Path,
-              signal_at: dict | None) -> tuple[int | None, float]:
+    def _wait(self, pid: int, started: float, timeout: float, tmp: Path) -> tuple[int | None, float]:
         """(wait status, or None for a hang; CPU seconds) of the child ``pid``."""
         delay = 0.002
-        sent = False
         while True:
             done, status, usage = os.wait4(pid, os.WNOHANG)
             if done:
                 return status, usage.ru_utime + usage.ru_stime
-            if signal_at and not sent:
-                pattern = str(tmp / "work" / signal_at["glob"])
-                if len(glob.glob(pattern)) >= signal_at.get("count", 1):
-                    with contextlib.suppress(ProcessLookupError):
-                        os.kill(pid, getattr(signal, signal_at.get("signal", "SIGINT")))
-                    sent = True
             if time.monotonic() - started > hang_after(timeout):
                 with contextlib.suppress(ProcessLookupError):
                     os.killpg(pid, signal.SIGKILL)
@@ -1549,6 +1543,32 @@ def _check_step(step: dict, step_result: Result, result: Result, index: int) -> 
     elif allowed is not None and step_result.code not in allowed:
         result.add("exit", f"step {index} exit {step_result.code}",
                    f"step {index}: exit {step_result.code}, allowed {allowed}: {_excerpt(step_result.stderr)}")
+
+
+def _signal_at_chunk(tmp: Path, signal_at: dict) -> None:
+    """In the child: send ``signal_at['signal']`` to this process right after the ledger lists the chunk that brings
+    the files matching ``signal_at['glob']`` to ``signal_at['count']`` (a run's and a study's chunks alike).
+
+    The signal comes at a known point of the command, not when a watcher happens to look: a parent polling for the
+    files could miss the window on a loaded machine (the last chunks written and removed with the finished study
+    before it looked), and the case then saw a command that had finished instead of one it had stopped."""
+    import arena.study.experiment as experiment
+    import arena.study.results_folder as results_folder
+
+    real = results_folder.record_chunk
+    pattern = str(tmp / "work" / signal_at["glob"])
+    signum = getattr(signal, signal_at.get("signal", "SIGINT"))
+    sent = [False]
+
+    def record_chunk(*args: Any, **kwargs: Any) -> Any:
+        entry = real(*args, **kwargs)
+        if not sent[0] and len(glob.glob(pattern)) >= signal_at.get("count", 1):
+            sent[0] = True
+            os.kill(os.getpid(), signum)
+        return entry
+
+    results_folder.record_chunk = record_chunk
+    experiment.record_chunk = record_chunk
 
 
 def _interrupt_before_assembly() -> None:

@@ -91,7 +91,8 @@ def is_type_line(text: str) -> bool:
 
 
 def title_case(text: str) -> str:
-    """``BEAR, BLACK`` -> ``Bear, Black``; ``WILL-O'-WISP`` -> ``Will-o'-Wisp``; mixed case is kept."""
+    """``BEAR, BLACK`` -> ``Bear, Black``; ``WILL-O'-WISP`` -> ``Will-O'-Wisp`` (the small words of the second word on:
+    ``MAN OF WAR`` -> ``Man of War``); mixed case is kept."""
     if text != text.upper():
         return text.strip()
     small = {"of", "the", "and", "o'", "with"}

@@ -200,7 +200,9 @@ def _item(entry: Entry, key: str, engine: str, desc: Cell | None = None, notes: 
 
 
 # --------------------------------------------------------------------------------------------- the readers
-def _damage_reduction(ctx: Reading, entry: Entry, fx: Effects) -> list[Item]:
+def _damage_reduction(ctx: Reading, entry: Entry, fx: Effects) -> list[Item] | None:
+    if not (entry.name.startswith(("damage reduction", "dr")) and DR_NUMBERS.search(entry.low)):
+        return None
     m = DAMAGE_REDUCTION.search(entry.low)
     if not m:
         ctx.notes.add("unread", entry_field(entry.kind), ctx.cell, f"damage reduction {entry.shown!r} not read",
@@ -224,21 +226,30 @@ def _damage_reduction(ctx: Reading, entry: Entry, fx: Effects) -> list[Item]:
     return [_item(entry, "damage reduction", "modelled", notes="damage_reduction", numbers={"amount": amount})]
 
 
-def _spell_resistance(ctx: Reading, entry: Entry, fx: Effects) -> list[Item]:
-    fx.spell_resistance = number(SPELL_RESISTANCE.match(entry.low).group(2))
+def _spell_resistance(ctx: Reading, entry: Entry, fx: Effects) -> list[Item] | None:
+    m = SPELL_RESISTANCE.match(entry.low)
+    if m is None:
+        return None
+    fx.spell_resistance = number(m.group(2))
     return [_item(entry, "spell resistance", "modelled", notes="spell_resistance",
                   numbers={"amount": fx.spell_resistance})]
 
 
-def _fast_healing(ctx: Reading, entry: Entry, fx: Effects) -> list[Item]:
-    fx.fast_healing = number(FAST_HEALING.match(entry.low).group(1))
+def _fast_healing(ctx: Reading, entry: Entry, fx: Effects) -> list[Item] | None:
+    m = FAST_HEALING.match(entry.low)
+    if m is None:
+        return None
+    fx.fast_healing = number(m.group(1))
     return [_item(entry, "fast healing", "modelled", notes="fast_healing", numbers={"amount": fx.fast_healing})]
 
 
-def _regeneration(ctx: Reading, entry: Entry, fx: Effects) -> list[Item]:
+def _regeneration(ctx: Reading, entry: Entry, fx: Effects) -> list[Item] | None:
     """``Regeneration 5`` and what its paragraph says deals normal damage (``Fire and acid deal normal damage to a
     troll``); fire and acid when it says nothing."""
-    amount = number(REGENERATION.match(entry.low).group(1))
+    m = REGENERATION.match(entry.low)
+    if m is None:
+        return None
+    amount = number(m.group(1))
     desc = described(ctx, "regeneration")
     text = desc.text.lower() if desc is not None else ""
     head = NORMAL_DAMAGE.split(text)[0].replace("silvered", "silver")
@@ -259,7 +270,9 @@ def _regeneration(ctx: Reading, entry: Entry, fx: Effects) -> list[Item]:
     return [_item(entry, "regeneration", "modelled", desc, "regeneration", {"amount": amount})]
 
 
-def _resistance(ctx: Reading, entry: Entry, fx: Effects) -> list[Item]:
+def _resistance(ctx: Reading, entry: Entry, fx: Effects) -> list[Item] | None:
+    if not (entry.low.startswith(("resistance to", "resist ")) and any(c.isdecimal() for c in entry.low)):
+        return None
     found = RESISTANCES.findall(entry.low)
     for word, amount in found:
         energy = ENERGY_WORDS[word]
@@ -271,7 +284,9 @@ def _resistance(ctx: Reading, entry: Entry, fx: Effects) -> list[Item]:
     return [_item(entry, "energy resistance", "modelled" if found else "ignored", notes="energy_resistance")]
 
 
-def _immunities(ctx: Reading, entry: Entry, fx: Effects) -> list[Item]:
+def _immunities(ctx: Reading, entry: Entry, fx: Effects) -> list[Item] | None:
+    if not entry.low.startswith(("immunity to", "immune to", "immunities")):
+        return None
     items: list[Item] = []
     modelled, no_effect = [], []
     for word in listed(IMMUNITY_HEAD.sub("", entry.low).strip(". ")):
@@ -291,7 +306,9 @@ def _immunities(ctx: Reading, entry: Entry, fx: Effects) -> list[Item]:
     return items
 
 
-def _vulnerabilities(ctx: Reading, entry: Entry, fx: Effects) -> list[Item]:
+def _vulnerabilities(ctx: Reading, entry: Entry, fx: Effects) -> list[Item] | None:
+    if not entry.low.startswith(("vulnerability to", "vulnerable to")):
+        return None
     items = []
     for word in listed(entry.low.split(" to ", 1)[1].strip(". ")):
         energy = ENERGY_WORDS.get(word)
@@ -388,18 +405,12 @@ def _breath_recharge(ctx: Reading, text: str) -> str:
 
 
 EntryReader = Callable[[Reading, Entry, Effects], "list[Item] | None"]
-"""An entry's reader: its items (None: not this reader's entry after all, the vocabulary's)."""
+"""An entry's reader: its items, or None when the entry is not its own (the next reader's, or the vocabulary's)."""
 
-ENTRY_READERS: tuple[tuple[Callable[[Entry], object], EntryReader], ...] = (
-    (lambda e: e.name.startswith(("damage reduction", "dr")) and DR_NUMBERS.search(e.low), _damage_reduction),
-    (lambda e: SPELL_RESISTANCE.match(e.low), _spell_resistance),
-    (lambda e: FAST_HEALING.match(e.low), _fast_healing),
-    (lambda e: REGENERATION.match(e.low), _regeneration),
-    (lambda e: e.low.startswith(("resistance to", "resist ")) and any(c.isdecimal() for c in e.low), _resistance),
-    (lambda e: e.low.startswith(("immunity to", "immune to", "immunities")), _immunities),
-    (lambda e: e.low.startswith(("vulnerability to", "vulnerable to")), _vulnerabilities),
-)
-"""The entries read by what they start with, in order: the first reader whose test passes reads the entry."""
+ENTRY_READERS: tuple[EntryReader, ...] = (_damage_reduction, _spell_resistance, _fast_healing, _regeneration,
+                                          _resistance, _immunities, _vulnerabilities)
+"""The entries read by what they start with (``DR 10/magic``, ``SR 18``, ``immunity to fire``), in order: the first
+reader that takes the entry reads it."""
 NAMED_READERS: dict[str, EntryReader] = {
     **dict.fromkeys(TRAITS, _traits), "rend": _rend, "trip": _trip, "sneak attack": _sneak_attack,
     "natural cunning": _natural_cunning, "augmented critical": _augmented_critical, "breath weapon": _breath,
@@ -411,9 +422,10 @@ def read_entry(ctx: Reading, entry: Entry, fx: Effects) -> list[Item]:
     """The items of one entry: its reader's (the fields it fills go into ``fx``), else the vocabulary's."""
     if not entry.name:
         return []
-    for applies, reader in ENTRY_READERS:
-        if applies(entry):
-            return reader(ctx, entry, fx) or []
+    for reader in ENTRY_READERS:
+        items = reader(ctx, entry, fx)
+        if items is not None:
+            return items
     named = NAMED_READERS.get(entry.name)
     found = named(ctx, entry, fx) if named else None
     return found if found is not None else _from_vocabulary(ctx, entry)
@@ -474,6 +486,7 @@ def attack_riders(ctx: Reading, routines: list[list[AttackRead]]) -> list[dict]:
                 if not name:
                     continue
                 m = ABILITY_RIDER.match(rider.lower())
+                key: str | None
                 if m and m.group(2):
                     key = "ability drain" if m.group(3) == "drain" else "ability damage"
                     item = Item(name=rider, key=key, kind="attack", engine="ignored", text=attack.text,

@@ -194,7 +194,7 @@ def _table_blocks(table: _Table, file: str, lines: list[str], floor: int) -> lis
             return [None] * count
         shown = " | ".join(v for _, v in filled)
         problems.append((row.line, what, shown, f"{len(filled)} values for {count} creatures: read in order"))
-        out: list[str | None] = [v for _, v in filled][:count]
+        out: list[str | None] = [v for _, v in filled[:count]]
         return out + [None] * (count - len(out))
 
     titles = column_values(names_row, names_row.cells[1:], "name") if names_row else [None] * count
@@ -215,11 +215,13 @@ def _table_blocks(table: _Table, file: str, lines: list[str], floor: int) -> lis
             base = title_case(heading) if heading else "Unnamed Creature"
             title = base if count == 1 else f"{base} {col + 1}"
         fields: dict[str, Cell] = {}
-        if types[col]:
-            fields["Size/Type"] = Cell(types[col], type_row.line)
+        type_text = types[col]
+        if type_text and type_row is not None:
+            fields["Size/Type"] = Cell(type_text, type_row.line)
         for name, line, texts in columns:
-            if texts[col] is not None and name not in fields:
-                fields[name] = Cell(texts[col], line)
+            text = texts[col]
+            if text is not None and name not in fields:
+                fields[name] = Cell(text, line)
         blocks.append(RawBlock(file=file, line=table.rows[0].line, title=" ".join(title.split()),
                                title_guessed=guessed, type_line=fields.get("Size/Type"), fields=fields,
                                layout="table", column=col, columns=count, problems=list(problems)))

@@ -109,7 +109,7 @@ def breath_effect(ctx: Reading, item: dict) -> dict:
     return {"breath_effect": field}
 
 
-def _turn_to_stone(text: str) -> tuple[str, str, str, str, str] | None:
+def _turn_to_stone(text: str) -> tuple[str, ...] | None:
     """(length, shape, recharge, save, DC) of ``60-foot cone, once every 1d4 rounds ..., turn to stone permanently,
     Fortitude DC 19 negates``: the shape, then the first save after it (one pattern with ``.*?`` between the two
     rescanned the rest of the text from every shape)."""
@@ -128,9 +128,9 @@ def _plain_breath(ctx: Reading, item: dict) -> dict:
     desc, text = ctx.text_of(item, "breath weapon")
     stone = _turn_to_stone(text)
     if stone:
-        length, shape, recharge, save, dc = stone
-        field = {"shape": shape.lower(), "length_ft": number(length), "effect": "petrify",
-                 "save": SAVE_KEYS[save.lower()], "dc": number(dc), "recharge": dice_text(recharge)}
+        length, shape, every, save, dc = stone
+        field: dict = {"shape": shape.lower(), "length_ft": number(length), "effect": "petrify",
+                       "save": SAVE_KEYS[save.lower()], "dc": number(dc), "recharge": dice_text(every)}
         how = "; its limit of uses a day is left out (a fight is over first)" if USES_A_DAY.search(text) else ""
         ctx.save_of(key, field["dc"], field["save"])
         ctx.mark(key, "modelled", f"breath_effect: {field['length_ft']}-ft. {field['shape']}, turned to stone for "
@@ -145,9 +145,9 @@ def _plain_breath(ctx: Reading, item: dict) -> dict:
         return ctx.ignored(key, "not a cone or line of damage, nor a breath effect the engine's breath_effect has")
     energy = {"lightning": "electricity"}.get(first.group(3).lower(), first.group(3).lower())
     head = column_of(rows[0], "Head") or "the first"
-    weapon = {"shape": first.group(2).lower(), "length_ft": number(first.group(1)), "damage": dmg.group(1),
-              "damage_type": energy, "save": "ref", "dc": number(dmg.group(2)), "recharge": recharge.group(1),
-              "half_on_save": True}
+    weapon: dict = {"shape": first.group(2).lower(), "length_ft": number(first.group(1)), "damage": dmg.group(1),
+                    "damage_type": energy, "save": "ref", "dc": number(dmg.group(2)), "recharge": recharge.group(1),
+                    "half_on_save": True}
     ctx.note_on(item, "guess", f"breath weapon: its shape and energy by the color of its dragon head (rolled on "
                                f"1d10): the table's first row, {head.lower()} ({first.group(0)})", text[:200])
     for a in ctx.abilities:
@@ -178,9 +178,9 @@ def acid_spray(ctx: Reading, item: dict) -> dict:
         ctx.note_on(item, "unread", f"acid spray: {what} read: not modelled", text[:200])
         return ctx.ignored("acid spray", f"{what} read")
     half = save.group(3).lower() == "halves"
-    weapon = {"shape": "cone", "length_ft": number(cone.group(1)), "damage": dice_text(dmg.group(1)),
-              "damage_type": "acid", "save": SAVE_KEYS[save.group(2).lower()], "dc": number(save.group(1)),
-              "recharge": "1" if every.group(1) == "per" else every.group(1), "half_on_save": half}
+    weapon: dict = {"shape": "cone", "length_ft": number(cone.group(1)), "damage": dice_text(dmg.group(1)),
+                    "damage_type": "acid", "save": SAVE_KEYS[save.group(2).lower()], "dc": number(save.group(1)),
+                    "recharge": "1" if every.group(1) == "per" else every.group(1), "half_on_save": half}
     how = "; its stream at a single foot-near target is left out (the cone only)" if CONCENTRATED in text else ""
     for a in ctx.abilities:
         if a["key"] == "acid spray":
@@ -198,8 +198,9 @@ def spit_acid(ctx: Reading, item: dict) -> dict:
     m = SPIT.search(text)
     if m is None or ctx.data.get("breath_weapon"):
         return ctx.unread(item, "spit acid", "its line, damage and DC not read", text)
-    weapon = {"shape": "line", "length_ft": number(m.group(1)), "damage": dice_text(m.group(2)), "damage_type": "acid",
-              "save": "ref", "dc": number(m.group(3)), "recharge": "100", "half_on_save": True}
+    weapon: dict = {"shape": "line", "length_ft": number(m.group(1)), "damage": dice_text(m.group(2)),
+                    "damage_type": "acid", "save": "ref", "dc": number(m.group(3)), "recharge": "100",
+                    "half_on_save": True}
     ctx.save_of("spit acid", weapon["dc"], "ref")
     ctx.mark("spit acid", "modelled", f"breath_weapon: {weapon['length_ft']}-ft. line of {weapon['damage']} acid, "
                                       f"Reflex DC {weapon['dc']} half, once a fight (recharge 100 rounds); the bite's "

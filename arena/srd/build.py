@@ -169,8 +169,8 @@ def _holding_long_number(block: RawBlock) -> tuple[str | None, Cell | None]:
     for name, cell in block.fields.items():
         if LONG_NUMBER.search(cell.text):
             return name, cell
-    cell = next((c for c in block.description if LONG_NUMBER.search(c.text)), None)
-    return ("description", cell) if cell else (None, None)
+    found = next((c for c in block.description if LONG_NUMBER.search(c.text)), None)
+    return ("description", found) if found else (None, None)
 
 
 def _read(ctx: Reading, name: str) -> dict:
@@ -316,10 +316,11 @@ def _abilities(ctx: Reading, fx: Effects, stats: Stats, routines: list[list[dict
     """Its special abilities: its entries', its subtypes' (incorporeal, swarm), and its attacks' riders; an energy
     rider its attacks carry is modelled (``plus 1d6 fire``)."""
     abilities = list(fx.abilities)
+    type_cell = ctx.block.get("Size/Type")
     for sub in ("incorporeal", "swarm"):
         if sub in stats.size_type.subtypes and not any(a["key"] == sub for a in abilities):
             abilities.append({"name": f"{sub.capitalize()} subtype", "key": sub, "kind": "quality",
-                              "engine": "ignored", "text": ctx.block.get("Size/Type").text,
+                              "engine": "ignored", "text": type_cell.text if type_cell else "",
                               "notes": "from the creature's subtype"})
     energies = {a.get("extra_damage_type") for r in routines for a in r}
     for a in abilities:

@@ -326,8 +326,8 @@ def _breath_text(variety: Variety, row: DragonRow, size: str, fields: dict[str, 
     ``Breath Weapon (Su): 40-foot cone, once every 1d4 rounds, damage 6d10 fire, Reflex DC 21 half.``; a second
     breath (``Sleep Breath Weapon (Su): 40-foot cone of sleep, Will DC 21 negates.``) joins its Special Attacks."""
     breath = row.stats.get("Breath")
-    m = BREATH_CELL.match(breath.text) if breath else None
-    if not m or not variety.breath or size not in LINE:
+    m = BREATH_CELL.match(breath.text) if breath is not None else None
+    if breath is None or not m or not variety.breath or size not in LINE:
         return []
     out = []
     for k, (shape, what, sentence) in enumerate(variety.breath):

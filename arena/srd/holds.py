@@ -122,15 +122,16 @@ def _grab_attack(ctx: Reading, item: dict, desc, text: str) -> tuple[str, str] |
     names = ctx.attack_names()
     m = GRAB_ATTACK.search(text)
     words = [ARTICLE.sub("", w) for w in (w.strip() for w in OR_AND.split(m.group(1))) if w] if m else []
-    if not words:
+    if m is None or not words:
         natural = [n for n in names if n in NATURAL or singular(n) in NATURAL]
-        attack = (natural or ctx.melee_names() or names or [None])[0]
-        if attack is None:
+        candidates = natural or ctx.melee_names() or names
+        if not candidates:
             ctx.note_on(item, "unread", "improved grab: no attack to grab with (the block has no attack routine): "
                                         "not modelled", text[:200] or item["name"])
             ctx.mark("improved grab", "ignored", "no attack to grab with")
             ctx.ignored("constrict", "constrict: its improved grab is not modelled")
             return None
+        attack = candidates[0]
         ctx.note_on(item, "guess", f"improved grab: {'its description' if desc else 'no description'} names no "
                                    f"attack to grab with: the {attack}, the first natural attack of the full attack",
                     text[:200] or item["name"])
@@ -292,8 +293,8 @@ def attach(ctx: Reading, item: dict) -> dict:
     if attack is None or loss is None or ctx.data.get("improved_grab") is not None:
         return ctx.ignored("attach", "its attack and blood drain not read")
     limit = DETACHES.search(drain_text)
-    grab = {"attack": attack, "constrict": None, "any_size": True, "automatic": True, "hold_check": False,
-            "drain": {"dice": dice_text(loss.group(1)), "ability": "con"}}
+    grab: dict = {"attack": attack, "constrict": None, "any_size": True, "automatic": True, "hold_check": False,
+                  "drain": {"dice": dice_text(loss.group(1)), "ability": "con"}}
     if limit:
         grab["drain_limit"] = number(limit.group(1))
     bite = "; its bite's damage each round" if "bite" in attack else ""

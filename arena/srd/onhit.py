@@ -351,7 +351,7 @@ def slow(ctx: Reading, item: dict) -> dict:
     names = [a["name"] for r in ctx.routines() for a in r]
     words = [w.strip() for w in OR_AND_ONLY.split(m.group(1))] if m else []
     found = [n for n in names if any(named(w, [n]) for w in words)]
-    if not found:
+    if m is None or not found:
         return ctx.ignored("slow", "a slow effect of its own action, or its attack not read")
     attack = found[0]
     how = f" (the SRD's also on its {' and '.join(w for w in words if not named(w, [attack]))})" \
@@ -368,7 +368,7 @@ def petrification(ctx: Reading, item: dict) -> dict:
     desc, text = ctx.text_of(item, "petrification")
     m = PETRIFIES.search(text)
     attack = ctx.named(m.group(1)) if m else None
-    if attack is None:
+    if m is None or attack is None:
         return ctx.ignored("petrification", "its attack and DC not read")
     ctx.save_of("petrification", number(m.group(2)), "fort")
     ctx.mark("petrification", "modelled", f"petrification on the {attack}: Fort DC {m.group(2)} or stone")

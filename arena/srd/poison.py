@@ -89,16 +89,15 @@ def poison(ctx: Reading, item: dict) -> dict:
         ctx.note_on(item, "unread", "poison: no Fortitude DC read: not modelled", text[:200])
         return ctx.ignored("poison", "no Fortitude DC read")
     ctx.save_of("poison", dc, "fort")
-    if unconscious is None and SECONDARY_NOT_ABILITY.search(text):
-        what = SECONDARY_WORD.search(text).group(1)
-        return ctx.ignored("poison", f"its secondary damage ({what}) is not ability damage")
+    if unconscious is None and SECONDARY_NOT_ABILITY.search(text) and (word := SECONDARY_WORD.search(text)):
+        return ctx.ignored("poison", f"its secondary damage ({word.group(1)}) is not ability damage")
     attack, why, words = _poison_attack(ctx, item, text, how)
     if attack is None:
         what = " or ".join(words) if words else "no attack"
         return ctx.ignored("poison", f"its {what} {why or 'is named nowhere'}: not an attack the engine rolls, and the "
                                      "engine's poison is on a hit with one")
     extra = "; " + "; ".join(how) if how else ""
-    if unconscious is not None:
+    if initial is None:                             # a poison of sleep
         field = {"attack": attack, "dc": dc, "save": "fort", "unconscious": unconscious}
         if secondary_unconscious is not None:
             field["secondary_unconscious"] = secondary_unconscious
@@ -121,8 +120,9 @@ def _ability_poison(ctx: Reading, item: dict, desc, text: str, dc: int | None,
         found = size_row(ctx.block, ctx.size, desc.line, "Fort DC")
         if found is not None:
             key, row = found
-            if dc is None and (column_of(row, "Fort DC") or "").isdigit():
-                dc = number(column_of(row, "Fort DC"))
+            value = column_of(row, "Fort DC")
+            if dc is None and value and value.isdigit():
+                dc = number(value)
             dm = TABLE_DAMAGE.fullmatch(column_of(row, "Damage") or "")
             if dm and m1 is None and m2 is None:
                 initial = loss_of(dm.group(1), dm.group(2))

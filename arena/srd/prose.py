@@ -288,5 +288,8 @@ def size_number(block: RawBlock, size: str, desc: Cell | None, column: str) -> t
     if desc is None:
         return None, None
     found = size_row(block, size, desc.line, column)
-    value = column_of(found[1], column) if found else None
-    return (number(value), found[0]) if value and value.isdigit() else (None, None)
+    if found is None:
+        return None, None
+    key, row = found
+    value = column_of(row, column)
+    return (number(value), key) if value and value.isdigit() else (None, None)

@@ -128,13 +128,14 @@ def rake(ctx: Reading, item: dict) -> dict:
         text = clean(item["text"].split(" -- ", 1)[1])
     entry = clean(item["name"])
     bonus, dmg, entry_dmg = ATTACK_BONUS.search(text), RAKE_DAMAGE.search(text), ENTRY_DICE.search(entry)
-    if bonus is None or (dmg is None and entry_dmg is None):
+    found = dmg or entry_dmg
+    if bonus is None or found is None:
         ctx.note_on(item, "unread", "rake: its attack bonus and damage not read: not modelled", text[:200] or entry)
         return ctx.ignored("rake", "its attack bonus and damage not read")
     if WHILE_SWIMMING.search(text):
         ctx.mark("rake", "no effect", "its rakes come only while it swims, and the arena has no water")
         return {}
-    damage = dice_text((dmg or entry_dmg).group(1))
+    damage = dice_text(found.group(1))
     how = ""
     if dmg and entry_dmg and dice_text(entry_dmg.group(1)) != damage:
         ctx.note_on(item, "discrepancy", f"rake: the entry says {entry_dmg.group(1)}, its description {damage}: kept "
@@ -393,14 +394,13 @@ def whirlwind(ctx: Reading, item: dict) -> dict:
     if dc and hit and held:
         field = {"dc": number(dc.group(1)), "damage": dice_text(hit.group(1)), "held_damage": dice_text(held.group(1))}
     else:
-        found = size_row(ctx.block, ctx.data["size"], desc.line, "Save DC")
-        row = found[1] if found else {}
+        key, row = size_row(ctx.block, ctx.data["size"], desc.line, "Save DC") or ("", {})
         save = next((v for k, v in row.items() if "save dc" in k.lower()), "")
         damage = next((v for k, v in row.items() if k.lower() == "damage"), "")
         if not save.isdigit() or not WHOLE_AMOUNT.fullmatch(damage or "-"):
             return ctx.unread(item, "whirlwind", "its save DC and damage not read", text)
         field = {"dc": number(save), "damage": dice_text(damage), "held_damage": dice_text(damage)}
-        how = f"; its DC and damage from the {found[0]} row of its table by size"
+        how = f"; its DC and damage from the {key} row of its table by size"
     if rounds is None:
         return ctx.unread(item, "whirlwind", "how long it lasts not read", text)
     field["rounds"] = rounds
@@ -452,6 +452,8 @@ def _nimbus(ctx: Reading, item: dict) -> dict | None:
 def _plus(damage: str, more: int) -> str:
     """``2d8+7`` plus 1 is ``2d8+8``."""
     m = MODIFIER_END.fullmatch(damage)
+    if m is None:                                   # a line break: no dice of a stat block
+        return damage
     total = number(m.group(2) or 0) + more
     return f"{m.group(1)}{total:+d}" if total else m.group(1)
 

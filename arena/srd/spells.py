@@ -17,6 +17,7 @@ name the spells the engine does not cast.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from arena.srd.context import Reading
 from arena.srd.dragons import AGES
@@ -67,9 +68,8 @@ AND_NEXT = re.compile(r"\band\b(?=\s+[a-z' ]{1,100}?\s+(?:once|twice|three times
 wounds once per day``. A name is bounded: ``and and and ...`` is not rescanned."""
 NEXT_NAME = re.compile(r"\s*([a-z][a-z' /]+?)(?=\s+(?:once|twice|three|four|five|at will))")
 """The second spell of such a sentence: ``cure moderate wounds once per day``."""
-SPELL_LIST = re.compile(r"(?:^|;|:)\s*(0|\d+(?:st|nd|rd|th))\s*--\s*([^;]*)")
+SPELL_LIST = re.compile(rf"(?:^|;|:)\s*(?:0|{ORDINAL})\s*--\s*([^;]*)")
 """A level of a list of spells known or prepared: ``0--daze, detect magic (2); 1st--magic missile``."""
-LEADING_NUMBER = re.compile(r"\d+")
 COPIES = re.compile(r"\((\d+)\)")
 """A spell prepared more than once: ``detect magic (2)``."""
 NAME_END = re.compile(r"\.\s")
@@ -189,7 +189,7 @@ def read_spell_list(text: str) -> list[tuple[str, int, int]]:
     """``0--daze, detect magic (2); 1st--magic missile; 2nd--scorching ray`` as (name, level, copies)."""
     out: list[tuple[str, int, int]] = []
     for m in SPELL_LIST.finditer(text):
-        level = number(LEADING_NUMBER.match(m.group(1)).group(0))
+        level = number(m.group(1) or "0")
         for part in top_level_split(m.group(2), (",",)):
             copies = COPIES.search(part)
             name = NAME_END.split(spell_name(part)[0])[0].strip(" .")
@@ -199,7 +199,8 @@ def read_spell_list(text: str) -> list[tuple[str, int, int]]:
 
 
 # --------------------------------------------------------------------------------------------- caster level
-def caster_level(text: str, data: dict, block: RawBlock | None = None, abilities: list[dict] = ()) -> int | None:
+def caster_level(text: str, data: dict, block: RawBlock | None = None,
+                 abilities: Sequence[dict] = ()) -> int | None:
     """The caster level a block's text gives its spells (``Caster level 6th``, ``as a 7th-level sorcerer``, its HD or
     class levels where the text says so); a true dragon's by its age (:func:`dragon_caster_level`)."""
     if block is not None and block.layout == "dragon tables":
@@ -243,7 +244,7 @@ def dragon_sorcerer(block: RawBlock, spells: list[dict], cha: int) -> tuple[int,
     return level, chosen
 
 
-def dragon_caster_level(block: RawBlock, abilities: list[dict]) -> int | None:
+def dragon_caster_level(block: RawBlock, abilities: Sequence[dict]) -> int | None:
     """SRD true dragons: "Its age category or its sorcerer caster level, whichever is higher, is the caster level
     for these abilities" (age categories 1, wyrmling, to 12, great wyrm)."""
     age = block.title.split(", ")[-1].strip().lower()
@@ -293,7 +294,7 @@ def _spell_like(ctx: Reading, block: RawBlock, like: list[dict], cha: int, prepa
     key = "spell-like abilities"
     listed, text = _spell_like_list(block, like)
     verdict = _verdict(listed)
-    if verdict is None:
+    if not listed:
         ctx.mark(key, "ignored", "no list of its spell-like abilities read")
     elif verdict[0]:
         ctx.mark(key, "ignored", verdict[1])
@@ -329,16 +330,16 @@ def _spells(ctx: Reading, block: RawBlock, spells: list[dict], cha: int, prepare
                                       "engine can cast")
         return
     verdict = _verdict([(n, c, None) for n, _, c in listed])
-    level = caster_level(" ".join(c.text for c in block.description), ctx.data)
+    caster = caster_level(" ".join(c.text for c in block.description), ctx.data)
     if not verdict[0] and not any(spell_class(n) == "cast" for n, _, _ in listed):
         ctx.mark("spells", "no effect", verdict[1])
-    elif verdict[0] or level is None:
+    elif verdict[0] or caster is None:
         ctx.mark("spells", "ignored", verdict[1] if verdict[0] else "no caster level read")
     else:
         for name, lvl, copies in listed:
             if spell_class(name) == "cast":
                 prepared.setdefault(lvl, []).extend([name] * copies)
-        levels.append(level)
+        levels.append(caster)
         ctx.mark("spells", "modelled", verdict[1])
 
 
@@ -429,10 +430,8 @@ def _spell_list_text(block: RawBlock) -> str:
     return ""
 
 
-def _verdict(listed: list[tuple[str, int, int | None]]) -> tuple[bool, str] | None:
+def _verdict(listed: list[tuple[str, int, int | None]]) -> tuple[bool, str]:
     """(any unsupported, the note) for the spells listed."""
-    if not listed:
-        return None
     names = list(dict.fromkeys(n for n, _, _ in listed))
     cast = [n for n in names if spell_class(n) == "cast"]
     unsupported = [n for n in names if spell_class(n) == "ignored"]

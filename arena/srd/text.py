@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any
 
 from arena.dice import parse as parse_dice
 from arena.limits import MAX_IMPORT_DIGITS
@@ -209,9 +210,10 @@ def drop_parens(text: str, repl: str = " ") -> str:
 class Chain:
     """The groups of a :func:`search_chain`: ``group(1)`` is the first, as a match's."""
 
-    groups: tuple[str | None, ...]
+    groups: tuple[str | Any, ...]
 
-    def group(self, index: int) -> str | None:
+    def group(self, index: int) -> str | Any:
+        """As ``re.Match.group``'s type says: the text of a group (None for one that took no part)."""
         return self.groups[index - 1]
 
 
@@ -221,7 +223,7 @@ def search_chain(text: str, *parts: str, flags: int = 0) -> Chain | None:
     text from every match of its first part that has no match of the others after it. No part may match a line
     break."""
     for line in text.split("\n"):
-        pos, groups = 0, []
+        pos, groups = 0, list[str | Any]()
         for part in parts:
             m = re.compile(part, flags).search(line, pos)
             if m is None:

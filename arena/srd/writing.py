@@ -14,6 +14,7 @@ import yaml
 
 from arena.errors import ArenaError
 from arena.srd.build import Built
+from arena.world.creatures import Creature
 
 
 def _lstat(path: Path) -> os.stat_result | None:
@@ -58,7 +59,7 @@ def write_stat_blocks(built: list[Built], out: Path, force: bool = False,
         except OSError as err:
             raise ArenaError(f"{out}: cannot make the folder ({err.strerror or err})") from None
     for one, target in targets:
-        write_atomically(target, to_yaml(one))
+        write_atomically(target, to_yaml(one.creature))
         written.append((one, target))
     return written
 
@@ -110,9 +111,10 @@ def _str(dumper: yaml.SafeDumper, value: str) -> yaml.Node:
 _Dumper.add_representer(str, _str)
 
 
-def to_yaml(built: Built) -> str:
-    """The YAML stat block of a built creature, with a header naming its source."""
-    creature = built.creature
+def to_yaml(creature: Creature | None) -> str:
+    """The YAML stat block of an imported creature, with a header naming its source."""
+    if creature is None:
+        raise ValueError("no creature was built: nothing to write")
     data = creature.model_dump(mode="json", exclude_defaults=True)
     data["name"] = creature.name
     data["abilities"] = creature.abilities.model_dump(mode="json")       # all six, defaults too

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 from arena.limits import MAX_IMPORT_ABILITIES
 from arena.srd.context import AttackRead, Reading, entry_field
-from arena.srd.patterns import DICE, ENERGY, ENERGY_WORDS, SAVE, SAVE_KEYS
+from arena.srd.patterns import DICE, ENERGY, ENERGY_WORDS, ROLL, SAVE, SAVE_KEYS
 from arena.srd.prose import described_abilities, description_of, rule_above
 from arena.srd.text import Cell, clean, dice_text, number
 from arena.srd.vocabulary import (
@@ -84,7 +84,7 @@ BREATH_RECHARGE = re.compile(rf"every ({DICE}|\d+) rounds")
 """``once every 1d4 rounds``."""
 BREATH_ONCE = re.compile(r"once per (hour|day|minute)|(\d)/day")
 """A breath weapon of one use: ``once per day``, ``1/day``."""
-FAMILY_RECHARGE = re.compile(r"once every (\d+d\d+) rounds")
+FAMILY_RECHARGE = re.compile(rf"once every ({ROLL}) rounds")
 """A family's rule for its breath weapons: ``A mephit can use its breath weapon once every 1d4 rounds``."""
 ABILITY_RIDER = re.compile(rf"^({DICE}|\d+)?\s*(str|dex|con|int|wis|cha|strength|dexterity|constitution|"
                            r"intelligence|wisdom|charisma)\w*\s*(drain|damage)?")
@@ -397,7 +397,7 @@ def _breath_recharge(ctx: Reading, text: str) -> str:
                                                               "rounds", text[:200])
         return "100"
     general = next((c.text for c in ctx.block.description if "breath weapon once every" in c.text.lower()), None) \
-        or rule_above(ctx.block, r"breath weapon once every \d+d\d+ rounds")
+        or rule_above(ctx.block, rf"breath weapon once every {ROLL} rounds")
     gm = FAMILY_RECHARGE.search(general) if general else None
     if not gm:
         ctx.notes.add("guess", "Special Attacks", ctx.cell, "breath weapon: no recharge given: 1d4 rounds", text[:200])

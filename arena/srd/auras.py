@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 
 from arena.srd.context import Reading, bare_name
-from arena.srd.patterns import AMOUNT, SAVE, SAVE_KEYS, TIMES
+from arena.srd.patterns import AMOUNT, ROLL, SAVE, SAVE_KEYS, TIMES
 from arena.srd.prose import ability_head, heading_above, paragraph_heads
 from arena.srd.text import Cell, clean, dice_text, drop_parens, in_rounds, number, search_chain
 
@@ -59,7 +59,7 @@ be nauseated for as long as it remains within the affected area ... Creatures th
 for as long as they remain in the area``."""
 SICKENED_FOR = re.compile(rf"sickened for ({AMOUNT}) (round|minute|hour)s?", re.IGNORECASE)
 """A troglodyte's: ``must succeed on a DC 13 Fortitude save or be sickened for 10 rounds``."""
-ROAR_EVERY = re.compile(r"roar every (\d+d\d+) rounds")
+ROAR_EVERY = re.compile(rf"roar every ({ROLL}) rounds")
 """A dragonne's: ``loose a devastating roar every 1d4 rounds``."""
 SMOKE_CONE = re.compile(r"(?<!\d)(\d+)-foot cone")
 """A nightmare's: ``fills a 15-foot cone with a hot, sulfurous smoke``."""

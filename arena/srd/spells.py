@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from arena.srd.context import Reading
 from arena.srd.dragons import AGES
 from arena.srd.fields import class_levels
-from arena.srd.patterns import ORDINAL, ROLL, TIMES
+from arena.srd.patterns import DIE, ORDINAL, ROLL, TIMES
 from arena.srd.prose import own_description, own_section, paragraph_heads
 from arena.srd.spell_tables import DRAGON_SPELLS, SORCERER_KNOWN, SORCERER_PER_DAY, SPELL_LEVELS, spell_class
 from arena.srd.text import Cell, RawBlock, clean, drop_parens, number, top_level_split
@@ -85,7 +85,7 @@ CASTER_LEVEL_ANY = re.compile(rf"(?:caster level|CL)\s*(?:equals\s*)?{ORDINAL}|c
 HD_CASTER = re.compile(r"caster level equals (?:the |its |his |her )?[\w' ]*?\bHD\b|caster level equals .*hit dice",
                        re.IGNORECASE)
 """``caster level equals the creature's HD``."""
-HIT_DICE_COUNT = re.compile(r"(?<!\d)(\d+)d\d+")
+HIT_DICE_COUNT = re.compile(rf"(?<!\d)(\d+){DIE}")
 """The dice of a hit dice expression: ``6`` of ``6d8+36``."""
 AS_LEVEL = re.compile(rf"as an? {ORDINAL}-level")
 """``as a 7th-level sorcerer``."""

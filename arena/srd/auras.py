@@ -35,6 +35,7 @@ cauchemar's smoke attack (DC 24)``."""
 DESPAIR_FOR = re.compile(rf"paralyzed with fear for ({AMOUNT}) rounds")
 """A mummy's: ``must succeed on a DC 16 Will save or be paralyzed with fear for 1d4 rounds``."""
 MUMMY = re.compile(r"mummy", re.IGNORECASE)
+"""A mummy's title: ``Mummy Lord`` (whose paragraph gives only its DC)."""
 PANICKED_FOR = re.compile(rf"panicked for ({AMOUNT}) rounds")
 """A hell hound's bay: ``must succeed on a DC 11 Will save or become panicked for 2d4 rounds``."""
 FEAR_SPELL = (re.compile(r"DC (\d+) Will save or be affected as though by a fear spell \(caster level (\d+)"),
@@ -52,6 +53,7 @@ damage``."""
 FORTITUDE_DC = re.compile(r"\bDC (\d+) Fortitude|\bFortitude DC (\d+)")
 """``a DC 13 Fortitude save``."""
 NAUSEATED = re.compile(r"\bnauseated\b", re.IGNORECASE)
+"""A stench that nauseates: ``or be nauseated for as long as it remains within the affected area``."""
 NAUSEA_TERMS = re.compile(r"within 10 feet must succeed .* or be nauseated for as long as it remains within the "
                           r"affected area.*Creatures that successfully save are sickened", re.IGNORECASE)
 """A hezrou's: ``Any living creature (except other demons) within 10 feet must succeed on a DC 24 Fortitude save or

@@ -94,6 +94,7 @@ def _stat_tables(lines: list[str]) -> list[_Table]:
 
 
 _HEADING = re.compile(r"^[A-Z0-9][A-Z0-9 ,'()\-/.]+$")
+"""A heading above a table, in capitals: ``TROLL``, ``ELEMENTAL, AIR``, ``BEAR, BLACK``."""
 
 
 def _heading_before(lines: list[str], index: int, floor: int) -> str | None:
@@ -114,6 +115,7 @@ def _heading_before(lines: list[str], index: int, floor: int) -> str | None:
 
 _FIELDS_ALT = "|".join(re.escape(f) for f in FIELDS if f != "Size/Type")
 _EMBEDDED = re.compile(rf"\s({_FIELDS_ALT}):\s*")
+"""A field the conversion put in another's cell: ``+10/+26 Attack:Morningstar +26 melee (2d6+12)``."""
 
 
 def _labelled_rows(table: _Table) -> tuple[list[Row], list[tuple[str, str, Row, list[str]]]]:
@@ -263,6 +265,7 @@ def _has_prose(lines: list[str]) -> bool:
 
 # --------------------------------------------------------------------------------------------- Field: value lines
 _LABEL = re.compile(r"[A-Za-z][A-Za-z /]*")
+"""A field's label in a ``Field: value`` line: ``Hit Dice``, ``Base Attack/Grapple``."""
 _STAT_LOOKS = {
     "Hit Dice": re.compile(r"(?<!\d)\d+\s*d\s*\d+|^\s*-\s*\d"),
     "Armor Class": re.compile(r"^\s*-?\d+"),
@@ -271,6 +274,9 @@ _STAT_LOOKS = {
     "Base Attack/Grapple": re.compile(r"^\s*[+-]?\d+\s*/"),
     "Challenge Rating": re.compile(r"^\s*[\d/.\-]+\s*$"),
 }
+"""What a field's value looks like in lines that are a stat block: hit dice (``6d8+36 (63 hp)``, ``6 d 8``), an
+armor class (``16 (...)``), saves (``Fort +11 ...``), abilities (``Str 23 ...``), BAB (``+4/+14``), a CR (``1/2``).
+Two of them make a run of ``Field: value`` lines a block."""
 
 
 def _field_of_line(text: str) -> tuple[str, str] | None:

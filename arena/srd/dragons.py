@@ -68,6 +68,7 @@ BREATH_CELL = re.compile(rf"^\s*({ROLL})\s*\((\d+)\)")
 DR_MAGIC = re.compile(r"^(DR\s*)?\d+/magic$", re.IGNORECASE)
 """A table's damage reduction: ``DR 5/magic``."""
 DR_LABEL = re.compile(r"^(DR\s*)?", re.IGNORECASE)
+"""The label a damage reduction is written with: ``DR 5/magic`` (and ``5/magic`` gets it)."""
 ORDINAL_ONLY = re.compile(r"^\d+(st|nd|rd|th)$")
 """A table's caster level in its special abilities' column: ``7th``."""
 ORDINAL_END = re.compile(r"\s+\d+(st|nd|rd|th)$")

@@ -53,7 +53,9 @@ BITE_OR_STING = re.compile(r"bite|sting")
 POISON_RIDER = re.compile(r"\bpoison", re.IGNORECASE)
 """An attack's rider of poison: ``bite (1d8+2 plus poison)``."""
 SLEEP = r"(?:sleep|unconsciousness|unconscious)"
+"""A poison's sleep: ``sleep``, ``unconsciousness``."""
 FOR = rf"for (?:another )?({AMOUNT}|one|an?) (round|minute|hour)s?"
+"""How long: ``for 1 minute``, ``for another 5d6 minutes``, ``for one hour``."""
 SLEEP_INITIAL = re.compile(rf"initial damage {SLEEP} {FOR}", re.IGNORECASE)
 """A homunculus's: ``initial damage sleep for 1 minute``."""
 SLEEP_LAPSE = re.compile(rf"lapse into an? [\w-]+ sleep {FOR}", re.IGNORECASE)

@@ -76,22 +76,28 @@ SUMMON_RULE = re.compile(r"\s*Summon \w+ \(Sp\):")
 SAME_VARIETY = "another mephit of the same variety"
 AUTOMATICALLY = "automatically summon"
 ANOTHER = re.compile(r"another\b")
+"""One of its own kind: ``another vrock``."""
 SUMMONED = re.compile(rf"({AMOUNT}|one|a|an)\s+(.+)$")
 """How many and what: ``2d10 dretches``, ``one glabrezu``, ``1 babau``."""
-BLANKS = re.compile(r"\s+")
 BLAST = re.compile(r"whirlwind blast", re.IGNORECASE)
+"""A blast from a whirlwind form (a djinni's ``Whirlwind blast``), not the whirlwind."""
 PER_TWO_HD = "1 round for every 2 HD"
 """An air elemental's: ``remain in that form for up to 1 round for every 2 HD``."""
 UP_TO_ROUNDS = re.compile(r"for up to (\d+) rounds")
 """A djinni's: ``for up to 7 rounds``."""
 WHIRL_DC = re.compile(r"\bDC (\d+) Reflex save when it comes into contact")
+"""A djinni's whirlwind's save: ``must succeed on a DC 20 Reflex save when it comes into contact with it``."""
 WHIRL_HIT = re.compile(rf"or take ({AMOUNT}) points of damage")
+"""Its damage on contact: ``or take 3d6 points of damage``."""
 WHIRL_HELD = re.compile(rf"automatically taking ({AMOUNT}) points of damage each round")
 """A djinni's: ``must succeed on a DC 20 Reflex save when it comes into contact with the whirlwind or take 3d6 points
 of damage ... automatically taking 1d8 points of damage each round``."""
 RAYS_DC = re.compile(r"save DC for all rays is (\d+)")
+"""A retriever's: ``The save DC for all rays is 18``."""
 RAYS_EVERY = re.compile(r"usable only once every (\d+) rounds")
+"""``A particular ray is usable only once every 4 rounds``."""
 EYE_RAY = re.compile(r"eye ray", re.IGNORECASE)
+"""Its rays' attack: ``Eye ray +8 ranged touch``."""
 RAY_LINE = re.compile(rf"^(Fire|Cold|Electricity|Acid|Sonic|Petrification): (?:Deals ({AMOUNT}) points of \w+ "
                       r"damage to the target \((Reflex|Fortitude) half ?\)|The target must succeed on a "
                       r"(Fortitude|Reflex|Will) save or turn to stone)", re.IGNORECASE)
@@ -107,6 +113,7 @@ SMITE = (r"\b(Once|Twice|Three times) per day\b", r"\bagainst an? (good|evil) (?
 """``Once per day an abyssal greater basilisk can make a normal melee attack to deal an extra 18 points of damage
 against a good foe``, its parts in order."""
 SMITE_EXTRA = re.compile(r"extra (\d+) points of damage|deal (\d+) points of extra damage")
+"""``to deal an extra 18 points of damage``, ``deal 20 points of extra damage``."""
 EQUAL_TO_HD = "equal to its HD"
 """``extra damage equal to its HD (maximum of +20)``."""
 SMITE_BONUS = re.compile(r"bonus that deals|adds his")
@@ -338,7 +345,7 @@ def _creature_name(words: str, own: str) -> tuple[str, str] | None:
     if m is None:
         return None
     count = "1" if m.group(1) in ("one", "a", "an") else dice_text(m.group(1))
-    return count, BLANKS.sub("-", singular(m.group(2).strip()))
+    return count, "-".join(singular(m.group(2)).split())
 
 
 def summon(ctx: Reading, item: dict) -> dict:

@@ -90,6 +90,7 @@ spells known of the highest level below (the SRD lets a caster use a higher-leve
 a sorcerer casts spontaneously, which the model reads as its slots filled in turn with its spells known."""
 
 _UTILITY = re.compile("|".join(f"(?:{p})" for p in UTILITY))
+"""Any spell of :data:`UTILITY`, the whole name: ``detect evil``, ``speak with animals``."""
 
 
 def spell_class(name: str) -> str:

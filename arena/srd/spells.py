@@ -26,6 +26,7 @@ from arena.srd.patterns import DIE, ORDINAL, ROLL, TIMES
 from arena.srd.prose import own_description, own_section, paragraph_heads
 from arena.srd.spell_tables import DRAGON_SPELLS, SORCERER_KNOWN, SORCERER_PER_DAY, SPELL_LEVELS, spell_class
 from arena.srd.text import Cell, RawBlock, clean, drop_parens, number, top_level_split
+from arena.srd.vocabulary import LEADING_AND_OR
 from arena.world.party import bonus_spells
 
 USES = re.compile(r"(At will|Constant|Always active|(?<!\d)\d+/(?:day|hour|week|month|year|round))\s*(?:--|—|-)\s*",
@@ -39,8 +40,6 @@ SPELL_DC = re.compile(r"\bDC (\d+)")
 """A spell's DC: ``hold person (DC 16)``."""
 NOT_THE_NAME = re.compile(rf"\*|\b{ROLL}\b")
 """A footnote's mark and dice, left out of a spell's name: ``invisibility*``, ``summon 1d4 dretches``."""
-BLANKS = re.compile(r"\s+")
-LEADING_AND_OR = re.compile(r"^(?:and|or)\s+")
 SLASH = re.compile(r"\s*/\s*")
 """A slash and its blanks: ``clairaudience/ clairvoyance``."""
 PER_DAY = re.compile(r"(\d+)/(day|week|month|year)")
@@ -73,6 +72,7 @@ SPELL_LIST = re.compile(rf"(?:^|;|:)\s*(?:0|{ORDINAL})\s*--\s*([^;]*)")
 COPIES = re.compile(r"\((\d+)\)")
 """A spell prepared more than once: ``detect magic (2)``."""
 NAME_END = re.compile(r"\.\s")
+"""Where a spell's name ends in a list that runs on: ``magic missile. Typical ...``."""
 CASTER_LEVEL = re.compile(rf"caster level {ORDINAL}")
 """``Spells (caster level 7th)``."""
 CLASS_LEVEL_CASTER = re.compile(r"caster level equals? (?:to )?(?:the |its |his |her )?[\w' ]*?class level",
@@ -96,6 +96,7 @@ LIKE_NAME = re.compile(r"(?i)spell-? ?like abilit(?:y|ies)|psionics")
 TOGETHER = re.compile(r"\btogether\b")
 """A formian workers' circle: ``Five workers together can create a cure serious wounds effect``."""
 CASTER_WORDS = re.compile(r"caster level|-level caster\b", re.I)
+"""A paragraph that gives a caster level: ``Caster level 6th``, ``as a 7th-level caster``."""
 DRAGON_LIKE = re.compile(r"(?:Other )?Spell-Like Abilities:\s*(?:At will|\d+/day)")
 """A dragon variety's list: ``Other Spell-Like Abilities: 3/day--darkness (juvenile or older ...)``."""
 DRAGON_HEADING = re.compile(r"([A-Z]+) DRAGON")
@@ -111,7 +112,7 @@ def spell_name(entry: str) -> tuple[str, int | None]:
     """A list entry's spell and DC: ``hold person (DC 16)`` -> ``("hold person", 16)``."""
     dc = SPELL_DC.search(entry)
     name = NOT_THE_NAME.sub(" ", drop_parens(entry.lower(), " "))
-    name = LEADING_AND_OR.sub("", BLANKS.sub(" ", name).strip(" .,;:"))
+    name = LEADING_AND_OR.sub("", " ".join(name.split()).strip(" .,;:"))
     name = SLASH.sub("/", QUALIFIER.sub("", name)).strip(" .,;:")
     return name, (number(dc.group(1)) if dc else None)
 

@@ -59,6 +59,7 @@ NO_EFFECT_HERE: dict[str, tuple[str, str]] = {
 pattern, so that an ability of the same name that does something stays ignored): a xorn's ``push``, a storm
 giant's ... ``bull rush``."""
 _NO_EFFECT_WORDS = {key: re.compile(words, re.IGNORECASE) for key, (words, _) in NO_EFFECT_HERE.items()}
+"""The words of :data:`NO_EFFECT_HERE`, compiled."""
 
 
 def incorporeal(ctx: Reading, item: dict) -> dict:

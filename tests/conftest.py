@@ -13,6 +13,15 @@ limits: hypothesis's deadline (200 ms an example) and its too_slow health check 
 which a busy machine stretches many times over (tests/cpu_limits.py)."""
 
 
+@pytest.fixture(autouse=True)
+def no_terminal_size(monkeypatch):
+    """Tables are laid out for a pipe (arena.cli.common.PIPE_WIDTH), whatever terminal runs the tests: a ``COLUMNS``
+    of 80 inherited from the shell (or set by a test runner's worker) once cut the party and sweep tables the tests
+    read. A test that needs a width sets it itself."""
+    monkeypatch.delenv("COLUMNS", raising=False)
+    monkeypatch.delenv("LINES", raising=False)
+
+
 @pytest.fixture
 def spy(monkeypatch):
     """Every check the engine resolves, with its actor and outcome."""

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from arena.errors import ArenaError
 from arena.srd.patterns import DICE, singular
 from arena.srd.prose import following, own_description
-from arena.srd.text import Cell, RawBlock, clean, drop_parens
+from arena.srd.text import Cell, RawBlock, clean, drop_parens, is_dash
 
 ENTRY_NUMBERS = re.compile(rf"{DICE}|[+-]?\d+")
 """The numbers of an ability's entry, left out when its name is looked up: ``Constrict 2d6+9``, ``Poison DC 13``."""
@@ -149,6 +149,11 @@ class Reading:
         """The cell of the field ``name``, which is read next (and reported at)."""
         self.field, self.cell = name, self.block.get(name)
         return self.cell
+
+    def text(self) -> str | None:
+        """The cleaned text of the field being read; None when the block leaves it out (no cell, blank or a dash)."""
+        cell = self.cell
+        return None if cell is None or is_dash(cell.text) else clean(cell.text)
 
     def note(self, kind: str, message: str, text: str | None = None) -> None:
         """A note at the field being read."""

@@ -122,10 +122,9 @@ class HitDiceRead:
 
 
 def read_hit_dice(ctx: Reading) -> HitDiceRead:
-    cell = ctx.cell
-    if cell is None or is_dash(cell.text):
+    text = ctx.text()
+    if text is None:
         raise ctx.error("missing")
-    text = clean(cell.text)
     m = HIT_POINTS.match(text)
     if not m:
         raise ctx.error(f"no hit points in {text[:80]!r} (like '6d8+36 (63 hp)')")
@@ -180,11 +179,11 @@ def read_initiative(ctx: Reading) -> int:
 
 def read_speed(ctx: Reading) -> int:
     """Land speed in feet (0 for a creature that only flies, swims or burrows)."""
-    cell = ctx.cell
-    if cell is None or is_dash(cell.text):
+    text = ctx.text()
+    if text is None:
         ctx.note("unread", "no speed: 30 ft.")
         return 30
-    text = clean(cell.text).lower()
+    text = text.lower()
     if NOT_ON_LAND.match(text):
         return 0
     m = LAND_SPEED.match(text)
@@ -224,10 +223,9 @@ class BabRead:
 
 
 def read_bab_grapple(ctx: Reading) -> BabRead | None:
-    cell = ctx.cell
-    if cell is None or is_dash(cell.text):
+    text = ctx.text()
+    if text is None:
         return None
-    text = clean(cell.text)
     m = BAB_GRAPPLE.match(text)
     if not m:
         raise ctx.error(f"cannot read {text[:60]!r} (like '+4/+14')")
@@ -245,10 +243,9 @@ class SavesRead:
 
 
 def read_saves(ctx: Reading) -> SavesRead:
-    cell = ctx.cell
-    if cell is None or is_dash(cell.text):
+    text = ctx.text()
+    if text is None:
         raise ctx.error("missing")
-    text = clean(cell.text)
     out = {}
     for key, pattern, name in SAVES:
         m = pattern.search(text)
@@ -264,10 +261,9 @@ def read_saves(ctx: Reading) -> SavesRead:
 
 
 def read_ability_scores(ctx: Reading) -> dict[str, int | None]:
-    cell = ctx.cell
-    if cell is None or is_dash(cell.text):
+    text = ctx.text()
+    if text is None:
         raise ctx.error("missing")
-    text = clean(cell.text)
     out: dict[str, int | None] = {}
     for m in ABILITY_SCORE.finditer(text):
         key = m.group(1).lower()
@@ -285,10 +281,9 @@ def read_ability_scores(ctx: Reading) -> dict[str, int | None]:
 
 
 def read_cr(ctx: Reading) -> Fraction:
-    cell = ctx.cell
-    if cell is None or is_dash(cell.text):
+    text = ctx.text()
+    if text is None:
         raise ctx.error("missing")
-    text = clean(cell.text)
     m = CHALLENGE_RATING.match(text)
     if not m:
         raise ctx.error(f"cannot read a challenge rating from {text[:60]!r}")
@@ -303,11 +298,11 @@ def read_cr(ctx: Reading) -> Fraction:
 
 
 def read_feats(ctx: Reading) -> tuple[str, ...]:
-    cell = ctx.cell
-    if cell is None or is_dash(cell.text):
+    text = ctx.text()
+    if text is None:
         return ()
     out = []
-    for part in top_level_split(clean(cell.text), (",",)):
+    for part in top_level_split(text, (",",)):
         part = part.strip().rstrip(".")
         for mark in BONUS_FEAT:
             part = mark.sub("", part)
@@ -355,10 +350,10 @@ def _component_kind(text: str) -> str:
 
 
 def read_armor(ctx: Reading) -> ArmorRead:
-    cell = ctx.cell
-    if cell is None or is_dash(cell.text):
+    text = ctx.text()
+    if text is None:
         raise ctx.error("missing")
-    text = AC_LABEL.sub("", clean(cell.text))
+    text = AC_LABEL.sub("", text)
     m = ARMOR_CLASS.match(text)
     t = TOUCH.search(text)
     f = FLAT_FOOTED.search(text)

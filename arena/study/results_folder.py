@@ -185,19 +185,23 @@ def remove_run_files(folder: Path) -> list[str]:
         for path in (folder / name, folder / (name + ".tmp")):
             if path.is_file():
                 path.unlink()
+    return [*_remove_own(folder / "chunks", lambda name: name == LEDGER_NAME or bool(CHUNK_RE.match(name))),
+            *_remove_own(folder / REPORT_FOLDER, lambda name: bool(REPORT_RE.match(name)))]
+
+
+def _remove_own(inner: Path, ours: Callable[[str], bool]) -> list[str]:
+    """Remove the regular files of ``inner`` whose names are ``ours`` (never a link), then ``inner`` if it is empty;
+    return what was left."""
     left: list[str] = []
-    for sub, pattern in (("chunks", CHUNK_RE), (REPORT_FOLDER, REPORT_RE)):
-        inner = folder / sub
-        if not inner.is_dir():
-            continue
-        for entry in inner.iterdir():
-            ours = entry.name == LEDGER_NAME if sub == "chunks" else False
-            if (ours or pattern.match(entry.name)) and entry.is_file() and not entry.is_symlink():
-                entry.unlink()
-            else:
-                left.append(str(entry))
-        with contextlib.suppress(OSError):
-            inner.rmdir()                          # only if empty
+    if not inner.is_dir():
+        return left
+    for entry in inner.iterdir():
+        if ours(entry.name) and entry.is_file() and not entry.is_symlink():
+            entry.unlink()
+        else:
+            left.append(str(entry))
+    with contextlib.suppress(OSError):
+        inner.rmdir()                              # only if empty
     return left
 
 
@@ -267,18 +271,7 @@ def remove_study_files(folder: Path, kind: str) -> list[str]:
         for path in (folder / name, folder / (name + ".tmp")):
             if path.is_file() and not path.is_symlink():
                 path.unlink()
-    left: list[str] = []
-    parts = folder / "chunks"
-    if parts.is_dir():
-        for entry in parts.iterdir():
-            ours = entry.name == LEDGER_NAME or STUDY_CHUNK_RE.match(entry.name)
-            if ours and entry.is_file() and not entry.is_symlink():
-                entry.unlink()
-            else:
-                left.append(str(entry))
-        with contextlib.suppress(OSError):
-            parts.rmdir()                          # only if empty
-    return left
+    return _remove_own(folder / "chunks", lambda name: name == LEDGER_NAME or bool(STUDY_CHUNK_RE.match(name)))
 
 
 def remove_chunks(parts: Path) -> None:

@@ -105,7 +105,7 @@ def __getattr__(name: str) -> Any:
     if module is None:
         raise AttributeError(f"module 'arena' has no attribute {name!r}")
     value = getattr(import_module(module), _RENAMED.get(name, name))
-    globals()[name] = value                  # later lookups skip this function
+    globals()[name] = value  # later lookups skip this function
     return value
 
 

@@ -153,13 +153,11 @@ class DiceExpr:
 
     @cached_property
     def minimum(self) -> int:
-        return self.constant + sum(s * (k_count(c, k) if s > 0 else k_count(c, k) * d)
-                                   for s, c, d, k in self.dice)
+        return self.constant + sum(s * (k_count(c, k) if s > 0 else k_count(c, k) * d) for s, c, d, k in self.dice)
 
     @cached_property
     def maximum(self) -> int:
-        return self.constant + sum(s * (k_count(c, k) * d if s > 0 else k_count(c, k))
-                                   for s, c, d, k in self.dice)
+        return self.constant + sum(s * (k_count(c, k) * d if s > 0 else k_count(c, k)) for s, c, d, k in self.dice)
 
     @cached_property
     def mean(self) -> float:
@@ -174,7 +172,7 @@ class DiceExpr:
         """Every equally likely total, one per combination of faces, when there are few (one draw per roll)."""
         combos = 1
         for _sign, count, sides, _keep in self.dice:
-            combos *= sides ** min(count, 13)       # 2 ** 13 > TABLE_LIMIT: no need to build a huge number
+            combos *= sides ** min(count, 13)  # 2 ** 13 > TABLE_LIMIT: no need to build a huge number
             if combos > TABLE_LIMIT:
                 return None
         totals = [self.constant]
@@ -210,8 +208,10 @@ class DiceExpr:
         pool of more than 20 dice: icepool would take minutes. (The mean needs no distribution: :attr:`mean`.)"""
         span = self.maximum - self.minimum + 1
         if span > MAX_EXACT_OUTCOMES or any(keep and count > 20 for _s, count, _d, keep in self.dice):
-            raise ArenaError(f"dice expression {str(self)[:60]!r} has too many outcomes ({span:,}) for an exact "
-                             f"distribution (the limit is {MAX_EXACT_OUTCOMES:,}, or 20 dice in a kh/kl pool)")
+            raise ArenaError(
+                f"dice expression {str(self)[:60]!r} has too many outcomes ({span:,}) for an exact "
+                f"distribution (the limit is {MAX_EXACT_OUTCOMES:,}, or 20 dice in a kh/kl pool)"
+            )
         die = icepool.Die([self.constant])
         for sign, count, sides, keep in self.dice:
             one = icepool.d(sides)
@@ -241,11 +241,11 @@ def _group_mean(count: int, sides: int, keep: int) -> Fraction:
     top = keep if keep > 0 else count - (-keep)
     if top == 0:
         return whole
-    numerator = 0                       # the sum, times sides ** count, in integers
+    numerator = 0  # the sum, times sides ** count, in integers
     for x in range(1, sides + 1):
-        a, b = sides - x + 1, x - 1     # faces >= x, faces < x
-        numerator += sum(min(i, top) * comb(count, i) * a ** i * b ** (count - i) for i in range(1, count + 1))
-    highest = Fraction(numerator, sides ** count)
+        a, b = sides - x + 1, x - 1  # faces >= x, faces < x
+        numerator += sum(min(i, top) * comb(count, i) * a**i * b ** (count - i) for i in range(1, count + 1))
+    highest = Fraction(numerator, sides**count)
     return highest if keep > 0 else whole - highest
 
 
@@ -257,16 +257,19 @@ def _tokens(text: str) -> list[str]:
     tokens, pos = [], 0
     text = text.strip()
     if len(text) > MAX_TEXT_LENGTH:
-        raise DiceSyntaxError(f"dice expression {text[:40]!r}... is {len(text):,} characters long "
-                              f"(the limit is {MAX_TEXT_LENGTH})")
+        raise DiceSyntaxError(
+            f"dice expression {text[:40]!r}... is {len(text):,} characters long (the limit is {MAX_TEXT_LENGTH})"
+        )
     while pos < len(text):
         m = _TOKEN.match(text, pos)
         if not m or m.end() == pos:
-            raise DiceSyntaxError(f"dice expression {text!r}: unexpected {text[pos:pos + 5]!r} at column {pos + 1}")
+            raise DiceSyntaxError(f"dice expression {text!r}: unexpected {text[pos : pos + 5]!r} at column {pos + 1}")
         token = m.group(m.lastgroup)
         if m.lastgroup == "num" and len(token.lstrip("0")) > _MAX_DIGITS:
-            raise DiceSyntaxError(f"dice expression {text!r}: the number {token[:12]}... is too large "
-                                  f"(numbers are at most {MAX_CONSTANT:,})")
+            raise DiceSyntaxError(
+                f"dice expression {text!r}: the number {token[:12]}... is too large "
+                f"(numbers are at most {MAX_CONSTANT:,})"
+            )
         tokens.append(token)
         pos = m.end()
     return tokens

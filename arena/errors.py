@@ -18,6 +18,7 @@ def nearest(word: str, choices: Iterable[str], what: str) -> str:
 def one_of(what: str, choices: Iterable[str], note: str = "") -> Callable[[str], str]:
     """A validator accepting only ``choices`` (read when validating: a live registry may grow); the error names the
     nearest choices, then ``note``."""
+
     def check(value: str) -> str:
         if value not in choices:
             raise ValueError(nearest(value, choices, what) + note)

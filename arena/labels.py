@@ -53,5 +53,5 @@ def slug(name: str, fallback: str = "run") -> str:
     if exact:
         return cleaned
     tag = hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:8]
-    stem = cleaned[:MAX_SLUG_LENGTH - 9].rstrip("-.") or fallback
+    stem = cleaned[: MAX_SLUG_LENGTH - 9].rstrip("-.") or fallback
     return f"{stem}-{tag}"

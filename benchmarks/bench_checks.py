@@ -19,14 +19,16 @@ TARGET = 250_000
 def checks_for(rules) -> list[Check]:
     """A PC's and a monster's attack, pressing luck where the rule set lets the roller choose."""
     press = rules.modifiers == "press-luck"
-    return [Check("attack", "pc", 7, 17, threat=19, press_luck=press),
-            Check("attack", "monster", 8, 18, press_luck=press and rules.players_roll_all)]
+    return [
+        Check("attack", "pc", 7, 17, threat=19, press_luck=press),
+        Check("attack", "monster", 8, 18, press_luck=press and rules.players_roll_all),
+    ]
 
 
 def measure(rules, n: int) -> float:
     checks = checks_for(rules)
     stream = Stream(1)
-    for check in checks:           # compile once, as a fight does
+    for check in checks:  # compile once, as a fight does
         resolve(check, rules, stream)
     a, b = checks
     start = time.process_time()

@@ -108,8 +108,10 @@ def main(argv: list[str] | None = None) -> int:
     scenario = load_scenarios(ROOT / "scenarios" / "reference.yaml")[0]
     grid = default_grid()
     print(f"reference scenario, {len(grid)} rule sets x {args.n} encounters = {len(grid) * args.n:,}")
-    print(f"this machine: {args.workers} independent CPU-bound processes run {parallel_capacity(args.workers):.2f}x "
-          "as fast as one (the ceiling for any speed-up below)")
+    print(
+        f"this machine: {args.workers} independent CPU-bound processes run {parallel_capacity(args.workers):.2f}x "
+        "as fast as one (the ceiling for any speed-up below)"
+    )
     with tempfile.TemporaryDirectory() as tmp:
         one = timed_run(scenario, Path(tmp) / "one", args.n, 1)
         print(f"1 worker : {one:8,.0f} encounters/s")
@@ -122,17 +124,22 @@ def main(argv: list[str] | None = None) -> int:
             sampler = TreeSampler()
             sampler.start()
             t0 = time.perf_counter()
-            outcome = run_experiment([scenario], Path(tmp) / "million", n=per_rule_set, workers=args.workers,
-                                     force=True)
+            outcome = run_experiment(
+                [scenario], Path(tmp) / "million", n=per_rule_set, workers=args.workers, force=True
+            )
             seconds = time.perf_counter() - t0
             sampler.stop.set()
             sampler.join()
             own, _ = _peak_mib()
             size = (Path(tmp) / "million" / "encounters.parquet").stat().st_size / 2**20
-            print(f"million: {outcome.encounters:,} encounters in {seconds:,.0f} s "
-                  f"({outcome.encounters / seconds:,.0f}/s), encounters.parquet {size:,.1f} MiB")
-            print(f"peak memory of the whole process tree (sampled every 0.5 s): {sampler.peak:,.0f} MiB "
-                  f"(target < 1024 MiB); peak of this process alone (getrusage): {own:,.0f} MiB")
+            print(
+                f"million: {outcome.encounters:,} encounters in {seconds:,.0f} s "
+                f"({outcome.encounters / seconds:,.0f}/s), encounters.parquet {size:,.1f} MiB"
+            )
+            print(
+                f"peak memory of the whole process tree (sampled every 0.5 s): {sampler.peak:,.0f} MiB "
+                f"(target < 1024 MiB); peak of this process alone (getrusage): {own:,.0f} MiB"
+            )
     return 0
 
 

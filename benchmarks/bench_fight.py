@@ -28,9 +28,12 @@ MONSTERS = [("bugbear", 2), ("ogre", 1), ("dire-wolf", 1)]
 
 
 def encounter(die: str):
-    return prepare(generate_party(5, die), [(get_creature(name), n) for name, n in MONSTERS],
-                   party_tactics=TacticsSettings(press_luck="when-better", called_shot="when-better"),
-                   monster_tactics=TacticsSettings(press_luck="when-better", called_shot="when-better"))
+    return prepare(
+        generate_party(5, die),
+        [(get_creature(name), n) for name, n in MONSTERS],
+        party_tactics=TacticsSettings(press_luck="when-better", called_shot="when-better"),
+        monster_tactics=TacticsSettings(press_luck="when-better", called_shot="when-better"),
+    )
 
 
 def measure(rules: RuleSet, n: int, encounters: dict) -> tuple[float, float]:
@@ -70,8 +73,10 @@ def main() -> None:
     slowest = min(best, key=best.get)
     if "d20" in best:
         print(f"standard: best {best['d20']:,.0f}/s, median {median['d20']:,.0f}/s (target {TARGET:,})")
-    print(f"slowest: {slowest} best {best[slowest]:,.0f}/s, median {median[slowest]:,.0f}/s "
-          f"(target {TARGET // 2:,}); lowest median {min(median.values()):,.0f}/s")
+    print(
+        f"slowest: {slowest} best {best[slowest]:,.0f}/s, median {median[slowest]:,.0f}/s "
+        f"(target {TARGET // 2:,}); lowest median {min(median.values()):,.0f}/s"
+    )
 
 
 if __name__ == "__main__":

@@ -53,8 +53,17 @@ def instructions(key: str, count: int, hash_seed: int, model: str = "default") -
     env = {**os.environ, "PYTHONHASHSEED": str(hash_seed), **ONE_THREAD}
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "callgrind.out"
-        command = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable, __file__,
-                   "--child", key, str(count), model]
+        command = [
+            "valgrind",
+            "--tool=callgrind",
+            f"--callgrind-out-file={out}",
+            sys.executable,
+            __file__,
+            "--child",
+            key,
+            str(count),
+            model,
+        ]
         done = subprocess.run(command, capture_output=True, text=True, check=True, env=env)
         found = re.search(r"Collected\s*:\s*(\d+)", done.stderr)
         if not found:
@@ -68,8 +77,12 @@ def main() -> None:
     parser.add_argument("--small", type=int, default=200)
     parser.add_argument("--large", type=int, default=600)
     parser.add_argument("--hash-seeds", default="0,1,2", help="PYTHONHASHSEED values to average over")
-    parser.add_argument("--model", choices=("default", "legacy"), default="default",
-                        help="the fight model: today's defaults, or the one before 0.3")
+    parser.add_argument(
+        "--model",
+        choices=("default", "legacy"),
+        default="default",
+        help="the fight model: today's defaults, or the one before 0.3",
+    )
     parser.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -83,8 +96,11 @@ def main() -> None:
             large = instructions(key, args.large, seed, args.model)
             per_fight.append((large - small) / (args.large - args.small))
         mean = sum(per_fight) / len(per_fight)
-        print(f"{key:<28} {args.model:<8} {mean:>12,.0f} instructions per reference fight (mean of hash seeds "
-              f"{args.hash_seeds}: {min(per_fight):,.0f} to {max(per_fight):,.0f})", flush=True)
+        print(
+            f"{key:<28} {args.model:<8} {mean:>12,.0f} instructions per reference fight (mean of hash seeds "
+            f"{args.hash_seeds}: {min(per_fight):,.0f} to {max(per_fight):,.0f})",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

@@ -45,10 +45,22 @@ print(usage.ru_utime + usage.ru_stime - start)
 
 def cpu_seconds(tree: Path, key: str, fights: int) -> float:
     """CPU seconds a child process with ``tree``'s engine takes for ``fights`` reference fights."""
-    env = {**os.environ, "PYTHONPATH": str(tree), "PYTHONHASHSEED": "0", "OPENBLAS_NUM_THREADS": "1",
-           "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
-    done = subprocess.run([sys.executable, "-c", CHILD, str(tree), key, str(fights)], capture_output=True,
-                          text=True, check=True, env=env, cwd=tree)
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(tree),
+        "PYTHONHASHSEED": "0",
+        "OPENBLAS_NUM_THREADS": "1",
+        "OMP_NUM_THREADS": "1",
+        "MKL_NUM_THREADS": "1",
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", CHILD, str(tree), key, str(fights)],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=env,
+        cwd=tree,
+    )
     return float(done.stdout.strip().splitlines()[-1])
 
 
@@ -66,10 +78,14 @@ def main() -> None:
         order = (first, second) if round_ % 2 == 0 else (second, first)
         times = {tree: cpu_seconds(tree, args.rules, args.fights) for tree in order}
         ratios.append(times[second] / times[first])
-        print(f"round {round_ + 1:>2}: first {times[first]:.3f} s, second {times[second]:.3f} s, "
-              f"ratio {ratios[-1]:.4f}", flush=True)
-    print(f"{args.rules}: second / first, median of {len(ratios)} rounds: {statistics.median(ratios):.4f} "
-          f"(range {min(ratios):.4f} to {max(ratios):.4f})")
+        print(
+            f"round {round_ + 1:>2}: first {times[first]:.3f} s, second {times[second]:.3f} s, ratio {ratios[-1]:.4f}",
+            flush=True,
+        )
+    print(
+        f"{args.rules}: second / first, median of {len(ratios)} rounds: {statistics.median(ratios):.4f} "
+        f"(range {min(ratios):.4f} to {max(ratios):.4f})"
+    )
 
 
 if __name__ == "__main__":

@@ -18,8 +18,10 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-WIDTH_PROBE = ("<script>window.addEventListener('load', () => { document.title = 'scroll-width=' + "
-               "document.documentElement.scrollWidth; });</script>")
+WIDTH_PROBE = (
+    "<script>window.addEventListener('load', () => { document.title = 'scroll-width=' + "
+    "document.documentElement.scrollWidth; });</script>"
+)
 
 
 def chromium() -> str | None:
@@ -34,11 +36,26 @@ def chromium() -> str | None:
 def _run(browser: str, *args: str) -> subprocess.CompletedProcess:
     # A new empty profile, and no background connections: a closed network (CI's) refuses them, many at a time.
     with tempfile.TemporaryDirectory() as profile:
-        return subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-                               "--no-first-run", "--disable-dev-shm-usage", "--disable-quic",
-                               "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                               f"--user-data-dir={profile}", *args],
-                              capture_output=True, text=True, timeout=120)
+        return subprocess.run(
+            [
+                browser,
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--hide-scrollbars",
+                "--no-first-run",
+                "--disable-dev-shm-usage",
+                "--disable-quic",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                f"--user-data-dir={profile}",
+                *args,
+            ],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
 
 
 def scroll_width(browser: str, page: Path, width: int) -> int:
@@ -73,16 +90,33 @@ def main(argv: list[str] | None = None) -> int:
         results = args.results
         if results is None:
             results = Path(tmp) / "ref"
-            subprocess.run([sys.executable, "-m", "arena", "run", str(ROOT / "scenarios" / "reference.yaml"), "--n",
-                            "200", "--out", str(results), "--quiet"], check=True)
+            subprocess.run(
+                [
+                    sys.executable,
+                    "-m",
+                    "arena",
+                    "run",
+                    str(ROOT / "scenarios" / "reference.yaml"),
+                    "--n",
+                    "200",
+                    "--out",
+                    str(results),
+                    "--quiet",
+                ],
+                check=True,
+            )
         page_dir = Path(tmp) / "page"
-        subprocess.run([sys.executable, "-m", "arena", "report", str(results), "--format", "html", "--out",
-                        str(page_dir)], check=True)
+        subprocess.run(
+            [sys.executable, "-m", "arena", "report", str(results), "--format", "html", "--out", str(page_dir)],
+            check=True,
+        )
         page = page_dir / "report.html"
         screenshot(browser, page, args.out.resolve(), args.width)
         wide = scroll_width(browser, page, args.width)
-    print(f"wrote {args.out}; page scroll width {wide}px in a {args.width}px window"
-          + (" (fits)" if wide <= args.width else " (TOO WIDE)"))
+    print(
+        f"wrote {args.out}; page scroll width {wide}px in a {args.width}px window"
+        + (" (fits)" if wide <= args.width else " (TOO WIDE)")
+    )
     return 0 if wide <= args.width else 1
 
 

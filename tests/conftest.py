@@ -5,8 +5,9 @@ from hypothesis import HealthCheck, settings
 
 from arena.combat.engine import Fight
 
-settings.register_profile("deterministic", derandomize=True, database=None, deadline=None,
-                          suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile(
+    "deterministic", derandomize=True, database=None, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 settings.load_profile("deterministic")
 """Property tests draw the same examples on every run and machine: a failure is a bug, never a flake. No wall-clock
 limits: hypothesis's deadline (200 ms an example) and its too_slow health check time examples on the wall clock,

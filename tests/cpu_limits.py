@@ -112,8 +112,9 @@ def _describe(args: Any) -> str:
     return shlex.join(str(a) for a in args)
 
 
-def run(args: Sequence[Any] | str, *, cpu: float, preexec_fn: Callable[[], None] | None = None,
-        **kwargs: Any) -> subprocess.CompletedProcess:
+def run(
+    args: Sequence[Any] | str, *, cpu: float, preexec_fn: Callable[[], None] | None = None, **kwargs: Any
+) -> subprocess.CompletedProcess:
     """``subprocess.run(args, **kwargs)`` in a child limited to ``cpu`` seconds of CPU time.
 
     Raises :class:`CPULimitExceeded` when the child was stopped at that limit, and :class:`Hang` (after killing
@@ -137,8 +138,10 @@ def run(args: Sequence[Any] | str, *, cpu: float, preexec_fn: Callable[[], None]
     _log(used, cpu, _describe(args))
     if killed_at_cpu_limit(proc.returncode, used, cpu):
         stderr = proc.stderr if isinstance(proc.stderr, str) else (proc.stderr or b"").decode("utf-8", "replace")
-        raise CPULimitExceeded(f"{cpu_message(cpu)} (killed by signal {-proc.returncode}): {_describe(args)}"
-                               + (f"\nstderr: {stderr[-2000:]}" if stderr else ""))
+        raise CPULimitExceeded(
+            f"{cpu_message(cpu)} (killed by signal {-proc.returncode}): {_describe(args)}"
+            + (f"\nstderr: {stderr[-2000:]}" if stderr else "")
+        )
     return proc
 
 
@@ -152,7 +155,7 @@ def call(func: Callable[..., Any], /, *args: Any, cpu: float, **kwargs: Any) -> 
     sys.stdout.flush()
     sys.stderr.flush()
     pid = os.fork()
-    if pid == 0:                                           # the child: never returns
+    if pid == 0:  # the child: never returns
         try:
             os.close(read_end)
             limit_cpu(cpu)

@@ -13,9 +13,16 @@ from pathlib import Path
 
 from arena.rules import RuleSet
 
-SCHEMA = {"winner": "string", "rounds": "int64", "party_hp_lost": "float64", "pcs_dead": "int64",
-          "hits_monsters": "int64", "attacks_monsters": "int64", "damage_monsters": "int64",
-          "lucky_damage_monsters": "int64"}
+SCHEMA = {
+    "winner": "string",
+    "rounds": "int64",
+    "party_hp_lost": "float64",
+    "pcs_dead": "int64",
+    "hits_monsters": "int64",
+    "attacks_monsters": "int64",
+    "damage_monsters": "int64",
+    "lucky_damage_monsters": "int64",
+}
 
 
 @dataclass
@@ -35,8 +42,14 @@ class FakeScenario:
         return {"edge": self.edge}
 
     def model_dump(self, mode: str = "python") -> dict:
-        return {"name": self.name, "n": self.n, "seed": self.seed, "keys": list(self.keys), "edge": self.edge,
-                **self.extra}
+        return {
+            "name": self.name,
+            "n": self.n,
+            "seed": self.seed,
+            "keys": list(self.keys),
+            "edge": self.edge,
+            **self.extra,
+        }
 
 
 def _u(seed: int, salt: str) -> float:
@@ -65,9 +78,16 @@ class FakeSimulator:
         hits = int(attacks * _u(seed, "hits"))
         damage = hits * 7
         lucky = 7 * int(hits * _u(seed + len(rules.key), "lucky") * 0.3)
-        return {"winner": winner, "rounds": rounds, "party_hp_lost": round(_u(seed, "hp") * (1 - chance), 4),
-                "pcs_dead": int(winner == "monsters"), "hits_monsters": hits, "attacks_monsters": attacks,
-                "damage_monsters": damage, "lucky_damage_monsters": lucky}
+        return {
+            "winner": winner,
+            "rounds": rounds,
+            "party_hp_lost": round(_u(seed, "hp") * (1 - chance), 4),
+            "pcs_dead": int(winner == "monsters"),
+            "hits_monsters": hits,
+            "attacks_monsters": attacks,
+            "damage_monsters": damage,
+            "lucky_damage_monsters": lucky,
+        }
 
 
 class InterruptingSimulator(FakeSimulator):

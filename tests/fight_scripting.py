@@ -8,22 +8,41 @@ from arena.world.creatures import Creature
 SWORD = {"name": "sword", "bonuses": [5], "damage": "1d6", "damage_types": ["slashing"]}
 
 
-def stat_block(name: str, side: str = "monster", hp: int = 30, ac: int = 12, attack: dict | None = None, *,
-               flat_footed_ac: int | None = None, hit_dice: str = "3d8", saves: dict | None = None,
-               **extra) -> Creature:
+def stat_block(
+    name: str,
+    side: str = "monster",
+    hp: int = 30,
+    ac: int = 12,
+    attack: dict | None = None,
+    *,
+    flat_footed_ac: int | None = None,
+    hit_dice: str = "3d8",
+    saves: dict | None = None,
+    **extra,
+) -> Creature:
     """An inline humanoid with one attack routine (a sword unless told), for engine tests (3d8 hit dice: first hit
     die 8; default parts head +4, hand +4, eye +8 ...)."""
-    fields = dict(name=name, type="humanoid", side=side, hp=hp, hit_dice=hit_dice, ac=ac, touch_ac=10,
-                  flat_footed_ac=ac if flat_footed_ac is None else flat_footed_ac, bab=3, grapple=3,
-                  saves=saves or {"fort": 2, "ref": 2, "will": 2}, attack=[[attack or SWORD]])
+    fields = dict(
+        name=name,
+        type="humanoid",
+        side=side,
+        hp=hp,
+        hit_dice=hit_dice,
+        ac=ac,
+        touch_ac=10,
+        flat_footed_ac=ac if flat_footed_ac is None else flat_footed_ac,
+        bab=3,
+        grapple=3,
+        saves=saves or {"fort": 2, "ref": 2, "will": 2},
+        attack=[[attack or SWORD]],
+    )
     if side == "monster":
         fields["cr"] = 1
     fields.update(extra)
     return Creature(**fields)
 
 
-def make_fight(party: list[Creature], monsters: list[Creature], key: str = "d20", seed: int = 0,
-               **options) -> Fight:
+def make_fight(party: list[Creature], monsters: list[Creature], key: str = "d20", seed: int = 0, **options) -> Fight:
     """One of each monster against the party, with the log on."""
     return Fight(prepare(party, [(m, 1) for m in monsters], **options), RuleSet.from_key(key), seed, log=True)
 
@@ -61,9 +80,21 @@ def d20(natural: int) -> tuple[int, int]:
 def beast(name: str = "beast", **extra) -> Creature:
     """A Large animal with a bite and two claws (CR 3), the special-ability tests' subject; ``extra`` adds the
     ability under test."""
-    fields = dict(size="large", type="animal", hp=40, hit_dice="5d8+15", ac=14, touch_ac=10, flat_footed_ac=13,
-                  bab=3, grapple=12, saves={"fort": 7, "ref": 5, "will": 2}, attack=BITE,
-                  full_attack=[[BITE, CLAWS]], cr=3)
+    fields = dict(
+        size="large",
+        type="animal",
+        hp=40,
+        hit_dice="5d8+15",
+        ac=14,
+        touch_ac=10,
+        flat_footed_ac=13,
+        bab=3,
+        grapple=12,
+        saves={"fort": 7, "ref": 5, "will": 2},
+        attack=BITE,
+        full_attack=[[BITE, CLAWS]],
+        cr=3,
+    )
     fields.update(extra)
     return stat_block(name, **fields)
 

@@ -97,8 +97,15 @@ UID_BLOCK = 5000
 COMMANDS = ("odds", "bestiary", "party", "el", "fight", "run", "report", "compare", "check", "claims", "calibrate")
 PRIVATE = (".io", ".tmp", ".home")
 """Folders of {TMP} that belong to the harness, not to the case."""
-COMPLETE_NAMES = ("encounters.parquet", "summary.csv", "report.md", "report.html", "calibration.csv", "claims.md",
-                  "delta-cr.png")
+COMPLETE_NAMES = (
+    "encounters.parquet",
+    "summary.csv",
+    "report.md",
+    "report.html",
+    "calibration.csv",
+    "claims.md",
+    "delta-cr.png",
+)
 """A file of one of these names, created or changed by a case that failed, is a folder left looking complete."""
 MAX_ERROR_LINE = 5000
 """An error line longer than this echoes a whole value back (a 3 MB name, say) instead of naming it."""
@@ -140,13 +147,31 @@ STAT_BLOCK = {
 
 SUITE = {
     "defaults": {"n": 20, "seed": 1},
-    "checks": [{"name": "the fighter sometimes wins", "file": "duel.yaml", "win_rate": {"rules": "d20", "min": 0.0,
-                                                                                         "max": 1.0}}],
+    "checks": [
+        {
+            "name": "the fighter sometimes wins",
+            "file": "duel.yaml",
+            "win_rate": {"rules": "d20", "min": 0.0, "max": 1.0},
+        }
+    ],
 }
 """The standard regression suite (``work/suite.yaml``)."""
 
-RESUME_RUN = ["run", "duel6.yaml", "--n", "600", "--grid", "d20,3d6", "--chunk", "150", "--workers", "1",
-              "--quiet", "--out", "out"]
+RESUME_RUN = [
+    "run",
+    "duel6.yaml",
+    "--n",
+    "600",
+    "--grid",
+    "d20,3d6",
+    "--chunk",
+    "150",
+    "--workers",
+    "1",
+    "--quiet",
+    "--out",
+    "out",
+]
 """The run that the resume templates are made with (``duel6.yaml`` is the duel with n 600)."""
 
 
@@ -161,8 +186,12 @@ def dump(doc: Any) -> str:
 
 @functools.cache
 def standard_files() -> dict[str, str]:
-    return {"duel.yaml": dump(DUEL), "statblock.yaml": dump(STAT_BLOCK), "suite.yaml": dump(SUITE),
-            "duel6.yaml": dump({**DUEL, "n": 600})}
+    return {
+        "duel.yaml": dump(DUEL),
+        "statblock.yaml": dump(STAT_BLOCK),
+        "suite.yaml": dump(SUITE),
+        "duel6.yaml": dump({**DUEL, "n": 600}),
+    }
 
 
 # --------------------------------------------------------------------------------------------- generators
@@ -222,12 +251,12 @@ def statblock_doc(spec: dict) -> dict:
 
 def scenario_doc(spec: dict) -> Any:
     doc = _apply(DUEL, spec)
-    if "inline" in spec:              # a generated stat block as an inline monster
+    if "inline" in spec:  # a generated stat block as an inline monster
         doc["monsters"] = [{"count": spec.get("count", 1), "stat_block": statblock_doc(spec["inline"])}]
-    if "inline_pc" in spec:           # ... or as an inline party member
+    if "inline_pc" in spec:  # ... or as an inline party member
         doc["party"] = [{"stat_block": {**statblock_doc(spec["inline_pc"]), "side": "pc", "cr": None}}]
         doc["party"][0]["stat_block"].pop("cr")
-    if "copies" in spec:              # a top-level list of scenarios
+    if "copies" in spec:  # a top-level list of scenarios
         return [{**doc, "name": f"{doc['name']}-{i}"} for i in range(spec["copies"])]
     return doc
 
@@ -265,8 +294,13 @@ def nesting(depth: int, style: str = "flow-list", base: str = "none") -> str:
 
 
 def base_text(kind: str) -> str:
-    return {"scenario": dump(DUEL), "statblock": dump(STAT_BLOCK), "suite": dump(SUITE),
-            "results": dump(DUEL), "none": dump(DUEL)}[kind]
+    return {
+        "scenario": dump(DUEL),
+        "statblock": dump(STAT_BLOCK),
+        "suite": dump(SUITE),
+        "results": dump(DUEL),
+        "none": dump(DUEL),
+    }[kind]
 
 
 def inject(char: str, where: str = "value", base: str = "scenario") -> str:
@@ -281,7 +315,7 @@ def inject(char: str, where: str = "value", base: str = "scenario") -> str:
         return f"# a comment {char} here\n" + text
     if where == "key":
         return f"{first_key}{char}:{rest}"
-    if where == "value":                      # inside the first plain value (the name)
+    if where == "value":  # inside the first plain value (the name)
         line, nl, others = text.partition("\n")
         return f"{line}{char}x{nl}{others}"
     if where == "quoted":
@@ -299,8 +333,11 @@ def big(size_mb: float = 10, style: str = "comment", base: str = "scenario") -> 
         line = "# " + "x" * 98 + "\n"
         return text + line * (size // len(line))
     if style == "scalar":
-        return text.replace("description: Fighter 1 against an orc.", "description: " + "x" * size, 1) \
-            if "description:" in text else text + "notes: " + "x" * size + "\n"
+        return (
+            text.replace("description: Fighter 1 against an orc.", "description: " + "x" * size, 1)
+            if "description:" in text
+            else text + "notes: " + "x" * size + "\n"
+        )
     if style == "monsters":
         return dump({k: v for k, v in DUEL.items() if k != "monsters"}) + "monsters:\n" + "- orc\n" * (size // 6)
     if style == "lines":
@@ -311,9 +348,11 @@ def big(size_mb: float = 10, style: str = "comment", base: str = "scenario") -> 
 def policy(kind: str, name: str = "hostile") -> str:
     """A policy file registering ``name``; it writes ``policy-ran-<name>.txt`` when it is imported (so a case can
     tell whether it ran) and then misbehaves as ``kind`` says, at import or in a decision."""
-    head = ("import os, sys, time\nfrom pathlib import Path\n"
-            "from arena.combat.tactics import NOTHING, Action, register\n"
-            f"Path('policy-ran-{name}.txt').write_text('ran')\n")
+    head = (
+        "import os, sys, time\nfrom pathlib import Path\n"
+        "from arena.combat.tactics import NOTHING, Action, register\n"
+        f"Path('policy-ran-{name}.txt').write_text('ran')\n"
+    )
     at_import = {
         "exit-import": "sys.exit(0)\n",
         "raise-import": "raise RuntimeError('boom at import')\n",
@@ -325,7 +364,7 @@ def policy(kind: str, name: str = "hostile") -> str:
     }
     decisions = {
         "benign": "    target = max(view.reachable(creature), key=lambda e: e.hp, default=None)\n"
-                  "    return Action('attack', target) if target is not None else NOTHING\n",
+        "    return Action('attack', target) if target is not None else NOTHING\n",
         "exit-decision": "    sys.exit(0)\n",
         "osexit-decision": "    os._exit(0)\n",
         "raise-decision": "    raise ValueError('boom in a decision')\n",
@@ -384,8 +423,11 @@ def generate(spec: Any, tmp: str) -> bytes:
     elif gen == "random_bytes":
         data = random.Random(spec.get("seed", 1)).randbytes(spec.get("size", 4096))
     elif gen == "invalid_utf8":
-        data = base_text(spec.get("base", "scenario")).replace("Fighter", "Fi\udcff\udcfeghter").encode(
-            "utf-8", "surrogateescape")
+        data = (
+            base_text(spec.get("base", "scenario"))
+            .replace("Fighter", "Fi\udcff\udcfeghter")
+            .encode("utf-8", "surrogateescape")
+        )
         if spec.get("base") not in (None, "scenario", "results", "none"):
             data = b"# \xff\xfe\xc3\x28 bad bytes\n" + base_text(spec["base"]).encode()
     elif gen == "utf16":
@@ -403,7 +445,7 @@ def generate(spec: Any, tmp: str) -> bytes:
     elif gen == "base":
         text = base_text(spec.get("kind", "scenario"))
     elif gen == "parquet":
-        data = b""                    # written by the runner (needs pyarrow and the reference run)
+        data = b""  # written by the runner (needs pyarrow and the reference run)
     else:
         raise ValueError(f"unknown generator {gen!r}")
     if data is None:
@@ -511,10 +553,19 @@ def _case(raw: dict, source: str, defaults: dict) -> Case:
     case_id = str(raw.pop("id"))
     kwargs: dict[str, Any] = {}
     for key, value in raw.items():
-        if key in ("exit", "error_names", "stderr_has", "must_not_exist", "outside_ok", "not_in_output", "tags",
-                   "unchanged"):
-            value = tuple(int(v) for v in _as_tuple(value)) if key == "exit" else tuple(str(v) for v in
-                                                                                         _as_tuple(value))
+        if key in (
+            "exit",
+            "error_names",
+            "stderr_has",
+            "must_not_exist",
+            "outside_ok",
+            "not_in_output",
+            "tags",
+            "unchanged",
+        ):
+            value = (
+                tuple(int(v) for v in _as_tuple(value)) if key == "exit" else tuple(str(v) for v in _as_tuple(value))
+            )
         if key == "modes":
             value = {k: int(str(v), 8) for k, v in value.items()}
         kwargs[key] = value
@@ -589,7 +640,7 @@ def _matrix(group: dict, inputs: dict, source: str, defaults: dict) -> list[Case
                 raw["error_names"] = [shown, Path(shown).name]
             raw["id"] = pattern.replace("{input}", input_name).replace("{command}", command_name)
             raw = _format(raw, names)
-            if "stat" in spec:           # the input's stat-block changes, wherever the command says <STAT>
+            if "stat" in spec:  # the input's stat-block changes, wherever the command says <STAT>
                 raw = _substitute(raw, "<STAT>", spec["stat"])
             out.append(_case(raw, source, defaults))
     return out
@@ -620,7 +671,7 @@ class Result:
 
 def traceback_summary(text: str) -> tuple[str, str]:
     """(exception type, innermost ``arena/`` frame as ``file:line in func``) of the last traceback in ``text``."""
-    block = text[text.rfind("Traceback (most recent call last)"):]
+    block = text[text.rfind("Traceback (most recent call last)") :]
     frames = re.findall(r'File "([^"]+)", line (\d+), in (\S+)', block)
     arena_frames = [f for f in frames if "/arena/" in f[0] and "/tests/" not in f[0]]
     frame = arena_frames[-1] if arena_frames else (frames[-1] if frames else ("?", "?", "?"))
@@ -629,8 +680,11 @@ def traceback_summary(text: str) -> tuple[str, str]:
         where = "arena/" + where
     kind = "?"
     for line in block.splitlines()[1:]:
-        m = re.match(r"^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Warning|Failure|Timeout|"
-                     r"Exhausted|Overflow|StopIteration|Fault))\b", line)
+        m = re.match(
+            r"^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Warning|Failure|Timeout|"
+            r"Exhausted|Overflow|StopIteration|Fault))\b",
+            line,
+        )
         if m:
             kind = m.group(1)
     if kind == "?":
@@ -724,13 +778,34 @@ def preload() -> None:
     """Import what the commands import, once, in the parent: every case's child starts with it loaded."""
     import importlib
 
-    for name in ("arena.cli", "arena.study.scenario", "arena.study.experiment", "arena.combat.engine",
-                 "arena.study.analysis", "arena.study.report", "arena.study.regression", "arena.study.calibrate",
-                 "arena.study.claims", "arena.world.bestiary", "arena.world.party", "arena.study.results_folder",
-                 "arena.labels", "pyarrow", "pyarrow.parquet", "pandas",
-                 "scipy.stats", "statsmodels.api", "statsmodels.stats.proportion",
-                 "statsmodels.stats.contingency_tables", "joblib", "rich.console", "rich.table", "rich.progress",
-                 "matplotlib", "matplotlib.pyplot"):
+    for name in (
+        "arena.cli",
+        "arena.study.scenario",
+        "arena.study.experiment",
+        "arena.combat.engine",
+        "arena.study.analysis",
+        "arena.study.report",
+        "arena.study.regression",
+        "arena.study.calibrate",
+        "arena.study.claims",
+        "arena.world.bestiary",
+        "arena.world.party",
+        "arena.study.results_folder",
+        "arena.labels",
+        "pyarrow",
+        "pyarrow.parquet",
+        "pandas",
+        "scipy.stats",
+        "statsmodels.api",
+        "statsmodels.stats.proportion",
+        "statsmodels.stats.contingency_tables",
+        "joblib",
+        "rich.console",
+        "rich.table",
+        "rich.progress",
+        "matplotlib",
+        "matplotlib.pyplot",
+    ):
         with contextlib.suppress(Exception):
             importlib.import_module(name)
     with contextlib.suppress(Exception):
@@ -745,14 +820,21 @@ def preload() -> None:
     import gc
 
     gc.collect()
-    gc.freeze()          # forked children then leave the parent's objects alone (fewer copied pages)
+    gc.freeze()  # forked children then leave the parent's objects alone (fewer copied pages)
 
 
-WARM_UP = (["fight", "duel.yaml"], ["fight", "duel.yaml", "--rules", "3d6+prad+luck+open+called", "--json"],
-           ["odds", "attack", "--bonus", "5", "--ac", "18"], ["bestiary", "validate", "statblock.yaml"],
-           ["run", "duel.yaml", "--n", "2", "--workers", "1", "--quiet", "--out", "w"], ["report", "w"],
-           ["compare", "w", "w"], ["check", "suite.yaml", "--workers", "1"], ["el", "troll:4"],
-           ["odds", "nonsense"])
+WARM_UP = (
+    ["fight", "duel.yaml"],
+    ["fight", "duel.yaml", "--rules", "3d6+prad+luck+open+called", "--json"],
+    ["odds", "attack", "--bonus", "5", "--ac", "18"],
+    ["bestiary", "validate", "statblock.yaml"],
+    ["run", "duel.yaml", "--n", "2", "--workers", "1", "--quiet", "--out", "w"],
+    ["report", "w"],
+    ["compare", "w", "w"],
+    ["check", "suite.yaml", "--workers", "1"],
+    ["el", "troll:4"],
+    ["odds", "nonsense"],
+)
 """Commands run once in the parent before any case: each forked child then finds the lazy imports done and the
 pure caches (compiled checks, generated parties, typer's help machinery) filled, instead of paying ~70 ms for
 them in every case. Nothing here is hostile, and no policy file is loaded (the registry stays built-in)."""
@@ -773,8 +855,12 @@ def warm_up() -> None:
         for argv in WARM_UP:
             sys.argv = ["arena", *argv]
             # warming only: a failure here is the corpus's to find, not this function's
-            with open(os.devnull, "w") as null, cl.redirect_stdout(null), cl.redirect_stderr(null), \
-                    cl.suppress(BaseException):
+            with (
+                open(os.devnull, "w") as null,
+                cl.redirect_stdout(null),
+                cl.redirect_stderr(null),
+                cl.suppress(BaseException),
+            ):
                 main()
     finally:
         sys.argv = saved
@@ -788,7 +874,7 @@ class Runner:
     def __init__(self, root: Path | None = None, jobs: int | None = None):
         self.root = Path(root or tempfile.mkdtemp(prefix="arena-hostile-"))
         os.chmod(self.root, 0o711)
-        self.jobs = jobs or (os.cpu_count() or 1) + 1   # one more than the cores: the parent's own work overlaps
+        self.jobs = jobs or (os.cpu_count() or 1) + 1  # one more than the cores: the parent's own work overlaps
         self.as_root = os.geteuid() == 0
         self.counter = 0
         self.templates: dict[str, Path] = {}
@@ -821,7 +907,7 @@ class Runner:
             base = chooser.choice(blocks)
             if not any(base <= u < base + UID_BLOCK for u in used):
                 return base
-        base = UID_BASE                   # a namespace that maps few ids: the first free block, as it always was
+        base = UID_BASE  # a namespace that maps few ids: the first free block, as it always was
         while any(base <= u < base + UID_BLOCK for u in used):
             base += UID_BLOCK
         return base
@@ -874,13 +960,14 @@ class Runner:
         for name, spec in case.files.items():
             path = work / name.replace("{TMP}", placeholder)
             path.parent.mkdir(parents=True, exist_ok=True)
-            if name.endswith("/*"):            # {count, each}: a folder of that many files
+            if name.endswith("/*"):  # {count, each}: a folder of that many files
                 data = generate(spec["each"], placeholder)
                 for i in range(spec["count"]):
                     (path.parent / f"f{i:06d}.yaml").write_bytes(data)
                 continue
-            if isinstance(spec, dict) and (spec.get("gen") == "parquet" or (spec.get("gen") == "base" and
-                                                                             spec.get("kind") == "results")):
+            if isinstance(spec, dict) and (
+                spec.get("gen") == "parquet" or (spec.get("gen") == "base" and spec.get("kind") == "results")
+            ):
                 self._parquet(path, spec)
             else:
                 path.write_bytes(generate(spec, placeholder))
@@ -964,8 +1051,9 @@ class Runner:
             if interrupt:
                 chunks = sorted((out / "chunks").glob("*.parquet"))
                 if len(chunks) < 4 or not (out / "manifest.json").exists():
-                    raise RuntimeError(f"the partial run left {len(chunks)} chunks (exit {result.code}): "
-                                       f"{result.stderr[-500:]}")
+                    raise RuntimeError(
+                        f"the partial run left {len(chunks)} chunks (exit {result.code}): {result.stderr[-500:]}"
+                    )
             elif result.code != 0 or not (out / "encounters.parquet").exists():
                 raise RuntimeError(f"the reference run failed (exit {result.code}): {result.stderr[-500:]}")
         except RuntimeError as err:
@@ -975,8 +1063,16 @@ class Runner:
         return out
 
     # -- running
-    def _child(self, case: Case, tmp: Path, uid: int | None, argv: list[str], interrupt_assemble: bool,
-               step: int, signal_at: dict | None = None) -> None:
+    def _child(
+        self,
+        case: Case,
+        tmp: Path,
+        uid: int | None,
+        argv: list[str],
+        interrupt_assemble: bool,
+        step: int,
+        signal_at: dict | None = None,
+    ) -> None:
         """In the forked child: contain, redirect, run the CLI, exit with its code. Never returns."""
         code = 1
         try:
@@ -1001,10 +1097,12 @@ class Runner:
                 os.dup2(out_fd, 1)
             os.dup2(err_fd, 2)
             sys.stdin = io.TextIOWrapper(io.FileIO(0, "r", closefd=False))
-            sys.stdout = io.TextIOWrapper(io.FileIO(1, "w", closefd=False), encoding="utf-8",
-                                          errors="backslashreplace", line_buffering=False)
-            sys.stderr = io.TextIOWrapper(io.FileIO(2, "w", closefd=False), encoding="utf-8",
-                                          errors="backslashreplace", line_buffering=True)
+            sys.stdout = io.TextIOWrapper(
+                io.FileIO(1, "w", closefd=False), encoding="utf-8", errors="backslashreplace", line_buffering=False
+            )
+            sys.stderr = io.TextIOWrapper(
+                io.FileIO(2, "w", closefd=False), encoding="utf-8", errors="backslashreplace", line_buffering=True
+            )
             sys.__stdout__, sys.__stderr__, sys.__stdin__ = sys.stdout, sys.stderr, sys.stdin
             import faulthandler
 
@@ -1015,11 +1113,21 @@ class Runner:
             resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_SPACE, ADDRESS_SPACE))
             resource.setrlimit(resource.RLIMIT_FSIZE, (FILE_SIZE, FILE_SIZE))
             resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-            env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(tmp / ".home"),
-                   "TMPDIR": str(tmp / ".tmp"), "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "COLUMNS": "120",
-                   "TERM": "dumb", "MPLBACKEND": "Agg", "MPLCONFIGDIR": str(self.mpl),
-                   "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "PYTHONHASHSEED": "0"}
-            for key in ("VIRTUAL_ENV", "PYTHONPATH", "ARENA_DEBUG"):   # ARENA_DEBUG=1: tracebacks, for a diagnosis
+            env = {
+                "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+                "HOME": str(tmp / ".home"),
+                "TMPDIR": str(tmp / ".tmp"),
+                "LANG": "C.UTF-8",
+                "LC_ALL": "C.UTF-8",
+                "COLUMNS": "120",
+                "TERM": "dumb",
+                "MPLBACKEND": "Agg",
+                "MPLCONFIGDIR": str(self.mpl),
+                "OPENBLAS_NUM_THREADS": "1",
+                "OMP_NUM_THREADS": "1",
+                "PYTHONHASHSEED": "0",
+            }
+            for key in ("VIRTUAL_ENV", "PYTHONPATH", "ARENA_DEBUG"):  # ARENA_DEBUG=1: tracebacks, for a diagnosis
                 if key in os.environ:
                     env[key] = os.environ[key]
             env.update(case_env(case, tmp))
@@ -1033,11 +1141,11 @@ class Runner:
                 os.setuid(uid)
                 libc = _libc()
                 if libc is not None:
-                    libc.prctl(4, 1, 0, 0, 0)          # PR_SET_DUMPABLE: /proc/self stays ours
+                    libc.prctl(4, 1, 0, 0, 0)  # PR_SET_DUMPABLE: /proc/self stays ours
             os.chdir(tmp / "work")
             import types
 
-            main_module = types.ModuleType("__main__")       # as the console script runs: click names it `arena`
+            main_module = types.ModuleType("__main__")  # as the console script runs: click names it `arena`
             main_module.__package__ = None
             sys.modules["__main__"] = main_module
             sys.argv = [shutil.which("arena") or "arena", *argv]
@@ -1084,8 +1192,17 @@ class Runner:
         finally:
             os._exit(code & 0xFF)
 
-    def _run_child(self, case: Case, tmp: Path, uid: int | None, result: Result, argv: list[str] | None = None,
-                   interrupt_assemble: bool = False, step: int = 0, signal_at: dict | None = None) -> None:
+    def _run_child(
+        self,
+        case: Case,
+        tmp: Path,
+        uid: int | None,
+        result: Result,
+        argv: list[str] | None = None,
+        interrupt_assemble: bool = False,
+        step: int = 0,
+        signal_at: dict | None = None,
+    ) -> None:
         """Fork, run one command of the case, wait for it (killing it as a hang after ``hang_after(timeout)``)."""
         argv = [a.replace("{TMP}", str(tmp)) for a in (argv or case.argv)]
         sys.stdout.flush()
@@ -1152,7 +1269,7 @@ class Runner:
 
     def run_all(self, cases: list[Case], progress: Any = None) -> dict[str, Result]:
         """Run ``cases``, ``self.jobs`` at a time; every result checked."""
-        for case in cases:       # templates first (serial, once)
+        for case in cases:  # templates first (serial, once)
             for name in needed_templates(case):
                 with contextlib.suppress(RuntimeError):
                     self.template(name)
@@ -1166,16 +1283,25 @@ class Runner:
                 uid = self._new_uid(case)
                 try:
                     if case.modes and uid is None and self.as_root:
-                        raise ValueError("the case relies on file modes, but starts worker processes and so runs as "
-                                         "root, for whom modes mean nothing: give it --workers 1")
+                        raise ValueError(
+                            "the case relies on file modes, but starts worker processes and so runs as "
+                            "root, for whom modes mean nothing: give it --workers 1"
+                        )
                     tmp = self.setup(case, uid)
-                    for i, step in enumerate(case.steps):   # preceding steps run synchronously
+                    for i, step in enumerate(case.steps):  # preceding steps run synchronously
                         step_result = Result(case)
-                        self._run_child(case, tmp, uid, step_result, argv=[str(a) for a in step["argv"]],
-                                        step=i + 1, signal_at=step.get("signal_at"))
+                        self._run_child(
+                            case,
+                            tmp,
+                            uid,
+                            step_result,
+                            argv=[str(a) for a in step["argv"]],
+                            step=i + 1,
+                            signal_at=step.get("signal_at"),
+                        )
                         _check_step(step, step_result, result, i + 1)
                     before = self._before(tmp)
-                except Exception as err:          # a broken case or template: the test reports it
+                except Exception as err:  # a broken case or template: the test reports it
                     result.setup_error = f"{type(err).__name__}: {err}"
                     result.add("setup", type(err).__name__, f"case set-up failed: {err}")
                     results[case.id] = result
@@ -1230,7 +1356,8 @@ class Runner:
     def _outside(self, tmp: Path) -> dict[str, tuple]:
         snap = snapshot(tmp, hash_all=False)
         return {k: v for k, v in snap.items() if not (k == "work" or k.startswith("work" + os.sep))} | {
-            "sentinel/" + k: v for k, v in snapshot(tmp / "sentinel", hash_all=True).items()}
+            "sentinel/" + k: v for k, v in snapshot(tmp / "sentinel", hash_all=True).items()
+        }
 
     # -- checking
     def check(self, result: Result, tmp: Path, before: Any) -> None:
@@ -1238,15 +1365,24 @@ class Runner:
         code, out, err = result.code, result.stdout, result.stderr
         shown = "(stderr not shown)" if case.redact else _excerpt(err)
         if code is None:
-            result.add("hang", f"killed after {hang_after(case.timeout):g} s",
-                       f"hang: still running after {hang_after(case.timeout):g} s of wall-clock time (killed; "
-                       f"{result.cpu:.1f} s of CPU); stderr so far: {shown}")
+            result.add(
+                "hang",
+                f"killed after {hang_after(case.timeout):g} s",
+                f"hang: still running after {hang_after(case.timeout):g} s of wall-clock time (killed; "
+                f"{result.cpu:.1f} s of CPU); stderr so far: {shown}",
+            )
         elif killed_at_cpu_limit(code, result.cpu, case.timeout):
-            result.add("cpu", f"more than {case.timeout:g} s of CPU",
-                       f"{cpu_message(case.timeout)} (killed by signal {-code}); stderr so far: {shown}")
+            result.add(
+                "cpu",
+                f"more than {case.timeout:g} s of CPU",
+                f"{cpu_message(case.timeout)} (killed by signal {-code}); stderr so far: {shown}",
+            )
         elif code < 0:
-            result.add("signal", signal.Signals(-code).name if -code in signal.Signals._value2member_map_
-                       else str(-code), f"died of signal {-code}; stderr: {shown}")
+            result.add(
+                "signal",
+                signal.Signals(-code).name if -code in signal.Signals._value2member_map_ else str(-code),
+                f"died of signal {-code}; stderr: {shown}",
+            )
         if "Traceback (most recent call last)" in err:
             kind, where = traceback_summary(err)
             result.add("traceback", f"{kind} at {where}", f"traceback: {kind} at {where}; stderr: {shown}")
@@ -1256,11 +1392,17 @@ class Runner:
             result.add("traceback", "MemoryError (no traceback)", f"MemoryError: {shown}")
         internal = re.search(r"internal error: ([A-Za-z_][\w.]*)", err)
         if code is not None and code >= 0 and code not in case.exit and internal:
-            result.add("internal-error", f"exit {code}: internal error {internal.group(1)}",
-                       f"exit {code} (allowed {list(case.exit)}), an internal error: {shown}")
+            result.add(
+                "internal-error",
+                f"exit {code}: internal error {internal.group(1)}",
+                f"exit {code} (allowed {list(case.exit)}), an internal error: {shown}",
+            )
         elif code is not None and code >= 0 and code not in case.exit:
-            result.add("exit", f"exit {code} (allowed {list(case.exit)})",
-                       f"exit code {code}, allowed {list(case.exit)}; stdout: {_excerpt(out)}; stderr: {shown}")
+            result.add(
+                "exit",
+                f"exit {code} (allowed {list(case.exit)})",
+                f"exit code {code}, allowed {list(case.exit)}; stdout: {_excerpt(out)}; stderr: {shown}",
+            )
         if code == 2 and "Traceback (most recent call last)" not in err:
             self._check_error(result, shown)
         if code == 0 and case.answer:
@@ -1289,8 +1431,11 @@ class Runner:
                 if looks_complete(tmp / "work" / rel):
                     leftovers.append(rel)
             if leftovers:
-                result.add("leftover", "complete-looking output after a failure",
-                           f"exit {code} but left complete-looking output: {', '.join(sorted(leftovers)[:5])}")
+                result.add(
+                    "leftover",
+                    "complete-looking output after a failure",
+                    f"exit {code} but left complete-looking output: {', '.join(sorted(leftovers)[:5])}",
+                )
         for rel in case.must_not_exist:
             path = Path(rel.replace("{TMP}", str(tmp)))
             path = path if path.is_absolute() else tmp / "work" / path
@@ -1314,9 +1459,13 @@ class Runner:
         if not (tmp / "work").exists():
             changed.append("deleted work/ (the working folder itself)")
         if changed:
-            result.add("outside", "files outside the working folder touched",
-                       "outside the working folder: " + "; ".join(changed[:6])
-                       + (f" (+{len(changed) - 6} more)" if len(changed) > 6 else ""))
+            result.add(
+                "outside",
+                "files outside the working folder touched",
+                "outside the working folder: "
+                + "; ".join(changed[:6])
+                + (f" (+{len(changed) - 6} more)" if len(changed) > 6 else ""),
+            )
         if case.reference and code == 0:
             self._check_reference(result, tmp)
 
@@ -1325,8 +1474,9 @@ class Runner:
         out, err = result.stdout, result.stderr
         lines = [line for line in err.splitlines() if line.strip()]
         if out.strip():
-            result.add("stdout-on-error", "output on stdout with exit 2",
-                       f"exit 2 but stdout is not empty: {_excerpt(out)}")
+            result.add(
+                "stdout-on-error", "output on stdout with exit 2", f"exit 2 but stdout is not empty: {_excerpt(out)}"
+            )
         if case.command == "bestiary validate" and not any(line.startswith("error: ") for line in lines):
             # its documented form: each problem as file:line: field: message, then "N problems found"
             problems = [line for line in lines if not re.fullmatch(r"\d+ problems? found", line)]
@@ -1340,31 +1490,48 @@ class Runner:
         else:
             error_lines = [line for line in lines if line.startswith("error: ")]
             # "running policy file X" is the announcement the issue asks for before trusted code runs
-            others = [line for line in lines if not line.startswith("error: ")
-                      and not line.startswith("running policy file ")
-                      and not (case.warnings_ok and line.startswith("warning: "))]
+            others = [
+                line
+                for line in lines
+                if not line.startswith("error: ")
+                and not line.startswith("running policy file ")
+                and not (case.warnings_ok and line.startswith("warning: "))
+            ]
             if len(error_lines) != 1 or others:
                 first = re.sub(r"\d+", "N", others[0])[:40] if others else ""
-                kind = "usage error (click/typer)" if any("Usage:" in line or "Try '" in line for line in lines) \
-                    else f"{len(error_lines)} error lines + {len(others)} other lines" + (
-                        f" (first: {first!r})" if first else "")
+                kind = (
+                    "usage error (click/typer)"
+                    if any("Usage:" in line or "Try '" in line for line in lines)
+                    else f"{len(error_lines)} error lines + {len(others)} other lines"
+                    + (f" (first: {first!r})" if first else "")
+                )
                 if len(error_lines) > 1 and len(error_lines) <= case.max_error_lines and not others:
                     pass
                 else:
-                    result.add("multi-line", kind, f"exit 2 but stderr is not one 'error: ' line "
-                               f"({len(lines)} lines): {shown}")
+                    result.add(
+                        "multi-line", kind, f"exit 2 but stderr is not one 'error: ' line ({len(lines)} lines): {shown}"
+                    )
         longest = max((len(line) for line in lines), default=0)
         if longest > MAX_ERROR_LINE:
-            result.add("long-line", "an error line longer than 5,000 characters",
-                       f"an error line of {longest:,} characters (the value echoed whole?)")
+            result.add(
+                "long-line",
+                "an error line longer than 5,000 characters",
+                f"an error line of {longest:,} characters (the value echoed whole?)",
+            )
         if CONTROL.search(err):
-            result.add("control-chars", "raw control characters on stderr",
-                       f"stderr holds raw control characters: {err[:300].encode('unicode_escape').decode()!r}")
+            result.add(
+                "control-chars",
+                "raw control characters on stderr",
+                f"stderr holds raw control characters: {err[:300].encode('unicode_escape').decode()!r}",
+            )
         if case.error_names and error_lines:
             joined = "\n".join(error_lines)
             if not any(name in joined for name in case.error_names):
-                result.add("unnamed", "error does not name the file/argument",
-                           f"the error does not name {' or '.join(map(repr, case.error_names))}: {shown}")
+                result.add(
+                    "unnamed",
+                    "error does not name the file/argument",
+                    f"the error does not name {' or '.join(map(repr, case.error_names))}: {shown}",
+                )
 
     def _check_answer(self, result: Result, tmp: Path, before: Any) -> None:
         case = result.case
@@ -1372,8 +1539,11 @@ class Runner:
         argv = case.argv
         command = case.command
         if CONTROL.search(out.replace("\r", "")):
-            result.add("control-chars", "raw control characters on stdout",
-                       f"stdout holds raw control characters: {out[:200].encode('unicode_escape').decode()!r}")
+            result.add(
+                "control-chars",
+                "raw control characters on stdout",
+                f"stdout holds raw control characters: {out[:200].encode('unicode_escape').decode()!r}",
+            )
         wants_json = "--json" in argv
         if case.stdout != "file":
             return
@@ -1381,8 +1551,7 @@ class Runner:
             try:
                 doc = json.loads(out)
             except ValueError:
-                result.add("answer", "--json output is not JSON", f"exit 0 but --json printed no JSON: "
-                           f"{_excerpt(out)}")
+                result.add("answer", "--json output is not JSON", f"exit 0 but --json printed no JSON: {_excerpt(out)}")
                 return
             if command == "fight" and not (isinstance(doc, dict) and "record" in doc):
                 result.add("answer", "fight --json without a record", "exit 0 but the fight JSON has no record")
@@ -1426,9 +1595,12 @@ class Runner:
             work = Path(os.path.commonpath([work, out.resolve()]))
         else:
             after = snapshot(work)
-            manifests = [work / rel for rel, entry in after.items() if os.path.basename(rel) == "manifest.json"
-                         and before["work"].get(rel) != entry]
-            if not manifests:   # e.g. resuming a complete run: nothing written, what is there must be complete
+            manifests = [
+                work / rel
+                for rel, entry in after.items()
+                if os.path.basename(rel) == "manifest.json" and before["work"].get(rel) != entry
+            ]
+            if not manifests:  # e.g. resuming a complete run: nothing written, what is there must be complete
                 manifests = [work / rel for rel in after if os.path.basename(rel) == "manifest.json"]
         if not manifests:
             result.add("answer", "run left no results folder", "exit 0 but no results folder (manifest.json)")
@@ -1441,20 +1613,29 @@ class Runner:
                 result.add("answer", "run left an unreadable manifest", f"{folder}: unreadable manifest.json")
                 continue
             if manifest.get("status") != "complete":
-                result.add("answer", "run exit 0 but manifest not complete",
-                           f"exit 0 but {_rel(folder, work)}/manifest.json says {manifest.get('status')!r}")
+                result.add(
+                    "answer",
+                    "run exit 0 but manifest not complete",
+                    f"exit 0 but {_rel(folder, work)}/manifest.json says {manifest.get('status')!r}",
+                )
                 continue
             parquet = folder / "encounters.parquet"
             try:
                 rows = pq.read_metadata(parquet).num_rows
             except Exception as err:
-                result.add("answer", "run exit 0 but encounters.parquet unreadable",
-                           f"exit 0 but {_rel(folder, work)}/encounters.parquet is unreadable ({err})")
+                result.add(
+                    "answer",
+                    "run exit 0 but encounters.parquet unreadable",
+                    f"exit 0 but {_rel(folder, work)}/encounters.parquet is unreadable ({err})",
+                )
                 continue
             expected = manifest.get("encounters")
             if isinstance(expected, int) and rows != expected:
-                result.add("answer", "encounters.parquet row count differs from the manifest",
-                           f"{_rel(folder, work)}: {rows} rows, the manifest says {expected}")
+                result.add(
+                    "answer",
+                    "encounters.parquet row count differs from the manifest",
+                    f"{_rel(folder, work)}: {rows} rows, the manifest says {expected}",
+                )
             if not (folder / "summary.csv").is_file():
                 result.add("answer", "run exit 0 without summary.csv", f"{_rel(folder, work)}: no summary.csv")
 
@@ -1469,8 +1650,11 @@ class Runner:
             result.add("wrong-result", "resumed results unreadable", f"exit 0 but {got.name} unreadable: {err}")
             return
         if not same:
-            result.add("wrong-result", "resumed run differs from a clean run",
-                       "exit 0 but encounters.parquet differs from a clean run of the same command")
+            result.add(
+                "wrong-result",
+                "resumed run differs from a clean run",
+                "exit 0 but encounters.parquet differs from a clean run of the same command",
+            )
 
 
 def interpreter_shared() -> bool:
@@ -1510,8 +1694,10 @@ def needed_templates(case: Case) -> list[str]:
     names = [case.template["name"]] if case.template else []
     if case.reference:
         names.append(case.reference.get("template", "duel600-complete"))
-    if any(isinstance(s, dict) and (s.get("gen") == "parquet" or (s.get("gen") == "base" and s.get("kind") ==
-                                                                  "results")) for s in case.files.values()):
+    if any(
+        isinstance(s, dict) and (s.get("gen") == "parquet" or (s.get("gen") == "base" and s.get("kind") == "results"))
+        for s in case.files.values()
+    ):
         names.append("duel600-complete")
     return names
 
@@ -1532,17 +1718,30 @@ def _check_step(step: dict, step_result: Result, result: Result, index: int) -> 
     allowed = step.get("exit")
     if "Traceback (most recent call last)" in step_result.stderr:
         kind, where = traceback_summary(step_result.stderr)
-        result.add("traceback", f"{kind} at {where} (step {index})",
-                   f"step {index} ({shlex.join(map(str, step['argv']))}): traceback {kind} at {where}")
+        result.add(
+            "traceback",
+            f"{kind} at {where} (step {index})",
+            f"step {index} ({shlex.join(map(str, step['argv']))}): traceback {kind} at {where}",
+        )
     if step_result.code is None:
-        result.add("hang", f"step {index} killed", f"step {index}: hang: still running after "
-                   f"{hang_after(step_result.case.timeout):g} s of wall-clock time (killed)")
+        result.add(
+            "hang",
+            f"step {index} killed",
+            f"step {index}: hang: still running after "
+            f"{hang_after(step_result.case.timeout):g} s of wall-clock time (killed)",
+        )
     elif killed_at_cpu_limit(step_result.code, step_result.cpu, step_result.case.timeout):
-        result.add("cpu", f"step {index} more than {step_result.case.timeout:g} s of CPU",
-                   f"step {index}: {cpu_message(step_result.case.timeout)}")
+        result.add(
+            "cpu",
+            f"step {index} more than {step_result.case.timeout:g} s of CPU",
+            f"step {index}: {cpu_message(step_result.case.timeout)}",
+        )
     elif allowed is not None and step_result.code not in allowed:
-        result.add("exit", f"step {index} exit {step_result.code}",
-                   f"step {index}: exit {step_result.code}, allowed {allowed}: {_excerpt(step_result.stderr)}")
+        result.add(
+            "exit",
+            f"step {index} exit {step_result.code}",
+            f"step {index}: exit {step_result.code}, allowed {allowed}: {_excerpt(step_result.stderr)}",
+        )
 
 
 def _signal_at_chunk(tmp: Path, signal_at: dict) -> None:
@@ -1597,7 +1796,7 @@ def _read(path: Path, limit: int = 1 << 23) -> str:
 def _excerpt(text: str, limit: int = 400) -> str:
     text = text.strip()
     if len(text) > limit:
-        text = text[:limit // 2] + " [...] " + text[-limit // 2:]
+        text = text[: limit // 2] + " [...] " + text[-limit // 2 :]
     return repr(text)
 
 
@@ -1613,8 +1812,11 @@ def mutate(work: Path, op: dict, tmp: str) -> None:
         return chunks[i]
 
     def target(key: str = "path") -> Path:
-        return work / op[key].replace("{TMP}", tmp) if not op[key].startswith("{TMP}") else Path(
-            op[key].replace("{TMP}", tmp))
+        return (
+            work / op[key].replace("{TMP}", tmp)
+            if not op[key].startswith("{TMP}")
+            else Path(op[key].replace("{TMP}", tmp))
+        )
 
     if kind == "delete_chunks":
         for i in op.get("which", [1, 4, 6]):
@@ -1722,7 +1924,7 @@ def _main(argv: list[str]) -> int:
             runner.counter += 1
             tmp = runner.setup(case, None)
             env = {**os.environ, **case_env(case, tmp)}
-            limit = functools.partial(limit_cpu, case.timeout)      # CPU seconds, as in the corpus run
+            limit = functools.partial(limit_cpu, case.timeout)  # CPU seconds, as in the corpus run
             for i, step in enumerate(case.steps, 1):
                 args = [str(a).replace("{TMP}", str(tmp)) for a in step["argv"]]
                 print(f"== step {i}: arena {shlex.join(args)}")
@@ -1739,15 +1941,26 @@ def _by_hand(case: Case, command: list[str], cwd: Path, env: dict[str, str], lim
 
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     try:
-        proc = subprocess.run(command, cwd=cwd, env=env, capture_output=capture, text=True,
-                              errors="backslashreplace", preexec_fn=limit, timeout=hang_after(case.timeout))
+        proc = subprocess.run(
+            command,
+            cwd=cwd,
+            env=env,
+            capture_output=capture,
+            text=True,
+            errors="backslashreplace",
+            preexec_fn=limit,
+            timeout=hang_after(case.timeout),
+        )
     except subprocess.TimeoutExpired:
         print(f"hang: still running after {hang_after(case.timeout):g} s of wall-clock time (killed)")
         return
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     used = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
-    verdict = f"{cpu_message(case.timeout)} (killed by signal {-proc.returncode})" \
-        if killed_at_cpu_limit(proc.returncode, used, case.timeout) else f"exit {proc.returncode}"
+    verdict = (
+        f"{cpu_message(case.timeout)} (killed by signal {-proc.returncode})"
+        if killed_at_cpu_limit(proc.returncode, used, case.timeout)
+        else f"exit {proc.returncode}"
+    )
     print(f"{verdict} ({used:.2f} s of CPU)")
     if capture:
         print(f"--- stdout\n{proc.stdout[-2000:]}\n--- stderr\n{proc.stderr[-3000:]}")

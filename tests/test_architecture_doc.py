@@ -41,7 +41,7 @@ def rooms_section(text: str) -> list[str]:
     lines = text.splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith("## Rooms"))
     end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
-    return lines[start + 1:end]
+    return lines[start + 1 : end]
 
 
 def listed() -> list[str]:
@@ -68,8 +68,10 @@ def test_every_module_is_on_the_page_and_every_listed_module_exists():
     twice = sorted(name for name, count in Counter(pages).items() if count > 1)
     problems = []
     if missing:
-        problems.append("missing from docs/architecture.md (add a line `- `name.py`: its job.` under its "
-                        "package's heading):\n  " + "\n  ".join(missing))
+        problems.append(
+            "missing from docs/architecture.md (add a line `- `name.py`: its job.` under its "
+            "package's heading):\n  " + "\n  ".join(missing)
+        )
     if stale:
         problems.append("listed in docs/architecture.md but no such module:\n  " + "\n  ".join(stale))
     if twice:
@@ -82,5 +84,6 @@ def test_every_file_the_page_names_exists():
     gone = sorted({path for path in PATH.findall(text) if not (ROOT / path).is_file()})
     known = {p.name for folder in ("arena", "tests", "benchmarks") for p in (ROOT / folder).rglob("*.py")}
     unknown = sorted({name for name in BARE.findall(text) if name not in known})
-    assert not gone and not unknown, (
-        "docs/architecture.md names files that do not exist:\n  " + "\n  ".join(gone + unknown))
+    assert not gone and not unknown, "docs/architecture.md names files that do not exist:\n  " + "\n  ".join(
+        gone + unknown
+    )

@@ -33,8 +33,11 @@ BY_ID = {case.id: case for case in CASES}
 @pytest.fixture(scope="session")
 def hostile_results(request):
     """Run every hostile case selected in this session (once, in parallel); {id: Result}."""
-    wanted = [item.callspec.params["case_id"] for item in request.session.items
-              if getattr(item, "originalname", None) == "test_hostile_case" and hasattr(item, "callspec")]
+    wanted = [
+        item.callspec.params["case_id"]
+        for item in request.session.items
+        if getattr(item, "originalname", None) == "test_hostile_case" and hasattr(item, "callspec")
+    ]
     preload()
     runner = Runner()
     started = time.monotonic()
@@ -45,11 +48,24 @@ def hostile_results(request):
     seconds = time.monotonic() - started
     report = os.environ.get("HOSTILE_REPORT")
     if report:
-        rows = [{"id": r.case.id, "command": r.case.command, "argv": r.case.argv, "exit": r.code,
-                 "allowed": list(r.case.exit), "seconds": round(r.seconds, 3), "cpu": round(r.cpu, 3),
-                 "cpu_limit": r.case.timeout, "symptoms": r.symptoms,
-                 "problems": r.problems, "repro": r.case.repro(), "source": r.case.source,
-                 "stderr": "" if r.case.redact else r.stderr[-1500:]} for r in results.values()]
+        rows = [
+            {
+                "id": r.case.id,
+                "command": r.case.command,
+                "argv": r.case.argv,
+                "exit": r.code,
+                "allowed": list(r.case.exit),
+                "seconds": round(r.seconds, 3),
+                "cpu": round(r.cpu, 3),
+                "cpu_limit": r.case.timeout,
+                "symptoms": r.symptoms,
+                "problems": r.problems,
+                "repro": r.case.repro(),
+                "source": r.case.source,
+                "stderr": "" if r.case.redact else r.stderr[-1500:],
+            }
+            for r in results.values()
+        ]
         with open(report, "w", encoding="utf-8") as handle:
             json.dump({"seconds": round(seconds, 1), "cases": rows}, handle, indent=1)
     return results
@@ -60,9 +76,11 @@ def test_hostile_case(case_id, hostile_results):
     result = hostile_results[case_id]
     case = result.case
     if result.problems:
-        pytest.fail(f"{case.id} ({case.source}; exit {result.code}, {result.seconds:.1f} s, {result.cpu:.1f} s of "
-                    f"CPU of {case.timeout:g})\n  "
-                    + "\n  ".join(result.problems) + f"\n  reproduce: {case.repro()}", pytrace=False)
+        pytest.fail(
+            f"{case.id} ({case.source}; exit {result.code}, {result.seconds:.1f} s, {result.cpu:.1f} s of "
+            f"CPU of {case.timeout:g})\n  " + "\n  ".join(result.problems) + f"\n  reproduce: {case.repro()}",
+            pytrace=False,
+        )
 
 
 def test_the_corpus_covers_every_command():
@@ -75,10 +93,13 @@ def test_the_corpus_covers_every_command():
 
 def test_the_audit_cases_are_in_the_corpus():
     """The cases the audit listed, by what they do (spot checks of the corpus, not of the code)."""
+
     def has(command: str, *words: str) -> bool:
-        return any(case.argv[:1] == [command] and all(any(w in str(x) for x in [*case.argv, *case.files.values(),
-                                                                                  *case.files]) for w in words)
-                   for case in CASES)
+        return any(
+            case.argv[:1] == [command]
+            and all(any(w in str(x) for x in [*case.argv, *case.files.values(), *case.files]) for w in words)
+            for case in CASES
+        )
 
     argv_of = {case.id: case.argv for case in CASES}
     for command in ("fight", "run", "check"):
@@ -99,17 +120,21 @@ def test_the_audit_cases_are_in_the_corpus():
 def test_a_case_over_its_cpu_budget_fails_as_cpu_not_as_a_hang():
     """A case's timeout is CPU seconds (RLIMIT_CPU in the child): a case that computes past it is killed and
     reported as ``cpu: used more than N s of CPU``, however long it took on the wall clock."""
-    preload()                        # as the corpus runs (a child of another user id cannot import from /root)
+    preload()  # as the corpus runs (a child of another user id cannot import from /root)
     runner = Runner(jobs=1)
     try:
-        case = Case("cpu-budget", ["claims", "--only", "bell-favours-stronger", "--n", "20", "--workers", "1"],
-                    "test", timeout=1)
+        case = Case(
+            "cpu-budget",
+            ["claims", "--only", "bell-favours-stronger", "--n", "20", "--workers", "1"],
+            "test",
+            timeout=1,
+        )
         result = runner.run_case(case)
     finally:
         runner.close()
     assert [kind for kind, _ in result.symptoms][:1] == ["cpu"], result.problems
     assert result.problems[0].startswith("cpu: used more than 1 s of CPU"), result.problems
-    assert result.cpu > 0.5, result.cpu          # the kernel samples CPU time per tick: about 1 s
+    assert result.cpu > 0.5, result.cpu  # the kernel samples CPU time per tick: about 1 s
 
 
 def test_a_case_sets_environment_variables_in_the_child(tmp_path):
@@ -138,8 +163,9 @@ a hang is caught after ``cpu_limits.hang_after(REAL_CPU)`` (900 s) of wall-clock
 
 
 def _arena(folder: Path, *args: str) -> subprocess.CompletedProcess:
-    return cpu_limits.run([ARENA, *args], cpu=REAL_CPU, cwd=folder, capture_output=True, text=True,
-                          errors="backslashreplace")
+    return cpu_limits.run(
+        [ARENA, *args], cpu=REAL_CPU, cwd=folder, capture_output=True, text=True, errors="backslashreplace"
+    )
 
 
 def _files(folder: Path) -> None:
@@ -153,10 +179,17 @@ def test_real_ctrl_c_to_the_process_group_then_resume(tmp_path):
     import pyarrow.parquet as pq
 
     _files(tmp_path)
-    command = [ARENA, *RESUME_RUN[:RESUME_RUN.index("--workers")], "--workers", "2", "--quiet", "--out", "out"]
-    proc = subprocess.Popen(command, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True, preexec_fn=lambda: cpu_limits.limit_cpu(REAL_CPU))
-    deadline = time.monotonic() + cpu_limits.hang_after(REAL_CPU)      # a hang guard only: CPU is the limit
+    command = [ARENA, *RESUME_RUN[: RESUME_RUN.index("--workers")], "--workers", "2", "--quiet", "--out", "out"]
+    proc = subprocess.Popen(
+        command,
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        preexec_fn=lambda: cpu_limits.limit_cpu(REAL_CPU),
+    )
+    deadline = time.monotonic() + cpu_limits.hang_after(REAL_CPU)  # a hang guard only: CPU is the limit
     while proc.poll() is None and time.monotonic() < deadline:
         if len(list((tmp_path / "out" / "chunks").glob("*.parquet"))) >= 2:
             os.killpg(proc.pid, signal.SIGINT)
@@ -166,8 +199,7 @@ def test_real_ctrl_c_to_the_process_group_then_resume(tmp_path):
         _out, err = proc.communicate(timeout=cpu_limits.hang_after(REAL_CPU))
     except subprocess.TimeoutExpired:
         os.killpg(proc.pid, signal.SIGKILL)
-        pytest.fail(f"hang: the interrupted run was still running {cpu_limits.hang_after(REAL_CPU):g} s after "
-                    "Ctrl-C")
+        pytest.fail(f"hang: the interrupted run was still running {cpu_limits.hang_after(REAL_CPU):g} s after Ctrl-C")
     assert proc.returncode != -signal.SIGXCPU, cpu_limits.cpu_message(REAL_CPU)
     assert "Traceback" not in err, err
     assert proc.returncode in (0, 130), (proc.returncode, err)
@@ -179,21 +211,27 @@ def test_real_ctrl_c_to_the_process_group_then_resume(tmp_path):
     clean = _arena(tmp_path, *RESUME_RUN[:-1], "clean")
     assert clean.returncode == 0, clean.stderr
     assert pq.read_table(tmp_path / "out" / "encounters.parquet").equals(
-        pq.read_table(tmp_path / "clean" / "encounters.parquet"))
+        pq.read_table(tmp_path / "clean" / "encounters.parquet")
+    )
 
 
-@pytest.mark.parametrize("args", [
-    ["bestiary", "show", "\x1b[31mtroll\x1b[0m"],
-    ["fight", "in.yaml"],
-    ["odds", "attack", "--bonus", "1000000000", "--ac", "18", "--modifiers", "variable"],
-], ids=["ansi-name", "nul-in-file", "huge-bonus"])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["bestiary", "show", "\x1b[31mtroll\x1b[0m"],
+        ["fight", "in.yaml"],
+        ["odds", "attack", "--bonus", "1000000000", "--ac", "18", "--modifiers", "variable"],
+    ],
+    ids=["ansi-name", "nul-in-file", "huge-bonus"],
+)
 def test_the_console_script_keeps_the_contract(tmp_path, args):
     """The installed `arena` script and `python -m arena`: exit 0 or 2 with one error line, never a traceback."""
     _files(tmp_path)
     (tmp_path / "in.yaml").write_text("name: a\x00b\n", encoding="utf-8")
     for command in ([ARENA, *args], [sys.executable, "-m", "arena", *args]):
-        proc = cpu_limits.run(command, cpu=REAL_CPU, cwd=tmp_path, capture_output=True, text=True,
-                              errors="backslashreplace")
+        proc = cpu_limits.run(
+            command, cpu=REAL_CPU, cwd=tmp_path, capture_output=True, text=True, errors="backslashreplace"
+        )
         assert "Traceback" not in proc.stderr, proc.stderr
         assert proc.returncode in (0, 2), (command, proc.returncode, proc.stderr)
         if proc.returncode == 2:

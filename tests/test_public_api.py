@@ -21,7 +21,7 @@ def test_a_fight_through_the_root_alone():
     encounter = arena.prepare(arena.generate_party(3), [(arena.get_creature("orc"), 2)])
     result = arena.fight(encounter, arena.RuleSet.from_key("3d6"), seed=1, log=True)
     assert result.record.winner in ("party", "monsters", "draw") and result.log
-    assert callable(arena.fight) and not hasattr(arena.fight, "__path__")   # the function, not a package
+    assert callable(arena.fight) and not hasattr(arena.fight, "__path__")  # the function, not a package
 
 
 def test_a_run_through_the_root_alone():
@@ -31,8 +31,12 @@ def test_a_run_through_the_root_alone():
 
 def test_exact_odds_through_the_root():
     odds = arena.exact(arena.Check("attack", "monster", modifier=8, target=18), arena.RuleSet.from_key("d20"))
-    assert odds.probabilities["success"] == arena.exact(
-        arena.Check("attack", "monster", modifier=8, target=18), arena.RuleSet()).probabilities["success"]
+    assert (
+        odds.probabilities["success"]
+        == arena.exact(arena.Check("attack", "monster", modifier=8, target=18), arena.RuleSet()).probabilities[
+            "success"
+        ]
+    )
 
 
 def test_an_unknown_name_is_an_attribute_error():

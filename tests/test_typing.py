@@ -38,7 +38,7 @@ def run_mypy() -> tuple[str, dict[str, list[str]]]:
     from mypy import api
 
     here = os.getcwd()
-    os.chdir(ROOT)              # mypy finds pyproject.toml and names files relative to where it runs
+    os.chdir(ROOT)  # mypy finds pyproject.toml and names files relative to where it runs
     try:
         stdout, stderr, status = api.run(["arena"])
     finally:
@@ -79,8 +79,10 @@ def _version_note() -> str:
 
     found = re.search(r"Counted by mypy (\S+)\.", BASELINE.read_text(encoding="utf-8"))
     if found and found[1] != __version__:
-        return (f"\n(the baseline was counted by mypy {found[1]}, this is mypy {__version__}: install the test "
-                "extra's versions with `pip install -e .[test]`)")
+        return (
+            f"\n(the baseline was counted by mypy {found[1]}, this is mypy {__version__}: install the test "
+            "extra's versions with `pip install -e .[test]`)"
+        )
     return ""
 
 
@@ -92,8 +94,11 @@ def mypy_errors() -> dict[str, list[str]]:
 
 def test_the_rules_layer_has_no_mypy_error(mypy_errors):
     found = [line for path, lines in sorted(mypy_errors.items()) if path.startswith(CLEAN) for line in lines]
-    assert not found, f"mypy finds {len(found)} errors in {', '.join(CLEAN)}, which must have none:\n" + "\n".join(
-        found) + _version_note()
+    assert not found, (
+        f"mypy finds {len(found)} errors in {', '.join(CLEAN)}, which must have none:\n"
+        + "\n".join(found)
+        + _version_note()
+    )
 
 
 def test_no_module_has_more_mypy_errors_than_its_baseline(mypy_errors):
@@ -103,15 +108,21 @@ def test_no_module_has_more_mypy_errors_than_its_baseline(mypy_errors):
     rose = sorted(path for path in counts if counts[path] > baseline[path])
     dropped = sorted(path for path in baseline if counts[path] < baseline[path])
     if rose:
-        shown = "\n".join(f"{path}: {counts[path]} errors, the baseline allows {baseline[path]}:\n  "
-                          + "\n  ".join(mypy_errors[path]) for path in rose)
-        pytest.fail(f"mypy finds more errors than tests/mypy-baseline.txt allows (fix the new ones; the "
-                    f"baseline only shrinks):\n{shown}{_version_note()}")
+        shown = "\n".join(
+            f"{path}: {counts[path]} errors, the baseline allows {baseline[path]}:\n  " + "\n  ".join(mypy_errors[path])
+            for path in rose
+        )
+        pytest.fail(
+            f"mypy finds more errors than tests/mypy-baseline.txt allows (fix the new ones; the "
+            f"baseline only shrinks):\n{shown}{_version_note()}"
+        )
     if dropped:
         shown = "\n".join(f"  {path}: {baseline[path]} -> {counts[path]}" for path in dropped)
-        pytest.fail("fewer mypy errors than tests/mypy-baseline.txt lists, well done: lower the baseline to match "
-                    f"with `python tests/test_typing.py` (and commit it), so it stays tight:\n{shown}"
-                    f"{_version_note()}")
+        pytest.fail(
+            "fewer mypy errors than tests/mypy-baseline.txt lists, well done: lower the baseline to match "
+            f"with `python tests/test_typing.py` (and commit it), so it stays tight:\n{shown}"
+            f"{_version_note()}"
+        )
 
 
 def main() -> int:
@@ -124,9 +135,12 @@ def main() -> int:
     if clean or rose:
         for path in clean + sorted(rose):
             print("\n".join(errors[path]), file=sys.stderr)
-        print(f"not written: {', '.join(clean + sorted(rose))} gained errors (fix them; {', '.join(CLEAN)} has none "
-              "and the baseline only shrinks). A count that must rise (a new mypy) is an edit by hand, said in the "
-              "commit.", file=sys.stderr)
+        print(
+            f"not written: {', '.join(clean + sorted(rose))} gained errors (fix them; {', '.join(CLEAN)} has none "
+            "and the baseline only shrinks). A count that must rise (a new mypy) is an edit by hand, said in the "
+            "commit.",
+            file=sys.stderr,
+        )
         return 1
     write_baseline(counts)
     print(f"wrote {BASELINE.relative_to(ROOT)}: {sum(counts.values())} errors in {len(counts)} modules")

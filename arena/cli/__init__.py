@@ -30,8 +30,11 @@ def _version(value: bool) -> None:
 
 
 @app.callback()
-def _root(version: bool = typer.Option(False, "--version", help="Print the version and exit.", is_eager=True,
-                                       callback=_version)) -> None:
+def _root(
+    version: bool = typer.Option(
+        False, "--version", help="Print the version and exit.", is_eager=True, callback=_version
+    ),
+) -> None:
     """d20 Arena: exact odds and simulated fights under d20 house-rule variants."""
 
 
@@ -77,7 +80,7 @@ def main(argv: list[str] | None = None) -> None:
     and where), 3 an internal error (a bug: set ``ARENA_DEBUG=1`` for the traceback), 130/143 interrupted."""
     import os
 
-    try:                                          # typer 0.2x carries its own copy of click
+    try:  # typer 0.2x carries its own copy of click
         from typer import _click as click
     except ImportError:
         import click
@@ -88,7 +91,7 @@ def main(argv: list[str] | None = None) -> None:
         _say(str(err))
         code = 2
     except click.exceptions.UsageError as err:
-        if not err.format_message():               # a command group called with nothing: show its help
+        if not err.format_message():  # a command group called with nothing: show its help
             print(err.ctx.get_help() if err.ctx is not None else "")
             sys.exit(0)
         command = err.ctx.command_path if err.ctx is not None else "arena"
@@ -102,11 +105,11 @@ def main(argv: list[str] | None = None) -> None:
     except click.exceptions.ClickException as err:
         _say(err.format_message())
         code = err.exit_code
-    except BrokenPipeError:                        # `arena bestiary list | head`
+    except BrokenPipeError:  # `arena bestiary list | head`
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         code = 0
-    except OSError as err:                        # the machine's, not the input's: a full disk, stdout on /dev/full
+    except OSError as err:  # the machine's, not the input's: a full disk, stdout on /dev/full
         from arena.study.results_folder import os_problem
 
         where = f"{err.filename}: " if err.filename else ""
@@ -115,15 +118,17 @@ def main(argv: list[str] | None = None) -> None:
     except MemoryError:
         _say("out of memory: the request is too large for this machine (see docs/limits.md)")
         code = 2
-    except SystemExit as err:                     # raised by code d20 Arena does not own (a policy file's exit is
-        code = err.code if isinstance(err.code, int) else 2   # caught where it runs)
+    except SystemExit as err:  # raised by code d20 Arena does not own (a policy file's exit is
+        code = err.code if isinstance(err.code, int) else 2  # caught where it runs)
         if type(sys.stdout).__name__ == "PacifyFlushWrapper":  # click's answer to a closed pipe is exit 1, which
-            code = 0                                           # d20 Arena keeps for a failed check
-    except Exception as err:                      # a bug: say so in one line, the traceback only when asked for
+            code = 0  # d20 Arena keeps for a failed check
+    except Exception as err:  # a bug: say so in one line, the traceback only when asked for
         if os.environ.get("ARENA_DEBUG"):
             raise
-        _say(f"internal error: {type(err).__name__}: {err} (a bug in d20 Arena; rerun with ARENA_DEBUG=1 "
-             "for the traceback and report it)")
+        _say(
+            f"internal error: {type(err).__name__}: {err} (a bug in d20 Arena; rerun with ARENA_DEBUG=1 "
+            "for the traceback and report it)"
+        )
         code = 3
     code = _flush_stdout(code if isinstance(code, int) else 0)
     sys.exit(code)

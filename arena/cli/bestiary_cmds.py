@@ -22,11 +22,13 @@ from arena.world.creatures import Attack, Creature, cr_text
 MAX_PROBLEM_LENGTH = 500
 """Characters of one problem line that `bestiary validate` prints: a 100,000-character value is cut, not echoed."""
 
-bestiary_app = typer.Typer(name="bestiary", help="Stat blocks: list, show, validate, schema, import, coverage.",
-                           no_args_is_help=True)
+bestiary_app = typer.Typer(
+    name="bestiary", help="Stat blocks: list, show, validate, schema, import, coverage.", no_args_is_help=True
+)
 
-ExtraPaths = Annotated[list[Path] | None, typer.Option(
-    "--bestiary", "-b", help="Extra stat-block file or folder (repeatable).")]
+ExtraPaths = Annotated[
+    list[Path] | None, typer.Option("--bestiary", "-b", help="Extra stat-block file or folder (repeatable).")
+]
 JsonFlag = Annotated[bool, typer.Option("--json", help="Machine-readable output.")]
 SORT_KEYS = ("name", "cr", "hp", "ac", "type", "modelled")
 
@@ -38,22 +40,44 @@ def _rows(extra: list[Path] | None) -> list[dict]:
     from arena.world.srd_bestiary import HAND_WRITTEN, PREFIX, srd_rows
 
     book = load_bestiary(extra or ())
-    builtin = load_bestiary(())                   # a file's creature may replace a built-in of its name
+    builtin = load_bestiary(())  # a file's creature may replace a built-in of its name
     srd = {r.name: r for r in srd_rows()}
     rows = []
     for key in creature_names(book):
         c = book[key]
         twin = srd.get(HAND_WRITTEN.get(key, ""))
-        modelled, ignored = (twin.modelled, list(twin.ignored)) if twin and not c.special_abilities else \
-            (c.modelled, list(c.ignored_abilities))
-        rows.append({"name": c.name, "title": c.display_name, "cr": cr_text(c.cr) if c.cr is not None else None,
-                     "size": c.size, "type": c.type, "hp": c.hp, "ac": c.ac, "modelled": modelled,
-                     "ignored": ignored, "source": "built-in" if builtin.get(key) is c else "file"})
+        modelled, ignored = (
+            (twin.modelled, list(twin.ignored))
+            if twin and not c.special_abilities
+            else (c.modelled, list(c.ignored_abilities))
+        )
+        rows.append(
+            {
+                "name": c.name,
+                "title": c.display_name,
+                "cr": cr_text(c.cr) if c.cr is not None else None,
+                "size": c.size,
+                "type": c.type,
+                "hp": c.hp,
+                "ac": c.ac,
+                "modelled": modelled,
+                "ignored": ignored,
+                "source": "built-in" if builtin.get(key) is c else "file",
+            }
+        )
     for r in srd.values():
         name = f"{PREFIX}{r.name}" if r.name in book else r.name
-        rows.append({**{k: v for k, v in r.as_json().items() if k in ("title", "cr", "size", "type", "hp", "ac",
-                                                                       "modelled", "ignored")},
-                     "name": name, "source": "srd"})
+        rows.append(
+            {
+                **{
+                    k: v
+                    for k, v in r.as_json().items()
+                    if k in ("title", "cr", "size", "type", "hp", "ac", "modelled", "ignored")
+                },
+                "name": name,
+                "source": "srd",
+            }
+        )
     return rows
 
 
@@ -62,21 +86,26 @@ def _sort_key(key: str):
         if key == "cr":
             return (Fraction(row["cr"]) if row["cr"] else Fraction(-1), row["name"])
         return (row[key], row["name"])
+
     return value
 
 
 @bestiary_app.command("list")
-def list_cmd(json_out: JsonFlag = False, extra: ExtraPaths = None,
-             cr: Annotated[str | None, typer.Option("--cr", help="A CR (3, 1/2) or a range (1/2..5, ..3, 10..).")]
-             = None,
-             type_: Annotated[str | None, typer.Option("--type", help="Creature type (undead, magical-beast).")]
-             = None,
-             name: Annotated[str | None, typer.Option("--name", help="Part of the name or title (troll).")] = None,
-             modelled: Annotated[Literal["full", "partial"] | None, typer.Option(
-                 "--modelled", help="full: every special ability that matters in a fight is modelled.")] = None,
-             source: Annotated[Literal["all", "built-in", "srd", "file"], typer.Option(
-                 "--source", help="Where the stat blocks come from.")] = "all",
-             sort: Annotated[str, typer.Option("--sort", help=f"Sort by {', '.join(SORT_KEYS)}.")] = "name") -> None:
+def list_cmd(
+    json_out: JsonFlag = False,
+    extra: ExtraPaths = None,
+    cr: Annotated[str | None, typer.Option("--cr", help="A CR (3, 1/2) or a range (1/2..5, ..3, 10..).")] = None,
+    type_: Annotated[str | None, typer.Option("--type", help="Creature type (undead, magical-beast).")] = None,
+    name: Annotated[str | None, typer.Option("--name", help="Part of the name or title (troll).")] = None,
+    modelled: Annotated[
+        Literal["full", "partial"] | None,
+        typer.Option("--modelled", help="full: every special ability that matters in a fight is modelled."),
+    ] = None,
+    source: Annotated[
+        Literal["all", "built-in", "srd", "file"], typer.Option("--source", help="Where the stat blocks come from.")
+    ] = "all",
+    sort: Annotated[str, typer.Option("--sort", help=f"Sort by {', '.join(SORT_KEYS)}.")] = "name",
+) -> None:
     """List the creatures (hand-written built-ins, your files, the imported SRD bestiary): name, CR, size and
     type, hp, AC, and whether the engine models them fully."""
     from arena.world.srd_bestiary import in_cr, parse_cr_range
@@ -87,25 +116,39 @@ def list_cmd(json_out: JsonFlag = False, extra: ExtraPaths = None,
     bounds = parse_cr_range(cr) if cr else None
     want = " ".join(type_.lower().replace("-", " ").split()) if type_ else None
     needle = name.lower().strip() if name else None
-    rows = [r for r in rows
-            if (bounds is None or (r["cr"] is not None and in_cr(Fraction(r["cr"]), bounds)))
-            and (want is None or r["type"] == want)
-            and (needle is None or needle in r["name"] or needle in r["title"].lower())
-            and (modelled is None or r["modelled"] == modelled)
-            and (source == "all" or r["source"] == source)]
+    rows = [
+        r
+        for r in rows
+        if (bounds is None or (r["cr"] is not None and in_cr(Fraction(r["cr"]), bounds)))
+        and (want is None or r["type"] == want)
+        and (needle is None or needle in r["name"] or needle in r["title"].lower())
+        and (modelled is None or r["modelled"] == modelled)
+        and (source == "all" or r["source"] == source)
+    ]
     rows.sort(key=_sort_key(sort))
     if json_out:
         typer.echo(json.dumps(rows, indent=2))
         return
-    t = table(None, ("name", "CR", "size/type", "hp", "AC", "model", "source"), right=("CR", "hp", "AC"),
-              edge=False)
+    t = table(None, ("name", "CR", "size/type", "hp", "AC", "model", "source"), right=("CR", "hp", "AC"), edge=False)
     for r in rows:
-        t.add_row(cell(r["name"]), r["cr"] or "-", cell(f"{r['size']} {r['type']}"), str(r["hp"]), str(r["ac"]),
-                  r["modelled"], r["source"])
+        t.add_row(
+            cell(r["name"]),
+            r["cr"] or "-",
+            cell(f"{r['size']} {r['type']}"),
+            str(r["hp"]),
+            str(r["ac"]),
+            r["modelled"],
+            r["source"],
+        )
     console().print(t)
-    typer.echo(f"{len(rows)} creature{'s' * (len(rows) != 1)}"
-               + ("; also typical-cr1/2, typical-cr1 ... typical-cr20: the typical monster of that CR"
-                  if not (cr or type_ or name or modelled) else ""))
+    typer.echo(
+        f"{len(rows)} creature{'s' * (len(rows) != 1)}"
+        + (
+            "; also typical-cr1/2, typical-cr1 ... typical-cr20: the typical monster of that CR"
+            if not (cr or type_ or name or modelled)
+            else ""
+        )
+    )
 
 
 def _attack_text(a: Attack) -> str:
@@ -147,13 +190,16 @@ def stat_block(c: Creature) -> str:
         special.append(f"rend {c.rend.damage} (both {c.rend.attack}s hit)")
     if c.breath_weapon:
         bw = c.breath_weapon
-        special.append(f"breath weapon {bw.length_ft}-ft. {bw.shape} {bw.damage} {bw.damage_type} "
-                       f"({bw.save} DC {bw.dc} {'half' if bw.half_on_save else 'negates'}, every {bw.recharge} rounds)")
+        special.append(
+            f"breath weapon {bw.length_ft}-ft. {bw.shape} {bw.damage} {bw.damage_type} "
+            f"({bw.save} DC {bw.dc} {'half' if bw.half_on_save else 'negates'}, every {bw.recharge} rounds)"
+        )
     if c.damage_reduction:
         special.append(f"DR {c.damage_reduction}")
     if c.regeneration:
-        special.append(f"regeneration {c.regeneration.amount} ({' and '.join(c.regeneration.overcome_by)} "
-                       "deal normal damage)")
+        special.append(
+            f"regeneration {c.regeneration.amount} ({' and '.join(c.regeneration.overcome_by)} deal normal damage)"
+        )
     if c.fast_healing:
         special.append(f"fast healing {c.fast_healing}")
     if c.spell_resistance:
@@ -170,8 +216,9 @@ def stat_block(c: Creature) -> str:
         spells = "; ".join(f"{lvl}: {', '.join(names)}" for lvl, names in sorted(sc.prepared.items()))
         domains = f"; domains {', '.join(sc.domains)}" if sc.domains else ""
         lines.append(f"  Spells: caster level {sc.caster_level} ({sc.ability}){domains}; {spells or '-'}")
-    parts = ", ".join(f"{p.part}{' x' + str(p.count) if p.count > 1 else ''} +{p.ac_bonus}"
-                      for p in c.called_shot_parts)
+    parts = ", ".join(
+        f"{p.part}{' x' + str(p.count) if p.count > 1 else ''} +{p.ac_bonus}" for p in c.called_shot_parts
+    )
     lines.append(f"  Called-shot parts (improved AC): {parts or '-'}")
     if c.feats:
         lines.append(f"  Feats: {', '.join(c.feats)}")
@@ -188,15 +235,24 @@ def abilities_text(c: Creature, twin: Creature | None = None) -> str:
     shown = c if c.special_abilities or twin is None else twin
     if not shown.special_abilities:
         return ""
-    head = "  Special abilities (fully modelled)" if shown.modelled == "full" else \
-        f"  Special abilities (partly modelled: the engine ignores {', '.join(shown.ignored_abilities)})"
+    head = (
+        "  Special abilities (fully modelled)"
+        if shown.modelled == "full"
+        else f"  Special abilities (partly modelled: the engine ignores {', '.join(shown.ignored_abilities)})"
+    )
     if shown is not c:
         head += f" -- of the imported SRD block srd/{twin.name}"
     lines = [head + ":"]
     for a in shown.special_abilities:
-        numbers = ", ".join(x for x in (f"{a.save.capitalize()} DC {a.dc}" if a.save and a.dc else
-                                        f"DC {a.dc}" if a.dc else "", a.damage or "",
-                                        str(a.amount) if a.amount is not None else "") if x)
+        numbers = ", ".join(
+            x
+            for x in (
+                f"{a.save.capitalize()} DC {a.dc}" if a.save and a.dc else f"DC {a.dc}" if a.dc else "",
+                a.damage or "",
+                str(a.amount) if a.amount is not None else "",
+            )
+            if x
+        )
         extra = f" [{numbers}]" if numbers else ""
         note = f" ({a.notes})" if a.notes else ""
         lines.append(f"    {a.engine:<9} {a.kind:<7} {a.name}{extra}{note}")
@@ -209,8 +265,11 @@ def abilities_text(c: Creature, twin: Creature | None = None) -> str:
 
 
 @bestiary_app.command("show")
-def show_cmd(name: Annotated[str, typer.Argument(help="Creature name, or typical-crN.")],
-             json_out: JsonFlag = False, extra: ExtraPaths = None) -> None:
+def show_cmd(
+    name: Annotated[str, typer.Argument(help="Creature name, or typical-crN.")],
+    json_out: JsonFlag = False,
+    extra: ExtraPaths = None,
+) -> None:
     """Show one stat block."""
     from arena.world.srd_bestiary import HAND_WRITTEN, srd_creature
 
@@ -230,18 +289,22 @@ def show_cmd(name: Annotated[str, typer.Argument(help="Creature name, or typical
 
 
 @bestiary_app.command("validate")
-def validate_cmd(paths: Annotated[list[Path] | None, typer.Argument(
-        help="Stat-block files or folders (default: the built-in bestiary).")] = None) -> None:
+def validate_cmd(
+    paths: Annotated[
+        list[Path] | None, typer.Argument(help="Stat-block files or folders (default: the built-in bestiary).")
+    ] = None,
+) -> None:
     """Check stat-block files: print OK, or every problem as file:line: field: message (exit 2)."""
     from arena.combat.tactics import POLICIES
 
     with contextlib.ExitStack() as stack:
+
         def progress(total: int) -> Callable[[], None]:
             bar = stack.enter_context(Progress("stat-block files checked", total))
             return bar.advance
 
         count, problems = check_files(paths or (), known_policies=POLICIES, on_file=progress)
-    problems = list(dict.fromkeys(problems))               # each problem once
+    problems = list(dict.fromkeys(problems))  # each problem once
     if problems:
         for line in problems:
             typer.echo(printable(line, limit=MAX_PROBLEM_LENGTH), err=True)
@@ -267,13 +330,17 @@ def _note_line(file: str, note) -> str:
 
 
 @bestiary_app.command("import")
-def import_cmd(files: Annotated[list[Path], typer.Argument(help="Text files holding SRD-layout stat blocks "
-                                                                "(Markdown tables or 'Field: value' lines).")],
-               out: Annotated[Path, typer.Option("--out", "-o", help="Folder to write the YAML stat blocks to.")]
-               = Path("."),
-               force: Annotated[bool, typer.Option("--force", help="Replace stat-block files that already exist "
-                                                                   "in --out.")] = False,
-               json_out: JsonFlag = False) -> None:
+def import_cmd(
+    files: Annotated[
+        list[Path],
+        typer.Argument(help="Text files holding SRD-layout stat blocks (Markdown tables or 'Field: value' lines)."),
+    ],
+    out: Annotated[Path, typer.Option("--out", "-o", help="Folder to write the YAML stat blocks to.")] = Path("."),
+    force: Annotated[
+        bool, typer.Option("--force", help="Replace stat-block files that already exist in --out.")
+    ] = False,
+    json_out: JsonFlag = False,
+) -> None:
     """Read SRD 3.5 stat blocks and write one YAML stat block per creature (named in kebab case).
 
     Every field read with a guess, rewritten, or found in disagreement with the block itself is reported with
@@ -286,27 +353,63 @@ def import_cmd(files: Annotated[list[Path], typer.Argument(help="Text files hold
 
     report = import_files(list(files), out, force=force)
     if json_out:
-        typer.echo(json.dumps({
-            "written": [{"name": b.creature.name, "title": b.title, "file": str(path), "source_line": b.block.line,
-                         "import_status": b.creature.import_status, "modelled": b.creature.modelled,
-                         "ignored": list(b.creature.ignored_abilities)} for b, path in report.written],
-            "notes": [{"file": b.block.file, "creature": b.title, "kind": n.kind, "field": n.field, "line": n.line,
-                       "text": n.text, "message": n.message} for b in report.built for n in b.notes],
-            "errors": [{"file": e.file, "line": e.line, "field": e.field, "message": e.message,
-                        "creature": e.creature or None} for e in report.errors]}, indent=2))
+        typer.echo(
+            json.dumps(
+                {
+                    "written": [
+                        {
+                            "name": b.creature.name,
+                            "title": b.title,
+                            "file": str(path),
+                            "source_line": b.block.line,
+                            "import_status": b.creature.import_status,
+                            "modelled": b.creature.modelled,
+                            "ignored": list(b.creature.ignored_abilities),
+                        }
+                        for b, path in report.written
+                    ],
+                    "notes": [
+                        {
+                            "file": b.block.file,
+                            "creature": b.title,
+                            "kind": n.kind,
+                            "field": n.field,
+                            "line": n.line,
+                            "text": n.text,
+                            "message": n.message,
+                        }
+                        for b in report.built
+                        for n in b.notes
+                    ],
+                    "errors": [
+                        {
+                            "file": e.file,
+                            "line": e.line,
+                            "field": e.field,
+                            "message": e.message,
+                            "creature": e.creature or None,
+                        }
+                        for e in report.errors
+                    ],
+                },
+                indent=2,
+            )
+        )
     else:
         for built in report.built:
             for note in built.notes:
-                if note.kind != "unread":                       # unread text is an error, printed below
-                    typer.echo(printable(f"warning: {_note_line(built.block.file, note)}", limit=MAX_PROBLEM_LENGTH),
-                               err=True)
+                if note.kind != "unread":  # unread text is an error, printed below
+                    typer.echo(
+                        printable(f"warning: {_note_line(built.block.file, note)}", limit=MAX_PROBLEM_LENGTH), err=True
+                    )
         for error in report.errors:
             typer.echo(printable(f"error: {error}", limit=MAX_PROBLEM_LENGTH), err=True)
         statuses = [b.creature.import_status for b, _ in report.written]
         summary = ", ".join(f"{statuses.count(s)} {s}" for s in ("clean", "guessed", "unread") if s in statuses)
-        wrote = (f"wrote {len(report.written)} stat block{'s' * (len(report.written) != 1)} to "
-                 f"{printable(str(out))}" + (f" ({summary})" if summary else ""))
-        if report.errors:               # exit 2: nothing on stdout; what was written (the good creatures) is said
+        wrote = f"wrote {len(report.written)} stat block{'s' * (len(report.written) != 1)} to {printable(str(out))}" + (
+            f" ({summary})" if summary else ""
+        )
+        if report.errors:  # exit 2: nothing on stdout; what was written (the good creatures) is said
             count = len(report.errors)
             typer.echo(f"warning: {wrote}; {count} error{'s' * (count != 1)} above", err=True)
         else:
@@ -320,20 +423,28 @@ BandOption = Annotated[str, typer.Option("--cr", help="The CRs the ability order
 
 
 def coverage_markdown(report: dict, top: int | None) -> str:
-    lines = ["| # | ability | decides | alone | have it (CR " + report["band"].replace("..", "-") + ") | "
-             "have it (all CRs) | fully modelled then |", "|---|---|---|---|---|---|---|"]
+    lines = [
+        "| # | ability | decides | alone | have it (CR " + report["band"].replace("..", "-") + ") | "
+        "have it (all CRs) | fully modelled then |",
+        "|---|---|---|---|---|---|---|",
+    ]
     for k, row in enumerate(report["order"][:top], 1):
-        lines.append(f"| {k} | {row['ability']} | {row['decides']} | {row['alone']} | {row['creatures_in_band']} | "
-                     f"{row['creatures']} | {row['cumulative_full']:.0%} |")
+        lines.append(
+            f"| {k} | {row['ability']} | {row['decides']} | {row['alone']} | {row['creatures_in_band']} | "
+            f"{row['creatures']} | {row['cumulative_full']:.0%} |"
+        )
     return "\n".join(lines)
 
 
 @bestiary_app.command("coverage")
-def coverage_cmd(json_out: JsonFlag = False, cr: BandOption = "1/2..15",
-                 markdown: Annotated[bool, typer.Option("--markdown", help="The ability order as a Markdown table "
-                                                                           "(as in docs/bestiary.md).")] = False,
-                 top: Annotated[int | None, typer.Option("--top", min=1, help="Only the first N abilities.")]
-                 = None) -> None:
+def coverage_cmd(
+    json_out: JsonFlag = False,
+    cr: BandOption = "1/2..15",
+    markdown: Annotated[
+        bool, typer.Option("--markdown", help="The ability order as a Markdown table (as in docs/bestiary.md).")
+    ] = False,
+    top: Annotated[int | None, typer.Option("--top", min=1, help="Only the first N abilities.")] = None,
+) -> None:
     """What the engine models of the imported SRD bestiary: the ignored special abilities in the order to model
     them (each one's count of creatures it alone stands between and full modelling), and full/partial by CR."""
     from arena.world.srd_bestiary import coverage, parse_cr_range, srd_rows
@@ -347,29 +458,58 @@ def coverage_cmd(json_out: JsonFlag = False, cr: BandOption = "1/2..15",
         return
     report["order"] = report["order"][:top]
     share = report["full"] / report["creatures"] if report["creatures"] else 0
-    typer.echo(f"SRD bestiary: {report['creatures']} creatures, {report['full']} fully modelled ({share:.0%}); "
-               f"CR {report['band']}: {report['band_creatures']} creatures, {report['band_full']} fully modelled "
-               f"({report['band_full_share']:.0%})")
-    typer.echo(f"\nIgnored abilities in the order to model them (CR {report['band']}): 'decides' is how many more "
-               "creatures become fully modelled with it")
+    typer.echo(
+        f"SRD bestiary: {report['creatures']} creatures, {report['full']} fully modelled ({share:.0%}); "
+        f"CR {report['band']}: {report['band_creatures']} creatures, {report['band_full']} fully modelled "
+        f"({report['band_full_share']:.0%})"
+    )
+    typer.echo(
+        f"\nIgnored abilities in the order to model them (CR {report['band']}): 'decides' is how many more "
+        "creatures become fully modelled with it"
+    )
     out = console()
     band = f"have it (CR {report['band']})"
-    order = table(None, ("#", "ability", "decides", "alone", band, "have it (all CRs)", "full then"),
-                  right=("#", "decides", "alone", band, "have it (all CRs)", "full then"), edge=False)
+    order = table(
+        None,
+        ("#", "ability", "decides", "alone", band, "have it (all CRs)", "full then"),
+        right=("#", "decides", "alone", band, "have it (all CRs)", "full then"),
+        edge=False,
+    )
     for k, row in enumerate(report["order"], 1):
-        order.add_row(str(k), cell(row["ability"]), str(row["decides"]), str(row["alone"]),
-                      str(row["creatures_in_band"]), str(row["creatures"]), f"{row['cumulative_full']:.0%}")
+        order.add_row(
+            str(k),
+            cell(row["ability"]),
+            str(row["decides"]),
+            str(row["alone"]),
+            str(row["creatures_in_band"]),
+            str(row["creatures"]),
+            f"{row['cumulative_full']:.0%}",
+        )
     out.print(order)
     typer.echo("\nFull and partial modelling by CR")
-    by_cr = table(None, ("CR", "creatures", "full", "partial"),
-                  right=("CR", "creatures", "full", "partial"), edge=False)
+    by_cr = table(
+        None, ("CR", "creatures", "full", "partial"), right=("CR", "creatures", "full", "partial"), edge=False
+    )
     for cr_value, row in report["by_cr"].items():
         by_cr.add_row(cr_value, str(row["creatures"]), str(row["full"]), str(row["partial"]))
     out.print(by_cr)
 
 
-TYPICAL_HEAD = ("CR", "SRD creatures", "full", "hp typical", "hp SRD", "AC typical", "AC SRD", "attack typical",
-                "attack SRD", "damage/round typical", "damage/round SRD", "DC typical", "DC SRD (with a DC)")
+TYPICAL_HEAD = (
+    "CR",
+    "SRD creatures",
+    "full",
+    "hp typical",
+    "hp SRD",
+    "AC typical",
+    "AC SRD",
+    "attack typical",
+    "attack SRD",
+    "damage/round typical",
+    "damage/round SRD",
+    "DC typical",
+    "DC SRD (with a DC)",
+)
 
 
 def typical_cells() -> list[tuple[str, ...]]:
@@ -378,10 +518,24 @@ def typical_cells() -> list[tuple[str, ...]]:
     from arena.world.typical import table_crs, typical_stats
 
     rows = typical_against_srd(srd_rows(), [typical_stats(c) for c in table_crs()])
-    return [(r["cr"], str(r["srd_creatures"]), str(r["full"]), fmt(r["typical_hp"]), fmt(r["srd_hp"]),
-             fmt(r["typical_ac"]), fmt(r["srd_ac"]), f"+{r['typical_attack']}",
-             "-" if r["srd_attack"] is None else f"+{fmt(r['srd_attack'])}", fmt(r["typical_dpr"]),
-             fmt(r["srd_dpr"]), fmt(r["typical_dc"]), f"{fmt(r['srd_dc'])} ({r['srd_with_dc']})") for r in rows]
+    return [
+        (
+            r["cr"],
+            str(r["srd_creatures"]),
+            str(r["full"]),
+            fmt(r["typical_hp"]),
+            fmt(r["srd_hp"]),
+            fmt(r["typical_ac"]),
+            fmt(r["srd_ac"]),
+            f"+{r['typical_attack']}",
+            "-" if r["srd_attack"] is None else f"+{fmt(r['srd_attack'])}",
+            fmt(r["typical_dpr"]),
+            fmt(r["srd_dpr"]),
+            fmt(r["typical_dc"]),
+            f"{fmt(r['srd_dc'])} ({r['srd_with_dc']})",
+        )
+        for r in rows
+    ]
 
 
 def typical_table(markdown: bool) -> str:
@@ -399,9 +553,10 @@ def typical_table(markdown: bool) -> str:
 
 
 @bestiary_app.command("typical-vs-srd")
-def typical_vs_srd_cmd(markdown: Annotated[bool, typer.Option("--markdown", help="A Markdown table (as in "
-                                                                                 "docs/bestiary.md).")] = False,
-                       json_out: JsonFlag = False) -> None:
+def typical_vs_srd_cmd(
+    markdown: Annotated[bool, typer.Option("--markdown", help="A Markdown table (as in docs/bestiary.md).")] = False,
+    json_out: JsonFlag = False,
+) -> None:
     """Per CR 1/2 to 20: the typical monster's hp, AC, attack bonus, damage per round and save DC beside the
     medians of the imported SRD creatures of that CR."""
     if json_out:
@@ -413,17 +568,21 @@ def typical_vs_srd_cmd(markdown: Annotated[bool, typer.Option("--markdown", help
     if markdown:
         typer.echo(typical_table(True))
         return
-    t = table("The typical monster of each CR against the medians of the imported SRD creatures of that CR",
-              TYPICAL_HEAD, right=TYPICAL_HEAD)
+    t = table(
+        "The typical monster of each CR against the medians of the imported SRD creatures of that CR",
+        TYPICAL_HEAD,
+        right=TYPICAL_HEAD,
+    )
     for cells in typical_cells():
         t.add_row(*cells)
     console().print(t)
 
 
 @bestiary_app.command("errata")
-def errata_cmd(markdown: Annotated[bool, typer.Option("--markdown", help="A Markdown table (as in "
-                                                                         "docs/bestiary.md).")] = False,
-               json_out: JsonFlag = False) -> None:
+def errata_cmd(
+    markdown: Annotated[bool, typer.Option("--markdown", help="A Markdown table (as in docs/bestiary.md).")] = False,
+    json_out: JsonFlag = False,
+) -> None:
     """Where the imported SRD blocks disagree with themselves (hp against hit dice, AC against its components,
     attack bonuses, grapple, saves): the SRD's stated number is kept; this lists them."""
     from arena.world.srd_bestiary import srd_creature, srd_rows
@@ -434,8 +593,15 @@ def errata_cmd(markdown: Annotated[bool, typer.Option("--markdown", help="A Mark
             if n.kind == "discrepancy":
                 rows.append((r.name, r.source.replace("SRD 3.5 ", ""), n.field, n.message))
     if json_out:
-        typer.echo(json.dumps([{"creature": name, "source": source, "field": field_name, "message": message}
-                               for name, source, field_name, message in rows], indent=2))
+        typer.echo(
+            json.dumps(
+                [
+                    {"creature": name, "source": source, "field": field_name, "message": message}
+                    for name, source, field_name, message in rows
+                ],
+                indent=2,
+            )
+        )
         return
     if markdown:
         typer.echo("| creature | source | field | discrepancy (the SRD number is kept) |\n|---|---|---|---|")

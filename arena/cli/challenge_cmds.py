@@ -37,10 +37,10 @@ def parse_group(text: str) -> tuple[str, int]:
         return m.group("name").strip(), 1
     count_text = count_text.strip()
     if not COUNT_RE.fullmatch(count_text) or not 1 <= int(count_text) <= MAX_GROUP_COUNT:
-        raise ArenaError(f"group {_shown(text)}: the count after ':' must be a whole number from 1 to "
-                         f"{MAX_GROUP_COUNT}")
+        raise ArenaError(
+            f"group {_shown(text)}: the count after ':' must be a whole number from 1 to {MAX_GROUP_COUNT}"
+        )
     return m.group("name").strip(), int(count_text)
-
 
 
 def _fmt_number(x: float) -> float | int:
@@ -57,8 +57,14 @@ class PartyDie(StrEnum):
     bell = "3d6"
 
 
-def el_report(groups_text: list[str], die: str = "d20", party_level: int | None = None,
-              group_by: str = "kind", cr1_to_half: bool = True, book: dict | None = None) -> dict:
+def el_report(
+    groups_text: list[str],
+    die: str = "d20",
+    party_level: int | None = None,
+    group_by: str = "kind",
+    cr1_to_half: bool = True,
+    book: dict | None = None,
+) -> dict:
     """The `arena el --json` document for the given group texts."""
     from arena.world.bestiary import get_creature, normalise
     from arena.world.challenge import (
@@ -84,8 +90,9 @@ def el_report(groups_text: list[str], die: str = "d20", party_level: int | None 
         else:
             merged[key] = [creature.name, count, parse_cr(Fraction(creature.cr))]
         if merged[key][1] > MAX_GROUP_COUNT:
-            raise ArenaError(f"{printable(creature.name)}: {merged[key][1]} in all, more than the {MAX_GROUP_COUNT} "
-                             "of one group")
+            raise ArenaError(
+                f"{printable(creature.name)}: {merged[key][1]} in all, more than the {MAX_GROUP_COUNT} of one group"
+            )
     rows = list(merged.values())
     total = sum(n for _, n, _ in rows)
     if total > MAX_COMBATANTS:
@@ -101,8 +108,10 @@ def el_report(groups_text: list[str], die: str = "d20", party_level: int | None 
         except ArenaError:
             xp = None  # a CR beyond the transcribed XP table (CR 20)
     return {
-        "groups": [{"name": name, "count": n, "cr": format_cr(cr), "effective_cr": format_cr(e)}
-                   for (name, n, cr), e in zip(rows, eff, strict=True)],
+        "groups": [
+            {"name": name, "count": n, "cr": format_cr(cr), "effective_cr": format_cr(e)}
+            for (name, n, cr), e in zip(rows, eff, strict=True)
+        ],
         "el": int(el) if el.denominator == 1 else round(float(el), 3),
         "xp_per_pc": xp,
         "band": band,
@@ -111,20 +120,29 @@ def el_report(groups_text: list[str], die: str = "d20", party_level: int | None 
 
 def el_cmd(
     groups: Annotated[list[str], typer.Argument(help="Creature groups NAME[:COUNT], e.g. troll:4 ogre:2.")],
-    die: Annotated[Die, typer.Option("--die", help="d20, or 3d6 for the bell curve (groups of 4+ lose 1 CR).")]
-    = Die.d20,
+    die: Annotated[
+        Die, typer.Option("--die", help="d20, or 3d6 for the bell curve (groups of 4+ lose 1 CR).")
+    ] = Die.d20,
     party_level: Annotated[int | None, typer.Option("--party-level", help="Party level 1-20: XP and band.")] = None,
-    group_by: Annotated[GroupBy, typer.Option("--group-by", help="Bell curve: count a group per kind or per "
-                                                              "encounter.")] = GroupBy.kind,
-    cr1_to_half: Annotated[bool, typer.Option("--cr1-to-half/--cr1-stays",
-                                              help="Bell curve: CR 1 in a group of 4+ becomes 1/2.")] = True,
+    group_by: Annotated[
+        GroupBy, typer.Option("--group-by", help="Bell curve: count a group per kind or per encounter.")
+    ] = GroupBy.kind,
+    cr1_to_half: Annotated[
+        bool, typer.Option("--cr1-to-half/--cr1-stays", help="Bell curve: CR 1 in a group of 4+ becomes 1/2.")
+    ] = True,
     bestiary: BestiaryFlag = None,
     as_json: JsonFlag = False,
 ) -> None:
     """Encounter Level of creature groups, with each creature's effective CR, XP per PC and difficulty band."""
     try:
-        report = el_report(groups, die=die.value, party_level=party_level, group_by=group_by.value,
-                           cr1_to_half=cr1_to_half, book=bestiary_book(bestiary))
+        report = el_report(
+            groups,
+            die=die.value,
+            party_level=party_level,
+            group_by=group_by.value,
+            cr1_to_half=cr1_to_half,
+            book=bestiary_book(bestiary),
+        )
     except ArenaError as err:
         raise fail(err) from None
     if as_json:
@@ -132,6 +150,7 @@ def el_cmd(
         return
     el = report["el"]
     from arena.world.challenge import format_cr
+
     el_text = format_cr(Fraction(el).limit_denominator(10)) if isinstance(el, float) else str(el)
     line = f"EL {el_text} (die {die.value})"
     if party_level is not None:
@@ -147,8 +166,9 @@ def el_cmd(
 
 def party_cmd(
     level: Annotated[int, typer.Option("--level", help="Party level 1-20.")],
-    die: Annotated[PartyDie, typer.Option("--die", help="d20, or 3d6 (bell curve: Luck domain spells).")]
-    = PartyDie.d20,
+    die: Annotated[
+        PartyDie, typer.Option("--die", help="d20, or 3d6 (bell curve: Luck domain spells).")
+    ] = PartyDie.d20,
     as_json: Annotated[bool, typer.Option("--json", help="Print the four stat blocks as JSON.")] = False,
 ) -> None:
     """The generated fighter, cleric, rogue and wizard of a level (assumptions: docs/party.md)."""
@@ -161,19 +181,33 @@ def party_cmd(
     if as_json:
         typer.echo(json.dumps([c.model_dump(mode="json", exclude_none=True) for c in party], indent=2))
         return
-    t = table(f"The generated party of level {level} ({die.value})",
-              ("PC", "hp", "AC", "touch", "flat-footed", "init", "F/R/W", "attack", "spells"),
-              right=("hp", "AC", "touch", "flat-footed", "init", "F/R/W"))
+    t = table(
+        f"The generated party of level {level} ({die.value})",
+        ("PC", "hp", "AC", "touch", "flat-footed", "init", "F/R/W", "attack", "spells"),
+        right=("hp", "AC", "touch", "flat-footed", "init", "F/R/W"),
+    )
     for c in party:
         a = c.full_attack[0][0]
         bonuses = "/".join(f"{b:+d}" for b in a.bonuses)
         crit = "" if a.threat == 20 else f"/{a.threat_range}"
         sneak = f" + sneak {a.sneak_attack}" if a.sneak_attack else ""
         saves = f"{c.saves.fort:+d}/{c.saves.ref:+d}/{c.saves.will:+d}"
-        spells = "; ".join(f"{lv}: {', '.join(names)}" for lv, names in sorted(c.spellcasting.prepared.items())) \
-            if c.spellcasting else ""
-        t.add_row(cell(c.display_name), str(c.hp), str(c.ac), str(c.touch_ac), str(c.flat_footed_ac),
-                  f"{c.initiative:+d}", saves, cell(f"{a.name} {bonuses} ({a.damage}{crit}){sneak}"), cell(spells))
+        spells = (
+            "; ".join(f"{lv}: {', '.join(names)}" for lv, names in sorted(c.spellcasting.prepared.items()))
+            if c.spellcasting
+            else ""
+        )
+        t.add_row(
+            cell(c.display_name),
+            str(c.hp),
+            str(c.ac),
+            str(c.touch_ac),
+            str(c.flat_footed_ac),
+            f"{c.initiative:+d}",
+            saves,
+            cell(f"{a.name} {bonuses} ({a.damage}{crit}){sneak}"),
+            cell(spells),
+        )
     console().print(t)
 
 

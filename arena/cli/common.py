@@ -41,8 +41,10 @@ def announce_policies(paths: list[str]) -> None:
         typer.echo(f"running policy file {printable(path)}", err=True)
 
 
-MODEL_HELP = ("A fight-model option, NAME=VALUE (repeatable), over the scenario's model: block, e.g. "
-              "flanking=any-melee-ally, back_line=reachable, undo=spell-focus (README \"Fight model options\").")
+MODEL_HELP = (
+    "A fight-model option, NAME=VALUE (repeatable), over the scenario's model: block, e.g. "
+    'flanking=any-melee-ally, back_line=reachable, undo=spell-focus (README "Fight model options").'
+)
 ModelFlag = Annotated[list[str] | None, typer.Option("--model", help=MODEL_HELP, show_default=False)]
 """``--model NAME=VALUE`` on the commands that fight scenarios."""
 
@@ -57,9 +59,11 @@ def with_model(scenarios: list, pairs: list[str] | None) -> list:
 
 
 # --------------------------------------------------------------------------------------------- shared options
-BESTIARY_HELP = ("An extra stat-block file or folder (repeatable): its creatures are looked up by name like the "
-                 "built-in ones; a name it shares with an imported SRD creature replaces it (srd/NAME still "
-                 "reaches that one), a hand-written built-in's name is refused as a duplicate.")
+BESTIARY_HELP = (
+    "An extra stat-block file or folder (repeatable): its creatures are looked up by name like the "
+    "built-in ones; a name it shares with an imported SRD creature replaces it (srd/NAME still "
+    "reaches that one), a hand-written built-in's name is refused as a duplicate."
+)
 BestiaryFlag = Annotated[list[Path] | None, typer.Option("--bestiary", "-b", help=BESTIARY_HELP, show_default=False)]
 """``--bestiary PATH`` (files or folders, repeatable) on every command that takes a creature name. Use it as
 ``bestiary: BestiaryFlag = None`` in a command's signature, then :func:`bestiary_book` (a name lookup) or pass the
@@ -102,18 +106,24 @@ def console(err: bool = False) -> Any:
 
     class _Console(Console):
         def on_broken_pipe(self) -> None:
-            raise BrokenPipeError                  # arena.cli.main: stdout to /dev/null, exit 0
+            raise BrokenPipeError  # arena.cli.main: stdout to /dev/null, exit 0
 
     stream = sys.stderr if err else sys.stdout
     if stream.isatty():
         return _Console(stderr=err)
     width = os.environ.get("COLUMNS", "")
-    return _Console(stderr=err, width=int(width) if width.isdigit() and 40 <= int(width) <= 1000 else PIPE_WIDTH,
-                    no_color=True, highlight=False, soft_wrap=False)
+    return _Console(
+        stderr=err,
+        width=int(width) if width.isdigit() and 40 <= int(width) <= 1000 else PIPE_WIDTH,
+        no_color=True,
+        highlight=False,
+        soft_wrap=False,
+    )
 
 
-def table(title: Any = None, columns: list[str] | tuple[str, ...] = (), right: tuple[str, ...] = (),
-          edge: bool = True) -> Any:
+def table(
+    title: Any = None, columns: list[str] | tuple[str, ...] = (), right: tuple[str, ...] = (), edge: bool = True
+) -> Any:
     """A rich table whose text columns fold instead of being cut to ``scen...``: names stay whole in a pipe.
     ``edge=False``: no blank edge line, the header is the first line."""
     from rich import box

@@ -20,12 +20,22 @@ from arena.labels import printable_lines
 from arena.limits import MAX_ENCOUNTERS, MAX_SEED
 
 
-def fight_document(path: Path, scenario_name: str | None = None, seed: int | None = None,
-                   encounter: int | None = None, rules_key: str | None = None, die: str = "d20",
-                   players_roll_all: bool = False, modifiers: str = "static", open_ended: bool = False,
-                   called_shots: bool = False, trust_policies: bool = False,
-                   on_policy: Callable[[list[str]], None] | None = None,
-                   model: list[str] | None = None, bestiary: list[Path] | None = None) -> dict:
+def fight_document(
+    path: Path,
+    scenario_name: str | None = None,
+    seed: int | None = None,
+    encounter: int | None = None,
+    rules_key: str | None = None,
+    die: str = "d20",
+    players_roll_all: bool = False,
+    modifiers: str = "static",
+    open_ended: bool = False,
+    called_shots: bool = False,
+    trust_policies: bool = False,
+    on_policy: Callable[[list[str]], None] | None = None,
+    model: list[str] | None = None,
+    bestiary: list[Path] | None = None,
+) -> dict:
     """The `arena fight --json` document: ``scenario``, ``seed`` (the engine's), ``encounter`` (``{"index",
     "run_seed"}`` when replaying encounter I of a run, else null), ``rules`` (the key), ``record`` (every field of
     the encounter record), ``model`` (the fight model's options that differ from the defaults), ``log`` (the
@@ -41,14 +51,23 @@ def fight_document(path: Path, scenario_name: str | None = None, seed: int | Non
     for p in bestiary or ():
         if not Path(p).exists():
             raise ArenaError(f"--bestiary {p}: no such file or folder")
-    scenario = pick(load_scenarios(path, trust_policies=trust_policies, on_policy=on_policy,
-                                   bestiary=bestiary or ()), scenario_name, display_name(path))
+    scenario = pick(
+        load_scenarios(path, trust_policies=trust_policies, on_policy=on_policy, bestiary=bestiary or ()),
+        scenario_name,
+        display_name(path),
+    )
     (scenario,) = with_model([scenario], model)
     if rules_key:
         rules = RuleSet.from_key(rules_key, scenario.rule_options)
     else:
-        rules = RuleSet(die=die, players_roll_all=players_roll_all, modifiers=modifiers, open_ended=open_ended,
-                        called_shots=called_shots, options=scenario.rule_options)
+        rules = RuleSet(
+            die=die,
+            players_roll_all=players_roll_all,
+            modifiers=modifiers,
+            open_ended=open_ended,
+            called_shots=called_shots,
+            options=scenario.rule_options,
+        )
     run_seed = scenario.seed if seed is None else seed
     if not 0 <= run_seed <= MAX_SEED:
         raise ArenaError(f"--seed must be 0 to {MAX_SEED:,}, not {run_seed:,}")
@@ -72,13 +91,21 @@ def format_fight(doc: dict) -> str:
     """The readable fight: a header, the engine's log lines, and who won."""
     record = doc["record"]
     replay = doc["encounter"]
-    seed = (f"encounter {replay['index']} of run seed {replay['run_seed']} (engine seed {doc['seed']})"
-            if replay else f"seed {doc['seed']}")
+    seed = (
+        f"encounter {replay['index']} of run seed {replay['run_seed']} (engine seed {doc['seed']})"
+        if replay
+        else f"seed {doc['seed']}"
+    )
     rounds = record["rounds"]
-    model = "".join(f" | {name}={','.join(value) if isinstance(value, list) else value}"
-                    for name, value in (doc.get("model") or {}).items())
-    lines = [f"scenario {doc['scenario']} | rules {doc['rules']} | {seed}{model}", *doc["log"],
-             f"winner: {record['winner']} after {rounds} round{'s' * (rounds != 1)}"]
+    model = "".join(
+        f" | {name}={','.join(value) if isinstance(value, list) else value}"
+        for name, value in (doc.get("model") or {}).items()
+    )
+    lines = [
+        f"scenario {doc['scenario']} | rules {doc['rules']} | {seed}{model}",
+        *doc["log"],
+        f"winner: {record['winner']} after {rounds} round{'s' * (rounds != 1)}",
+    ]
     return "\n".join(lines)
 
 
@@ -112,40 +139,57 @@ def coloured(text: str):
 
 def fight_cmd(
     scenario_file: Annotated[Path, typer.Argument(help="A scenario YAML file.", show_default=False)],
-    scenario: Annotated[str | None, typer.Option("--scenario", help="Which scenario of the file (needed when it "
-                                                                     "holds several).")] = None,
+    scenario: Annotated[
+        str | None, typer.Option("--scenario", help="Which scenario of the file (needed when it holds several).")
+    ] = None,
     seed: Annotated[int | None, typer.Option("--seed", help="The seed (default: the scenario's seed).")] = None,
-    encounter: Annotated[int | None, typer.Option("--encounter", help="Replay encounter I of a run seeded --seed "
-                                                                       "(as `arena run` seeds it).")] = None,
-    rules: Annotated[str | None, typer.Option("--rules", help="A rule-set key such as 3d6+prad+luck; overrides "
-                                                               "the flags.")] = None,
+    encounter: Annotated[
+        int | None,
+        typer.Option("--encounter", help="Replay encounter I of a run seeded --seed (as `arena run` seeds it)."),
+    ] = None,
+    rules: Annotated[
+        str | None, typer.Option("--rules", help="A rule-set key such as 3d6+prad+luck; overrides the flags.")
+    ] = None,
     die: Annotated[Die, typer.Option("--die", help="The resolution die.")] = Die.d20,
     players_roll_all: Annotated[bool, typer.Option("--players-roll-all", help="Players roll all the dice.")] = False,
-    modifiers: Annotated[Modifiers, typer.Option("--modifiers", help="Static, variable, or press-luck "
-                                                                     "modifiers.")] = Modifiers.static,
+    modifiers: Annotated[
+        Modifiers, typer.Option("--modifiers", help="Static, variable, or press-luck modifiers.")
+    ] = Modifiers.static,
     open_ended: Annotated[bool, typer.Option("--open-ended", help="Open-ended (exploding) rolls.")] = False,
     called_shots: Annotated[bool, typer.Option("--called-shots", help="Called shots.")] = False,
-    trust_policies: Annotated[bool, typer.Option("--trust-policies", help="Run the Python policy files the "
-                                                                          "scenario lists.")] = False,
+    trust_policies: Annotated[
+        bool, typer.Option("--trust-policies", help="Run the Python policy files the scenario lists.")
+    ] = False,
     model: ModelFlag = None,
     bestiary: BestiaryFlag = None,
     json_: Annotated[bool, typer.Option("--json", help="Print JSON: seed, rules, record, log.")] = False,
 ) -> None:
     """Fight one encounter of a scenario and print it blow by blow (standard d20 rules unless told otherwise)."""
     try:
-        doc = fight_document(scenario_file, scenario, seed, encounter, rules, die.value, players_roll_all,
-                             modifiers.value, open_ended, called_shots, trust_policies, announce_policies,
-                             model, bestiary)
+        doc = fight_document(
+            scenario_file,
+            scenario,
+            seed,
+            encounter,
+            rules,
+            die.value,
+            players_roll_all,
+            modifiers.value,
+            open_ended,
+            called_shots,
+            trust_policies,
+            announce_policies,
+            model,
+            bestiary,
+        )
     except ArenaError as err:
         raise fail(err) from None
     if json_:
-        typer.echo(json.dumps(doc, indent=2))          # JSON escapes control characters itself
+        typer.echo(json.dumps(doc, indent=2))  # JSON escapes control characters itself
     elif terminal():
         console().print(coloured(printable_lines(format_fight(doc))))
     else:
         typer.echo(printable_lines(format_fight(doc)))
-
-
 
 
 def register(app: typer.Typer) -> None:

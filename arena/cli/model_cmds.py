@@ -15,12 +15,15 @@ from arena.limits import MAX_ENCOUNTERS, MAX_WORKERS
 
 
 def model_effects_cmd(
-    n: Annotated[int, typer.Option("--n", help="Paired encounters per matchup, rule set and change.", min=10,
-                                   max=MAX_ENCOUNTERS)] = 2000,
-    workers: Annotated[int | None, typer.Option(help="Local worker processes (default: every core).", min=1,
-                                                max=MAX_WORKERS)] = None,
-    only: Annotated[list[str] | None, typer.Option("--only", help="Only the changes whose name contains this "
-                                                                  "(repeatable).")] = None,
+    n: Annotated[
+        int, typer.Option("--n", help="Paired encounters per matchup, rule set and change.", min=10, max=MAX_ENCOUNTERS)
+    ] = 2000,
+    workers: Annotated[
+        int | None, typer.Option(help="Local worker processes (default: every core).", min=1, max=MAX_WORKERS)
+    ] = None,
+    only: Annotated[
+        list[str] | None, typer.Option("--only", help="Only the changes whose name contains this (repeatable).")
+    ] = None,
     out: Annotated[Path | None, typer.Option(help="Write the markdown table here (docs/model-changes.md).")] = None,
     json_: Annotated[bool, typer.Option("--json", help="Print the effects as JSON.")] = False,
 ) -> None:

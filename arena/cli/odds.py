@@ -57,8 +57,12 @@ DIE = typer.Option(Die.d20, "--die", help="The resolution die.")
 PRAD = typer.Option(False, "--players-roll-all", help="Players roll all the dice.")
 MODS = typer.Option(Modifiers.static, "--modifiers", help="Static, variable, or press-luck modifiers.")
 OPEN = typer.Option(False, "--open-ended", help="Open-ended (exploding) rolls.")
-RULES = typer.Option(None, "--rules", help="A rule-set key such as 3d6+prad+luck, or several separated by commas "
-                                           "(d20,3d6: one row each); overrides the flags.")
+RULES = typer.Option(
+    None,
+    "--rules",
+    help="A rule-set key such as 3d6+prad+luck, or several separated by commas "
+    "(d20,3d6: one row each); overrides the flags.",
+)
 HIDDEN = typer.Option(0, "--hidden-modifier", help="A modifier the roller does not know (applied static).")
 ALL = typer.Option(False, "--all-variants", help="One row per rule set, side by side.")
 JSON = typer.Option(False, "--json", help="Print JSON.")
@@ -105,7 +109,7 @@ def _show(check: Check, rule_sets: list[RuleSet], all_variants: bool, as_json: b
             entry = obj["outcomes"].get(name)
             if entry is None:
                 cells.append("-")
-            elif many:              # many rows: percentages only (--json has the fractions)
+            elif many:  # many rows: percentages only (--json has the fractions)
                 cells.append(f"{entry['p'] * 100:.3f}%")
             else:
                 cells.append(f"{entry['p'] * 100:.3f}%\n{_short(entry['exact'])}")
@@ -122,12 +126,21 @@ def _short(fraction: str) -> str:
 
 def _describe(check: Check, modifier: str | None = None, target: str | None = None) -> str:
     """The title: who rolls what against what, and any Luck flag (``modifier``/``target`` name a swept range)."""
-    extras = [name for flag, name in ((check.press_luck, "luck pressed"), (check.luck_reroll, "Luck reroll"),
-                                      (check.auspicious, "auspicious odds")) if flag]
-    return (f"{check.kind} by a {check.side}: modifier {modifier or f'{check.modifier:+d}'}"
-            + (f" (hidden {check.hidden:+d})" if check.hidden else "")
-            + f" against {'AC ' if check.kind == 'attack' else ''}{target or check.target}"
-            + (f" ({', '.join(extras)})" if extras else ""))
+    extras = [
+        name
+        for flag, name in (
+            (check.press_luck, "luck pressed"),
+            (check.luck_reroll, "Luck reroll"),
+            (check.auspicious, "auspicious odds"),
+        )
+        if flag
+    ]
+    return (
+        f"{check.kind} by a {check.side}: modifier {modifier or f'{check.modifier:+d}'}"
+        + (f" (hidden {check.hidden:+d})" if check.hidden else "")
+        + f" against {'AC ' if check.kind == 'attack' else ''}{target or check.target}"
+        + (f" ({', '.join(extras)})" if extras else "")
+    )
 
 
 # --------------------------------------------------------------------------------------------- attack sweeps
@@ -144,13 +157,14 @@ def _values(option: str, text: str, example: str) -> tuple[list[int], bool]:
     first = _number(low.strip())
     last = _number(high.strip()) if sep else first
     if first is None or last is None:
-        raise ArenaError(f"{option} {shown}: write a number such as {example} or an inclusive range A..B such "
-                         f"as {example}..{int(example) + 10}")
+        raise ArenaError(
+            f"{option} {shown}: write a number such as {example} or an inclusive range A..B such "
+            f"as {example}..{int(example) + 10}"
+        )
     _within(option, first)
     _within(option, last)
     if last < first:
-        raise ArenaError(f"{option} {shown}: the range is empty; write the smaller number first "
-                         f"({last}..{first})")
+        raise ArenaError(f"{option} {shown}: the range is empty; write the smaller number first ({last}..{first})")
     if last - first + 1 > MAX_SWEEP:
         raise ArenaError(f"{option} {shown}: {last - first + 1:,} values; a sweep has at most {MAX_SWEEP}")
     return list(range(first, last + 1)), bool(sep)
@@ -162,21 +176,31 @@ def _routines(text: str) -> tuple[list[list[int]], bool]:
     of the sweep, and whether it is one."""
     parts = [part for part in text.replace(" ", "").split("/") if part != ""]
     if not parts or len(parts) > 8 or not all(RANGE.fullmatch(part) for part in parts):
-        raise ArenaError(f"--bonus {printable(text, limit=40)!r}: an attack bonus such as 8, a routine such as "
-                         "13/8/3 (one to eight attacks), or a range to sweep such as 0..20")
+        raise ArenaError(
+            f"--bonus {printable(text, limit=40)!r}: an attack bonus such as 8, a routine such as "
+            "13/8/3 (one to eight attacks), or a range to sweep such as 0..20"
+        )
     swept = [_values("--bonus", part, "8") for part in parts]
     ranges = {len(values) for values, is_range in swept if is_range}
     if len(ranges) > 1 or (ranges and not swept[0][1]):
-        raise ArenaError(f"--bonus {printable(text, limit=40)!r}: in a swept routine the first bonus is a range "
-                         "and every range has as many values (8..13/3..8)")
+        raise ArenaError(
+            f"--bonus {printable(text, limit=40)!r}: in a swept routine the first bonus is a range "
+            "and every range has as many values (8..13/3..8)"
+        )
     if not ranges:
         return [[values[0] for values, _ in swept]], False
     count = ranges.pop()
     return [[values[i] if is_range else values[0] for values, is_range in swept] for i in range(count)], True
 
 
-def sweep_rows(check: Check, rule_sets: list[RuleSet] | None, acs: list[int], routines: list[list[int]],
-               damage: str | None = None, progress: Progress | None = None) -> list[dict]:
+def sweep_rows(
+    check: Check,
+    rule_sets: list[RuleSet] | None,
+    acs: list[int],
+    routines: list[list[int]],
+    damage: str | None = None,
+    progress: Progress | None = None,
+) -> list[dict]:
     """One row per AC, routine and rule set (``None``: every single-roll rule set that allows the check): the odds
     object of ``arena odds attack --json`` with the ``ac`` and ``bonus`` (the routine's first) in front and, with
     ``damage``, the expected damage per attack and per full routine."""
@@ -197,7 +221,7 @@ def sweep_rows(check: Check, rule_sets: list[RuleSet] | None, acs: list[int], ro
                 try:
                     obj = odds.odds_object(first, rules)
                 except RulesError:
-                    if rule_sets is None:      # --all-variants: the rule sets that refuse the check are left out
+                    if rule_sets is None:  # --all-variants: the rule sets that refuse the check are left out
                         continue
                     raise
                 row: dict[str, Any] = {"ac": ac, "bonus": bonuses[0]}
@@ -217,8 +241,12 @@ def sweep_rows(check: Check, rule_sets: list[RuleSet] | None, acs: list[int], ro
 def _expected(check: Check, rules: RuleSet, damage: str, mean: float, bonuses: list[int]) -> dict:
     """Expected damage per attack and per full attack routine, criticals included."""
     per = [odds.expected_damage(check._replace(modifier=b), rules, mean) for b in bonuses]
-    return {"damage": damage, "mean_damage": mean,
-            "per_attack": dict(zip([f"{b:+d}" for b in bonuses], per, strict=True)), "per_routine": sum(per)}
+    return {
+        "damage": damage,
+        "mean_damage": mean,
+        "per_attack": dict(zip([f"{b:+d}" for b in bonuses], per, strict=True)),
+        "per_routine": sum(per),
+    }
 
 
 def _percent(row: dict, name: str) -> str:
@@ -231,22 +259,42 @@ def _print_rows(rows: list[dict], title: str, swept: str | None) -> None:
     keys = list(dict.fromkeys(r["rules"]["key"] for r in rows))
     damage = "expected_damage" in rows[0]
     routine = any("routine" in r for r in rows)
-    columns = ([] if swept is None else ["AC" if swept == "ac" else "bonus"]) + ["rules", "roller", "hit",
-                                                                                  "threat", "critical"]
+    columns = ([] if swept is None else ["AC" if swept == "ac" else "bonus"]) + [
+        "rules",
+        "roller",
+        "hit",
+        "threat",
+        "critical",
+    ]
     if damage:
         columns += ["damage per attack", "per routine"] if routine else ["expected damage"]
-    t = make_table(title, columns, right=("AC", "bonus", "hit", "threat", "critical", "damage per attack",
-                                     "per routine", "expected damage"))
+    t = make_table(
+        title,
+        columns,
+        right=("AC", "bonus", "hit", "threat", "critical", "damage per attack", "per routine", "expected damage"),
+    )
     last = None
     for r in rows:
         value = r["ac"] if swept == "ac" else r["routine"] if swept and "routine" in r else r["bonus"]
         if len(keys) > 1 and swept is not None and last is not None and value != last:
             t.add_section()
         last = value
-        cells = [] if swept is None else [str(value) if swept == "ac" else "/".join(f"{b:+d}" for b in (
-            value if isinstance(value, list) else [value]))]
-        cells += [cell(r["rules"]["key"]), r["roller"], _percent(r, "hit"), _percent(r, "threat"),
-                  _percent(r, "critical")]
+        cells = (
+            []
+            if swept is None
+            else [
+                str(value)
+                if swept == "ac"
+                else "/".join(f"{b:+d}" for b in (value if isinstance(value, list) else [value]))
+            ]
+        )
+        cells += [
+            cell(r["rules"]["key"]),
+            r["roller"],
+            _percent(r, "hit"),
+            _percent(r, "threat"),
+            _percent(r, "critical"),
+        ]
         if damage:
             e = r["expected_damage"]
             if routine:
@@ -258,8 +306,10 @@ def _print_rows(rows: list[dict], title: str, swept: str | None) -> None:
     out.print(t)
     if damage:
         e = rows[0]["expected_damage"]
-        out.print(f"expected damage: {printable(e['damage'], limit=80)} (mean {e['mean_damage']:g}) a hit, x"
-                  f"{rows[0]['check']['multiplier']} on a critical")
+        out.print(
+            f"expected damage: {printable(e['damage'], limit=80)} (mean {e['mean_damage']:g}) a hit, x"
+            f"{rows[0]['check']['multiplier']} on a critical"
+        )
     if any("truncated" in r for r in rows):
         out.print(TRUNCATED)
 
@@ -306,23 +356,40 @@ def plot_rows(rows: list[dict], path: Path, swept: str, title: str) -> None:
 
 
 @odds_app.command()
-def attack(bonus: str = typer.Option(..., "--bonus", help="Attack bonus, a full attack routine such as 13/8/3 "
-                                                             "(the odds are for the first), or a range to sweep "
-                                                             "(0..20; a routine 8..13/3..8)."),
-           ac: str = typer.Option(..., "--ac", help="The target's AC, or a range to sweep (15..25)."),
-           threat: str = typer.Option("20", "--threat", help="Threat range, e.g. 19-20."),
-           multiplier: int = typer.Option(2, "--multiplier", help="Critical multiplier."),
-           attacker: Side = typer.Option(Side.pc, "--attacker", help="The side that attacks."),
-           flat_footed: bool = typer.Option(False, "--flat-footed", help="The defender is flat-footed."),
-           die: Die = DIE, players_roll_all: bool = PRAD, modifiers: Modifiers = MODS, open_ended: bool = OPEN,
-           rules: str = RULES, hidden_modifier: int = HIDDEN, press_luck: bool = PRESS, luck_reroll: bool = REROLL,
-           auspicious: bool = AUSPICIOUS, all_variants: bool = ALL, json_: bool = JSON,
-           damage: str | None = typer.Option(None, "--damage", help="Damage of a hit, e.g. 2d6+7: adds the "
-                                                                   "expected damage per attack and per routine."),
-           plot: Path | None = typer.Option(None, "--plot", help="With a sweep: write a line plot (PNG) of the hit "
-                                                                "chance (and expected damage) to this file.",
-                                            show_default=False)
-           ) -> None:
+def attack(
+    bonus: str = typer.Option(
+        ...,
+        "--bonus",
+        help="Attack bonus, a full attack routine such as 13/8/3 "
+        "(the odds are for the first), or a range to sweep "
+        "(0..20; a routine 8..13/3..8).",
+    ),
+    ac: str = typer.Option(..., "--ac", help="The target's AC, or a range to sweep (15..25)."),
+    threat: str = typer.Option("20", "--threat", help="Threat range, e.g. 19-20."),
+    multiplier: int = typer.Option(2, "--multiplier", help="Critical multiplier."),
+    attacker: Side = typer.Option(Side.pc, "--attacker", help="The side that attacks."),
+    flat_footed: bool = typer.Option(False, "--flat-footed", help="The defender is flat-footed."),
+    die: Die = DIE,
+    players_roll_all: bool = PRAD,
+    modifiers: Modifiers = MODS,
+    open_ended: bool = OPEN,
+    rules: str = RULES,
+    hidden_modifier: int = HIDDEN,
+    press_luck: bool = PRESS,
+    luck_reroll: bool = REROLL,
+    auspicious: bool = AUSPICIOUS,
+    all_variants: bool = ALL,
+    json_: bool = JSON,
+    damage: str | None = typer.Option(
+        None, "--damage", help="Damage of a hit, e.g. 2d6+7: adds the expected damage per attack and per routine."
+    ),
+    plot: Path | None = typer.Option(
+        None,
+        "--plot",
+        help="With a sweep: write a line plot (PNG) of the hit chance (and expected damage) to this file.",
+        show_default=False,
+    ),
+) -> None:
     """Odds of an attack roll (or, under players roll all, the player's defense check). Sweep --ac or --bonus over
     an inclusive range A..B for one row per value (one of them at a time), with --plot for a line plot."""
     try:
@@ -335,15 +402,24 @@ def attack(bonus: str = typer.Option(..., "--bonus", help="Attack bonus, a full 
             if swept is None:
                 raise ArenaError("--plot draws a sweep: give --ac or --bonus as a range A..B (--ac 15..25)")
             if plot.suffix.lower() != ".png":
-                raise ArenaError(f"--plot {printable(str(plot), limit=80)!r}: the plot is a PNG; name the file "
-                                 "*.png")
+                raise ArenaError(f"--plot {printable(str(plot), limit=80)!r}: the plot is a PNG; name the file *.png")
             if not plot.parent.is_dir():
-                raise ArenaError(f"--plot {printable(str(plot), limit=80)!r}: no folder "
-                                 f"{printable(str(plot.parent), limit=80)!r}")
-        check = Check("attack", attacker.value, routines[0][0], acs[0],
-                      _within("--hidden-modifier", hidden_modifier), odds.parse_threat(threat),
-                      _within("--multiplier", multiplier, 2, MAX_MULTIPLIER), flat_footed=flat_footed,
-                      press_luck=press_luck, luck_reroll=luck_reroll, auspicious=auspicious)
+                raise ArenaError(
+                    f"--plot {printable(str(plot), limit=80)!r}: no folder {printable(str(plot.parent), limit=80)!r}"
+                )
+        check = Check(
+            "attack",
+            attacker.value,
+            routines[0][0],
+            acs[0],
+            _within("--hidden-modifier", hidden_modifier),
+            odds.parse_threat(threat),
+            _within("--multiplier", multiplier, 2, MAX_MULTIPLIER),
+            flat_footed=flat_footed,
+            press_luck=press_luck,
+            luck_reroll=luck_reroll,
+            auspicious=auspicious,
+        )
         chosen = _rule_sets(die, players_roll_all, modifiers, open_ended, rules)
         if swept is None and (damage is None or (len(chosen) == 1 and not all_variants)):
             if damage is None:
@@ -356,9 +432,12 @@ def attack(bonus: str = typer.Option(..., "--bonus", help="Attack bonus, a full 
             rows = sweep_rows(check, None if all_variants else chosen, acs, routines, damage, progress)
     except ArenaError as err:
         raise fail(err) from None
-    title = _describe(check, modifier=None if swept != "bonus" else _span(bonus),
-                      target=None if swept != "ac" else f"{acs[0]}..{acs[-1]}")
-    if plot is not None and swept is not None:       # drawn first: a plot that cannot be written leaves no table
+    title = _describe(
+        check,
+        modifier=None if swept != "bonus" else _span(bonus),
+        target=None if swept != "ac" else f"{acs[0]}..{acs[-1]}",
+    )
+    if plot is not None and swept is not None:  # drawn first: a plot that cannot be written leaves no table
         plot_rows(rows, plot, swept, title)
     if json_:
         print(json.dumps(rows, indent=2))
@@ -370,9 +449,11 @@ def attack(bonus: str = typer.Option(..., "--bonus", help="Attack bonus, a full 
 
 def _span(bonus: str) -> str:
     """The swept bonus as the title shows it (``+0..+20``, ``+8..+13/+3..+8``)."""
+
     def one(part: str) -> str:
         low, sep, high = part.partition("..")
         return f"{int(low):+d}" + (f"..{int(high):+d}" if sep else "")
+
     return "/".join(one(p) for p in bonus.replace(" ", "").split("/") if p)
 
 
@@ -384,55 +465,109 @@ def _one_with_damage(check: Check, rules: RuleSet, damage: str, bonuses: list[in
         return
     _show(check, [rules], False, False)
     per = ", ".join(f"{b} {v:.2f}" for b, v in expected["per_attack"].items())
-    make_console().print(f"expected damage ({printable(damage, limit=80)}, mean {expected['mean_damage']:g}, "
-                         f"x{check.multiplier} on a critical): per attack {per}; per full attack routine "
-                         f"{expected['per_routine']:.2f}")
+    make_console().print(
+        f"expected damage ({printable(damage, limit=80)}, mean {expected['mean_damage']:g}, "
+        f"x{check.multiplier} on a critical): per attack {per}; per full attack routine "
+        f"{expected['per_routine']:.2f}"
+    )
 
 
 @odds_app.command()
-def save(save_bonus: int = typer.Option(..., "--save", help="The saving creature's save bonus."),
-         dc: int = typer.Option(..., "--dc", help="The save DC."),
-         caster: Side = typer.Option(Side.pc, "--caster", help="The side that cast the spell."),
-         die: Die = DIE, players_roll_all: bool = PRAD, modifiers: Modifiers = MODS, open_ended: bool = OPEN,
-         rules: str = RULES, hidden_modifier: int = HIDDEN, press_luck: bool = PRESS, luck_reroll: bool = REROLL,
-         auspicious: bool = AUSPICIOUS, all_variants: bool = ALL, json_: bool = JSON) -> None:
+def save(
+    save_bonus: int = typer.Option(..., "--save", help="The saving creature's save bonus."),
+    dc: int = typer.Option(..., "--dc", help="The save DC."),
+    caster: Side = typer.Option(Side.pc, "--caster", help="The side that cast the spell."),
+    die: Die = DIE,
+    players_roll_all: bool = PRAD,
+    modifiers: Modifiers = MODS,
+    open_ended: bool = OPEN,
+    rules: str = RULES,
+    hidden_modifier: int = HIDDEN,
+    press_luck: bool = PRESS,
+    luck_reroll: bool = REROLL,
+    auspicious: bool = AUSPICIOUS,
+    all_variants: bool = ALL,
+    json_: bool = JSON,
+) -> None:
     """Odds of a saving throw (or, under players roll all, the player's magic check). `success` = the save succeeds."""
     saver = "monster" if caster is Side.pc else "pc"
-    check = Check("save", saver, _within("--save", save_bonus), _within("--dc", dc),
-                  _within("--hidden-modifier", hidden_modifier), opponent=caster.value, press_luck=press_luck,
-                  luck_reroll=luck_reroll, auspicious=auspicious)
+    check = Check(
+        "save",
+        saver,
+        _within("--save", save_bonus),
+        _within("--dc", dc),
+        _within("--hidden-modifier", hidden_modifier),
+        opponent=caster.value,
+        press_luck=press_luck,
+        luck_reroll=luck_reroll,
+        auspicious=auspicious,
+    )
     _show(check, _rule_sets(die, players_roll_all, modifiers, open_ended, rules), all_variants, json_)
 
 
 @odds_app.command()
-def sr(caster_level: int = typer.Option(..., "--caster-level", help="Caster level (plus Spell Penetration)."),
-       sr_: int = typer.Option(..., "--sr", help="The target's spell resistance."),
-       caster: Side = typer.Option(Side.pc, "--caster", help="The side that cast the spell."),
-       die: Die = DIE, players_roll_all: bool = PRAD, modifiers: Modifiers = MODS, open_ended: bool = OPEN,
-       rules: str = RULES, hidden_modifier: int = HIDDEN, press_luck: bool = PRESS, luck_reroll: bool = REROLL,
-       auspicious: bool = AUSPICIOUS, all_variants: bool = ALL, json_: bool = JSON) -> None:
+def sr(
+    caster_level: int = typer.Option(..., "--caster-level", help="Caster level (plus Spell Penetration)."),
+    sr_: int = typer.Option(..., "--sr", help="The target's spell resistance."),
+    caster: Side = typer.Option(Side.pc, "--caster", help="The side that cast the spell."),
+    die: Die = DIE,
+    players_roll_all: bool = PRAD,
+    modifiers: Modifiers = MODS,
+    open_ended: bool = OPEN,
+    rules: str = RULES,
+    hidden_modifier: int = HIDDEN,
+    press_luck: bool = PRESS,
+    luck_reroll: bool = REROLL,
+    auspicious: bool = AUSPICIOUS,
+    all_variants: bool = ALL,
+    json_: bool = JSON,
+) -> None:
     """Odds of a caster level check against spell resistance. `success` = the spell gets through."""
-    check = Check("caster-level", caster.value, _within("--caster-level", caster_level, 0),
-                  _within("--sr", sr_, 0), _within("--hidden-modifier", hidden_modifier), press_luck=press_luck,
-                  luck_reroll=luck_reroll, auspicious=auspicious)
+    check = Check(
+        "caster-level",
+        caster.value,
+        _within("--caster-level", caster_level, 0),
+        _within("--sr", sr_, 0),
+        _within("--hidden-modifier", hidden_modifier),
+        press_luck=press_luck,
+        luck_reroll=luck_reroll,
+        auspicious=auspicious,
+    )
     _show(check, _rule_sets(die, players_roll_all, modifiers, open_ended, rules), all_variants, json_)
 
 
 @odds_app.command()
-def check(modifier: int = typer.Option(..., "--modifier", help="The check's modifier."),
-          target: int = typer.Option(..., "--target", help="The DC or target number."),
-          take: int = typer.Option(None, "--take", help="Take 10, 16, 18 or 20."),
-          kind: str = typer.Option("skill", "--kind", help="skill, ability or initiative."),
-          die: Die = DIE, players_roll_all: bool = PRAD, modifiers: Modifiers = MODS, open_ended: bool = OPEN,
-          rules: str = RULES, hidden_modifier: int = HIDDEN, press_luck: bool = PRESS, luck_reroll: bool = REROLL,
-          auspicious: bool = AUSPICIOUS, all_variants: bool = ALL, json_: bool = JSON) -> None:
+def check(
+    modifier: int = typer.Option(..., "--modifier", help="The check's modifier."),
+    target: int = typer.Option(..., "--target", help="The DC or target number."),
+    take: int = typer.Option(None, "--take", help="Take 10, 16, 18 or 20."),
+    kind: str = typer.Option("skill", "--kind", help="skill, ability or initiative."),
+    die: Die = DIE,
+    players_roll_all: bool = PRAD,
+    modifiers: Modifiers = MODS,
+    open_ended: bool = OPEN,
+    rules: str = RULES,
+    hidden_modifier: int = HIDDEN,
+    press_luck: bool = PRESS,
+    luck_reroll: bool = REROLL,
+    auspicious: bool = AUSPICIOUS,
+    all_variants: bool = ALL,
+    json_: bool = JSON,
+) -> None:
     """Odds of a skill, ability or initiative check."""
     if kind not in ("skill", "ability", "initiative"):
         raise RulesError(f"--kind must be skill, ability or initiative, not {kind[:40]!r}")
-    chk = Check(kind, "pc", _within("--modifier", modifier), _within("--target", target),
-                _within("--hidden-modifier", hidden_modifier),
-                take=None if take is None else _within("--take", take, 0, 20), press_luck=press_luck,
-                luck_reroll=luck_reroll, auspicious=auspicious)
+    chk = Check(
+        kind,
+        "pc",
+        _within("--modifier", modifier),
+        _within("--target", target),
+        _within("--hidden-modifier", hidden_modifier),
+        take=None if take is None else _within("--take", take, 0, 20),
+        press_luck=press_luck,
+        luck_reroll=luck_reroll,
+        auspicious=auspicious,
+    )
     _show(chk, _rule_sets(die, players_roll_all, modifiers, open_ended, rules), all_variants, json_)
 
 
@@ -447,8 +582,9 @@ def modifiers_table(json_: bool = JSON) -> None:
     for col in ("modifier", "dice", "mean", "variance", "drift"):
         table.add_column(col, justify="right")
     for r in rows:
-        table.add_row(f"{r['modifier']:+d}", r["dice"], f"{r['mean']:+.2f}", f"{r['variance']:.2f}",
-                      f"{r['drift']:+.2f}")
+        table.add_row(
+            f"{r['modifier']:+d}", r["dice"], f"{r['mean']:+.2f}", f"{r['variance']:.2f}", f"{r['drift']:+.2f}"
+        )
     make_console().print(table)
 
 
@@ -457,15 +593,19 @@ def press_luck_table(json_: bool = JSON) -> None:
     """For modifiers 1-25, the chance to roll (18 + modifier - 3) or better, static against pressed."""
     rows = odds.press_luck_table()
     if json_:
-        print(json.dumps([{k: r[k] for k in ("modifier", "p_static", "p_pressed", "ratio")} for r in rows],
-                         indent=2))
+        print(json.dumps([{k: r[k] for k in ("modifier", "p_static", "p_pressed", "ratio")} for r in rows], indent=2))
         return
     table = Table(title="Press your luck: P(3d6 + modifier >= 18 + modifier - 3)")
     for col in ("modifier", "target", "static", "pressed", "ratio"):
         table.add_column(col, justify="right")
     for r in rows:
-        table.add_row(f"{r['modifier']:+d}", str(r["target"]), f"{r['p_static'] * 100:.2f}%",
-                      f"{r['p_pressed'] * 100:.2f}%", f"{r['ratio']:.3f}x")
+        table.add_row(
+            f"{r['modifier']:+d}",
+            str(r["target"]),
+            f"{r['p_static'] * 100:.2f}%",
+            f"{r['p_pressed'] * 100:.2f}%",
+            f"{r['ratio']:.3f}x",
+        )
     make_console().print(table)
 
 
@@ -501,8 +641,9 @@ def print_claims(results: list[dict]) -> None:
     for col in ("claim", "source", "verdict"):
         summary.add_column(col, overflow="fold")
     for r in results:
-        summary.add_row(Text(str(r["id"])), Text(str(r["source"])),
-                        Text(str(r["verdict"]), style=colours.get(r["verdict"], "red")))
+        summary.add_row(
+            Text(str(r["id"])), Text(str(r["source"])), Text(str(r["verdict"]), style=colours.get(r["verdict"], "red"))
+        )
     out.print(summary)
     for r in results:
         out.print()

@@ -55,8 +55,14 @@ class Progress:
         from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeRemainingColumn
         from rich.progress import Progress as Bar
 
-        self._bar = Bar(TextColumn(self.what), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                        console=Console(file=self._stream), transient=True)
+        self._bar = Bar(
+            TextColumn(self.what),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeRemainingColumn(),
+            console=Console(file=self._stream),
+            transient=True,
+        )
         self._bar.start()
         self._task = self._bar.add_task(self.what, total=self.total, completed=self.done)
 
@@ -64,8 +70,11 @@ class Progress:
         elapsed = now - self._started
         share = self.done / self.total if self.total else 1.0
         left = f", about {_duration(elapsed / share - elapsed)} left" if 0 < share < 1 else ""
-        print(f"{self.what}: {self.done:,} of {self.total:,} ({share:.0%}) after {_duration(elapsed)}{left}",
-              file=self._stream, flush=True)
+        print(
+            f"{self.what}: {self.done:,} of {self.total:,} ({share:.0%}) after {_duration(elapsed)}{left}",
+            file=self._stream,
+            flush=True,
+        )
 
 
 def _duration(seconds: float) -> str:

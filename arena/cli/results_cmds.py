@@ -32,12 +32,14 @@ class Format(StrEnum):
 # --------------------------------------------------------------------------------------------- report
 def report_cmd(
     results: Annotated[Path, typer.Argument(help="A results folder (or its encounters.parquet).")],
-    fmt: Annotated[Format, typer.Option("--format", help="md (with PNG files) or html (one self-contained "
-                                                         "page).")] = Format.md,
-    out: Annotated[Path | None, typer.Option(help="Folder for the page and plots (default: RESULTS/report).")]
-    = None,
-    baseline: Annotated[str | None, typer.Option("--baseline", help="The rule set every other is compared with "
-                                                                    "(default: d20, standard rules).")] = None,
+    fmt: Annotated[
+        Format, typer.Option("--format", help="md (with PNG files) or html (one self-contained page).")
+    ] = Format.md,
+    out: Annotated[Path | None, typer.Option(help="Folder for the page and plots (default: RESULTS/report).")] = None,
+    baseline: Annotated[
+        str | None,
+        typer.Option("--baseline", help="The rule set every other is compared with (default: d20, standard rules)."),
+    ] = None,
     as_json: JsonFlag = False,
 ) -> None:
     """What each rule set changes against a baseline (paired intervals, Holm-corrected), the variant grid as a
@@ -65,8 +67,10 @@ def compare_cmd(
     base: Annotated[Path, typer.Argument(help="The results folder to compare against.")],
     new: Annotated[Path, typer.Argument(help="The new results folder.")],
     alpha: Annotated[float, typer.Option(help="Significance level (after Holm correction).")] = 0.05,
-    tolerance: Annotated[float, typer.Option(help="Largest acceptable change of win rate or hit points lost "
-                                                  "(a fraction: 0.02 = 2 points).")] = 0.02,
+    tolerance: Annotated[
+        float,
+        typer.Option(help="Largest acceptable change of win rate or hit points lost (a fraction: 0.02 = 2 points)."),
+    ] = 0.02,
     as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
 ) -> None:
     """Change of win rate, rounds and hit points lost for every scenario and rule set in both runs.
@@ -84,19 +88,53 @@ def compare_cmd(
     moved = bool(frame["moved"].any())
     if as_json:
         rows = json.loads(frame.to_json(orient="records"))
-        echo_json({"base": str(base), "new": str(new), "alpha": alpha, "tolerance": tolerance, "moved": moved,
-                   "compared": cover["compared"], "only_base": cover["only_base"], "only_new": cover["only_new"],
-                   "cells": rows})
+        echo_json(
+            {
+                "base": str(base),
+                "new": str(new),
+                "alpha": alpha,
+                "tolerance": tolerance,
+                "moved": moved,
+                "compared": cover["compared"],
+                "only_base": cover["only_base"],
+                "only_new": cover["only_new"],
+                "cells": rows,
+            }
+        )
     else:
-        t = table(cell(f"{new} vs {base}: win rate and hp lost in points; intervals at the Holm level of each row"),
-                  ("scenario", "rules", "metric", "base", "new", "change", "interval", "level", "p (Holm)", "test",
-                   "verdict"), right=("base", "new", "change", "interval", "level", "p (Holm)"))
+        t = table(
+            cell(f"{new} vs {base}: win rate and hp lost in points; intervals at the Holm level of each row"),
+            (
+                "scenario",
+                "rules",
+                "metric",
+                "base",
+                "new",
+                "change",
+                "interval",
+                "level",
+                "p (Holm)",
+                "test",
+                "verdict",
+            ),
+            right=("base", "new", "change", "interval", "level", "p (Holm)"),
+        )
         for r in frame.itertuples(index=False):
             scale = (lambda v: f"{v:.2f}") if r.metric == "rounds" else (lambda v: f"{100 * v:.1f}%")
             verdict = "MOVED" if r.moved else ("significant" if r.significant else "")
-            t.add_row(cell(r.scenario), cell(r.rules), r.metric, scale(r.base), scale(r.new), _num(r.diff, r.metric),
-                      f"{_num(r.low, r.metric)} .. {_num(r.high, r.metric)}", f"{100 * r.level:.2f}%",
-                      f"{r.p_holm:.3g}", r.test, f"[red]{verdict}[/red]" if r.moved else verdict)
+            t.add_row(
+                cell(r.scenario),
+                cell(r.rules),
+                r.metric,
+                scale(r.base),
+                scale(r.new),
+                _num(r.diff, r.metric),
+                f"{_num(r.low, r.metric)} .. {_num(r.high, r.metric)}",
+                f"{100 * r.level:.2f}%",
+                f"{r.p_holm:.3g}",
+                r.test,
+                f"[red]{verdict}[/red]" if r.moved else verdict,
+            )
         out = console()
         out.print(t)
         cells = len(cover["compared"])
@@ -115,10 +153,16 @@ def compare_cmd(
 # --------------------------------------------------------------------------------------------- check
 def check_cmd(
     suite: Annotated[Path, typer.Argument(help="A regression suite YAML file.")],
-    workers: Annotated[int | None, typer.Option(help="Local worker processes, 1 to 64 (default: every core, at most "
-                                                     "64; results are the same for any number).")] = None,
-    trust_policies: Annotated[bool, typer.Option("--trust-policies", help="Run the Python policy files the "
-                                                                          "scenarios list.")] = False,
+    workers: Annotated[
+        int | None,
+        typer.Option(
+            help="Local worker processes, 1 to 64 (default: every core, at most "
+            "64; results are the same for any number)."
+        ),
+    ] = None,
+    trust_policies: Annotated[
+        bool, typer.Option("--trust-policies", help="Run the Python policy files the scenarios list.")
+    ] = False,
     as_json: JsonFlag = False,
 ) -> None:
     """Run a regression suite: exit 1 if any check fails."""
@@ -132,15 +176,37 @@ def check_cmd(
         raise fail(err) from None
     failed = sum(not v.passed for v in verdicts)
     if as_json:
-        echo_json({"suite": str(suite), "passed": len(verdicts) - failed, "failed": failed,
-                   "checks": [{"name": v.name, "scenario": v.scenario, "rules": v.rules, "n": v.n,
-                               "measured": v.measured, "expected": v.expected, "passed": v.passed}
-                              for v in verdicts]})
+        echo_json(
+            {
+                "suite": str(suite),
+                "passed": len(verdicts) - failed,
+                "failed": failed,
+                "checks": [
+                    {
+                        "name": v.name,
+                        "scenario": v.scenario,
+                        "rules": v.rules,
+                        "n": v.n,
+                        "measured": v.measured,
+                        "expected": v.expected,
+                        "passed": v.passed,
+                    }
+                    for v in verdicts
+                ],
+            }
+        )
     else:
         t = table(cell(suite), ("check", "scenario", "rules", "n", "measured", "expected", "result"), right=("n",))
         for v in verdicts:
-            t.add_row(cell(v.name), cell(v.scenario), cell(v.rules), str(v.n), cell(v.measured), cell(v.expected),
-                      "[green]pass[/green]" if v.passed else "[red]FAIL[/red]")
+            t.add_row(
+                cell(v.name),
+                cell(v.scenario),
+                cell(v.rules),
+                str(v.n),
+                cell(v.measured),
+                cell(v.expected),
+                "[green]pass[/green]" if v.passed else "[red]FAIL[/red]",
+            )
         console().print(t)
         typer.echo(f"{len(verdicts) - failed} passed, {failed} failed")
     if failed:

@@ -58,8 +58,10 @@ def inert_warnings(scenarios: list, keys: list[str] | None) -> list[str]:
             continue
         reasons = sorted({why for whys in inert.values() for why in whys})
         shown = ", ".join(list(inert)[:6]) + (f" and {len(inert) - 6} more" if len(inert) > 6 else "")
-        lines.append(f"scenario {s.name!r}: {len(inert)} rule set(s) fight exactly as a simpler one ({shown}): "
-                     f"{'; '.join(reasons)} (set the scenario's tactics to use them)")
+        lines.append(
+            f"scenario {s.name!r}: {len(inert)} rule set(s) fight exactly as a simpler one ({shown}): "
+            f"{'; '.join(reasons)} (set the scenario's tactics to use them)"
+        )
     return lines
 
 
@@ -76,6 +78,7 @@ class Stopped(KeyboardInterrupt):
 def stop_on_signals() -> Iterator[None]:
     """Turn SIGTERM and SIGHUP into :class:`Stopped` for the block, so a terminated run stops at once, says so,
     and leaves its finished chunks (the default action would kill the parent and leave its workers behind)."""
+
     def handler(signum: int, _frame: Any) -> None:
         raise Stopped(signum)
 
@@ -97,25 +100,46 @@ def default_folder(scenario_name: str) -> Path:
 
 def run_cmd(
     scenarios: Annotated[list[Path], typer.Argument(help="Scenario YAML files.", show_default=False)],
-    n: Annotated[int | None, typer.Option("--n", help="Encounters per rule set (default: each scenario's n).",
-                                          min=1, max=MAX_ENCOUNTERS)] = None,
-    seed: Annotated[int | None, typer.Option(help="Run seed (default: each scenario's seed).", min=0,
-                                             max=MAX_SEED)] = None,
-    grid: Annotated[str | None, typer.Option(help="Rule-set keys, comma-separated (default: each scenario's "
-                                                  "grid), e.g. d20,3d6,3d6+prad.")] = None,
-    workers: Annotated[int | None, typer.Option(help="Local worker processes (default: every core; results are the "
-                                                     "same for any number).", min=1, max=MAX_WORKERS)] = None,
-    cluster: Annotated[str | None, typer.Option(help="A Dask scheduler address, tcp://HOST:PORT (needs the dask "
-                                                     "extra; checked before anything is written: it must answer "
-                                                     "within 5 s).")] = None,
-    out: Annotated[Path | None, typer.Option(help="Results folder (default: results/<first scenario name>, as a "
-                                                  "safe folder name).")] = None,
+    n: Annotated[
+        int | None,
+        typer.Option("--n", help="Encounters per rule set (default: each scenario's n).", min=1, max=MAX_ENCOUNTERS),
+    ] = None,
+    seed: Annotated[
+        int | None, typer.Option(help="Run seed (default: each scenario's seed).", min=0, max=MAX_SEED)
+    ] = None,
+    grid: Annotated[
+        str | None,
+        typer.Option(help="Rule-set keys, comma-separated (default: each scenario's grid), e.g. d20,3d6,3d6+prad."),
+    ] = None,
+    workers: Annotated[
+        int | None,
+        typer.Option(
+            help="Local worker processes (default: every core; results are the same for any number).",
+            min=1,
+            max=MAX_WORKERS,
+        ),
+    ] = None,
+    cluster: Annotated[
+        str | None,
+        typer.Option(
+            help="A Dask scheduler address, tcp://HOST:PORT (needs the dask "
+            "extra; checked before anything is written: it must answer "
+            "within 5 s)."
+        ),
+    ] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option(help="Results folder (default: results/<first scenario name>, as a safe folder name)."),
+    ] = None,
     chunk: Annotated[int, typer.Option(help="Encounters per task.", min=1, max=MAX_ENCOUNTERS)] = 500,
     resume: Annotated[bool, typer.Option("--resume", help="Complete an interrupted run in --out.")] = False,
-    force: Annotated[bool, typer.Option("--force", help="Replace an existing results folder (only the files a run "
-                                                        "wrote are removed).")] = False,
-    trust_policies: Annotated[bool, typer.Option("--trust-policies", help="Run the Python policy files the "
-                                                                          "scenarios list.")] = False,
+    force: Annotated[
+        bool,
+        typer.Option("--force", help="Replace an existing results folder (only the files a run wrote are removed)."),
+    ] = False,
+    trust_policies: Annotated[
+        bool, typer.Option("--trust-policies", help="Run the Python policy files the scenarios list.")
+    ] = False,
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
     model: ModelFlag = None,
     bestiary: BestiaryFlag = None,
@@ -129,9 +153,13 @@ def run_cmd(
         if resume and force:
             raise ArenaError("--resume and --force contradict each other: choose one")
         check_bestiary(bestiary)
-        loaded = [s for path in scenarios for s in load_scenarios(path, trust_policies=trust_policies,
-                                                                  on_policy=announce_policies,
-                                                                  bestiary=bestiary or ())]
+        loaded = [
+            s
+            for path in scenarios
+            for s in load_scenarios(
+                path, trust_policies=trust_policies, on_policy=announce_policies, bestiary=bestiary or ()
+            )
+        ]
         if not loaded:
             raise ArenaError("no scenario to run")
         loaded = with_model(loaded, model)
@@ -140,26 +168,40 @@ def run_cmd(
         folder = out or default_folder(loaded[0].name)
         with stop_on_signals(), rich_progress(not quiet and _tty()) as progress:
             outcome = run_experiment(
-                loaded, folder, n=n, seed=seed, rules=_grid(grid), workers=workers or default_workers(),
+                loaded,
+                folder,
+                n=n,
+                seed=seed,
+                rules=_grid(grid),
+                workers=workers or default_workers(),
                 cluster=cluster,
-                chunk_size=chunk, resume=resume, force=force, progress=progress,
-                on_event=lambda msg: typer.echo(f"warning: {printable(msg, 500)}", err=True))
+                chunk_size=chunk,
+                resume=resume,
+                force=force,
+                progress=progress,
+                on_event=lambda msg: typer.echo(f"warning: {printable(msg, 500)}", err=True),
+            )
     except Stopped as stop:
-        typer.echo(f"stopped by signal {stop.signum}: finished chunks are kept; complete the run with the same "
-                   f"command and --resume (results in {printable(folder)})", err=True)
+        typer.echo(
+            f"stopped by signal {stop.signum}: finished chunks are kept; complete the run with the same "
+            f"command and --resume (results in {printable(folder)})",
+            err=True,
+        )
         raise typer.Exit(128 + stop.signum) from None
     except KeyboardInterrupt:
-        typer.echo(f"interrupted: finished chunks are kept; complete the run with the same command and "
-                   f"--resume (results in {printable(folder)})", err=True)
+        typer.echo(
+            f"interrupted: finished chunks are kept; complete the run with the same command and "
+            f"--resume (results in {printable(folder)})",
+            err=True,
+        )
         raise typer.Exit(130) from None
     except ArenaError as err:
         raise fail(err) from None
     rate = f"{outcome.rate:,.0f} encounters/s" if outcome.fought and not math.isnan(outcome.rate) else "nothing to do"
     if not quiet:
-        typer.echo(f"{outcome.encounters:,} encounters in {printable(outcome.out)} ({outcome.fought:,} fought now, "
-                   f"{rate})")
-
-
+        typer.echo(
+            f"{outcome.encounters:,} encounters in {printable(outcome.out)} ({outcome.fought:,} fought now, {rate})"
+        )
 
 
 def register(app: typer.Typer) -> None:

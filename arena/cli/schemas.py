@@ -43,15 +43,18 @@ def _one_or_many(prop: dict) -> dict:
     """An array property that also takes a single item."""
     meta = {k: prop[k] for k in ("title", "default", "description") if k in prop}
     array = {k: v for k, v in prop.items() if k not in meta}
-    if "anyOf" in array:                                      # Optional[array]: widen the array branch
+    if "anyOf" in array:  # Optional[array]: widen the array branch
         branches = [_one_or_many(b) if b.get("type") == "array" else b for b in array["anyOf"]]
-        return {**meta, "anyOf": [x for b in branches for x in (b["anyOf"] if "anyOf" in b and len(b) == 1
-                                                                  else [b])]}
+        return {**meta, "anyOf": [x for b in branches for x in (b["anyOf"] if "anyOf" in b and len(b) == 1 else [b])]}
     item = array.get("items", {})
     scalar = set(item) <= {"type", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"}
-    if scalar and isinstance(item.get("type"), str):          # one schema: array keywords act on arrays only,
-        return {**meta, **array, **{k: v for k, v in item.items() if k != "type"},   # numeric ones on numbers
-                "type": ["array", item["type"]]}
+    if scalar and isinstance(item.get("type"), str):  # one schema: array keywords act on arrays only,
+        return {
+            **meta,
+            **array,
+            **{k: v for k, v in item.items() if k != "type"},  # numeric ones on numbers
+            "type": ["array", item["type"]],
+        }
     return {**meta, "anyOf": [array, item]}
 
 
@@ -70,8 +73,9 @@ def _creature_defs(defs: dict) -> None:
     attack["threat"] = _with_text(attack["threat"], THREAT_TEXT, "a threat range: 19-20, 18-20 or 20")
     attack["multiplier"] = _with_text(attack["multiplier"], MULTIPLIER_TEXT, "a critical multiplier: x3")
     creature = defs["Creature"]["properties"]
-    creature["damage_reduction"] = _with_text(creature["damage_reduction"], DR_TEXT,
-                                              "damage reduction: 5/magic, 10/silver or cold iron, 5/-")
+    creature["damage_reduction"] = _with_text(
+        creature["damage_reduction"], DR_TEXT, "damage reduction: 5/magic, 10/silver or cold iron, 5/-"
+    )
 
 
 def _file_of(name: str, defs: dict, title: str, what: str) -> dict:
@@ -79,8 +83,16 @@ def _file_of(name: str, defs: dict, title: str, what: str) -> dict:
     array": ``properties``, ``required`` and ``additionalProperties`` act on a mapping only and ``items`` on a list
     only, so editors see the fields at the top and a list of mappings validates item by item."""
     one = copy.deepcopy(defs[name])
-    return {"$schema": DRAFT, **one, "title": title, "description": f"One {what} (a mapping) or a list of them.",
-            "type": ["object", "array"], "items": {"$ref": f"#/$defs/{name}"}, "minItems": 1, "$defs": defs}
+    return {
+        "$schema": DRAFT,
+        **one,
+        "title": title,
+        "description": f"One {what} (a mapping) or a list of them.",
+        "type": ["object", "array"],
+        "items": {"$ref": f"#/$defs/{name}"},
+        "minItems": 1,
+        "$defs": defs,
+    }
 
 
 def bestiary_schema() -> dict:
@@ -103,21 +115,36 @@ def scenario_schema() -> dict:
     defs["Scenario"] = raw
     _creature_defs(defs)
     props = raw["properties"]
-    member = {"anyOf": [{"type": "string", "minLength": 1, "description": "a generated PC (fighter-5) or a "
-                                                                            "side: pc stat block's name"},
-                        {"$ref": "#/$defs/PartyMember"}]}
+    member = {
+        "anyOf": [
+            {
+                "type": "string",
+                "minLength": 1,
+                "description": "a generated PC (fighter-5) or a side: pc stat block's name",
+            },
+            {"$ref": "#/$defs/PartyMember"},
+        ]
+    }
     props["party"] = {"anyOf": [{"$ref": "#/$defs/Party"}, {"type": "array", "items": member, "minItems": 1}]}
     party = defs["Party"]["properties"]
     party["members"] = {**party["members"], "anyOf": [{"type": "array", "items": member}, {"type": "null"}]}
-    group = {"anyOf": [{"type": "string", "pattern": GROUP_TEXT, "description": "NAME or NAME:COUNT (troll:4)"},
-                       {"$ref": "#/$defs/MonsterGroup"}]}
+    group = {
+        "anyOf": [
+            {"type": "string", "pattern": GROUP_TEXT, "description": "NAME or NAME:COUNT (troll:4)"},
+            {"$ref": "#/$defs/MonsterGroup"},
+        ]
+    }
     props["monsters"] = {**props["monsters"], "items": group}
     for name in ("bestiary", "policies"):
         props[name] = _one_or_many(props[name])
     rules = defs["Rules"]["properties"]
     for name in list(rules):
         rules[name] = _one_or_many(rules[name])
-    props["rules"] = {"anyOf": [{"$ref": "#/$defs/Rules"}, {"type": "string", "description": "one rule-set key"},
-                                {"type": "array", "items": {"type": "string"}, "minItems": 1,
-                                 "description": "rule-set keys"}]}
+    props["rules"] = {
+        "anyOf": [
+            {"$ref": "#/$defs/Rules"},
+            {"type": "string", "description": "one rule-set key"},
+            {"type": "array", "items": {"type": "string"}, "minItems": 1, "description": "rule-set keys"},
+        ]
+    }
     return _file_of("Scenario", defs, "d20 Arena scenario", "scenario")

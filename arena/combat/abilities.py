@@ -29,8 +29,14 @@ from arena.world.stat_types import SIZES
 MAX_TIE_ROLLS = 50
 """Opposed checks tied with equal modifiers roll again, at most this many times."""
 FIRE = frozenset({"fire"})
-GAZE_IMMUNITY = {"petrify": "petrification", "paralysis": "paralysis", "death": "death effects",
-                 "fear": "mind-affecting", "unnerve": "mind-affecting", "charm": "mind-affecting"}
+GAZE_IMMUNITY = {
+    "petrify": "petrification",
+    "paralysis": "paralysis",
+    "death": "death effects",
+    "fear": "mind-affecting",
+    "unnerve": "mind-affecting",
+    "charm": "mind-affecting",
+}
 """The immunity that stops each gaze effect."""
 CHARM_IN_COMBAT = 5
 """SRD 3.5 charm person: "If the creature is currently being threatened or attacked by you or your allies, it
@@ -57,40 +63,71 @@ def opposed(f: FightState, a: Combatant, a_mod: int, b: Combatant, b_mod: int) -
 def after_hit(f: FightState, c: Combatant, target: Combatant, attack, dealt: int) -> None:
     """What a hit with ``attack`` does besides its damage: improved grab starts a grapple, paralysis."""
     t = c.t
-    if t.grab is not None and attack.name == t.grab[0] and c.grip is None and target.grip is None \
-            and target.is_able and not target.dead and _can_grab(c, target) \
-            and (t.creature.improved_grab.automatic or opposed(f, c, t.grapple, target, target.t.grapple)):
+    if (
+        t.grab is not None
+        and attack.name == t.grab[0]
+        and c.grip is None
+        and target.grip is None
+        and target.is_able
+        and not target.dead
+        and _can_grab(c, target)
+        and (t.creature.improved_grab.automatic or opposed(f, c, t.grapple, target, target.t.grapple))
+    ):
         c.grip, target.grip = (True, target), (False, c)
         c.afflicted = target.afflicted = True
         if f.lines is not None:
-            how = "attached" if not t.creature.improved_grab.hold_check else "adhesive" \
-                if t.creature.improved_grab.automatic else "improved grab"
-            f.log(f"{c.name} grabs {target.name} ({how})",
-                  actor=c.name, action="grab", target=target.name, result=how)
+            how = (
+                "attached"
+                if not t.creature.improved_grab.hold_check
+                else "adhesive"
+                if t.creature.improved_grab.automatic
+                else "improved grab"
+            )
+            f.log(f"{c.name} grabs {target.name} ({how})", actor=c.name, action="grab", target=target.name, result=how)
     paralysis = t.paralysis
     if paralysis is not None and attack.name == paralysis.attack and paralysis.on == "hit":
         paralyze(f, c, target, paralysis)
     slow = t.slow_on_hit
-    if slow is not None and attack.name == slow.attack and not target.dead and "slowed" not in target.conditions \
-            and not save(f, target, "fort", slow.dc, c).success:
+    if (
+        slow is not None
+        and attack.name == slow.attack
+        and not target.dead
+        and "slowed" not in target.conditions
+        and not save(f, target, "fort", slow.dc, c).success
+    ):
         add_condition(f, target, "slowed", parse(slow.rounds).roll(f.stream) * ROUND)
     melt = t.creature.instability
-    if melt is not None and attack.name == melt.attack and not target.dead and target.is_able \
-            and target.t.type not in ("undead", "construct") and not save(f, target, "fort", melt.dc, c).success:
-        add_condition(f, target, "amorphous", FOREVER, dc=melt.control_dc)   # the chaos beast's blow
+    if (
+        melt is not None
+        and attack.name == melt.attack
+        and not target.dead
+        and target.is_able
+        and target.t.type not in ("undead", "construct")
+        and not save(f, target, "fort", melt.dc, c).success
+    ):
+        add_condition(f, target, "amorphous", FOREVER, dc=melt.control_dc)  # the chaos beast's blow
     stone = t.petrification
-    if stone is not None and attack.name == stone.attack and not target.dead and "petrified" not in target.conditions \
-            and "petrification" not in target.t.immunities and not save(f, target, "fort", stone.dc, c).success:
-        add_condition(f, target, "petrified", FOREVER)          # the cockatrice's bite: "instantly turn to stone"
+    if (
+        stone is not None
+        and attack.name == stone.attack
+        and not target.dead
+        and "petrified" not in target.conditions
+        and "petrification" not in target.t.immunities
+        and not save(f, target, "fort", stone.dc, c).success
+    ):
+        add_condition(f, target, "petrified", FOREVER)  # the cockatrice's bite: "instantly turn to stone"
         if f.lines is not None:
-            f.log(f"{target.name} turns to stone",
-                  actor=target.name, action="petrified", source=c.name)
-
+            f.log(f"{target.name} turns to stone", actor=target.name, action="petrified", source=c.name)
 
     poison = t.poison
-    if poison is not None and attack.name == poison.attack and not target.dead \
-            and "poison" not in target.t.immunities and (poison.doses is None or use_dose(f, c, poison)) \
-            and not save(f, target, poison.save, poison.dc, c).success:
+    if (
+        poison is not None
+        and attack.name == poison.attack
+        and not target.dead
+        and "poison" not in target.t.immunities
+        and (poison.doses is None or use_dose(f, c, poison))
+        and not save(f, target, poison.save, poison.dc, c).success
+    ):
         if poison.initial is not None:
             lose_ability(f, target, poison.initial, c)
         else:
@@ -98,20 +135,29 @@ def after_hit(f: FightState, c: Combatant, target: Combatant, attack, dealt: int
         if (poison.secondary is not None or poison.secondary_unconscious is not None) and not target.dead:
             add_condition(f, target, "poisoned", POISON_SECONDARY_ROUNDS * ROUND, poison=poison)
     harm = t.ability_damage
-    if harm is not None and attack.name == harm.attack and not target.dead \
-            and (harm.dc is None or not save(f, target, harm.save, harm.dc, c).success):
+    if (
+        harm is not None
+        and attack.name == harm.attack
+        and not target.dead
+        and (harm.dc is None or not save(f, target, harm.save, harm.dc, c).success)
+    ):
         lose_ability(f, target, harm.loss, c)
     drain = t.energy_drain
     if drain is not None and attack.name == drain.attack and not target.dead:
         drain_levels(f, target, drain.levels)
     burn = t.burn
-    if burn is not None and attack.name == burn.attack and not target.dead and target.burning is None \
-            and "fire" not in target.t.immunities and not save(f, target, "ref", burn.dc, c).success:
+    if (
+        burn is not None
+        and attack.name == burn.attack
+        and not target.dead
+        and target.burning is None
+        and "fire" not in target.t.immunities
+        and not save(f, target, "ref", burn.dc, c).success
+    ):
         target.burning = [parse(burn.rounds).roll(f.stream), parse(burn.damage), c]
         target.afflicted = True
         if f.lines is not None:
-            f.log(f"{target.name} catches fire",
-                  actor=target.name, action="catches-fire", source=c.name)
+            f.log(f"{target.name} catches fire", actor=target.name, action="catches-fire", source=c.name)
 
 
 def use_dose(f: FightState, c: Combatant, poison) -> bool:
@@ -134,20 +180,22 @@ def knock_out(f: FightState, c: Combatant, rounds: str) -> None:
         return
     knock_out_for(f, c, rounds)
     if f.lines is not None:
-        f.log(f"{c.name} falls unconscious (poison)",
-              actor=c.name, action="poisoned", result="unconscious")
+        f.log(f"{c.name} falls unconscious (poison)", actor=c.name, action="poisoned", result="unconscious")
 
 
 def paralyze(f: FightState, c: Combatant, target: Combatant, paralysis) -> None:
     """Paralysis: a Fortitude save or paralyzed (helpless) for its rounds (SRD 3.5 ghoul: "must succeed on a DC 12
     Fortitude save or be paralyzed for 1d4+1 rounds")."""
-    if (target.is_able or paralysis.on == "swallowed") and not target.dead and "paralysis" not in target.t.immunities \
-            and target.t.type not in paralysis.immune_types \
-            and not save(f, target, "fort", paralysis.dc, c).success:
+    if (
+        (target.is_able or paralysis.on == "swallowed")
+        and not target.dead
+        and "paralysis" not in target.t.immunities
+        and target.t.type not in paralysis.immune_types
+        and not save(f, target, "fort", paralysis.dc, c).success
+    ):
         add_condition(f, target, "paralyzed", parse(paralysis.duration).roll(f.stream) * ROUND)
         if f.lines is not None:
-            f.log(f"{target.name} is paralyzed",
-                  actor=target.name, action="paralyzed", source=c.name)
+            f.log(f"{target.name} is paralyzed", actor=target.name, action="paralyzed", source=c.name)
 
 
 def burn_turn(f: FightState, c: Combatant) -> None:
@@ -164,14 +212,19 @@ def gaze(f: FightState, c: Combatant) -> None:
         if not foe.is_able or foe.dead or GAZE_IMMUNITY[g.effect] in foe.t.immunities:
             continue
         if g.effect == "charm" and not foe.t.humanoid:
-            continue                             # as charm person: humanoids only
+            continue  # as charm person: humanoids only
         if g.effect == "unnerve" and "unnerved" in foe.conditions:
             continue
         if save(f, foe, g.save, g.dc - (CHARM_IN_COMBAT if g.effect == "charm" else 0), c).success:
             continue
         if f.lines is not None:
-            f.log(f"{foe.name} meets {c.name}'s gaze: {g.effect}",
-                  actor=foe.name, action="gaze", source=c.name, result=g.effect)
+            f.log(
+                f"{foe.name} meets {c.name}'s gaze: {g.effect}",
+                actor=foe.name,
+                action="gaze",
+                source=c.name,
+                result=g.effect,
+            )
         if g.effect == "death":
             foe.hp = min(foe.hp, DEAD_AT)
             die(f, foe)
@@ -182,7 +235,7 @@ def gaze(f: FightState, c: Combatant) -> None:
         elif g.effect == "unnerve":
             add_condition(f, foe, "unnerved", parse(g.rounds).roll(f.stream) * ROUND)
         elif g.effect == "charm":
-            add_condition(f, foe, "charmed", FOREVER)    # its friend now: it fights the gazer no more
+            add_condition(f, foe, "charmed", FOREVER)  # its friend now: it fights the gazer no more
         else:
             add_condition(f, foe, "panicked", parse(g.rounds).roll(f.stream) * ROUND)
 
@@ -220,8 +273,13 @@ def presence(f: FightState, c: Combatant) -> None:
     c.frightened = True
 
 
-AURA_IMMUNITY = {"paralysis": ("mind-affecting", "paralysis"), "menace": (), "captivate": ("mind-affecting",),
-                 "panic": ("mind-affecting",), "weakness": ()}
+AURA_IMMUNITY = {
+    "paralysis": ("mind-affecting", "paralysis"),
+    "menace": (),
+    "captivate": ("mind-affecting",),
+    "panic": ("mind-affecting",),
+    "weakness": (),
+}
 """The immunities that stop each aura: despair paralyzes with fear; the song is a sonic mind-affecting charm."""
 
 
@@ -260,12 +318,22 @@ def aura(f: FightState, c: Combatant) -> None:
         else:
             add_condition(f, foe, "captivated", 2 * ROUND, by=c)
         if f.lines is not None:
-            f.log(f"{foe.name} is {AURA_WORDS[a.effect]} by {c.name}",
-                  actor=foe.name, action="aura", source=c.name, result=a.effect)
+            f.log(
+                f"{foe.name} is {AURA_WORDS[a.effect]} by {c.name}",
+                actor=foe.name,
+                action="aura",
+                source=c.name,
+                result=a.effect,
+            )
 
 
-AURA_WORDS = {"paralysis": "paralyzed with despair", "menace": "menaced", "captivate": "captivated",
-              "panic": "panicked", "weakness": "weakened"}
+AURA_WORDS = {
+    "paralysis": "paralyzed with despair",
+    "menace": "menaced",
+    "captivate": "captivated",
+    "panic": "panicked",
+    "weakness": "weakened",
+}
 
 
 def stink(f: FightState, c: Combatant) -> None:
@@ -274,7 +342,7 @@ def stink(f: FightState, c: Combatant) -> None:
     for foe in list(c.foes):
         if foe.dead or not foe.is_able or foe.t.type in ("undead", "construct") or "poison" in foe.t.immunities:
             continue
-        if stench.nauseates:                 # the hezrou's: within 10 feet, the foes in melee with it
+        if stench.nauseates:  # the hezrou's: within 10 feet, the foes in melee with it
             if not foe.ranged:
                 saved = save(f, foe, "fort", stench.dc, c).success
                 add_condition(f, foe, "sickened" if saved else "nauseated", FOREVER)
@@ -290,8 +358,12 @@ def trample(f: FightState, c: Combatant, targets: list[Combatant]) -> None:
     amount = dice.roll(f.stream)
     types = frozenset(t.damage_types)
     if f.lines is not None:
-        f.log(f"{c.name} tramples {', '.join(x.name for x in targets)}",
-              actor=c.name, action="trample", targets=[x.name for x in targets])
+        f.log(
+            f"{c.name} tramples {', '.join(x.name for x in targets)}",
+            actor=c.name,
+            action="trample",
+            targets=[x.name for x in targets],
+        )
     for target in targets:
         if target.dead:
             continue
@@ -306,13 +378,17 @@ def frighten(f: FightState, c: Combatant) -> None:
     c.frightened = True
     rounds = parse(presence.duration)
     for foe in list(c.foes):
-        if not foe.is_able or foe.t.hd >= c.t.hd or "fear" in foe.t.immunities \
-                or "mind-affecting" in foe.t.immunities:
+        if not foe.is_able or foe.t.hd >= c.t.hd or "fear" in foe.t.immunities or "mind-affecting" in foe.t.immunities:
             continue
         if save(f, foe, "will", presence.dc, c).success:
             continue
         name = "panicked" if foe.t.hd <= PANIC_HD else "shaken"
         add_condition(f, foe, name, rounds.roll(f.stream) * ROUND)
         if f.lines is not None:
-            f.log(f"{foe.name} is {name} by {c.name}'s frightful presence",
-                  actor=foe.name, action="frightful-presence", source=c.name, result=name)
+            f.log(
+                f"{foe.name} is {name} by {c.name}'s frightful presence",
+                actor=foe.name,
+                action="frightful-presence",
+                source=c.name,
+                result=name,
+            )

@@ -70,8 +70,9 @@ def attack_routine(f: FightState, c: Combatant, target: Combatant, routine, full
         deal(f, c, target, amount, claw.types, claw.overcomes, weapon=True)
 
 
-def swing_at(f: FightState, c: Combatant, target: Combatant, attack, bonus: int, swing: int = 0,
-             provoked: bool = False) -> bool:
+def swing_at(
+    f: FightState, c: Combatant, target: Combatant, attack, bonus: int, swing: int = 0, provoked: bool = False
+) -> bool:
     """One attack roll and its damage. Returns whether it hit.
 
     Inlined for speed, the hottest code of a fight: the AC, the attack modifier and the damage roll stay in this
@@ -92,7 +93,7 @@ def swing_at(f: FightState, c: Combatant, target: Combatant, attack, bonus: int,
     else:
         ac = t.touch_ac if attack.touch else t.ac
         if t.dodge and target.dodge_against is not c and f.fix_dodge:
-            ac -= t.dodge                # its Dodge bonus is against another opponent
+            ac -= t.dodge  # its Dodge bonus is against another opponent
     ac += target.ac_bonus
     if helpless:
         if not attack.ranged:
@@ -110,16 +111,16 @@ def swing_at(f: FightState, c: Combatant, target: Combatant, attack, bonus: int,
             mod += SHOOTING_INTO_MELEE
     else:
         f.melee_begun = True
-        if provoked:                     # an attack of opportunity: it is not who it fights
+        if provoked:  # an attack of opportunity: it is not who it fights
             flanked = f.flank_bonus and target.melee_attackers - (c.melee_target is target) >= 1
         else:
             old = c.melee_target
-            if old is not target:        # it now fights this target (flanking counts who fights whom)
+            if old is not target:  # it now fights this target (flanking counts who fights whom)
                 if old is not None:
                     old.melee_attackers -= 1
                 c.melee_target = target
                 target.melee_attackers += 1
-            flanked = f.flank_bonus and target.melee_attackers >= 2   # another able ally in melee with it
+            flanked = f.flank_bonus and target.melee_attackers >= 2  # another able ally in melee with it
         if flanked:
             mod += FLANKING_BONUS
         if c.prone:
@@ -130,8 +131,26 @@ def swing_at(f: FightState, c: Combatant, target: Combatant, attack, bonus: int,
     if f.called_shots and not provoked:
         part = call_shot(f, c, target, attack, mod, ac, flat_footed)
     press = part is not None and may_press(f, c, target, flat_footed)
-    check = new_check(Check, ("attack", c.side, mod, ac, 0, attack.threat, attack.multiplier, target.side,
-                              False, flat_footed, None, press, False, False, False))
+    check = new_check(
+        Check,
+        (
+            "attack",
+            c.side,
+            mod,
+            ac,
+            0,
+            attack.threat,
+            attack.multiplier,
+            target.side,
+            False,
+            flat_footed,
+            None,
+            press,
+            False,
+            False,
+            False,
+        ),
+    )
     outcome = f.resolve(check, c, target)
     plan = f.last_plan
     tally = c.tally
@@ -143,13 +162,22 @@ def swing_at(f: FightState, c: Combatant, target: Combatant, attack, bonus: int,
         c.called_this_round = True
     hit = outcome.success
     if hit and (c.blind or target.concealed) and misses(f, c, target):
-        hit = False                      # blinded, or the target concealed: the hit finds nothing
+        hit = False  # blinded, or the target concealed: the hit finds nothing
     if not hit:
         if f.lines is not None:
-            f.log(f"{c.name} {attack.name} {mod:+d} vs {target.name} AC {ac}{called_text(part)}: "
-                  f"{roll_text(outcome, plan)} - miss{' (FUMBLE)' if outcome.fumble else ''}",
-                  actor=c.name, action="attack", attack=attack.name, target=target.name, modifier=mod, ac=ac,
-                  called=part, roll=roll_fields(outcome, plan), result="fumble" if outcome.fumble else "miss")
+            f.log(
+                f"{c.name} {attack.name} {mod:+d} vs {target.name} AC {ac}{called_text(part)}: "
+                f"{roll_text(outcome, plan)} - miss{' (FUMBLE)' if outcome.fumble else ''}",
+                actor=c.name,
+                action="attack",
+                attack=attack.name,
+                target=target.name,
+                modifier=mod,
+                ac=ac,
+                called=part,
+                roll=roll_fields(outcome, plan),
+                result="fumble" if outcome.fumble else "miss",
+            )
         if outcome.fumble:
             fumble(f, c, target, attack)
         return False
@@ -162,19 +190,29 @@ def swing_at(f: FightState, c: Combatant, target: Combatant, attack, bonus: int,
         for _ in range(attack.multiplier - 1):
             amount += attack.damage.roll(f.stream)
     if c.damage_bonus:
-        amount += c.damage_bonus         # rage, lost Strength (melee only, in the bonus), sickened
+        amount += c.damage_bonus  # rage, lost Strength (melee only, in the bonus), sickened
     if amount < 1:
-        amount = 0 if attack.harmless else 1     # SRD: a hit deals at least 1 (a harmless attack none)
+        amount = 0 if attack.harmless else 1  # SRD: a hit deals at least 1 (a harmless attack none)
     if attack.sneak and sneak_applies(f, c, target, denied, flanked):
         amount += attack.sneak.roll(f.stream)
     part_hit = part is not None and called_hit(plan, outcome, target, part, attack)
     if f.lines is not None:
-        f.log(f"{c.name} {attack.name} {mod:+d} vs {target.name} AC {ac}{called_text(part)}: "
-              f"{roll_text(outcome, plan)} - {'CRITICAL ' if critical else ''}hit for {amount}"
-              f"{' - CALLED HIT' if part_hit else ''}",
-              actor=c.name, action="attack", attack=attack.name, target=target.name, modifier=mod, ac=ac,
-              called=part, roll=roll_fields(outcome, plan), result="critical" if critical else "hit", damage=amount,
-              called_hit=part_hit)
+        f.log(
+            f"{c.name} {attack.name} {mod:+d} vs {target.name} AC {ac}{called_text(part)}: "
+            f"{roll_text(outcome, plan)} - {'CRITICAL ' if critical else ''}hit for {amount}"
+            f"{' - CALLED HIT' if part_hit else ''}",
+            actor=c.name,
+            action="attack",
+            attack=attack.name,
+            target=target.name,
+            modifier=mod,
+            ac=ac,
+            called=part,
+            roll=roll_fields(outcome, plan),
+            result="critical" if critical else "hit",
+            damage=amount,
+            called_hit=part_hit,
+        )
     dealt = deal(f, c, target, amount, attack.types, attack.overcomes, weapon=True)
     if part_hit:
         called_effect(f, c, target, part, dealt, index=0 if part in cs.PER_INSTANCE else None)
@@ -182,7 +220,7 @@ def swing_at(f: FightState, c: Combatant, target: Combatant, attack, bonus: int,
         dealt += deal(f, c, target, attack.extra.roll(f.stream), frozenset({attack.extra_type}))
     if attack.rider:
         after_hit(f, c, target, attack, dealt)
-    if chance <= LUCKY_AT:               # count_lucky inlined: the hot loop
+    if chance <= LUCKY_AT:  # count_lucky inlined: the hot loop
         tally.lucky_hits += 1
         tally.lucky_damage += dealt
     if ac - mod >= LONG_SHOT_NATURAL:
@@ -207,14 +245,18 @@ def fumble(f: FightState, c: Combatant, target: Combatant, attack) -> None:
     if not target.is_able or not c.is_able:
         return
     if f.fix_ff_aoo and not target.acted:
-        return                           # SRD: a flat-footed creature cannot make attacks of opportunity
+        return  # SRD: a flat-footed creature cannot make attacks of opportunity
     melee = target.t.full or target.t.standard
     if not melee or melee[0].ranged:
         return
     tally.aoo_provoked += 1
     if f.lines is not None:
-        f.log(f"{c.name}'s fumble provokes an attack of opportunity from {target.name}", actor=c.name,
-              action="provoke", target=target.name)
+        f.log(
+            f"{c.name}'s fumble provokes an attack of opportunity from {target.name}",
+            actor=c.name,
+            action="provoke",
+            target=target.name,
+        )
     swing_at(f, target, c, melee[0], melee[0].bonuses[0], provoked=True)
 
 
@@ -246,14 +288,47 @@ def trip(f: FightState, c: Combatant, target: Combatant, attack) -> None:
     if target.injuries:
         defence += penalty(target, "dex")
     for _ in range(MAX_TIE_ROLLS):
-        against = f.resolve(new_check(Check, ("ability", target.side, defence, 0, 0, 20, 2, None, False, False,
-                                              None, False, False, False, False)), target, None).total
+        against = f.resolve(
+            new_check(
+                Check,
+                ("ability", target.side, defence, 0, 0, 20, 2, None, False, False, None, False, False, False, False),
+            ),
+            target,
+            None,
+        ).total
         if not f.fix_trip_ties:
-            won = f.resolve(new_check(Check, ("ability", c.side, mod, against + 1, 0, 20, 2, None, False, False,
-                                              None, False, False, False, False)), c, None).success
+            won = f.resolve(
+                new_check(
+                    Check,
+                    (
+                        "ability",
+                        c.side,
+                        mod,
+                        against + 1,
+                        0,
+                        20,
+                        2,
+                        None,
+                        False,
+                        False,
+                        None,
+                        False,
+                        False,
+                        False,
+                        False,
+                    ),
+                ),
+                c,
+                None,
+            ).success
             break
-        outcome = f.resolve(new_check(Check, ("ability", c.side, mod, against, 0, 20, 2, None, False, False,
-                                              None, False, False, False, False)), c, None)
+        outcome = f.resolve(
+            new_check(
+                Check, ("ability", c.side, mod, against, 0, 20, 2, None, False, False, None, False, False, False, False)
+            ),
+            c,
+            None,
+        )
         if not outcome.success or (outcome.total == against and mod < defence):
             won = False
             break
@@ -261,7 +336,7 @@ def trip(f: FightState, c: Combatant, target: Combatant, attack) -> None:
             won = True
             break
     else:
-        won = False                      # ties every time (never in practice): the defender stays up
+        won = False  # ties every time (never in practice): the defender stays up
     if won:
         target.prone = True
         if f.lines is not None:
@@ -274,7 +349,7 @@ def ray(f: FightState, caster: Combatant, target: Combatant, dice, types) -> Non
     if engaged(f, caster):
         mod += SHOOTING_INTO_MELEE
     if target.acted and target.is_able and not (target.conditions or target.prone or target.blind or target.t.dodge):
-        ac = target.t.touch_ac + target.ac_bonus     # the common case of ranged_touch_ac(), inlined
+        ac = target.t.touch_ac + target.ac_bonus  # the common case of ranged_touch_ac(), inlined
     else:
         ac = ranged_touch_ac(f, caster, target)
     check = Check("attack", caster.side, mod, ac, 0, 20, 2, target.side, flat_footed=not target.acted)
@@ -285,9 +360,17 @@ def ray(f: FightState, caster: Combatant, target: Combatant, dice, types) -> Non
     count_roll(tally, outcome)
     if not outcome.success or (target.concealed and misses_ray(f, caster, target)):
         if f.lines is not None:
-            f.log(f"{caster.name} ray {mod:+d} vs {target.name} touch AC {ac}: {roll_text(outcome, plan)} - "
-                  f"miss{' (FUMBLE)' if outcome.fumble else ''}", actor=caster.name, action="ray", target=target.name,
-                  modifier=mod, ac=ac, roll=roll_fields(outcome, plan), result="fumble" if outcome.fumble else "miss")
+            f.log(
+                f"{caster.name} ray {mod:+d} vs {target.name} touch AC {ac}: {roll_text(outcome, plan)} - "
+                f"miss{' (FUMBLE)' if outcome.fumble else ''}",
+                actor=caster.name,
+                action="ray",
+                target=target.name,
+                modifier=mod,
+                ac=ac,
+                roll=roll_fields(outcome, plan),
+                result="fumble" if outcome.fumble else "miss",
+            )
         return
     chance = count_hit(tally, plan)
     critical = outcome.critical and "critical hits" not in target.t.immunities
@@ -296,10 +379,18 @@ def ray(f: FightState, caster: Combatant, target: Combatant, dice, types) -> Non
         amount += dice.roll(f.stream)
         tally.crits += 1
     if f.lines is not None:
-        f.log(f"{caster.name} ray {mod:+d} vs {target.name} touch AC {ac}: {roll_text(outcome, plan)} - "
-              f"{'CRITICAL ' if critical else ''}hit for {amount}", actor=caster.name, action="ray", target=target.name,
-              modifier=mod, ac=ac, roll=roll_fields(outcome, plan), result="critical" if critical else "hit",
-              damage=amount)
+        f.log(
+            f"{caster.name} ray {mod:+d} vs {target.name} touch AC {ac}: {roll_text(outcome, plan)} - "
+            f"{'CRITICAL ' if critical else ''}hit for {amount}",
+            actor=caster.name,
+            action="ray",
+            target=target.name,
+            modifier=mod,
+            ac=ac,
+            roll=roll_fields(outcome, plan),
+            result="critical" if critical else "hit",
+            damage=amount,
+        )
     dealt = deal(f, caster, target, amount, types)
     count_lucky(tally, chance, ac - mod, dealt)
 
@@ -335,14 +426,21 @@ def throw_web(f: FightState, c: Combatant, target: Combatant) -> None:
     c.webs += 1
     mod = c.t.ray_bonus + c.attack_bonus
     ac = ranged_touch_ac(f, c, target)
-    outcome = f.resolve(Check("attack", c.side, mod, ac, 0, 20, 2, target.side, flat_footed=not target.acted),
-                        c, target)
+    outcome = f.resolve(
+        Check("attack", c.side, mod, ac, 0, 20, 2, target.side, flat_footed=not target.acted), c, target
+    )
     count_roll(c.tally, outcome)
     c.tally.attacks += 1
     if f.lines is not None:
-        f.log(f"{c.name} throws a web at {target.name}: {roll_text(outcome, f.last_plan)} - "
-              f"{'entangled' if outcome.success else 'miss'}", actor=c.name, action="web", target=target.name,
-              roll=roll_fields(outcome, f.last_plan), result="entangled" if outcome.success else "miss")
+        f.log(
+            f"{c.name} throws a web at {target.name}: {roll_text(outcome, f.last_plan)} - "
+            f"{'entangled' if outcome.success else 'miss'}",
+            actor=c.name,
+            action="web",
+            target=target.name,
+            roll=roll_fields(outcome, f.last_plan),
+            result="entangled" if outcome.success else "miss",
+        )
     if outcome.success:
         add_condition(f, target, "entangled", FOREVER, dc=c.t.web.burst_dc)
 
@@ -351,7 +449,7 @@ def coup_de_grace(f: FightState, c: Combatant, target: Combatant) -> None:
     """A coup de grace against a helpless creature: an automatic critical hit, then a Fortitude save against
     DC 10 + the damage or die. Under called shots it includes a called shot at the head with no roll."""
     routine = c.t.full or c.t.standard
-    if not routine or target.dead or "critical hits" in target.t.immunities:   # SRD: no coup de grace then
+    if not routine or target.dead or "critical hits" in target.t.immunities:  # SRD: no coup de grace then
         return
     attack = routine[0]
     tally = c.tally
@@ -360,15 +458,28 @@ def coup_de_grace(f: FightState, c: Combatant, target: Combatant) -> None:
     if attack.sneak and "sneak attack" not in target.t.immunities:
         amount += attack.sneak.roll(f.stream)
     if f.lines is not None:
-        f.log(f"{c.name} delivers a coup de grace to {target.name} for {amount}", actor=c.name,
-              action="coup-de-grace", target=target.name, damage=amount)
+        f.log(
+            f"{c.name} delivers a coup de grace to {target.name} for {amount}",
+            actor=c.name,
+            action="coup-de-grace",
+            target=target.name,
+            damage=amount,
+        )
     dealt = deal(f, c, target, max(1, amount), attack.types, attack.overcomes, weapon=True)
-    if f.rules.called_shots and c.settings.called_shot != "never" and "head" in target.t.parts \
-            and lethal_against(attack, target):
+    if (
+        f.rules.called_shots
+        and c.settings.called_shot != "never"
+        and "head" in target.t.parts
+        and lethal_against(attack, target)
+    ):
         tally.called_shots += 1
         called_effect(f, c, target, "head", dealt)
     # the death save only when the blow can kill (not a weapon that regeneration turns into nonlethal damage)
-    if not target.dead and "fortitude effects" not in target.t.immunities and lethal_against(attack, target) \
-            and not saving_throw(f, target, "fort", 10 + dealt, c, special=False).success:
+    if (
+        not target.dead
+        and "fortitude effects" not in target.t.immunities
+        and lethal_against(attack, target)
+        and not saving_throw(f, target, "fort", 10 + dealt, c, special=False).success
+    ):
         target.hp = min(target.hp, DEAD_AT)
         die(f, target)

@@ -21,19 +21,36 @@ def lethal_against(attack, target: Combatant) -> bool:
     return not target.t.regen or bool(attack.overcomes & target.t.regen_overcome)
 
 
-def call_shot(f: FightState, c: Combatant, target: Combatant, attack, mod: int, ac: int,
-              flat_footed: bool) -> str | None:
+def call_shot(
+    f: FightState, c: Combatant, target: Combatant, attack, mod: int, ac: int, flat_footed: bool
+) -> str | None:
     """The part to call a shot at before this roll, if the rules, the policy and the attack allow one: once per
     round, on the caller's own turn, a non-touch attack that would deal lethal damage, at a part it has."""
     setting = c.settings.called_shot
     t = target.t
-    if not f.called_shots or setting == "never" or c.called_this_round or attack.touch or not t.parts \
-            or (t.regen and not attack.overcomes & t.regen_overcome):      # lethal_against, inlined
+    if (
+        not f.called_shots
+        or setting == "never"
+        or c.called_this_round
+        or attack.touch
+        or not t.parts
+        or (t.regen and not attack.overcomes & t.regen_overcome)
+    ):  # lethal_against, inlined
         return None
     if setting == "head":
         return "head" if "head" in t.parts else None
-    key = ("call", c.side, target.side, t.parts_key, mod, ac, attack.ranged, attack.threat, attack.multiplier,
-           flat_footed)
+    key = (
+        "call",
+        c.side,
+        target.side,
+        t.parts_key,
+        mod,
+        ac,
+        attack.ranged,
+        attack.threat,
+        attack.multiplier,
+        flat_footed,
+    )
     memo = f.kernel.memo
     part = memo.get(key, memo)
     if part is memo:
@@ -41,8 +58,9 @@ def call_shot(f: FightState, c: Combatant, target: Combatant, attack, mod: int, 
     return part
 
 
-def _best_part(f: FightState, c: Combatant, target: Combatant, attack, mod: int, ac: int,
-               flat_footed: bool) -> str | None:
+def _best_part(
+    f: FightState, c: Combatant, target: Combatant, attack, mod: int, ac: int, flat_footed: bool
+) -> str | None:
     """``when-better``: the most valuable part whose exact called-hit chance is at least the floor (an ear,
     worth nothing in a fight, is never called)."""
     best, best_value = None, 0
@@ -51,10 +69,21 @@ def _best_part(f: FightState, c: Combatant, target: Combatant, attack, mod: int,
         value = cs.VALUE.get(part, 0)
         if value <= best_value:
             continue
-        reach = 0 if attack.ranged else cs.MELEE_BONUS     # +2 against the improved AC, not on the dice
-        p = f.kernel.plan(Check("attack", c.side, mod, ac + bonus - reach, 0, attack.threat,
-                                attack.multiplier, target.side, flat_footed=flat_footed,
-                                press_luck=press)).success_probability()
+        reach = 0 if attack.ranged else cs.MELEE_BONUS  # +2 against the improved AC, not on the dice
+        p = f.kernel.plan(
+            Check(
+                "attack",
+                c.side,
+                mod,
+                ac + bonus - reach,
+                0,
+                attack.threat,
+                attack.multiplier,
+                target.side,
+                flat_footed=flat_footed,
+                press_luck=press,
+            )
+        ).success_probability()
         if p >= cs.WHEN_BETTER_FLOOR - CHANCE_SLACK:
             best, best_value = part, value
     return best
@@ -71,13 +100,20 @@ def called_hit(plan, outcome, target: Combatant, part: str, attack) -> bool:
     if outcome.auto_success:
         return True
     extra = target.t.parts[part][1] - (0 if attack.ranged else cs.MELEE_BONUS)
-    if plan.defends:      # the player rolled a defense check: the called hit needs it to fail by the bonus
+    if plan.defends:  # the player rolled a defense check: the called hit needs it to fail by the bonus
         return outcome.total + extra < plan.target
     return outcome.total >= plan.target + extra
 
 
-def called_effect(f: FightState, c: Combatant, target: Combatant, part: str, damage: int, index: int | None = None,
-                  all_instances: bool = False) -> None:
+def called_effect(
+    f: FightState,
+    c: Combatant,
+    target: Combatant,
+    part: str,
+    damage: int,
+    index: int | None = None,
+    all_instances: bool = False,
+) -> None:
     """A called hit (or loud enough sonic damage at the ears) that dealt ``damage`` injures ``target``'s part."""
     if damage <= 0 or target.dead:
         return
@@ -87,10 +123,17 @@ def called_effect(f: FightState, c: Combatant, target: Combatant, part: str, dam
     hurt = injuries.injure(target, part, damage, index=index, all_instances=all_instances)
     if f.lines is not None:
         severe = " (severe)" if any(i.severe for i in hurt) else ""
-        extra = " - blinded" if part == "eye" and target.blind else \
-            " - deafened" if part == "ear" and target.deaf else ""
-        f.log(f"{target.name}'s {part} is injured{severe}: penalties {_penalties(target)}{extra}", actor=target.name,
-              action="injured", part=part, severe=bool(severe), penalties=_penalties(target))
+        extra = (
+            " - blinded" if part == "eye" and target.blind else " - deafened" if part == "ear" and target.deaf else ""
+        )
+        f.log(
+            f"{target.name}'s {part} is injured{severe}: penalties {_penalties(target)}{extra}",
+            actor=target.name,
+            action="injured",
+            part=part,
+            severe=bool(severe),
+            penalties=_penalties(target),
+        )
 
 
 def tough_through(f: FightState, c: Combatant) -> None:
@@ -102,18 +145,29 @@ def tough_through(f: FightState, c: Combatant) -> None:
     tally = c.tally
     for key, injury in list(c.injuries.items()):
         bonus = c.t.saves[kind] + c.save_bonus + penalty(c, kind)
-        outcome = f.resolve(new_check(Check, ("save", c.side, bonus, injury.dc, 0, 20, 2, c.side, False, False,
-                                              None, False, False, False, False)), c, None)
+        outcome = f.resolve(
+            new_check(
+                Check,
+                ("save", c.side, bonus, injury.dc, 0, 20, 2, c.side, False, False, None, False, False, False, False),
+            ),
+            c,
+            None,
+        )
         tally.tough_through_saves += 1
         if outcome.success:
             tally.tough_through_passed += 1
             passed.append(key)
         if f.lines is not None:
-            f.log(f"{c.name} toughs through its {injury.part} (DC {injury.dc}): natural {outcome.natural}, "
-                  f"total {outcome.total} - {'passes' if outcome.success else 'fails'}", actor=c.name,
-                  action="tough-through", part=injury.part, dc=injury.dc,
-                  roll={"natural": outcome.natural, "total": outcome.total},
-                  result="passes" if outcome.success else "fails")
+            f.log(
+                f"{c.name} toughs through its {injury.part} (DC {injury.dc}): natural {outcome.natural}, "
+                f"total {outcome.total} - {'passes' if outcome.success else 'fails'}",
+                actor=c.name,
+                action="tough-through",
+                part=injury.part,
+                dc=injury.dc,
+                roll={"natural": outcome.natural, "total": outcome.total},
+                result="passes" if outcome.success else "fails",
+            )
     c.toughed = frozenset(passed)
     c.penalty_cache = {}
 

@@ -50,8 +50,13 @@ def note_cast(fight: FightState, caster: Combatant, spell: str, targets: list[Co
     """Count the cast in the caster's tally, and log it."""
     caster.tally.spells_cast += 1
     if fight.lines is not None:
-        fight.log(f"{caster.name} casts {spell} on {', '.join(t.name for t in targets)}", actor=caster.name,
-                  action="cast", spell=spell, targets=[t.name for t in targets])
+        fight.log(
+            f"{caster.name} casts {spell} on {', '.join(t.name for t in targets)}",
+            actor=caster.name,
+            action="cast",
+            spell=spell,
+            targets=[t.name for t in targets],
+        )
 
 
 def _d6(n: int):
@@ -68,8 +73,13 @@ def cast(fight: FightState, caster, spell_name: str, level: int, targets: list, 
             caster.casting = (spell_name, level, targets, caster.hp)
             caster.afflicted = True
             if fight.lines is not None:
-                fight.log(f"{caster.name} begins casting {spell_name} (1 round)", actor=caster.name,
-                          action="begin-cast", spell=spell_name, targets=[t.name for t in targets])
+                fight.log(
+                    f"{caster.name} begins casting {spell_name} (1 round)",
+                    actor=caster.name,
+                    action="begin-cast",
+                    spell=spell_name,
+                    targets=[t.name for t in targets],
+                )
             return
     cl = caster.t.caster_level
     dc = spell_dc(fight, caster, spell_name, level)
@@ -80,7 +90,7 @@ def cast(fight: FightState, caster, spell_name: str, level: int, targets: list, 
             deal(fight, caster, target, sum(MAGIC_MISSILE.roll(fight.stream) for _ in range(missiles)), FORCE)
     elif spell_name == "scorching ray":
         rays = 1 + (cl >= 7) + (cl >= 11)
-        through: dict[int, bool] = {}     # spell resistance: once per target and spell (``sr-once``)
+        through: dict[int, bool] = {}  # spell resistance: once per target and spell (``sr-once``)
         for _ in range(rays):
             target = pick_target(fight, caster, spell=True) if not can_target(fight, targets[0]) else targets[0]
             if target is None:
@@ -105,11 +115,20 @@ def cast(fight: FightState, caster, spell_name: str, level: int, targets: list, 
     elif spell_name in AREA_DAMAGE_CAP:
         dice = _d6(min(cl, AREA_DAMAGE_CAP[spell_name]))
         types = AREA_DAMAGE_TYPE[spell_name]
-        rolled = dice.roll(fight.stream) if fight.area_roll_once else None     # one roll for everyone caught
+        rolled = dice.roll(fight.stream) if fight.area_roll_once else None  # one roll for everyone caught
         for target in targets:
             if gets_through(fight, caster, target):
-                area_damage(fight, caster, target, dice, types, "ref", dc, half_divine=spell_name == "flame strike",
-                                  rolled=rolled)
+                area_damage(
+                    fight,
+                    caster,
+                    target,
+                    dice,
+                    types,
+                    "ref",
+                    dc,
+                    half_divine=spell_name == "flame strike",
+                    rolled=rolled,
+                )
     elif spell_name == "ice storm":
         once = (ICE_STORM[0].roll(fight.stream), ICE_STORM[1].roll(fight.stream)) if fight.area_roll_once else None
         for target in targets:
@@ -124,8 +143,10 @@ def cast(fight: FightState, caster, spell_name: str, level: int, targets: list, 
                 continue
             budget -= target.t.hd
             if gets_through(fight, caster, target) and not (
-                    sleep_save(fight, target, dc, caster) if target.conditions and "drowsy" in target.conditions
-                    else save(fight, target, "will", dc, caster).success):
+                sleep_save(fight, target, dc, caster)
+                if target.conditions and "drowsy" in target.conditions
+                else save(fight, target, "will", dc, caster).success
+            ):
                 add_condition(fight, target, "asleep", cl * 10 * ROUND)
     elif spell_name == "color spray":
         for target in targets:
@@ -134,28 +155,31 @@ def cast(fight: FightState, caster, spell_name: str, level: int, targets: list, 
             outcome = save(fight, target, "will", dc, caster)
             if outcome.success:
                 continue
-            worst = outcome.fumble and fight.fix_color_spray   # open-ended: a fumbled save, the longest durations
+            worst = outcome.fumble and fight.fix_color_spray  # open-ended: a fumbled save, the longest durations
             hd = target.t.hd
-            if hd <= 2:     # unconscious, blinded and stunned 2d4 rounds, then blinded and stunned 1d4, then 1
+            if hd <= 2:  # unconscious, blinded and stunned 2d4 rounds, then blinded and stunned 1d4, then 1
                 out = 8 if worst else roll(fight, "2d4")
                 add_condition(fight, target, "knocked-out", out * ROUND)
                 add_condition(fight, target, "stunned", (out + (4 if worst else roll(fight, "1d4")) + 1) * ROUND)
-            elif hd <= 4:   # blinded and stunned 1d4 rounds, then stunned 1 round
+            elif hd <= 4:  # blinded and stunned 1d4 rounds, then stunned 1 round
                 add_condition(fight, target, "stunned", ((4 if worst else roll(fight, "1d4")) + 1) * ROUND)
-            else:           # stunned 1 round
+            else:  # stunned 1 round
                 add_condition(fight, target, "stunned", ROUND)
     elif spell_name == "hold person":
         target = targets[0]
-        if target.t.humanoid and gets_through(fight, caster, target) \
-                and not save(fight, target, "will", dc, caster).success:
+        if (
+            target.t.humanoid
+            and gets_through(fight, caster, target)
+            and not save(fight, target, "will", dc, caster).success
+        ):
             add_condition(fight, target, "held", cl * ROUND, dc=dc)
     elif spell_name in CURE:
         if caster.t.healing_domain and fight.fix_healing_domain:
-            cl += 1                      # SRD Healing domain: healing spells at +1 caster level
+            cl += 1  # SRD Healing domain: healing spells at +1 caster level
         amount = CURE_DICE[spell_name].roll(fight.stream) + min(cl, CURE[spell_name][1])
         for target in targets:
-            if target.t.type == "undead":           # harmful to undead: spell resistance applies (SRD: "harmless"
-                if not gets_through(fight, caster, target):     # protects only willing targets)
+            if target.t.type == "undead":  # harmful to undead: spell resistance applies (SRD: "harmless"
+                if not gets_through(fight, caster, target):  # protects only willing targets)
                     continue
                 saved = save(fight, target, "will", dc, caster).success
                 deal(fight, caster, target, amount // 2 if saved else amount, POSITIVE)
@@ -165,14 +189,15 @@ def cast(fight: FightState, caster, spell_name: str, level: int, targets: list, 
         for target in targets:
             add_condition(fight, target, "bless", cl * 10 * ROUND)
     elif spell_name == "shield of faith":
-        add_condition(fight, targets[0], "shield of faith", cl * 10 * ROUND,
-                            bonus=shield_of_faith_gain(fight, cl, targets[0]))
+        add_condition(
+            fight, targets[0], "shield of faith", cl * 10 * ROUND, bonus=shield_of_faith_gain(fight, cl, targets[0])
+        )
     elif spell_name == "auspicious odds":
         add_condition(fight, targets[0], "auspicious", cl * 10 * ROUND, caster=caster.uid)
     elif spell_name == "mass auspicious odds":
-        for target in targets[:max(1, cl // 3)]:
+        for target in targets[: max(1, cl // 3)]:
             add_condition(fight, target, "auspicious", cl * ROUND, caster=caster.uid)
-    else:                       # a monster's spell (invisibility, darkness, charm person ...): its own module
+    else:  # a monster's spell (invisibility, darkness, charm person ...): its own module
         monster_spells.cast(fight, caster, spell_name, level, targets, begun)
 
 
@@ -188,14 +213,22 @@ def complete_casting(fight: FightState, caster) -> None:
         check = Check("skill", caster.side, caster.t.concentration, CONCENTRATION_DC + hurt, opponent=caster.side)
         if not fight.resolve(check, caster, None).success:
             if fight.lines is not None:
-                fight.log(f"{caster.name} loses {spell_name}: hurt for {hurt} while casting, Concentration failed",
-                          actor=caster.name, action="spell-lost", spell=spell_name, hurt=hurt)
+                fight.log(
+                    f"{caster.name} loses {spell_name}: hurt for {hurt} while casting, Concentration failed",
+                    actor=caster.name,
+                    action="spell-lost",
+                    spell=spell_name,
+                    hurt=hurt,
+                )
             return
     targets = [t for t in targets if not t.dead]
     if targets:
         if fight.lines is not None:
-            fight.log(f"{caster.name}'s {spell_name} takes effect", actor=caster.name, action="spell-takes-effect",
-                      spell=spell_name, targets=[t.name for t in targets])
+            fight.log(
+                f"{caster.name}'s {spell_name} takes effect",
+                actor=caster.name,
+                action="spell-takes-effect",
+                spell=spell_name,
+                targets=[t.name for t in targets],
+            )
         cast(fight, caster, spell_name, level, targets, begun=True)
-
-

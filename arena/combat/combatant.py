@@ -25,9 +25,29 @@ def ability_modifier(score: int | None) -> int:
 class CompiledAttack:
     """One attack of a routine, with its dice parsed."""
 
-    __slots__ = ("name", "bonuses", "count", "damage", "types", "extra", "extra_type", "threat", "multiplier",
-                 "ranged", "touch", "sneak", "trip", "trip_modifier", "overcomes", "max_damage", "full_bonuses",
-                 "first_bonus", "damage_table", "rider", "harmless")
+    __slots__ = (
+        "name",
+        "bonuses",
+        "count",
+        "damage",
+        "types",
+        "extra",
+        "extra_type",
+        "threat",
+        "multiplier",
+        "ranged",
+        "touch",
+        "sneak",
+        "trip",
+        "trip_modifier",
+        "overcomes",
+        "max_damage",
+        "full_bonuses",
+        "first_bonus",
+        "damage_table",
+        "rider",
+        "harmless",
+    )
 
     def __init__(self, attack) -> None:
         self.name = attack.name
@@ -79,11 +99,27 @@ def _pick(routines: tuple[tuple[CompiledAttack, ...], ...], ranged: bool) -> tup
 
 HARMLESS_ROLL = -1_000_000
 """The damage roll of a harmless attack: below 1 whatever bonuses add, so the swing's minimum-damage branch sees it."""
-UNABLE = frozenset({"asleep", "held", "knocked-out", "paralyzed", "panicked", "petrified", "swallowed",
-                    "captivated", "stupefied", "charmed", "engulfed", "nauseated", "amorphous"})
+UNABLE = frozenset(
+    {
+        "asleep",
+        "held",
+        "knocked-out",
+        "paralyzed",
+        "panicked",
+        "petrified",
+        "swallowed",
+        "captivated",
+        "stupefied",
+        "charmed",
+        "engulfed",
+        "nauseated",
+        "amorphous",
+    }
+)
 """Conditions under which a creature cannot act (the fight ends when a side has nobody able)."""
-NOT_HELPLESS = frozenset({"panicked", "petrified", "swallowed", "stupefied", "charmed", "engulfed", "nauseated",
-                          "amorphous"})
+NOT_HELPLESS = frozenset(
+    {"panicked", "petrified", "swallowed", "stupefied", "charmed", "engulfed", "nauseated", "amorphous"}
+)
 """Out of the fight but no target for a coup de grace: fled, turned to stone, inside a monster."""
 CHARGE_BONUS = 2
 """SRD 3.5 charge: +2 on the attack roll."""
@@ -129,21 +165,111 @@ def shoots_better(t: Template) -> bool:
 class Template:
     """Everything about a creature that a fight reads but never changes."""
 
-    __slots__ = ("name", "side", "creature", "max_hp", "ac", "touch_ac", "ff_ac", "saves", "initiative", "hd",
-                 "type", "subtypes", "immunities", "vulnerabilities", "resist", "dr_amount", "dr_overcome",
-                 "regen", "regen_overcome", "fast_healing", "sr", "standard", "full", "ranged_standard",
-                 "ranged_full", "prefers_ranged", "rend", "breath", "caster_level", "spell_dc_base", "spells",
-                 "luck_domain", "policy", "first_hit_die", "abilities", "humanoid", "parts", "con", "parts_key",
-                 "initiative_check", "initiative_reroll_check", "str_mod", "trip_defence",
-                 "ray_bonus", "plain_defences", "heals_itself", "deflection", "dodge", "ff_touch_ac",
-                 "helpless_ac", "helpless_touch_ac", "spell_focus", "healing_domain", "concentration",
-                 "shoots_better", "pounce", "ferocity", "grapple", "grab", "paralysis", "fear", "poison",
-                 "ability_damage", "energy_drain", "rake", "rage", "burn", "gaze", "swallow", "turn_start", "web",
-                 "breath_effect", "on_action", "special_action", "stench", "trample", "charge", "incorporeal",
-                 "dr_all", "summon", "summon_cache", "whirlwind", "crush", "aura", "roar", "smoke", "entangle",
-                 "eye_rays", "smite", "special_turn", "each_turn", "presence", "petrification", "evasion",
-                 "glance", "slow_on_hit", "split", "quickness", "engulf", "burst", "lay_on_hands", "invisible",
-                 "rage_bonus")
+    __slots__ = (
+        "name",
+        "side",
+        "creature",
+        "max_hp",
+        "ac",
+        "touch_ac",
+        "ff_ac",
+        "saves",
+        "initiative",
+        "hd",
+        "type",
+        "subtypes",
+        "immunities",
+        "vulnerabilities",
+        "resist",
+        "dr_amount",
+        "dr_overcome",
+        "regen",
+        "regen_overcome",
+        "fast_healing",
+        "sr",
+        "standard",
+        "full",
+        "ranged_standard",
+        "ranged_full",
+        "prefers_ranged",
+        "rend",
+        "breath",
+        "caster_level",
+        "spell_dc_base",
+        "spells",
+        "luck_domain",
+        "policy",
+        "first_hit_die",
+        "abilities",
+        "humanoid",
+        "parts",
+        "con",
+        "parts_key",
+        "initiative_check",
+        "initiative_reroll_check",
+        "str_mod",
+        "trip_defence",
+        "ray_bonus",
+        "plain_defences",
+        "heals_itself",
+        "deflection",
+        "dodge",
+        "ff_touch_ac",
+        "helpless_ac",
+        "helpless_touch_ac",
+        "spell_focus",
+        "healing_domain",
+        "concentration",
+        "shoots_better",
+        "pounce",
+        "ferocity",
+        "grapple",
+        "grab",
+        "paralysis",
+        "fear",
+        "poison",
+        "ability_damage",
+        "energy_drain",
+        "rake",
+        "rage",
+        "burn",
+        "gaze",
+        "swallow",
+        "turn_start",
+        "web",
+        "breath_effect",
+        "on_action",
+        "special_action",
+        "stench",
+        "trample",
+        "charge",
+        "incorporeal",
+        "dr_all",
+        "summon",
+        "summon_cache",
+        "whirlwind",
+        "crush",
+        "aura",
+        "roar",
+        "smoke",
+        "entangle",
+        "eye_rays",
+        "smite",
+        "special_turn",
+        "each_turn",
+        "presence",
+        "petrification",
+        "evasion",
+        "glance",
+        "slow_on_hit",
+        "split",
+        "quickness",
+        "engulf",
+        "burst",
+        "lay_on_hands",
+        "invisible",
+        "rage_bonus",
+    )
 
     def __init__(self, creature: Creature, name: str) -> None:
         self.name = name
@@ -159,7 +285,7 @@ class Template:
         """What the creature loses when denied its Dexterity bonus (positive Dex to AC, dodge bonuses)."""
         self.ff_touch_ac = creature.touch_ac - max(denied, 0)
         dex = ability_modifier(creature.abilities.dex)
-        dex_zero = -HELPLESS_DEX_MODIFIER + min(dex, 0)      # Dexterity 0 replaces a negative modifier too
+        dex_zero = -HELPLESS_DEX_MODIFIER + min(dex, 0)  # Dexterity 0 replaces a negative modifier too
         self.helpless_ac = creature.flat_footed_ac - dex_zero
         self.helpless_touch_ac = self.ff_touch_ac - dex_zero
         """SRD: a helpless defender is treated as having Dexterity 0 (a -5 modifier)."""
@@ -189,8 +315,9 @@ class Template:
         self.standard, self.full = _pick(standard, False), _pick(full, False)
         self.ranged_standard, self.ranged_full = _pick(standard, True), _pick(full, True)
         self.prefers_ranged = bool(self.full) and self.full[0].ranged
-        self.rend = (parse(creature.rend.damage), creature.rend.attack, creature.rend.hits_needed) \
-            if creature.rend else None
+        self.rend = (
+            (parse(creature.rend.damage), creature.rend.attack, creature.rend.hits_needed) if creature.rend else None
+        )
         self.breath = creature.breath_weapon
         self.abilities = {k: getattr(creature.abilities, k) for k in ABILITY_KEYS}
         self.con = self.abilities["con"]
@@ -224,8 +351,11 @@ class Template:
         self.pounce, self.ferocity, self.grapple = creature.pounce, creature.ferocity, creature.grapple
         self.fear = creature.frightful_presence is not None
         self.paralysis = creature.paralysis
-        self.poison, self.ability_damage, self.energy_drain = \
-            creature.poison, creature.ability_damage, creature.energy_drain
+        self.poison, self.ability_damage, self.energy_drain = (
+            creature.poison,
+            creature.ability_damage,
+            creature.energy_drain,
+        )
         self.rake = CompiledAttack(creature.rake) if creature.rake is not None else None
         self.rage, self.burn, self.gaze, self.web = creature.rage, creature.burn, creature.gaze, creature.web
         self.breath_effect = creature.breath_effect
@@ -233,19 +363,34 @@ class Template:
         self.swallow = (parse(swallow.damage), frozenset(swallow.damage_types)) if swallow is not None else None
         self.stench, self.trample, self.incorporeal = creature.stench, creature.trample, creature.incorporeal
         charge = creature.powerful_charge
-        self.charge = CompiledAttack(charge.model_copy(update={"bonuses": tuple(b + CHARGE_BONUS for b in
-                                                                                charge.bonuses)})) \
-            if charge is not None else None
+        self.charge = (
+            CompiledAttack(charge.model_copy(update={"bonuses": tuple(b + CHARGE_BONUS for b in charge.bonuses)}))
+            if charge is not None
+            else None
+        )
         """Powerful charge: the attack it closes in with, the charge's +2 included."""
         if self.incorporeal:
             self.plain_defences = False
-        self.special_action = self.breath is not None or self.breath_effect is not None or self.web is not None \
+        self.special_action = (
+            self.breath is not None
+            or self.breath_effect is not None
+            or self.web is not None
             or self.trample is not None
+        )
         """The attack policy looks at a breath weapon or a web before the creature's weapons."""
-        self.summon, self.whirlwind, self.crush, self.aura = \
-            creature.summon, creature.whirlwind, creature.crush, creature.aura
-        self.roar, self.smoke, self.entangle, self.eye_rays, self.smite = \
-            creature.roar, creature.smoke, creature.entangle, creature.eye_rays, creature.smite
+        self.summon, self.whirlwind, self.crush, self.aura = (
+            creature.summon,
+            creature.whirlwind,
+            creature.crush,
+            creature.aura,
+        )
+        self.roar, self.smoke, self.entangle, self.eye_rays, self.smite = (
+            creature.roar,
+            creature.smoke,
+            creature.entangle,
+            creature.eye_rays,
+            creature.smite,
+        )
         self.petrification, self.evasion, self.glance = creature.petrification, creature.evasion, creature.glance
         self.slow_on_hit, self.quickness, self.engulf = creature.slow_on_hit, creature.quickness, creature.engulf
         self.burst, self.lay_on_hands, self.invisible = creature.burst, creature.lay_on_hands, creature.invisible
@@ -261,16 +406,27 @@ class Template:
         named = [a for routine in (self.full, self.standard) for a in routine]
         if grab is not None:
             attack = next((a for a in named if a.name == grab.attack), None)
-            hurts = next((a for a in named if a.name == grab.damage_attack), attack) if grab.damage_attack \
-                else attack
+            hurts = next((a for a in named if a.name == grab.damage_attack), attack) if grab.damage_attack else attack
             if attack is not None:
                 self.grab = (grab.attack, hurts, parse(grab.constrict) if grab.constrict else None)
                 """(attack name, the compiled attack whose damage a held foe takes (an octopus grabs with its
                 arms and its hold deals bite damage), constrict's damage)."""
         paralysis = self.paralysis if self.paralysis is not None and self.paralysis.on == "hit" else None
-        riders = {x.attack for x in (grab, paralysis, self.poison, self.ability_damage, self.energy_drain,
-                                     self.burn, self.petrification, self.slow_on_hit, creature.instability)
-                  if x is not None}
+        riders = {
+            x.attack
+            for x in (
+                grab,
+                paralysis,
+                self.poison,
+                self.ability_damage,
+                self.energy_drain,
+                self.burn,
+                self.petrification,
+                self.slow_on_hit,
+                creature.instability,
+            )
+            if x is not None
+        }
         for a in named:
             a.rider = a.name in riders
         self.policy = creature.tactics
@@ -280,22 +436,39 @@ class Template:
         self.parts_key = _PARTS_IDS.setdefault(tuple(sorted(self.parts.items())), len(_PARTS_IDS))
         """A small number naming this set of parts and their AC bonuses (a cheap key for cached decisions)."""
 
-
     def compile_flags(self) -> None:
         """What a turn must look at, from the abilities: a flag each, so that a creature without them pays one test
         (:mod:`arena.combat.specials`)."""
-        self.special_turn = any(x is not None for x in (self.summon, self.whirlwind, self.crush, self.roar,
-                                                         self.smite, self.glance, self.engulf, self.burst,
-                                                         self.lay_on_hands)) \
+        self.special_turn = (
+            any(
+                x is not None
+                for x in (
+                    self.summon,
+                    self.whirlwind,
+                    self.crush,
+                    self.roar,
+                    self.smite,
+                    self.glance,
+                    self.engulf,
+                    self.burst,
+                    self.lay_on_hands,
+                )
+            )
             or self.quickness
+        )
         """Its turn may go to a special action (summoning, a whirlwind, crush, roar, smite) instead of its attack."""
-        self.each_turn = any(x is not None for x in (self.smoke, self.entangle, self.eye_rays)) \
-            or (self.aura is not None and self.aura.effect == "captivate")
+        self.each_turn = any(x is not None for x in (self.smoke, self.entangle, self.eye_rays)) or (
+            self.aura is not None and self.aura.effect == "captivate"
+        )
         """A free action at the start of each of its turns (smoke, entangling plants, an eye ray, its song)."""
         self.presence = bool(self.fear or self.stench or self.aura is not None)
         """Its first action frightens, stinks or spreads its aura (:func:`arena.combat.abilities.presence`)."""
-        self.on_action = bool(self.dodge or self.presence or self.special_turn
-                              or any("invisibility" in names for names in self.spells.values()))
+        self.on_action = bool(
+            self.dodge
+            or self.presence
+            or self.special_turn
+            or any("invisibility" in names for names in self.spells.values())
+        )
         """Acting does something besides the action: Dodge designates, frightful presence frightens, a special
         action may take the turn."""
         self.turn_start = self.heals_itself or self.gaze is not None or self.each_turn
@@ -310,25 +483,99 @@ class Template:
         """Its initiative with the Luck domain's reroll of a low natural (built once, not on every fight)."""
 
 
-FRESH_STATE = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, False, False, False, False, None, None, None, None, None, None,
-               None, None)
+FRESH_STATE = (
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    False,
+    False,
+    False,
+    False,
+    None,
+    None,
+    None,
+    None,
+    None,
+    None,
+    None,
+    None,
+)
 """The starting values of a combatant's counters and rare states, set in one unpacking (the hot set-up)."""
 
 
 class Combatant:
     """One creature's state in one encounter."""
 
-    __slots__ = ("t", "name", "side", "uid", "hp", "nonlethal", "temp_hp", "dead", "stable", "prone", "acted",
-                 "conditions", "slots", "attack_bonus", "ac_bonus", "save_bonus", "breath_ready_at", "luck_used",
-                 "settings", "policy", "damage_dealt", "injuries", "init", "is_able", "toughed",
-                 "weapon_lost", "called_this_round", "foes", "friends", "tally", "slot_cache", "penalty_cache",
-                 "blind", "deaf", "ranged", "expires_at", "attack_action", "offset", "dodge_against",
-                 "melee_target", "melee_attackers", "casting", "grip", "frightened", "damage_bonus",
-                 "negative_levels", "ability_loss", "ability_mods", "save_mods", "burning", "raging",
-                 "webs", "last_effect", "afflicted", "specials", "concealed")
+    __slots__ = (
+        "t",
+        "name",
+        "side",
+        "uid",
+        "hp",
+        "nonlethal",
+        "temp_hp",
+        "dead",
+        "stable",
+        "prone",
+        "acted",
+        "conditions",
+        "slots",
+        "attack_bonus",
+        "ac_bonus",
+        "save_bonus",
+        "breath_ready_at",
+        "luck_used",
+        "settings",
+        "policy",
+        "damage_dealt",
+        "injuries",
+        "init",
+        "is_able",
+        "toughed",
+        "weapon_lost",
+        "called_this_round",
+        "foes",
+        "friends",
+        "tally",
+        "slot_cache",
+        "penalty_cache",
+        "blind",
+        "deaf",
+        "ranged",
+        "expires_at",
+        "attack_action",
+        "offset",
+        "dodge_against",
+        "melee_target",
+        "melee_attackers",
+        "casting",
+        "grip",
+        "frightened",
+        "damage_bonus",
+        "negative_levels",
+        "ability_loss",
+        "ability_mods",
+        "save_mods",
+        "burning",
+        "raging",
+        "webs",
+        "last_effect",
+        "afflicted",
+        "specials",
+        "concealed",
+    )
 
-    def __init__(self, template: Template, uid: int, settings, foes: list | None = None,
-                 friends: list | None = None, tally=None) -> None:
+    def __init__(
+        self, template: Template, uid: int, settings, foes: list | None = None, friends: list | None = None, tally=None
+    ) -> None:
         self.t = template
         self.name = template.name
         self.side = template.side
@@ -340,10 +587,31 @@ class Combatant:
         self.tally = tally
         """This side's counters in the fight's record."""
         self.hp = template.max_hp
-        (self.nonlethal, self.temp_hp, self.attack_bonus, self.ac_bonus, self.save_bonus, self.damage_bonus,
-         self.negative_levels, self.webs, self.damage_dealt, self.init, self.melee_attackers, self.raging,
-         self.afflicted, self.last_effect, self.frightened, self.ability_loss, self.ability_mods, self.save_mods,
-         self.burning, self.dodge_against, self.melee_target, self.casting, self.grip) = FRESH_STATE
+        (
+            self.nonlethal,
+            self.temp_hp,
+            self.attack_bonus,
+            self.ac_bonus,
+            self.save_bonus,
+            self.damage_bonus,
+            self.negative_levels,
+            self.webs,
+            self.damage_dealt,
+            self.init,
+            self.melee_attackers,
+            self.raging,
+            self.afflicted,
+            self.last_effect,
+            self.frightened,
+            self.ability_loss,
+            self.ability_mods,
+            self.save_mods,
+            self.burning,
+            self.dodge_against,
+            self.melee_target,
+            self.casting,
+            self.grip,
+        ) = FRESH_STATE
         """ability_loss, ability_mods, save_mods: lost ability points and their modifier changes by ability (None
         until it loses some), and the save modifiers they make (:func:`arena.combat.conditions.recompute_bonuses`);
         burning: [rounds left, fire damage dice, source] while it burns; webs: webs thrown; last_effect: its last
@@ -366,9 +634,9 @@ class Combatant:
         self.conditions: dict[str, list] = {}
         """name -> [ends_at (simulated seconds), data]: bless, shield of faith, asleep, held, stunned, ... (add them
         through ``Fight.add_condition``, which keeps :attr:`expires_at` current)."""
-        if template.invisible:               # natural invisibility: invisible all fight, even when it attacks
+        if template.invisible:  # natural invisibility: invisible all fight, even when it attacks
             self.conditions["invisible"] = [INFINITY, {"natural": True}]
-            self.concealed = True            # the swing rolls its 50% miss chance (arena.combat.concealment)
+            self.concealed = True  # the swing rolls its 50% miss chance (arena.combat.concealment)
         self.expires_at = INFINITY
         """No condition ends before this time (the earliest end when set; it may be early after a removal)."""
         self.slots = {level: list(names) for level, names in template.spells.items()} if template.spells else {}
@@ -412,7 +680,7 @@ class Combatant:
     def able(self) -> bool:
         """Able to act: alive, conscious, not asleep, held or knocked out (the fight ends when a side has none)."""
         if self.dead or (self.hp < 0 and not self.t.ferocity) or (self.nonlethal and self.nonlethal > self.hp):
-            return False                                         # disabled (0 hp) still acts, barely
+            return False  # disabled (0 hp) still acts, barely
         conditions = self.conditions
         return not conditions or UNABLE.isdisjoint(conditions)
 

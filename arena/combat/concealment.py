@@ -35,15 +35,15 @@ def concealment(attacker, target, ray: bool = False) -> float:
     outlined = "outlined" in conditions
     chance = TOTAL_CONCEALMENT if "invisible" in conditions and not outlined else 0.0
     if "blurred" in conditions and not outlined and chance < CONCEALMENT:
-        chance = CONCEALMENT                  # blur: "concealment (20% miss chance)"
+        chance = CONCEALMENT  # blur: "concealment (20% miss chance)"
     if not ray and attacker.ranged and "walled" in conditions:
-        return WIND_WALL                      # arrows and bolts into a wind wall miss
+        return WIND_WALL  # arrows and bolts into a wind wall miss
     zone = conditions.get("obscured")
     if zone is not None:
         data = zone[1]
         near = data["chance"]
         if data["fog"] and (attacker.ranged or target.ranged):
-            near = TOTAL_CONCEALMENT          # fog: beyond 5 feet, total concealment
+            near = TOTAL_CONCEALMENT  # fog: beyond 5 feet, total concealment
         if near > chance:
             chance = near
     return chance
@@ -56,15 +56,21 @@ def misses(f: FightState, attacker, target) -> bool:
     if target.concealed:
         hidden = concealment(attacker, target)
         if not hidden and not target.conditions.keys() & CONCEALING:
-            target.concealed = False          # its concealment has ended
+            target.concealed = False  # its concealment has ended
         if hidden > chance:
             chance = hidden
     if not chance:
         return False
     missed = f.rand() < chance
     if missed and f.lines is not None and not attacker.blind:
-        f.log(f"{attacker.name}'s hit on {target.name} misses: concealment ({int(chance * 100)}% miss chance)",
-              actor=attacker.name, action="concealment", target=target.name, chance=chance, result="miss")
+        f.log(
+            f"{attacker.name}'s hit on {target.name} misses: concealment ({int(chance * 100)}% miss chance)",
+            actor=attacker.name,
+            action="concealment",
+            target=target.name,
+            chance=chance,
+            result="miss",
+        )
     return missed
 
 
@@ -78,8 +84,14 @@ def misses_ray(f: FightState, attacker, target) -> bool:
         return False
     missed = f.rand() < chance
     if missed and f.lines is not None:
-        f.log(f"{attacker.name}'s ray at {target.name} misses: concealment ({int(chance * 100)}% miss chance)",
-              actor=attacker.name, action="concealment", target=target.name, chance=chance, result="miss")
+        f.log(
+            f"{attacker.name}'s ray at {target.name} misses: concealment ({int(chance * 100)}% miss chance)",
+            actor=attacker.name,
+            action="concealment",
+            target=target.name,
+            chance=chance,
+            result="miss",
+        )
     return missed
 
 

@@ -36,8 +36,9 @@ UNNERVED = -2
 """SRD 3.5 chain devil's unnerving gaze: "a -2 penalty on attack rolls for 1d3 rounds"."""
 FATIGUED, EXHAUSTED = -1, -3
 """SRD 3.5 fatigued (-2 Strength and Dexterity) and exhausted (-6): their change to the two modifiers."""
-PENALTIES = frozenset({"shaken", "entangled", "sickened", "menaced", "choking", "carried", "fatigued", "exhausted",
-                       "unnerved"})
+PENALTIES = frozenset(
+    {"shaken", "entangled", "sickened", "menaced", "choking", "carried", "fatigued", "exhausted", "unnerved"}
+)
 """Conditions that change a creature's numbers beyond bless and shield of faith (carried: a whirlwind's captive,
 -2 on attack rolls and -4 Dexterity as entangled)."""
 
@@ -46,7 +47,7 @@ def add_condition(f: FightState, target: Combatant, name: str, seconds: float, *
     """``target`` is under ``name`` for ``seconds`` from the current turn."""
     ends = f.instant + seconds
     conditions = target.conditions
-    if name == "bless" and "bless" not in conditions:     # the common buffs, kept incrementally (hot set-up)
+    if name == "bless" and "bless" not in conditions:  # the common buffs, kept incrementally (hot set-up)
         target.attack_bonus += 1
         fast = True
     elif name == "shield of faith":
@@ -66,8 +67,13 @@ def add_condition(f: FightState, target: Combatant, name: str, seconds: float, *
     if name in TURN_CONDITIONS:
         target.afflicted = True
     if f.lines is not None:
-        f.log(f"{target.name}: {name} for {int(seconds // ROUND)} rounds", actor=target.name, action="condition",
-              condition=name, rounds=int(seconds // ROUND))
+        f.log(
+            f"{target.name}: {name} for {int(seconds // ROUND)} rounds",
+            actor=target.name,
+            action="condition",
+            condition=name,
+            rounds=int(seconds // ROUND),
+        )
 
 
 def drop_condition(f: FightState, c: Combatant, name: str) -> None:
@@ -98,8 +104,9 @@ def recompute_bonuses(c: Combatant) -> None:
     ability points (Strength: melee attack and damage; Dexterity: AC, ranged attacks and Reflex; Constitution:
     Fortitude; Wisdom: Will)."""
     conditions = c.conditions
-    if c.ability_mods is None and not c.negative_levels and not c.raging \
-            and PENALTIES.isdisjoint(conditions):                                # bless, shield of faith only
+    if (
+        c.ability_mods is None and not c.negative_levels and not c.raging and PENALTIES.isdisjoint(conditions)
+    ):  # bless, shield of faith only
         c.attack_bonus = 1 if "bless" in conditions else 0
         shield = conditions.get("shield of faith")
         c.ac_bonus = shield[1]["bonus"] if shield else 0
@@ -109,28 +116,42 @@ def recompute_bonuses(c: Combatant) -> None:
     sick = SICKENED if "sickened" in conditions else 0
     menaced = MENACED if "menaced" in conditions else 0
     held = (ENTANGLED if "entangled" in conditions else 0) + (ENTANGLED if "carried" in conditions else 0)
-    shaken = (SHAKEN if "shaken" in conditions else 0) + held + sick + menaced \
-        + (CHOKING if "choking" in conditions else 0) + (UNNERVED if "unnerved" in conditions else 0)
+    shaken = (
+        (SHAKEN if "shaken" in conditions else 0)
+        + held
+        + sick
+        + menaced
+        + (CHOKING if "choking" in conditions else 0)
+        + (UNNERVED if "unnerved" in conditions else 0)
+    )
     levels = c.negative_levels
     mods = c.ability_mods or {}
     tired = EXHAUSTED if "exhausted" in conditions else FATIGUED if "fatigued" in conditions else 0
-    if tired:                               # -2 (or -6) Strength and Dexterity
+    if tired:  # -2 (or -6) Strength and Dexterity
         mods = {**mods, "str": mods.get("str", 0) + tired, "dex": mods.get("dex", 0) + tired}
     rage = c.t.rage_bonus if c.raging else 0
-    c.attack_bonus = (1 if "bless" in conditions else 0) + shaken - levels \
+    c.attack_bonus = (
+        (1 if "bless" in conditions else 0)
+        + shaken
+        - levels
         + (mods.get("dex", 0) if c.ranged else mods.get("str", 0) + rage)
+    )
     c.save_bonus = (SHAKEN if "shaken" in conditions else 0) + sick - levels + menaced
     shield = conditions.get("shield of faith")
-    c.ac_bonus = (shield[1]["bonus"] if shield else 0) + mods.get("dex", 0) - (RAGE_AC if c.raging else 0) \
-        + held + menaced
-    c.damage_bonus = sick + (CHOKING if "choking" in conditions else 0) \
-        + (0 if c.ranged else mods.get("str", 0) + rage)
-    c.save_mods = {"fort": mods.get("con", 0), "ref": mods.get("dex", 0), "will": mods.get("wis", 0)} \
-        if mods else None
+    c.ac_bonus = (
+        (shield[1]["bonus"] if shield else 0) + mods.get("dex", 0) - (RAGE_AC if c.raging else 0) + held + menaced
+    )
+    c.damage_bonus = sick + (CHOKING if "choking" in conditions else 0) + (0 if c.ranged else mods.get("str", 0) + rage)
+    c.save_mods = {"fort": mods.get("con", 0), "ref": mods.get("dex", 0), "will": mods.get("wis", 0)} if mods else None
 
 
-LOST_AT_ZERO = {"str": "paralyzed", "dex": "paralyzed", "int": "knocked-out", "wis": "knocked-out",
-                "cha": "knocked-out"}
+LOST_AT_ZERO = {
+    "str": "paralyzed",
+    "dex": "paralyzed",
+    "int": "knocked-out",
+    "wis": "knocked-out",
+    "cha": "knocked-out",
+}
 """SRD 3.5 ability damage: Strength or Dexterity 0 leaves a creature helpless (paralyzed), Intelligence, Wisdom
 or Charisma 0 unconscious (knocked out); Constitution 0 kills."""
 FOREVER = 1e9
@@ -154,8 +175,14 @@ def lose_ability(f: FightState, c: Combatant, loss, source: Combatant | None) ->
     new_mod = ability_modifier(base - lost) - ability_modifier(base)
     c.ability_mods[ability] = new_mod
     if f.lines is not None:
-        f.log(f"{c.name} loses {lost - before} {ability.capitalize()} ({base - lost} left)", actor=c.name,
-              action="ability-loss", ability=ability, amount=lost - before, left=base - lost)
+        f.log(
+            f"{c.name} loses {lost - before} {ability.capitalize()} ({base - lost} left)",
+            actor=c.name,
+            action="ability-loss",
+            ability=ability,
+            amount=lost - before,
+            left=base - lost,
+        )
     if ability == "con" and new_mod < old_mod:
         c.hp -= t.hd * (old_mod - new_mod)
     if base - lost <= 0:
@@ -179,8 +206,13 @@ def drain_levels(f: FightState, c: Combatant, levels: int) -> None:
     c.negative_levels += levels
     c.hp -= NEGATIVE_LEVEL_HP * levels
     if f.lines is not None:
-        f.log(f"{c.name} gains {levels} negative level{'s' * (levels > 1)} ({c.negative_levels} in all)",
-              actor=c.name, action="negative-levels", amount=levels, total=c.negative_levels)
+        f.log(
+            f"{c.name} gains {levels} negative level{'s' * (levels > 1)} ({c.negative_levels} in all)",
+            actor=c.name,
+            action="negative-levels",
+            amount=levels,
+            total=c.negative_levels,
+        )
     if c.negative_levels >= c.t.hd or c.hp <= DEAD_AT:
         c.hp = min(c.hp, DEAD_AT)
         die(f, c)
@@ -192,11 +224,12 @@ def drain_levels(f: FightState, c: Combatant, levels: int) -> None:
 def secondary_poison(f: FightState, c: Combatant, data: dict) -> None:
     """One minute after a poisoning: a second save or the secondary damage."""
     poison = data["poison"]
-    if (poison.secondary is not None or poison.secondary_unconscious is not None) \
-            and not save(f, c, poison.save, poison.dc, None).success:
+    if (poison.secondary is not None or poison.secondary_unconscious is not None) and not save(
+        f, c, poison.save, poison.dc, None
+    ).success:
         if poison.secondary is not None:
             lose_ability(f, c, poison.secondary, None)
-        elif "sleep" not in c.t.immunities:      # a sleep poison's secondary damage: unconscious again, longer
+        elif "sleep" not in c.t.immunities:  # a sleep poison's secondary damage: unconscious again, longer
             knock_out_for(f, c, poison.secondary_unconscious)
 
 

@@ -27,8 +27,15 @@ INCORPOREAL_ALWAYS = frozenset({"force", "positive"})
 """Force effects (magic missile) and positive energy (cure spells) always harm an incorporeal creature."""
 
 
-def deal(f: FightState, source: Combatant, target: Combatant, amount: int, types: frozenset,
-         overcomes: frozenset = frozenset(), weapon: bool = False) -> int:
+def deal(
+    f: FightState,
+    source: Combatant,
+    target: Combatant,
+    amount: int,
+    types: frozenset,
+    overcomes: frozenset = frozenset(),
+    weapon: bool = False,
+) -> int:
     """Apply damage: immunity, energy resistance and vulnerability, damage reduction (weapons only),
     temporary hit points, regeneration (nonlethal unless a type that overcomes it), states."""
     t = target.t
@@ -38,11 +45,21 @@ def deal(f: FightState, source: Combatant, target: Combatant, amount: int, types
     """What its defences did to the damage, for the log ("15, DR 5/magic"), when the fight is logged."""
     if not t.plain_defences:
         rolled = amount
-        if t.incorporeal and not source.t.incorporeal and not (types & INCORPOREAL_ALWAYS) \
-                and ((weapon and "magic" not in overcomes) or f.rand() < INCORPOREAL_MISS):
+        if (
+            t.incorporeal
+            and not source.t.incorporeal
+            and not (types & INCORPOREAL_ALWAYS)
+            and ((weapon and "magic" not in overcomes) or f.rand() < INCORPOREAL_MISS)
+        ):
             if f.lines is not None:
-                f.log(f"{target.name} is incorporeal: the blow passes through it", actor=target.name,
-                      action="damage", source=source.name, damage=0, result="incorporeal")
+                f.log(
+                    f"{target.name} is incorporeal: the blow passes through it",
+                    actor=target.name,
+                    action="damage",
+                    source=source.name,
+                    damage=0,
+                    result="incorporeal",
+                )
             return 0
         if types and types <= t.immunities:
             amount = 0
@@ -53,16 +70,23 @@ def deal(f: FightState, source: Combatant, target: Combatant, amount: int, types
                 amount += amount // 2
         dr = weapon and t.dr_amount and types <= PHYSICAL and not (overcomes & t.dr_overcome)
         if dr and t.dr_all is not None and t.dr_all <= overcomes:
-            dr = False                        # DR 10/evil and magic: a weapon that is both
+            dr = False  # DR 10/evil and magic: a weapon that is both
         if dr:
             amount -= t.dr_amount
         if f.lines is not None and amount != rolled:
             defended = defences_text(t, types, rolled, bool(dr))
         if amount <= 0:
             if f.lines is not None:
-                f.log(f"{target.name} takes no damage ({kinds(types)}{defended})", actor=target.name,
-                      action="damage", source=source.name, damage=0, types=sorted(types),
-                      defences=defended.lstrip(", ") or None, hp=target.hp)
+                f.log(
+                    f"{target.name} takes no damage ({kinds(types)}{defended})",
+                    actor=target.name,
+                    action="damage",
+                    source=source.name,
+                    damage=0,
+                    types=sorted(types),
+                    defences=defended.lstrip(", ") or None,
+                    hp=target.hp,
+                )
             if t.split and types & t.split and target.hp > SPLIT_ABOVE:
                 split(f, target)
             return 0
@@ -79,33 +103,46 @@ def deal(f: FightState, source: Combatant, target: Combatant, amount: int, types
     source.damage_dealt += amount
     source.tally.damage += amount
     if f.lines is not None:
-        f.log(f"{target.name} takes {amount} {'' if lethal else 'nonlethal '}{kinds(types)} damage{defended} "
-              f"({target.hp}/{t.max_hp} hp{f', {target.nonlethal} nonlethal' if target.nonlethal else ''})",
-              actor=target.name, action="damage", source=source.name, damage=amount, types=sorted(types),
-              lethal=lethal, defences=defended.lstrip(", ") or None, hp=target.hp, nonlethal=target.nonlethal)
-    if "sonic" in types and f.called_shots and "ear" in t.parts \
-            and amount >= cs.SONIC_EARS_FACTOR * t.first_hit_die:
+        f.log(
+            f"{target.name} takes {amount} {'' if lethal else 'nonlethal '}{kinds(types)} damage{defended} "
+            f"({target.hp}/{t.max_hp} hp{f', {target.nonlethal} nonlethal' if target.nonlethal else ''})",
+            actor=target.name,
+            action="damage",
+            source=source.name,
+            damage=amount,
+            types=sorted(types),
+            lethal=lethal,
+            defences=defended.lstrip(", ") or None,
+            hp=target.hp,
+            nonlethal=target.nonlethal,
+        )
+    if "sonic" in types and f.called_shots and "ear" in t.parts and amount >= cs.SONIC_EARS_FACTOR * t.first_hit_die:
         called_effect(f, source, target, "ear", amount, all_instances=True)
     if t.rage and not target.raging and target.hp > DEAD_AT:
         rage(f, target)
     woke = target.conditions and "asleep" in target.conditions
-    if woke:                                  # damage wakes a sleeper
+    if woke:  # damage wakes a sleeper
         del target.conditions["asleep"]
-    if lethal and amount >= MASSIVE_DAMAGE and target.hp > DEAD_AT and "fortitude effects" not in t.immunities \
-            and not saving_throw(f, target, "fort", MASSIVE_DAMAGE_DC, source, special=False).success:
+    if (
+        lethal
+        and amount >= MASSIVE_DAMAGE
+        and target.hp > DEAD_AT
+        and "fortitude effects" not in t.immunities
+        and not saving_throw(f, target, "fort", MASSIVE_DAMAGE_DC, source, special=False).success
+    ):
         target.hp = DEAD_AT
-    if target.hp <= DEAD_AT or (target.hp <= 0 and (t.type in ("undead", "construct") or
-                                                      (f.die_at_zero and target.side == "monster"))):
+    if target.hp <= DEAD_AT or (
+        target.hp <= 0 and (t.type in ("undead", "construct") or (f.die_at_zero and target.side == "monster"))
+    ):
         die(f, target)
     elif target.hp < 0:
         target.stable = False
-    if woke or target.hp <= 0 or target.nonlethal > target.hp:    # otherwise nothing that decides it changed
+    if woke or target.hp <= 0 or target.nonlethal > target.hp:  # otherwise nothing that decides it changed
         refresh(f, target)
     if was_able and not target.is_able:
         source.tally.downs += 1
         if f.lines is not None and not target.dead:
-            f.log(f"{target.name} drops ({target.state()})", actor=target.name, action="drops",
-                  result=target.state())
+            f.log(f"{target.name} drops ({target.state()})", actor=target.name, action="drops", result=target.state())
     return amount
 
 
@@ -127,15 +164,24 @@ def split(f: FightState, c: Combatant) -> None:
         f.log(f"{c.name} splits in two ({half} hit points each)", actor=c.name, action="split", hp=half)
 
 
-def area_damage(f: FightState, caster: Combatant, target: Combatant, dice, types, save: str, dc: int,
-                half_divine: bool = False, rolled: int | None = None) -> None:
+def area_damage(
+    f: FightState,
+    caster: Combatant,
+    target: Combatant,
+    dice,
+    types,
+    save: str,
+    dc: int,
+    half_divine: bool = False,
+    rolled: int | None = None,
+) -> None:
     """Area damage with a save for half (``rolled``: the spell's one damage roll for everyone it catches; None:
     roll for this target); open-ended saves: a critical success takes none, a fumble the maximum."""
     outcome = saving_throw(f, target, save, dc, caster)
     amount = dice.maximum if outcome.fumble else rolled if rolled is not None else dice.roll(f.stream)
     _save_extremes(target, outcome)
     if outcome.critical_success or (outcome.success and save == "ref" and target.t.evasion):
-        amount = 0                            # evasion (giant eagle): a made Reflex save takes none
+        amount = 0  # evasion (giant eagle): a made Reflex save takes none
     elif outcome.success:
         amount //= 2
     if half_divine:
@@ -160,8 +206,13 @@ def breath(f: FightState, c: Combatant, targets: list[Combatant]) -> None:
     dice = parse(weapon.damage)
     c.breath_ready_at = f.instant + parse(weapon.recharge).roll(f.stream) * spells.ROUND
     if f.lines is not None:
-        f.log(f"{c.name} breathes {weapon.damage_type} on {', '.join(t.name for t in targets)}", actor=c.name,
-              action="breath", effect=weapon.damage_type, targets=[t.name for t in targets])
+        f.log(
+            f"{c.name} breathes {weapon.damage_type} on {', '.join(t.name for t in targets)}",
+            actor=c.name,
+            action="breath",
+            effect=weapon.damage_type,
+            targets=[t.name for t in targets],
+        )
     amount = dice.roll(f.stream)
     for target in targets:
         outcome = saving_throw(f, target, weapon.save, weapon.dc, c)
@@ -170,13 +221,18 @@ def breath(f: FightState, c: Combatant, targets: list[Combatant]) -> None:
         if outcome.critical_success or (outcome.success and weapon.save == "ref" and target.t.evasion):
             dealt = 0
         elif outcome.success:
-            dealt = dealt // 2 if weapon.half_on_save else 0      # half, or negated (bombardier beetle)
+            dealt = dealt // 2 if weapon.half_on_save else 0  # half, or negated (bombardier beetle)
         deal(f, c, target, dealt, frozenset({weapon.damage_type}))
 
 
-BREATH_CONDITION = {"sleep": ("asleep", "sleep"), "paralysis": ("paralyzed", "paralysis"),
-                    "slow": ("slowed", None), "fear": ("panicked", "mind-affecting"),
-                    "petrify": ("petrified", "petrification"), "repulsion": ("panicked", "mind-affecting")}
+BREATH_CONDITION = {
+    "sleep": ("asleep", "sleep"),
+    "paralysis": ("paralyzed", "paralysis"),
+    "slow": ("slowed", None),
+    "fear": ("panicked", "mind-affecting"),
+    "petrify": ("petrified", "petrification"),
+    "repulsion": ("panicked", "mind-affecting"),
+}
 """A breath effect -> (the condition it puts on a creature that fails its save, the immunity that stops it).
 Repulsion (SRD 3.5 bronze dragon: "compelled to do nothing but move away from the dragon for 1d6 rounds plus 1
 round per age category ... a mind-affecting compulsion") takes the creature out of the fight as a panicked one is;
@@ -187,8 +243,13 @@ def breath_effect(f: FightState, c: Combatant, targets: list[Combatant]) -> None
     """A breath without damage: each target saves or suffers the effect for its rounds (weakness: ability loss)."""
     weapon = c.t.breath_effect
     if f.lines is not None:
-        f.log(f"{c.name} breathes {weapon.effect} gas on {', '.join(t.name for t in targets)}", actor=c.name,
-              action="breath", effect=weapon.effect, targets=[t.name for t in targets])
+        f.log(
+            f"{c.name} breathes {weapon.effect} gas on {', '.join(t.name for t in targets)}",
+            actor=c.name,
+            action="breath",
+            effect=weapon.effect,
+            targets=[t.name for t in targets],
+        )
     condition, immunity = BREATH_CONDITION.get(weapon.effect, (None, None))
     for target in targets:
         if target.dead or (immunity is not None and immunity in target.t.immunities):

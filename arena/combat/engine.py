@@ -78,10 +78,28 @@ SLOWED, TURN_TAKEN = 1, 2
 """What holds an afflicted creature (:meth:`Fight._held`): one action left, or no turn at all."""
 
 __all__ = [
-    "BLIND_AC", "BLIND_MISS_CHANCE", "CHANCE_SLACK", "DEAD_AT", "DEAF_SPELL_FAILURE", "FUMBLE_WEAPON_LOSS",
-    "HELPLESS_AC", "LUCK_REROLL_ON", "MASSIVE_DAMAGE", "MASSIVE_DAMAGE_DC", "PHYSICAL", "PRONE_MELEE", "ROUND",
-    "SHOOTING_INTO_MELEE", "STABILISE_CHANCE", "STRAIN_DAMAGE", "STUNNED_AC", "Encounter", "Fight", "FightResult",
-    "fight", "prepare",
+    "BLIND_AC",
+    "BLIND_MISS_CHANCE",
+    "CHANCE_SLACK",
+    "DEAD_AT",
+    "DEAF_SPELL_FAILURE",
+    "FUMBLE_WEAPON_LOSS",
+    "HELPLESS_AC",
+    "LUCK_REROLL_ON",
+    "MASSIVE_DAMAGE",
+    "MASSIVE_DAMAGE_DC",
+    "PHYSICAL",
+    "PRONE_MELEE",
+    "ROUND",
+    "SHOOTING_INTO_MELEE",
+    "STABILISE_CHANCE",
+    "STRAIN_DAMAGE",
+    "STUNNED_AC",
+    "Encounter",
+    "Fight",
+    "FightResult",
+    "fight",
+    "prepare",
 ]
 """The public API; the rule constants now live in the parts that use them and are re-exported here."""
 
@@ -111,12 +129,18 @@ class FightResult:
     rules: str = "d20"
 
 
-def prepare(party: list[Creature], groups: list[tuple[Creature, int]], *, round_cap: int = 50,
-            party_tactics: TacticsSettings = TacticsSettings(),
-            monster_tactics: TacticsSettings = TacticsSettings(),
-            creature_tactics: dict[str, TacticsSettings] | None = None,
-            monsters_die_at_zero: bool = False, model: ModelOptions | None = None,
-            summons: Mapping[str, Creature] | None = None) -> Encounter:
+def prepare(
+    party: list[Creature],
+    groups: list[tuple[Creature, int]],
+    *,
+    round_cap: int = 50,
+    party_tactics: TacticsSettings = TacticsSettings(),
+    monster_tactics: TacticsSettings = TacticsSettings(),
+    creature_tactics: dict[str, TacticsSettings] | None = None,
+    monsters_die_at_zero: bool = False,
+    model: ModelOptions | None = None,
+    summons: Mapping[str, Creature] | None = None,
+) -> Encounter:
     """Compile a party and monster groups (creature, count) into an :class:`Encounter` fought under ``model``
     (default :class:`~arena.combat.model.ModelOptions`: the SRD-faithful fight model).
 
@@ -129,8 +153,12 @@ def prepare(party: list[Creature], groups: list[tuple[Creature, int]], *, round_
     for creature, count in groups:
         for i in range(count):
             name = creature.name if count == 1 else f"{creature.name} {i + 1}"
-            monsters.append((Template(creature, name),
-                             creature_tactics.get(name, creature_tactics.get(creature.name, monster_tactics))))
+            monsters.append(
+                (
+                    Template(creature, name),
+                    creature_tactics.get(name, creature_tactics.get(creature.name, monster_tactics)),
+                )
+            )
     for template, _ in monsters:
         template.set_side("monster")
     for template, _ in pcs:
@@ -144,7 +172,6 @@ def prepare(party: list[Creature], groups: list[tuple[Creature, int]], *, round_
 def fight(encounter: Encounter, rules: RuleSet, seed: int, *, log: bool = False) -> FightResult:
     """Fight one encounter under ``rules`` from ``seed``."""
     return Fight(encounter, rules, seed, log).run()
-
 
 
 def _unpacker(names: tuple[str, ...]) -> Callable[[Fight, tuple], None]:
@@ -192,13 +219,20 @@ class Fight(FightState):
         melee = {"pc": 0, "monster": 0}
         self.model = model = encounter.model
         self._model_flags(model)
-        for side, entries, own, foes, tally in (("pc", encounter.party, pcs, monsters, record.party),
-                                                ("monster", encounter.monsters, monsters, pcs, record.monsters)):
+        for side, entries, own, foes, tally in (
+            ("pc", encounter.party, pcs, monsters, record.party),
+            ("monster", encounter.monsters, monsters, pcs, record.monsters),
+        ):
             for template, settings in entries:
                 c = Combatant(template, uid, settings, foes, own, tally)
-                if c.ranged and self.fix_caster_melee and c.policy == "caster" and not template.prefers_ranged \
-                        and not template.shoots_better:
-                    c.ranged = False          # it fights better with its melee weapon: it stays in the melee
+                if (
+                    c.ranged
+                    and self.fix_caster_melee
+                    and c.policy == "caster"
+                    and not template.prefers_ranged
+                    and not template.shoots_better
+                ):
+                    c.ranged = False  # it fights better with its melee weapon: it stays in the melee
                 own.append(c)
                 melee[side] += not c.ranged
                 uid += 1
@@ -260,9 +294,9 @@ class Fight(FightState):
             for creature in order:
                 if not creature.dead:
                     turn(creature)
-                if not able["pc"] or not able["monster"]:      # inlined over(): the fight is over
+                if not able["pc"] or not able["monster"]:  # inlined over(): the fight is over
                     return
-            if self.joining:                 # summoned creatures join at the end of the round
+            if self.joining:  # summoned creatures join at the end of the round
                 specials.join(self, order)
             yield self.env.timeout(ROUND)
 
@@ -270,9 +304,9 @@ class Fight(FightState):
         """Initiative order: the highest total first, ties to the higher modifier, then to a roll."""
         everyone = self.pcs + self.monsters
         rand = self.rand
-        for c in everyone:      # straight to the kernel: initiative is never pressed, and no
-            t = c.t                               # spell is up yet (no auspicious odds)
-            luck = self.luck_low_natural and t.luck_domain       # the Luck reroll: any roll of its own
+        for c in everyone:  # straight to the kernel: initiative is never pressed, and no
+            t = c.t  # spell is up yet (no auspicious odds)
+            luck = self.luck_low_natural and t.luck_domain  # the Luck reroll: any roll of its own
             check = t.initiative_reroll_check if luck else t.initiative_check
             plan = self.last_plan = self.plans.get(check) or self.kernel.plan(check)
             outcome = plan.resolve(rand)
@@ -280,12 +314,16 @@ class Fight(FightState):
                 c.luck_used = True
             c.init = outcome.total
             if self.lines is not None:
-                self.log(f"{c.name} rolls initiative: natural {outcome.natural}, total {outcome.total}",
-                         actor=c.name, action="initiative", roll=roll_fields(outcome, plan))
+                self.log(
+                    f"{c.name} rolls initiative: natural {outcome.natural}, total {outcome.total}",
+                    actor=c.name,
+                    action="initiative",
+                    roll=roll_fields(outcome, plan),
+                )
         order = [entry[-1] for entry in sorted([(-c.init, -c.t.initiative, rand(), c.uid, c) for c in everyone])]
-        scale = 1 << max(len(order) - 1, 1).bit_length()      # a power of two: offsets add to times exactly
+        scale = 1 << max(len(order) - 1, 1).bit_length()  # a power of two: offsets add to times exactly
         for place, c in enumerate(order):
-            c.offset = place / scale                            # below one second: turns keep their order
+            c.offset = place / scale  # below one second: turns keep their order
         return order
 
     # ------------------------------------------------------------------ a turn
@@ -305,12 +343,12 @@ class Fight(FightState):
             conditions.expire(self, now)
         t = c.t
         if t.turn_start and self._turn_start(c):
-            return                           # its gaze or a free action ended the fight
+            return  # its gaze or a free action ended the fight
         if c.afflicted and self._afflictions(c):
-            return                           # it burned to death
+            return  # it burned to death
         if c.hp < 0:
             states.dying(self, c)
-            if not t.ferocity or c.dead:         # ferocity: it fights on while dying
+            if not t.ferocity or c.dead:  # ferocity: it fights on while dying
                 return
         if not c.is_able:
             conditions.try_break_free(self, c)
@@ -321,18 +359,18 @@ class Fight(FightState):
             return
         if c.injuries:
             called_shots.tough_through(self, c)
-        single = c.hp == 0 or (c.nonlethal and c.nonlethal == c.hp)   # c.single_action() inlined: disabled or
+        single = c.hp == 0 or (c.nonlethal and c.nonlethal == c.hp)  # c.single_action() inlined: disabled or
         #                                                               staggered, a move or a standard action
         if c.afflicted:
             held = self._held(c)
-            if held == TURN_TAKEN:           # a grapple, a web or a daze took the turn
+            if held == TURN_TAKEN:  # a grapple, a web or a daze took the turn
                 c.acted = True
                 return
             if held == SLOWED:
-                single = True                # slow gas: one action a turn
+                single = True  # slow gas: one action a turn
         if single and t.ferocity and c.hp <= 0:
-            single = False                   # ferocity: no penalty while disabled or dying
-        if c.prone:                          # stand up (a move action): only a standard action is left
+            single = False  # ferocity: no penalty while disabled or dying
+        if c.prone:  # stand up (a move action): only a standard action is left
             c.prone = False
             if self.lines is not None:
                 self.log(f"{c.name} stands up", actor=c.name, action="stand-up")
@@ -340,24 +378,24 @@ class Fight(FightState):
                 c.acted = True
                 return
             full = False
-        else:                                # melee creatures close in on the first round
-            full = (self.round > 1 or c.ranged or t.pounce) and not single      # pounce: a full attack at once
+        else:  # melee creatures close in on the first round
+            full = (self.round > 1 or c.ranged or t.pounce) and not single  # pounce: a full attack at once
         disabled = c.hp == 0
         try:
             policy = tactics.POLICIES[c.policy]
         except KeyError:
-            policy = tactics.decide      # which names the unknown policy
+            policy = tactics.decide  # which names the unknown policy
         action = policy(self.view, c)
         kind = action.kind
         target = action.target
         if target is not None and target.ranged and not self.view.reaches(c, target):
-            target = attacks.pick_target(self, c)     # out of reach behind the melee (a user's policy may not know)
+            target = attacks.pick_target(self, c)  # out of reach behind the melee (a user's policy may not know)
             if kind == "coup":
                 kind = "attack"
         if kind == "coup" and not full:  # a coup de grace takes a full round: attack someone able instead
             target = attacks.pick_target(self, c)
             kind = "attack"
-        if t.on_action:                  # Dodge, frightful presence: what acting does besides the action
+        if t.on_action:  # Dodge, frightful presence: what acting does besides the action
             kind = self._on_action(c, action, kind, target, full)
         strained = False
         if kind == "attack":
@@ -368,12 +406,12 @@ class Fight(FightState):
                 else:
                     routine = t.full if full else t.standard
                     if t.charge is not None and self.round == 1 and not full:
-                        routine = (t.charge,)            # powerful charge: it closes in with this attack
-                    if not (c.weapon_lost and routine and routine[0].ranged):   # its only weapon is gone
+                        routine = (t.charge,)  # powerful charge: it closes in with this attack
+                    if not (c.weapon_lost and routine and routine[0].ranged):  # its only weapon is gone
                         attacks.attack_routine(self, c, target, routine, full)
                         strained = True
                         if t.rake is not None and t.pounce and self.round == 1 and target.is_able:
-                            attacks.attack_routine(self, c, target, (t.rake,), True)   # pounce: rake too
+                            attacks.attack_routine(self, c, target, (t.rake,), True)  # pounce: rake too
         elif kind == "cast":
             self._cast(c, action)
         elif kind == "breath":
@@ -384,8 +422,13 @@ class Fight(FightState):
             abilities.trample(self, c, action.targets)
         elif kind == "coup":
             attacks.coup_de_grace(self, c, target)
-        if disabled and (strained or kind in ("cast", "breath", "coup", "special")) and c.hp == 0 and not c.dead \
-                and not t.ferocity:
+        if (
+            disabled
+            and (strained or kind in ("cast", "breath", "coup", "special"))
+            and c.hp == 0
+            and not c.dead
+            and not t.ferocity
+        ):
             states.strain(self, c)
         c.acted = True
 
@@ -399,7 +442,7 @@ class Fight(FightState):
             abilities.gaze(self, c)
             if self.over():
                 return True
-        if t.each_turn:                      # smoke, entangling plants, eye rays, a song: free actions
+        if t.each_turn:  # smoke, entangling plants, eye rays, a song: free actions
             specials.each_turn(self, c)
             if self.over():
                 return True
@@ -408,7 +451,7 @@ class Fight(FightState):
     def _afflictions(self, c: Combatant) -> bool:
         """An afflicted creature's turn begins: a spell of one round's casting time takes effect, a fire burns.
         Returns whether it died."""
-        if c.casting is not None:            # a spell of one round's casting time takes effect now
+        if c.casting is not None:  # a spell of one round's casting time takes effect now
             casting.complete_casting(self, c)
         if c.burning is not None:
             abilities.burn_turn(self, c)
@@ -419,11 +462,11 @@ class Fight(FightState):
     def _held(self, c: Combatant) -> int:
         """What holds an afflicted creature that can act: :data:`TURN_TAKEN` (a grapple, a web or a daze takes its
         turn), :data:`SLOWED` (slow gas leaves it one action) or 0 (nothing)."""
-        if c.grip is not None and specials.grip_turn(self, c):         # it holds a foe, or is held
+        if c.grip is not None and specials.grip_turn(self, c):  # it holds a foe, or is held
             return TURN_TAKEN
-        if c.conditions and "entangled" in c.conditions and conditions.burst_free(self, c):   # a web first
+        if c.conditions and "entangled" in c.conditions and conditions.burst_free(self, c):  # a web first
             return TURN_TAKEN
-        if c.conditions and "dazed" in c.conditions:     # daze: no actions this turn
+        if c.conditions and "dazed" in c.conditions:  # daze: no actions this turn
             return TURN_TAKEN
         if c.conditions and "slowed" in c.conditions:
             return SLOWED
@@ -434,16 +477,16 @@ class Fight(FightState):
         frightful presence on its first action, a special that takes the turn instead of its attacks, an unseen
         attack ending invisibility. Returns the action's kind (``special`` when a special took the turn)."""
         t = c.t
-        if t.dodge:                          # Dodge: the opponent it acts against is the one it designates
+        if t.dodge:  # Dodge: the opponent it acts against is the one it designates
             if target is not None:
                 c.dodge_against = target
             elif kind == "cast" and action.targets and action.targets[0].side != c.side:
                 c.dodge_against = action.targets[0]
-        if not c.frightened and t.presence and kind != "none":   # on its first action
+        if not c.frightened and t.presence and kind != "none":  # on its first action
             abilities.presence(self, c)
         if t.special_turn and kind == "attack" and specials.special_turn(self, c, target, full):
-            kind = "special"                 # summoning, a whirlwind, crush, roar, smite took the turn
-        if c.concealed:                      # invisible: attacking ends it, after an unseen attack
+            kind = "special"  # summoning, a whirlwind, crush, roar, smite took the turn
+        if c.concealed:  # invisible: attacking ends it, after an unseen attack
             monster_spells.unseen(self, c, kind, target, action)
         return kind
 
@@ -452,8 +495,13 @@ class Fight(FightState):
         c.spend_slot(action.spell, action.level)
         if c.deaf and self.rand() < DEAF_SPELL_FAILURE:
             if self.lines is not None:
-                self.log(f"{c.name} is deafened: {action.spell} fails", actor=c.name, action="spell-fails",
-                         spell=action.spell, result="deafened")
+                self.log(
+                    f"{c.name} is deafened: {action.spell} fails",
+                    actor=c.name,
+                    action="spell-fails",
+                    spell=action.spell,
+                    result="deafened",
+                )
         else:
             casting.cast(self, c, action.spell, action.level, action.targets)
 
@@ -461,8 +509,9 @@ class Fight(FightState):
     def _finish(self) -> None:
         r = self.record
         party_able, monsters_able = self.able_count["pc"] > 0, self.able_count["monster"] > 0
-        r.winner = "party" if party_able and not monsters_able else \
-            "monsters" if monsters_able and not party_able else "draw"      # both able: the round cap
+        r.winner = (
+            "party" if party_able and not monsters_able else "monsters" if monsters_able and not party_able else "draw"
+        )  # both able: the round cap
         r.rounds = self.round
         total = left = injured = 0
         for c in self.pcs:

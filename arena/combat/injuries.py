@@ -74,7 +74,7 @@ def penalty(creature, roll: str, hands: tuple[int, ...] = (), toughed: frozenset
             continue
         part = injury.part
         affects = AFFECTS[part]
-        if part in PER_INSTANCE:      # that hand's attacks (and, for an arm, Strength checks)
+        if part in PER_INSTANCE:  # that hand's attacks (and, for an arm, Strength checks)
             if roll in affects or (roll in ("attack", "ranged") and injury.index in hands):
                 total += PENALTY
             continue

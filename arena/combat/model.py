@@ -93,8 +93,11 @@ class ModelOptions(BaseModel):
     def changed(self) -> dict[str, object]:
         """The options that differ from the defaults (for run labels and reports)."""
         default = ModelOptions()
-        return {name: getattr(self, name) for name in type(self).model_fields
-                if getattr(self, name) != getattr(default, name)}
+        return {
+            name: getattr(self, name)
+            for name in type(self).model_fields
+            if getattr(self, name) != getattr(default, name)
+        }
 
 
 class ModelFlags:
@@ -129,7 +132,8 @@ class ModelFlags:
 
 
 MODEL_FLAGS: tuple[tuple[str, Callable[[ModelOptions], Any]], ...] = tuple(
-    (name, hint.__metadata__[0]) for name, hint in get_type_hints(ModelFlags, include_extras=True).items())
+    (name, hint.__metadata__[0]) for name, hint in get_type_hints(ModelFlags, include_extras=True).items()
+)
 """(attribute name, how it is worked out from the options), in :class:`ModelFlags`'s order."""
 
 
@@ -138,9 +142,17 @@ def flag_values(model: ModelOptions) -> tuple:
     return tuple(value(model) for _, value in MODEL_FLAGS)
 
 
-LEGACY = ModelOptions(flanking="any-melee-ally", helpless_ac="flat-footed", sleep_casting="instant",
-                      prad_fortitude="magic-check", luck_reroll="known-failure", buff_choice="highest-level",
-                      pc_hit_points="rounded-up", area_damage="per-target", undo=frozenset(FIXES))
+LEGACY = ModelOptions(
+    flanking="any-melee-ally",
+    helpless_ac="flat-footed",
+    sleep_casting="instant",
+    prad_fortitude="magic-check",
+    luck_reroll="known-failure",
+    buff_choice="highest-level",
+    pc_hit_points="rounded-up",
+    area_damage="per-target",
+    undo=frozenset(FIXES),
+)
 """The model as it was before the fight-model audit (version 0.2): every option at its old value, every fix undone."""
 
 
@@ -156,10 +168,10 @@ def parse_assignments(pairs: list[str] | None, base: ModelOptions | None = None)
         if not sep or not name:
             raise ArenaError(f"--model {pair!r}: write NAME=VALUE (names: {', '.join(ModelOptions.model_fields)})")
         if name not in ModelOptions.model_fields:
-            raise ArenaError(f"--model {pair!r}: no model option {name!r} "
-                             f"(known: {', '.join(ModelOptions.model_fields)})")
-        update[name] = frozenset(v.strip() for v in value.split(",") if v.strip()) if name == "undo" \
-            else value.strip()
+            raise ArenaError(
+                f"--model {pair!r}: no model option {name!r} (known: {', '.join(ModelOptions.model_fields)})"
+            )
+        update[name] = frozenset(v.strip() for v in value.split(",") if v.strip()) if name == "undo" else value.strip()
         try:
             ModelOptions.model_validate({**base.model_dump(), name: update[name]})
         except ValueError as err:

@@ -52,8 +52,20 @@ from arena.dice import parse
 from arena.rules import Check
 from arena.world.spellbook import SPELLS
 
-__all__ = ["MONSTER_SPELL_NAMES", "OUT_OF_FIGHT", "ZONES", "cast", "control", "dispel", "in_zone", "invisibility",
-           "out_of_fight", "seen", "unseen", "zone"]
+__all__ = [
+    "MONSTER_SPELL_NAMES",
+    "OUT_OF_FIGHT",
+    "ZONES",
+    "cast",
+    "control",
+    "dispel",
+    "in_zone",
+    "invisibility",
+    "out_of_fight",
+    "seen",
+    "unseen",
+    "zone",
+]
 
 CHARM_THREATENED = 5
 """SRD charm person / charm monster: "If the creature is currently being threatened or attacked by you or your
@@ -73,12 +85,11 @@ COLD = frozenset({"cold"})
 def cast(f: FightState, caster: Combatant, name: str, level: int, targets: list, begun: bool = False) -> None:
     """Cast monster spell ``name`` (from a slot of ``level``) at ``targets`` (:func:`arena.combat.spells.cast`,
     which has noted the cast, sends the spells it does not know here: ``Fight.cast_monster``)."""
-    if name == "deep slumber" and not begun and f.sleep_full_round:    # casting time 1 round, as sleep
+    if name == "deep slumber" and not begun and f.sleep_full_round:  # casting time 1 round, as sleep
         caster.casting = (name, level, targets, caster.hp)
         caster.afflicted = True
         if f.lines is not None:
-            f.log(f"{caster.name} begins casting {name} (1 round)", actor=caster.name, action="begin-cast",
-                  spell=name)
+            f.log(f"{caster.name} begins casting {name} (1 round)", actor=caster.name, action="begin-cast", spell=name)
         return
     cl = caster.t.caster_level
     dc = spell_dc(f, caster, name, level)
@@ -145,8 +156,9 @@ def cast(f: FightState, caster: Combatant, name: str, level: int, targets: list,
         if target.conditions.pop("poisoned", None) is not None:
             refresh(f, target)
             if f.lines is not None:
-                f.log(f"{target.name}'s poison is neutralized", actor=caster.name, action="neutralize",
-                      target=target.name)
+                f.log(
+                    f"{target.name}'s poison is neutralized", actor=caster.name, action="neutralize", target=target.name
+                )
     elif name == "acid arrow":
         acid_arrow(f, caster, targets[0], cl)
     elif name == "ray of enfeeblement":
@@ -163,8 +175,15 @@ def cast(f: FightState, caster: Combatant, name: str, level: int, targets: list,
     elif name in ("web", "entangle"):
         for target in targets:
             if not target.dead and not save(f, target, "ref", dc, caster).success:
-                add_condition(f, target, "entangled", cl * SPELLS[name].rounds_per_level * ROUND, dc=BREAK_LOOSE_DC,
-                                spell=name, cl=cl)
+                add_condition(
+                    f,
+                    target,
+                    "entangled",
+                    cl * SPELLS[name].rounds_per_level * ROUND,
+                    dc=BREAK_LOOSE_DC,
+                    spell=name,
+                    cl=cl,
+                )
     else:
         for target in targets:
             if not target.dead and target.is_able and gets_through(f, caster, target):
@@ -246,10 +265,17 @@ def aid(f: FightState, caster: Combatant, target: Combatant, cl: int) -> None:
     if old is None or old[0] < f.instant + seconds:
         add_condition(f, target, "bless", seconds)
     gain = roll(f, "1d8") + min(cl, AID_HP_CAP)
-    given = max(0, gain - target.temp_hp)             # temporary hit points from two spells do not stack
+    given = max(0, gain - target.temp_hp)  # temporary hit points from two spells do not stack
     target.temp_hp += given
-    add_condition(f, target, "aided", seconds, spell="aid", cl=cl,
-                    undo=lambda: setattr(target, "temp_hp", max(0, target.temp_hp - given)))
+    add_condition(
+        f,
+        target,
+        "aided",
+        seconds,
+        spell="aid",
+        cl=cl,
+        undo=lambda: setattr(target, "temp_hp", max(0, target.temp_hp - given)),
+    )
 
 
 def deep_slumber(f: FightState, caster: Combatant, targets: list, dc: int, cl: int) -> None:
@@ -308,7 +334,7 @@ def chain_lightning(f: FightState, caster: Combatant, targets: list, dc: int, cl
     (rounded down)"; Reflex half for each, spell resistance for each. ``targets``: the primary first."""
     dice = parse(f"{min(20, cl)}d6")
     primary = dice.roll(f.stream)
-    for i, target in enumerate(targets[:1 + min(20, cl)]):
+    for i, target in enumerate(targets[: 1 + min(20, cl)]):
         if target.dead or not gets_through(f, caster, target):
             continue
         area_damage(f, caster, target, dice, ELECTRICITY, "ref", dc, rolled=primary if i == 0 else primary // 2)
@@ -327,16 +353,18 @@ def gust(f: FightState, caster: Combatant, targets: list, dc: int) -> None:
     rolling damage as nonlethal (the gust's dispersal of fogs and its ranged effects are left out)."""
     for target in targets:
         size = target.t.creature.size
-        if target.dead or size not in ("fine", "diminutive", "tiny", "small") \
-                or save(f, target, "fort", dc, caster).success:
+        if (
+            target.dead
+            or size not in ("fine", "diminutive", "tiny", "small")
+            or save(f, target, "fort", dc, caster).success
+        ):
             continue
         target.prone = True
         if size != "small":
             target.nonlethal += sum(GUST_ROLL.roll(f.stream) for _ in range(GUST_ROLL.roll(f.stream)))
             refresh(f, target)
         if f.lines is not None:
-            f.log(f"{target.name} is knocked down by the gust", actor=target.name, action="condition",
-                  result="prone")
+            f.log(f"{target.name} is knocked down by the gust", actor=target.name, action="condition", result="prone")
 
 
 def control(f: FightState, caster: Combatant, name: str, target: Combatant, dc: int, cl: int) -> None:
@@ -363,7 +391,7 @@ def control(f: FightState, caster: Combatant, name: str, target: Combatant, dc: 
         # Duration 1 round.
         if not save(f, target, "will", dc, caster).success:
             add_condition(f, target, "dazed", ROUND, spell=name, cl=cl)
-            target.afflicted = True          # its turn looks at the condition
+            target.afflicted = True  # its turn looks at the condition
     elif name in ("cause fear", "scare"):
         # SRD cause fear: "The affected creature becomes frightened. If the subject succeeds on a Will save, it is
         # shaken for 1 round. Creatures with 6 or more Hit Dice are immune to this effect." Duration 1d4 rounds
@@ -398,11 +426,16 @@ def out_of_fight(f: FightState, target: Combatant, why: str, spell: str, seconds
     """``target`` stops fighting for ``seconds`` (charmed, suggested, frightened by ``spell``)."""
     old = target.conditions.get(OUT_OF_FIGHT)
     if old is not None and old[0] >= f.instant + seconds:
-        return                                # already out for longer
+        return  # already out for longer
     add_condition(f, target, OUT_OF_FIGHT, seconds, why=why, spell=spell, cl=cl)
     if f.lines is not None:
-        f.log(f"{target.name} is {why} by {spell}: out of the fight", actor=target.name, action="condition",
-              result=why, spell=spell)
+        f.log(
+            f"{target.name} is {why} by {spell}: out of the fight",
+            actor=target.name,
+            action="condition",
+            result=why,
+            spell=spell,
+        )
 
 
 def invisibility(f: FightState, caster: Combatant, target: Combatant, cl: int) -> None:
@@ -429,7 +462,7 @@ def zone(f: FightState, caster: Combatant, name: str, targets: list, cl: int) ->
     for target in targets:
         old = target.conditions.get("obscured")
         if old is not None and old[1]["fog"] and not fog:
-            continue                          # a fog already hides it better than a darkness
+            continue  # a fog already hides it better than a darkness
         add_condition(f, target, "obscured", seconds, chance=chance, fog=fog, spell=name, cl=cl)
         target.concealed = True
 
@@ -454,20 +487,19 @@ def unseen(f: FightState, c: Combatant, kind: str, target, action) -> None:
     other creature acts in between)."""
     hidden = c.conditions.get("invisible")
     if hidden is None or hidden[1].get("natural"):
-        return                                # a natural invisibility lasts, attacking or not
+        return  # a natural invisibility lasts, attacking or not
     if kind == "none" or (kind == "cast" and not any(t.side != c.side for t in action.targets)):
-        return                                # a spell on itself or its allies: still unseen
+        return  # a spell on itself or its allies: still unseen
     c.conditions.pop("invisible")
     if "obscured" not in c.conditions:
         c.concealed = False
     if f.lines is not None:
-        f.log(f"{c.name} attacks: its invisibility ends", actor=c.name, action="condition",
-              result="invisibility ends")
+        f.log(f"{c.name} attacks: its invisibility ends", actor=c.name, action="condition", result="invisibility ends")
     if kind != "attack" or target is None:
         return
     c.attack_bonus += UNSEEN_ATTACK
     acted = target.acted
-    target.acted = False                      # denied its Dexterity bonus against an attacker it cannot see
+    target.acted = False  # denied its Dexterity bonus against an attacker it cannot see
     add_condition(f, c, "unseen", UNSEEN_SECONDS, undo=lambda: seen(c, target, acted))
 
 
@@ -482,12 +514,18 @@ def seen(c: Combatant, target: Combatant, acted: bool) -> None:
     recompute_bonuses(c)
 
 
-DISPELLABLE = {"bless": ("bless",), "shield of faith": ("shield of faith",),
-               "auspicious": ("auspicious odds", "mass auspicious odds"), "held": ("hold person", "hold monster"),
-               "asleep": ("sleep", "deep slumber"), OUT_OF_FIGHT: ("charm person", "charm monster", "suggestion",
-                                                                  "cause fear", "scare"),
-               "dazed": ("daze", "command"), "invisible": ("invisibility",), "aided": ("aid",),
-               "blurred": ("blur",)}
+DISPELLABLE = {
+    "bless": ("bless",),
+    "shield of faith": ("shield of faith",),
+    "auspicious": ("auspicious odds", "mass auspicious odds"),
+    "held": ("hold person", "hold monster"),
+    "asleep": ("sleep", "deep slumber"),
+    OUT_OF_FIGHT: ("charm person", "charm monster", "suggestion", "cause fear", "scare"),
+    "dazed": ("daze", "command"),
+    "invisible": ("invisibility",),
+    "aided": ("aid",),
+    "blurred": ("blur",),
+}
 """The conditions a targeted dispel magic can end, and the spells that put them on a creature (a zone, an area's
 web and color spray's instantaneous stun are not spells *on* the creature; a panic from frightful presence or a
 gaze is no spell)."""
@@ -505,15 +543,19 @@ def dispel(f: FightState, caster: Combatant, target: Combatant, cl: int) -> None
     for name in [n for n in target.conditions if n in DISPELLABLE]:
         data = target.conditions[name][1]
         if (name == OUT_OF_FIGHT and "spell" not in data) or data.get("natural"):
-            continue                          # panicked by a gaze or frightful presence, invisible by nature
+            continue  # panicked by a gaze or frightful presence, invisible by nature
         effect_cl = spell_caster_level(f, target, name)
-        check = Check("caster-level", caster.side, min(cl, DISPEL_BONUS_CAP), 11 + effect_cl,
-                      opponent=target.side)
+        check = Check("caster-level", caster.side, min(cl, DISPEL_BONUS_CAP), 11 + effect_cl, opponent=target.side)
         outcome = f.resolve(check, caster, target)
         if f.lines is not None:
-            f.log(f"{caster.name} dispels {name} on {target.name} (DC {11 + effect_cl}): natural {outcome.natural}, "
-                  f"total {outcome.total} - {'dispelled' if outcome.success else 'holds'}", actor=caster.name,
-                  action="dispel", target=target.name, result="dispelled" if outcome.success else "holds")
+            f.log(
+                f"{caster.name} dispels {name} on {target.name} (DC {11 + effect_cl}): natural {outcome.natural}, "
+                f"total {outcome.total} - {'dispelled' if outcome.success else 'holds'}",
+                actor=caster.name,
+                action="dispel",
+                target=target.name,
+                result="dispelled" if outcome.success else "holds",
+            )
         if outcome.success:
             drop_condition(f, target, name)
 

@@ -17,10 +17,31 @@ LONG_SHOT_NATURAL = 16
 attack's static numbers (AC minus the attack modifier), a roll a d20 makes 25% of the time, whatever the die."""
 
 PER_SIDE = (
-    "damage", "attacks", "hits", "crits", "auto_successes", "auto_failures", "critical_successes", "fumbles",
-    "lucky_hits", "lucky_damage", "luck_pressed", "luck_pressed_successes", "called_shots", "called_hits",
-    "spells_cast", "downs", "aoo_provoked", "weapons_lost", "saves_maximised", "saves_negated",
-    "tough_through_saves", "tough_through_passed", "coups_de_grace", "long_shot_hits", "long_shot_damage",
+    "damage",
+    "attacks",
+    "hits",
+    "crits",
+    "auto_successes",
+    "auto_failures",
+    "critical_successes",
+    "fumbles",
+    "lucky_hits",
+    "lucky_damage",
+    "luck_pressed",
+    "luck_pressed_successes",
+    "called_shots",
+    "called_hits",
+    "spells_cast",
+    "downs",
+    "aoo_provoked",
+    "weapons_lost",
+    "saves_maximised",
+    "saves_negated",
+    "tough_through_saves",
+    "tough_through_passed",
+    "coups_de_grace",
+    "long_shot_hits",
+    "long_shot_damage",
 )
 """Counted for each side; the name gets ``_party`` or ``_monsters`` appended."""
 
@@ -54,7 +75,11 @@ def record_schema() -> dict[str, str]:
 SideTally = make_dataclass(
     "SideTally",
     [(name, int, 0) for name in PER_SIDE] + [("hist", list, field(default_factory=lambda: [0] * HISTOGRAM_BINS))],
-    slots=True, repr=False, eq=False, namespace={"__module__": __name__})
+    slots=True,
+    repr=False,
+    eq=False,
+    namespace={"__module__": __name__},
+)
 SideTally.__doc__ = """The running counters of one side during a fight, one slot each (touched on every roll: a slot is
 the fastest attribute to read and add to)."""
 
@@ -62,8 +87,20 @@ the fastest attribute to read and add to)."""
 class EncounterRecord:
     """The result of one encounter."""
 
-    __slots__ = ("winner", "rounds", "party_hp_lost", "pcs_down", "pcs_dead", "monsters_killed", "monsters_down",
-                 "item_damage_events", "penalties_at_end", "party", "monsters", "called_hits_by_part")
+    __slots__ = (
+        "winner",
+        "rounds",
+        "party_hp_lost",
+        "pcs_down",
+        "pcs_dead",
+        "monsters_killed",
+        "monsters_down",
+        "item_damage_events",
+        "penalties_at_end",
+        "party",
+        "monsters",
+        "called_hits_by_part",
+    )
 
     def __init__(self) -> None:
         self.winner = "draw"

@@ -54,19 +54,23 @@ def resolve(f: FightState, check: Check, actor: Combatant, opponent: Combatant |
     reroll = 0
     if roller.t.luck_domain and not roller.luck_used:
         if f.luck_low_natural:
-            reroll = LOW_NATURAL           # any roll of its own, decided from the natural alone
+            reroll = LOW_NATURAL  # any roll of its own, decided from the natural alone
         elif plan.roller_kind in LUCK_REROLL_ON:
             reroll = ON_FAILURE
     press = roller.settings.press_luck
-    if not f.press_luck_rules or check.kind == "initiative" or not roller.is_able \
-            or (plan.roller_kind == "defense" and check.flat_footed):
+    if (
+        not f.press_luck_rules
+        or check.kind == "initiative"
+        or not roller.is_able
+        or (plan.roller_kind == "defense" and check.flat_footed)
+    ):
         press = "never"
     if auspicious or reroll or press != "never":
         key = (auspicious, reroll, press, roller is actor)
         choices = plan.choices
         if choices is None:
             choices = plan.choices = {}
-        final = choices.get(key)       # the roller's choices for this check, decided once per rule set
+        final = choices.get(key)  # the roller's choices for this check, decided once per rule set
         if final is None:
             final = choices[key] = _choose(f, check, auspicious, reroll, press, roller is actor)
         plan = final
@@ -86,12 +90,17 @@ def resolve(f: FightState, check: Check, actor: Combatant, opponent: Combatant |
 def _choose(f: FightState, check: Check, auspicious: bool, reroll: int, press: str, roller_is_actor: bool):
     """The plan the roller actually rolls: auspicious odds and the Luck reroll when it has them, and pressed
     luck always, or when the exact chance of success, from what the roller knows, is better pressed."""
-    flags = {"auspicious": auspicious or check.auspicious,
-             "luck_reroll": reroll == ON_FAILURE or check.luck_reroll,
-             "reroll_low": (reroll == LOW_NATURAL and not check.luck_reroll) or check.reroll_low}
+    flags = {
+        "auspicious": auspicious or check.auspicious,
+        "luck_reroll": reroll == ON_FAILURE or check.luck_reroll,
+        "reroll_low": (reroll == LOW_NATURAL and not check.luck_reroll) or check.reroll_low,
+    }
     static = check._replace(**flags)
-    if press == "always" or (press == "when-better" and not check.press_luck and _better(
-            f, static._replace(press_luck=True), static, roller_is_actor)):
+    if press == "always" or (
+        press == "when-better"
+        and not check.press_luck
+        and _better(f, static._replace(press_luck=True), static, roller_is_actor)
+    ):
         static = static._replace(press_luck=True)
     return f.kernel.plan(static)
 
@@ -100,7 +109,7 @@ def _better(f: FightState, pressed: Check, static: Check, roller_is_actor: bool)
     p_pressed = f.kernel.plan(pressed._replace(hidden=0)).success_probability()
     p_static = f.kernel.plan(static._replace(hidden=0)).success_probability()
     if roller_is_actor:
-        return p_pressed > p_static + CHANCE_SLACK      # strictly better: an exact tie is not worth pressing
+        return p_pressed > p_static + CHANCE_SLACK  # strictly better: an exact tie is not worth pressing
     return p_pressed < p_static - CHANCE_SLACK
 
 
@@ -115,13 +124,17 @@ def _end_auspicious(f: FightState, roller: Combatant) -> None:
         return
     caster_uid = data[1].get("caster")
     roller.conditions.pop("auspicious")
-    if caster_uid == roller.uid:                 # the caster's four 1s end it for everyone
+    if caster_uid == roller.uid:  # the caster's four 1s end it for everyone
         for c in f.pcs + f.monsters:
             if c.conditions.get("auspicious", NOT_AUSPICIOUS)[1].get("caster") == caster_uid:
                 del c.conditions["auspicious"]
     if f.lines is not None:
-        f.log(f"{roller.name} rolls four 1s: auspicious odds ends", actor=roller.name, action="spell-ends",
-              spell="auspicious odds")
+        f.log(
+            f"{roller.name} rolls four 1s: auspicious odds ends",
+            actor=roller.name,
+            action="spell-ends",
+            spell="auspicious odds",
+        )
 
 
 def save(f: FightState, target: Combatant, kind: str, dc: int, source: Combatant | None, special: bool = True):
@@ -131,10 +144,10 @@ def save(f: FightState, target: Combatant, kind: str, dc: int, source: Combatant
     magic check when a monster saves against a PC. A massive-damage or coup-de-grace save is not (``special=False``):
     under the model's ``prad_fortitude: monster-rolls`` the monster rolls it, as under the standard rules."""
     bonus = target.t.saves[kind] + target.save_bonus + penalty(target, kind)
-    if target.save_mods:                         # lost ability points (poison, ability damage)
+    if target.save_mods:  # lost ability points (poison, ability damage)
         bonus += target.save_mods[kind]
     if not special and f.prad_monster_fortitude:
-        opponent_side = target.side              # no opponent's roll to convert it into
+        opponent_side = target.side  # no opponent's roll to convert it into
     else:
         opponent_side = source.side if source is not None else FOE_SIDE[target.side]
     check = Check("save", target.side, bonus, dc, opponent=opponent_side)
@@ -143,10 +156,17 @@ def save(f: FightState, target: Combatant, kind: str, dc: int, source: Combatant
         count_roll(target.tally, outcome)
     f.record.item_damage_events += outcome.item_damage
     if f.lines is not None:
-        f.log(f"{target.name} {kind} save DC {dc}: {roll_text(outcome, f.last_plan)} - "
-              f"{'saved' if outcome.success else 'failed'}", actor=target.name, action="save", save=kind, dc=dc,
-              source=source.name if source is not None else None, roll=roll_fields(outcome, f.last_plan),
-              result="saved" if outcome.success else "failed")
+        f.log(
+            f"{target.name} {kind} save DC {dc}: {roll_text(outcome, f.last_plan)} - "
+            f"{'saved' if outcome.success else 'failed'}",
+            actor=target.name,
+            action="save",
+            save=kind,
+            dc=dc,
+            source=source.name if source is not None else None,
+            roll=roll_fields(outcome, f.last_plan),
+            result="saved" if outcome.success else "failed",
+        )
     return outcome
 
 
@@ -157,10 +177,16 @@ def gets_through(f: FightState, caster: Combatant, target: Combatant) -> bool:
     check = Check("caster-level", caster.side, caster.t.caster_level, target.t.sr, opponent=target.side)
     outcome = f.resolve(check, caster, target)
     if f.lines is not None:
-        f.log(f"{caster.name} against {target.name}'s SR {target.t.sr}: {roll_text(outcome, f.last_plan)} - "
-              f"{'through' if outcome.success else 'resisted'}", actor=caster.name, action="spell-resistance",
-              target=target.name, sr=target.t.sr, roll=roll_fields(outcome, f.last_plan),
-              result="through" if outcome.success else "resisted")
+        f.log(
+            f"{caster.name} against {target.name}'s SR {target.t.sr}: {roll_text(outcome, f.last_plan)} - "
+            f"{'through' if outcome.success else 'resisted'}",
+            actor=caster.name,
+            action="spell-resistance",
+            target=target.name,
+            sr=target.t.sr,
+            roll=roll_fields(outcome, f.last_plan),
+            result="through" if outcome.success else "resisted",
+        )
     return outcome.success
 
 
@@ -219,8 +245,15 @@ def roll_fields(outcome, plan) -> dict:
     """A roll as a structured fight-log event has it (``arena fight --json``): the natural and total, who physically
     rolled (``pc`` or ``monster``) and what (``check``: attack, save, defense, magic ...), the number the roller
     needed (``needs``: its total must reach it), and whether it was pressed or rerolled."""
-    return {"natural": outcome.natural, "total": outcome.total, "roller": outcome.roller,
-            "check": plan.roller_kind, "needs": plan.target, "pressed": outcome.pressed, "rerolled": outcome.rerolled}
+    return {
+        "natural": outcome.natural,
+        "total": outcome.total,
+        "roller": outcome.roller,
+        "check": plan.roller_kind,
+        "needs": plan.target,
+        "pressed": outcome.pressed,
+        "rerolled": outcome.rerolled,
+    }
 
 
 def roll_text(outcome, plan) -> str:

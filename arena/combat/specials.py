@@ -54,7 +54,7 @@ def special_turn(f: FightState, c: Combatant, target: Combatant | None, full: bo
     t = c.t
     st = state_of(c)
     if t.quickness and target is not None and target.is_able:
-        quick(f, c, target)                  # its extra standard action: an attack, then its turn goes on
+        quick(f, c, target)  # its extra standard action: an attack, then its turn goes on
     if t.summon is not None and st.get("summons", 0) < t.summon.uses:
         return summon(f, c)
     if t.whirlwind is not None and whirlwind_turn(f, c, st):
@@ -68,12 +68,17 @@ def special_turn(f: FightState, c: Combatant, target: Combatant | None, full: bo
     if t.crush is not None:
         under = [e for e in enemies if _size(c) - _size(e) >= t.crush.smaller_by]
         if _worth(len(under), len(enemies)):
-            crush(f, c, under[:area_count("burst-10", len(under))])
+            crush(f, c, under[: area_count("burst-10", len(under))])
             return True
     if t.glance is not None and (t.glance.uses is None or st.get("glances", 0) < t.glance.uses):
         looked = st.setdefault("looked", set())
-        fresh = [e for e in enemies if e.uid not in looked and not (e.conditions and "stunned" in e.conditions)
-                 and "mind-affecting" not in e.t.immunities]
+        fresh = [
+            e
+            for e in enemies
+            if e.uid not in looked
+            and not (e.conditions and "stunned" in e.conditions)
+            and "mind-affecting" not in e.t.immunities
+        ]
         if fresh:
             glance(f, c, tactics.choose_target(f.view, c, fresh), st)
             return True
@@ -84,7 +89,7 @@ def special_turn(f: FightState, c: Combatant, target: Combatant | None, full: bo
         if inside:
             digest(f, c, inside)
         if outside:
-            engulf(f, c, outside[:area_count("burst-10", len(outside))])
+            engulf(f, c, outside[: area_count("burst-10", len(outside))])
             return True
         if inside:
             return True
@@ -113,20 +118,22 @@ def glance(f: FightState, c: Combatant, target: Combatant, st: dict) -> None:
     if g.effect == "stun" and "stunning" in target.t.immunities:
         return
     if f.lines is not None:
-        f.log(f"{c.name} fixes {target.name} with its look",
-              actor=c.name, action="look", target=target.name)
+        f.log(f"{c.name} fixes {target.name} with its look", actor=c.name, action="look", target=target.name)
     if save(f, target, g.save, g.dc, c).success:
         if g.effect == "daze":
-            st["looked"].add(target.uid)              # a foe it failed to daze it tries no more
+            st["looked"].add(target.uid)  # a foe it failed to daze it tries no more
         return
     st["looked"].add(target.uid)
     if g.effect == "stun":
         add_condition(f, target, "stunned", parse(g.rounds).roll(f.stream) * ROUND)
-        st["looked"].discard(target.uid)              # stunned for rounds: it may look at it again later
+        st["looked"].discard(target.uid)  # stunned for rounds: it may look at it again later
     else:
-        add_condition(f, target, "stupefied", FOREVER)    # dazed for three days: out of the fight, not helpless
-        if g.fright_dc is not None and "death effects" not in target.t.immunities \
-                and not save(f, target, "fort", g.fright_dc, c).success:
+        add_condition(f, target, "stupefied", FOREVER)  # dazed for three days: out of the fight, not helpless
+        if (
+            g.fright_dc is not None
+            and "death effects" not in target.t.immunities
+            and not save(f, target, "fort", g.fright_dc, c).success
+        ):
             target.hp = min(target.hp, DEAD_AT)
             die(f, target)
 
@@ -141,8 +148,9 @@ def quick(f: FightState, c: Combatant, target: Combatant) -> None:
 
 def engulfed(c: Combatant) -> list[Combatant]:
     """The foes inside ``c`` (engulfed by it and not dead)."""
-    return [e for e in c.foes if not e.dead and e.conditions and e.conditions.get("engulfed", (0, {}))[1].get("by")
-            is c]
+    return [
+        e for e in c.foes if not e.dead and e.conditions and e.conditions.get("engulfed", (0, {}))[1].get("by") is c
+    ]
 
 
 def engulf(f: FightState, c: Combatant, targets: list[Combatant]) -> None:
@@ -151,18 +159,21 @@ def engulf(f: FightState, c: Combatant, targets: list[Combatant]) -> None:
     who would rather make an attack of opportunity and forgo the save are not modelled)."""
     e_ = c.t.engulf
     if f.lines is not None:
-        f.log(f"{c.name} rolls over {', '.join(e.name for e in targets)}",
-              actor=c.name, action="engulf", targets=[e.name for e in targets])
+        f.log(
+            f"{c.name} rolls over {', '.join(e.name for e in targets)}",
+            actor=c.name,
+            action="engulf",
+            targets=[e.name for e in targets],
+        )
     for e in targets:
         if not e.dead and not save(f, e, "ref", e_.dc, c).success:
             add_condition(f, e, "engulfed", 2 * ROUND, by=c)
             if f.lines is not None:
-                f.log(f"{e.name} is engulfed by {c.name}",
-                      actor=e.name, action="engulfed", source=c.name)
+                f.log(f"{e.name} is engulfed by {c.name}", actor=e.name, action="engulfed", source=c.name)
 
 
 def digest(f: FightState, c: Combatant, inside: list[Combatant]) -> None:
-    """"Engulfed creatures are subject to the cube's paralysis and acid, and are considered to be grappled and
+    """ "Engulfed creatures are subject to the cube's paralysis and acid, and are considered to be grappled and
     trapped within its body": on each of its turns, the acid's damage and a save against its paralysis; they stay
     inside while it can act (a round more: the condition lapses if it drops)."""
     e_ = c.t.engulf
@@ -173,8 +184,12 @@ def digest(f: FightState, c: Combatant, inside: list[Combatant]) -> None:
         if e.dead:
             continue
         paralysis = c.t.paralysis
-        if paralysis is not None and "paralyzed" not in e.conditions and "paralysis" not in e.t.immunities \
-                and not save(f, e, "fort", paralysis.dc, c).success:
+        if (
+            paralysis is not None
+            and "paralyzed" not in e.conditions
+            and "paralysis" not in e.t.immunities
+            and not save(f, e, "fort", paralysis.dc, c).success
+        ):
             add_condition(f, e, "paralyzed", parse(paralysis.duration).roll(f.stream) * ROUND)
         add_condition(f, e, "engulfed", 2 * ROUND, by=c)
 
@@ -185,8 +200,7 @@ def lay_on_hands(f: FightState, c: Combatant, st: dict) -> None:
     amount = min(c.t.lay_on_hands - st.get("healed", 0), c.max_hp - c.hp)
     st["healed"] = st.get("healed", 0) + amount
     if f.lines is not None:
-        f.log(f"{c.name} lays hands on itself",
-              actor=c.name, action="lay-on-hands", target=c.name)
+        f.log(f"{c.name} lays hands on itself", actor=c.name, action="lay-on-hands", target=c.name)
     heal(f, c, amount)
 
 
@@ -197,8 +211,7 @@ def burst(f: FightState, c: Combatant, targets: list[Combatant], st: dict) -> No
     b = c.t.burst
     st["bursts"] = st.get("bursts", 0) + 1
     if f.lines is not None:
-        f.log(f"{c.name}'s nimbus bursts",
-              actor=c.name, action="nimbus")
+        f.log(f"{c.name}'s nimbus bursts", actor=c.name, action="nimbus")
     for e in targets:
         if not e.dead and not save(f, e, b.save, b.dc, c).success:
             add_condition(f, e, "stupefied", parse(b.rounds).roll(f.stream) * ROUND)
@@ -218,16 +231,27 @@ def summon(f: FightState, c: Combatant) -> bool:
     st["summons"] = st.get("summons", 0) + 1
     won = f.rand() < s.chance
     if f.lines is not None:
-        f.log(f"{c.name} tries to summon {s.count} {s.creature} ({s.chance:.0%}): "
-              f"{'they come' if won else 'no one answers'}",
-              actor=c.name, action="summon", creature=s.creature, count=s.count, chance=s.chance,
-              result="comes" if won else "fails")
+        f.log(
+            f"{c.name} tries to summon {s.count} {s.creature} ({s.chance:.0%}): "
+            f"{'they come' if won else 'no one answers'}",
+            actor=c.name,
+            action="summon",
+            creature=s.creature,
+            count=s.count,
+            chance=s.chance,
+            result="comes" if won else "fails",
+        )
     if won:
         template = summoned_template(c.t)
         if template is None:
             if f.lines is not None:
-                f.log(f"{c.name}: no stat block for {s.creature!r}: nothing comes",
-                      actor=c.name, action="summon", creature=s.creature, result="unknown creature")
+                f.log(
+                    f"{c.name}: no stat block for {s.creature!r}: nothing comes",
+                    actor=c.name,
+                    action="summon",
+                    creature=s.creature,
+                    result="unknown creature",
+                )
             return True
         count = min(MAX_SUMMONED, max(1, parse(s.count).roll(f.stream)))
         if f.joining is None:
@@ -241,13 +265,13 @@ def summoned_template(t: Template) -> Template | None:
     creature (else the built-in one), on the summoner's side, with no summoning of its own."""
     cache = t.summon_cache
     if "template" not in cache:
-        creature = cache.get("creature")                 # from the fight's own bestiary (engine.prepare)
+        creature = cache.get("creature")  # from the fight's own bestiary (engine.prepare)
         if creature is None:
             from arena.world.bestiary import get_creature  # the bestiary loads only when a summoning succeeds
 
             try:
                 creature = get_creature(t.summon.creature)
-            except ArenaError:                          # a name the bestiary does not have
+            except ArenaError:  # a name the bestiary does not have
                 creature = None
         template = None
         if creature is not None:
@@ -266,11 +290,16 @@ def join(f: FightState, order: list[Combatant]) -> None:
     record = f.record
     room = MAX_COMBATANTS - len(f.pcs) - len(f.monsters)
     for summoner, template, count, *hp in f.joining or ():
-        if count > room:                     # the limit of one fight holds for summoned and split creatures too
+        if count > room:  # the limit of one fight holds for summoned and split creatures too
             if f.lines is not None:
-                f.log(f"{count - room} of {template.name} cannot join: a fight holds at most {MAX_COMBATANTS} "
-                      "creatures", actor=summoner.name, action="joins", source=summoner.name, count=count - room,
-                      result="over the limit")
+                f.log(
+                    f"{count - room} of {template.name} cannot join: a fight holds at most {MAX_COMBATANTS} creatures",
+                    actor=summoner.name,
+                    action="joins",
+                    source=summoner.name,
+                    count=count - room,
+                    result="over the limit",
+                )
             count = room
             if not count:
                 continue
@@ -284,7 +313,7 @@ def join(f: FightState, order: list[Combatant]) -> None:
             new.name = f"{template.name} {k + 1} ({summoner.name}'s)"
             new.offset = summoner.offset
             new.acted = True
-            if hp:                           # a split ooze: half the hit points, and no name of a summoning
+            if hp:  # a split ooze: half the hit points, and no name of a summoning
                 new.hp = hp[0]
                 new.name = f"{summoner.name} (split {uid})"
             own.append(new)
@@ -292,10 +321,15 @@ def join(f: FightState, order: list[Combatant]) -> None:
             f.able_count[new.side] += 1
             f.melee_count[new.side] += not new.ranged
         if f.lines is not None:
-            f.log(f"{new.name} joins the fight" if hp else
-                  f"{count} {template.name} join the fight, summoned by {summoner.name}",
-                  actor=new.name if hp else template.name, action="joins", source=summoner.name,
-                  count=1 if hp else count)
+            f.log(
+                f"{new.name} joins the fight"
+                if hp
+                else f"{count} {template.name} join the fight, summoned by {summoner.name}",
+                actor=new.name if hp else template.name,
+                action="joins",
+                source=summoner.name,
+                count=1 if hp else count,
+            )
     f.joining = None
 
 
@@ -311,15 +345,15 @@ def whirlwind_turn(f: FightState, c: Combatant, st: dict) -> bool:
     left = st.get("whirl")
     size = _size(c)
     smaller = [e for e in c.foes if e.is_able and _size(e) < size]
-    carried = [e for e in c.foes if not e.dead and "carried" in e.conditions and e.conditions["carried"][1].get(
-        "by") is c]
-    if left is None:                                   # not yet used
+    carried = [
+        e for e in c.foes if not e.dead and "carried" in e.conditions and e.conditions["carried"][1].get("by") is c
+    ]
+    if left is None:  # not yet used
         if not _worth(len(smaller), sum(1 for e in c.foes if e.is_able)):
             return False
         left = parse(w.rounds).roll(f.stream)
         if f.lines is not None:
-            f.log(f"{c.name} becomes a whirlwind for {left} rounds",
-                  actor=c.name, action="whirlwind", rounds=left)
+            f.log(f"{c.name} becomes a whirlwind for {left} rounds", actor=c.name, action="whirlwind", rounds=left)
     elif left <= 0 or not (smaller or carried):
         if left > 0:
             st["whirl"] = 0
@@ -339,8 +373,12 @@ def whirlwind_turn(f: FightState, c: Combatant, st: dict) -> bool:
         if not e.dead and not save(f, e, "ref", w.dc, c).success:
             add_condition(f, e, "carried", left * ROUND, by=c)
             if f.lines is not None:
-                f.log(f"{e.name} is caught up in {c.name}'s whirlwind",
-                      actor=e.name, action="caught-in-whirlwind", source=c.name)
+                f.log(
+                    f"{e.name} is caught up in {c.name}'s whirlwind",
+                    actor=e.name,
+                    action="caught-in-whirlwind",
+                    source=c.name,
+                )
     st["whirl"] = left - 1
     return True
 
@@ -353,8 +391,7 @@ def roar(f: FightState, c: Combatant, targets: list[Combatant]) -> None:
     r = c.t.roar
     state_of(c)["roar_at"] = f.instant + parse(r.recharge).roll(f.stream) * ROUND
     if f.lines is not None:
-        f.log(f"{c.name} roars",
-              actor=c.name, action="roar")
+        f.log(f"{c.name} roars", actor=c.name, action="roar")
     for e in targets:
         if e.dead or save(f, e, r.save, r.dc, c).success:
             continue
@@ -375,8 +412,12 @@ def crush(f: FightState, c: Combatant, targets: list[Combatant]) -> None:
     k = c.t.crush
     amount = parse(k.damage).roll(f.stream)
     if f.lines is not None:
-        f.log(f"{c.name} lands on {', '.join(e.name for e in targets)}",
-              actor=c.name, action="crush", targets=[e.name for e in targets])
+        f.log(
+            f"{c.name} lands on {', '.join(e.name for e in targets)}",
+            actor=c.name,
+            action="crush",
+            targets=[e.name for e in targets],
+        )
     for e in targets:
         if not e.dead and not save(f, e, "ref", k.dc, c).success:
             deal(f, c, e, amount, BLUDGEONING, weapon=True)
@@ -404,8 +445,13 @@ def smite(f: FightState, c: Combatant, target: Combatant, full: bool) -> None:
         hit = swing_at(f, c, target, attack, bonus, n)
         if n == 0 and applies:
             if f.lines is not None:
-                f.log(f"{c.name} smites {s.against}: {'+' + str(s.damage) if hit else 'missed'}",
-                      actor=c.name, action="smite", against=s.against, result="hit" if hit else "miss")
+                f.log(
+                    f"{c.name} smites {s.against}: {'+' + str(s.damage) if hit else 'missed'}",
+                    actor=c.name,
+                    action="smite",
+                    against=s.against,
+                    result="hit" if hit else "miss",
+                )
             if hit and not target.dead:
                 deal(f, c, target, s.damage, first.types, first.overcomes)
 
@@ -424,56 +470,67 @@ def grip_turn(f: FightState, c: Combatant) -> bool:
 def holding_turn(f: FightState, c: Combatant, target: Combatant) -> bool:
     """A grappler's turn: a won opposed grapple check deals the grabbing attack's damage, plus constrict's."""
     t = c.t
-    if "swallowed" in target.conditions:      # inside it: digested, no check needed
+    if "swallowed" in target.conditions:  # inside it: digested, no check needed
         dice, types = t.swallow
         deal(f, c, target, dice.roll(f.stream), types)
-        if t.paralysis is not None and t.paralysis.on == "swallowed" and not target.dead \
-                and "paralyzed" not in target.conditions:
-            paralyze(f, c, target, t.paralysis)          # the tendriculos's digestive juices: a save each round
+        if (
+            t.paralysis is not None
+            and t.paralysis.on == "swallowed"
+            and not target.dead
+            and "paralyzed" not in target.conditions
+        ):
+            paralyze(f, c, target, t.paralysis)  # the tendriculos's digestive juices: a save each round
         return True
     if t.paralysis is not None and t.paralysis.on == "held" and "paralyzed" not in target.conditions:
-        paralyze(f, c, target, t.paralysis)              # the chuul's tentacles: a save on each of its turns
+        paralyze(f, c, target, t.paralysis)  # the chuul's tentacles: a save on each of its turns
     grab = t.creature.improved_grab
     if not grab.hold_check or opposed(f, c, t.grapple, target, target.t.grapple):
-        if grab.drain is not None:            # blood drain: ability damage each turn it holds on
+        if grab.drain is not None:  # blood drain: ability damage each turn it holds on
             drained = state_of(c)
             drained["drained"] = drained.get("drained", 0) + lose_ability(f, target, grab.drain, c)
             if grab.drain_limit is not None and drained["drained"] >= grab.drain_limit:
-                release(c)                    # sated, it flies off to digest (out of the fight)
+                release(c)  # sated, it flies off to digest (out of the fight)
                 add_condition(f, c, "panicked", FOREVER)
                 if f.lines is not None:
-                    f.log(f"{c.name} is sated and flies off",
-                          actor=c.name, action="sated")
+                    f.log(f"{c.name} is sated and flies off", actor=c.name, action="sated")
                 return True
             if target.dead:
                 return True
-        if t.swallow is not None:             # swallow whole: a won check swallows the held foe
+        if t.swallow is not None:  # swallow whole: a won check swallows the held foe
             add_condition(f, target, "swallowed", FOREVER)
             if f.lines is not None:
-                f.log(f"{c.name} swallows {target.name} whole",
-                      actor=c.name, action="swallow", target=target.name)
+                f.log(f"{c.name} swallows {target.name} whole", actor=c.name, action="swallow", target=target.name)
             return True
         attack = t.grab[1]
-        if not attack.harmless:               # a stirge's touch deals none: only its drain
+        if not attack.harmless:  # a stirge's touch deals none: only its drain
             amount = max(1, attack.damage.roll(f.stream))
             if f.lines is not None:
-                f.log(f"{c.name} crushes {target.name} in its grip for {amount}",
-                      actor=c.name, action="grip-damage", target=target.name, damage=amount)
+                f.log(
+                    f"{c.name} crushes {target.name} in its grip for {amount}",
+                    actor=c.name,
+                    action="grip-damage",
+                    target=target.name,
+                    damage=amount,
+                )
             deal(f, c, target, amount, attack.types, attack.overcomes, weapon=True)
         constrict = t.grab[2]
         if constrict is not None and not target.dead:
             if f.lines is not None:
-                f.log(f"{c.name} constricts {target.name}",
-                      actor=c.name, action="constrict", target=target.name)
+                f.log(f"{c.name} constricts {target.name}", actor=c.name, action="constrict", target=target.name)
             deal(f, c, target, constrict.roll(f.stream), attack.types, attack.overcomes, weapon=True)
-        if t.rake is not None and not target.dead:     # rake: its hind claws at the held foe
+        if t.rake is not None and not target.dead:  # rake: its hind claws at the held foe
             for bonus in t.rake.full_bonuses:
                 if target.dead:
                     break
                 swing_at(f, c, target, t.rake, bonus)
     elif f.lines is not None:
-        f.log(f"{c.name} fails to keep damaging {target.name} in its hold",
-              actor=c.name, action="grip-damage", target=target.name, result="failed")
+        f.log(
+            f"{c.name} fails to keep damaging {target.name} in its hold",
+            actor=c.name,
+            action="grip-damage",
+            target=target.name,
+            result="failed",
+        )
     return True
 
 
@@ -483,11 +540,21 @@ def escape_turn(f: FightState, c: Combatant, holder: Combatant) -> bool:
     if not holder.t.creature.improved_grab.automatic and opposed(f, c, c.t.grapple, holder, holder.t.grapple):
         release(holder)
         if f.lines is not None:
-            f.log(f"{c.name} escapes {holder.name}'s grip",
-                  actor=c.name, action="escape", target=holder.name, result="free")
+            f.log(
+                f"{c.name} escapes {holder.name}'s grip",
+                actor=c.name,
+                action="escape",
+                target=holder.name,
+                result="free",
+            )
     elif f.lines is not None:
-        f.log(f"{c.name} struggles in {holder.name}'s grip",
-              actor=c.name, action="escape", target=holder.name, result="held")
+        f.log(
+            f"{c.name} struggles in {holder.name}'s grip",
+            actor=c.name,
+            action="escape",
+            target=holder.name,
+            result="held",
+        )
     return True
 
 
@@ -529,7 +596,7 @@ def smoke(f: FightState, c: Combatant) -> None:
         return
     first = tactics.choose_target(f.view, c, enemies)
     caught = [first] + [e for e in enemies if e is not first]
-    for e in caught[:area_count(f"cone-{s.length_ft}", len(enemies))]:
+    for e in caught[: area_count(f"cone-{s.length_ft}", len(enemies))]:
         if "choking" in e.conditions or e.t.type in ("undead", "construct", "elemental"):
             continue
         if not save(f, e, s.save, s.dc, c).success:
@@ -566,15 +633,24 @@ def eye_ray(f: FightState, c: Combatant) -> None:
     ready[k] = f.instant + rays.every * ROUND
     mod = rays.bonus + c.attack_bonus
     ac = ranged_touch_ac(f, c, target)
-    outcome = f.resolve(Check("attack", c.side, mod, ac, 0, 20, 2, target.side, flat_footed=not target.acted),
-                        c, target)
+    outcome = f.resolve(
+        Check("attack", c.side, mod, ac, 0, 20, 2, target.side, flat_footed=not target.acted), c, target
+    )
     c.tally.attacks += 1
     count_roll(c.tally, outcome)
     if f.lines is not None:
-        f.log(f"{c.name} {ray.name} ray {mod:+d} vs {target.name} touch AC {ac}: {roll_text(outcome, f.last_plan)} - "
-              f"{'hit' if outcome.success else 'miss'}",
-              actor=c.name, action="ray", ray=ray.name, target=target.name, modifier=mod, ac=ac,
-              roll=roll_fields(outcome, f.last_plan), result="hit" if outcome.success else "miss")
+        f.log(
+            f"{c.name} {ray.name} ray {mod:+d} vs {target.name} touch AC {ac}: {roll_text(outcome, f.last_plan)} - "
+            f"{'hit' if outcome.success else 'miss'}",
+            actor=c.name,
+            action="ray",
+            ray=ray.name,
+            target=target.name,
+            modifier=mod,
+            ac=ac,
+            roll=roll_fields(outcome, f.last_plan),
+            result="hit" if outcome.success else "miss",
+        )
     if not outcome.success:
         return
     if ray.effect == "petrify":

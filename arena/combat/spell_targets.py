@@ -3,21 +3,66 @@ themselves (:mod:`arena.combat.monster_spells`), which cannot import each other'
 
 from __future__ import annotations
 
-MONSTER_SPELL_NAMES = frozenset({"invisibility", "darkness", "fog cloud", "obscuring mist", "charm person",
-                                 "charm monster", "suggestion", "daze", "cause fear", "scare", "hold monster",
-                                 "ray of frost", "web", "entangle", "dispel magic", "deep slumber",
-                                 "sound burst", "lullaby", "stinking cloud", "aid",
-                                 "neutralize poison", "acid arrow", "ray of enfeeblement", "faerie fire",
-                                 "blur", "command", "gust of wind", "chain lightning", "call lightning",
-                                 "wind wall"})
+MONSTER_SPELL_NAMES = frozenset(
+    {
+        "invisibility",
+        "darkness",
+        "fog cloud",
+        "obscuring mist",
+        "charm person",
+        "charm monster",
+        "suggestion",
+        "daze",
+        "cause fear",
+        "scare",
+        "hold monster",
+        "ray of frost",
+        "web",
+        "entangle",
+        "dispel magic",
+        "deep slumber",
+        "sound burst",
+        "lullaby",
+        "stinking cloud",
+        "aid",
+        "neutralize poison",
+        "acid arrow",
+        "ray of enfeeblement",
+        "faerie fire",
+        "blur",
+        "command",
+        "gust of wind",
+        "chain lightning",
+        "call lightning",
+        "wind wall",
+    }
+)
 """The spells :mod:`arena.combat.monster_spells` casts (:func:`arena.combat.spells.cast` sends them there)."""
-CONDITION_OF = {"charm person": "panicked", "charm monster": "panicked", "suggestion": "panicked", "daze": "dazed",
-                "cause fear": "panicked", "scare": "panicked", "hold monster": "held", "web": "entangled",
-                "entangle": "entangled", "invisibility": "invisible", "darkness": "obscured",
-                "fog cloud": "obscured", "obscuring mist": "obscured", "deep slumber": "asleep", "lullaby": "drowsy",
-                "stinking cloud": "nauseated", "aid": "aided", "faerie fire": "outlined",
-                "ray of enfeeblement": "enfeebled", "blur": "blurred", "command": "dazed", "gust of wind": "prone",
-                "wind wall": "walled"}
+CONDITION_OF = {
+    "charm person": "panicked",
+    "charm monster": "panicked",
+    "suggestion": "panicked",
+    "daze": "dazed",
+    "cause fear": "panicked",
+    "scare": "panicked",
+    "hold monster": "held",
+    "web": "entangled",
+    "entangle": "entangled",
+    "invisibility": "invisible",
+    "darkness": "obscured",
+    "fog cloud": "obscured",
+    "obscuring mist": "obscured",
+    "deep slumber": "asleep",
+    "lullaby": "drowsy",
+    "stinking cloud": "nauseated",
+    "aid": "aided",
+    "faerie fire": "outlined",
+    "ray of enfeeblement": "enfeebled",
+    "blur": "blurred",
+    "command": "dazed",
+    "gust of wind": "prone",
+    "wind wall": "walled",
+}
 """The condition each spell puts on its targets (a target already under it is not worth the spell): a charmed,
 suggested or frightened creature is out of the fight but not helpless, the model's ``panicked``."""
 UNDEAD_OR_CONSTRUCT = ("undead", "construct")
@@ -45,8 +90,8 @@ def affects(spell, target) -> bool:
     if name == "deep slumber" and "sleep" in t.immunities:
         return False
     conditions = target.conditions
-    if name == "faerie fire":                # it only outlines what an invisibility or a blur hides
+    if name == "faerie fire":  # it only outlines what an invisibility or a blur hides
         return ("invisible" in conditions or "blurred" in conditions) and "outlined" not in conditions
-    if name == "gust of wind":               # it knocks down only the Small and smaller, and not the prone
+    if name == "gust of wind":  # it knocks down only the Small and smaller, and not the prone
         return SIZE_ORDER.index(t.creature.size) <= SMALL and not target.prone
     return not (conditions and CONDITION_OF.get(name) in conditions)

@@ -18,8 +18,12 @@ ROUND = 6.0
 """Seconds in a combat round."""
 
 
-CURE = {"cure light wounds": (1, 5), "cure moderate wounds": (2, 10), "cure serious wounds": (3, 15),
-        "cure critical wounds": (4, 20)}
+CURE = {
+    "cure light wounds": (1, 5),
+    "cure moderate wounds": (2, 10),
+    "cure serious wounds": (3, 15),
+    "cure critical wounds": (4, 20),
+}
 """Cure spells: d8s and the cap on the caster-level bonus (1d8+CL max +5, 2d8 max +10, 3d8 max +15, 4d8 max +20)."""
 SLEEP_HD = 4
 """Sleep affects 4 Hit Dice of creatures, those of 5 HD or more not at all."""

@@ -30,15 +30,15 @@ def refresh(f: FightState, c: Combatant) -> None:
         f.able_count[c.side] += change
         if not c.ranged:
             f.melee_count[c.side] += change
-        if not now and c.melee_target is not None:      # it threatens no one now (flanking)
+        if not now and c.melee_target is not None:  # it threatens no one now (flanking)
             c.melee_target.melee_attackers -= 1
             c.melee_target = None
-        if not now and c.grip is not None and "swallowed" not in c.conditions:   # nor holds, nor is held
+        if not now and c.grip is not None and "swallowed" not in c.conditions:  # nor holds, nor is held
             other = c.grip[1]
             if other.grip is not None and other.grip[1] is c:
                 other.grip = None
             c.grip = None
-            if other.conditions.pop("swallowed", None) is not None:      # its meal is free again
+            if other.conditions.pop("swallowed", None) is not None:  # its meal is free again
                 refresh(f, other)
 
 
@@ -80,7 +80,7 @@ def strain(f: FightState, c: Combatant) -> None:
     c.stable = False
     refresh(f, c)
     foes = f.record.monsters if c.side == "pc" else f.record.party
-    foes.downs += 1                  # it fell at last from the damage its enemies dealt
+    foes.downs += 1  # it fell at last from the damage its enemies dealt
     if f.lines is not None:
         f.log(f"{c.name} strains its wounds: {c.hp} hp, dying", actor=c.name, action="strain", hp=c.hp)
 
@@ -94,8 +94,13 @@ def heal(f: FightState, target: Combatant, amount: int) -> None:
     target.stable = target.hp < 0
     magical_healing(f, target)
     if f.lines is not None:
-        f.log(f"{target.name} heals {amount} ({target.hp}/{target.max_hp})", actor=target.name, action="healed",
-              healing=amount, hp=target.hp)
+        f.log(
+            f"{target.name} heals {amount} ({target.hp}/{target.max_hp})",
+            actor=target.name,
+            action="healed",
+            healing=amount,
+            hp=target.hp,
+        )
 
 
 def heal_itself(f: FightState, c: Combatant) -> None:

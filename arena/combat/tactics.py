@@ -133,7 +133,7 @@ class View:
 
 def focus_weakest(view: View, creature, enemies: list):
     best, best_hp = None, None
-    for c in enemies:                  # a plain loop: cheaper than min() with a key on a handful of enemies
+    for c in enemies:  # a plain loop: cheaper than min() with a key on a handful of enemies
         hp = c.hp - c.nonlethal
         if best is None or hp < best_hp:
             best, best_hp = c, hp
@@ -152,8 +152,12 @@ def _potential(creature) -> float:
     return sum(a.damage.mean * len(a.swings()) for a in creature.t.full)
 
 
-TARGETING: dict[str, Callable] = {"random": random_target, "focus-weakest": focus_weakest,
-                                  "focus-threat": focus_threat, "caster": focus_weakest}
+TARGETING: dict[str, Callable] = {
+    "random": random_target,
+    "focus-weakest": focus_weakest,
+    "focus-threat": focus_threat,
+    "caster": focus_weakest,
+}
 
 
 def choose_target(view: View, creature, enemies: list | None = None):
@@ -166,7 +170,7 @@ def choose_target(view: View, creature, enemies: list | None = None):
 
 def attack_policy(view: View, creature) -> Action:
     t = creature.t
-    if t.special_action:                  # a breath weapon or a web before its weapons
+    if t.special_action:  # a breath weapon or a web before its weapons
         special = _special_action(view, creature, t)
         if special is not None:
             return special
@@ -185,8 +189,9 @@ def attack_policy(view: View, creature) -> Action:
                 hp = c.hp - c.nonlethal
                 if target is None or hp < best_hp:
                     target, best_hp = c, hp
-        elif coup and _coup_candidate(creature, c) \
-                and (helpless is None or (c.hp, c.uid) < (helpless.hp, helpless.uid)):
+        elif (
+            coup and _coup_candidate(creature, c) and (helpless is None or (c.hp, c.uid) < (helpless.hp, helpless.uid))
+        ):
             helpless = c
     if helpless is not None:
         return Action("coup", helpless)
@@ -194,7 +199,7 @@ def attack_policy(view: View, creature) -> Action:
         target = choose_target(view, creature)
     if target is None:
         return NOTHING
-    action = target.attack_action          # attacking a creature is the same action all fight long
+    action = target.attack_action  # attacking a creature is the same action all fight long
     if action is None:
         action = target.attack_action = Action("attack", target)
     return action
@@ -205,8 +210,11 @@ def _special_action(view: View, creature, t) -> Action | None:
     can entangle while it has webs (a monstrous spider); else None."""
     if view.can_breathe(creature):
         enemies = view.enemies(creature)
-        breath = t.breath_effect if t.breath_effect is not None and (not creature.last_effect or t.breath is None) \
+        breath = (
+            t.breath_effect
+            if t.breath_effect is not None and (not creature.last_effect or t.breath is None)
             else t.breath
+        )
         caught = area_count(breath_area(breath), len(enemies))
         if caught >= 2 or len(enemies) == 1:
             return Action("breath", targets=_ordered(view, creature, enemies)[:caught])
@@ -214,7 +222,7 @@ def _special_action(view: View, creature, t) -> Action | None:
         for c in view.enemies(creature):
             if "entangled" not in c.conditions:
                 return Action("web", c)
-    if t.trample is not None:             # trample when it runs over two or more smaller foes
+    if t.trample is not None:  # trample when it runs over two or more smaller foes
         size = SIZES.index(t.creature.size)
         smaller = [c for c in view.enemies(creature) if SIZES.index(c.t.creature.size) < size]
         caught = area_count("line", len(smaller))
@@ -225,8 +233,13 @@ def _special_action(view: View, creature, t) -> Action | None:
 
 def _coup_candidate(creature, c) -> bool:
     """Helpless for now (asleep, held, knocked out), neither dying nor dead, and killable by a coup de grace."""
-    return not c.is_able and not c.dead and c.hp >= 0 and not (NOT_HELPLESS & c.conditions.keys()) \
+    return (
+        not c.is_able
+        and not c.dead
+        and c.hp >= 0
+        and not (NOT_HELPLESS & c.conditions.keys())
         and _coup_can_kill(creature, c)
+    )
 
 
 def _coup_can_kill(creature, target) -> bool:
@@ -267,7 +280,7 @@ def _slot_cache(creature) -> dict[str, list[tuple[str, int]]]:
         for name in creature.slots[level]:
             cache.setdefault(_KIND.get(name), []).append((name, level))
     if not PARTY_KINDS.issuperset(cache):
-        cache["monster"] = []                 # a monster's own spells: :func:`_monster_spell` looks at them
+        cache["monster"] = []  # a monster's own spells: :func:`_monster_spell` looks at them
     creature.slot_cache = cache
     return cache
 
@@ -277,7 +290,7 @@ def caster_policy(view: View, creature) -> Action:
     if not enemies:
         return NOTHING
     t = creature.t
-    if t.special_action:            # a monster caster's breath weapon, web or trample first, as attack_policy's
+    if t.special_action:  # a monster caster's breath weapon, web or trample first, as attack_policy's
         special = _special_action(view, creature, t)
         if special is not None:
             return special
@@ -289,8 +302,12 @@ def caster_policy(view: View, creature) -> Action:
     if heals:
         hurt = None
         for a in creature.friends:
-            if not a.dead and a.hp < a.t.max_hp * HEAL_BELOW and a.t.type != "undead" \
-                    and (hurt is None or (a.hp, a.uid) < (hurt.hp, hurt.uid)):
+            if (
+                not a.dead
+                and a.hp < a.t.max_hp * HEAL_BELOW
+                and a.t.type != "undead"
+                and (hurt is None or (a.hp, a.uid) < (hurt.hp, hurt.uid))
+            ):
                 hurt = a
         if hurt is not None:
             name, level = heals[0]
@@ -299,7 +316,7 @@ def caster_policy(view: View, creature) -> Action:
     if len(enemies) >= AREA_GROUP_MINIMUM:
         tried = None
         for name, level in slots.get("area", ()):
-            if name == tried:       # the same spell again at the same or a lower level: the same answer
+            if name == tried:  # the same spell again at the same or a lower level: the same answer
                 continue
             tried = name
             spell = SPELLS[name]
@@ -317,27 +334,27 @@ def caster_policy(view: View, creature) -> Action:
         if buff is not None:
             return buff
     target = choose_target(view, creature, enemies)
-    if "monster" in slots:        # 4. a monster's spells (:func:`_monster_spell`), weighed against its weapons
+    if "monster" in slots:  # 4. a monster's spells (:func:`_monster_spell`), weighed against its weapons
         action = _monster_spell(view, creature, slots, enemies)
         if action is not None:
             return action
-    else:                         # 4. a single-target spell while slots last
+    else:  # 4. a single-target spell while slots last
         for name, level in slots.get("single", ()):
             spell = SPELLS[name]
             if name == "hold person":
-                humanoids = [e for e in enemies if e.t.humanoid and _affects(view, spell, e)
-                             and "held" not in e.conditions]
+                humanoids = [
+                    e for e in enemies if e.t.humanoid and _affects(view, spell, e) and "held" not in e.conditions
+                ]
                 if humanoids:
-                    return Action("cast", spell=name, level=level,
-                                  targets=[choose_target(view, creature, humanoids)])
+                    return Action("cast", spell=name, level=level, targets=[choose_target(view, creature, humanoids)])
                 continue
-            if not _affects(view, spell, target):     # immune to it (only under the ``immune-targets`` fix)
+            if not _affects(view, spell, target):  # immune to it (only under the ``immune-targets`` fix)
                 hurt = [e for e in enemies if _affects(view, spell, e)]
                 if not hurt:
-                    continue            # every enemy is immune to it: another spell, or the weapon
+                    continue  # every enemy is immune to it: another spell, or the weapon
                 return Action("cast", spell=name, level=level, targets=[choose_target(view, creature, hurt)])
             return Action("cast", spell=name, level=level, targets=[target])
-    if not view.reaches_all(creature):            # its weapons reach only the enemies in the melee
+    if not view.reaches_all(creature):  # its weapons reach only the enemies in the melee
         target = choose_target(view, creature)
     return Action("attack", target)
 
@@ -351,10 +368,10 @@ def _single_spell(view: View, creature, name: str, level: int, enemies: list, ta
         if humanoids:
             return Action("cast", spell=name, level=level, targets=[choose_target(view, creature, humanoids)])
         return None
-    if not _affects(view, spell, target):     # immune to it (only under the ``immune-targets`` fix)
+    if not _affects(view, spell, target):  # immune to it (only under the ``immune-targets`` fix)
         hurt = [e for e in enemies if _affects(view, spell, e)]
         if not hurt:
-            return None             # every enemy is immune to it: another spell, or the weapon
+            return None  # every enemy is immune to it: another spell, or the weapon
         return Action("cast", spell=name, level=level, targets=[choose_target(view, creature, hurt)])
     return Action("cast", spell=name, level=level, targets=[target])
 
@@ -383,7 +400,7 @@ def _choose_buff(view: View, creature, buffs) -> Action | None:
         lasts = min(1.0, spell.rounds_per_level * creature.t.caster_level / BUFF_LASTS_ROUNDS)
         condition = SPELL_CONDITION.get(name, name)
         helped = 0
-        for a in action.targets:             # a plain loop: cheaper than sum() over a generator
+        for a in action.targets:  # a plain loop: cheaper than sum() over a generator
             if condition not in a.conditions:
                 helped += 1
         key = (helped * lasts, level)
@@ -395,7 +412,7 @@ def _choose_buff(view: View, creature, buffs) -> Action | None:
 def _buff_action(view: View, creature, name: str, level: int, allies: list) -> Action | None:
     """Casting buff ``name`` now, at the allies it helps; None when it helps no one."""
     if name == "shield of faith":
-        if view.buff_by_value:      # the ally it helps most among those it helps at all
+        if view.buff_by_value:  # the ally it helps most among those it helps at all
             allies = [a for a in allies if "shield of faith" not in a.conditions and view.shield_gain(creature, a)]
             if not allies:
                 return None
@@ -414,13 +431,21 @@ def _buff_action(view: View, creature, name: str, level: int, allies: list) -> A
     if name == "bless":
         unblessed = [a for a in allies if "bless" not in a.conditions]
         if len(unblessed) < len(allies) and not view.buff_by_value:
-            return None             # the old model: bless only when no ally has it
+            return None  # the old model: bless only when no ally has it
         return Action("cast", spell=name, level=level, targets=allies) if unblessed else None
     return None
 
 
-CONTROL_ORDER = ("hold monster", "charm monster", "charm person", "suggestion", "scare", "cause fear", "daze",
-                 "command")
+CONTROL_ORDER = (
+    "hold monster",
+    "charm monster",
+    "charm person",
+    "suggestion",
+    "scare",
+    "cause fear",
+    "daze",
+    "command",
+)
 """A monster's single-target spells that take a foe out of the fight, the strongest first (longest, widest)."""
 
 
@@ -435,18 +460,19 @@ def _monster_spell(view: View, creature, slots: dict, enemies: list) -> Action |
     damage spell only when it does more than its weapons would (:data:`SINGLE_DAMAGE`); a ray of frost only for a
     creature without weapons (1d3 does less than its blows). None: nothing worth casting."""
     for name, level in slots.get("monster-area", ()):
-        if name == "faerie fire":     # outlines the invisible: cast when an enemy is, however few
+        if name == "faerie fire":  # outlines the invisible: cast when an enemy is, however few
             hidden = [e for e in enemies if affects(SPELLS[name], e)]
             if hidden:
-                return Action("cast", spell=name, level=level, targets=hidden[:area_count("burst-10", len(enemies))])
+                return Action("cast", spell=name, level=level, targets=hidden[: area_count("burst-10", len(enemies))])
             break
     if len(enemies) >= AREA_GROUP_MINIMUM:
         for name, level in slots.get("monster-area", ()):
             if name == "faerie fire":
                 continue
-            if name == "lullaby" and not any(n in SLEEPS for n, _ in (*slots.get("area", ()),
-                                                                        *slots.get("monster-area", ()))):
-                continue                  # drowsy matters only to its own sleep spells
+            if name == "lullaby" and not any(
+                n in SLEEPS for n, _ in (*slots.get("area", ()), *slots.get("monster-area", ()))
+            ):
+                continue  # drowsy matters only to its own sleep spells
             spell = SPELLS[name]
             valid = [e for e in enemies if affects(spell, e)]
             if name == "deep slumber":
@@ -454,32 +480,34 @@ def _monster_spell(view: View, creature, slots: dict, enemies: list) -> Action |
             caught = area_count(spell.area, len(valid))
             if caught >= AREA_MINIMUM:
                 return Action("cast", spell=name, level=level, targets=_ordered(view, creature, valid)[:caught])
-    for name, level in slots.get("monster-cure", ()):       # neutralize poison: an ally with poison at work
+    for name, level in slots.get("monster-cure", ()):  # neutralize poison: an ally with poison at work
         poisoned = [a for a in view.allies(creature, include_down=True) if "poisoned" in a.conditions]
         if poisoned:
-            return Action("cast", spell=name, level=level,
-                          targets=[max(poisoned, key=lambda a: (_potential(a), -a.uid))])
+            return Action(
+                "cast", spell=name, level=level, targets=[max(poisoned, key=lambda a: (_potential(a), -a.uid))]
+            )
         break
-    if view.round == 1:             # aid the ally that hits hardest, before the fight is joined
+    if view.round == 1:  # aid the ally that hits hardest, before the fight is joined
         for name, level in slots.get("monster-buff", ()):
             spell = SPELLS[name]
             bare = [a for a in view.allies(creature) if affects(spell, a)]
             if bare:
-                return Action("cast", spell=name, level=level,
-                              targets=[max(bare, key=lambda a: (_potential(a), -a.uid))])
-    for name, level in slots.get("self", ()):     # invisibility in the first round; blur whenever it is down
+                return Action(
+                    "cast", spell=name, level=level, targets=[max(bare, key=lambda a: (_potential(a), -a.uid))]
+                )
+    for name, level in slots.get("self", ()):  # invisibility in the first round; blur whenever it is down
         if affects(SPELLS[name], creature) and (name != "invisibility" or view.round == 1):
             return Action("cast", spell=name, level=level, targets=[creature])
     zones = slots.get("zone")
     if zones and "walled" not in creature.conditions and any(n == "wind wall" for n, _ in zones):
-        shooters = [e for e in enemies if e.ranged and e.t.ranged_full]   # a wind wall against those who shoot
+        shooters = [e for e in enemies if e.ranged and e.t.ranged_full]  # a wind wall against those who shoot
         if shooters:
             name, level = next((n, lv) for n, lv in zones if n == "wind wall")
             return Action("cast", spell=name, level=level, targets=[creature])
     zones = [z for z in zones or () if z[0] != "wind wall"]
     if zones and "obscured" not in creature.conditions:
         allies = view.allies(creature)
-        theirs = sum(_potential(e) * (2 if e.ranged else 1) for e in enemies)   # fog: total concealment for them
+        theirs = sum(_potential(e) * (2 if e.ranged else 1) for e in enemies)  # fog: total concealment for them
         mine = sum(_potential(a) for a in allies)
         for name, level in zones:
             fog = name != "darkness"
@@ -494,7 +522,7 @@ def _monster_spell(view: View, creature, slots: dict, enemies: list) -> Action |
             return Action("cast", spell=name, level=level, targets=[target])
     controls = slots.get("control")
     if controls:
-        ranked = sorted(enemies, key=lambda e: (-_potential(e), e.uid))      # the most dangerous first
+        ranked = sorted(enemies, key=lambda e: (-_potential(e), e.uid))  # the most dangerous first
         for wanted in CONTROL_ORDER:
             for name, level in controls:
                 if name != wanted:
@@ -505,7 +533,7 @@ def _monster_spell(view: View, creature, slots: dict, enemies: list) -> Action |
                     count = max(1, creature.t.caster_level // 3) if name == "scare" else 1
                     return Action("cast", spell=name, level=level, targets=hit[:count])
                 break
-    for name, level in slots.get("monster-bolt", ()):    # chain or call lightning, when it beats its blows
+    for name, level in slots.get("monster-bolt", ()):  # chain or call lightning, when it beats its blows
         spell = SPELLS[name]
         hurt = [e for e in enemies if _affects(view, spell, e)]
         cl = creature.t.caster_level
@@ -514,26 +542,27 @@ def _monster_spell(view: View, creature, slots: dict, enemies: list) -> Action |
         if hurt and mean >= _potential(creature) * WEAPON_HIT_SHARE:
             return Action("cast", spell=name, level=level, targets=_ordered(view, creature, hurt))
     for name, level in slots.get("monster-ray", ()):
-        if name == "ray of enfeeblement":     # the enemy whose blows hurt most, while it has Strength to lose
+        if name == "ray of enfeeblement":  # the enemy whose blows hurt most, while it has Strength to lose
             weak = [e for e in enemies if affects(SPELLS[name], e) and e.t.abilities["str"] and _potential(e)]
             if weak:
-                return Action("cast", spell=name, level=level, targets=[max(weak, key=lambda e: (_potential(e),
-                                                                                                   -e.uid))])
+                return Action(
+                    "cast", spell=name, level=level, targets=[max(weak, key=lambda e: (_potential(e), -e.uid))]
+                )
             break
     weapons = _potential(creature) * WEAPON_HIT_SHARE
     target = choose_target(view, creature, enemies)
     for name, level in slots.get("single", ()):
         if name in SINGLE_DAMAGE and SINGLE_DAMAGE[name](creature.t.caster_level) < weapons:
-            continue                  # its weapons do more
+            continue  # its weapons do more
         action = _single_spell(view, creature, name, level, enemies, target)
         if action is not None:
             return action
     armed = bool(creature.t.full or creature.t.standard)
     for name, level in slots.get("monster-ray", ()):
         if name == "ray of enfeeblement":
-            continue                  # cast before the damage spells, above
+            continue  # cast before the damage spells, above
         if armed and name not in STRONG_RAYS:
-            continue                  # ray of frost's 1d3: its blows do more
+            continue  # ray of frost's 1d3: its blows do more
         hurt = [e for e in enemies if _affects(view, SPELLS[name], e)]
         if hurt:
             return Action("cast", spell=name, level=level, targets=[choose_target(view, creature, hurt)])
@@ -550,9 +579,9 @@ WEAPON_HIT_SHARE = 0.5
 """A monster weighs a damage spell against its weapons as if half its blows hit (its full routine's damage, each
 blow hitting, times this)."""
 SINGLE_DAMAGE = {
-    "magic missile": lambda cl: 3.5 * min(5, (cl + 1) // 2),              # 1d4+1 a missile, never misses
-    "scorching ray": lambda cl: 14.0 * (1 + (cl >= 7) + (cl >= 11)),     # 4d6 a ray
-    "searing light": lambda cl: 4.5 * max(1, min(5, cl // 2)),           # 1d8 per two levels (not undead)
+    "magic missile": lambda cl: 3.5 * min(5, (cl + 1) // 2),  # 1d4+1 a missile, never misses
+    "scorching ray": lambda cl: 14.0 * (1 + (cl >= 7) + (cl >= 11)),  # 4d6 a ray
+    "searing light": lambda cl: 4.5 * max(1, min(5, cl // 2)),  # 1d8 per two levels (not undead)
 }
 """The mean damage of a single-target damage spell at a caster level, for a monster's choice between it and its
 weapons (a dragon keeps to its bite and claws rather than a magic missile)."""
@@ -567,8 +596,11 @@ ENEMY_BUFFS = ("bless", "shield of faith", "auspicious", "invisible")
 def _dispel_target(view: View, creature, enemies: list):
     """Dispel magic's target: the most dangerous ally a spell has taken out of the fight (held, asleep, charmed
     ...), else the enemy with the most of its spells on it, if two or more; else None."""
-    freed = [a for a in creature.friends if not a.dead and a is not creature
-             and any(n in a.conditions for n in DISABLED_BY_SPELL)]
+    freed = [
+        a
+        for a in creature.friends
+        if not a.dead and a is not creature and any(n in a.conditions for n in DISABLED_BY_SPELL)
+    ]
     if freed:
         return max(freed, key=lambda a: (_potential(a), -a.uid))
     best, most = None, 1
@@ -605,12 +637,14 @@ def _affects(view: View, spell, creature) -> bool:
 
 
 POLICIES: dict[str, Callable[[View, object], Action]] = {
-    "random": attack_policy, "focus-weakest": attack_policy, "focus-threat": attack_policy, "caster": caster_policy,
+    "random": attack_policy,
+    "focus-weakest": attack_policy,
+    "focus-threat": attack_policy,
+    "caster": caster_policy,
 }
 
 
-def register(name: str, policy: Callable[[View, object], Action],
-             targeting: Callable | None = None) -> None:
+def register(name: str, policy: Callable[[View, object], Action], targeting: Callable | None = None) -> None:
     """Add a policy under ``name`` (usable in YAML); ``targeting`` picks attack targets for it.
 
     The policy is guarded (:func:`arena.combat.policy_guard.guarded`): if it raises, exits, returns something that
@@ -662,9 +696,11 @@ def load_policy_file(path: str | Path, shown: str | None = None) -> None:
     except TimeUp:
         _restore(*before)
         del sys.modules[name]
-        raise ArenaError(f"policy file {shown} took longer than {POLICY_LOAD_SECONDS:g} s to load (an endless "
-                         "loop at its top level?)") from None
-    except (Exception, SystemExit) as err:        # the user's code: report it as their input's problem
+        raise ArenaError(
+            f"policy file {shown} took longer than {POLICY_LOAD_SECONDS:g} s to load (an endless "
+            "loop at its top level?)"
+        ) from None
+    except (Exception, SystemExit) as err:  # the user's code: report it as their input's problem
         _restore(*before)
         del sys.modules[name]
         lines = [frame.lineno for frame in traceback.extract_tb(err.__traceback__) if frame.filename == key]
@@ -675,9 +711,11 @@ def load_policy_file(path: str | Path, shown: str | None = None) -> None:
     if taken:
         _restore(*before)
         del sys.modules[name]
-        raise ArenaError(f"policy file {shown!r} registers {', '.join(map(repr, taken))}, a name already taken"
-                         f"{f' by {Path(POLICY_SOURCES[taken[0]]).name}' if taken[0] in POLICY_SOURCES else ''}: "
-                         "choose another name")
+        raise ArenaError(
+            f"policy file {shown!r} registers {', '.join(map(repr, taken))}, a name already taken"
+            f"{f' by {Path(POLICY_SOURCES[taken[0]]).name}' if taken[0] in POLICY_SOURCES else ''}: "
+            "choose another name"
+        )
     for added in POLICIES.keys() - before[0].keys():
         POLICY_SOURCES[added] = key
     _POLICY_FILES.add(key)

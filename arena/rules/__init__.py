@@ -17,14 +17,27 @@ from arena.rules.naturals import chain_error
 from arena.rules.open_ended import ERROR_BOUND
 from arena.rules.ruleset import STANDARD, RuleOptions, RuleSet, default_grid, grid
 
-__all__ = ["KINDS", "SIDES", "STANDARD", "Check", "Exact", "Outcome", "RuleOptions", "RuleSet", "default_grid",
-           "exact", "grid", "resolve", "roller"]
+__all__ = [
+    "KINDS",
+    "SIDES",
+    "STANDARD",
+    "Check",
+    "Exact",
+    "Outcome",
+    "RuleOptions",
+    "RuleSet",
+    "default_grid",
+    "exact",
+    "grid",
+    "resolve",
+    "roller",
+]
 
 
 def resolve(check: Check, rules: RuleSet, stream: Stream) -> Outcome:
     """Sample one check under ``rules`` from ``stream``."""
     kernel = kernel_for(rules)
-    plan = kernel._plans.get(check)   # inlined Kernel.resolve: this is the hottest call in the project
+    plan = kernel._plans.get(check)  # inlined Kernel.resolve: this is the hottest call in the project
     if plan is None:
         plan = kernel.plan(check)
     return plan.resolve(stream.rand)

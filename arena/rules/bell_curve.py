@@ -43,10 +43,17 @@ class LuckSpell:
     duration: str
 
 
-AUSPICIOUS_ODDS = LuckSpell("auspicious odds", 3, "protection from energy", "touch", "creature touched",
-                            "1 minute/level")
-MASS_AUSPICIOUS_ODDS = LuckSpell("mass auspicious odds", 5, "break enchantment", "close (25 ft. + 5 ft./2 levels)",
-                                 "one creature/three levels, no two more than 30 ft. apart", "1 round/level")
+AUSPICIOUS_ODDS = LuckSpell(
+    "auspicious odds", 3, "protection from energy", "touch", "creature touched", "1 minute/level"
+)
+MASS_AUSPICIOUS_ODDS = LuckSpell(
+    "mass auspicious odds",
+    5,
+    "break enchantment",
+    "close (25 ft. + 5 ft./2 levels)",
+    "one creature/three levels, no two more than 30 ft. apart",
+    "1 round/level",
+)
 AUSPICIOUS_KINDS = frozenset({"attack", "save", "ability", "skill", "initiative"})
 """The rolls the spell names: attack rolls, saving throws, ability and skill checks (initiative is a Dexterity
 check)."""
@@ -61,4 +68,5 @@ def threat_low(d20_low: int, range_16_20: int) -> int:
     except KeyError:
         raise RulesError(
             f"threat range {d20_low}-20 has no bell-curve conversion (the table covers 20, 19-20, 18-20, "
-            "17-20 and 15-20)") from None
+            "17-20 and 15-20)"
+        ) from None

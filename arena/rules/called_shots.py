@@ -25,12 +25,12 @@ AFFECTS: dict[str, frozenset[str]] = {
     # "Table: Called Shots and Effects", reduced to the rolls the engine makes. Keys of the rolls:
     # attack (every attack roll), ranged (ranged attack rolls), hand (attack rolls with that hand),
     # fort / ref / will (saves), initiative, str / dex (ability checks).
-    "hand": frozenset({"hand"}),                       # skills not modelled; "attack rolls with that hand"
-    "arm": frozenset({"hand", "str"}),                 # "attack rolls with that hand; Strength checks"
-    "head": frozenset({"attack", "fort", "ref", "will", "initiative", "str", "dex"}),   # all attacks, saves, checks
+    "hand": frozenset({"hand"}),  # skills not modelled; "attack rolls with that hand"
+    "arm": frozenset({"hand", "str"}),  # "attack rolls with that hand; Strength checks"
+    "head": frozenset({"attack", "fort", "ref", "will", "initiative", "str", "dex"}),  # all attacks, saves, checks
     "crotch": frozenset({"attack", "fort", "ref", "will", "initiative", "str", "dex"}),
     "eye": frozenset({"ranged", "ref", "initiative", "dex"}),
-    "ear": frozenset({"initiative"}),                  # and Listen
+    "ear": frozenset({"initiative"}),  # and Listen
     "foot": frozenset({"ref", "dex"}),
     "leg": frozenset({"ref", "dex"}),
     "wing": frozenset({"ref", "dex"}),
@@ -38,15 +38,32 @@ AFFECTS: dict[str, frozenset[str]] = {
 }
 PER_INSTANCE = frozenset({"hand", "arm"})
 """Parts whose penalty follows the one injured (that hand's attacks) rather than the share severely damaged."""
-VALUE = {"head": 10, "crotch": 9, "hand": 6, "arm": 5, "eye": 3, "leg": 1, "foot": 1, "wing": 1, "tail": 1,
-         "ear": 0}
+VALUE = {"head": 10, "crotch": 9, "hand": 6, "arm": 5, "eye": 3, "leg": 1, "foot": 1, "wing": 1, "tail": 1, "ear": 0}
 """How much the caller's side gains from a called hit on each part (``when-better`` calls the most valuable part
 whose called-hit chance stays above :data:`WHEN_BETTER_FLOOR`): everything > attacks > ranged and Reflex > Reflex."""
 WHEN_BETTER_FLOOR = 0.30
 """``when-better`` calls a shot only when the exact chance of a called hit is at least 30%."""
-TWO_HANDED = frozenset({"greatclub", "greatsword", "greataxe", "quarterstaff", "falchion", "glaive", "halberd",
-                        "longspear", "guisarme", "ranseur", "scythe", "spiked chain", "heavy flail",
-                        "light crossbow", "heavy crossbow", "longbow", "shortbow"})
+TWO_HANDED = frozenset(
+    {
+        "greatclub",
+        "greatsword",
+        "greataxe",
+        "quarterstaff",
+        "falchion",
+        "glaive",
+        "halberd",
+        "longspear",
+        "guisarme",
+        "ranseur",
+        "scythe",
+        "spiked chain",
+        "heavy flail",
+        "light crossbow",
+        "heavy crossbow",
+        "longbow",
+        "shortbow",
+    }
+)
 """Weapons used with both hands: an injury to either hand counts against them, and injuries to both stack."""
 NATURAL = frozenset({"claw", "slam", "bite", "gore", "tail", "wing", "sting", "talon", "tentacle"})
 """Natural attacks: paired claws or slams use one hand each; bites, gores and tails use none."""
@@ -67,6 +84,9 @@ def hands_used(attack_name: str, swing: int, count: int) -> tuple[int, ...]:
     if name in TWO_HANDED:
         return (0, 1)
     if name in NATURAL:
-        return (swing % 2,) if name in ("claw", "slam", "talon") and count >= 2 else \
-            ((0,) if name in ("claw", "slam", "talon") else ())
+        return (
+            (swing % 2,)
+            if name in ("claw", "slam", "talon") and count >= 2
+            else ((0,) if name in ("claw", "slam", "talon") else ())
+        )
     return (0,)

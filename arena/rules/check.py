@@ -57,13 +57,41 @@ class Outcome:
 
     Read it, never change it: the kernel shares one outcome object between every roll that produced it."""
 
-    FIELDS = ("natural", "total", "success", "auto_success", "auto_failure", "threat", "critical",
-              "critical_success", "fumble", "item_damage", "pressed", "spell_ends", "rerolled", "roller")
+    FIELDS = (
+        "natural",
+        "total",
+        "success",
+        "auto_success",
+        "auto_failure",
+        "threat",
+        "critical",
+        "critical_success",
+        "fumble",
+        "item_damage",
+        "pressed",
+        "spell_ends",
+        "rerolled",
+        "roller",
+    )
     __slots__ = (*FIELDS, "extreme")
 
-    def __init__(self, natural: int, total: int, success: bool, auto_success: bool, auto_failure: bool,
-                 threat: bool, critical: bool, critical_success: bool, fumble: bool, item_damage: bool,
-                 pressed: bool, spell_ends: bool, rerolled: bool, roller: str):
+    def __init__(
+        self,
+        natural: int,
+        total: int,
+        success: bool,
+        auto_success: bool,
+        auto_failure: bool,
+        threat: bool,
+        critical: bool,
+        critical_success: bool,
+        fumble: bool,
+        item_damage: bool,
+        pressed: bool,
+        spell_ends: bool,
+        rerolled: bool,
+        roller: str,
+    ):
         self.natural = natural
         """The natural roll of the deciding die (a 3d6 sum; the initial die of an open-ended chain)."""
         self.total = total

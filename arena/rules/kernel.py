@@ -56,33 +56,59 @@ class Plan:
     Two caches ride along: ``shared`` (first-roll outcomes, see :meth:`resolve`) and ``choices`` (decisions a
     caller derives from this check's exact odds, such as the engine's pressing luck; None until used)."""
 
-    __slots__ = ("roller", "roller_kind", "flip", "die", "reroll_die", "reroll_at", "take", "static", "var_dice",
-                 "target",
-                 "auto_hi", "auto_lo", "threat_set", "explode_hi", "explode_lo", "open", "confirm", "var_table",
-                 "defends", "margin_crit", "p_success", "item_natural", "spell_end", "pressed", "is_attack",
-                 "confirm_auto", "shared", "choices", "plain_table")
+    __slots__ = (
+        "roller",
+        "roller_kind",
+        "flip",
+        "die",
+        "reroll_die",
+        "reroll_at",
+        "take",
+        "static",
+        "var_dice",
+        "target",
+        "auto_hi",
+        "auto_lo",
+        "threat_set",
+        "explode_hi",
+        "explode_lo",
+        "open",
+        "confirm",
+        "var_table",
+        "defends",
+        "margin_crit",
+        "p_success",
+        "item_natural",
+        "spell_end",
+        "pressed",
+        "is_attack",
+        "confirm_auto",
+        "shared",
+        "choices",
+        "plain_table",
+    )
     # The slots' types, for mypy and readers (annotations only: no class attribute, so the slots stay as fast).
-    roller: str                         # the side that physically rolls: "pc" or "monster"
-    roller_kind: str                    # the check kind it rolls (a defense check under players roll all)
-    flip: bool                          # players roll all turned the roll around: success is the actor's failure
-    die: str                            # D20, D3D6, D4D6 or FIXED
-    reroll_die: str | None              # the die of the Luck-domain reroll, if any
-    reroll_at: int | None               # reroll from a natural this low (None: reroll on failure)
-    take: int | None                    # taking 10/16/18/20
-    static: int                         # the static modifier, hidden modifiers included
-    var_dice: VarDice                   # variable-modifier dice, () for none
+    roller: str  # the side that physically rolls: "pc" or "monster"
+    roller_kind: str  # the check kind it rolls (a defense check under players roll all)
+    flip: bool  # players roll all turned the roll around: success is the actor's failure
+    die: str  # D20, D3D6, D4D6 or FIXED
+    reroll_die: str | None  # the die of the Luck-domain reroll, if any
+    reroll_at: int | None  # reroll from a natural this low (None: reroll on failure)
+    take: int | None  # taking 10/16/18/20
+    static: int  # the static modifier, hidden modifiers included
+    var_dice: VarDice  # variable-modifier dice, () for none
     target: int
-    auto_hi: int | None                 # the natural that succeeds automatically (None: no automatic results)
-    auto_lo: int | None                 # the natural that fails automatically
+    auto_hi: int | None  # the natural that succeeds automatically (None: no automatic results)
+    auto_lo: int | None  # the natural that fails automatically
     threat_set: frozenset[int]
-    explode_hi: frozenset[int]          # open-ended: naturals that roll on upwards
-    explode_lo: frozenset[int]          # open-ended: naturals that roll on downwards
+    explode_hi: frozenset[int]  # open-ended: naturals that roll on upwards
+    explode_lo: frozenset[int]  # open-ended: naturals that roll on downwards
     open: bool
-    confirm: bool                       # a threat rolls a confirmation roll
-    var_table: tuple[int, ...] | None   # every equally likely sum of the variable dice, when they fit a table
+    confirm: bool  # a threat rolls a confirmation roll
+    var_table: tuple[int, ...] | None  # every equally likely sum of the variable dice, when they fit a table
     defends: bool
     margin_crit: bool
-    p_success: float | None             # success_probability(), once computed
+    p_success: float | None  # success_probability(), once computed
     item_natural: int | None
     spell_end: int | None
     pressed: bool
@@ -104,8 +130,13 @@ class Plan:
         if not self.open:
             return success, auto_s, auto_f, False, False
         margin = total - self.target
-        return (success, auto_s, auto_f, margin >= open_ended.CRITICAL_MARGIN and natural in self.explode_hi,
-                -margin >= open_ended.CRITICAL_MARGIN and natural in self.explode_lo)
+        return (
+            success,
+            auto_s,
+            auto_f,
+            margin >= open_ended.CRITICAL_MARGIN and natural in self.explode_hi,
+            -margin >= open_ended.CRITICAL_MARGIN and natural in self.explode_lo,
+        )
 
     def attack_hits(self, roller_success: bool) -> bool:
         """For attack-like checks: did the attack hit? (A defense check that succeeds is a miss.)"""
@@ -125,7 +156,7 @@ class Plan:
             if natural in self.explode_hi:
                 total += _high_chain(die, rand)
             elif natural in self.explode_lo:
-                total += _low_chain(die, rand) - natural   # the negative chain replaces the natural
+                total += _low_chain(die, rand) - natural  # the negative chain replaces the natural
         if self.var_table is not None:
             total += self.var_table[int(rand() * len(self.var_table))]
         return natural, total
@@ -135,12 +166,12 @@ class Plan:
         roll is drawn, so those outcomes are built once per plan and shared: callers never change an outcome that
         ``resolve`` returns (a reroll's outcome is always fresh)."""
         table = self.plain_table
-        if table is not None:               # sample_roll inlined for a plain roll: no chain, no modifier dice
+        if table is not None:  # sample_roll inlined for a plain roll: no chain, no modifier dice
             natural = table[int(rand() * len(table))]
             total = natural + self.static
         else:
             natural, total = self.sample_roll(self.die, rand)
-        key = total * 32 + natural          # naturals lie in 1..20
+        key = total * 32 + natural  # naturals lie in 1..20
         outcome = self.shared.get(key)
         if outcome is None:
             outcome, drew = self._judged(natural, total, rand, True)
@@ -153,7 +184,7 @@ class Plan:
                 return outcome
         elif natural > self.reroll_at:
             return outcome
-        first_ended = outcome.spell_ends     # the roller failed (or rolled low): reroll once
+        first_ended = outcome.spell_ends  # the roller failed (or rolled low): reroll once
         natural, total = self.sample_roll(self.reroll_die, rand)
         outcome = self._judged(natural, total, rand, False)[0]
         outcome.rerolled = True
@@ -167,7 +198,7 @@ class Plan:
         spell_ends = first and natural == self.spell_end
         threat = critical = drew = False
         if self.is_attack:
-            if (success != self.defends) and natural in self.threat_set:   # the attack hit, in the threat range
+            if (success != self.defends) and natural in self.threat_set:  # the attack hit, in the threat range
                 threat = True
                 if self.confirm:
                     drew = True
@@ -177,11 +208,39 @@ class Plan:
             if self.margin_crit and (fumble if self.defends else crit_s):
                 critical = True
         if self.flip:
-            fields = (natural, total, not success, auto_f, auto_s, threat, critical, fumble, crit_s,
-                      natural == self.item_natural, self.pressed, spell_ends, False, self.roller)
+            fields = (
+                natural,
+                total,
+                not success,
+                auto_f,
+                auto_s,
+                threat,
+                critical,
+                fumble,
+                crit_s,
+                natural == self.item_natural,
+                self.pressed,
+                spell_ends,
+                False,
+                self.roller,
+            )
         else:
-            fields = (natural, total, success, auto_s, auto_f, threat, critical, crit_s, fumble,
-                      natural == self.item_natural, self.pressed, spell_ends, False, self.roller)
+            fields = (
+                natural,
+                total,
+                success,
+                auto_s,
+                auto_f,
+                threat,
+                critical,
+                crit_s,
+                fumble,
+                natural == self.item_natural,
+                self.pressed,
+                spell_ends,
+                False,
+                self.roller,
+            )
         if not first:
             return Outcome(*fields), drew
         outcome = _INTERNED.get(fields)
@@ -195,8 +254,14 @@ class Plan:
         return _roll_table(self._table_key(), die)
 
     def _table_key(self) -> tuple:
-        return (self.take, self.static, self.var_dice, self.open, frozenset(self.explode_hi),
-                frozenset(self.explode_lo))
+        return (
+            self.take,
+            self.static,
+            self.var_dice,
+            self.open,
+            frozenset(self.explode_hi),
+            frozenset(self.explode_lo),
+        )
 
     def exact(self) -> dict[str, Fraction]:
         """The probability of every producible outcome, summed over the same rolls :meth:`resolve` samples."""
@@ -229,12 +294,12 @@ class Plan:
                     probs["spell_ends"] += p * (1 - reroll.get("spell_ends", 0))
                 continue
             spell_end = Fraction(1) if ended_here else Fraction(0)
-            if self.is_attack:                                # judged from the roller's view, as in resolve
+            if self.is_attack:  # judged from the roller's view, as in resolve
                 margin = self.margin_crit and (crit_s if self.roller_kind == "attack" else fumble)
                 if self.attack_hits(success) and natural in self.threat_set:
                     probs["threat"] += p
                     crit = Fraction(0)
-                    if confirm_odds is not None:              # self.confirm: the odds were computed above
+                    if confirm_odds is not None:  # self.confirm: the odds were computed above
                         crit, confirm_end = confirm_odds
                         if not ended_here:
                             spell_end = confirm_end
@@ -244,9 +309,14 @@ class Plan:
             if self.flip:
                 success, auto_s, auto_f, crit_s, fumble = not success, auto_f, auto_s, fumble, crit_s
             probs["spell_ends"] += p * spell_end
-            for name, flag in (("success", success), ("auto_success", auto_s), ("auto_failure", auto_f),
-                               ("critical_success", crit_s), ("fumble", fumble),
-                               ("item_damage", natural == self.item_natural)):
+            for name, flag in (
+                ("success", success),
+                ("auto_success", auto_s),
+                ("auto_failure", auto_f),
+                ("critical_success", crit_s),
+                ("fumble", fumble),
+                ("item_damage", natural == self.item_natural),
+            ):
                 if flag:
                     probs[name] += p
         return probs
@@ -263,7 +333,7 @@ class Plan:
             reroll_die, reroll_at = self.reroll_die, self.reroll_at
             if reroll_die is not None and reroll_at is None:
                 p += (1 - p) * self._roller_success(reroll_die)
-            elif reroll_die is not None and reroll_at is not None:   # rerolled from a low natural, whatever it made
+            elif reroll_die is not None and reroll_at is not None:  # rerolled from a low natural, whatever it made
                 low = sum(q for natural, q in _float_naturals(self.die).items() if natural <= reroll_at)
                 p = self._roller_success(self.die, reroll_at) + low * self._roller_success(reroll_die)
             self.p_success = 1 - p if self.flip else p
@@ -289,7 +359,7 @@ class Plan:
                 total += p * _chain_at_least(die, var_dice, False, target - natural - static)
             elif self.open and natural in self.explode_lo:
                 total += p * _chain_at_least(die, var_dice, True, target - static)
-            else:                                   # _at_least inlined: once per natural of every new plan
+            else:  # _at_least inlined: once per natural of every new plan
                 i = target - natural - static - low
                 total += p * (1.0 if i <= 0 else 0.0 if i >= size else survival[i])
         return total
@@ -367,15 +437,16 @@ def check_numbers(check: Check) -> None:
         if type(value) is not int:
             raise RulesError(f"a check's {name} must be a whole number, not {shown_number(value)}")
         if not -MAX_CHECK_VALUE <= value <= MAX_CHECK_VALUE:
-            raise RulesError(f"a check's {name} {shown_number(value)} is beyond the limit of "
-                             f"-{MAX_CHECK_VALUE}..{MAX_CHECK_VALUE}")
+            raise RulesError(
+                f"a check's {name} {shown_number(value)} is beyond the limit of -{MAX_CHECK_VALUE}..{MAX_CHECK_VALUE}"
+            )
     if check.kind in ATTACK_LIKE:
         if type(check.threat) is not int or not 2 <= check.threat <= 20:
-            raise RulesError(f"threat range {shown_number(check.threat)}-20 cannot exist (the lowest threat is "
-                             "2..20)")
+            raise RulesError(f"threat range {shown_number(check.threat)}-20 cannot exist (the lowest threat is 2..20)")
         if type(check.multiplier) is not int or not 2 <= check.multiplier <= MAX_MULTIPLIER:
-            raise RulesError(f"critical multiplier x{shown_number(check.multiplier)} cannot exist "
-                             f"(x2 to x{MAX_MULTIPLIER})")
+            raise RulesError(
+                f"critical multiplier x{shown_number(check.multiplier)} cannot exist (x2 to x{MAX_MULTIPLIER})"
+            )
     if check.take is not None and type(check.take) is not int:
         raise RulesError(f"taking {shown_number(check.take)}: take 10, 16, 18 or 20")
 
@@ -403,7 +474,7 @@ def build_plan(check: Check, rules: RuleSet) -> Plan:
     plain = plan.take is None and not plan.open and not plan.var_dice
     plan.plain_table = _TABLES[plan.die] if plain else None
     """The die's table when a roll is one draw from it plus the static modifier (the hot loop's shortcut)."""
-    if plan.var_table is None and plan.var_dice:    # too many combinations for a table: drawn through their sum
+    if plan.var_table is None and plan.var_dice:  # too many combinations for a table: drawn through their sum
         return _SummedPlan(plan, _sum_cdf(plan.var_dice))
     return plan
 
@@ -413,9 +484,10 @@ def _who_rolls(plan: Plan, check: Check, rules: RuleSet) -> tuple[int, int]:
     the roller's modifier and the modifier it does not know."""
     kind, side = check.kind, check.side
     opponent = check.opponent or _OTHER[side]
-    converted = (rules.players_roll_all and side == "monster" and opponent == "pc"
-                 and kind in players_roll.CONVERTED_KINDS)
-    if converted:   # the player rolls a defense, magic or spell resistance check instead
+    converted = (
+        rules.players_roll_all and side == "monster" and opponent == "pc" and kind in players_roll.CONVERTED_KINDS
+    )
+    if converted:  # the player rolls a defense, magic or spell resistance check instead
         plan.roller, plan.roller_kind, plan.flip = "pc", players_roll.CONVERTED_KINDS[kind], True
         modifier = players_roll.check_modifier(check.target)
         target = players_roll.score(check.modifier + check.hidden)
@@ -447,7 +519,7 @@ def _choose_die(plan: Plan, check: Check, rules: RuleSet) -> None:
         plan.reroll_die = D4D6 if die == "3d6" else base
     if check.reroll_low:
         plan.reroll_at = low_natural(base)
-        if plan.reroll_at is None:          # no natural is low (fixed10): nothing to reroll
+        if plan.reroll_at is None:  # no natural is low (fixed10): nothing to reroll
             plan.reroll_die = None
 
 
@@ -477,15 +549,14 @@ def _choose_modifier(plan: Plan, check: Check, rules: RuleSet, modifier: int, hi
             raise RulesError("cannot press your luck on a flat-footed AC roll")
         if rules.die == "fixed10":
             raise RulesError("fixed10 rolls no variable dice: pressing luck is meaningless there")
-    variable_by_rules = (rules.modifiers == "variable"
-                         and rules.options.variable_sides in ("both", plan.roller))
+    variable_by_rules = rules.modifiers == "variable" and rules.options.variable_sides in ("both", plan.roller)
     use_variable = check.take is None and (variable_by_rules or check.press_luck)
     plan.pressed = check.press_luck and not variable_by_rules and check.take is None
     if use_variable:
         expr = variable_modifiers.variable_dice(modifier)
         plan.static = expr.constant + hidden
         plan.var_dice = expr.dice
-        plan.var_table = _sum_table(expr.dice)     # None for too many combinations: build_plan makes a _SummedPlan
+        plan.var_table = _sum_table(expr.dice)  # None for too many combinations: build_plan makes a _SummedPlan
     else:
         plan.static = modifier + hidden
         plan.var_dice = ()
@@ -498,8 +569,12 @@ def _judge_naturals(plan: Plan, check: Check, rules: RuleSet) -> None:
     low, top = _FACES[plan.die]
     plan.open = rules.open_ended and check.take is None
     automatic_kinds = standard.AUTOMATIC_KINDS | ({"defense", "magic"} if opts.prad_automatic else set())
-    has_autos = (roller_kind in automatic_kinds and die != "fixed10" and check.take is None
-                 and (not rules.open_ended or opts.open_automatic))
+    has_autos = (
+        roller_kind in automatic_kinds
+        and die != "fixed10"
+        and check.take is None
+        and (not rules.open_ended or opts.open_automatic)
+    )
     plan.auto_hi, plan.auto_lo = (top, low) if has_autos else (None, None)
     plan.confirm_auto = opts.confirm_automatic and has_autos
 
@@ -508,8 +583,9 @@ def _judge_naturals(plan: Plan, check: Check, rules: RuleSet) -> None:
         first = check.threat if die != "3d6" else bell_curve.threat_low(check.threat, opts.bell_threat_16_20)
         attacker_threats = frozenset(range(first, top + 1))
     if roller_kind == "defense":
-        plan.threat_set = (frozenset(21 - t for t in attacker_threats) if opts.prad_threat == "mirror"
-                           else frozenset({low}))
+        plan.threat_set = (
+            frozenset(21 - t for t in attacker_threats) if opts.prad_threat == "mirror" else frozenset({low})
+        )
         plan.explode_hi, plan.explode_lo = frozenset({top}), plan.threat_set
     else:
         plan.threat_set = attacker_threats

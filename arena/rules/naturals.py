@@ -69,8 +69,13 @@ def _natural_table(die: str) -> tuple[int, ...]:
     if die == D3D6:
         return tuple(a + b + c for a in range(1, 7) for b in range(1, 7) for c in range(1, 7))
     if die == D4D6:
-        return tuple(a + b + c + d - min(a, b, c, d) for a in range(1, 7) for b in range(1, 7)
-                     for c in range(1, 7) for d in range(1, 7))
+        return tuple(
+            a + b + c + d - min(a, b, c, d)
+            for a in range(1, 7)
+            for b in range(1, 7)
+            for c in range(1, 7)
+            for d in range(1, 7)
+        )
     return (10,)
 
 
@@ -112,7 +117,7 @@ def _roll_table(key: tuple, die: str) -> list[tuple[int, int, Fraction]]:
         return [(take, take + static, Fraction(1))]
     naturals = natural_distribution(die)
     modifier = _modifier_distribution(static, var_dice)
-    high = low = None       # chain + modifier, convolved once and shifted for every exploding natural
+    high = low = None  # chain + modifier, convolved once and shifted for every exploding natural
     rows: list[tuple[int, int, Fraction]] = []
     for natural, p in naturals.items():
         if is_open and natural in explode_hi:
@@ -132,6 +137,7 @@ def _roll_table(key: tuple, die: str) -> list[tuple[int, int, Fraction]]:
 def _convolve(chain: dict[int, Fraction], sign: int, modifier: dict[int, Fraction]) -> dict[int, Fraction]:
     """The distribution of ``sign * chain + modifier`` (independent), exactly: in integers over a common
     denominator, since Fraction arithmetic on 190 chain values times 381 modifier totals (+-200) takes seconds."""
+
     def scaled(dist: dict[int, Fraction]) -> tuple[dict[int, int], int]:
         denominator = math.lcm(*(q.denominator for q in dist.values()))
         return {v: q.numerator * (denominator // q.denominator) for v, q in dist.items()}, denominator
@@ -150,8 +156,12 @@ def _convolve(chain: dict[int, Fraction], sign: int, modifier: dict[int, Fractio
 @lru_cache(maxsize=8)
 def natural_distribution(die: str) -> dict[int, Fraction]:
     """The natural roll of a die kind, exactly (icepool)."""
-    dice = {D20: icepool.d20, D3D6: 3 @ icepool.d6, D4D6: icepool.d6.pool(4).highest(3).sum(),
-            FIXED: icepool.Die([10])}[die]
+    dice = {
+        D20: icepool.d20,
+        D3D6: 3 @ icepool.d6,
+        D4D6: icepool.d6.pool(4).highest(3).sum(),
+        FIXED: icepool.Die([10]),
+    }[die]
     denominator = dice.denominator()
     return {int(o): Fraction(q, denominator) for o, q in zip(dice.outcomes(), dice.quantities(), strict=True)}
 
@@ -190,7 +200,7 @@ def _chain_at_least(die: str, var_dice: tuple, low: bool, need: int) -> float:
     Summed over the chain in its stored order and cached: a new plan under open-ended rules costs a lookup."""
     lowest, survival = _survival(0, var_dice)
     size, sign, total = len(survival), 1 if low else -1, 0.0
-    for v, q in _float_chain(die, low):     # P(variable dice >= need -+ v), added in the chain's order
+    for v, q in _float_chain(die, low):  # P(variable dice >= need -+ v), added in the chain's order
         i = need + sign * v - lowest
         total += q * (1.0 if i <= 0 else 0.0 if i >= size else survival[i])
     return total

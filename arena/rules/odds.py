@@ -15,8 +15,19 @@ from arena.rules import Check, RuleSet, exact
 from arena.rules.ruleset import DIES, MODIFIERS
 from arena.rules.variable_modifiers import table_row
 
-OUTCOME_ORDER = ("hit", "success", "threat", "critical", "auto_success", "auto_failure", "critical_success",
-                 "fumble", "item_damage", "spell_ends", "rerolled")
+OUTCOME_ORDER = (
+    "hit",
+    "success",
+    "threat",
+    "critical",
+    "auto_success",
+    "auto_failure",
+    "critical_success",
+    "fumble",
+    "item_damage",
+    "spell_ends",
+    "rerolled",
+)
 
 
 def parse_threat(text: str | int) -> int:
@@ -25,7 +36,7 @@ def parse_threat(text: str | int) -> int:
     shown = repr(raw) if len(raw) <= 20 else repr(raw[:20]) + "..."
     low, sep, high = raw.partition("-")
     try:
-        if len(raw) > 20:           # no threat range is that long; and int() of 5,000 digits is slow and refused
+        if len(raw) > 20:  # no threat range is that long; and int() of 5,000 digits is slow and refused
             raise ValueError
         first = int(low)
         last = int(high) if sep else first
@@ -66,8 +77,12 @@ def odds_object(check: Check, rules: RuleSet) -> dict:
         "outcomes": outcomes,
     }
     if result.truncated:
-        obj["truncated"] = {"depth": result.depth, "error_below": 1e-12, "error_bound": result.error_bound,
-                            "note": "open-ended chains are infinite; followed to this many extra dice"}
+        obj["truncated"] = {
+            "depth": result.depth,
+            "error_below": 1e-12,
+            "error_bound": result.error_bound,
+            "note": "open-ended chains are infinite; followed to this many extra dice",
+        }
     return obj
 
 
@@ -95,8 +110,13 @@ def press_luck_row(modifier: int) -> dict:
     target = 18 + modifier - 3
     static = exact(Check("skill", "pc", modifier, target), rules)["success"]
     pressed = exact(Check("skill", "pc", modifier, target, press_luck=True), rules)["success"]
-    return {"modifier": modifier, "target": target, "p_static": float(static), "p_pressed": float(pressed),
-            "ratio": float(pressed / static)}
+    return {
+        "modifier": modifier,
+        "target": target,
+        "p_static": float(static),
+        "p_pressed": float(pressed),
+        "ratio": float(pressed / static),
+    }
 
 
 def press_luck_table(low: int = 1, high: int = 25) -> list[dict]:

@@ -29,8 +29,9 @@ def chain_depth(p_continue: Fraction) -> int:
     return depth
 
 
-def chain_distribution(faces: dict[int, Fraction], top: int, bottom: int, low: bool,
-                       depth: int) -> tuple[dict[int, Fraction], Fraction]:
+def chain_distribution(
+    faces: dict[int, Fraction], top: int, bottom: int, low: bool, depth: int
+) -> tuple[dict[int, Fraction], Fraction]:
     """The value a chain of extra dice adds, exactly, to ``depth`` dice; returns it and the mass left out.
 
     High chain: sum of dice while each shows ``top``. Low chain: the dice read as a positive sum to subtract,
@@ -38,8 +39,8 @@ def chain_distribution(faces: dict[int, Fraction], top: int, bottom: int, low: b
     """
     trigger = bottom if low else top
     result: dict[int, Fraction] = {}
-    reach = Fraction(1)   # chance of reaching the current die
-    carried = 0           # what the chain holds before the current die
+    reach = Fraction(1)  # chance of reaching the current die
+    carried = 0  # what the chain holds before the current die
     for _ in range(depth):
         for face, p in faces.items():
             if face == trigger:

@@ -104,13 +104,15 @@ class RuleSet(BaseModel):
         if not isinstance(key, str):
             raise RulesError(f"a rule-set key is text such as d20+var, not {type(key).__name__}")
         if len(key) > MAX_KEY_LENGTH:
-            raise RulesError(f"rule set {key[:30]!r}... is {len(key):,} characters long: a key is at most "
-                             f"{MAX_KEY_LENGTH} (the longest, 3d6+prad+luck+open+called, has 25)")
+            raise RulesError(
+                f"rule set {key[:30]!r}... is {len(key):,} characters long: a key is at most "
+                f"{MAX_KEY_LENGTH} (the longest, 3d6+prad+luck+open+called, has 25)"
+            )
         parts = [p.strip() for p in key.strip().split("+")]
         die = parts[0]
         if die not in DIES:
             raise RulesError(f"rule set {key!r}: unknown die {die!r} (choose from {', '.join(DIES)})")
-        fields: _KeyFields = {"die": die}      # only what the key names: the model's fields_set stays the same
+        fields: _KeyFields = {"die": die}  # only what the key names: the model's fields_set stays the same
         last = -1
         for tag in parts[1:]:
             if tag not in _ORDER:
@@ -141,28 +143,33 @@ def refuse_impossible(rules: RuleSet) -> None:
         if rules.modifiers != "static":
             raise RulesError(
                 f"rule set {rules.key!r}: fixed10 is the control where every roll is exactly a natural 10 "
-                "plus a static modifier; variable or pressed dice would make it random again")
+                "plus a static modifier; variable or pressed dice would make it random again"
+            )
         if rules.open_ended:
-            raise RulesError(f"rule set {rules.key!r}: fixed10 never rolls a natural 20 or 1, so open-ended "
-                             "rolls cannot happen")
+            raise RulesError(
+                f"rule set {rules.key!r}: fixed10 never rolls a natural 20 or 1, so open-ended rolls cannot happen"
+            )
         if rules.called_shots:
-            raise RulesError(f"rule set {rules.key!r}: a called shot presses luck (variable dice), which the "
-                             "fixed10 control does not roll")
+            raise RulesError(
+                f"rule set {rules.key!r}: a called shot presses luck (variable dice), which the "
+                "fixed10 control does not roll"
+            )
 
 
 def default_grid() -> list[RuleSet]:
     """Every combination the documents define: 2 dice x prad x 3 modifier systems x open x called = 48."""
     dice: tuple[Die, ...] = ("d20", "3d6")
-    return [RuleSet(die=d, players_roll_all=p, modifiers=m, open_ended=o, called_shots=c)
-            for d, p, m, o, c in itertools.product(dice, (False, True), MODIFIERS, (False, True), (False, True))]
+    return [
+        RuleSet(die=d, players_roll_all=p, modifiers=m, open_ended=o, called_shots=c)
+        for d, p, m, o, c in itertools.product(dice, (False, True), MODIFIERS, (False, True), (False, True))
+    ]
 
 
 def grid(**values: list) -> list[RuleSet]:
     """The product of variant values, e.g. ``grid(die=["d20", "3d6"], open_ended=[False, True])``;
     a variant not named keeps its standard value. Impossible combinations raise :class:`RulesError`."""
     names = list(values)
-    return [RuleSet(**dict(zip(names, combo, strict=True)))
-            for combo in itertools.product(*(values[n] for n in names))]
+    return [RuleSet(**dict(zip(names, combo, strict=True))) for combo in itertools.product(*(values[n] for n in names))]
 
 
 STANDARD = RuleSet()

@@ -13,8 +13,7 @@ from functools import lru_cache
 
 from arena.dice import DiceExpr, parse
 
-VARIABLE_BONUS = {1: "1", 2: "1d4", 3: "1d6", 4: "1d8", 5: "1d10", 6: "1d12", 7: "2d6", 8: "3d4", 9: "2d8",
-                  10: "1d20"}
+VARIABLE_BONUS = {1: "1", 2: "1d4", 3: "1d6", 4: "1d8", 5: "1d10", 6: "1d12", 7: "2d6", 8: "3d4", 9: "2d8", 10: "1d20"}
 """Table: Variable Bonuses (+1 to +10). Penalties mirror it (Table: Variable Penalties)."""
 REPEAT = 10
 """Starting at +-11 the pattern repeats every 10 points."""
@@ -65,5 +64,10 @@ def table_row(modifier: int) -> dict:
     """One row of ``arena odds modifiers``: dice, mean, variance, and drift of the mean from the static value."""
     die = variable_dice(modifier).exact()
     mean = die.mean()
-    return {"modifier": modifier, "dice": variable_text(modifier), "mean": float(mean),
-            "variance": float(die.variance()), "drift": float(mean - modifier)}
+    return {
+        "modifier": modifier,
+        "dice": variable_text(modifier),
+        "mean": float(mean),
+        "variance": float(die.variance()),
+        "drift": float(mean - modifier),
+    }

@@ -22,8 +22,10 @@ SHIPPED = Path(__file__).resolve().parents[2] / "bestiary" / "srd"
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m arena.srd", description="Rebuild the shipped SRD bestiary from "
-                                     "the SRD 3.5 monster chapters, or check it against them.")
+    parser = argparse.ArgumentParser(
+        prog="python -m arena.srd",
+        description="Rebuild the shipped SRD bestiary from the SRD 3.5 monster chapters, or check it against them.",
+    )
     parser.add_argument("--check", action="store_true", help="rebuild into a temporary folder and compare with OUT")
     parser.add_argument("src", type=Path, help="the folder of the SRD's Monsters*.md chapters and license.md")
     parser.add_argument("out", type=Path, nargs="?", default=SHIPPED, help=f"the bestiary folder (default {SHIPPED})")
@@ -36,8 +38,10 @@ def main(argv: list[str] | None = None) -> int:
         print(problem, file=sys.stderr)
     for line in differ:
         print(f"{args.out}/{line}")
-    print(json.dumps({"creatures": len(report.written), "errors": len(report.errors), "differ": len(differ)}),
-          file=sys.stderr if args.check else sys.stdout)
+    print(
+        json.dumps({"creatures": len(report.written), "errors": len(report.errors), "differ": len(differ)}),
+        file=sys.stderr if args.check else sys.stdout,
+    )
     return 2 if report.errors else 1 if differ else 0
 
 

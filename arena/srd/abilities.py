@@ -72,9 +72,28 @@ BOTH_CLAWS = re.compile(r"hits with (?:both|two) (\w+?)s? attacks")
 """The attack a rend needs twice: ``If a troll hits with both claw attacks``."""
 NORMAL_DAMAGE = re.compile(r"deals? normal damage|deal normal damage")
 """Where a regeneration's text says what overcomes it: ``Fire and acid deal normal damage to a troll``."""
-REGENERATION_WORDS = tuple((w, re.compile(rf"\b{w}\b")) for w in (
-    "fire", "acid", "cold", "electricity", "sonic", "bludgeoning", "piercing", "slashing", "silver", "cold iron",
-    "good", "evil", "lawful", "chaotic", "holy", "epic", "adamantine"))
+REGENERATION_WORDS = tuple(
+    (w, re.compile(rf"\b{w}\b"))
+    for w in (
+        "fire",
+        "acid",
+        "cold",
+        "electricity",
+        "sonic",
+        "bludgeoning",
+        "piercing",
+        "slashing",
+        "silver",
+        "cold iron",
+        "good",
+        "evil",
+        "lawful",
+        "chaotic",
+        "holy",
+        "epic",
+        "adamantine",
+    )
+)
 """What can overcome regeneration, each with its word's pattern (``holy`` is good)."""
 BREATH_SHAPE = re.compile(r"(?<!\d)(\d+)[- ](?:foot|feet|ft\.?)[- ](cone|line)", re.IGNORECASE)
 """A breath weapon's shape: ``60-foot cone``, ``120-foot line``."""
@@ -86,8 +105,10 @@ BREATH_ONCE = re.compile(r"once per (hour|day|minute)|(\d)/day")
 """A breath weapon of one use: ``once per day``, ``1/day``."""
 FAMILY_RECHARGE = re.compile(rf"once every ({ROLL}) rounds")
 """A family's rule for its breath weapons: ``A mephit can use its breath weapon once every 1d4 rounds``."""
-ABILITY_RIDER = re.compile(rf"^({DICE}|\d+)?\s*(str|dex|con|int|wis|cha|strength|dexterity|constitution|"
-                           r"intelligence|wisdom|charisma)\w*\s*(drain|damage)?")
+ABILITY_RIDER = re.compile(
+    rf"^({DICE}|\d+)?\s*(str|dex|con|int|wis|cha|strength|dexterity|constitution|"
+    r"intelligence|wisdom|charisma)\w*\s*(drain|damage)?"
+)
 """An attack's rider of ability damage or drain: ``1d6 Str``, ``1d4 Wisdom drain``."""
 SPELL_LIKE_NAME = re.compile(r"spell-? ?like abilit(y|ies)|psionics")
 """The entries that name a list of spell-like abilities: ``Spell-like abilities``, ``psionics``."""
@@ -126,8 +147,13 @@ class Item:
     numbers: dict = field(default_factory=dict)
 
     def as_dict(self) -> dict:
-        out = {"name": self.name[:200], "key": self.key, "kind": self.kind, "engine": self.engine,
-               "text": self.text[:600]}
+        out = {
+            "name": self.name[:200],
+            "key": self.key,
+            "kind": self.kind,
+            "engine": self.engine,
+            "text": self.text[:600],
+        }
         for k in ("save", "dc", "damage", "amount"):
             if self.numbers.get(k) is not None:
                 out[k] = self.numbers[k]
@@ -192,11 +218,19 @@ def described(ctx: Reading, name: str) -> Cell | None:
     return cell
 
 
-def _item(entry: Entry, key: str, engine: str, desc: Cell | None = None, notes: str = "",
-          numbers: dict | None = None) -> Item:
+def _item(
+    entry: Entry, key: str, engine: str, desc: Cell | None = None, notes: str = "", numbers: dict | None = None
+) -> Item:
     text = entry.shown if desc is None else f"{entry.shown} -- {desc.text.strip()[:400]}"
-    return Item(name=entry.shown, key=key, kind=entry.kind, engine=engine, text=text, notes=notes,
-                numbers=numbers if numbers is not None else ability_numbers(desc.text if desc else None, entry.shown))
+    return Item(
+        name=entry.shown,
+        key=key,
+        kind=entry.kind,
+        engine=engine,
+        text=text,
+        notes=notes,
+        numbers=numbers if numbers is not None else ability_numbers(desc.text if desc else None, entry.shown),
+    )
 
 
 # --------------------------------------------------------------------------------------------- the readers
@@ -205,23 +239,40 @@ def _damage_reduction(ctx: Reading, entry: Entry, fx: Effects) -> list[Item] | N
         return None
     m = DAMAGE_REDUCTION.search(entry.low)
     if not m:
-        ctx.notes.add("unread", entry_field(entry.kind), ctx.cell, f"damage reduction {entry.shown!r} not read",
-                      entry.shown)
+        ctx.notes.add(
+            "unread", entry_field(entry.kind), ctx.cell, f"damage reduction {entry.shown!r} not read", entry.shown
+        )
         return [_item(entry, "damage reduction", "ignored", notes="not read")]
     amount, rest = number(m.group(1)), m.group(2).strip().strip(".").lower()
     both = " and " in rest
-    words = [] if rest in ("-", "--", "—", "–", "") else \
-        [w.strip() for w in rest.split(" and ")] if both else [w.strip() for w in DR_OR.split(rest) if w.strip()]
+    words = (
+        []
+        if rest in ("-", "--", "—", "–", "")
+        else [w.strip() for w in rest.split(" and ")]
+        if both
+        else [w.strip() for w in DR_OR.split(rest) if w.strip()]
+    )
     unknown = [w for w in words if w not in DR_WORDS]
     if unknown:
-        ctx.notes.add("guess", entry_field(entry.kind), ctx.cell, f"damage reduction {entry.shown!r}: "
-                                                                  f"{', '.join(unknown)} not a material the model "
-                                                                  "knows: left out", entry.shown)
+        ctx.notes.add(
+            "guess",
+            entry_field(entry.kind),
+            ctx.cell,
+            f"damage reduction {entry.shown!r}: {', '.join(unknown)} not a material the model knows: left out",
+            entry.shown,
+        )
         words = [w for w in words if w in DR_WORDS]
     if both:
         fx.damage_reduction = {"amount": amount, "overcome_by": words, "all_needed": True}
-        return [_item(entry, "damage reduction (a and b)", "modelled", notes=f"damage_reduction: only a weapon "
-                      f"that is {' and '.join(words)} bypasses it (all_needed)", numbers={"amount": amount})]
+        return [
+            _item(
+                entry,
+                "damage reduction (a and b)",
+                "modelled",
+                notes=f"damage_reduction: only a weapon that is {' and '.join(words)} bypasses it (all_needed)",
+                numbers={"amount": amount},
+            )
+        ]
     fx.damage_reduction = {"amount": amount, "overcome_by": words}
     return [_item(entry, "damage reduction", "modelled", notes="damage_reduction", numbers={"amount": amount})]
 
@@ -231,8 +282,9 @@ def _spell_resistance(ctx: Reading, entry: Entry, fx: Effects) -> list[Item] | N
     if m is None:
         return None
     fx.spell_resistance = number(m.group(2))
-    return [_item(entry, "spell resistance", "modelled", notes="spell_resistance",
-                  numbers={"amount": fx.spell_resistance})]
+    return [
+        _item(entry, "spell resistance", "modelled", notes="spell_resistance", numbers={"amount": fx.spell_resistance})
+    ]
 
 
 def _fast_healing(ctx: Reading, entry: Entry, fx: Effects) -> list[Item] | None:
@@ -259,8 +311,10 @@ def _regeneration(ctx: Reading, entry: Entry, fx: Effects) -> list[Item] | None:
     if not overcome:
         if "no form of attack" in text:
             guess = ["epic"]
-            message = (f"regeneration {amount}: no form of attack deals normal damage; the model needs one: epic "
-                       "(nothing a party below epic levels has)")
+            message = (
+                f"regeneration {amount}: no form of attack deals normal damage; the model needs one: epic "
+                "(nothing a party below epic levels has)"
+            )
         else:
             guess = ["fire", "acid"]
             message = f"regeneration {amount}: what deals normal damage not read: fire and acid"
@@ -279,8 +333,7 @@ def _resistance(ctx: Reading, entry: Entry, fx: Effects) -> list[Item] | None:
         if energy in ("fire", "cold", "acid", "electricity", "sonic"):
             fx.energy_resistance[energy] = max(fx.energy_resistance.get(energy, 0), number(amount))
     if not found:
-        ctx.notes.add("unread", entry_field(entry.kind), ctx.cell, f"resistance {entry.shown!r} not read",
-                      entry.shown)
+        ctx.notes.add("unread", entry_field(entry.kind), ctx.cell, f"resistance {entry.shown!r} not read", entry.shown)
     return [_item(entry, "energy resistance", "modelled" if found else "ignored", notes="energy_resistance")]
 
 
@@ -301,8 +354,9 @@ def _immunities(ctx: Reading, entry: Entry, fx: Effects) -> list[Item] | None:
     if modelled:
         items.append(_item(entry, "immunity", "modelled", notes=f"immunities: {', '.join(modelled)}"))
     if no_effect:
-        items.append(_item(entry, "immunity (no effect)", "no effect",
-                           notes=f"nothing in a fight does {', '.join(no_effect)}"))
+        items.append(
+            _item(entry, "immunity (no effect)", "no effect", notes=f"nothing in a fight does {', '.join(no_effect)}")
+        )
     return items
 
 
@@ -329,8 +383,9 @@ def _rend(ctx: Reading, entry: Entry, fx: Effects) -> list[Item]:
     desc = described(ctx, "rend")
     dmg = ENTRY_DICE.search(entry.low)
     if not dmg:
-        ctx.notes.add("unread", entry_field(entry.kind), ctx.cell, "rend without damage dice: not modelled",
-                      entry.shown)
+        ctx.notes.add(
+            "unread", entry_field(entry.kind), ctx.cell, "rend without damage dice: not modelled", entry.shown
+        )
         return [_item(entry, "rend", "ignored", desc, "no damage dice")]
     both = BOTH_CLAWS.search(desc.text) if desc else None
     fx.rend = {"damage": dice_text(dmg.group(1)), "attack": both.group(1).lower() if both else "claw"}
@@ -345,7 +400,7 @@ def _trip(ctx: Reading, entry: Entry, fx: Effects) -> list[Item]:
 def _sneak_attack(ctx: Reading, entry: Entry, fx: Effects) -> list[Item] | None:
     dmg = ENTRY_DICE.search(entry.low)
     if not dmg:
-        return None                                 # the vocabulary's
+        return None  # the vocabulary's
     fx.sneak_attack = dmg.group(1)
     return [_item(entry, "sneak attack", "modelled", notes="sneak_attack on every attack")]
 
@@ -353,13 +408,27 @@ def _sneak_attack(ctx: Reading, entry: Entry, fx: Effects) -> list[Item] | None:
 def _natural_cunning(ctx: Reading, entry: Entry, fx: Effects) -> list[Item]:
     """A minotaur's: immune to maze, never caught flat-footed."""
     fx.immunities.append("maze")
-    return [_item(entry, "natural cunning", "modelled", described(ctx, "natural cunning"),
-                  "immunities: maze; never flat-footed: its flat-footed AC is its AC")]
+    return [
+        _item(
+            entry,
+            "natural cunning",
+            "modelled",
+            described(ctx, "natural cunning"),
+            "immunities: maze; never flat-footed: its flat-footed AC is its AC",
+        )
+    ]
 
 
 def _augmented_critical(ctx: Reading, entry: Entry, fx: Effects) -> list[Item]:
-    return [_item(entry, "augmented critical", "modelled", described(ctx, "augmented critical"),
-                  "the threat range and multiplier are in the attack")]
+    return [
+        _item(
+            entry,
+            "augmented critical",
+            "modelled",
+            described(ctx, "augmented critical"),
+            "the threat range and multiplier are in the attack",
+        )
+    ]
 
 
 def _breath(ctx: Reading, entry: Entry, fx: Effects) -> list[Item]:
@@ -374,16 +443,32 @@ def _breath(ctx: Reading, entry: Entry, fx: Effects) -> list[Item]:
     shape = BREATH_SHAPE.search(text)
     dmg = BREATH_DAMAGE.search(text)
     if not shape or not dmg or "dc" not in numbers:
-        return [_item(entry, "breath weapon (non-damage)" if not dmg else "breath weapon", "ignored", desc,
-                      "not a cone or line of hit-point damage the engine's breath weapon covers", numbers)]
+        return [
+            _item(
+                entry,
+                "breath weapon (non-damage)" if not dmg else "breath weapon",
+                "ignored",
+                desc,
+                "not a cone or line of hit-point damage the engine's breath weapon covers",
+                numbers,
+            )
+        ]
     damage, damage_type = dice_text(dmg.group(1)), dmg.group(2)
     if damage_type is None:
         damage_type = "bludgeoning"
-        ctx.notes.add("guess", "Special Attacks", ctx.cell, "breath weapon: untyped damage read as bludgeoning",
-                      text[:200])
-    fx.breath_weapon = {"shape": shape.group(2).lower(), "length_ft": number(shape.group(1)), "damage": damage,
-                        "damage_type": damage_type, "save": numbers.get("save", "ref"), "dc": numbers["dc"],
-                        "recharge": _breath_recharge(ctx, text), "half_on_save": "half" in text.lower()}
+        ctx.notes.add(
+            "guess", "Special Attacks", ctx.cell, "breath weapon: untyped damage read as bludgeoning", text[:200]
+        )
+    fx.breath_weapon = {
+        "shape": shape.group(2).lower(),
+        "length_ft": number(shape.group(1)),
+        "damage": damage,
+        "damage_type": damage_type,
+        "save": numbers.get("save", "ref"),
+        "dc": numbers["dc"],
+        "recharge": _breath_recharge(ctx, text),
+        "half_on_save": "half" in text.lower(),
+    }
     numbers["damage"] = damage
     return [_item(entry, "breath weapon", "modelled", desc, "breath_weapon", numbers)]
 
@@ -393,11 +478,17 @@ def _breath_recharge(ctx: Reading, text: str) -> str:
     if recharge:
         return dice_text(recharge.group(1))
     if once:
-        ctx.notes.add("changed", "Special Attacks", ctx.cell, "breath weapon usable once per fight: recharge 100 "
-                                                              "rounds", text[:200])
+        ctx.notes.add(
+            "changed",
+            "Special Attacks",
+            ctx.cell,
+            "breath weapon usable once per fight: recharge 100 rounds",
+            text[:200],
+        )
         return "100"
-    general = next((c.text for c in ctx.block.description if "breath weapon once every" in c.text.lower()), None) \
-        or rule_above(ctx.block, rf"breath weapon once every {ROLL} rounds")
+    general = next(
+        (c.text for c in ctx.block.description if "breath weapon once every" in c.text.lower()), None
+    ) or rule_above(ctx.block, rf"breath weapon once every {ROLL} rounds")
     gm = FAMILY_RECHARGE.search(general) if general else None
     if not gm:
         ctx.notes.add("guess", "Special Attacks", ctx.cell, "breath weapon: no recharge given: 1d4 rounds", text[:200])
@@ -407,13 +498,25 @@ def _breath_recharge(ctx: Reading, text: str) -> str:
 EntryReader = Callable[[Reading, Entry, Effects], "list[Item] | None"]
 """An entry's reader: its items, or None when the entry is not its own (the next reader's, or the vocabulary's)."""
 
-ENTRY_READERS: tuple[EntryReader, ...] = (_damage_reduction, _spell_resistance, _fast_healing, _regeneration,
-                                          _resistance, _immunities, _vulnerabilities)
+ENTRY_READERS: tuple[EntryReader, ...] = (
+    _damage_reduction,
+    _spell_resistance,
+    _fast_healing,
+    _regeneration,
+    _resistance,
+    _immunities,
+    _vulnerabilities,
+)
 """The entries read by what they start with (``DR 10/magic``, ``SR 18``, ``immunity to fire``), in order: the first
 reader that takes the entry reads it."""
 NAMED_READERS: dict[str, EntryReader] = {
-    **dict.fromkeys(TRAITS, _traits), "rend": _rend, "trip": _trip, "sneak attack": _sneak_attack,
-    "natural cunning": _natural_cunning, "augmented critical": _augmented_critical, "breath weapon": _breath,
+    **dict.fromkeys(TRAITS, _traits),
+    "rend": _rend,
+    "trip": _trip,
+    "sneak attack": _sneak_attack,
+    "natural cunning": _natural_cunning,
+    "augmented critical": _augmented_critical,
+    "breath weapon": _breath,
 }
 """The entries read by their name (:attr:`Entry.name`)."""
 
@@ -439,14 +542,19 @@ def _from_vocabulary(ctx: Reading, entry: Entry) -> list[Item]:
         return [_item(entry, key, "no effect", notes=note)]
     key = key_in(name, IGNORED) or (name if name in KNOWN_IGNORED else None)
     desc = described(ctx, name)
-    if key == "spell-like abilities" and desc is not None and EX_OR_SU.search(desc.text[:80]) \
-            and not SPELL_LIKE_NAME.fullmatch(name):
-        key = name                              # a balor's whip "Entangle (Ex)" is not the spell
+    if (
+        key == "spell-like abilities"
+        and desc is not None
+        and EX_OR_SU.search(desc.text[:80])
+        and not SPELL_LIKE_NAME.fullmatch(name)
+    ):
+        key = name  # a balor's whip "Entangle (Ex)" is not the spell
     if key:
         return [_item(entry, key, "ignored", desc)]
     if desc is not None or name in described_abilities(ctx.block):
-        return [_item(entry, name, "ignored", desc, "not in the importer's vocabulary: counted as mattering in a "
-                                                    "fight")]
+        return [
+            _item(entry, name, "ignored", desc, "not in the importer's vocabulary: counted as mattering in a fight")
+        ]
     raise UnknownAbility(entry.shown)
 
 
@@ -458,8 +566,10 @@ def read_abilities(ctx: Reading) -> Effects:
     total = sum(map(len, entries.values()))
     if total > MAX_IMPORT_ABILITIES:
         ctx.at(max(entries, key=lambda k: len(entries[k])))
-        raise ctx.error(f"{total:,} special attacks and qualities: more than a stat block may list (the limit is "
-                        f"{MAX_IMPORT_ABILITIES})")
+        raise ctx.error(
+            f"{total:,} special attacks and qualities: more than a stat block may list (the limit is "
+            f"{MAX_IMPORT_ABILITIES})"
+        )
     for field_name, kind in (("Special Attacks", "attack"), ("Special Qualities", "quality")):
         ctx.at(field_name)
         for text in entries[field_name]:
@@ -467,11 +577,22 @@ def read_abilities(ctx: Reading) -> Effects:
             try:
                 items = read_entry(ctx, entry, effects)
             except UnknownAbility as err:
-                ctx.note("unread", f"unknown special ability {err.name!r}: not an SRD ability the importer knows, "
-                                   f"and the text describes no '{err.name} (Ex/Su/Sp): ...'; counted as ignored",
-                         err.name)
-                items = [Item(name=err.name[:200], key=entry_name(err.name)[:200] or "unknown", kind=kind,
-                              engine="ignored", text=err.name, notes="unknown to the importer")]
+                ctx.note(
+                    "unread",
+                    f"unknown special ability {err.name!r}: not an SRD ability the importer knows, "
+                    f"and the text describes no '{err.name} (Ex/Su/Sp): ...'; counted as ignored",
+                    err.name,
+                )
+                items = [
+                    Item(
+                        name=err.name[:200],
+                        key=entry_name(err.name)[:200] or "unknown",
+                        kind=kind,
+                        engine="ignored",
+                        text=err.name,
+                        notes="unknown to the importer",
+                    )
+                ]
             effects.abilities.extend(item.as_dict() for item in items)
     return effects
 
@@ -489,12 +610,16 @@ def attack_riders(ctx: Reading, routines: list[list[AttackRead]]) -> list[dict]:
                 key: str | None
                 if m and m.group(2):
                     key = "ability drain" if m.group(3) == "drain" else "ability damage"
-                    item = Item(name=rider, key=key, kind="attack", engine="ignored", text=attack.text,
-                                numbers={"damage": dice_text(m.group(1))} if m.group(1) and "d" in m.group(1)
-                                else {})
+                    item = Item(
+                        name=rider,
+                        key=key,
+                        kind="attack",
+                        engine="ignored",
+                        text=attack.text,
+                        numbers={"damage": dice_text(m.group(1))} if m.group(1) and "d" in m.group(1) else {},
+                    )
                 else:
-                    key = key_in(name, IGNORED) or key_in(name, NO_EFFECT) or (name if name in KNOWN_IGNORED
-                                                                               else None)
+                    key = key_in(name, IGNORED) or key_in(name, NO_EFFECT) or (name if name in KNOWN_IGNORED else None)
                     if key is None:
                         key = key_in(entry_name(attack.name), IGNORED) or name
                     status = "no effect" if key_in(name, NO_EFFECT) else "ignored"

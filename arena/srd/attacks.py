@@ -20,52 +20,183 @@ from arena.srd.text import clean, dice_text, drop_parens, is_dash, number, signe
 NATURAL_DAMAGE_TYPES: dict[str, tuple[str, ...]] = {
     # SRD 3.5 "Natural Weapons": bite (bludgeoning, piercing and slashing), claw or talon (piercing and slashing),
     # gore (piercing), slap or slam (bludgeoning), sting (piercing), tentacle (bludgeoning)
-    "bite": ("bludgeoning", "piercing", "slashing"), "claw": ("piercing", "slashing"),
-    "talon": ("piercing", "slashing"), "rake": ("piercing", "slashing"), "gore": ("piercing",),
-    "horn": ("piercing",), "tusk": ("piercing", "slashing"), "sting": ("piercing",), "stinger": ("piercing",),
-    "tail sting": ("piercing",), "spike": ("piercing",), "quill": ("piercing",), "slam": ("bludgeoning",),
-    "slap": ("bludgeoning",), "tail slap": ("bludgeoning",), "tail": ("bludgeoning",), "wing": ("bludgeoning",),
-    "hoof": ("bludgeoning",), "stamp": ("bludgeoning",), "tentacle": ("bludgeoning",), "arm": ("bludgeoning",),
-    "fist": ("bludgeoning",), "ram": ("bludgeoning",), "butt": ("bludgeoning",), "head butt": ("bludgeoning",),
-    "pincer": ("bludgeoning",), "pincers": ("bludgeoning",), "snake": ("bludgeoning", "piercing", "slashing"),
-    "tongue": ("bludgeoning",), "unarmed strike": ("bludgeoning",), "rock": ("bludgeoning",),
-    "hair": ("bludgeoning",), "tendril": ("bludgeoning",), "foreclaw": ("piercing", "slashing"),
-    "rake claw": ("piercing", "slashing"), "crush": ("bludgeoning",), "trample": ("bludgeoning",),
-    "swarm": ("bludgeoning", "piercing", "slashing"), "beak": ("piercing",), "mandible": ("piercing", "slashing"),
-    "leg": ("bludgeoning",), "lash": ("bludgeoning",), "bite attack": ("bludgeoning", "piercing", "slashing"),
+    "bite": ("bludgeoning", "piercing", "slashing"),
+    "claw": ("piercing", "slashing"),
+    "talon": ("piercing", "slashing"),
+    "rake": ("piercing", "slashing"),
+    "gore": ("piercing",),
+    "horn": ("piercing",),
+    "tusk": ("piercing", "slashing"),
+    "sting": ("piercing",),
+    "stinger": ("piercing",),
+    "tail sting": ("piercing",),
+    "spike": ("piercing",),
+    "quill": ("piercing",),
+    "slam": ("bludgeoning",),
+    "slap": ("bludgeoning",),
+    "tail slap": ("bludgeoning",),
+    "tail": ("bludgeoning",),
+    "wing": ("bludgeoning",),
+    "hoof": ("bludgeoning",),
+    "stamp": ("bludgeoning",),
+    "tentacle": ("bludgeoning",),
+    "arm": ("bludgeoning",),
+    "fist": ("bludgeoning",),
+    "ram": ("bludgeoning",),
+    "butt": ("bludgeoning",),
+    "head butt": ("bludgeoning",),
+    "pincer": ("bludgeoning",),
+    "pincers": ("bludgeoning",),
+    "snake": ("bludgeoning", "piercing", "slashing"),
+    "tongue": ("bludgeoning",),
+    "unarmed strike": ("bludgeoning",),
+    "rock": ("bludgeoning",),
+    "hair": ("bludgeoning",),
+    "tendril": ("bludgeoning",),
+    "foreclaw": ("piercing", "slashing"),
+    "rake claw": ("piercing", "slashing"),
+    "crush": ("bludgeoning",),
+    "trample": ("bludgeoning",),
+    "swarm": ("bludgeoning", "piercing", "slashing"),
+    "beak": ("piercing",),
+    "mandible": ("piercing", "slashing"),
+    "leg": ("bludgeoning",),
+    "lash": ("bludgeoning",),
+    "bite attack": ("bludgeoning", "piercing", "slashing"),
 }
 """Damage types of natural attacks (SRD 3.5 Monster Manual, Natural Weapons)."""
 
 WEAPON_DAMAGE_TYPES: dict[str, tuple[str, ...]] = {
-    **{w: ("slashing",) for w in ("longsword", "greatsword", "scimitar", "falchion", "battleaxe", "greataxe",
-                                  "handaxe", "dwarven waraxe", "waraxe", "glaive", "guisarme", "kukri", "sickle",
-                                  "whip", "throwing axe", "bastard sword", "sword", "axe", "orc double axe",
-                                  "double axe", "two-bladed sword", "scythe blade", "sword of", "saber",
-                                  "holy avenger", "greatscimitar", "vorpal")},
-    **{w: ("piercing",) for w in ("longspear", "spear", "shortspear", "trident", "javelin", "short sword",
-                                  "rapier", "lance", "ranseur", "pick", "heavy pick", "light pick", "dart",
-                                  "shuriken", "longbow", "shortbow", "composite longbow", "composite shortbow",
-                                  "bow", "crossbow", "light crossbow", "heavy crossbow", "hand crossbow",
-                                  "repeating crossbow", "arrow", "spiked chain", "punching dagger", "gnome hooked",
-                                  "hooked hammer", "barbs", "harpoon", "spiked gauntlet")},
-    **{w: ("bludgeoning",) for w in ("flail", "heavy flail", "light flail", "dire flail", "mace", "heavy mace",
-                                     "light mace", "club", "greatclub", "quarterstaff", "warhammer",
-                                     "light hammer", "hammer", "maul", "sling", "sap", "gauntlet", "bolas",
-                                     "staff", "sling bullet", "throwing hammer", "gnome hooked hammer")},
-    "morningstar": ("bludgeoning", "piercing"), "dagger": ("piercing", "slashing"), "halberd": ("piercing", "slashing"),
-    "scythe": ("piercing", "slashing"), "chain": ("piercing", "slashing"), "bardiche": ("slashing",),
+    **{
+        w: ("slashing",)
+        for w in (
+            "longsword",
+            "greatsword",
+            "scimitar",
+            "falchion",
+            "battleaxe",
+            "greataxe",
+            "handaxe",
+            "dwarven waraxe",
+            "waraxe",
+            "glaive",
+            "guisarme",
+            "kukri",
+            "sickle",
+            "whip",
+            "throwing axe",
+            "bastard sword",
+            "sword",
+            "axe",
+            "orc double axe",
+            "double axe",
+            "two-bladed sword",
+            "scythe blade",
+            "sword of",
+            "saber",
+            "holy avenger",
+            "greatscimitar",
+            "vorpal",
+        )
+    },
+    **{
+        w: ("piercing",)
+        for w in (
+            "longspear",
+            "spear",
+            "shortspear",
+            "trident",
+            "javelin",
+            "short sword",
+            "rapier",
+            "lance",
+            "ranseur",
+            "pick",
+            "heavy pick",
+            "light pick",
+            "dart",
+            "shuriken",
+            "longbow",
+            "shortbow",
+            "composite longbow",
+            "composite shortbow",
+            "bow",
+            "crossbow",
+            "light crossbow",
+            "heavy crossbow",
+            "hand crossbow",
+            "repeating crossbow",
+            "arrow",
+            "spiked chain",
+            "punching dagger",
+            "gnome hooked",
+            "hooked hammer",
+            "barbs",
+            "harpoon",
+            "spiked gauntlet",
+        )
+    },
+    **{
+        w: ("bludgeoning",)
+        for w in (
+            "flail",
+            "heavy flail",
+            "light flail",
+            "dire flail",
+            "mace",
+            "heavy mace",
+            "light mace",
+            "club",
+            "greatclub",
+            "quarterstaff",
+            "warhammer",
+            "light hammer",
+            "hammer",
+            "maul",
+            "sling",
+            "sap",
+            "gauntlet",
+            "bolas",
+            "staff",
+            "sling bullet",
+            "throwing hammer",
+            "gnome hooked hammer",
+        )
+    },
+    "morningstar": ("bludgeoning", "piercing"),
+    "dagger": ("piercing", "slashing"),
+    "halberd": ("piercing", "slashing"),
+    "scythe": ("piercing", "slashing"),
+    "chain": ("piercing", "slashing"),
+    "bardiche": ("slashing",),
 }
 """Damage types of the SRD 3.5 weapons a stat block names."""
 
-RANGED_WORDS = ("bow", "crossbow", "javelin", "sling", "dart", "shuriken", "rock", "spit", "bolas", "net",
-                "ray", "arrow", "spine", "throwing", "spear (thrown)")
+RANGED_WORDS = (
+    "bow",
+    "crossbow",
+    "javelin",
+    "sling",
+    "dart",
+    "shuriken",
+    "rock",
+    "spit",
+    "bolas",
+    "net",
+    "ray",
+    "arrow",
+    "spine",
+    "throwing",
+    "spear (thrown)",
+)
 """Words of an attack's name that make it ranged when the cell says neither melee nor ranged."""
 COUNT_WORDS = {w: n for w, n in (("two", 2), ("three", 3), ("four", 4), ("five", 5), ("six", 6))}
 """An attack's count written as a word: ``two claws +5 melee``."""
 MATERIALS = ("adamantine", "cold iron", "silver")
 """The special materials an attack's name may give its weapon: ``cold iron greatsword``."""
-ELEMENT_NAMES = tuple((w, re.compile(rf"\b{w}\b")) for w in ("electricity", "fire", "cold", "acid", "sonic",
-                                                                 "lightning"))
+ELEMENT_NAMES = tuple(
+    (w, re.compile(rf"\b{w}\b")) for w in ("electricity", "fire", "cold", "acid", "sonic", "lightning")
+)
 """Energies an attack's name can carry, each with its word's pattern: ``electricity ray``, ``fire touch``."""
 SWARM = re.compile(r"swarm\b", re.IGNORECASE)
 """A swarm's attack: ``Swarm (2d6)``."""
@@ -73,12 +204,18 @@ SWARM = re.compile(r"swarm\b", re.IGNORECASE)
 BONUSES = r"[+-]\s?\d+(?:\s*/\s*[+-]\s?\d+){0,12}"
 """An attack's bonuses, the iterative ones too: ``+9``, ``+17/+12``; at most 13 of them, so that a cell of thousands
 of ``+1/`` is refused in linear time."""
-ATTACK = re.compile(rf"^(?:(?P<count>\d+)\s+)?(?P<name>.{{0,200}}?)\s*(?P<bonus>{BONUSES})\s*\*?\s*"
-                    r"(?:(?P<kind>melee|ranged)\s*(?P<touch>touch)?)?\s*\*?\s*\((?P<damage>.*)\)\s*\*?$", re.IGNORECASE)
+ATTACK = re.compile(
+    rf"^(?:(?P<count>\d+)\s+)?(?P<name>.{{0,200}}?)\s*(?P<bonus>{BONUSES})\s*\*?\s*"
+    r"(?:(?P<kind>melee|ranged)\s*(?P<touch>touch)?)?\s*\*?\s*\((?P<damage>.*)\)\s*\*?$",
+    re.IGNORECASE,
+)
 """One attack: ``2 claws +9 melee (1d6+6)``, ``incorporeal touch +3 melee touch (1d6 Str)``. The name (the SRD's
 longest is 60 characters) and the bonuses are bounded: a hostile cell is not rescanned from every position."""
-NO_DAMAGE = re.compile(rf"^(?:(?P<count>\d+)\s+)?(?P<name>[^()]{{0,200}}?)\s*(?P<bonus>{BONUSES})\s*"
-                       r"(?P<kind>melee|ranged)\s*(?P<touch>touch)?\s*$", re.IGNORECASE)
+NO_DAMAGE = re.compile(
+    rf"^(?:(?P<count>\d+)\s+)?(?P<name>[^()]{{0,200}}?)\s*(?P<bonus>{BONUSES})\s*"
+    r"(?P<kind>melee|ranged)\s*(?P<touch>touch)?\s*$",
+    re.IGNORECASE,
+)
 """An attack without damage in parentheses: ``web +11 ranged``, ``eye ray +8 ranged touch``."""
 AUTOMATIC = re.compile(r"^(?P<name>swarm|[a-z ]+?)\s*\((?P<damage>[^()]*)\)\s*$", re.IGNORECASE)
 """An attack with no attack roll: a swarm's ``Swarm (2d6 plus poison)``."""
@@ -103,10 +240,12 @@ RIDER = re.compile(rf"^({DICE}|\d+)\s+(.*)$")
 """A rider of dice and what they are: ``1d6 fire``, ``2d6 acid``."""
 WORD_DAMAGE = re.compile(r"\bdamage\b")
 """The word ``damage`` in a rider (``1d6 fire damage``)."""
-NOT_THE_NAME = re.compile(r"\b(masterwork|mwk|huge|large|gargantuan|colossal|small|tiny|medium|flaming|frost|shock|"
-                          r"keen|unholy|holy|axiomatic|anarchic|burst|icy|thundering|wounding|vorpal|defending|"
-                          r"speed|greater|lesser|dancing|returning|cold iron|silver|adamantine|alchemical|"
-                          r"incorporeal|primary|secondary|flurry of|with|spiked)\b")
+NOT_THE_NAME = re.compile(
+    r"\b(masterwork|mwk|huge|large|gargantuan|colossal|small|tiny|medium|flaming|frost|shock|"
+    r"keen|unholy|holy|axiomatic|anarchic|burst|icy|thundering|wounding|vorpal|defending|"
+    r"speed|greater|lesser|dancing|returning|cold iron|silver|adamantine|alchemical|"
+    r"incorporeal|primary|secondary|flurry of|with|spiked)\b"
+)
 """Words of an attack's name that are not what it is: ``masterwork``, ``flaming``, ``Huge`` (``Huge flaming
 greatsword`` is a greatsword)."""
 ENHANCED_NAME = re.compile(r"^[+]\d+\s+")
@@ -117,8 +256,11 @@ COMMA_BEFORE_DAMAGE = re.compile(r",\s*\(")
 """``Slam+2 melee, (1d6+1)``: the conversion's comma before the damage."""
 CRITICAL_OUTSIDE = re.compile(r"\)\s*(/\s*(?:x\s*\d|\d+-20)(?:\s*/\s*x\s*\d)?)")
 """``(1d6-2)/x3``: the critical outside the parentheses."""
-HARMLESS_RIDER = re.compile(rf"^(?:{DICE}|\d+)\s+(?:str|dex|con|int|wis|cha)\w*(?:\s+(?:damage|drain))?$"
-                            r"|^paralysis$|^attach$", re.IGNORECASE)
+HARMLESS_RIDER = re.compile(
+    rf"^(?:{DICE}|\d+)\s+(?:str|dex|con|int|wis|cha)\w*(?:\s+(?:damage|drain))?$"
+    r"|^paralysis$|^attach$",
+    re.IGNORECASE,
+)
 """What a hit of an attack that deals no hit-point damage does, when it is something the engine models on a hit:
 ability damage or drain (a shadow's ``1d6 Str``), paralysis (a mohrg's tongue), attach (a stirge's touch)."""
 
@@ -134,7 +276,7 @@ def damage_types_of(name: str) -> tuple[tuple[str, ...], bool]:
     words = base.split()
     for n in range(len(words), 0, -1):
         for start in range(0, len(words) - n + 1):
-            phrase = " ".join(words[start:start + n])
+            phrase = " ".join(words[start : start + n])
             for table in (WEAPON_DAMAGE_TYPES, NATURAL_DAMAGE_TYPES):
                 for key in (phrase, singular(phrase)):
                     if key in table:
@@ -175,9 +317,9 @@ def read_damage(text: str) -> tuple[str | None, int, int, list[str]]:
             multiplier = number(x.group(1))
         tail = m.group(3).strip()
         energy = energy_of(tail) if tail else None
-        if energy:                                  # "1d6 fire": the whole damage is energy
+        if energy:  # "1d6 fire": the whole damage is energy
             riders.insert(0, f"@type {energy}")
-        elif tail:                                  # "1d6 Str", "1d4 Wisdom drain"
+        elif tail:  # "1d6 Str", "1d4 Wisdom drain"
             riders.insert(0, f"{dice} {tail}")
             dice = None
     else:
@@ -231,16 +373,31 @@ def _without_roll(text: str) -> AttackRead | None:
     """An attack of no damage (``web +11 ranged``) or of no attack roll (a swarm's ``Swarm (2d6 plus poison)``)."""
     if nd := NO_DAMAGE.match(text):
         name = nd.group("name").strip().lower()
-        return AttackRead(name=name, count=number(nd.group("count") or 1),
-                          bonuses=tuple(signed(b) for b in SPLIT_BONUSES.split(nd.group("bonus"))),
-                          kind=nd.group("kind").lower(), touch=bool(nd.group("touch")), damage=None,
-                          damage_types=("bludgeoning",), riders=(name,), text=text)
+        return AttackRead(
+            name=name,
+            count=number(nd.group("count") or 1),
+            bonuses=tuple(signed(b) for b in SPLIT_BONUSES.split(nd.group("bonus"))),
+            kind=nd.group("kind").lower(),
+            touch=bool(nd.group("touch")),
+            damage=None,
+            damage_types=("bludgeoning",),
+            riders=(name,),
+            text=text,
+        )
     if auto := AUTOMATIC.match(text):
         name = auto.group("name").strip().lower()
         riders = tuple(r.strip() for r in top_level_split(auto.group("damage"), (" plus ",))[1:])
-        return AttackRead(name=name, count=1, bonuses=(0,), kind="melee", touch=False, damage=None,
-                          damage_types=("bludgeoning",), riders=(f"{name} (automatic hit, {auto.group('damage')})",
-                                                              *riders), text=text)
+        return AttackRead(
+            name=name,
+            count=1,
+            bonuses=(0,),
+            kind="melee",
+            touch=False,
+            damage=None,
+            damage_types=("bludgeoning",),
+            riders=(f"{name} (automatic hit, {auto.group('damage')})", *riders),
+            text=text,
+        )
     return None
 
 
@@ -251,7 +408,7 @@ def _read_one_attack(ctx: Reading, text: str) -> AttackRead | None:
     work = text
     if pre and "(" in pre.group(1) and not BONUS_AND_KIND.search(pre.group(1)):
         inner_name = pre.group(1)
-        work = "X " + text[pre.end():]
+        work = "X " + text[pre.end() :]
     m = ATTACK.match(work)
     if not m:
         found = _without_roll(text)
@@ -281,14 +438,28 @@ def _read_one_attack(ctx: Reading, text: str) -> AttackRead | None:
     types, extra, extra_type, other = _typed(ctx, name, lname, dice, riders, text)
     if dice is not None:
         dice = _minimum_one(ctx, dice, name, text)
-    return AttackRead(name=lname, count=count, bonuses=bonuses, kind=kind,
-                      touch=bool(m.group("touch")) or "touch" in lname, damage=dice, damage_types=types,
-                      threat=threat, multiplier=multiplier, extra_damage=extra, extra_damage_type=extra_type,
-                      riders=tuple(other), text=text, enhancement=enhancement, materials=materials)
+    return AttackRead(
+        name=lname,
+        count=count,
+        bonuses=bonuses,
+        kind=kind,
+        touch=bool(m.group("touch")) or "touch" in lname,
+        damage=dice,
+        damage_types=types,
+        threat=threat,
+        multiplier=multiplier,
+        extra_damage=extra,
+        extra_damage_type=extra_type,
+        riders=tuple(other),
+        text=text,
+        enhancement=enhancement,
+        materials=materials,
+    )
 
 
-def _typed(ctx: Reading, name: str, lname: str, dice: str | None, riders: list[str],
-           text: str) -> tuple[tuple[str, ...], str | None, str | None, list[str]]:
+def _typed(
+    ctx: Reading, name: str, lname: str, dice: str | None, riders: list[str], text: str
+) -> tuple[tuple[str, ...], str | None, str | None, list[str]]:
     """(damage types, extra damage, its energy, other riders) of an attack: the energy of its damage (``1d6
     fire``), else of its name (``electricity ray``), else its weapon's or natural attack's types; the first rider of
     energy dice (``plus 1d6 fire``) is its extra damage."""
@@ -314,8 +485,12 @@ def _typed(ctx: Reading, name: str, lname: str, dice: str | None, riders: list[s
     elif ("touch" in lname or "ray" in lname) and not known:
         types = ("force",)
         if dice is not None:
-            ctx.note("guess", f"{name}: untyped damage of a touch or ray: read as force (no damage reduction or "
-                              "energy resistance applies)", text)
+            ctx.note(
+                "guess",
+                f"{name}: untyped damage of a touch or ray: read as force (no damage reduction or "
+                "energy resistance applies)",
+                text,
+            )
         known = True
     if not known and dice is not None:
         ctx.note("guess", f"{name}: damage type not known for this attack: read as {'/'.join(types)}", text)
@@ -330,8 +505,11 @@ def _minimum_one(ctx: Reading, dice: str, name: str, text: str) -> str | None:
         return None
     if expr.maximum < 1:
         if expr.dice:
-            ctx.note("changed", f"{name}: damage {dice} is always below 1: stored as 1 (the SRD's minimum damage on a "
-                                "hit)", text)
+            ctx.note(
+                "changed",
+                f"{name}: damage {dice} is always below 1: stored as 1 (the SRD's minimum damage on a hit)",
+                text,
+            )
             return "1"
         return None
     if any(sign < 0 for sign, *_ in expr.dice):

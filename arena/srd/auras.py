@@ -23,13 +23,15 @@ ENTRY_DC = re.compile(r"\bDC\s*(\d+)")
 """The DC in an entry: ``Frightful presence (DC 21)``."""
 WILL_DC = re.compile(r"\bDC (\d+) Will")
 """``a DC 21 Will save``."""
-FRIGHTENED_FOR = re.compile(rf"\b(?:panicked|shaken|frightened|afraid) for ({AMOUNT}) (round|minute|hour)s?",
-                            re.IGNORECASE)
+FRIGHTENED_FOR = re.compile(
+    rf"\b(?:panicked|shaken|frightened|afraid) for ({AMOUNT}) (round|minute|hour)s?", re.IGNORECASE
+)
 """``becomes shaken for 4d6 rounds``."""
 AS_LONG_AS = "as long as"
 """A fear that lasts while the foe is near: ``shaken for as long as it remains within 60 feet``."""
-NAMED_DC = re.compile(r"save DC (?:against|for) (?:this |the )?([a-z' ]{1,80}?)'s\b([^.]{0,120}?)(?:\bis |\(DC )(\d+)",
-                      re.IGNORECASE)
+NAMED_DC = re.compile(
+    r"save DC (?:against|for) (?:this |the )?([a-z' ]{1,80}?)'s\b([^.]{0,120}?)(?:\bis |\(DC )(\d+)", re.IGNORECASE
+)
 """A variant's own DC, by its name: ``The save DC against this mummy lord's despair is 17``, ``The save DC for the
 cauchemar's smoke attack (DC 24)``."""
 DESPAIR_FOR = re.compile(rf"paralyzed with fear for ({AMOUNT}) rounds")
@@ -38,8 +40,10 @@ MUMMY = re.compile(r"mummy", re.IGNORECASE)
 """A mummy's title: ``Mummy Lord`` (whose paragraph gives only its DC)."""
 PANICKED_FOR = re.compile(rf"panicked for ({AMOUNT}) rounds")
 """A hell hound's bay: ``must succeed on a DC 11 Will save or become panicked for 2d4 rounds``."""
-FEAR_SPELL = (re.compile(r"DC (\d+) Will save or be affected as though by a fear spell \(caster level (\d+)"),
-              re.compile(r"fear from an (\d+)th-level caster \(save DC (\d+)\)"))
+FEAR_SPELL = (
+    re.compile(r"DC (\d+) Will save or be affected as though by a fear spell \(caster level (\d+)"),
+    re.compile(r"fear from an (\d+)th-level caster \(save DC (\d+)\)"),
+)
 """A devil's fear aura: ``DC 17 Will save or be affected as though by a fear spell (caster level 7th)``; an
 avoral's: ``identical with fear from an 8th-level caster (save DC 17)``."""
 FEWER_HD = re.compile(r"less than \d+ HD")
@@ -54,8 +58,11 @@ FORTITUDE_DC = re.compile(r"\bDC (\d+) Fortitude|\bFortitude DC (\d+)")
 """``a DC 13 Fortitude save``."""
 NAUSEATED = re.compile(r"\bnauseated\b", re.IGNORECASE)
 """A stench that nauseates: ``or be nauseated for as long as it remains within the affected area``."""
-NAUSEA_TERMS = re.compile(r"within 10 feet must succeed .* or be nauseated for as long as it remains within the "
-                          r"affected area.*Creatures that successfully save are sickened", re.IGNORECASE)
+NAUSEA_TERMS = re.compile(
+    r"within 10 feet must succeed .* or be nauseated for as long as it remains within the "
+    r"affected area.*Creatures that successfully save are sickened",
+    re.IGNORECASE,
+)
 """A hezrou's: ``Any living creature (except other demons) within 10 feet must succeed on a DC 24 Fortitude save or
 be nauseated for as long as it remains within the affected area ... Creatures that successfully save are sickened
 for as long as they remain in the area``."""
@@ -73,10 +80,12 @@ REF_PARTIAL = re.compile(r"\(Ref(?:lex)? DC (\d+) partial\)")
 ANIMATE_PLANTS = "animate plants"
 ENTRY_HEAD = re.compile(r"^[^:]*:\s*")
 """A paragraph's name, left out of its body: ``Petrifying Gaze (Su):``."""
-GAZE_EFFECTS = (("petrify", re.compile(r"turn to stone|petrif", re.IGNORECASE)),
-                ("death", re.compile(r"^death\b|\bdeath,", re.IGNORECASE)),
-                ("paralysis", re.compile(r"paraly", re.IGNORECASE)),
-                ("fear", re.compile(r"\bfear\b|\bpanicked\b", re.IGNORECASE)))
+GAZE_EFFECTS = (
+    ("petrify", re.compile(r"turn to stone|petrif", re.IGNORECASE)),
+    ("death", re.compile(r"^death\b|\bdeath,", re.IGNORECASE)),
+    ("paralysis", re.compile(r"paraly", re.IGNORECASE)),
+    ("fear", re.compile(r"\bfear\b|\bpanicked\b", re.IGNORECASE)),
+)
 """What a gaze does, by the first words of its body: ``Turn to stone permanently, 30 feet, Fortitude DC 17
 negates``."""
 GAZE_SAVE = re.compile(rf"\b{SAVE} DC (\d+)|\bDC (\d+) {SAVE}")
@@ -101,8 +110,11 @@ save or suffer the fear effect``."""
 STUN = (r"stun a creature ", rf" DC (\d+) Fortitude save or be stunned for ({AMOUNT}) rounds")
 """A nymph's stunning glance, its parts in order: ``can stun a creature within 30 feet with a look. The target
 must succeed on a DC 17 Fortitude save or be stunned for 2d4 rounds``."""
-EVIL_EYE = (r"(Once|Twice|Three times) per day", r"DC (\d+) Will save or be dazed",
-            r"DC (\d+) Fortitude save or die from fright")
+EVIL_EYE = (
+    r"(Once|Twice|Three times) per day",
+    r"DC (\d+) Will save or be dazed",
+    r"DC (\d+) Fortitude save or die from fright",
+)
 """A sea hag's evil eye, its parts in order: ``Three times per day ... DC 11 Will save or be dazed for three days
 ... DC 11 Fortitude save or die from fright``."""
 
@@ -119,8 +131,10 @@ def own_dc(ctx: Reading, item: dict, text: str, save: str = "Will") -> int | Non
         if named and ability in named.group(2).lower() and set(named.group(1).lower().split()) <= words:
             return number(named.group(3))
     nearest = _nearest_paragraph(ctx, item)
-    for own in ((nearest.text if nearest is not None else ""),
-                (item["text"].split(" -- ", 1)[1] if " -- " in item["text"] else "")):
+    for own in (
+        (nearest.text if nearest is not None else ""),
+        (item["text"].split(" -- ", 1)[1] if " -- " in item["text"] else ""),
+    ):
         dc = dc_of(clean(own), save) if own else None
         if dc is not None:
             return dc
@@ -147,8 +161,10 @@ def dc_of(text: str, save: str = "Will") -> int | None:
     ``(DC 16)``; None when it gives none, or several."""
     pattern = _DC_PATTERNS.get(save)
     if pattern is None:
-        pattern = _DC_PATTERNS[save] = re.compile(rf"\bDC (\d+) {save}|\b{save} DC (\d+)|save DC against [\w' ]+? is "
-                                                  r"(\d+)|\(DC (\d+)\)")
+        pattern = _DC_PATTERNS[save] = re.compile(
+            rf"\bDC (\d+) {save}|\b{save} DC (\d+)|save DC against [\w' ]+? is "
+            r"(\d+)|\(DC (\d+)\)"
+        )
     values = {number(next(x for x in group if x)) for group in set(pattern.findall(text))}
     return values.pop() if len(values) == 1 else None
 
@@ -184,12 +200,21 @@ def frightful_presence(ctx: Reading, item: dict) -> dict:
     elif AS_LONG_AS in text:
         duration = "100"
         how = "; shaken as long as the foe stays near it: for the whole fight (100 rounds)"
-        ctx.note_on(item, "guess", "frightful presence: shaken as long as the foe stays within its range: 100 rounds, "
-                                   "the whole fight", text[:200])
+        ctx.note_on(
+            item,
+            "guess",
+            "frightful presence: shaken as long as the foe stays within its range: 100 rounds, the whole fight",
+            text[:200],
+        )
     if text and "panicked" not in text.lower() and "shaken" in text.lower():
         how += "; the SRD's makes every foe shaken, the engine's panics those of 4 HD or fewer"
-        ctx.note_on(item, "guess", "frightful presence: the SRD's makes a foe shaken whatever its Hit Dice; the "
-                                   "engine's panics foes of 4 HD or fewer", text[:200])
+        ctx.note_on(
+            item,
+            "guess",
+            "frightful presence: the SRD's makes a foe shaken whatever its Hit Dice; the "
+            "engine's panics foes of 4 HD or fewer",
+            text[:200],
+        )
     ctx.mark("frightful presence", "modelled", f"frightful_presence: Will DC {dc}, {duration} rounds{how}")
     ctx.save_of("frightful presence", dc, "will")
     return {"frightful_presence": {"dc": dc, "duration": duration}}
@@ -207,9 +232,12 @@ def despair(ctx: Reading, item: dict) -> dict:
         ctx.note_on(item, "guess", "despair: only the DC given: paralyzed for 1d4 rounds, the mummy's", text[:200])
     if dc is None or rounds is None:
         return ctx.unread(item, "despair", "its DC and duration not read", text)
-    return _aura(ctx, "despair", {"effect": "paralysis", "dc": dc, "save": "will", "rounds": dice_text(rounds)},
-                 f"aura: Will DC {dc} or paralyzed with fear for {rounds} rounds, once for each foe, on its first "
-                 "action")
+    return _aura(
+        ctx,
+        "despair",
+        {"effect": "paralysis", "dc": dc, "save": "will", "rounds": dice_text(rounds)},
+        f"aura: Will DC {dc} or paralyzed with fear for {rounds} rounds, once for each foe, on its first action",
+    )
 
 
 def menace(ctx: Reading, item: dict) -> dict:
@@ -219,9 +247,13 @@ def menace(ctx: Reading, item: dict) -> dict:
     dc = own_dc(ctx, item, text)
     if dc is None:
         return ctx.unread(item, "aura of menace", "no Will DC read", text)
-    return _aura(ctx, "aura of menace", {"effect": "menace", "dc": dc, "save": "will"},
-                 f"aura: Will DC {dc} or -2 on attack rolls, AC and saves for the fight (hitting the archon, which "
-                 "ends it in the SRD, is not modelled), on its first action")
+    return _aura(
+        ctx,
+        "aura of menace",
+        {"effect": "menace", "dc": dc, "save": "will"},
+        f"aura: Will DC {dc} or -2 on attack rolls, AC and saves for the fight (hitting the archon, which "
+        "ends it in the SRD, is not modelled), on its first action",
+    )
 
 
 def song(ctx: Reading, item: dict) -> dict:
@@ -233,10 +265,14 @@ def song(ctx: Reading, item: dict) -> dict:
     dc = own_dc(ctx, item, text)
     if dc is None:
         return ctx.unread(item, "captivating song", "no Will DC read", text)
-    return _aura(ctx, "captivating song", {"effect": "captivate", "dc": dc, "save": "will", "rounds": "1"},
-                 f"aura: Will DC {dc} once for each foe or captivated (it walks to the harpy and offers no resistance: "
-                 "helpless) while the harpy sings and 1 round after; the harpy sings from its first action on, as a "
-                 "free action each turn (the SRD names no action)")
+    return _aura(
+        ctx,
+        "captivating song",
+        {"effect": "captivate", "dc": dc, "save": "will", "rounds": "1"},
+        f"aura: Will DC {dc} once for each foe or captivated (it walks to the harpy and offers no resistance: "
+        "helpless) while the harpy sings and 1 round after; the harpy sings from its first action on, as a "
+        "free action each turn (the SRD names no action)",
+    )
 
 
 def bay(ctx: Reading, item: dict) -> dict:
@@ -248,8 +284,12 @@ def bay(ctx: Reading, item: dict) -> dict:
     rounds = PANICKED_FOR.search(text)
     if dc is None or rounds is None:
         return ctx.unread(item, "bay", "its DC and rounds not read", text)
-    return _aura(ctx, "bay", {"effect": "panic", "dc": dc, "save": "will", "rounds": dice_text(rounds.group(1))},
-                 f"aura: Will DC {dc} once for each foe or panicked for {rounds.group(1)} rounds, on its first action")
+    return _aura(
+        ctx,
+        "bay",
+        {"effect": "panic", "dc": dc, "save": "will", "rounds": dice_text(rounds.group(1))},
+        f"aura: Will DC {dc} once for each foe or panicked for {rounds.group(1)} rounds, on its first action",
+    )
 
 
 def fear_aura(ctx: Reading, item: dict) -> dict:
@@ -261,11 +301,16 @@ def fear_aura(ctx: Reading, item: dict) -> dict:
     dc = FEAR_SPELL[0].search(text) or FEAR_SPELL[1].search(text)
     if dc is None or ctx.data.get("aura") is not None or FEWER_HD.search(text):
         return ctx.ignored("fear aura", "its DC and caster level not read (or an aura of other terms)")
-    save_dc, level = (number(dc.group(1)), dc.group(2)) if "Will save" in dc.group(0) else (number(dc.group(2)),
-                                                                                            dc.group(1))
-    return _aura(ctx, "fear aura", {"effect": "panic", "dc": save_dc, "save": "will", "rounds": level},
-                 f"aura: Will DC {save_dc} once for each foe or panicked for {level} rounds (the fear spell's 1 round "
-                 "per level; a made save's shaken round is left out), on its first action")
+    save_dc, level = (
+        (number(dc.group(1)), dc.group(2)) if "Will save" in dc.group(0) else (number(dc.group(2)), dc.group(1))
+    )
+    return _aura(
+        ctx,
+        "fear aura",
+        {"effect": "panic", "dc": save_dc, "save": "will", "rounds": level},
+        f"aura: Will DC {save_dc} once for each foe or panicked for {level} rounds (the fear spell's 1 round "
+        "per level; a made save's shaken round is left out), on its first action",
+    )
 
 
 def pipes(ctx: Reading, item: dict) -> dict:
@@ -277,9 +322,13 @@ def pipes(ctx: Reading, item: dict) -> dict:
     m = PIPES.search(text)
     if m is None or ctx.data.get("aura") is not None:
         return ctx.ignored("pipes", "its tunes not read")
-    return _aura(ctx, "pipes", {"effect": "panic", "dc": number(m.group(1)), "save": "will", "rounds": m.group(2)},
-                 f"aura: the tune of fear (the satyr's choice), Will DC {m.group(1)} once for each foe or panicked for "
-                 f"{m.group(2)} rounds, on its first action")
+    return _aura(
+        ctx,
+        "pipes",
+        {"effect": "panic", "dc": number(m.group(1)), "save": "will", "rounds": m.group(2)},
+        f"aura: the tune of fear (the satyr's choice), Will DC {m.group(1)} once for each foe or panicked for "
+        f"{m.group(2)} rounds, on its first action",
+    )
 
 
 def horrific(ctx: Reading, item: dict) -> dict:
@@ -291,10 +340,19 @@ def horrific(ctx: Reading, item: dict) -> dict:
     if m is None or ctx.data.get("aura") is not None:
         return ctx.ignored("horrific appearance", "its DC and damage not read")
     ctx.save_of("horrific appearance", number(m.group(1)), "fort")
-    ctx.mark("horrific appearance", "modelled", f"aura: Fort DC {m.group(1)} once for each foe or "
-                                                f"{dice_text(m.group(2))} Strength damage, on its first action")
-    return {"aura": {"effect": "weakness", "dc": number(m.group(1)), "save": "fort",
-                     "loss": {"dice": dice_text(m.group(2)), "ability": "str"}}}
+    ctx.mark(
+        "horrific appearance",
+        "modelled",
+        f"aura: Fort DC {m.group(1)} once for each foe or {dice_text(m.group(2))} Strength damage, on its first action",
+    )
+    return {
+        "aura": {
+            "effect": "weakness",
+            "dc": number(m.group(1)),
+            "save": "fort",
+            "loss": {"dice": dice_text(m.group(2)), "ability": "str"},
+        }
+    }
 
 
 # --------------------------------------------------------------------------------------------- stench, roar, smoke
@@ -310,9 +368,13 @@ def stench(ctx: Reading, item: dict) -> dict:
     if NAUSEATED.search(text):
         if dc is None or not NAUSEA_TERMS.search(text):
             return ctx.ignored("stench", "its nausea's terms not read")
-        ctx.mark("stench", "modelled", f"stench: the foes in melee with it (within 10 feet), Fort DC {dc} or nauseated "
-                                       "(no actions but a move: out of the fight, not helpless), else sickened, for "
-                                       "the fight (they stay near it), on its first action")
+        ctx.mark(
+            "stench",
+            "modelled",
+            f"stench: the foes in melee with it (within 10 feet), Fort DC {dc} or nauseated "
+            "(no actions but a move: out of the fight, not helpless), else sickened, for "
+            "the fight (they stay near it), on its first action",
+        )
         return {"stench": {"dc": dc, "rounds": "1", "nauseates": True}}
     m = SICKENED_FOR.search(text)
     if dc is None or m is None:
@@ -334,11 +396,16 @@ def roar(ctx: Reading, item: dict) -> dict:
     every = ROAR_EVERY.search(text)
     dc = dc_of(text)
     if every is None or dc is None or "fatigued" not in text:
-        return ctx.ignored("roar", "not the dragonne's roar of fatigue (a fear or holy word effect, or numbers not "
-                                   "read)")
+        return ctx.ignored(
+            "roar", "not the dragonne's roar of fatigue (a fear or holy word effect, or numbers not read)"
+        )
     ctx.save_of("roar", dc, "will")
-    ctx.mark("roar", "modelled", f"roar: every {every.group(1)} rounds as its standard action, Will DC {dc} or "
-                                 "fatigued (exhausted for the foes in melee with it, within 30 feet)")
+    ctx.mark(
+        "roar",
+        "modelled",
+        f"roar: every {every.group(1)} rounds as its standard action, Will DC {dc} or "
+        "fatigued (exhausted for the foes in melee with it, within 30 feet)",
+    )
     return {"roar": {"dc": dc, "save": "will", "recharge": every.group(1)}}
 
 
@@ -353,8 +420,12 @@ def smoke(ctx: Reading, item: dict) -> dict:
         return ctx.unread(item, "smoke", "its cone, DC and penalty not read", text)
     how = "; the concealment its smoke gives it is left out" if CONCEALMENT in ctx.following(desc, 1) else ""
     ctx.save_of("smoke", dc, "fort")
-    ctx.mark("smoke", "modelled", f"smoke: a {cone.group(1)}-ft. cone at the start of each of its turns (a free "
-                                  f"action), Fort DC {dc} or -2 on attack and damage rolls for the fight{how}")
+    ctx.mark(
+        "smoke",
+        "modelled",
+        f"smoke: a {cone.group(1)}-ft. cone at the start of each of its turns (a free "
+        f"action), Fort DC {dc} or -2 on attack and damage rolls for the fight{how}",
+    )
     return {"smoke": {"length_ft": number(cone.group(1)), "dc": dc, "save": "fort"}}
 
 
@@ -367,9 +438,13 @@ def entangle(ctx: Reading, item: dict) -> dict:
     if dc is None or ANIMATE_PLANTS not in text:
         return ctx.ignored("entangle", "an entangling weapon or rope (not the assassin vine's plants)")
     ctx.save_of("entangle", number(dc.group(1)), "ref")
-    ctx.mark("entangle", "modelled", f"entangle: at the start of each of its turns (a free action) every foe not "
-                                     f"entangled, Reflex DC {dc.group(1)} or entangled (a DC 20 Strength check to "
-                                     "burst free, the entangle spell's)")
+    ctx.mark(
+        "entangle",
+        "modelled",
+        f"entangle: at the start of each of its turns (a free action) every foe not "
+        f"entangled, Reflex DC {dc.group(1)} or entangled (a DC 20 Strength check to "
+        "burst free, the entangle spell's)",
+    )
     return {"entangle": {"dc": number(dc.group(1)), "burst_dc": 20}}
 
 
@@ -389,8 +464,11 @@ def gaze(ctx: Reading, item: dict) -> dict:
         ctx.note_on(item, "unread", "gaze: no save DC read: not modelled", text[:200])
         return ctx.ignored("gaze", "no save DC read")
     save, dc = SAVE_KEYS[(m.group(1) or m.group(4)).lower()], number(m.group(2) or m.group(3))
-    own = re.search(rf"\bthe {re.escape(ctx.block.title.lower())}'s {re.escape(entry.lower())} \(DC (\d+)\)",
-                    " ".join(ctx.block.context[ctx.block.line:ctx.block.line + 80]).lower(), re.IGNORECASE)
+    own = re.search(
+        rf"\bthe {re.escape(ctx.block.title.lower())}'s {re.escape(entry.lower())} \(DC (\d+)\)",
+        " ".join(ctx.block.context[ctx.block.line : ctx.block.line + 80]).lower(),
+        re.IGNORECASE,
+    )
     how = ""
     if own and number(own.group(1)) != dc:
         how = f"; its own DC {own.group(1)} (the text shared with another creature gives {dc})"
@@ -401,8 +479,9 @@ def gaze(ctx: Reading, item: dict) -> dict:
         return other
     if effect is None or NOT_THE_ENGINES.search(body[:200]) and effect != "petrify":
         what = SENTENCE_END.split(body)[0][:80]
-        return ctx.ignored("gaze", f"its {entry.lower()} ({what}) is not one the engine's gaze has (petrify, "
-                                   "paralysis, death, fear)")
+        return ctx.ignored(
+            "gaze", f"its {entry.lower()} ({what}) is not one the engine's gaze has (petrify, paralysis, death, fear)"
+        )
     field: dict = {"effect": effect, "save": save, "dc": dc}
     rounds = FOR_ROUNDS.search(body)
     if effect in ("paralysis", "fear"):
@@ -414,8 +493,11 @@ def gaze(ctx: Reading, item: dict) -> dict:
         how += "; a fear effect that paralyzes: the engine's paralysis (fear immunity left out)"
         ctx.note_on(item, "guess", "gaze: paralyzed with fear: the engine's paralysis gaze", text[:200])
     extra = f", {field['rounds']} rounds" if "rounds" in field else ""
-    ctx.mark("gaze", "modelled", f"gaze: {effect}, {save.capitalize()} DC {dc} negates{extra} (averting eyes is not "
-                                 f"modelled){how}")
+    ctx.mark(
+        "gaze",
+        "modelled",
+        f"gaze: {effect}, {save.capitalize()} DC {dc} negates{extra} (averting eyes is not modelled){how}",
+    )
     return {"gaze": field}
 
 
@@ -433,27 +515,56 @@ def _other_gaze(ctx: Reading, entry: str, body: str, save: str, dc: int) -> dict
         ctx.mark("gaze", "modelled", f"gaze: Will DC {dc} or -2 on attack rolls for {field['rounds']} rounds")
         return {"gaze": field}
     if "charming" in low and AS_CHARM in body:
-        ctx.mark("gaze", "modelled", f"gaze: as charm person, Will DC {dc} (+5 on the save in a fight), humanoids "
-                                     "only; a charmed foe fights no more (for the fight)")
+        ctx.mark(
+            "gaze",
+            "modelled",
+            f"gaze: as charm person, Will DC {dc} (+5 on the save in a fight), humanoids "
+            "only; a charmed foe fights no more (for the fight)",
+        )
         return {"gaze": {"effect": "charm", "save": save, "dc": dc}}
     nonevil = search_chain(body, *NONEVIL)
     if SLAY_EVIL in body and nonevil and rounds:
         field = {"effect": "fear", "save": "will", "dc": number(nonevil.group(1)), "rounds": dice_text(rounds.group(1))}
-        ctx.mark("gaze", "modelled", f"gaze: the party is not evil: Will DC {field['dc']} or panicked (a fear spell) "
-                                     f"for {field['rounds']} rounds (its slaying of evil creatures never applies)")
+        ctx.mark(
+            "gaze",
+            "modelled",
+            f"gaze: the party is not evil: Will DC {field['dc']} or panicked (a fear spell) "
+            f"for {field['rounds']} rounds (its slaying of evil creatures never applies)",
+        )
         return {"gaze": field}
     stun = search_chain(body, *STUN)
     if "glance" in low and stun:
-        ctx.mark("gaze", "modelled", f"glance: a standard action at one foe, Fort DC {stun.group(1)} or stunned "
-                                     f"{dice_text(stun.group(2))} rounds")
-        return {"glance": {"effect": "stun", "save": "fort", "dc": number(stun.group(1)),
-                           "rounds": dice_text(stun.group(2))}}
+        ctx.mark(
+            "gaze",
+            "modelled",
+            f"glance: a standard action at one foe, Fort DC {stun.group(1)} or stunned "
+            f"{dice_text(stun.group(2))} rounds",
+        )
+        return {
+            "glance": {
+                "effect": "stun",
+                "save": "fort",
+                "dc": number(stun.group(1)),
+                "rounds": dice_text(stun.group(2)),
+            }
+        }
     eye = search_chain(body, *EVIL_EYE)
     if "evil eye" in low and eye:
         uses = TIMES[eye.group(1).lower()]
-        ctx.mark("gaze", "modelled", f"glance: {uses} a fight, a standard action at one foe, Will DC {eye.group(2)} or "
-                                     f"dazed (for the fight: three days), then Fort DC {eye.group(3)} or dead of "
-                                     "fright")
-        return {"glance": {"effect": "daze", "save": "will", "dc": number(eye.group(2)), "uses": uses,
-                           "fright_dc": number(eye.group(3))}}
+        ctx.mark(
+            "gaze",
+            "modelled",
+            f"glance: {uses} a fight, a standard action at one foe, Will DC {eye.group(2)} or "
+            f"dazed (for the fight: three days), then Fort DC {eye.group(3)} or dead of "
+            "fright",
+        )
+        return {
+            "glance": {
+                "effect": "daze",
+                "save": "will",
+                "dc": number(eye.group(2)),
+                "uses": uses,
+                "fright_dc": number(eye.group(3)),
+            }
+        }
     return None

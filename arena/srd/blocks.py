@@ -112,7 +112,6 @@ def _heading_before(lines: list[str], index: int, floor: int) -> str | None:
     return None
 
 
-
 _FIELDS_ALT = "|".join(re.escape(f) for f in FIELDS if f != "Size/Type")
 _EMBEDDED = re.compile(rf"\s({_FIELDS_ALT}):\s*")
 """A field the conversion put in another's cell: ``+10/+26 Attack:Morningstar +26 melee (2d6+12)``."""
@@ -154,8 +153,8 @@ def _labelled_rows(table: _Table) -> tuple[list[Row], list[tuple[str, str, Row, 
         for v in values:
             m = _EMBEDDED.search(v)
             if m and m.group(1) not in present and name:
-                split[-1][1].append(v[:m.start()].strip())
-                split.append((m.group(1), [v[m.end():].strip()]))
+                split[-1][1].append(v[: m.start()].strip())
+                split.append((m.group(1), [v[m.end() :].strip()]))
                 present.add(m.group(1))
             else:
                 split[-1][1].append(v)
@@ -165,7 +164,7 @@ def _labelled_rows(table: _Table) -> tuple[list[Row], list[tuple[str, str, Row, 
 
 def _table_blocks(table: _Table, file: str, lines: list[str], floor: int) -> list[RawBlock]:
     head_rows, labelled = _labelled_rows(table)
-    for k in range(len(head_rows) - 1, 0, -1):        # "(Human, Shapechanger)" wrapped under "Medium Humanoid"
+    for k in range(len(head_rows) - 1, 0, -1):  # "(Human, Shapechanger)" wrapped under "Medium Humanoid"
         filled = _filled(head_rows[k].cells[1:])
         above = head_rows[k - 1].cells
         if filled and all(v.startswith("(") for _, v in filled) and len(_filled(above[1:])) == len(filled):
@@ -205,8 +204,14 @@ def _table_blocks(table: _Table, file: str, lines: list[str], floor: int) -> lis
     for name, label, row, values in labelled:
         if not name:
             if any(values):
-                problems.append((row.line, label.rstrip(":") or "(unlabelled row)",
-                                 " | ".join(v for v in values if v), "not a field of an SRD stat block: left out"))
+                problems.append(
+                    (
+                        row.line,
+                        label.rstrip(":") or "(unlabelled row)",
+                        " | ".join(v for v in values if v),
+                        "not a field of an SRD stat block: left out",
+                    )
+                )
             continue
         columns.append((name, row.line, column_values(row, values, name)))
     blocks = []
@@ -224,9 +229,20 @@ def _table_blocks(table: _Table, file: str, lines: list[str], floor: int) -> lis
             text = texts[col]
             if text is not None and name not in fields:
                 fields[name] = Cell(text, line)
-        blocks.append(RawBlock(file=file, line=table.rows[0].line, title=" ".join(title.split()),
-                               title_guessed=guessed, type_line=fields.get("Size/Type"), fields=fields,
-                               layout="table", column=col, columns=count, problems=list(problems)))
+        blocks.append(
+            RawBlock(
+                file=file,
+                line=table.rows[0].line,
+                title=" ".join(title.split()),
+                title_guessed=guessed,
+                type_line=fields.get("Size/Type"),
+                fields=fields,
+                layout="table",
+                column=col,
+                columns=count,
+                problems=list(problems),
+            )
+        )
     return blocks
 
 
@@ -236,11 +252,11 @@ def _tables(text: str, file: str) -> list[RawBlock]:
     one (a family's shared COMBAT section)."""
     lines = text.split("\n")
     tables = _stat_tables(lines)
-    groups: list[tuple[int, int, list[RawBlock]]] = []     # (first table's start, last table's end, blocks)
+    groups: list[tuple[int, int, list[RawBlock]]] = []  # (first table's start, last table's end, blocks)
     previous_end = 0
     for table in tables:
         made = _table_blocks(table, file, lines, previous_end)
-        if groups and not _has_prose(lines[previous_end:table.start]):
+        if groups and not _has_prose(lines[previous_end : table.start]):
             start, _, blocks = groups[-1]
             groups[-1] = (start, table.end, blocks + made)
         else:
@@ -291,7 +307,7 @@ def _field_of_line(text: str) -> tuple[str, str] | None:
     if not _LABEL.fullmatch(label):
         return None
     name = field_name(label)
-    return (name, text[colon + 1:].lstrip().lstrip("*").strip()) if name else None
+    return (name, text[colon + 1 :].lstrip().lstrip("*").strip()) if name else None
 
 
 def _line_blocks(text: str, file: str) -> list[RawBlock]:
@@ -336,15 +352,23 @@ def _line_blocks(text: str, file: str) -> list[RawBlock]:
             title, title_line = t, j + 1
             break
         guessed = title is None
-        blocks.append(RawBlock(file=file, line=title_line + (0 if title else 1), title=title_case(title or
-                               "Unnamed Creature"), title_guessed=guessed, type_line=type_line, fields=fields,
-                               layout="lines"))
+        blocks.append(
+            RawBlock(
+                file=file,
+                line=title_line + (0 if title else 1),
+                title=title_case(title or "Unnamed Creature"),
+                title_guessed=guessed,
+                type_line=type_line,
+                fields=fields,
+                layout="lines",
+            )
+        )
         end = run[-1][0] + 1
         nxt = len(lines)
         description = [Cell(lines[j], j + 1) for j in range(end, min(nxt, end + 400))]
         blocks[-1].description = description
         previous_end = end
-        if len(blocks) > MAX_IMPORT_BLOCKS:              # the file is refused: no need to read the rest
+        if len(blocks) > MAX_IMPORT_BLOCKS:  # the file is refused: no need to read the rest
             break
     return blocks
 
@@ -356,4 +380,3 @@ def find_blocks(text: str, file: str) -> list[RawBlock]:
     for b in blocks:
         b.context = context
     return sorted(blocks, key=lambda b: (b.line, b.column))
-

@@ -17,8 +17,15 @@ from arena.srd.patterns import ABILITY, ABILITY_KEYS, AMOUNT, ROLL, SAVE, SAVE_K
 from arena.srd.prose import column_of, size_tables
 from arena.srd.text import clean, dice_text, number
 
-BREATH_EFFECTS = {"sleep": "sleep", "paralyzing": "paralysis", "paralysis": "paralysis", "slow": "slow",
-                  "weakening": "weakness", "fear": "fear", "repulsion": "repulsion"}
+BREATH_EFFECTS = {
+    "sleep": "sleep",
+    "paralyzing": "paralysis",
+    "paralysis": "paralysis",
+    "slow": "slow",
+    "weakening": "weakness",
+    "fear": "fear",
+    "repulsion": "repulsion",
+}
 """The non-damaging breath weapons of the dragons that the engine's ``breath_effect`` carries, by their first word
 (``Sleep breath weapon``)."""
 
@@ -44,8 +51,9 @@ HEAD_DAMAGE = re.compile(rf"deals ({ROLL}) points of damage, and allows a DC (\d
 """The chimera's: ``deals 3d8 points of damage, and allows a DC 17 Reflex save for half damage``."""
 EVERY_ROUNDS = re.compile(rf"once every ({ROLL}) rounds")
 """``once every 1d4 rounds``."""
-TABLE_BREATH = re.compile(r"(?<!\d)(\d+)-foot (cone|line) of (?:gas \()?(acid|lightning|fire|cold|electricity)",
-                          re.IGNORECASE)
+TABLE_BREATH = re.compile(
+    r"(?<!\d)(\d+)-foot (cone|line) of (?:gas \()?(acid|lightning|fire|cold|electricity)", re.IGNORECASE
+)
 """A row of the chimera's table of heads: ``40-foot line of acid``."""
 SPRAY_CONE = re.compile(r"(?<!\d)(\d+)-foot cone", re.IGNORECASE)
 """``a 10-foot cone of acidic vapor``."""
@@ -75,23 +83,37 @@ def breath_effect(ctx: Reading, item: dict) -> dict:
     key = "breath weapon (non-damage)"
     entry = clean(item["name"]).lower()
     word = entry.split()[0]
-    if word == "breath":                       # the block's one breath weapon, of no cone of damage
+    if word == "breath":  # the block's one breath weapon, of no cone of damage
         return _plain_breath(ctx, item)
     effect = BREATH_EFFECTS.get(word)
     if effect is None:
-        return ctx.ignored(key, "not a breath effect the engine's breath_effect has (sleep, paralysis, slow, fear, "
-                                "weakness, repulsion)")
+        return ctx.ignored(
+            key,
+            "not a breath effect the engine's breath_effect has (sleep, paralysis, slow, fear, weakness, repulsion)",
+        )
     desc, text = ctx.text_of(item, entry)
     shape, save, age = CONE_OR_LINE.search(text), SAVE_DC.search(text), age_category(ctx.block.title)
     the_word = re.compile(rf"\b{re.escape(word)}", re.IGNORECASE)
     general = next((c.text for c in ctx.block.description if PER_AGE in c.text and the_word.search(c.text)), "")
     if shape is None or save is None or age is None or not general:
-        what = "no cone or line" if shape is None else "no save DC" if save is None else \
-            "no age category" if age is None else "no duration"
+        what = (
+            "no cone or line"
+            if shape is None
+            else "no save DC"
+            if save is None
+            else "no age category"
+            if age is None
+            else "no duration"
+        )
         ctx.note_on(item, "unread", f"breath weapon ({word}): {what} read: not modelled", text[:200] or entry)
         return ctx.ignored(key, f"{what} read")
-    field: dict = {"shape": shape.group(2), "length_ft": number(shape.group(1)), "effect": effect,
-                   "save": SAVE_KEYS[save.group(1).lower()], "dc": number(save.group(2))}
+    field: dict = {
+        "shape": shape.group(2),
+        "length_ft": number(shape.group(1)),
+        "effect": effect,
+        "save": SAVE_KEYS[save.group(1).lower()],
+        "dc": number(save.group(2)),
+    }
     rounds, loss = ROUNDS_PER_AGE.search(general), LOSS_PER_AGE.search(general)
     if effect == "weakness" and loss:
         field["loss"] = {"dice": str(age), "ability": ABILITY_KEYS[loss.group(1).lower()], "drain": False}
@@ -103,9 +125,13 @@ def breath_effect(ctx: Reading, item: dict) -> dict:
         ctx.note_on(item, "unread", f"breath weapon ({word}): its duration not read: not modelled", general[:200])
         return ctx.ignored(key, "its duration not read")
     ctx.save_of(key, field["dc"], field["save"])
-    ctx.mark(key, "modelled", f"breath_effect: {field['length_ft']}-ft. {field['shape']} of {effect}, "
-                              f"{field['save'].capitalize()} DC {field['dc']} negates, {told}; it alternates with the "
-                              "damaging breath")
+    ctx.mark(
+        key,
+        "modelled",
+        f"breath_effect: {field['length_ft']}-ft. {field['shape']} of {effect}, "
+        f"{field['save'].capitalize()} DC {field['dc']} negates, {told}; it alternates with the "
+        "damaging breath",
+    )
     return {"breath_effect": field}
 
 
@@ -129,34 +155,63 @@ def _plain_breath(ctx: Reading, item: dict) -> dict:
     stone = _turn_to_stone(text)
     if stone:
         length, shape, every, save, dc = stone
-        field: dict = {"shape": shape.lower(), "length_ft": number(length), "effect": "petrify",
-                       "save": SAVE_KEYS[save.lower()], "dc": number(dc), "recharge": dice_text(every)}
+        field: dict = {
+            "shape": shape.lower(),
+            "length_ft": number(length),
+            "effect": "petrify",
+            "save": SAVE_KEYS[save.lower()],
+            "dc": number(dc),
+            "recharge": dice_text(every),
+        }
         how = "; its limit of uses a day is left out (a fight is over first)" if USES_A_DAY.search(text) else ""
         ctx.save_of(key, field["dc"], field["save"])
-        ctx.mark(key, "modelled", f"breath_effect: {field['length_ft']}-ft. {field['shape']}, turned to stone for "
-                                  f"good, {field['save'].capitalize()} DC {field['dc']} negates, every "
-                                  f"{field['recharge']} rounds{how}")
+        ctx.mark(
+            key,
+            "modelled",
+            f"breath_effect: {field['length_ft']}-ft. {field['shape']}, turned to stone for "
+            f"good, {field['save'].capitalize()} DC {field['dc']} negates, every "
+            f"{field['recharge']} rounds{how}",
+        )
         return {"breath_effect": field}
     dmg, recharge = HEAD_DAMAGE.search(text), EVERY_ROUNDS.search(text)
-    rows = [row for table in size_tables(ctx.block, desc.line, "Breath Weapon") for row in table.values()] \
-        if desc is not None and dmg else []
+    rows = (
+        [row for table in size_tables(ctx.block, desc.line, "Breath Weapon") for row in table.values()]
+        if desc is not None and dmg
+        else []
+    )
     first = next((TABLE_BREATH.search(column_of(row, "Breath Weapon") or "") for row in rows), None)
     if dmg is None or first is None or recharge is None:
         return ctx.ignored(key, "not a cone or line of damage, nor a breath effect the engine's breath_effect has")
     energy = {"lightning": "electricity"}.get(first.group(3).lower(), first.group(3).lower())
     head = column_of(rows[0], "Head") or "the first"
-    weapon: dict = {"shape": first.group(2).lower(), "length_ft": number(first.group(1)), "damage": dmg.group(1),
-                    "damage_type": energy, "save": "ref", "dc": number(dmg.group(2)), "recharge": recharge.group(1),
-                    "half_on_save": True}
-    ctx.note_on(item, "guess", f"breath weapon: its shape and energy by the color of its dragon head (rolled on "
-                               f"1d10): the table's first row, {head.lower()} ({first.group(0)})", text[:200])
+    weapon: dict = {
+        "shape": first.group(2).lower(),
+        "length_ft": number(first.group(1)),
+        "damage": dmg.group(1),
+        "damage_type": energy,
+        "save": "ref",
+        "dc": number(dmg.group(2)),
+        "recharge": recharge.group(1),
+        "half_on_save": True,
+    }
+    ctx.note_on(
+        item,
+        "guess",
+        f"breath weapon: its shape and energy by the color of its dragon head (rolled on "
+        f"1d10): the table's first row, {head.lower()} ({first.group(0)})",
+        text[:200],
+    )
     for a in ctx.abilities:
         if a["key"] == key:
             a.update(key="breath weapon", dc=weapon["dc"], save="ref", damage=weapon["damage"])
-    ctx.mark("breath weapon", "modelled", f"breath_weapon: {weapon['length_ft']}-ft. {weapon['shape']} of "
-                                          f"{weapon['damage']} {energy}, Reflex DC {weapon['dc']} half, every "
-                                          f"{weapon['recharge']} rounds; the {head.lower()} head of the table's first "
-                                          "row (the SRD rolls the head's color)")
+    ctx.mark(
+        "breath weapon",
+        "modelled",
+        f"breath_weapon: {weapon['length_ft']}-ft. {weapon['shape']} of "
+        f"{weapon['damage']} {energy}, Reflex DC {weapon['dc']} half, every "
+        f"{weapon['recharge']} rounds; the {head.lower()} head of the table's first "
+        "row (the SRD rolls the head's color)",
+    )
     return {"breath_weapon": weapon}
 
 
@@ -173,21 +228,33 @@ def acid_spray(ctx: Reading, item: dict) -> dict:
     cone, dmg, save = SPRAY_CONE.search(text), SPRAY_DAMAGE.search(text), SPRAY_SAVE.search(text)
     every = SPRAY_AGAIN[0].search(text) or SPRAY_AGAIN[1].search(text)
     if cone is None or dmg is None or save is None or every is None:
-        what = "no cone" if cone is None else "no damage" if dmg is None else "no save DC" if save is None \
-            else "how often"
+        what = (
+            "no cone" if cone is None else "no damage" if dmg is None else "no save DC" if save is None else "how often"
+        )
         ctx.note_on(item, "unread", f"acid spray: {what} read: not modelled", text[:200])
         return ctx.ignored("acid spray", f"{what} read")
     half = save.group(3).lower() == "halves"
-    weapon: dict = {"shape": "cone", "length_ft": number(cone.group(1)), "damage": dice_text(dmg.group(1)),
-                    "damage_type": "acid", "save": SAVE_KEYS[save.group(2).lower()], "dc": number(save.group(1)),
-                    "recharge": "1" if every.group(1) == "per" else every.group(1), "half_on_save": half}
+    weapon: dict = {
+        "shape": "cone",
+        "length_ft": number(cone.group(1)),
+        "damage": dice_text(dmg.group(1)),
+        "damage_type": "acid",
+        "save": SAVE_KEYS[save.group(2).lower()],
+        "dc": number(save.group(1)),
+        "recharge": "1" if every.group(1) == "per" else every.group(1),
+        "half_on_save": half,
+    }
     how = "; its stream at a single foot-near target is left out (the cone only)" if CONCENTRATED in text else ""
     for a in ctx.abilities:
         if a["key"] == "acid spray":
             a["dc"], a["save"], a["damage"] = weapon["dc"], weapon["save"], weapon["damage"]
     saved = f"{weapon['save'].capitalize()} DC {weapon['dc']} {'half' if half else 'negates'}"
-    ctx.mark("acid spray", "modelled", f"breath_weapon: {weapon['length_ft']}-ft. cone of {weapon['damage']} acid, "
-                                       f"{saved}, every {weapon['recharge']} round(s), as its action{how}")
+    ctx.mark(
+        "acid spray",
+        "modelled",
+        f"breath_weapon: {weapon['length_ft']}-ft. cone of {weapon['damage']} acid, "
+        f"{saved}, every {weapon['recharge']} round(s), as its action{how}",
+    )
     return {"breath_weapon": weapon}
 
 
@@ -198,11 +265,22 @@ def spit_acid(ctx: Reading, item: dict) -> dict:
     m = SPIT.search(text)
     if m is None or ctx.data.get("breath_weapon"):
         return ctx.unread(item, "spit acid", "its line, damage and DC not read", text)
-    weapon: dict = {"shape": "line", "length_ft": number(m.group(1)), "damage": dice_text(m.group(2)),
-                    "damage_type": "acid", "save": "ref", "dc": number(m.group(3)), "recharge": "100",
-                    "half_on_save": True}
+    weapon: dict = {
+        "shape": "line",
+        "length_ft": number(m.group(1)),
+        "damage": dice_text(m.group(2)),
+        "damage_type": "acid",
+        "save": "ref",
+        "dc": number(m.group(3)),
+        "recharge": "100",
+        "half_on_save": True,
+    }
     ctx.save_of("spit acid", weapon["dc"], "ref")
-    ctx.mark("spit acid", "modelled", f"breath_weapon: {weapon['length_ft']}-ft. line of {weapon['damage']} acid, "
-                                      f"Reflex DC {weapon['dc']} half, once a fight (recharge 100 rounds); the bite's "
-                                      "acid it uses up is left in")
+    ctx.mark(
+        "spit acid",
+        "modelled",
+        f"breath_weapon: {weapon['length_ft']}-ft. line of {weapon['damage']} acid, "
+        f"Reflex DC {weapon['dc']} half, once a fight (recharge 100 rounds); the bite's "
+        "acid it uses up is left in",
+    )
     return {"breath_weapon": weapon}

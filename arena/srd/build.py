@@ -47,10 +47,19 @@ FULL_BAB = ("dragon", "magical beast", "monstrous humanoid", "outsider")
 HALF_BAB = ("fey", "undead")
 
 FIELD_READERS: dict[str, Callable[[Reading], Any]] = {
-    "Size/Type": read_size_type, "Hit Dice": read_hit_dice, "Armor Class": read_armor, "Saves": read_saves,
-    "Abilities": read_ability_scores, "Challenge Rating": read_cr, "Feats": read_feats,
-    "Base Attack/Grapple": read_bab_grapple, "Space/Reach": read_space_reach, "Attack": read_routines,
-    "Full Attack": read_routines, "Initiative": read_initiative, "Speed": read_speed,
+    "Size/Type": read_size_type,
+    "Hit Dice": read_hit_dice,
+    "Armor Class": read_armor,
+    "Saves": read_saves,
+    "Abilities": read_ability_scores,
+    "Challenge Rating": read_cr,
+    "Feats": read_feats,
+    "Base Attack/Grapple": read_bab_grapple,
+    "Space/Reach": read_space_reach,
+    "Attack": read_routines,
+    "Full Attack": read_routines,
+    "Initiative": read_initiative,
+    "Speed": read_speed,
 }
 """The reader of each field the model needs. :func:`read_field` looks a field's reader up here; the build reads
 the first seven first, in this order (the first error of a block is the one reported)."""
@@ -133,10 +142,11 @@ def build(block: RawBlock, source_label: str | None = None, first_notes: tuple[N
     try:
         data = _read(ctx, built.name)
     except FieldError as err:
-        built.errors.append(Problem(block.file, err.cell.line if err.cell else block.line, err.field, err.message,
-                                    title))
+        built.errors.append(
+            Problem(block.file, err.cell.line if err.cell else block.line, err.field, err.message, title)
+        )
         return built
-    except (ValueError, ArithmeticError) as err:   # NumberTooLarge; a number no reader expected (1/0 ft.)
+    except (ValueError, ArithmeticError) as err:  # NumberTooLarge; a number no reader expected (1/0 ft.)
         name, cell = _holding_long_number(block) if isinstance(err, NumberTooLarge) else (None, None)
         if name is None:
             name, cell = ctx.field, ctx.cell
@@ -147,20 +157,45 @@ def build(block: RawBlock, source_label: str | None = None, first_notes: tuple[N
     data["source"] = f"SRD 3.5 {source}:{block.line} (Open Game License 1.0a: see the OGL notice in bestiary/srd/)"
     for note in notes.items:
         if note.kind == "unread":
-            built.errors.append(Problem(block.file, note.line, note.field, f"{note.message} -- {note.text[:80]!r}"
-                                        if note.text else note.message, title))
+            built.errors.append(
+                Problem(
+                    block.file,
+                    note.line,
+                    note.field,
+                    f"{note.message} -- {note.text[:80]!r}" if note.text else note.message,
+                    title,
+                )
+            )
     kinds = {n.kind for n in notes.items}
     data["import_status"] = "unread" if "unread" in kinds else "guessed" if "guess" in kinds else "clean"
-    data["import_notes"] = [{k: v for k, v in (("kind", n.kind), ("field", n.field), ("line", n.line),
-                                                ("text", n.text), ("message", n.message)) if v not in (None, "")}
-                            for n in notes.items]
+    data["import_notes"] = [
+        {
+            k: v
+            for k, v in (
+                ("kind", n.kind),
+                ("field", n.field),
+                ("line", n.line),
+                ("text", n.text),
+                ("message", n.message),
+            )
+            if v not in (None, "")
+        }
+        for n in notes.items
+    ]
     try:
         built.creature = Creature.model_validate(data)
     except pydantic.ValidationError as err:
         first = err.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
-        built.errors.append(Problem(block.file, block.line, where or "stat block",
-                                    f"the block does not make a valid stat block: {first['msg']}", title))
+        built.errors.append(
+            Problem(
+                block.file,
+                block.line,
+                where or "stat block",
+                f"the block does not make a valid stat block: {first['msg']}",
+                title,
+            )
+        )
     return built
 
 
@@ -176,8 +211,11 @@ def _holding_long_number(block: RawBlock) -> tuple[str | None, Cell | None]:
 def _read(ctx: Reading, name: str) -> dict:
     """The stat block of the block being read, as the dict a :class:`Creature` validates."""
     block = ctx.block
-    specials = "Special Qualities" if block.get("Special Qualities") and not block.get("Special Attacks") else \
-        "Special Attacks"                          # the abilities' readers read both, and the prose
+    specials = (
+        "Special Qualities"
+        if block.get("Special Qualities") and not block.get("Special Attacks")
+        else "Special Attacks"
+    )  # the abilities' readers read both, and the prose
     stats, bab, grapple = _stats(ctx)
     ctx.size = stats.size
     space, reach = read_field(ctx, "Space/Reach")
@@ -195,18 +233,37 @@ def _read(ctx: Reading, name: str) -> dict:
     full = _routines(ctx, full_reads, "Full Attack", fx.sneak_attack, trip_on, trip_mod)
     if not attack and full:
         attack = [[{k: v for k, v in full[0][0].items() if k != "count"}]]
-        ctx.notes.add("guess", "Attack", block.get("Attack"), "no standard attack the engine rolls: the first attack "
-                                                              "of the full attack, once")
+        ctx.notes.add(
+            "guess",
+            "Attack",
+            block.get("Attack"),
+            "no standard attack the engine rolls: the first attack of the full attack, once",
+        )
     abilities = _abilities(ctx, fx, stats, attack + full, attack_reads + full_reads)
     st, armor, saves = stats.size_type, stats.armor, stats.saves
     data: dict = {
-        "name": name, "title": block.title, "size": st.size, "type": st.type, "subtypes": list(st.subtypes),
-        "cr": str(stats.cr), "hp": stats.hit_dice.hp, "hit_dice": stats.hit_dice.expression,
-        "initiative": read_field(ctx, "Initiative"), "speed": read_field(ctx, "Speed"), "space_ft": space,
-        "reach_ft": reach, "ac": armor.ac, "touch_ac": armor.touch, "flat_footed_ac": armor.flat, "bab": bab,
-        "grapple": grapple, "abilities": stats.scores, "saves": {"fort": saves.fort, "ref": saves.ref,
-                                                                  "will": saves.will},
-        "attack": attack, "full_attack": full, "feats": list(stats.feats),
+        "name": name,
+        "title": block.title,
+        "size": st.size,
+        "type": st.type,
+        "subtypes": list(st.subtypes),
+        "cr": str(stats.cr),
+        "hp": stats.hit_dice.hp,
+        "hit_dice": stats.hit_dice.expression,
+        "initiative": read_field(ctx, "Initiative"),
+        "speed": read_field(ctx, "Speed"),
+        "space_ft": space,
+        "reach_ft": reach,
+        "ac": armor.ac,
+        "touch_ac": armor.touch,
+        "flat_footed_ac": armor.flat,
+        "bab": bab,
+        "grapple": grapple,
+        "abilities": stats.scores,
+        "saves": {"fort": saves.fort, "ref": saves.ref, "will": saves.will},
+        "attack": attack,
+        "full_attack": full,
+        "feats": list(stats.feats),
     }
     data.update(_engine_fields(fx, stats, armor.deflection, full, abilities, trip_on))
     ctx.at(specials)
@@ -219,29 +276,48 @@ def _read(ctx: Reading, name: str) -> dict:
 def _stats(ctx: Reading) -> tuple[Stats, int, int]:
     """(the block's numbers, its BAB, its grapple): the fields read in order, then its base attack and grapple (from
     its type's progression where the block gives none; checked where it gives both)."""
-    st, hd, armor, saves, scores, cr, feats = (read_field(ctx, name) for name in (
-        "Size/Type", "Hit Dice", "Armor Class", "Saves", "Abilities", "Challenge Rating", "Feats"))
-    ctx.at("name")                                  # the title: a class level too large is the name's
+    st, hd, armor, saves, scores, cr, feats = (
+        read_field(ctx, name)
+        for name in ("Size/Type", "Hit Dice", "Armor Class", "Saves", "Abilities", "Challenge Rating", "Feats")
+    )
+    ctx.at("name")  # the title: a class level too large is the name's
     levels = class_levels(ctx.block.title)
     bab_read = read_field(ctx, "Base Attack/Grapple")
     text_all = " ".join(c.text for c in ctx.block.description)
     qualities = " ".join(c.text for c in (ctx.block.get("Special Qualities"), ctx.block.get("Special Attacks")) if c)
-    stats = Stats(st, hd, armor, saves, scores, cr, feats, levels,
-                  profane=2 if DESECRATING_AURA.search(qualities) else 0,
-                  grace=mod(scores["cha"]) if UNEARTHLY_GRACE.search(qualities) else 0)
+    stats = Stats(
+        st,
+        hd,
+        armor,
+        saves,
+        scores,
+        cr,
+        feats,
+        levels,
+        profane=2 if DESECRATING_AURA.search(qualities) else 0,
+        grace=mod(scores["cha"]) if UNEARTHLY_GRACE.search(qualities) else 0,
+    )
     cell = ctx.block.get("Base Attack/Grapple")
     hd_count = max(1, int(hd.hd))
     if bab_read is None:
         bab = hd_count if st.type in FULL_BAB else hd_count // 2 if st.type in HALF_BAB else hd_count * 3 // 4
         grapple = bab + mod(scores["str"]) + GRAPPLE_SIZE_MODIFIER[st.size]
-        ctx.notes.add("guess", "Base Attack/Grapple", cell, f"no base attack/grapple: {bab:+d}/{grapple:+d} from the "
-                                                            f"{st.type} type's progression at {hd_count} HD")
+        ctx.notes.add(
+            "guess",
+            "Base Attack/Grapple",
+            cell,
+            f"no base attack/grapple: {bab:+d}/{grapple:+d} from the {st.type} type's progression at {hd_count} HD",
+        )
         return stats, bab, grapple
     bab = bab_read.bab
     if bab_read.grapple is None:
         grapple = bab + mod(scores["str"]) + GRAPPLE_SIZE_MODIFIER[st.size]
-        ctx.notes.add("changed", "Base Attack/Grapple", cell, "no grapple bonus (the creature cannot grapple): stored "
-                                                              f"as BAB + Str + size, {grapple:+d}")
+        ctx.notes.add(
+            "changed",
+            "Base Attack/Grapple",
+            cell,
+            f"no grapple bonus (the creature cannot grapple): stored as BAB + Str + size, {grapple:+d}",
+        )
         return stats, bab, grapple
     if RACIAL_GRAPPLE not in text_all:
         check_grapple(ctx, stats, bab, bab_read.grapple)
@@ -289,8 +365,14 @@ def _attack_dict(a: AttackRead, sneak: str | None, trip_on: str | None, trip_mod
     return out
 
 
-def _routines(ctx: Reading, reads: list[list[AttackRead]], field_name: str, sneak: str | None, trip_on: str | None,
-              trip_mod: int | None) -> list[list[dict]]:
+def _routines(
+    ctx: Reading,
+    reads: list[list[AttackRead]],
+    field_name: str,
+    sneak: str | None,
+    trip_on: str | None,
+    trip_mod: int | None,
+) -> list[list[dict]]:
     """The routines as the stat block writes them: an attack of no hit-point damage is left out (its effect is a
     special ability), unless it is ``harmless`` (:func:`~arena.srd.attacks.harmless_attack`)."""
     out = []
@@ -301,9 +383,14 @@ def _routines(ctx: Reading, reads: list[list[AttackRead]], field_name: str, snea
                 kept.append(dict(_attack_dict(a, sneak, trip_on, trip_mod), damage="1", harmless=True))
             elif a.damage is None:
                 what = ", ".join(a.riders) or "nothing"
-                ctx.notes.add("changed", field_name, ctx.block.get(field_name),
-                              f"{a.name} deals no hit-point damage ({what}): not an attack the engine rolls; its "
-                              "effect is listed with the special abilities", a.text)
+                ctx.notes.add(
+                    "changed",
+                    field_name,
+                    ctx.block.get(field_name),
+                    f"{a.name} deals no hit-point damage ({what}): not an attack the engine rolls; its "
+                    "effect is listed with the special abilities",
+                    a.text,
+                )
             else:
                 kept.append(_attack_dict(a, sneak, trip_on, trip_mod))
         if kept:
@@ -311,23 +398,35 @@ def _routines(ctx: Reading, reads: list[list[AttackRead]], field_name: str, snea
     return out
 
 
-def _abilities(ctx: Reading, fx: Effects, stats: Stats, routines: list[list[dict]],
-               reads: list[list[AttackRead]]) -> list[dict]:
+def _abilities(
+    ctx: Reading, fx: Effects, stats: Stats, routines: list[list[dict]], reads: list[list[AttackRead]]
+) -> list[dict]:
     """Its special abilities: its entries', its subtypes' (incorporeal, swarm), and its attacks' riders; an energy
     rider its attacks carry is modelled (``plus 1d6 fire``)."""
     abilities = list(fx.abilities)
     type_cell = ctx.block.get("Size/Type")
     for sub in ("incorporeal", "swarm"):
         if sub in stats.size_type.subtypes and not any(a["key"] == sub for a in abilities):
-            abilities.append({"name": f"{sub.capitalize()} subtype", "key": sub, "kind": "quality",
-                              "engine": "ignored", "text": type_cell.text if type_cell else "",
-                              "notes": "from the creature's subtype"})
+            abilities.append(
+                {
+                    "name": f"{sub.capitalize()} subtype",
+                    "key": sub,
+                    "kind": "quality",
+                    "engine": "ignored",
+                    "text": type_cell.text if type_cell else "",
+                    "notes": "from the creature's subtype",
+                }
+            )
     energies = {a.get("extra_damage_type") for r in routines for a in r}
     for a in abilities:
         m = ENERGY_RIDER.search(a.get("text", ""))
         if a["engine"] == "ignored" and m and m.group(2) in energies:
-            a.update(key="energy damage", engine="modelled", damage=dice_text(m.group(1)),
-                     notes=f"the {m.group(2)} damage rides on the attack (extra_damage)")
+            a.update(
+                key="energy damage",
+                engine="modelled",
+                damage=dice_text(m.group(1)),
+                notes=f"the {m.group(2)} damage rides on the attack (extra_damage)",
+            )
     keys = {a["key"] for a in abilities}
     for rider in attack_riders(ctx, reads):
         if rider["key"] not in keys:
@@ -336,8 +435,9 @@ def _abilities(ctx: Reading, fx: Effects, stats: Stats, routines: list[list[dict
     return abilities
 
 
-def _engine_fields(fx: Effects, stats: Stats, deflection: int, full: list[list[dict]], abilities: list[dict],
-                   trip_on: str | None) -> dict:
+def _engine_fields(
+    fx: Effects, stats: Stats, deflection: int, full: list[list[dict]], abilities: list[dict], trip_on: str | None
+) -> dict:
     """The engine's fields its special abilities fill: damage reduction, spell resistance, regeneration, immunities
     (less its type's and subtypes') ...; a rend its full attack cannot make, and a trip with no attack to follow,
     are marked ignored."""
@@ -352,8 +452,14 @@ def _engine_fields(fx: Effects, stats: Stats, deflection: int, full: list[list[d
         data["class_levels"] = stats.levels
     if deflection > 0:
         data["deflection"] = deflection
-    for key in ("damage_reduction", "spell_resistance", "regeneration", "fast_healing", "energy_resistance",
-                "breath_weapon"):
+    for key in (
+        "damage_reduction",
+        "spell_resistance",
+        "regeneration",
+        "fast_healing",
+        "energy_resistance",
+        "breath_weapon",
+    ):
         if getattr(fx, key):
             data[key] = getattr(fx, key)
     immunities = [i for i in dict.fromkeys(fx.immunities) if i not in implied]
@@ -363,8 +469,9 @@ def _engine_fields(fx: Effects, stats: Stats, deflection: int, full: list[list[d
     if vulns:
         data["vulnerabilities"] = vulns
     if fx.rend:
-        if any(sum(a.get("count", 1) * len(a["bonuses"]) for a in r if a["name"] == fx.rend["attack"]) >= 2
-               for r in full):
+        if any(
+            sum(a.get("count", 1) * len(a["bonuses"]) for a in r if a["name"] == fx.rend["attack"]) >= 2 for r in full
+        ):
             data["rend"] = fx.rend
         else:
             for a in abilities:

@@ -19,10 +19,19 @@ from arena.srd.fields import GRAPPLE_SIZE_MODIFIER, SIZE_MODIFIER, Stats
 from arena.srd.patterns import singular
 
 GOOD_SAVES: dict[str, tuple[str, ...]] = {
-    "aberration": ("will",), "animal": ("fort", "ref"), "construct": (), "dragon": ("fort", "ref", "will"),
-    "fey": ("ref", "will"), "giant": ("fort",), "magical beast": ("fort", "ref"),
-    "monstrous humanoid": ("ref", "will"), "ooze": (), "outsider": ("fort", "ref", "will"), "plant": ("fort",),
-    "undead": ("will",), "vermin": ("fort",),
+    "aberration": ("will",),
+    "animal": ("fort", "ref"),
+    "construct": (),
+    "dragon": ("fort", "ref", "will"),
+    "fey": ("ref", "will"),
+    "giant": ("fort",),
+    "magical beast": ("fort", "ref"),
+    "monstrous humanoid": ("ref", "will"),
+    "ooze": (),
+    "outsider": ("fort", "ref", "will"),
+    "plant": ("fort",),
+    "undead": ("will",),
+    "vermin": ("fort",),
 }
 """Good saving throws by creature type (SRD 3.5 Types; elementals by subtype, humanoids by class: not here)."""
 ELEMENTAL_GOOD = {"air": ("ref",), "fire": ("ref",), "earth": ("fort",), "water": ("fort",)}
@@ -60,14 +69,21 @@ def check_armor(ctx: Reading, stats: Stats) -> None:
         _discrepancy(ctx, "Armor Class", f"AC {armor.ac}, but 10 + its components is {total}: kept {armor.ac}")
     touch = 10 + sum(b for b, k in armor.components if k not in ("armor", "shield", "natural"))
     if touch != armor.touch and total == armor.ac:
-        _discrepancy(ctx, "Armor Class", f"touch AC {armor.touch}, but 10 + its components other than armor, shield "
-                                         f"and natural armor is {touch}: kept {armor.touch}")
+        _discrepancy(
+            ctx,
+            "Armor Class",
+            f"touch AC {armor.touch}, but 10 + its components other than armor, shield "
+            f"and natural armor is {touch}: kept {armor.touch}",
+        )
     dex = sum(b for b, k in armor.components if k == "dex")
     dodge = sum(b for b, k in armor.components if k == "dodge")
     flat = armor.ac - max(0, dex) - dodge
     if flat != armor.flat and total == armor.ac:
-        _discrepancy(ctx, "Armor Class", f"flat-footed AC {armor.flat}, but AC less its Dex and dodge bonuses is "
-                                         f"{flat}: kept {armor.flat}")
+        _discrepancy(
+            ctx,
+            "Armor Class",
+            f"flat-footed AC {armor.flat}, but AC less its Dex and dodge bonuses is {flat}: kept {armor.flat}",
+        )
 
 
 def check_grapple(ctx: Reading, stats: Stats, bab: int, grapple: int) -> None:
@@ -75,9 +91,13 @@ def check_grapple(ctx: Reading, stats: Stats, bab: int, grapple: int) -> None:
     size, strength = stats.size, stats.scores["str"]
     expected = bab + mod(strength) + GRAPPLE_SIZE_MODIFIER[size] + stats.profane
     if grapple != expected and strength is not None:
-        _discrepancy(ctx, "Base Attack/Grapple", f"grapple {grapple:+d}, but BAB {bab:+d} + Str {mod(strength):+d} + "
-                                                 f"size {GRAPPLE_SIZE_MODIFIER[size]:+d} is {expected:+d}: kept "
-                                                 f"{grapple:+d}")
+        _discrepancy(
+            ctx,
+            "Base Attack/Grapple",
+            f"grapple {grapple:+d}, but BAB {bab:+d} + Str {mod(strength):+d} + "
+            f"size {GRAPPLE_SIZE_MODIFIER[size]:+d} is {expected:+d}: kept "
+            f"{grapple:+d}",
+        )
 
 
 def check_attacks(ctx: Reading, stats: Stats, bab: int, routines: list[list[AttackRead]], field: str) -> None:
@@ -90,19 +110,27 @@ def check_attacks(ctx: Reading, stats: Stats, bab: int, routines: list[list[Atta
     strength, dex = mod(stats.scores.get("str")), mod(stats.scores.get("dex"))
     for routine in routines:
         for attack in (a for a in routine if is_natural(a.name)):
-            if attack.kind != "melee" or attack.touch or attack.damage is None:     # a swarm rolls no attack
+            if attack.kind != "melee" or attack.touch or attack.damage is None:  # a swarm rolls no attack
                 continue
             ability = max(strength, dex) if finesse else strength
-            focus = 1 if any(f.lower().startswith("weapon focus") and singular(attack.name) in f.lower()
-                             for f in feats) else 0
+            focus = (
+                1
+                if any(f.lower().startswith("weapon focus") and singular(attack.name) in f.lower() for f in feats)
+                else 0
+            )
             base = bab + ability + SIZE_MODIFIER[size] + focus + attack.enhancement + stats.profane
-            allowed = {base, base - 5} | ({base - 2} if multi else set())    # primary, or secondary
+            allowed = {base, base - 5} | ({base - 2} if multi else set())  # primary, or secondary
             if attack.bonuses[0] not in allowed:
                 shown = ", ".join(f"{b:+d}" for b in sorted(allowed, reverse=True))
-                _discrepancy(ctx, field, f"{attack.name} {attack.bonuses[0]:+d}, but BAB {bab:+d} + "
-                                         f"{'Dex' if finesse and dex > strength else 'Str'} {ability:+d} + size "
-                                         f"{SIZE_MODIFIER[size]:+d}{' + Weapon Focus' if focus else ''} gives "
-                                         f"{shown}: kept {attack.bonuses[0]:+d}", attack.text)
+                _discrepancy(
+                    ctx,
+                    field,
+                    f"{attack.name} {attack.bonuses[0]:+d}, but BAB {bab:+d} + "
+                    f"{'Dex' if finesse and dex > strength else 'Str'} {ability:+d} + size "
+                    f"{SIZE_MODIFIER[size]:+d}{' + Weapon Focus' if focus else ''} gives "
+                    f"{shown}: kept {attack.bonuses[0]:+d}",
+                    attack.text,
+                )
 
 
 def _good_saves(type_: str, subtypes: tuple[str, ...]) -> tuple[str, ...] | None:
@@ -129,11 +157,15 @@ def check_saves(ctx: Reading, stats: Stats) -> None:
         bonus_here = mod(ability) + (2 if SAVE_FEATS[kind] in stats.feats else 0) + stats.grace + stats.profane
         options = {(2 + dice // 2 if kind in good else dice // 3) + bonus_here}
         if type_ == "animal" and kind == "will":
-            options.add(2 + dice // 2 + bonus_here)             # "some animals have good Will saves"
+            options.add(2 + dice // 2 + bonus_here)  # "some animals have good Will saves"
         stated = getattr(stats.saves, kind)
         if stated not in options:
             what = "good" if kind in good else "poor"
             feat = f" and {SAVE_FEATS[kind]}" if SAVE_FEATS[kind] in stats.feats else ""
-            _discrepancy(ctx, "Saves", f"{kind.capitalize()} {stated:+d}, but {_a(type_)} {type_}'s {what} save at "
-                                       f"{dice or hd} HD with {SAVE_ABILITY[kind].capitalize()} {mod(ability):+d}"
-                                       f"{feat} is {min(options):+d}: kept {stated:+d}")
+            _discrepancy(
+                ctx,
+                "Saves",
+                f"{kind.capitalize()} {stated:+d}, but {_a(type_)} {type_}'s {what} save at "
+                f"{dice or hd} HD with {SAVE_ABILITY[kind].capitalize()} {mod(ability):+d}"
+                f"{feat} is {min(options):+d}: kept {stated:+d}",
+            )

@@ -174,8 +174,9 @@ class Reading:
 
     def melee_names(self) -> list[str]:
         """The names of the full attack's melee attacks."""
-        return attack_names([[a for a in r if a.get("kind", "melee") == "melee"]
-                             for r in self.data.get("full_attack") or []])
+        return attack_names(
+            [[a for a in r if a.get("kind", "melee") == "melee"] for r in self.data.get("full_attack") or []]
+        )
 
     def unrolled(self) -> set[str]:
         """The attacks of its routines that deal no hit-point damage (not attacks the engine rolls)."""

@@ -20,19 +20,60 @@ from arena.srd.blocks import table_rows
 from arena.srd.patterns import ROLL
 from arena.srd.text import Cell, RawBlock, clean, is_dash, number, title_case
 
-AGES = ("Wyrmling", "Very young", "Young", "Juvenile", "Young adult", "Adult", "Mature adult", "Old", "Very old",
-        "Ancient", "Wyrm", "Great wyrm")
-SIZE_LETTERS = {"F": "fine", "D": "diminutive", "T": "tiny", "S": "small", "M": "medium", "L": "large", "H": "huge",
-                "G": "gargantuan", "C": "colossal"}
+AGES = (
+    "Wyrmling",
+    "Very young",
+    "Young",
+    "Juvenile",
+    "Young adult",
+    "Adult",
+    "Mature adult",
+    "Old",
+    "Very old",
+    "Ancient",
+    "Wyrm",
+    "Great wyrm",
+)
+SIZE_LETTERS = {
+    "F": "fine",
+    "D": "diminutive",
+    "T": "tiny",
+    "S": "small",
+    "M": "medium",
+    "L": "large",
+    "H": "huge",
+    "G": "gargantuan",
+    "C": "colossal",
+}
 
 # SRD 3.5 "Dragon Space/Reach, Attacks, and Damage" and "Dragon Breath Weapons"
-SPACE_REACH = {"tiny": "2-1/2 ft./0 ft.", "small": "5 ft./5 ft.", "medium": "5 ft./5 ft.",
-               "large": "10 ft./5 ft.", "huge": "15 ft./10 ft.", "gargantuan": "20 ft./15 ft.",
-               "colossal": "30 ft./20 ft."}
-BITE = {"tiny": "1d4", "small": "1d6", "medium": "1d8", "large": "2d6", "huge": "2d8", "gargantuan": "4d6",
-        "colossal": "4d8"}
-CLAW = {"tiny": "1d3", "small": "1d4", "medium": "1d6", "large": "1d8", "huge": "2d6", "gargantuan": "2d8",
-        "colossal": "4d6"}
+SPACE_REACH = {
+    "tiny": "2-1/2 ft./0 ft.",
+    "small": "5 ft./5 ft.",
+    "medium": "5 ft./5 ft.",
+    "large": "10 ft./5 ft.",
+    "huge": "15 ft./10 ft.",
+    "gargantuan": "20 ft./15 ft.",
+    "colossal": "30 ft./20 ft.",
+}
+BITE = {
+    "tiny": "1d4",
+    "small": "1d6",
+    "medium": "1d8",
+    "large": "2d6",
+    "huge": "2d8",
+    "gargantuan": "4d6",
+    "colossal": "4d8",
+}
+CLAW = {
+    "tiny": "1d3",
+    "small": "1d4",
+    "medium": "1d6",
+    "large": "1d8",
+    "huge": "2d6",
+    "gargantuan": "2d8",
+    "colossal": "4d6",
+}
 WING = {"medium": "1d4", "large": "1d6", "huge": "1d8", "gargantuan": "2d6", "colossal": "2d8"}
 TAIL_SLAP = {"large": "1d8", "huge": "2d6", "gargantuan": "2d8", "colossal": "4d6"}
 CRUSH = {"huge": "2d8", "gargantuan": "4d6", "colossal": "4d8"}
@@ -40,8 +81,14 @@ TAIL_SWEEP = {"gargantuan": "2d6", "colossal": "2d8"}
 LINE = {"tiny": 30, "small": 40, "medium": 60, "large": 80, "huge": 100, "gargantuan": 120, "colossal": 140}
 CONE = {"tiny": 15, "small": 20, "medium": 30, "large": 40, "huge": 50, "gargantuan": 60, "colossal": 70}
 
-BREATH_TYPES = {"fire": "fire", "acid": "acid", "corrosive (acid) gas": "acid", "lightning": "electricity",
-                "cold": "cold", "frost": "cold"}
+BREATH_TYPES = {
+    "fire": "fire",
+    "acid": "acid",
+    "corrosive (acid) gas": "acid",
+    "lightning": "electricity",
+    "cold": "cold",
+    "frost": "cold",
+}
 """What a variety breathes, as the damage type of its breath weapon (``a line of lightning``)."""
 
 VARIETY_HEADING = re.compile(r"^\s*([A-Z]+) DRAGON\s*$")
@@ -56,8 +103,10 @@ SUBTYPE_WRAP = re.compile(r"^\s*Dragon\s*\(|\)\s*$")
 """What is around its subtypes: ``Dragon (`` and ``)``."""
 CR_LINE = re.compile(r"^\s*Challenge Ratings?:")
 """``Challenge Ratings: Wyrmling 4; very young 5; young 7; ...``."""
-AGE_CR = re.compile(r"(wyrmling|very young|young adult|young|juvenile|mature adult|adult|very old|old|ancient|"
-                    r"great wyrm|wyrm)\s+(\d+)")
+AGE_CR = re.compile(
+    r"(wyrmling|very young|young adult|young|juvenile|mature adult|adult|very old|old|ancient|"
+    r"great wyrm|wyrm)\s+(\d+)"
+)
 """One age's CR (lowercase): ``very young 5``."""
 BREATH_KIND = re.compile(r"\b(cone|line) of ([a-z]+(?: \(acid\) gas)?)")
 """What a variety breathes: ``Breath Weapon (Su): A red dragon has one type of breath weapon, a cone of fire``."""
@@ -119,11 +168,24 @@ def _by_header(header: list[str], cells: list[str]) -> dict[str, str]:
 
 def _column(header: str) -> str:
     h = " ".join(header.split()).lower()
-    for key, name in (("age", "Age"), ("size", "Size"), ("hit dice", "Hit Dice"), ("base attack", "BAB"),
-                      ("attack", "Attack"), ("fort", "Fort"), ("ref", "Ref"), ("will", "Will"),
-                      ("breath", "Breath"), ("frightful", "Frightful"), ("speed", "Speed"),
-                      ("initiative", "Initiative"), ("ac", "AC"), ("special", "Special"), ("caster", "Caster"),
-                      ("sr", "SR")):
+    for key, name in (
+        ("age", "Age"),
+        ("size", "Size"),
+        ("hit dice", "Hit Dice"),
+        ("base attack", "BAB"),
+        ("attack", "Attack"),
+        ("fort", "Fort"),
+        ("ref", "Ref"),
+        ("will", "Will"),
+        ("breath", "Breath"),
+        ("frightful", "Frightful"),
+        ("speed", "Speed"),
+        ("initiative", "Initiative"),
+        ("ac", "AC"),
+        ("special", "Special"),
+        ("caster", "Caster"),
+        ("sr", "SR"),
+    ):
         if h == key or h.startswith(key):
             return name
     return header.strip().capitalize()
@@ -142,8 +204,9 @@ def find_varieties(text: str) -> list[Variety]:
 
 
 def _table_at(section: list[str], pattern: re.Pattern[str], color: str) -> int | None:
-    return next((j for j, line in enumerate(section) if (m := pattern.match(line)) and m.group(1).upper() == color),
-                None)
+    return next(
+        (j for j, line in enumerate(section) if (m := pattern.match(line)) and m.group(1).upper() == color), None
+    )
 
 
 def _variety(lines: list[str], start: int, end: int, color: str) -> Variety | None:
@@ -155,8 +218,9 @@ def _variety(lines: list[str], start: int, end: int, color: str) -> Variety | No
         return None
     name = f"{color.capitalize()} Dragon"
     sub_line = next((t for t in section[:8] if SUBTYPE_LINE.match(t)), "")
-    subtypes = tuple(s.strip().lower() for s in SUBTYPE_WRAP.sub("", sub_line).split(",") if s.strip()) \
-        if sub_line else ()
+    subtypes = (
+        tuple(s.strip().lower() for s in SUBTYPE_WRAP.sub("", sub_line).split(",") if s.strip()) if sub_line else ()
+    )
     crs: dict[str, str] = {}
     cr_line = next((t for t in section if CR_LINE.match(t)), "")
     for age, value in AGE_CR.findall(cr_line.lower()):
@@ -180,8 +244,15 @@ def _variety(lines: list[str], start: int, end: int, color: str) -> Variety | No
         if age not in AGES or age not in abilities_by_age:
             continue
         a_line, a_row = abilities_by_age[age]
-        variety.rows.append(DragonRow(name, age, line_no, {k: Cell(v.strip(), line_no) for k, v in row.items()},
-                                      {k: Cell(v.strip(), a_line) for k, v in a_row.items()}))
+        variety.rows.append(
+            DragonRow(
+                name,
+                age,
+                line_no,
+                {k: Cell(v.strip(), line_no) for k, v in row.items()},
+                {k: Cell(v.strip(), a_line) for k, v in a_row.items()},
+            )
+        )
     return variety
 
 
@@ -223,10 +294,15 @@ def dragon_fields(variety: Variety, row: DragonRow) -> dict[str, Cell]:
         out["Armor Class"] = a["AC"]
     if "BAB" in s:
         out["Base Attack/Grapple"] = s["BAB"]
-    out["Abilities"] = Cell(", ".join(f"{k} {s[k].text if k in s else '-'}" for k in
-                                      ("Str", "Dex", "Con", "Int", "Wis", "Cha")), line)
-    out["Saves"] = Cell(f"Fort {s['Fort'].text}, Ref {s['Ref'].text}, Will {s['Will'].text}" if all(
-        k in s for k in ("Fort", "Ref", "Will")) else "", line)
+    out["Abilities"] = Cell(
+        ", ".join(f"{k} {s[k].text if k in s else '-'}" for k in ("Str", "Dex", "Con", "Int", "Wis", "Cha")), line
+    )
+    out["Saves"] = Cell(
+        f"Fort {s['Fort'].text}, Ref {s['Ref'].text}, Will {s['Will'].text}"
+        if all(k in s for k in ("Fort", "Ref", "Will"))
+        else "",
+        line,
+    )
     cr = variety.crs.get(row.age.lower())
     out["Challenge Rating"] = Cell(cr or "", line)
     out["Space/Reach"] = Cell(SPACE_REACH.get(size, ""), line)
@@ -299,7 +375,7 @@ def first_prose(cells: list[Cell]) -> list[Cell]:
     for k, cell in enumerate(cells):
         total += len(cell.text) + 1
         if total > MAX_IMPORT_DESCRIPTION or k >= MAX_IMPORT_DESCRIPTION_LINES:
-            return cells[:k + 1]
+            return cells[: k + 1]
     return cells
 
 
@@ -316,9 +392,18 @@ def dragon_blocks(text: str, file: str) -> list[RawBlock]:
             fields = dragon_fields(variety, row)
             size = SIZE_LETTERS.get(row.stats.get("Size", Cell("", 0)).text.strip().upper()[:1], "")
             description = _breath_text(variety, row, size, fields)
-            out.append(RawBlock(file=file, line=row.line, title=dragon_title(variety, row), title_guessed=False,
-                                type_line=fields.get("Size/Type"), fields=fields, layout="dragon tables",
-                                description=description + shared))
+            out.append(
+                RawBlock(
+                    file=file,
+                    line=row.line,
+                    title=dragon_title(variety, row),
+                    title_guessed=False,
+                    type_line=fields.get("Size/Type"),
+                    fields=fields,
+                    layout="dragon tables",
+                    description=description + shared,
+                )
+            )
     return out
 
 
@@ -335,13 +420,23 @@ def _breath_text(variety: Variety, row: DragonRow, size: str, fields: dict[str, 
         length = (LINE if shape == "line" else CONE)[size]
         energy = BREATH_TYPES.get(what)
         if k == 0 and energy:
-            out.append(Cell(f"Breath Weapon (Su): {length}-foot {shape}, once every 1d4 rounds, damage {m.group(1)} "
-                            f"{energy}, Reflex DC {m.group(2)} half.", breath.line))
+            out.append(
+                Cell(
+                    f"Breath Weapon (Su): {length}-foot {shape}, once every 1d4 rounds, damage {m.group(1)} "
+                    f"{energy}, Reflex DC {m.group(2)} half.",
+                    breath.line,
+                )
+            )
         else:
             save = SAVE_WORD.search(sentence.split(f"{shape} of {what}", 1)[-1])
             word = what.split()[0]
-            out.append(Cell(f"{word.capitalize()} Breath Weapon (Su): {length}-foot {shape} of {what}, "
-                            f"{save.group(1) if save else 'Will'} DC {m.group(2)} negates.", breath.line))
+            out.append(
+                Cell(
+                    f"{word.capitalize()} Breath Weapon (Su): {length}-foot {shape} of {what}, "
+                    f"{save.group(1) if save else 'Will'} DC {m.group(2)} negates.",
+                    breath.line,
+                )
+            )
             sa = fields["Special Attacks"]
             fields["Special Attacks"] = Cell(f"{sa.text}, {word} breath weapon", sa.line)
     return out

@@ -28,8 +28,9 @@ SIZE_MODIFIER = dict(zip(SIZE_WORDS, (8, 4, 2, 1, 0, -1, -2, -4, -8), strict=Tru
 """Size modifier to AC and attack rolls (SRD 3.5 Table: Size Modifiers)."""
 GRAPPLE_SIZE_MODIFIER = dict(zip(SIZE_WORDS, (-16, -12, -8, -4, 0, 4, 8, 12, 16), strict=True))
 """Special size modifier to grapple checks (and trip, bull rush)."""
-SPACE_REACH = dict(zip(SIZE_WORDS, ((1, 0), (1, 0), (2, 0), (5, 5), (5, 5), (10, 10), (15, 15), (20, 20), (30, 30)),
-                       strict=True))
+SPACE_REACH = dict(
+    zip(SIZE_WORDS, ((1, 0), (1, 0), (2, 0), (5, 5), (5, 5), (10, 10), (15, 15), (20, 20), (30, 30)), strict=True)
+)
 """A creature's usual space and reach in feet by size (SRD 3.5 Table: Creature Size and Scale; a long creature's
 reach)."""
 
@@ -59,9 +60,11 @@ SPACE_AND_REACH = re.compile(rf"^\s*{FEET}\s*(?:ft\.?|feet)?\s*/\s*{FEET}\s*(?:f
 """``10 ft./10 ft.``, ``2-1/2 ft./0 ft.``, ``15 ft./10 ft. (20 ft. with tentacles)``."""
 BAB_GRAPPLE = re.compile(r"^([+-]?\s*\d+)\s*/\s*(?:([+-]?\s*\d+)|(-+|—|–|n/a))")
 """``+4/+14``; ``+0/-`` for a creature that cannot grapple."""
-SAVES = (("fort", re.compile(r"fort(?:itude)?\s*([+-]\s*\d+|-)", re.IGNORECASE), "Fort"),
-         ("ref", re.compile(r"ref(?:lex)?\s*([+-]\s*\d+|-)", re.IGNORECASE), "Ref"),
-         ("will", re.compile(r"will\s*([+-]\s*\d+|-)", re.IGNORECASE), "Will"))
+SAVES = (
+    ("fort", re.compile(r"fort(?:itude)?\s*([+-]\s*\d+|-)", re.IGNORECASE), "Fort"),
+    ("ref", re.compile(r"ref(?:lex)?\s*([+-]\s*\d+|-)", re.IGNORECASE), "Ref"),
+    ("will", re.compile(r"will\s*([+-]\s*\d+|-)", re.IGNORECASE), "Will"),
+)
 """Each save's key, its pattern and its name: ``Fort +11, Ref +4, Will +3`` (``Fort -`` for none)."""
 ABILITY_SCORE = re.compile(r"\b(Str|Dex|Con|Int|Wis|Cha)\w*\s*(\d+|-+|—|–)", re.IGNORECASE)
 """One ability score: ``Str 23`` of ``Str 23, Dex 14, Con 23, Int 6, Wis 9, Cha 6``; ``Con -`` for none."""
@@ -103,8 +106,9 @@ def read_size_type(ctx: Reading) -> SizeType:
     text = clean(cell.text)
     m = SIZE_TYPE.match(text)
     if not m:
-        raise ctx.error(f"cannot read a size and type from {text[:80]!r} (like 'Large Giant' or 'Medium Outsider "
-                        "(Evil, Lawful)')")
+        raise ctx.error(
+            f"cannot read a size and type from {text[:80]!r} (like 'Large Giant' or 'Medium Outsider (Evil, Lawful)')"
+        )
     subtypes = tuple(" ".join(s.lower().split()) for s in (m.group(3) or "").split(",") if s.strip())
     return SizeType(m.group(1).lower(), " ".join(m.group(2).lower().split()), subtypes)
 
@@ -156,8 +160,11 @@ def read_hit_dice(ctx: Reading) -> HitDiceRead:
     if constant:
         expression += f"{constant:+d}"
     if any(c != int(c) for c, _ in terms):
-        ctx.note("changed", f"fractional hit dice stored as {expression} (a stat block's hit dice are whole dice; "
-                            "the hit points stay the SRD's)")
+        ctx.note(
+            "changed",
+            f"fractional hit dice stored as {expression} (a stat block's hit dice are whole dice; "
+            "the hit points stay the SRD's)",
+        )
     try:
         parse_dice(expression)
     except ArenaError as err:
@@ -255,8 +262,11 @@ def read_saves(ctx: Reading) -> SavesRead:
         if m.group(1).strip() == "-":
             ctx.note("guess", f"no {key} save given ('-'): +0")
     if "*" in text or "(" in text:
-        ctx.note("changed", "conditional save bonuses (footnotes, '+4 against poison') are not counted: the block "
-                            "keeps the plain totals")
+        ctx.note(
+            "changed",
+            "conditional save bonuses (footnotes, '+4 against poison') are not counted: the block "
+            "keeps the plain totals",
+        )
     return SavesRead(**out)
 
 
@@ -374,8 +384,11 @@ def read_armor(ctx: Reading) -> ArmorRead:
             ctx.note("unread", f"AC component {part.strip()!r} not read")
     if touch is None or flat is None:
         dex = sum(b for b, k in components if k in ("dex", "dodge"))
-        touch_guess = 10 + sum(b for b, k in components if k in ("size", "dex", "deflection", "dodge", "insight",
-                                                                  "luck", "sacred", "profane"))
+        touch_guess = 10 + sum(
+            b
+            for b, k in components
+            if k in ("size", "dex", "deflection", "dodge", "insight", "luck", "sacred", "profane")
+        )
         flat_guess = ac - max(0, dex)
         if touch is None:
             ctx.note("guess", f"no touch AC: {touch_guess} from the components")
@@ -384,7 +397,6 @@ def read_armor(ctx: Reading) -> ArmorRead:
             ctx.note("guess", f"no flat-footed AC: {flat_guess} from the components")
             flat = flat_guess
     return ArmorRead(ac, touch, flat, tuple(components))
-
 
 
 @dataclass(frozen=True)

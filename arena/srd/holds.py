@@ -18,12 +18,38 @@ from arena.srd.context import Reading
 from arena.srd.patterns import AMOUNT, DICE, ENERGY, SIZE_WORDS, singular
 from arena.srd.text import clean, dice_text, number, search_chain
 
-NATURAL = ("bite", "claw", "claws", "slam", "tentacle", "arm", "arms", "gore", "sting", "tail slap", "pincer",
-           "talon", "wing", "tendril", "horn", "hoof", "hooves", "butt", "tail", "touch", "tongue", "rake", "crush")
+NATURAL = (
+    "bite",
+    "claw",
+    "claws",
+    "slam",
+    "tentacle",
+    "arm",
+    "arms",
+    "gore",
+    "sting",
+    "tail slap",
+    "pincer",
+    "talon",
+    "wing",
+    "tendril",
+    "horn",
+    "hoof",
+    "hooves",
+    "butt",
+    "tail",
+    "touch",
+    "tongue",
+    "rake",
+    "crush",
+)
 """Natural attacks, for a grab whose text names none (the first of the full attack that is one)."""
 
-GRAB_ATTACK = re.compile(r"must hit\b[^.]*?\bwith (?:its |a |an |the |both |one or more )?([a-z][a-z ]*?)"
-                         r"(?: attacks?)?(?=[.,;]|\s+(?:to|and then|it can)\b)", re.IGNORECASE)
+GRAB_ATTACK = re.compile(
+    r"must hit\b[^.]*?\bwith (?:its |a |an |the |both |one or more )?([a-z][a-z ]*?)"
+    r"(?: attacks?)?(?=[.,;]|\s+(?:to|and then|it can)\b)",
+    re.IGNORECASE,
+)
 """The attack a grab starts from: ``To use this ability, a lion must hit with its bite attack``, ``must hit with a
 claw or bite attack``."""
 OR_AND = re.compile(r"\s+or\s+|\s+and\s+|,")
@@ -46,9 +72,11 @@ PLUS_ENERGY = re.compile(rf"\bplus ({DICE}) {ENERGY}\b", re.IGNORECASE)
 """The energy an entry adds: ``plus 1d8 fire``."""
 POINTS_OF_DAMAGE = re.compile(rf"(?<!\d)({DICE}) points? of (?:\w+ )?damage")
 """``deals 2d6+9 points of bludgeoning damage``."""
-SWALLOWED_DAMAGE = re.compile(rf"(?:takes?|taking) ({AMOUNT}) points? of (bludgeoning|crushing|acid) damage"
-                              rf"(?:,? (?:plus|and) ({AMOUNT}) points? of (acid|fire|bludgeoning) damage)?",
-                              re.IGNORECASE)
+SWALLOWED_DAMAGE = re.compile(
+    rf"(?:takes?|taking) ({AMOUNT}) points? of (bludgeoning|crushing|acid) damage"
+    rf"(?:,? (?:plus|and) ({AMOUNT}) points? of (acid|fire|bludgeoning) damage)?",
+    re.IGNORECASE,
+)
 """What a swallowed foe takes: ``A swallowed creature takes 2d8+8 points of bludgeoning damage and 8 points of acid
 damage per round``."""
 PARALYZES = re.compile(r"\bparaly", re.IGNORECASE)
@@ -68,12 +96,16 @@ BLOOD_LOSS = re.compile(rf"(?:dealing|for) ({AMOUNT}) points? of Constitution da
 """``dealing 1d4 points of Constitution damage``, ``drains blood for 1d4 points of Constitution damage``."""
 DETACHES = re.compile(r"Once it has dealt (\d+) points of Constitution damage, it detaches")
 """``Once it has dealt 4 points of Constitution damage, it detaches and flies off``."""
-GRABBED_DRAIN = re.compile(rf"from a grabbed opponent, dealing ({AMOUNT}) points? of Constitution damage each round "
-                           r"it maintains the hold")
+GRABBED_DRAIN = re.compile(
+    rf"from a grabbed opponent, dealing ({AMOUNT}) points? of Constitution damage each round "
+    r"it maintains the hold"
+)
 """A rast's: ``drains blood from a grabbed opponent, dealing 1 point of Constitution damage each round it maintains
 the hold``."""
-ACID_STING = re.compile(rf"sting each round \(([+-]\d+) attack bonus\)\. A hit with the sting attack deals "
-                        rf"({AMOUNT}) points of piercing damage and ({AMOUNT}) points of acid damage")
+ACID_STING = re.compile(
+    rf"sting each round \(([+-]\d+) attack bonus\)\. A hit with the sting attack deals "
+    rf"({AMOUNT}) points of piercing damage and ({AMOUNT}) points of acid damage"
+)
 """A giant soldier ant's: ``it can attempt to sting each round (+3 attack bonus). A hit with the sting attack
 deals 1d4+1 points of piercing damage and 1d4 points of acid damage``."""
 ENGULF = (r"mow down (\w+) or smaller creatures as a standard action", r"DC (\d+) Reflex save or be engulfed")
@@ -83,9 +115,11 @@ ENGULF = (r"mow down (\w+) or smaller creatures as a standard action", r"DC (\d+
 
 def flag(field: str):
     """The reader of an ability that is a flag of the stat block (``pounce``, ``ferocity``): marked modelled."""
+
     def reader(ctx: Reading, item: dict) -> dict:
         ctx.mark(item["key"], "modelled", field)
         return {field: True}
+
     return reader
 
 
@@ -126,36 +160,60 @@ def _grab_attack(ctx: Reading, item: dict, desc, text: str) -> tuple[str, str] |
         natural = [n for n in names if n in NATURAL or singular(n) in NATURAL]
         candidates = natural or ctx.melee_names() or names
         if not candidates:
-            ctx.note_on(item, "unread", "improved grab: no attack to grab with (the block has no attack routine): "
-                                        "not modelled", text[:200] or item["name"])
+            ctx.note_on(
+                item,
+                "unread",
+                "improved grab: no attack to grab with (the block has no attack routine): not modelled",
+                text[:200] or item["name"],
+            )
             ctx.mark("improved grab", "ignored", "no attack to grab with")
             ctx.ignored("constrict", "constrict: its improved grab is not modelled")
             return None
         attack = candidates[0]
-        ctx.note_on(item, "guess", f"improved grab: {'its description' if desc else 'no description'} names no "
-                                   f"attack to grab with: the {attack}, the first natural attack of the full attack",
-                    text[:200] or item["name"])
+        ctx.note_on(
+            item,
+            "guess",
+            f"improved grab: {'its description' if desc else 'no description'} names no "
+            f"attack to grab with: the {attack}, the first natural attack of the full attack",
+            text[:200] or item["name"],
+        )
         return attack, f"; the text names no attack: the {attack}, the first natural attack of the full attack"
     found = [n for n in (ctx.named(w) for w in words) if n]
     if not found:
         missing = [w for w in words if ctx.named(w) is None]
         why = "deals no hit-point damage" if ctx.deal_no_damage(missing) else "is not an attack of its routines"
-        ctx.mark("improved grab", "ignored", f"its {' or '.join(words)} attack {why}: not an attack the engine "
-                                             "rolls, so the engine's improved grab (a grapple when that attack hits) "
-                                             "cannot start")
-        ctx.ignored("constrict", "constrict: the damage of a hold its improved grab would start, which the engine "
-                                 "cannot (see improved grab)")
+        ctx.mark(
+            "improved grab",
+            "ignored",
+            f"its {' or '.join(words)} attack {why}: not an attack the engine "
+            "rolls, so the engine's improved grab (a grapple when that attack hits) "
+            "cannot start",
+        )
+        ctx.ignored(
+            "constrict",
+            "constrict: the damage of a hold its improved grab would start, which the engine "
+            "cannot (see improved grab)",
+        )
         return None
     attack = next(n for n in names if n in found)
     how = ""
     if len(found) > 1:
         how = f"; the text names the {' or '.join(words)} attack: the {attack}, the first of the full attack"
-        ctx.note_on(item, "guess", f"improved grab: the text names the {' or '.join(words)} attack; the engine's "
-                                   f"grab is on one attack: the {attack}, the first of the full attack", text[:200])
+        ctx.note_on(
+            item,
+            "guess",
+            f"improved grab: the text names the {' or '.join(words)} attack; the engine's "
+            f"grab is on one attack: the {attack}, the first of the full attack",
+            text[:200],
+        )
     if BOTH.search(m.group(0)):
         how += f"; the SRD's grab needs both {attack} attacks to hit, the engine's one"
-        ctx.note_on(item, "guess", f"improved grab: the SRD's needs both {attack} attacks to hit; the engine's "
-                                   f"grabs when one {attack} hits", text[:200])
+        ctx.note_on(
+            item,
+            "guess",
+            f"improved grab: the SRD's needs both {attack} attacks to hit; the engine's grabs when one {attack} hits",
+            text[:200],
+        )
     return attack, how
 
 
@@ -177,17 +235,32 @@ def _constrict(ctx: Reading, item: dict) -> str | None:
     how = ""
     if len(dice) > 1:
         how += f"; {entry!r} gives several: the first, {damage}"
-        ctx.note_on(item, "guess", f"constrict: {entry!r} gives {len(dice)} damages (one per attack that grabs): the "
-                                   f"first, {damage}", entry)
+        ctx.note_on(
+            item,
+            "guess",
+            f"constrict: {entry!r} gives {len(dice)} damages (one per attack that grabs): the first, {damage}",
+            entry,
+        )
     energy = PLUS_ENERGY.search(entry)
     if energy:
-        how += (f"; its {energy.group(1)} {energy.group(2).lower()} is left out (the engine's constrict is one "
-                "damage expression)")
-        ctx.note_on(item, "guess", f"constrict: the {energy.group(1)} {energy.group(2).lower()} of each constrict is "
-                                   f"left out: stored as {damage}", entry)
+        how += (
+            f"; its {energy.group(1)} {energy.group(2).lower()} is left out (the engine's constrict is one "
+            "damage expression)"
+        )
+        ctx.note_on(
+            item,
+            "guess",
+            f"constrict: the {energy.group(1)} {energy.group(2).lower()} of each constrict is "
+            f"left out: stored as {damage}",
+            entry,
+        )
     if parse_dice(damage).maximum < 1:
-        ctx.note_on(item, "changed", f"constrict {damage} is always below 1: stored as 1 (the SRD's minimum of 1 on "
-                                     "a hit)", entry)
+        ctx.note_on(
+            item,
+            "changed",
+            f"constrict {damage} is always below 1: stored as 1 (the SRD's minimum of 1 on a hit)",
+            entry,
+        )
         damage = "1"
     ctx.mark("constrict", "modelled", f"improved_grab.constrict {damage}{how}")
     for a in ctx.abilities:
@@ -199,8 +272,11 @@ def _constrict(ctx: Reading, item: dict) -> str | None:
 def lone_constrict(ctx: Reading, item: dict) -> dict:
     """A constrict without improved grab: the engine's constrict is the damage of the hold a grab starts."""
     if ctx.first("improved grab") is None:
-        ctx.mark("constrict", "ignored", "constrict without improved grab: the engine's constrict is the damage of a "
-                                         "hold that improved grab starts")
+        ctx.mark(
+            "constrict",
+            "ignored",
+            "constrict without improved grab: the engine's constrict is the damage of a hold that improved grab starts",
+        )
     return {}
 
 
@@ -220,15 +296,23 @@ def swallow_whole(ctx: Reading, item: dict) -> dict:
     how = ""
     if m.group(3):
         how = f"; its {dice_text(m.group(3))} {m.group(4).lower()} left out (the engine's is one damage expression)"
-        ctx.note_on(item, "guess", f"swallow whole: the {dice_text(m.group(3))} {m.group(4).lower()} a round is left "
-                                   f"out: stored as {damage} {kind}", text[:200])
+        ctx.note_on(
+            item,
+            "guess",
+            f"swallow whole: the {dice_text(m.group(3))} {m.group(4).lower()} a round is left "
+            f"out: stored as {damage} {kind}",
+            text[:200],
+        )
     if PARALYZES.search(text):
         how += "; the paralysis of its juices is left out"
     for a in ctx.abilities:
         if a["key"] == "swallow whole":
             a["damage"] = damage
-    ctx.mark("swallow whole", "modelled", f"swallow_whole: {damage} {kind} a round (cutting its way out is not "
-                                          f"modelled){how}")
+    ctx.mark(
+        "swallow whole",
+        "modelled",
+        f"swallow_whole: {damage} {kind} a round (cutting its way out is not modelled){how}",
+    )
     return {"swallow_whole": {"damage": damage, "damage_types": [kind]}}
 
 
@@ -246,13 +330,17 @@ def crush(ctx: Reading, item: dict) -> dict:
         what = "no damage" if entry is None else "no breath weapon to take the DC from"
         return ctx.unread(item, "crush", f"{what} read", text)
     damage = dice_text(entry.group(1))
-    smaller = 3                                     # "three or more size categories smaller"
+    smaller = 3  # "three or more size categories smaller"
     for a in ctx.abilities:
         if a["key"] == "crush":
             a["damage"], a["dc"], a["save"] = damage, breath["dc"], "ref"
-    ctx.mark("crush", "modelled", f"crush: {damage} on foes {smaller} or more sizes smaller, Reflex DC {breath['dc']} "
-                                  "(its breath weapon's) negates, as its standard action (the pin's damage at once, "
-                                  "the pin not kept)")
+    ctx.mark(
+        "crush",
+        "modelled",
+        f"crush: {damage} on foes {smaller} or more sizes smaller, Reflex DC {breath['dc']} "
+        "(its breath weapon's) negates, as its standard action (the pin's damage at once, "
+        "the pin not kept)",
+    )
     return {"crush": {"damage": damage, "dc": breath["dc"], "smaller_by": smaller}}
 
 
@@ -269,10 +357,17 @@ def _adhesive(ctx: Reading, item: dict, text: str) -> dict:
     if dice_text(dmg.group(1)) != slam["damage"]:
         how = f"; its crush {dice_text(dmg.group(1))} differs from the {attack}'s {slam['damage']}: the {attack}'s"
         ctx.note_on(item, "guess", f"crush: the hold deals the {attack}'s damage", text[:200])
-    ctx.mark("crush", "modelled", f"crush: its hold deals {slam['damage']} on each won grapple check (improved_grab on "
-                                  f"the {attack}){how}")
-    ctx.mark("adhesive", "modelled", f"adhesive: a hit with its {attack} holds the foe, of any size, with no grapple "
-                                     "check, and the foe cannot escape while it lives")
+    ctx.mark(
+        "crush",
+        "modelled",
+        f"crush: its hold deals {slam['damage']} on each won grapple check (improved_grab on the {attack}){how}",
+    )
+    ctx.mark(
+        "adhesive",
+        "modelled",
+        f"adhesive: a hit with its {attack} holds the foe, of any size, with no grapple "
+        "check, and the foe cannot escape while it lives",
+    )
     return {"improved_grab": {"attack": attack, "constrict": None, "any_size": True, "automatic": True}}
 
 
@@ -293,16 +388,29 @@ def attach(ctx: Reading, item: dict) -> dict:
     if attack is None or loss is None or ctx.data.get("improved_grab") is not None:
         return ctx.ignored("attach", "its attack and blood drain not read")
     limit = DETACHES.search(drain_text)
-    grab: dict = {"attack": attack, "constrict": None, "any_size": True, "automatic": True, "hold_check": False,
-                  "drain": {"dice": dice_text(loss.group(1)), "ability": "con"}}
+    grab: dict = {
+        "attack": attack,
+        "constrict": None,
+        "any_size": True,
+        "automatic": True,
+        "hold_check": False,
+        "drain": {"dice": dice_text(loss.group(1)), "ability": "con"},
+    }
     if limit:
         grab["drain_limit"] = number(limit.group(1))
     bite = "; its bite's damage each round" if "bite" in attack else ""
-    ctx.mark("attach", "modelled", f"improved_grab on the {attack} with no grapple check, of any size, no escape (a "
-                                   f"pin, which the model has not, removes it){bite}")
-    ctx.mark("blood drain", "modelled", f"improved_grab.drain: {grab['drain']['dice']} Constitution on each of its "
-                                        "turns attached" + (f", until {limit.group(1)} points: then it flies off"
-                                                            if limit else ""))
+    ctx.mark(
+        "attach",
+        "modelled",
+        f"improved_grab on the {attack} with no grapple check, of any size, no escape (a "
+        f"pin, which the model has not, removes it){bite}",
+    )
+    ctx.mark(
+        "blood drain",
+        "modelled",
+        f"improved_grab.drain: {grab['drain']['dice']} Constitution on each of its "
+        "turns attached" + (f", until {limit.group(1)} points: then it flies off" if limit else ""),
+    )
     return {"improved_grab": grab}
 
 
@@ -314,8 +422,11 @@ def blood_drain(ctx: Reading, item: dict) -> dict:
     grab = ctx.data.get("improved_grab")
     if m is None or grab is None or grab.get("drain"):
         return ctx.ignored("blood drain", "a drain of a pin, or with no hold the engine models")
-    ctx.mark("blood drain", "modelled", f"improved_grab.drain: {dice_text(m.group(1))} Constitution on each turn it "
-                                        "keeps its hold")
+    ctx.mark(
+        "blood drain",
+        "modelled",
+        f"improved_grab.drain: {dice_text(m.group(1))} Constitution on each turn it keeps its hold",
+    )
     return {"improved_grab": {**grab, "drain": {"dice": dice_text(m.group(1)), "ability": "con"}}}
 
 
@@ -327,10 +438,22 @@ def acid_sting(ctx: Reading, item: dict) -> dict:
     m = ACID_STING.search(text)
     if m is None or ctx.data.get("improved_grab") is None or ctx.data.get("rake") is not None:
         return ctx.ignored("acid sting", "no grab to sting from, or its numbers not read")
-    ctx.mark("acid sting", "modelled", f"the sting it makes each turn it holds a foe: {m.group(1)} melee "
-                                       f"({dice_text(m.group(2))} piercing plus {dice_text(m.group(3))} acid)")
-    return {"rake": {"name": "sting", "bonuses": [number(m.group(1))], "damage": dice_text(m.group(2)),
-                     "damage_types": ["piercing"], "extra_damage": dice_text(m.group(3)), "extra_damage_type": "acid"}}
+    ctx.mark(
+        "acid sting",
+        "modelled",
+        f"the sting it makes each turn it holds a foe: {m.group(1)} melee "
+        f"({dice_text(m.group(2))} piercing plus {dice_text(m.group(3))} acid)",
+    )
+    return {
+        "rake": {
+            "name": "sting",
+            "bonuses": [number(m.group(1))],
+            "damage": dice_text(m.group(2)),
+            "damage_types": ["piercing"],
+            "extra_damage": dice_text(m.group(3)),
+            "extra_damage_type": "acid",
+        }
+    }
 
 
 def engulf(ctx: Reading, item: dict) -> dict:
@@ -345,10 +468,16 @@ def engulf(ctx: Reading, item: dict) -> dict:
     ctx.save_of("engulf", number(m.group(2)), "ref")
     for a in ctx.abilities:
         if a["key"] == "paralysis" and a.get("notes"):
-            a["notes"] = a["notes"].replace("; its engulf left out (not an attack the engine rolls)",
-                                            "; and on each of its turns inside it (engulf)")
-    ctx.mark("engulf", "modelled", f"engulf: instead of its slam, foes {m.group(1).lower()} or smaller (as many as a "
-                                   f"10-foot burst covers) Reflex DC {m.group(2)} or inside it: out of the fight, "
-                                   f"{acid['extra_damage']} acid and its paralysis each turn (the attacks of "
-                                   "opportunity that forgo the save, and escaping, are not modelled)")
+            a["notes"] = a["notes"].replace(
+                "; its engulf left out (not an attack the engine rolls)",
+                "; and on each of its turns inside it (engulf)",
+            )
+    ctx.mark(
+        "engulf",
+        "modelled",
+        f"engulf: instead of its slam, foes {m.group(1).lower()} or smaller (as many as a "
+        f"10-foot burst covers) Reflex DC {m.group(2)} or inside it: out of the fight, "
+        f"{acid['extra_damage']} acid and its paralysis each turn (the attacks of "
+        "opportunity that forgo the save, and escaping, are not modelled)",
+    )
     return {"engulf": {"dc": number(m.group(2)), "max_size": m.group(1).lower(), "damage": acid["extra_damage"]}}

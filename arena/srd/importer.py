@@ -49,38 +49,97 @@ class Fix:
 
 
 REFERENCE_FIXES: tuple[Fix, ...] = (
-    Fix("MonstersDr-Dw.md", "Dwarf, 1st-Level Warrior", "Challenge Rating", '"', "1/2", "guess",
-        "the converted cell holds a ditto mark; 1/2, the SRD's CR of a 1st-level dwarf warrior"),
-    Fix("MonstersAnimals.md", "Cheetah", "Attack", "Bite +6 melee", "Bite +6 melee (1d6+3)", "changed",
-        "the converted cell lost the damage; the bite's damage of the Full Attack"),
-    Fix("MonstersK-L.md", "Werewolf Lord, Hybrid Form", "Attack",
+    Fix(
+        "MonstersDr-Dw.md",
+        "Dwarf, 1st-Level Warrior",
+        "Challenge Rating",
+        '"',
+        "1/2",
+        "guess",
+        "the converted cell holds a ditto mark; 1/2, the SRD's CR of a 1st-level dwarf warrior",
+    ),
+    Fix(
+        "MonstersAnimals.md",
+        "Cheetah",
+        "Attack",
+        "Bite +6 melee",
+        "Bite +6 melee (1d6+3)",
+        "changed",
+        "the converted cell lost the damage; the bite's damage of the Full Attack",
+    ),
+    Fix(
+        "MonstersK-L.md",
+        "Werewolf Lord, Hybrid Form",
+        "Attack",
         "Claw +24 melee (1d6+11) or +2 bastard sword +27 melee",
-        "Claw +24 melee (1d6+11) or +2 bastard sword +27 melee (2d8+15/17-20)", "changed",
-        "the converted cell lost the sword's damage; the sword's damage of the Full Attack"),
-    Fix("MonstersT-Z.md", "Juvenile Tojanida", "Special Qualities",
+        "Claw +24 melee (1d6+11) or +2 bastard sword +27 melee (2d8+15/17-20)",
+        "changed",
+        "the converted cell lost the sword's damage; the sword's damage of the Full Attack",
+    ),
+    Fix(
+        "MonstersT-Z.md",
+        "Juvenile Tojanida",
+        "Special Qualities",
         "All-around vision, darkvision 60 ft., immunity to acid and cold, resistance to",
         "All-around vision, darkvision 60 ft., immunity to acid and cold, resistance to electricity 10 and fire 10",
-        "changed", "the converted row moved part of the cell into the next column"),
-    Fix("MonstersT-Z.md", "Adult Tojanida", "Special Qualities",
+        "changed",
+        "the converted row moved part of the cell into the next column",
+    ),
+    Fix(
+        "MonstersT-Z.md",
+        "Adult Tojanida",
+        "Special Qualities",
         "All-around vision, darkvision 60 ft., immunity to acid and cold, electricity 10 and fire 10",
         "All-around vision, darkvision 60 ft., immunity to acid and cold, resistance to electricity 10 and fire 10",
-        "changed", "the converted row moved part of the cell into the next column"),
-    Fix("MonstersT-Z.md", "Elder Tojanida", "Special Qualities",
+        "changed",
+        "the converted row moved part of the cell into the next column",
+    ),
+    Fix(
+        "MonstersT-Z.md",
+        "Elder Tojanida",
+        "Special Qualities",
         "All-around vision, darkvision 60 ft., resistance to electricity 10 and fire 10 immunity to acid and cold, "
         "resistance to electricity 10 and fire 10",
         "All-around vision, darkvision 60 ft., immunity to acid and cold, resistance to electricity 10 and fire 10",
-        "changed", "the converted row moved part of the previous column's cell into this one"),
-    Fix("MonstersT-Z.md", "Average Xorn", "Abilities", "Str 17, Dex 10, Con 15,",
-        "Str 17, Dex 10, Con 15, Int 10, Wis 11, Cha 10", "changed",
-        "the converted row moved the end of the cell into the next column"),
-    Fix("MonstersT-Z.md", "Elder Xorn", "Abilities",
+        "changed",
+        "the converted row moved part of the previous column's cell into this one",
+    ),
+    Fix(
+        "MonstersT-Z.md",
+        "Average Xorn",
+        "Abilities",
+        "Str 17, Dex 10, Con 15,",
+        "Str 17, Dex 10, Con 15, Int 10, Wis 11, Cha 10",
+        "changed",
+        "the converted row moved the end of the cell into the next column",
+    ),
+    Fix(
+        "MonstersT-Z.md",
+        "Elder Xorn",
+        "Abilities",
         "Str 25, Dex 10, Con 19, Int 10, Wis 11, Cha 10 Int 10, Wis 11, Cha 10",
-        "Str 25, Dex 10, Con 19, Int 10, Wis 11, Cha 10", "changed",
-        "the converted row moved the end of the previous column's cell into this one"),
-    Fix("MonstersE-F.md", "Earth Elemental, Greater", "Full Attack", "2 slams +23 melee (2d10+10) 2",
-        "2 slams +23 melee (2d10+10)", "changed", "the converted row moved the next column's first word here"),
-    Fix("MonstersE-F.md", "Earth Elemental, Elder", "Full Attack", "slams +27 melee (2d10+11/19-20)",
-        "2 slams +27 melee (2d10+11/19-20)", "changed", "the converted row moved this cell's first word away"),
+        "Str 25, Dex 10, Con 19, Int 10, Wis 11, Cha 10",
+        "changed",
+        "the converted row moved the end of the previous column's cell into this one",
+    ),
+    Fix(
+        "MonstersE-F.md",
+        "Earth Elemental, Greater",
+        "Full Attack",
+        "2 slams +23 melee (2d10+10) 2",
+        "2 slams +23 melee (2d10+10)",
+        "changed",
+        "the converted row moved the next column's first word here",
+    ),
+    Fix(
+        "MonstersE-F.md",
+        "Earth Elemental, Elder",
+        "Full Attack",
+        "slams +27 melee (2d10+11/19-20)",
+        "2 slams +27 melee (2d10+11/19-20)",
+        "changed",
+        "the converted row moved this cell's first word away",
+    ),
 )
 """Mends of the SRD 3.5 monster chapters' Markdown conversion (``../shared/reference/srd35-monsters``): each names
 the file, the creature, the field and the exact converted text, so it touches nothing else."""
@@ -93,8 +152,12 @@ def apply_fixes(block: RawBlock, fixes: tuple[Fix, ...]) -> list[tuple[Fix, Cell
     base = os.path.basename(block.file)
     for fix in fixes:
         cell = block.fields.get(fix.field)
-        if fix.file == base and fix.title == block.title and cell is not None and \
-                " ".join(cell.text.split()) == fix.old:
+        if (
+            fix.file == base
+            and fix.title == block.title
+            and cell is not None
+            and " ".join(cell.text.split()) == fix.old
+        ):
             block.fields[fix.field] = Cell(fix.new, cell.line)
             applied.append((fix, cell))
     return applied
@@ -133,8 +196,9 @@ def blocks_in(text: str, file: str) -> list[RawBlock]:
 
 
 # --------------------------------------------------------------------------------------------- lines not read
-def bounded_description(block: RawBlock, notes: list[Note],
-                         done: dict[int, tuple[list[Cell], list[Cell], Note | None]]) -> None:
+def bounded_description(
+    block: RawBlock, notes: list[Note], done: dict[int, tuple[list[Cell], list[Cell], Note | None]]
+) -> None:
     """At most :data:`~arena.limits.MAX_IMPORT_DESCRIPTION` characters and
     :data:`~arena.limits.MAX_IMPORT_DESCRIPTION_LINES` lines of prose per block (the nearest first); the blocks that
     share a description (a table's columns) share the bounded one (``done``, by the original's id)."""
@@ -145,9 +209,14 @@ def bounded_description(block: RawBlock, notes: list[Note],
             total += len(cell.text) + 1
             if total > MAX_IMPORT_DESCRIPTION or k >= MAX_IMPORT_DESCRIPTION_LINES:
                 kept = original[:k]
-                note = Note("guess", "description", cell.line, "",
-                            f"more than {MAX_IMPORT_DESCRIPTION:,} characters or {MAX_IMPORT_DESCRIPTION_LINES:,} "
-                            "lines of prose with this block: the rest, from this line on, not read")
+                note = Note(
+                    "guess",
+                    "description",
+                    cell.line,
+                    "",
+                    f"more than {MAX_IMPORT_DESCRIPTION:,} characters or {MAX_IMPORT_DESCRIPTION_LINES:,} "
+                    "lines of prose with this block: the rest, from this line on, not read",
+                )
                 break
         done[id(original)] = (original, kept, note)
     _, block.description, note = done[id(original)]
@@ -162,12 +231,24 @@ def import_text(text: str, file: str, fixes: tuple[Fix, ...] = REFERENCE_FIXES) 
     blocks = blocks_in(text, file)
     if not blocks:
         report.errors += [Problem(file, line, "line", why) for line, why in sorted(refused.items())]
-        report.errors.append(Problem(file, None, "file", "no stat block found (no 'Hit Dice:' field in an SRD-layout "
-                                                         "table or in 'Field: value' lines)"))
+        report.errors.append(
+            Problem(
+                file,
+                None,
+                "file",
+                "no stat block found (no 'Hit Dice:' field in an SRD-layout table or in 'Field: value' lines)",
+            )
+        )
         return report
     if len(blocks) > MAX_IMPORT_BLOCKS:
-        report.errors.append(Problem(file, None, "file", f"more than {MAX_IMPORT_BLOCKS:,} stat blocks (the limit for "
-                                                         "one file); split the file"))
+        report.errors.append(
+            Problem(
+                file,
+                None,
+                "file",
+                f"more than {MAX_IMPORT_BLOCKS:,} stat blocks (the limit for one file); split the file",
+            )
+        )
         return report
     bounded: dict[int, tuple[list[Cell], list[Cell], Note | None]] = {}
     firsts: list[list[Note]] = []
@@ -176,32 +257,44 @@ def import_text(text: str, file: str, fixes: tuple[Fix, ...] = REFERENCE_FIXES) 
         bounded_description(block, firsts[-1], bounded)
     order = sorted(refused)
     reads = [refused_lines_read(block, refused, order) if refused else {} for block in blocks]
-    owned = {line: id(block) for block, read in zip(blocks, reads, strict=True) for line, name in read.items()
-             if name != "description"}                # a refused line -> the block that holds it in a field
+    owned = {
+        line: id(block)
+        for block, read in zip(blocks, reads, strict=True)
+        for line, name in read.items()
+        if name != "description"
+    }  # a refused line -> the block that holds it in a field
     seen: set[int] = set()
     for block, read, first in zip(blocks, reads, firsts, strict=True):
         problems = refusals(block, read, refused, owned)
         seen.update(read)
         if problems:
-            report.built.append(Built(title=block.title, name=kebab(block.title), block=block, notes=first,
-                                      errors=problems))
+            report.built.append(
+                Built(title=block.title, name=kebab(block.title), block=block, notes=first, errors=problems)
+            )
             report.errors.extend(problems)
             continue
         applied = apply_fixes(block, fixes)
-        built = build(block, os.path.basename(file),
-                      tuple(first) + tuple(fix_note(fix, cell) for fix, cell in applied))
+        built = build(block, os.path.basename(file), tuple(first) + tuple(fix_note(fix, cell) for fix, cell in applied))
         report.built.append(built)
         report.errors.extend(built.errors)
     alone = [line for line in order if line not in seen]
-    if alone:                                       # in no stat block: one problem for them all
+    if alone:  # in no stat block: one problem for them all
         more = len(alone) - 1
-        report.errors.append(Problem(file, alone[0], "line", f"{refused[alone[0]]}: not read" + (
-            f" (and {more:,} more line{'s' * (more > 1)} in no stat block)" if more else "")))
+        report.errors.append(
+            Problem(
+                file,
+                alone[0],
+                "line",
+                f"{refused[alone[0]]}: not read"
+                + (f" (and {more:,} more line{'s' * (more > 1)} in no stat block)" if more else ""),
+            )
+        )
     return report
 
 
-def import_files(paths: list[Path], out: Path | None, fixes: tuple[Fix, ...] = REFERENCE_FIXES,
-                 force: bool = False) -> ImportReport:
+def import_files(
+    paths: list[Path], out: Path | None, fixes: tuple[Fix, ...] = REFERENCE_FIXES, force: bool = False
+) -> ImportReport:
     """Import every file of ``paths``; with ``out``, write each creature there as ``<name>.yaml`` (see
     :func:`~arena.srd.writing.write_stat_blocks`: an existing file is replaced only with ``force``)."""
     report = ImportReport()
@@ -226,8 +319,13 @@ def import_files(paths: list[Path], out: Path | None, fixes: tuple[Fix, ...] = R
                 while f"{name}-{k}" in names:
                     k += 1
                 new = f"{name}-{k}"
-                note = {"kind": "guess", "field": "name", "line": built.block.line, "text": built.title,
-                        "message": f"the name {name} is taken (by {names[name]}): named {new}"}
+                note = {
+                    "kind": "guess",
+                    "field": "name",
+                    "line": built.block.line,
+                    "text": built.title,
+                    "message": f"the name {name} is taken (by {names[name]}): named {new}",
+                }
                 data = built.creature.model_dump(mode="json")
                 data["name"] = new
                 data["import_notes"] = [*data["import_notes"], note]
@@ -242,10 +340,12 @@ def import_files(paths: list[Path], out: Path | None, fixes: tuple[Fix, ...] = R
 
 
 # --------------------------------------------------------------------------------------------- the shipped bestiary
-OGL_HEAD = ("# Open Game License\n\nThe stat blocks in this folder are Open Game Content: the SRD 3.5 monster chapters "
-            "(System Reference Document, Copyright 2000-2003, Wizards of the Coast, Inc.) imported by d20 Arena's "
-            "`arena bestiary import`. All of their text is Open Game Content under the Open Game License 1.0a below."
-            "\n\n")
+OGL_HEAD = (
+    "# Open Game License\n\nThe stat blocks in this folder are Open Game Content: the SRD 3.5 monster chapters "
+    "(System Reference Document, Copyright 2000-2003, Wizards of the Coast, Inc.) imported by d20 Arena's "
+    "`arena bestiary import`. All of their text is Open Game Content under the Open Game License 1.0a below."
+    "\n\n"
+)
 """What heads the shipped bestiary's OGL notice (``bestiary/srd/OGL.md``), before the SRD's license text."""
 
 
@@ -273,11 +373,30 @@ def check_shipped(src: Path, shipped: Path) -> tuple[ImportReport, list[str]]:
         new, old = {p.name for p in Path(tmp).iterdir()}, {p.name for p in shipped.iterdir() if p.is_file()}
         differ = [f"{name}: not in {shipped}" for name in sorted(new - old)]
         differ += [f"{name}: not made by the import (stale in {shipped})" for name in sorted(old - new)]
-        differ += [f"{name}: differs" for name in sorted(new & old)
-                   if (Path(tmp) / name).read_bytes() != (shipped / name).read_bytes()]
+        differ += [
+            f"{name}: differs"
+            for name in sorted(new & old)
+            if (Path(tmp) / name).read_bytes() != (shipped / name).read_bytes()
+        ]
     return report, differ
 
 
-__all__ = ["REFERENCE_FIXES", "FileReport", "Fix", "ImportReport", "SourceError", "blocks_in", "build_shipped",
-           "check_shipped", "decode_source", "import_files", "import_text", "kebab", "read_source", "screen",
-           "to_yaml", "write_atomically", "write_stat_blocks"]
+__all__ = [
+    "REFERENCE_FIXES",
+    "FileReport",
+    "Fix",
+    "ImportReport",
+    "SourceError",
+    "blocks_in",
+    "build_shipped",
+    "check_shipped",
+    "decode_source",
+    "import_files",
+    "import_text",
+    "kebab",
+    "read_source",
+    "screen",
+    "to_yaml",
+    "write_atomically",
+    "write_stat_blocks",
+]

@@ -42,8 +42,10 @@ BITTEN_BY = re.compile(r"\bbitten by\b")
 """``Any creature bitten by``."""
 ELVES_IMMUNE = re.compile(r"\belves (?:have|are) immun")
 """``Elves have immunity to this paralysis``."""
-NAMED_ATTACK = re.compile(r"\b(?:hit by|hits with|bitten by|struck by)\s+(?:an? |the |its )?(?:[\w' -]*?'s?\s+)?"
-                          r"([a-z ]+?)\s+(?:attacks?|ability)\b")
+NAMED_ATTACK = re.compile(
+    r"\b(?:hit by|hits with|bitten by|struck by)\s+(?:an? |the |its )?(?:[\w' -]*?'s?\s+)?"
+    r"([a-z ]+?)\s+(?:attacks?|ability)\b"
+)
 """The attack that delivers an effect (lowercase): ``hit by a wight's slam attack``, ``its incorporeal touch
 attack``."""
 TOUCH_OF = re.compile(r"\bthe (touch|bite|sting|slam|claw)s? of\b")
@@ -60,8 +62,10 @@ ENTRY_ROLL = re.compile(rf"(?<!\d){ROLL}")
 """An entry's dice, left out of the name its paragraph is looked for by: ``1d6 Str``."""
 ANY_DC = re.compile(r"\bDC (\d+) (Fortitude|Will|Reflex)|(Fortitude|Will|Reflex) DC (\d+)")
 """``DC 14 Will``, ``Fortitude DC 12``."""
-NEGATIVE_LEVELS = (re.compile(r"\bgains? (one|two|three|four|five|\d+) negative levels?", re.IGNORECASE),
-                   re.compile(r"\bbestows (one|two|three|four|five|\d+) negative levels?", re.IGNORECASE))
+NEGATIVE_LEVELS = (
+    re.compile(r"\bgains? (one|two|three|four|five|\d+) negative levels?", re.IGNORECASE),
+    re.compile(r"\bbestows (one|two|three|four|five|\d+) negative levels?", re.IGNORECASE),
+)
 """``the target gains one negative level``, ``bestows two negative levels``."""
 INSIDE = re.compile(r"\binside\b|\bswallow|\bgizzard")
 """A drain of a foe it swallowed: ``a creature inside its gizzard``."""
@@ -77,14 +81,18 @@ SLAM_ATTACK = re.compile(r"\b(slam) attack", re.IGNORECASE)
 """``with its slam attack``."""
 TOUCHED_OR_STRUCK = re.compile(r"striking a \w+ with|anything touching its body", re.IGNORECASE)
 """A heat of those who touch it: ``A creature striking a salamander with natural weapons``."""
-SLOW = (r"A hit from an? [\w' ]{1,80}?'s ([a-z ]{1,80}?) induces ",
-        rf" DC (\d+) Fortitude save or be affected as though by a slow spell for ({AMOUNT}) rounds")
+SLOW = (
+    r"A hit from an? [\w' ]{1,80}?'s ([a-z ]{1,80}?) induces ",
+    rf" DC (\d+) Fortitude save or be affected as though by a slow spell for ({AMOUNT}) rounds",
+)
 """An ice devil's, its parts in order: ``A hit from an ice devil's tail or spear induces numbing cold. The opponent
 must succeed on a DC 23 Fortitude save or be affected as though by a slow spell for 1d6 rounds``."""
 OR_AND_ONLY = re.compile(r"\s+or\s+|\s+and\s+")
 """Between two attacks: ``tail or spear``."""
-PETRIFIES = re.compile(r"hit by an? [\w' ]+?'s (\w+) attack must succeed on a DC (\d+) Fortitude save or instantly "
-                       r"turn to stone")
+PETRIFIES = re.compile(
+    r"hit by an? [\w' ]+?'s (\w+) attack must succeed on a DC (\d+) Fortitude save or instantly "
+    r"turn to stone"
+)
 """``Creatures hit by a cockatrice's bite attack must succeed on a DC 12 Fortitude save or instantly turn to
 stone``."""
 SPONGY = re.compile(r"DC (\d+) Fortitude save or become a spongy, amorphous mass")
@@ -146,7 +154,7 @@ def paralysis(ctx: Reading, item: dict) -> dict:
     m = HIT_BY_ATTACK.search(low)
     if m:
         words = [w.strip() for w in OR_AND.split(m.group(1)) if w.strip()]
-    elif (m := TOUCHES.search(low)):
+    elif m := TOUCHES.search(low):
         words = [m.group(1)]
     elif BITTEN_BY.search(low):
         words = ["bite"]
@@ -165,19 +173,33 @@ def _paralysis_on_hit(ctx: Reading, item: dict, dc: int, rounds: re.Match, words
         elif (n := named(w, names)) and n not in found:
             found.append(n)
     if not found:
-        why = "deals no hit-point damage" if ctx.deal_no_damage(words) \
-            else "is not an attack of its routines (it comes of a hold it keeps)" if "bite" in words \
+        why = (
+            "deals no hit-point damage"
+            if ctx.deal_no_damage(words)
+            else "is not an attack of its routines (it comes of a hold it keeps)"
+            if "bite" in words
             else "is not an attack of its routines"
-        return ctx.ignored("paralysis", f"its {' or '.join(words)} {why}: not an attack the engine rolls, and the "
-                                        "engine's paralysis is on a hit with one")
+        )
+        return ctx.ignored(
+            "paralysis",
+            f"its {' or '.join(words)} {why}: not an attack the engine rolls, and the "
+            "engine's paralysis is on a hit with one",
+        )
     order = [n for n in names if n in found]
     attack = order[0]
     how = ""
     if len(order) > 1:
-        how += f"; the SRD's paralyzes on a {' or '.join(order)} hit, the engine's on the {attack} (the first of " \
-               "the full attack)"
-        ctx.note_on(item, "guess", f"paralysis: the SRD's is on a hit with the {' or '.join(order)}; the engine's is "
-                                   f"on one attack: the {attack}, the first of the full attack", text[:200])
+        how += (
+            f"; the SRD's paralyzes on a {' or '.join(order)} hit, the engine's on the {attack} (the first of "
+            "the full attack)"
+        )
+        ctx.note_on(
+            item,
+            "guess",
+            f"paralysis: the SRD's is on a hit with the {' or '.join(order)}; the engine's is "
+            f"on one attack: the {attack}, the first of the full attack",
+            text[:200],
+        )
     left = [w for w in words if w != "melee" and named(w, names) is None]
     if left:
         how += f"; its {' and '.join(left)} left out (not an attack the engine rolls)"
@@ -187,14 +209,19 @@ def _paralysis_on_hit(ctx: Reading, item: dict, dc: int, rounds: re.Match, words
         ctx.note_on(item, "changed", f"paralysis: {changed}", text[:200])
     if ELVES_IMMUNE.search(text.lower()):
         how += "; elves' immunity left out (elf is a race, not a creature type the model has)"
-        ctx.note_on(item, "guess", "paralysis: elves are immune to it in the SRD; elf is a race, not a creature type "
-                                   "the model has: left out", text[:200])
+        ctx.note_on(
+            item,
+            "guess",
+            "paralysis: elves are immune to it in the SRD; elf is a race, not a creature type the model has: left out",
+            text[:200],
+        )
     ctx.mark("paralysis", "modelled", f"paralysis on the {attack}: Fort DC {dc}, {duration} rounds{how}")
     return {"paralysis": {"attack": attack, "dc": dc, "duration": duration, "immune_types": []}}
 
 
-def _paralysis_in_hold(ctx: Reading, item: dict, dc: int, rounds: re.Match, on: str, held: re.Match | None,
-                       text: str) -> dict:
+def _paralysis_in_hold(
+    ctx: Reading, item: dict, dc: int, rounds: re.Match, on: str, held: re.Match | None, text: str
+) -> dict:
     """Paralysis of a foe the creature holds (SRD 3.5 chuul: "Anyone held in the tentacles must succeed on a DC 19
     Fortitude save each round on the chuul's turn or be paralyzed for 6 rounds") or has swallowed (tendriculos:
     "Once inside the plant's mass, the opponent must succeed on a DC 20 Fortitude save or be paralyzed for 3d6
@@ -205,20 +232,30 @@ def _paralysis_in_hold(ctx: Reading, item: dict, dc: int, rounds: re.Match, on: 
     grab = ctx.first("improved grab")
     if grab is None or grab["engine"] != "modelled" or (on == "swallowed" and ctx.first("swallow whole") is None):
         what = "swallow whole" if on == "swallowed" else "improved grab"
-        return ctx.ignored("paralysis", f"only a foe it {'has swallowed' if on == 'swallowed' else 'holds'} is "
-                                        f"paralyzed, and its {what} is not modelled")
+        return ctx.ignored(
+            "paralysis",
+            f"only a foe it {'has swallowed' if on == 'swallowed' else 'holds'} is "
+            f"paralyzed, and its {what} is not modelled",
+        )
     hold = ctx.data.get("improved_grab") or {}
     attack = hold.get("attack") or "bite"
     duration, changed = in_rounds(rounds.group(1), rounds.group(2))
     how = "; the claw's hold stands for the tentacles'" if held and held.group(1) != attack else ""
     if changed:
         how += f"; {changed}"
-        ctx.notes.add("changed", "Special Attacks", ctx.block.get("Special Attacks" if item["kind"] == "attack" else
-                                                                  "Special Qualities"), f"paralysis: {changed}",
-                      text[:200])
+        ctx.notes.add(
+            "changed",
+            "Special Attacks",
+            ctx.block.get("Special Attacks" if item["kind"] == "attack" else "Special Qualities"),
+            f"paralysis: {changed}",
+            text[:200],
+        )
     where = "it has swallowed" if on == "swallowed" else "it holds"
-    ctx.mark("paralysis", "modelled", f"paralysis of a foe {where}: Fort DC {dc} on each of its turns, {duration} "
-                                      f"rounds{how}")
+    ctx.mark(
+        "paralysis",
+        "modelled",
+        f"paralysis of a foe {where}: Fort DC {dc} on each of its turns, {duration} rounds{how}",
+    )
     return {"paralysis": {"attack": attack, "dc": dc, "duration": duration, "immune_types": [], "on": on}}
 
 
@@ -241,8 +278,11 @@ def ability_loss(ctx: Reading, item: dict) -> dict:
     if m:
         dice, ability, kind = m.group(1), m.group(2), m.group(3) or "drain"
     elif rider:
-        dice, ability, kind = rider.group(1), rider.group(2), rider.group(3) or ("drain" if "drain" in key else
-                                                                                 "damage")
+        dice, ability, kind = (
+            rider.group(1),
+            rider.group(2),
+            rider.group(3) or ("drain" if "drain" in key else "damage"),
+        )
     else:
         ctx.note_on(item, "unread", f"{key}: its dice and ability not read: not modelled", text[:200] or entry)
         return ctx.ignored(key, "its dice and ability not read")
@@ -260,11 +300,18 @@ def ability_loss(ctx: Reading, item: dict) -> dict:
             if dc is not None:
                 a["dc"], a["save"] = dc, save
     if attack is None:
-        return ctx.ignored(key, f"its {' or '.join(words) or 'attack'} {why}: not an attack the engine rolls, and the "
-                                f"engine's {key} is on a hit with one")
+        return ctx.ignored(
+            key,
+            f"its {' or '.join(words) or 'attack'} {why}: not an attack the engine rolls, and the "
+            f"engine's {key} is on a hit with one",
+        )
     saved = f", {save.capitalize()} DC {dc} negates" if dc is not None and save is not None else ", no save"
-    ctx.mark(key, "modelled", f"ability_damage on the {attack}: {loss['dice']} {loss['ability']} "
-                              f"{'drain' if loss['drain'] else 'damage'}{saved}")
+    ctx.mark(
+        key,
+        "modelled",
+        f"ability_damage on the {attack}: {loss['dice']} {loss['ability']} "
+        f"{'drain' if loss['drain'] else 'damage'}{saved}",
+    )
     return {"ability_damage": {"attack": attack, "loss": loss, "dc": dc, "save": save or "fort"}}
 
 
@@ -278,19 +325,28 @@ def energy_drain(ctx: Reading, item: dict) -> dict:
     levels = NUMBER_WORDS.get(m.group(1).lower()) or number(m.group(1))
     low = text.lower()
     if INSIDE.search(low):
-        return ctx.ignored("energy drain", "only a swallowed foe is drained, not one it hits; the engine's energy "
-                                           "drain is on a hit")
+        return ctx.ignored(
+            "energy drain", "only a swallowed foe is drained, not one it hits; the engine's energy drain is on a hit"
+        )
     if KISS.search(low):
-        return ctx.ignored("energy drain", "drained by a kiss or an embrace (a grapple), not a hit; the engine's "
-                                           "energy drain is on a hit")
+        return ctx.ignored(
+            "energy drain",
+            "drained by a kiss or an embrace (a grapple), not a hit; the engine's energy drain is on a hit",
+        )
     words = named_attack(text) or rider_attacks(ctx, re.compile("energy drain", re.IGNORECASE))
     attack, why = deliverer(ctx, words) if words else (None, "is named nowhere")
     if attack is None:
-        return ctx.ignored("energy drain", f"its {' or '.join(words) or 'attack'} {why}: not an attack the engine "
-                                           "rolls, and the engine's energy drain is on a hit with one")
+        return ctx.ignored(
+            "energy drain",
+            f"its {' or '.join(words) or 'attack'} {why}: not an attack the engine "
+            "rolls, and the engine's energy drain is on a hit with one",
+        )
     how = "; the 5 temporary hit points it gains per level are left out" if TEMPORARY_HP in low else ""
-    ctx.mark("energy drain", "modelled", f"energy_drain on the {attack}: {levels} negative "
-                                         f"level{'s' if levels > 1 else ''}{how}")
+    ctx.mark(
+        "energy drain",
+        "modelled",
+        f"energy_drain on the {attack}: {levels} negative level{'s' if levels > 1 else ''}{how}",
+    )
     return {"energy_drain": {"attack": attack, "levels": levels}}
 
 
@@ -315,15 +371,26 @@ def burn(ctx: Reading, item: dict) -> dict:
     attack, why = deliverer(ctx, [w.lower() for w in words]) if words else (None, "is named nowhere")
     if attack is None:
         return ctx.ignored("burn", f"its {' or '.join(words) or 'attack'} {why}")
-    fire = next((a.get("extra_damage") for r in ctx.data.get("full_attack", []) + ctx.data.get("attack", []) for a in r
-                 if a["name"] == attack and a.get("extra_damage_type") == "fire"), None)
+    fire = next(
+        (
+            a.get("extra_damage")
+            for r in ctx.data.get("full_attack", []) + ctx.data.get("attack", [])
+            for a in r
+            if a["name"] == attack and a.get("extra_damage_type") == "fire"
+        ),
+        None,
+    )
     damage = fire or "1d4"
     flames = f"the {attack}'s fire, {fire}" if fire else "1d4"
     ctx.note_on(item, "guess", f"burn: the text gives no damage for the flames: {flames} a round", text[:200])
     ctx.save_of("burn", dc, "ref")
-    ctx.mark("burn", "modelled", f"burn on the {attack}: Reflex DC {dc}, {damage} fire a round for "
-                                 f"{dice_text(rounds.group(1))} rounds (the flames' damage: the {attack}'s fire, a "
-                                 f"guess){how}")
+    ctx.mark(
+        "burn",
+        "modelled",
+        f"burn on the {attack}: Reflex DC {dc}, {damage} fire a round for "
+        f"{dice_text(rounds.group(1))} rounds (the flames' damage: the {attack}'s fire, a "
+        f"guess){how}",
+    )
     return {"burn": {"attack": attack, "dc": dc, "damage": damage, "rounds": dice_text(rounds.group(1))}}
 
 
@@ -333,8 +400,9 @@ def heat(ctx: Reading, item: dict) -> dict:
     fire = [a["name"] for r in ctx.routines() for a in r if a.get("extra_damage_type") == "fire"]
     desc, text = ctx.text_of(item, "heat")
     if TOUCHED_OR_STRUCK.search(text) and not fire:
-        return ctx.ignored("heat", "it burns those who touch or strike it, not those it hits; the engine has no "
-                                   "damage to attackers")
+        return ctx.ignored(
+            "heat", "it burns those who touch or strike it, not those it hits; the engine has no damage to attackers"
+        )
     if not fire:
         return ctx.ignored("heat", "no attack of its routines carries the fire damage")
     ctx.mark("heat", "modelled", f"the fire rides on its {', '.join(dict.fromkeys(fire))} (extra_damage)")
@@ -354,11 +422,15 @@ def slow(ctx: Reading, item: dict) -> dict:
     if m is None or not found:
         return ctx.ignored("slow", "a slow effect of its own action, or its attack not read")
     attack = found[0]
-    how = f" (the SRD's also on its {' and '.join(w for w in words if not named(w, [attack]))})" \
-        if len(words) > 1 else ""
+    how = (
+        f" (the SRD's also on its {' and '.join(w for w in words if not named(w, [attack]))})" if len(words) > 1 else ""
+    )
     ctx.save_of("slow", number(m.group(2)), "fort")
-    ctx.mark("slow", "modelled", f"slow on the {attack}: Fort DC {m.group(2)} or slowed {dice_text(m.group(3))} rounds "
-                                 f"(one action a turn){how}")
+    ctx.mark(
+        "slow",
+        "modelled",
+        f"slow on the {attack}: Fort DC {m.group(2)} or slowed {dice_text(m.group(3))} rounds (one action a turn){how}",
+    )
     return {"slow_on_hit": {"attack": attack, "dc": number(m.group(2)), "rounds": dice_text(m.group(3))}}
 
 
@@ -387,8 +459,10 @@ def instability(ctx: Reading, item: dict) -> dict:
     if dc is None or control is None or not names:
         return ctx.ignored("corporeal instability", "its DCs not read")
     ctx.save_of("corporeal instability", number(dc.group(1)), "fort")
-    ctx.mark("corporeal instability", "modelled",
-             f"instability on the {names[0]}: Fort DC {dc.group(1)} or amorphous, out of the fight (its blind blows at "
-             f"friend and foe alike are left out) until a DC {control.group(1)} Charisma check on one of its turns")
+    ctx.mark(
+        "corporeal instability",
+        "modelled",
+        f"instability on the {names[0]}: Fort DC {dc.group(1)} or amorphous, out of the fight (its blind blows at "
+        f"friend and foe alike are left out) until a DC {control.group(1)} Charisma check on one of its turns",
+    )
     return {"instability": {"attack": names[0], "dc": number(dc.group(1)), "control_dc": number(control.group(1))}}
-

@@ -29,13 +29,39 @@ SIZE_WORDS = ("fine", "diminutive", "tiny", "small", "medium", "large", "huge", 
 SIZE_ROW_WORDS = (*SIZE_WORDS, "greater", "elder")
 """The rows of a family's table by size: the sizes, and the elementals' ``Greater`` and ``Elder`` (``Fire
 Elemental, Greater``)."""
-TYPE_WORDS = ("aberration", "animal", "construct", "dragon", "elemental", "fey", "giant", "humanoid",
-              "magical beast", "monstrous humanoid", "ooze", "outsider", "plant", "undead", "vermin")
+TYPE_WORDS = (
+    "aberration",
+    "animal",
+    "construct",
+    "dragon",
+    "elemental",
+    "fey",
+    "giant",
+    "humanoid",
+    "magical beast",
+    "monstrous humanoid",
+    "ooze",
+    "outsider",
+    "plant",
+    "undead",
+    "vermin",
+)
 """The creature types of SRD 3.5 (``Large Giant``, ``Medium Monstrous Humanoid``)."""
 
-ABILITY_KEYS = {"str": "str", "strength": "str", "dex": "dex", "dexterity": "dex", "con": "con",
-                "constitution": "con", "int": "int", "intelligence": "int", "wis": "wis", "wisdom": "wis",
-                "cha": "cha", "charisma": "cha"}
+ABILITY_KEYS = {
+    "str": "str",
+    "strength": "str",
+    "dex": "dex",
+    "dexterity": "dex",
+    "con": "con",
+    "constitution": "con",
+    "int": "int",
+    "intelligence": "int",
+    "wis": "wis",
+    "wisdom": "wis",
+    "cha": "cha",
+    "charisma": "cha",
+}
 """An ability's name, short or long, as its key (``Strength`` and ``Str`` are ``str``)."""
 ABILITY = r"(Str|Dex|Con|Int|Wis|Cha|Strength|Dexterity|Constitution|Intelligence|Wisdom|Charisma)\b"
 """An ability's name, short or long, in a group: ``1d6 Str``, ``2d6 Constitution``."""
@@ -47,13 +73,35 @@ SAVE_KEYS = {"fortitude": "fort", "fort": "fort", "reflex": "ref", "will": "will
 
 ENERGY = r"(fire|cold|acid|electricity|sonic)"
 """The five energy types of a damage rider, in a group: ``plus 1d6 fire``."""
-ENERGY_WORDS = {"fire": "fire", "cold": "cold", "acid": "acid", "electricity": "electricity",
-                "electrical": "electricity", "lightning": "electricity", "sonic": "sonic", "force": "force",
-                "negative energy": "negative", "positive energy": "positive", "holy": "positive"}
+ENERGY_WORDS = {
+    "fire": "fire",
+    "cold": "cold",
+    "acid": "acid",
+    "electricity": "electricity",
+    "electrical": "electricity",
+    "lightning": "electricity",
+    "sonic": "sonic",
+    "force": "force",
+    "negative energy": "negative",
+    "positive energy": "positive",
+    "holy": "positive",
+}
 """The words of a damage's energy as the model's damage type (``lightning`` is electricity)."""
 
-NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
-                "ten": 10, "once": 1, "twice": 2}
+NUMBER_WORDS = {
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "once": 1,
+    "twice": 2,
+}
 """Numbers the SRD writes as words (``gains two negative levels``, ``throw a web eight times per day``)."""
 TIMES = {"once": 1, "twice": 2, "three times": 3, "four times": 4, "five times": 5}
 """How often, in words: ``Once per day``, ``three times per day``."""

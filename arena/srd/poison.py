@@ -19,8 +19,9 @@ from arena.srd.text import ROUNDS_PER, dice_text, in_rounds, number
 
 POISON_TWO = re.compile(rf"initial damage ({AMOUNT}) {ABILITY},? secondary damage ({AMOUNT}) {ABILITY}", re.IGNORECASE)
 """``initial damage 1d6 Str, secondary damage 2d6 Str``."""
-POISON_SAME = re.compile(rf"initial and secondary damage (?:of )?({AMOUNT}) {ABILITY}(?: and ({AMOUNT}) {ABILITY})?",
-                         re.IGNORECASE)
+POISON_SAME = re.compile(
+    rf"initial and secondary damage (?:of )?({AMOUNT}) {ABILITY}(?: and ({AMOUNT}) {ABILITY})?", re.IGNORECASE
+)
 """``initial and secondary damage 1d3 Con``; ``initial and secondary damage 1d6 Str and 1d6 Dex``."""
 FORTITUDE_DC = re.compile(r"\bFortitude DC (\d+)|\bDC (\d+) Fortitude")
 """``Fortitude DC 13``, ``DC 13 Fortitude``."""
@@ -34,9 +35,11 @@ IS_INITIAL = re.compile(r"is initial\s*(?:and)?", re.IGNORECASE)
 """``Damage is initial and secondary damage``."""
 DOSES = re.compile(rf"carries ({AMOUNT}) doses")
 """``A typical drow carries 1d4-1 doses of drow poison``."""
-KNOCKOUT = re.compile(r"hit by an? [\w' ]+?'s poisoned weapon must succeed on a DC (\d+) Fortitude save or fall "
-                      r"unconscious\. After 1 minute, the subject must succeed on another DC \d+ Fortitude save or "
-                      rf"remain unconscious for ({AMOUNT}) (hours?|minutes?)")
+KNOCKOUT = re.compile(
+    r"hit by an? [\w' ]+?'s poisoned weapon must succeed on a DC (\d+) Fortitude save or fall "
+    r"unconscious\. After 1 minute, the subject must succeed on another DC \d+ Fortitude save or "
+    rf"remain unconscious for ({AMOUNT}) (hours?|minutes?)"
+)
 """Drow poison: ``An opponent hit by a drow's poisoned weapon must succeed on a DC 13 Fortitude save or fall
 unconscious. After 1 minute, the subject must succeed on another DC 13 Fortitude save or remain unconscious for 2d4
 hours``."""
@@ -70,8 +73,11 @@ def poison(ctx: Reading, item: dict) -> dict:
     table by size), a poison of sleep, or a drow's knockout poison; on the attack whose rider or text names it."""
     desc, text = ctx.text_of(item, "poison")
     if desc is not None and POISON_USE.match(text):
-        return ctx.ignored("poison", "poison use: it coats its weapons with a poison it carries (the text names "
-                                     "several), not a poison of its own")
+        return ctx.ignored(
+            "poison",
+            "poison use: it coats its weapons with a poison it carries (the text names "
+            "several), not a poison of its own",
+        )
     if desc is None:
         ctx.note_on(item, "unread", "poison: no description: not modelled", item["name"])
         return ctx.ignored("poison", "no description read")
@@ -96,25 +102,34 @@ def poison(ctx: Reading, item: dict) -> dict:
     attack, why, words = _poison_attack(ctx, item, text, how)
     if attack is None:
         what = " or ".join(words) if words else "no attack"
-        return ctx.ignored("poison", f"its {what} {why or 'is named nowhere'}: not an attack the engine rolls, and the "
-                                     "engine's poison is on a hit with one")
+        return ctx.ignored(
+            "poison",
+            f"its {what} {why or 'is named nowhere'}: not an attack the engine rolls, and the "
+            "engine's poison is on a hit with one",
+        )
     extra = "; " + "; ".join(how) if how else ""
-    if initial is None:                             # a poison of sleep
+    if initial is None:  # a poison of sleep
         field = {"attack": attack, "dc": dc, "save": "fort", "unconscious": unconscious}
         if secondary_unconscious is not None:
             field["secondary_unconscious"] = secondary_unconscious
-        ctx.mark("poison", "modelled", f"poison on the {attack}: Fort DC {dc}, unconscious {unconscious} rounds"
-                                       + (f", secondary {secondary_unconscious} rounds" if secondary_unconscious
-                                          else ", no secondary") + extra)
+        ctx.mark(
+            "poison",
+            "modelled",
+            f"poison on the {attack}: Fort DC {dc}, unconscious {unconscious} rounds"
+            + (f", secondary {secondary_unconscious} rounds" if secondary_unconscious else ", no secondary")
+            + extra,
+        )
         return {"poison": field}
     told = f"{initial['dice']} {initial['ability']}" + (
-        f", secondary {secondary['dice']} {secondary['ability']}" if secondary else ", no secondary")
+        f", secondary {secondary['dice']} {secondary['ability']}" if secondary else ", no secondary"
+    )
     ctx.mark("poison", "modelled", f"poison on the {attack}: Fort DC {dc}, initial {told}{extra}")
     return {"poison": {"attack": attack, "dc": dc, "save": "fort", "initial": initial, "secondary": secondary}}
 
 
-def _ability_poison(ctx: Reading, item: dict, desc, text: str, dc: int | None,
-                    how: list[str]) -> tuple[int | None, dict | None, dict | None]:
+def _ability_poison(
+    ctx: Reading, item: dict, desc, text: str, dc: int | None, how: list[str]
+) -> tuple[int | None, dict | None, dict | None]:
     """(DC, initial, secondary) of a poison of ability damage: its text's, else its family's table by size."""
     initial = secondary = None
     m2, m1 = POISON_TWO.search(text), POISON_SAME.search(text)
@@ -138,8 +153,13 @@ def _ability_poison(ctx: Reading, item: dict, desc, text: str, dc: int | None,
         if m1.group(3):
             left = f"{m1.group(3)} {m1.group(4)}"
             how.append(f"its {left} left out (the engine's poison loses one ability)")
-            ctx.note_on(item, "guess", f"poison: the SRD's deals {m1.group(1)} {m1.group(2)} and {left}; the engine's "
-                                       f"one ability: the {m1.group(2)}", text[:200])
+            ctx.note_on(
+                item,
+                "guess",
+                f"poison: the SRD's deals {m1.group(1)} {m1.group(2)} and {left}; the engine's "
+                f"one ability: the {m1.group(2)}",
+                text[:200],
+            )
     return dc, initial, secondary
 
 
@@ -148,12 +168,14 @@ def _not_ability_poison(ctx: Reading, item: dict, text: str, dc: int | None) -> 
     doses, knockout = DOSES.search(text), KNOCKOUT.search(text)
     if knockout and doses:
         secondary, changed = in_rounds(knockout.group(2), knockout.group(3).rstrip("s"))
-        return _weapon_poison(ctx, item, number(knockout.group(1)), secondary, dice_text(doses.group(1)), changed,
-                              text)
+        return _weapon_poison(ctx, item, number(knockout.group(1)), secondary, dice_text(doses.group(1)), changed, text)
     bad = NOT_ABILITY.search(THE_SAVE_DC.split(text)[0])
     if bad:
-        ctx.mark("poison", "ignored", f"its effect ({bad.group(1).lower()}) is not ability damage, which is what the "
-                                      "engine's poison deals")
+        ctx.mark(
+            "poison",
+            "ignored",
+            f"its effect ({bad.group(1).lower()}) is not ability damage, which is what the engine's poison deals",
+        )
         ctx.save_of("poison", dc, "fort")
         return {}
     ctx.note_on(item, "unread", "poison: its ability damage not read: not modelled", text[:200])
@@ -169,14 +191,16 @@ def _poison_attack(ctx: Reading, item: dict, text: str, how: list[str]) -> tuple
         if natural:
             words = [natural[0]]
             how.append(f"the text names no attack: its {natural[0]}")
-            ctx.note_on(item, "guess", f"poison: the text names no attack that delivers it: the {natural[0]}",
-                        text[:200])
+            ctx.note_on(
+                item, "guess", f"poison: the text names no attack that delivers it: the {natural[0]}", text[:200]
+            )
     attack, why = deliverer(ctx, words) if words else (None, "")
     return attack, why, words
 
 
-def _weapon_poison(ctx: Reading, item: dict, dc: int, secondary: str, doses: str, changed: str | None,
-                   text: str) -> dict:
+def _weapon_poison(
+    ctx: Reading, item: dict, dc: int, secondary: str, doses: str, changed: str | None, text: str
+) -> dict:
     """Drow knockout poison: "An opponent hit by a drow's poisoned weapon must succeed on a DC 13 Fortitude save or
     fall unconscious. After 1 minute, the subject must succeed on another DC 13 Fortitude save or remain unconscious
     for 2d4 hours. A typical drow carries 1d4-1 doses ... Drow typically coat arrows and crossbow bolts with this
@@ -188,10 +212,22 @@ def _weapon_poison(ctx: Reading, item: dict, dc: int, secondary: str, doses: str
     if changed:
         ctx.note_on(item, "changed", f"poison: {changed}", text[:200])
     ctx.save_of("poison", dc, "fort")
-    ctx.mark("poison", "modelled", f"poison on the {names[0]} (its bolts): Fort DC {dc}, unconscious 10 rounds (until "
-                                   f"the second save, a minute on), then {secondary} rounds; {doses} doses, one a hit")
-    return {"poison": {"attack": names[0], "dc": dc, "save": "fort", "unconscious": "10",
-                       "secondary_unconscious": secondary, "doses": doses}}
+    ctx.mark(
+        "poison",
+        "modelled",
+        f"poison on the {names[0]} (its bolts): Fort DC {dc}, unconscious 10 rounds (until "
+        f"the second save, a minute on), then {secondary} rounds; {doses} doses, one a hit",
+    )
+    return {
+        "poison": {
+            "attack": names[0],
+            "dc": dc,
+            "save": "fort",
+            "unconscious": "10",
+            "secondary_unconscious": secondary,
+            "doses": doses,
+        }
+    }
 
 
 def _sleep_poison(text: str) -> tuple[str, str | None, list[str]] | None:
@@ -210,7 +246,7 @@ def _sleep_poison(text: str) -> tuple[str, str | None, list[str]] | None:
             continue
         amount = m.group(1).lower()
         amount = "1" if amount in ("one", "a", "an") else amount
-        if amount.isdigit():                      # a whole number of minutes is a whole number of rounds
+        if amount.isdigit():  # a whole number of minutes is a whole number of rounds
             out.append(str(number(amount) * ROUNDS_PER[m.group(2).lower()]))
             continue
         rounds, note = in_rounds(amount, m.group(2))

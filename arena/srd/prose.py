@@ -63,8 +63,9 @@ def nearest_before(indices: list[int], limit: int) -> int | None:
 def rule_above(block: RawBlock, pattern: str) -> str | None:
     """The nearest line above the block (in its file) that matches ``pattern`` (a family's general rule)."""
     rx = re.compile(pattern, re.IGNORECASE)
-    found = nearest_before(lines_where(block.context, ("rule", pattern), rx.search),
-                           min(block.line, len(block.context)))
+    found = nearest_before(
+        lines_where(block.context, ("rule", pattern), rx.search), min(block.line, len(block.context))
+    )
     return None if found is None else block.context[found]
 
 
@@ -185,7 +186,7 @@ def following(block: RawBlock, desc: Cell | None, count: int = 3) -> str:
     except ValueError:
         return clean(desc.text)
     out = [desc.text]
-    for cell in cells[i + 1:]:
+    for cell in cells[i + 1 :]:
         if len(out) > count:
             break
         if not cell.text.strip():
@@ -214,13 +215,13 @@ def own_section(block: RawBlock) -> RawBlock:
     above, its family's general rules."""
     if block.layout not in ("table", "dragon tables"):
         return block
-    if not block.context:          # a true dragon (built from its variety's tables): up to the next heading
+    if not block.context:  # a true dragon (built from its variety's tables): up to the next heading
         after = min((c.line for c in block.description if c.line > block.line and is_heading(c.text)), default=None)
         if after is None:
             return block
         return dataclasses.replace(block, description=[c for c in block.description if c.line < after])
     starts = _table_starts(block)
-    headings = lines_where(block.context, "heading", is_heading)       # 0-based, ascending
+    headings = lines_where(block.context, "heading", is_heading)  # 0-based, ascending
     k = bisect.bisect_right(starts, block.line + 2)
     own = starts[k - 1] if k else 0
     # the next stat table with a creature heading between (the formians' two tables share one description)
@@ -259,7 +260,7 @@ def size_tables(block: RawBlock, line: int, column: str, before: int = 12, after
             while j < end and lines[j].lstrip().startswith("|"):
                 cells = [c.strip() for c in lines[j].strip().strip("|").split("|") if c.strip()]
                 for k in range(0, len(cells) - width + 1, width):
-                    chunk = cells[k:k + width]
+                    chunk = cells[k : k + width]
                     table[chunk[0].lower()] = dict(zip(groups[0], chunk, strict=True))
                 j += 1
             tables.append(table)

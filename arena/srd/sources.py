@@ -45,24 +45,31 @@ def decode_source(data: bytes) -> str:
         try:
             text = data.decode("utf-16")
         except UnicodeDecodeError as err:
-            line = data[:err.start].decode("utf-16", errors="replace").count("\n") + 1
-            raise SourceError(line, f"not UTF-16 text ({err.reason}), though it starts with a UTF-16 byte-order "
-                                    "mark: save it as UTF-8") from None
+            line = data[: err.start].decode("utf-16", errors="replace").count("\n") + 1
+            raise SourceError(
+                line,
+                f"not UTF-16 text ({err.reason}), though it starts with a UTF-16 byte-order mark: save it as UTF-8",
+            ) from None
         if "\0" in text:
             line = text.count("\n", 0, text.index("\0")) + 1
             raise SourceError(line, "a NUL character: binary data, not text in the SRD layout")
     else:
         if data.startswith(codecs.BOM_UTF8):
-            data = data[len(codecs.BOM_UTF8):]
+            data = data[len(codecs.BOM_UTF8) :]
         nul = data.find(b"\0")
         if nul >= 0:
-            raise SourceError(_line_at(data, nul), "a NUL byte: binary data, not text in the SRD layout (UTF-16 text "
-                                                   "without a byte-order mark must be saved as UTF-8)")
+            raise SourceError(
+                _line_at(data, nul),
+                "a NUL byte: binary data, not text in the SRD layout (UTF-16 text "
+                "without a byte-order mark must be saved as UTF-8)",
+            )
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError as err:
-            raise SourceError(_line_at(data, err.start), f"not UTF-8 text (byte 0x{data[err.start]:02x}: "
-                                                         f"{err.reason}): save it as UTF-8") from None
+            raise SourceError(
+                _line_at(data, err.start),
+                f"not UTF-8 text (byte 0x{data[err.start]:02x}: {err.reason}): save it as UTF-8",
+            ) from None
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
@@ -76,7 +83,7 @@ def read_source(path: Path, label: str | None = None) -> str:
         raise
     except ArenaError as err:
         message = str(err)
-        raise SourceError(None, message[len(label) + 2:] if message.startswith(f"{label}: ") else message) from None
+        raise SourceError(None, message[len(label) + 2 :] if message.startswith(f"{label}: ") else message) from None
     return decode_source(data)
 
 
@@ -101,9 +108,11 @@ def screen(text: str) -> tuple[str, dict[int, str]]:
         if m:
             if i + 1 not in refused:
                 digits = m.group(0)
-                refused[i + 1] = (f"number too large ({digits[:12]}{'...' if len(digits) > 12 else ''}: "
-                                  f"{len(digits):,} digits; the limit is {MAX_IMPORT_DIGITS})")
-            lines[i] = LONG_NUMBER.sub(lambda n: n.group(0)[:MAX_IMPORT_DIGITS + 1], line)
+                refused[i + 1] = (
+                    f"number too large ({digits[:12]}{'...' if len(digits) > 12 else ''}: "
+                    f"{len(digits):,} digits; the limit is {MAX_IMPORT_DIGITS})"
+                )
+            lines[i] = LONG_NUMBER.sub(lambda n: n.group(0)[: MAX_IMPORT_DIGITS + 1], line)
     return ("\n".join(lines), refused) if refused else (text, refused)
 
 
@@ -117,8 +126,8 @@ def refused_lines_read(block: RawBlock, refused: dict[int, str], order: list[int
     if block.type_line is not None and block.type_line.line in refused:
         out.setdefault(block.type_line.line, "Size/Type")
     last = max((c.line for c in (*block.fields.values(), block.type_line) if c is not None), default=block.line)
-    for line in order[bisect.bisect_left(order, block.line):bisect.bisect_right(order, last)]:
-        out.setdefault(line, "name" if line == block.line else "stat block")   # the title, a table's names row
+    for line in order[bisect.bisect_left(order, block.line) : bisect.bisect_right(order, last)]:
+        out.setdefault(line, "name" if line == block.line else "stat block")  # the title, a table's names row
     for cell in block.description:
         if cell.line in refused:
             out.setdefault(cell.line, "description")
@@ -129,14 +138,31 @@ def refusals(block: RawBlock, read: dict[int, str], refused: dict[int, str], own
     """A problem for each refused line the block reads (``read``), and for each field longer than
     :data:`~arena.limits.MAX_IMPORT_LINE` (a table cell wrapped over many lines). A line another block holds as
     one of its fields (the next pasted block, within the 400 lines of prose after this one) is that block's."""
-    problems = [Problem(block.file, cell.line, name, f"field too long ({len(cell.text):,} characters; the limit is "
-                                                     f"{MAX_IMPORT_LINE:,})", block.title)
-                for name, cell in block.fields.items() if len(cell.text) > MAX_IMPORT_LINE]
-    own = [(line, name) for line, name in sorted(read.items())
-           if name != "description" or owned.get(line, id(block)) == id(block)]
-    if own:                                         # one problem a creature: its first line, and how many more
+    problems = [
+        Problem(
+            block.file,
+            cell.line,
+            name,
+            f"field too long ({len(cell.text):,} characters; the limit is {MAX_IMPORT_LINE:,})",
+            block.title,
+        )
+        for name, cell in block.fields.items()
+        if len(cell.text) > MAX_IMPORT_LINE
+    ]
+    own = [
+        (line, name)
+        for line, name in sorted(read.items())
+        if name != "description" or owned.get(line, id(block)) == id(block)
+    ]
+    if own:  # one problem a creature: its first line, and how many more
         (line, name), more = own[0], len(own) - 1
-        problems.append(Problem(block.file, line, name, refused[line] + (f" (and {more:,} more line{'s' * (more > 1)} "
-                                                                         "of it not read)" if more else ""),
-                                block.title))
+        problems.append(
+            Problem(
+                block.file,
+                line,
+                name,
+                refused[line] + (f" (and {more:,} more line{'s' * (more > 1)} of it not read)" if more else ""),
+                block.title,
+            )
+        )
     return problems

@@ -30,9 +30,12 @@ WHILE_SWIMMING = re.compile(r"\bwhile swimming\b", re.IGNORECASE)
 """A rake of the water: ``A sea cat that ... while swimming``."""
 RAKE_COUNT = re.compile(r"\b(two|three|four|five|six|eight)\s+(?:claws|rakes|rake attacks)", re.IGNORECASE)
 """``two rake attacks``."""
-RAGE_NUMBERS = re.compile(r"\+4 (?:to )?Strength, \+4 (?:to )?Constitution,?(?: \+2 morale bonus on Will saves,)? "
-                          r"and -2 (?:to )?(?:AC|Armor Class)|\+4 Strength, \+4 Constitution, \+2 morale bonus on "
-                          r"Will saves, -2 AC", re.IGNORECASE)
+RAGE_NUMBERS = re.compile(
+    r"\+4 (?:to )?Strength, \+4 (?:to )?Constitution,?(?: \+2 morale bonus on Will saves,)? "
+    r"and -2 (?:to )?(?:AC|Armor Class)|\+4 Strength, \+4 Constitution, \+2 morale bonus on "
+    r"Will saves, -2 AC",
+    re.IGNORECASE,
+)
 """The engine's rage: ``gains +4 to Strength, +4 to Constitution, and -2 to Armor Class``."""
 BLOOD_FRENZY = "gains +2 Constitution and +2 Strength, and takes a -2 penalty to Armor Class"
 """A sahuagin's blood frenzy: ``gains +2 Constitution and +2 Strength, and takes a -2 penalty to Armor Class``."""
@@ -64,8 +67,11 @@ WEB_SPINNERS = re.compile(r"web-spinners can throw", re.IGNORECASE)
 """``Web-spinners can throw a web eight times per day`` (the hunting spiders throw none)."""
 ANCHORS = re.compile(r"anchors the target in place", re.IGNORECASE)
 """``The web anchors the target in place``."""
-SUMMON = re.compile(r"\b(Once|Twice|Three times) per day,? an? [\w' -]+? can (?:attempt to )?summon (.+?) with "
-                    r"(?:only )?an? (\d+)% chance of success(.*)", re.IGNORECASE)
+SUMMON = re.compile(
+    r"\b(Once|Twice|Three times) per day,? an? [\w' -]+? can (?:attempt to )?summon (.+?) with "
+    r"(?:only )?an? (\d+)% chance of success(.*)",
+    re.IGNORECASE,
+)
 """``Once per day a vrock can attempt to summon 2d10 dretches or another vrock with a 35% chance of success``."""
 SUMMON_MORE = re.compile(r"or (.+?) with an? (\d+)% chance")
 """The options of a lower chance: ``, or another glabrezu with a 20% chance``."""
@@ -98,15 +104,20 @@ RAYS_EVERY = re.compile(r"usable only once every (\d+) rounds")
 """``A particular ray is usable only once every 4 rounds``."""
 EYE_RAY = re.compile(r"eye ray", re.IGNORECASE)
 """Its rays' attack: ``Eye ray +8 ranged touch``."""
-RAY_LINE = re.compile(rf"^(Fire|Cold|Electricity|Acid|Sonic|Petrification): (?:Deals ({AMOUNT}) points of \w+ "
-                      r"damage to the target \((Reflex|Fortitude) half ?\)|The target must succeed on a "
-                      r"(Fortitude|Reflex|Will) save or turn to stone)", re.IGNORECASE)
+RAY_LINE = re.compile(
+    rf"^(Fire|Cold|Electricity|Acid|Sonic|Petrification): (?:Deals ({AMOUNT}) points of \w+ "
+    r"damage to the target \((Reflex|Fortitude) half ?\)|The target must succeed on a "
+    r"(Fortitude|Reflex|Will) save or turn to stone)",
+    re.IGNORECASE,
+)
 """A retriever's ray: ``Fire: Deals 12d6 points of fire damage to the target (Reflex half)``, ``Petrification: The
 target must succeed on a Fortitude save or turn to stone permanently``."""
 NEXT_ABILITY = re.compile(r"\s*[A-Z][\w ]+ \((?:Ex|Su|Sp)\):")
 """The paragraph of the next ability: ``Find Target (Sp):``."""
-NIMBUS = (r"(Once|Twice|Three times) per day [\w' ]{1,80}? can create a nimbus",
-          rf"DC (\d+) Will save or be dazed for ({AMOUNT}) rounds")
+NIMBUS = (
+    r"(Once|Twice|Three times) per day [\w' ]{1,80}? can create a nimbus",
+    rf"DC (\d+) Will save or be dazed for ({AMOUNT}) rounds",
+)
 """A nalfeshnee's smite, its parts in order: ``Three times per day a nalfeshnee can create a nimbus of unholy light
 ... must succeed on a DC 22 Will save or be dazed for 1d10 rounds``."""
 SMITE = (r"\b(Once|Twice|Three times) per day\b", r"\bagainst an? (good|evil) (?:foe|opponent)")
@@ -145,20 +156,33 @@ def rake(ctx: Reading, item: dict) -> dict:
     damage = dice_text(found.group(1))
     how = ""
     if dmg and entry_dmg and dice_text(entry_dmg.group(1)) != damage:
-        ctx.note_on(item, "discrepancy", f"rake: the entry says {entry_dmg.group(1)}, its description {damage}: kept "
-                                         "the description's", f"{entry} -- {text[:150]}")
+        ctx.note_on(
+            item,
+            "discrepancy",
+            f"rake: the entry says {entry_dmg.group(1)}, its description {damage}: kept the description's",
+            f"{entry} -- {text[:150]}",
+        )
         how = f"; the entry's {entry_dmg.group(1)} disagrees: the description's {damage}"
     count_word = RAKE_COUNT.search(text)
     count = NUMBER_WORDS[count_word.group(1).lower()] if count_word else 2
-    claws = {"name": "rake", "bonuses": [number(bonus.group(1))], "count": count, "damage": damage,
-             "damage_types": ["slashing"]}
+    claws = {
+        "name": "rake",
+        "bonuses": [number(bonus.group(1))],
+        "count": count,
+        "damage": damage,
+        "damage_types": ["slashing"],
+    }
     if parse_dice(damage).maximum < 1:
         claws["damage"] = "1"
     for a in ctx.abilities:
         if a["key"] == "rake":
             a["damage"] = claws["damage"]
-    ctx.mark("rake", "modelled", f"rake: {count} claws at {number(bonus.group(1)):+d} for {claws['damage']} (at the "
-                                 f"end of a pounce and each round it holds a foe){how}")
+    ctx.mark(
+        "rake",
+        "modelled",
+        f"rake: {count} claws at {number(bonus.group(1)):+d} for {claws['damage']} (at the "
+        f"end of a pounce and each round it holds a foe){how}",
+    )
     return {"rake": claws}
 
 
@@ -169,17 +193,30 @@ def rage(ctx: Reading, item: dict) -> dict:
     if not text and " -- " in item["text"]:
         text = clean(item["text"].split(" -- ", 1)[1])
     if BLOOD_FRENZY in text and FRENZY_WHEN in text:
-        ctx.mark("rage", "modelled", "rage: +2 Str, +2 Con, -2 AC once hurt (a sahuagin's blood frenzy, once a day: "
-                                     "the fight), until it or its foe is dead")
+        ctx.mark(
+            "rage",
+            "modelled",
+            "rage: +2 Str, +2 Con, -2 AC once hurt (a sahuagin's blood frenzy, once a day: "
+            "the fight), until it or its foe is dead",
+        )
         return {"rage": True, "rage_strength": 2}
     if not RAGE_NUMBERS.search(text):
-        return ctx.ignored("rage", "its numbers differ from the engine's rage (+4 Strength, +4 Constitution, -2 AC "
-                                   "once hurt)" if text else "no description read")
+        return ctx.ignored(
+            "rage",
+            "its numbers differ from the engine's rage (+4 Strength, +4 Constitution, -2 AC once hurt)"
+            if text
+            else "no description read",
+        )
     how = ""
     if not TAKES_DAMAGE.search(text):
         how = "; the SRD's is at will for a few rounds a day, the engine's starts once it is hurt and lasts the fight"
-        ctx.note_on(item, "guess", "rage: the SRD's starts at will and lasts a few rounds; the engine's starts when it "
-                                   "is first hurt and lasts the fight", text[:200])
+        ctx.note_on(
+            item,
+            "guess",
+            "rage: the SRD's starts at will and lasts a few rounds; the engine's starts when it "
+            "is first hurt and lasts the fight",
+            text[:200],
+        )
     ctx.mark("rage", "modelled", f"rage: +4 Str, +4 Con, -2 AC once hurt{how}")
     return {"rage": True}
 
@@ -200,8 +237,11 @@ def trample(ctx: Reading, item: dict) -> dict:
     for a in ctx.abilities:
         if a["key"] == "trample":
             a["damage"], a["dc"], a["save"] = damage, dc, "ref"
-    ctx.mark("trample", "modelled", f"trample: {damage} bludgeoning, Reflex DC {dc} half, on two or more smaller foes "
-                                    "instead of its attacks")
+    ctx.mark(
+        "trample",
+        "modelled",
+        f"trample: {damage} bludgeoning, Reflex DC {dc} half, on two or more smaller foes instead of its attacks",
+    )
     return {"trample": {"damage": damage, "dc": dc, "damage_types": ["bludgeoning"]}}
 
 
@@ -225,8 +265,9 @@ def powerful_charge(ctx: Reading, item: dict) -> dict:
     if attack:
         found = named(attack.group(1), [a["name"] for a in melee])
         if found is None:
-            return ctx.ignored("powerful charge", f"its {attack.group(1).lower()} attack is not an attack of its "
-                                                  "routines")
+            return ctx.ignored(
+                "powerful charge", f"its {attack.group(1).lower()} attack is not an attack of its routines"
+            )
         base = next(a for a in melee if a["name"] == found)
     elif standard:
         base = standard[0]
@@ -237,13 +278,21 @@ def powerful_charge(ctx: Reading, item: dict) -> dict:
     bonuses = [number(bonus.group(1) or bonus.group(2))] if bonus else [base["bonuses"][0]]
     if not bonus:
         how += f"; at the {base['name']}'s bonus, {bonuses[0]:+d}"
-    charge = {"name": base["name"], "bonuses": bonuses, "damage": damage,
-              "damage_types": list(base.get("damage_types") or ["bludgeoning"])}
+    charge = {
+        "name": base["name"],
+        "bonuses": bonuses,
+        "damage": damage,
+        "damage_types": list(base.get("damage_types") or ["bludgeoning"]),
+    }
     for key in ("threat", "multiplier"):
         if key in base:
             charge[key] = base[key]
-    ctx.mark("powerful charge", "modelled", f"powerful_charge: {charge['name']} {bonuses[0]:+d} melee ({damage}) as it "
-                                            f"closes in, round 1, the charge's +2 added by the engine{how}")
+    ctx.mark(
+        "powerful charge",
+        "modelled",
+        f"powerful_charge: {charge['name']} {bonuses[0]:+d} melee ({damage}) as it "
+        f"closes in, round 1, the charge's +2 added by the engine{how}",
+    )
     return {"powerful_charge": charge}
 
 
@@ -266,8 +315,12 @@ def web(ctx: Reading, item: dict) -> dict:
         return ctx.unread(item, "web", f"{what} read", text)
     if WEB_SPINNERS.search(text):
         how += "; as a web-spinner (the SRD's hunting spiders throw none)"
-        ctx.note_on(item, "guess", "web: the block is a web-spinner (hunting spiders cannot use their webs as "
-                                   "weapons)", text[:200])
+        ctx.note_on(
+            item,
+            "guess",
+            "web: the block is a web-spinner (hunting spiders cannot use their webs as weapons)",
+            text[:200],
+        )
     if ANCHORS.search(text):
         how += "; anchored in place: the engine's entangles"
     ctx.save_of("web", dc, None)
@@ -301,37 +354,55 @@ def eye_rays(ctx: Reading, item: dict) -> dict:
     found = []
     cells = ctx.block.description
     start = cells.index(desc) if desc in cells else len(cells)
-    for c in cells[start + 1:start + 16]:
+    for c in cells[start + 1 : start + 16]:
         m = RAY_LINE.match(clean(c.text))
         if m is None:
             if NEXT_ABILITY.match(c.text):
                 break
             continue
         if m.group(2):
-            found.append({"name": m.group(1).lower(), "damage": dice_text(m.group(2)),
-                          "damage_type": m.group(1).lower(), "save": SAVE_KEYS[m.group(3).lower()]})
+            found.append(
+                {
+                    "name": m.group(1).lower(),
+                    "damage": dice_text(m.group(2)),
+                    "damage_type": m.group(1).lower(),
+                    "save": SAVE_KEYS[m.group(3).lower()],
+                }
+            )
         else:
             found.append({"name": m.group(1).lower(), "effect": "petrify", "save": SAVE_KEYS[m.group(4).lower()]})
     if dc is None or bonus is None or not found:
         what = "no save DC" if dc is None else "no attack bonus" if bonus is None else "no rays"
         return ctx.unread(item, "ray", f"{what} read", text, label="eye rays")
     field = {"bonus": bonus, "dc": number(dc.group(1)), "rays": found, "every": number(every.group(1)) if every else 1}
-    ctx.mark("ray", "modelled", f"eye_rays: one a round as a free action at the start of its turn, each once every "
-                                f"{field['every']} rounds ({', '.join(r['name'] for r in found)}), ranged touch "
-                                f"{bonus:+d}, DC {field['dc']}")
+    ctx.mark(
+        "ray",
+        "modelled",
+        f"eye_rays: one a round as a free action at the start of its turn, each once every "
+        f"{field['every']} rounds ({', '.join(r['name'] for r in found)}), ranged touch "
+        f"{bonus:+d}, DC {field['dc']}",
+    )
     return {"eye_rays": field}
 
 
 def spikes(ctx: Reading, item: dict) -> dict:
     """The manticore's ``volley of six spikes as a standard action (make an attack roll for each spike)``: its
     ranged routine (``6 spikes +8 ranged``), one of the routines the engine chooses between."""
-    ranged = [a for r in (ctx.data.get("full_attack") or []) for a in r if a.get("kind") == "ranged"
-              and a["name"].startswith(SPIKE)]
+    ranged = [
+        a
+        for r in (ctx.data.get("full_attack") or [])
+        for a in r
+        if a.get("kind") == "ranged" and a["name"].startswith(SPIKE)
+    ]
     if not ranged:
         return ctx.ignored("spikes", "no spike volley in its routines")
-    ctx.mark("spikes", "modelled", f"its ranged routine: {ranged[0].get('count', 1)} spikes "
-                                   f"{ranged[0]['bonuses'][0]:+d}; the engine fights with its melee routine when it "
-                                   "can (its 24 spikes a day are left out)")
+    ctx.mark(
+        "spikes",
+        "modelled",
+        f"its ranged routine: {ranged[0].get('count', 1)} spikes "
+        f"{ranged[0]['bonuses'][0]:+d}; the engine fights with its melee routine when it "
+        "can (its 24 spikes a day are left out)",
+    )
     return {}
 
 
@@ -352,16 +423,20 @@ def summon(ctx: Reading, item: dict) -> dict:
     """``Once per day a vrock can attempt to summon 2d10 dretches or another vrock with a 35% chance of success``:
     the first of the options listed with the highest chance (the summoner's choice, which the SRD leaves to it)."""
     desc, text = ctx.text_of(item, item["name"], "summon demon", "summon devil", "summon mephit")
-    if not text:            # "Summon Demon (Sp):Once per day" (no space), or the family's rule (the mephits')
-        text = next((clean(c.text) for c in ctx.block.description if SUMMON_RULE.match(c.text)), None) \
-            or clean(rule_above(ctx.block, r"^Summon \w+ \(Sp\):") or "")
+    if not text:  # "Summon Demon (Sp):Once per day" (no space), or the family's rule (the mephits')
+        text = next((clean(c.text) for c in ctx.block.description if SUMMON_RULE.match(c.text)), None) or clean(
+            rule_above(ctx.block, r"^Summon \w+ \(Sp\):") or ""
+        )
     m = SUMMON.search(text)
     if m is None:
-        return ctx.ignored("summon", "it summons automatically (no chance)" if AUTOMATICALLY in text else
-                                     "its uses and chance not read")
+        return ctx.ignored(
+            "summon",
+            "it summons automatically (no chance)" if AUTOMATICALLY in text else "its uses and chance not read",
+        )
     uses = TIMES[m.group(1).lower()]
-    groups = [(m.group(2), number(m.group(3)))] + [(more.group(1), number(more.group(2)))
-                                                   for more in SUMMON_MORE.finditer(m.group(4))]
+    groups = [(m.group(2), number(m.group(3)))] + [
+        (more.group(1), number(more.group(2))) for more in SUMMON_MORE.finditer(m.group(4))
+    ]
     chance = max(c for _, c in groups)
     words = next(w for w, c in groups if c == chance)
     options = [o for o in SUMMON_OPTIONS.split(words) if o.strip()]
@@ -371,10 +446,17 @@ def summon(ctx: Reading, item: dict) -> dict:
         ctx.note_on(item, "unread", f"summon: the creature of {options[0]!r} not read: not modelled", text[:200])
         return ctx.ignored("summon", "the creature it summons not read")
     count, creature = first
-    how = "" if len(options) == 1 and len(groups) == 1 else \
-        f"; of the options ({'; '.join(w for w, _ in groups)}) the first of the highest chance"
-    ctx.mark("summon", "modelled", f"summon: {count} {creature}, {chance}% chance, {uses} a fight, a standard action; "
-                                   f"joins at the next round{how}")
+    how = (
+        ""
+        if len(options) == 1 and len(groups) == 1
+        else f"; of the options ({'; '.join(w for w, _ in groups)}) the first of the highest chance"
+    )
+    ctx.mark(
+        "summon",
+        "modelled",
+        f"summon: {count} {creature}, {chance}% chance, {uses} a fight, a standard action; "
+        f"joins at the next round{how}",
+    )
     return {"summon": {"creature": creature, "count": count, "chance": chance / 100, "uses": uses}}
 
 
@@ -391,11 +473,14 @@ def whirlwind(ctx: Reading, item: dict) -> dict:
     desc, _ = ctx.text_of(item, "whirlwind")
     text = ctx.following(desc, 4)
     if BLAST.search(item["name"]) or desc is None:
-        return ctx.ignored("whirlwind", "a blast from its whirlwind form, which it takes by alternate form (not "
-                                        "modelled)" if desc is not None else "no description read")
+        return ctx.ignored(
+            "whirlwind",
+            "a blast from its whirlwind form, which it takes by alternate form (not modelled)"
+            if desc is not None
+            else "no description read",
+        )
     fixed = UP_TO_ROUNDS.search(text)
-    rounds = str(max(1, hit_dice_count(ctx.data) // 2)) if PER_TWO_HD in text else \
-        fixed.group(1) if fixed else None
+    rounds = str(max(1, hit_dice_count(ctx.data) // 2)) if PER_TWO_HD in text else fixed.group(1) if fixed else None
     dc, hit, held = WHIRL_DC.search(text), WHIRL_HIT.search(text), WHIRL_HELD.search(text)
     how = ""
     if dc and hit and held:
@@ -411,9 +496,13 @@ def whirlwind(ctx: Reading, item: dict) -> dict:
     if rounds is None:
         return ctx.unread(item, "whirlwind", "how long it lasts not read", text)
     field["rounds"] = rounds
-    ctx.mark("whirlwind", "modelled", f"whirlwind: {rounds} rounds once a fight instead of its slams; smaller foes "
-                                      f"Reflex DC {field['dc']} or {field['damage']}, and again or carried "
-                                      f"({field['held_damage']} a round, -2 attacks and AC){how}")
+    ctx.mark(
+        "whirlwind",
+        "modelled",
+        f"whirlwind: {rounds} rounds once a fight instead of its slams; smaller foes "
+        f"Reflex DC {field['dc']} or {field['damage']}, and again or carried "
+        f"({field['held_damage']} a round, -2 attacks and AC){how}",
+    )
     return {"whirlwind": field}
 
 
@@ -428,14 +517,19 @@ def smite(ctx: Reading, item: dict) -> dict:
     m = search_chain(text, *SMITE, flags=re.IGNORECASE)
     extra = SMITE_EXTRA.search(text)
     if m is None or (extra is None and EQUAL_TO_HD not in text) or SMITE_BONUS.search(text):
-        return ctx.ignored("smite", "its uses, foe and extra damage not read (or a bonus on the attack roll the "
-                                    "engine's smite has not)")
+        return ctx.ignored(
+            "smite",
+            "its uses, foe and extra damage not read (or a bonus on the attack roll the engine's smite has not)",
+        )
     damage = number(extra.group(1) or extra.group(2)) if extra else min(20, hit_dice_count(ctx.data))
     against = m.group(2).lower()
     uses = TIMES[m.group(1).lower()]
     applies = "the party counts as good: it applies" if against == "good" else "the party is not evil: it never applies"
-    ctx.mark("smite", "modelled", f"smite {against}: +{damage} damage on a hit with its first melee attack, {uses} a "
-                                  f"fight ({applies})")
+    ctx.mark(
+        "smite",
+        "modelled",
+        f"smite {against}: +{damage} damage on a hit with its first melee attack, {uses} a fight ({applies})",
+    )
     return {"smite": {"against": against, "damage": damage, "uses": uses}}
 
 
@@ -449,9 +543,13 @@ def _nimbus(ctx: Reading, item: dict) -> dict | None:
         return None
     uses = TIMES[m.group(1).lower()]
     ctx.save_of("smite", number(m.group(2)), "will")
-    ctx.mark("smite", "modelled", f"burst: {uses} a fight as its standard action, every foe Will DC {m.group(2)} or "
-                                  f"dazed {dice_text(m.group(3))} rounds (out of the fight, not helpless; the round "
-                                  "before it bursts is left out)")
+    ctx.mark(
+        "smite",
+        "modelled",
+        f"burst: {uses} a fight as its standard action, every foe Will DC {m.group(2)} or "
+        f"dazed {dice_text(m.group(3))} rounds (out of the fight, not helpless; the round "
+        "before it bursts is left out)",
+    )
     return {"burst": {"dc": number(m.group(2)), "save": "will", "rounds": dice_text(m.group(3)), "uses": uses}}
 
 
@@ -459,7 +557,7 @@ def _nimbus(ctx: Reading, item: dict) -> dict | None:
 def _plus(damage: str, more: int) -> str:
     """``2d8+7`` plus 1 is ``2d8+8``."""
     m = MODIFIER_END.fullmatch(damage)
-    if m is None:                                   # a line break: no dice of a stat block
+    if m is None:  # a line break: no dice of a stat block
         return damage
     total = number(m.group(2) or 0) + more
     return f"{m.group(1)}{total:+d}" if total else m.group(1)
@@ -472,10 +570,23 @@ def earth_mastery(ctx: Reading, item: dict) -> dict:
     desc, text = ctx.text_of(item, "earth mastery")
     if EARTH_MASTERY not in text:
         return ctx.ignored("earth mastery", "its numbers not read")
-    out = {key: [[{**a, "bonuses": [b + 1 for b in a["bonuses"]], "damage": _plus(a["damage"], 1)} for a in routine]
-                 for routine in ctx.data.get(key) or []] for key in ("attack", "full_attack")}
-    ctx.note_on(item, "changed", "earth mastery: +1 on its attack and damage rolls (the fight is on the ground), added "
-                                 "to its attacks", text[:200])
-    ctx.mark("earth mastery", "modelled", "+1 on attack and damage rolls, added to its attacks: an arena fight is on "
-                                          "the ground (no foe of the party flies)")
+    out = {
+        key: [
+            [{**a, "bonuses": [b + 1 for b in a["bonuses"]], "damage": _plus(a["damage"], 1)} for a in routine]
+            for routine in ctx.data.get(key) or []
+        ]
+        for key in ("attack", "full_attack")
+    }
+    ctx.note_on(
+        item,
+        "changed",
+        "earth mastery: +1 on its attack and damage rolls (the fight is on the ground), added to its attacks",
+        text[:200],
+    )
+    ctx.mark(
+        "earth mastery",
+        "modelled",
+        "+1 on attack and damage rolls, added to its attacks: an arena fight is on "
+        "the ground (no foe of the party flies)",
+    )
     return out

@@ -29,11 +29,14 @@ from arena.srd.text import Cell, RawBlock, clean, drop_parens, number, top_level
 from arena.srd.vocabulary import LEADING_AND_OR
 from arena.world.party import bonus_spells
 
-USES = re.compile(r"(At will|Constant|Always active|(?<!\d)\d+/(?:day|hour|week|month|year|round))\s*(?:--|—|-)\s*",
-                  re.IGNORECASE)
+USES = re.compile(
+    r"(At will|Constant|Always active|(?<!\d)\d+/(?:day|hour|week|month|year|round))\s*(?:--|—|-)\s*", re.IGNORECASE
+)
 """The uses that head a group of spell-like abilities: ``At will--``, ``3/day--``, ``Constant--``."""
-QUALIFIER = re.compile(r"\s+(?:within an? \d+-(?:foot|ft\.?) radius|as an? (?:wizard|sorcerer|cleric|druid)\b"
-                       r"|as the spell\b).*$")
+QUALIFIER = re.compile(
+    r"\s+(?:within an? \d+-(?:foot|ft\.?) radius|as an? (?:wizard|sorcerer|cleric|druid)\b"
+    r"|as the spell\b).*$"
+)
 """What follows a spell's name in some lists and is not part of it: ``detect evil within a 60-foot radius``,
 ``invisibility as a wizard of twice the duergar's class level``."""
 SPELL_DC = re.compile(r"\bDC (\d+)")
@@ -44,20 +47,26 @@ SLASH = re.compile(r"\s*/\s*")
 """A slash and its blanks: ``clairaudience/ clairvoyance``."""
 PER_DAY = re.compile(r"(\d+)/(day|week|month|year)")
 """``3/day``, ``1/week``."""
-GROUP_END = re.compile(r"\.\s+(?:Caster level|Effective caster level|The save DC|Caster Level|CL\b)|"
-                       r"\bCaster level\b|\bEffective caster level\b|\.\s+(?=[A-Z])")
+GROUP_END = re.compile(
+    r"\.\s+(?:Caster level|Effective caster level|The save DC|Caster Level|CL\b)|"
+    r"\bCaster level\b|\bEffective caster level\b|\.\s+(?=[A-Z])"
+)
 """Where a group of spells ends: ``fireball (DC 19). Caster level 6th.``."""
 NOT_A_SPELL = re.compile(r"(?:these|this|it|they)\b")
 """A sentence after the list, not a spell: ``these abilities affect only ...``."""
 SENTENCE = re.compile(r"(?<=[.!])\s+(?=[A-Z])")
 """Between two sentences."""
-LISTING = re.compile(r"the following spell-like abilities (once per day|twice per day|three times per day|at will)\s*:"
-                     r"\s*(.+)")
+LISTING = re.compile(
+    r"the following spell-like abilities (once per day|twice per day|three times per day|at will)\s*:"
+    r"\s*(.+)"
+)
 """The drow's (lowercase): ``can use the following spell-like abilities once per day: dancing lights, darkness,
 faerie fire``."""
-PROSE_NAME = re.compile(r"(?:can use|the effect of(?: an?)?|functions like(?: an?)?)\s+"
-                        r"([a-z][a-z' /]{0,100}?)(?:\s+spell)?"
-                        r"(?=\s*\(|\s+(?:to|as|with|by|at|once|twice|three|four|five|for|in)\b|\s*[.,;]|$)")
+PROSE_NAME = re.compile(
+    r"(?:can use|the effect of(?: an?)?|functions like(?: an?)?)\s+"
+    r"([a-z][a-z' /]{0,100}?)(?:\s+spell)?"
+    r"(?=\s*\(|\s+(?:to|as|with|by|at|once|twice|three|four|five|for|in)\b|\s*[.,;]|$)"
+)
 """A spell named in a sentence (lowercase): ``functions like acid arrow (caster level 3rd)``, ``duplicates the
 effect of stinking cloud``, ``can use detect evil at will``."""
 PROSE_WHEN = re.compile(r"\b(once|twice|three times|four times|five times) per (day|hour)\b|\bat will\b")
@@ -75,15 +84,17 @@ NAME_END = re.compile(r"\.\s")
 """Where a spell's name ends in a list that runs on: ``magic missile. Typical ...``."""
 CASTER_LEVEL = re.compile(rf"caster level {ORDINAL}")
 """``Spells (caster level 7th)``."""
-CLASS_LEVEL_CASTER = re.compile(r"caster level equals? (?:to )?(?:the |its |his |her )?[\w' ]*?class level",
-                                re.IGNORECASE)
+CLASS_LEVEL_CASTER = re.compile(
+    r"caster level equals? (?:to )?(?:the |its |his |her )?[\w' ]*?class level", re.IGNORECASE
+)
 """The tiefling's: ``caster level equal to the tiefling's class levels``."""
 LEVEL_CASTER = re.compile(rf"from an? {ORDINAL}-level caster")
 """The krenshar's: ``works like a scare spell from a 3rd-level caster``."""
 CASTER_LEVEL_ANY = re.compile(rf"(?:caster level|CL)\s*(?:equals\s*)?{ORDINAL}|caster level (\d+)\b", re.IGNORECASE)
 """``Caster level 6th``, ``CL 12th``, ``caster level 9``."""
-HD_CASTER = re.compile(r"caster level equals (?:the |its |his |her )?[\w' ]*?\bHD\b|caster level equals .*hit dice",
-                       re.IGNORECASE)
+HD_CASTER = re.compile(
+    r"caster level equals (?:the |its |his |her )?[\w' ]*?\bHD\b|caster level equals .*hit dice", re.IGNORECASE
+)
 """``caster level equals the creature's HD``."""
 HIT_DICE_COUNT = re.compile(rf"(?<!\d)(\d+){DIE}")
 """The dice of a hit dice expression: ``6`` of ``6d8+36``."""
@@ -145,7 +156,7 @@ def read_spell_like(text: str) -> list[tuple[str, int, int | None]]:
     marks = list(USES.finditer(text))
     for i, m in enumerate(marks):
         end = marks[i + 1].start() if i + 1 < len(marks) else len(text)
-        body = GROUP_END.split(text[m.end():end])[0]
+        body = GROUP_END.split(text[m.end() : end])[0]
         for part in top_level_split(body, (",", ";")):
             for name, dc in spell_names(part):
                 if name and not NOT_A_SPELL.match(name):
@@ -167,21 +178,25 @@ def read_spell_like_prose(text: str) -> list[tuple[str, int, int | None]]:
         if listing:
             word = listing.group(1)
             uses = 6 if word == "at will" else TIMES[word.split(" per ")[0]]
-            out += [(name, uses, dc) for part in top_level_split(listing.group(2), (",",))
-                    for name, dc in spell_names(part) if name]
+            out += [
+                (name, uses, dc)
+                for part in top_level_split(listing.group(2), (",",))
+                for name, dc in spell_names(part)
+                if name
+            ]
             continue
         for part in AND_NEXT.split(low):
             m = PROSE_NAME.search(part)
-            if m is None and out and part is not low:      # "and cure moderate wounds once per day"
+            if m is None and out and part is not low:  # "and cure moderate wounds once per day"
                 m = NEXT_NAME.match(part)
             when = PROSE_WHEN.search(part) or PROSE_WHEN.search(low)
             if when is None:
                 continue
-            if m is None:                 # an ability no spell names (a steam mephit's boiling rain): not modelled
+            if m is None:  # an ability no spell names (a steam mephit's boiling rain): not modelled
                 out.append((f"an unnamed ability ({sentence.strip()[:60]})", 1, None))
                 continue
             uses = 6 if when.group(0) == "at will" or when.group(2) == "hour" else TIMES[when.group(1)]
-            dc = SPELL_DC.search(part[m.end():m.end() + 40].upper())
+            dc = SPELL_DC.search(part[m.end() : m.end() + 40].upper())
             out.append((m.group(1).strip(), uses, number(dc.group(1)) if dc else None))
     return out
 
@@ -200,8 +215,7 @@ def read_spell_list(text: str) -> list[tuple[str, int, int]]:
 
 
 # --------------------------------------------------------------------------------------------- caster level
-def caster_level(text: str, data: dict, block: RawBlock | None = None,
-                 abilities: Sequence[dict] = ()) -> int | None:
+def caster_level(text: str, data: dict, block: RawBlock | None = None, abilities: Sequence[dict] = ()) -> int | None:
     """The caster level a block's text gives its spells (``Caster level 6th``, ``as a 7th-level sorcerer``, its HD or
     class levels where the text says so); a true dragon's by its age (:func:`dragon_caster_level`)."""
     if block is not None and block.layout == "dragon tables":
@@ -238,7 +252,7 @@ def dragon_sorcerer(block: RawBlock, spells: list[dict], cha: int) -> tuple[int,
         if mine:
             best = mine
         elif lvl:
-            mine = best                                  # a higher slot for the best lower-level spells
+            mine = best  # a higher slot for the best lower-level spells
         slots += bonus_spells(cha, lvl)
         if mine and slots:
             chosen[lvl] = [mine[i % len(mine)] for i in range(slots)]
@@ -278,10 +292,14 @@ def spell_fields(ctx: Reading) -> dict:
     engines = [a["engine"] for a in ctx.abilities if a["key"] in ("spells", "spell-like abilities")]
     if prepared and all(engine != "ignored" for engine in engines):
         text = " ".join(c.text for c in block.description)
-        return {"spellcasting": {"caster_level": max(levels),
-                                 "ability": "wis" if WISDOM_BASED in text and not like else "cha",
-                                 "prepared": dict(sorted(prepared.items()))},
-                "tactics": "caster"}
+        return {
+            "spellcasting": {
+                "caster_level": max(levels),
+                "ability": "wis" if WISDOM_BASED in text and not like else "cha",
+                "prepared": dict(sorted(prepared.items())),
+            },
+            "tactics": "caster",
+        }
     if prepared:
         for a in ctx.abilities:
             if a["key"] in ("spells", "spell-like abilities") and a["engine"] == "modelled":
@@ -290,8 +308,9 @@ def spell_fields(ctx: Reading) -> dict:
     return {}
 
 
-def _spell_like(ctx: Reading, block: RawBlock, like: list[dict], cha: int, prepared: dict[int, list[str]],
-                levels: list[int]) -> None:
+def _spell_like(
+    ctx: Reading, block: RawBlock, like: list[dict], cha: int, prepared: dict[int, list[str]], levels: list[int]
+) -> None:
     key = "spell-like abilities"
     listed, text = _spell_like_list(block, like)
     verdict = _verdict(listed)
@@ -312,8 +331,9 @@ def _spell_like(ctx: Reading, block: RawBlock, like: list[dict], cha: int, prepa
         ctx.mark(key, "modelled", verdict[1])
 
 
-def _spells(ctx: Reading, block: RawBlock, spells: list[dict], cha: int, prepared: dict[int, list[str]],
-            levels: list[int]) -> None:
+def _spells(
+    ctx: Reading, block: RawBlock, spells: list[dict], cha: int, prepared: dict[int, list[str]], levels: list[int]
+) -> None:
     text = _spell_list_text(block)
     listed = read_spell_list(text) if text else []
     dragon = dragon_sorcerer(block, spells, cha) if not listed else None
@@ -322,13 +342,20 @@ def _spells(ctx: Reading, block: RawBlock, spells: list[dict], cha: int, prepare
         for lvl, names in chosen.items():
             prepared.setdefault(lvl, []).extend(names)
         levels.append(level)
-        ctx.mark("spells", "modelled", f"spellcasting: a sorcerer of caster level {level}, its spells known the "
-                                       "engine's choice (DRAGON_SPELLS): "
-                                       + ", ".join(dict.fromkeys(n for names in chosen.values() for n in names)))
+        ctx.mark(
+            "spells",
+            "modelled",
+            f"spellcasting: a sorcerer of caster level {level}, its spells known the "
+            "engine's choice (DRAGON_SPELLS): "
+            + ", ".join(dict.fromkeys(n for names in chosen.values() for n in names)),
+        )
         return
     if not listed:
-        ctx.mark("spells", "ignored", "the text lists no spells (a caster's choice of the class list): nothing the "
-                                      "engine can cast")
+        ctx.mark(
+            "spells",
+            "ignored",
+            "the text lists no spells (a caster's choice of the class list): nothing the engine can cast",
+        )
         return
     verdict = _verdict([(n, c, None) for n, _, c in listed])
     caster = caster_level(" ".join(c.text for c in block.description), ctx.data)
@@ -365,10 +392,13 @@ def _spell_like_list(block: RawBlock, items: list[dict]) -> tuple[list[tuple[str
     for item in items:
         name = clean(item["name"])
         if LIKE_NAME.fullmatch(name.strip()):
-            cell = own_description(block, "spell-like abilities") or own_description(block, "psionics") \
+            cell = (
+                own_description(block, "spell-like abilities")
+                or own_description(block, "psionics")
                 or _trait_line(block)
+            )
             if cell is not None and not USES.search(cell.text):
-                prose = _prose_paragraphs(block, cell)      # "Once per hour an air mephit can ..."
+                prose = _prose_paragraphs(block, cell)  # "Once per hour an air mephit can ..."
                 cell = None
                 if read_spell_like_prose(prose):
                     text = prose
@@ -424,7 +454,7 @@ def _trait_line(block: RawBlock) -> Cell | None:
 
 def _spell_list_text(block: RawBlock) -> str:
     end = len(block.context) if block.context_end is None else block.context_end
-    lines = [*(c.text for c in block.description), *block.context[block.line:min(block.line + 200, end)]]
+    lines = [*(c.text for c in block.description), *block.context[block.line : min(block.line + 200, end)]]
     for line in lines:
         if SPELLS_KNOWN.search(line):
             return clean(line.split(":", 1)[1]) if ":" in line else clean(line)
@@ -438,10 +468,11 @@ def _verdict(listed: list[tuple[str, int, int | None]]) -> tuple[bool, str]:
     unsupported = [n for n in names if spell_class(n) == "ignored"]
     utility = [n for n in names if spell_class(n) == "no effect"]
     if unsupported:
-        return True, (f"the engine does not cast {', '.join(unsupported)}"
-                      + (f" (it casts {', '.join(cast)})" if cast else ""))
+        return True, (
+            f"the engine does not cast {', '.join(unsupported)}" + (f" (it casts {', '.join(cast)})" if cast else "")
+        )
     if not cast:
         return False, f"no effect in an arena fight: {', '.join(utility)}"
-    return False, (f"spellcasting: {', '.join(cast)}" + (f"; no effect in a fight: {', '.join(utility)}"
-                                                         if utility else ""))
-
+    return False, (
+        f"spellcasting: {', '.join(cast)}" + (f"; no effect in a fight: {', '.join(utility)}" if utility else "")
+    )

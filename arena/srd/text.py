@@ -16,23 +16,57 @@ from arena.dice import parse as parse_dice
 from arena.limits import MAX_IMPORT_DIGITS
 from arena.srd.patterns import SIZE_WORDS, TYPE_WORDS
 
-FIELDS = ("Size/Type", "Hit Dice", "Initiative", "Speed", "Armor Class", "Base Attack/Grapple", "Attack",
-          "Full Attack", "Space/Reach", "Special Attacks", "Special Qualities", "Saves", "Abilities", "Skills",
-          "Feats", "Environment", "Organization", "Challenge Rating", "Treasure", "Alignment", "Advancement",
-          "Level Adjustment")
+FIELDS = (
+    "Size/Type",
+    "Hit Dice",
+    "Initiative",
+    "Speed",
+    "Armor Class",
+    "Base Attack/Grapple",
+    "Attack",
+    "Full Attack",
+    "Space/Reach",
+    "Special Attacks",
+    "Special Qualities",
+    "Saves",
+    "Abilities",
+    "Skills",
+    "Feats",
+    "Environment",
+    "Organization",
+    "Challenge Rating",
+    "Treasure",
+    "Alignment",
+    "Advancement",
+    "Level Adjustment",
+)
 """The fields of an SRD 3.5 stat block, in the SRD's order (``Size/Type`` is the web pages' name for the line
 under the creature's name)."""
 
-ALIASES = {"special qualitiy": "Special Qualities", "special quality": "Special Qualities",
-           "special attack": "Special Attacks", "base attack / grapple": "Base Attack/Grapple",
-           "base attack": "Base Attack/Grapple", "armour class": "Armor Class", "space / reach": "Space/Reach",
-           "full attacks": "Full Attack", "attacks": "Attack", "challenge ratings": "Challenge Rating",
-           "size / type": "Size/Type", "save": "Saves", "ability scores": "Abilities", "ac": "Armor Class"}
+ALIASES = {
+    "special qualitiy": "Special Qualities",
+    "special quality": "Special Qualities",
+    "special attack": "Special Attacks",
+    "base attack / grapple": "Base Attack/Grapple",
+    "base attack": "Base Attack/Grapple",
+    "armour class": "Armor Class",
+    "space / reach": "Space/Reach",
+    "full attacks": "Full Attack",
+    "attacks": "Attack",
+    "challenge ratings": "Challenge Rating",
+    "size / type": "Size/Type",
+    "save": "Saves",
+    "ability scores": "Abilities",
+    "ac": "Armor Class",
+}
 """Labels the SRD pages misspell or vary (``Special Qualitiy:``), as their field."""
 _BY_KEY = {f.lower(): f for f in FIELDS} | ALIASES
 
-TYPE_LINE = re.compile(rf"^\s*(?:({'|'.join(SIZE_WORDS)})(?:[- ]size)?\s+)?({'|'.join(TYPE_WORDS)})\b"
-                       r"(?:\s*(\([^)]*\)?))?\s*$", re.IGNORECASE)
+TYPE_LINE = re.compile(
+    rf"^\s*(?:({'|'.join(SIZE_WORDS)})(?:[- ]size)?\s+)?({'|'.join(TYPE_WORDS)})\b"
+    r"(?:\s*(\([^)]*\)?))?\s*$",
+    re.IGNORECASE,
+)
 """A size-and-type line: ``Large Giant``, ``Medium Outsider (Evil, Lawful)``, ``Huge Elemental (Air,
 Extraplanar)``. One ``\\s*`` before the end: two in a row rescan a run of spaces."""
 
@@ -152,10 +186,12 @@ def in_rounds(amount: str, unit: str) -> tuple[str, str | None]:
     if per == 1:
         return amount, None
     expr = parse_dice(amount)
-    mean = Fraction(expr.minimum + expr.maximum, 2)          # a sum of dice is symmetric about its middle
+    mean = Fraction(expr.minimum + expr.maximum, 2)  # a sum of dice is symmetric about its middle
     rounds = max(1, round(mean * per))
-    return str(rounds), (f"{amount} {unit}s is {per} x {amount} rounds, which a dice expression cannot write: "
-                         f"stored as its average, {rounds} rounds (a fight is over long before)")
+    return str(rounds), (
+        f"{amount} {unit}s is {per} x {amount} rounds, which a dice expression cannot write: "
+        f"stored as its average, {rounds} rounds (a fight is over long before)"
+    )
 
 
 def top_level_split(text: str, separators: tuple[str, ...]) -> list[str]:
@@ -197,7 +233,7 @@ def drop_parens(text: str, repl: str = " ") -> str:
             if close < 0:
                 break
         newline = text.find("\n", start + 1, close)
-        if newline >= 0:                            # "." stops at a line's end: no "(" before it closes
+        if newline >= 0:  # "." stops at a line's end: no "(" before it closes
             pos = newline + 1
             continue
         out += (text[kept:start], repl)

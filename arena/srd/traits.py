@@ -14,8 +14,10 @@ import re
 from arena.srd.context import Reading
 from arena.srd.text import clean, search_chain
 
-SPLITS = re.compile(r"^(.*?) deal no damage to an? [\w ]+?\. Instead the creature splits into two identical \w+, each "
-                    r"with half of the original's current hit points")
+SPLITS = re.compile(
+    r"^(.*?) deal no damage to an? [\w ]+?\. Instead the creature splits into two identical \w+, each "
+    r"with half of the original's current hit points"
+)
 """An ochre jelly's: ``Slashing and piercing weapons and electricity attacks deal no damage to an ochre jelly.
 Instead the creature splits into two identical jellies, each with half of the original's current hit points``."""
 NO_FURTHER_SPLIT = "10 hit points or less cannot be further split"
@@ -43,17 +45,24 @@ no damage``."""
 
 NO_EFFECT_HERE: dict[str, tuple[str, str]] = {
     "push": (r"bull rush", "a bull rush pushes the foe back, and the arena has no squares to push it into"),
-    "drench": (r"puts out torches", "it puts out flames and dispels magical fire it touches: the party's fire spells "
-                                    "are instantaneous, and it carries no lasting fire"),
+    "drench": (
+        r"puts out torches",
+        "it puts out flames and dispels magical fire it touches: the party's fire spells "
+        "are instantaneous, and it carries no lasting fire",
+    ),
     "vortex": (r"provided it is underwater", "only underwater, and the arena has no water"),
-    "madness": (r"thought detection, mind control, or telepathic",
-                "it harms those who read or control its mind, which the party never tries"),
+    "madness": (
+        r"thought detection, mind control, or telepathic",
+        "it harms those who read or control its mind, which the party never tries",
+    ),
     "freeze": (r"appears to be a statue", "an ambush (a Spot check to see it); arena fights begin face to face"),
     "shriek": (r"attracts nearby creatures", "it calls other monsters to the noise; an arena fight has no others"),
     "howl": (r"for an hour or longer", "it takes an hour of listening, and a fight is over long before"),
     "resilient": (r"included in the statistics block", "its save bonus is already in the stat block's saves"),
-    "spell storing": (r"cast into it by another creature", "it casts only a spell cast into it beforehand, and an "
-                                                          "arena fight begins with none stored"),
+    "spell storing": (
+        r"cast into it by another creature",
+        "it casts only a spell cast into it beforehand, and an arena fight begins with none stored",
+    ),
 }
 """Abilities that do nothing in an arena fight, for the reason given: each with the SRD's words that say so (a
 pattern, so that an ability of the same name that does something stays ignored): a xorn's ``push``, a storm
@@ -63,8 +72,12 @@ _NO_EFFECT_WORDS = {key: re.compile(words, re.IGNORECASE) for key, (words, _) in
 
 
 def incorporeal(ctx: Reading, item: dict) -> dict:
-    ctx.mark("incorporeal", "modelled", "incorporeal: only magic weapons, spells and incorporeal foes harm it, with a "
-                                        "50% miss chance (force and positive energy always work)")
+    ctx.mark(
+        "incorporeal",
+        "modelled",
+        "incorporeal: only magic weapons, spells and incorporeal foes harm it, with a "
+        "50% miss chance (force and positive energy always work)",
+    )
     return {"incorporeal": True}
 
 
@@ -78,9 +91,13 @@ def split(ctx: Reading, item: dict) -> dict:
     if m is None or NO_FURTHER_SPLIT not in text:
         return ctx.ignored("split", "its terms not read")
     kinds = [k for k in ("slashing", "piercing", "electricity") if k in m.group(1).lower()]
-    ctx.mark("split", "modelled", f"split: {', '.join(kinds)} deal it no damage and split it in two of half its hit "
-                                  "points while it has more than 10 (immunities too); the second joins at the end of "
-                                  "the round")
+    ctx.mark(
+        "split",
+        "modelled",
+        f"split: {', '.join(kinds)} deal it no damage and split it in two of half its hit "
+        "points while it has more than 10 (immunities too); the second joins at the end of "
+        "the round",
+    )
     return {"split": kinds, "immunities": list(dict.fromkeys([*ctx.data.get("immunities", []), *kinds]))}
 
 
@@ -90,10 +107,11 @@ def acid(ctx: Reading, item: dict) -> dict:
     armour and weapons (a black pudding's, a gray ooze's) stays ignored."""
     desc, text = ctx.text_of(item, "acid")
     carried = any(a.get("extra_damage_type") == "acid" for r in (ctx.data.get("attack") or []) for a in r)
-    if not carried or not FLESH_ONLY.search(text) or (DISSOLVES_ARMOR in text
-                                                      or search_chain(text, *DISSOLVES_WEAPON)):
-        return ctx.ignored("acid", "its acid dissolves armour and weapons (not modelled)" if carried else
-                                   "no acid damage on its attacks")
+    if not carried or not FLESH_ONLY.search(text) or (DISSOLVES_ARMOR in text or search_chain(text, *DISSOLVES_WEAPON)):
+        return ctx.ignored(
+            "acid",
+            "its acid dissolves armour and weapons (not modelled)" if carried else "no acid damage on its attacks",
+        )
     ctx.mark("acid", "modelled", "the acid damage rides on its attacks (extra_damage); it harms only flesh")
     return {}
 
@@ -107,8 +125,12 @@ def invisible(ctx: Reading, item: dict) -> dict:
     desc, text = ctx.text_of(item, key)
     if CONSTANT_INVISIBILITY.search(text) is None or SUPPRESS in text:
         return ctx.ignored(key, "an invisibility it can suppress or turns on when frightened (not modelled)")
-    ctx.mark(key, "modelled", "invisible all fight, even when it attacks: total concealment (50% miss chance); its +2 "
-                              "and the foe's lost Dexterity bonus as an unseen attacker are left out")
+    ctx.mark(
+        key,
+        "modelled",
+        "invisible all fight, even when it attacks: total concealment (50% miss chance); its +2 "
+        "and the foe's lost Dexterity bonus as an unseen attacker are left out",
+    )
     return {"invisible": True}
 
 
@@ -118,8 +140,11 @@ def lay_on_hands(ctx: Reading, item: dict) -> dict:
     desc, text = ctx.text_of(item, "lay on hands")
     if FULL_HEALING not in text:
         return ctx.ignored("lay on hands", "its amount not read")
-    ctx.mark("lay on hands", "modelled", f"lay_on_hands: {ctx.data['hp']} hit points a fight, healing itself as a "
-                                         "standard action once below half")
+    ctx.mark(
+        "lay on hands",
+        "modelled",
+        f"lay_on_hands: {ctx.data['hp']} hit points a fight, healing itself as a standard action once below half",
+    )
     return {"lay_on_hands": ctx.data["hp"]}
 
 
@@ -130,8 +155,12 @@ def freedom(ctx: Reading, item: dict) -> dict:
     desc, text = ctx.text_of(item, "freedom of movement")
     if CONTINUOUS_FREEDOM not in text:
         return ctx.ignored("freedom of movement", "its terms not read")
-    ctx.mark("freedom of movement", "modelled", "immunities: paralysis (freedom of movement: no hold or paralysis "
-                                                "stops it; the party's webs and slows are none)")
+    ctx.mark(
+        "freedom of movement",
+        "modelled",
+        "immunities: paralysis (freedom of movement: no hold or paralysis "
+        "stops it; the party's webs and slows are none)",
+    )
     return {"immunities": list(dict.fromkeys([*ctx.data.get("immunities", []), "paralysis"]))}
 
 
@@ -140,8 +169,12 @@ def quickness(ctx: Reading, item: dict) -> dict:
     desc, text = ctx.text_of(item, "quickness")
     if EXTRA_ACTION not in text:
         return ctx.ignored("quickness", "its terms not read")
-    ctx.mark("quickness", "modelled", "quickness: an extra standard attack on each of its turns (the extra action as "
-                                      "an attack: the arena has no moving to do)")
+    ctx.mark(
+        "quickness",
+        "modelled",
+        "quickness: an extra standard attack on each of its turns (the extra action as "
+        "an attack: the arena has no moving to do)",
+    )
     return {"quickness": True}
 
 
@@ -165,9 +198,12 @@ def no_effect_here(ctx: Reading) -> dict:
 
 
 def magic_circle(ctx: Reading, item: dict) -> dict:
-    ctx.mark("magic circle against evil", "no effect",
-             "the party is not evil: the circle's +2 on AC and saves against evil creatures and its barrier against "
-             "evil summoned creatures never apply, and the party casts no spell of ongoing mental control it blocks")
+    ctx.mark(
+        "magic circle against evil",
+        "no effect",
+        "the party is not evil: the circle's +2 on AC and saves against evil creatures and its barrier against "
+        "evil summoned creatures never apply, and the party casts no spell of ongoing mental control it blocks",
+    )
     return {}
 
 
@@ -176,6 +212,9 @@ def immune_to_compulsion(ctx: Reading, item: dict) -> dict:
     person affects only humanoids); a humanoid's is left out."""
     if ctx.data.get("type") == "humanoid":
         return ctx.ignored("immunity to compulsion", "a humanoid's immunity to hold person is not one the model has")
-    ctx.mark("immunity to compulsion", "modelled", "immunities: sleep; the party's compulsions are sleep and hold "
-                                                   "person, and hold person affects only humanoids")
+    ctx.mark(
+        "immunity to compulsion",
+        "modelled",
+        "immunities: sleep; the party's compulsions are sleep and hold person, and hold person affects only humanoids",
+    )
     return {"immunities": list(dict.fromkeys([*ctx.data.get("immunities", []), "sleep"]))}

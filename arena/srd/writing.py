@@ -26,8 +26,9 @@ def _lstat(path: Path) -> os.stat_result | None:
         raise ArenaError(f"{path}: cannot write ({err.strerror or err})") from None
 
 
-def write_stat_blocks(built: list[Built], out: Path, force: bool = False,
-                      written: list[tuple[Built, Path]] | None = None) -> list[tuple[Built, Path]]:
+def write_stat_blocks(
+    built: list[Built], out: Path, force: bool = False, written: list[tuple[Built, Path]] | None = None
+) -> list[tuple[Built, Path]]:
     """Write each creature of ``built`` (those that made one) to ``out/<name>.yaml``: the (built, file) written,
     appended to ``written`` as each is written.
 
@@ -38,8 +39,9 @@ def write_stat_blocks(built: list[Built], out: Path, force: bool = False,
     error names the file."""
     info = _lstat(out)
     if info is not None and stat.S_ISLNK(info.st_mode):
-        raise ArenaError(f"{out}: is a symbolic link; --out must name a folder itself (links are not followed when "
-                         "writing)")
+        raise ArenaError(
+            f"{out}: is a symbolic link; --out must name a folder itself (links are not followed when writing)"
+        )
     if info is not None and not stat.S_ISDIR(info.st_mode):
         raise ArenaError(f"{out}: is not a folder (--out names the folder to write the stat blocks to)")
     written = [] if written is None else written
@@ -48,8 +50,7 @@ def write_stat_blocks(built: list[Built], out: Path, force: bool = False,
         taken = [(target, found) for _, target in targets if (found := _lstat(target)) is not None]
         if taken and not force:
             more = f" (and {len(taken) - 1:,} more)" if len(taken) > 1 else ""
-            raise ArenaError(f"{taken[0][0]}: already exists{more}; nothing written (--force replaces existing "
-                             "files)")
+            raise ArenaError(f"{taken[0][0]}: already exists{more}; nothing written (--force replaces existing files)")
         for target, found in taken:
             if stat.S_ISDIR(found.st_mode):
                 raise ArenaError(f"{target}: is a folder; nothing written (only a file is replaced)")
@@ -96,9 +97,23 @@ def write_atomically(target: Path, text: str) -> None:
 
 
 # --------------------------------------------------------------------------------------------- YAML
-FULL_FIELDS = ("improved_grab", "frightful_presence", "paralysis", "poison", "ability_damage", "energy_drain", "burn",
-               "gaze", "swallow_whole", "web", "breath_effect", "stench", "trample")
+FULL_FIELDS = (
+    "improved_grab",
+    "frightful_presence",
+    "paralysis",
+    "poison",
+    "ability_damage",
+    "energy_drain",
+    "burn",
+    "gaze",
+    "swallow_whole",
+    "web",
+    "breath_effect",
+    "stench",
+    "trample",
+)
 """The ability fields written with every number, their defaults too."""
+
 
 class _Dumper(yaml.SafeDumper):
     """YAML as the shipped stat blocks are written: a string with a line break in double quotes."""
@@ -117,14 +132,17 @@ def to_yaml(creature: Creature | None) -> str:
         raise ValueError("no creature was built: nothing to write")
     data = creature.model_dump(mode="json", exclude_defaults=True)
     data["name"] = creature.name
-    data["abilities"] = creature.abilities.model_dump(mode="json")       # all six, defaults too
+    data["abilities"] = creature.abilities.model_dump(mode="json")  # all six, defaults too
     for key in FULL_FIELDS:
         value = getattr(creature, key)
         if value is not None:
             data[key] = value.model_dump(mode="json")
     data = {k: data[k] for k in type(creature).model_fields if k in data}
-    head = (f"# {creature.display_name}. {creature.source.split(' (')[0]}.\n"
-            "# Open Game Content under the Open Game License 1.0a (bestiary/srd/OGL.md). Written by `arena bestiary "
-            "import`:\n# re-import rather than edit by hand (docs/bestiary.md).\n")
-    return head + yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=120,
-                            default_flow_style=None)
+    head = (
+        f"# {creature.display_name}. {creature.source.split(' (')[0]}.\n"
+        "# Open Game Content under the Open Game License 1.0a (bestiary/srd/OGL.md). Written by `arena bestiary "
+        "import`:\n# re-import rather than edit by hand (docs/bestiary.md).\n"
+    )
+    return head + yaml.dump(
+        data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=120, default_flow_style=None
+    )

@@ -32,15 +32,36 @@ CELL = ["scenario", "rules"]
 """A cell: one scenario under one rule set."""
 VARIANTS = ["die", "players_roll_all", "modifiers", "open_ended", "called_shots"]
 CONFIDENCE = 0.95
-SUMMARY_COLUMNS = ["winner", "rounds", "party_hp_lost", "pcs_dead", "hits_monsters", "attacks_monsters",
-                   "lucky_damage_monsters", "damage_monsters", "damage_by_monsters"]
+SUMMARY_COLUMNS = [
+    "winner",
+    "rounds",
+    "party_hp_lost",
+    "pcs_dead",
+    "hits_monsters",
+    "attacks_monsters",
+    "lucky_damage_monsters",
+    "damage_monsters",
+    "damage_by_monsters",
+]
 """The record fields :func:`summarise` reads (read only these from a large run)."""
-REQUIRED_COLUMNS = {"scenario": "text", "rules": "text", "winner": "text", "rounds": "number",
-                    "party_hp_lost": "number"}
+REQUIRED_COLUMNS = {
+    "scenario": "text",
+    "rules": "text",
+    "winner": "text",
+    "rounds": "number",
+    "party_hp_lost": "number",
+}
 """What every results file must hold for a summary or a comparison, and of which kind."""
-OPTIONAL_KINDS = {"index": "number", "seed": "number", "pcs_dead": "number", "hits_monsters": "number",
-                  "attacks_monsters": "number", "lucky_damage_monsters": "number", "damage_monsters": "number",
-                  "damage_by_monsters": "number"}
+OPTIONAL_KINDS = {
+    "index": "number",
+    "seed": "number",
+    "pcs_dead": "number",
+    "hits_monsters": "number",
+    "attacks_monsters": "number",
+    "lucky_damage_monsters": "number",
+    "damage_monsters": "number",
+    "damage_by_monsters": "number",
+}
 """Columns read when present; when present they must be of this kind (a text column of hits is not a count)."""
 MAX_CELLS = 10_000
 """Scenario x rule-set cells in one results file read by ``arena report`` or ``arena compare``: every cell costs a
@@ -56,9 +77,13 @@ def results_file(path: str | os.PathLike) -> Path:
         if p.is_dir():
             p = p / "encounters.parquet"
             if not p.exists() and not p.is_symlink():
-                hint = " (the run did not finish: complete it with `arena run --resume`)" \
-                    if (p.parent / "chunks").exists() else \
-                    "" if (p.parent / "manifest.json").exists() else " (is it a results folder of `arena run`?)"
+                hint = (
+                    " (the run did not finish: complete it with `arena run --resume`)"
+                    if (p.parent / "chunks").exists()
+                    else ""
+                    if (p.parent / "manifest.json").exists()
+                    else " (is it a results folder of `arena run`?)"
+                )
                 raise ArenaError(f"{p.parent}: no encounters.parquet{hint}")
         elif not p.exists():
             raise ArenaError(f"{p}: no such results folder or file")
@@ -86,8 +111,10 @@ def check_complete(path: str | os.PathLike) -> None:
         return
     status = doc.get("status") if isinstance(doc, dict) else None
     if isinstance(status, str) and status != "complete":
-        raise ArenaError(f"{manifest.parent}: the run is not complete (its manifest says status {status[:40]!r}); "
-                         "complete it with `arena run --resume`")
+        raise ArenaError(
+            f"{manifest.parent}: the run is not complete (its manifest says status {status[:40]!r}); "
+            "complete it with `arena run --resume`"
+        )
 
 
 def _kind(dtype: Any) -> str:
@@ -95,8 +122,11 @@ def _kind(dtype: Any) -> str:
 
     if pa.types.is_dictionary(dtype):
         dtype = dtype.value_type
-    if pa.types.is_string(dtype) or pa.types.is_large_string(dtype) or \
-            getattr(pa.types, "is_string_view", lambda _t: False)(dtype):
+    if (
+        pa.types.is_string(dtype)
+        or pa.types.is_large_string(dtype)
+        or getattr(pa.types, "is_string_view", lambda _t: False)(dtype)
+    ):
         return "text"
     if pa.types.is_integer(dtype) or pa.types.is_floating(dtype) or pa.types.is_boolean(dtype):
         return "number"
@@ -122,8 +152,7 @@ def _check_table(file: Path, table: Any, required: dict[str, str]) -> None:
         if want == "number" and _is_float(column.type):
             finite = pc.all(pc.is_finite(column)).as_py()
             if finite is False:
-                raise ArenaError(f"{file}: column {name!r} holds values that are not finite numbers (NaN or "
-                                 "infinity)")
+                raise ArenaError(f"{file}: column {name!r} holds values that are not finite numbers (NaN or infinity)")
 
 
 def _is_float(dtype: Any) -> bool:
@@ -132,8 +161,9 @@ def _is_float(dtype: Any) -> bool:
     return pa.types.is_floating(dtype)
 
 
-def read_encounters(path: str | os.PathLike, columns: list[str] | None = None,
-                    required: list[str] | None = None) -> pd.DataFrame:
+def read_encounters(
+    path: str | os.PathLike, columns: list[str] | None = None, required: list[str] | None = None
+) -> pd.DataFrame:
     """The encounter rows of a run (only ``columns`` if given; keys are always included).
 
     ``required`` (default: the scenario, rule set, winner, rounds and hit points lost) must be present; every
@@ -142,15 +172,19 @@ def read_encounters(path: str | os.PathLike, columns: list[str] | None = None,
     import pyarrow.parquet as pq
 
     file = results_file(path)
-    need = {k: REQUIRED_COLUMNS.get(k, OPTIONAL_KINDS.get(k, "number"))
-            for k in (required if required is not None else REQUIRED_COLUMNS)}
+    need = {
+        k: REQUIRED_COLUMNS.get(k, OPTIONAL_KINDS.get(k, "number"))
+        for k in (required if required is not None else REQUIRED_COLUMNS)
+    }
     try:
         handle = pq.ParquetFile(file)
         names = handle.schema_arrow.names
         missing = [c for c in need if c not in names]
         if missing:
-            raise ArenaError(f"{file}: not the encounters of a run: missing column(s) {', '.join(map(repr, missing))}"
-                             f" (it has {', '.join(map(repr, names[:8]))}{', ...' if len(names) > 8 else ''})")
+            raise ArenaError(
+                f"{file}: not the encounters of a run: missing column(s) {', '.join(map(repr, missing))}"
+                f" (it has {', '.join(map(repr, names[:8]))}{', ...' if len(names) > 8 else ''})"
+            )
         rows = handle.metadata.num_rows
         if rows > MAX_RUN_ENCOUNTERS:
             raise ArenaError(f"{file}: {rows:,} encounters, more than one run can hold ({MAX_RUN_ENCOUNTERS:,})")
@@ -160,7 +194,7 @@ def read_encounters(path: str | os.PathLike, columns: list[str] | None = None,
         table = handle.read(columns=columns)
     except ArenaError:
         raise
-    except (OSError, ValueError, TypeError, IndexError, KeyError) as err:   # pyarrow's ArrowInvalid is a ValueError
+    except (OSError, ValueError, TypeError, IndexError, KeyError) as err:  # pyarrow's ArrowInvalid is a ValueError
         first = (str(err).splitlines() or [type(err).__name__])[0]
         raise ArenaError(f"{file}: not a readable parquet file ({first})") from None
     _check_table(file, table, need)
@@ -170,8 +204,10 @@ def read_encounters(path: str | os.PathLike, columns: list[str] | None = None,
         raise ArenaError(f"{file}: cannot read the encounters ({str(err).splitlines()[0]})") from None
     cells = frame[[c for c in CELL if c in frame]].drop_duplicates()
     if len(cells) > MAX_CELLS:
-        raise ArenaError(f"{file}: {len(cells):,} scenario and rule-set cells, more than {MAX_CELLS:,} (not a "
-                         "results file of `arena run`)")
+        raise ArenaError(
+            f"{file}: {len(cells):,} scenario and rule-set cells, more than {MAX_CELLS:,} (not a "
+            "results file of `arena run`)"
+        )
     return frame
 
 
@@ -225,20 +261,34 @@ def summarise(frame: pd.DataFrame) -> pd.DataFrame:
         for v in VARIANTS:
             if v in cell:
                 row[v] = cell[v].iloc[0]
-        row.update(n=n, wins=wins, draws=draws, losses=n - wins - draws, win_rate=wins / n, win_low=low,
-                   win_high=high, draw_rate=draws / n, rounds_mean=rounds.mean(),
-                   rounds_q1=np.percentile(rounds, 25), rounds_median=np.median(rounds),
-                   rounds_q3=np.percentile(rounds, 75), hp_lost_mean=hp.mean(), hp_lost_median=np.median(hp))
+        row.update(
+            n=n,
+            wins=wins,
+            draws=draws,
+            losses=n - wins - draws,
+            win_rate=wins / n,
+            win_low=low,
+            win_high=high,
+            draw_rate=draws / n,
+            rounds_mean=rounds.mean(),
+            rounds_q1=np.percentile(rounds, 25),
+            rounds_median=np.median(rounds),
+            rounds_q3=np.percentile(rounds, 75),
+            hp_lost_mean=hp.mean(),
+            hp_lost_median=np.median(hp),
+        )
         dead = _col(cell, "pcs_dead")
         row["pc_deaths_mean"] = float(dead.mean()) if dead is not None else float("nan")
         row["pc_death_rate"] = float((dead > 0).mean()) if dead is not None else float("nan")
         hits, attacks = _col(cell, "hits_monsters"), _col(cell, "attacks_monsters")
-        row["monster_hit_rate"] = _ratio(hits.sum(), attacks.sum()) if hits is not None and attacks is not None \
-            else float("nan")
+        row["monster_hit_rate"] = (
+            _ratio(hits.sum(), attacks.sum()) if hits is not None and attacks is not None else float("nan")
+        )
         lucky = _col(cell, "lucky_damage_monsters")
         damage = _col(cell, "damage_monsters", "damage_by_monsters")
-        row["lucky_damage_share"] = _ratio(lucky.sum(), damage.sum()) if lucky is not None and damage is not None \
-            else float("nan")
+        row["lucky_damage_share"] = (
+            _ratio(lucky.sum(), damage.sum()) if lucky is not None and damage is not None else float("nan")
+        )
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -268,8 +318,7 @@ def mcnemar_p(base: np.ndarray, new: np.ndarray) -> float:
     from statsmodels.stats.contingency_tables import mcnemar
 
     base, new = np.asarray(base, bool), np.asarray(new, bool)
-    table = [[int((base & new).sum()), int((base & ~new).sum())],
-             [int((~base & new).sum()), int((~base & ~new).sum())]]
+    table = [[int((base & new).sum()), int((base & ~new).sum())], [int((~base & new).sum()), int((~base & ~new).sum())]]
     discordant = table[0][1] + table[1][0]
     if discordant == 0:
         return 1.0
@@ -290,12 +339,12 @@ def paired_proportion(base: np.ndarray, new: np.ndarray, confidence: float = CON
     base, new = np.asarray(base, bool), np.asarray(new, bool)
     d = new.astype(float) - base.astype(float)
     low, high = _paired_interval(d, confidence)
-    return Difference(base.mean(), new.mean(), d.mean(), low, high, mcnemar_p(base, new), "mcnemar", True,
-                      len(d))
+    return Difference(base.mean(), new.mean(), d.mean(), low, high, mcnemar_p(base, new), "mcnemar", True, len(d))
 
 
-def independent_proportion(base_wins: int, base_n: int, new_wins: int, new_n: int,
-                           confidence: float = CONFIDENCE) -> Difference:
+def independent_proportion(
+    base_wins: int, base_n: int, new_wins: int, new_n: int, confidence: float = CONFIDENCE
+) -> Difference:
     """Two independent proportions: score test and Newcombe interval (statsmodels)."""
     from statsmodels.stats.proportion import confint_proportions_2indep, test_proportions_2indep
 
@@ -303,8 +352,9 @@ def independent_proportion(base_wins: int, base_n: int, new_wins: int, new_n: in
     if base_wins + new_wins in (0, base_n + new_n):  # nothing varies: the test is undefined, nothing moved
         return Difference(b, w, w - b, 0.0, 0.0, 1.0, "two-proportion score", False, base_n + new_n)
     res = test_proportions_2indep(new_wins, new_n, base_wins, base_n, method="score", compare="diff")
-    low, high = confint_proportions_2indep(new_wins, new_n, base_wins, base_n, method="newcomb", compare="diff",
-                                           alpha=1 - confidence)
+    low, high = confint_proportions_2indep(
+        new_wins, new_n, base_wins, base_n, method="newcomb", compare="diff", alpha=1 - confidence
+    )
     p = float(res.pvalue) if np.isfinite(res.pvalue) else 1.0
     return Difference(b, w, w - b, float(low), float(high), p, "two-proportion score", False, base_n + new_n)
 
@@ -340,8 +390,17 @@ def independent_values(base: np.ndarray, new: np.ndarray, confidence: float = CO
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         low, high = cm.tconfint_diff(alpha=1 - confidence, usevar="unequal")
-    return Difference(base.mean(), new.mean(), new.mean() - base.mean(), float(low), float(high), p,
-                      "mann-whitney", False, len(base) + len(new))
+    return Difference(
+        base.mean(),
+        new.mean(),
+        new.mean() - base.mean(),
+        float(low),
+        float(high),
+        p,
+        "mann-whitney",
+        False,
+        len(base) + len(new),
+    )
 
 
 def holm(pvalues: list[float], alpha: float) -> tuple[list[bool], list[float]]:
@@ -365,8 +424,8 @@ def _paired_rows(base: pd.DataFrame, new: pd.DataFrame) -> pd.DataFrame | None:
     """The encounters both cells fought on the same seed (merged on index), or None if they did not share seeds."""
     if "index" not in base or "seed" not in base or "index" not in new or "seed" not in new:
         return None
-    if not (base["index"].is_unique and new["index"].is_unique):   # not one run's encounters: a merge on a
-        return None                                                # repeated index would multiply the rows
+    if not (base["index"].is_unique and new["index"].is_unique):  # not one run's encounters: a merge on a
+        return None  # repeated index would multiply the rows
     merged = base.merge(new, on="index", suffixes=("_b", "_n"))
     if merged.empty or not (merged["seed_b"] == merged["seed_n"]).all():
         return None
@@ -376,8 +435,7 @@ def _paired_rows(base: pd.DataFrame, new: pd.DataFrame) -> pd.DataFrame | None:
 def check_alpha(alpha: Any, what: str = "--alpha") -> float:
     """A significance level: a finite number strictly between 0 and 1 (NaN compares false with everything, so a
     NaN level would make every test "not significant" without a word)."""
-    if isinstance(alpha, bool) or not isinstance(alpha, int | float) or not math.isfinite(alpha) \
-            or not 0 < alpha < 1:
+    if isinstance(alpha, bool) or not isinstance(alpha, int | float) or not math.isfinite(alpha) or not 0 < alpha < 1:
         raise ArenaError(f"{what} must be a number between 0 and 1 (exclusive), not {alpha!r}")
     return float(alpha)
 
@@ -385,8 +443,12 @@ def check_alpha(alpha: Any, what: str = "--alpha") -> float:
 def check_tolerance(tolerance: Any, what: str = "--tolerance") -> float:
     """A tolerance of a win rate or a share of hit points: a finite fraction from 0 to 1 (a change of a fraction
     is never more than 1, so a larger tolerance, or NaN or infinity, would silently accept every change)."""
-    if isinstance(tolerance, bool) or not isinstance(tolerance, int | float) or not math.isfinite(tolerance) \
-            or not 0 <= tolerance < 1:
+    if (
+        isinstance(tolerance, bool)
+        or not isinstance(tolerance, int | float)
+        or not math.isfinite(tolerance)
+        or not 0 <= tolerance < 1
+    ):
         raise ArenaError(f"{what} must be a fraction from 0 to below 1 (0.02 = 2 points), not {tolerance!r}")
     return float(tolerance)
 
@@ -418,8 +480,11 @@ class Contrast:
         if self.paired:
             d = self.new - self.base
             return len(d) < 2 or bool(np.all(d == d[0]))
-        return len(self.base) < 2 or len(self.new) < 2 or \
-            bool(np.all(self.base == self.base[0]) and np.all(self.new == self.new[0]))
+        return (
+            len(self.base) < 2
+            or len(self.new) < 2
+            or bool(np.all(self.base == self.base[0]) and np.all(self.new == self.new[0]))
+        )
 
     def p(self) -> float:
         from scipy.stats import ttest_1samp, ttest_ind
@@ -447,7 +512,8 @@ class Contrast:
                 low, high = DescrStatsW(self.new - self.base).tconfint_mean(alpha=alpha)
             else:
                 low, high = CompareMeans(DescrStatsW(self.new), DescrStatsW(self.base)).tconfint_diff(
-                    alpha=alpha, usevar="unequal")
+                    alpha=alpha, usevar="unequal"
+                )
         return float(low), float(high)
 
 
@@ -463,19 +529,42 @@ def contrasts(base: pd.DataFrame, new: pd.DataFrame) -> dict[str, Contrast]:
     """The three metrics of one cell compared (paired on shared encounters when there are any)."""
     merged = _paired_rows(base, new)
     if merged is not None:
-        return {"win_rate": Contrast((merged["winner_b"] == "party").to_numpy(float),
-                                     (merged["winner_n"] == "party").to_numpy(float), True),
-                "rounds": Contrast(merged["rounds_b"].to_numpy(float), merged["rounds_n"].to_numpy(float), True),
-                "hp_lost": Contrast(merged["party_hp_lost_b"].to_numpy(float),
-                                    merged["party_hp_lost_n"].to_numpy(float), True)}
-    return {"win_rate": Contrast((base["winner"] == "party").to_numpy(float),
-                                 (new["winner"] == "party").to_numpy(float), False),
-            "rounds": Contrast(base["rounds"].to_numpy(float), new["rounds"].to_numpy(float), False),
-            "hp_lost": Contrast(base["party_hp_lost"].to_numpy(float), new["party_hp_lost"].to_numpy(float), False)}
+        return {
+            "win_rate": Contrast(
+                (merged["winner_b"] == "party").to_numpy(float), (merged["winner_n"] == "party").to_numpy(float), True
+            ),
+            "rounds": Contrast(merged["rounds_b"].to_numpy(float), merged["rounds_n"].to_numpy(float), True),
+            "hp_lost": Contrast(
+                merged["party_hp_lost_b"].to_numpy(float), merged["party_hp_lost_n"].to_numpy(float), True
+            ),
+        }
+    return {
+        "win_rate": Contrast(
+            (base["winner"] == "party").to_numpy(float), (new["winner"] == "party").to_numpy(float), False
+        ),
+        "rounds": Contrast(base["rounds"].to_numpy(float), new["rounds"].to_numpy(float), False),
+        "hp_lost": Contrast(base["party_hp_lost"].to_numpy(float), new["party_hp_lost"].to_numpy(float), False),
+    }
 
 
-COMPARE_COLUMNS = ["scenario", "rules", "metric", "base", "new", "diff", "low", "high", "level", "p", "p_holm",
-                   "significant", "moved", "test", "paired", "n"]
+COMPARE_COLUMNS = [
+    "scenario",
+    "rules",
+    "metric",
+    "base",
+    "new",
+    "diff",
+    "low",
+    "high",
+    "level",
+    "p",
+    "p_holm",
+    "significant",
+    "moved",
+    "test",
+    "paired",
+    "n",
+]
 
 
 def holm_table(rows: list[dict], found: list[Contrast], alpha: float, tolerance: float) -> pd.DataFrame:
@@ -506,8 +595,9 @@ def holm_table(rows: list[dict], found: list[Contrast], alpha: float, tolerance:
     return table[COMPARE_COLUMNS]
 
 
-def compare_cells(base: pd.DataFrame, new: pd.DataFrame, *, alpha: float = 0.05,
-                  tolerance: float = 0.02) -> pd.DataFrame:
+def compare_cells(
+    base: pd.DataFrame, new: pd.DataFrame, *, alpha: float = 0.05, tolerance: float = 0.02
+) -> pd.DataFrame:
     """Every scenario and rule set present in both: one row per (cell, metric) with the change, the raw and
     Holm-adjusted p-values (Holm across cells, within each metric), and the change's interval at the level that
     agrees with its Holm decision (``level``; the interval excludes zero exactly when the row is ``significant``).
@@ -522,8 +612,19 @@ def compare_cells(base: pd.DataFrame, new: pd.DataFrame, *, alpha: float = 0.05,
     rows, found = [], []
     for scenario, rules in keys.itertuples(index=False):
         for metric, c in contrasts(groups_b[(scenario, rules)], groups_n[(scenario, rules)]).items():
-            rows.append({"scenario": scenario, "rules": rules, "metric": metric, "base": float(c.base.mean()),
-                         "new": float(c.new.mean()), "diff": c.diff, "test": c.test, "paired": c.paired, "n": c.n})
+            rows.append(
+                {
+                    "scenario": scenario,
+                    "rules": rules,
+                    "metric": metric,
+                    "base": float(c.base.mean()),
+                    "new": float(c.new.mean()),
+                    "diff": c.diff,
+                    "test": c.test,
+                    "paired": c.paired,
+                    "n": c.n,
+                }
+            )
             found.append(c)
     return holm_table(rows, found, alpha, tolerance)
 
@@ -539,8 +640,14 @@ def coverage(base: pd.DataFrame, new: pd.DataFrame) -> dict[str, list[dict[str, 
     return {"compared": listed(b & w), "only_base": listed(b - w), "only_new": listed(w - b)}
 
 
-def compare_runs(base: str | os.PathLike, new: str | os.PathLike, *, alpha: float = 0.05,
-                 tolerance: float = 0.02, with_coverage: bool = False) -> Any:
+def compare_runs(
+    base: str | os.PathLike,
+    new: str | os.PathLike,
+    *,
+    alpha: float = 0.05,
+    tolerance: float = 0.02,
+    with_coverage: bool = False,
+) -> Any:
     """:func:`compare_cells` on two results folders (with ``with_coverage``: ``(table, coverage)``, see
     :func:`coverage`)."""
     alpha, tolerance = check_alpha(alpha), check_tolerance(tolerance)
@@ -605,6 +712,7 @@ def superiority(a: np.ndarray, b: np.ndarray, paired: bool) -> float:
         return float(binomtest(only_a, only_a + only_b, 0.5, alternative="greater").pvalue)
     if a.sum() + b.sum() in (0, len(a) + len(b)):
         return 1.0
-    res = test_proportions_2indep(int(a.sum()), len(a), int(b.sum()), len(b), method="score", compare="diff",
-                                  alternative="larger")
+    res = test_proportions_2indep(
+        int(a.sum()), len(a), int(b.sum()), len(b), method="score", compare="diff", alternative="larger"
+    )
     return float(res.pvalue)

@@ -119,8 +119,9 @@ def isotonic(values: np.ndarray, weights: np.ndarray | None = None) -> np.ndarra
     return np.asarray(isotonic_regression(values, weights=w, increasing=True).x, float)
 
 
-def equivalent_position(positions: Sequence[float], curve: Sequence[float], target: float,
-                        weights: Sequence[float] | None = None) -> tuple[float, str]:
+def equivalent_position(
+    positions: Sequence[float], curve: Sequence[float], target: float, weights: Sequence[float] | None = None
+) -> tuple[float, str]:
     """Where the (isotonic) ladder curve reaches ``target``: (position, "" | "below" | "above")."""
     x = np.asarray(positions, float)
     order = np.argsort(x)
@@ -139,8 +140,15 @@ def equivalent_position(positions: Sequence[float], curve: Sequence[float], targ
     return float(x0 + (target - f0) / (f1 - f0) * (x1 - x0)), ""
 
 
-def equivalent_cr(ladder: dict[float, np.ndarray], arms: dict[str, np.ndarray], *, base: str = "d20",
-                  resamples: int = BOOTSTRAP, seed: int = 0, confidence: float = 0.95) -> dict[str, dict]:
+def equivalent_cr(
+    ladder: dict[float, np.ndarray],
+    arms: dict[str, np.ndarray],
+    *,
+    base: str = "d20",
+    resamples: int = BOOTSTRAP,
+    seed: int = 0,
+    confidence: float = 0.95,
+) -> dict[str, dict]:
     """c* of every arm and Delta-CR against ``base``, with paired bootstrap intervals.
 
     ``ladder`` maps ladder positions to per-encounter difficulty values (the d20 typical monster of that rung),
@@ -173,9 +181,14 @@ def equivalent_cr(ladder: dict[float, np.ndarray], arms: dict[str, np.ndarray], 
     out: dict[str, dict] = {}
     for i, a in enumerate(arm_names):
         c, flag = point[a]
-        entry = {"difficulty": float(sub[i].mean()), "c_star": c, "censored": flag,
-                 "c_star_low": float(np.percentile(boots[a], lo_q)),
-                 "c_star_high": float(np.percentile(boots[a], hi_q)), "n": int(n)}
+        entry = {
+            "difficulty": float(sub[i].mean()),
+            "c_star": c,
+            "censored": flag,
+            "c_star_low": float(np.percentile(boots[a], lo_q)),
+            "c_star_high": float(np.percentile(boots[a], hi_q)),
+            "n": int(n),
+        }
         if base in point:
             entry["delta"] = c - point[base][0]
             entry["delta_low"] = float(np.percentile(deltas[a], lo_q))
@@ -247,8 +260,9 @@ class CalibrationCell:
     def subject(self, n: int, seed: int, rules: tuple[str, ...] | None = None) -> Matchup:
         """The matchup against the calibrated monster (every arm by default)."""
         arms = tuple(dict.fromkeys(("d20", *self.rules))) if rules is None else rules
-        return Matchup(self.level, self.monster, self.size, arms, n, seed, stat_block=self.stat_block,
-                       summoned=self.summoned)
+        return Matchup(
+            self.level, self.monster, self.size, arms, n, seed, stat_block=self.stat_block, summoned=self.summoned
+        )
 
 
 def calibration_matchups(cells: Sequence[CalibrationCell], n: int, seed: int) -> list[Matchup]:
@@ -269,8 +283,9 @@ def predicted_delta(size: int, rules: str) -> float:
     return -float(BELL_CURVE_CR_REDUCTION) if bell and size >= BELL_CURVE_GROUP_SIZE else 0.0
 
 
-def evaluate_cell(batch: Batch, cell: CalibrationCell, n: int, seed: int, metric: str,
-                  resamples: int = BOOTSTRAP) -> list[dict]:
+def evaluate_cell(
+    batch: Batch, cell: CalibrationCell, n: int, seed: int, metric: str, resamples: int = BOOTSTRAP
+) -> list[dict]:
     """The table rows of one calibration cell (one per rule set other than d20, or d20 itself if alone)."""
     from arena.world.challenge import format_cr
 
@@ -285,14 +300,29 @@ def evaluate_cell(batch: Batch, cell: CalibrationCell, n: int, seed: int, metric
     rows = []
     for key in cell.rules or ("d20",):
         r = result[key]
-        rows.append({"party_level": cell.level, "monster": cell.monster, "cr": format_cr(monster.cr),
-            "size": cell.size, "rules": key, "metric": metric, "n": r["n"],
-            "difficulty": r["difficulty"], "difficulty_d20": result["d20"]["difficulty"],
-            "c_star": r["c_star"], "c_star_low": r["c_star_low"], "c_star_high": r["c_star_high"],
-            "c_star_d20": result["d20"]["c_star"], "censored": r["censored"] or result["d20"]["censored"],
-            "delta": r["delta"], "delta_low": r["delta_low"], "delta_high": r["delta_high"],
-            "predicted_delta": predicted_delta(cell.size, key),
-            "ladder": f"{position_text(min(ladder))}..{position_text(max(ladder))}"})
+        rows.append(
+            {
+                "party_level": cell.level,
+                "monster": cell.monster,
+                "cr": format_cr(monster.cr),
+                "size": cell.size,
+                "rules": key,
+                "metric": metric,
+                "n": r["n"],
+                "difficulty": r["difficulty"],
+                "difficulty_d20": result["d20"]["difficulty"],
+                "c_star": r["c_star"],
+                "c_star_low": r["c_star_low"],
+                "c_star_high": r["c_star_high"],
+                "c_star_d20": result["d20"]["c_star"],
+                "censored": r["censored"] or result["d20"]["censored"],
+                "delta": r["delta"],
+                "delta_low": r["delta_low"],
+                "delta_high": r["delta_high"],
+                "predicted_delta": predicted_delta(cell.size, key),
+                "ladder": f"{position_text(min(ladder))}..{position_text(max(ladder))}",
+            }
+        )
     return rows
 
 
@@ -303,8 +333,9 @@ def calibration_monster(monster: str | Creature, bestiary: BestiaryLike = None) 
     return name, stat_block
 
 
-def calibration_subject(monster: str | Creature, bestiary: BestiaryLike = None
-                        ) -> tuple[str, Creature | None, Creature | None]:
+def calibration_subject(
+    monster: str | Creature, bestiary: BestiaryLike = None
+) -> tuple[str, Creature | None, Creature | None]:
     """The monster of a calibration: (the name its rows show, the stat block its matchups carry, what that stat block
     summons when the user's files hold it), checked to have what a calibration needs (a CR, a policy the engine
     knows). A built-in monster shows the name as given, a carried one its stat block's name.
@@ -333,22 +364,34 @@ def calibration_subject(monster: str | Creature, bestiary: BestiaryLike = None
     if creature.cr is None:
         raise ArenaError(f"{printable(creature.name)} has no challenge rating (cr:), which a calibration starts from")
     if creature.tactics not in POLICIES:
-        raise ArenaError(f"{printable(creature.name)}: tactics: " + nearest(creature.tactics, sorted(POLICIES),
-                                                                            "policy"))
+        raise ArenaError(
+            f"{printable(creature.name)}: tactics: " + nearest(creature.tactics, sorted(POLICIES), "policy")
+        )
     stat_block = own_stat_block(creature, name)
     if stat_block is None:
         return name, None, None
     summoned = None
-    if creature.summon is not None and book is not None:    # the user's files may hold what it summons
+    if creature.summon is not None and book is not None:  # the user's files may hold what it summons
         summoned = own_stat_block(get_creature(creature.summon.creature, book), creature.summon.creature)
     return creature.name, stat_block, summoned
 
 
-def calibrate(monster: str | Creature, party_level: int, sizes: Sequence[int], rules: Sequence[str], *,
-              metric: str = DEFAULT_METRIC, n: int = 1000, seed: int = 0, workers: int = 1,
-              cluster: Any = None, resamples: int = BOOTSTRAP,
-              progress: Callable[[int, int], None] | None = None, bestiary: BestiaryLike = None,
-              store: Any = None) -> pd.DataFrame:
+def calibrate(
+    monster: str | Creature,
+    party_level: int,
+    sizes: Sequence[int],
+    rules: Sequence[str],
+    *,
+    metric: str = DEFAULT_METRIC,
+    n: int = 1000,
+    seed: int = 0,
+    workers: int = 1,
+    cluster: Any = None,
+    resamples: int = BOOTSTRAP,
+    progress: Callable[[int, int], None] | None = None,
+    bestiary: BestiaryLike = None,
+    store: Any = None,
+) -> pd.DataFrame:
     """The equivalent-CR table of ``monster`` for every group size and rule set (see the module docstring).
 
     ``monster``: a name (an SRD monster, ``typical-crN``, or one of ``bestiary``: stat-block files or folders, or a
@@ -364,8 +407,9 @@ def calibrate(monster: str | Creature, party_level: int, sizes: Sequence[int], r
     keys = rule_keys(rules)
     name, stat_block, summoned = calibration_subject(monster, bestiary)
     cells = [CalibrationCell(party_level, name, s, keys, stat_block, summoned) for s in sizes]
-    batch = run_batch(calibration_matchups(cells, n, seed), workers=workers, cluster=cluster, progress=progress,
-                      store=store)
+    batch = run_batch(
+        calibration_matchups(cells, n, seed), workers=workers, cluster=cluster, progress=progress, store=store
+    )
     rows = [row for cell in cells for row in evaluate_cell(batch, cell, n, seed, metric, resamples)]
     return pd.DataFrame(rows)
 
@@ -377,8 +421,12 @@ def _check_resamples(resamples: Any) -> int:
     return resamples
 
 
-def grid_cells(levels: Sequence[int] = GRID_LEVELS, sizes: Sequence[int] = GRID_SIZES,
-               window: tuple[int, int] = GRID_EL_WINDOW, rules: str = "3d6") -> list[CalibrationCell]:
+def grid_cells(
+    levels: Sequence[int] = GRID_LEVELS,
+    sizes: Sequence[int] = GRID_SIZES,
+    window: tuple[int, int] = GRID_EL_WINDOW,
+    rules: str = "3d6",
+) -> list[CalibrationCell]:
     """Every (level, size, typical CR) whose d20 Encounter Level lies within [L + window[0], L + window[1]]."""
     from arena.world.challenge import cr_rank, group_el
     from arena.world.typical import table_crs
@@ -393,10 +441,20 @@ def grid_cells(levels: Sequence[int] = GRID_LEVELS, sizes: Sequence[int] = GRID_
     return cells
 
 
-def calibrate_grid(*, n: int = 150, seed: int = 0, metric: str = DEFAULT_METRIC, rules: str = "3d6",
-                   levels: Sequence[int] = GRID_LEVELS, sizes: Sequence[int] = GRID_SIZES, workers: int = 1,
-                   cluster: Any = None, resamples: int = 200,
-                   progress: Callable[[int, int], None] | None = None, store: Any = None) -> pd.DataFrame:
+def calibrate_grid(
+    *,
+    n: int = 150,
+    seed: int = 0,
+    metric: str = DEFAULT_METRIC,
+    rules: str = "3d6",
+    levels: Sequence[int] = GRID_LEVELS,
+    sizes: Sequence[int] = GRID_SIZES,
+    workers: int = 1,
+    cluster: Any = None,
+    resamples: int = 200,
+    progress: Callable[[int, int], None] | None = None,
+    store: Any = None,
+) -> pd.DataFrame:
     """Delta-CR for every cell of :func:`grid_cells` (one row per level, size and monster CR); ``store`` as for
     :func:`calibrate`."""
     metric = check_metric(metric)
@@ -406,8 +464,9 @@ def calibrate_grid(*, n: int = 150, seed: int = 0, metric: str = DEFAULT_METRIC,
     levels = tuple(check_level(level, "a grid level") for level in levels)
     sizes = check_sizes(sizes, "the grid sizes")
     cells = grid_cells(levels, sizes, rules=rules)
-    batch = run_batch(calibration_matchups(cells, n, seed), workers=workers, cluster=cluster, progress=progress,
-                      store=store)
+    batch = run_batch(
+        calibration_matchups(cells, n, seed), workers=workers, cluster=cluster, progress=progress, store=store
+    )
     rows = [row for cell in cells for row in evaluate_cell(batch, cell, n, seed, metric, resamples)]
     return pd.DataFrame(rows)
 
@@ -500,8 +559,9 @@ def population_names(cr: str, sample: int = POPULATION_SAMPLE) -> list[str]:
 
     names = sorted(c.name for c in srd_population(cr=cr, modelled="full"))
     if not names:
-        raise ArenaError(f"no fully modelled SRD creature of CR {cr} (see `arena bestiary list --cr {cr} "
-                         "--modelled full`)")
+        raise ArenaError(
+            f"no fully modelled SRD creature of CR {cr} (see `arena bestiary list --cr {cr} --modelled full`)"
+        )
     if sample < 1:
         raise ArenaError(f"--sample must be at least 1, not {sample}")
     if len(names) > sample:
@@ -510,8 +570,9 @@ def population_names(cr: str, sample: int = POPULATION_SAMPLE) -> list[str]:
     return [f"srd/{name}" for name in names]
 
 
-def calibrate_population(cr: str, party_level: int, sizes: Sequence[int], rules: Sequence[str], *,
-                         sample: int = POPULATION_SAMPLE, **options) -> tuple[pd.DataFrame, pd.DataFrame]:
+def calibrate_population(
+    cr: str, party_level: int, sizes: Sequence[int], rules: Sequence[str], *, sample: int = POPULATION_SAMPLE, **options
+) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Calibrate a population of SRD creatures of one CR: every creature's table (:func:`calibrate`), and the
     population's median Delta-CR per group size and rule set with the creatures' range. A ``cluster`` address is
     connected to once for them all."""
@@ -521,6 +582,10 @@ def calibrate_population(cr: str, party_level: int, sizes: Sequence[int], rules:
     with cluster_session(options.pop("cluster", None)) as client:
         tables = [calibrate(name, party_level, sizes, rules, cluster=client, **options) for name in names]
     table = pd.concat(tables, ignore_index=True)
-    summary = (table.groupby(["size", "rules"])["delta"].agg(["median", "min", "max", "count"]).reset_index()
-               .rename(columns={"median": "median delta", "count": "creatures"}))
+    summary = (
+        table.groupby(["size", "rules"])["delta"]
+        .agg(["median", "min", "max", "count"])
+        .reset_index()
+        .rename(columns={"median": "median delta", "count": "creatures"})
+    )
     return table, summary

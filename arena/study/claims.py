@@ -105,22 +105,38 @@ class Part:
 
     def row(self) -> dict:
         e = self.effect
-        return {"part": self.name, "estimate": e.estimate, "low": e.low, "high": e.high, "units": self.units,
-                "claim predicts": ("|effect| < " if self.kind == "equivalence" else
-                                   "> " if self.direction > 0 else "< ") + f"{self.threshold:g}",
-                "matchups": e.units, "fights": e.fights, "p (Holm)": self.p_adjusted[0], "verdict": self.verdict}
+        return {
+            "part": self.name,
+            "estimate": e.estimate,
+            "low": e.low,
+            "high": e.high,
+            "units": self.units,
+            "claim predicts": ("|effect| < " if self.kind == "equivalence" else "> " if self.direction > 0 else "< ")
+            + f"{self.threshold:g}",
+            "matchups": e.units,
+            "fights": e.fights,
+            "p (Holm)": self.p_adjusted[0],
+            "verdict": self.verdict,
+        }
 
 
-def _diff_part(name: str, diffs: list[np.ndarray], margin: float, direction: int, units: str = "points",
-               kind: str = "directional") -> Part:
+def _diff_part(
+    name: str, diffs: list[np.ndarray], margin: float, direction: int, units: str = "points", kind: str = "directional"
+) -> Part:
     e = inf.cluster_mean(diffs, margin=margin, direction=direction)
     return Part(name, e, margin, direction, kind, units)
 
 
-def _ratio_part(name: str, num: Sequence[float], den: Sequence[float], margin: float, direction: int,
-                seed: int) -> Part:
-    return Part(name, inf.cluster_ratio(num, den, margin=margin, direction=direction, seed=seed), margin, direction,
-                units="ratio")
+def _ratio_part(
+    name: str, num: Sequence[float], den: Sequence[float], margin: float, direction: int, seed: int
+) -> Part:
+    return Part(
+        name,
+        inf.cluster_ratio(num, den, margin=margin, direction=direction, seed=seed),
+        margin,
+        direction,
+        units="ratio",
+    )
 
 
 # --------------------------------------------------------------------------------------------- the claims
@@ -150,14 +166,23 @@ def _favourite(data: Data, seed: int) -> tuple[list[Part], dict]:
             continue
         d = 100 * (_win(b, fav) - _win(a, fav))
         diffs.append(d)
-        rows.append({"matchup": _label(cell, monster), "favourite": fav, "pooled win %": 100 * max(party, mons),
-                     "3d6 - d20 (pts)": d.mean()})
+        rows.append(
+            {
+                "matchup": _label(cell, monster),
+                "favourite": fav,
+                "pooled win %": 100 * max(party, mons),
+                "3d6 - d20 (pts)": d.mean(),
+            }
+        )
     part = _diff_part("favourite's win rate, 3d6 - d20", diffs, 2.0, +1)
     m, lo, hi = inf.fight_level_interval(diffs)
-    extra = {"selection": "favourite = the side winning >= 65% pooled over both arms, < 98%",
-             "matchups considered": len(data.units), "per matchup": pd.DataFrame(rows),
-             "fights as units (the old interval)": f"{m:+.2f} [{lo:+.2f}, {hi:+.2f}]",
-             "matchups where the favourite gains": f"{sum(r['3d6 - d20 (pts)'] > 0 for r in rows)}/{len(rows)}"}
+    extra = {
+        "selection": "favourite = the side winning >= 65% pooled over both arms, < 98%",
+        "matchups considered": len(data.units),
+        "per matchup": pd.DataFrame(rows),
+        "fights as units (the old interval)": f"{m:+.2f} [{lo:+.2f}, {hi:+.2f}]",
+        "matchups where the favourite gains": f"{sum(r['3d6 - d20 (pts)'] > 0 for r in rows)}/{len(rows)}",
+    }
     return [part], extra
 
 
@@ -166,24 +191,53 @@ def _per_fight(data: Data, arm: Arm, col: str) -> np.ndarray:
 
 
 def _lucky(data: Data, seed: int) -> tuple[list[Part], dict]:
-    hits = _ratio_part("long-shot hits per fight, 3d6 / d20", _per_fight(data, B36, "long_shot_hits_monsters"),
-                       _per_fight(data, D20, "long_shot_hits_monsters"), 0.8, -1, seed)
-    dmg = _ratio_part("long-shot damage per fight, 3d6 / d20", _per_fight(data, B36, "long_shot_damage_monsters"),
-                      _per_fight(data, D20, "long_shot_damage_monsters"), 0.8, -1, seed + 1)
+    hits = _ratio_part(
+        "long-shot hits per fight, 3d6 / d20",
+        _per_fight(data, B36, "long_shot_hits_monsters"),
+        _per_fight(data, D20, "long_shot_hits_monsters"),
+        0.8,
+        -1,
+        seed,
+    )
+    dmg = _ratio_part(
+        "long-shot damage per fight, 3d6 / d20",
+        _per_fight(data, B36, "long_shot_damage_monsters"),
+        _per_fight(data, D20, "long_shot_damage_monsters"),
+        0.8,
+        -1,
+        seed + 1,
+    )
     rows = []
-    for what, col in (("long-shot hits (d20 chance <= 25%)", "long_shot_hits_monsters"),
-                      ("long-shot damage", "long_shot_damage_monsters"),
-                      ("lucky hits, the old die-relative definition", "lucky_hits_monsters"),
-                      ("monster hits", "hits_monsters"), ("PCs dropped during the fight", "downs_monsters"),
-                      ("PCs down at the end (the old harm measure)", "pcs_down"), ("PC deaths", "pcs_dead")):
+    for what, col in (
+        ("long-shot hits (d20 chance <= 25%)", "long_shot_hits_monsters"),
+        ("long-shot damage", "long_shot_damage_monsters"),
+        ("lucky hits, the old die-relative definition", "lucky_hits_monsters"),
+        ("monster hits", "hits_monsters"),
+        ("PCs dropped during the fight", "downs_monsters"),
+        ("PCs down at the end (the old harm measure)", "pcs_down"),
+        ("PC deaths", "pcs_dead"),
+    ):
         d = inf.cluster_mean(_paired(data, D20, B36, lambda f, c=col: f[c].to_numpy(float)))
-        rows.append({"per fight": what, "d20": _per_fight(data, D20, col).mean(), "3d6": _per_fight(data, B36,
-                     col).mean(), "3d6 - d20": d.estimate, "low": d.low, "high": d.high})
-    hr = {k: float(sum(f["hits_monsters"].sum() for f in data[a]) / max(1, sum(f["attacks_monsters"].sum()
-                                                                             for f in data[a])))
-          for k, a in (("d20", D20), ("3d6", B36))}
-    return [hits, dmg], {"secondary measures (matchups as units)": pd.DataFrame(rows),
-                         "monster hit rate %": f"d20 {100 * hr['d20']:.1f}, 3d6 {100 * hr['3d6']:.1f}"}
+        rows.append(
+            {
+                "per fight": what,
+                "d20": _per_fight(data, D20, col).mean(),
+                "3d6": _per_fight(data, B36, col).mean(),
+                "3d6 - d20": d.estimate,
+                "low": d.low,
+                "high": d.high,
+            }
+        )
+    hr = {
+        k: float(
+            sum(f["hits_monsters"].sum() for f in data[a]) / max(1, sum(f["attacks_monsters"].sum() for f in data[a]))
+        )
+        for k, a in (("d20", D20), ("3d6", B36))
+    }
+    return [hits, dmg], {
+        "secondary measures (matchups as units)": pd.DataFrame(rows),
+        "monster hit rate %": f"d20 {100 * hr['d20']:.1f}, 3d6 {100 * hr['3d6']:.1f}",
+    }
 
 
 F10 = Arm("fixed10")
@@ -194,13 +248,20 @@ def _ten(data: Data, seed: int) -> tuple[list[Part], dict]:
     for f10, f3, f20 in zip(data[F10], data[B36], data[D20], strict=True):
         h10 = _hp(f10).mean()
         closer.append(np.array([abs(_hp(f3).mean() - h10) - abs(_hp(f20).mean() - h10)]))
-    p1 = Part("|hp lost 3d6 - fixed10| - |hp lost d20 - fixed10| (points)",
-              _t_over(np.concatenate(closer), 1.0, -1), 1.0, -1)
+    p1 = Part(
+        "|hp lost 3d6 - fixed10| - |hp lost d20 - fixed10| (points)", _t_over(np.concatenate(closer), 1.0, -1), 1.0, -1
+    )
     fair = [i for i, (cell, _m) in enumerate(data.units) if _el_offset(cell) == 0]
     win10 = [100 * _win(data[F10][i]) - 90.0 for i in fair]
     p2 = _diff_part("fixed10 win rate in fair fights (EL = L) minus 90%", win10, 0.0, +1)
-    rows = [{"arm": a.name, "win %": 100 * np.mean([_win(f).mean() for f in data[a]]),
-             "hp lost %": np.mean([_hp(f).mean() for f in data[a]])} for a in (F10, B36, D20)]
+    rows = [
+        {
+            "arm": a.name,
+            "win %": 100 * np.mean([_win(f).mean() for f in data[a]]),
+            "hp lost %": np.mean([_hp(f).mean() for f in data[a]]),
+        }
+        for a in (F10, B36, D20)
+    ]
     return [p1, p2], {"pooled over matchups": pd.DataFrame(rows)}
 
 
@@ -215,13 +276,25 @@ A20, A36 = Arm("d20", attack_bonus=1), Arm("3d6", attack_bonus=1)
 
 
 def _bonus(data: Data, seed: int) -> tuple[list[Part], dict]:
-    gain = {die: np.array([_hp(a).mean() - _hp(b).mean() for a, b in zip(data[base], data[plus], strict=True)])
-            for die, base, plus in (("d20", D20, A20), ("3d6", B36, A36))}
+    gain = {
+        die: np.array([_hp(a).mean() - _hp(b).mean() for a, b in zip(data[base], data[plus], strict=True)])
+        for die, base, plus in (("d20", D20, A20), ("3d6", B36, A36))
+    }
     part = _ratio_part("hp-lost saved by +1 to hit, 3d6 / d20", gain["3d6"], gain["d20"], 1.5, +1, seed)
-    win = {die: inf.cluster_mean(_paired(data, base, plus, lambda f: 100 * _win(f)))
-           for die, base, plus in (("d20", D20, A20), ("3d6", B36, A36))}
-    rows = [{"die": die, "hp lost saved (pts)": gain[die].mean(), "win-rate gain (pts)": win[die].estimate,
-             "win low": win[die].low, "win high": win[die].high} for die in ("d20", "3d6")]
+    win = {
+        die: inf.cluster_mean(_paired(data, base, plus, lambda f: 100 * _win(f)))
+        for die, base, plus in (("d20", D20, A20), ("3d6", B36, A36))
+    }
+    rows = [
+        {
+            "die": die,
+            "hp lost saved (pts)": gain[die].mean(),
+            "win-rate gain (pts)": win[die].estimate,
+            "win low": win[die].low,
+            "win high": win[die].high,
+        }
+        for die in ("d20", "3d6")
+    ]
     return [part], {"gains": pd.DataFrame(rows)}
 
 
@@ -230,8 +303,9 @@ PRAD = Arm("d20+prad")
 
 def _prad(data: Data, seed: int) -> tuple[list[Part], dict]:
     hp = _diff_part("hp lost, prad - d20 (points)", _paired(data, D20, PRAD, _hp), 2.0, 1, kind="equivalence")
-    win = _diff_part("win rate, prad - d20 (points)", _paired(data, D20, PRAD, lambda f: 100 * _win(f)), 2.0, 1,
-                     kind="equivalence")
+    win = _diff_part(
+        "win rate, prad - d20 (points)", _paired(data, D20, PRAD, lambda f: 100 * _win(f)), 2.0, 1, kind="equivalence"
+    )
     return [hp, win], {}
 
 
@@ -240,13 +314,17 @@ VAR = Arm("d20+var")
 
 def _variable(data: Data, seed: int) -> tuple[list[Part], dict]:
     sd = {k: np.array([_hp(f).std(ddof=1) for f in data[a]]) for k, a in (("d20", D20), ("var", VAR))}
-    rd = {k: np.array([f["rounds"].to_numpy(float).std(ddof=1) for f in data[a]]) for k, a in (("d20", D20),
-                                                                                                ("var", VAR))}
+    rd = {
+        k: np.array([f["rounds"].to_numpy(float).std(ddof=1) for f in data[a]]) for k, a in (("d20", D20), ("var", VAR))
+    }
     p1 = _ratio_part("spread (SD) of hp lost, variable / static", sd["var"], sd["d20"], 1.05, +1, seed)
     p2 = _ratio_part("spread (SD) of fight length, variable / static", rd["var"], rd["d20"], 1.05, +1, seed + 1)
     under = inf.cluster_mean(_paired(data, D20, VAR, lambda f: 100 * _win(f, "monsters")))
-    return [p1, p2], {"monsters' (the underdog's) win-rate change, pts":
-                      f"{under.estimate:+.2f} [{under.low:+.2f}, {under.high:+.2f}]"}
+    return [p1, p2], {
+        "monsters' (the underdog's) win-rate change, pts": (
+            f"{under.estimate:+.2f} [{under.low:+.2f}, {under.high:+.2f}]"
+        )
+    }
 
 
 O20, O36 = Arm("d20+open"), Arm("3d6+open")
@@ -257,16 +335,31 @@ def _open(data: Data, seed: int) -> tuple[list[Part], dict]:
     for arm in (O20, O36):
         for side in ("party", "monsters"):
             for what in ("critical_successes", "fumbles"):
-                rates = [np.array([100 * f[f"{what}_{side}"].sum() / max(1, f[f"attacks_{side}"].sum())])
-                         for f in data[arm]]
-                parts.append(Part(f"{arm.rules} {what.replace('_', ' ')} of the {side} per attack roll (%)",
-                                  _t_over(np.concatenate(rates), -5.0, -1), -5.0, -1))
+                rates = [
+                    np.array([100 * f[f"{what}_{side}"].sum() / max(1, f[f"attacks_{side}"].sum())]) for f in data[arm]
+                ]
+                parts.append(
+                    Part(
+                        f"{arm.rules} {what.replace('_', ' ')} of the {side} per attack roll (%)",
+                        _t_over(np.concatenate(rates), -5.0, -1),
+                        -5.0,
+                        -1,
+                    )
+                )
         d = inf.cluster_mean(_paired(data, D20 if arm is O20 else B36, arm, _hp))
-        rows.append({"rules": arm.rules, "hp lost change vs the same die without (pts)": d.estimate,
-                     "low": d.low, "high": d.high})
-    return parts, {"fight effect": pd.DataFrame(rows),
-                   "note": "a side's critical successes and fumbles include its saves and checks; per attack roll is "
-                           "an upper bound"}
+        rows.append(
+            {
+                "rules": arm.rules,
+                "hp lost change vs the same die without (pts)": d.estimate,
+                "low": d.low,
+                "high": d.high,
+            }
+        )
+    return parts, {
+        "fight effect": pd.DataFrame(rows),
+        "note": "a side's critical successes and fumbles include its saves and checks; per attack roll is "
+        "an upper bound",
+    }
 
 
 def _t_over(v: np.ndarray, margin: float, direction: int) -> inf.Effect:
@@ -278,9 +371,16 @@ def _t_over(v: np.ndarray, margin: float, direction: int) -> inf.Effect:
     se = float(v.std(ddof=1) / np.sqrt(g)) if g > 1 else float("nan")
     q = float(t.ppf(0.975, g - 1)) if g > 1 else float("nan")
     null = direction * margin
-    return inf.Effect(mean, mean - q * se, mean + q * se, g, 0, "matchup",
-                      inf._t_p(mean, se, g - 1, null, greater=direction > 0),
-                      inf._t_p(mean, se, g - 1, null, greater=direction < 0))
+    return inf.Effect(
+        mean,
+        mean - q * se,
+        mean + q * se,
+        g,
+        0,
+        "matchup",
+        inf._t_p(mean, se, g - 1, null, greater=direction > 0),
+        inf._t_p(mean, se, g - 1, null, greater=direction < 0),
+    )
 
 
 PN, PW = Arm("3d6+luck"), Arm("3d6+luck", party_press="when-better")
@@ -295,8 +395,17 @@ def _press(data: Data, seed: int) -> tuple[list[Part], dict]:
     slope, se = float(fit.params[1]), float(fit.bse[1])
     df = max(1, len(gains) - 2)
     lo, hi = fit.conf_int()[1] if len(gains) > 2 else (float("nan"), float("nan"))
-    e = inf.Effect(slope, float(lo), float(hi), len(gains), 0, "matchup",
-                   inf._t_p(slope, se, df, 0.05, True), inf._t_p(slope, se, df, 0.05, False), "OLS slope over matchups")
+    e = inf.Effect(
+        slope,
+        float(lo),
+        float(hi),
+        len(gains),
+        0,
+        "matchup",
+        inf._t_p(slope, se, df, 0.05, True),
+        inf._t_p(slope, se, df, 0.05, False),
+        "OLS slope over matchups",
+    )
     p1 = Part("hp lost saved by pressing, slope per party level (pts/level)", e, 0.05, +1, units="pts/level")
     p2 = Part("hp lost saved by pressing when-better, overall (pts)", _t_over(gains, 0.5, +1), 0.5, +1)
     by = pd.DataFrame({"level": levels, "saved": gains}).groupby("level")["saved"].mean().reset_index()
@@ -308,8 +417,12 @@ CN36, CH36 = Arm("3d6+called"), Arm("3d6+called", party_called="head")
 
 
 def _called(data: Data, seed: int) -> tuple[list[Part], dict]:
-    parts = [_diff_part(f"hp lost, calling at the head - never, {base.rules} (points)",
-                        _paired(data, base, head, _hp), 1.0, -1) for base, head in ((CN20, CH20), (CN36, CH36))]
+    parts = [
+        _diff_part(
+            f"hp lost, calling at the head - never, {base.rules} (points)", _paired(data, base, head, _hp), 1.0, -1
+        )
+        for base, head in ((CN20, CH20), (CN36, CH36))
+    ]
     return parts, {}
 
 
@@ -320,71 +433,109 @@ def _label(cell: design.Cell, monster: str) -> str:
 
 ENCOUNTER_CLAIMS: list[EncounterClaim] = [
     EncounterClaim(
-        "bell-favours-stronger", BELL_CURVE,
+        "bell-favours-stronger",
+        BELL_CURVE,
         "Rolling 3d6 gives you a lot more average rolls, which favors the stronger side in combat.",
         "Judging matchups (levels 1-16, groups of 1, 2, 4, EL L to L+4) with a clear favourite (the side winning "
         ">= 65% pooled over both arms, < 98%): the favourite's win rate under 3d6 minus d20, paired, mean over "
         "matchups. Margin +2 points: supported if the gain is shown above +2, not supported if shown below.",
-        design.judging_cells, (D20, B36), _favourite),
+        design.judging_cells,
+        (D20, B36),
+        _favourite,
+    ),
     EncounterClaim(
-        "bell-fewer-lucky-shots", BELL_CURVE,
+        "bell-fewer-lucky-shots",
+        BELL_CURVE,
         "Many monsters — especially low-CR monsters encountered in groups — rely heavily on a lucky shot to damage "
         "PCs. When rolling 3d6, those lucky shots are fewer and farther between.",
         "Groups of 4, 6, 8 monsters of CR L-4 (at least 1/2), levels 1-16, d20 against 3d6: long shots (monster hits "
         "that needed a natural a d20 makes at most 25% of the time, the same definition under both dice) per "
         "fight and their damage, 3d6 / d20 over matchups. Margin: at least 20% fewer (ratio < 0.8) for both. "
         "Secondary (reported): monster hit rate, PCs dropped during the fight, deaths, the old definition.",
-        design.low_cells, (D20, B36), _lucky),
+        design.low_cells,
+        (D20, B36),
+        _lucky,
+    ),
     EncounterClaim(
-        "bell-closer-to-10", BELL_CURVE,
+        "bell-closer-to-10",
+        BELL_CURVE,
         "In a fair fight when everyone rolls a 10, the PCs should win almost every time. The bell curve variant "
         "adheres more tightly to that average.",
         "Judging matchups with every d20-type roll a natural 10 (fixed10): (1) hit points lost under 3d6 are closer "
         "to fixed10's than under d20's (|3d6 - fixed10| - |d20 - fixed10| below -1 point, over matchups); (2) in "
         "fair fights (EL = L) fixed10 wins at least 90% (shown above 90%).",
-        design.judging_cells, (F10, B36, D20), _ten),
+        design.judging_cells,
+        (F10, B36, D20),
+        _ten,
+    ),
     EncounterClaim(
-        "bell-bonuses-matter-more", BELL_CURVE,
+        "bell-bonuses-matter-more",
+        BELL_CURVE,
         "A character's skill ranks, ability scores, and gear have a much bigger impact on success and failure than "
         "they do in the standard d20 rules.",
         "+1 to every weapon attack bonus of the party in the judging matchups: the hit points lost it saves under "
-        "3d6 divided by those it saves under d20 (a ratio of matchup means, cluster bootstrap). \"Much bigger\": "
-        "the ratio shown above 1.5.", design.judging_cells, (D20, B36, A20, A36), _bonus),
+        '3d6 divided by those it saves under d20 (a ratio of matchup means, cluster bootstrap). "Much bigger": '
+        "the ratio shown above 1.5.",
+        design.judging_cells,
+        (D20, B36, A20, A36),
+        _bonus,
+    ),
     EncounterClaim(
-        "prad-same-in-fights", PLAYERS_ROLL,
+        "prad-same-in-fights",
+        PLAYERS_ROLL,
         "This is effectively the same as rolling d20, adding your total AC, and then subtracting 10.",
         "Judging matchups, players roll all (d20+prad) against standard rolling: hit points lost and the party's "
-        "win rate. \"Effectively the same\": both within +-2 points (shown by two one-sided tests); not supported "
-        "if either is shown beyond it.", design.judging_cells, (D20, PRAD), _prad),
+        'win rate. "Effectively the same": both within +-2 points (shown by two one-sided tests); not supported '
+        "if either is shown beyond it.",
+        design.judging_cells,
+        (D20, PRAD),
+        _prad,
+    ),
     EncounterClaim(
-        "variable-less-predictable", BELL_CURVE,
+        "variable-less-predictable",
+        BELL_CURVE,
         "The actual modifier added to the 1d20 roll might then be any value from 1 to 8, making the final result "
         "less predictable, even though the average would remain virtually the same.",
         "Judging matchups, variable modifiers against static (d20): the spread (SD over fights) of hit points "
-        "lost and of fight length, variable / static over matchups; \"less predictable\": both shown above 1.05.",
-        design.judging_cells, (D20, VAR), _variable),
+        'lost and of fight length, variable / static over matchups; "less predictable": both shown above 1.05.',
+        design.judging_cells,
+        (D20, VAR),
+        _variable,
+    ),
     EncounterClaim(
-        "open-ended-in-fights", OPEN_ENDED,
+        "open-ended-in-fights",
+        OPEN_ENDED,
         "the possibility of a critical or fumble occurs only if the initial resolution roll is rolled naturally, "
         "i.e. before modifiers, 20 (or within the Threat Range) or 1",
         "Judging matchups with open-ended rolls (d20+open, 3d6+open): critical successes and fumbles per attack "
         "roll of each side, mean over matchups, each shown below the 5% of a natural 20 / natural 1.",
-        design.judging_cells, (D20, B36, O20, O36), _open),
+        design.judging_cells,
+        (D20, B36, O20, O36),
+        _open,
+    ),
     EncounterClaim(
-        "press-luck-pays-with-modifier", PRESS_LUCK,
+        "press-luck-pays-with-modifier",
+        PRESS_LUCK,
         "At lower static modifiers it's almost not worth pressing your luck, but as the static modifier goes up, "
         "the probability for a potential pay-off for pressing your luck goes up.",
         "Under 3d6+luck in the judging matchups, the party pressing when-better against never: (1) hit points lost "
         "it saves, shown above 0.5 point; (2) the saving grows with party level (modifiers grow with level): the "
         "slope over matchups shown above 0.05 point per level.",
-        design.judging_cells, (PN, PW), _press),
+        design.judging_cells,
+        (PN, PW),
+        _press,
+    ),
     EncounterClaim(
-        "called-shots-worth-it", PRESS_LUCK,
+        "called-shots-worth-it",
+        PRESS_LUCK,
         "Sometimes, despite the abstract nature of combat, you're going to want to apply damage to specific parts "
         "of the body",
         "Under d20+called and 3d6+called in the judging matchups, the party calling shots at the head against "
         "never: the hit points it loses, shown to fall by more than 1 point under each die.",
-        design.judging_cells, (CN20, CH20, CN36, CH36), _called),
+        design.judging_cells,
+        (CN20, CH20, CN36, CH36),
+        _called,
+    ),
 ]
 GROUP_CR = "bell-group-cr"
 
@@ -410,8 +561,9 @@ def _units(claim: EncounterClaim, variation: str | None) -> list[tuple[design.Ce
     return [(cell, m) for cell in claim.cells() for m in design.monsters(cell[1], population)]
 
 
-def requests(claims: Sequence[EncounterClaim], per: dict[str, int], seed: int,
-             variations: Sequence[str | None] = VARIATION_NAMES) -> list[Matchup]:
+def requests(
+    claims: Sequence[EncounterClaim], per: dict[str, int], seed: int, variations: Sequence[str | None] = VARIATION_NAMES
+) -> list[Matchup]:
     out = []
     for v in variations:
         n = per["main"] if v is None else per["robustness"]
@@ -423,13 +575,16 @@ def requests(claims: Sequence[EncounterClaim], per: dict[str, int], seed: int,
 
 def _data(batch: Batch, claim: EncounterClaim, variation: str | None, n: int, seed: int) -> Data:
     units = _units(claim, variation)
-    frames = {arm.name: [batch.rows(matchup(cell, m, arm, n, seed, variation), arm.rules, n) for cell, m in units]
-              for arm in claim.arms}
+    frames = {
+        arm.name: [batch.rows(matchup(cell, m, arm, n, seed, variation), arm.rules, n) for cell, m in units]
+        for arm in claim.arms
+    }
     return Data(units, frames)
 
 
-def judge(claims: Sequence[EncounterClaim], batch: Batch, n: int, seed: int, variation: str | None,
-          alpha: float = inf.ALPHA) -> dict:
+def judge(
+    claims: Sequence[EncounterClaim], batch: Batch, n: int, seed: int, variation: str | None, alpha: float = inf.ALPHA
+) -> dict:
     """Every claim's parts under one variation, Holm over all their parts, verdicts at level ``alpha`` (the quick
     study's is :data:`QUICK_ALPHA`)."""
     out, parts = {}, []
@@ -468,10 +623,18 @@ class Evaluation:
     timings: dict = field(default_factory=dict)
 
 
-def evaluate(*, quick: bool = False, n: int | None = None, seed: int = RUN_SEED, workers: int = 1,
-             cluster: Any = None, only: Sequence[str] | None = None,
-             progress: Callable[[int, int], None] | None = None, robustness: bool = True,
-             store: Any = None) -> Evaluation:
+def evaluate(
+    *,
+    quick: bool = False,
+    n: int | None = None,
+    seed: int = RUN_SEED,
+    workers: int = 1,
+    cluster: Any = None,
+    only: Sequence[str] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    robustness: bool = True,
+    store: Any = None,
+) -> Evaluation:
     """Every claim: the single-roll claims (exact), the encounter claims (one batch of fights over every
     variation), then the calibration grid, the group-CR claim and the DMG anchor (when the claim is asked for).
 
@@ -494,8 +657,17 @@ def evaluate(*, quick: bool = False, n: int | None = None, seed: int = RUN_SEED,
         return _evaluate(quick, n, seed, workers, client, only, progress, robustness, store)
 
 
-def _evaluate(quick: bool, n: int | None, seed: int, workers: int, cluster: Any, only: Sequence[str] | None,
-              progress: Callable[[int, int], None] | None, robustness: bool, store: Any) -> Evaluation:
+def _evaluate(
+    quick: bool,
+    n: int | None,
+    seed: int,
+    workers: int,
+    cluster: Any,
+    only: Sequence[str] | None,
+    progress: Callable[[int, int], None] | None,
+    robustness: bool,
+    store: Any,
+) -> Evaluation:
     from arena.rules.roll_claims import evaluate_all
 
     t0 = time.perf_counter()
@@ -505,38 +677,72 @@ def _evaluate(quick: bool, n: int | None, seed: int, workers: int, cluster: Any,
     variations = VARIATION_NAMES if robustness else (None,)
     batch, timings = None, {}
     if chosen:
-        batch = run_batch(requests(chosen, per, seed, variations), workers=workers, cluster=cluster,
-                          progress=progress, store=store)
+        batch = run_batch(
+            requests(chosen, per, seed, variations), workers=workers, cluster=cluster, progress=progress, store=store
+        )
         timings["encounter claims"] = (batch.encounters, batch.seconds)
-        judged = {v: judge(chosen, batch, per["main"] if v is None else per["robustness"], seed, v,
-                           QUICK_ALPHA if quick else inf.ALPHA)
-                  for v in variations}
+        judged = {
+            v: judge(
+                chosen,
+                batch,
+                per["main"] if v is None else per["robustness"],
+                seed,
+                v,
+                QUICK_ALPHA if quick else inf.ALPHA,
+            )
+            for v in variations
+        }
         for c in chosen:
             main = judged[None][c.id]
-            turns = {v: judged[v][c.id]["verdict"] for v in variations if v is not None
-                     and judged[v][c.id]["verdict"] != main["verdict"]}
+            turns = {
+                v: judged[v][c.id]["verdict"]
+                for v in variations
+                if v is not None and judged[v][c.id]["verdict"] != main["verdict"]
+            }
             robust = "robust" if not turns else "; ".join(f"{v} -> {w}" for v, w in turns.items())
-            results.append({"id": c.id, "source": c.source, "quote": c.quote, "criterion": c.criterion,
-                            "verdict": main["verdict"], "robustness": robust if robustness else "not run",
-                            "parts": main["parts"], "extra": main["extra"], "matchups": main.get("matchups", 0),
-                            "by_variation": {str(v): judged[v][c.id]["verdict"] for v in variations}})
+            results.append(
+                {
+                    "id": c.id,
+                    "source": c.source,
+                    "quote": c.quote,
+                    "criterion": c.criterion,
+                    "verdict": main["verdict"],
+                    "robustness": robust if robustness else "not run",
+                    "parts": main["parts"],
+                    "extra": main["extra"],
+                    "matchups": main.get("matchups", 0),
+                    "by_variation": {str(v): judged[v][c.id]["verdict"] for v in variations},
+                }
+            )
     grid = anchor = None
     if not only or GROUP_CR in only:
         from arena.study import grid as grid_mod
 
-        grid = grid_mod.run_grid(quick=quick, n=n, seed=seed, workers=workers, cluster=cluster, progress=progress,
-                                 store=store)
+        grid = grid_mod.run_grid(
+            quick=quick, n=n, seed=seed, workers=workers, cluster=cluster, progress=progress, store=store
+        )
         timings["calibration grid"] = (grid.encounters, grid.seconds)
         others = {}
-        if robustness:                            # the grid again under each contested choice of the fight model
+        if robustness:  # the grid again under each contested choice of the fight model
             for name in design.VARIATIONS:
-                others[name] = grid_mod.run_grid(quick=quick, n=n, seed=seed, workers=workers, cluster=cluster,
-                                                 progress=progress, variation=name, store=store)
-            timings["calibration grid, model options"] = (sum(g.encounters for g in others.values()),
-                                                          sum(g.seconds for g in others.values()))
+                others[name] = grid_mod.run_grid(
+                    quick=quick,
+                    n=n,
+                    seed=seed,
+                    workers=workers,
+                    cluster=cluster,
+                    progress=progress,
+                    variation=name,
+                    store=store,
+                )
+            timings["calibration grid, model options"] = (
+                sum(g.encounters for g in others.values()),
+                sum(g.seconds for g in others.values()),
+            )
         results.append(grid_mod.group_cr_result(grid, others))
-        anchor = grid_mod.run_anchor(quick=quick, n=n, seed=seed, workers=workers, cluster=cluster,
-                                     progress=progress, store=store)
+        anchor = grid_mod.run_anchor(
+            quick=quick, n=n, seed=seed, workers=workers, cluster=cluster, progress=progress, store=store
+        )
         timings["DMG anchor"] = (anchor.encounters, anchor.seconds)
     return Evaluation(results, batch, time.perf_counter() - t0, per, seed, quick, grid, anchor, timings)
 
@@ -553,12 +759,23 @@ def headline(r: dict) -> str:
 
 def summary_rows(results: list[dict]) -> pd.DataFrame:
     """One row per claim: id, source, verdict, robustness and the headline figure."""
-    return pd.DataFrame([{"id": r["id"], "source": r["source"], "verdict": r["verdict"],
-                          "robustness": r.get("robustness", "exact"), "headline": headline(r)} for r in results])
+    return pd.DataFrame(
+        [
+            {
+                "id": r["id"],
+                "source": r["source"],
+                "verdict": r["verdict"],
+                "robustness": r.get("robustness", "exact"),
+                "headline": headline(r),
+            }
+            for r in results
+        ]
+    )
 
 
 def to_json(results: list[dict]) -> list[dict]:
     """The results as plain JSON-ready dicts (tables as records)."""
+
     def plain(x: Any) -> Any:
         if isinstance(x, pd.DataFrame):
             return x.to_dict(orient="records")

@@ -53,14 +53,19 @@ def _design(frame: pd.DataFrame, model: str) -> np.ndarray | None:
     gap = frame["gap"].to_numpy(float)
     if model == "document":
         return None
-    cols = {"none": [one], "step": [one, (size >= 4).astype(float)], "cr-gap": [one, gap],
-            "smooth": [one, np.log2(size)], "gap+smooth": [one, gap, np.log2(size)]}[model]
+    cols = {
+        "none": [one],
+        "step": [one, (size >= 4).astype(float)],
+        "cr-gap": [one, gap],
+        "smooth": [one, np.log2(size)],
+        "gap+smooth": [one, gap, np.log2(size)],
+    }[model]
     return np.column_stack(cols)
 
 
 def _weights(frame: pd.DataFrame) -> np.ndarray:
     se = np.maximum(frame["se"].to_numpy(float), SE_FLOOR)
-    return 1 / se ** 2
+    return 1 / se**2
 
 
 def fit_model(frame: pd.DataFrame, model: str) -> dict:
@@ -76,17 +81,21 @@ def fit_model(frame: pd.DataFrame, model: str) -> dict:
     import warnings
 
     x = _design(frame, model)
-    with warnings.catch_warnings():          # a tiny grid (the tests') can be rank-deficient: the fit still stands
+    with warnings.catch_warnings():  # a tiny grid (the tests') can be rank-deficient: the fit still stands
         warnings.simplefilter("ignore")
         res = sm.WLS(y, x, weights=_weights(frame)).fit()
-    return {"params": [float(p) for p in res.params], "bse": [float(b) for b in res.bse],
-            "aic": float(-2 * _known_variance_ll(res, frame) + 2 * x.shape[1]), "fitted": res.fittedvalues}
+    return {
+        "params": [float(p) for p in res.params],
+        "bse": [float(b) for b in res.bse],
+        "aic": float(-2 * _known_variance_ll(res, frame) + 2 * x.shape[1]),
+        "fitted": res.fittedvalues,
+    }
 
 
 def _known_variance_ll(res, frame: pd.DataFrame) -> float:
     """Log likelihood with the cells' own variances (the standard errors are known, not fitted)."""
     w = _weights(frame)
-    return -0.5 * float(np.sum(w * res.resid ** 2))
+    return -0.5 * float(np.sum(w * res.resid**2))
 
 
 def _predict(train: pd.DataFrame, test: pd.DataFrame, model: str) -> np.ndarray:
@@ -107,7 +116,7 @@ def _cv(frame: pd.DataFrame, predict: Callable[[pd.DataFrame, pd.DataFrame], np.
         train = frame[frame["level"] != level]
         errors.append(test["delta"].to_numpy(float) - predict(train, test))
     e = np.concatenate(errors)
-    return float(math.sqrt(np.mean(e ** 2)))
+    return float(math.sqrt(np.mean(e**2)))
 
 
 def compare_models(frame: pd.DataFrame) -> pd.DataFrame:
@@ -117,9 +126,15 @@ def compare_models(frame: pd.DataFrame) -> pd.DataFrame:
         fit = fit_model(frame, model)
         cv = _cv(frame, lambda tr, te, m=model: _predict(tr, te, m))
         resid = frame["delta"].to_numpy(float) - np.asarray(fit["fitted"], float)
-        rows.append({"model": model, "cv_rmse": cv, "rmse": float(math.sqrt(np.mean(resid ** 2))),
-                     "aic": fit["aic"], "params": ", ".join(f"{p:+.3f} ({b:.3f})" for p, b in
-                                                           zip(fit["params"], fit["bse"], strict=True))})
+        rows.append(
+            {
+                "model": model,
+                "cv_rmse": cv,
+                "rmse": float(math.sqrt(np.mean(resid**2))),
+                "aic": fit["aic"],
+                "params": ", ".join(f"{p:+.3f} ({b:.3f})" for p, b in zip(fit["params"], fit["bse"], strict=True)),
+            }
+        )
     return pd.DataFrame(rows).sort_values(["cv_rmse", "aic"]).reset_index(drop=True)
 
 
@@ -144,8 +159,10 @@ class Rule:
 
     def text(self, variant: str = "") -> str:
         under = f"under {variant}, " if variant else ""
+
         def counts(m: int) -> str:
             return f"counts {abs(m)} {'lower' if m < 0 else 'higher'}"
+
         if self.form == "none":
             return f"{under}no change: use the CR as printed"
         if self.form == "all":
@@ -174,8 +191,12 @@ def _best_of(frame: pd.DataFrame, form: str) -> Rule:
 def replacement_rule(frame: pd.DataFrame) -> dict:
     """The at-table rule for one variant's cells, its fit and where it fails (see the module docstring)."""
     forms = ("none", "all", "below", "group")
-    cv = {f: _cv(frame, lambda tr, te, f=f: _best_of(tr, f).value(te)) if f != "none"
-          else _cv(frame, lambda tr, te: np.zeros(len(te))) for f in forms}
+    cv = {
+        f: _cv(frame, lambda tr, te, f=f: _best_of(tr, f).value(te))
+        if f != "none"
+        else _cv(frame, lambda tr, te: np.zeros(len(te)))
+        for f in forms
+    }
     finite = {f: v for f, v in cv.items() if math.isfinite(v)}
     # The simplest form within 0.02 rung of the best cross-validated error wins (forms are listed simplest first).
     if finite:
@@ -189,6 +210,12 @@ def replacement_rule(frame: pd.DataFrame) -> dict:
     half = 1.96 * np.maximum(frame["se"].to_numpy(float), SE_FLOOR)
     fails = (np.abs(y - value) > TOLERANCE) & ((y - half > value) | (y + half < value))
     failed = frame.assign(rule=value)[fails]
-    return {"rule": rule, "form": form, "cv_rmse": cv, "rmse": float(math.sqrt(np.mean((y - value) ** 2))),
-            "within_half_rung": float(np.mean(np.abs(y - value) <= TOLERANCE)), "cells": len(frame),
-            "failures": failed}
+    return {
+        "rule": rule,
+        "form": form,
+        "cv_rmse": cv,
+        "rmse": float(math.sqrt(np.mean((y - value) ** 2))),
+        "within_half_rung": float(np.mean(np.abs(y - value) <= TOLERANCE)),
+        "cells": len(frame),
+        "failures": failed,
+    }

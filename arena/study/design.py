@@ -74,8 +74,9 @@ def _unique(cells: list[Cell]) -> tuple[Cell, ...]:
 
 
 def judging_cells(levels=LEVELS, sizes=JUDGE_SIZES, offsets=JUDGE_EL) -> tuple[Cell, ...]:
-    return _unique([(lv, cr, s) for lv in levels for s in sizes for off in offsets
-                    if (cr := cr_for_el(lv, s, off)) is not None])
+    return _unique(
+        [(lv, cr, s) for lv in levels for s in sizes for off in offsets if (cr := cr_for_el(lv, s, off)) is not None]
+    )
 
 
 def low_cells(levels=LEVELS, sizes=LOW_SIZES) -> tuple[Cell, ...]:
@@ -83,8 +84,9 @@ def low_cells(levels=LEVELS, sizes=LOW_SIZES) -> tuple[Cell, ...]:
 
 
 def grid_cells(levels=LEVELS, sizes=SIZES, offsets=GRID_EL) -> tuple[Cell, ...]:
-    return _unique([(lv, cr, s) for lv in levels for s in sizes for off in offsets
-                    if (cr := cr_for_el(lv, s, off)) is not None])
+    return _unique(
+        [(lv, cr, s) for lv in levels for s in sizes for off in offsets if (cr := cr_for_el(lv, s, off)) is not None]
+    )
 
 
 def anchor_cells(levels=LEVELS) -> tuple[Cell, ...]:
@@ -112,7 +114,7 @@ def srd_monsters(cr: Fraction, k: int = SRD_PER_CR) -> tuple[str, ...]:
 
     names = []
     for r in sorted(select(srd_rows(), cr=format_cr(cr), modelled="full"), key=lambda r: r.name):
-        try:                      # a creature whose stat block does not load (the bestiary being mended) is left out
+        try:  # a creature whose stat block does not load (the bestiary being mended) is left out
             get_creature(f"srd/{r.name}")
         except ArenaError:
             continue
@@ -149,10 +151,14 @@ class Arm:
 
     @property
     def name(self) -> str:
-        extra = "".join([f"+atk{self.attack_bonus}" if self.attack_bonus else "",
-                         f"/press-{self.party_press}" if self.party_press != "never" else "",
-                         f"/called-{self.party_called}" if self.party_called != "never" else "",
-                         "".join(f"/{k}={v}" for k, v in self.model)])
+        extra = "".join(
+            [
+                f"+atk{self.attack_bonus}" if self.attack_bonus else "",
+                f"/press-{self.party_press}" if self.party_press != "never" else "",
+                f"/called-{self.party_called}" if self.party_called != "never" else "",
+                "".join(f"/{k}={v}" for k, v in self.model),
+            ]
+        )
         return self.rules + extra
 
 
@@ -161,5 +167,15 @@ def matchup(cell: Cell, monster: str, arm: Arm, n: int, seed: int, variation: st
     model = model_for(variation)
     if arm.model:
         model = model.model_copy(update=dict(arm.model))
-    return Matchup(level, monster, size, (arm.rules,), n, seed, attack_bonus=arm.attack_bonus,
-                   party_press=arm.party_press, party_called=arm.party_called, model=model)
+    return Matchup(
+        level,
+        monster,
+        size,
+        (arm.rules,),
+        n,
+        seed,
+        attack_bonus=arm.attack_bonus,
+        party_press=arm.party_press,
+        party_called=arm.party_called,
+        model=model,
+    )

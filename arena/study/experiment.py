@@ -86,8 +86,20 @@ def package_versions() -> dict[str, str | None]:
     from importlib import metadata
 
     out: dict[str, str | None] = {"python": sys.version.split()[0]}
-    for name in ("d20-arena", "numpy", "pandas", "pyarrow", "pydantic", "simpy", "icepool", "joblib", "scipy",
-                 "statsmodels", "dask", "distributed"):
+    for name in (
+        "d20-arena",
+        "numpy",
+        "pandas",
+        "pyarrow",
+        "pydantic",
+        "simpy",
+        "icepool",
+        "joblib",
+        "scipy",
+        "statsmodels",
+        "dask",
+        "distributed",
+    ):
         try:
             out[name] = metadata.version(name)
         except metadata.PackageNotFoundError:
@@ -100,8 +112,13 @@ def _commit_of(folder: Path) -> str | None:
         head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=folder, capture_output=True, text=True, timeout=5)
         if head.returncode != 0:
             return None
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=folder,
-                               capture_output=True, text=True, timeout=5)
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"],
+            cwd=folder,
+            capture_output=True,
+            text=True,
+            timeout=5,
+        )
         return head.stdout.strip() + ("+dirty" if dirty.stdout.strip() else "")
     except (OSError, subprocess.SubprocessError):
         return None
@@ -157,12 +174,16 @@ def _same_plan(out: Path, old: dict, plan: Plan) -> None:
     now = json.loads(json.dumps(plan.fingerprint(), default=str))
     code_before, code_now = before.pop("code", None), now.pop("code")
     if before != now:
-        raise ArenaError(f"{out} was run with different scenarios or settings (n, seed, grid, chunk size); "
-                         "--resume needs the same ones (or use --force to start again)")
+        raise ArenaError(
+            f"{out} was run with different scenarios or settings (n, seed, grid, chunk size); "
+            "--resume needs the same ones (or use --force to start again)"
+        )
     if code_before != code_now:
-        raise ArenaError(f"{out} was started by another version of d20 Arena (code {str(code_before)[:12]}, now "
-                         f"{code_now[:12]}); resuming would mix two engines in one file: use --force to fight it "
-                         "again")
+        raise ArenaError(
+            f"{out} was started by another version of d20 Arena (code {str(code_before)[:12]}, now "
+            f"{code_now[:12]}); resuming would mix two engines in one file: use --force to fight it "
+            "again"
+        )
 
 
 def _read_manifest(out: Path) -> dict:
@@ -175,14 +196,14 @@ def _read_manifest(out: Path) -> dict:
     sessions = manifest.get("sessions", []) if isinstance(manifest, dict) else None
     valid = isinstance(sessions, list) and all(
         isinstance(s, dict) and isinstance(s.get("encounters"), int) and isinstance(s.get("seconds"), int | float)
-        for s in sessions)
+        for s in sessions
+    )
     if not isinstance(manifest, dict) or not valid or not isinstance(manifest.get("plan", {}), dict):
         raise ArenaError(f"{path}: not a run manifest (or edited by hand); use --force to start again")
     return manifest
 
 
-def _prepare_folder(out: Path, plan: Plan, resume: bool, force: bool,
-                    say: Callable[[str], None]) -> dict | None:
+def _prepare_folder(out: Path, plan: Plan, resume: bool, force: bool, say: Callable[[str], None]) -> dict | None:
     """Check ``out`` (locked by the caller) may be used; return the existing manifest when resuming.
 
     ``force`` removes only what a run wrote (:func:`arena.study.results_folder.remove_run_files`); a folder another
@@ -194,12 +215,16 @@ def _prepare_folder(out: Path, plan: Plan, resume: bool, force: bool,
     refuse_other_kind(out, "run")
     if force:
         if not looks_like_results(out):
-            raise ArenaError(f"{out} is not empty and does not look like a results folder (no manifest.json); "
-                             "refusing to delete anything in it with --force")
+            raise ArenaError(
+                f"{out} is not empty and does not look like a results folder (no manifest.json); "
+                "refusing to delete anything in it with --force"
+            )
         left = remove_run_files(out)
         if left:
-            say(f"--force left {len(left)} file(s) in {out} that arena did not write: {', '.join(left[:3])}"
-                + (" ..." if len(left) > 3 else ""))
+            say(
+                f"--force left {len(left)} file(s) in {out} that arena did not write: {', '.join(left[:3])}"
+                + (" ..." if len(left) > 3 else "")
+            )
         return None
     if not resume:
         raise ArenaError(f"{out} already exists: use --resume to complete it or --force to replace it")
@@ -237,11 +262,22 @@ def _preflight(plan: Plan, simulator: Any) -> None:
             simulator.fight(prepared, _warm_rules(rules), encounter_seed(sp.seed, 0))
 
 
-def run_experiment(scenarios: Iterable[Any], out: str | os.PathLike, *, n: int | None = None,
-                   seed: int | None = None, rules: Any = None, workers: int = 1, cluster: str | None = None,
-                   chunk_size: int | None = None, resume: bool = False, force: bool = False,
-                   simulator: Any = None, progress: Callable[[int, int], None] | None = None,
-                   on_event: Callable[[str], None] | None = None) -> RunOutcome:
+def run_experiment(
+    scenarios: Iterable[Any],
+    out: str | os.PathLike,
+    *,
+    n: int | None = None,
+    seed: int | None = None,
+    rules: Any = None,
+    workers: int = 1,
+    cluster: str | None = None,
+    chunk_size: int | None = None,
+    resume: bool = False,
+    force: bool = False,
+    simulator: Any = None,
+    progress: Callable[[int, int], None] | None = None,
+    on_event: Callable[[str], None] | None = None,
+) -> RunOutcome:
     """Run every scenario under every rule set and write ``out/`` (see the module docstring).
 
     ``progress(done, total)`` is called with encounters finished (including those found on resume).
@@ -266,12 +302,13 @@ def run_experiment(scenarios: Iterable[Any], out: str | os.PathLike, *, n: int |
         if out.exists() and not out.is_dir():
             raise ArenaError(f"{out} exists and is not a folder")
         with cluster_session(cluster) as client, locked(out):
-            return _run_locked(plan, out, resume, force, workers, (cluster, client), simulator, progress, say,
-                               events)
+            return _run_locked(plan, out, resume, force, workers, (cluster, client), simulator, progress, say, events)
     except OSError as err:
         where = err.filename or out
-        raise ArenaError(f"{where}: cannot write the results ({os_problem(err)}); finished chunks are kept, "
-                         "complete the run with --resume once this is mended") from None
+        raise ArenaError(
+            f"{where}: cannot write the results ({os_problem(err)}); finished chunks are kept, "
+            "complete the run with --resume once this is mended"
+        ) from None
 
 
 def _new_manifest(plan: Plan, old: dict | None, started: str, workers: int, cluster: str | None) -> dict:
@@ -284,9 +321,17 @@ def _new_manifest(plan: Plan, old: dict | None, started: str, workers: int, clus
         "finished": None,
         "sessions": (old.get("sessions", []) if old else []),
         "plan": json.loads(json.dumps(plan.fingerprint(), default=str)),
-        "scenarios": [{"name": sp.name, "digest": sp.digest, "n": sp.n, "seed": sp.seed,
-                       "rule_sets": [r.key for r in sp.rule_sets], "contents": sp.contents}
-                      for sp in plan.scenarios],
+        "scenarios": [
+            {
+                "name": sp.name,
+                "digest": sp.digest,
+                "n": sp.n,
+                "seed": sp.seed,
+                "rule_sets": [r.key for r in sp.rule_sets],
+                "contents": sp.contents,
+            }
+            for sp in plan.scenarios
+        ],
         "grid": sorted({r.key for sp in plan.scenarios for r in sp.rule_sets}),
         "seeds": {sp.name: sp.seed for sp in plan.scenarios},
         "seed_rule": "encounter i of a scenario uses arena.dice.encounter_seed(seed, i) under every rule set",
@@ -297,12 +342,21 @@ def _new_manifest(plan: Plan, old: dict | None, started: str, workers: int, clus
     }
 
 
-def _run_locked(plan: Plan, out: Path, resume: bool, force: bool, workers: int, cluster: tuple[str | None, Any],
-                simulator: Any, progress: Callable[[int, int], None] | None, say: Callable[[str], None],
-                events: list[str]) -> RunOutcome:
+def _run_locked(
+    plan: Plan,
+    out: Path,
+    resume: bool,
+    force: bool,
+    workers: int,
+    cluster: tuple[str | None, Any],
+    simulator: Any,
+    progress: Callable[[int, int], None] | None,
+    say: Callable[[str], None],
+    events: list[str],
+) -> RunOutcome:
     import pyarrow.parquet as pq
 
-    cluster, client = cluster                      # the address (for the manifest) and its open client
+    cluster, client = cluster  # the address (for the manifest) and its open client
     old = _prepare_folder(out, plan, resume, force, say)
     if old is not None and _complete_and_intact(out, old, say):
         if progress:
@@ -344,8 +398,9 @@ def _run_locked(plan: Plan, out: Path, resume: bool, force: bool, workers: int, 
     t0 = time.perf_counter()
     status = "interrupted"
     try:
-        execute(plan, todo, sink, workers=min(workers, max(1, len(todo))), cluster=client, simulator=simulator,
-                on_event=say)
+        execute(
+            plan, todo, sink, workers=min(workers, max(1, len(todo))), cluster=client, simulator=simulator, on_event=say
+        )
         status = "running"
     except ArenaError as err:
         status = "failed"
@@ -353,9 +408,16 @@ def _run_locked(plan: Plan, out: Path, resume: bool, force: bool, workers: int, 
         raise
     finally:
         seconds = time.perf_counter() - t0
-        manifest["sessions"] = [*manifest["sessions"], {"started": started, "ended": _now(), "workers": workers,
-                                                        "encounters": finished - already,
-                                                        "seconds": round(seconds, 3)}]
+        manifest["sessions"] = [
+            *manifest["sessions"],
+            {
+                "started": started,
+                "ended": _now(),
+                "workers": workers,
+                "encounters": finished - already,
+                "seconds": round(seconds, 3),
+            },
+        ]
         manifest["status"] = status
         _write_json_atomic(out / "manifest.json", manifest)
 
@@ -364,9 +426,13 @@ def _run_locked(plan: Plan, out: Path, resume: bool, force: bool, workers: int, 
     total_fought = sum(s["encounters"] for s in manifest["sessions"])
     total_seconds = sum(s["seconds"] for s in manifest["sessions"])
     manifest.pop("error", None)
-    manifest.update(status="complete", finished=_now(), encounters=plan.total,
-                    encounters_sha256=file_sha256(out / "encounters.parquet"),
-                    encounters_per_second=round(total_fought / total_seconds, 1) if total_seconds else None)
+    manifest.update(
+        status="complete",
+        finished=_now(),
+        encounters=plan.total,
+        encounters_sha256=file_sha256(out / "encounters.parquet"),
+        encounters_per_second=round(total_fought / total_seconds, 1) if total_seconds else None,
+    )
     _write_json_atomic(out / "manifest.json", manifest)
     remove_chunks(parts)
     return RunOutcome(out, plan.total, finished - already, seconds, len(all_chunks) - len(todo), events)
@@ -381,8 +447,10 @@ def _load(scenario: Any, trust_policies: bool = False, bestiary: Sequence[str | 
     if isinstance(scenario, list | tuple):
         return [s for item in scenario for s in _load(item, trust_policies, bestiary)]
     if bestiary:
-        raise ArenaError("bestiary= adds creatures to the names of scenario files; a Scenario object has looked its "
-                         "names up already (give load_scenarios(..., bestiary=) instead)")
+        raise ArenaError(
+            "bestiary= adds creatures to the names of scenario files; a Scenario object has looked its "
+            "names up already (give load_scenarios(..., bestiary=) instead)"
+        )
     return [scenario]
 
 
@@ -390,10 +458,19 @@ def _all_cores() -> int:
     return max(1, min(os.cpu_count() or 1, MAX_WORKERS))
 
 
-def run(scenario: ScenarioLike, n: int | None = None, seed: int | None = None, rules: RulesLike = None, *,
-        workers: int | None = None, chunk_size: int | None = None, simulator: Any = None,
-        trust_policies: bool = False, progress: bool | None = None,
-        bestiary: str | os.PathLike | Sequence[str | os.PathLike] = ()) -> pd.DataFrame:
+def run(
+    scenario: ScenarioLike,
+    n: int | None = None,
+    seed: int | None = None,
+    rules: RulesLike = None,
+    *,
+    workers: int | None = None,
+    chunk_size: int | None = None,
+    simulator: Any = None,
+    trust_policies: bool = False,
+    progress: bool | None = None,
+    bestiary: str | os.PathLike | Sequence[str | os.PathLike] = (),
+) -> pd.DataFrame:
     """Fight ``scenario`` (a Scenario, a YAML path, or a list of them) and return one pandas row per encounter.
 
     ``rules``: None (the scenario's own grid), a RuleSet or key, or a list of them. Nothing is written to disk.
@@ -450,14 +527,22 @@ def rich_progress(enabled: bool, description: str = "encounters") -> Iterator[Ca
             speed = task.finished_speed or task.speed
             return Text(f"{speed:,.0f}/s" if speed else "-/s", style="progress.data.speed")
 
-    columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TaskProgressColumn(),
-               RateColumn(), TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn())
+    columns = (
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TaskProgressColumn(),
+        RateColumn(),
+        TimeElapsedColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+    )
     with Progress(*columns, transient=False) as bar:
         task = bar.add_task(description, total=None)
         state = {"resumed": 0, "started": False}
 
         def update(done: int, total: int) -> None:
-            if not state["started"]:     # encounters found on resume are not part of the rate, nor of this bar
+            if not state["started"]:  # encounters found on resume are not part of the rate, nor of this bar
                 state["started"] = True
                 bar.update(task, total=max(0, total - state["resumed"]))
             bar.update(task, completed=max(0, done - state["resumed"]))
@@ -468,12 +553,32 @@ def rich_progress(enabled: bool, description: str = "encounters") -> Iterator[Ca
             if count:
                 bar.update(task, description=f"{description} ({count:,} resumed)")
 
-        update.resumed = resumed            # type: ignore[attr-defined]
+        update.resumed = resumed  # type: ignore[attr-defined]
         yield update
 
 
 __all__ = [
-    "DEFAULT_CHUNK", "FORMAT", "KEY_COLUMNS", "VARIANTS", "Chunk", "EngineSimulator", "Plan", "RunOutcome",
-    "ScenarioPlan", "Task", "WorkerDied", "arrow_schema", "assemble", "chunk_table", "code_fingerprint",
-    "connect_cluster", "execute", "make_plan", "rich_progress", "run", "run_chunk", "run_experiment", "write_summary",
+    "DEFAULT_CHUNK",
+    "FORMAT",
+    "KEY_COLUMNS",
+    "VARIANTS",
+    "Chunk",
+    "EngineSimulator",
+    "Plan",
+    "RunOutcome",
+    "ScenarioPlan",
+    "Task",
+    "WorkerDied",
+    "arrow_schema",
+    "assemble",
+    "chunk_table",
+    "code_fingerprint",
+    "connect_cluster",
+    "execute",
+    "make_plan",
+    "rich_progress",
+    "run",
+    "run_chunk",
+    "run_experiment",
+    "write_summary",
 ]

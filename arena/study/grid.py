@@ -97,8 +97,9 @@ def _cells(quick: bool, variation: str | None = None) -> list[CellState]:
     return out
 
 
-def _series(state: CellState, seed: int, look: int, n: int, variation: str | None = None
-            ) -> list[tuple[str, Matchup, str]]:
+def _series(
+    state: CellState, seed: int, look: int, n: int, variation: str | None = None
+) -> list[tuple[str, Matchup, str]]:
     """(label, matchup, rules) of everything a cell fights at a stage (under a model ``variation``)."""
     level, _cr, size = state.cell
     s_seed = stage_seed(seed, look)
@@ -113,9 +114,17 @@ def _series(state: CellState, seed: int, look: int, n: int, variation: str | Non
     return out
 
 
-def run_grid(*, quick: bool = False, n: int | None = None, seed: int = 0, workers: int = 1,
-             cluster: Any = None, progress: Callable[[int, int], None] | None = None,
-             variation: str | None = None, store: Any = None) -> Grid:
+def run_grid(
+    *,
+    quick: bool = False,
+    n: int | None = None,
+    seed: int = 0,
+    workers: int = 1,
+    cluster: Any = None,
+    progress: Callable[[int, int], None] | None = None,
+    variation: str | None = None,
+    store: Any = None,
+) -> Grid:
     """Calibrate every cell (sequentially, searching the ladder); ``variation``: under one of the fight model's
     contested choices (:data:`arena.study.design.VARIATIONS`), the typical monster under d20 and 3d6 only.
     ``store``: a study folder keeping every batch's chunks (:func:`arena.study.matchups.run_batch`); resumed,
@@ -130,8 +139,8 @@ def run_grid(*, quick: bool = False, n: int | None = None, seed: int = 0, worker
         active = [s for s in states if not s.done]
         if not active:
             break
-        for _ in range(3):                       # the ladder search: fight, look, grow the ladder, fight again
-            for k in range(look + 1):            # one batch per stage: a matchup's name is unique within a run
+        for _ in range(3):  # the ladder search: fight, look, grow the ladder, fight again
+            for k in range(look + 1):  # one batch per stage: a matchup's name is unique within a run
                 wanted: list[Matchup] = []
                 for s in active:
                     for _label, m, rules in _series(s, seed, k, incs[k], variation):
@@ -152,12 +161,13 @@ def run_grid(*, quick: bool = False, n: int | None = None, seed: int = 0, worker
         for s in active:
             s.looks = look + 1
             widths = [(r["delta_high"] - r["delta_low"]) / 2 for r in s.rows if r["variant"] != "d20"]
-            if look == rule.looks - 1 or (widths and max(widths) <= rule.target and
-                                          not any(r["censored"] for r in s.rows)):
+            if look == rule.looks - 1 or (
+                widths and max(widths) <= rule.target and not any(r["censored"] for r in s.rows)
+            ):
                 s.done = True
     rows = [r for s in states for r in s.rows]
     cells = pd.DataFrame(rows)
-    series = [len(s.arms) + FULL_LADDER - 1 for s in states]   # the full ladder holds the subject's own rung
+    series = [len(s.arms) + FULL_LADDER - 1 for s in states]  # the full ladder holds the subject's own rung
     full_cost = int(sum(rule.stages[-1] * k for k in series))
     saved = max(0, full_cost - encounters)
     grid = Grid(cells, encounters, seconds, saved, full_cost, rule)
@@ -165,8 +175,9 @@ def run_grid(*, quick: bool = False, n: int | None = None, seed: int = 0, worker
     return grid
 
 
-def _evaluate(s: CellState, seed: int, look: int, incs: list[int], store: dict, rule: SequentialRule,
-              variation: str | None = None) -> bool:
+def _evaluate(
+    s: CellState, seed: int, look: int, incs: list[int], store: dict, rule: SequentialRule, variation: str | None = None
+) -> bool:
     """Calibrate a cell on what it has fought; grow its ladder where an arm fell off it. True if it grew."""
     level, cr, size = s.cell
     k_range = range(look + 1)
@@ -191,13 +202,28 @@ def _evaluate(s: CellState, seed: int, look: int, incs: list[int], store: dict, 
     z = _z(rule.confidence)
     s.rows = []
     for label, r in result.items():
-        s.rows.append({"population": s.population, "monster": s.monster, "level": level, "cr": str(cr),
-                       "cr_pos": p, "gap": p - level, "size": size, "variant": label, "n": r["n"],
-                       "difficulty": r["difficulty"], "c_star": r["c_star"], "delta": r.get("delta", 0.0),
-                       "delta_low": r.get("delta_low", 0.0), "delta_high": r.get("delta_high", 0.0),
-                       "se": (r.get("delta_high", 0.0) - r.get("delta_low", 0.0)) / (2 * z),
-                       "censored": r["censored"] or result["d20"]["censored"],
-                       "rungs": f"{min(s.rungs)}..{max(s.rungs)}", "looks": look + 1})
+        s.rows.append(
+            {
+                "population": s.population,
+                "monster": s.monster,
+                "level": level,
+                "cr": str(cr),
+                "cr_pos": p,
+                "gap": p - level,
+                "size": size,
+                "variant": label,
+                "n": r["n"],
+                "difficulty": r["difficulty"],
+                "c_star": r["c_star"],
+                "delta": r.get("delta", 0.0),
+                "delta_low": r.get("delta_low", 0.0),
+                "delta_high": r.get("delta_high", 0.0),
+                "se": (r.get("delta_high", 0.0) - r.get("delta_low", 0.0)) / (2 * z),
+                "censored": r["censored"] or result["d20"]["censored"],
+                "rungs": f"{min(s.rungs)}..{max(s.rungs)}",
+                "looks": look + 1,
+            }
+        )
     return grew
 
 
@@ -265,18 +291,24 @@ def group_cr_result(grid: Grid, variations: dict[str, Grid] | None = None) -> di
         robustness += "; model options not re-run for the calibration grid"
     best = grid.comparison.iloc[0] if grid.comparison is not None else None
     doc = float(grid.comparison.set_index("model").loc["document", "cv_rmse"]) if best is not None else math.nan
-    return {"id": "bell-group-cr", "source": BELL_CURVE,
-            "quote": "Any time creatures are encountered in groups of four or more, reduce their CR by 1.",
-            "criterion": "The calibrated Delta-CR(3d6) of the typical monster over the grid (levels 1-16, groups of "
-                         "1, 2, 3, 4, 6, 8, EL L-2 to L+4, so size and CR gap are crossed), fitted by six models "
-                         "stated before the numbers (the document's step -1 at four; none; a fitted step; a CR-gap "
-                         "line; a smooth log2(size) line; gap + size), compared by leave-one-party-level-out "
-                         "cross-validated error. Supported if the document's step is within 0.05 rung of the best; "
-                         "not supported if the best beats it by more than 0.10 rung; inconclusive between.",
-            "verdict": verdict, "robustness": robustness,
-            "headline": "" if best is None else f"best model {best['model']} (CV error {best['cv_rmse']:.2f} "
-                        f"rung; the document's {doc:.2f})",
-            "parts": [], "extra": {}}
+    return {
+        "id": "bell-group-cr",
+        "source": BELL_CURVE,
+        "quote": "Any time creatures are encountered in groups of four or more, reduce their CR by 1.",
+        "criterion": "The calibrated Delta-CR(3d6) of the typical monster over the grid (levels 1-16, groups of "
+        "1, 2, 3, 4, 6, 8, EL L-2 to L+4, so size and CR gap are crossed), fitted by six models "
+        "stated before the numbers (the document's step -1 at four; none; a fitted step; a CR-gap "
+        "line; a smooth log2(size) line; gap + size), compared by leave-one-party-level-out "
+        "cross-validated error. Supported if the document's step is within 0.05 rung of the best; "
+        "not supported if the best beats it by more than 0.10 rung; inconclusive between.",
+        "verdict": verdict,
+        "robustness": robustness,
+        "headline": ""
+        if best is None
+        else f"best model {best['model']} (CV error {best['cv_rmse']:.2f} rung; the document's {doc:.2f})",
+        "parts": [],
+        "extra": {},
+    }
 
 
 # --------------------------------------------------------------------------------------------- the DMG anchor
@@ -290,13 +322,21 @@ class Anchor:
 def _slots(level: int) -> int:
     from arena.world.party import generate_party
 
-    return sum(len(v) for c in generate_party(level) if c.spellcasting
-               for lv, v in c.spellcasting.prepared.items() if lv >= 1)
+    return sum(
+        len(v) for c in generate_party(level) if c.spellcasting for lv, v in c.spellcasting.prepared.items() if lv >= 1
+    )
 
 
-def run_anchor(*, quick: bool = False, n: int | None = None, seed: int = 0, workers: int = 1,
-               cluster: Any = None, progress: Callable[[int, int], None] | None = None,
-               store: Any = None) -> Anchor:
+def run_anchor(
+    *,
+    quick: bool = False,
+    n: int | None = None,
+    seed: int = 0,
+    workers: int = 1,
+    cluster: Any = None,
+    progress: Callable[[int, int], None] | None = None,
+    store: Any = None,
+) -> Anchor:
     """EL = party level under the standard rules and the default (SRD-faithful) fight model, typical and SRD."""
     from arena.combat.model import ModelOptions
 
@@ -313,12 +353,19 @@ def run_anchor(*, quick: bool = False, n: int | None = None, seed: int = 0, work
         f = batch.rows(mu, "d20", size_n)
         level, cr, size = cell
         slots = _slots(level)
-        rows.append({"level": level, "population": pop, "monster": m, "size": size,
-                     "hp lost %": 100 * f["party_hp_lost"].mean(),
-                     "spells cast % of slots": 100 * f["spells_cast_party"].mean() / slots if slots else 0.0,
-                     "fights with a PC death %": 100 * (f["pcs_dead"] > 0).mean(),
-                     "PCs dropped per fight": f["downs_monsters"].mean(), "party win %": 100 * (f["winner"] ==
-                                                                                                "party").mean()})
+        rows.append(
+            {
+                "level": level,
+                "population": pop,
+                "monster": m,
+                "size": size,
+                "hp lost %": 100 * f["party_hp_lost"].mean(),
+                "spells cast % of slots": 100 * f["spells_cast_party"].mean() / slots if slots else 0.0,
+                "fights with a PC death %": 100 * (f["pcs_dead"] > 0).mean(),
+                "PCs dropped per fight": f["downs_monsters"].mean(),
+                "party win %": 100 * (f["winner"] == "party").mean(),
+            }
+        )
     table = pd.DataFrame(rows)
     table["resources %"] = (table["hp lost %"] + table["spells cast % of slots"]) / 2
     return Anchor(table, batch.encounters, batch.seconds)
@@ -326,6 +373,12 @@ def run_anchor(*, quick: bool = False, n: int | None = None, seed: int = 0, work
 
 def anchor_summary(anchor: Anchor) -> pd.DataFrame:
     """Per level and population: the mean over its matchups (the DMG expects ~20% resources, no deaths)."""
-    cols = ["hp lost %", "spells cast % of slots", "resources %", "fights with a PC death %", "PCs dropped per fight",
-            "party win %"]
+    cols = [
+        "hp lost %",
+        "spells cast % of slots",
+        "resources %",
+        "fights with a PC death %",
+        "PCs dropped per fight",
+        "party win %",
+    ]
     return anchor.table.groupby(["level", "population"])[cols].mean().reset_index()

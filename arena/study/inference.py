@@ -75,8 +75,9 @@ def _t_p(mean: float, se: float, df: int, null: float, greater: bool) -> float:
     return float(t.sf(z, df) if greater else t.cdf(z, df))
 
 
-def cluster_mean(diffs: Sequence[np.ndarray], *, margin: float = 0.0, direction: int = 1,
-                 confidence: float = 0.95) -> Effect:
+def cluster_mean(
+    diffs: Sequence[np.ndarray], *, margin: float = 0.0, direction: int = 1, confidence: float = 0.95
+) -> Effect:
     """The mean of per-matchup paired differences (each array one matchup's per-fight differences).
 
     Interval: t on the matchup means with G - 1 degrees of freedom. With a single matchup the fights are the only
@@ -100,9 +101,16 @@ def cluster_mean(diffs: Sequence[np.ndarray], *, margin: float = 0.0, direction:
     else:
         low = high = mean if g > 1 else float("nan")
     null = direction * margin
-    return Effect(mean, low, high, len(arrays), fights, unit,
-                  p_beyond=_t_p(mean, se, g - 1, null, greater=direction > 0),
-                  p_within=_t_p(mean, se, g - 1, null, greater=direction < 0))
+    return Effect(
+        mean,
+        low,
+        high,
+        len(arrays),
+        fights,
+        unit,
+        p_beyond=_t_p(mean, se, g - 1, null, greater=direction > 0),
+        p_within=_t_p(mean, se, g - 1, null, greater=direction < 0),
+    )
 
 
 def fight_level_interval(diffs: Sequence[np.ndarray], confidence: float = 0.95) -> tuple[float, float, float]:
@@ -117,9 +125,15 @@ def fight_level_interval(diffs: Sequence[np.ndarray], confidence: float = 0.95) 
     return float(d.mean()), float(d.mean() - q * se), float(d.mean() + q * se)
 
 
-def cluster_bootstrap(stat: Callable[..., float], columns: Sequence[np.ndarray], *, resamples: int = BOOTSTRAP,
-                      seed: int = 0, confidence: float = 0.95, method: str = "BCa") -> tuple[float, float, float,
-                                                                                           np.ndarray]:
+def cluster_bootstrap(
+    stat: Callable[..., float],
+    columns: Sequence[np.ndarray],
+    *,
+    resamples: int = BOOTSTRAP,
+    seed: int = 0,
+    confidence: float = 0.95,
+    method: str = "BCa",
+) -> tuple[float, float, float, np.ndarray]:
     """(estimate, low, high, bootstrap distribution) of ``stat(*columns)``, resampling rows (matchups) of the
     columns together: scipy's paired bootstrap, one row per cluster."""
     from scipy.stats import DegenerateDataWarning, bootstrap
@@ -131,19 +145,34 @@ def cluster_bootstrap(stat: Callable[..., float], columns: Sequence[np.ndarray],
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DegenerateDataWarning)
         warnings.simplefilter("ignore", RuntimeWarning)
-        res = bootstrap(cols, stat, paired=True, vectorized=False, n_resamples=resamples, method=method,
-                        confidence_level=confidence, random_state=np.random.default_rng(seed))
+        res = bootstrap(
+            cols,
+            stat,
+            paired=True,
+            vectorized=False,
+            n_resamples=resamples,
+            method=method,
+            confidence_level=confidence,
+            random_state=np.random.default_rng(seed),
+        )
     low, high = (float(x) for x in res.confidence_interval)
     dist = np.asarray(res.bootstrap_distribution, float)
-    if not (math.isfinite(low) and math.isfinite(high)):      # BCa undefined (a degenerate sample): percentile
+    if not (math.isfinite(low) and math.isfinite(high)):  # BCa undefined (a degenerate sample): percentile
         finite = dist[np.isfinite(dist)]
         a = (1 - confidence) / 2
         low, high = (float(np.quantile(finite, a)), float(np.quantile(finite, 1 - a))) if finite.size else (est, est)
     return est, low, high, dist
 
 
-def cluster_ratio(num: Sequence[float], den: Sequence[float], *, margin: float = 1.0, direction: int = 1,
-                  seed: int = 0, confidence: float = 0.95) -> Effect:
+def cluster_ratio(
+    num: Sequence[float],
+    den: Sequence[float],
+    *,
+    margin: float = 1.0,
+    direction: int = 1,
+    seed: int = 0,
+    confidence: float = 0.95,
+) -> Effect:
     """mean(num) / mean(den) over matchups (each entry one matchup's effect), with a cluster-bootstrap interval;
     the p values against ``margin`` are the bootstrap shares on the wrong side (a bootstrap test)."""
     num, den = np.asarray(num, float), np.asarray(den, float)
@@ -195,7 +224,7 @@ def equivalence(effect: Effect, margin: float) -> tuple[float, float]:
         return (0.0, 1.0) if inside else (1.0, 0.0)
     se = half / norm.ppf(0.975)
     e = effect.estimate
-    p_equiv = max(norm.sf((e + margin) / se), norm.cdf((e - margin) / se))      # TOST: both bounds inside
+    p_equiv = max(norm.sf((e + margin) / se), norm.cdf((e - margin) / se))  # TOST: both bounds inside
     p_beyond = min(norm.cdf((e + margin) / se), norm.sf((e - margin) / se)) * 2  # outside on either side
     return float(p_equiv), float(min(1.0, p_beyond))
 

@@ -24,11 +24,32 @@ from arena.errors import ArenaError
 from arena.study.options import check_workers
 from arena.world.creatures import Creature
 
-KEEP = ("winner", "rounds", "party_hp_lost", "pcs_down", "pcs_dead", "hits_monsters", "attacks_monsters",
-        "lucky_hits_monsters", "lucky_damage_monsters", "damage_monsters", "attacks_party", "hits_party",
-        "critical_successes_party", "critical_successes_monsters", "fumbles_party", "fumbles_monsters",
-        "called_shots_party", "called_hits_party", "luck_pressed_party", "luck_pressed_successes_party",
-        "downs_monsters", "spells_cast_party", "long_shot_hits_monsters", "long_shot_damage_monsters")
+KEEP = (
+    "winner",
+    "rounds",
+    "party_hp_lost",
+    "pcs_down",
+    "pcs_dead",
+    "hits_monsters",
+    "attacks_monsters",
+    "lucky_hits_monsters",
+    "lucky_damage_monsters",
+    "damage_monsters",
+    "attacks_party",
+    "hits_party",
+    "critical_successes_party",
+    "critical_successes_monsters",
+    "fumbles_party",
+    "fumbles_monsters",
+    "called_shots_party",
+    "called_hits_party",
+    "luck_pressed_party",
+    "luck_pressed_successes_party",
+    "downs_monsters",
+    "spells_cast_party",
+    "long_shot_hits_monsters",
+    "long_shot_damage_monsters",
+)
 """The record fields a batch keeps (the rest of each record is dropped as soon as its chunk arrives)."""
 
 
@@ -61,31 +82,44 @@ class Matchup:
         from arena.world.bestiary import SRD_PREFIX, normalise
 
         if self.stat_block is not None and normalise(self.stat_block.name) != normalise(self.monster).removeprefix(
-                SRD_PREFIX):
-            raise ArenaError(f"matchup: the stat block is {self.stat_block.name!r}, not the monster "
-                             f"{self.monster!r}")
+            SRD_PREFIX
+        ):
+            raise ArenaError(f"matchup: the stat block is {self.stat_block.name!r}, not the monster {self.monster!r}")
 
     @property
     def name(self) -> str:
-        extra = "".join([f"+atk{self.attack_bonus}" if self.attack_bonus else "",
-                         f"+press-{self.party_press}" if self.party_press != "never" else "",
-                         f"+called-{self.party_called}" if self.party_called != "never" else "",
-                         "".join(f"+{name}-{_short(value)}" for name, value in self.model.changed().items())])
+        extra = "".join(
+            [
+                f"+atk{self.attack_bonus}" if self.attack_bonus else "",
+                f"+press-{self.party_press}" if self.party_press != "never" else "",
+                f"+called-{self.party_called}" if self.party_called != "never" else "",
+                "".join(f"+{name}-{_short(value)}" for name, value in self.model.changed().items()),
+            ]
+        )
         return f"L{self.level}-{self.monster}x{self.count}{extra}"
 
     @property
     def key(self) -> tuple:
         """Everything but rules, n and seed: two requests with the same key fight the same encounters (a carried
         stat block by its content)."""
-        return (self.level, self.monster, self.count, self.attack_bonus, self.party_press, self.party_called,
-                self.round_cap, self.model.model_dump_json(), self.stat_block_digest())
+        return (
+            self.level,
+            self.monster,
+            self.count,
+            self.attack_bonus,
+            self.party_press,
+            self.party_called,
+            self.round_cap,
+            self.model.model_dump_json(),
+            self.stat_block_digest(),
+        )
 
     def stat_block_digest(self) -> str | None:
         """sha256 (hex) of the carried stat block's content (sorted JSON); None for a built-in name."""
         if self.stat_block is None:
             return None
         content: Any = self.stat_block.model_dump(mode="json")
-        if self.summoned is not None:       # only then: a carried monster that summons nothing keeps its digest
+        if self.summoned is not None:  # only then: a carried monster that summons nothing keeps its digest
             content = {"stat_block": content, "summoned": self.summoned.model_dump(mode="json")}
         text = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
         return hashlib.sha256(text.encode("utf-8")).hexdigest()
@@ -98,12 +132,19 @@ class Matchup:
     def digest(self) -> str:
         """What the prepared-encounter cache of a worker and a run's manifest key the matchup by: every field but
         rules, n and seed, a carried stat block by its content."""
-        key: list = [self.level, self.monster, self.count, self.attack_bonus, self.party_press, self.party_called,
-                     self.round_cap]
-        if self.model != ModelOptions():     # the default model: the digest a run had before the model options
+        key: list = [
+            self.level,
+            self.monster,
+            self.count,
+            self.attack_bonus,
+            self.party_press,
+            self.party_called,
+            self.round_cap,
+        ]
+        if self.model != ModelOptions():  # the default model: the digest a run had before the model options
             key.append(self.model.model_dump_json())
         doc: dict[str, Any] = {"matchup": key, "v": 1}
-        if self.stat_block is not None:      # a built-in name keeps the digest it always had
+        if self.stat_block is not None:  # a built-in name keeps the digest it always had
             doc["stat_block"] = self.stat_block_digest()
         text = json.dumps(doc, sort_keys=True)
         return hashlib.sha256(text.encode()).hexdigest()
@@ -115,10 +156,14 @@ class Matchup:
         return self.stat_block if self.stat_block is not None else get_creature(self.monster)
 
     def model_dump(self, mode: str = "json") -> dict:
-        out = {**asdict(self), "rules": list(self.rules), "name": self.name,
-               "model": self.model.model_dump(mode="json")}
+        out = {
+            **asdict(self),
+            "rules": list(self.rules),
+            "name": self.name,
+            "model": self.model.model_dump(mode="json"),
+        }
         if self.stat_block is None:
-            del out["stat_block"]            # as before the carried stat blocks
+            del out["stat_block"]  # as before the carried stat blocks
         else:
             out["stat_block"] = self.stat_block.model_dump(mode="json")
         return out
@@ -140,11 +185,20 @@ class Matchup:
         party = self.party(die)
         monster = self.creature()
         tactics = TacticsSettings(press_luck=self.party_press, called_shot=self.party_called)
-        per_creature = {c.name: TacticsSettings(policy=c.tactics, press_luck=self.party_press,
-                                                called_shot=self.party_called) for c in party}
+        per_creature = {
+            c.name: TacticsSettings(policy=c.tactics, press_luck=self.party_press, called_shot=self.party_called)
+            for c in party
+        }
         summons = {monster.summon.creature: self.summoned} if self.summoned and monster.summon else None
-        return prepare(party, [(monster, self.count)], round_cap=self.round_cap, party_tactics=tactics,
-                       creature_tactics=per_creature, model=self.model, summons=summons)
+        return prepare(
+            party,
+            [(monster, self.count)],
+            round_cap=self.round_cap,
+            party_tactics=tactics,
+            creature_tactics=per_creature,
+            model=self.model,
+            summons=summons,
+        )
 
 
 def own_stat_block(creature: Creature, name: str | None = None) -> Creature | None:
@@ -167,6 +221,7 @@ def _short(value: object) -> str:
 
 def raise_attacks(creature: Any, bonus: int) -> Any:
     """``creature`` with ``bonus`` added to every attack bonus of every routine (standard and full)."""
+
     def routine(r: tuple) -> tuple:
         return tuple(a.model_copy(update={"bonuses": tuple(b + bonus for b in a.bonuses)}) for a in r)
 
@@ -180,7 +235,7 @@ def merge_requests(matchups: Iterable[Matchup]) -> list[Matchup]:
     """One matchup per key, with the union of the rule sets and the largest n (all on one seed)."""
     merged: dict[tuple, Matchup] = {}
     for m in matchups:
-        key = (m.key, m.seed)                # once: a carried stat block is hashed on every read of .key
+        key = (m.key, m.seed)  # once: a carried stat block is hashed on every read of .key
         old = merged.get(key)
         if old is None:
             merged[key] = m
@@ -202,18 +257,27 @@ class Batch:
     def rows(self, m: Matchup, rules: str, n: int | None = None) -> pd.DataFrame:
         """Encounters ``0..n-1`` of matchup ``m`` (by key) under ``rules``, in index order."""
         groups = self.__dict__.get("_groups")
-        if groups is None:      # one pass over the frame, then a lookup per request
-            groups = self.__dict__["_groups"] = {k: g.sort_values("index").reset_index(drop=True)
-                                                 for k, g in self.frame.groupby(["matchup", "rules"], sort=False)}
+        if groups is None:  # one pass over the frame, then a lookup per request
+            groups = self.__dict__["_groups"] = {
+                k: g.sort_values("index").reset_index(drop=True)
+                for k, g in self.frame.groupby(["matchup", "rules"], sort=False)
+            }
         sel = groups.get((m.name, rules))
         if sel is None or sel.empty:
             raise ArenaError(f"no rows for {m.name} under {rules}")
         return sel.iloc[: (n or m.n)].reset_index(drop=True)
 
 
-def run_batch(matchups: Sequence[Matchup], *, workers: int = 1, cluster: Any = None,
-              chunk_size: int = 250, keep: Sequence[str] = KEEP,
-              progress: Callable[[int, int], None] | None = None, store: Any = None) -> Batch:
+def run_batch(
+    matchups: Sequence[Matchup],
+    *,
+    workers: int = 1,
+    cluster: Any = None,
+    chunk_size: int = 250,
+    keep: Sequence[str] = KEEP,
+    progress: Callable[[int, int], None] | None = None,
+    store: Any = None,
+) -> Batch:
     """Fight every matchup under every one of its rule sets with arena.study.experiment's execution machinery.
 
     ``cluster``: a Dask scheduler address or an open client (:func:`arena.study.workers.cluster_session`).
@@ -252,8 +316,7 @@ def run_batch(matchups: Sequence[Matchup], *, workers: int = 1, cluster: Any = N
     t0 = time.perf_counter()
     todo = [c for c in chunks if c not in parts]
     if todo:
-        execute(plan, todo, sink, workers=min(workers, max(1, len(todo))), cluster=cluster,
-                simulator=EngineSimulator())
+        execute(plan, todo, sink, workers=min(workers, max(1, len(todo))), cluster=cluster, simulator=EngineSimulator())
     seconds = time.perf_counter() - t0
     frames = []
     for chunk in chunks:

@@ -20,9 +20,14 @@ from typing import Any, get_args
 from arena.combat.model import FIXES, LEGACY, ModelOptions
 
 MATCHUPS: dict[str, dict[str, Any]] = {
-    "reference": {"party": {"level": 5}, "monsters": ["bugbear:2", "ogre", "dire-wolf"],
-                  "tactics": {"party": {"press_luck": "when-better", "called_shot": "when-better"},
-                              "monsters": {"press_luck": "when-better", "called_shot": "when-better"}}},
+    "reference": {
+        "party": {"level": 5},
+        "monsters": ["bugbear:2", "ogre", "dire-wolf"],
+        "tactics": {
+            "party": {"press_luck": "when-better", "called_shot": "when-better"},
+            "monsters": {"press_luck": "when-better", "called_shot": "when-better"},
+        },
+    },
     "L3-dire-wolf:2": {"party": {"level": 3}, "monsters": ["dire-wolf:2"]},
     "L5-troll:2": {"party": {"level": 5}, "monsters": ["troll:2"]},
     "L8-hill-giant:3": {"party": {"level": 8}, "monsters": ["hill-giant:3"]},
@@ -52,8 +57,12 @@ class Change:
         return tuple(f"{die}{self.variant}" for die in RULES)
 
 
-VARIANT_OF: dict[str, str] = {"prad_fortitude": "+prad", "flat-footed-aoo": "+open", "color-spray-fumble": "+open",
-                              "blind-dex": "+called"}
+VARIANT_OF: dict[str, str] = {
+    "prad_fortitude": "+prad",
+    "flat-footed-aoo": "+open",
+    "color-spray-fumble": "+open",
+    "blind-dex": "+called",
+}
 """Changes that matter only under a variant: measured under it (both dice)."""
 
 
@@ -67,14 +76,34 @@ def changes() -> list[Change]:
             continue
         for value in get_args(info.annotation):
             if value != getattr(default, name):
-                out.append(Change(f"{name}: {value}", f"option {name}={value} (default {getattr(default, name)})",
-                                  default.model_copy(update={name: value}), VARIANT_OF.get(name, "")))
+                out.append(
+                    Change(
+                        f"{name}: {value}",
+                        f"option {name}={value} (default {getattr(default, name)})",
+                        default.model_copy(update={name: value}),
+                        VARIANT_OF.get(name, ""),
+                    )
+                )
     for fix, what in FIXES.items():
         out.append(Change(f"undo {fix}", what, ModelOptions(undo=frozenset({fix})), VARIANT_OF.get(fix, "")))
-    out.append(Change("auspicious_scope: all-rolls", "rule option auspicious_scope=all-rolls (default listed)",
-                      default, "+prad", {"auspicious_scope": "all-rolls"}))
-    out.append(Change("all (the 0.2 model)", "every option at its 0.2 value, every fix undone", LEGACY, "",
-                      {"auspicious_scope": "all-rolls"}))
+    out.append(
+        Change(
+            "auspicious_scope: all-rolls",
+            "rule option auspicious_scope=all-rolls (default listed)",
+            default,
+            "+prad",
+            {"auspicious_scope": "all-rolls"},
+        )
+    )
+    out.append(
+        Change(
+            "all (the 0.2 model)",
+            "every option at its 0.2 value, every fix undone",
+            LEGACY,
+            "",
+            {"auspicious_scope": "all-rolls"},
+        )
+    )
     return out
 
 
@@ -96,8 +125,9 @@ class Effect:
 def _scenario(name: str, body: dict, model: ModelOptions, n: int, rule_options: dict | None = None) -> Any:
     from arena.study.scenario_model import Scenario
 
-    return Scenario.model_validate({"name": name, **body, "n": n, "seed": 0, "model": model,
-                                    "rule_options": rule_options or {}}).resolve()
+    return Scenario.model_validate(
+        {"name": name, **body, "n": n, "seed": 0, "model": model, "rule_options": rule_options or {}}
+    ).resolve()
 
 
 def _paired(a: Any, b: Any) -> tuple[float, float]:
@@ -119,15 +149,17 @@ def measure(n: int = 2000, workers: int = 1, only: list[str] | None = None) -> l
         keys = [f"{die}{variant}" for variant in variants for die in RULES]
         base = run(_scenario(matchup, body, ModelOptions(), n), rules=keys, workers=workers)
         for change in chosen:
-            other = run(_scenario(matchup, body, change.reverted, n, change.rule_options), rules=list(change.rules),
-                        workers=workers)
+            other = run(
+                _scenario(matchup, body, change.reverted, n, change.rule_options),
+                rules=list(change.rules),
+                workers=workers,
+            )
             for key in change.rules:
                 a, b = base[base["rules"] == key], other[other["rules"] == key]
                 win_a, win_b = (a["winner"] == "party").to_numpy(), (b["winner"] == "party").to_numpy()
                 win, win_hw = _paired(win_a, win_b)
                 hp, hp_hw = _paired(a["party_hp_lost"].to_numpy(), b["party_hp_lost"].to_numpy())
-                effects.append(Effect(change.name, matchup, key, n, float(win_a.mean() * 100), win, win_hw, hp,
-                                      hp_hw))
+                effects.append(Effect(change.name, matchup, key, n, float(win_a.mean() * 100), win, win_hw, hp, hp_hw))
     return effects
 
 
@@ -155,8 +187,9 @@ def markdown(effects: list[Effect], command: str) -> str:
         "",
         f"    {command}",
         "",
-        "Default model win rates: " + ", ".join(
-            f"{m} {r} {_default_win(effects, m, r):.1f}%" for m, r in columns) + ".",
+        "Default model win rates: "
+        + ", ".join(f"{m} {r} {_default_win(effects, m, r):.1f}%" for m, r in columns)
+        + ".",
         "",
         "## Win rate (points)",
         "",
@@ -167,16 +200,26 @@ def markdown(effects: list[Effect], command: str) -> str:
     for name in names:
         cells = [by.get((name, m, r)) for m, r in columns]
         shown = f"{name} (under {variant[name]})" if variant.get(name) else name
-        lines.append(f"| {shown} | " + " | ".join(
-            f"{e.win_effect:+.1f} ±{e.win_half_width:.1f}" if e else "" for e in cells) + " |")
-    lines += ["", "## Party hit points lost (points)", "",
-              "| change | " + " | ".join(f"{m} {r}" for m, r in columns) + " |",
-              "|---|" + "---|" * len(columns)]
+        lines.append(
+            f"| {shown} | "
+            + " | ".join(f"{e.win_effect:+.1f} ±{e.win_half_width:.1f}" if e else "" for e in cells)
+            + " |"
+        )
+    lines += [
+        "",
+        "## Party hit points lost (points)",
+        "",
+        "| change | " + " | ".join(f"{m} {r}" for m, r in columns) + " |",
+        "|---|" + "---|" * len(columns),
+    ]
     for name in names:
         cells = [by.get((name, m, r)) for m, r in columns]
         shown = f"{name} (under {variant[name]})" if variant.get(name) else name
-        lines.append(f"| {shown} | " + " | ".join(
-            f"{e.hp_effect:+.1f} ±{e.hp_half_width:.1f}" if e else "" for e in cells) + " |")
+        lines.append(
+            f"| {shown} | "
+            + " | ".join(f"{e.hp_effect:+.1f} ±{e.hp_half_width:.1f}" if e else "" for e in cells)
+            + " |"
+        )
     lines += ["", "## The changes", ""]
     for change in changes():
         if change.name in names:

@@ -84,8 +84,10 @@ def parse_sizes(text: str, what: str = "--sizes") -> tuple[int, ...]:
     for item in items:
         if not re.fullmatch(r"[0-9]{1,9}", item):
             shown = "an empty item" if not item else repr(item[:40])
-            raise ArenaError(f"{what} {text[:60]!r}: {shown} is not a group size (whole numbers 1 to "
-                             f"{MAX_GROUP_COUNT}, separated by commas)")
+            raise ArenaError(
+                f"{what} {text[:60]!r}: {shown} is not a group size (whole numbers 1 to "
+                f"{MAX_GROUP_COUNT}, separated by commas)"
+            )
     return check_sizes([int(item) for item in items], what)
 
 

@@ -89,10 +89,17 @@ class Plan:
         return {
             "code": code_fingerprint(),
             "chunk_size": self.chunk_size,
-            "scenarios": [{"name": sp.name, "digest": sp.digest, "n": sp.n, "seed": sp.seed,
-                           "rule_sets": [r.model_dump(mode="json") for r in sp.rule_sets],
-                           **_model_of(sp.scenario)}
-                          for sp in self.scenarios],
+            "scenarios": [
+                {
+                    "name": sp.name,
+                    "digest": sp.digest,
+                    "n": sp.n,
+                    "seed": sp.seed,
+                    "rule_sets": [r.model_dump(mode="json") for r in sp.rule_sets],
+                    **_model_of(sp.scenario),
+                }
+                for sp in self.scenarios
+            ],
         }
 
 
@@ -129,8 +136,14 @@ def _first_duplicate(items: Iterable[str]) -> str | None:
     return min(twice) if twice else None
 
 
-def make_plan(scenarios: Iterable[Any], *, n: int | None = None, seed: int | None = None,
-              rules: Any = None, chunk_size: int | None = None) -> Plan:
+def make_plan(
+    scenarios: Iterable[Any],
+    *,
+    n: int | None = None,
+    seed: int | None = None,
+    rules: Any = None,
+    chunk_size: int | None = None,
+) -> Plan:
     """The plan of a run. ``n``, ``seed`` and ``rules`` (rule sets or keys) override every scenario's own."""
     plans = []
     for sc in scenarios:
@@ -141,8 +154,9 @@ def make_plan(scenarios: Iterable[Any], *, n: int | None = None, seed: int | Non
         grid = _as_rule_sets(rules, next(iter(common)) if len(common) == 1 else None) or own
         count = int(n if n is not None else sc.n)
         if not 1 <= count <= MAX_ENCOUNTERS:
-            raise ArenaError(f"scenario {sc.name!r}: the number of encounters must be 1 to {MAX_ENCOUNTERS:,}, "
-                             f"got {count:,}")
+            raise ArenaError(
+                f"scenario {sc.name!r}: the number of encounters must be 1 to {MAX_ENCOUNTERS:,}, got {count:,}"
+            )
         run_seed = int(seed if seed is not None else sc.seed)
         if not 0 <= run_seed <= MAX_SEED:
             raise ArenaError(f"the seed must be 0 to {MAX_SEED:,} (2**64 - 1), got {run_seed:,}")
@@ -157,6 +171,8 @@ def make_plan(scenarios: Iterable[Any], *, n: int | None = None, seed: int | Non
         raise ArenaError(f"the chunk size must be 1 to {MAX_ENCOUNTERS:,}, got {size:,}")
     plan = Plan(plans, size)
     if plan.total > MAX_RUN_ENCOUNTERS:
-        raise ArenaError(f"the run would fight {plan.total:,} encounters, more than the limit of "
-                         f"{MAX_RUN_ENCOUNTERS:,}; lower --n or the grid, or split the run")
+        raise ArenaError(
+            f"the run would fight {plan.total:,} encounters, more than the limit of "
+            f"{MAX_RUN_ENCOUNTERS:,}; lower --n or the grid, or split the run"
+        )
     return plan

@@ -83,7 +83,7 @@ class Equivalent(_Model):
     @field_validator("rules", mode="before")
     @classmethod
     def _as_tuple(cls, v: Any) -> Any:
-        return tuple(v) if isinstance(v, list) else v   # YAML gives a list; strict mode wants the tuple itself
+        return tuple(v) if isinstance(v, list) else v  # YAML gives a list; strict mode wants the tuple itself
 
     @field_validator("rules")
     @classmethod
@@ -144,8 +144,9 @@ class SuiteCheck(_Model):
     def _one_expectation(self) -> SuiteCheck:
         given = [k for k in ("win_rate", "equivalent", "better") if getattr(self, k) is not None]
         if len(given) != 1:
-            raise ValueError("give exactly one of win_rate, equivalent, better"
-                             + (f" (found {', '.join(given)})" if given else ""))
+            raise ValueError(
+                "give exactly one of win_rate, equivalent, better" + (f" (found {', '.join(given)})" if given else "")
+            )
         return self
 
     @property
@@ -190,26 +191,46 @@ def evaluate_win_rate(frame: Any, rules: str, low: float, high: float, scenario:
     wins, n = int((cell["winner"] == "party").sum()), len(cell)
     lo, hi = wilson(wins, n)
     rate = wins / n
-    return Verdict("", _scenario_name(cell), rules, n, f"{_fmt(rate)} (95% CI {_fmt(lo)}-{_fmt(hi)})",
-                   f"win rate in [{_fmt(low)}, {_fmt(high)}]", low <= rate <= high)
+    return Verdict(
+        "",
+        _scenario_name(cell),
+        rules,
+        n,
+        f"{_fmt(rate)} (95% CI {_fmt(lo)}-{_fmt(hi)})",
+        f"win rate in [{_fmt(low)}, {_fmt(high)}]",
+        low <= rate <= high,
+    )
 
 
-def evaluate_equivalent(frame: Any, a: str, b: str, margin: float, alpha: float = 0.05,
-                        scenario: str | None = None) -> Verdict:
+def evaluate_equivalent(
+    frame: Any, a: str, b: str, margin: float, alpha: float = 0.05, scenario: str | None = None
+) -> Verdict:
     wa, wb, paired = win_vectors(frame, a, b, scenario)
     p = equivalence(wa, wb, margin, paired)
     diff = wa.mean() - wb.mean()
-    return Verdict("", scenario or _only_scenario(frame), f"{a} vs {b}", min(len(wa), len(wb)),
-                   f"difference {100 * diff:+.1f} points, TOST p={p:.3g}" + (" (paired)" if paired else ""),
-                   f"|difference| < {100 * margin:g} points at alpha {alpha:g}", p < alpha)
+    return Verdict(
+        "",
+        scenario or _only_scenario(frame),
+        f"{a} vs {b}",
+        min(len(wa), len(wb)),
+        f"difference {100 * diff:+.1f} points, TOST p={p:.3g}" + (" (paired)" if paired else ""),
+        f"|difference| < {100 * margin:g} points at alpha {alpha:g}",
+        p < alpha,
+    )
 
 
 def evaluate_better(frame: Any, a: str, b: str, alpha: float = 0.05, scenario: str | None = None) -> Verdict:
     wa, wb, paired = win_vectors(frame, a, b, scenario)
     p = superiority(wa, wb, paired)
-    return Verdict("", scenario or _only_scenario(frame), f"{a} > {b}", min(len(wa), len(wb)),
-                   f"{_fmt(wa.mean())} vs {_fmt(wb.mean())}, one-sided p={p:.3g}" + (" (paired)" if paired else ""),
-                   f"{a} wins more often, at alpha {alpha:g}", p < alpha)
+    return Verdict(
+        "",
+        scenario or _only_scenario(frame),
+        f"{a} > {b}",
+        min(len(wa), len(wb)),
+        f"{_fmt(wa.mean())} vs {_fmt(wb.mean())}, one-sided p={p:.3g}" + (" (paired)" if paired else ""),
+        f"{a} wins more often, at alpha {alpha:g}",
+        p < alpha,
+    )
 
 
 def _only_scenario(frame: Any) -> str:
@@ -228,8 +249,9 @@ def _cell(frame: Any, rules: str, scenario: str | None) -> Any:
         raise ArenaError("the results hold several scenarios: name one")
     cell = frame[frame["rules"] == rules]
     if cell.empty:
-        raise ArenaError(f"rule set {rules!r} is not in the results (they have "
-                         f"{', '.join(sorted(frame['rules'].unique()))})")
+        raise ArenaError(
+            f"rule set {rules!r} is not in the results (they have {', '.join(sorted(frame['rules'].unique()))})"
+        )
     return cell
 
 
@@ -241,8 +263,9 @@ def assert_win_rate(results: Any, rules: str, low: float, high: float, *, scenar
     assert v.passed, f"{v.scenario} under {rules}: win rate {v.measured}, expected {v.expected}"
 
 
-def assert_equivalent(results: Any, a: str, b: str, margin: float, *, alpha: float = 0.05,
-                      scenario: str | None = None) -> None:
+def assert_equivalent(
+    results: Any, a: str, b: str, margin: float, *, alpha: float = 0.05, scenario: str | None = None
+) -> None:
     """Assert rule sets ``a`` and ``b`` have win rates within ``margin`` of each other (TOST at ``alpha``)."""
     v = evaluate_equivalent(results, a, b, margin, alpha, scenario)
     assert v.passed, f"{v.scenario}: {a} and {b} not shown equivalent: {v.measured}; expected {v.expected}"
@@ -263,9 +286,15 @@ def load_suite(path: str | os.PathLike) -> tuple[Suite, Any]:
     return validate(doc, Suite), doc
 
 
-def run_suite(path: str | os.PathLike, *, workers: int = 1, simulator: Any = None,
-              loader: Any = None, trust_policies: bool = False,
-              on_policy: Any = None) -> list[Verdict]:
+def run_suite(
+    path: str | os.PathLike,
+    *,
+    workers: int = 1,
+    simulator: Any = None,
+    loader: Any = None,
+    trust_policies: bool = False,
+    on_policy: Any = None,
+) -> list[Verdict]:
     """Run every check of the suite at ``path``; scenario files are relative to it.
 
     ``loader(path) -> list[Scenario]`` defaults to :func:`arena.study.scenario.load_scenarios` (with ``trust_policies``
@@ -293,13 +322,14 @@ def run_suite(path: str | os.PathLike, *, workers: int = 1, simulator: Any = Non
                 raise ArenaError(f"{field_at}: no such scenario file {check.file!r} (relative to the suite)")
             try:
                 files[file] = list(loader(file))
-            except ArenaError as err:       # the scenario file's own problem, with where the suite names it
+            except ArenaError as err:  # the scenario file's own problem, with where the suite names it
                 raise ArenaError(f"{field_at}: {err}") from None
             if not files[file]:
                 raise ArenaError(f"{field_at}: {check.file!r} holds no scenario")
         scenario = _pick(files[file], check, doc, i)
-        picked.append((check, scenario, check.n or suite.defaults.n, suite.defaults.seed
-                       if check.seed is None else check.seed))
+        picked.append(
+            (check, scenario, check.n or suite.defaults.n, suite.defaults.seed if check.seed is None else check.seed)
+        )
 
     runs: dict[tuple, set[str]] = {}
     first: dict[tuple, int] = {}
@@ -312,15 +342,16 @@ def run_suite(path: str | os.PathLike, *, workers: int = 1, simulator: Any = Non
         total += key[1] * len(keys)
         if total > MAX_RUN_ENCOUNTERS:
             i = first[key]
-            raise ArenaError(f"{doc.where(('checks', i))}: checks.{i}: the suite would fight more than "
-                             f"{MAX_RUN_ENCOUNTERS:,} encounters in all; lower n")
+            raise ArenaError(
+                f"{doc.where(('checks', i))}: checks.{i}: the suite would fight more than "
+                f"{MAX_RUN_ENCOUNTERS:,} encounters in all; lower n"
+            )
     frames: dict[tuple, Any] = {}
     verdicts = []
     for check, scenario, n, seed in picked:
         key = (id(scenario), n, seed)
         if key not in frames:
-            frames[key] = run(scenario, n=n, seed=seed, rules=sorted(runs[key]), workers=workers,
-                              simulator=simulator)
+            frames[key] = run(scenario, n=n, seed=seed, rules=sorted(runs[key]), workers=workers, simulator=simulator)
         frame = frames[key]
         if check.win_rate:
             v = evaluate_win_rate(frame, check.win_rate.rules, check.win_rate.min, check.win_rate.max)
@@ -346,11 +377,15 @@ def _pick(scenarios: list[Any], check: SuiteCheck, doc: Any, i: int) -> Any:
     if check.scenario is None:
         if len(scenarios) == 1:
             return scenarios[0]
-        raise ArenaError(f"{doc.where(('checks', i))}: checks.{i}: {check.file!r} holds {len(scenarios)} "
-                         f"scenarios; name one with scenario: ({', '.join(names[:10])}"
-                         f"{', ...' if len(names) > 10 else ''})")
+        raise ArenaError(
+            f"{doc.where(('checks', i))}: checks.{i}: {check.file!r} holds {len(scenarios)} "
+            f"scenarios; name one with scenario: ({', '.join(names[:10])}"
+            f"{', ...' if len(names) > 10 else ''})"
+        )
     for s in scenarios:
         if s.name == check.scenario:
             return s
-    raise ArenaError(f"{doc.where(('checks', i, 'scenario'))}: checks.{i}.scenario: "
-                     + nearest(check.scenario, names[:50], f"scenario in {check.file!r}:"))
+    raise ArenaError(
+        f"{doc.where(('checks', i, 'scenario'))}: checks.{i}.scenario: "
+        + nearest(check.scenario, names[:50], f"scenario in {check.file!r}:")
+    )

@@ -35,15 +35,25 @@ from arena.limits import MAX_FILE_BYTES, MAX_NAME_LENGTH
 from arena.study.analysis import SUMMARY_COLUMNS, check_complete, read_encounters, summarise
 
 TABLE_COLUMNS = {
-    "rules": "rule set", "n": "n", "win": "party wins (95% CI)", "draw_rate": "draws",
-    "rounds": "rounds: mean (median, most)", "hp_lost_mean": "party hp lost", "pc_deaths_mean": "PC deaths",
-    "monster_hit_rate": "monster hit rate", "lucky_damage_share": "lucky share of monster damage",
+    "rules": "rule set",
+    "n": "n",
+    "win": "party wins (95% CI)",
+    "draw_rate": "draws",
+    "rounds": "rounds: mean (median, most)",
+    "hp_lost_mean": "party hp lost",
+    "pc_deaths_mean": "PC deaths",
+    "monster_hit_rate": "monster hit rate",
+    "lucky_damage_share": "lucky share of monster damage",
     "note": "note",
 }
 CHANGE_COLUMNS = {
-    "rules": "rule set", "win": "party wins", "win_change": "win rate change, points (interval)",
-    "hp_change": "hp lost change, points (interval)", "rounds_change": "rounds change (interval)",
-    "verdict": "after Holm", "note": "note",
+    "rules": "rule set",
+    "win": "party wins",
+    "win_change": "win rate change, points (interval)",
+    "hp_change": "hp lost change, points (interval)",
+    "rounds_change": "rounds change (interval)",
+    "verdict": "after Holm",
+    "note": "note",
 }
 DEFAULT_BASELINE = "d20"
 ALPHA = 0.05
@@ -191,17 +201,22 @@ def table_rows(summary: pd.DataFrame, notes: dict[str, str] | None = None) -> li
     out = []
     for r in summary.itertuples(index=False):
         most = getattr(r, "rounds_max", float("nan"))
-        out.append({
-            "rules": str(r.rules), "n": f"{r.n:,}",
-            "win": f"{_pct(r.win_rate)} ({_pct(r.win_low)}-{_pct(r.win_high)})",
-            "draw_rate": _pct(r.draw_rate),
-            "rounds": f"{r.rounds_mean:.2f} ({r.rounds_median:g}, {most:g})" if not pd.isna(most)
-            else f"{r.rounds_mean:.2f} ({r.rounds_median:g})",
-            "hp_lost_mean": _pct(r.hp_lost_mean),
-            "pc_deaths_mean": "-" if pd.isna(r.pc_deaths_mean) else f"{r.pc_deaths_mean:.2f}",
-            "monster_hit_rate": _pct(r.monster_hit_rate), "lucky_damage_share": _pct(r.lucky_damage_share),
-            "note": notes.get(str(r.rules), ""),
-        })
+        out.append(
+            {
+                "rules": str(r.rules),
+                "n": f"{r.n:,}",
+                "win": f"{_pct(r.win_rate)} ({_pct(r.win_low)}-{_pct(r.win_high)})",
+                "draw_rate": _pct(r.draw_rate),
+                "rounds": f"{r.rounds_mean:.2f} ({r.rounds_median:g}, {most:g})"
+                if not pd.isna(most)
+                else f"{r.rounds_mean:.2f} ({r.rounds_median:g})",
+                "hp_lost_mean": _pct(r.hp_lost_mean),
+                "pc_deaths_mean": "-" if pd.isna(r.pc_deaths_mean) else f"{r.pc_deaths_mean:.2f}",
+                "monster_hit_rate": _pct(r.monster_hit_rate),
+                "lucky_damage_share": _pct(r.lucky_damage_share),
+                "note": notes.get(str(r.rules), ""),
+            }
+        )
     return out
 
 
@@ -236,8 +251,13 @@ def identical_twins(rows: pd.DataFrame) -> dict[str, str]:
     order = "index" if "index" in rows else None
     for key, cell in rows.groupby("rules", sort=False):
         cell = cell.sort_values(order) if order else cell
-        digest = hash((tuple(cell["winner"].astype(str)), cell["rounds"].to_numpy(float).tobytes(),
-                       cell["party_hp_lost"].to_numpy(float).tobytes()))
+        digest = hash(
+            (
+                tuple(cell["winner"].astype(str)),
+                cell["rounds"].to_numpy(float).tobytes(),
+                cell["party_hp_lost"].to_numpy(float).tobytes(),
+            )
+        )
         if digest in seen:
             twins[str(key)] = seen[digest]
         else:
@@ -245,12 +265,22 @@ def identical_twins(rows: pd.DataFrame) -> dict[str, str]:
     return twins
 
 
-def change_rows(changes: pd.DataFrame, summary: pd.DataFrame, baseline: str,
-                notes: dict[str, str]) -> list[dict[str, str]]:
+def change_rows(
+    changes: pd.DataFrame, summary: pd.DataFrame, baseline: str, notes: dict[str, str]
+) -> list[dict[str, str]]:
     """The sorted change table (largest win-rate gain first), as display strings; the baseline row first."""
     rate = dict(zip(summary["rules"].astype(str), summary["win_rate"], strict=True))
-    out = [{"rules": baseline, "win": _pct(rate.get(baseline, float("nan"))), "win_change": "baseline",
-            "hp_change": "", "rounds_change": "", "verdict": "", "note": notes.get(baseline, "")}]
+    out = [
+        {
+            "rules": baseline,
+            "win": _pct(rate.get(baseline, float("nan"))),
+            "win_change": "baseline",
+            "hp_change": "",
+            "rounds_change": "",
+            "verdict": "",
+            "note": notes.get(baseline, ""),
+        }
+    ]
     if changes.empty:
         return out
     by = {m: changes[changes["metric"] == m].set_index("rules") for m in ("win_rate", "hp_lost", "rounds")}
@@ -258,14 +288,17 @@ def change_rows(changes: pd.DataFrame, summary: pd.DataFrame, baseline: str,
     for key, w in win.iterrows():
         hp, rd = by["hp_lost"].loc[key], by["rounds"].loc[key]
         moved = [name for name, r in (("win", w), ("hp", hp), ("rounds", rd)) if r["significant"]]
-        out.append({
-            "rules": str(key), "win": _pct(rate.get(key, float("nan"))),
-            "win_change": f"{_points(w['diff'])} ({_points(w['low'])} to {_points(w['high'])})",
-            "hp_change": f"{_points(hp['diff'])} ({_points(hp['low'])} to {_points(hp['high'])})",
-            "rounds_change": f"{rd['diff']:+.2f} ({rd['low']:+.2f} to {rd['high']:+.2f})",
-            "verdict": ("significant: " + ", ".join(moved)) if moved else "no significant change",
-            "note": notes.get(str(key), ""),
-        })
+        out.append(
+            {
+                "rules": str(key),
+                "win": _pct(rate.get(key, float("nan"))),
+                "win_change": f"{_points(w['diff'])} ({_points(w['low'])} to {_points(w['high'])})",
+                "hp_change": f"{_points(hp['diff'])} ({_points(hp['low'])} to {_points(hp['high'])})",
+                "rounds_change": f"{rd['diff']:+.2f} ({rd['low']:+.2f} to {rd['high']:+.2f})",
+                "verdict": ("significant: " + ", ".join(moved)) if moved else "no significant change",
+                "note": notes.get(str(key), ""),
+            }
+        )
     return out
 
 
@@ -274,8 +307,7 @@ def win_rate_errors(summary: pd.DataFrame) -> np.ndarray:
     """The (2, k) error-bar lengths of the win rates: distances to the Wilson bounds, never negative (matplotlib
     refuses a negative one, and rounding can leave a bound a hair inside the estimate)."""
     rate = summary["win_rate"].to_numpy(dtype=float)
-    err = np.vstack([rate - summary["win_low"].to_numpy(dtype=float),
-                     summary["win_high"].to_numpy(dtype=float) - rate])
+    err = np.vstack([rate - summary["win_low"].to_numpy(dtype=float), summary["win_high"].to_numpy(dtype=float) - rate])
     return np.clip(np.nan_to_num(err, nan=0.0), 0.0, None)
 
 
@@ -312,8 +344,9 @@ def figure(path: Any, figsize: tuple[float, float], ncols: int = 1, **kwargs: An
             plt.close(fig)
 
 
-def data_limits(low: np.ndarray, high: np.ndarray, floor: float | None = None, ceiling: float | None = None,
-                least: float = 0.02) -> tuple[float, float]:
+def data_limits(
+    low: np.ndarray, high: np.ndarray, floor: float | None = None, ceiling: float | None = None, least: float = 0.02
+) -> tuple[float, float]:
     """Axis limits scaled to the data (the intervals' extent plus a margin), within ``floor``..``ceiling``."""
     values = np.concatenate([np.asarray(low, float), np.asarray(high, float)])
     values = values[np.isfinite(values)]
@@ -338,8 +371,14 @@ def plot_win_rates(summary: pd.DataFrame, path: Any, title: str) -> None:
     k = len(summary)
     with figure(path, (9, _height(k))) as (_fig, ax):
         y = np.arange(k)[::-1]
-        ax.errorbar(summary["win_rate"].to_numpy(dtype=float), y, xerr=win_rate_errors(summary), fmt="o",
-                    capsize=3, markersize=4)
+        ax.errorbar(
+            summary["win_rate"].to_numpy(dtype=float),
+            y,
+            xerr=win_rate_errors(summary),
+            fmt="o",
+            capsize=3,
+            markersize=4,
+        )
         ax.set_yticks(y, [plot_text(r) for r in summary["rules"].tolist()], fontsize=8)
         ax.set_xlim(*data_limits(summary["win_low"], summary["win_high"], 0.0, 1.0))
         ax.xaxis.set_major_formatter(_percent())
@@ -368,14 +407,12 @@ def plot_changes(changes: pd.DataFrame, path: Any, title: str, baseline: str) ->
         y = np.arange(k)
         for ax, part, label in ((axes[0], win, "party win rate"), (axes[1], hp, "party hit points lost")):
             diff = part["diff"].to_numpy(float)
-            err = np.clip(np.vstack([diff - part["low"].to_numpy(float), part["high"].to_numpy(float) - diff]),
-                          0, None)
+            err = np.clip(np.vstack([diff - part["low"].to_numpy(float), part["high"].to_numpy(float) - diff]), 0, None)
             sig = part["significant"].to_numpy(bool)
             ax.axvline(0, color="0.4", linewidth=1)
             ax.errorbar(diff, y, xerr=err, fmt="none", ecolor="0.35", capsize=2, linewidth=1)
             ax.scatter(diff[sig], y[sig], color="C3", zorder=3, s=18, label="significant (Holm)")
-            ax.scatter(diff[~sig], y[~sig], facecolor="white", edgecolor="C0", zorder=3, s=18,
-                       label="not significant")
+            ax.scatter(diff[~sig], y[~sig], facecolor="white", edgecolor="C0", zorder=3, s=18, label="not significant")
             ax.set_xlim(*data_limits(part["low"], part["high"], -1.0, 1.0, least=0.01))
             ax.xaxis.set_major_formatter(_percent(sign=True))
             ax.set_xlabel(f"change of {label}, points")
@@ -407,8 +444,16 @@ def grid_matrix(summary: pd.DataFrame, values: dict[str, float]) -> tuple[np.nda
     if len(rows) < 2 and len(cols) < 2:
         return None
     row_names = [GRID_ROWS[i][0] + ("+prad" if GRID_ROWS[i][1] else "") for i in rows]
-    col_names = ["\n".join([SHORT_MODIFIERS[GRID_COLUMNS[j][0]], "open" if GRID_COLUMNS[j][1] else "-",
-                            "called" if GRID_COLUMNS[j][2] else "-"]) for j in cols]
+    col_names = [
+        "\n".join(
+            [
+                SHORT_MODIFIERS[GRID_COLUMNS[j][0]],
+                "open" if GRID_COLUMNS[j][1] else "-",
+                "called" if GRID_COLUMNS[j][2] else "-",
+            ]
+        )
+        for j in cols
+    ]
     return matrix[np.ix_(rows, cols)], row_names, col_names
 
 
@@ -426,8 +471,15 @@ def plot_grid(matrix: np.ndarray, rows: list[str], cols: list[str], path: Any, t
         for i in range(len(rows)):
             for j in range(len(cols)):
                 if np.isfinite(points[i, j]):
-                    ax.text(j, i, f"{points[i, j]:+.1f}", ha="center", va="center", fontsize=7,
-                            color="white" if abs(points[i, j]) > 0.6 * bound else "black")
+                    ax.text(
+                        j,
+                        i,
+                        f"{points[i, j]:+.1f}",
+                        ha="center",
+                        va="center",
+                        fontsize=7,
+                        color="white" if abs(points[i, j]) > 0.6 * bound else "black",
+                    )
         ax.set_xticks(range(len(cols)), cols, fontsize=7)
         ax.set_yticks(range(len(rows)), rows, fontsize=8)
         ax.set_xlabel("modifiers / open-ended / called shots")
@@ -450,8 +502,9 @@ def plot_rounds(frame: pd.DataFrame, order: list[str], path: Any, title: str) ->
         shares[i] = counts / max(1, len(cell))
         means.append(cell.mean() if len(cell) else np.nan)
     with figure(path, (9, _height(len(order)))) as (fig, ax):
-        image = ax.imshow(100 * shares, cmap="Blues", aspect="auto", vmin=0,
-                          extent=(low - 0.5, top + 0.5, len(order) - 0.5, -0.5))
+        image = ax.imshow(
+            100 * shares, cmap="Blues", aspect="auto", vmin=0, extent=(low - 0.5, top + 0.5, len(order) - 0.5, -0.5)
+        )
         ax.plot(means, np.arange(len(order)), "|", color="C3", markersize=9, label="mean")
         ax.set_yticks(np.arange(len(order)), [plot_text(r) for r in order], fontsize=8)
         step = max(1, len(span) // 15)
@@ -470,8 +523,7 @@ def plot_hp_lost(frame: pd.DataFrame, order: list[str], path: Any, title: str) -
     for key in order:
         cell = frame.loc[frame["rules"] == key, "party_hp_lost"].to_numpy(dtype=float)
         m = float(cell.mean()) if len(cell) else np.nan
-        half = float(stats.sem(cell) * stats.t.ppf(0.975, len(cell) - 1)) if len(cell) > 1 and cell.std() > 0 \
-            else 0.0
+        half = float(stats.sem(cell) * stats.t.ppf(0.975, len(cell) - 1)) if len(cell) > 1 and cell.std() > 0 else 0.0
         means.append(m)
         lows.append(m - half)
         highs.append(m + half)
@@ -508,8 +560,10 @@ def _report_folder(results: Path, out: str | os.PathLike | None) -> Path:
         return output_folder(out, "report")
     folder = (results if results.is_dir() else results.parent) / "report"
     if folder.is_symlink():
-        raise ArenaError(f"{folder} is a symbolic link; a results folder's report must be a real folder (remove "
-                         "the link, or give --out)")
+        raise ArenaError(
+            f"{folder} is a symbolic link; a results folder's report must be a real folder (remove "
+            "the link, or give --out)"
+        )
     return output_folder(folder, "report")
 
 
@@ -531,8 +585,7 @@ def _party_text(party: Any) -> str:
     if party.get("file"):
         return f"from {printable(party['file'], limit=MAX_NAME_LENGTH)}"
     members = party.get("members") or []
-    names = [m.get("name") or (m.get("stat_block") or {}).get("name") if isinstance(m, dict) else m
-             for m in members]
+    names = [m.get("name") or (m.get("stat_block") or {}).get("name") if isinstance(m, dict) else m for m in members]
     return ", ".join(printable(n, limit=MAX_NAME_LENGTH) for n in names[:12]) or "-"
 
 
@@ -545,7 +598,7 @@ def _encounter_level(contents: dict) -> str:
 
         scenario = Scenario.model_validate(contents)
         d20, bell = scenario.encounter_level("d20"), scenario.encounter_level("3d6")
-    except Exception:                                    # a label on the page, never a reason to fail the report
+    except Exception:  # a label on the page, never a reason to fail the report
         return ""
     return format_cr(d20) + (f" (3d6: {format_cr(bell)})" if bell != d20 else "")
 
@@ -582,8 +635,13 @@ def commit_text(manifest: dict) -> str:
     return "not recorded (the run's code was not a git checkout)"
 
 
-def build_report(results: str | os.PathLike, out: str | os.PathLike | None = None, fmt: str = "md",
-                 baseline: str | None = None, alpha: float = ALPHA) -> Path:
+def build_report(
+    results: str | os.PathLike,
+    out: str | os.PathLike | None = None,
+    fmt: str = "md",
+    baseline: str | None = None,
+    alpha: float = ALPHA,
+) -> Path:
     """Write the report page (and, for markdown, its plots) into ``out`` (default ``RESULTS/report``); return
     the page's path. ``baseline``: the rule set every other is compared with (default standard d20)."""
     from arena.study.report_page import render
@@ -597,12 +655,14 @@ def build_report(results: str | os.PathLike, out: str | os.PathLike | None = Non
     summary["rounds_max"] = frame.groupby(["scenario", "rules"], sort=False)["rounds"].max().to_numpy(float)
     scenarios = list(dict.fromkeys(summary["scenario"].tolist()))
     if len(scenarios) > MAX_REPORT_SCENARIOS:
-        raise ArenaError(f"{results}: {len(scenarios):,} scenarios, more than one report shows "
-                         f"({MAX_REPORT_SCENARIOS})")
+        raise ArenaError(
+            f"{results}: {len(scenarios):,} scenarios, more than one report shows ({MAX_REPORT_SCENARIOS})"
+        )
     widest = int(summary.groupby("scenario", sort=False).size().max())
     if widest > MAX_REPORT_RULE_SETS:
-        raise ArenaError(f"{results}: a scenario with {widest:,} rule sets, more than one report shows "
-                         f"({MAX_REPORT_RULE_SETS})")
+        raise ArenaError(
+            f"{results}: a scenario with {widest:,} rule sets, more than one report shows ({MAX_REPORT_RULE_SETS})"
+        )
     if baseline is not None and baseline not in set(summary["rules"].astype(str)):
         have = ", ".join(list(dict.fromkeys(summary["rules"].astype(str)))[:12])
         raise ArenaError(f"--baseline {printable(baseline)!r} is not a rule set of the results (they have {have})")
@@ -612,25 +672,27 @@ def build_report(results: str | os.PathLike, out: str | os.PathLike | None = Non
     used: set[str] = set()
     sections = []
     with Staged(folder, "report") as stage:
+
         def picture(name: str, alt: str) -> tuple[dict[str, str], Any]:
             image = {"alt": alt, "src": name}
 
             def save(fig: Any) -> None:
                 if fmt == "md":
                     stage.figure(name, fig)
-                else:                                     # embedded: the page is one file
+                else:  # embedded: the page is one file
                     import base64
                     import io
 
                     buffer = io.BytesIO()
                     fig.savefig(buffer, format="png", dpi=100)
                     image["src"] = "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
+
             return image, save
 
         for scenario, cells in summary.groupby("scenario", sort=False):
             stem = _slug(str(scenario))
             stem_base, i = stem, 2
-            while stem in used:                  # two names, one slug: keep their plots apart
+            while stem in used:  # two names, one slug: keep their plots apart
                 stem, i = f"{stem_base}-{i}", i + 1
             used.add(stem)
             order = cells["rules"].astype(str).tolist()
@@ -646,8 +708,9 @@ def build_report(results: str | os.PathLike, out: str | os.PathLike | None = Non
                 plot_changes(changes, save, str(scenario), base_key)
                 images.append(("changes", image))
                 win = changes[changes["metric"] == "win_rate"]
-                grid = grid_matrix(cells, {**dict(zip(win["rules"].astype(str), win["diff"], strict=True)),
-                                           base_key: 0.0})
+                grid = grid_matrix(
+                    cells, {**dict(zip(win["rules"].astype(str), win["diff"], strict=True)), base_key: 0.0}
+                )
                 if grid is not None:
                     image, save = picture(f"{stem}-grid.png", "the variant grid: change of the party's win rate")
                     plot_grid(*grid, save, f"{scenario}: change of the party's win rate against {base_key}, points")
@@ -661,17 +724,36 @@ def build_report(results: str | os.PathLike, out: str | os.PathLike | None = Non
             image, save = picture(f"{stem}-hp-lost.png", "party hit points lost by rule set")
             plot_hp_lost(rows, order, save, f"{scenario}: party hit points lost")
             images.append(("hp", image))
-            sections.append({
-                "name": str(scenario), "facts": scenario_facts(manifest, str(scenario)), "baseline": base_key,
-                "changes": change_rows(changes, cells, base_key, notes) if base_key in order else [],
-                "rows": table_rows(cells, notes), "images": dict(images),
-                "unchanged": sorted(twins.items()),
-            })
+            sections.append(
+                {
+                    "name": str(scenario),
+                    "facts": scenario_facts(manifest, str(scenario)),
+                    "baseline": base_key,
+                    "changes": change_rows(changes, cells, base_key, notes) if base_key in order else [],
+                    "rows": table_rows(cells, notes),
+                    "images": dict(images),
+                    "unchanged": sorted(twins.items()),
+                }
+            )
         name = f"report.{fmt}"
-        stage.text(name, render(fmt, {
-            "results": str(results), "manifest": manifest, "commit": commit_text(manifest), "sections": sections,
-            "columns": TABLE_COLUMNS, "change_columns": CHANGE_COLUMNS, "alpha": alpha,
-            "seeds": _seeds(manifest)}, md_text, md_code))
+        stage.text(
+            name,
+            render(
+                fmt,
+                {
+                    "results": str(results),
+                    "manifest": manifest,
+                    "commit": commit_text(manifest),
+                    "sections": sections,
+                    "columns": TABLE_COLUMNS,
+                    "change_columns": CHANGE_COLUMNS,
+                    "alpha": alpha,
+                    "seeds": _seeds(manifest),
+                },
+                md_text,
+                md_code,
+            ),
+        )
         stage.commit()
     return folder / name
 
@@ -681,5 +763,6 @@ def _seeds(manifest: dict) -> str:
     if not isinstance(seeds, dict) or not seeds:
         return ""
     shown = list(seeds.items())[:MAX_REPORT_SCENARIOS]
-    return ", ".join(f"{printable(k, limit=MAX_NAME_LENGTH)} = {printable(v, limit=40)}" for k, v in shown) + \
-        (", ..." if len(seeds) > len(shown) else "")
+    return ", ".join(f"{printable(k, limit=MAX_NAME_LENGTH)} = {printable(v, limit=40)}" for k, v in shown) + (
+        ", ..." if len(seeds) > len(shown) else ""
+    )

@@ -179,8 +179,13 @@ MARKDOWN = """# d20 Arena report
 def _environment(fmt: str, md_text: Any, md_code: Any) -> Any:
     import jinja2
 
-    env = jinja2.Environment(autoescape=fmt == "html", undefined=jinja2.ChainableUndefined, keep_trailing_newline=True,
-                             trim_blocks=fmt == "html", lstrip_blocks=fmt == "html")
+    env = jinja2.Environment(
+        autoescape=fmt == "html",
+        undefined=jinja2.ChainableUndefined,
+        keep_trailing_newline=True,
+        trim_blocks=fmt == "html",
+        lstrip_blocks=fmt == "html",
+    )
     env.filters["t"] = lambda value, limit=1000: printable(value, limit=limit)
     env.filters["md"] = lambda value, limit=200: md_text(value, limit)
     env.filters["code"] = lambda value, limit=200: md_code(value, limit)

@@ -73,13 +73,24 @@ REPORT_RE = re.compile(r"^[A-Za-z0-9_.-]+\.(md|html|png|tmp)$")
 STUDY_CHUNK_RE = re.compile(r"^[0-9a-f]{40}\.parquet(\.tmp)?$")
 """The names of a study's chunk files (a digest of what they hold: :func:`chunk_name`)."""
 
-KINDS = {"run": "a results folder of `arena run`", "claims": "a study of `arena claims`",
-         "calibration": "a calibration of `arena calibrate`"}
+KINDS = {
+    "run": "a results folder of `arena run`",
+    "claims": "a study of `arena claims`",
+    "calibration": "a calibration of `arena calibrate`",
+}
 """What a folder can hold (:func:`folder_kind`), as an error message names it."""
 KIND_FILES = {
     "run": RUN_FILES,
-    "claims": ("manifest.json", "summary.csv", "claims.json", "calibration.csv", "effects.png", "delta-cr-maps.png",
-               "rule-fit.png", "claims.md"),
+    "claims": (
+        "manifest.json",
+        "summary.csv",
+        "claims.json",
+        "calibration.csv",
+        "effects.png",
+        "delta-cr-maps.png",
+        "rule-fit.png",
+        "claims.md",
+    ),
     "calibration": ("manifest.json", "calibration.csv", "delta-cr.png"),
 }
 """The files each command writes at the top of its folder (each also as a half-written ``.tmp``): all that its
@@ -137,15 +148,17 @@ def locked(folder: Path) -> Iterator[None]:
             handle.seek(0)
             holder = handle.read().strip()[:20]
             handle.close()
-            raise FolderInUse(f"{folder} is in use by another arena run{f' (process {holder})' if holder else ''}; "
-                              "wait for it to finish or stop it first") from None
+            raise FolderInUse(
+                f"{folder} is in use by another arena run{f' (process {holder})' if holder else ''}; "
+                "wait for it to finish or stop it first"
+            ) from None
         try:
             same = os.stat(path).st_ino == os.fstat(handle.fileno()).st_ino
         except FileNotFoundError:
             same = False
         if same:
             break
-        handle.close()                             # the file was removed by the run that held it: lock anew
+        handle.close()  # the file was removed by the run that held it: lock anew
     else:
         raise FolderInUse(f"{folder}: could not lock the results folder")
     try:
@@ -172,8 +185,9 @@ def refuse_links(folder: Path, names: tuple[str, ...] = ("chunks", *RUN_FILES, R
     for name in names:
         path = folder / name
         if path.is_symlink():
-            raise ArenaError(f"{path} is a symbolic link; a results folder's own files must be real files "
-                             "(remove the link)")
+            raise ArenaError(
+                f"{path} is a symbolic link; a results folder's own files must be real files (remove the link)"
+            )
 
 
 def remove_run_files(folder: Path) -> list[str]:
@@ -185,8 +199,10 @@ def remove_run_files(folder: Path) -> list[str]:
         for path in (folder / name, folder / (name + ".tmp")):
             if path.is_file():
                 path.unlink()
-    return [*_remove_own(folder / "chunks", lambda name: name == LEDGER_NAME or bool(CHUNK_RE.match(name))),
-            *_remove_own(folder / REPORT_FOLDER, lambda name: bool(REPORT_RE.match(name)))]
+    return [
+        *_remove_own(folder / "chunks", lambda name: name == LEDGER_NAME or bool(CHUNK_RE.match(name))),
+        *_remove_own(folder / REPORT_FOLDER, lambda name: bool(REPORT_RE.match(name))),
+    ]
 
 
 def _remove_own(inner: Path, ours: Callable[[str], bool]) -> list[str]:
@@ -201,7 +217,7 @@ def _remove_own(inner: Path, ours: Callable[[str], bool]) -> list[str]:
         else:
             left.append(str(entry))
     with contextlib.suppress(OSError):
-        inner.rmdir()                              # only if empty
+        inner.rmdir()  # only if empty
     return left
 
 
@@ -249,8 +265,9 @@ def folder_kind(folder: Path) -> str | None:
 
 def describe_kind(folder: Path, kind: str) -> str:
     """``FOLDER is <what> (<some of its files>)`` for an error message."""
-    mine = [n for n in dict.fromkeys((*KIND_FILES[kind], "encounters.parquet", "chunks"))
-            if os.path.lexists(folder / n)]
+    mine = [
+        n for n in dict.fromkeys((*KIND_FILES[kind], "encounters.parquet", "chunks")) if os.path.lexists(folder / n)
+    ]
     files = f" ({', '.join(mine[:3])}{' ...' if len(mine) > 3 else ''})" if mine else ""
     return f"{folder} is {KINDS[kind]}{files}"
 
@@ -259,8 +276,10 @@ def refuse_other_kind(folder: Path, kind: str) -> None:
     """Refuse a folder that holds another command's files: no flag of ``kind``'s command may touch them."""
     found = folder_kind(folder)
     if found is not None and found != kind:
-        raise ArenaError(f"{describe_kind(folder, found)}, not {KINDS[kind]}; its files are not this command's to "
-                         "replace or remove (choose another --out)")
+        raise ArenaError(
+            f"{describe_kind(folder, found)}, not {KINDS[kind]}; its files are not this command's to "
+            "replace or remove (choose another --out)"
+        )
 
 
 def remove_study_files(folder: Path, kind: str) -> list[str]:
@@ -295,8 +314,13 @@ class LedgerEntry:
     sha256: str
 
     def as_line(self) -> str:
-        return json.dumps({"file": self.file, "start": self.start, "stop": self.stop, "bytes": self.size,
-                           "sha256": self.sha256}, separators=(",", ":")) + "\n"
+        return (
+            json.dumps(
+                {"file": self.file, "start": self.start, "stop": self.stop, "bytes": self.size, "sha256": self.sha256},
+                separators=(",", ":"),
+            )
+            + "\n"
+        )
 
 
 def record_chunk(parts: Path, name: str, start: int, stop: int) -> LedgerEntry:
@@ -332,10 +356,11 @@ def read_ledger(parts: Path) -> dict[str, LedgerEntry]:
         for line in ledger:
             try:
                 raw = json.loads(line)
-                entry = LedgerEntry(str(raw["file"]), int(raw["start"]), int(raw["stop"]), int(raw["bytes"]),
-                                    str(raw["sha256"]))
+                entry = LedgerEntry(
+                    str(raw["file"]), int(raw["start"]), int(raw["stop"]), int(raw["bytes"]), str(raw["sha256"])
+                )
             except (ValueError, KeyError, TypeError, RecursionError):
-                continue                           # not a line this tool wrote: its chunk is fought again
+                continue  # not a line this tool wrote: its chunk is fought again
             entries[entry.file] = entry
     return entries
 
@@ -355,13 +380,14 @@ def verified_chunks(parts: Path, expected: dict[str, tuple[int, int]]) -> tuple[
             continue
         if name.endswith(".tmp") and CHUNK_RE.match(name):
             if entry.is_file() and not entry.is_symlink():
-                entry.unlink()                     # a write interrupted half-way: fought again
+                entry.unlink()  # a write interrupted half-way: fought again
             continue
         if name not in expected:
             continue
         if entry.is_symlink() or not entry.is_file():
-            raise ArenaError(f"{entry} is not a chunk file written by arena (a folder or a link); remove it and "
-                             "resume again")
+            raise ArenaError(
+                f"{entry} is not a chunk file written by arena (a folder or a link); remove it and resume again"
+            )
         problem = chunk_problem(entry, ledger.get(name), expected[name])
         if problem:
             notes.append(f"chunk {name}: {problem}; fighting it again")
@@ -408,9 +434,17 @@ def chunk_name(matchup: Any, rules: Any, seed: int, start: int, stop: int, keep:
     digest and its monster's stat block by content, the rule set, the run seed, the encounter range, the fields
     kept, the code), so a chunk is found again only by a request for exactly these fights."""
     monster = matchup.stat_block_digest() or _builtin_stat_block_digest(matchup.monster)
-    doc = {"v": 1, "code": code_fingerprint(), "matchup": matchup.digest(), "monster": monster,
-           "rules": rules.model_dump(mode="json"), "seed": int(seed), "start": int(start), "stop": int(stop),
-           "keep": list(keep)}
+    doc = {
+        "v": 1,
+        "code": code_fingerprint(),
+        "matchup": matchup.digest(),
+        "monster": monster,
+        "rules": rules.model_dump(mode="json"),
+        "seed": int(seed),
+        "start": int(start),
+        "stop": int(stop),
+        "keep": list(keep),
+    }
     text = json.dumps(doc, sort_keys=True, separators=(",", ":"), default=str)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:40] + ".parquet"
 
@@ -472,8 +506,9 @@ class StudyFolder:
             if not os.path.lexists(path):
                 continue
             if path.is_symlink() or not path.is_file():
-                raise ArenaError(f"{path} is not a chunk file written by arena (a folder or a link); remove it and "
-                                 "resume again")
+                raise ArenaError(
+                    f"{path} is not a chunk file written by arena (a folder or a link); remove it and resume again"
+                )
             try:
                 problem = chunk_problem(path, self.ledger.get(name), span)
                 if problem is None:
@@ -484,7 +519,7 @@ class StudyFolder:
                         out[name] = {c: table.column(c).to_numpy(zero_copy_only=False) for c in columns}
             except OSError as err:
                 raise ArenaError(f"{path}: cannot read the chunk ({os_problem(err)})") from None
-            except Exception:                      # written by arena and checksummed, yet unreadable: fight again
+            except Exception:  # written by arena and checksummed, yet unreadable: fight again
                 problem = "unreadable"
             if problem:
                 self.say(f"chunk {name}: {problem}; fighting it again")
@@ -512,14 +547,22 @@ class StudyFolder:
             os.replace(tmp, self.parts / name)
             self.ledger[name] = record_chunk(self.parts, name, start, stop)
         except OSError as err:
-            raise ArenaError(f"{err.filename or self.parts}: cannot write the study's chunks ({os_problem(err)}); "
-                             "finished chunks are kept, complete the study with --resume once this is mended"
-                             ) from None
+            raise ArenaError(
+                f"{err.filename or self.parts}: cannot write the study's chunks ({os_problem(err)}); "
+                "finished chunks are kept, complete the study with --resume once this is mended"
+            ) from None
 
     def final_manifest(self) -> dict:
         """What the study's manifest.json says once its files are written (the report adds its own fields)."""
-        return {"kind": self.kind, "format": STUDY_FORMAT, "status": "complete", "started": self.manifest["started"],
-                "finished": _now(), "settings": self.manifest["settings"], "code": self.manifest["code"]}
+        return {
+            "kind": self.kind,
+            "format": STUDY_FORMAT,
+            "status": "complete",
+            "started": self.manifest["started"],
+            "finished": _now(),
+            "settings": self.manifest["settings"],
+            "code": self.manifest["code"],
+        }
 
     @property
     def command(self) -> str:
@@ -573,8 +616,16 @@ def _deferred_signals() -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def open_study(folder: str | os.PathLike, kind: str, settings: dict, *, command: str, resume: bool = False,
-               force: bool = False, say: Callable[[str], None] | None = None) -> Iterator[StudyFolder]:
+def open_study(
+    folder: str | os.PathLike,
+    kind: str,
+    settings: dict,
+    *,
+    command: str,
+    resume: bool = False,
+    force: bool = False,
+    say: Callable[[str], None] | None = None,
+) -> Iterator[StudyFolder]:
     """Lock ``folder`` for a study of ``kind`` (``claims`` or ``calibration``) and yield it, prepared.
 
     ``settings``: what must be the same for ``--resume`` (sizes, seed, claim ids, monsters; never workers or the
@@ -589,18 +640,20 @@ def open_study(folder: str | os.PathLike, kind: str, settings: dict, *, command:
     if os.path.lexists(folder) and not folder.is_dir():
         raise ArenaError(f"{folder}: exists and is not a folder (choose another --out)")
     if folder.is_dir():
-        refuse_other_kind(folder, kind)            # before the lock file: another command's folder is not touched
+        refuse_other_kind(folder, kind)  # before the lock file: another command's folder is not touched
     with locked(folder):
         try:
             study = _prepare(folder, kind, _plain(settings), command, resume, force, say)
         except OSError as err:
-            raise ArenaError(f"{err.filename or folder}: cannot prepare the study's folder ({os_problem(err)})"
-                             ) from None
+            raise ArenaError(
+                f"{err.filename or folder}: cannot prepare the study's folder ({os_problem(err)})"
+            ) from None
         yield study
 
 
-def _prepare(folder: Path, kind: str, settings: dict, command: str, resume: bool, force: bool,
-             say: Callable[[str], None]) -> StudyFolder:
+def _prepare(
+    folder: Path, kind: str, settings: dict, command: str, resume: bool, force: bool, say: Callable[[str], None]
+) -> StudyFolder:
     refuse_links(folder, ("chunks", *KIND_FILES[kind]))
     old = None
     if any(entry.name != ".arena-lock" for entry in folder.iterdir()):
@@ -608,49 +661,70 @@ def _prepare(folder: Path, kind: str, settings: dict, command: str, resume: bool
         old = _existing(folder, kind, settings, resume, force, say)
     if old is not None and old.get("status") == "complete":
         return StudyFolder(folder, kind, old, say, complete=True)
-    parts = folder / "chunks"                       # made with the first chunk (a study may fight nothing)
-    for entry in parts.iterdir() if parts.is_dir() else ():   # chunks written half-way by an interrupted session
-        if entry.name.endswith(".tmp") and STUDY_CHUNK_RE.match(entry.name) and entry.is_file() \
-                and not entry.is_symlink():
+    parts = folder / "chunks"  # made with the first chunk (a study may fight nothing)
+    for entry in parts.iterdir() if parts.is_dir() else ():  # chunks written half-way by an interrupted session
+        if (
+            entry.name.endswith(".tmp")
+            and STUDY_CHUNK_RE.match(entry.name)
+            and entry.is_file()
+            and not entry.is_symlink()
+        ):
             entry.unlink()
-    manifest = {"kind": kind, "format": STUDY_FORMAT, "status": "running",
-                "command": (old or {}).get("command") or command,       # resumed: the command that started it
-                "settings": settings, "code": code_fingerprint(), "started": (old or {}).get("started") or _now()}
+    manifest = {
+        "kind": kind,
+        "format": STUDY_FORMAT,
+        "status": "running",
+        "command": (old or {}).get("command") or command,  # resumed: the command that started it
+        "settings": settings,
+        "code": code_fingerprint(),
+        "started": (old or {}).get("started") or _now(),
+    }
     _write_json_atomic(folder / "manifest.json", manifest)
     return StudyFolder(folder, kind, manifest, say, ledger=read_ledger(parts))
 
 
-def _existing(folder: Path, kind: str, settings: dict, resume: bool, force: bool,
-              say: Callable[[str], None]) -> dict | None:
+def _existing(
+    folder: Path, kind: str, settings: dict, resume: bool, force: bool, say: Callable[[str], None]
+) -> dict | None:
     """The manifest of the study of ``kind`` in ``folder`` to resume, or ``{"status": "complete", ...}`` for one
     complete already (``resume``); None: start afresh (the study's own files removed)."""
-    if folder_kind(folder) != kind:                # only files of the user's: nothing to resume or remove
+    if folder_kind(folder) != kind:  # only files of the user's: nothing to resume or remove
         return None
     doc = manifest_doc(folder)
     status = doc.get("status") if doc is not None else None
-    unfinished = status == "running" or _has_chunks(folder / "chunks")   # chunks: its files were not all written
-    if force or not (resume or unfinished):        # --force, or a complete study replaced by a new one
+    unfinished = status == "running" or _has_chunks(folder / "chunks")  # chunks: its files were not all written
+    if force or not (resume or unfinished):  # --force, or a complete study replaced by a new one
         left = remove_study_files(folder, kind)
         if left:
-            say(f"left {len(left)} file(s) in {folder / 'chunks'} that arena did not write: {', '.join(left[:3])}"
-                + (" ..." if len(left) > 3 else ""))
+            say(
+                f"left {len(left)} file(s) in {folder / 'chunks'} that arena did not write: {', '.join(left[:3])}"
+                + (" ..." if len(left) > 3 else "")
+            )
         return None
     what = KINDS[kind].removeprefix("a ")
     if not unfinished:
         return {**(doc or {}), "status": "complete"}
     if not resume:
-        raise ArenaError(f"{folder} holds an unfinished {what}: complete it with the same command and --resume, or "
-                         "start again with --force")
+        raise ArenaError(
+            f"{folder} holds an unfinished {what}: complete it with the same command and --resume, or "
+            "start again with --force"
+        )
     if doc is None or doc.get("kind") != kind:
-        raise ArenaError(f"{folder}: its manifest.json is missing or unreadable, so the study cannot be resumed "
-                         "(start again with --force)")
+        raise ArenaError(
+            f"{folder}: its manifest.json is missing or unreadable, so the study cannot be resumed "
+            "(start again with --force)"
+        )
     if _plain(doc.get("settings")) != settings:
-        raise ArenaError(f"{folder} was started with other settings ({_difference(doc.get('settings'), settings)}); "
-                         "--resume needs the same ones (or use --force to start again)")
+        raise ArenaError(
+            f"{folder} was started with other settings ({_difference(doc.get('settings'), settings)}); "
+            "--resume needs the same ones (or use --force to start again)"
+        )
     if doc.get("code") != code_fingerprint():
-        raise ArenaError(f"{folder} was started by another version of d20 Arena (code {str(doc.get('code'))[:12]}, "
-                         f"now {code_fingerprint()[:12]}); resuming would mix two engines in one study: use --force "
-                         "to start again")
+        raise ArenaError(
+            f"{folder} was started by another version of d20 Arena (code {str(doc.get('code'))[:12]}, "
+            f"now {code_fingerprint()[:12]}); resuming would mix two engines in one study: use --force "
+            "to start again"
+        )
     return doc
 
 

@@ -94,8 +94,9 @@ def validate_scenario(doc: YamlDoc, prefix: PathKey = ()) -> Scenario:
     return scenario
 
 
-def _policy_paths(scenario: Scenario, base_dir: Path, where: Where, trusted: bool,
-                  trusted_folders: Sequence[Path]) -> tuple[list[tuple[Path, str]], list[str]]:
+def _policy_paths(
+    scenario: Scenario, base_dir: Path, where: Where, trusted: bool, trusted_folders: Sequence[Path]
+) -> tuple[list[tuple[Path, str]], list[str]]:
     """The scenario's policy files (resolved path, as written) and the problems that stop them from running.
 
     A file runs only when the user says so: ``trusted`` (``--trust-policies``) for files in the scenario's own
@@ -117,22 +118,30 @@ def _policy_paths(scenario: Scenario, base_dir: Path, where: Where, trusted: boo
         in_trusted_folder = any(folder == path.parent or folder in path.parents for folder in trusted_folders)
         inside = base_dir == path.parent or base_dir in path.parents
         if not in_trusted_folder and not trusted:
-            problems.append(f"{field}: {shown!r} is Python code and runs only when you trust it: add "
-                            "--trust-policies (or list its folder under trusted_policy_folders in your config; "
-                            "docs/scenarios.md#your-own-policies)")
+            problems.append(
+                f"{field}: {shown!r} is Python code and runs only when you trust it: add "
+                "--trust-policies (or list its folder under trusted_policy_folders in your config; "
+                "docs/scenarios.md#your-own-policies)"
+            )
             continue
         if not in_trusted_folder and not inside:
-            problems.append(f"{field}: policy file {shown!r} is outside the scenario's folder; --trust-policies "
-                            "trusts only files in it: move the file there or list its folder under "
-                            "trusted_policy_folders in your config")
+            problems.append(
+                f"{field}: policy file {shown!r} is outside the scenario's folder; --trust-policies "
+                "trusts only files in it: move the file there or list its folder under "
+                "trusted_policy_folders in your config"
+            )
             continue
         files.append((path, shown))
     return files, problems
 
 
-def load_scenarios(path: str | os.PathLike, *, trust_policies: bool = False,
-                   on_policy: Callable[[list[str]], None] | None = None,
-                   bestiary: Sequence[str | os.PathLike] = ()) -> list[Scenario]:
+def load_scenarios(
+    path: str | os.PathLike,
+    *,
+    trust_policies: bool = False,
+    on_policy: Callable[[list[str]], None] | None = None,
+    bestiary: Sequence[str | os.PathLike] = (),
+) -> list[Scenario]:
     """Every scenario in a file (one mapping, or a top-level list), validated and resolved.
 
     ``bestiary``, ``party.file`` and ``policies`` paths are relative to the scenario file. All problems of the file are
@@ -150,12 +159,16 @@ def load_scenarios(path: str | os.PathLike, *, trust_policies: bool = False,
     doc = load_yaml(path)
     base_dir = Path(path).resolve().parent
     if isinstance(doc.data, dict) and "scenarios" in doc.data:
-        raise YamlValidationError([f"{doc.where(('scenarios',))}: scenarios: write the scenarios as a top-level "
-                                   "list (`- name: ...`), not under a `scenarios:` key"])
+        raise YamlValidationError(
+            [
+                f"{doc.where(('scenarios',))}: scenarios: write the scenarios as a top-level "
+                "list (`- name: ...`), not under a `scenarios:` key"
+            ]
+        )
     prefixes: list[PathKey] = [(i,) for i in range(len(doc.data))] if isinstance(doc.data, list) else [()]
     if not prefixes:
         raise YamlValidationError([f"{doc.where()}: the file holds an empty list: no scenarios"])
-    found: dict[PathKey, list[str]] = {prefix: [] for prefix in prefixes}   # problems, scenario by scenario
+    found: dict[PathKey, list[str]] = {prefix: [] for prefix in prefixes}  # problems, scenario by scenario
     validated: list[tuple[Scenario, PathKey]] = []
     seen: dict[str, str] = {}
     for prefix in prefixes:
@@ -164,8 +177,9 @@ def load_scenarios(path: str | os.PathLike, *, trust_policies: bool = False,
         if isinstance(name, str):
             where = doc.where((*prefix, "name"))
             if name in seen:
-                found[prefix].append(f"{where}: name: scenario {name[:MAX_NAME_LENGTH]!r} is defined twice (first "
-                                     f"at {seen[name]})")
+                found[prefix].append(
+                    f"{where}: name: scenario {name[:MAX_NAME_LENGTH]!r} is defined twice (first at {seen[name]})"
+                )
             seen.setdefault(name, where)
         try:
             validated.append((validate_scenario(doc, prefix), prefix))
@@ -193,12 +207,14 @@ def load_scenarios(path: str | os.PathLike, *, trust_policies: bool = False,
 
     if bestiary:
         extra = tuple(str(Path(p).resolve()) for p in bestiary)
-        validated = [(scenario.model_copy(update={"bestiary": (*scenario.bestiary, *extra)}), prefix)
-                     for scenario, prefix in validated]
+        validated = [
+            (scenario.model_copy(update={"bestiary": (*scenario.bestiary, *extra)}), prefix)
+            for scenario, prefix in validated
+        ]
     scenarios: list[Scenario] = []
     for scenario, prefix in validated:
         if scenario.policies and not loaded_policies:
-            continue                                # its names may come from files that have not run
+            continue  # its names may come from files that have not run
         try:
             scenario._resolve(base_dir, Where(doc, prefix))
         except YamlValidationError as err:
@@ -219,8 +235,10 @@ def pick(scenarios: Sequence[Scenario], name: str | None, source: str = "the fil
     if name is None:
         if len(scenarios) == 1:
             return scenarios[0]
-        raise ArenaError(f"{source} holds {len(scenarios)} scenarios; choose one with --scenario: "
-                         + ", ".join(s.name for s in scenarios))
+        raise ArenaError(
+            f"{source} holds {len(scenarios)} scenarios; choose one with --scenario: "
+            + ", ".join(s.name for s in scenarios)
+        )
     for scenario in scenarios:
         if scenario.name == name:
             return scenario
@@ -228,6 +246,16 @@ def pick(scenarios: Sequence[Scenario], name: str | None, source: str = "the fil
 
 
 __all__ = [
-    "MonsterGroup", "Party", "PartyMember", "Rules", "Scenario", "Tactics", "TacticsSpec",
-    "load_scenarios", "nearest", "party_die", "pick", "validate_scenario",
+    "MonsterGroup",
+    "Party",
+    "PartyMember",
+    "Rules",
+    "Scenario",
+    "Tactics",
+    "TacticsSpec",
+    "load_scenarios",
+    "nearest",
+    "party_die",
+    "pick",
+    "validate_scenario",
 ]

@@ -81,6 +81,7 @@ from arena.world.yamlio import (
 if TYPE_CHECKING:
     from arena.combat.engine import Encounter
 
+
 # --------------------------------------------------------------------------------------------- the scenario
 @dataclass(frozen=True)
 class _Resolved:
@@ -169,8 +170,10 @@ class Scenario(Frozen):
         names = {c.name for c in fighters}
         for name in self.tactics.creatures:
             if name not in names:
-                problems.append(f"{where(('tactics', 'creatures', name))}: "
-                                + nearest(name, sorted(names), "creature in this scenario"))
+                problems.append(
+                    f"{where(('tactics', 'creatures', name))}: "
+                    + nearest(name, sorted(names), "creature in this scenario")
+                )
         problems += self._foreign_policies(base_dir, where, fighters)
         if problems:
             raise YamlValidationError(problems)
@@ -182,9 +185,11 @@ class Scenario(Frozen):
 
         if not self.bestiary:
             return None
-        problems = [f"{where(('bestiary', i))}: no such file or folder {p!r} (relative to "
-                    f"{display_name(base_dir) or '.'})"
-                    for i, p in enumerate(self.bestiary) if not usable(base_dir / p, folder_ok=True)]
+        problems = [
+            f"{where(('bestiary', i))}: no such file or folder {p!r} (relative to {display_name(base_dir) or '.'})"
+            for i, p in enumerate(self.bestiary)
+            if not usable(base_dir / p, folder_ok=True)
+        ]
         if problems:
             raise YamlValidationError(problems)
         return load_bestiary([base_dir / p for p in self.bestiary])
@@ -199,8 +204,10 @@ class Scenario(Frozen):
             if group.stat_block is not None:
                 creature = group.stat_block
                 if parse_typical_name(creature.name.strip().lower()) is not None:
-                    problems.append(f"{where(('monsters', i, 'stat_block', 'name'))}: the name {creature.name!r} "
-                                    "is reserved for the typical monsters; name your stat block otherwise")
+                    problems.append(
+                        f"{where(('monsters', i, 'stat_block', 'name'))}: the name {creature.name!r} "
+                        "is reserved for the typical monsters; name your stat block otherwise"
+                    )
                     continue
             else:
                 try:
@@ -209,14 +216,14 @@ class Scenario(Frozen):
                     problems.append(f"{where(('monsters', i, 'name'))}: {err}")
                     continue
             if creature.side != "monster":
-                problems.append(f"{where(('monsters', i))}: {creature.name} is a PC (side: pc); "
-                                "put it in the party")
+                problems.append(f"{where(('monsters', i))}: {creature.name} is a PC (side: pc); put it in the party")
                 continue
             groups.append((creature, group.count))
         return groups
 
-    def _summons(self, book: dict | None, where: Where, fighters: list[Creature],
-                 problems: list[str]) -> dict[str, Creature]:
+    def _summons(
+        self, book: dict | None, where: Where, fighters: list[Creature], problems: list[str]
+    ) -> dict[str, Creature]:
         """The stat block of every creature a fighter summons, from the scenario's bestiary; a problem for a name
         it does not hold (the fight would otherwise find "nothing comes")."""
         from arena.world.bestiary import get_creature
@@ -236,8 +243,9 @@ class Scenario(Frozen):
                 problems.append(f"{where(at)}: {creature.name} summons {creature.summon.creature!r}: {err}")
         return out
 
-    def _named_party(self, base_dir: Path, book: dict | None, where: Where,
-                     problems: list[str]) -> list[Creature | tuple[str, int]] | None:
+    def _named_party(
+        self, base_dir: Path, book: dict | None, where: Where, problems: list[str]
+    ) -> list[Creature | tuple[str, int]] | None:
         """The party of a ``file`` or ``members`` (a generated PC as (class, level)); None for ``level``."""
         from arena.world.party import load_party
 
@@ -276,8 +284,10 @@ class Scenario(Frozen):
             problems.append(f"{where(('party', i, 'name'))}: {err}")
             return None
         if member.stat_block is not None and parse_typical_name(creature.name.strip().lower()) is not None:
-            problems.append(f"{where(('party', i, 'stat_block', 'name'))}: the name {creature.name!r} is "
-                            "reserved for the typical monsters; name your stat block otherwise")
+            problems.append(
+                f"{where(('party', i, 'stat_block', 'name'))}: the name {creature.name!r} is "
+                "reserved for the typical monsters; name your stat block otherwise"
+            )
             return None
         if creature.side != "pc":
             field = ("party", i) if member.stat_block is None else ("party", i, "stat_block", "side")
@@ -287,8 +297,10 @@ class Scenario(Frozen):
 
     def _used_policies(self, fighters: list[Creature]) -> list[tuple[PathKey, str | None]]:
         """Every policy name the scenario uses, with the field that names it."""
-        used = [(("tactics", side), spec.policy) for side, spec in (("party", self.tactics.party),
-                                                                     ("monsters", self.tactics.monsters))]
+        used = [
+            (("tactics", side), spec.policy)
+            for side, spec in (("party", self.tactics.party), ("monsters", self.tactics.monsters))
+        ]
         used += [(("tactics", "creatures", name), spec.policy) for name, spec in self.tactics.creatures.items()]
         used += [(("party",) if c.side == "pc" else ("monsters",), c.tactics) for c in fighters]
         return used
@@ -332,8 +344,10 @@ class Scenario(Frozen):
         for path, policy in self._used_policies(fighters):
             source = POLICY_SOURCES.get(policy)
             if source is not None and source not in own:
-                problem = (f"{where(path)}: policy {policy!r} comes from {Path(source).name}, which this scenario "
-                           "does not list under policies: (each worker loads only the files its scenario lists)")
+                problem = (
+                    f"{where(path)}: policy {policy!r} comes from {Path(source).name}, which this scenario "
+                    "does not list under policies: (each worker loads only the files its scenario lists)"
+                )
                 if problem not in problems:
                     problems.append(problem)
         return problems
@@ -344,8 +358,9 @@ class Scenario(Frozen):
         options = party_options(self.model)
         if resolved.party is None:
             return generate_party(self.party.level, party_die(die), **options)
-        return [m if isinstance(m, Creature) else build_character(*m, party_die(die), **options)
-                for m in resolved.party]
+        return [
+            m if isinstance(m, Creature) else build_character(*m, party_die(die), **options) for m in resolved.party
+        ]
 
     def with_model(self, model: ModelOptions) -> Scenario:
         """This scenario fought under ``model`` (the CLI's ``--model``): a copy, with nothing prepared yet."""
@@ -372,8 +387,10 @@ class Scenario(Frozen):
         for creature in [*self.party_members(die), *(c for c, _ in self.monster_groups())]:
             settings = self.tactics.settings_for(creature)
             if out.get(creature.name, settings) != settings:
-                raise ArenaError(f"{self._source or self.name}: the name {creature.name!r} is on both sides with "
-                                 "different tactics; tactics are keyed by name, so rename one")
+                raise ArenaError(
+                    f"{self._source or self.name}: the name {creature.name!r} is on both sides with "
+                    "different tactics; tactics are keyed by name, so rename one"
+                )
             out[creature.name] = settings
         return out
 
@@ -398,16 +415,21 @@ class Scenario(Frozen):
         """The engine's :class:`~arena.combat.engine.Encounter` for rule sets using ``die`` (cached per die)."""
         if die not in DIES:
             raise ArenaError(f"die must be one of {', '.join(DIES)}, not {die!r}")
-        self.load_policies()                      # also after a pickle: a worker's registry starts empty
+        self.load_policies()  # also after a pickle: a worker's registry starts empty
         if die not in self._encounters:
             from arena.combat.engine import prepare
 
             self._encounters[die] = prepare(
-                self.party_members(die), self.monster_groups(), round_cap=self.round_cap,
+                self.party_members(die),
+                self.monster_groups(),
+                round_cap=self.round_cap,
                 party_tactics=self.tactics.side_settings("pc"),
                 monster_tactics=self.tactics.side_settings("monster"),
                 creature_tactics=self.creature_tactics(die),
-                monsters_die_at_zero=self.monsters_die_at_zero, model=self.model, summons=self._resolved.summons)
+                monsters_die_at_zero=self.monsters_die_at_zero,
+                model=self.model,
+                summons=self._resolved.summons,
+            )
         return self._encounters[die]
 
     # -- challenge
@@ -434,14 +456,19 @@ class Scenario(Frozen):
         """
         doc: dict[str, Any] = {"scenario": self.model_dump(mode="json")}
         base_dir = self._resolved.base_dir
-        doc["policy_files"] = {p: hashlib.sha256((base_dir / p).read_bytes()).hexdigest()
-                               for p in self.policies if (base_dir / p).is_file()}
+        doc["policy_files"] = {
+            p: hashlib.sha256((base_dir / p).read_bytes()).hexdigest()
+            for p in self.policies
+            if (base_dir / p).is_file()
+        }
         doc["stat_blocks"] = {c.name: c.model_dump(mode="json") for c, _ in self.monster_groups()}
-        if self._resolved.summons:      # only where something summons, so other scenarios keep their digests
+        if self._resolved.summons:  # only where something summons, so other scenarios keep their digests
             doc["summoned"] = {name: c.model_dump(mode="json") for name, c in self._resolved.summons.items()}
         if self._resolved.party is not None:
-            doc["party"] = [m.model_dump(mode="json") if isinstance(m, Creature) else "-".join(map(str, m))
-                            for m in self._resolved.party]
+            doc["party"] = [
+                m.model_dump(mode="json") if isinstance(m, Creature) else "-".join(map(str, m))
+                for m in self._resolved.party
+            ]
         return json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
     def digest(self) -> str:
@@ -451,8 +478,11 @@ class Scenario(Frozen):
 
 def party_options(model: ModelOptions) -> dict:
     """The generated party's choices that the fight model names (hit points per level, domain spells, gear)."""
-    return {"hit_points": model.pc_hit_points, "domain_spells": model.domain_spells,
-            "legacy": frozenset(name for name in ("party-gear", "crossbow-reload") if not model.fixed(name))}
+    return {
+        "hit_points": model.pc_hit_points,
+        "domain_spells": model.domain_spells,
+        "legacy": frozenset(name for name in ("party-gear", "crossbow-reload") if not model.fixed(name)),
+    }
 
 
 def party_die(die: str) -> str:

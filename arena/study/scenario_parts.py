@@ -46,8 +46,9 @@ GROUP_TEXT_RE = re.compile(r"^(?P<name>[^:]+?)\s*(?::\s*(?P<count>[^:]*))?$")
 
 
 def _choice(what: str, choices: Sequence[str]) -> Any:
-    return Annotated[str, AfterValidator(one_of(what, choices)),
-                     WithJsonSchema({"type": "string", "enum": list(choices)})]
+    return Annotated[
+        str, AfterValidator(one_of(what, choices)), WithJsonSchema({"type": "string", "enum": list(choices)})
+    ]
 
 
 POLICY_FILES_LISTED: contextvars.ContextVar[bool] = contextvars.ContextVar("policy_files_listed", default=True)
@@ -59,16 +60,19 @@ def _policy_name(value: str) -> str:
     if value in POLICIES:
         return value
     if not POLICY_FILES_LISTED.get():
-        raise ValueError(nearest(value, sorted(POLICIES), "policy")
-                         + " (a policy of your own comes from a file listed under policies:)")
+        raise ValueError(
+            nearest(value, sorted(POLICIES), "policy")
+            + " (a policy of your own comes from a file listed under policies:)"
+        )
     if POLICY_NAME_RE.match(value):
         return value
-    raise ValueError(nearest(value, sorted(POLICIES), "policy") + "; a policy from a file is named with lower-case "
-                     "letters, digits, '-' and '_'")
+    raise ValueError(
+        nearest(value, sorted(POLICIES), "policy") + "; a policy from a file is named with lower-case "
+        "letters, digits, '-' and '_'"
+    )
 
 
-Policy = Annotated[str, AfterValidator(_policy_name),
-                   WithJsonSchema({"type": "string", "examples": sorted(POLICIES)})]
+Policy = Annotated[str, AfterValidator(_policy_name), WithJsonSchema({"type": "string", "examples": sorted(POLICIES)})]
 PressLuck = _choice("press_luck setting", PRESS_LUCK)
 CalledShot = _choice("called_shot setting", CALLED_SHOT)
 
@@ -129,8 +133,13 @@ class Tactics(Frozen):
     def side_settings(self, side: str) -> TacticsSettings:
         """A side's settings as given (press_luck and called_shot left out: ``when-better``)."""
         spec = self.party if side == "pc" else self.monsters
-        return TacticsSettings(**{"press_luck": DEFAULT_PRESS_LUCK, "called_shot": DEFAULT_CALLED_SHOT,
-                                  **spec.model_dump(exclude_none=True)})
+        return TacticsSettings(
+            **{
+                "press_luck": DEFAULT_PRESS_LUCK,
+                "called_shot": DEFAULT_CALLED_SHOT,
+                **spec.model_dump(exclude_none=True),
+            }
+        )
 
     def inert(self, creatures: list[Creature], rules: Any) -> list[str]:
         """Why ``rules`` fights exactly as a rule set without one of its variants, for these creatures: nobody
@@ -176,8 +185,10 @@ class _NamedOrInline(Frozen):
     @classmethod
     def _hint_inline(cls, data: Any) -> Any:
         if isinstance(data, dict) and "stat_block" not in data and {"hp", "ac", "type"} & set(data):
-            raise ValueError("an inline stat block goes under `stat_block:` (e.g. `- stat_block: {name: ..., "
-                             "hp: ...}`); `name:` alone names a creature from the bestiary")
+            raise ValueError(
+                "an inline stat block goes under `stat_block:` (e.g. `- stat_block: {name: ..., "
+                "hp: ...}`); `name:` alone names a creature from the bestiary"
+            )
         return data
 
     @model_validator(mode="after")
@@ -214,8 +225,10 @@ class Party(Frozen):
     def _exactly_one(self) -> Party:
         given = [k for k in ("level", "file", "members") if getattr(self, k) is not None]
         if len(given) != 1:
-            raise ValueError("give the party as `{level: L}`, `{file: party.yaml}` or a list of members"
-                             + (f" (not {' and '.join(given)} together)" if given else ""))
+            raise ValueError(
+                "give the party as `{level: L}`, `{file: party.yaml}` or a list of members"
+                + (f" (not {' and '.join(given)} together)" if given else "")
+            )
         return self
 
 
@@ -236,8 +249,9 @@ def _rule_key(key: str) -> str:
         raise ValueError(str(err)) from None
 
 
-RuleKey = Annotated[str, AfterValidator(_rule_key),
-                    Field(json_schema_extra={"examples": ["d20", "3d6+prad+luck+open"]})]
+RuleKey = Annotated[
+    str, AfterValidator(_rule_key), Field(json_schema_extra={"examples": ["d20", "3d6+prad+luck+open"]})
+]
 
 
 def rules_from_list(value: Any) -> Any:

@@ -48,11 +48,15 @@ class SequentialRule:
 
 def stage_seed(seed: int, stage: int) -> int:
     """The run seed of a stage (stage 0 is the run seed itself, so a one-stage study equals a fixed-size one)."""
-    return seed if stage == 0 else int(encounter_seed(seed, 1_000_000_007 + stage) % (2 ** 63))
+    return seed if stage == 0 else int(encounter_seed(seed, 1_000_000_007 + stage) % (2**63))
 
 
-def run_sequential(sample: Callable[[int, int], np.ndarray], interval: Callable[[np.ndarray, float],
-                   tuple[float, float, float]], rule: SequentialRule, seed: int = 0) -> dict:
+def run_sequential(
+    sample: Callable[[int, int], np.ndarray],
+    interval: Callable[[np.ndarray, float], tuple[float, float, float]],
+    rule: SequentialRule,
+    seed: int = 0,
+) -> dict:
     """Run one cell: ``sample(n, stage_seed)`` returns n new observations; ``interval(data, confidence)`` gives
     (estimate, low, high). Returns the estimate and interval at the stopping look, the look and the n used."""
     data: list[np.ndarray] = []

@@ -17,8 +17,13 @@ from arena.study.plan import KEY_COLUMNS, Chunk, Plan
 def arrow_schema(record: dict[str, str]) -> Any:
     import pyarrow as pa
 
-    types = {"int64": pa.int64(), "uint64": pa.uint64(), "float64": pa.float64(), "bool": pa.bool_(),
-             "string": pa.string()}
+    types = {
+        "int64": pa.int64(),
+        "uint64": pa.uint64(),
+        "float64": pa.float64(),
+        "bool": pa.bool_(),
+        "string": pa.string(),
+    }
     fields = [pa.field(name, types[kind]) for name, kind in KEY_COLUMNS.items()]
     fields += [pa.field(name, types[kind]) for name, kind in record.items() if name not in KEY_COLUMNS]
     return pa.schema(fields)
@@ -31,9 +36,15 @@ def chunk_table(plan: Plan, chunk: Chunk, columns: dict[str, np.ndarray], schema
     sp = plan.scenarios[chunk.scenario]
     rules = sp.rule_sets[chunk.rules]
     rows = chunk.size
-    constants = {"scenario": sp.name, "rules": rules.key, "die": rules.die,
-                 "players_roll_all": rules.players_roll_all, "modifiers": rules.modifiers,
-                 "open_ended": rules.open_ended, "called_shots": rules.called_shots}
+    constants = {
+        "scenario": sp.name,
+        "rules": rules.key,
+        "die": rules.die,
+        "players_roll_all": rules.players_roll_all,
+        "modifiers": rules.modifiers,
+        "open_ended": rules.open_ended,
+        "called_shots": rules.called_shots,
+    }
     arrays = []
     for f in schema:
         if f.name in constants:
@@ -55,8 +66,9 @@ def _read_chunk(path: Path, chunk: Chunk, schema: Any) -> Any:
     try:
         table = pq.read_table(path, schema=schema)
     except (pa.ArrowException, OSError) as err:
-        raise ArenaError(f"{path}: a damaged chunk ({str(err).splitlines()[0][:120]}); rerun with --resume to "
-                         "fight it again") from None
+        raise ArenaError(
+            f"{path}: a damaged chunk ({str(err).splitlines()[0][:120]}); rerun with --resume to fight it again"
+        ) from None
     index = table.column("index").to_numpy()
     if len(index) != chunk.size or (len(index) and (index[0] != chunk.start or index[-1] != chunk.stop - 1)):
         raise ArenaError(f"{path}: holds other encounters than its name says; rerun with --resume to fight it again")

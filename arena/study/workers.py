@@ -135,7 +135,7 @@ def _ask_kernel_for_parent_death(parent: int) -> None:
         signum = getattr(signal, PARENT_DEATH_SIGNAL)
         signal.signal(signum, gone)
         libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, int(signum), 0, 0, 0)      # 1 = PR_SET_PDEATHSIG
+        libc.prctl(1, int(signum), 0, 0, 0)  # 1 = PR_SET_PDEATHSIG
 
 
 def _worker_init(parent: int) -> None:
@@ -146,7 +146,7 @@ def _worker_init(parent: int) -> None:
         os._exit(1)
     _ask_kernel_for_parent_death(parent)
     _watch_parent(parent)
-    if os.getppid() != parent:                  # gone between the first look and the kernel's promise
+    if os.getppid() != parent:  # gone between the first look and the kernel's promise
         os._exit(1)
 
 
@@ -163,10 +163,12 @@ def run_chunk(task: Task, simulator: Any) -> tuple[Chunk, dict[str, np.ndarray]]
     for s in seeds:
         try:
             rows.append(fight(prepared, rules, s))
-        except PolicyError as err:               # a user's policy failed: this encounter is reported, not dropped
+        except PolicyError as err:  # a user's policy failed: this encounter is reported, not dropped
             index = chunk.start + len(rows)
-            raise PolicyError(f"encounter {index} (engine seed {s}) of scenario {printable(task.scenario.name)!r} "
-                              f"under {rules.key} failed: {err}") from None
+            raise PolicyError(
+                f"encounter {index} (engine seed {s}) of scenario {printable(task.scenario.name)!r} "
+                f"under {rules.key} failed: {err}"
+            ) from None
     columns: dict[str, np.ndarray] = {
         "index": np.arange(chunk.start, chunk.stop, dtype=np.int64),
         "seed": np.array(seeds, dtype=np.uint64),
@@ -217,7 +219,7 @@ def connect_cluster(address: str) -> Any:
         from dask.distributed import Client
     except ImportError:
         raise ArenaError("--cluster needs Dask: pip install 'd20-arena[dask]'") from None
-    try:          # fail fast: Client() would keep retrying a refused connection until its timeout
+    try:  # fail fast: Client() would keep retrying a refused connection until its timeout
         socket.create_connection((host, port), timeout=CONNECT_TIMEOUT).close()
     except OSError as err:
         raise ArenaError(f"cannot reach the Dask scheduler at {address} ({err.strerror or err})") from None
@@ -331,9 +333,16 @@ def _is_worker_death(err: BaseException) -> bool:
     return isinstance(err, BrokenProcessPool) or type(err).__name__ in ("TerminatedWorkerError", "KilledWorker")
 
 
-def execute(plan: Plan, chunks: Sequence[Chunk], sink: Callable[[Chunk, dict], None], *, workers: int = 1,
-            cluster: Any = None, simulator: Any = None,
-            on_event: Callable[[str], None] | None = None) -> None:
+def execute(
+    plan: Plan,
+    chunks: Sequence[Chunk],
+    sink: Callable[[Chunk, dict], None],
+    *,
+    workers: int = 1,
+    cluster: Any = None,
+    simulator: Any = None,
+    on_event: Callable[[str], None] | None = None,
+) -> None:
     """Fight ``chunks`` of ``plan`` and hand each finished one to ``sink(chunk, columns)`` (in any order).
 
     ``workers == 1`` runs in this process; more use joblib (loky processes); ``cluster`` a Dask scheduler
@@ -347,8 +356,15 @@ def execute(plan: Plan, chunks: Sequence[Chunk], sink: Callable[[Chunk, dict], N
         _execute(plan, left, sink, workers, client, simulator, say)
 
 
-def _execute(plan: Plan, left: list[Chunk], sink: Callable[[Chunk, dict], None], workers: int, client: Any,
-             simulator: Any, say: Callable[[str], None]) -> None:
+def _execute(
+    plan: Plan,
+    left: list[Chunk],
+    sink: Callable[[Chunk, dict], None],
+    workers: int,
+    client: Any,
+    simulator: Any,
+    say: Callable[[str], None],
+) -> None:
     """The retry loop of :func:`execute` (its client open)."""
     for attempt in range(MAX_RETRIES + 1):
         done: set[Chunk] = set()
@@ -360,7 +376,7 @@ def _execute(plan: Plan, left: list[Chunk], sink: Callable[[Chunk, dict], None],
                 results = (run_chunk(t, simulator) for t in _tasks(plan, left))
             else:
                 results = _joblib_results(_tasks(plan, left), simulator, workers)
-            with warnings.catch_warnings():      # joblib's count of the tasks an interrupt cancelled: not news
+            with warnings.catch_warnings():  # joblib's count of the tasks an interrupt cancelled: not news
                 warnings.filterwarnings("ignore", r".*tasks .*(cancelled|not used)", UserWarning)
                 try:
                     for chunk, columns in results:
@@ -376,6 +392,8 @@ def _execute(plan: Plan, left: list[Chunk], sink: Callable[[Chunk, dict], None],
                 raise
             left = [c for c in left if c not in done]
             if attempt == MAX_RETRIES:
-                raise WorkerDied(f"a worker died {MAX_RETRIES + 1} times ({type(err).__name__}); "
-                                 f"{len(left)} chunks unfinished, finished ones are kept") from None
+                raise WorkerDied(
+                    f"a worker died {MAX_RETRIES + 1} times ({type(err).__name__}); "
+                    f"{len(left)} chunks unfinished, finished ones are kept"
+                ) from None
             say(f"a worker died ({type(err).__name__}); rerunning its chunk ({len(left)} chunks left)")

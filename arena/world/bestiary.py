@@ -82,15 +82,18 @@ def _yaml_files_below(folder: Path) -> list[Path]:
     for root, dirs, files in os.walk(folder, onerror=unreadable):
         seen += len(dirs) + len(files)
         if seen > MAX_FOLDER_ENTRIES:
-            raise ArenaError(f"{_shown(folder)}: more than {MAX_FOLDER_ENTRIES:,} files and folders below it (the "
-                             "limit): name the folder that holds the stat blocks")
+            raise ArenaError(
+                f"{_shown(folder)}: more than {MAX_FOLDER_ENTRIES:,} files and folders below it (the "
+                "limit): name the folder that holds the stat blocks"
+            )
         for name in files:
             path = Path(root, name)
             if path.suffix in YAML_SUFFIXES and _is_regular(path):
                 found.append(path)
                 if len(found) > MAX_FILES_PER_FOLDER:
-                    raise ArenaError(f"{_shown(folder)}: more than {MAX_FILES_PER_FOLDER:,} YAML files (the limit "
-                                     "for one folder)")
+                    raise ArenaError(
+                        f"{_shown(folder)}: more than {MAX_FILES_PER_FOLDER:,} YAML files (the limit for one folder)"
+                    )
     return sorted(found)
 
 
@@ -106,7 +109,7 @@ def expand_paths(paths: Iterable[str | os.PathLike]) -> list[Path]:
             raise ArenaError(f"{_shown(p)}: no such file or folder") from None
         except OSError as err:
             raise ArenaError(f"{_shown(p)}: cannot read ({err.strerror})") from None
-        except ValueError:            # an embedded NUL
+        except ValueError:  # an embedded NUL
             raise ArenaError(f"{_shown(p)}: not a file name (it holds a NUL character)") from None
         if stat.S_ISDIR(mode):
             out.extend(_yaml_files_below(path))
@@ -127,10 +130,17 @@ def _warn(message: str) -> None:
         print(f"warning: {printable(message, limit=2000)}", file=sys.stderr)
 
 
-def _read(files: Iterable, builtin: bool, into: dict[str, Creature], origin: dict[str, str],
-          problems: list[str] | None, known_policies: Collection[str] | None = None,
-          summons: list[tuple[str, str]] | None = None, on_file: Callable[[], None] | None = None,
-          replaceable: set[str] | None = None) -> None:
+def _read(
+    files: Iterable,
+    builtin: bool,
+    into: dict[str, Creature],
+    origin: dict[str, str],
+    problems: list[str] | None,
+    known_policies: Collection[str] | None = None,
+    summons: list[tuple[str, str]] | None = None,
+    on_file: Callable[[], None] | None = None,
+    replaceable: set[str] | None = None,
+) -> None:
     """Load each file's creatures into ``into``; ``problems`` collects errors instead of raising. With
     ``known_policies``, a ``tactics`` name outside it is a problem too (at its line); ``summons`` collects what each
     creature summons (the name, and where it is written); ``on_file`` is called after each file (progress).
@@ -147,17 +157,21 @@ def _read(files: Iterable, builtin: bool, into: dict[str, Creature], origin: dic
                 where = doc.where((*path, "name"))
                 if key in into and replaceable is not None and key in replaceable:
                     replaceable.discard(key)
-                    _warn(f"{where}: {creature.name!r} replaces the built-in creature of that name "
-                          f"({origin[key]}) in this command")
+                    _warn(
+                        f"{where}: {creature.name!r} replaces the built-in creature of that name "
+                        f"({origin[key]}) in this command"
+                    )
                 elif key in into:
-                    raise ArenaError(f"{where}: duplicate creature name {creature.name!r} "
-                                     f"(also defined at {origin[key]})")
+                    raise ArenaError(
+                        f"{where}: duplicate creature name {creature.name!r} (also defined at {origin[key]})"
+                    )
                 if parse_typical_name(key) is not None:
                     raise ArenaError(f"{where}: the name {creature.name!r} is reserved for typical monsters")
                 if known_policies is not None and creature.tactics not in known_policies:
                     field = (*path, "tactics")
-                    raise ArenaError(f"{doc.where(field)}: tactics: "
-                                     + nearest(creature.tactics, sorted(known_policies), "policy"))
+                    raise ArenaError(
+                        f"{doc.where(field)}: tactics: " + nearest(creature.tactics, sorted(known_policies), "policy")
+                    )
                 into[key] = creature
                 origin[key] = where
                 if summons is not None and creature.summon is not None:
@@ -193,9 +207,11 @@ def load_bestiary(extra_paths: Iterable[str | os.PathLike] = ()) -> dict[str, Cr
     return into
 
 
-def check_files(paths: Iterable[str | os.PathLike] = (),
-                known_policies: Collection[str] | None = None,
-                on_file: Callable[[int], Callable[[], None]] | None = None) -> tuple[int, list[str]]:
+def check_files(
+    paths: Iterable[str | os.PathLike] = (),
+    known_policies: Collection[str] | None = None,
+    on_file: Callable[[int], Callable[[], None]] | None = None,
+) -> tuple[int, list[str]]:
     """Validate stat-block files without stopping at the first error: (creatures checked, problems).
 
     With no ``paths`` the built-in files are checked. Otherwise the given files and folders are, and a name
@@ -212,8 +228,7 @@ def check_files(paths: Iterable[str | os.PathLike] = (),
     summons: list[tuple[str, str]] = []
     if not paths:
         files = builtin_files()
-        _read(files, True, into, origin, problems, known_policies, summons,
-              on_file(len(files)) if on_file else None)
+        _read(files, True, into, origin, problems, known_policies, summons, on_file(len(files)) if on_file else None)
         return len(into), problems + unknown_summons(summons, into)
     builtin, builtin_origin = _builtin()
     into, origin = dict(builtin), dict(builtin_origin)
@@ -222,8 +237,17 @@ def check_files(paths: Iterable[str | os.PathLike] = (),
     except ArenaError as err:
         return 0, [str(err)]
     replaceable = set(builtin)
-    _read(files, False, into, origin, problems, known_policies, summons, on_file(len(files)) if on_file else None,
-          replaceable)
+    _read(
+        files,
+        False,
+        into,
+        origin,
+        problems,
+        known_policies,
+        summons,
+        on_file(len(files)) if on_file else None,
+        replaceable,
+    )
     replaced = len(builtin) - len(replaceable)
     return len(into) - len(builtin) + replaced, problems + unknown_summons(summons, into)
 
@@ -253,8 +277,9 @@ def get_creature(name: str, bestiary: dict[str, Creature] | None = None) -> Crea
     if not isinstance(name, str) or not name.strip():
         raise ArenaError("no creature name given; see `arena bestiary list`")
     if len(name) > MAX_NAME_LENGTH:
-        raise ArenaError(f"creature name {name[:40]!r}... is {len(name):,} characters long; names are at most "
-                         f"{MAX_NAME_LENGTH}")
+        raise ArenaError(
+            f"creature name {name[:40]!r}... is {len(name):,} characters long; names are at most {MAX_NAME_LENGTH}"
+        )
     key = normalise(name)
     book = bestiary if bestiary is not None else _builtin()[0]
     if key in book and not key.startswith(SRD_PREFIX):

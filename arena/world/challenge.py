@@ -41,7 +41,13 @@ from arena.errors import ArenaError
 # Every number taken from the documents appears once, here, next to its source.
 
 FRACTIONAL_CR_LADDER: tuple[Fraction, ...] = (
-    Fraction(1), Fraction(1, 2), Fraction(1, 3), Fraction(1, 4), Fraction(1, 6), Fraction(1, 8), Fraction(1, 10),
+    Fraction(1),
+    Fraction(1, 2),
+    Fraction(1, 3),
+    Fraction(1, 4),
+    Fraction(1, 6),
+    Fraction(1, 8),
+    Fraction(1, 10),
 )
 """The CRs below 1, top to bottom; each step down counts as CR - 1. Source: SRD 3.5 stat blocks (bat/toad 1/10 ...),
 SRD "CR equal to character level -2" for goblins (warrior 1 -> 1/3); PF CRB "1/2, 1/3, 1/4, 1/6, 1/8"."""
@@ -49,7 +55,13 @@ SRD "CR equal to character level -2" for goblins (warrior 1 -> 1/3); PF CRB "1/2
 ENCOUNTER_NUMBER_OFFSETS: tuple[tuple[int, int, int], ...] = (
     # (fewest creatures, most creatures, EL offset). Source: DMG 3.5 p.49 Table 3-1 "Encounter Numbers" via
     # reference dnd35_encounter_rules.yaml el_identical_creatures (confidence high for CR >= 2).
-    (1, 1, 0), (2, 2, 2), (3, 3, 3), (4, 4, 4), (5, 6, 5), (7, 9, 6), (10, 12, 7),
+    (1, 1, 0),
+    (2, 2, 2),
+    (3, 3, 3),
+    (4, 4, 4),
+    (5, 6, 5),
+    (7, 9, 6),
+    (10, 12, 7),
 )
 DOUBLING_EL_BONUS = 2
 """Doubling the number of identical creatures adds +2 to EL. Source: DMG 3.5 p.49 (reference, confidence high)."""
@@ -122,8 +134,10 @@ def parse_cr(value: str | int | Fraction) -> Fraction:
         raise ArenaError(f"challenge rating {value!r} is not a CR like '5' or '1/3'")
     if cr >= 1 and cr.denominator == 1:
         if cr > MAX_CR:
-            raise ArenaError(f"challenge rating {format_cr(cr) if cr < 10**15 else 'of over 15 digits'} is beyond "
-                             f"the limit of {MAX_CR}")
+            raise ArenaError(
+                f"challenge rating {format_cr(cr) if cr < 10**15 else 'of over 15 digits'} is beyond "
+                f"the limit of {MAX_CR}"
+            )
         return cr
     if cr in FRACTIONAL_CR_LADDER:
         return cr
@@ -197,7 +211,7 @@ def group_size_offset(count: int) -> int:
     """The EL offset for ``count`` identical creatures: the DMG table to 12, then +2 per doubling."""
     count = _check_count(count)
     doublings = 0
-    while count > ENCOUNTER_NUMBER_OFFSETS[-1][1]:      # halve (rounding up) until the table covers it
+    while count > ENCOUNTER_NUMBER_OFFSETS[-1][1]:  # halve (rounding up) until the table covers it
         count = -(-count // 2)
         doublings += 1
     for low, high, offset in ENCOUNTER_NUMBER_OFFSETS:
@@ -297,8 +311,9 @@ def _check_count(count: int) -> int:
     if isinstance(count, bool) or not isinstance(count, int) or count < 1:
         raise ArenaError(f"a creature count must be a whole number of 1 or more, not {str(count)[:20]}")
     if count > MAX_COUNT:
-        raise ArenaError(f"a creature count of {count if count < 10**15 else 'over 15 digits'} is beyond the limit "
-                         f"of {MAX_COUNT:,}")
+        raise ArenaError(
+            f"a creature count of {count if count < 10**15 else 'over 15 digits'} is beyond the limit of {MAX_COUNT:,}"
+        )
     return count
 
 

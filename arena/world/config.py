@@ -34,11 +34,13 @@ def config_path() -> Path:
     if explicit:
         path = Path(explicit).expanduser()
         if not path.is_absolute():
-            raise ArenaError(f"ARENA_CONFIG={explicit!r}: the settings file must be named by an absolute path (a "
-                             "relative one would depend on the folder a command runs in)")
+            raise ArenaError(
+                f"ARENA_CONFIG={explicit!r}: the settings file must be named by an absolute path (a "
+                "relative one would depend on the folder a command runs in)"
+            )
         return path
     base = os.environ.get("XDG_CONFIG_HOME", "")
-    if not Path(base).is_absolute():            # unset, empty or relative: ignored (XDG Base Directory spec)
+    if not Path(base).is_absolute():  # unset, empty or relative: ignored (XDG Base Directory spec)
         base = str(Path.home() / ".config")
     return Path(base).expanduser() / "d20-arena" / "config.yaml"
 
@@ -47,11 +49,13 @@ def _absolute_folder(entry: str) -> Path:
     """``entry`` expanded (``~``) if it names an absolute folder; a ValueError (the field's message) if not."""
     try:
         folder = Path(entry).expanduser()
-    except RuntimeError:                          # ~someone, an unknown user
+    except RuntimeError:  # ~someone, an unknown user
         raise ValueError(f"{entry!r}: no such user's home folder") from None
     if not entry.strip() or not folder.is_absolute():
-        raise ValueError(f"{entry!r} is a relative folder: trusted folders must be absolute (/path or ~/path), "
-                         "or trust would depend on the folder a command runs in")
+        raise ValueError(
+            f"{entry!r} is a relative folder: trusted folders must be absolute (/path or ~/path), "
+            "or trust would depend on the folder a command runs in"
+        )
     return folder
 
 

@@ -9,6 +9,7 @@ Conventions follow the SRD 3.5 stat block: ``attack`` holds the routines usable 
 ``full_attack`` the full-attack routines; each is a list of alternative routines (SRD "or"), each routine a
 list of attacks made together (SRD "and").
 """
+
 import builtins
 from fractions import Fraction
 from typing import Annotated, Any, Literal
@@ -80,8 +81,9 @@ class Attack(Frozen):
     """One kind of attack in a routine: ``2 claws +9 melee (1d6+6)`` is ``count=2, bonuses=[9]``."""
 
     name: Label
-    bonuses: Annotated[tuple[Modifier, ...], BeforeValidator(_one_or_many),
-                       Field(min_length=1, max_length=MAX_ITERATIVES)]
+    bonuses: Annotated[
+        tuple[Modifier, ...], BeforeValidator(_one_or_many), Field(min_length=1, max_length=MAX_ITERATIVES)
+    ]
     """Total attack bonus of each iterative attack, e.g. greatclub +16/+11 -> [16, 11]. A plain int is accepted."""
     count: Annotated[int, _int(1, MAX_ATTACK_COUNT)] = 1
     """How many of these attacks at each bonus (2 claws -> 2)."""
@@ -135,8 +137,10 @@ def _non_empty(routine: tuple[Attack, ...]) -> tuple[Attack, ...]:
         raise ValueError("an attack routine needs at least one attack")
     attacks = sum(a.attacks_per_routine for a in routine)
     if attacks > MAX_ATTACKS_PER_ROUTINE:
-        raise ValueError(f"the routine makes {attacks} attacks (count x bonuses, all entries together); the limit "
-                         f"is {MAX_ATTACKS_PER_ROUTINE}")
+        raise ValueError(
+            f"the routine makes {attacks} attacks (count x bonuses, all entries together); the limit "
+            f"is {MAX_ATTACKS_PER_ROUTINE}"
+        )
     return routine
 
 
@@ -547,11 +551,16 @@ def _parse_dr(value: Any) -> Any:
         if len(amount) > 9:
             raise ValueError(f"damage reduction {value[:40]!r}: the amount is beyond the limit of {MAX_AMOUNT}")
         if not rest:
-            raise ValueError(f"damage reduction {value[:40]!r} names nothing after '/': write 5/- for damage "
-                             "reduction that nothing overcomes, or 5/silver")
+            raise ValueError(
+                f"damage reduction {value[:40]!r} names nothing after '/': write 5/- for damage "
+                "reduction that nothing overcomes, or 5/silver"
+            )
         every = " and " in rest
-        overcome = [] if rest in ("-", "—") else [p.strip() for p in
-                                                  rest.replace(" or ", ",").replace(" and ", ",").split(",")]
+        overcome = (
+            []
+            if rest in ("-", "—")
+            else [p.strip() for p in rest.replace(" or ", ",").replace(" and ", ",").split(",")]
+        )
         return {"amount": int(amount), "overcome_by": overcome, **({"all_needed": True} if every else {})}
     return value
 
@@ -601,13 +610,13 @@ class Spellcasting(Frozen):
 
 # --------------------------------------------------------------------------------------------- called shots
 PART_AC_DEFAULTS: dict[str, int] = {
-    "hand": 4,    # "Hand (usually AC +4)"
-    "arm": 2,     # "Arm (usually AC +2)"
-    "head": 4,    # "Head (usually AC +4)"
-    "eye": 8,     # "One eye (usually AC +8)"
-    "ear": 8,     # "One ear (usually AC +8)"
+    "hand": 4,  # "Hand (usually AC +4)"
+    "arm": 2,  # "Arm (usually AC +2)"
+    "head": 4,  # "Head (usually AC +4)"
+    "eye": 8,  # "One eye (usually AC +8)"
+    "ear": 8,  # "One ear (usually AC +8)"
     "crotch": 6,  # "Crotch (usually AC +6)"
-    "foot": 2,    # "Foot/Leg/Wing/Tail (usually AC +2)"
+    "foot": 2,  # "Foot/Leg/Wing/Tail (usually AC +2)"
     "leg": 2,
     "wing": 2,
     "tail": 2,
@@ -631,8 +640,13 @@ def improved_ac_bonus(fraction: Fraction | float | str) -> int:
         raise ArenaError(f"body-part size {fraction!r} must be more than 0")
     if f > Fraction(1, 2):
         raise ArenaError(f"a body part of {f} of the creature's size is larger than half: it cannot be called")
-    for limit, bonus in ((Fraction(1, 32), 16), (Fraction(1, 16), 8), (Fraction(1, 8), 4), (Fraction(1, 4), 2),
-                         (Fraction(1, 2), 1)):
+    for limit, bonus in (
+        (Fraction(1, 32), 16),
+        (Fraction(1, 16), 8),
+        (Fraction(1, 8), 4),
+        (Fraction(1, 4), 2),
+        (Fraction(1, 2), 1),
+    ):
         if f < limit:
             return bonus
     return 0
@@ -658,23 +672,28 @@ class BodyPart(Frozen):
             except ArenaError as err:
                 raise ValueError(str(err)) from None
             if self.ac_bonus is not None and self.ac_bonus != bonus:
-                raise ValueError(f"ac_bonus {self.ac_bonus} contradicts size_fraction {self.size_fraction} "
-                                 f"(which gives +{bonus})")
+                raise ValueError(
+                    f"ac_bonus {self.ac_bonus} contradicts size_fraction {self.size_fraction} (which gives +{bonus})"
+                )
             object.__setattr__(self, "ac_bonus", bonus)
         elif self.ac_bonus is None:
             object.__setattr__(self, "ac_bonus", PART_AC_DEFAULTS[self.part])
         return self
 
 
-_HUMANOID_BODY = (("hand", 2), ("arm", 2), ("head", 1), ("eye", 2), ("ear", 2), ("crotch", 1), ("foot", 2),
-                  ("leg", 2))
+_HUMANOID_BODY = (("hand", 2), ("arm", 2), ("head", 1), ("eye", 2), ("ear", 2), ("crotch", 1), ("foot", 2), ("leg", 2))
 _QUADRUPED_BODY = (("head", 1), ("eye", 2), ("ear", 2), ("crotch", 1), ("foot", 4), ("leg", 4), ("tail", 1))
-_DRAGON_BODY = (("head", 1), ("eye", 2), ("ear", 2), ("crotch", 1), ("foot", 4), ("leg", 4), ("wing", 2),
-                ("tail", 1))
+_DRAGON_BODY = (("head", 1), ("eye", 2), ("ear", 2), ("crotch", 1), ("foot", 4), ("leg", 4), ("wing", 2), ("tail", 1))
 BODY_BY_TYPE: dict[str, tuple[tuple[str, int], ...]] = {
-    "humanoid": _HUMANOID_BODY, "giant": _HUMANOID_BODY, "monstrous humanoid": _HUMANOID_BODY,
-    "undead": _HUMANOID_BODY, "outsider": _HUMANOID_BODY, "fey": _HUMANOID_BODY, "construct": _HUMANOID_BODY,
-    "animal": _QUADRUPED_BODY, "magical beast": _QUADRUPED_BODY,
+    "humanoid": _HUMANOID_BODY,
+    "giant": _HUMANOID_BODY,
+    "monstrous humanoid": _HUMANOID_BODY,
+    "undead": _HUMANOID_BODY,
+    "outsider": _HUMANOID_BODY,
+    "fey": _HUMANOID_BODY,
+    "construct": _HUMANOID_BODY,
+    "animal": _QUADRUPED_BODY,
+    "magical beast": _QUADRUPED_BODY,
     "vermin": (("head", 1), ("eye", 2), ("leg", 6)),
     "dragon": _DRAGON_BODY,
     # oozes, plants, elementals, aberrations: no default parts ("an ooze almost never does" have arms);
@@ -880,8 +899,9 @@ class Creature(Frozen):
     spellcasting: Spellcasting | None = None
     body_parts: tuple[BodyPart, ...] | None = None
     """Called-shot targets; default from the creature type (:data:`BODY_BY_TYPE`)."""
-    tactics: Annotated[str, Field(strict=True, max_length=MAX_NAME_LENGTH),
-                       AfterValidator(policy_name)] = "focus-weakest"
+    tactics: Annotated[str, Field(strict=True, max_length=MAX_NAME_LENGTH), AfterValidator(policy_name)] = (
+        "focus-weakest"
+    )
     """Name of the default tactics policy (a policy of your own is checked once its file has run: see
     :mod:`arena.world.policy_names`)."""
     notes: Text = ""
@@ -904,14 +924,18 @@ class Creature(Frozen):
             object.__setattr__(self, "full_attack", self.attack)
         if self.rend is not None:
             needed = self.rend.hits_needed
-            if not any(sum(a.attacks_per_routine for a in routine if a.name == self.rend.attack) >= needed
-                       for routine in self.full_attack):
+            if not any(
+                sum(a.attacks_per_routine for a in routine if a.name == self.rend.attack) >= needed
+                for routine in self.full_attack
+            ):
                 raise ValueError(f"rend needs a full-attack routine with {needed} {self.rend.attack!r} attacks")
         if self.touch_ac > self.ac + 10 or self.flat_footed_ac > self.ac + 10:
             raise ValueError("touch_ac/flat_footed_ac look wrong (more than 10 above ac)")
         if self.import_status is not None and self.import_status != import_status_of(self.import_notes):
-            raise ValueError(f"import_status {self.import_status!r} contradicts import_notes (which give "
-                             f"{import_status_of(self.import_notes)!r})")
+            raise ValueError(
+                f"import_status {self.import_status!r} contradicts import_notes (which give "
+                f"{import_status_of(self.import_notes)!r})"
+            )
         return self
 
     # -- derived views

@@ -122,8 +122,26 @@ ABILITY_INCREASE_LEVELS = (4, 8, 12, 16, 20)
 WEALTH_BY_LEVEL: dict[int, int] = {
     # D&D 3.5 DMG Table 5-1 "Character Wealth by Level" (the figures; the table is not in the SRD). Level 1:
     # starting gear, not counted.
-    1: 0, 2: 900, 3: 2700, 4: 5400, 5: 9000, 6: 13000, 7: 19000, 8: 27000, 9: 36000, 10: 49000, 11: 66000,
-    12: 88000, 13: 110000, 14: 150000, 15: 200000, 16: 260000, 17: 340000, 18: 440000, 19: 580000, 20: 760000,
+    1: 0,
+    2: 900,
+    3: 2700,
+    4: 5400,
+    5: 9000,
+    6: 13000,
+    7: 19000,
+    8: 27000,
+    9: 36000,
+    10: 49000,
+    11: 66000,
+    12: 88000,
+    13: 110000,
+    14: 150000,
+    15: 200000,
+    16: 260000,
+    17: 340000,
+    18: 440000,
+    19: 580000,
+    20: 760000,
 }
 
 GEAR_SCHEDULE: dict[str, dict[int, int]] = {
@@ -142,8 +160,26 @@ GEAR_SCHEDULE: dict[str, dict[int, int]] = {
 }
 LEGACY_WEALTH_BY_LEVEL: dict[int, int] = {
     # legacy="party-gear": the PRD (Pathfinder CRB) Table 12-4 "Character Wealth by Level" planned against before.
-    1: 0, 2: 1000, 3: 3000, 4: 6000, 5: 10500, 6: 16000, 7: 23500, 8: 33000, 9: 46000, 10: 62000, 11: 82000,
-    12: 108000, 13: 140000, 14: 185000, 15: 240000, 16: 315000, 17: 410000, 18: 530000, 19: 685000, 20: 880000,
+    1: 0,
+    2: 1000,
+    3: 3000,
+    4: 6000,
+    5: 10500,
+    6: 16000,
+    7: 23500,
+    8: 33000,
+    9: 46000,
+    10: 62000,
+    11: 82000,
+    12: 108000,
+    13: 140000,
+    14: 185000,
+    15: 240000,
+    16: 315000,
+    17: 410000,
+    18: 530000,
+    19: 685000,
+    20: 880000,
 }
 LEGACY_GEAR_SCHEDULE: dict[str, dict[int, int]] = {
     # legacy="party-gear": the former plan (against LEGACY_WEALTH_BY_LEVEL, every neck power its own amulet).
@@ -164,8 +200,15 @@ its own amulet; ``crossbow-reload`` iterative attacks with the light crossbow.""
 
 SLOT_PRICE_PER_BONUS_SQUARED = {
     # SRD 3.5 magic item creation pricing (bonus squared x price); confidence medium-high (recalled SRD formulas).
-    "weapon": 2000, "armor": 1000, "bracers": 1000, "shield": 1000, "deflection": 2000, "natural": 2000,
-    "resistance": 1000, "key_ability": 1000, "con": 1000,
+    "weapon": 2000,
+    "armor": 1000,
+    "bracers": 1000,
+    "shield": 1000,
+    "deflection": 2000,
+    "natural": 2000,
+    "resistance": 1000,
+    "key_ability": 1000,
+    "con": 1000,
 }
 MASTERWORK_WEAPON_GP = 300
 MASTERWORK_ARMOR_GP = 150
@@ -176,11 +219,18 @@ more; the priciest power is the one paid at full price."""
 SCHEDULE_ITEM = {
     # GEAR_SCHEDULE key -> the worn item that gives it ("armor" is the suit's enhancement, weapons and shields are
     # held, not worn; "key_ability" is per class, KEY_ABILITY_ITEM).
-    "bracers": "bracers of armor", "deflection": "ring of protection", "natural": "amulet of natural armor",
-    "resistance": "cloak of resistance", "con": "amulet of health",
+    "bracers": "bracers of armor",
+    "deflection": "ring of protection",
+    "natural": "amulet of natural armor",
+    "resistance": "cloak of resistance",
+    "con": "amulet of health",
 }
-KEY_ABILITY_ITEM = {"fighter": "belt of giant strength", "cleric": "periapt of Wisdom", "rogue": "gloves of Dexterity",
-                    "wizard": "headband of intellect"}
+KEY_ABILITY_ITEM = {
+    "fighter": "belt of giant strength",
+    "cleric": "periapt of Wisdom",
+    "rogue": "gloves of Dexterity",
+    "wizard": "headband of intellect",
+}
 
 
 @dataclass(frozen=True)
@@ -277,17 +327,31 @@ MAIN_WEAPON = {"fighter": LONGSWORD, "cleric": MORNINGSTAR, "rogue": RAPIER, "wi
 SHIELD_USERS = ("fighter", "cleric")
 
 FEATS: dict[str, dict[int, tuple[str, ...]]] = {
-    "fighter": {1: ("Improved Initiative", "Weapon Focus (longsword)", "Power Attack"), 2: ("Dodge",),
-                3: ("Iron Will",), 4: ("Weapon Specialization (longsword)",), 6: ("Lightning Reflexes",),
-                8: ("Improved Critical (longsword)", "Greater Weapon Focus (longsword)"),
-                9: ("Great Fortitude",), 10: ("Toughness",),
-                12: ("Greater Weapon Specialization (longsword)",)},
-    "cleric": {1: ("Improved Initiative", "Toughness"), 3: ("Lightning Reflexes",),
-               6: ("Weapon Focus (morningstar)",)},
-    "rogue": {1: ("Weapon Finesse", "Improved Initiative"), 3: ("Weapon Focus (rapier)",), 6: ("Dodge",),
-              9: ("Iron Will",), 12: ("Toughness",)},
-    "wizard": {1: ("Improved Initiative", "Toughness", "Scribe Scroll"), 3: ("Spell Focus (evocation)",),
-               6: ("Greater Spell Focus (evocation)",), 9: ("Lightning Reflexes",)},
+    "fighter": {
+        1: ("Improved Initiative", "Weapon Focus (longsword)", "Power Attack"),
+        2: ("Dodge",),
+        3: ("Iron Will",),
+        4: ("Weapon Specialization (longsword)",),
+        6: ("Lightning Reflexes",),
+        8: ("Improved Critical (longsword)", "Greater Weapon Focus (longsword)"),
+        9: ("Great Fortitude",),
+        10: ("Toughness",),
+        12: ("Greater Weapon Specialization (longsword)",),
+    },
+    "cleric": {1: ("Improved Initiative", "Toughness"), 3: ("Lightning Reflexes",), 6: ("Weapon Focus (morningstar)",)},
+    "rogue": {
+        1: ("Weapon Finesse", "Improved Initiative"),
+        3: ("Weapon Focus (rapier)",),
+        6: ("Dodge",),
+        9: ("Iron Will",),
+        12: ("Toughness",),
+    },
+    "wizard": {
+        1: ("Improved Initiative", "Toughness", "Scribe Scroll"),
+        3: ("Spell Focus (evocation)",),
+        6: ("Greater Spell Focus (evocation)",),
+        9: ("Lightning Reflexes",),
+    },
 }
 NOT_MODELLED_FEATS = ("Power Attack", "Scribe Scroll")
 
@@ -314,10 +378,20 @@ CLERIC_ROTATION: dict[int, tuple[str, ...]] = {
 }
 DOMAINS = ("Luck", "Healing")
 DOMAIN_SPELLS: dict[str, dict[int, str]] = {
-    "d20": {1: "cure light wounds", 2: "cure moderate wounds", 3: "cure serious wounds", 4: "cure critical wounds",
-            5: "flame strike"},
-    "3d6": {1: "cure light wounds", 2: "cure moderate wounds", 3: "auspicious odds", 4: "cure critical wounds",
-            5: "mass auspicious odds"},
+    "d20": {
+        1: "cure light wounds",
+        2: "cure moderate wounds",
+        3: "cure serious wounds",
+        4: "cure critical wounds",
+        5: "flame strike",
+    },
+    "3d6": {
+        1: "cure light wounds",
+        2: "cure moderate wounds",
+        3: "auspicious odds",
+        4: "cure critical wounds",
+        5: "mass auspicious odds",
+    },
 }
 HIGHEST_SUPPORTED_SPELL_LEVEL = 5
 
@@ -426,7 +500,7 @@ def worn_items(cls: str, level: int, legacy: Iterable[str] = frozenset()) -> tup
         a_enh = scheduled("armor", level, schedule) or 0
         price = armor.price
         if a_enh:
-            price += (0 if armor.masterwork_included else MASTERWORK_ARMOR_GP)
+            price += 0 if armor.masterwork_included else MASTERWORK_ARMOR_GP
             price += SLOT_PRICE_PER_BONUS_SQUARED["armor"] * a_enh**2
         powers.setdefault(ITEM_SLOT[armor.name], []).append(Power(armor.name, a_enh, price))
     keys = ["bracers"] if cls == "wizard" else []
@@ -439,8 +513,9 @@ def worn_items(cls: str, level: int, legacy: Iterable[str] = frozenset()) -> tup
             powers.setdefault(ITEM_SLOT[item], []).append(Power(item, bonus, price))
     if "party-gear" in legacy:
         return tuple(WornItem(slot, (power,)) for slot in BODY_SLOTS for power in powers.get(slot, ()))
-    return tuple(WornItem(slot, tuple(sorted(powers[slot], key=lambda p: -p.price)))
-                 for slot in BODY_SLOTS if slot in powers)
+    return tuple(
+        WornItem(slot, tuple(sorted(powers[slot], key=lambda p: -p.price))) for slot in BODY_SLOTS if slot in powers
+    )
 
 
 def gear_cost(cls: str, level: int, legacy: Iterable[str] = frozenset()) -> int:
@@ -473,15 +548,23 @@ def _prepared(cls: str, level: int, key_mod: int, die: str, domain_spells: str) 
         spells = rotation[source_level]
         chosen = [spells[i % len(spells)] for i in range(slots)]
         if cls == "cleric":
-            chosen.insert(0, domain[spell_level] if spell_level in domain else
-                          CLERIC_ROTATION[HIGHEST_SUPPORTED_SPELL_LEVEL][0])
+            chosen.insert(
+                0, domain[spell_level] if spell_level in domain else CLERIC_ROTATION[HIGHEST_SUPPORTED_SPELL_LEVEL][0]
+            )
         if chosen:
             prepared[spell_level] = tuple(chosen)
     return prepared
 
 
-def build_character(cls: str, level: int, die: str = "d20", *, hit_points: str = "average",
-                    domain_spells: str = "by-die", legacy: Iterable[str] = frozenset()) -> Creature:
+def build_character(
+    cls: str,
+    level: int,
+    die: str = "d20",
+    *,
+    hit_points: str = "average",
+    domain_spells: str = "by-die",
+    legacy: Iterable[str] = frozenset(),
+) -> Creature:
     """One generated PC of class ``cls`` at ``level`` (see the module docstring for every assumption).
 
     ``hit_points`` is one of :data:`HIT_POINT_RULES` (per level after the first: the die's average, or the average
@@ -519,9 +602,13 @@ def build_character(cls: str, level: int, die: str = "d20", *, hit_points: str =
     spellcasting = None
     if cls in ("cleric", "wizard"):
         key = KEY_ABILITY[cls]
-        spellcasting = Spellcasting(caster_level=level, ability=key, casting_class=cls,
-                                    prepared=_prepared(cls, level, m[key], die, domain_spells),
-                                    domains=DOMAINS if cls == "cleric" else ())
+        spellcasting = Spellcasting(
+            caster_level=level,
+            ability=key,
+            casting_class=cls,
+            prepared=_prepared(cls, level, m[key], die, domain_spells),
+            domains=DOMAINS if cls == "cleric" else (),
+        )
 
     notes = _notes(cls, level, feats, legacy)
     return Creature(
@@ -555,8 +642,9 @@ def build_character(cls: str, level: int, die: str = "d20", *, hit_points: str =
     )
 
 
-def _armor_class(cls: str, level: int, m: dict[str, int], feats: tuple[str, ...],
-                 schedule: dict[str, dict[int, int]]) -> tuple[int, int, int, int]:
+def _armor_class(
+    cls: str, level: int, m: dict[str, int], feats: tuple[str, ...], schedule: dict[str, dict[int, int]]
+) -> tuple[int, int, int, int]:
     """AC, touch AC, flat-footed AC and speed from the class's armour schedule, shield, Dex, rings and feats."""
     armor = _piece(ARMOR_BY_LEVEL[cls], level)
     armor_bonus = 0
@@ -580,8 +668,15 @@ def _armor_class(cls: str, level: int, m: dict[str, int], feats: tuple[str, ...]
     return ac, touch, flat, speed
 
 
-def _attack_routines(cls: str, level: int, bab: int, m: dict[str, int], feats: tuple[str, ...],
-                    schedule: dict[str, dict[int, int]], one_crossbow_shot: bool = True) -> tuple:
+def _attack_routines(
+    cls: str,
+    level: int,
+    bab: int,
+    m: dict[str, int],
+    feats: tuple[str, ...],
+    schedule: dict[str, dict[int, int]],
+    one_crossbow_shot: bool = True,
+) -> tuple:
     """The standard-action and full-attack routines: the class's main weapon (with its enhancement) and a second
     one (the wizard's quarterstaff, everyone else's light crossbow). The light crossbow fires once a round
     (reloading it is a move action): one bonus in both routines."""
@@ -599,9 +694,11 @@ def _attack_routines(cls: str, level: int, bab: int, m: dict[str, int], feats: t
 def _notes(cls: str, level: int, feats: tuple[str, ...], legacy: frozenset[str]) -> list[str]:
     """What the generated PC's notes say: its assumptions, its gear's value, and what is not modelled."""
     table = "Pathfinder, the former plan" if "party-gear" in legacy else "3.5"
-    notes = [f"Generated {cls} {level} (human; assumptions in arena/world/party.py).",
-             f"Gear value {gear_cost(cls, level, legacy)} gp of {wealth_by_level(level, legacy)} gp wealth by level "
-             f"({table})."]
+    notes = [
+        f"Generated {cls} {level} (human; assumptions in arena/world/party.py).",
+        f"Gear value {gear_cost(cls, level, legacy)} gp of {wealth_by_level(level, legacy)} gp wealth by level "
+        f"({table}).",
+    ]
     if legacy:
         notes.append("Former behaviour (legacy): " + ", ".join(sorted(legacy)) + ".")
     worn = worn_items(cls, level, legacy)
@@ -611,23 +708,37 @@ def _notes(cls: str, level: int, feats: tuple[str, ...], legacy: frozenset[str])
     if unmodelled:
         notes.append("Feats not modelled: " + ", ".join(unmodelled) + ".")
     if cls == "rogue":
-        specials = ["evasion" if level >= 2 else "", "uncanny dodge" if level >= 4 else "",
-                    f"trap sense +{level // 3}" if level >= 3 else ""]
+        specials = [
+            "evasion" if level >= 2 else "",
+            "uncanny dodge" if level >= 4 else "",
+            f"trap sense +{level // 3}" if level >= 3 else "",
+        ]
         notes.append("Not modelled: trapfinding" + "".join(f", {s}" for s in specials if s) + ".")
     if cls == "cleric":
         notes.append("Domains Luck and Healing; turn undead not modelled.")
     return notes
 
 
-def _attack(weapon: Weapon, cls: str, bab: int, m: dict[str, int], feats: tuple[str, ...], to_hit_item: int,
-            dmg_item: int, level: int, one_crossbow_shot: bool = True) -> Attack:
+def _attack(
+    weapon: Weapon,
+    cls: str,
+    bab: int,
+    m: dict[str, int],
+    feats: tuple[str, ...],
+    to_hit_item: int,
+    dmg_item: int,
+    level: int,
+    one_crossbow_shot: bool = True,
+) -> Attack:
     ranged = weapon.kind == "ranged"
     finesse = "Weapon Finesse" in feats and weapon == RAPIER
     ability_hit = m["dex"] if ranged or finesse else m["str"]
-    focus = WEAPON_FOCUS * sum(f in feats for f in (f"Weapon Focus ({weapon.name})",
-                                                    f"Greater Weapon Focus ({weapon.name})"))
-    spec = WEAPON_SPECIALIZATION * sum(f in feats for f in (f"Weapon Specialization ({weapon.name})",
-                                                           f"Greater Weapon Specialization ({weapon.name})"))
+    focus = WEAPON_FOCUS * sum(
+        f in feats for f in (f"Weapon Focus ({weapon.name})", f"Greater Weapon Focus ({weapon.name})")
+    )
+    spec = WEAPON_SPECIALIZATION * sum(
+        f in feats for f in (f"Weapon Specialization ({weapon.name})", f"Greater Weapon Specialization ({weapon.name})")
+    )
     first = bab + ability_hit + to_hit_item + focus
     dmg_bonus = (0 if ranged else m["str"]) + dmg_item + spec
     damage = _signed(weapon.damage_die, dmg_bonus)
@@ -637,10 +748,17 @@ def _attack(weapon: Weapon, cls: str, bab: int, m: dict[str, int], feats: tuple[
     sneak = f"{(level + 1) // 2}d6" if cls == "rogue" else None
     # reloading a light crossbow is a move action (SRD 3.5; Rapid Reload is not taken): one shot a round
     bonuses = (first,) if weapon == LIGHT_CROSSBOW and one_crossbow_shot else iteratives(first, bab)
-    return Attack(name=weapon.name, bonuses=bonuses, damage=damage,
-                  damage_types=weapon.damage_types, threat=threat, multiplier=weapon.multiplier,
-                  kind="ranged" if ranged else "melee", sneak_attack=sneak,
-                  materials=("magic",) if to_hit_item >= 1 and dmg_item >= 1 else ())
+    return Attack(
+        name=weapon.name,
+        bonuses=bonuses,
+        damage=damage,
+        damage_types=weapon.damage_types,
+        threat=threat,
+        multiplier=weapon.multiplier,
+        kind="ranged" if ranged else "melee",
+        sneak_attack=sneak,
+        materials=("magic",) if to_hit_item >= 1 and dmg_item >= 1 else (),
+    )
 
 
 def _signed(dice: str, bonus: int) -> str:
@@ -648,13 +766,21 @@ def _signed(dice: str, bonus: int) -> str:
     return dice + (f"+{bonus}" if bonus > 0 else str(bonus) if bonus < 0 else "")
 
 
-def generate_party(level: int, die: str = "d20", *, hit_points: str = "average", domain_spells: str = "by-die",
-                   legacy: Iterable[str] = frozenset()) -> list[Creature]:
+def generate_party(
+    level: int,
+    die: str = "d20",
+    *,
+    hit_points: str = "average",
+    domain_spells: str = "by-die",
+    legacy: Iterable[str] = frozenset(),
+) -> list[Creature]:
     """The fighter, cleric, rogue and wizard of ``level`` (1-20); ``die`` ("d20" or "3d6") picks the Luck-domain
     spells that exist only under the bell curve (unless ``domain_spells="standard"``); ``hit_points`` as in
     :func:`build_character`, and ``legacy`` too."""
-    return [build_character(cls, level, die, hit_points=hit_points, domain_spells=domain_spells, legacy=legacy)
-            for cls in CLASSES]
+    return [
+        build_character(cls, level, die, hit_points=hit_points, domain_spells=domain_spells, legacy=legacy)
+        for cls in CLASSES
+    ]
 
 
 def load_party(path: Readable | os.PathLike | str) -> list[Creature]:

@@ -21,5 +21,7 @@ def policy_name(value: str) -> str:
     """``value`` if it is a built-in policy or could be one of your own; a ValueError naming the nearest otherwise."""
     if value in BUILT_IN_POLICIES or POLICY_NAME_RE.match(value):
         return value
-    raise ValueError(nearest(value, BUILT_IN_POLICIES, "policy") + "; a policy of your own is named with lower-case "
-                     "letters, digits, '-' and '_'")
+    raise ValueError(
+        nearest(value, BUILT_IN_POLICIES, "policy") + "; a policy of your own is named with lower-case "
+        "letters, digits, '-' and '_'"
+    )

@@ -9,8 +9,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-AREA_CAPS = {"burst-20": 6, "burst-10": 3, "cone-15": 3, "cone-30": 4, "cone-40": 4, "cone-60": 5, "line": 3,
-             "cylinder-10": 3, "cylinder-20": 6}
+AREA_CAPS = {
+    "burst-20": 6,
+    "burst-10": 3,
+    "cone-15": 3,
+    "cone-30": 4,
+    "cone-40": 4,
+    "cone-60": 5,
+    "line": 3,
+    "cylinder-10": 3,
+    "cylinder-20": 6,
+}
 """Most creatures an area can plausibly catch in a loose melee (one creature per 10-ft square)."""
 
 
@@ -50,16 +59,15 @@ MONSTER_SPELLS: tuple[Spell, ...] = (
     Spell("darkness", "zone", sr=False, school="evocation", rounds_per_level=100),
     Spell("fog cloud", "zone", sr=False, school="conjuration", rounds_per_level=100),
     Spell("obscuring mist", "zone", sr=False, school="conjuration", rounds_per_level=10),
-    Spell("charm person", "control", save="will", mind=True, school="enchantment", only="humanoid",
-          rounds_per_level=600),
+    Spell(
+        "charm person", "control", save="will", mind=True, school="enchantment", only="humanoid", rounds_per_level=600
+    ),
     Spell("charm monster", "control", save="will", mind=True, school="enchantment", rounds_per_level=14400),
     Spell("suggestion", "control", save="will", mind=True, school="enchantment", rounds_per_level=600),
     Spell("daze", "control", save="will", mind=True, school="enchantment", only="humanoid", max_hd=4),
     Spell("cause fear", "control", save="will", mind=True, school="necromancy", only="living", max_hd=5),
-    Spell("scare", "control", save="will", mind=True, school="necromancy", only="living", max_hd=5,
-          rounds_per_level=1),
-    Spell("hold monster", "control", save="will", mind=True, school="enchantment", only="living",
-          rounds_per_level=1),
+    Spell("scare", "control", save="will", mind=True, school="necromancy", only="living", max_hd=5, rounds_per_level=1),
+    Spell("hold monster", "control", save="will", mind=True, school="enchantment", only="living", rounds_per_level=1),
     Spell("deep slumber", "monster-area", "burst-10", "will", mind=True, school="enchantment", max_hd=10),
     Spell("ray of frost", "monster-ray", school="evocation", damage=_COLD),
     Spell("web", "monster-area", "burst-20", "ref", sr=False, school="conjuration", rounds_per_level=100),
@@ -88,28 +96,31 @@ decisions never look at them. ``rounds_per_level``: the duration (charm person a
 monster 1 day/level, scare, hold monster and lullaby 1 round/level (lullaby: concentration + 1 round/level),
 darkness, fog cloud and web 10 minutes/level, obscuring mist, invisibility and entangle 1 minute/level); daze
 lasts 1 round and cause fear 1d4 rounds whatever the level."""
-SPELLS: dict[str, Spell] = {s.name: s for s in (
-    Spell("magic missile", "single", school="evocation", damage=frozenset({"force"})),
-    Spell("sleep", "area", "burst-10", "will", mind=True, school="enchantment"),
-    Spell("color spray", "area", "cone-15", "will", mind=True, school="illusion"),
-    Spell("scorching ray", "single", school="evocation", damage=_FIRE),
-    Spell("hold person", "single", save="will", mind=True, school="enchantment"),
-    Spell("fireball", "area", "burst-20", "ref", school="evocation", damage=_FIRE),
-    Spell("lightning bolt", "area", "line", "ref", school="evocation", damage=frozenset({"electricity"})),
-    Spell("ice storm", "area", "cylinder-20", school="evocation", damage=frozenset({"bludgeoning", "cold"})),
-    Spell("cone of cold", "area", "cone-60", "ref", school="evocation", damage=_COLD),
-    Spell("flame strike", "area", "cylinder-10", "ref", school="evocation", damage=frozenset({"fire", "divine"})),
-    Spell("searing light", "single", school="evocation", damage=frozenset({"divine"})),
-    Spell("cure light wounds", "heal", sr=False, school="conjuration"),
-    Spell("cure moderate wounds", "heal", sr=False, school="conjuration"),
-    Spell("cure serious wounds", "heal", sr=False, school="conjuration"),
-    Spell("cure critical wounds", "heal", sr=False, school="conjuration"),
-    Spell("bless", "buff", sr=False, school="enchantment", reach="party", rounds_per_level=10),
-    Spell("shield of faith", "buff", sr=False, school="abjuration", reach="one", rounds_per_level=10),
-    Spell("auspicious odds", "buff", sr=False, school="divination", reach="one", rounds_per_level=10),
-    Spell("mass auspicious odds", "buff", sr=False, school="divination", reach="party", rounds_per_level=1),
-    *MONSTER_SPELLS,
-)}
+SPELLS: dict[str, Spell] = {
+    s.name: s
+    for s in (
+        Spell("magic missile", "single", school="evocation", damage=frozenset({"force"})),
+        Spell("sleep", "area", "burst-10", "will", mind=True, school="enchantment"),
+        Spell("color spray", "area", "cone-15", "will", mind=True, school="illusion"),
+        Spell("scorching ray", "single", school="evocation", damage=_FIRE),
+        Spell("hold person", "single", save="will", mind=True, school="enchantment"),
+        Spell("fireball", "area", "burst-20", "ref", school="evocation", damage=_FIRE),
+        Spell("lightning bolt", "area", "line", "ref", school="evocation", damage=frozenset({"electricity"})),
+        Spell("ice storm", "area", "cylinder-20", school="evocation", damage=frozenset({"bludgeoning", "cold"})),
+        Spell("cone of cold", "area", "cone-60", "ref", school="evocation", damage=_COLD),
+        Spell("flame strike", "area", "cylinder-10", "ref", school="evocation", damage=frozenset({"fire", "divine"})),
+        Spell("searing light", "single", school="evocation", damage=frozenset({"divine"})),
+        Spell("cure light wounds", "heal", sr=False, school="conjuration"),
+        Spell("cure moderate wounds", "heal", sr=False, school="conjuration"),
+        Spell("cure serious wounds", "heal", sr=False, school="conjuration"),
+        Spell("cure critical wounds", "heal", sr=False, school="conjuration"),
+        Spell("bless", "buff", sr=False, school="enchantment", reach="party", rounds_per_level=10),
+        Spell("shield of faith", "buff", sr=False, school="abjuration", reach="one", rounds_per_level=10),
+        Spell("auspicious odds", "buff", sr=False, school="divination", reach="one", rounds_per_level=10),
+        Spell("mass auspicious odds", "buff", sr=False, school="divination", reach="party", rounds_per_level=1),
+        *MONSTER_SPELLS,
+    )
+}
 """Schools and durations from the SRD 3.5 spell list; the bell-curve document's auspicious odds replaces
 protection from energy (1 minute/level, creature touched) and mass auspicious odds break enchantment (1
 round/level, one creature per three levels); it names no school, so divination (luck) is assumed: no feat of the

@@ -36,12 +36,24 @@ INDEX_VERSION = 1
 PREFIX = "srd/"
 
 HAND_WRITTEN: dict[str, str] = {
-    "goblin": "goblin-1st-level-warrior", "kobold": "kobold-1st-level-warrior", "orc": "orc-1st-level-warrior",
-    "hobgoblin": "hobgoblin-1st-level-warrior", "gnoll": "gnoll", "bugbear": "bugbear", "ogre": "ogre",
-    "troll": "troll", "wolf": "wolf", "dire-wolf": "dire-wolf", "human-warrior-skeleton": "human-warrior-skeleton",
-    "human-commoner-zombie": "human-commoner-zombie", "dire-rat": "dire-rat",
+    "goblin": "goblin-1st-level-warrior",
+    "kobold": "kobold-1st-level-warrior",
+    "orc": "orc-1st-level-warrior",
+    "hobgoblin": "hobgoblin-1st-level-warrior",
+    "gnoll": "gnoll",
+    "bugbear": "bugbear",
+    "ogre": "ogre",
+    "troll": "troll",
+    "wolf": "wolf",
+    "dire-wolf": "dire-wolf",
+    "human-warrior-skeleton": "human-warrior-skeleton",
+    "human-commoner-zombie": "human-commoner-zombie",
+    "dire-rat": "dire-rat",
     "dwarf-warrior": "dwarf-1st-level-warrior",
-    "owlbear": "owlbear", "minotaur": "minotaur", "hill-giant": "hill-giant", "young-red-dragon": "red-dragon-young",
+    "owlbear": "owlbear",
+    "minotaur": "minotaur",
+    "hill-giant": "hill-giant",
+    "young-red-dragon": "red-dragon-young",
     "adult-red-dragon": "red-dragon-adult",
 }
 """Hand-written built-in block -> the imported SRD block of the same creature."""
@@ -78,11 +90,24 @@ class IndexRow:
         return parse_cr(self.cr)
 
     def as_json(self) -> dict[str, Any]:
-        return {"name": self.name, "title": self.title, "cr": self.cr, "type": self.type, "subtypes":
-                list(self.subtypes), "size": self.size, "hp": self.hp, "ac": self.ac, "best_attack": self.best_attack,
-                "damage_per_round": self.damage_per_round, "save_dc": self.save_dc, "modelled": self.modelled,
-                "ignored": list(self.ignored), "import_status": self.import_status, "source": self.source,
-                "file": self.file}
+        return {
+            "name": self.name,
+            "title": self.title,
+            "cr": self.cr,
+            "type": self.type,
+            "subtypes": list(self.subtypes),
+            "size": self.size,
+            "hp": self.hp,
+            "ac": self.ac,
+            "best_attack": self.best_attack,
+            "damage_per_round": self.damage_per_round,
+            "save_dc": self.save_dc,
+            "modelled": self.modelled,
+            "ignored": list(self.ignored),
+            "import_status": self.import_status,
+            "source": self.source,
+            "file": self.file,
+        }
 
 
 # --------------------------------------------------------------------------------------------- numbers of a creature
@@ -95,8 +120,7 @@ def damage_per_round(c: Creature) -> float:
     damage"), each hit at least 1; energy riders included."""
     best = 0.0
     for routine in c.full_attack or c.attack:
-        total = sum(a.count * len(a.bonuses) * (max(1.0, _mean(a.damage)) + _mean(a.extra_damage))
-                    for a in routine)
+        total = sum(a.count * len(a.bonuses) * (max(1.0, _mean(a.damage)) + _mean(a.extra_damage)) for a in routine)
         best = max(best, total)
     return round(best, 1)
 
@@ -115,10 +139,24 @@ def save_dc(c: Creature) -> int | None:
 
 
 def row_of(c: Creature, file: str) -> IndexRow:
-    return IndexRow(name=c.name, title=c.display_name, cr=cr_text(c.cr), type=c.type, subtypes=tuple(c.subtypes),
-                    size=c.size, hp=c.hp, ac=c.ac, best_attack=best_attack(c), damage_per_round=damage_per_round(c),
-                    save_dc=save_dc(c), modelled=c.modelled, ignored=c.ignored_abilities,
-                    import_status=c.import_status or "clean", source=c.source.split(" (")[0], file=file)
+    return IndexRow(
+        name=c.name,
+        title=c.display_name,
+        cr=cr_text(c.cr),
+        type=c.type,
+        subtypes=tuple(c.subtypes),
+        size=c.size,
+        hp=c.hp,
+        ac=c.ac,
+        best_attack=best_attack(c),
+        damage_per_round=damage_per_round(c),
+        save_dc=save_dc(c),
+        modelled=c.modelled,
+        ignored=c.ignored_abilities,
+        import_status=c.import_status or "clean",
+        source=c.source.split(" (")[0],
+        file=file,
+    )
 
 
 # --------------------------------------------------------------------------------------------- the index file
@@ -129,8 +167,11 @@ def write_index(folder: Path) -> Path:
         creature = validate(load_yaml(path, f"bestiary/srd/{path.name}"), Creature)
         rows.append(row_of(creature, path.name).as_json())
     target = folder / INDEX_FILE
-    target.write_text(json.dumps({"version": INDEX_VERSION, "count": len(rows), "creatures": rows}, indent=1,
-                                 ensure_ascii=False) + "\n", encoding="utf-8")
+    target.write_text(
+        json.dumps({"version": INDEX_VERSION, "count": len(rows), "creatures": rows}, indent=1, ensure_ascii=False)
+        + "\n",
+        encoding="utf-8",
+    )
     return target
 
 
@@ -146,7 +187,7 @@ def _load_index() -> dict[str, IndexRow]:
     global _INDEX
     if _INDEX is None:
         file = root().joinpath(INDEX_FILE)
-        if not file.is_file():                  # an install without the SRD bestiary: the hand-written blocks only
+        if not file.is_file():  # an install without the SRD bestiary: the hand-written blocks only
             _INDEX = {}
             return _INDEX
         try:
@@ -174,7 +215,7 @@ def srd_key(name: str) -> str | None:
     """The imported creature's name for a lookup name (``srd/troll``, ``Red Dragon, Young``), or None."""
     key = "-".join(name.strip().lower().replace("_", " ").split())
     if key.startswith(PREFIX):
-        key = key[len(PREFIX):]
+        key = key[len(PREFIX) :]
     return key if key in _load_index() else None
 
 
@@ -213,8 +254,13 @@ def in_cr(cr: Fraction, bounds: tuple[Fraction | None, Fraction | None]) -> bool
     return (low is None or cr >= low) and (high is None or cr <= high)
 
 
-def select(rows: list[IndexRow], cr: str | None = None, type_: str | None = None, name: str | None = None,
-           modelled: str | None = None) -> list[IndexRow]:
+def select(
+    rows: list[IndexRow],
+    cr: str | None = None,
+    type_: str | None = None,
+    name: str | None = None,
+    modelled: str | None = None,
+) -> list[IndexRow]:
     bounds = parse_cr_range(cr) if cr else None
     want_type = " ".join(type_.lower().replace("-", " ").split()) if type_ else None
     needle = name.lower().strip() if name else None
@@ -277,10 +323,16 @@ def coverage(rows: list[IndexRow], band: tuple[Fraction | None, Fraction | None]
             if not remaining[n]:
                 del remaining[n]
         full += len(decided)
-        order.append({"ability": key, "decides": len(decided), "alone": alone.get(key, 0),
-                      "creatures_in_band": len(band_having.get(key, ())),
-                      "creatures": len(having.get(key, ())),
-                      "cumulative_full": round(full / len(in_band), 3) if in_band else 0.0})
+        order.append(
+            {
+                "ability": key,
+                "decides": len(decided),
+                "alone": alone.get(key, 0),
+                "creatures_in_band": len(band_having.get(key, ())),
+                "creatures": len(having.get(key, ())),
+                "cumulative_full": round(full / len(in_band), 3) if in_band else 0.0,
+            }
+        )
     by_cr: dict[str, dict[str, int]] = {}
     for r in sorted(rows, key=lambda r: r.cr_value):
         slot = by_cr.setdefault(r.cr, {"creatures": 0, "full": 0, "partial": 0})
@@ -288,13 +340,18 @@ def coverage(rows: list[IndexRow], band: tuple[Fraction | None, Fraction | None]
         slot[r.modelled] += 1
     band_full = sum(1 for r in in_band if r.modelled == "full")
     return {
-        "creatures": len(rows), "full": sum(1 for r in rows if r.modelled == "full"),
+        "creatures": len(rows),
+        "full": sum(1 for r in rows if r.modelled == "full"),
         "band": f"{cr_text(band[0]) if band[0] else ''}..{cr_text(band[1]) if band[1] else ''}",
-        "band_creatures": len(in_band), "band_full": band_full,
+        "band_creatures": len(in_band),
+        "band_full": band_full,
         "band_full_share": round(band_full / len(in_band), 3) if in_band else 0.0,
-        "order": order, "by_cr": by_cr,
-        "by_ability": {k: {"creatures": len(v), "creatures_in_band": len(band_having[k])}
-                       for k, v in sorted(having.items(), key=lambda kv: (-len(band_having[kv[0]]), kv[0]))},
+        "order": order,
+        "by_cr": by_cr,
+        "by_ability": {
+            k: {"creatures": len(v), "creatures_in_band": len(band_having[k])}
+            for k, v in sorted(having.items(), key=lambda kv: (-len(band_having[kv[0]]), kv[0]))
+        },
     }
 
 
@@ -325,14 +382,24 @@ def typical_against_srd(rows: list[IndexRow], typical_rows: list[Any]) -> list[d
         group = [r for r in rows if r.cr_value == cr]
         dcs = [r.save_dc for r in group if r.save_dc is not None]
         attacks = [r.best_attack for r in group if r.best_attack is not None]
-        out.append({
-            "cr": cr_text(cr), "srd_creatures": len(group), "full": sum(1 for r in group if r.modelled == "full"),
-            "typical_hp": t.hp, "srd_hp": median([r.hp for r in group]),
-            "typical_ac": t.ac, "srd_ac": median([r.ac for r in group]),
-            "typical_attack": t.high_attack, "srd_attack": median(attacks),
-            "typical_dpr": t.avg_damage_high, "srd_dpr": median([r.damage_per_round for r in group]),
-            "typical_dc": t.primary_dc, "srd_dc": median(dcs), "srd_with_dc": len(dcs),
-        })
+        out.append(
+            {
+                "cr": cr_text(cr),
+                "srd_creatures": len(group),
+                "full": sum(1 for r in group if r.modelled == "full"),
+                "typical_hp": t.hp,
+                "srd_hp": median([r.hp for r in group]),
+                "typical_ac": t.ac,
+                "srd_ac": median([r.ac for r in group]),
+                "typical_attack": t.high_attack,
+                "srd_attack": median(attacks),
+                "typical_dpr": t.avg_damage_high,
+                "srd_dpr": median([r.damage_per_round for r in group]),
+                "typical_dc": t.primary_dc,
+                "srd_dc": median(dcs),
+                "srd_with_dc": len(dcs),
+            }
+        )
     return out
 
 
@@ -340,4 +407,3 @@ def fmt(value: float | None) -> str:
     if value is None:
         return "-"
     return str(int(value)) if float(value).is_integer() else f"{value:.1f}"
-

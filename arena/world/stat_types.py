@@ -58,29 +58,78 @@ Size = Literal["fine", "diminutive", "tiny", "small", "medium", "large", "huge",
 SIZES: tuple[str, ...] = Size.__args__
 
 CreatureType = Literal[
-    "aberration", "animal", "construct", "dragon", "elemental", "fey", "giant", "humanoid", "magical beast",
-    "monstrous humanoid", "ooze", "outsider", "plant", "undead", "vermin",
+    "aberration",
+    "animal",
+    "construct",
+    "dragon",
+    "elemental",
+    "fey",
+    "giant",
+    "humanoid",
+    "magical beast",
+    "monstrous humanoid",
+    "ooze",
+    "outsider",
+    "plant",
+    "undead",
+    "vermin",
 ]
 """The 3.5 SRD creature types."""
 
 DamageType = Literal[
-    "slashing", "piercing", "bludgeoning", "fire", "cold", "acid", "electricity", "sonic", "force",
-    "negative", "positive",
+    "slashing",
+    "piercing",
+    "bludgeoning",
+    "fire",
+    "cold",
+    "acid",
+    "electricity",
+    "sonic",
+    "force",
+    "negative",
+    "positive",
 ]
 DAMAGE_TYPES: tuple[str, ...] = DamageType.__args__
 EnergyType = Literal["fire", "cold", "acid", "electricity", "sonic"]
 
 Effect = Literal[
-    "critical hits", "sneak attack", "mind-affecting", "sleep", "paralysis", "poison", "stunning", "disease",
-    "death effects", "necromancy", "nonlethal damage", "ability damage", "ability drain", "energy drain",
-    "fatigue", "exhaustion", "polymorph", "flanking", "fortitude effects", "maze",
+    "critical hits",
+    "sneak attack",
+    "mind-affecting",
+    "sleep",
+    "paralysis",
+    "poison",
+    "stunning",
+    "disease",
+    "death effects",
+    "necromancy",
+    "nonlethal damage",
+    "ability damage",
+    "ability drain",
+    "energy drain",
+    "fatigue",
+    "exhaustion",
+    "polymorph",
+    "flanking",
+    "fortitude effects",
+    "maze",
 ]
 """Things a creature can be immune to besides damage types (closed set so that typos are caught)."""
 Immunity = DamageType | Effect
 
 DrOvercome = Literal[
-    "bludgeoning", "piercing", "slashing", "magic", "silver", "cold iron", "adamantine", "good", "evil",
-    "lawful", "chaotic", "epic",
+    "bludgeoning",
+    "piercing",
+    "slashing",
+    "magic",
+    "silver",
+    "cold iron",
+    "adamantine",
+    "good",
+    "evil",
+    "lawful",
+    "chaotic",
+    "epic",
 ]
 """What can bypass damage reduction (SRD: DR x/silver, x/magic, x/bludgeoning, ...)."""
 
@@ -94,29 +143,71 @@ TYPE_IMMUNITIES: dict[str, frozenset[str]] = {
     # disease and death effects; not subject to critical hits, nonlethal damage, ability drain or energy drain;
     # immune to damage to its physical ability scores, fatigue and exhaustion; immune to any effect that
     # requires a Fortitude save (unless it also works on objects or is harmless).
-    "undead": frozenset({
-        "mind-affecting", "poison", "sleep", "paralysis", "stunning", "disease", "death effects",
-        "critical hits", "nonlethal damage", "ability drain", "energy drain", "ability damage", "fatigue",
-        "exhaustion", "fortitude effects", "sneak attack",
-    }),
+    "undead": frozenset(
+        {
+            "mind-affecting",
+            "poison",
+            "sleep",
+            "paralysis",
+            "stunning",
+            "disease",
+            "death effects",
+            "critical hits",
+            "nonlethal damage",
+            "ability drain",
+            "energy drain",
+            "ability damage",
+            "fatigue",
+            "exhaustion",
+            "fortitude effects",
+            "sneak attack",
+        }
+    ),
     # SRD 3.5 "Construct Traits": mind-affecting effects, poison, sleep, paralysis, stunning, disease, death
     # effects, necromancy effects; not subject to critical hits, nonlethal damage, ability damage, ability
     # drain, fatigue, exhaustion, energy drain; Fortitude-save effects (unless they work on objects).
-    "construct": frozenset({
-        "mind-affecting", "poison", "sleep", "paralysis", "stunning", "disease", "death effects", "necromancy",
-        "critical hits", "nonlethal damage", "ability damage", "ability drain", "fatigue", "exhaustion",
-        "energy drain", "fortitude effects", "sneak attack",
-    }),
+    "construct": frozenset(
+        {
+            "mind-affecting",
+            "poison",
+            "sleep",
+            "paralysis",
+            "stunning",
+            "disease",
+            "death effects",
+            "necromancy",
+            "critical hits",
+            "nonlethal damage",
+            "ability damage",
+            "ability drain",
+            "fatigue",
+            "exhaustion",
+            "energy drain",
+            "fortitude effects",
+            "sneak attack",
+        }
+    ),
     # "Ooze Traits": mind-affecting, poison, sleep, paralysis, polymorph, stunning; not subject to critical hits
     # or flanking.
-    "ooze": frozenset({"mind-affecting", "poison", "sleep", "paralysis", "polymorph", "stunning",
-                       "critical hits", "flanking", "sneak attack"}),
+    "ooze": frozenset(
+        {
+            "mind-affecting",
+            "poison",
+            "sleep",
+            "paralysis",
+            "polymorph",
+            "stunning",
+            "critical hits",
+            "flanking",
+            "sneak attack",
+        }
+    ),
     # "Plant Traits": mind-affecting, poison, sleep, paralysis, polymorph, stunning; not subject to critical hits.
-    "plant": frozenset({"mind-affecting", "poison", "sleep", "paralysis", "polymorph", "stunning",
-                        "critical hits", "sneak attack"}),
+    "plant": frozenset(
+        {"mind-affecting", "poison", "sleep", "paralysis", "polymorph", "stunning", "critical hits", "sneak attack"}
+    ),
     # "Elemental Traits": poison, sleep, paralysis, stunning; not subject to critical hits or flanking.
-    "elemental": frozenset({"poison", "sleep", "paralysis", "stunning", "critical hits", "flanking",
-                            "sneak attack"}),
+    "elemental": frozenset({"poison", "sleep", "paralysis", "stunning", "critical hits", "flanking", "sneak attack"}),
     # "Dragon Traits": immunity to magic sleep effects and paralysis effects.
     "dragon": frozenset({"sleep", "paralysis"}),
     # "Vermin Traits": mindless, immune to all mind-affecting effects.
@@ -203,8 +294,9 @@ def _hit_dice_text(value: str) -> str:
 def _rounds_text(value: str) -> str:
     value = _dice_text(value)
     if parse_dice(value).minimum < 1:
-        raise ValueError(f"recharge {value!r} can be {parse_dice(value).minimum} rounds: it must be at least 1 "
-                         "(e.g. 1d4)")
+        raise ValueError(
+            f"recharge {value!r} can be {parse_dice(value).minimum} rounds: it must be at least 1 (e.g. 1d4)"
+        )
     return value
 
 
@@ -238,7 +330,7 @@ def parse_cr(value: Any) -> Fraction:
             cr = Fraction(value).limit_denominator(10)
             if abs(float(cr) - value) > 1e-3:
                 raise ValueError
-        elif isinstance(value, str) and len(value) <= 20:   # Fraction("1e400") is exact: a 400-digit integer
+        elif isinstance(value, str) and len(value) <= 20:  # Fraction("1e400") is exact: a 400-digit integer
             cr = Fraction(value.strip().replace(" ", ""))
         else:
             raise ValueError
@@ -246,8 +338,10 @@ def parse_cr(value: Any) -> Fraction:
         raise ValueError(f"challenge rating must be a number like 5 or 1/3, not {shown}") from None
     if cr in CR_FRACTIONS or (cr.denominator == 1 and 1 <= cr <= MAX_CR):
         return cr
-    raise ValueError(f"challenge rating {shown} does not exist: use 1/10, 1/8, 1/6, 1/4, 1/3, 1/2 or a whole "
-                     f"number from 1 to {MAX_CR}")
+    raise ValueError(
+        f"challenge rating {shown} does not exist: use 1/10, 1/8, 1/6, 1/4, 1/3, 1/2 or a whole "
+        f"number from 1 to {MAX_CR}"
+    )
 
 
 def cr_text(cr: Fraction) -> str:
@@ -259,9 +353,15 @@ CR = Annotated[
     Fraction,
     PlainValidator(parse_cr),
     PlainSerializer(cr_text, return_type=str),
-    WithJsonSchema({"anyOf": [{"type": "integer", "minimum": 1, "maximum": MAX_CR},
-                              {"type": "string", "pattern": r"^\s*(\d+|1\s*/\s*(10|8|6|4|3|2))\s*$"}],
-                    "description": "Challenge rating: 1/10, 1/8, 1/6, 1/4, 1/3, 1/2 or a whole number"}),
+    WithJsonSchema(
+        {
+            "anyOf": [
+                {"type": "integer", "minimum": 1, "maximum": MAX_CR},
+                {"type": "string", "pattern": r"^\s*(\d+|1\s*/\s*(10|8|6|4|3|2))\s*$"},
+            ],
+            "description": "Challenge rating: 1/10, 1/8, 1/6, 1/4, 1/3, 1/2 or a whole number",
+        }
+    ),
 ]
 
 
@@ -305,19 +405,25 @@ def _ability_score(value: Any) -> Any:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"an ability score is a whole number from 1 to {MAX_ABILITY_SCORE}, or null for a "
-                         f"creature without the ability, not {value!r}"[:200])
+        raise ValueError(
+            f"an ability score is a whole number from 1 to {MAX_ABILITY_SCORE}, or null for a "
+            f"creature without the ability, not {value!r}"[:200]
+        )
     if value == 0:
-        raise ValueError("an ability score of 0 is not modelled: write null for a creature without the ability "
-                         f"(an undead's Con), or a score from 1 to {MAX_ABILITY_SCORE}")
+        raise ValueError(
+            "an ability score of 0 is not modelled: write null for a creature without the ability "
+            f"(an undead's Con), or a score from 1 to {MAX_ABILITY_SCORE}"
+        )
     if not 1 <= value <= MAX_ABILITY_SCORE:
         raise ValueError(f"ability score {value} is outside 1..{MAX_ABILITY_SCORE} (the limit)")
     return value
 
 
-AbilityScore = Annotated[builtins.int | None, BeforeValidator(_ability_score),
-                         WithJsonSchema({"anyOf": [{"type": "integer", "minimum": 1, "maximum": MAX_ABILITY_SCORE},
-                                                   {"type": "null"}]})]
+AbilityScore = Annotated[
+    builtins.int | None,
+    BeforeValidator(_ability_score),
+    WithJsonSchema({"anyOf": [{"type": "integer", "minimum": 1, "maximum": MAX_ABILITY_SCORE}, {"type": "null"}]}),
+]
 """1 to MAX_ABILITY_SCORE, or null for a nonability."""
 
 

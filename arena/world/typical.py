@@ -104,7 +104,7 @@ def parse_typical_name(name: str) -> Fraction | None:
     key = name.strip().lower()
     if not key.startswith(PREFIX):
         return None
-    text = key[len(PREFIX):]
+    text = key[len(PREFIX) :]
     try:
         return parse_cr(float(text) if "." in text else text)
     except (ValueError, OverflowError):
@@ -162,9 +162,11 @@ def _build(cr: Fraction) -> Creature:
         saves=Saves(fort=row.good_save, ref=row.good_save, will=row.poor_save),
         attack=((full[0].model_copy(update={"count": 1}),),),
         full_attack=(full,),
-        notes=(f"Built from Pathfinder Bestiary Table 1-1 (CR {row.cr}): hp {row.hp}, AC {row.ac}, high attack "
-               f"+{row.high_attack}, high average damage {row.avg_damage_high}, good save +{row.good_save}, "
-               f"poor save +{row.poor_save}, primary DC {row.primary_dc}, secondary DC {row.secondary_dc}."),
+        notes=(
+            f"Built from Pathfinder Bestiary Table 1-1 (CR {row.cr}): hp {row.hp}, AC {row.ac}, high attack "
+            f"+{row.high_attack}, high average damage {row.avg_damage_high}, good save +{row.good_save}, "
+            f"poor save +{row.poor_save}, primary DC {row.primary_dc}, secondary DC {row.secondary_dc}."
+        ),
         source="Pathfinder RPG Bestiary, Table 1-1 Monster Statistics by CR (PRD, OGL 1.0a)",
     )
 

@@ -101,8 +101,10 @@ class _LimitedLoader(yaml.SafeLoader):
         try:
             if self._depth > MAX_YAML_DEPTH:
                 mark = self.peek_event().start_mark
-                raise ArenaError(f"{self._source}:{mark.line + 1}: nested more than {MAX_YAML_DEPTH} levels deep "
-                                 "(the limit for one document)")
+                raise ArenaError(
+                    f"{self._source}:{mark.line + 1}: nested more than {MAX_YAML_DEPTH} levels deep "
+                    "(the limit for one document)"
+                )
             return super().compose_node(parent, index)
         finally:
             self._depth -= 1
@@ -120,9 +122,11 @@ class _Budget:
     def spend(self, node: yaml.Node) -> None:
         self.left -= 1
         if self.left < 0:
-            raise ArenaError(f"{self.source}:{node.start_mark.line + 1}: the document expands to more than "
-                             f"{MAX_YAML_NODES:,} values (YAML aliases repeat what they point to; write less, "
-                             "or split the file)")
+            raise ArenaError(
+                f"{self.source}:{node.start_mark.line + 1}: the document expands to more than "
+                f"{MAX_YAML_NODES:,} values (YAML aliases repeat what they point to; write less, "
+                "or split the file)"
+            )
 
 
 def _check_expansion(root: yaml.Node, source: str) -> None:
@@ -138,12 +142,12 @@ def _check_expansion(root: yaml.Node, source: str) -> None:
         known = sizes.get(key)
         if known is not None:
             return known
-        if key in pending:                        # a node inside itself: _construct says so
+        if key in pending:  # a node inside itself: _construct says so
             return 1
         pending.add(key)
         total = 1
         if isinstance(node, yaml.MappingNode):
-            for _key_node, value_node in node.value:   # keys are plain scalars, not counted (as _construct)
+            for _key_node, value_node in node.value:  # keys are plain scalars, not counted (as _construct)
                 total += size(value_node)
                 if total > MAX_YAML_NODES:
                     break
@@ -155,17 +159,25 @@ def _check_expansion(root: yaml.Node, source: str) -> None:
         pending.discard(key)
         sizes[key] = total
         if total > MAX_YAML_NODES:
-            raise ArenaError(f"{source}:{node.start_mark.line + 1}: the document expands to more than "
-                             f"{MAX_YAML_NODES:,} values (YAML aliases repeat what they point to; write less, "
-                             "or split the file)")
+            raise ArenaError(
+                f"{source}:{node.start_mark.line + 1}: the document expands to more than "
+                f"{MAX_YAML_NODES:,} values (YAML aliases repeat what they point to; write less, "
+                "or split the file)"
+            )
         return total
 
     size(root)
 
 
-def _construct(node: yaml.Node, path: PathKey, doc_lines: dict[PathKey, int], source: str,
-               constructor: yaml.constructor.SafeConstructor, budget: _Budget,
-               stack: tuple[int, ...] = ()) -> Any:
+def _construct(
+    node: yaml.Node,
+    path: PathKey,
+    doc_lines: dict[PathKey, int],
+    source: str,
+    constructor: yaml.constructor.SafeConstructor,
+    budget: _Budget,
+    stack: tuple[int, ...] = (),
+) -> Any:
     budget.spend(node)
     if id(node) in stack:
         raise ArenaError(f"{source}:{node.start_mark.line + 1}: a YAML alias refers to itself")
@@ -189,8 +201,10 @@ def _construct(node: yaml.Node, path: PathKey, doc_lines: dict[PathKey, int], so
             out[key] = _construct(value_node, (*path, key), doc_lines, source, constructor, budget, stack)
         return out
     if isinstance(node, yaml.SequenceNode):
-        return [_construct(item, (*path, i), doc_lines, source, constructor, budget, stack)
-                for i, item in enumerate(node.value)]
+        return [
+            _construct(item, (*path, i), doc_lines, source, constructor, budget, stack)
+            for i, item in enumerate(node.value)
+        ]
     return _scalar(node, path, source, constructor)
 
 
@@ -212,8 +226,10 @@ def _reader_problem(err: yaml.reader.ReaderError, text: str, source: str) -> Are
     line = text.count("\n", 0, max(0, err.position)) + 1
     char = err.character
     shown = f"U+{char:04X}" if isinstance(char, int) else repr(char)
-    return ArenaError(f"{source}:{line}: a control character ({shown}) that YAML does not allow; "
-                      "remove it (only tab, newline and printable characters may appear)")
+    return ArenaError(
+        f"{source}:{line}: a control character ({shown}) that YAML does not allow; "
+        "remove it (only tab, newline and printable characters may appear)"
+    )
 
 
 def parse_yaml(text: str, source: str = "<string>") -> YamlDoc:
@@ -225,7 +241,7 @@ def parse_yaml(text: str, source: str = "<string>") -> YamlDoc:
     """
     try:
         loader = _LimitedLoader(text, source)
-    except yaml.reader.ReaderError as err:     # the reader checks every character when it is built
+    except yaml.reader.ReaderError as err:  # the reader checks every character when it is built
         raise _reader_problem(err, text, source) from None
     try:
         try:
@@ -256,7 +272,7 @@ def parse_yaml(text: str, source: str = "<string>") -> YamlDoc:
             mark = err.problem_mark
             line = mark.line + 1 if mark else 1
             raise ArenaError(f"{source}:{line}: malformed YAML: {err.problem}") from None
-        except (ValueError, OverflowError) as err:   # e.g. a timestamp such as 2024-13-45 that is no date
+        except (ValueError, OverflowError) as err:  # e.g. a timestamp such as 2024-13-45 that is no date
             raise ArenaError(f"{source}:{loader.line + 1}: malformed YAML value: {err}") from None
         return YamlDoc(data, source, lines)
     finally:
@@ -267,7 +283,7 @@ def display_name(path: Readable | os.PathLike | str) -> str:
     """How a file is named in messages: relative to the working directory when it is below it."""
     if isinstance(path, str | os.PathLike):
         p = Path(path)
-        try:                                       # absolute, not resolved: a link is named as the user named it
+        try:  # absolute, not resolved: a link is named as the user named it
             return os.path.relpath(os.path.abspath(p)) if not p.is_absolute() else str(p)
         except (ValueError, OSError):
             return str(p)
@@ -279,8 +295,9 @@ PSEUDO_FILE_SYSTEMS = ("/proc", "/sys", "/dev")
 environment into an error message)."""
 
 
-def read_user_bytes(path: os.PathLike | str, source: str, what: str = "a YAML file",
-                    limit: int = MAX_FILE_BYTES) -> bytes:
+def read_user_bytes(
+    path: os.PathLike | str, source: str, what: str = "a YAML file", limit: int = MAX_FILE_BYTES
+) -> bytes:
     """The bytes of a file a user named: a regular file, not a kernel pseudo-file, at most ``limit`` bytes.
 
     Anything else is an :class:`ArenaError` naming ``source``; the file is opened without blocking (a FIFO never
@@ -288,9 +305,9 @@ def read_user_bytes(path: os.PathLike | str, source: str, what: str = "a YAML fi
     p = Path(path)
     try:
         resolved = p.resolve()
-    except (OSError, RuntimeError) as err:      # a symlink loop
+    except (OSError, RuntimeError) as err:  # a symlink loop
         raise ArenaError(f"{source}: cannot read ({getattr(err, 'strerror', None) or err})") from None
-    except ValueError:                          # an embedded NUL
+    except ValueError:  # an embedded NUL
         raise ArenaError(f"{source}: not a file name (it holds a NUL character)") from None
     if any(resolved == Path(root) or Path(root) in resolved.parents for root in PSEUDO_FILE_SYSTEMS):
         raise ArenaError(f"{source}: is a system file ({resolved}), not {what}")
@@ -314,8 +331,7 @@ def read_user_bytes(path: os.PathLike | str, source: str, what: str = "a YAML fi
     return data
 
 
-def read_user_file(path: os.PathLike | str, source: str, what: str = "a YAML file",
-                   limit: int = MAX_FILE_BYTES) -> str:
+def read_user_file(path: os.PathLike | str, source: str, what: str = "a YAML file", limit: int = MAX_FILE_BYTES) -> str:
     """The text of a file a user named (:func:`read_user_bytes`), decoded as UTF-8; text that is not is an
     :class:`ArenaError` naming ``source`` and the line."""
     data = read_user_bytes(path, source, what, limit)
@@ -335,7 +351,7 @@ def load_yaml(path: Readable | os.PathLike | str, source: str | None = None) -> 
     source = source or display_name(path)
     if isinstance(path, str | os.PathLike):
         return parse_yaml(read_user_file(path, source), source)
-    try:                                          # a resource shipped in the package
+    try:  # a resource shipped in the package
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise ArenaError(f"{source}: no such file") from None
@@ -392,7 +408,7 @@ def _model_at(model: Any, loc: tuple[Any, ...]) -> Any:
                 if field_info is not None:
                     step += _unwrap(field_info.annotation)
                 elif isinstance(part, str) and (part.startswith(("function-", "json-or-python")) or "[" in part):
-                    step.append(kind)              # pydantic's own tags: still in the same model
+                    step.append(kind)  # pydantic's own tags: still in the same model
                 continue
             origin, args = typing.get_origin(kind), typing.get_args(kind)
             if origin in (list, tuple) and args and isinstance(part, int):
@@ -407,7 +423,7 @@ def _model_at(model: Any, loc: tuple[Any, ...]) -> Any:
 
 
 def _suggestion(err: dict[str, Any], model: Any) -> str:
-    """"; did you mean X?" for a misspelt field of ``model`` (the nearest field names), else ''."""
+    """ "; did you mean X?" for a misspelt field of ``model`` (the nearest field names), else ''."""
     import difflib
 
     loc = tuple(err.get("loc", ()))
@@ -426,7 +442,7 @@ def _message(err: dict[str, Any], model: Any = None) -> str:
     msg = err.get("msg", "invalid value")
     for prefix in _PREFIXES:
         if msg.startswith(prefix):
-            msg = msg[len(prefix):]
+            msg = msg[len(prefix) :]
     if kind == "missing":
         return "missing required field"
     if kind == "extra_forbidden":
@@ -439,8 +455,9 @@ def _message(err: dict[str, Any], model: Any = None) -> str:
     return msg
 
 
-def format_validation_error(error: pydantic.ValidationError, doc: YamlDoc,
-                            prefix: PathKey = (), model: Any = None) -> list[str]:
+def format_validation_error(
+    error: pydantic.ValidationError, doc: YamlDoc, prefix: PathKey = (), model: Any = None
+) -> list[str]:
     """Turn a pydantic error into ``file:line: path: message`` lines, one per problem.
 
     ``prefix`` is the path of the validated value inside the document (e.g. ``(2,)`` for the third item).
@@ -464,8 +481,9 @@ def mapping_at(doc: YamlDoc, prefix: PathKey, expected: str) -> dict:
     if not isinstance(sub, dict):
         what = "nothing (the file is empty)" if sub is None else f"a {type(sub).__name__}"
         dotted = ".".join(str(p) for p in prefix)
-        raise YamlValidationError([f"{doc.where(prefix)}: {dotted + ': ' if dotted else ''}expected {expected}, "
-                                   f"found {what}"])
+        raise YamlValidationError(
+            [f"{doc.where(prefix)}: {dotted + ': ' if dotted else ''}expected {expected}, found {what}"]
+        )
     return sub
 
 

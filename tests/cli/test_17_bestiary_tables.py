@@ -31,11 +31,10 @@ def test_list_is_a_rich_table_whole_in_a_pipe(tmp_path):
     text = out("bestiary", "list", "--bestiary", str(tmp_path / "hag.yaml"), "--name", "bog-hag")
     lines = text.splitlines()
     assert lines[0].split() == ["name", "CR", "size/type", "hp", "AC", "model", "source"]
-    row = next(line for line in lines if LONG in line)                     # the whole name, on one line
+    row = next(line for line in lines if LONG in line)  # the whole name, on one line
     assert row.split() == [LONG, "4", "medium", "monstrous", "humanoid", "40", "18", "full", "file"]
     assert lines[-1] == "1 creature"
-    rows = json.loads(out("bestiary", "list", "--bestiary", str(tmp_path / "hag.yaml"), "--name", "bog-hag",
-                          "--json"))
+    rows = json.loads(out("bestiary", "list", "--bestiary", str(tmp_path / "hag.yaml"), "--name", "bog-hag", "--json"))
     assert [(r["name"], r["cr"], r["source"]) for r in rows] == [(LONG, "4", "file")]
 
 
@@ -44,17 +43,20 @@ def test_list_rows_agree_with_the_json():
     rows = json.loads(out("bestiary", "list", "--cr", "20", "--json"))
     body = [line.split() for line in text.splitlines()[2:-1]]
     assert [cells[0] for cells in body] == [r["name"] for r in rows]
-    assert all(cells[1] == r["cr"] and cells[-3:] == [str(r["ac"]), r["modelled"], r["source"]]
-               for cells, r in zip(body, rows, strict=True))
+    assert all(
+        cells[1] == r["cr"] and cells[-3:] == [str(r["ac"]), r["modelled"], r["source"]]
+        for cells, r in zip(body, rows, strict=True)
+    )
     assert text.splitlines()[-1] == f"{len(rows)} creatures"
 
 
 def test_a_narrow_pipe_folds_the_list_rather_than_cutting_it():
     text = out("bestiary", "list", "--name", "aboleth-mage", columns="60")
     assert max(len(line) for line in text.splitlines()) <= 60
-    assert "aboleth-mage-10th-level-wizard" not in text                     # folded over lines, every character kept
-    assert "aboleth-mage-10th-level-wizard" in "".join(line.split()[0] if line.split() else ""
-                                                       for line in text.splitlines()[2:-1])
+    assert "aboleth-mage-10th-level-wizard" not in text  # folded over lines, every character kept
+    assert "aboleth-mage-10th-level-wizard" in "".join(
+        line.split()[0] if line.split() else "" for line in text.splitlines()[2:-1]
+    )
 
 
 def test_coverage_tables_carry_the_json_numbers():
@@ -66,11 +68,16 @@ def test_coverage_tables_carry_the_json_numbers():
     for k, row in enumerate(report["order"][:5], 1):
         line = next(line for line in text.splitlines() if line.split()[:1] == [str(k)])
         assert row["ability"] in line and line.split()[-1] == f"{row['cumulative_full']:.0%}"
-        assert line.split()[-5:-1] == [str(row["decides"]), str(row["alone"]), str(row["creatures_in_band"]),
-                                       str(row["creatures"])]
+        assert line.split()[-5:-1] == [
+            str(row["decides"]),
+            str(row["alone"]),
+            str(row["creatures_in_band"]),
+            str(row["creatures"]),
+        ]
     for cr, row in report["by_cr"].items():
-        assert [cr, str(row["creatures"]), str(row["full"]), str(row["partial"])] in \
-            [line.split() for line in text.splitlines()]
+        assert [cr, str(row["creatures"]), str(row["full"]), str(row["partial"])] in [
+            line.split() for line in text.splitlines()
+        ]
 
 
 def test_typical_vs_srd_is_a_rich_table_and_its_markdown_is_unchanged():

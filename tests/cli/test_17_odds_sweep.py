@@ -31,8 +31,9 @@ def test_an_ac_sweep_has_one_row_per_value_with_the_exact_odds():
     assert [r["ac"] for r in rows] == list(range(15, 26))
     assert {r["bonus"] for r in rows} == {8} and {r["rules"]["key"] for r in rows} == {"d20"}
     # d20 + 8 >= AC: 14/20 at AC 15, down a twentieth per point; a natural 20 always hits
-    assert [Fraction(r["outcomes"]["hit"]["exact"]) for r in rows] == [Fraction(max(1, 29 - ac), 20)
-                                                                       for ac in range(15, 26)]
+    assert [Fraction(r["outcomes"]["hit"]["exact"]) for r in rows] == [
+        Fraction(max(1, 29 - ac), 20) for ac in range(15, 26)
+    ]
     single = json.loads(runner.invoke(app, ["odds", "attack", "--bonus", "8", "--ac", "18", "--json"]).stdout)
     assert rows[3]["outcomes"] == single["outcomes"] and rows[3]["check"] == single["check"]
 
@@ -44,7 +45,7 @@ def test_a_bonus_sweep_with_damage_gives_expected_damage_per_attack_and_per_rout
     assert plus13["mean_damage"] == 14 and plus13["per_attack"] == {"+13": pytest.approx(0.63 * 14 + 0.07 * 28)}
     assert plus13["per_routine"] == pytest.approx(plus13["per_attack"]["+13"])
     spent = [r["expected_damage"]["per_routine"] for r in rows]
-    assert spent == sorted(spent)                        # a higher bonus never does less
+    assert spent == sorted(spent)  # a higher bonus never does less
 
 
 def test_a_swept_routine_steps_its_ranges_together():
@@ -52,7 +53,7 @@ def test_a_swept_routine_steps_its_ranges_together():
     assert [r["routine"] for r in rows] == [[8 + i, 3 + i, 0] for i in range(6)]
     assert [r["bonus"] for r in rows] == list(range(8, 14))
     full = rows_of("--bonus", "13/8/0", "--ac", "18", "--damage", "1d8")
-    assert full["expected_damage"] == rows[-1]["expected_damage"]          # the last row is the routine 13/8/0
+    assert full["expected_damage"] == rows[-1]["expected_damage"]  # the last row is the routine 13/8/0
     last = rows[-1]["expected_damage"]
     assert list(last["per_attack"]) == ["+13", "+8", "+0"]
     assert last["per_routine"] == pytest.approx(sum(last["per_attack"].values()))
@@ -68,8 +69,10 @@ def test_several_rule_sets_give_a_row_per_value_and_rule_set():
 
 
 def test_the_sweep_table_prints_a_row_per_value_whole():
-    result = runner.invoke(app, ["odds", "attack", "--bonus", "13/8/3", "--ac", "15..25", "--damage", "2d6+7",
-                                 "--rules", "3d6+prad+luck+open"])
+    result = runner.invoke(
+        app,
+        ["odds", "attack", "--bonus", "13/8/3", "--ac", "15..25", "--damage", "2d6+7", "--rules", "3d6+prad+luck+open"],
+    )
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     assert "against AC 15..25" in lines[0]
@@ -77,24 +80,44 @@ def test_the_sweep_table_prints_a_row_per_value_whole():
         assert sum(1 for line in lines if line.split()[:2] == [str(ac), "3d6+prad+luck+open"]) == 1, ac
     assert "damage per attack" in result.stdout and "per routine" in result.stdout and "…" not in result.stdout
     row = next(line for line in lines if line.split()[:1] == ["18"])
-    expected = sweep_rows(Check("attack", "pc", 13, 18), [RuleSet.from_key("3d6+prad+luck+open")], [18],
-                          [[13, 8, 3]], "2d6+7")[0]["expected_damage"]
+    expected = sweep_rows(
+        Check("attack", "pc", 13, 18), [RuleSet.from_key("3d6+prad+luck+open")], [18], [[13, 8, 3]], "2d6+7"
+    )[0]["expected_damage"]
     assert f"{expected['per_routine']:.2f}" in row
     plain = runner.invoke(app, ["odds", "attack", "--bonus", "-5..-3", "--ac", "10"])
     assert plain.exit_code == 0 and "modifier -5..-3 against AC 10" in plain.stdout
-    assert [line.split()[0] for line in plain.stdout.splitlines() if line.split()[1:2] == ["d20"]] == ["-5", "-4",
-                                                                                                       "-3"]
+    assert [line.split()[0] for line in plain.stdout.splitlines() if line.split()[1:2] == ["d20"]] == ["-5", "-4", "-3"]
 
 
 def test_the_plot_is_a_png_with_one_line_per_rule_set_and_axes_scaled_to_the_data(tmp_path):
     out = tmp_path / "sweep.png"
-    result = runner.invoke(app, ["odds", "attack", "--bonus", "8", "--ac", "15..25", "--rules", "d20,3d6",
-                                 "--damage", "1d8", "--plot", str(out)])
+    result = runner.invoke(
+        app,
+        [
+            "odds",
+            "attack",
+            "--bonus",
+            "8",
+            "--ac",
+            "15..25",
+            "--rules",
+            "d20,3d6",
+            "--damage",
+            "1d8",
+            "--plot",
+            str(out),
+        ],
+    )
     assert result.exit_code == 0, result.output
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and f"wrote {out}" in result.stdout
 
-    rows = sweep_rows(Check("attack", "pc", 8, 15), [RuleSet.from_key("d20"), RuleSet.from_key("3d6")],
-                      list(range(15, 26)), [[8]], "1d8")
+    rows = sweep_rows(
+        Check("attack", "pc", 8, 15),
+        [RuleSet.from_key("d20"), RuleSet.from_key("3d6")],
+        list(range(15, 26)),
+        [[8]],
+        "1d8",
+    )
     seen = {}
 
     def capture(fig):
@@ -107,7 +130,7 @@ def test_the_plot_is_a_png_with_one_line_per_rule_set_and_axes_scaled_to_the_dat
     assert seen["lines"] == [("d20", list(range(15, 26))), ("3d6", list(range(15, 26)))]
     hits = [100 * r["outcomes"]["hit"]["p"] for r in rows]
     low, high = seen["hit_limits"]
-    assert low <= min(hits) and high >= max(hits) and (low > 0 or high < 100)     # not a fixed 0-100% axis
+    assert low <= min(hits) and high >= max(hits) and (low > 0 or high < 100)  # not a fixed 0-100% axis
     spent = [r["expected_damage"]["per_routine"] for r in rows]
     assert seen["damage_limits"][0] <= min(spent) and seen["damage_limits"][1] < 2 * max(spent)
     assert seen["labels"] == ("target AC", "hit chance", "expected damage per attack")
@@ -120,22 +143,28 @@ def test_json_with_a_plot_keeps_stdout_json(tmp_path):
     assert len(json.loads(result.stdout)) == 5 and out.is_file() and "wrote" in result.stderr
 
 
-@pytest.mark.parametrize(("args", "needle"), [
-    (["--bonus", "8", "--ac", "25..15"], "--ac '25..15': the range is empty; write the smaller number first (15..25)"),
-    (["--bonus", "8", "--ac", "a..b"], "--ac 'a..b': write a number such as 18 or an inclusive range A..B"),
-    (["--bonus", "a..b", "--ac", "18"], "--bonus 'a..b': an attack bonus such as 8"),
-    (["--bonus", "20..0", "--ac", "18"], "--bonus '20..0': the range is empty"),
-    (["--bonus", "8", "--ac", "15..1000"], "--ac 1000 is outside -200..200"),
-    (["--bonus", "8", "--ac", "-100..100"], "201 values; a sweep has at most 101"),
-    (["--bonus", "0..5", "--ac", "15..20"], "sweep one of --ac and --bonus at a time"),
-    (["--bonus", "8..10/3..4", "--ac", "18"], "every range has as many values"),
-    (["--bonus", "8/3..5", "--ac", "18"], "the first bonus is a range"),
-    (["--bonus", "8", "--ac", "18", "--plot", "x.png"], "--plot draws a sweep"),
-    (["--bonus", "8", "--ac", "15..16", "--plot", "x.svg"], "the plot is a PNG"),
-    (["--bonus", "8", "--ac", "15..16", "--plot", "no/such/folder/x.png"], "no folder"),
-    (["--bonus", "8", "--ac", "15..16", "--damage", "2x6"], "--damage"),
-    (["--bonus", "8", "--ac", "15..16", "--rules", "d20,d21"], "unknown die 'd21'"),
-])
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (
+            ["--bonus", "8", "--ac", "25..15"],
+            "--ac '25..15': the range is empty; write the smaller number first (15..25)",
+        ),
+        (["--bonus", "8", "--ac", "a..b"], "--ac 'a..b': write a number such as 18 or an inclusive range A..B"),
+        (["--bonus", "a..b", "--ac", "18"], "--bonus 'a..b': an attack bonus such as 8"),
+        (["--bonus", "20..0", "--ac", "18"], "--bonus '20..0': the range is empty"),
+        (["--bonus", "8", "--ac", "15..1000"], "--ac 1000 is outside -200..200"),
+        (["--bonus", "8", "--ac", "-100..100"], "201 values; a sweep has at most 101"),
+        (["--bonus", "0..5", "--ac", "15..20"], "sweep one of --ac and --bonus at a time"),
+        (["--bonus", "8..10/3..4", "--ac", "18"], "every range has as many values"),
+        (["--bonus", "8/3..5", "--ac", "18"], "the first bonus is a range"),
+        (["--bonus", "8", "--ac", "18", "--plot", "x.png"], "--plot draws a sweep"),
+        (["--bonus", "8", "--ac", "15..16", "--plot", "x.svg"], "the plot is a PNG"),
+        (["--bonus", "8", "--ac", "15..16", "--plot", "no/such/folder/x.png"], "no folder"),
+        (["--bonus", "8", "--ac", "15..16", "--damage", "2x6"], "--damage"),
+        (["--bonus", "8", "--ac", "15..16", "--rules", "d20,d21"], "unknown die 'd21'"),
+    ],
+)
 def test_a_bad_sweep_is_one_error_line_and_exit_2(args, needle):
     result = runner.invoke(app, ["odds", "attack", *args])
     assert result.exit_code == 2, result.output
@@ -145,11 +174,17 @@ def test_a_bad_sweep_is_one_error_line_and_exit_2(args, needle):
 
 
 def test_the_error_line_through_the_real_entry_point():
-    done = cpu_limits.run([sys.executable, "-m", "arena", "odds", "attack", "--bonus", "8", "--ac", "25..15"],
-                          cpu=20, capture_output=True, text=True, cwd=ROOT)
+    done = cpu_limits.run(
+        [sys.executable, "-m", "arena", "odds", "attack", "--bonus", "8", "--ac", "25..15"],
+        cpu=20,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
     assert done.returncode == 2 and done.stdout == ""
-    assert done.stderr.splitlines() == ["error: --ac '25..15': the range is empty; write the smaller number first "
-                                        "(15..25)"]
+    assert done.stderr.splitlines() == [
+        "error: --ac '25..15': the range is empty; write the smaller number first (15..25)"
+    ]
 
 
 def test_rules_lists_work_on_the_other_roll_commands_too():
@@ -166,9 +201,26 @@ def rows_of_command(*args: str):
 
 
 def test_a_plot_that_cannot_be_written_leaves_no_table(tmp_path):
-    (tmp_path / "taken.png").mkdir()                     # a folder where the PNG should go
-    done = cpu_limits.run([sys.executable, "-m", "arena", "odds", "attack", "--bonus", "8", "--ac", "15..17",
-                           "--plot", str(tmp_path / "taken.png")], cpu=20, capture_output=True, text=True, cwd=ROOT)
+    (tmp_path / "taken.png").mkdir()  # a folder where the PNG should go
+    done = cpu_limits.run(
+        [
+            sys.executable,
+            "-m",
+            "arena",
+            "odds",
+            "attack",
+            "--bonus",
+            "8",
+            "--ac",
+            "15..17",
+            "--plot",
+            str(tmp_path / "taken.png"),
+        ],
+        cpu=20,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
     assert done.returncode == 2 and done.stdout == ""
     lines = done.stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and "taken.png" in lines[0], done.stderr

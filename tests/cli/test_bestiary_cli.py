@@ -11,7 +11,6 @@ from arena.cli import app, main
 runner = CliRunner()
 
 
-
 def run_main(monkeypatch, capsys, *args: str) -> tuple[int, str, str]:
     """Run the console-script entry point as a user would: (exit code, stdout, stderr)."""
     monkeypatch.setattr("sys.argv", ["arena", *args])
@@ -35,8 +34,14 @@ def test_list():
     rows = json.loads(ok("bestiary", "list", "--json", "--source", "built-in"))
     assert len(rows) == 19
     goblin = next(r for r in rows if r["name"] == "goblin")
-    assert {"name": "goblin", "cr": "1/3", "size": "small", "type": "humanoid", "hp": 5, "ac": 15}.items() <= \
-        goblin.items()
+    assert {
+        "name": "goblin",
+        "cr": "1/3",
+        "size": "small",
+        "type": "humanoid",
+        "hp": 5,
+        "ac": 15,
+    }.items() <= goblin.items()
 
 
 def test_show_text_and_json():
@@ -72,18 +77,28 @@ def test_schema_is_json_schema_of_the_stat_block():
 
 
 # --------------------------------------------------------------------------------------------- bad input
-@pytest.mark.parametrize(("edit", "expected"), [
-    (lambda t: t.replace("bonuses: [11]", "bonuses: [11"), "bear.yaml:16: malformed YAML"),
-    (lambda t: t.replace("hp: 51\n", ""), "bear.yaml:1: hp: missing required field"),
-    (lambda t: t.replace("hp: 51", "hp: -4"), "bear.yaml:5: hp: Input should be greater than or equal to 1, got -4"),
-    (lambda t: t.replace("piercing]", "psychic]"), "bear.yaml:17: attack.0.0.damage_types.1: Input should be"),
-    (lambda t: t.replace("threat: 20", "threat: 21-20"), "bear.yaml:18: attack.0.0.threat: threat range '21-20' "
-                                                         "cannot exist"),
-    (lambda t: t.replace("damage: 1d8+8", "damage: 1d8+"), "bear.yaml:16: attack.0.0.damage: unparseable dice "
-                                                           "expression '1d8+'"),
-    (lambda t: t.replace("hp: 51", "hp: 51\nhp: 52"), "bear.yaml:6: duplicate key 'hp'"),
-    (lambda t: t.replace("grapple:", "grapel:"), "bear.yaml:11: grapel: unknown field"),
-])
+@pytest.mark.parametrize(
+    ("edit", "expected"),
+    [
+        (lambda t: t.replace("bonuses: [11]", "bonuses: [11"), "bear.yaml:16: malformed YAML"),
+        (lambda t: t.replace("hp: 51\n", ""), "bear.yaml:1: hp: missing required field"),
+        (
+            lambda t: t.replace("hp: 51", "hp: -4"),
+            "bear.yaml:5: hp: Input should be greater than or equal to 1, got -4",
+        ),
+        (lambda t: t.replace("piercing]", "psychic]"), "bear.yaml:17: attack.0.0.damage_types.1: Input should be"),
+        (
+            lambda t: t.replace("threat: 20", "threat: 21-20"),
+            "bear.yaml:18: attack.0.0.threat: threat range '21-20' cannot exist",
+        ),
+        (
+            lambda t: t.replace("damage: 1d8+8", "damage: 1d8+"),
+            "bear.yaml:16: attack.0.0.damage: unparseable dice expression '1d8+'",
+        ),
+        (lambda t: t.replace("hp: 51", "hp: 51\nhp: 52"), "bear.yaml:6: duplicate key 'hp'"),
+        (lambda t: t.replace("grapple:", "grapel:"), "bear.yaml:11: grapel: unknown field"),
+    ],
+)
 def test_validate_reports_file_line_field(tmp_path, monkeypatch, capsys, edit, expected):
     path = tmp_path / "bear.yaml"
     path.write_text(edit(GOOD))

@@ -30,14 +30,15 @@ def test_list_holds_the_hand_written_and_the_imported_creatures():
     assert len(everything) == 19 + len(srd_rows())
     by_name = {r["name"]: r for r in everything}
     assert by_name["troll"]["source"] == "built-in" and by_name["srd/troll"]["source"] == "srd"
-    assert by_name["red-dragon-young"]["source"] == "srd"                  # no hand-written block of that name
-    assert by_name["troll"]["modelled"] == "full"                          # its imported twin's
-    assert by_name["adult-red-dragon"]["modelled"] == "full"        # crush, and a sorcerer's spells (DRAGON_SPELLS)
-    assert "frightful presence" not in by_name["adult-red-dragon"]["ignored"]        # modelled (DC 24)
+    assert by_name["red-dragon-young"]["source"] == "srd"  # no hand-written block of that name
+    assert by_name["troll"]["modelled"] == "full"  # its imported twin's
+    assert by_name["adult-red-dragon"]["modelled"] == "full"  # crush, and a sorcerer's spells (DRAGON_SPELLS)
+    assert "frightful presence" not in by_name["adult-red-dragon"]["ignored"]  # modelled (DC 24)
 
 
-@pytest.mark.parametrize(("cr", "low", "high"), [("3", 3, 3), ("1/2..5", Fraction(1, 2), 5),
-                                                 ("..1/3", 0, Fraction(1, 3)), ("18..", 18, 99)])
+@pytest.mark.parametrize(
+    ("cr", "low", "high"), [("3", 3, 3), ("1/2..5", Fraction(1, 2), 5), ("..1/3", 0, Fraction(1, 3)), ("18..", 18, 99)]
+)
 def test_list_by_cr(cr, low, high):
     found = rows("--cr", cr)
     assert found and all(low <= Fraction(r["cr"]) <= high for r in found)
@@ -56,8 +57,7 @@ def test_list_by_type_name_and_modelling():
     partial = rows("--modelled", "partial", "--cr", "1/2..15")
     assert {r["modelled"] for r in full} == {"full"} and {r["modelled"] for r in partial} == {"partial"}
     assert len(full) + len(partial) == len(rows("--cr", "1/2..15"))
-    assert [r["name"] for r in rows("--source", "built-in")] == sorted(r["name"] for r in rows("--source",
-                                                                                                "built-in"))
+    assert [r["name"] for r in rows("--source", "built-in")] == sorted(r["name"] for r in rows("--source", "built-in"))
 
 
 def test_list_sorts():
@@ -69,10 +69,13 @@ def test_list_sorts():
     assert text.splitlines()[0].split()[:3] == ["name", "CR", "size/type"] and "creatures" in text.splitlines()[-1]
 
 
-@pytest.mark.parametrize(("args", "words"), [
-    (["--cr", "0.7"], "--cr '0.7': challenge rating 0.7 does not exist"),
-    (["--sort", "weight"], "--sort 'weight': sort by one of name, cr, hp, ac, type, modelled"),
-])
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["--cr", "0.7"], "--cr '0.7': challenge rating 0.7 does not exist"),
+        (["--sort", "weight"], "--sort 'weight': sort by one of name, cr, hp, ac, type, modelled"),
+    ],
+)
 def test_list_bad_options_are_one_line(args, words):
     result = runner.invoke(app, ["bestiary", "list", *args])
     assert result.exit_code != 0 and words in str(result.exception)
@@ -84,7 +87,7 @@ def test_show_lists_the_special_abilities_and_their_engine_status():
     assert "Special abilities (fully modelled)" in out and "modelled  attack  engulf" in out
     assert "modelled  attack  paralysis [Fort DC 20] (paralysis on the slam: Fort DC 20, 3d6 rounds" in out
     assert "modelled  quality ooze traits" in out and "no effect quality Blindsight 60 ft" in out
-    out = ok("bestiary", "show", "troll")                                  # hand-written: its imported twin's
+    out = ok("bestiary", "show", "troll")  # hand-written: its imported twin's
     assert "Special abilities (fully modelled) -- of the imported SRD block srd/troll" in out
     data = json.loads(ok("bestiary", "show", "red-dragon-old", "--json"))
     assert data["modelled"] == "partial" and data["breath_weapon"]["dc"] == 31
@@ -95,11 +98,14 @@ def test_show_lists_the_special_abilities_and_their_engine_status():
 def test_coverage_orders_the_ignored_abilities():
     data = json.loads(ok("bestiary", "coverage", "--json"))
     assert data["creatures"] == len(srd_rows()) and data["band"] == "1/2..15"
-    assert data["band_full"] == sum(1 for r in srd_rows() if Fraction(1, 2) <= r.cr_value <= 15
-                                    and r.modelled == "full")
+    assert data["band_full"] == sum(
+        1 for r in srd_rows() if Fraction(1, 2) <= r.cr_value <= 15 and r.modelled == "full"
+    )
     order = data["order"]
-    assert order[-1]["cumulative_full"] == 1.0 and sum(o["decides"] for o in order) == \
-        data["band_creatures"] - data["band_full"]
+    assert (
+        order[-1]["cumulative_full"] == 1.0
+        and sum(o["decides"] for o in order) == data["band_creatures"] - data["band_full"]
+    )
     shares = [o["cumulative_full"] for o in order]
     assert shares == sorted(shares)
     assert {"spell-like abilities", "spells"} <= {o["ability"] for o in order[:5]}

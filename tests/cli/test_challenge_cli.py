@@ -61,10 +61,17 @@ def test_el_text_output():
 
 @pytest.mark.parametrize(
     "args, message",
-    [(["el", "trol"], "did you mean troll"), (["el", "troll:x"], "count"), (["el", "troll:0"], "count"),
-     (["el", ":3"], "NAME"), (["el", "troll", "--die", "2d6"], "die"),
-     (["el", "troll", "--party-level", "25"], "party level"), (["el", "troll", "--group-by", "x"], "group-by"),
-     (["party", "--level", "0"], "party level"), (["party", "--level", "3", "--die", "d12"], "die")],
+    [
+        (["el", "trol"], "did you mean troll"),
+        (["el", "troll:x"], "count"),
+        (["el", "troll:0"], "count"),
+        (["el", ":3"], "NAME"),
+        (["el", "troll", "--die", "2d6"], "die"),
+        (["el", "troll", "--party-level", "25"], "party level"),
+        (["el", "troll", "--group-by", "x"], "group-by"),
+        (["party", "--level", "0"], "party level"),
+        (["party", "--level", "3", "--die", "d12"], "die"),
+    ],
 )
 def test_bad_input_exits_2(args, message):
     result = run(*args)

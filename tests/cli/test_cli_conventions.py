@@ -19,8 +19,14 @@ HAG = BOG_HAG
 
 def arena(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
     """`python -m arena ARGS` in a child with 30 s of CPU time (the commands here use 1-3 s)."""
-    return cpu_limits.run([sys.executable, "-m", "arena", *args], cpu=30, capture_output=True, text=True, cwd=cwd,
-                          env={"PATH": "/usr/bin:/bin", "COLUMNS": ""})
+    return cpu_limits.run(
+        [sys.executable, "-m", "arena", *args],
+        cpu=30,
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env={"PATH": "/usr/bin:/bin", "COLUMNS": ""},
+    )
 
 
 def test_version_and_completion():
@@ -31,12 +37,15 @@ def test_version_and_completion():
     assert "--install-completion" in arena("--help").stdout
 
 
-@pytest.mark.parametrize("args, shown", [
-    (["el", "troll", "--die", "d21"], "--die: 'd21' is not one of"),
-    (["party", "--level", "3", "--die", "d12"], "--die: 'd12' is not one of"),
-    (["report", "results", "--format", "pdf"], "--format: 'pdf' is not one of 'md', 'html'"),
-    (["odds", "attack", "--bonus", "1", "--ac", "10", "--modifiers", "wild"], "--modifiers: 'wild'"),
-])
+@pytest.mark.parametrize(
+    "args, shown",
+    [
+        (["el", "troll", "--die", "d21"], "--die: 'd21' is not one of"),
+        (["party", "--level", "3", "--die", "d12"], "--die: 'd12' is not one of"),
+        (["report", "results", "--format", "pdf"], "--format: 'pdf' is not one of 'md', 'html'"),
+        (["odds", "attack", "--bonus", "1", "--ac", "10", "--modifiers", "wild"], "--modifiers: 'wild'"),
+    ],
+)
 def test_bad_choices_are_one_plain_error_line(args, shown):
     done = arena(*args)
     assert done.returncode == 2 and done.stdout == ""
@@ -62,8 +71,9 @@ def test_bestiary_on_el_fight_and_run(tmp_path):
     fought = arena("fight", str(scenario), "--bestiary", str(hag), "--json")
     assert fought.returncode == 0, fought.stderr
     assert json.loads(fought.stdout)["record"]["winner"] in ("party", "monsters", "draw")
-    ran = arena("run", str(scenario), "--bestiary", str(hag), "--out", str(tmp_path / "out"), "--workers", "1",
-                "--quiet")
+    ran = arena(
+        "run", str(scenario), "--bestiary", str(hag), "--out", str(tmp_path / "out"), "--workers", "1", "--quiet"
+    )
     assert ran.returncode == 0, ran.stderr
     assert (tmp_path / "out" / "encounters.parquet").is_file()
     shown = arena("bestiary", "show", "bog-hag", "--bestiary", str(hag))
@@ -74,9 +84,11 @@ def test_bestiary_on_el_fight_and_run(tmp_path):
 
 def test_a_grid_of_rule_sets_that_cannot_change_anything_is_said_once(tmp_path):
     scenario = tmp_path / "never.yaml"
-    scenario.write_text("name: never\nparty: [fighter-1]\nmonsters: [orc]\nn: 10\n"
-                        "tactics: {party: {press_luck: never, called_shot: never},"
-                        " monsters: {press_luck: never, called_shot: never}}\nrules: [d20, d20+luck, d20+called]\n")
+    scenario.write_text(
+        "name: never\nparty: [fighter-1]\nmonsters: [orc]\nn: 10\n"
+        "tactics: {party: {press_luck: never, called_shot: never},"
+        " monsters: {press_luck: never, called_shot: never}}\nrules: [d20, d20+luck, d20+called]\n"
+    )
     ran = arena("run", str(scenario), "--out", str(tmp_path / "out"), "--workers", "1", "--quiet")
     assert ran.returncode == 0, ran.stderr
     warnings = [line for line in ran.stderr.splitlines() if line.startswith("warning: ")]
@@ -119,8 +131,11 @@ def test_tables_stay_whole_in_a_pipe(tmp_path):
 
     long = "a-scenario-with-a-rather-long-name-for-a-table"
     for name in ("base", "new"):
-        run_experiment([FakeScenario(name=long, n=60, keys=("d20", "3d6+prad+luck+open+called"))],
-                       tmp_path / name, simulator=FakeSimulator())
+        run_experiment(
+            [FakeScenario(name=long, n=60, keys=("d20", "3d6+prad+luck+open+called"))],
+            tmp_path / name,
+            simulator=FakeSimulator(),
+        )
     done = arena("compare", str(tmp_path / "base"), str(tmp_path / "new"))
     assert done.returncode == 0, done.stderr
     assert long in done.stdout and "3d6+prad+luck+open+called" in done.stdout and "…" not in done.stdout

@@ -55,7 +55,7 @@ def test_json_shape():
     assert result.exit_code == 0, result.output
     doc = json.loads(result.stdout)
     assert set(doc) == {"scenario", "seed", "encounter", "rules", "model", "record", "log", "events"}
-    assert doc["model"] == {}                         # the fight model's options that differ from the defaults
+    assert doc["model"] == {}  # the fight model's options that differ from the defaults
     assert doc["scenario"] == "duel" and doc["seed"] == 3 and doc["encounter"] is None and doc["rules"] == "d20"
     assert list(doc["record"]) == list(record_schema())
     assert doc["record"]["winner"] in ("party", "monsters", "draw") and doc["record"]["rounds"] >= 1
@@ -73,8 +73,19 @@ def test_same_seed_same_fight_and_different_seeds_differ():
 
 
 def test_rule_flags_and_key():
-    doc = json.loads(run(duel(), "--die", "3d6", "--players-roll-all", "--modifiers", "press-luck", "--open-ended",
-                         "--called-shots", "--json").stdout)
+    doc = json.loads(
+        run(
+            duel(),
+            "--die",
+            "3d6",
+            "--players-roll-all",
+            "--modifiers",
+            "press-luck",
+            "--open-ended",
+            "--called-shots",
+            "--json",
+        ).stdout
+    )
     assert doc["rules"] == "3d6+prad+luck+open+called"
     doc = json.loads(run(duel(), "--rules", "d20+var", "--die", "3d6", "--json").stdout)
     assert doc["rules"] == "d20+var"  # --rules overrides the flags
@@ -142,8 +153,11 @@ def test_golden_fight_log(name):
     assert result.exit_code == 0, result.output
     expected = golden.read_text(encoding="utf-8")
     if result.stdout != expected:
-        diff = "".join(difflib.unified_diff(expected.splitlines(True), result.stdout.splitlines(True),
-                                            f"tests/golden/{name}", "arena fight (now)"))
+        diff = "".join(
+            difflib.unified_diff(
+                expected.splitlines(True), result.stdout.splitlines(True), f"tests/golden/{name}", "arena fight (now)"
+            )
+        )
         pytest.fail(f"the fight changed; if intended, run `python tests/golden/regenerate.py`:\n{diff}")
     assert regen.render(**call) == expected  # the regeneration script prints exactly what the CLI prints
 

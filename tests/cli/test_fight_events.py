@@ -11,8 +11,13 @@ import pytest
 from arena.cli.fight_cmds import fight_document
 
 ROOT = Path(__file__).resolve().parents[2]
-SCENARIOS = [("reference.yaml", None), ("trolls.yaml", "trolls-level-8"), ("goblin-gang.yaml", "goblins-6"),
-             ("mixed-band.yaml", None), ("ogre.yaml", None)]
+SCENARIOS = [
+    ("reference.yaml", None),
+    ("trolls.yaml", "trolls-level-8"),
+    ("goblin-gang.yaml", "goblins-6"),
+    ("mixed-band.yaml", None),
+    ("ogre.yaml", None),
+]
 RULES = ["d20", "3d6+prad+luck+open+called"]
 ROLL_KEYS = {"natural", "total", "roller", "check", "needs", "pressed", "rerolled"}
 
@@ -21,14 +26,34 @@ def documents():
     for path, name in SCENARIOS:
         for rules in RULES:
             for seed in (1, 4):
-                yield (name or path), rules, seed, fight_document(ROOT / "scenarios" / path, name, seed=seed,
-                                                                  rules_key=rules)
+                yield (
+                    (name or path),
+                    rules,
+                    seed,
+                    fight_document(ROOT / "scenarios" / path, name, seed=seed, rules_key=rules),
+                )
 
 
-SRD_MONSTERS = [("imp", 2), ("quasit", 2), ("nixie", 1), ("annis", 6), ("black-dragon-juvenile", 7),
-                ("ogre-mage", 8), ("dryad", 3), ("krenshar", 1), ("ghoul", 1), ("wight", 3), ("medusa", 7),
-                ("shadow", 3), ("owlbear", 4), ("vrock", 9), ("elemental-air-large", 5), ("gelatinous-cube", 3),
-                ("basilisk", 5), ("allip", 3)]
+SRD_MONSTERS = [
+    ("imp", 2),
+    ("quasit", 2),
+    ("nixie", 1),
+    ("annis", 6),
+    ("black-dragon-juvenile", 7),
+    ("ogre-mage", 8),
+    ("dryad", 3),
+    ("krenshar", 1),
+    ("ghoul", 1),
+    ("wight", 3),
+    ("medusa", 7),
+    ("shadow", 3),
+    ("owlbear", 4),
+    ("vrock", 9),
+    ("elemental-air-large", 5),
+    ("gelatinous-cube", 3),
+    ("basilisk", 5),
+    ("allip", 3),
+]
 """SRD creatures whose fights use the special abilities and monster spells (each logs through its own part)."""
 
 
@@ -100,4 +125,4 @@ def test_the_special_abilities_and_monster_spells_log_structured_events(monster_
             assert isinstance(event.get("action"), str) and "actor" in event, (name, seed, event)
             actions.add(event["action"])
     assert {"attack", "damage", "cast"} <= actions
-    assert len(actions) >= 15, sorted(actions)       # more than the plain fights' attacks, saves and casts
+    assert len(actions) >= 15, sorted(actions)  # more than the plain fights' attacks, saves and casts

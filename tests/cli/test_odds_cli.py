@@ -38,7 +38,7 @@ def test_all_variants_lists_every_single_roll_rule_set():
     keys = [r["rules"]["key"] for r in rows]
     assert "d20" in keys and "3d6+prad+luck+open" in keys and "fixed10" in keys
     prad = next(r for r in rows if r["rules"]["key"] == "d20+prad")
-    assert prad["roller"] == "pc" and prad["outcomes"]["success"]["exact"] == "11/20"   # d + 8 >= 20 fails the spell
+    assert prad["roller"] == "pc" and prad["outcomes"]["success"]["exact"] == "11/20"  # d + 8 >= 20 fails the spell
 
 
 def test_check_take_and_flags():
@@ -69,13 +69,16 @@ def test_human_table_prints():
     assert result.exit_code == 0 and "fixed10" in result.stdout
 
 
-@pytest.mark.parametrize(("args", "needle"), [
-    (["odds", "attack", "--bonus", "5", "--ac", "15", "--threat", "21-20"], "threat range"),
-    (["odds", "attack", "--bonus", "5", "--ac", "15", "--rules", "d20+wild"], "unknown variant"),
-    (["odds", "check", "--modifier", "5", "--target", "15", "--take", "20", "--die", "3d6"], "take 20"),
-    (["odds", "attack", "--bonus", "5", "--ac", "15", "--auspicious"], "bell curve"),
-    (["odds", "attack", "--bonus", "5", "--ac", "15", "--modifiers", "wild"], "wild"),
-])
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["odds", "attack", "--bonus", "5", "--ac", "15", "--threat", "21-20"], "threat range"),
+        (["odds", "attack", "--bonus", "5", "--ac", "15", "--rules", "d20+wild"], "unknown variant"),
+        (["odds", "check", "--modifier", "5", "--target", "15", "--take", "20", "--die", "3d6"], "take 20"),
+        (["odds", "attack", "--bonus", "5", "--ac", "15", "--auspicious"], "bell curve"),
+        (["odds", "attack", "--bonus", "5", "--ac", "15", "--modifiers", "wild"], "wild"),
+    ],
+)
 def test_bad_input_is_one_line_and_exit_2(args, needle):
     proc = subprocess.run([sys.executable, "-m", "arena", *args], capture_output=True, text=True)
     assert proc.returncode == 2
@@ -86,15 +89,17 @@ def test_bad_input_is_one_line_and_exit_2(args, needle):
 def test_attack_expected_damage_per_attack_and_per_routine():
     """Issue 17, the calculator: --damage gives the expected damage with criticals (a critical multiplies the whole
     roll): +13 against AC 20, 19-20/x2, 2d6+7 (mean 14): hit 7/10, critical 7/100, so 0.63 x 14 + 0.07 x 28."""
-    result = runner.invoke(app, ["odds", "attack", "--bonus", "13/8/3", "--ac", "20", "--threat", "19-20",
-                                 "--damage", "2d6+7", "--json"])
+    result = runner.invoke(
+        app, ["odds", "attack", "--bonus", "13/8/3", "--ac", "20", "--threat", "19-20", "--damage", "2d6+7", "--json"]
+    )
     assert result.exit_code == 0, result.output
     expected = json.loads(result.output)["expected_damage"]
     assert expected["per_attack"]["+13"] == pytest.approx(0.63 * 14 + 0.07 * 28)
     assert expected["per_attack"]["+3"] == pytest.approx((0.20 - 0.02) * 14 + 0.02 * 28)
     assert expected["per_routine"] == pytest.approx(sum(expected["per_attack"].values()))
-    plain = runner.invoke(app, ["odds", "attack", "--bonus", "13/8/3", "--ac", "20", "--threat", "19-20",
-                                "--damage", "2d6+7"])
+    plain = runner.invoke(
+        app, ["odds", "attack", "--bonus", "13/8/3", "--ac", "20", "--threat", "19-20", "--damage", "2d6+7"]
+    )
     assert "per full attack routine 20.79" in plain.output
     bad = runner.invoke(app, ["odds", "attack", "--bonus", "13/x", "--ac", "20"])
     assert bad.exit_code == 2 and "13/8/3" in bad.output

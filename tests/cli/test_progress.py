@@ -31,7 +31,7 @@ def test_long_work_in_a_pipe_prints_a_line_every_ten_seconds_with_what_is_left()
     clock, out = FakeClock(), io.StringIO()
     with Progress("exact odds (cells)", 320, clock=clock, stream=out) as progress:
         for _ in range(320):
-            clock.now += 0.125                # 40 s in all (exact in binary)
+            clock.now += 0.125  # 40 s in all (exact in binary)
             progress.advance()
     lines = out.getvalue().splitlines()
     assert len(lines) == 40 / LINE_EVERY

@@ -59,29 +59,53 @@ def test_the_docs_example_scenario_validates(scenario):
     assert not _problems(scenario, example)
 
 
-ORC = {"name": "x", "type": "humanoid", "cr": 1, "hp": 5, "hit_dice": "1d8+1", "ac": 13, "touch_ac": 10,
-       "flat_footed_ac": 13, "bab": 1, "grapple": 2, "saves": {"fort": 3, "ref": 0, "will": -2},
-       "attack": [[{"name": "falchion", "bonuses": 4, "damage": "2d4+4", "damage_types": "slashing",
-                    "threat": "18-20", "multiplier": "x2"}]]}
+ORC = {
+    "name": "x",
+    "type": "humanoid",
+    "cr": 1,
+    "hp": 5,
+    "hit_dice": "1d8+1",
+    "ac": 13,
+    "touch_ac": 10,
+    "flat_footed_ac": 13,
+    "bab": 1,
+    "grapple": 2,
+    "saves": {"fort": 3, "ref": 0, "will": -2},
+    "attack": [
+        [
+            {
+                "name": "falchion",
+                "bonuses": 4,
+                "damage": "2d4+4",
+                "damage_types": "slashing",
+                "threat": "18-20",
+                "multiplier": "x2",
+            }
+        ]
+    ],
+}
 
 
-@pytest.mark.parametrize("change, ok", [
-    ({}, True),
-    ({"damage_reduction": "5/magic"}, True),
-    ({"damage_reduction": {"amount": 5, "overcome_by": ["silver"]}}, True),
-    ({"damage_reduction": "5"}, False),
-    ({"colour": "green"}, False),                      # unknown field
-    ({"type": "x"}, False),
-    ({"hp": "lots"}, False),
-])
+@pytest.mark.parametrize(
+    "change, ok",
+    [
+        ({}, True),
+        ({"damage_reduction": "5/magic"}, True),
+        ({"damage_reduction": {"amount": 5, "overcome_by": ["silver"]}}, True),
+        ({"damage_reduction": "5"}, False),
+        ({"colour": "green"}, False),  # unknown field
+        ({"type": "x"}, False),
+        ({"hp": "lots"}, False),
+    ],
+)
 def test_stat_block_shorthands_and_refusals(bestiary, change, ok):
     from arena.errors import ArenaError
     from arena.world.creatures import Creature
 
     doc = {**ORC, **change}
     assert (not _problems(bestiary, doc)) is ok
-    assert (not _problems(bestiary, [doc, doc])) is ok                  # a list of stat blocks in one file
-    try:                                                               # and the loader agrees
+    assert (not _problems(bestiary, [doc, doc])) is ok  # a list of stat blocks in one file
+    try:  # and the loader agrees
         Creature.model_validate(doc)
         loaded = True
     except (ValueError, ArenaError):
@@ -89,25 +113,37 @@ def test_stat_block_shorthands_and_refusals(bestiary, change, ok):
     assert loaded is ok
 
 
-@pytest.mark.parametrize("threat, ok", [("19-20", True), ("20", True), (19, True), ("10-19", False),
-                                        ("1-20", False), (25, False)])
+@pytest.mark.parametrize(
+    "threat, ok", [("19-20", True), ("20", True), (19, True), ("10-19", False), ("1-20", False), (25, False)]
+)
 def test_threat_ranges(bestiary, threat, ok):
     attack = {**ORC["attack"][0][0], "threat": threat}
     assert (not _problems(bestiary, {**ORC, "attack": [[attack]]})) is ok
 
 
-@pytest.mark.parametrize("doc, ok", [
-    ({"name": "s", "party": {"level": 3}, "monsters": ["troll:4", "ogre", {"name": "orc", "count": 2}]}, True),
-    ({"name": "s", "party": ["fighter-1"], "monsters": ["orc"], "rules": ["d20", "3d6"]}, True),
-    ({"name": "s", "party": {"level": 3}, "monsters": ["orc"], "rules": "3d6+prad",
-      "bestiary": "mine.yaml"}, True),
-    ({"name": "s", "party": {"level": 3}, "monsters": ["orc"], "rules": {"die": "3d6", "open_ended": [False, True]}},
-     True),
-    ({"name": "s", "party": {"level": 3}, "monsters": ["troll:0"]}, False),
-    ({"name": "s", "party": {"level": 30}, "monsters": ["orc"]}, False),
-    ({"name": "s", "party": {"level": 3}, "monsters": ["orc"], "tactics": {"party": {"press_luck": "maybe"}}},
-     False),
-    ({"name": "s", "party": {"level": 3}, "monsters": ["orc"], "rounds": 5}, False),
-])
+@pytest.mark.parametrize(
+    "doc, ok",
+    [
+        ({"name": "s", "party": {"level": 3}, "monsters": ["troll:4", "ogre", {"name": "orc", "count": 2}]}, True),
+        ({"name": "s", "party": ["fighter-1"], "monsters": ["orc"], "rules": ["d20", "3d6"]}, True),
+        ({"name": "s", "party": {"level": 3}, "monsters": ["orc"], "rules": "3d6+prad", "bestiary": "mine.yaml"}, True),
+        (
+            {
+                "name": "s",
+                "party": {"level": 3},
+                "monsters": ["orc"],
+                "rules": {"die": "3d6", "open_ended": [False, True]},
+            },
+            True,
+        ),
+        ({"name": "s", "party": {"level": 3}, "monsters": ["troll:0"]}, False),
+        ({"name": "s", "party": {"level": 30}, "monsters": ["orc"]}, False),
+        (
+            {"name": "s", "party": {"level": 3}, "monsters": ["orc"], "tactics": {"party": {"press_luck": "maybe"}}},
+            False,
+        ),
+        ({"name": "s", "party": {"level": 3}, "monsters": ["orc"], "rounds": 5}, False),
+    ],
+)
 def test_scenario_shorthands_and_refusals(scenario, doc, ok):
     assert (not _problems(scenario, doc)) is ok

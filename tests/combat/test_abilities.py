@@ -31,8 +31,8 @@ def attacks_in_round_one(monster: Creature) -> int:
 
 def test_pounce_makes_a_full_attack_as_it_closes_in():
     """SRD Pounce: "When a creature with this special attack makes a charge, it can follow with a full attack"."""
-    assert attacks_in_round_one(beast(pounce=True)) == 3          # bite and two claws in round 1
-    assert attacks_in_round_one(beast()) == 1                     # closing in: one attack
+    assert attacks_in_round_one(beast(pounce=True)) == 3  # bite and two claws in round 1
+    assert attacks_in_round_one(beast()) == 1  # closing in: one attack
 
 
 # ------------------------------------------------------------------------------------------ ferocity
@@ -46,7 +46,7 @@ def test_ferocity_fights_on_while_dying_and_still_bleeds():
         assert boar.is_able is acts
         f.round = 2
         before = len(f.lines)
-        Script(f, [0.99, *[0.5] * 12])                      # no stabilising (10%): it loses a hit point
+        Script(f, [0.99, *[0.5] * 12])  # no stabilising (10%): it loses a hit point
         f.turn(boar)
         assert boar.hp == -4
         swung = any(" vs hero " in line for line in f.lines[before:])
@@ -65,14 +65,14 @@ def test_improved_grab_holds_a_smaller_foe_then_crushes_and_constricts():
     f = make_fight([creature("hero", side="pc", hp=200, size="medium")], [grabber()])
     croc, hero = f.monsters[0], f.pcs[0]
     hero.acted = croc.acted = True
-    script = Script(f, [d20(15), (4, 8), d20(5), d20(10)])      # bite hits, 4+4 damage; grapple 5+3 vs 10+12
+    script = Script(f, [d20(15), (4, 8), d20(5), d20(10)])  # bite hits, 4+4 damage; grapple 5+3 vs 10+12
     assert swing_at(f, croc, hero, croc.t.standard[0], 6) and script.used_up
     assert croc.grip == (True, hero) and hero.grip == (False, croc) and hero.hp == 192
-    script = Script(f, [d20(5), d20(10), (6, 8), (6, 6)])       # its turn: grapple won, bite 10 + constrict 10
+    script = Script(f, [d20(5), d20(10), (6, 8), (6, 6)])  # its turn: grapple won, bite 10 + constrict 10
     f.round = 2
     f.turn(croc)
     assert script.used_up and hero.hp == 172
-    script = Script(f, [d20(5), d20(20)])                       # the hero's turn: escape 20+3 vs 5+12: free
+    script = Script(f, [d20(5), d20(20)])  # the hero's turn: escape 20+3 vs 5+12: free
     f.turn(hero)
     assert script.used_up and croc.grip is None and hero.grip is None
 
@@ -81,7 +81,7 @@ def test_improved_grab_needs_a_smaller_foe_and_ends_when_the_holder_drops():
     f = make_fight([creature("ogre", side="pc", hp=200, size="large")], [grabber()])
     croc, big = f.monsters[0], f.pcs[0]
     big.acted = croc.acted = True
-    Script(f, [d20(15), (4, 8)])                                 # a hit, and no grapple check at all
+    Script(f, [d20(15), (4, 8)])  # a hit, and no grapple check at all
     assert swing_at(f, croc, big, croc.t.standard[0], 6) and croc.grip is None
     g = make_fight([creature("hero", side="pc", hp=200)], [grabber()])
     croc, hero = g.monsters[0], g.pcs[0]
@@ -102,11 +102,11 @@ def test_paralysis_on_a_hit_unless_the_fortitude_save_succeeds():
     f = make_fight([creature("hero", side="pc", hp=200)], [ghoul])
     g, hero = f.monsters[0], f.pcs[0]
     hero.acted = g.acted = True
-    script = Script(f, [d20(15), (4, 8), d20(3), (2, 4)])       # hit; Fort 3+2 vs 12 fails; 2+1 rounds
+    script = Script(f, [d20(15), (4, 8), d20(3), (2, 4)])  # hit; Fort 3+2 vs 12 fails; 2+1 rounds
     swing_at(f, g, hero, g.t.standard[0], 6)
     assert script.used_up and "paralyzed" in hero.conditions and not hero.is_able
     assert hero.conditions["paralyzed"][0] == pytest.approx(f.instant + 3 * 6.0)
-    script = Script(f, [d20(15), (4, 8), d20(15)])              # a save that succeeds
+    script = Script(f, [d20(15), (4, 8), d20(15)])  # a save that succeeds
     h = make_fight([creature("hero", side="pc", hp=200)], [ghoul])
     h.pcs[0].acted = h.monsters[0].acted = True
     Script(h, [d20(15), (4, 8), d20(15)])
@@ -115,7 +115,7 @@ def test_paralysis_on_a_hit_unless_the_fortitude_save_succeeds():
     zombie = creature("zombie", side="pc", hp=200, type="undead")
     u = make_fight([zombie], [ghoul])
     u.pcs[0].acted = u.monsters[0].acted = True
-    script = Script(u, [d20(15), (4, 8)])                        # no save at all: immune
+    script = Script(u, [d20(15), (4, 8)])  # no save at all: immune
     swing_at(u, u.monsters[0], u.pcs[0], u.monsters[0].t.standard[0], 6)
     assert script.used_up and "paralyzed" not in u.pcs[0].conditions
 
@@ -130,7 +130,7 @@ def test_frightful_presence_panics_the_weak_and_shakes_the_rest_on_its_first_att
     tough = creature("knight", side="pc", hp=80, hit_dice="8d10")
     f = make_fight([weak, tough], [dragon])
     d = f.monsters[0]
-    script = Script(f, [d20(3), 0.0, d20(3), 0.0])          # both fail; 4d6 rounds each (one table draw)
+    script = Script(f, [d20(3), 0.0, d20(3), 0.0])  # both fail; 4d6 rounds each (one table draw)
     abilities.frighten(f, d)
     assert script.used_up and d.frightened
     squire, knight = f.pcs
@@ -138,22 +138,39 @@ def test_frightful_presence_panics_the_weak_and_shakes_the_rest_on_its_first_att
     assert "shaken" in knight.conditions and knight.is_able
     assert (knight.attack_bonus, knight.save_bonus) == (-2, -2)
     add_condition(f, knight, "bless", 60.0)
-    assert knight.attack_bonus == -1                            # bless +1 and shaken -2
-    assert not any(c is squire for c in f.view.helpless_enemies(d))     # fled, not helpless: no coup de grace
+    assert knight.attack_bonus == -1  # bless +1 and shaken -2
+    assert not any(c is squire for c in f.view.helpless_enemies(d))  # fled, not helpless: no coup de grace
 
 
-@pytest.mark.parametrize(("field", "value"), [
-    ("pounce", True), ("ferocity", True), ("improved_grab", {"attack": "bite", "constrict": "1d6+4"}),
-    ("paralysis", {"attack": "bite", "dc": 14}), ("frightful_presence", {"dc": 16}),
-    ("poison", {"attack": "bite", "dc": 16, "initial": {"dice": "1d6", "ability": "con"},
-                "secondary": {"dice": "1d6", "ability": "con"}}),
-    ("ability_damage", {"attack": "bite", "loss": {"dice": "1d4", "ability": "str"}}),
-    ("energy_drain", {"attack": "bite"}), ("rage", True), ("burn", {"attack": "bite", "dc": 14}),
-    ("gaze", {"effect": "paralysis", "dc": 13}), ("web", {"burst_dc": 14}), ("stench", {"dc": 14}),
-    ("trample", {"damage": "2d6+6", "dc": 15}),
-    ("powerful_charge", {"name": "gore", "bonuses": [8], "damage": "3d6+6", "damage_types": ["piercing"]}),
-    ("incorporeal", True),
-])
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("pounce", True),
+        ("ferocity", True),
+        ("improved_grab", {"attack": "bite", "constrict": "1d6+4"}),
+        ("paralysis", {"attack": "bite", "dc": 14}),
+        ("frightful_presence", {"dc": 16}),
+        (
+            "poison",
+            {
+                "attack": "bite",
+                "dc": 16,
+                "initial": {"dice": "1d6", "ability": "con"},
+                "secondary": {"dice": "1d6", "ability": "con"},
+            },
+        ),
+        ("ability_damage", {"attack": "bite", "loss": {"dice": "1d4", "ability": "str"}}),
+        ("energy_drain", {"attack": "bite"}),
+        ("rage", True),
+        ("burn", {"attack": "bite", "dc": 14}),
+        ("gaze", {"effect": "paralysis", "dc": 13}),
+        ("web", {"burst_dc": 14}),
+        ("stench", {"dc": 14}),
+        ("trample", {"damage": "2d6+6", "dc": 15}),
+        ("powerful_charge", {"name": "gore", "bonuses": [8], "damage": "3d6+6", "damage_types": ["piercing"]}),
+        ("incorporeal", True),
+    ],
+)
 def test_a_seeded_fight_with_the_ability_is_reproducible_and_differs_from_one_without(field, value):
     """A level-3 party against two such beasts, seeds 0-39: the same seed gives the same fight, and the ability
     changes some fights (it is used)."""
@@ -162,8 +179,17 @@ def test_a_seeded_fight_with_the_ability_is_reproducible_and_differs_from_one_wi
 
 # ------------------------------------------------------------------------------------------ poison, drain
 def poisoner(**extra) -> Creature:
-    return beast("spider", size="medium", poison={"attack": "bite", "dc": 14, "initial": {"dice": "1d6",
-                 "ability": "str"}, "secondary": {"dice": "1d6", "ability": "str"}}, **extra)
+    return beast(
+        "spider",
+        size="medium",
+        poison={
+            "attack": "bite",
+            "dc": 14,
+            "initial": {"dice": "1d6", "ability": "str"},
+            "secondary": {"dice": "1d6", "ability": "str"},
+        },
+        **extra,
+    )
 
 
 def test_poison_deals_its_initial_damage_on_a_failed_save_and_the_secondary_a_minute_later():
@@ -172,18 +198,19 @@ def test_poison_deals_its_initial_damage_on_a_failed_save_and_the_secondary_a_mi
     f = make_fight([creature("hero", side="pc", hp=200, abilities={"str": 14})], [poisoner()])
     spider, hero = f.monsters[0], f.pcs[0]
     hero.acted = spider.acted = True
-    script = Script(f, [d20(15), (4, 8), d20(3), (4, 6)])      # hit; Fort 3+2 fails; 4 Strength
+    script = Script(f, [d20(15), (4, 8), d20(3), (4, 6)])  # hit; Fort 3+2 fails; 4 Strength
     swing_at(f, spider, hero, spider.t.standard[0], 6)
     assert script.used_up and hero.ability_loss == {"str": 4} and hero.ability_mods == {"str": -2}
     assert (hero.attack_bonus, hero.damage_bonus) == (-2, -2) and "poisoned" in hero.conditions
-    script = Script(f, [d20(3), (6, 6)])                        # a minute later: fails again, 6 more
+    script = Script(f, [d20(3), (6, 6)])  # a minute later: fails again, 6 more
     f.instant = hero.conditions["poisoned"][0]
     from arena.combat import conditions
+
     conditions.expire(f, f.instant)
     assert script.used_up and hero.ability_loss == {"str": 10} and hero.ability_mods == {"str": -5}
     g = make_fight([creature("hero", side="pc", hp=200)], [poisoner()])
     g.pcs[0].acted = g.monsters[0].acted = True
-    script = Script(g, [d20(15), (4, 8), d20(15)])              # the save succeeds: nothing, no secondary
+    script = Script(g, [d20(15), (4, 8), d20(15)])  # the save succeeds: nothing, no secondary
     swing_at(g, g.monsters[0], g.pcs[0], g.monsters[0].t.standard[0], 6)
     assert script.used_up and g.pcs[0].ability_loss is None and "poisoned" not in g.pcs[0].conditions
 
@@ -195,23 +222,23 @@ def test_constitution_damage_costs_hit_points_and_zero_kills_strength_zero_is_he
     f = make_fight([creature("hero", side="pc", hp=100, abilities={"con": 12}, hit_dice="5d10")], [wyvern])
     w, hero = f.monsters[0], f.pcs[0]
     hero.acted = w.acted = True
-    Script(f, [d20(15), (4, 8), d20(2), 0.0])                    # 2d6 shows 2: Con 12 -> 10, modifier -1
+    Script(f, [d20(15), (4, 8), d20(2), 0.0])  # 2d6 shows 2: Con 12 -> 10, modifier -1
     swing_at(f, w, hero, w.t.standard[0], 6)
     assert hero.hp == 100 - 8 - 5 and hero.save_mods["fort"] == -1
-    Script(f, [d20(15), (4, 8), d20(2), 0.999])                 # 12 more: Con 0
+    Script(f, [d20(15), (4, 8), d20(2), 0.999])  # 12 more: Con 0
     swing_at(f, w, hero, w.t.standard[0], 6)
     assert hero.dead
     shadow = beast("shadow", ability_damage={"attack": "bite", "loss": {"dice": "1d6", "ability": "str"}})
     g = make_fight([creature("hero", side="pc", hp=100, abilities={"str": 4})], [shadow])
     s, hero = g.monsters[0], g.pcs[0]
     hero.acted = s.acted = True
-    Script(g, [d20(15), (4, 8), (6, 6)])                         # no save: 6 Strength, all of it
+    Script(g, [d20(15), (4, 8), (6, 6)])  # no save: 6 Strength, all of it
     swing_at(g, s, hero, s.t.standard[0], 6)
     assert "paralyzed" in hero.conditions and not hero.is_able
     zombie = creature("zombie", side="pc", hp=100, type="undead", abilities={"con": None})
     u = make_fight([zombie], [poisoner()])
     u.pcs[0].acted = u.monsters[0].acted = True
-    script = Script(u, [d20(15), (4, 8)])                        # undead: immune to poison, no save
+    script = Script(u, [d20(15), (4, 8)])  # undead: immune to poison, no save
     swing_at(u, u.monsters[0], u.pcs[0], u.monsters[0].t.standard[0], 6)
     assert script.used_up and u.pcs[0].ability_loss is None
 
@@ -228,7 +255,7 @@ def test_energy_drain_bestows_negative_levels():
     assert hero.negative_levels == 1 and (hero.attack_bonus, hero.save_bonus) == (-1, -1) and hero.hp == 100 - 8 - 5
     Script(f, [d20(15), (4, 8)])
     swing_at(f, w, hero, w.t.standard[0], 6)
-    assert hero.dead                                             # 2 negative levels, 2 Hit Dice
+    assert hero.dead  # 2 negative levels, 2 Hit Dice
 
 
 # ------------------------------------------------------------------------------------------ rake, rage, burn, gaze
@@ -237,7 +264,7 @@ RAKE = {"name": "rake", "bonuses": [4], "count": 2, "damage": "1d4+1", "damage_t
 
 def test_rake_adds_its_attacks_to_a_pounce_and_to_a_hold():
     """SRD Rake: "extra attacks ... when it pounces on an opponent" and "if it gets a hold"."""
-    assert attacks_in_round_one(beast(pounce=True, rake=RAKE)) == 5     # bite, 2 claws, 2 rakes
+    assert attacks_in_round_one(beast(pounce=True, rake=RAKE)) == 5  # bite, 2 claws, 2 rakes
     lion = beast("lion", improved_grab={"attack": "bite"}, rake=RAKE)
     f = make_fight([creature("hero", side="pc", hp=200)], [lion])
     cat, hero = f.monsters[0], f.pcs[0]
@@ -245,7 +272,7 @@ def test_rake_adds_its_attacks_to_a_pounce_and_to_a_hold():
     cat.afflicted = hero.afflicted = True
     hero.acted = cat.acted = True
     f.round = 2
-    script = Script(f, [d20(5), d20(10), (4, 8), d20(15), (2, 4), d20(15), (2, 4)])   # hold, bite, 2 rakes
+    script = Script(f, [d20(5), d20(10), (4, 8), d20(15), (2, 4), d20(15), (2, 4)])  # hold, bite, 2 rakes
     f.turn(cat)
     assert script.used_up and hero.hp == 200 - 8 - 3 - 3
 
@@ -259,7 +286,7 @@ def test_rage_once_hurt_strength_and_constitution_up_armour_down():
     deal(f, f.pcs[0], b, 5, frozenset({"slashing"}))
     assert b.raging and b.hp == 40 - 5 + 2 * 5 and (b.attack_bonus, b.damage_bonus, b.ac_bonus) == (2, 2, -2)
     deal(f, f.pcs[0], b, 5, frozenset({"slashing"}))
-    assert b.hp == 40 and b.attack_bonus == 2                    # once only
+    assert b.hp == 40 and b.attack_bonus == 2  # once only
 
 
 def test_burn_sets_the_target_on_fire_unless_it_saves():
@@ -269,7 +296,7 @@ def test_burn_sets_the_target_on_fire_unless_it_saves():
     f = make_fight([creature("hero", side="pc", hp=200)], [elemental])
     e, hero = f.monsters[0], f.pcs[0]
     hero.acted = e.acted = True
-    script = Script(f, [d20(15), (4, 8), d20(2), (2, 4)])       # hit; Reflex fails; burns 2 rounds
+    script = Script(f, [d20(15), (4, 8), d20(2), (2, 4)])  # hit; Reflex fails; burns 2 rounds
     swing_at(f, e, hero, e.t.standard[0], 6)
     assert script.used_up and hero.burning[0] == 2
     f.round = 2
@@ -284,8 +311,10 @@ def test_burn_sets_the_target_on_fire_unless_it_saves():
     assert script.used_up and g.pcs[0].burning is None
 
 
-@pytest.mark.parametrize(("effect", "condition"), [("petrify", "petrified"), ("paralysis", "paralyzed"),
-                                                   ("fear", "panicked"), ("death", None)])
+@pytest.mark.parametrize(
+    ("effect", "condition"),
+    [("petrify", "petrified"), ("paralysis", "paralyzed"), ("fear", "panicked"), ("death", None)],
+)
 def test_a_gaze_at_the_start_of_its_turn(effect, condition):
     """SRD Gaze Attacks: "Each opponent within range of a gaze attack must attempt a saving throw each round at the
     beginning of his or her turn" (here: at the start of the gazer's turn, for every able foe)."""
@@ -294,7 +323,7 @@ def test_a_gaze_at_the_start_of_its_turn(effect, condition):
     m = f.monsters[0]
     f.round = 2
     rolled = [(1, 8)] if effect in ("paralysis", "fear") else []  # a duration to roll
-    Script(f, [d20(2), *rolled, d20(19), *[0.5] * 30])          # hero fails, friend saves
+    Script(f, [d20(2), *rolled, d20(19), *[0.5] * 30])  # hero fails, friend saves
     f.turn(m)
     hero, friend = f.pcs
     assert not hero.is_able and friend.is_able
@@ -311,10 +340,10 @@ def test_swallow_whole_takes_a_held_foe_out_of_the_fight_until_the_swallower_dro
     t.grip, hero.grip = (True, hero), (False, t)
     t.afflicted = hero.afflicted = True
     f.round = 2
-    Script(f, [d20(5), d20(10)])                                 # a won grapple check: swallowed
+    Script(f, [d20(5), d20(10)])  # a won grapple check: swallowed
     f.turn(t)
     assert "swallowed" in hero.conditions and not hero.is_able
-    Script(f, [(4, 6)])                                          # next turn: digested for 6
+    Script(f, [(4, 6)])  # next turn: digested for 6
     f.turn(t)
     assert hero.hp == 194
     t.hp = -1
@@ -330,36 +359,38 @@ def test_a_web_entangles_and_the_victim_spends_its_turn_bursting_free():
     f = make_fight([creature("hero", side="pc", hp=200, abilities={"str": 14})], [spider])
     s, hero = f.monsters[0], f.pcs[0]
     f.round = 2
-    script = Script(f, [d20(15)])                               # the web hits touch AC
+    script = Script(f, [d20(15)])  # the web hits touch AC
     f.turn(s)
     assert script.used_up and "entangled" in hero.conditions and s.webs == 1
     assert (hero.attack_bonus, hero.ac_bonus) == (-2, -2)
-    script = Script(f, [d20(10)])                               # 10 + 2 vs 16: still stuck, no attack
+    script = Script(f, [d20(10)])  # 10 + 2 vs 16: still stuck, no attack
     before = len(f.lines)
     f.turn(hero)
     assert script.used_up and "entangled" in hero.conditions and not any(" vs spider" in x for x in f.lines[before:])
-    Script(f, [d20(15)])                                         # 17: free
+    Script(f, [d20(15)])  # 17: free
     f.turn(hero)
     assert "entangled" not in hero.conditions and hero.attack_bonus == 0
-    Script(f, [d20(15), (4, 8), *[0.5] * 10])                   # no webs left: it bites
+    Script(f, [d20(15), (4, 8), *[0.5] * 10])  # no webs left: it bites
     f.turn(s)
     assert any("spider bite" in x for x in f.lines[-6:])
 
 
-@pytest.mark.parametrize(("effect", "condition"), [("sleep", "asleep"), ("paralysis", "paralyzed"),
-                                                   ("slow", "slowed"), ("fear", "panicked")])
+@pytest.mark.parametrize(
+    ("effect", "condition"), [("sleep", "asleep"), ("paralysis", "paralyzed"), ("slow", "slowed"), ("fear", "panicked")]
+)
 def test_a_breath_without_damage_alternates_with_the_damaging_one(effect, condition):
     """SRD metallic dragons: "a dragon has two breath weapons ... Sleep ... Paralyzing gas ... Slow gas ... Fear";
     one breath at a time, on the same recharge (1d4 rounds). The dragon breathes the one without damage first."""
-    dragon = beast("brass", size="large",
-                   breath_weapon={"shape": "line", "length_ft": 60, "damage": "3d6", "damage_type": "fire",
-                                  "dc": 17},
-                   breath_effect={"shape": "cone", "length_ft": 30, "effect": effect, "save": "will", "dc": 17,
-                                  "rounds": "1d6"})
+    dragon = beast(
+        "brass",
+        size="large",
+        breath_weapon={"shape": "line", "length_ft": 60, "damage": "3d6", "damage_type": "fire", "dc": 17},
+        breath_effect={"shape": "cone", "length_ft": 30, "effect": effect, "save": "will", "dc": 17, "rounds": "1d6"},
+    )
     f = make_fight([creature("hero", side="pc", hp=200)], [dragon])
     d, hero = f.monsters[0], f.pcs[0]
     f.round = 2
-    Script(f, [(1, 4), d20(2), (3, 6), *[0.5] * 10])             # recharge 1 round; Will fails; 3 rounds
+    Script(f, [(1, 4), d20(2), (3, 6), *[0.5] * 10])  # recharge 1 round; Will fails; 3 rounds
     f.turn(d)
     assert condition in hero.conditions and d.last_effect
     if effect == "slow":
@@ -367,7 +398,7 @@ def test_a_breath_without_damage_alternates_with_the_damaging_one(effect, condit
     d.breath_ready_at = 0.0
     hero.conditions.clear()
     refresh(f, hero)
-    Script(f, [(1, 4), 0.5, d20(2), *[0.5] * 10])                # then the fire breath (one damage draw)
+    Script(f, [(1, 4), 0.5, d20(2), *[0.5] * 10])  # then the fire breath (one damage draw)
     f.turn(d)
     assert hero.hp < 200 and not d.last_effect
 
@@ -388,15 +419,14 @@ def test_stench_sickens_living_foes_on_its_first_action():
     """SRD Troglodyte stench: "all living creatures (except troglodytes) within 30 feet must succeed on a DC 13
     Fortitude save or be sickened for 10 rounds"; sickened: -2 on attack rolls, weapon damage, saves and checks."""
     trog = beast("troglodyte", size="medium", stench={"dc": 13})
-    f = make_fight([creature("hero", side="pc", hp=200), creature("zombie", side="pc", hp=50, type="undead")],
-                   [trog])
+    f = make_fight([creature("hero", side="pc", hp=200), creature("zombie", side="pc", hp=50, type="undead")], [trog])
     hero, zombie = f.pcs
     f.round = 2
-    Script(f, [d20(3), *[0.5] * 20])                            # the hero fails; the undead is not living
+    Script(f, [d20(3), *[0.5] * 20])  # the hero fails; the undead is not living
     f.turn(f.monsters[0])
     assert "sickened" in hero.conditions and "sickened" not in zombie.conditions
     assert (hero.attack_bonus, hero.damage_bonus, hero.save_bonus) == (-2, -2, -2)
-    assert f.monsters[0].frightened                              # once only
+    assert f.monsters[0].frightened  # once only
 
 
 def test_trample_runs_over_smaller_foes_with_a_reflex_save_for_half():
@@ -407,7 +437,7 @@ def test_trample_runs_over_smaller_foes_with_a_reflex_save_for_half():
     f = make_fight([creature("a", side="pc", hp=100), creature("b", side="pc", hp=100)], [rhino])
     r = f.monsters[0]
     f.round = 2
-    Script(f, [0.0, d20(2), d20(20), *[0.5] * 10])              # 2d6 shows 2: 11; a fails, b saves (5)
+    Script(f, [0.0, d20(2), d20(20), *[0.5] * 10])  # 2d6 shows 2: 11; a fails, b saves (5)
     f.turn(r)
     a, b = f.pcs
     assert (a.hp, b.hp) == (89, 95)
@@ -431,9 +461,9 @@ def test_incorporeal_ignores_mundane_weapons_and_half_of_the_rest():
     ghost = beast("ghost", size="medium", incorporeal=True)
     f = make_fight([creature("hero", side="pc", hp=200)], [ghost])
     g, hero = f.monsters[0], f.pcs[0]
-    assert deal(f, hero, g, 10, frozenset({"slashing"}), weapon=True) == 0                 # mundane: nothing
+    assert deal(f, hero, g, 10, frozenset({"slashing"}), weapon=True) == 0  # mundane: nothing
     Script(f, [0.4])
-    assert deal(f, hero, g, 10, frozenset({"slashing"}), frozenset({"magic"}), weapon=True) == 0   # 50%: lost
+    assert deal(f, hero, g, 10, frozenset({"slashing"}), frozenset({"magic"}), weapon=True) == 0  # 50%: lost
     Script(f, [0.6])
-    assert deal(f, hero, g, 10, frozenset({"fire"})) == 10                                 # the other half
-    assert deal(f, hero, g, 4, frozenset({"force"})) == 4                                  # magic missile: always
+    assert deal(f, hero, g, 10, frozenset({"fire"})) == 10  # the other half
+    assert deal(f, hero, g, 4, frozenset({"force"})) == 4  # magic missile: always

@@ -23,9 +23,14 @@ from arena.world.creatures import Creature
 from arena.world.party import generate_party
 from arena.world.srd_bestiary import srd_creature, srd_rows
 
-TOUCH = {"name": "touch", "bonuses": [6], "damage": "1", "damage_types": ["bludgeoning"], "touch": True,
-         "harmless": True}
-
+TOUCH = {
+    "name": "touch",
+    "bonuses": [6],
+    "damage": "1",
+    "damage_types": ["bludgeoning"],
+    "touch": True,
+    "harmless": True,
+}
 
 
 def hero(name: str = "hero", **extra) -> Creature:
@@ -48,31 +53,34 @@ def _ability(c: Creature, key: str):
 def test_a_sleep_poison_knocks_out_and_the_secondary_knocks_out_again():
     """SRD Homunculus: "Poison (Ex): Injury, Fortitude DC 13, initial damage sleep for 1 minute, secondary damage
     sleep for another 5d6 minutes" (unconscious: helpless; a blow does not wake a poisoned sleeper)."""
-    homunculus = beast("homunculus", size="tiny", poison={"attack": "bite", "dc": 13, "unconscious": "10",
-                                                          "secondary_unconscious": "175"})
+    homunculus = beast(
+        "homunculus",
+        size="tiny",
+        poison={"attack": "bite", "dc": 13, "unconscious": "10", "secondary_unconscious": "175"},
+    )
     f = ready(make_fight([hero()], [homunculus]))
     h, pc = f.monsters[0], f.pcs[0]
-    script = Script(f, [d20(15), (4, 8), d20(3), 0.5])            # hit; Fort 3+2 vs 13 fails; 10 rounds
+    script = Script(f, [d20(15), (4, 8), d20(3), 0.5])  # hit; Fort 3+2 vs 13 fails; 10 rounds
     swing_at(f, h, pc, h.t.standard[0], 6)
     assert script.used_up and "knocked-out" in pc.conditions and not pc.is_able
     assert pc.conditions["knocked-out"][0] == pytest.approx(f.instant + 10 * 6.0)
     deal(f, h, pc, 3, frozenset({"piercing"}))
-    assert "knocked-out" in pc.conditions                         # no waking up
-    Script(f, [d20(3), 0.5])                                      # a minute later: fails again
+    assert "knocked-out" in pc.conditions  # no waking up
+    Script(f, [d20(3), 0.5])  # a minute later: fails again
     f.instant = pc.conditions["poisoned"][0]
     conditions.expire(f, f.instant)
     assert pc.conditions["knocked-out"][0] == pytest.approx(f.instant + 175 * 6.0) and not pc.is_able
     g = ready(make_fight([hero(saves={"fort": 30, "ref": 2, "will": 2})], [homunculus]))
-    Script(g, [d20(15), (4, 8), d20(3), 0.5])                     # 3 + 30: saved
+    Script(g, [d20(15), (4, 8), d20(3), 0.5])  # 3 + 30: saved
     swing_at(g, g.monsters[0], g.pcs[0], g.monsters[0].t.standard[0], 6)
     assert "knocked-out" not in g.pcs[0].conditions
 
 
 def test_the_homunculus_and_pseudodragon_sleep_poisons_are_read():
     assert srd_creature("homunculus").poison.unconscious == "10"
-    assert srd_creature("homunculus").poison.secondary_unconscious == "175"        # 5d6 minutes: the average
+    assert srd_creature("homunculus").poison.secondary_unconscious == "175"  # 5d6 minutes: the average
     assert srd_creature("pseudodragon").poison.attack == "sting"
-    assert srd_creature("dark-naga").poison.unconscious == "50"                   # 2d4 minutes
+    assert srd_creature("dark-naga").poison.unconscious == "50"  # 2d4 minutes
     for name in ("homunculus", "pseudodragon"):
         assert _ability(srd_creature(name), "poison").engine == "modelled"
 
@@ -81,11 +89,16 @@ def test_the_homunculus_and_pseudodragon_sleep_poisons_are_read():
 def test_a_harmless_touch_deals_no_hit_points_only_its_strength_damage():
     """SRD Shadow: "Incorporeal touch +3 melee (1d6 Str)"; "Strength Damage (Su): The touch of a shadow deals 1d6
     points of Strength damage to a living foe"."""
-    shadow = beast("shadow", size="medium", attack=TOUCH, full_attack=[[TOUCH]],
-                   ability_damage={"attack": "touch", "loss": {"dice": "1d6", "ability": "str"}})
+    shadow = beast(
+        "shadow",
+        size="medium",
+        attack=TOUCH,
+        full_attack=[[TOUCH]],
+        ability_damage={"attack": "touch", "loss": {"dice": "1d6", "ability": "str"}},
+    )
     f = ready(make_fight([hero(abilities={"str": 14})], [shadow]))
     s, pc = f.monsters[0], f.pcs[0]
-    script = Script(f, [d20(15), 0.5, (3, 6)])                    # hit (its damage draw is void); 3 Strength
+    script = Script(f, [d20(15), 0.5, (3, 6)])  # hit (its damage draw is void); 3 Strength
     assert swing_at(f, s, pc, s.t.standard[0], 6)
     assert script.used_up and pc.hp == 200 and pc.ability_loss == {"str": 3}
     c = srd_creature("shadow")
@@ -103,10 +116,10 @@ def test_an_octopus_grabs_with_its_harmless_arms_any_size_and_its_hold_bites():
     f = ready(make_fight([hero()], [octopus]))
     o, pc = f.monsters[0], f.pcs[0]
     assert pc.t.creature.size == "medium" and o.t.creature.size == "small"
-    Script(f, [d20(18), 0.5, d20(2), d20(19)])                    # arms hit; grapple: the hero's 2, its 19
+    Script(f, [d20(18), 0.5, d20(2), d20(19)])  # arms hit; grapple: the hero's 2, its 19
     swing_at(f, o, pc, o.t.standard[0], 5)
     assert pc.hp == 200 and o.grip == (True, pc)
-    Script(f, [d20(2), d20(19), (3, 3)])                          # its turn: a won check, bite 1d3 shows 3
+    Script(f, [d20(2), d20(19), (3, 3)])  # its turn: a won check, bite 1d3 shows 3
     f.turn(o)
     assert pc.hp == 197
 
@@ -120,11 +133,11 @@ def test_a_mimic_s_adhesive_holds_without_a_check_and_there_is_no_escape():
     assert mimic.improved_grab.automatic and _ability(mimic, "crush").engine == "modelled"
     f = ready(make_fight([hero()], [mimic]))
     m, pc = f.monsters[0], f.pcs[0]
-    script = Script(f, [d20(18), (4, 8)])                         # slam hits: held, no grapple check drawn
+    script = Script(f, [d20(18), (4, 8)])  # slam hits: held, no grapple check drawn
     swing_at(f, m, pc, m.t.standard[0], 9)
     assert script.used_up and m.grip == (True, pc)
     before = len(f.lines)
-    f.turn(pc)                                                  # no escape roll at all
+    f.turn(pc)  # no escape roll at all
     assert pc.grip == (False, m) and "struggles" in " ".join(f.lines[before:])
 
 
@@ -138,7 +151,7 @@ def test_a_chuul_paralyzes_the_foe_it_holds_on_each_of_its_turns():
     c, pc = f.monsters[0], f.pcs[0]
     c.grip, pc.grip = (True, pc), (False, c)
     c.afflicted = pc.afflicted = True
-    Script(f, [d20(2), *[0.5] * 20])                              # Fort 2+2 vs 19: paralyzed
+    Script(f, [d20(2), *[0.5] * 20])  # Fort 2+2 vs 19: paralyzed
     f.turn(c)
     assert "paralyzed" in pc.conditions and pc.conditions["paralyzed"][0] == pytest.approx(f.instant + 36.0)
 
@@ -153,20 +166,23 @@ def test_a_tendriculos_paralyzes_the_foe_it_has_swallowed():
     t.grip, pc.grip = (True, pc), (False, t)
     t.afflicted = pc.afflicted = True
     add_condition(f, pc, "swallowed", 1e9)
-    Script(f, [0.5, d20(2), 0.5, *[0.5] * 10])                     # digested, then Fort fails
+    Script(f, [0.5, d20(2), 0.5, *[0.5] * 10])  # digested, then Fort fails
     f.turn(t)
     assert "paralyzed" in pc.conditions and pc.hp < 200
 
 
 # ------------------------------------------------------------------------------------------ breath weapons
-@pytest.mark.parametrize(("effect", "condition", "forever"), [("repulsion", "panicked", False),
-                                                              ("petrify", "petrified", True)])
+@pytest.mark.parametrize(
+    ("effect", "condition", "forever"), [("repulsion", "panicked", False), ("petrify", "petrified", True)]
+)
 def test_repulsion_and_petrifying_breath(effect, condition, forever):
     """SRD Bronze dragon: "Creatures within the cone must succeed on a Will save or be compelled to do nothing but
     move away from the dragon for 1d6 rounds plus 1 round per age category"; Gorgon: "60-foot cone, once every 1d4
     rounds ... turn to stone permanently, Fortitude DC 19 negates"."""
-    dragon = beast("breather", breath_effect={"shape": "cone", "length_ft": 30, "effect": effect, "save": "will",
-                                              "dc": 17, "rounds": "1d6+1"})
+    dragon = beast(
+        "breather",
+        breath_effect={"shape": "cone", "length_ft": 30, "effect": effect, "save": "will", "dc": 17, "rounds": "1d6+1"},
+    )
     f = ready(make_fight([hero()], [dragon]))
     d, pc = f.monsters[0], f.pcs[0]
     Script(f, [(1, 4), d20(2), (3, 6), *[0.5] * 10])
@@ -185,7 +201,7 @@ def test_a_save_that_negates_a_breath_and_the_chimera_s_breath_by_its_first_head
     assert not beetle.breath_weapon.half_on_save and beetle.breath_weapon.save == "fort"
     f = ready(make_fight([hero(), hero("friend")], [beetle]))
     b = f.monsters[0]
-    Script(f, [(1, 1), 0.5, d20(19), d20(2), *[0.5] * 10])        # one damage roll; the hero saves, the friend not
+    Script(f, [(1, 1), 0.5, d20(19), d20(2), *[0.5] * 10])  # one damage roll; the hero saves, the friend not
     f.turn(b)
     first, second = f.pcs
     assert first.hp == 200 and second.hp < 200
@@ -219,9 +235,9 @@ def test_a_summoning_succeeds_on_its_chance_and_the_summoned_join_at_the_next_ro
     f = ready(make_fight([hero()], [summoner()]))
     d = f.monsters[0]
     before = len(f.lines)
-    Script(f, [0.30, *[0.5] * 10])                                 # 0.30 < 35%: it comes
+    Script(f, [0.30, *[0.5] * 10])  # 0.30 < 35%: it comes
     f.turn(d)
-    assert not any(" vs hero" in x for x in f.lines[before:])        # the turn went to the summoning
+    assert not any(" vs hero" in x for x in f.lines[before:])  # the turn went to the summoning
     assert len(f.monsters) == 1 and f.joining
     order = [d, f.pcs[0]]
     specials.join(f, order)
@@ -229,10 +245,10 @@ def test_a_summoning_succeeds_on_its_chance_and_the_summoned_join_at_the_next_ro
     new = f.monsters[1]
     assert new.t.creature.name == "dretch" and new.t.summon is None and new.side == "monster" and new.acted
     Script(f, [*[0.5] * 20])
-    f.turn(d)                                                     # once a day: now it attacks
+    f.turn(d)  # once a day: now it attacks
     assert any("dretch bite" in x or "dretch claw" in x for x in f.lines[-8:])
     g = ready(make_fight([hero()], [summoner()]))
-    Script(g, [0.36])                                              # 0.36: no one answers
+    Script(g, [0.36])  # 0.36: no one answers
     g.turn(g.monsters[0])
     assert not g.joining and "no one answers" in g.lines[-1]
 
@@ -247,14 +263,21 @@ def test_a_summoned_group_fights_in_a_whole_fight():
     counts = [len(fight(encounter, RuleSet(), s, log=True).log) for s in range(6)]
     joined = [fight(encounter, RuleSet(), s, log=True) for s in range(12)]
     assert any(any("join the fight" in line for line in r.log) for r in joined)
-    assert counts == [len(fight(encounter, RuleSet(), s, log=True).log) for s in range(6)]   # reproducible
+    assert counts == [len(fight(encounter, RuleSet(), s, log=True).log) for s in range(6)]  # reproducible
 
 
-@pytest.mark.parametrize(("name", "creature", "count", "chance"), [
-    ("dretch", "dretch", "1", 0.35), ("vrock", "dretch", "2d10", 0.35), ("babau", "babau", "1", 0.4),
-    ("earth-mephit", "earth-mephit", "1", 0.25), ("glabrezu", "dretch", "4d10", 0.5),
-    ("succubus", "vrock", "1", 0.3), ("bone-devil", "lemure", "2d10", 0.5),
-])
+@pytest.mark.parametrize(
+    ("name", "creature", "count", "chance"),
+    [
+        ("dretch", "dretch", "1", 0.35),
+        ("vrock", "dretch", "2d10", 0.35),
+        ("babau", "babau", "1", 0.4),
+        ("earth-mephit", "earth-mephit", "1", 0.25),
+        ("glabrezu", "dretch", "4d10", 0.5),
+        ("succubus", "vrock", "1", 0.3),
+        ("bone-devil", "lemure", "2d10", 0.5),
+    ],
+)
 def test_summons_read_from_the_srd(name, creature, count, chance):
     s = srd_creature(name).summon
     assert (s.creature, s.count, s.chance, s.uses) == (creature, count, chance, 1)
@@ -275,17 +298,17 @@ def test_a_whirlwind_batters_and_carries_smaller_foes_and_ends():
     f = ready(make_fight([hero(), hero("friend")], [short]))
     e = f.monsters[0]
     first, second = f.pcs
-    Script(f, [0.5, d20(2), 0.0, d20(2), d20(20), d20(20), *[0.5] * 10])      # 1 round; hero fails both
+    Script(f, [0.5, d20(2), 0.0, d20(2), d20(20), d20(20), *[0.5] * 10])  # 1 round; hero fails both
     f.turn(e)
     assert "carried" in first.conditions and "carried" not in second.conditions
     assert (first.attack_bonus, first.ac_bonus) == (-2, -2) and first.hp == 198 and second.hp == 200
     before = len(f.lines)
     Script(f, [*[0.5] * 10])
-    f.turn(e)                                                     # the form is over: it slams
+    f.turn(e)  # the form is over: it slams
     assert any(" vs " in x for x in f.lines[before:])
     tiny = ready(make_fight([hero(size="huge")], [large]))
     Script(tiny, [*[0.5] * 10])
-    tiny.turn(tiny.monsters[0])                                    # no smaller foe: no whirlwind
+    tiny.turn(tiny.monsters[0])  # no smaller foe: no whirlwind
     assert not any("whirlwind" in x for x in tiny.lines)
 
 
@@ -297,10 +320,10 @@ def test_crush_lands_only_on_foes_three_sizes_smaller():
     assert (red.crush.damage, red.crush.dc) == ("2d8+16", red.breath_weapon.dc)
     dragon = beast("dragon", size="huge", crush={"damage": "2d8+10", "dc": 20})
     f = ready(make_fight([hero(size="small"), hero("gnome", size="tiny")], [dragon]))
-    Script(f, [0.0, d20(2), d20(20), *[0.5] * 10])                  # one damage roll (12); the small one fails
+    Script(f, [0.0, d20(2), d20(20), *[0.5] * 10])  # one damage roll (12); the small one fails
     f.turn(f.monsters[0])
     assert [pc.hp for pc in f.pcs] == [188, 200]
-    g = ready(make_fight([hero(), hero("friend")], [dragon]))      # medium: two sizes smaller only
+    g = ready(make_fight([hero(), hero("friend")], [dragon]))  # medium: two sizes smaller only
     Script(g, [*[0.5] * 20])
     g.turn(g.monsters[0])
     assert not any("lands on" in x for x in g.lines)
@@ -340,7 +363,7 @@ def test_a_captivating_song_holds_its_captives_helpless_while_the_harpy_sings():
     resistance ... The effect continues for as long as the harpy sings and for 1 round thereafter"."""
     harpy = srd_creature("harpy")
     assert (harpy.aura.effect, harpy.aura.dc) == ("captivate", 16)
-    assert srd_creature("harpy-archer-7th-level-fighter").aura.dc == 17           # "Will DC 17 negates"
+    assert srd_creature("harpy-archer-7th-level-fighter").aura.dc == 17  # "Will DC 17 negates"
     f = ready(make_fight([hero(), hero("friend")], [harpy]))
     h = f.monsters[0]
     first, second = f.pcs
@@ -349,12 +372,12 @@ def test_a_captivating_song_holds_its_captives_helpless_while_the_harpy_sings():
     assert "captivated" in first.conditions and not first.is_able and second.is_able
     ends = first.conditions["captivated"][0]
     f.instant += 6.0
-    specials.each_turn(f, h)                                        # it sings on: another round
+    specials.each_turn(f, h)  # it sings on: another round
     assert first.conditions["captivated"][0] == pytest.approx(ends + 6.0)
     h.hp = -10
     refresh(f, h)
     f.instant += 12.0
-    conditions.expire(f, f.instant)                                 # it stopped singing: free a round later
+    conditions.expire(f, f.instant)  # it stopped singing: free a round later
     assert first.is_able
 
 
@@ -377,14 +400,14 @@ def test_smoke_chokes_each_turn_as_a_free_action():
     """SRD Nightmare: "Anyone in the cone must succeed on a DC 16 Fortitude save or take a -2 penalty on all attack
     and damage rolls ... the nightmare uses it once as a free action during its turn each round"."""
     assert srd_creature("nightmare").smoke.dc == 16
-    assert srd_creature("nightmare-cauchemar").smoke.dc == 24      # "The save DC for the cauchemar's smoke (DC 24)"
+    assert srd_creature("nightmare-cauchemar").smoke.dc == 24  # "The save DC for the cauchemar's smoke (DC 24)"
     mare = beast("nightmare", smoke={"dc": 16})
     f = ready(make_fight([hero()], [mare]))
     Script(f, [d20(2), *[0.5] * 20])
     f.turn(f.monsters[0])
     pc = f.pcs[0]
     assert "choking" in pc.conditions and (pc.attack_bonus, pc.damage_bonus, pc.save_bonus) == (-2, -2, 0)
-    assert any(" vs hero" in x for x in f.lines)                       # and it still attacks
+    assert any(" vs hero" in x for x in f.lines)  # and it still attacks
 
 
 def test_animated_plants_entangle_until_burst():
@@ -397,7 +420,7 @@ def test_animated_plants_entangle_until_burst():
     f.turn(f.monsters[0])
     pc = f.pcs[0]
     assert pc.conditions["entangled"][1]["dc"] == 20
-    Script(f, [d20(19)])                                              # 19 + 0 vs 20: still stuck
+    Script(f, [d20(19)])  # 19 + 0 vs 20: still stuck
     f.turn(pc)
     assert "entangled" in pc.conditions
 
@@ -410,19 +433,27 @@ def test_eye_rays_one_a_round_each_once_every_four_rounds():
     rays = srd_creature("retriever").eye_rays
     assert (rays.bonus, rays.dc, rays.every) == (8, 18, 4)
     assert [r.name for r in rays.rays] == ["fire", "cold", "electricity", "petrification"]
-    looker = beast("looker", eye_rays={"bonus": 8, "dc": 18, "rays": [
-        {"name": "fire", "damage": "2d6", "damage_type": "fire"},
-        {"name": "stone", "effect": "petrify", "save": "fort"}]})
+    looker = beast(
+        "looker",
+        eye_rays={
+            "bonus": 8,
+            "dc": 18,
+            "rays": [
+                {"name": "fire", "damage": "2d6", "damage_type": "fire"},
+                {"name": "stone", "effect": "petrify", "save": "fort"},
+            ],
+        },
+    )
     f = ready(make_fight([hero()], [looker]))
     r, pc = f.monsters[0], f.pcs[0]
-    Script(f, [d20(15), d20(19), 0.999])                              # fire hits; Reflex saves: half of 12
+    Script(f, [d20(15), d20(19), 0.999])  # fire hits; Reflex saves: half of 12
     specials.each_turn(f, r)
     assert pc.hp == 194
-    Script(f, [d20(15), d20(2)])                                     # then the stone ray: fails
+    Script(f, [d20(15), d20(2)])  # then the stone ray: fails
     specials.each_turn(f, r)
     assert "petrified" in pc.conditions
     before = len(f.lines)
-    specials.each_turn(f, r)                                         # both used: none for 4 rounds
+    specials.each_turn(f, r)  # both used: none for 4 rounds
     assert len(f.lines) == before
 
 
@@ -433,16 +464,16 @@ def test_smite_good_is_its_first_melee_swing():
     brute = beast("brute", smite={"against": "good", "damage": 18})
     f = ready(make_fight([hero()], [brute]))
     b, pc = f.monsters[0], f.pcs[0]
-    Script(f, [d20(15), (4, 8), d20(2), d20(2), *[0.5] * 10])          # the bite hits: 8 + 18; claws miss
+    Script(f, [d20(15), (4, 8), d20(2), d20(2), *[0.5] * 10])  # the bite hits: 8 + 18; claws miss
     f.turn(b)
     assert pc.hp == 200 - 8 - 18
     Script(f, [d20(15), (4, 8), d20(2), d20(2)])
     f.turn(b)
-    assert pc.hp == 200 - 26 - 8                                        # once only
+    assert pc.hp == 200 - 26 - 8  # once only
     holy = ready(make_fight([hero()], [beast("saint", smite={"against": "evil", "damage": 10})]))
     Script(holy, [d20(15), (4, 8), d20(2), d20(2)])
     holy.turn(holy.monsters[0])
-    assert holy.pcs[0].hp == 192                                        # the party is not evil
+    assert holy.pcs[0].hp == 192  # the party is not evil
 
 
 # ------------------------------------------------------------------------------------------ attach, petrification ...
@@ -452,17 +483,22 @@ def test_a_stirge_attaches_and_drains_until_sated_then_flies_off():
     attached to a victim. Once it has dealt 4 points of Constitution damage, it detaches and flies off"."""
     stirge = srd_creature("stirge")
     grab = stirge.improved_grab
-    assert (grab.attack, grab.automatic, grab.hold_check, grab.drain.dice, grab.drain_limit) == \
-        ("touch", True, False, "1d4", 4)
+    assert (grab.attack, grab.automatic, grab.hold_check, grab.drain.dice, grab.drain_limit) == (
+        "touch",
+        True,
+        False,
+        "1d4",
+        4,
+    )
     f = ready(make_fight([hero(abilities={"con": 14})], [stirge]))
     s, pc = f.monsters[0], f.pcs[0]
-    Script(f, [d20(18), 0.5])                                      # the touch hits: attached, no check, no damage
+    Script(f, [d20(18), 0.5])  # the touch hits: attached, no check, no damage
     swing_at(f, s, pc, s.t.standard[0], 7)
     assert s.grip == (True, pc) and pc.hp == 200
-    Script(f, [(3, 4)])                                            # its turn: 3 Constitution
+    Script(f, [(3, 4)])  # its turn: 3 Constitution
     f.turn(s)
     assert pc.ability_loss == {"con": 3} and s.grip is not None
-    Script(f, [(2, 4)])                                            # 2 more: 5, sated
+    Script(f, [(2, 4)])  # 2 more: 5, sated
     f.turn(s)
     assert s.grip is None and pc.grip is None and not s.is_able and "panicked" in s.conditions
     weasel = srd_creature("dire-weasel").improved_grab
@@ -489,12 +525,10 @@ def test_evasion_takes_nothing_on_a_made_reflex_save():
     f = make_fight([hero()], [eagle])
     pc, e = f.pcs[0], f.monsters[0]
     Script(f, [d20(19)])
-    area_damage(f, pc, e, parse("6d6"), frozenset({"fire"}), "ref", 15,
-                  rolled=20)
+    area_damage(f, pc, e, parse("6d6"), frozenset({"fire"}), "ref", 15, rolled=20)
     assert e.hp == e.max_hp
     Script(f, [d20(2)])
-    area_damage(f, pc, e, parse("6d6"), frozenset({"fire"}), "ref", 15,
-                  rolled=5)
+    area_damage(f, pc, e, parse("6d6"), frozenset({"fire"}), "ref", 15, rolled=5)
     assert e.hp == e.max_hp - 5
 
 
@@ -510,7 +544,7 @@ def test_bay_panics_and_horrific_appearance_weakens():
     hag = srd_creature("sea-hag")
     assert (hag.aura.effect, hag.aura.dc, hag.aura.loss.dice) == ("weakness", 13, "2d6")
     g = ready(make_fight([hero(abilities={"str": 16})], [hag]))
-    Script(g, [d20(2), 0.0, *[0.5] * 10])                          # 2d6 shows 2
+    Script(g, [d20(2), 0.0, *[0.5] * 10])  # 2d6 shows 2
     g.turn(g.monsters[0])
     assert g.pcs[0].ability_loss == {"str": 2}
 
@@ -520,9 +554,14 @@ def test_earth_mastery_is_added_to_the_earth_elemental_s_attacks_and_what_does_n
     ground ... (These modifiers are not included in the statistics block.)" (Large: Slam +12 melee (2d8+7))."""
     slam = srd_creature("elemental-earth-large").attack[0][0]
     assert (slam.bonuses, slam.damage) == ((13,), "2d8+8")
-    for name, key in (("elemental-earth-large", "push"), ("elemental-water-large", "vortex"),
-                      ("elemental-water-large", "drench"), ("allip", "madness"), ("gargoyle", "freeze"),
-                      ("shrieker", "shriek")):
+    for name, key in (
+        ("elemental-earth-large", "push"),
+        ("elemental-water-large", "vortex"),
+        ("elemental-water-large", "drench"),
+        ("allip", "madness"),
+        ("gargoyle", "freeze"),
+        ("shrieker", "shriek"),
+    ):
         assert _ability(srd_creature(name), key).engine == "no effect", (name, key)
     assert srd_creature("ankheg").breath_weapon.recharge == "100"
     assert _ability(srd_creature("manticore"), "spikes").engine == "modelled"
@@ -544,8 +583,8 @@ def test_a_fear_aura_a_rast_s_blood_drain_and_an_ice_devil_s_slowing_spear():
     Script(f, [d20(15), (4, 8), d20(2), (3, 6)])
     swing_at(f, d, pc, d.t.standard[0], 6)
     assert "slowed" in pc.conditions and pc.afflicted
-    assert _ability(srd_creature("skum"), "rake").engine == "no effect"             # only while it swims
-    assert _ability(srd_creature("phasm"), "resilient").engine == "no effect"       # in its saves already
+    assert _ability(srd_creature("skum"), "rake").engine == "no effect"  # only while it swims
+    assert _ability(srd_creature("phasm"), "resilient").engine == "no effect"  # in its saves already
 
 
 def test_an_ochre_jelly_splits_under_slashing_and_electricity():
@@ -563,18 +602,18 @@ def test_an_ochre_jelly_splits_under_slashing_and_electricity():
     twin = f.monsters[1]
     assert twin.hp == 15 and order[1] is twin and f.able_count["monster"] == 2
     assert deal(f, pc, j, 5, frozenset({"bludgeoning"}), weapon=True) == 5 and j.hp == 10
-    assert deal(f, pc, j, 9, frozenset({"electricity"})) == 0 and j.hp == 10 and not f.joining   # 10: no more
-    assert _ability(srd_creature("black-pudding"), "acid").engine == "ignored"          # it dissolves armour
+    assert deal(f, pc, j, 9, frozenset({"electricity"})) == 0 and j.hp == 10 and not f.joining  # 10: no more
+    assert _ability(srd_creature("black-pudding"), "acid").engine == "ignored"  # it dissolves armour
 
 
 def test_quickness_is_an_extra_standard_attack_each_turn():
     """SRD Choker: "Quickness (Su): ... It can take an extra standard action or move action during its turn each
     round"."""
     assert srd_creature("choker").quickness
-    assert _ability(srd_creature("shield-guardian"), "spell storing").engine == "no effect"   # nothing stored
+    assert _ability(srd_creature("shield-guardian"), "spell storing").engine == "no effect"  # nothing stored
     f = ready(make_fight([hero()], [beast("quick", quickness=True)]))
     before = len(f.lines)
-    Script(f, [*[d20(2)] * 4, *[0.5] * 10])                        # a standard bite, then bite and two claws
+    Script(f, [*[d20(2)] * 4, *[0.5] * 10])  # a standard bite, then bite and two claws
     f.turn(f.monsters[0])
     assert sum(" vs hero" in x for x in f.lines[before:]) == 4
 
@@ -589,11 +628,11 @@ def test_a_gelatinous_cube_engulfs_and_digests_and_an_ant_stings_what_it_holds()
     f = ready(make_fight([hero(), hero("friend")], [cube]))
     g = f.monsters[0]
     first, second = f.pcs
-    Script(f, [d20(2), d20(19), *[0.5] * 10])                       # the hero fails, the friend steps aside
+    Script(f, [d20(2), d20(19), *[0.5] * 10])  # the hero fails, the friend steps aside
     f.turn(g)
     assert "engulfed" in first.conditions and not first.is_able and second.is_able
-    assert not f.view.helpless_enemies(g)                            # inside it: no coup de grace
-    Script(f, [0.5, d20(2), (3, 6), d20(2), *[0.5] * 10])            # acid, paralysis fails; the friend fails too
+    assert not f.view.helpless_enemies(g)  # inside it: no coup de grace
+    Script(f, [0.5, d20(2), (3, 6), d20(2), *[0.5] * 10])  # acid, paralysis fails; the friend fails too
     f.instant += 6.0
     f.turn(g)
     assert first.hp < 200 and "paralyzed" in first.conditions and "engulfed" in second.conditions
@@ -610,11 +649,11 @@ def test_a_hezrou_s_stench_nauseates_those_in_melee_and_sickens_who_saves():
     demon = beast("demon", stench={"dc": 24, "nauseates": True})
     bow = {**BITE, "name": "bow", "kind": "ranged"}
     f = ready(make_fight([hero(), hero("friend"), hero("archer", attack=bow)], [demon]))
-    Script(f, [d20(2), d20(20), *[0.5] * 10])                        # the hero fails, the friend saves
+    Script(f, [d20(2), d20(20), *[0.5] * 10])  # the hero fails, the friend saves
     f.turn(f.monsters[0])
     first, second, archer = f.pcs
     assert "nauseated" in first.conditions and not first.is_able and first not in f.view.helpless_enemies(f.monsters[0])
-    assert "sickened" in second.conditions and not archer.conditions               # 10 feet: not the archer
+    assert "sickened" in second.conditions and not archer.conditions  # 10 feet: not the archer
 
 
 def test_drow_knockout_poison_lasts_its_doses():
@@ -626,9 +665,9 @@ def test_drow_knockout_poison_lasts_its_doses():
     drow = beast("drow", size="medium", poison={"attack": "bite", "dc": 13, "unconscious": "10", "doses": "1d4-1"})
     f = ready(make_fight([hero()], [drow]))
     d, pc = f.monsters[0], f.pcs[0]
-    Script(f, [d20(15), (4, 8), (2, 4), d20(19)])                   # 1d4-1 shows 1: one dose, used (saved)
+    Script(f, [d20(15), (4, 8), (2, 4), d20(19)])  # 1d4-1 shows 1: one dose, used (saved)
     swing_at(f, d, pc, d.t.standard[0], 6)
-    Script(f, [d20(15), (4, 8)])                                    # none left: no save at all
+    Script(f, [d20(15), (4, 8)])  # none left: no save at all
     swing_at(f, d, pc, d.t.standard[0], 6)
     assert d.specials["doses"] == 0 and "knocked-out" not in pc.conditions
 
@@ -660,16 +699,16 @@ def test_natural_invisibility_is_total_concealment_all_fight():
     Concealment: a 50% miss chance."""
     for name in ("invisible-stalker", "hellcat", "phantom-fungus"):
         assert srd_creature(name).invisible, name
-    assert not srd_creature("pixie").invisible                          # it can suppress it
+    assert not srd_creature("pixie").invisible  # it can suppress it
     f = ready(make_fight([hero()], [beast("stalker", invisible=True)]))
     s, pc = f.monsters[0], f.pcs[0]
     assert "invisible" in s.conditions and s.concealed
-    Script(f, [d20(18), 0.4])                                           # a hit, then the miss chance: missed
+    Script(f, [d20(18), 0.4])  # a hit, then the miss chance: missed
     assert not swing_at(f, pc, s, pc.t.standard[0], 5)
-    Script(f, [d20(18), 0.6, (3, 6)])                                   # a hit that lands
+    Script(f, [d20(18), 0.6, (3, 6)])  # a hit that lands
     assert swing_at(f, pc, s, pc.t.standard[0], 5)
     Script(f, [*[0.5] * 12])
-    f.turn(s)                                                          # it attacks and stays invisible
+    f.turn(s)  # it attacks and stays invisible
     assert "invisible" in s.conditions
 
 
@@ -695,10 +734,10 @@ def test_a_chaos_beast_s_blow_melts_its_foe_until_a_charisma_check_and_a_satyr_p
     Script(f, [d20(15), (4, 8), d20(2)])
     swing_at(f, c, pc, c.t.standard[0], 6)
     assert "amorphous" in pc.conditions and not pc.is_able and not f.view.helpless_enemies(c)
-    Script(f, [d20(10)])                                               # 10 + 2 vs 15: still melted
+    Script(f, [d20(10)])  # 10 + 2 vs 15: still melted
     f.turn(pc)
     assert "amorphous" in pc.conditions
-    Script(f, [d20(14)])                                               # 16: its shape again
+    Script(f, [d20(14)])  # 16: its shape again
     f.turn(pc)
     assert pc.is_able
     pipes = srd_creature("satyr").aura
@@ -719,12 +758,12 @@ def test_an_unnerving_gaze_and_a_charming_one():
     naga = srd_creature("spirit-naga")
     assert (naga.gaze.effect, naga.gaze.dc) == ("charm", 19)
     g = ready(make_fight([hero(saves={"fort": 2, "ref": 2, "will": 3})], [beast("naga", gaze=naga.gaze)]))
-    Script(g, [d20(10), *[0.5] * 10])                               # 10 + 3 vs 19 - 5: charmed
+    Script(g, [d20(10), *[0.5] * 10])  # 10 + 3 vs 19 - 5: charmed
     g.turn(g.monsters[0])
     assert "charmed" in g.pcs[0].conditions and not g.pcs[0].is_able
-    assert not g.view.helpless_enemies(g.monsters[0])                  # not helpless: no coup de grace
+    assert not g.view.helpless_enemies(g.monsters[0])  # not helpless: no coup de grace
     ghaele = srd_creature("ghaele").gaze
-    assert (ghaele.effect, ghaele.dc, ghaele.rounds) == ("fear", 18, "2d10")   # the party is not evil
+    assert (ghaele.effect, ghaele.dc, ghaele.rounds) == ("fear", 18, "2d10")  # the party is not evil
 
 
 def test_a_stunning_glance_and_an_evil_eye():
@@ -740,52 +779,129 @@ def test_a_stunning_glance_and_an_evil_eye():
     eye = srd_creature("sea-hag").glance
     assert (eye.effect, eye.save, eye.dc, eye.uses, eye.fright_dc) == ("daze", "will", 13, 3, 13)
     g = ready(make_fight([hero(), hero("friend")], [beast("hag", glance=eye)]))
-    Script(g, [d20(2), d20(2), *[0.5] * 10])                          # dazed, then dead of fright
+    Script(g, [d20(2), d20(2), *[0.5] * 10])  # dazed, then dead of fright
     g.turn(g.monsters[0])
     assert g.pcs[0].dead or g.pcs[1].dead
     dazed = next(pc for pc in g.pcs if pc.dead)
-    assert "stupefied" in dazed.conditions                          # dazed for days: out of the fight
+    assert "stupefied" in dazed.conditions  # dazed for days: out of the fight
 
 
 # ------------------------------------------------------------------------------------------ seeded fights
-@pytest.mark.parametrize(("field", "value"), [
-    ("poison", {"attack": "bite", "dc": 14, "unconscious": "10"}),
-    ("summon", {"creature": "dretch", "count": "1d2", "chance": 0.5}),
-    ("whirlwind", {"dc": 16, "damage": "2d6", "held_damage": "2d6", "rounds": "4"}),
-    ("crush", {"damage": "2d8+10", "dc": 18, "smaller_by": 1}),
-    ("aura", {"effect": "paralysis", "dc": 16, "rounds": "1d4"}), ("aura", {"effect": "menace", "dc": 16}),
-    ("aura", {"effect": "captivate", "dc": 14}), ("roar", {"dc": 15}), ("smoke", {"dc": 16}),
-    ("entangle", {"dc": 15}), ("smite", {"against": "good", "damage": 10}),
-    ("eye_rays", {"bonus": 6, "dc": 15, "rays": [{"name": "fire", "damage": "4d6", "damage_type": "fire"}]}),
-    ("breath_effect", {"shape": "cone", "length_ft": 30, "effect": "repulsion", "dc": 15}),
-    ("damage_reduction", "10/evil and magic"), ("aura", {"effect": "panic", "dc": 15, "rounds": "2d4"}),
-    ("petrification", {"attack": "bite", "dc": 14}),
-    ("gaze", {"effect": "unnerve", "save": "will", "dc": 16, "rounds": "1d3"}),
-    ("gaze", {"effect": "charm", "save": "will", "dc": 19}), ("slow_on_hit", {"attack": "bite", "dc": 18}),
-    ("glance", {"effect": "stun", "dc": 15, "rounds": "2d4"}),
-    ("glance", {"effect": "daze", "save": "will", "dc": 15, "uses": 3, "fright_dc": 15}),
-    ("improved_grab", {"attack": "bite", "automatic": True, "hold_check": False, "any_size": True,
-                       "drain": {"dice": "1d4", "ability": "con"}}),
-])
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("poison", {"attack": "bite", "dc": 14, "unconscious": "10"}),
+        ("summon", {"creature": "dretch", "count": "1d2", "chance": 0.5}),
+        ("whirlwind", {"dc": 16, "damage": "2d6", "held_damage": "2d6", "rounds": "4"}),
+        ("crush", {"damage": "2d8+10", "dc": 18, "smaller_by": 1}),
+        ("aura", {"effect": "paralysis", "dc": 16, "rounds": "1d4"}),
+        ("aura", {"effect": "menace", "dc": 16}),
+        ("aura", {"effect": "captivate", "dc": 14}),
+        ("roar", {"dc": 15}),
+        ("smoke", {"dc": 16}),
+        ("entangle", {"dc": 15}),
+        ("smite", {"against": "good", "damage": 10}),
+        ("eye_rays", {"bonus": 6, "dc": 15, "rays": [{"name": "fire", "damage": "4d6", "damage_type": "fire"}]}),
+        ("breath_effect", {"shape": "cone", "length_ft": 30, "effect": "repulsion", "dc": 15}),
+        ("damage_reduction", "10/evil and magic"),
+        ("aura", {"effect": "panic", "dc": 15, "rounds": "2d4"}),
+        ("petrification", {"attack": "bite", "dc": 14}),
+        ("gaze", {"effect": "unnerve", "save": "will", "dc": 16, "rounds": "1d3"}),
+        ("gaze", {"effect": "charm", "save": "will", "dc": 19}),
+        ("slow_on_hit", {"attack": "bite", "dc": 18}),
+        ("glance", {"effect": "stun", "dc": 15, "rounds": "2d4"}),
+        ("glance", {"effect": "daze", "save": "will", "dc": 15, "uses": 3, "fright_dc": 15}),
+        (
+            "improved_grab",
+            {
+                "attack": "bite",
+                "automatic": True,
+                "hold_check": False,
+                "any_size": True,
+                "drain": {"dice": "1d4", "ability": "con"},
+            },
+        ),
+    ],
+)
 def test_a_seeded_fight_with_the_ability_is_reproducible_and_differs_from_one_without(field, value):
     """A level-3 party against two such beasts, seeds 0-39: the same seed gives the same fight, and the ability
     changes some fights (it is used)."""
     assert_reproducible_and_used(field, value)
 
 
-@pytest.mark.parametrize("name", [
-    "dretch", "earth-mephit", "elemental-air-small", "elemental-air-huge", "djinni", "mimic", "bronze-dragon-young",
-    "gorgon", "chimera", "juvenile-arrowhawk", "retriever", "chuul", "mohrg", "tendriculos", "shadow", "octopus",
-    "squid", "mummy", "lantern-archon", "harpy", "dragonne", "nightmare", "assassin-vine",
-    "abyssal-greater-basilisk", "giant-bombardier-beetle", "digester", "homunculus", "red-dragon-adult",
-    "stirge", "dire-weasel", "cockatrice", "eagle-giant", "yeth-hound", "sea-hag", "elemental-earth-large",
-    "elemental-water-large", "ankheg", "allip", "hound-archon-hero-11th-level-paladin",
-    "harpy-archer-7th-level-fighter", "nightmare-cauchemar", "mummy-lord-10th-level-cleric", "chain-devil",
-    "spirit-naga", "nymph", "ghaele", "rast", "bone-devil", "ice-devil", "skum", "yeth-hound", "ochre-jelly",
-    "black-pudding", "choker", "shield-guardian", "gelatinous-cube", "giant-ant-soldier", "hezrou",
-    "drow-1st-level-warrior", "avoral", "nalfeshnee", "storm-giant", "invisible-stalker", "hellcat",
-    "phantom-fungus", "sahuagin", "chaos-beast", "satyr",
-])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "dretch",
+        "earth-mephit",
+        "elemental-air-small",
+        "elemental-air-huge",
+        "djinni",
+        "mimic",
+        "bronze-dragon-young",
+        "gorgon",
+        "chimera",
+        "juvenile-arrowhawk",
+        "retriever",
+        "chuul",
+        "mohrg",
+        "tendriculos",
+        "shadow",
+        "octopus",
+        "squid",
+        "mummy",
+        "lantern-archon",
+        "harpy",
+        "dragonne",
+        "nightmare",
+        "assassin-vine",
+        "abyssal-greater-basilisk",
+        "giant-bombardier-beetle",
+        "digester",
+        "homunculus",
+        "red-dragon-adult",
+        "stirge",
+        "dire-weasel",
+        "cockatrice",
+        "eagle-giant",
+        "yeth-hound",
+        "sea-hag",
+        "elemental-earth-large",
+        "elemental-water-large",
+        "ankheg",
+        "allip",
+        "hound-archon-hero-11th-level-paladin",
+        "harpy-archer-7th-level-fighter",
+        "nightmare-cauchemar",
+        "mummy-lord-10th-level-cleric",
+        "chain-devil",
+        "spirit-naga",
+        "nymph",
+        "ghaele",
+        "rast",
+        "bone-devil",
+        "ice-devil",
+        "skum",
+        "yeth-hound",
+        "ochre-jelly",
+        "black-pudding",
+        "choker",
+        "shield-guardian",
+        "gelatinous-cube",
+        "giant-ant-soldier",
+        "hezrou",
+        "drow-1st-level-warrior",
+        "avoral",
+        "nalfeshnee",
+        "storm-giant",
+        "invisible-stalker",
+        "hellcat",
+        "phantom-fungus",
+        "sahuagin",
+        "chaos-beast",
+        "satyr",
+    ],
+)
 def test_the_srd_creatures_fight_reproducibly_under_every_die(name):
     """Each SRD creature that gained an ability here fights a party of its CR's level under d20 and 3d6 with
     players rolling all (the abilities' saves go through the kernel), the same fight for the same seed."""

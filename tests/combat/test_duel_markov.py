@@ -33,12 +33,23 @@ Z = 4.5
 
 
 def duellist(name: str, side: str, hp: int, ac: int, ff: int, init: int, bonus: int, damage: str) -> Creature:
-    return Creature(name=name, type="humanoid", side=side, cr=None if side == "pc" else 1, hp=hp, hit_dice="2d8",
-                    initiative=init, ac=ac, touch_ac=10, flat_footed_ac=ff, bab=bonus, grapple=bonus,
-                    saves={"fort": 0, "ref": 0, "will": 0},
-                    attack=[[{"name": "blade", "bonuses": [bonus], "damage": damage,
-                              "damage_types": ["slashing"]}]],
-                    immunities=["critical hits"])
+    return Creature(
+        name=name,
+        type="humanoid",
+        side=side,
+        cr=None if side == "pc" else 1,
+        hp=hp,
+        hit_dice="2d8",
+        initiative=init,
+        ac=ac,
+        touch_ac=10,
+        flat_footed_ac=ff,
+        bab=bonus,
+        grapple=bonus,
+        saves={"fort": 0, "ref": 0, "will": 0},
+        attack=[[{"name": "blade", "bonuses": [bonus], "damage": damage, "damage_types": ["slashing"]}]],
+        immunities=["critical hits"],
+    )
 
 
 def damage_distribution(text: str) -> dict[int, Fraction]:
@@ -47,7 +58,7 @@ def damage_distribution(text: str) -> dict[int, Fraction]:
     sides, _, const = rest.partition("+")
     count, sides, const = int(count), int(sides), int(const or 0)
     dist: dict[int, Fraction] = defaultdict(Fraction)
-    combos = sides ** count
+    combos = sides**count
     for faces in itertools.product(range(1, sides + 1), repeat=count):
         dist[max(1, sum(faces) + const)] += Fraction(1, combos)
     return dict(dist)
@@ -83,8 +94,7 @@ def hit_chance(rules: RuleSet, side: str, bonus: int, ac: int, flat_footed: bool
     return exact(check, rules)["success"]
 
 
-def duel_odds(rules: RuleSet, a: dict, b: dict, round_cap: int, first_a: Fraction | None = None
-              ) -> dict[str, Fraction]:
+def duel_odds(rules: RuleSet, a: dict, b: dict, round_cap: int, first_a: Fraction | None = None) -> dict[str, Fraction]:
     """Exact P(A wins), P(B wins), P(draw) of the duel (A is the PC, B the monster).
 
     The weights are integers over one common denominator (``scale``), so hundreds of rounds stay exact and fast;
@@ -101,7 +111,7 @@ def duel_odds(rules: RuleSet, a: dict, b: dict, round_cap: int, first_a: Fractio
         if not p_order:
             continue
         second = "b" if first == "a" else "a"
-        states: dict[tuple[int, int], int] = {(a["hp"], b["hp"]): 1}   # (hp_a, hp_b) -> weight / scale
+        states: dict[tuple[int, int], int] = {(a["hp"], b["hp"]): 1}  # (hp_a, hp_b) -> weight / scale
         scale = 1
         for rnd in range(1, round_cap + 1):
             for attacker in (first, second):
@@ -115,7 +125,7 @@ def duel_odds(rules: RuleSet, a: dict, b: dict, round_cap: int, first_a: Fractio
                 new: dict[tuple[int, int], int] = defaultdict(int)
                 won = lost = drawn = 0
                 for hps, w in states.items():
-                    strains = hps[1 - index] == 0          # the attacker is disabled: this is its last action
+                    strains = hps[1 - index] == 0  # the attacker is disabled: this is its last action
                     if strains:
                         lost += w * (den - hit) * q_den
                     else:
@@ -167,12 +177,15 @@ def within(observed: int, p: Fraction, n: int) -> tuple[bool, str]:
     return abs(freq - pf) <= Z * se, f"observed {freq:.4f}, exact {pf:.4f}, {Z} SE = {Z * se:.4f}"
 
 
-@pytest.mark.parametrize(("key", "a", "b", "cap"), [
-    ("d20", A_STATS, B_STATS, 4),
-    ("3d6", A_STATS, B_STATS, 4),
-    ("d20", A_QUICK, B_SLOW, 60),
-    ("3d6", A_QUICK, B_SLOW, 60),
-])
+@pytest.mark.parametrize(
+    ("key", "a", "b", "cap"),
+    [
+        ("d20", A_STATS, B_STATS, 4),
+        ("3d6", A_STATS, B_STATS, 4),
+        ("d20", A_QUICK, B_SLOW, 60),
+        ("3d6", A_QUICK, B_SLOW, 60),
+    ],
+)
 def test_duel_matches_the_markov_chain(key, a, b, cap):
     rules = RuleSet.from_key(key)
     odds = duel_odds(rules, a, b, cap)
@@ -195,7 +208,7 @@ def test_chain_is_sensitive_to_what_it_models():
     assert abs(duel_odds(rules, A_STATS, B_STATS, 8)["a"] - base) > tolerance
     # initiative ties: equal modifiers are a coin flip, a higher modifier wins every tie
     assert p_first("d20", 1, 1) == Fraction(1, 2)
-    assert p_first("d20", 1, 0) == Fraction(229, 400)   # A first unless B rolls 2+ higher: 1 - 171/400
+    assert p_first("d20", 1, 0) == Fraction(229, 400)  # A first unless B rolls 2+ higher: 1 - 171/400
     assert p_first("3d6", 0, 0) == Fraction(1, 2)
 
 

@@ -46,7 +46,7 @@ def test_same_seed_same_rules_give_the_same_record_and_log(key):
     assert first.record.as_row() == again.record.as_row()
     assert first.log == again.log and len(first.log) > 10
     other = fight(mixed_encounter(die=die), rules, 43, log=True)
-    if key != "fixed10+prad":     # fixed10 still rolls damage: another seed gives another fight
+    if key != "fixed10+prad":  # fixed10 still rolls damage: another seed gives another fight
         assert other.log != first.log
 
 
@@ -65,8 +65,15 @@ def test_deciding_players_are_deterministic_too(key):
     die = "3d6" if key.startswith("3d6") else "d20"
     groups = [(get_creature("ogre"), 2), (get_creature("troll"), 1)]
     for seed in (1, 2):
-        runs = [fight(prepare(generate_party(5, die), groups, party_tactics=clever, monster_tactics=clever),
-                      rules, seed, log=True) for _ in range(2)]
+        runs = [
+            fight(
+                prepare(generate_party(5, die), groups, party_tactics=clever, monster_tactics=clever),
+                rules,
+                seed,
+                log=True,
+            )
+            for _ in range(2)
+        ]
         assert runs[0].record.as_row() == runs[1].record.as_row() and runs[0].log == runs[1].log
 
 
@@ -92,7 +99,7 @@ def test_nothing_carries_over_between_encounters(key):
     a1 = fight(encounter, rules, 7, log=True)
     a2 = fight(encounter, rules, 7, log=True)
     b = fight(encounter, rules, 8, log=True)
-    for seed in range(9, 30):                    # many fights in between: spells cast, creatures killed
+    for seed in range(9, 30):  # many fights in between: spells cast, creatures killed
         fight(encounter, rules, seed)
     fight(encounter, RuleSet.from_key("d20+prad"), 7)
     a3 = fight(encounter, rules, 7, log=True)
@@ -109,10 +116,22 @@ def test_a_fresh_fight_starts_from_the_stat_blocks():
     assert any(c.hp < c.max_hp for c in done.pcs + done.monsters)
     fresh = Fight(encounter, rules, 3, log=False)
     for c in fresh.pcs + fresh.monsters:
-        assert (c.hp, c.nonlethal, c.dead, c.stable, c.prone, c.acted, c.conditions, c.attack_bonus, c.ac_bonus) \
-            == (c.max_hp, 0, False, False, False, False, {}, 0, 0)
-        assert c.slots == {level: list(names) for level, names in c.t.creature.spellcasting.prepared.items()} \
-            if c.t.creature.spellcasting else c.slots == {}
+        assert (c.hp, c.nonlethal, c.dead, c.stable, c.prone, c.acted, c.conditions, c.attack_bonus, c.ac_bonus) == (
+            c.max_hp,
+            0,
+            False,
+            False,
+            False,
+            False,
+            {},
+            0,
+            0,
+        )
+        assert (
+            c.slots == {level: list(names) for level, names in c.t.creature.spellcasting.prepared.items()}
+            if c.t.creature.spellcasting
+            else c.slots == {}
+        )
 
 
 # ------------------------------------------------------------------------------------------ stat-block numbers
@@ -120,7 +139,7 @@ def test_a_fresh_fight_starts_from_the_stat_blocks():
 def test_a_monsters_attack_bonus_is_its_stat_blocks(spy, key):
     rules = RuleSet.from_key(key)
     encounter = prepare(generate_party(3), [(get_creature("ogre"), 2)], model=ModelOptions(flanking="never"))
-    seen_logged = set()      # (flanking's +2 is held by tests/combat/test_model_fixes.py)
+    seen_logged = set()  # (flanking's +2 is held by tests/combat/test_model_fixes.py)
     for seed in range(15):
         result = fight(encounter, rules, seed, log=True)
         for line in result.log:
@@ -135,8 +154,12 @@ def test_a_monsters_attack_bonus_is_its_stat_blocks(spy, key):
 
 def test_a_pcs_attack_bonus_is_its_stat_blocks(spy):
     fighter = generate_party(5)[0]
-    dummy = creature("dummy", hp=500, ac=10, attack={"name": "slap", "bonuses": [0], "damage": "1d2",
-                                                      "damage_types": ["bludgeoning"]})
+    dummy = creature(
+        "dummy",
+        hp=500,
+        ac=10,
+        attack={"name": "slap", "bonuses": [0], "damage": "1d2", "damage_types": ["bludgeoning"]},
+    )
     fight(prepare([fighter], [(dummy, 1)], round_cap=3), RuleSet.from_key("d20"), 1)
     bonuses = {check.modifier for check, actor, _ in spy if actor.side == "pc" and check.kind == "attack"}
     assert bonuses == set(fighter.full_attack[0][0].bonuses) | {fighter.attack[0][0].bonuses[0]}
@@ -164,12 +187,12 @@ def test_regeneration_makes_weapon_damage_nonlethal_and_fire_lethal():
 
 def test_nonlethal_beyond_hit_points_knocks_out_and_regeneration_heals_it_at_its_turn():
     f, pc, troll = troll_fight()
-    deal(f, pc, troll, 63, SLASHING, SLASHING, weapon=True)       # equal: staggered, still able
+    deal(f, pc, troll, 63, SLASHING, SLASHING, weapon=True)  # equal: staggered, still able
     assert troll.state() == "staggered" and troll.is_able
-    deal(f, pc, troll, 4, SLASHING, SLASHING, weapon=True)         # 67 > 63: unconscious
+    deal(f, pc, troll, 4, SLASHING, SLASHING, weapon=True)  # 67 > 63: unconscious
     assert troll.state() == "unconscious (nonlethal)" and not troll.is_able and not troll.dead
     assert f.able_count["monster"] == 0 and f.over()
-    f.turn(troll)                                                 # heals 5 first, then it can act again
+    f.turn(troll)  # heals 5 first, then it can act again
     assert (troll.hp, troll.nonlethal) == (63, 62) and troll.is_able and f.able_count["monster"] == 1
     assert troll.acted
 
@@ -177,7 +200,7 @@ def test_nonlethal_beyond_hit_points_knocks_out_and_regeneration_heals_it_at_its
 def test_a_knocked_out_troll_regenerates_without_acting():
     f, pc, troll = troll_fight()
     deal(f, pc, troll, 80, SLASHING, SLASHING, weapon=True)
-    script = Script(f, [])                                         # still out after healing: nothing is rolled
+    script = Script(f, [])  # still out after healing: nothing is rolled
     f.turn(troll)
     assert script.used_up and troll.nonlethal == 75 and not troll.is_able
 
@@ -186,7 +209,7 @@ def test_regeneration_does_not_heal_lethal_damage():
     f, pc, troll = troll_fight()
     deal(f, pc, troll, 30, FIRE)
     deal(f, pc, troll, 12, SLASHING, SLASHING, weapon=True)
-    deal(f, pc, troll, 30, SLASHING, SLASHING, weapon=True)      # 42 nonlethal > 33 hp
+    deal(f, pc, troll, 30, SLASHING, SLASHING, weapon=True)  # 42 nonlethal > 33 hp
     assert not troll.is_able
     f.turn(troll)
     assert (troll.hp, troll.nonlethal) == (33, 37)
@@ -221,19 +244,24 @@ def test_damage_reduction_stops_weapons_it_is_not_overcome_by():
     assert skel.hp == 3
     morningstar = frozenset({"bludgeoning", "piercing"})
     assert deal(f, hero, skel2, 4, morningstar, morningstar, weapon=True) == 4
-    assert deal(f, hero, skel, 2, FIRE) == 2                  # DR stops weapons only
+    assert deal(f, hero, skel, 2, FIRE) == 2  # DR stops weapons only
     assert skel.hp == 1
 
 
 def test_magic_weapons_overcome_damage_reduction_magic():
-    magic_sword = {"name": "sword", "bonuses": [50], "damage": "1d1+9", "damage_types": ["slashing"],
-                   "materials": ["magic"]}
+    magic_sword = {
+        "name": "sword",
+        "bonuses": [50],
+        "damage": "1d1+9",
+        "damage_types": ["slashing"],
+        "materials": ["magic"],
+    }
     plain_sword = {**magic_sword, "materials": []}
     beast = creature("beast", hp=100, damage_reduction="5/magic")
     for attack, dealt in ((magic_sword, 10), (plain_sword, 5)):
         f = make_fight([creature("hero", side="pc", attack=attack)], [beast])
         hero, target = f.pcs[0], f.monsters[0]
-        Script(f, [(10, 20), (1, 1)])                           # natural 10 hits; the 1d1 shows 1
+        Script(f, [(10, 20), (1, 1)])  # natural 10 hits; the 1d1 shows 1
         assert swing_at(f, hero, target, hero.t.standard[0], 50)
         assert target.hp == 100 - dealt
 
@@ -245,14 +273,14 @@ def test_dying_loses_one_hit_point_a_round_unless_it_stabilises():
     deal(f, orc, hero, 11, SLASHING)
     assert hero.hp == -1 and hero.state() == "dying" and not hero.is_able and not hero.dead
     script = Script(f, [0.5, 0.99, 0.05])
-    f.turn(hero)                          # no stabilising: -2
-    f.turn(hero)                          # -3
+    f.turn(hero)  # no stabilising: -2
+    f.turn(hero)  # -3
     assert hero.hp == -3 and hero.dying()
-    f.turn(hero)                          # 0.05 < 10%: stable
+    f.turn(hero)  # 0.05 < 10%: stable
     assert hero.hp == -3 and hero.stable and hero.state() == "stable" and script.used_up
-    f.turn(hero)                          # stable: nothing rolled, nothing lost
+    f.turn(hero)  # stable: nothing rolled, nothing lost
     assert hero.hp == -3
-    deal(f, orc, hero, 2, SLASHING)         # damage starts the dying again
+    deal(f, orc, hero, 2, SLASHING)  # damage starts the dying again
     assert hero.hp == -5 and hero.dying()
 
 
@@ -305,8 +333,17 @@ def test_healing_a_dying_creature_stabilises_it():
 
 
 # ------------------------------------------------------------------------------------------ criticals and sneak attack
-ROGUE_RAPIER = {"name": "rapier", "bonuses": [30], "damage": "1d6+2", "damage_types": ["piercing"], "threat": 18,
-                "multiplier": 3, "sneak_attack": "2d6", "extra_damage": "1d4", "extra_damage_type": "fire"}
+ROGUE_RAPIER = {
+    "name": "rapier",
+    "bonuses": [30],
+    "damage": "1d6+2",
+    "damage_types": ["piercing"],
+    "threat": 18,
+    "multiplier": 3,
+    "sneak_attack": "2d6",
+    "extra_damage": "1d4",
+    "extra_damage_type": "fire",
+}
 
 
 def rogue_fight(target: Creature):
@@ -316,7 +353,7 @@ def rogue_fight(target: Creature):
 
 def test_a_critical_multiplies_weapon_damage_only_and_sneak_attack_dice_come_once():
     f, rogue, target = rogue_fight(creature("mark", hp=200, ac=15))
-    assert not target.acted                     # flat-footed: sneak attack applies
+    assert not target.acted  # flat-footed: sneak attack applies
     # natural 19 threatens, confirm natural 12 hits; x3: three rolls of 1d6+2; sneak 2d6 once (one draw from its
     # table of 36 face pairs: 4 and 5); fire 1d4 once
     sneak_4_5 = ((4 - 1) * 6 + (5 - 1) + 0.5) / 36
@@ -340,7 +377,7 @@ def test_undead_are_immune_to_criticals_and_sneak_attack():
     f, rogue, target = rogue_fight(zombie)
     assert "critical hits" in target.t.immunities and not target.acted
     hp = target.hp
-    script = Script(f, [(20, 20), (15, 20), (4, 6), (3, 4)])   # threat and confirmation: still no critical
+    script = Script(f, [(20, 20), (15, 20), (4, 6), (3, 4)])  # threat and confirmation: still no critical
     assert swing_at(f, rogue, target, rogue.t.standard[0], 30)
     assert script.used_up
     dr = target.t.dr_amount if not (frozenset({"piercing"}) & target.t.dr_overcome) else 0
@@ -377,7 +414,7 @@ def test_players_roll_all_on_a_fireballs_saves(spy, key, roller):
         assert check.side == "monster" and check.opponent == "pc"
         assert outcome.roller == roller
         assert exact(check, f.rules).roller == roller
-    assert all(m.hp - m.nonlethal < m.max_hp for m in targets)        # the fire burnt each one
+    assert all(m.hp - m.nonlethal < m.max_hp for m in targets)  # the fire burnt each one
 
 
 @pytest.mark.parametrize("key", ["d20+prad", "d20"])
@@ -427,11 +464,11 @@ def massive_fight():
 
 def test_fifty_damage_forces_a_fortitude_save_or_death():
     f, hero, giant = massive_fight()
-    script = Script(f, [(1, 20)])                    # natural 1: the save fails
+    script = Script(f, [(1, 20)])  # natural 1: the save fails
     deal(f, hero, giant, 50, SLASHING)
     assert script.used_up and giant.dead and giant.hp == DEAD_AT
     f, hero, giant = massive_fight()
-    script = Script(f, [(20, 20)])                   # natural 20: it lives
+    script = Script(f, [(20, 20)])  # natural 20: it lives
     deal(f, hero, giant, 60, SLASHING)
     assert script.used_up and not giant.dead and giant.hp == 60
 
@@ -439,7 +476,7 @@ def test_fifty_damage_forces_a_fortitude_save_or_death():
 def test_massive_damage_save_is_dc_15(spy):
     f, hero, giant = massive_fight()
     deal(f, hero, giant, 55, SLASHING)
-    (check, actor, _), = spy
+    ((check, actor, _),) = spy
     assert (check.kind, check.target, check.modifier, actor) == ("save", 15, 2, giant)
 
 
@@ -452,7 +489,7 @@ def test_no_massive_damage_save_below_fifty_or_for_the_immune():
     Script(f, [])
     deal(f, f.pcs[0], f.monsters[0], 70, SLASHING)
     assert f.monsters[0].hp == 50 and not f.monsters[0].dead
-    f, pc, troll = troll_fight()                      # nonlethal damage is never massive
+    f, pc, troll = troll_fight()  # nonlethal damage is never massive
     Script(f, [])
     deal(f, pc, troll, 60, SLASHING, SLASHING, weapon=True)
     assert not troll.dead
@@ -470,8 +507,11 @@ def test_spell_slots_are_spent_and_never_regained():
             casting = caster.t.creature.spellcasting
             if casting is None:
                 continue
-            cast_names = [line.split(" casts ")[1].split(" on ")[0] for line in f.lines
-                          if re.match(rf"\[r\d+\] {re.escape(caster.name)} casts ", line)]
+            cast_names = [
+                line.split(" casts ")[1].split(" on ")[0]
+                for line in f.lines
+                if re.match(rf"\[r\d+\] {re.escape(caster.name)} casts ", line)
+            ]
             total_cast += len(cast_names)
             prepared = [name for names in casting.prepared.values() for name in names]
             left = [name for names in caster.slots.values() for name in names]
@@ -493,7 +533,7 @@ def test_bless_adds_one_to_attacks_and_ends_on_time(spy):
     cast(f, cleric, "bless", 1, [fighter])
     assert fighter.attack_bonus == 1 and "bless" in fighter.conditions
     attack_routine(f, fighter, dummy, fighter.t.standard, False)
-    f.env.run(until=cleric.t.caster_level * 10 * spells.ROUND)       # one minute per level later
+    f.env.run(until=cleric.t.caster_level * 10 * spells.ROUND)  # one minute per level later
     f.round = 2
     f.turn(fighter)
     assert "bless" not in fighter.conditions and fighter.attack_bonus == 0
@@ -506,6 +546,7 @@ def test_no_area_catches_three_from_fewer_enemies_than_the_caster_policy_skips()
     """The caster policy looks at area spells only from AREA_GROUP_MINIMUM able enemies: below that no area can
     catch AREA_MINIMUM of them, and at it the largest areas can."""
     from arena.combat.tactics import AREA_GROUP_MINIMUM, AREA_MINIMUM
+
     for area in spells.AREA_CAPS:
         assert all(spells.area_count(area, group) < AREA_MINIMUM for group in range(AREA_GROUP_MINIMUM))
     assert max(spells.area_count(area, AREA_GROUP_MINIMUM) for area in spells.AREA_CAPS) >= AREA_MINIMUM
@@ -513,8 +554,12 @@ def test_no_area_catches_three_from_fewer_enemies_than_the_caster_policy_skips()
 
 # ------------------------------------------------------------------------------------------ round cap
 def test_the_round_cap_is_a_draw():
-    pc = creature("salamander", side="pc", immunities=["slashing"],
-                  attack={"name": "flame", "bonuses": [10], "damage": "1d6", "damage_types": ["fire"]})
+    pc = creature(
+        "salamander",
+        side="pc",
+        immunities=["slashing"],
+        attack={"name": "flame", "bonuses": [10], "damage": "1d6", "damage_types": ["fire"]},
+    )
     mon = creature("efreet", immunities=["fire"])
     result = fight(prepare([pc], [(mon, 1)], round_cap=5), RuleSet.from_key("d20"), 1, log=True)
     assert result.record.winner == "draw" and result.record.rounds == 5
@@ -523,7 +568,11 @@ def test_the_round_cap_is_a_draw():
 
 
 def test_a_fight_won_in_the_last_round_is_not_a_draw():
-    pc = creature("hero", side="pc", attack={"name": "axe", "bonuses": [50], "damage": "1d1+99",
-                                             "damage_types": ["slashing"]}, initiative=30)
+    pc = creature(
+        "hero",
+        side="pc",
+        attack={"name": "axe", "bonuses": [50], "damage": "1d1+99", "damage_types": ["slashing"]},
+        initiative=30,
+    )
     result = fight(prepare([pc], [(creature("orc"), 1)], round_cap=1), RuleSet.from_key("d20"), 1)
     assert result.record.winner == "party" and result.record.rounds == 1

@@ -27,13 +27,16 @@ def test_the_parts_contract_orders_every_module_of_the_layer():
     named = [name.strip() for layer in contract["layers"] for name in layer.split("|")]
     modules = {path.stem for path in FIGHT.glob("*.py") if path.stem != "__init__"}
     assert sorted(named) == sorted(modules)
-    assert contract["layers"][0] == "engine"          # the round driver on top: no part imports it
+    assert contract["layers"][0] == "engine"  # the round driver on top: no part imports it
 
 
 def test_the_fight_binds_only_the_seam_every_roll_goes_through():
     """``Fight.resolve`` is the parts' one method on the fight (a wrapper set on the class sees every check); the
     parts call each other as functions, which the contract checks."""
     assert Fight.resolve is rolls.resolve
-    bound = {name for name, value in vars(Fight).items() if isinstance(value, types.FunctionType)
-             and value.__module__ != Fight.__module__}
+    bound = {
+        name
+        for name, value in vars(Fight).items()
+        if isinstance(value, types.FunctionType) and value.__module__ != Fight.__module__
+    }
     assert bound == {"resolve"}

@@ -24,8 +24,9 @@ from arena.world.party import generate_party
 SLASHING = frozenset({"slashing"})
 
 
-def creature(name: str, side: str = "monster", hp: int = 30, ac: int = 12, attack: dict | None = None,
-             **extra) -> Creature:
+def creature(
+    name: str, side: str = "monster", hp: int = 30, ac: int = 12, attack: dict | None = None, **extra
+) -> Creature:
     """A humanoid whose sword has an iterative attack, flat-footed 2 below its AC."""
     return stat_block(name, side, hp, ac, attack or {**SWORD, "bonuses": [5, 0]}, flat_footed_ac=ac - 2, **extra)
 
@@ -40,10 +41,10 @@ def test_disabled_at_zero_takes_one_standard_action_then_is_dying(spy):
     hero, orc = f.pcs[0], f.monsters[0]
     deal(f, orc, hero, 10, SLASHING)
     assert hero.hp == 0 and hero.state() == "disabled" and hero.is_able and not hero.dying()
-    assert f.able_count["pc"] == 1                           # a disabled creature can act: the fight goes on
-    f.round = 3                                              # a full attack would be allowed: two swings
+    assert f.able_count["pc"] == 1  # a disabled creature can act: the fight goes on
+    f.round = 3  # a full attack would be allowed: two swings
     f.turn(hero)
-    assert len(attacks_by(spy, hero)) == 1                   # one standard action only
+    assert len(attacks_by(spy, hero)) == 1  # one standard action only
     assert hero.hp == -1 and hero.dying() and not hero.is_able and f.able_count["pc"] == 0
     assert any("strains its wounds" in line for line in f.lines)
 
@@ -55,7 +56,7 @@ def test_a_disabled_caster_healing_itself_does_not_strain():
     deal(f, f.monsters[0], c, c.hp, SLASHING)
     assert c.hp == 0 and c.is_able
     f.round = 2
-    f.turn(c)                                               # the caster policy cures the ally below half: itself
+    f.turn(c)  # the caster policy cures the ally below half: itself
     assert c.hp > 0 and not c.dying()
 
 
@@ -63,7 +64,7 @@ def test_a_staggered_troll_makes_one_attack_and_no_rend(spy):
     fighter = generate_party(5)[0]
     f = make_fight([fighter], [get_creature("troll")])
     pc, troll = f.pcs[0], f.monsters[0]
-    deal(f, pc, troll, troll.hp + 5, SLASHING, SLASHING, weapon=True)   # regenerates 5 at its turn: staggered
+    deal(f, pc, troll, troll.hp + 5, SLASHING, SLASHING, weapon=True)  # regenerates 5 at its turn: staggered
     f.round = 3
     f.turn(troll)
     assert troll.state() == "staggered" and troll.is_able
@@ -72,7 +73,7 @@ def test_a_staggered_troll_makes_one_attack_and_no_rend(spy):
     g = make_fight([generate_party(5)[0]], [get_creature("troll")])
     g.round = 3
     g.turn(g.monsters[0])
-    assert len(attacks_by(spy, g.monsters[0])) == 3          # unhurt: claw, claw, bite
+    assert len(attacks_by(spy, g.monsters[0])) == 3  # unhurt: claw, claw, bite
 
 
 # ------------------------------------------------------------------------------------------ coup de grace
@@ -90,8 +91,8 @@ def test_a_coup_de_grace_with_a_sword_cannot_kill_a_regenerating_troll(spy):
     for _ in range(5):
         coup_de_grace(f, hero, troll)
     assert not troll.dead and troll.hp == troll.max_hp
-    assert not any(check.kind == "save" for check, _, _ in spy)      # no death save: the blow was nonlethal
-    assert attack_policy(f.view, hero).kind == "none"                # so the policy does not spend turns on it
+    assert not any(check.kind == "save" for check, _, _ in spy)  # no death save: the blow was nonlethal
+    assert attack_policy(f.view, hero).kind == "none"  # so the policy does not spend turns on it
 
 
 def test_a_coup_de_grace_with_fire_can_kill_a_troll():
@@ -100,7 +101,7 @@ def test_a_coup_de_grace_with_fire_can_kill_a_troll():
     action = attack_policy(f.view, hero)
     assert action.kind == "coup" and action.target is troll
     coup_de_grace(f, hero, troll)
-    assert troll.dead                                                # 120 fire: below -10 either way
+    assert troll.dead  # 120 fire: below -10 either way
 
 
 def test_no_coup_de_grace_against_creatures_immune_to_critical_hits():
@@ -121,8 +122,8 @@ def stun_one_round(caster_acts_first: bool):
     f = make_fight([wizard], [creature("brute", hp=500, hit_dice="6d8")])
     wiz, ogre = f.pcs[0], f.monsters[0]
     wiz.offset, ogre.offset = (0.0, 0.5) if caster_acts_first else (0.5, 0.0)
-    f.instant = f.env.now + wiz.offset                         # the wizard's turn in round 1
-    Script(f, [(1, 20)])                                       # the ogre's Will save: a natural 1 fails
+    f.instant = f.env.now + wiz.offset  # the wizard's turn in round 1
+    Script(f, [(1, 20)])  # the ogre's Will save: a natural 1 fails
     cast(f, wiz, "color spray", 1, [ogre])
     assert "stunned" in ogre.conditions
     return f, ogre
@@ -132,7 +133,7 @@ def stun_one_round(caster_acts_first: bool):
 def test_a_one_round_stun_costs_exactly_one_turn_whoever_acts_first(spy, caster_acts_first):
     f, ogre = stun_one_round(caster_acts_first)
     f.round = 1
-    turns = [0.0, 6.0, 12.0] if caster_acts_first else [6.0, 12.0, 18.0]   # its turns after the casting
+    turns = [0.0, 6.0, 12.0] if caster_acts_first else [6.0, 12.0, 18.0]  # its turns after the casting
     lost = []
     for at in turns:
         f.env.run(until=at) if at > f.env.now else None
@@ -141,7 +142,7 @@ def test_a_one_round_stun_costs_exactly_one_turn_whoever_acts_first(spy, caster_
         f.turn(ogre)
         lost.append(len(attacks_by(spy, ogre)) == before)
         f.round += 1
-    assert lost == [True, False, False]                        # the next turn is lost, and only that one
+    assert lost == [True, False, False]  # the next turn is lost, and only that one
 
 
 def test_durations_run_from_the_caster_turn_to_the_same_point_later():
@@ -159,10 +160,14 @@ def test_durations_run_from_the_caster_turn_to_the_same_point_later():
 def test_a_stunned_defender_is_flat_footed_minus_two_and_a_helpless_one_minus_four_in_melee_only(spy, helpless_ac):
     """SRD: stunned, -2 AC and no Dex bonus; helpless, Dexterity 0 (-5; the ``flat-footed`` option: flat-footed
     AC) and +4 for melee attackers only."""
-    archer = creature("archer", side="pc", attack={"name": "bow", "bonuses": [5], "damage": "1d6",
-                                                   "damage_types": ["piercing"], "kind": "ranged"})
-    f = make_fight([creature("hero", side="pc"), archer], [creature("orc", ac=16)],
-                   model=ModelOptions(helpless_ac=helpless_ac))
+    archer = creature(
+        "archer",
+        side="pc",
+        attack={"name": "bow", "bonuses": [5], "damage": "1d6", "damage_types": ["piercing"], "kind": "ranged"},
+    )
+    f = make_fight(
+        [creature("hero", side="pc"), archer], [creature("orc", ac=16)], model=ModelOptions(helpless_ac=helpless_ac)
+    )
     hero, archer, orc = f.pcs[0], f.pcs[1], f.monsters[0]
     orc.acted = True
     Script(f, [0.0] * 12)
@@ -173,7 +178,7 @@ def test_a_stunned_defender_is_flat_footed_minus_two_and_a_helpless_one_minus_fo
     swing_at(f, archer, orc, archer.t.standard[0], 5)
     targets = [check.target for check, who, _ in spy if check.kind == "attack"]
     ff = orc.t.ff_ac
-    helpless = ff - 5 if helpless_ac == "dex-zero" else ff        # the orc's Dex modifier is 0
+    helpless = ff - 5 if helpless_ac == "dex-zero" else ff  # the orc's Dex modifier is 0
     assert targets == [ff + STUNNED_AC, helpless + HELPLESS_AC, helpless]
 
 
@@ -188,7 +193,7 @@ def test_rend_goes_through_damage_reduction_its_claws_overcome():
     rend = [line for line in f.lines if "rends" in line]
     assert rend
     taken = [line for line in f.lines if line.startswith("[r0] victim takes")]
-    assert len(taken) == 4                                      # claw, claw, bite and the rend, none stopped
+    assert len(taken) == 4  # claw, claw, bite and the rend, none stopped
 
 
 # ------------------------------------------------------------------------------------------ reach
@@ -198,12 +203,12 @@ def test_melee_creatures_reach_the_wizard_only_when_nobody_else_fights_in_melee(
     ogre = f.monsters[0]
     wizard = next(c for c in f.pcs if c.name.startswith("wizard"))
     assert wizard.ranged and not ogre.ranged
-    for c in f.pcs:                       # the wizard is the weakest: focus-weakest would pick it if it could
+    for c in f.pcs:  # the wizard is the weakest: focus-weakest would pick it if it could
         if c is not wizard:
             c.hp = c.max_hp
     wizard.hp = 1
     in_melee = [c for c in f.pcs if not c.ranged]
-    assert [c.name for c in in_melee] == ["fighter-5", "cleric-5", "rogue-5"]   # the wizard stands back and shoots
+    assert [c.name for c in in_melee] == ["fighter-5", "cleric-5", "rogue-5"]  # the wizard stands back and shoots
     assert f.view.reachable(ogre) == in_melee
     assert POLICIES[ogre.policy](f.view, ogre).target is not wizard
     for c in in_melee:
@@ -237,15 +242,22 @@ def test_rays_are_counted_like_any_attack():
         rays += sum(" ray +" in line for line in result.log)
         names = {c.name for c in party}
         rolls = [line for line in result.log if " vs " in line and line.split("] ", 1)[1].split(" ", 1)[0] in names]
-        assert tally.attacks == len(rolls)                   # one log line per attack roll, rays included
+        assert tally.attacks == len(rolls)  # one log line per attack roll, rays included
         assert tally.hits == sum(" - miss" not in line for line in rolls)
     assert rays > 0
 
 
 def test_a_chance_of_one_half_falls_in_the_fifth_tenth():
-    f = make_fight([creature("hero", side="pc", attack={"name": "sword", "bonuses": [0], "damage": "1d6",
-                                                          "damage_types": ["slashing"]})],
-                   [creature("orc", ac=11, hp=500)])
+    f = make_fight(
+        [
+            creature(
+                "hero",
+                side="pc",
+                attack={"name": "sword", "bonuses": [0], "damage": "1d6", "damage_types": ["slashing"]},
+            )
+        ],
+        [creature("orc", ac=11, hp=500)],
+    )
     hero, orc = f.pcs[0], f.monsters[0]
     orc.acted = True
     orc.t.ff_ac = 11
@@ -263,7 +275,7 @@ def test_cure_against_undead_checks_spell_resistance(spy):
     Script(f, [0.0] * 10)
     cast(f, c, "cure light wounds", 1, [wight])
     kinds = [check.kind for check, _, _ in spy]
-    assert kinds == ["caster-level"] and wight.hp == 60          # resisted: no save, no damage
+    assert kinds == ["caster-level"] and wight.hp == 60  # resisted: no save, no damage
 
 
 def test_a_staggered_creature_cannot_deliver_a_coup_de_grace(spy):
@@ -284,7 +296,7 @@ def test_a_creature_straining_to_dying_counts_as_a_down_for_its_enemies():
     f = make_fight([creature("hero", side="pc", hp=10)], [creature("orc", hp=500, ac=5)])
     hero, orc = f.pcs[0], f.monsters[0]
     deal(f, orc, hero, 10, SLASHING)
-    assert f.record.monsters.downs == 0                     # disabled is not down
+    assert f.record.monsters.downs == 0  # disabled is not down
     f.round = 2
     f.turn(hero)
     assert hero.dying() and f.record.monsters.downs == 1 and f.record.party.downs == 0
@@ -294,7 +306,7 @@ def test_no_strain_without_a_strenuous_action():
     f = make_fight([creature("hero", side="pc", hp=10)], [creature("orc")])
     hero = f.pcs[0]
     deal(f, f.monsters[0], hero, 10, SLASHING)
-    f.monsters[0].hp = -5                                    # no enemy left to attack: nothing done, nothing strained
+    f.monsters[0].hp = -5  # no enemy left to attack: nothing done, nothing strained
     refresh(f, f.monsters[0])
     f.turn(hero)
     assert hero.hp == 0 and not hero.dying()
@@ -321,14 +333,14 @@ def test_a_condition_ends_at_its_time_for_everyone_who_acts_after(spy):
     hero.offset, caster.offset, orc.offset = 0.25, 0.0, 0.5
     orc.acted = True
     f.instant = caster.offset
-    add_condition(f, orc, "stunned", spells.ROUND)            # ends at 6.0, the caster's next turn
+    add_condition(f, orc, "stunned", spells.ROUND)  # ends at 6.0, the caster's next turn
     f.env.run(until=spells.ROUND)
     f.round = 2
     Script(f, [0.0] * 10)
-    f.turn(hero)                                            # at 6.25, before the orc's own turn
+    f.turn(hero)  # at 6.25, before the orc's own turn
     assert "stunned" not in orc.conditions
     targets = [check.target for check in attacks_by(spy, hero)]
-    assert targets and set(targets) == {orc.t.ac}           # 16, not flat-footed 14 - 2
+    assert targets and set(targets) == {orc.t.ac}  # 16, not flat-footed 14 - 2
 
 
 def test_state_of_a_creature_at_zero_with_nonlethal_damage_is_unconscious():

@@ -50,13 +50,15 @@ def d20(natural: int) -> tuple[int, int]:
     return natural, 20
 
 
-def body(name: str, side: str = "monster", hp: int = 500, ac: int = 12, attack: dict | None = None,
-         **extra) -> Creature:
+def body(
+    name: str, side: str = "monster", hp: int = 500, ac: int = 12, attack: dict | None = None, **extra
+) -> Creature:
     return stat_block(name, side, hp, ac, attack, **extra)
 
 
-def caster(cl: int, prepared: dict | None = None, name: str = "mage", ability: str = "int", domains=(),
-           **extra) -> Creature:
+def caster(
+    cl: int, prepared: dict | None = None, name: str = "mage", ability: str = "int", domains=(), **extra
+) -> Creature:
     casting = {"caster_level": cl, "ability": ability, "prepared": prepared or {}, "domains": list(domains)}
     return body(name, side="pc", hp=60, spellcasting=casting, **extra)
 
@@ -77,18 +79,18 @@ def checks(spy, kind: str, actor=None) -> list:
 def test_spell_focus_and_greater_spell_focus_add_to_their_schools_dcs(spy):
     """SRD Spell Focus: "Add +1 to the Difficulty Class for all saving throws against spells from the school of
     magic you select"; Greater Spell Focus: "Add +1 ... This bonus stacks with the bonus from Spell Focus"."""
-    wizard5, wizard6 = build_character("wizard", 5), build_character("wizard", 6)     # Int 16 (+3); 18 (+4) at 6
+    wizard5, wizard6 = build_character("wizard", 5), build_character("wizard", 6)  # Int 16 (+3); 18 (+4) at 6
     for model, fireball5, fireball6 in ((DEFAULT, 17, 19), (undo("spell-focus"), 16, 17)):
         f = make_fight([wizard5, wizard6], [body("orc", saves=FAILS)], "fixed10", model=model)
         five, six = f.pcs
-        assert spells.spell_dc(f, five, "fireball", 3) == fireball5        # 10 + 3 + 3 (+1 Spell Focus)
-        assert spells.spell_dc(f, six, "fireball", 3) == fireball6         # 10 + 3 + 4 (+1 +1 Greater)
-        assert spells.spell_dc(f, five, "sleep", 1) == 14                  # enchantment: no bonus
+        assert spells.spell_dc(f, five, "fireball", 3) == fireball5  # 10 + 3 + 3 (+1 Spell Focus)
+        assert spells.spell_dc(f, six, "fireball", 3) == fireball6  # 10 + 3 + 4 (+1 +1 Greater)
+        assert spells.spell_dc(f, five, "sleep", 1) == 14  # enchantment: no bonus
         assert spells.spell_dc(f, six, "hold person", 3) == 17
         every_die_shows(f, LOW)
         spy.clear()
         cast(f, five, "fireball", 3, [f.monsters[0]])
-        assert [check.target for check in checks(spy, "save")] == [fireball5]       # the DC the orc saves against
+        assert [check.target for check in checks(spy, "save")] == [fireball5]  # the DC the orc saves against
 
 
 # ------------------------------------------------------------------------------------------ 2. deflection
@@ -98,8 +100,9 @@ def test_shield_of_faith_adds_only_what_beats_the_deflection_bonus_already_there
     spells (or from effects other than spells)"; shield of faith "grants the subject a +2 deflection bonus to AC":
     over a ring of protection +1 it adds +1, over +2 nothing."""
     for model, expected in ((DEFAULT, gain), (undo("deflection-stacking"), 2)):
-        f = make_fight([caster(5), body("knight", side="pc", ac=15, deflection=ring)], [body("orc")], "d20",
-                       model=model)
+        f = make_fight(
+            [caster(5), body("knight", side="pc", ac=15, deflection=ring)], [body("orc")], "d20", model=model
+        )
         mage, knight = f.pcs
         assert spells.shield_of_faith_gain(f, 5, knight) == expected
         assert f.view.shield_gain(mage, knight) == expected
@@ -114,16 +117,15 @@ def test_the_caster_does_not_cast_a_shield_of_faith_that_adds_nothing():
     greatsword = {"name": "greatsword", "bonuses": [8], "damage": "2d6+6", "damage_types": ["slashing"]}
 
     def first_round(model: ModelOptions, ring: int):
-        knight = body("knight", side="pc", ac=15, deflection=ring, attack=greatsword)     # the best fighter
+        knight = body("knight", side="pc", ac=15, deflection=ring, attack=greatsword)  # the best fighter
         f = make_fight([cleric, knight], [body("orc")], "d20", model=model)
         f.round = 1
         return tactics.caster_policy(f.view, f.pcs[0]), f.pcs[1]
 
     action, _ = first_round(DEFAULT, 2)
     assert (action.kind, action.spell, action.targets) == ("cast", "shield of faith", [action.targets[0]])
-    assert action.targets[0].name == "cleric"          # nothing to gain on the knight: the ally it does help
-    for model, ring in ((DEFAULT, 1), (ModelOptions(buff_choice="highest-level"), 2),
-                        (undo("deflection-stacking"), 2)):
+    assert action.targets[0].name == "cleric"  # nothing to gain on the knight: the ally it does help
+    for model, ring in ((DEFAULT, 1), (ModelOptions(buff_choice="highest-level"), 2), (undo("deflection-stacking"), 2)):
         action, knight = first_round(model, ring)
         assert (action.kind, action.spell, action.targets) == ("cast", "shield of faith", [knight])
 
@@ -134,15 +136,19 @@ def test_dodge_counts_only_against_the_opponent_it_designated(spy):
     against attacks from that opponent. ... A condition that makes you lose your Dexterity bonus to Armor Class
     (if any) also makes you lose dodge bonuses.\""""
     for model, against_other in ((DEFAULT, 14), (undo("dodge-one-opponent"), 15)):
-        f = make_fight([body("ana", side="pc", hp=10), body("bo", side="pc", hp=30)],
-                       [body("duelist", ac=15, flat_footed_ac=14, feats=["Dodge"])], "d20", model=model)
+        f = make_fight(
+            [body("ana", side="pc", hp=10), body("bo", side="pc", hp=30)],
+            [body("duelist", ac=15, flat_footed_ac=14, feats=["Dodge"])],
+            "d20",
+            model=model,
+        )
         ana, bo = f.pcs
         duelist = f.monsters[0]
         assert duelist.t.dodge == 1
-        Script(f, [d20(1), d20(1)])                                # flat-footed: no Dodge against anyone
+        Script(f, [d20(1), d20(1)])  # flat-footed: no Dodge against anyone
         swing_at(f, ana, duelist, ana.t.standard[0], 5)
         swing_at(f, bo, duelist, bo.t.standard[0], 5)
-        script = Script(f, [d20(1)])                               # its turn: it attacks ana (the weakest)
+        script = Script(f, [d20(1)])  # its turn: it attacks ana (the weakest)
         f.round = 1
         f.turn(duelist)
         assert script.used_up and duelist.acted and duelist.dodge_against is ana
@@ -161,12 +167,16 @@ def test_a_flat_footed_targets_touch_ac_loses_its_dexterity_bonus(spy):
     character loses his Dexterity bonus to AC (if any)"; Touch Attacks: "All other modifiers, such as size
     modifier, Dexterity modifier, and deflection bonus (if any) apply normally" - so touch AC loses Dex too."""
     for model, flat_footed in ((DEFAULT, 10), (undo("touch-flat-footed"), 13)):
-        f = make_fight([body("ghost", side="pc", attack=TOUCH)],
-                       [body("rogue", ac=16, touch_ac=13, flat_footed_ac=13)], "d20", model=model)
+        f = make_fight(
+            [body("ghost", side="pc", attack=TOUCH)],
+            [body("rogue", ac=16, touch_ac=13, flat_footed_ac=13)],
+            "d20",
+            model=model,
+        )
         ghost, rogue = f.pcs[0], f.monsters[0]
         assert rogue.t.ff_touch_ac == 10
         script = Script(f, [d20(1), d20(1)])
-        swing_at(f, ghost, rogue, ghost.t.standard[0], 5)            # it has not acted: flat-footed
+        swing_at(f, ghost, rogue, ghost.t.standard[0], 5)  # it has not acted: flat-footed
         rogue.acted = True
         swing_at(f, ghost, rogue, ghost.t.standard[0], 5)
         assert script.used_up
@@ -178,7 +188,7 @@ def test_a_ray_against_a_flat_footed_target_uses_its_flat_footed_touch_ac(spy):
     """SRD: scorching ray is "a ranged touch attack"; a flat-footed target loses its Dexterity bonus to AC."""
     f = make_fight([caster(3)], [body("rogue", ac=16, touch_ac=13, flat_footed_ac=13)], "d20")
     Script(f, [d20(1)])
-    cast(f, f.pcs[0], "scorching ray", 2, [f.monsters[0]])    # the rogue has not acted
+    cast(f, f.pcs[0], "scorching ray", 2, [f.monsters[0]])  # the rogue has not acted
     assert [check.target for check in checks(spy, "attack")] == [10]
 
 
@@ -189,11 +199,14 @@ def test_a_helpless_defender_has_dexterity_zero_and_melee_gets_plus_four(spy, de
     against a helpless target get a +4 bonus (equivalent to attacking a prone target). Ranged attacks gets no
     special bonus against helpless targets." A Dex 8 creature's -1 is replaced by the -5: flat-footed AC - 4."""
     flat_footed = ac - max(0, (dex - 10) // 2)
-    for model, melee, ranged in ((DEFAULT, flat_footed - dex_zero - 4, flat_footed - dex_zero),
-                                 (ModelOptions(helpless_ac="flat-footed"), flat_footed - 4, flat_footed)):
+    for model, melee, ranged in (
+        (DEFAULT, flat_footed - dex_zero - 4, flat_footed - dex_zero),
+        (ModelOptions(helpless_ac="flat-footed"), flat_footed - 4, flat_footed),
+    ):
         sleeper = body("sleeper", ac=ac, flat_footed_ac=flat_footed, abilities={"dex": dex})
-        f = make_fight([body("hero", side="pc"), body("archer", side="pc", attack=JAVELIN)], [sleeper], "d20",
-                       model=model)
+        f = make_fight(
+            [body("hero", side="pc"), body("archer", side="pc", attack=JAVELIN)], [sleeper], "d20", model=model
+        )
         hero, archer = f.pcs
         target = f.monsters[0]
         add_condition(f, target, "asleep", 60.0)
@@ -213,7 +226,7 @@ def test_a_blinded_defender_loses_its_dexterity_bonus_and_takes_minus_two(spy):
     for model, blinded in ((DEFAULT, 12 - 2), (undo("blind-dex"), 15 - 2)):
         f = make_fight([body("hero", side="pc")], [body("orc", ac=15, flat_footed_ac=12)], "d20", model=model)
         hero, orc = f.pcs[0], f.monsters[0]
-        orc.acted = True                                           # not flat-footed
+        orc.acted = True  # not flat-footed
         script = Script(f, [d20(1), d20(1)])
         swing_at(f, hero, orc, hero.t.standard[0], 5)
         orc.blind = True
@@ -228,22 +241,31 @@ def test_no_penalty_for_shooting_into_a_melee_before_anyone_has_closed_in(spy):
     """SRD Shooting or Throwing into a Melee: "If you shoot or throw a ranged weapon at a target engaged in melee
     with a friendly character, you take a -4 penalty": before any melee attack there is no melee to shoot into."""
     for model, round_one in ((DEFAULT, 0), (undo("melee-begins"), -4)):
-        f = make_fight([body("archer", side="pc", attack=JAVELIN), body("hero", side="pc"), caster(3)],
-                       [body("orc")], "d20", model=model)
+        f = make_fight(
+            [body("archer", side="pc", attack=JAVELIN), body("hero", side="pc"), caster(3)],
+            [body("orc")],
+            "d20",
+            model=model,
+        )
         archer, hero, mage = f.pcs
         orc = f.monsters[0]
         assert archer.ranged and not hero.ranged
         script = Script(f, [d20(1)] * 5)
         f.round = 1
         swing_at(f, archer, orc, archer.t.standard[0], 5)
-        cast(f, mage, "scorching ray", 2, [orc])              # a ray: a ranged touch attack
-        swing_at(f, hero, orc, hero.t.standard[0], 5)                   # the melee begins
+        cast(f, mage, "scorching ray", 2, [orc])  # a ray: a ranged touch attack
+        swing_at(f, hero, orc, hero.t.standard[0], 5)  # the melee begins
         swing_at(f, archer, orc, archer.t.standard[0], 5)
         cast(f, mage, "scorching ray", 2, [orc])
         assert script.used_up
         ray = mage.t.ray_bonus
-        assert [check.modifier for check in checks(spy, "attack")] == \
-            [5 + round_one, ray + round_one, 5, 5 - 4, ray - 4]
+        assert [check.modifier for check in checks(spy, "attack")] == [
+            5 + round_one,
+            ray + round_one,
+            5,
+            5 - 4,
+            ray - 4,
+        ]
         spy.clear()
 
 
@@ -251,11 +273,15 @@ def test_no_penalty_for_shooting_into_a_melee_before_anyone_has_closed_in(spy):
 def flank(spy, model: ModelOptions, ally_attacks: str, ally_drops: bool = False) -> tuple[int, bool]:
     """The rogue's attack modifier and whether its sneak attack was rolled, after its ally's melee attack on the
     orc or the goblin (and the ally's dropping)."""
-    f = make_fight([body("rogue", side="pc", attack=RAPIER), body("ally", side="pc", hp=30)],
-                   [body("orc", hp=30), body("goblin", hp=30)], "d20", model=model)
+    f = make_fight(
+        [body("rogue", side="pc", attack=RAPIER), body("ally", side="pc", hp=30)],
+        [body("orc", hp=30), body("goblin", hp=30)],
+        "d20",
+        model=model,
+    )
     rogue, ally = f.pcs
     orc, goblin = f.monsters
-    orc.acted = goblin.acted = True                                # not flat-footed: no sneak attack for that
+    orc.acted = goblin.acted = True  # not flat-footed: no sneak attack for that
     Script(f, [d20(1)])
     swing_at(f, ally, orc if ally_attacks == "orc" else goblin, ally.t.standard[0], 5)
     if ally_drops:
@@ -263,7 +289,7 @@ def flank(spy, model: ModelOptions, ally_attacks: str, ally_drops: bool = False)
         deal(f, orc, ally, ally.hp + 1, SLASHING)
         assert not ally.is_able and orc.melee_attackers == melee - 1 and ally.melee_target is None
     spy.clear()
-    script = Script(f, [d20(19), LOW, LOW])        # a hit (no threat), the rapier's 1d6, the sneak attack's 3d6
+    script = Script(f, [d20(19), LOW, LOW])  # a hit (no threat), the rapier's 1d6, the sneak attack's 3d6
     assert swing_at(f, rogue, orc, rogue.t.standard[0], 5)
     (check,) = checks(spy, "attack")
     sneak = script.used_up
@@ -271,11 +297,15 @@ def flank(spy, model: ModelOptions, ally_attacks: str, ally_drops: bool = False)
     return check.modifier, sneak
 
 
-@pytest.mark.parametrize(("model", "same", "other", "dropped"), [
-    (DEFAULT, (7, True), (5, False), (5, False)),
-    (ModelOptions(flanking="any-melee-ally"), (5, True), (5, True), (5, False)),
-    (ModelOptions(flanking="never"), (5, False), (5, False), (5, False)),
-], ids=["same-target", "any-melee-ally", "never"])
+@pytest.mark.parametrize(
+    ("model", "same", "other", "dropped"),
+    [
+        (DEFAULT, (7, True), (5, False), (5, False)),
+        (ModelOptions(flanking="any-melee-ally"), (5, True), (5, True), (5, False)),
+        (ModelOptions(flanking="never"), (5, False), (5, False), (5, False)),
+    ],
+    ids=["same-target", "any-melee-ally", "never"],
+)
 def test_flanking_needs_another_able_ally_on_the_same_target(spy, model, same, other, dropped):
     """SRD Flanking: "When making a melee attack, you get a +2 flanking bonus if your opponent is threatened by a
     character or creature friendly to you on the opponent's opposite border or opposite corner"; Sneak Attack:
@@ -287,8 +317,9 @@ def test_flanking_needs_another_able_ally_on_the_same_target(spy, model, same, o
 
 
 # ------------------------------------------------------------------------------------------ 9. flat-footed AoO
-@pytest.mark.parametrize(("model", "while_flat_footed"), [(DEFAULT, False), (undo("flat-footed-aoo"), True)],
-                         ids=["fixed", "undone"])
+@pytest.mark.parametrize(
+    ("model", "while_flat_footed"), [(DEFAULT, False), (undo("flat-footed-aoo"), True)], ids=["fixed", "undone"]
+)
 def test_a_flat_footed_creature_makes_no_attack_of_opportunity_on_a_fumble(spy, model, while_flat_footed):
     """SRD Flat-Footed: "A flat-footed character ... cannot make attacks of opportunity" (a fumbled melee attack
     provokes one under the open-ended rules, document 002)."""
@@ -297,7 +328,7 @@ def test_a_flat_footed_creature_makes_no_attack_of_opportunity_on_a_fumble(spy, 
         hero, orc = f.pcs[0], f.monsters[0]
         orc.acted = acted
         provokes = acted or while_flat_footed
-        script = Script(f, FUMBLE + ([d20(10), (3, 6)] if provokes else []))   # the orc's reply: 15 hits AC 12
+        script = Script(f, FUMBLE + ([d20(10), (3, 6)] if provokes else []))  # the orc's reply: 15 hits AC 12
         assert not swing_at(f, hero, orc, hero.t.standard[0], 5)
         assert script.used_up
         assert [who for _, who, _ in spy] == ([hero, orc] if provokes else [hero])
@@ -309,10 +340,15 @@ def test_a_flat_footed_creature_makes_no_attack_of_opportunity_on_a_fumble(spy, 
 def tripped(model: ModelOptions, trip_modifier: int, draws: list) -> bool:
     """Whether a trip (attacker ``trip_modifier`` against a defender's Str +2) succeeds with these d20s: the
     defender's check first, then the attacker's (and again on a tie of equal modifiers)."""
-    bite = {"name": "bite", "bonuses": [5], "damage": "1d6", "damage_types": ["piercing"], "trip": True,
-            "trip_modifier": trip_modifier}
-    f = make_fight([body("wolf", side="pc", attack=bite)], [body("orc", abilities={"str": 14})], "d20",
-                   model=model)
+    bite = {
+        "name": "bite",
+        "bonuses": [5],
+        "damage": "1d6",
+        "damage_types": ["piercing"],
+        "trip": True,
+        "trip_modifier": trip_modifier,
+    }
+    f = make_fight([body("wolf", side="pc", attack=bite)], [body("orc", abilities={"str": 14})], "d20", model=model)
     wolf, orc = f.pcs[0], f.monsters[0]
     assert orc.t.trip_defence == 2
     script = Script(f, [d20(n) for n in draws])
@@ -325,25 +361,30 @@ def test_opposed_trip_checks_tie_to_the_higher_modifier_then_roll_again():
     """SRD Trip: "You ... make a Strength check opposed by the defender's Dexterity or Strength check (whichever
     ability score has the higher modifier). ... If you win, you trip the defender"; Opposed Checks: "In case of a
     tie, the higher ... modifier wins. If these scores are the same, roll again to break the tie"."""
-    assert tripped(DEFAULT, 4, [12, 10])                  # 14 against 14: +4 beats +2
-    assert not tripped(DEFAULT, 0, [10, 12])              # 12 against 12: +0 loses to +2
-    assert tripped(DEFAULT, 2, [10, 10, 5, 15])           # 12 against 12, +2 and +2: again, 7 against 17
+    assert tripped(DEFAULT, 4, [12, 10])  # 14 against 14: +4 beats +2
+    assert not tripped(DEFAULT, 0, [10, 12])  # 12 against 12: +0 loses to +2
+    assert tripped(DEFAULT, 2, [10, 10, 5, 15])  # 12 against 12, +2 and +2: again, 7 against 17
     assert not tripped(DEFAULT, 2, [10, 10, 15, 5])
-    assert tripped(DEFAULT, 0, [10, 13]) and not tripped(DEFAULT, 4, [12, 9])     # no tie: the higher total
+    assert tripped(DEFAULT, 0, [10, 13]) and not tripped(DEFAULT, 4, [12, 9])  # no tie: the higher total
     old = undo("trip-ties")
-    assert not tripped(old, 4, [12, 10])                  # the old model: every tie to the defender, no reroll
+    assert not tripped(old, 4, [12, 10])  # the old model: every tie to the defender, no reroll
     assert not tripped(old, 2, [10, 10])
     assert tripped(old, 0, [10, 13])
 
 
 def test_a_hit_with_a_trip_attack_makes_the_opposed_trip_check():
-    bite = {"name": "bite", "bonuses": [5], "damage": "1d6", "damage_types": ["piercing"], "trip": True,
-            "trip_modifier": 4}
+    bite = {
+        "name": "bite",
+        "bonuses": [5],
+        "damage": "1d6",
+        "damage_types": ["piercing"],
+        "trip": True,
+        "trip_modifier": 4,
+    }
     for model, prone in ((DEFAULT, True), (undo("trip-ties"), False)):
-        f = make_fight([body("wolf", side="pc", attack=bite)], [body("orc", abilities={"str": 14})], "d20",
-                       model=model)
+        f = make_fight([body("wolf", side="pc", attack=bite)], [body("orc", abilities={"str": 14})], "d20", model=model)
         wolf, orc = f.pcs[0], f.monsters[0]
-        script = Script(f, [d20(15), LOW, d20(12), d20(10)])   # hit, 1 damage; the trip checks tie at 14
+        script = Script(f, [d20(15), LOW, d20(12), d20(10)])  # hit, 1 damage; the trip checks tie at 14
         assert swing_at(f, wolf, orc, wolf.t.standard[0], 5)
         assert script.used_up and orc.prone is prone
 
@@ -354,10 +395,10 @@ def test_a_fumbled_save_against_color_spray_takes_the_longest_durations():
     blinded and stunned for 1d4 rounds, and then stunned for 1 round"; a fumbled save (open-ended rules,
     document 002) takes the worst of each roll: unconscious 8 rounds, stunned 8 + 4 + 1."""
     for model, fumble_rolls in ((DEFAULT, False), (undo("color-spray-fumble"), True)):
-        for first, rolled in ((FUMBLE, fumble_rolls), ([d20(5)], True)):     # a fumble; a plain failure (7 < 11)
+        for first, rolled in ((FUMBLE, fumble_rolls), ([d20(5)], True)):  # a fumble; a plain failure (7 < 11)
             f = make_fight([caster(5)], [body("kobold", hit_dice="2d8")], "d20+open", model=model)
             kobold = f.monsters[0]
-            script = Script(f, [*first, LOW, LOW] if rolled else first)       # 2d4 and 1d4 (tables): the lowest
+            script = Script(f, [*first, LOW, LOW] if rolled else first)  # 2d4 and 1d4 (tables): the lowest
             cast(f, f.pcs[0], "color spray", 1, [kobold])
             assert script.used_up
             out, stunned = kobold.conditions["knocked-out"][0], kobold.conditions["stunned"][0]
@@ -373,7 +414,7 @@ def test_spell_resistance_is_checked_once_per_spell_and_target(spy, sr, through)
     for model, sr_checks in ((DEFAULT, 1), (undo("sr-once"), 2)):
         f = make_fight([caster(7)], [body("golem", spell_resistance=sr)], "fixed10", model=model)
         golem = f.monsters[0]
-        every_die_shows(f, LOW)                        # fixed10: 7 + 10 = 17 against the SR; each ray 4d6 = 4
+        every_die_shows(f, LOW)  # fixed10: 7 + 10 = 17 against the SR; each ray 4d6 = 4
         cast(f, f.pcs[0], "scorching ray", 2, [golem])
         assert len(checks(spy, "caster-level")) == sr_checks
         assert len(checks(spy, "attack")) == 2 * through
@@ -385,10 +426,11 @@ def test_spell_resistance_is_checked_once_per_spell_and_target(spy, sr, through)
 def test_an_area_spell_rolls_its_damage_once_for_everyone_it_catches():
     """SRD Fireball: "deals 1d6 points of fire damage per caster level (maximum 10d6) to every creature within the
     area" - one damage roll; each creature saves for half (Reflex half). ``per-target``: one roll each (0.2)."""
-    five_d6 = [LOW] * 5                                  # 5d6 (7,776 combinations): one draw per die
+    five_d6 = [LOW] * 5  # 5d6 (7,776 combinations): one draw per die
     for model, draws, damage in (
-            (DEFAULT, [*five_d6, LOW, LOW], (5, 5)),     # the damage first, then the two saves
-            (ModelOptions(area_damage="per-target"), [LOW, *five_d6, LOW, *[HIGH] * 5], (5, 30))):
+        (DEFAULT, [*five_d6, LOW, LOW], (5, 5)),  # the damage first, then the two saves
+        (ModelOptions(area_damage="per-target"), [LOW, *five_d6, LOW, *[HIGH] * 5], (5, 30)),
+    ):
         f = make_fight([caster(5)], [body("a", saves=FAILS), body("b", saves=FAILS)], "fixed10", model=model)
         script = Script(f, draws)
         cast(f, f.pcs[0], "fireball", 3, list(f.monsters))
@@ -400,9 +442,13 @@ def test_a_breath_weapon_rolls_once_under_either_area_damage_option():
     """A breath weapon's damage is rolled once for every creature in its area (each saves for half), as before."""
     weapon = {"shape": "cone", "length_ft": 30, "damage": "4d6", "damage_type": "fire", "dc": 15}
     for model in (DEFAULT, ModelOptions(area_damage="per-target")):
-        f = make_fight([body("a", side="pc", saves=FAILS), body("b", side="pc", saves=FAILS)],
-                       [body("drake", breath_weapon=weapon)], "fixed10", model=model)
-        script = Script(f, [LOW, 0.5, LOW, LOW])         # the recharge, one 4d6 (a table: one draw), two saves
+        f = make_fight(
+            [body("a", side="pc", saves=FAILS), body("b", side="pc", saves=FAILS)],
+            [body("drake", breath_weapon=weapon)],
+            "fixed10",
+            model=model,
+        )
+        script = Script(f, [LOW, 0.5, LOW, LOW])  # the recharge, one 4d6 (a table: one draw), two saves
         breath(f, f.monsters[0], list(f.pcs))
         assert script.used_up
         a, b = (c.max_hp - c.hp for c in f.pcs)
@@ -410,8 +456,9 @@ def test_a_breath_weapon_rolls_once_under_either_area_damage_option():
 
 
 # ------------------------------------------------------------------------------------------ 14. Healing domain
-@pytest.mark.parametrize(("cl", "domain", "bonus"), [(3, True, 4), (3, False, 3), (4, True, 5), (5, True, 5),
-                                                     (5, False, 5)])
+@pytest.mark.parametrize(
+    ("cl", "domain", "bonus"), [(3, True, 4), (3, False, 3), (4, True, 5), (5, True, 5), (5, False, 5)]
+)
 def test_the_healing_domain_casts_healing_spells_at_plus_one_caster_level(cl, domain, bonus):
     """SRD Healing Domain: "Granted Power: You cast healing spells at +1 caster level"; cure light wounds "cures
     1d8 points of damage +1 point per caster level (maximum +5)"."""
@@ -422,14 +469,17 @@ def test_the_healing_domain_casts_healing_spells_at_plus_one_caster_level(cl, do
         friend.hp = 100
         every_die_shows(f, LOW)
         cast(f, f.pcs[0], "cure light wounds", 1, [friend])
-        assert friend.hp - 100 == 1 + expected                  # the d8 shows 1
+        assert friend.hp - 100 == 1 + expected  # the d8 shows 1
 
 
 # ------------------------------------------------------------------------------------------ 15. sleep casting
 def sleep_fight(model: ModelOptions = DEFAULT):
-    f = make_fight([build_character("wizard", 5)],
-                   [body("kobold", hit_dice="1d8", saves=FAILS), body("goblin", hit_dice="1d8", saves=FAILS)],
-                   "fixed10", model=model)
+    f = make_fight(
+        [build_character("wizard", 5)],
+        [body("kobold", hit_dice="1d8", saves=FAILS), body("goblin", hit_dice="1d8", saves=FAILS)],
+        "fixed10",
+        model=model,
+    )
     every_die_shows(f, LOW)
     return f, f.pcs[0], f.monsters
 
@@ -442,7 +492,7 @@ def test_sleep_takes_a_full_round_and_a_hurt_caster_makes_a_concentration_check(
     cast(f, wizard, "sleep", 1, list(kobolds))
     assert wizard.casting is not None and not any("asleep" in k.conditions for k in kobolds)
     f.round = 2
-    f.turn(wizard)                                        # it takes effect before the caster acts
+    f.turn(wizard)  # it takes effect before the caster acts
     assert wizard.casting is None and all("asleep" in k.conditions for k in kobolds)
     assert not checks(spy, "skill")
     # hurt meanwhile: Concentration +9 (5 + 3 ranks, Con +1) + a natural 10 against DC 10 + the damage
@@ -478,12 +528,14 @@ def test_massive_damage_and_coup_de_grace_saves_are_rolled_by_the_monster_under_
     he must make a Fortitude save (DC 10 + damage dealt) or die". Document 001 turns a monster's save against "a
     spell or special attack" into the player's magic check: these are neither, so the monster rolls them
     (``monster-rolls``)."""
-    for model, roller, kind in ((DEFAULT, "monster", "save"),
-                                (ModelOptions(prad_fortitude="magic-check"), "pc", "magic")):
-        giant = body("giant", hp=500, saves={"fort": 30, "ref": 0, "will": 0})       # survives the saves
+    for model, roller, kind in (
+        (DEFAULT, "monster", "save"),
+        (ModelOptions(prad_fortitude="magic-check"), "pc", "magic"),
+    ):
+        giant = body("giant", hp=500, saves={"fort": 30, "ref": 0, "will": 0})  # survives the saves
         f = make_fight([caster(5)], [giant], "d20+prad", seed=3, model=model)
         hero, giant = f.pcs[0], f.monsters[0]
-        deal(f, hero, giant, 60, SLASHING, weapon=True)                       # massive damage
+        deal(f, hero, giant, 60, SLASHING, weapon=True)  # massive damage
         add_condition(f, giant, "asleep", 60.0)
         before = giant.hp
         coup_de_grace(f, hero, giant)
@@ -493,7 +545,7 @@ def test_massive_damage_and_coup_de_grace_saves_are_rolled_by_the_monster_under_
             plan = f.kernel.plan(check)
             assert (plan.roller, plan.roller_kind) == (roller, kind)
         spy.clear()
-        save(f, giant, "will", 14, hero)                  # a save against a spell is still the player's magic check
+        save(f, giant, "will", 14, hero)  # a save against a spell is still the player's magic check
         (spell_save,) = checks(spy, "save", giant)
         assert (f.kernel.plan(spell_save).roller, f.kernel.plan(spell_save).roller_kind) == ("pc", "magic")
         spy.clear()
@@ -501,8 +553,13 @@ def test_massive_damage_and_coup_de_grace_saves_are_rolled_by_the_monster_under_
 
 # ------------------------------------------------------------------------------------------ 17. Luck domain
 def luck_cleric(luck: bool = True) -> Creature:
-    return body("cleric", side="pc", hp=40, saves={"fort": 0, "ref": 0, "will": 0},
-                spellcasting={"caster_level": 5, "ability": "wis", "domains": ["Luck"] if luck else []})
+    return body(
+        "cleric",
+        side="pc",
+        hp=40,
+        saves={"fort": 0, "ref": 0, "will": 0},
+        spellcasting={"caster_level": 5, "ability": "wis", "domains": ["Luck"] if luck else []},
+    )
 
 
 def test_the_luck_reroll_is_taken_on_the_first_low_natural_of_any_roll_of_its_own(spy):
@@ -511,18 +568,18 @@ def test_the_luck_reroll_is_taken_on_the_first_low_natural_of_any_roll_of_its_ow
     the roll results in success or failure": decided from the natural alone (d20: 1-2), once per fight."""
     f = make_fight([luck_cleric()], [body("orc", ac=10)], "d20")
     cleric, orc = f.pcs[0], f.monsters[0]
-    script = Script(f, [d20(3)])                                # a natural 3 that fails: not low, kept
+    script = Script(f, [d20(3)])  # a natural 3 that fails: not low, kept
     assert not save(f, cleric, "will", 15, orc).success and script.used_up and not cleric.luck_used
-    script = Script(f, [d20(2), d20(15), LOW])                  # a natural 2 that would hit (+20): rerolled
+    script = Script(f, [d20(2), d20(15), LOW])  # a natural 2 that would hit (+20): rerolled
     assert swing_at(f, cleric, orc, cleric.t.standard[0], 20)
     outcome = spy[-1][2]
     assert outcome.rerolled and outcome.natural == 15 and cleric.luck_used and script.used_up
-    script = Script(f, [d20(1)])                                # spent: the next low natural stays
+    script = Script(f, [d20(1)])  # spent: the next low natural stays
     outcome = save(f, cleric, "will", 15, orc)
     assert not outcome.rerolled and not outcome.success and script.used_up
     # initiative is a roll of its own too
     g = make_fight([luck_cleric()], [body("orc")], "d20")
-    script = Script(g, [d20(2), d20(15), d20(10), 0.5, 0.5])   # its natural 2 rerolled; the orc's 10; tie-breaks
+    script = Script(g, [d20(2), d20(15), d20(10), 0.5, 0.5])  # its natural 2 rerolled; the orc's 10; tie-breaks
     g.initiative()
     assert script.used_up and g.pcs[0].init == 15 and g.pcs[0].luck_used
     # under 3d6: a natural 3-6, rerolled on 4d6 drop the lowest
@@ -536,16 +593,16 @@ def test_the_known_failure_luck_reroll_is_the_first_failed_save():
     """The model before 0.3: the reroll waits for the first failed save (a low attack or initiative is kept)."""
     f = make_fight([luck_cleric()], [body("orc", ac=10)], "d20", model=ModelOptions(luck_reroll="known-failure"))
     cleric, orc = f.pcs[0], f.monsters[0]
-    script = Script(f, [d20(2), LOW])                          # the natural 2 hits and stands
+    script = Script(f, [d20(2), LOW])  # the natural 2 hits and stands
     assert swing_at(f, cleric, orc, cleric.t.standard[0], 20) and script.used_up and not cleric.luck_used
-    script = Script(f, [d20(3), d20(16)])                       # a failed natural 3: rerolled
+    script = Script(f, [d20(3), d20(16)])  # a failed natural 3: rerolled
     outcome = save(f, cleric, "will", 15, orc)
     assert outcome.rerolled and outcome.success and script.used_up and cleric.luck_used
     g = make_fight([luck_cleric()], [body("orc")], "d20", model=ModelOptions(luck_reroll="known-failure"))
     script = Script(g, [d20(2), d20(10), 0.5, 0.5])
     g.initiative()
     assert script.used_up and g.pcs[0].init == 2 and not g.pcs[0].luck_used
-    h = make_fight([luck_cleric(luck=False)], [body("orc")], "d20")     # no domain, no reroll
+    h = make_fight([luck_cleric(luck=False)], [body("orc")], "d20")  # no domain, no reroll
     script = Script(h, [d20(1)])
     assert not save(h, h.pcs[0], "will", 15, h.monsters[0]).rerolled and script.used_up
 
@@ -556,8 +613,10 @@ def test_the_cleric_blesses_the_party_before_casting_auspicious_odds_on_itself()
     Luck domain) helps its caster alone: by value, bless comes first though it is the lower level."""
     party = generate_party(5, "3d6")
     assert "auspicious odds" in party[1].spellcasting.prepared[3]
-    for model, spell, helped in ((DEFAULT, "bless", 4), (ModelOptions(buff_choice="highest-level"),
-                                                          "auspicious odds", 1)):
+    for model, spell, helped in (
+        (DEFAULT, "bless", 4),
+        (ModelOptions(buff_choice="highest-level"), "auspicious odds", 1),
+    ):
         encounter = prepare(party, [(get_creature("ogre"), 2)], model=model)
         f = Fight(encounter, RuleSet.from_key("3d6+luck+called"), 4, log=True)
         f.round = 1
@@ -572,7 +631,7 @@ def test_the_caster_does_not_aim_fire_at_a_creature_immune_to_it():
     """SRD Fire Subtype: "A creature with the fire subtype has immunity to fire": a fireball or scorching ray at it
     is wasted, so it is aimed elsewhere when another enemy or another spell can do harm."""
     wizard = caster(5, {3: ["fireball"], 2: ["scorching ray"], 1: ["magic missile"]})
-    salamander = body("salamander", hp=5, subtypes=["fire"])        # the weakest: the first choice otherwise
+    salamander = body("salamander", hp=5, subtypes=["fire"])  # the weakest: the first choice otherwise
     imp = body("imp", hp=6, immunities=["fire"])
     orcs = [body(f"orc{i}", hp=30 + i) for i in range(4)]
     for model, fixed in ((DEFAULT, True), (undo("immune-targets"), False)):
@@ -594,8 +653,9 @@ def test_the_caster_does_not_aim_fire_at_a_creature_immune_to_it():
 
 
 # ------------------------------------------------------------------------------------------ 20. sleep budget
-@pytest.mark.parametrize(("hd", "fixed", "undone"), [(3, False, True), (1, True, True), (2, False, True),
-                                                     (4, False, True)])
+@pytest.mark.parametrize(
+    ("hd", "fixed", "undone"), [(3, False, True), (1, True, True), (2, False, True), (4, False, True)]
+)
 def test_sleep_is_aimed_only_where_its_four_hit_dice_catch_three(hd, fixed, undone):
     """SRD Sleep: "causes a magical slumber to come upon 4 Hit Dice of creatures": four 3-HD enemies lose only one
     to it, four 2-HD ones two (not worth the slot); four 1-HD enemies lose three (the 10-ft. burst catches
@@ -633,8 +693,8 @@ def test_the_back_line_is_protected_while_the_melee_lasts():
         assert (wizard in f.view.reachable(ogre)) is reached and f.view.reaches(ogre, wizard) is reached
         weakest = min(f.view.reachable(ogre), key=lambda c: c.hp)
         assert weakest is (wizard if reached else min(f.pcs[:3], key=lambda c: c.hp))
-        assert tactics.attack_policy(f.view, ogre).target is weakest       # the ogre focuses on the weakest
-        for c in f.pcs[:3]:                                     # nobody holds the melee: the wizard is reached
+        assert tactics.attack_policy(f.view, ogre).target is weakest  # the ogre focuses on the weakest
+        for c in f.pcs[:3]:  # nobody holds the melee: the wizard is reached
             deal(f, ogre, c, c.hp + 1, SLASHING)
         assert wizard in f.view.reachable(ogre)
 
@@ -658,8 +718,12 @@ def test_parse_assignments_reads_the_command_line_and_names_bad_pairs():
     assert parse_assignments(["back-line=reachable"]).back_line == "reachable"
     assert parse_assignments(None) == DEFAULT and parse_assignments([], base=LEGACY) == LEGACY
     assert parse_assignments(["flanking=never"], base=LEGACY).sleep_casting == "instant"
-    for pair, named in (("flanking", "'flanking'"), ("nonsense=1", "'nonsense=1'"), ("=never", "'=never'"),
-                        ("undo=nope", "'nope'")):
+    for pair, named in (
+        ("flanking", "'flanking'"),
+        ("nonsense=1", "'nonsense=1'"),
+        ("=never", "'=never'"),
+        ("undo=nope", "'nope'"),
+    ):
         with pytest.raises(ArenaError, match=named):
             parse_assignments([pair])
 
@@ -671,4 +735,3 @@ def test_a_bad_model_value_names_the_pair():
 
 def test_undo_names_may_be_written_with_spaces():
     assert parse_assignments(["undo=spell-focus, sr-once"]).undo == frozenset({"spell-focus", "sr-once"})
-

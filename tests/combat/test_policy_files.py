@@ -29,8 +29,9 @@ def registry():
 
 
 def scenario_text(policy_line: str, policy: str = "toughest-first") -> str:
-    return (f"name: mine\n{policy_line}party: {{level: 3}}\nmonsters: [orc:2]\n"
-            f"tactics:\n  monsters: {{policy: {policy}}}\n")
+    return (
+        f"name: mine\n{policy_line}party: {{level: 3}}\nmonsters: [orc:2]\ntactics:\n  monsters: {{policy: {policy}}}\n"
+    )
 
 
 def test_the_example_registers_its_policy_and_the_monsters_use_it():
@@ -50,11 +51,12 @@ def test_the_policy_decides_the_targets(tmp_path):
         "def last(view, creature):\n"
         "    enemies = view.reachable(creature)\n"
         "    return Action('attack', enemies[-1]) if enemies else NOTHING\n"
-        "register('last-enemy', last)\n")
+        "register('last-enemy', last)\n"
+    )
     (tmp_path / "s.yaml").write_text(scenario_text("policies: last.py\n", "last-enemy"))
     (scenario,) = load_scenarios(tmp_path / "s.yaml", trust_policies=True)
     swings = []
-    for seed in range(10):                  # two orcs against a level-3 party rarely live to swing twice
+    for seed in range(10):  # two orcs against a level-3 party rarely live to swing twice
         result = fight(scenario.prepare("d20"), RuleSet.from_key("d20"), seed, log=True)
         swings += [line for line in result.log if "] orc " in line and " vs " in line]
     assert len(swings) >= 3 and all(" vs rogue-3 " in line for line in swings)
@@ -85,12 +87,11 @@ def test_a_failing_policy_file_is_reported_not_raised(tmp_path):
 
 
 def test_an_unregistered_policy_is_an_error_with_its_line(tmp_path):
-    tactics.POLICIES.pop("toughest-first", None)      # another test may have loaded the example (restored after)
+    tactics.POLICIES.pop("toughest-first", None)  # another test may have loaded the example (restored after)
     (tmp_path / "s.yaml").write_text(scenario_text(""))
     with pytest.raises(YamlValidationError) as err:
         load_scenarios(tmp_path / "s.yaml", trust_policies=True)
-    assert any("s.yaml:5: tactics.monsters.policy: unknown policy 'toughest-first'" in p
-               for p in err.value.problems)
+    assert any("s.yaml:5: tactics.monsters.policy: unknown policy 'toughest-first'" in p for p in err.value.problems)
 
 
 def first_problem(path: Path) -> str:
@@ -101,10 +102,12 @@ def first_problem(path: Path) -> str:
 
 
 def write_policy(path: Path, name: str) -> None:
-    path.write_text("from arena.combat.tactics import attack_policy, register\n"
-                    "def policy(view, creature):\n"
-                    "    return attack_policy(view, creature)\n"
-                    f"register({name!r}, policy)\n")
+    path.write_text(
+        "from arena.combat.tactics import attack_policy, register\n"
+        "def policy(view, creature):\n"
+        "    return attack_policy(view, creature)\n"
+        f"register({name!r}, policy)\n"
+    )
 
 
 def test_two_files_cannot_register_the_same_name(tmp_path):
@@ -114,8 +117,9 @@ def test_two_files_cannot_register_the_same_name(tmp_path):
     (tmp_path / "a.yaml").write_text(scenario_text("policies: a.py\n", "mine"))
     (tmp_path / "b.yaml").write_text(scenario_text("policies: b.py\n", "mine"))
     load_scenarios(tmp_path / "a.yaml", trust_policies=True)
-    assert "b.yaml:2: policies.0: policy file 'b.py' registers 'mine', a name already taken by a.py" \
-        in first_problem(tmp_path / "b.yaml")
+    assert "b.yaml:2: policies.0: policy file 'b.py' registers 'mine', a name already taken by a.py" in first_problem(
+        tmp_path / "b.yaml"
+    )
 
 
 def test_a_file_cannot_replace_a_built_in_policy(tmp_path):
@@ -132,8 +136,10 @@ def test_a_scenario_must_list_the_file_of_every_policy_it_uses(tmp_path):
     (tmp_path / "a.yaml").write_text(scenario_text("policies: a.py\n", "mine"))
     (tmp_path / "b.yaml").write_text(scenario_text("", "mine"))
     load_scenarios(tmp_path / "a.yaml", trust_policies=True)
-    assert "b.yaml:5: tactics.monsters: policy 'mine' comes from a.py, which this scenario does not list under " \
+    assert (
+        "b.yaml:5: tactics.monsters: policy 'mine' comes from a.py, which this scenario does not list under "
         "policies:" in first_problem(tmp_path / "b.yaml")
+    )
 
 
 def test_a_policy_file_must_be_python_and_its_errors_name_the_line(tmp_path):
@@ -153,7 +159,7 @@ def test_a_prepared_scenario_sent_to_a_fresh_process_loads_its_policies():
     (scenario,) = load_scenarios(EXAMPLE, trust_policies=True)
     scenario.prepare("d20")
     copy = pickle.loads(pickle.dumps(scenario))
-    tactics.POLICIES.pop("toughest-first")                  # as in a new worker: the name is unknown
+    tactics.POLICIES.pop("toughest-first")  # as in a new worker: the name is unknown
     tactics._POLICY_FILES.clear()
     encounter = copy.prepare("d20")
     assert "toughest-first" in tactics.POLICIES

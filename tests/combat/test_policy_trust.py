@@ -24,8 +24,9 @@ def registry(monkeypatch, tmp_path):
     monkeypatch.setenv("ARENA_CONFIG", str(tmp_path / "no-config.yaml"))
     saved = dict(tactics.POLICIES), dict(tactics.TARGETING), set(tactics._POLICY_FILES), dict(tactics.POLICY_SOURCES)
     yield
-    for live, old in zip((tactics.POLICIES, tactics.TARGETING, tactics._POLICY_FILES, tactics.POLICY_SOURCES),
-                         saved, strict=True):
+    for live, old in zip(
+        (tactics.POLICIES, tactics.TARGETING, tactics._POLICY_FILES, tactics.POLICY_SOURCES), saved, strict=True
+    ):
         live.clear()
         live.update(old)
 
@@ -33,25 +34,32 @@ def registry(monkeypatch, tmp_path):
 def policy_file(path: Path, body: str, name: str = "mine", marker: Path | None = None) -> Path:
     """A policy file whose decision runs ``body``; with ``marker``, loading it writes that file (proof it ran)."""
     touch = f"open({str(marker)!r}, 'w').write('ran')\n" if marker else ""
-    path.write_text("from arena.combat.tactics import Action, NOTHING, register\n"
-                    f"{touch}"
-                    "def decide(view, creature):\n"
-                    f"    {body}\n"
-                    f"register({name!r}, decide)\n")
+    path.write_text(
+        "from arena.combat.tactics import Action, NOTHING, register\n"
+        f"{touch}"
+        "def decide(view, creature):\n"
+        f"    {body}\n"
+        f"register({name!r}, decide)\n"
+    )
     return path
 
 
 def scenario(path: Path, policy_path: str, extra: str = "") -> Path:
-    path.write_text(f"name: s\npolicies: [{policy_path}]\nparty: {{level: 3}}\nmonsters: [orc:2]\n"
-                    f"tactics:\n  monsters: {{policy: mine}}\n{extra}")
+    path.write_text(
+        f"name: s\npolicies: [{policy_path}]\nparty: {{level: 3}}\nmonsters: [orc:2]\n"
+        f"tactics:\n  monsters: {{policy: mine}}\n{extra}"
+    )
     return path
 
 
 def test_policy_files_do_not_run_without_trust(tmp_path):
     marker = tmp_path / "ran"
     policy_file(tmp_path / "p.py", "return NOTHING", marker=marker)
-    with pytest.raises(YamlValidationError, match=r"s.yaml:2: policies.0: 'p.py' is Python code and runs only when "
-                                                  r"you trust it: add --trust-policies"):
+    with pytest.raises(
+        YamlValidationError,
+        match=r"s.yaml:2: policies.0: 'p.py' is Python code and runs only when "
+        r"you trust it: add --trust-policies",
+    ):
         load_scenarios(scenario(tmp_path / "s.yaml", "p.py"))
     assert not marker.exists()
 
@@ -60,9 +68,12 @@ def test_trusted_files_run_after_they_are_announced(tmp_path):
     marker = tmp_path / "ran"
     policy_file(tmp_path / "p.py", "return NOTHING", marker=marker)
     said = []
-    (sc,) = load_scenarios(scenario(tmp_path / "s.yaml", "p.py"), trust_policies=True,
-                           on_policy=lambda paths: said.append((paths, marker.exists())))
-    assert said and said[0][1] is False and said[0][0][0].endswith("p.py")     # announced before it ran
+    (sc,) = load_scenarios(
+        scenario(tmp_path / "s.yaml", "p.py"),
+        trust_policies=True,
+        on_policy=lambda paths: said.append((paths, marker.exists())),
+    )
+    assert said and said[0][1] is False and said[0][0][0].endswith("p.py")  # announced before it ran
     assert marker.exists() and "mine" in tactics.POLICIES
 
 
@@ -88,7 +99,7 @@ def test_a_file_outside_the_scenario_folder_needs_a_trusted_folder(tmp_path, mon
     config = tmp_path / "config.yaml"
     config.write_text(f"trusted_policy_folders: [{tmp_path}]\n")
     monkeypatch.setenv("ARENA_CONFIG", str(config))
-    load_scenarios(path)                       # a trusted folder is the user's say-so: no flag needed
+    load_scenarios(path)  # a trusted folder is the user's say-so: no flag needed
     assert marker.exists()
 
 
@@ -107,21 +118,26 @@ def test_a_policy_file_that_exits_while_loading_is_an_error(tmp_path):
         load_scenarios(scenario(tmp_path / "s.yaml", "p.py"), trust_policies=True)
 
 
-@pytest.mark.parametrize("body, problem", [
-    ("raise ValueError('boom')", r"\(.*p.py:3\) raised ValueError: boom"),
-    ("import sys; sys.exit(0)", r"\(.*p.py:3\) called sys.exit\(0\)"),
-    ("return None", r"returned NoneType None, not an Action"),
-    ("return Action('dance')", r"returned an action of unknown kind 'dance'"),
-    ("return Action('attack', 'the orc')", r"returned an attack action whose target is a str, not a creature"),
-    ("return Action('cast', spell='wish', level=9)", r"cast 'wish', which is not a spell the engine knows"),
-    ("return Action('breath', targets=[])", r"breathed without a breath weapon ready"),
-])
+@pytest.mark.parametrize(
+    "body, problem",
+    [
+        ("raise ValueError('boom')", r"\(.*p.py:3\) raised ValueError: boom"),
+        ("import sys; sys.exit(0)", r"\(.*p.py:3\) called sys.exit\(0\)"),
+        ("return None", r"returned NoneType None, not an Action"),
+        ("return Action('dance')", r"returned an action of unknown kind 'dance'"),
+        ("return Action('attack', 'the orc')", r"returned an attack action whose target is a str, not a creature"),
+        ("return Action('cast', spell='wish', level=9)", r"cast 'wish', which is not a spell the engine knows"),
+        ("return Action('breath', targets=[])", r"breathed without a breath weapon ready"),
+    ],
+)
 def test_a_failing_policy_fails_its_encounter_with_its_name_file_and_line(tmp_path, body, problem):
     policy_file(tmp_path / "p.py", body)
     (sc,) = load_scenarios(scenario(tmp_path / "s.yaml", "p.py"), trust_policies=True)
-    with pytest.raises(PolicyError, match=rf"policy 'mine' {problem}" if problem.startswith(r"\(")
-                       else rf"policy 'mine' \(.*p.py:2\) {problem}"):
-        for seed in range(20):                 # the orcs must live long enough to act in one of these
+    with pytest.raises(
+        PolicyError,
+        match=rf"policy 'mine' {problem}" if problem.startswith(r"\(") else rf"policy 'mine' \(.*p.py:2\) {problem}",
+    ):
+        for seed in range(20):  # the orcs must live long enough to act in one of these
             fight(sc.prepare("d20"), RuleSet.from_key("d20"), seed)
 
 
@@ -141,7 +157,7 @@ def test_a_policy_cannot_swallow_its_time_limit():
             try:
                 while True:
                     pass
-            except Exception:                  # noqa: S112 (the point of the test)
+            except Exception:  # noqa: S112 (the point of the test)
                 continue
 
     with pytest.raises(PolicyError, match="took longer than"):
@@ -150,11 +166,13 @@ def test_a_policy_cannot_swallow_its_time_limit():
 
 def test_a_guarded_policy_that_behaves_costs_nothing_in_results(tmp_path):
     """The guard changes no result: a file policy that defers to the built-in gives the built-in's fight."""
-    policy_file(tmp_path / "p.py",
-                "from arena.combat.tactics import attack_policy; return attack_policy(view, creature)")
+    policy_file(
+        tmp_path / "p.py", "from arena.combat.tactics import attack_policy; return attack_policy(view, creature)"
+    )
     (mine,) = load_scenarios(scenario(tmp_path / "s.yaml", "p.py"), trust_policies=True)
-    (tmp_path / "b.yaml").write_text("name: s\nparty: {level: 3}\nmonsters: [orc:2]\n"
-                                     "tactics:\n  monsters: {policy: focus-weakest}\n")
+    (tmp_path / "b.yaml").write_text(
+        "name: s\nparty: {level: 3}\nmonsters: [orc:2]\ntactics:\n  monsters: {policy: focus-weakest}\n"
+    )
     (builtin,) = load_scenarios(tmp_path / "b.yaml")
     rules = RuleSet.from_key("d20")
     for seed in range(5):
@@ -165,12 +183,18 @@ def test_a_guarded_policy_that_behaves_costs_nothing_in_results(tmp_path):
 def test_run_names_the_failing_encounter(tmp_path):
     from arena.study.experiment import run_experiment
 
-    policy_file(tmp_path / "p.py", "if view.round >= 2: raise RuntimeError('round two')\n"
-                                   "    from arena.combat.tactics import attack_policy\n"
-                                   "    return attack_policy(view, creature)")
+    policy_file(
+        tmp_path / "p.py",
+        "if view.round >= 2: raise RuntimeError('round two')\n"
+        "    from arena.combat.tactics import attack_policy\n"
+        "    return attack_policy(view, creature)",
+    )
     (sc,) = load_scenarios(scenario(tmp_path / "s.yaml", "p.py", "rules: [d20]\nn: 40\n"), trust_policies=True)
-    with pytest.raises(PolicyError, match=r"encounter \d+ \(engine seed \d+\) of scenario 's' under d20 failed: "
-                                          r"policy 'mine' \(.*p.py:3\) raised RuntimeError: round two"):
+    with pytest.raises(
+        PolicyError,
+        match=r"encounter \d+ \(engine seed \d+\) of scenario 's' under d20 failed: "
+        r"policy 'mine' \(.*p.py:3\) raised RuntimeError: round two",
+    ):
         run_experiment([sc], tmp_path / "out")
     assert not (tmp_path / "out" / "encounters.parquet").exists()
 
@@ -195,8 +219,11 @@ def test_a_relative_trusted_folder_is_an_error_naming_file_line_and_field(tmp_pa
     config.write_text(f"# mine\ntrusted_policy_folders:\n  - /srv/d20/policies\n  - {entry}\n")
     monkeypatch.setenv("ARENA_CONFIG", str(config))
     monkeypatch.chdir(clone)
-    with pytest.raises(ArenaError, match=r"config.yaml:4: trusted_policy_folders.1: .* is a relative folder: "
-                                         r"trusted folders must be absolute"):
+    with pytest.raises(
+        ArenaError,
+        match=r"config.yaml:4: trusted_policy_folders.1: .* is a relative folder: "
+        r"trusted folders must be absolute",
+    ):
         load_scenarios(scenario(clone / "scen.yaml", "policies/evil.py"))
     assert not marker.exists()
 
@@ -219,7 +246,7 @@ def test_a_relative_xdg_config_home_is_ignored(tmp_path, monkeypatch):
         assert config_path() == tmp_path / "home" / ".config" / "d20-arena" / "config.yaml"
         with pytest.raises(YamlValidationError, match="runs only when you trust it"):
             load_scenarios(scenario(clone / "scen.yaml", "evil.py"))
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(clone))      # an absolute one is the user's say-so
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(clone))  # an absolute one is the user's say-so
     load_scenarios(scenario(clone / "scen.yaml", "evil.py"))
     assert marker.exists()
 

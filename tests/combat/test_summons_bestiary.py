@@ -47,8 +47,9 @@ RAT_CALLER = """\
 """
 
 
-def files(tmp_path: Path, summoned: str = "my-rat", count: int = 1, level: int = 3,
-          inline_bestiary: bool = True) -> Path:
+def files(
+    tmp_path: Path, summoned: str = "my-rat", count: int = 1, level: int = 3, inline_bestiary: bool = True
+) -> Path:
     (tmp_path / "mine.yaml").write_text(RAT_CALLER.replace("SUMMONED", summoned))
     bestiary = "bestiary: [mine.yaml]\n" if inline_bestiary else ""
     path = tmp_path / "s.yaml"
@@ -77,8 +78,11 @@ def test_a_creature_of_the_fights_own_bestiary_can_be_summoned(tmp_path, how):
 
 def test_a_summoned_name_no_bestiary_holds_is_an_error_at_the_monster(tmp_path):
     path = files(tmp_path, summoned="my-ratt")
-    with pytest.raises(YamlValidationError, match=r"s.yaml:3: monsters.0: rat-caller summons 'my-ratt': unknown "
-                                                  r"creature 'my-ratt'; did you mean my-rat"):
+    with pytest.raises(
+        YamlValidationError,
+        match=r"s.yaml:3: monsters.0: rat-caller summons 'my-ratt': unknown "
+        r"creature 'my-ratt'; did you mean my-rat",
+    ):
         load_scenarios(path)
 
 
@@ -87,8 +91,9 @@ def test_bestiary_validate_refuses_an_unknown_summoned_name_at_its_line(tmp_path
     checked, problems = check_files([tmp_path / "mine.yaml"])
     assert checked == 2
     assert len(problems) == 1
-    assert problems[0].endswith("mine.yaml:14: 0.summon.creature: unknown creature 'my-ratt'; did you mean my-rat, "
-                                "rat, rast?")
+    assert problems[0].endswith(
+        "mine.yaml:14: 0.summon.creature: unknown creature 'my-ratt'; did you mean my-rat, rat, rast?"
+    )
     files(tmp_path)
     assert check_files([tmp_path / "mine.yaml"]) == (2, [])
 

@@ -69,8 +69,9 @@ def test_defense_check_equal_to_attack_score_misses():
 
 def test_2_5_6_6_is_17_on_4d6_drop_lowest():
     rules = RuleSet(die="3d6")
-    out = resolve(Check("skill", "pc", 0, 10, auspicious=True), rules,
-                  Stream.scripted([draw_for("4d6kh3", (2, 5, 6, 6))]))
+    out = resolve(
+        Check("skill", "pc", 0, 10, auspicious=True), rules, Stream.scripted([draw_for("4d6kh3", (2, 5, 6, 6))])
+    )
     assert out.natural == 17
 
 
@@ -91,6 +92,6 @@ def test_bell_curve_automatic_results_are_under_half_a_percent():
 def test_threat_range_conversion_table():
     assert bell_curve.THREAT_RANGE_CONVERSION == {20: 16, 19: 15, 18: 14, 17: 14, 15: 13}
     narrow = exact(Check("attack", "pc", 30, 10), RuleSet(die="3d6")).probabilities
-    assert narrow["threat"] == Fraction(10, 216)   # 16-18: 4.6%
+    assert narrow["threat"] == Fraction(10, 216)  # 16-18: 4.6%
     wide = exact(Check("attack", "pc", 30, 10, threat=18), RuleSet(die="3d6")).probabilities
-    assert wide["threat"] == Fraction(35, 216)     # 14-18: 16%
+    assert wide["threat"] == Fraction(35, 216)  # 14-18: 16%

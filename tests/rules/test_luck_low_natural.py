@@ -73,14 +73,25 @@ def highest_low(dist: dict[int, Fraction]) -> int | None:
 
 
 # ------------------------------------------------------------------------------------------ low naturals
-@pytest.mark.parametrize(("die", "low", "share"), [(D20, 2, Fraction(2, 20)), (D3D6, 6, Fraction(20, 216)),
-                                                   (D4D6, 7, Fraction(74, 1296)), (FIXED, None, Fraction(0))])
+@pytest.mark.parametrize(
+    ("die", "low", "share"),
+    [
+        (D20, 2, Fraction(2, 20)),
+        (D3D6, 6, Fraction(20, 216)),
+        (D4D6, 7, Fraction(74, 1296)),
+        (FIXED, None, Fraction(0)),
+    ],
+)
 def test_the_low_naturals_of_each_die(die, low, share):
     """d20: 1-2 (10%); 3d6: 3-6 (9.3%; 7 or less is 16.2%); 4d6 drop the lowest: 3-7 (5.7%; 8 or less is 10.5%);
     fixed10: none (its only natural comes up every time)."""
     direct = enumerated(die)
-    icepool_die = {D20: icepool.d20, D3D6: 3 @ icepool.d6, D4D6: icepool.d6.pool(4).highest(3).sum(),
-                   FIXED: icepool.Die([10])}[die]
+    icepool_die = {
+        D20: icepool.d20,
+        D3D6: 3 @ icepool.d6,
+        D4D6: icepool.d6.pool(4).highest(3).sum(),
+        FIXED: icepool.Die([10]),
+    }[die]
     denominator = icepool_die.denominator()
     assert direct == {int(o): Fraction(q, denominator) for o, q in icepool_die.items()}
     assert direct == natural_distribution(die)
@@ -88,7 +99,7 @@ def test_the_low_naturals_of_each_die(die, low, share):
     assert low_natural(die) == highest_low(direct) == low
     assert sum(p for natural, p in direct.items() if low is not None and natural <= low) == share
     if low is not None:
-        assert share <= SHARE < share + direct[low + 1]         # one more natural would pass a tenth
+        assert share <= SHARE < share + direct[low + 1]  # one more natural would pass a tenth
 
 
 # ------------------------------------------------------------------------------------------ a check's odds
@@ -104,13 +115,17 @@ def direct_success(check: Check, rules: RuleSet) -> Fraction:
     P(success, natural > low) + P(natural <= low) x P(the reroll succeeds)."""
     plain = kernel_for(rules).plan(check)
     low = low_natural(plain.die)
-    kept = sum((p for natural, total, p in plain.roll_table(plain.die)
-                if natural > low and plain.judge(natural, total)[0]), Fraction(0))
+    kept = sum(
+        (p for natural, total, p in plain.roll_table(plain.die) if natural > low and plain.judge(natural, total)[0]),
+        Fraction(0),
+    )
     rerolled = sum((p for natural, _, p in plain.roll_table(plain.die) if natural <= low), Fraction(0))
-    assert abs(rerolled - low_share(plain.die)) < 1e-12                 # the chains' cut: below 1e-12
-    again = sum((p for natural, total, p in plain.roll_table(REROLL_DIE[rules.die])
-                 if plain.judge(natural, total)[0]), Fraction(0))
-    roller = kept + rerolled * again                # the physical roller's chance (the player's, when converted)
+    assert abs(rerolled - low_share(plain.die)) < 1e-12  # the chains' cut: below 1e-12
+    again = sum(
+        (p for natural, total, p in plain.roll_table(REROLL_DIE[rules.die]) if plain.judge(natural, total)[0]),
+        Fraction(0),
+    )
+    roller = kept + rerolled * again  # the physical roller's chance (the player's, when converted)
     return 1 - roller if plain.flip else roller
 
 
@@ -128,7 +143,7 @@ def test_the_low_natural_reroll_matches_a_direct_computation(rules, check):
     got = exact(check, rules)
     assert got["success"] == want
     plan = kernel_for(rules).plan(check)
-    if rules.open_ended:                                    # exploding chains are cut below the stated error
+    if rules.open_ended:  # exploding chains are cut below the stated error
         assert got.truncated and abs(got["rerolled"] - low_share(plan.die)) <= got.error_bound
     else:
         assert got["rerolled"] == low_share(plan.die)
@@ -149,12 +164,13 @@ def test_the_low_natural_reroll_matches_a_direct_computation(rules, check):
 def test_the_reroll_by_hand():
     """d20, +5 against 16: 11-20 hit (1/2), 3-10 miss; a 1 or 2 (1/10) rolls again: 1/2 + 1/10 x 1/2 = 11/20.
     3d6, save +4 against 15: 11 or more saves (1/2); a 3-6 (20/216) rolls 4d6 drop the lowest again."""
-    assert exact(Check("attack", "pc", 5, 16, reroll_low=True), RuleSet.from_key("d20"))["success"] == \
-        Fraction(11, 20)
+    assert exact(Check("attack", "pc", 5, 16, reroll_low=True), RuleSet.from_key("d20"))["success"] == Fraction(11, 20)
     four_d6 = enumerated(D4D6)
     again = sum(p for natural, p in four_d6.items() if natural >= 11)
-    assert exact(Check("save", "pc", 4, 15, reroll_low=True), RuleSet.from_key("3d6"))["success"] == \
-        Fraction(1, 2) + Fraction(20, 216) * again
+    assert (
+        exact(Check("save", "pc", 4, 15, reroll_low=True), RuleSet.from_key("3d6"))["success"]
+        == Fraction(1, 2) + Fraction(20, 216) * again
+    )
     # whether or not the first roll would have succeeded: a natural 2 that would hit (+20) is rerolled too
     sure = exact(Check("attack", "pc", 20, 10, reroll_low=True), RuleSet.from_key("d20"))
     assert sure["success"] == Fraction(19, 20) - Fraction(1, 20) + Fraction(1, 10) * Fraction(19, 20)

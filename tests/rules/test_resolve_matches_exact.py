@@ -11,8 +11,18 @@ from arena.rules.kernel import kernel_for
 from arena.rules.odds import kernel_variants
 
 N = 12_000
-OUTCOMES = ("success", "auto_success", "auto_failure", "threat", "critical", "critical_success", "fumble",
-            "item_damage", "spell_ends", "rerolled")
+OUTCOMES = (
+    "success",
+    "auto_success",
+    "auto_failure",
+    "threat",
+    "critical",
+    "critical_success",
+    "fumble",
+    "item_damage",
+    "spell_ends",
+    "rerolled",
+)
 
 RULE_SETS = kernel_variants()
 """Every combination that changes a single roll (called shots act in fights): 26 rule sets."""

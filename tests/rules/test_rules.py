@@ -8,14 +8,26 @@ from arena.errors import RulesError
 from arena.rules import Check, RuleOptions, RuleSet, default_grid, exact, roller
 
 
-@pytest.mark.parametrize("key", ["d20", "3d6", "fixed10", "3d6+prad+luck+open", "d20+var+called",
-                                 "3d6+prad+var+open+called", "fixed10+prad"])
+@pytest.mark.parametrize(
+    "key", ["d20", "3d6", "fixed10", "3d6+prad+luck+open", "d20+var+called", "3d6+prad+var+open+called", "fixed10+prad"]
+)
 def test_keys_round_trip(key):
     assert RuleSet.from_key(key).key == key
 
 
-@pytest.mark.parametrize("key", ["d12", "3d6+luck+prad", "d20+var+luck", "d20+open+open", "fixed10+var",
-                                 "fixed10+open", "fixed10+called", "d20+wild"])
+@pytest.mark.parametrize(
+    "key",
+    [
+        "d12",
+        "3d6+luck+prad",
+        "d20+var+luck",
+        "d20+open+open",
+        "fixed10+var",
+        "fixed10+open",
+        "fixed10+called",
+        "d20+wild",
+    ],
+)
 def test_bad_keys_are_refused_with_a_reason(key):
     with pytest.raises(RulesError) as err:
         RuleSet.from_key(key)
@@ -28,19 +40,25 @@ def test_default_grid_is_every_documented_combination():
     assert "d20" in keys and "3d6+prad+luck+open+called" in keys
 
 
-@pytest.mark.parametrize(("check", "rules", "message"), [
-    (Check("skill", "pc", 0, 10, take=20), RuleSet(die="3d6"), "take 20"),
-    (Check("skill", "pc", 0, 10, take=16), RuleSet(), "take 16"),
-    (Check("attack", "pc", 0, 10, take=10), RuleSet(), "skill and ability"),
-    (Check("attack", "pc", 0, 10, threat=21), RuleSet(), "threat range"),
-    (Check("attack", "pc", 0, 10, threat=1), RuleSet(), "threat range"),
-    (Check("initiative", "pc", 0, 10, press_luck=True), RuleSet(die="3d6", modifiers="press-luck"), "initiative"),
-    (Check("attack", "pc", 0, 10, unconscious=True, press_luck=True), RuleSet(die="3d6"), "unconscious"),
-    (Check("attack", "monster", 5, 15, flat_footed=True, press_luck=True),
-     RuleSet(die="3d6", players_roll_all=True, modifiers="press-luck"), "flat-footed"),
-    (Check("attack", "pc", 0, 10, auspicious=True), RuleSet(), "bell curve"),
-    (Check("bogus", "pc"), RuleSet(), "check kind"),
-])
+@pytest.mark.parametrize(
+    ("check", "rules", "message"),
+    [
+        (Check("skill", "pc", 0, 10, take=20), RuleSet(die="3d6"), "take 20"),
+        (Check("skill", "pc", 0, 10, take=16), RuleSet(), "take 16"),
+        (Check("attack", "pc", 0, 10, take=10), RuleSet(), "skill and ability"),
+        (Check("attack", "pc", 0, 10, threat=21), RuleSet(), "threat range"),
+        (Check("attack", "pc", 0, 10, threat=1), RuleSet(), "threat range"),
+        (Check("initiative", "pc", 0, 10, press_luck=True), RuleSet(die="3d6", modifiers="press-luck"), "initiative"),
+        (Check("attack", "pc", 0, 10, unconscious=True, press_luck=True), RuleSet(die="3d6"), "unconscious"),
+        (
+            Check("attack", "monster", 5, 15, flat_footed=True, press_luck=True),
+            RuleSet(die="3d6", players_roll_all=True, modifiers="press-luck"),
+            "flat-footed",
+        ),
+        (Check("attack", "pc", 0, 10, auspicious=True), RuleSet(), "bell curve"),
+        (Check("bogus", "pc"), RuleSet(), "check kind"),
+    ],
+)
 def test_checks_the_documents_forbid(check, rules, message):
     with pytest.raises(RulesError, match=message):
         exact(check, rules)
@@ -85,7 +103,7 @@ def test_players_roll_all_ties_go_to_the_player():
 def test_magic_check_natural_20_damages_items():
     probs = exact(Check("save", "monster", 30, 10), RuleSet(players_roll_all=True)).probabilities
     assert probs["item_damage"] == Fraction(1, 20)
-    assert probs["success"] == Fraction(19, 20)   # the natural 20 magic check always affects
+    assert probs["success"] == Fraction(19, 20)  # the natural 20 magic check always affects
 
 
 def test_prad_mirror_threat_for_wide_ranges():

@@ -40,7 +40,7 @@ def test_the_fixture_chapters_import_without_an_error(reimported):
     report, _ = reimported
     assert report.errors == []
     assert {b.block.layout for b in report.built} == {"table", "dragon tables"}
-    assert sum(b.block.layout == "dragon tables" for b in report.built) == 10 * 12      # every variety and age
+    assert sum(b.block.layout == "dragon tables" for b in report.built) == 10 * 12  # every variety and age
 
 
 def test_each_creature_is_its_shipped_stat_block_byte_for_byte(reimported):

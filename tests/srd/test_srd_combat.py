@@ -69,7 +69,7 @@ def test_a_pasted_block_fills_every_field_with_its_numbers():
 
 def test_minutes_of_paralysis_are_their_average_in_rounds_and_say_so():
     _, built, c = _grabber()
-    assert c.paralysis.duration == "25"                                 # 1d4 minutes: 2.5 x 10 rounds
+    assert c.paralysis.duration == "25"  # 1d4 minutes: 2.5 x 10 rounds
     changed = [n for n in built.notes if n.kind == "changed" and n.message.startswith("paralysis:")]
     assert len(changed) == 1 and "average, 25 rounds" in changed[0].message
     assert "average, 25 rounds" in _ability(c, "paralysis").notes
@@ -79,8 +79,9 @@ def test_a_grab_whose_text_names_no_attack_takes_the_first_natural_attack_as_a_g
     text = GRABBER.replace("must hit a Medium or smaller opponent with a tentacle attack", "must hold on")
     _, built, c = _grabber(text)
     assert c.improved_grab.attack == "bite" and c.import_status == "guessed"
-    assert any(n.kind == "guess" and n.message.startswith("improved grab:") and "the bite" in n.message
-               for n in built.notes)
+    assert any(
+        n.kind == "guess" and n.message.startswith("improved grab:") and "the bite" in n.message for n in built.notes
+    )
 
 
 def test_unreadable_numbers_leave_the_ability_ignored_with_an_unread_note():
@@ -97,7 +98,7 @@ def test_unreadable_numbers_leave_the_ability_ignored_with_an_unread_note():
 
 def test_an_attack_that_deals_no_damage_delivers_the_ability_as_a_harmless_attack():
     text = GRABBER.replace("Those hit by a grabber's bite attack", "Those hit by a grabber's sting attack")
-    _, _, c = _grabber(text)                         # "sting +3 melee (paralysis)": kept, harmless
+    _, _, c = _grabber(text)  # "sting +3 melee (paralysis)": kept, harmless
     sting = next(a for a in c.full_attack[0] if a.name == "sting")
     assert sting.harmless and c.paralysis.attack == "sting" and _ability(c, "paralysis").engine == "modelled"
 
@@ -121,20 +122,23 @@ def test_ferocity(name):
     assert c.ferocity is True and _ability(c, "ferocity").engine == "modelled"
 
 
-@pytest.mark.parametrize(("name", "attack", "constrict"), [
-    ("constrictor-snake-giant", "bite", "1d8+10"),   # "a constrictor snake must hit with its bite attack"
-    ("snake", "bite", "1d3+4"),
-    ("crocodile-giant", "bite", None),               # its bite routine is an alternative to its tail slap
-    ("leopard", "bite", None),
-    ("owlbear", "claw", None),
-    ("choker", "tentacle", "1d3+3"),
-    ("octopus-giant", "tentacle", "2d8+6"),          # "constrict" without dice: its description's 2d8+6
-    ("giant-praying-mantis", "claws", None),         # "its claws attack": the block's Claws
-    ("wyvern", "talon", None),                       # "must hit with its talons"
-    ("marilith", "tail slap", "4d6+13"),
-    ("chuul", "claw", "3d6+5"),
-    ("monstrous-scorpion-tiny", "claw", "1"),        # 1d2-4: the SRD's minimum of 1
-])
+@pytest.mark.parametrize(
+    ("name", "attack", "constrict"),
+    [
+        ("constrictor-snake-giant", "bite", "1d8+10"),  # "a constrictor snake must hit with its bite attack"
+        ("snake", "bite", "1d3+4"),
+        ("crocodile-giant", "bite", None),  # its bite routine is an alternative to its tail slap
+        ("leopard", "bite", None),
+        ("owlbear", "claw", None),
+        ("choker", "tentacle", "1d3+3"),
+        ("octopus-giant", "tentacle", "2d8+6"),  # "constrict" without dice: its description's 2d8+6
+        ("giant-praying-mantis", "claws", None),  # "its claws attack": the block's Claws
+        ("wyvern", "talon", None),  # "must hit with its talons"
+        ("marilith", "tail slap", "4d6+13"),
+        ("chuul", "claw", "3d6+5"),
+        ("monstrous-scorpion-tiny", "claw", "1"),  # 1d2-4: the SRD's minimum of 1
+    ],
+)
 def test_improved_grab_and_constrict(name, attack, constrict):
     c = srd_creature(name)
     assert (c.improved_grab.attack, c.improved_grab.constrict) == (attack, constrict)
@@ -144,28 +148,33 @@ def test_improved_grab_and_constrict(name, attack, constrict):
 
 
 def test_a_grab_the_text_gives_two_attacks_for_is_the_first_of_the_full_attack_and_a_guess():
-    tiger = srd_creature("tiger")                    # "must hit with a claw or bite attack"
+    tiger = srd_creature("tiger")  # "must hit with a claw or bite attack"
     assert tiger.improved_grab.attack == "claw" and tiger.import_status == "guessed"
     assert any(n.kind == "guess" and "claw or bite" in n.message for n in tiger.import_notes)
-    pudding = srd_creature("black-pudding")          # constrict 2d6+4 plus 2d6 acid
+    pudding = srd_creature("black-pudding")  # constrict 2d6+4 plus 2d6 acid
     assert pudding.improved_grab.constrict == "2d6+4"
     assert any(n.kind == "guess" and "2d6 acid" in n.message for n in pudding.import_notes)
 
 
 def test_a_grab_with_an_attack_that_deals_no_damage_is_a_harmless_attack():
-    octopus = srd_creature("octopus")                # "Arms +5 melee (0)": no hit-point damage
+    octopus = srd_creature("octopus")  # "Arms +5 melee (0)": no hit-point damage
     assert octopus.attack[0][0].harmless and octopus.improved_grab.attack == "arms"
     assert _ability(octopus, "improved grab").engine == "modelled"
 
 
 def test_frightful_presence_of_the_dragons_from_young_adult_and_the_tarrasque():
-    assert srd_creature("red-dragon-young").frightful_presence is None       # from young adult on (SRD)
-    for name, dc in (("red-dragon-young-adult", 21), ("red-dragon-adult", 24), ("red-dragon-old", 29),
-                     ("white-dragon-young-adult", 17), ("gold-dragon-great-wyrm", 41)):
+    assert srd_creature("red-dragon-young").frightful_presence is None  # from young adult on (SRD)
+    for name, dc in (
+        ("red-dragon-young-adult", 21),
+        ("red-dragon-adult", 24),
+        ("red-dragon-old", 29),
+        ("white-dragon-young-adult", 17),
+        ("gold-dragon-great-wyrm", 41),
+    ):
         fp = srd_creature(name).frightful_presence
         assert (fp.dc, fp.duration) == (dc, "4d6"), name
         assert _ability(srd_creature(name), "frightful presence").engine == "modelled"
-    tarrasque = srd_creature("tarrasque")            # shaken as long as the foe stays within 60 feet
+    tarrasque = srd_creature("tarrasque")  # shaken as long as the foe stays within 60 feet
     assert (tarrasque.frightful_presence.dc, tarrasque.frightful_presence.duration) == (36, "100")
     assert any(n.kind == "guess" and n.message.startswith("frightful presence:") for n in tarrasque.import_notes)
 
@@ -175,15 +184,18 @@ def test_paralysis_of_the_ghoul_ghast_and_gelatinous_cube():
     assert (ghoul.paralysis.attack, ghoul.paralysis.dc, ghoul.paralysis.duration) == ("bite", 12, "1d4+1")
     assert (ghast.paralysis.attack, ghast.paralysis.dc, ghast.paralysis.duration) == ("bite", 15, "1d4+1")
     assert ghoul.paralysis.immune_types == () and "elves' immunity left out" in _ability(ghoul, "paralysis").notes
-    assert "elves" not in _ability(ghast, "paralysis").notes           # "even elves can be affected"
+    assert "elves" not in _ability(ghast, "paralysis").notes  # "even elves can be affected"
     assert any(n.kind == "guess" and "bite or claw" in n.message for n in ghoul.import_notes)
     cube = srd_creature("gelatinous-cube")
     assert (cube.paralysis.attack, cube.paralysis.dc, cube.paralysis.duration) == ("slam", 20, "3d6")
 
 
-@pytest.mark.parametrize(("name", "words"), [
-    ("xill", "bite is not an attack of its routines"),
-])
+@pytest.mark.parametrize(
+    ("name", "words"),
+    [
+        ("xill", "bite is not an attack of its routines"),
+    ],
+)
 def test_paralysis_the_engine_cannot_carry_stays_ignored_and_says_why(name, words):
     c = srd_creature(name)
     para = _ability(c, "paralysis")
@@ -197,6 +209,6 @@ def test_coverage_counts_them_as_modelled():
     ignored = data["by_ability"]
     for key in ("pounce", "ferocity", "constrict", "frightful presence"):
         assert key not in ignored, key
-    assert "improved grab" not in ignored                                # the octopus's and squid's arms too
-    assert ignored["paralysis"]["creatures"] == 1                        # the xill's (mohrg, chuul, tendriculos: on)
+    assert "improved grab" not in ignored  # the octopus's and squid's arms too
+    assert ignored["paralysis"]["creatures"] == 1  # the xill's (mohrg, chuul, tendriculos: on)
     assert data["band_full"] >= 157

@@ -118,8 +118,13 @@ def test_a_table_of_two_creatures_gives_two_stat_blocks():
     assert (troll.size, troll.type, troll.cr, troll.hp, troll.hit_dice) == ("large", "giant", 5, 63, "6d8+36")
     assert (troll.ac, troll.touch_ac, troll.flat_footed_ac, troll.bab, troll.grapple) == (16, 11, 14, 4, 14)
     claw, bite = troll.full_attack[0]
-    assert (claw.name, claw.count, claw.bonuses, claw.damage, claw.damage_types) == \
-        ("claw", 2, (9,), "1d6+6", ("piercing", "slashing"))
+    assert (claw.name, claw.count, claw.bonuses, claw.damage, claw.damage_types) == (
+        "claw",
+        2,
+        (9,),
+        "1d6+6",
+        ("piercing", "slashing"),
+    )
     assert (bite.name, bite.bonuses, bite.damage) == ("bite", (4,), "1d6+3")
     assert troll.rend.damage == "2d6+9" and troll.rend.attack == "claw"
     assert troll.regeneration.amount == 5 and set(troll.regeneration.overcome_by) == {"fire", "acid"}
@@ -133,12 +138,17 @@ def test_the_second_column_is_read_with_its_own_numbers():
     assert hunter.class_levels == {"ranger": 6} and hunter.cr == 11 and hunter.hp == 130
     assert hunter.hit_dice == "6d8+6d8+72"
     axe = hunter.attack[1][0]
-    assert (axe.name, axe.bonuses, axe.damage, axe.multiplier, axe.materials) == \
-        ("battleaxe", (17,), "2d6+8", 3, ("magic",))
+    assert (axe.name, axe.bonuses, axe.damage, axe.multiplier, axe.materials) == (
+        "battleaxe",
+        (17,),
+        "2d6+8",
+        3,
+        ("magic",),
+    )
     assert [len(r) for r in hunter.full_attack] == [2, 3, 1]
     assert hunter.full_attack[1][0].bonuses == (17, 12)
     assert hunter.full_attack[2][0].kind == "ranged"
-    assert "Endurance" in hunter.feats and "Track" in hunter.feats          # bonus-feat suffix B dropped
+    assert "Endurance" in hunter.feats and "Track" in hunter.feats  # bonus-feat suffix B dropped
 
 
 def test_an_attack_without_melee_or_ranged_is_a_guess_with_its_line_and_text():
@@ -157,9 +167,9 @@ def test_elementals_are_named_family_first_with_energy_riders():
     slam = large.full_attack[0][0]
     assert (slam.count, slam.damage, slam.extra_damage, slam.extra_damage_type) == (2, "2d6+2", "2d6", "fire")
     assert str(large.damage_reduction) == "5/-" and "fire" in large.all_immunities
-    assert "cold" in large.all_vulnerabilities and large.immunities == ()    # both from the fire subtype
+    assert "cold" in large.all_vulnerabilities and large.immunities == ()  # both from the fire subtype
     burn = next(a for a in large.special_abilities if a.key == "burn")
-    assert burn.engine == "modelled" and large.modelled == "full"            # its Reflex DC from the table by size
+    assert burn.engine == "modelled" and large.modelled == "full"  # its Reflex DC from the table by size
     assert (large.burn.attack, large.burn.dc, large.burn.damage, large.burn.rounds) == ("slam", 17, "2d6", "1d4")
     assert built["elemental-fire-small"].creature.burn.dc == 11
     assert next(a for a in large.special_abilities if a.key == "type traits").engine == "modelled"
@@ -193,8 +203,12 @@ def test_a_block_of_only_modelled_and_no_effect_abilities_is_full():
     troll = built["troll"].creature
     assert troll.modelled == "full" and troll.ignored_abilities == ()
     assert {a.key: a.engine for a in troll.special_abilities} == {
-        "rend": "modelled", "darkvision": "no effect", "low-light vision": "no effect", "regeneration": "modelled",
-        "scent": "no effect"}
+        "rend": "modelled",
+        "darkvision": "no effect",
+        "low-light vision": "no effect",
+        "regeneration": "modelled",
+        "scent": "no effect",
+    }
 
 
 # --------------------------------------------------------------------------------------------- bad input
@@ -203,12 +217,15 @@ def _replace(text: str, old: str, new: str) -> str:
     return text.replace(old, new, 1)
 
 
-@pytest.mark.parametrize(("old", "new", "line", "field", "words"), [
-    ("| Hit Dice: | 6d8+36 (63 hp)", "| Hit Dice: | -6d8+36 (63 hp)", 5, "Hit Dice", "negative hit dice"),
-    ("| Challenge Rating: | 5 |", "| Challenge Rating: | 0.7 |", 23, "Challenge Rating", "does not exist"),
-    ("| Armor Class: | 16 (-1 size", "| Armor Class: | lots (-1 size", 8, "Armor Class", "cannot read"),
-    ("| Saves: | Fort +11, Ref +4,", "| Saves: | Fortune +11, Ref +4,", 15, "Saves", "no Fort"),
-])
+@pytest.mark.parametrize(
+    ("old", "new", "line", "field", "words"),
+    [
+        ("| Hit Dice: | 6d8+36 (63 hp)", "| Hit Dice: | -6d8+36 (63 hp)", 5, "Hit Dice", "negative hit dice"),
+        ("| Challenge Rating: | 5 |", "| Challenge Rating: | 0.7 |", 23, "Challenge Rating", "does not exist"),
+        ("| Armor Class: | 16 (-1 size", "| Armor Class: | lots (-1 size", 8, "Armor Class", "cannot read"),
+        ("| Saves: | Fort +11, Ref +4,", "| Saves: | Fortune +11, Ref +4,", 15, "Saves", "no Fort"),
+    ],
+)
 def test_a_bad_field_names_file_line_and_field_and_the_good_creature_is_still_imported(old, new, line, field, words):
     report, built = one(_replace(TROLLS, old, new), "trolls.md")
     assert len(report.errors) == 1
@@ -240,30 +257,41 @@ def test_a_described_ability_the_vocabulary_lacks_counts_as_ignored():
 def test_a_file_with_no_stat_block_is_an_error():
     report = import_text("# My notes\n\nTrolls are big. They regenerate.\n| a | b |\n", "notes.md")
     assert [str(e) for e in report.errors] == [
-        "notes.md: file: no stat block found (no 'Hit Dice:' field in an SRD-layout table or in 'Field: value' "
-        "lines)"]
+        "notes.md: file: no stat block found (no 'Hit Dice:' field in an SRD-layout table or in 'Field: value' lines)"
+    ]
     assert report.built == []
 
 
 # --------------------------------------------------------------------------------------------- self-checks
-@pytest.mark.parametrize(("old", "new", "field", "words"), [
-    ("6d8+36 (63 hp)", "6d8+36 (64 hp)", "Hit Dice", "64 hp, but the average of the hit dice is 63: kept 64"),
-    ("16 (-1 size, +2 Dex, +5 natural)", "17 (-1 size, +2 Dex, +5 natural)", "Armor Class",
-     "AC 17, but 10 + its components is 16: kept 17"),
-    ("2 claws +9 melee (1d6+6)", "2 claws +11 melee (1d6+6)", "Full Attack", "claw +11, but BAB +4 + Str +6"),
-    ("| +4/+14 |", "| +4/+15 |", "Base Attack/Grapple", "grapple +15, but BAB +4 + Str +6 + size +4 is +14"),
-    ("Fort +11, Ref +4, Will +3 |", "Fort +11, Ref +4, Will +5 |", "Saves", "Will +5, but a giant's poor save"),
-])
+@pytest.mark.parametrize(
+    ("old", "new", "field", "words"),
+    [
+        ("6d8+36 (63 hp)", "6d8+36 (64 hp)", "Hit Dice", "64 hp, but the average of the hit dice is 63: kept 64"),
+        (
+            "16 (-1 size, +2 Dex, +5 natural)",
+            "17 (-1 size, +2 Dex, +5 natural)",
+            "Armor Class",
+            "AC 17, but 10 + its components is 16: kept 17",
+        ),
+        ("2 claws +9 melee (1d6+6)", "2 claws +11 melee (1d6+6)", "Full Attack", "claw +11, but BAB +4 + Str +6"),
+        ("| +4/+14 |", "| +4/+15 |", "Base Attack/Grapple", "grapple +15, but BAB +4 + Str +6 + size +4 is +14"),
+        ("Fort +11, Ref +4, Will +3 |", "Fort +11, Ref +4, Will +5 |", "Saves", "Will +5, but a giant's poor save"),
+    ],
+)
 def test_a_block_that_disagrees_with_itself_keeps_the_srd_number_and_lists_it(old, new, field, words):
     report, built = one(_replace(TROLLS, old, new))
     assert not report.errors
     troll = built["troll"]
     found = [n for n in notes_of(troll, "discrepancy") if n.field == field]
     assert found and words in found[0].message, [n.message for n in notes_of(troll, "discrepancy")]
-    assert troll.creature.import_status == "clean"                      # the SRD's own errata, not a guess
-    stated = {"Hit Dice": troll.creature.hp == 64, "Armor Class": troll.creature.ac == 17,
-              "Full Attack": troll.creature.full_attack[0][0].bonuses == (11,),
-              "Base Attack/Grapple": troll.creature.grapple == 15, "Saves": troll.creature.saves.will == 5}
+    assert troll.creature.import_status == "clean"  # the SRD's own errata, not a guess
+    stated = {
+        "Hit Dice": troll.creature.hp == 64,
+        "Armor Class": troll.creature.ac == 17,
+        "Full Attack": troll.creature.full_attack[0][0].bonuses == (11,),
+        "Base Attack/Grapple": troll.creature.grapple == 15,
+        "Saves": troll.creature.saves.will == 5,
+    }
     assert stated[field]
 
 
@@ -284,9 +312,13 @@ def test_conversion_marks_are_mended():
 
 def test_the_tables_in_a_file_are_all_found():
     blocks = find_blocks(TROLLS + "\n\n" + ELEMENTALS, "x.md")
-    assert [b.title for b in blocks] == ["Troll", "Troll Hunter, 6th-Level Ranger", "Fire Elemental, Small",
-                                         "Fire Elemental, Large"]
-    assert blocks[0].fields["Environment"].text.startswith("Cold mountains (Scrag")     # a wrapped cell
+    assert [b.title for b in blocks] == [
+        "Troll",
+        "Troll Hunter, 6th-Level Ranger",
+        "Fire Elemental, Small",
+        "Fire Elemental, Large",
+    ]
+    assert blocks[0].fields["Environment"].text.startswith("Cold mountains (Scrag")  # a wrapped cell
 
 
 # --------------------------------------------------------------------------------------------- writing
@@ -296,8 +328,12 @@ def test_written_stat_blocks_load_as_a_bestiary(tmp_path):
     report = import_files([src], tmp_path / "out")
     assert not report.errors and len(report.written) == 4
     names = sorted(p.name for p in (tmp_path / "out").iterdir())
-    assert names == ["elemental-fire-large.yaml", "elemental-fire-small.yaml", "troll-hunter-6th-level-ranger.yaml",
-                     "troll.yaml"]
+    assert names == [
+        "elemental-fire-large.yaml",
+        "elemental-fire-small.yaml",
+        "troll-hunter-6th-level-ranger.yaml",
+        "troll.yaml",
+    ]
     book = load_bestiary([tmp_path / "out" / "elemental-fire-large.yaml"])
     loaded = book["elemental-fire-large"]
     assert loaded == next(b.creature for b, _ in report.written if b.name == "elemental-fire-large")

@@ -60,8 +60,17 @@ def _limit_cpu() -> None:
 def run_limited(args: list[str], cwd: Path, stdin: str | None = None) -> subprocess.CompletedProcess:
     """``args`` in a child process whose CPU time is limited (SIGXCPU kills it past the budget)."""
     env = {**os.environ, "PYTHONPATH": str(REPO)}
-    return subprocess.run(args, cwd=cwd, env=env, input=stdin, capture_output=True, text=True,
-                          preexec_fn=_limit_cpu, timeout=HANG_SECONDS, check=False)
+    return subprocess.run(
+        args,
+        cwd=cwd,
+        env=env,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        preexec_fn=_limit_cpu,
+        timeout=HANG_SECONDS,
+        check=False,
+    )
 
 
 def arena(*args: str, cwd: Path) -> subprocess.CompletedProcess:
@@ -73,7 +82,7 @@ def errors_of(err: str) -> list[str]:
 
 
 # --------------------------------------------------------------------------------------------- linear time
-HOSTILE_LINES = {                       # the audit's lines, each about 100 kB, and the fuzzing's
+HOSTILE_LINES = {  # the audit's lines, each about 100 kB, and the fuzzing's
     "Space/Reach": "1/" * 50_000,
     "Special Qualities": "30 ft. " * 14_300,
     "Special Attacks": "1 " * 50_000,
@@ -94,10 +103,18 @@ def hostile_file() -> tuple[str, list[tuple[int, str, str]]]:
         expected.append((line + row, name, f"Ettercap {k}"))
         parts.append(block)
         line += block.count("\n") + 1
-    extra = [(titled(PASTED, "1" * 50_000 + "d" + "1" * 50_000), 0, "name"),
-             (PASTED.replace("Medium Aberration", "Medium Aberration " + " " * 100_000 + "x"), 1, "Size/Type"),
-             (titled(PASTED, "Ettercap Gazer") + "\nThe save DC against this creature's gaze is " + "\t" * 100_000
-              + "x\n", PASTED.count("\n") + 1, "description")]
+    extra = [
+        (titled(PASTED, "1" * 50_000 + "d" + "1" * 50_000), 0, "name"),
+        (PASTED.replace("Medium Aberration", "Medium Aberration " + " " * 100_000 + "x"), 1, "Size/Type"),
+        (
+            titled(PASTED, "Ettercap Gazer")
+            + "\nThe save DC against this creature's gaze is "
+            + "\t" * 100_000
+            + "x\n",
+            PASTED.count("\n") + 1,
+            "description",
+        ),
+    ]
     for block, row, name in extra:
         expected.append((line + row, name, ""))
         parts.append(block)
@@ -111,7 +128,7 @@ def test_a_megabyte_of_hostile_lines_is_read_within_a_cpu_budget(tmp_path):
     assert len(text) > 1_000_000
     (tmp_path / "hostile.txt").write_text(text)
     done = arena("bestiary", "import", "hostile.txt", "--out", "out", cwd=tmp_path)
-    assert done.returncode == 2, done.stderr[-2000:]                   # not killed: a signal is negative
+    assert done.returncode == 2, done.stderr[-2000:]  # not killed: a signal is negative
     errors = errors_of(done.stderr)
     for line, name, creature in expected:
         found = [e for e in errors if e.startswith(f"error: hostile.txt:{line}: {name}: line too long (")]
@@ -154,8 +171,12 @@ def test_a_long_line_is_a_problem_of_its_creature_and_the_others_are_read():
     text = titled(field("Special Qualities", "30 ft. " * 1000), "Long") + "\n" + titled(PASTED, "Short")
     report = import_text(text, "pasted.txt")
     [problem] = report.errors
-    assert (problem.file, problem.line, problem.field, problem.creature) == ("pasted.txt", 12, "Special Qualities",
-                                                                             "Long")
+    assert (problem.file, problem.line, problem.field, problem.creature) == (
+        "pasted.txt",
+        12,
+        "Special Qualities",
+        "Long",
+    )
     assert problem.message == f"line too long (7,019 characters; the limit is {MAX_IMPORT_LINE:,})"
     assert [b.creature.name for b in report.built if b.creature] == ["short"]
 
@@ -163,7 +184,8 @@ def test_a_long_line_is_a_problem_of_its_creature_and_the_others_are_read():
 def test_a_long_line_in_no_stat_block_is_reported_alone():
     report = import_text(PASTED + "\n" * 500 + "x" * 5000 + "\n", "a.txt")
     assert [str(e) for e in report.errors] == [
-        f"a.txt:{PASTED.count(chr(10)) + 501}: line: line too long (5,000 characters; the limit is 4,000): not read"]
+        f"a.txt:{PASTED.count(chr(10)) + 501}: line: line too long (5,000 characters; the limit is 4,000): not read"
+    ]
     assert report.built[0].creature is not None
 
 
@@ -174,16 +196,20 @@ def test_many_refused_lines_are_one_problem_a_creature():
     text = titled(PASTED, "First") + numbers + "\n" + titled(field("Speed", "9" * 20), "Second")
     report = import_text(text + "\n" * 500 + "\n".join(["y" * 5000] * 3), "m.txt")
     first, second, alone = (str(e) for e in report.errors)
-    assert first == (f"m.txt:{PASTED.count(chr(10)) + 1}: description: number too large (12345678901: 11 digits; "
-                     "the limit is 9) (and 299 more lines of it not read) (First)")
+    assert first == (
+        f"m.txt:{PASTED.count(chr(10)) + 1}: description: number too large (12345678901: 11 digits; "
+        "the limit is 9) (and 299 more lines of it not read) (First)"
+    )
     assert second.endswith(": Speed: number too large (999999999999...: 20 digits; the limit is 9) (Second)")
-    assert alone.endswith(": line: line too long (5,000 characters; the limit is 4,000): not read (and 2 more lines "
-                          "in no stat block)")
+    assert alone.endswith(
+        ": line: line too long (5,000 characters; the limit is 4,000): not read (and 2 more lines in no stat block)"
+    )
 
 
 def test_a_table_cell_wrapped_past_the_bound_is_too_long():
-    wrapped = TROLLS.replace("| Skills: | Listen +5, Spot +6 |", "| Skills: | Listen +5,\n"
-                             + "\n".join(["x" * 1000] * 5) + " |")
+    wrapped = TROLLS.replace(
+        "| Skills: | Listen +5, Spot +6 |", "| Skills: | Listen +5,\n" + "\n".join(["x" * 1000] * 5) + " |"
+    )
     report = import_text(wrapped, "t.md")
     assert any(e.field == "Skills" and e.message.startswith("field too long (") for e in report.errors)
 
@@ -201,14 +227,24 @@ def test_linear_helpers_read_as_the_patterns_did():
 
 
 # --------------------------------------------------------------------------------------------- numbers
-@pytest.mark.parametrize(("name", "value"), [
-    ("Initiative", "+{n}"), ("Armor Class", "{n} (+1 natural), touch 10, flat-footed 10"),
-    ("Base Attack/Grapple", "+{n}/+5"), ("Attack", "Bite +{n} melee (1d8+2 plus poison)"),
-    ("Full Attack", "Bite +5 melee ({n}d8)"), ("Saves", "Fort +{n}, Ref +4, Will +6"),
-    ("Abilities", "Str {n}, Dex 17, Con 13, Int 6, Wis 15, Cha 8"), ("Challenge Rating", "{n}"),
-    ("Hit Dice", "5d8+{n} (27 hp)"), ("Speed", "{n} ft."), ("Space/Reach", "{n} ft./5 ft."),
-    ("Special Qualities", "Darkvision {n} ft., spell resistance {n}"), ("Feats", "Weapon Focus ({n})"),
-])
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("Initiative", "+{n}"),
+        ("Armor Class", "{n} (+1 natural), touch 10, flat-footed 10"),
+        ("Base Attack/Grapple", "+{n}/+5"),
+        ("Attack", "Bite +{n} melee (1d8+2 plus poison)"),
+        ("Full Attack", "Bite +5 melee ({n}d8)"),
+        ("Saves", "Fort +{n}, Ref +4, Will +6"),
+        ("Abilities", "Str {n}, Dex 17, Con 13, Int 6, Wis 15, Cha 8"),
+        ("Challenge Rating", "{n}"),
+        ("Hit Dice", "5d8+{n} (27 hp)"),
+        ("Speed", "{n} ft."),
+        ("Space/Reach", "{n} ft./5 ft."),
+        ("Special Qualities", "Darkvision {n} ft., spell resistance {n}"),
+        ("Feats", "Weapon Focus ({n})"),
+    ],
+)
 @pytest.mark.parametrize("digits", [MAX_IMPORT_DIGITS + 1, 3900, 5000])
 @pytest.mark.parametrize("screened", [True, False])
 def test_a_number_too_large_is_a_problem_of_its_creature(name, value, digits, screened, monkeypatch):
@@ -219,7 +255,7 @@ def test_a_number_too_large_is_a_problem_of_its_creature(name, value, digits, sc
         monkeypatch.setattr(sources, "LONG_NUMBER", re.compile(r"(?!x)x"))
     bad = titled(field(name, value.format(n="9" * digits)), "Huge Number")
     report = import_text(bad + "\n" + titled(PASTED, "Plain"), "n.txt")
-    if name == "Feats" and not screened:                # a feat's name holds no number the importer reads
+    if name == "Feats" and not screened:  # a feat's name holds no number the importer reads
         assert report.errors == [] and len(report.built) == 2
         return
     [problem] = report.errors
@@ -228,12 +264,13 @@ def test_a_number_too_large_is_a_problem_of_its_creature(name, value, digits, sc
     if screened and len(bad.split("\n")[line - 1]) > MAX_IMPORT_LINE:
         assert problem.message.startswith("line too long (")
     elif screened:
-        assert problem.message.startswith("number too large (999999999999...: " if digits > 12 else
-                                          "number too large (")
-    else:                                   # the readers' own words: 'challenge rating ... does not exist' ...
+        assert problem.message.startswith(
+            "number too large (999999999999...: " if digits > 12 else "number too large ("
+        )
+    else:  # the readers' own words: 'challenge rating ... does not exist' ...
         assert "Traceback" not in problem.message and "ValueError" not in problem.message
     written = [b.creature.name for b in report.built if b.creature]
-    assert written == ["plain"] if screened else "plain" in written     # an unread attack leaves the block in
+    assert written == ["plain"] if screened else "plain" in written  # an unread attack leaves the block in
 
 
 def test_numbers_joined_by_commas_or_spaces_are_bounded_too():
@@ -257,7 +294,7 @@ def test_the_central_number_reader():
     with pytest.raises(NumberTooLarge, match=r"number too large \(1111111111: 10 digits; the limit is 9\)"):
         number("1" * 10)
     with pytest.raises(NumberTooLarge):
-        number("1" * 100_000)                     # never Python's 4,300-digit ValueError
+        number("1" * 100_000)  # never Python's 4,300-digit ValueError
 
 
 def test_a_yaml_integer_too_large_names_file_line_and_field():
@@ -274,7 +311,8 @@ def test_more_stat_blocks_than_a_file_may_hold_is_refused():
     text = "\n\n".join(titled(PASTED, f"Ettercap {k}") for k in range(MAX_IMPORT_BLOCKS + 1))
     report = import_text(text, "many.txt")
     assert [str(e) for e in report.errors] == [
-        f"many.txt: file: more than {MAX_IMPORT_BLOCKS:,} stat blocks (the limit for one file); split the file"]
+        f"many.txt: file: more than {MAX_IMPORT_BLOCKS:,} stat blocks (the limit for one file); split the file"
+    ]
     assert report.built == []
 
 
@@ -291,7 +329,7 @@ def test_the_prose_read_with_a_block_is_bounded_and_the_cut_noted():
     report = import_text(text.replace("Web (Ex):", "Filler:"), "long.txt")
     built = report.built[0]
     assert built.creature is not None
-    assert len(built.block.description) == min(400, MAX_IMPORT_DESCRIPTION_LINES)   # pasted blocks read 400 lines
+    assert len(built.block.description) == min(400, MAX_IMPORT_DESCRIPTION_LINES)  # pasted blocks read 400 lines
     table = TROLLS + "\n".join(f"Filler line {k}." for k in range(MAX_IMPORT_DESCRIPTION_LINES + 10)) + "\n"
     troll = import_text(table, "t.md").built[0]
     assert len(troll.block.description) == MAX_IMPORT_DESCRIPTION_LINES
@@ -306,10 +344,12 @@ def test_only_regular_files_are_read(tmp_path):
     big = tmp_path / "big.md"
     with open(big, "wb") as handle:
         handle.truncate(MAX_FILE_BYTES + 1)
-    cases = {"pipe.md": "is not a regular file (a device, pipe or socket), expected a text file of stat blocks",
-             "folder.md": "is a folder, expected a text file of stat blocks",
-             "big.md": "larger than 4,096 KiB, the limit for a text file of stat blocks",
-             "missing.md": "no such file"}
+    cases = {
+        "pipe.md": "is not a regular file (a device, pipe or socket), expected a text file of stat blocks",
+        "folder.md": "is a folder, expected a text file of stat blocks",
+        "big.md": "larger than 4,096 KiB, the limit for a text file of stat blocks",
+        "missing.md": "no such file",
+    }
     for name, message in cases.items():
         with pytest.raises(ArenaError) as info:
             read_source(tmp_path / name, name)
@@ -326,9 +366,16 @@ def test_a_fifo_dev_zero_and_proc_do_not_hang_the_command(tmp_path):
     errors = errors_of(done.stderr)
     assert errors[:2] == [
         "error: pipe.md: file: is not a regular file (a device, pipe or socket), expected a text file of stat blocks",
-        "error: /dev/zero: file: is a system file (/dev/zero), not a text file of stat blocks"]
-    assert re.fullmatch(r"error: /proc/self/status: file: is a system file \(/proc/\d+/status\), not a text file "
-                        r"of stat blocks", errors[2]) and len(errors) == 3
+        "error: /dev/zero: file: is a system file (/dev/zero), not a text file of stat blocks",
+    ]
+    assert (
+        re.fullmatch(
+            r"error: /proc/self/status: file: is a system file \(/proc/\d+/status\), not a text file "
+            r"of stat blocks",
+            errors[2],
+        )
+        and len(errors) == 3
+    )
     assert not (tmp_path / "out").exists()
 
 
@@ -338,12 +385,13 @@ def test_encodings():
     assert decode_source(PASTED.replace("\n", "\r\n").encode("utf-16")) == PASTED
     with pytest.raises(ArenaError) as info:
         decode_source(PASTED.replace("Ettercap\n", "Ettercap\nCréature\n").encode("latin-1"))
-    assert (info.value.line, info.value.message) == (2, "not UTF-8 text (byte 0xe9: invalid continuation byte): "
-                                                        "save it as UTF-8")
+    assert (info.value.line, info.value.message) == (
+        2,
+        "not UTF-8 text (byte 0xe9: invalid continuation byte): save it as UTF-8",
+    )
     with pytest.raises(ArenaError) as info:
         decode_source(PASTED.encode("utf-16-le"))
-    assert info.value.line == 1 and "UTF-16 text without a byte-order mark must be saved as UTF-8" in \
-        info.value.message
+    assert info.value.line == 1 and "UTF-16 text without a byte-order mark must be saved as UTF-8" in info.value.message
 
 
 def test_a_bom_and_utf16_import_clean_and_latin1_is_an_error_at_its_line(tmp_path):
@@ -354,7 +402,8 @@ def test_a_bom_and_utf16_import_clean_and_latin1_is_an_error_at_its_line(tmp_pat
     assert [b.creature.name for b in report.built] == ["bom-ettercap", "wide-ettercap"]
     assert all(b.creature.import_status == "clean" for b in report.built)
     assert [str(e) for e in report.errors] == [
-        f"{tmp_path / 'latin1.txt'}:1: file: not UTF-8 text (byte 0xe9: invalid continuation byte): save it as UTF-8"]
+        f"{tmp_path / 'latin1.txt'}:1: file: not UTF-8 text (byte 0xe9: invalid continuation byte): save it as UTF-8"
+    ]
 
 
 # --------------------------------------------------------------------------------------------- writing
@@ -365,7 +414,7 @@ def test_an_existing_file_is_kept_and_nothing_written_without_force(tmp_path):
     (out / "troll.yaml").write_text("my own troll\n")
     with pytest.raises(ArenaError, match=r"out/troll.yaml: already exists; nothing written \(--force replaces"):
         import_files([tmp_path / "in.md"], out)
-    assert sorted(p.name for p in out.iterdir()) == ["troll.yaml"]          # not even the troll hunter
+    assert sorted(p.name for p in out.iterdir()) == ["troll.yaml"]  # not even the troll hunter
     assert (out / "troll.yaml").read_text() == "my own troll\n"
     report = import_files([tmp_path / "in.md"], out, force=True)
     assert len(report.written) == 2 and "Open Game License" in (out / "troll.yaml").read_text()

@@ -51,32 +51,61 @@ def test_one_spell_the_engine_does_not_cast_leaves_the_entry_ignored_and_named()
     assert c.spellcasting is None and entry.engine == "ignored" and "does not cast mirror image" in entry.notes
 
 
-@pytest.mark.parametrize(("name", "kind"), [
-    ("fireball", "cast"), ("hold person", "cast"), ("detect evil", "no effect"), ("greater teleport", "no effect"),
-    ("speak with animals", "no effect"), ("tongues", "no effect"), ("plane shift", "no effect"),
-    ("invisibility", "cast"), ("dispel magic", "cast"), ("charm person", "cast"), ("gaseous form", "no effect"),
-    ("mirror image", "ignored"), ("silent image", "ignored"), ("major image", "ignored"),
-])
+@pytest.mark.parametrize(
+    ("name", "kind"),
+    [
+        ("fireball", "cast"),
+        ("hold person", "cast"),
+        ("detect evil", "no effect"),
+        ("greater teleport", "no effect"),
+        ("speak with animals", "no effect"),
+        ("tongues", "no effect"),
+        ("plane shift", "no effect"),
+        ("invisibility", "cast"),
+        ("dispel magic", "cast"),
+        ("charm person", "cast"),
+        ("gaseous form", "no effect"),
+        ("mirror image", "ignored"),
+        ("silent image", "ignored"),
+        ("major image", "ignored"),
+    ],
+)
 def test_the_table_of_spells(name, kind):
     assert spell_class(name) == kind
 
 
 def test_the_srd_lists_are_read():
-    listed = read_spell_like("At will--blink, levitate, misdirection (DC 14), rage (DC 15); 1/day--charm monster "
-                             "(DC 16), dimension door. Caster level equals the barghest's HD.")
-    assert listed == [("blink", 6, None), ("levitate", 6, None), ("misdirection", 6, 14), ("rage", 6, 15),
-                      ("charm monster", 1, 16), ("dimension door", 1, None)]
+    listed = read_spell_like(
+        "At will--blink, levitate, misdirection (DC 14), rage (DC 15); 1/day--charm monster "
+        "(DC 16), dimension door. Caster level equals the barghest's HD."
+    )
+    assert listed == [
+        ("blink", 6, None),
+        ("levitate", 6, None),
+        ("misdirection", 6, 14),
+        ("rage", 6, 15),
+        ("charm monster", 1, 16),
+        ("dimension door", 1, None),
+    ]
     spells = read_spell_list("0--daze, detect magic (2); 1st--magic missile; 2nd-- invisibility, web.")
-    assert spells == [("daze", 0, 1), ("detect magic", 0, 2), ("magic missile", 1, 1), ("invisibility", 2, 1),
-                      ("web", 2, 1)]
+    assert spells == [
+        ("daze", 0, 1),
+        ("detect magic", 0, 2),
+        ("magic missile", 1, 1),
+        ("invisibility", 2, 1),
+        ("web", 2, 1),
+    ]
 
 
-@pytest.mark.parametrize(("name", "key", "engine", "words"), [
-    ("barbed-devil", "spell-like abilities", "ignored", "does not cast major image"),   # it casts hold person too
-    ("copper-dragon-adult", "spell-like abilities", "no effect", "stone shape"),     # its sorcerer spells are cast
-    ("red-dragon-adult", "spells", "modelled", "the engine's choice"),               # a sorcerer's: DRAGON_SPELLS
-    ("formian-worker", "spell-like abilities", "ignored", "together"),                 # eight workers in a circle
-])
+@pytest.mark.parametrize(
+    ("name", "key", "engine", "words"),
+    [
+        ("barbed-devil", "spell-like abilities", "ignored", "does not cast major image"),  # it casts hold person too
+        ("copper-dragon-adult", "spell-like abilities", "no effect", "stone shape"),  # its sorcerer spells are cast
+        ("red-dragon-adult", "spells", "modelled", "the engine's choice"),  # a sorcerer's: DRAGON_SPELLS
+        ("formian-worker", "spell-like abilities", "ignored", "together"),  # eight workers in a circle
+    ],
+)
 def test_the_shipped_srd(name, key, engine, words):
     c = srd_creature(name)
     entry = next(a for a in c.special_abilities if a.key == key)

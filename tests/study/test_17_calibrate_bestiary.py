@@ -33,8 +33,7 @@ def feeble_aboleth(tmp_path):
     """The user's `aboleth`: the SRD one with 1 hit point and a feeble tentacle (it replaces the imported name)."""
     srd = get_creature("aboleth")
     tentacle = {"name": "tentacle", "bonuses": [-5], "damage": "1", "damage_types": ["bludgeoning"]}
-    return _write(tmp_path / "aboleth.yaml", srd, hp=1, hit_dice="1d2", attack=[[tentacle]],
-                  full_attack=[[tentacle]])
+    return _write(tmp_path / "aboleth.yaml", srd, hp=1, hit_dice="1d2", attack=[[tentacle]], full_attack=[[tentacle]])
 
 
 def test_same_name_different_stat_blocks_have_different_keys_and_digests(feeble_aboleth):
@@ -43,14 +42,14 @@ def test_same_name_different_stat_blocks_have_different_keys_and_digests(feeble_
     assert mine.name == srd.name == "aboleth" and mine != srd
     plain = Matchup(5, "aboleth", 2, ("d20",), 10)
     carried = Matchup(5, "aboleth", 2, ("d20",), 10, stat_block=mine)
-    assert plain.name == carried.name                                     # the same label in a table ...
+    assert plain.name == carried.name  # the same label in a table ...
     assert plain.digest() != carried.digest() and plain.key != carried.key  # ... not the same matchup
     other = Matchup(5, "aboleth", 2, ("d20",), 10, stat_block=mine.model_copy(update={"hp": 2}))
-    assert other.digest() != carried.digest()                             # the content counts, not the name
+    assert other.digest() != carried.digest()  # the content counts, not the name
     twin = Matchup(5, "aboleth", 2, ("d20", "3d6"), 99, seed=4, stat_block=load_bestiary([feeble_aboleth])["aboleth"])
     assert twin.digest() == carried.digest() and twin.key == carried.key  # a copy read again is the same matchup
     assert pickle.loads(pickle.dumps(carried)).digest() == carried.digest()
-    assert len({plain, carried, other, twin}) == 4                        # matchups hash, stat blocks compare
+    assert len({plain, carried, other, twin}) == 4  # matchups hash, stat blocks compare
     assert carried == Matchup(**{**twin.__dict__, "rules": ("d20",), "n": 10, "seed": 0})
     assert carried.creature() is mine and plain.creature() == srd
 
@@ -61,9 +60,9 @@ def test_a_built_in_name_keeps_its_digest():
     old = json.dumps({"matchup": [3, "orc", 2, 2, "never", "never", 50], "v": 1}, sort_keys=True)
     assert m.digest() == hashlib.sha256(old.encode()).hexdigest()
     assert "stat_block" not in m.model_dump()
-    assert own_stat_block(get_creature("orc")) is None                    # the built-in answer: nothing to carry
+    assert own_stat_block(get_creature("orc")) is None  # the built-in answer: nothing to carry
     assert own_stat_block(get_creature("srd/troll"), "srd/troll") is None
-    assert own_stat_block(get_creature("srd/troll")) is not None          # "troll" is the hand-written one
+    assert own_stat_block(get_creature("srd/troll")) is not None  # "troll" is the hand-written one
 
 
 def test_a_stat_block_must_be_the_named_monster():
@@ -94,7 +93,7 @@ def test_calibrating_your_aboleth_and_the_srd_one_in_one_process(feeble_aboleth)
     mine = cal.calibrate("aboleth", 5, bestiary=[feeble_aboleth], **SMALL)
     srd_again = cal.calibrate("aboleth", 5, **SMALL)
     workers._PREPARED.clear()
-    mine_alone = cal.calibrate("aboleth", 5, bestiary=feeble_aboleth, **SMALL)   # one path is a bestiary too
+    mine_alone = cal.calibrate("aboleth", 5, bestiary=feeble_aboleth, **SMALL)  # one path is a bestiary too
     assert mine.equals(mine_alone) and srd.equals(srd_again)
     assert list(mine["monster"]) == list(srd["monster"]) == ["aboleth"]
     assert mine["difficulty_d20"].iloc[0] < srd["difficulty_d20"].iloc[0]
@@ -105,10 +104,10 @@ def test_the_ways_to_name_your_monster_agree(feeble_aboleth):
     book = load_bestiary([feeble_aboleth])
     by_path = cal.calibrate("aboleth", 5, bestiary=[str(feeble_aboleth)], **SMALL)
     by_book = cal.calibrate("Aboleth", 5, bestiary=book, **SMALL)
-    by_block = arena.calibrate(book["aboleth"], 5, **SMALL)                # the notebook API: the stat block itself
+    by_block = arena.calibrate(book["aboleth"], 5, **SMALL)  # the notebook API: the stat block itself
     assert by_path.equals(by_book) and by_path.equals(by_block)
     same_as_srd = _write(feeble_aboleth.parent / "same.yaml", get_creature("aboleth"))
-    assert cal.calibration_monster("aboleth", [same_as_srd]) == ("aboleth", None)   # nothing to carry
+    assert cal.calibration_monster("aboleth", [same_as_srd]) == ("aboleth", None)  # nothing to carry
 
 
 def test_your_monster_on_two_workers_is_your_monster(feeble_aboleth):
@@ -118,11 +117,14 @@ def test_your_monster_on_two_workers_is_your_monster(feeble_aboleth):
     assert one.equals(two)
 
 
-@pytest.mark.parametrize(("monster", "bestiary", "needle"), [
-    ("bog-hag", None, "unknown creature 'bog-hag'"),
-    ("aboleth", ["nowhere.yaml"], "nowhere.yaml: no such file or folder"),
-    (42, None, "a name or a stat block (Creature), not int"),
-])
+@pytest.mark.parametrize(
+    ("monster", "bestiary", "needle"),
+    [
+        ("bog-hag", None, "unknown creature 'bog-hag'"),
+        ("aboleth", ["nowhere.yaml"], "nowhere.yaml: no such file or folder"),
+        (42, None, "a name or a stat block (Creature), not int"),
+    ],
+)
 def test_bad_monsters_are_arena_errors(monster, bestiary, needle):
     with pytest.raises(ArenaError, match=re.escape(needle)):
         cal.calibrate(monster, 5, **SMALL, bestiary=bestiary)

@@ -51,9 +51,17 @@ def test_wilson_known_values():
 
 def _frame(winners, rounds, hp, rules="d20", scenario="s", seeds=None):
     n = len(winners)
-    return pd.DataFrame({"scenario": scenario, "rules": rules, "index": np.arange(n),
-                         "seed": np.arange(n, dtype=np.uint64) if seeds is None else seeds,
-                         "winner": winners, "rounds": rounds, "party_hp_lost": hp})
+    return pd.DataFrame(
+        {
+            "scenario": scenario,
+            "rules": rules,
+            "index": np.arange(n),
+            "seed": np.arange(n, dtype=np.uint64) if seeds is None else seeds,
+            "winner": winners,
+            "rounds": rounds,
+            "party_hp_lost": hp,
+        }
+    )
 
 
 def test_summarise_numbers():
@@ -106,8 +114,7 @@ def test_compare_cells_paired_and_holm():
     for rules, shift in (("a", 0.0), ("b", 0.005), ("c", 0.15)):
         u = rng.random(n)
         base_rows.append(_frame(np.where(u < 0.5, "party", "monsters"), rng.integers(1, 9, n), u / 2, rules))
-        new_rows.append(_frame(np.where(u < 0.5 + shift, "party", "monsters"), base_rows[-1]["rounds"],
-                               u / 2, rules))
+        new_rows.append(_frame(np.where(u < 0.5 + shift, "party", "monsters"), base_rows[-1]["rounds"], u / 2, rules))
     base, new = pd.concat(base_rows), pd.concat(new_rows)
     table = compare_cells(base, new, alpha=0.05, tolerance=0.02)
     win = table[table.metric == "win_rate"].set_index("rules")
@@ -123,8 +130,7 @@ def test_compare_cells_paired_and_holm():
 
 def test_compare_cells_independent_when_seeds_differ():
     base = _frame(["party"] * 60 + ["monsters"] * 40, [3] * 100, [0.2] * 100)
-    new = _frame(["party"] * 40 + ["monsters"] * 60, [4] * 100, [0.2] * 100, seeds=np.arange(100, 200,
-                                                                                              dtype=np.uint64))
+    new = _frame(["party"] * 40 + ["monsters"] * 60, [4] * 100, [0.2] * 100, seeds=np.arange(100, 200, dtype=np.uint64))
     table = compare_cells(base, new).set_index("metric")
     assert not table["paired"].any()
     assert table.loc["win_rate", "test"] == "welch t" and table.loc["win_rate", "moved"]
@@ -141,8 +147,14 @@ def test_compare_intervals_agree_with_holm(seed):
         u = rng.random(n)
         rounds = rng.integers(1, 9, n)
         base_rows.append(_frame(np.where(u < 0.5, "party", "monsters"), rounds, u / 2, f"r{k}"))
-        new_rows.append(_frame(np.where(u < 0.5 + shift, "party", "monsters"),
-                               rounds + (rng.random(n) < abs(shift)), np.clip(u / 2 + shift / 3, 0, 1), f"r{k}"))
+        new_rows.append(
+            _frame(
+                np.where(u < 0.5 + shift, "party", "monsters"),
+                rounds + (rng.random(n) < abs(shift)),
+                np.clip(u / 2 + shift / 3, 0, 1),
+                f"r{k}",
+            )
+        )
     table = compare_cells(pd.concat(base_rows), pd.concat(new_rows), alpha=0.05)
     excludes = (table["low"] > 0) | (table["high"] < 0)
     assert (excludes == table["significant"]).all()
@@ -174,8 +186,7 @@ def test_cli_compare(tmp_path):
     doc = json.loads(moved.stdout)
     cells = {(c["rules"], c["metric"]): c for c in doc["cells"]}
     assert doc["moved"] and cells[("3d6", "win_rate")]["moved"] and not cells[("d20", "win_rate")]["moved"]
-    assert cells[("3d6", "win_rate")]["paired"] and cells[("3d6", "win_rate")]["diff"] == pytest.approx(0.2,
-                                                                                                      abs=0.05)
+    assert cells[("3d6", "win_rate")]["paired"] and cells[("3d6", "win_rate")]["diff"] == pytest.approx(0.2, abs=0.05)
     lenient = runner.invoke(app, ["compare", str(tmp_path / "base"), str(tmp_path / "new"), "--tolerance", "0.5"])
     assert lenient.exit_code == 0
     missing = runner.invoke(app, ["compare", str(tmp_path / "base"), str(tmp_path / "nowhere")])

@@ -30,10 +30,11 @@ def test_flat_stretch_gives_its_middle_and_violations_are_pooled():
 def _synthetic(shift: float, n: int, rng: np.random.Generator):
     """A ladder whose loss probability is logistic in the position; the subject is the rung 5 curve moved by
     ``shift`` rungs, so its true equivalent CR is 5 + shift."""
+
     def p(x: float) -> float:
         return 1 / (1 + np.exp(-(x - 5)))
 
-    u = rng.random(n)   # common random numbers: the same uniforms for every rung and arm
+    u = rng.random(n)  # common random numbers: the same uniforms for every rung and arm
     ladder = {float(x): (u < p(x)).astype(float) for x in range(1, 10)}
     arms = {"d20": (u < p(5.0)).astype(float), "3d6": (u < p(5.0 + shift)).astype(float)}
     return ladder, arms
@@ -47,7 +48,7 @@ def test_recovers_known_equivalent_cr_and_bootstrap_covers_it():
     assert out["3d6"]["c_star"] == pytest.approx(4.0, abs=0.15)
     assert out["3d6"]["c_star_low"] <= 4.0 <= out["3d6"]["c_star_high"]
     assert out["3d6"]["delta_low"] <= -1.0 <= out["3d6"]["delta_high"]
-    assert out["3d6"]["delta_high"] < 0   # and it excludes "no change"
+    assert out["3d6"]["delta_high"] < 0  # and it excludes "no change"
     assert out["3d6"]["censored"] == ""
 
 
@@ -73,7 +74,7 @@ def test_ladder_positions_and_rungs():
     assert cal.ladder_position("1/2") == 0
     assert cal.ladder_position(7) == 7
     rungs = cal.ladder_rungs(2, 4, 4)
-    assert rungs[0] == cal.ladder_rungs(0, 0, 0)[0]   # clamped at CR 1/2
+    assert rungs[0] == cal.ladder_rungs(0, 0, 0)[0]  # clamped at CR 1/2
     assert max(rungs) == 6
     assert cal.position_text(0.0) == "1/2" and cal.position_text(4.25) == "4.25"
 
@@ -94,8 +95,10 @@ def test_raise_attacks_adds_to_every_bonus():
 
 
 def test_batch_is_paired_and_independent_of_workers():
-    ms = [cal.Matchup(2, "typical-cr1", 2, ("d20", "3d6"), 12, seed=5),
-          cal.Matchup(2, "typical-cr1", 2, ("d20+prad",), 8, seed=5)]   # merged with the first
+    ms = [
+        cal.Matchup(2, "typical-cr1", 2, ("d20", "3d6"), 12, seed=5),
+        cal.Matchup(2, "typical-cr1", 2, ("d20+prad",), 8, seed=5),
+    ]  # merged with the first
     one = cal.run_batch(ms, workers=1, chunk_size=5)
     assert len(one.matchups) == 1 and one.encounters == 36
     two = cal.run_batch(ms, workers=2, chunk_size=5)

@@ -25,8 +25,27 @@ def test_the_population_is_the_fully_modelled_creatures_of_the_cr_sampled_evenly
 
 
 def test_calibrate_a_population_prints_each_creature_and_the_median():
-    result = runner.invoke(app, ["calibrate", "--population", "srd", "--cr", "1", "--sample", "2", "--sizes", "1",
-                                 "--n", "20", "--party-level", "3", "--workers", "1", "--json"])
+    result = runner.invoke(
+        app,
+        [
+            "calibrate",
+            "--population",
+            "srd",
+            "--cr",
+            "1",
+            "--sample",
+            "2",
+            "--sizes",
+            "1",
+            "--n",
+            "20",
+            "--party-level",
+            "3",
+            "--workers",
+            "1",
+            "--json",
+        ],
+    )
     assert result.exit_code == 0, result.output
     doc = json.loads(result.output)
     assert len({row["monster"] for row in doc["creatures"]}) == 2
@@ -34,11 +53,14 @@ def test_calibrate_a_population_prints_each_creature_and_the_median():
     assert row["creatures"] == 2 and row["min"] <= row["median delta"] <= row["max"]
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (["--population", "srd"], "needs --cr"),
-    (["--population", "typical", "--cr", "1"], "--population must be srd"),
-    (["troll", "--population", "srd", "--cr", "1"], "give no MONSTER"),
-])
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--population", "srd"], "needs --cr"),
+        (["--population", "typical", "--cr", "1"], "--population must be srd"),
+        (["troll", "--population", "srd", "--cr", "1"], "give no MONSTER"),
+    ],
+)
 def test_calibrate_population_errors_are_one_line(args, message):
     result = runner.invoke(app, ["calibrate", *args])
     assert result.exit_code == 2 and message in result.output and result.output.count("\n") == 1

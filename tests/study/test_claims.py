@@ -29,8 +29,9 @@ def small(monkeypatch_module):
     cells = ((3, Fraction(3), 1), (3, Fraction(1), 4), (5, Fraction(5), 1))
     for c in claims.ENCOUNTER_CLAIMS:
         monkeypatch_module.setattr(c, "cells", lambda cells=cells: cells)
-    monkeypatch_module.setattr(design, "grid_cells", lambda *a, **k: ((3, Fraction(3), 1), (5, Fraction(3), 2),
-                                                                      (3, Fraction(1), 4)))
+    monkeypatch_module.setattr(
+        design, "grid_cells", lambda *a, **k: ((3, Fraction(3), 1), (5, Fraction(3), 2), (3, Fraction(1), 4))
+    )
     monkeypatch_module.setattr(design, "anchor_cells", lambda *a, **k: ((3, Fraction(3), 1),))
     return claims.evaluate(n=N, seed=SEED, workers=1)
 
@@ -69,8 +70,9 @@ def test_same_seed_same_numbers_on_two_workers(small):
     first = {r["id"]: r for r in small.results}
     for r in again.results:
         if r["id"] in first and r.get("parts"):
-            assert [repr(p.effect.estimate) for p in r["parts"]] == \
-                [repr(p.effect.estimate) for p in first[r["id"]]["parts"]]
+            assert [repr(p.effect.estimate) for p in r["parts"]] == [
+                repr(p.effect.estimate) for p in first[r["id"]]["parts"]
+            ]
             assert r["verdict"] == first[r["id"]]["verdict"]
 
 

@@ -51,7 +51,7 @@ def test_replacement_rule_prefers_no_change_when_there_is_none():
 
 def test_group_rule_and_its_failures():
     frame = _cells(lambda lv, s, g: -2.0 if s >= 6 else 0.0)
-    frame.loc[0, "delta"] = 3.0                           # one cell the rule cannot fit
+    frame.loc[0, "delta"] = 3.0  # one cell the rule cannot fit
     out = cr_rule.replacement_rule(frame)
     assert out["rule"] == cr_rule.Rule("group", m=-2, k=6)
     assert len(out["failures"]) == 1
@@ -67,7 +67,7 @@ def test_the_group_cr_verdict_says_which_model_option_turns_it():
         srd_table = None if srd is None else pd.DataFrame({"model": ["none", "document"], "cv_rmse": [0.5, srd]})
         return Grid(pd.DataFrame(), 0, 0.0, 0, 0, SequentialRule((10,), 1.0), table, srd_table)
 
-    main = grid(0.85, 0.80)                                       # the step loses by 0.35: not supported
+    main = grid(0.85, 0.80)  # the step loses by 0.35: not supported
     assert group_cr_result(main, {"flanking=any-melee-ally": grid(0.9)})["robustness"] == "robust"
     turned = group_cr_result(main, {"flanking=any-melee-ally": grid(0.9), "back_line=reachable": grid(0.52)})
     assert turned["verdict"] == "not supported" and turned["robustness"] == "back_line=reachable -> supported"

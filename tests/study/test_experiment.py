@@ -72,8 +72,17 @@ def test_results_folder(tmp_path):
     assert sorted(p.name for p in out.iterdir()) == ["encounters.parquet", "manifest.json", "summary.csv"]
     frame = _read(out)
     pd.testing.assert_frame_equal(frame, run(FakeScenario(n=300), simulator=FakeSimulator()))
-    assert list(frame.columns[:9]) == ["scenario", "rules", "die", "players_roll_all", "modifiers", "open_ended",
-                                      "called_shots", "index", "seed"]
+    assert list(frame.columns[:9]) == [
+        "scenario",
+        "rules",
+        "die",
+        "players_roll_all",
+        "modifiers",
+        "open_ended",
+        "called_shots",
+        "index",
+        "seed",
+    ]
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["status"] == "complete" and manifest["encounters"] == 600
     assert manifest["seeds"] == {"fake": 7} and manifest["grid"] == ["3d6", "d20"]
@@ -118,13 +127,16 @@ def test_resume_after_interruption_gives_the_same_parquet(tmp_path):
     assert json.loads((part / "manifest.json").read_text())["status"] == "interrupted"
 
     done = []
-    outcome = run_experiment([sc], part, simulator=FakeSimulator(), chunk_size=100, resume=True,
-                             progress=lambda d, t: done.append((d, t)))
+    outcome = run_experiment(
+        [sc], part, simulator=FakeSimulator(), chunk_size=100, resume=True, progress=lambda d, t: done.append((d, t))
+    )
     assert outcome.fought == 800 and outcome.resumed_chunks == 2
     assert done[0] == (200, 1000) and done[-1] == (1000, 1000)
     pd.testing.assert_frame_equal(_read(part), _read(full))
-    assert pq.ParquetFile(part / "encounters.parquet").schema_arrow == pq.ParquetFile(
-        full / "encounters.parquet").schema_arrow
+    assert (
+        pq.ParquetFile(part / "encounters.parquet").schema_arrow
+        == pq.ParquetFile(full / "encounters.parquet").schema_arrow
+    )
     manifest = json.loads((part / "manifest.json").read_text())
     assert manifest["status"] == "complete" and len(manifest["sessions"]) == 2
     assert [s["encounters"] for s in manifest["sessions"]] == [200, 800]
@@ -136,9 +148,14 @@ def test_dead_worker_is_reported_and_its_chunk_rerun(tmp_path):
     sc = FakeScenario(n=400, keys=("d20", "3d6"))
     events = []
     out = tmp_path / "r"
-    outcome = run_experiment([sc], out, simulator=DyingSimulator(encounter_seed(sc.seed, 150),
-                                                                 str(tmp_path / "died")),
-                             workers=2, chunk_size=100, on_event=events.append)
+    outcome = run_experiment(
+        [sc],
+        out,
+        simulator=DyingSimulator(encounter_seed(sc.seed, 150), str(tmp_path / "died")),
+        workers=2,
+        chunk_size=100,
+        on_event=events.append,
+    )
     assert (tmp_path / "died").exists()
     assert events and "worker died" in events[0] and outcome.events == events
     pd.testing.assert_frame_equal(_read(out), run(sc, simulator=FakeSimulator()))
@@ -149,8 +166,20 @@ def test_unreachable_cluster_fails_fast_with_one_line(tmp_path):
         run_experiment([FakeScenario(n=5)], tmp_path / "a", simulator=FakeSimulator(), cluster="nonsense")
     with pytest.raises(ArenaError, match="(cannot reach the Dask scheduler|needs Dask)"):
         run_experiment([FakeScenario(n=5)], tmp_path / "b", simulator=FakeSimulator(), cluster="tcp://127.0.0.1:9")
-    result = runner.invoke(app, ["run", str(ROOT / "scenarios" / "duel.yaml"), "--n", "5", "--quiet",
-                                 "--cluster", "tcp://127.0.0.1:9", "--out", str(tmp_path / "c")])
+    result = runner.invoke(
+        app,
+        [
+            "run",
+            str(ROOT / "scenarios" / "duel.yaml"),
+            "--n",
+            "5",
+            "--quiet",
+            "--cluster",
+            "tcp://127.0.0.1:9",
+            "--out",
+            str(tmp_path / "c"),
+        ],
+    )
     assert result.exit_code == 2
     assert result.stderr.startswith("error: ") and len(result.stderr.strip().splitlines()) == 1
 
@@ -158,10 +187,12 @@ def test_unreachable_cluster_fails_fast_with_one_line(tmp_path):
 def test_dask_cluster_gives_the_same_results(tmp_path):
     distributed = pytest.importorskip("distributed")
     sc = FakeScenario(n=300, keys=("d20", "3d6"))
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
-                                  protocol="tcp://", dashboard_address=None) as cluster:
-        run_experiment([sc], tmp_path / "dask", simulator=FakeSimulator(), chunk_size=50,
-                       cluster=cluster.scheduler_address)
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=False, protocol="tcp://", dashboard_address=None
+    ) as cluster:
+        run_experiment(
+            [sc], tmp_path / "dask", simulator=FakeSimulator(), chunk_size=50, cluster=cluster.scheduler_address
+        )
     run_experiment([sc], tmp_path / "local", simulator=FakeSimulator(), chunk_size=50)
     pd.testing.assert_frame_equal(_read(tmp_path / "dask"), _read(tmp_path / "local"))
 
@@ -183,8 +214,19 @@ def test_real_engine_same_for_one_and_two_workers():
 
 def test_cli_run_real_engine(tmp_path):
     out = tmp_path / "duel"
-    args = ["run", str(ROOT / "scenarios" / "duel.yaml"), "--n", "30", "--seed", "2", "--grid", "d20,3d6+prad",
-            "--out", str(out), "--quiet"]
+    args = [
+        "run",
+        str(ROOT / "scenarios" / "duel.yaml"),
+        "--n",
+        "30",
+        "--seed",
+        "2",
+        "--grid",
+        "d20,3d6+prad",
+        "--out",
+        str(out),
+        "--quiet",
+    ]
     result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
     frame = _read(out)
@@ -193,8 +235,10 @@ def test_cli_run_real_engine(tmp_path):
     again = runner.invoke(app, args)
     assert again.exit_code == 2 and "already exists" in again.stderr
     assert runner.invoke(app, [*args, "--resume"]).exit_code == 0
-    bad = runner.invoke(app, ["run", str(ROOT / "scenarios" / "duel.yaml"), "--grid", "d20+wat", "--quiet",
-                              "--out", str(tmp_path / "x")])
+    bad = runner.invoke(
+        app,
+        ["run", str(ROOT / "scenarios" / "duel.yaml"), "--grid", "d20+wat", "--quiet", "--out", str(tmp_path / "x")],
+    )
     assert bad.exit_code == 2 and "unknown variant" in bad.stderr
     missing = runner.invoke(app, ["run", str(tmp_path / "nope.yaml"), "--quiet", "--out", str(tmp_path / "y")])
     assert missing.exit_code == 2 and "no such file" in missing.stderr

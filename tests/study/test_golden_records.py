@@ -18,7 +18,10 @@ def test_the_reference_run_records_are_unchanged():
     expected = (GOLDEN / regenerate.RECORDS).read_text(encoding="utf-8")
     now = regenerate.render_records()
     if now != expected:
-        diff = "".join(list(difflib.unified_diff(expected.splitlines(True), now.splitlines(True), "committed",
-                                                 "now", n=0))[:40])
-        raise AssertionError("the golden run's records changed; if that is intended, run "
-                             f"`python tests/golden/regenerate.py` and explain the diff:\n{diff}")
+        diff = "".join(
+            list(difflib.unified_diff(expected.splitlines(True), now.splitlines(True), "committed", "now", n=0))[:40]
+        )
+        raise AssertionError(
+            "the golden run's records changed; if that is intended, run "
+            f"`python tests/golden/regenerate.py` and explain the diff:\n{diff}"
+        )

@@ -42,8 +42,8 @@ def test_matchups_not_fights_are_the_unit():
     e = inf.cluster_mean(diffs)
     m, lo, hi = inf.fight_level_interval(diffs)
     assert e.units == 10 and e.unit == "matchup" and e.fights == 5000
-    assert abs(e.estimate - m) < 1e-12           # equal sizes: the same estimate
-    assert (e.high - e.low) > 2 * (hi - lo)      # between-matchup spread makes the honest interval far wider
+    assert abs(e.estimate - m) < 1e-12  # equal sizes: the same estimate
+    assert (e.high - e.low) > 2 * (hi - lo)  # between-matchup spread makes the honest interval far wider
 
 
 def test_cluster_interval_covers_at_its_level():

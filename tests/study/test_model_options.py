@@ -29,11 +29,14 @@ def test_a_scenario_model_block_reaches_the_encounter(tmp_path):
     assert scenario.prepare("d20").model == scenario.model
 
 
-@pytest.mark.parametrize(("block", "words"), [
-    ("model: {flanking: sideways}\n", ["s.yaml:5", "model.flanking", "same-target"]),
-    ("model: {undo: [nothing]}\n", ["s.yaml:5", "model", "unknown fix 'nothing'"]),
-    ("model: {speed: 3}\n", ["s.yaml:5", "model.speed"]),
-])
+@pytest.mark.parametrize(
+    ("block", "words"),
+    [
+        ("model: {flanking: sideways}\n", ["s.yaml:5", "model.flanking", "same-target"]),
+        ("model: {undo: [nothing]}\n", ["s.yaml:5", "model", "unknown fix 'nothing'"]),
+        ("model: {speed: 3}\n", ["s.yaml:5", "model.speed"]),
+    ],
+)
 def test_a_bad_model_block_names_the_file_line_and_field(tmp_path, block, words):
     path = tmp_path / "s.yaml"
     path.write_text(SCENARIO + block)
@@ -88,7 +91,7 @@ def test_every_change_reverts_exactly_one_thing():
     found = changes()
     default = ModelOptions()
     for change in found[:-1]:
-        if change.rule_options:                      # a rule option, not a model option
+        if change.rule_options:  # a rule option, not a model option
             assert change.reverted == default
             continue
         differing = {k for k in ModelOptions.model_fields if getattr(change.reverted, k) != getattr(default, k)}
@@ -103,10 +106,10 @@ def test_model_effects_pairs_the_arms_over_the_same_seeds(monkeypatch):
     from arena.study import model_effects
 
     monkeypatch.setattr(model_effects, "MATCHUPS", {"L3-dire-wolf:2": MATCHUPS["L3-dire-wolf:2"]})
-    monkeypatch.setattr(model_effects, "changes",
-                        lambda: [model_effects.Change("nothing", "the same model", ModelOptions())])
+    monkeypatch.setattr(
+        model_effects, "changes", lambda: [model_effects.Change("nothing", "the same model", ModelOptions())]
+    )
     effects = measure(n=30, workers=1)
-    assert len(effects) == 2 and all(e.win_effect == 0 and e.hp_effect == 0 and e.win_half_width == 0
-                                     for e in effects)
+    assert len(effects) == 2 and all(e.win_effect == 0 and e.hp_effect == 0 and e.win_half_width == 0 for e in effects)
     text = markdown(effects, "arena model-effects --n 30")
     assert "| nothing | +0.0 ±0.0 | +0.0 ±0.0 |" in text and "arena model-effects --n 30" in text

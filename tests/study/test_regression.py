@@ -44,7 +44,9 @@ def _suite(tmp_path, body: str) -> Path:
 
 
 def test_run_suite_with_fakes(tmp_path):
-    path = _suite(tmp_path, """\
+    path = _suite(
+        tmp_path,
+        """\
 defaults: {n: 300, seed: 5}
 checks:
   - name: band
@@ -57,7 +59,8 @@ checks:
     file: fake.yaml
     n: 100
     win_rate: {rules: 3d6, min: 0.9, max: 1.0}
-""")
+""",
+    )
     (tmp_path / "fake.yaml").write_text("placeholder: the loader below does not read it\n")
     calls = []
 
@@ -72,14 +75,17 @@ checks:
 
 def test_check_cli_pass_and_fail(tmp_path):
     duel = ROOT / "scenarios" / "duel.yaml"
-    good = _suite(tmp_path, f"""\
+    good = _suite(
+        tmp_path,
+        f"""\
 checks:
   - name: fighter beats orc
     file: {duel}
     n: 150
     seed: 1
     win_rate: {{rules: d20, min: 0.5, max: 1.0}}
-""")
+""",
+    )
     result = runner.invoke(app, ["check", str(good)])
     assert result.exit_code == 0, result.output
     assert "1 passed, 0 failed" in result.stdout
@@ -89,18 +95,29 @@ checks:
     assert result.exit_code == 1 and "0 passed, 1 failed" in result.stdout
 
 
-@pytest.mark.parametrize("body,message", [
-    ("checks:\n  - name: x\n    file: duel.yaml\n", r"suite.yaml:2: checks.0: give exactly one of"),
-    ("checks:\n  - name: x\n    file: duel.yaml\n    win_rate: {rules: d21}\n",
-     r"suite.yaml:4: checks.0.win_rate.rules: rule set 'd21': unknown die"),
-    ("checks:\n  - name: x\n    file: duel.yaml\n    win_rate: {rules: d20, min: 0.9, max: 0.1}\n",
-     r"suite.yaml:4: checks.0.win_rate: min \(0.9\) is above max"),
-    ("checks:\n  - name: x\n    file: nowhere.yaml\n    better: {rules: 3d6, than: d20}\n",
-     r"suite.yaml:3: checks.0.file: no such scenario file"),
-    ("checks: []\n", r"suite.yaml:1: checks"),
-    ("checks:\n  - name: x\n    file: duel.yaml\n    nn: 3\n    better: {rules: 3d6, than: d20}\n",
-     r"suite.yaml:4: checks.0.nn: unknown field"),
-])
+@pytest.mark.parametrize(
+    "body,message",
+    [
+        ("checks:\n  - name: x\n    file: duel.yaml\n", r"suite.yaml:2: checks.0: give exactly one of"),
+        (
+            "checks:\n  - name: x\n    file: duel.yaml\n    win_rate: {rules: d21}\n",
+            r"suite.yaml:4: checks.0.win_rate.rules: rule set 'd21': unknown die",
+        ),
+        (
+            "checks:\n  - name: x\n    file: duel.yaml\n    win_rate: {rules: d20, min: 0.9, max: 0.1}\n",
+            r"suite.yaml:4: checks.0.win_rate: min \(0.9\) is above max",
+        ),
+        (
+            "checks:\n  - name: x\n    file: nowhere.yaml\n    better: {rules: 3d6, than: d20}\n",
+            r"suite.yaml:3: checks.0.file: no such scenario file",
+        ),
+        ("checks: []\n", r"suite.yaml:1: checks"),
+        (
+            "checks:\n  - name: x\n    file: duel.yaml\n    nn: 3\n    better: {rules: 3d6, than: d20}\n",
+            r"suite.yaml:4: checks.0.nn: unknown field",
+        ),
+    ],
+)
 def test_malformed_suite_names_file_line_field(tmp_path, body, message):
     (tmp_path / "duel.yaml").write_text((ROOT / "scenarios" / "duel.yaml").read_text())
     path = _suite(tmp_path, body)

@@ -16,8 +16,11 @@ app = cli_app()
 
 def _results(tmp_path):
     out = tmp_path / "r"
-    run_experiment([FakeScenario(n=150, keys=("d20", "3d6", "d20+prad")), FakeScenario(name="other", n=50)], out,
-                   simulator=FakeSimulator())
+    run_experiment(
+        [FakeScenario(n=150, keys=("d20", "3d6", "d20+prad")), FakeScenario(name="other", n=50)],
+        out,
+        simulator=FakeSimulator(),
+    )
     return out
 
 
@@ -37,8 +40,15 @@ def test_markdown_report(tmp_path):
 
 
 def test_table_rows_format():
-    frame = pd.DataFrame({"scenario": "s", "rules": "d20", "winner": ["party"] * 3 + ["monsters"],
-                          "rounds": [1, 2, 3, 4], "party_hp_lost": [0.1, 0.2, 0.3, 0.4]})
+    frame = pd.DataFrame(
+        {
+            "scenario": "s",
+            "rules": "d20",
+            "winner": ["party"] * 3 + ["monsters"],
+            "rounds": [1, 2, 3, 4],
+            "party_hp_lost": [0.1, 0.2, 0.3, 0.4],
+        }
+    )
     row = table_rows(summarise(frame))[0]
     assert row["win"].startswith("75.0% (") and row["n"] == "4" and row["monster_hit_rate"] == "-"
 
@@ -49,7 +59,7 @@ def test_cli_report_html_and_errors(tmp_path):
     assert result.exit_code == 0, result.output
     text = (tmp_path / "html" / "report.html").read_text()
     assert '<img src="data:image/png;base64,' in text and "<table>" in text
-    assert [p.name for p in (tmp_path / "html").iterdir()] == ["report.html"]     # one self-contained file
+    assert [p.name for p in (tmp_path / "html").iterdir()] == ["report.html"]  # one self-contained file
     assert "What each rule set changes against d20" in text and "None" not in text
     bad = runner.invoke(app, ["report", str(out), "--format", "pdf"])
     assert bad.exit_code == 2 and "'pdf' is not one of 'md', 'html'" in bad.stderr

@@ -27,8 +27,11 @@ pytestmark = pytest.mark.skipif(BROWSER is None, reason="no chromium installed (
 def page(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("browser")
     keys = ("d20", "d20+prad", "d20+luck", "d20+open+called", "3d6", "3d6+prad", "3d6+var", "3d6+luck+open")
-    run_experiment([FakeScenario(name="a-long-scenario-name-to-test-the-layout", n=120, keys=keys)], tmp / "r",
-                   simulator=FakeSimulator())
+    run_experiment(
+        [FakeScenario(name="a-long-scenario-name-to-test-the-layout", n=120, keys=keys)],
+        tmp / "r",
+        simulator=FakeSimulator(),
+    )
     return build_report(tmp / "r", tmp / "page", "html")
 
 
@@ -45,4 +48,4 @@ def test_the_screenshot_shows_the_page(page, tmp_path):
     image = Image.open(png).convert("L")
     assert image.size == (1366, 1400)
     colours = image.getcolors(maxcolors=1 << 16)
-    assert colours is None or len(colours) > 50     # text, tables and plots, not a blank or error page
+    assert colours is None or len(colours) > 50  # text, tables and plots, not a blank or error page

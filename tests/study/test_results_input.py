@@ -54,13 +54,19 @@ def invoke_limited(*args: str, cpu: float = 20):
     """:func:`invoke` in a forked child limited to ``cpu`` seconds of CPU time (``cpu_limits.call``): a command
     that loops fails the test (``cpu: used more than ...``) instead of hanging the suite. A plain copy of the result
     (exit code, streams, the exception: one that is not a SystemExit comes back as a RuntimeError naming it)."""
+
     def plain() -> SimpleNamespace:
         result = invoke(*args)
         exception = result.exception
         if exception is not None and not isinstance(exception, SystemExit):
             exception = RuntimeError(f"{type(exception).__name__}: {exception}")
-        return SimpleNamespace(exit_code=result.exit_code, stdout=result.stdout, stderr=result.stderr,
-                               output=result.output, exception=exception)
+        return SimpleNamespace(
+            exit_code=result.exit_code,
+            stdout=result.stdout,
+            stderr=result.stderr,
+            output=result.output,
+            exception=exception,
+        )
 
     return cpu_limits.call(plain, cpu=cpu)
 
@@ -74,8 +80,9 @@ def results(tmp_path_factory) -> Path:
 
 def _copy_results(src: Path, dst: Path, table: pa.Table | None = None) -> Path:
     dst.mkdir(parents=True, exist_ok=True)
-    pq.write_table(table if table is not None else pq.read_table(src / "encounters.parquet"),
-                   dst / "encounters.parquet")
+    pq.write_table(
+        table if table is not None else pq.read_table(src / "encounters.parquet"), dst / "encounters.parquet"
+    )
     return dst
 
 
@@ -115,9 +122,14 @@ def test_win_rate_error_bars_are_never_negative_and_plot(tmp_path):
 def test_report_of_a_run_won_or_lost_every_time(tmp_path):
     out = tmp_path / "r"
     # n = 10 all won: Wilson's upper bound came back 0.9999999999999999; n = 3 all lost: the lower one 5.6e-17
-    run_experiment([FakeScenario(name="sure", n=10, keys=("d20",), edge=1.0),
-                    FakeScenario(name="hopeless", n=3, keys=("d20",), edge=0.0)], out,
-                   simulator=FakeSimulator(bonus=0.0))
+    run_experiment(
+        [
+            FakeScenario(name="sure", n=10, keys=("d20",), edge=1.0),
+            FakeScenario(name="hopeless", n=3, keys=("d20",), edge=0.0),
+        ],
+        out,
+        simulator=FakeSimulator(bonus=0.0),
+    )
     summary = summarise(read_encounters(out))
     assert summary["win_rate"].tolist() == [1.0, 0.0]
     assert summary["win_high"].iloc[0] == 1.0 and summary["win_low"].iloc[1] == 0.0
@@ -133,8 +145,11 @@ def test_report_out_that_is_a_file_or_under_proc(results, tmp_path):
     a_file.write_text("mine")
     one_error(invoke("report", results, "--out", a_file), str(a_file), "not a folder")
     assert a_file.read_text() == "mine"
-    one_error(invoke("report", results, "--out", "/proc/arena-no-such-folder/x"), "/proc/arena-no-such-folder/x",
-              "cannot create")
+    one_error(
+        invoke("report", results, "--out", "/proc/arena-no-such-folder/x"),
+        "/proc/arena-no-such-folder/x",
+        "cannot create",
+    )
 
 
 def _no_tmp(folder: Path) -> None:
@@ -154,7 +169,7 @@ def test_report_full_disk_while_plotting_leaves_the_old_report(results, tmp_path
 
     monkeypatch.setattr(matplotlib.figure.Figure, "savefig", full)
     one_error(invoke("report", results, "--out", out), str(out), "the disk is full")
-    assert {p.name: p.read_bytes() for p in out.iterdir()} == before   # the earlier report, whole
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before  # the earlier report, whole
     _no_tmp(out)
     fresh = tmp_path / "fresh"
     one_error(invoke("report", results, "--out", fresh, "--format", "html"), "disk is full")
@@ -203,10 +218,27 @@ def test_report_never_writes_through_a_planted_link(results, tmp_path):
 
 
 def _fake_table(grid: bool = False) -> pd.DataFrame:
-    row = {"party_level": 5, "monster": "troll", "cr": "5", "size": 1, "rules": "3d6", "metric": "hp-lost", "n": 8,
-           "difficulty": 0.4, "difficulty_d20": 0.5, "c_star": 4.5, "c_star_low": 4.0, "c_star_high": 5.0,
-           "c_star_d20": 5.0, "censored": "", "delta": -0.5, "delta_low": -1.0, "delta_high": 0.0,
-           "predicted_delta": 0.0, "ladder": "1..9"}
+    row = {
+        "party_level": 5,
+        "monster": "troll",
+        "cr": "5",
+        "size": 1,
+        "rules": "3d6",
+        "metric": "hp-lost",
+        "n": 8,
+        "difficulty": 0.4,
+        "difficulty_d20": 0.5,
+        "c_star": 4.5,
+        "c_star_low": 4.0,
+        "c_star_high": 5.0,
+        "c_star_d20": 5.0,
+        "censored": "",
+        "delta": -0.5,
+        "delta_low": -1.0,
+        "delta_high": 0.0,
+        "predicted_delta": 0.0,
+        "ladder": "1..9",
+    }
     return pd.DataFrame([row, {**row, "size": 4, "party_level": 3}] if grid else [row])
 
 
@@ -274,16 +306,28 @@ def test_claims_out_errors_and_full_disk(tmp_path, monkeypatch, results):
     monkeypatch.setattr(Staged, "text", full)
     out = tmp_path / "cl"
     one_error(invoke("claims", *only, "--out", out), str(out / "claims.md"), "the disk is full")
-    assert [p.name for p in out.iterdir()] == ["manifest.json"]     # neither the page nor its summary.csv:
-    assert json.loads((out / "manifest.json").read_text())["status"] == "running"   # an unfinished study (--resume)
+    assert [p.name for p in out.iterdir()] == ["manifest.json"]  # neither the page nor its summary.csv:
+    assert json.loads((out / "manifest.json").read_text())["status"] == "running"  # an unfinished study (--resume)
 
 
 # --------------------------------------------------------------------------------------------- 3. numbers
-@pytest.mark.parametrize("option,value", [
-    ("--tolerance", "nan"), ("--tolerance", "inf"), ("--tolerance", "-inf"), ("--tolerance", "-0.01"),
-    ("--tolerance", "1"), ("--tolerance", "1e300"), ("--alpha", "nan"), ("--alpha", "0"), ("--alpha", "1"),
-    ("--alpha", "-0.05"), ("--alpha", "inf"), ("--alpha", "1e400"),
-])
+@pytest.mark.parametrize(
+    "option,value",
+    [
+        ("--tolerance", "nan"),
+        ("--tolerance", "inf"),
+        ("--tolerance", "-inf"),
+        ("--tolerance", "-0.01"),
+        ("--tolerance", "1"),
+        ("--tolerance", "1e300"),
+        ("--alpha", "nan"),
+        ("--alpha", "0"),
+        ("--alpha", "1"),
+        ("--alpha", "-0.05"),
+        ("--alpha", "inf"),
+        ("--alpha", "1e400"),
+    ],
+)
 def test_compare_refuses_nan_infinite_and_out_of_range_levels(results, option, value):
     one_error(invoke("compare", results, results, option, value), option)
 
@@ -296,8 +340,15 @@ def test_compare_tolerance_zero_is_fine(results):
 def test_compare_library_checks_its_levels():
     from arena.study.analysis import compare_cells
 
-    frame = pd.DataFrame({"scenario": "s", "rules": "d20", "winner": ["party", "monsters"], "rounds": [1, 2],
-                          "party_hp_lost": [0.1, 0.2]})
+    frame = pd.DataFrame(
+        {
+            "scenario": "s",
+            "rules": "d20",
+            "winner": ["party", "monsters"],
+            "rounds": [1, 2],
+            "party_hp_lost": [0.1, 0.2],
+        }
+    )
     with pytest.raises(ArenaError, match="--tolerance"):
         compare_cells(frame, frame, tolerance=float("nan"))
     with pytest.raises(ArenaError, match="--alpha"):
@@ -305,25 +356,44 @@ def test_compare_library_checks_its_levels():
 
 
 # --------------------------------------------------------------------------------------------- 4. calibrate
-@pytest.mark.parametrize("args,names", [
-    (["--n", "0"], ["--n"]), (["--n", "1"], ["--n"]), (["--n", "-5"], ["--n"]), (["--n", "100000000000"], ["--n"]),
-    (["--sizes", "100000"], ["--sizes", str(MAX_GROUP_COUNT)]), (["--sizes", "101"], ["--sizes"]),
-    (["--sizes", "1,,x"], ["--sizes"]), (["--sizes", "-1"], ["--sizes"]), (["--sizes", "0"], ["--sizes"]),
-    (["--sizes", "1,2,1"], ["--sizes", "twice"]), (["--sizes", ""], ["--sizes"]), (["--sizes", "２"], ["--sizes"]),
-    (["--sizes", "1.5"], ["--sizes"]), (["--sizes", "9" * 40], ["--sizes"]),
-    (["--party-level", "0"], ["--party-level"]), (["--party-level", "21"], ["--party-level"]),
-    (["--rules", "garbage"], ["--rules", "garbage"]), (["--rules", ""], ["--rules"]), (["--rules", ","], ["--rules"]),
-    (["--metric", "garbage"], ["--metric"]), (["--metric", ""], ["--metric"]),
-    (["--seed", "-1"], ["--seed"]), (["--seed", str(2**64)], ["--seed"]),
-    (["--workers", "0"], ["--workers"]), (["--workers", "100000"], ["--workers", str(MAX_WORKERS)]),
-])
+@pytest.mark.parametrize(
+    "args,names",
+    [
+        (["--n", "0"], ["--n"]),
+        (["--n", "1"], ["--n"]),
+        (["--n", "-5"], ["--n"]),
+        (["--n", "100000000000"], ["--n"]),
+        (["--sizes", "100000"], ["--sizes", str(MAX_GROUP_COUNT)]),
+        (["--sizes", "101"], ["--sizes"]),
+        (["--sizes", "1,,x"], ["--sizes"]),
+        (["--sizes", "-1"], ["--sizes"]),
+        (["--sizes", "0"], ["--sizes"]),
+        (["--sizes", "1,2,1"], ["--sizes", "twice"]),
+        (["--sizes", ""], ["--sizes"]),
+        (["--sizes", "２"], ["--sizes"]),
+        (["--sizes", "1.5"], ["--sizes"]),
+        (["--sizes", "9" * 40], ["--sizes"]),
+        (["--party-level", "0"], ["--party-level"]),
+        (["--party-level", "21"], ["--party-level"]),
+        (["--rules", "garbage"], ["--rules", "garbage"]),
+        (["--rules", ""], ["--rules"]),
+        (["--rules", ","], ["--rules"]),
+        (["--metric", "garbage"], ["--metric"]),
+        (["--metric", ""], ["--metric"]),
+        (["--seed", "-1"], ["--seed"]),
+        (["--seed", str(2**64)], ["--seed"]),
+        (["--workers", "0"], ["--workers"]),
+        (["--workers", "100000"], ["--workers", str(MAX_WORKERS)]),
+    ],
+)
 def test_calibrate_refuses_bad_options_before_fighting(fake_calibration, args, names):
     one_error(invoke("calibrate", "troll", *args), *names)
     assert fake_calibration == []
 
 
-@pytest.mark.parametrize("args", [["--n", "0"], ["--n", "1"], ["--rules", "d20,3d6"], ["--workers", "0"],
-                                  ["--seed", "-1"], ["troll"]])
+@pytest.mark.parametrize(
+    "args", [["--n", "0"], ["--n", "1"], ["--rules", "d20,3d6"], ["--workers", "0"], ["--seed", "-1"], ["troll"]]
+)
 def test_calibrate_grid_refuses_bad_options(fake_calibration, args):
     one_error(invoke("calibrate", "--grid", *args))
     assert fake_calibration == []
@@ -361,16 +431,38 @@ def test_claims_refuses_bad_options(monkeypatch):
         raise AssertionError("claims fought encounters instead of refusing the options")
 
     monkeypatch.setattr(claims, "run_batch", fought)
-    for args in (["--only", ","], ["--only", ""], ["--n", "0"], ["--n", "2"], ["--seed", "-1"],
-                 ["--seed", str(2**64)], ["--workers", "0"], ["--workers", str(MAX_WORKERS + 1)]):
+    for args in (
+        ["--only", ","],
+        ["--only", ""],
+        ["--n", "0"],
+        ["--n", "2"],
+        ["--seed", "-1"],
+        ["--seed", str(2**64)],
+        ["--workers", "0"],
+        ["--workers", str(MAX_WORKERS + 1)],
+    ):
         one_error(invoke("claims", *args), args[0])
     line = one_error(invoke("claims", "--only", "x\x1b[2J"), "unknown claim")
     assert "\\x1b" in line
 
 
 # --------------------------------------------------------------------------------------------- 5. names
-EVIL = ["<img src=x onerror=alert(1)>", "\x1b[31mred\x1b[0m", "[/bad] [bold]x", "$\\frac{1}{$", "../../etc/passwd",
-        "", "a b", "a-b", "Ünï🙂", "x" * 5000, "|pipe|`tick`*star*", "\u202eevil", ".hidden", "CON"]
+EVIL = [
+    "<img src=x onerror=alert(1)>",
+    "\x1b[31mred\x1b[0m",
+    "[/bad] [bold]x",
+    "$\\frac{1}{$",
+    "../../etc/passwd",
+    "",
+    "a b",
+    "a-b",
+    "Ünï🙂",
+    "x" * 5000,
+    "|pipe|`tick`*star*",
+    "\u202eevil",
+    ".hidden",
+    "CON",
+]
 
 
 @pytest.fixture(scope="module")
@@ -394,10 +486,10 @@ def test_report_escapes_names_and_slugs_files(evil_results):
         folder = evil_results / "report"
         text = (folder / f"report.{fmt}").read_text(encoding="utf-8")
         assert "<img src=x" not in text and "<b>r</b>" not in text and not CONTROL.search(text)
-        assert "onerror" in text and "\\x1b" in text     # shown, escaped
+        assert "onerror" in text and "\\x1b" in text  # shown, escaped
     names = [p.name for p in folder.iterdir()]
     assert all(PAGE_FILES.fullmatch(n) for n in names), names
-    assert len([n for n in names if n.endswith("-win-rate.png")]) == len(EVIL)   # "a b" and "a-b" apart
+    assert len([n for n in names if n.endswith("-win-rate.png")]) == len(EVIL)  # "a b" and "a-b" apart
     assert not any(".." in n or "/" in n for n in names)
 
 
@@ -490,9 +582,18 @@ def _hostile(kind: str, results: Path, folder: Path) -> tuple[Path, str]:
         target.symlink_to(target)
         return folder, "encounters.parquet"
     if kind == "too-many-cells":
-        pq.write_table(pa.table({"scenario": ["s"] * 12_000, "rules": [f"r{i}" for i in range(12_000)],
-                                 "winner": ["party"] * 12_000, "rounds": [1] * 12_000,
-                                 "party_hp_lost": [0.1] * 12_000}), target)
+        pq.write_table(
+            pa.table(
+                {
+                    "scenario": ["s"] * 12_000,
+                    "rules": [f"r{i}" for i in range(12_000)],
+                    "winner": ["party"] * 12_000,
+                    "rounds": [1] * 12_000,
+                    "party_hp_lost": [0.1] * 12_000,
+                }
+            ),
+            target,
+        )
         return folder, "cells"
     if kind == "unfinished":
         pq.write_table(t, target)
@@ -501,9 +602,26 @@ def _hostile(kind: str, results: Path, folder: Path) -> tuple[Path, str]:
     raise ValueError(kind)
 
 
-KINDS = ["empty-folder", "not-results", "random-bytes", "empty-file", "truncated", "bit-flips", "missing-columns",
-         "missing-winner", "winner-numbers", "rounds-text", "null-scenario", "nan-hp", "no-rows",
-         "folder-named-parquet", "dev-zero", "link-loop", "too-many-cells", "unfinished"]
+KINDS = [
+    "empty-folder",
+    "not-results",
+    "random-bytes",
+    "empty-file",
+    "truncated",
+    "bit-flips",
+    "missing-columns",
+    "missing-winner",
+    "winner-numbers",
+    "rounds-text",
+    "null-scenario",
+    "nan-hp",
+    "no-rows",
+    "folder-named-parquet",
+    "dev-zero",
+    "link-loop",
+    "too-many-cells",
+    "unfinished",
+]
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -524,8 +642,9 @@ def test_a_named_pipe_is_refused_not_waited_on(command, results, tmp_path):
     path, word = _hostile("fifo", results, tmp_path / "bad")
     args = ["report", str(path)] if command == "report" else ["compare", str(path), str(results)]
     try:
-        proc = cpu_limits.run([sys.executable, "-m", "arena", *args], cpu=20, capture_output=True, text=True,
-                              cwd=tmp_path)
+        proc = cpu_limits.run(
+            [sys.executable, "-m", "arena", *args], cpu=20, capture_output=True, text=True, cwd=tmp_path
+        )
     except cpu_limits.Hang as err:
         pytest.fail(f"arena {command} waited on a named pipe: {err}")
     assert proc.returncode == 2 and proc.stdout == "", (proc.returncode, proc.stdout, proc.stderr)
@@ -538,7 +657,7 @@ def test_compare_with_repeated_indices_is_not_paired(results, tmp_path):
     result = invoke("compare", folder, results, "--json")
     assert result.exit_code == 0, (result.output, result.exception)
     cells = json.loads(result.stdout)["cells"]
-    assert all(not c["paired"] for c in cells) and all(c["n"] == t.num_rows for c in cells)   # not n**2 rows
+    assert all(not c["paired"] for c in cells) and all(c["n"] == t.num_rows for c in cells)  # not n**2 rows
 
 
 def test_report_ignores_a_broken_manifest(results, tmp_path):
@@ -573,46 +692,54 @@ def _suite(tmp_path: Path, body: str) -> Path:
 CHECK = "checks:\n  - {name: x, file: duel.yaml, %s}\n"
 
 
-@pytest.mark.parametrize("fields,names", [
-    ("n: -5, win_rate: {rules: d20}", ["suite.yaml:2", "checks.0.n"]),
-    ("n: 0, win_rate: {rules: d20}", ["checks.0.n"]),
-    ("n: 100000000000, win_rate: {rules: d20}", ["checks.0.n"]),
-    ("n: true, win_rate: {rules: d20}", ["checks.0.n"]),
-    ("n: '5', win_rate: {rules: d20}", ["checks.0.n"]),
-    ("n: 2.5, win_rate: {rules: d20}", ["checks.0.n"]),
-    ("seed: -1, win_rate: {rules: d20}", ["checks.0.seed"]),
-    ("seed: 99999999999999999999999, win_rate: {rules: d20}", ["checks.0.seed"]),
-    ("win_rate: {rules: d20, min: -0.1}", ["checks.0.win_rate.min"]),
-    ("win_rate: {rules: d20, max: 1.5}", ["checks.0.win_rate.max"]),
-    ("win_rate: {rules: d20, min: .nan}", ["checks.0.win_rate.min", "finite"]),
-    ("win_rate: {rules: d20, max: .inf}", ["checks.0.win_rate.max"]),
-    ("win_rate: {rules: d20, min: true}", ["checks.0.win_rate.min"]),
-    ("equivalent: {rules: [d20, 3d6], margin: .nan}", ["checks.0.equivalent.margin"]),
-    ("equivalent: {rules: [d20, 3d6], margin: 0}", ["checks.0.equivalent.margin"]),
-    ("equivalent: {rules: [d20, 3d6], margin: 0.1, alpha: .nan}", ["checks.0.equivalent.alpha"]),
-    ("equivalent: {rules: [d20, ' d20'], margin: 0.1}", ["checks.0.equivalent.rules", "two different"]),
-    ("better: {rules: 3d6, than: d20, alpha: 2}", ["checks.0.better.alpha"]),
-    ("better: {rules: 3d6, than: garbage}", ["checks.0.better.than", "garbage"]),
-    ("better: {rules: 3d6, than: d20, foo: 1}", ["checks.0.better.foo"]),
-    ("win_rate: {rules: d21}", ["checks.0.win_rate.rules"]),
-    ("scenario: nope, win_rate: {rules: d20}", ["checks.0.scenario", "nope"]),
-])
+@pytest.mark.parametrize(
+    "fields,names",
+    [
+        ("n: -5, win_rate: {rules: d20}", ["suite.yaml:2", "checks.0.n"]),
+        ("n: 0, win_rate: {rules: d20}", ["checks.0.n"]),
+        ("n: 100000000000, win_rate: {rules: d20}", ["checks.0.n"]),
+        ("n: true, win_rate: {rules: d20}", ["checks.0.n"]),
+        ("n: '5', win_rate: {rules: d20}", ["checks.0.n"]),
+        ("n: 2.5, win_rate: {rules: d20}", ["checks.0.n"]),
+        ("seed: -1, win_rate: {rules: d20}", ["checks.0.seed"]),
+        ("seed: 99999999999999999999999, win_rate: {rules: d20}", ["checks.0.seed"]),
+        ("win_rate: {rules: d20, min: -0.1}", ["checks.0.win_rate.min"]),
+        ("win_rate: {rules: d20, max: 1.5}", ["checks.0.win_rate.max"]),
+        ("win_rate: {rules: d20, min: .nan}", ["checks.0.win_rate.min", "finite"]),
+        ("win_rate: {rules: d20, max: .inf}", ["checks.0.win_rate.max"]),
+        ("win_rate: {rules: d20, min: true}", ["checks.0.win_rate.min"]),
+        ("equivalent: {rules: [d20, 3d6], margin: .nan}", ["checks.0.equivalent.margin"]),
+        ("equivalent: {rules: [d20, 3d6], margin: 0}", ["checks.0.equivalent.margin"]),
+        ("equivalent: {rules: [d20, 3d6], margin: 0.1, alpha: .nan}", ["checks.0.equivalent.alpha"]),
+        ("equivalent: {rules: [d20, ' d20'], margin: 0.1}", ["checks.0.equivalent.rules", "two different"]),
+        ("better: {rules: 3d6, than: d20, alpha: 2}", ["checks.0.better.alpha"]),
+        ("better: {rules: 3d6, than: garbage}", ["checks.0.better.than", "garbage"]),
+        ("better: {rules: 3d6, than: d20, foo: 1}", ["checks.0.better.foo"]),
+        ("win_rate: {rules: d21}", ["checks.0.win_rate.rules"]),
+        ("scenario: nope, win_rate: {rules: d20}", ["checks.0.scenario", "nope"]),
+    ],
+)
 def test_suite_fields_are_checked_with_file_line_field(tmp_path, fields, names):
     path = _suite(tmp_path, CHECK % fields)
     one_error(invoke("check", path, "--workers", "1"), "suite.yaml:", *names)
 
 
-@pytest.mark.parametrize("body,names", [
-    ("checks:\n  - {name: '  ', file: duel.yaml, win_rate: {rules: d20}}\n", ["checks.0.name"]),
-    ("checks:\n  - {name: x, file: '  ', win_rate: {rules: d20}}\n", ["checks.0.file"]),
-    ("checks:\n  - {name: x, file: nowhere.yaml, win_rate: {rules: d20}}\n", ["checks.0.file", "nowhere.yaml"]),
-    ("checks:\n  - {name: x, file: ., win_rate: {rules: d20}}\n", ["suite.yaml:2", "checks.0.file", "folder"]),
-    ("checks:\n  - {name: x, file: suite.yaml, win_rate: {rules: d20}}\n", ["suite.yaml:2: checks.0.file"]),
-    ("defaults: {n: 0}\nchecks:\n  - {name: x, file: duel.yaml, win_rate: {rules: d20}}\n", ["defaults.n"]),
-    ("defaults: {n: 10000000}\nchecks:\n" + "".join(
-        f"  - {{name: c{i}, file: duel.yaml, seed: {i}, win_rate: {{rules: d20}}}}\n" for i in range(11)),
-     ["checks.10", "100,000,000"]),
-])
+@pytest.mark.parametrize(
+    "body,names",
+    [
+        ("checks:\n  - {name: '  ', file: duel.yaml, win_rate: {rules: d20}}\n", ["checks.0.name"]),
+        ("checks:\n  - {name: x, file: '  ', win_rate: {rules: d20}}\n", ["checks.0.file"]),
+        ("checks:\n  - {name: x, file: nowhere.yaml, win_rate: {rules: d20}}\n", ["checks.0.file", "nowhere.yaml"]),
+        ("checks:\n  - {name: x, file: ., win_rate: {rules: d20}}\n", ["suite.yaml:2", "checks.0.file", "folder"]),
+        ("checks:\n  - {name: x, file: suite.yaml, win_rate: {rules: d20}}\n", ["suite.yaml:2: checks.0.file"]),
+        ("defaults: {n: 0}\nchecks:\n  - {name: x, file: duel.yaml, win_rate: {rules: d20}}\n", ["defaults.n"]),
+        (
+            "defaults: {n: 10000000}\nchecks:\n"
+            + "".join(f"  - {{name: c{i}, file: duel.yaml, seed: {i}, win_rate: {{rules: d20}}}}\n" for i in range(11)),
+            ["checks.10", "100,000,000"],
+        ),
+    ],
+)
 def test_suite_level_problems(tmp_path, body, names):
     one_error(invoke("check", _suite(tmp_path, body), "--workers", "1"), *names)
 
@@ -626,14 +753,26 @@ def test_check_workers_range(tmp_path, workers):
 def test_suite_rule_keys_are_canonical(tmp_path):
     path = _suite(tmp_path, CHECK % "n: 30, better: {rules: ' 3d6', than: d20}")
     result = invoke("check", path, "--workers", "1")
-    assert result.exit_code in (0, 1), (result.output, result.exception)   # ran: ' 3d6' is the rule set 3d6
+    assert result.exit_code in (0, 1), (result.output, result.exception)  # ran: ' 3d6' is the rule set 3d6
     assert "passed" in result.stdout
 
 
 # --------------------------------------------------------------------------------------------- 7. el and party
-@pytest.mark.parametrize("group", ["troll:1000000000", "troll:0", f"troll:{MAX_GROUP_COUNT + 1}", "troll:-1",
-                                   "troll:²", "troll:１２", "troll:1_0", "troll:" + "9" * 5000, "troll:",
-                                   "t" * 100_000])
+@pytest.mark.parametrize(
+    "group",
+    [
+        "troll:1000000000",
+        "troll:0",
+        f"troll:{MAX_GROUP_COUNT + 1}",
+        "troll:-1",
+        "troll:²",
+        "troll:１２",
+        "troll:1_0",
+        "troll:" + "9" * 5000,
+        "troll:",
+        "t" * 100_000,
+    ],
+)
 def test_el_counts(group):
     one_error(invoke_limited("el", group))
 
@@ -661,9 +800,12 @@ def test_party_levels_1_and_20():
 def test_console_entry_point_gives_one_line(monkeypatch, capsys, results):
     from arena.cli import main
 
-    for args in (["compare", str(results), str(results), "--tolerance", "nan"],
-                 ["calibrate", "troll", "--n", "0"], ["el", "troll:1000000000"],
-                 ["report", str(results), "--out", "/proc/arena-no-such/x"]):
+    for args in (
+        ["compare", str(results), str(results), "--tolerance", "nan"],
+        ["calibrate", "troll", "--n", "0"],
+        ["el", "troll:1000000000"],
+        ["report", str(results), "--out", "/proc/arena-no-such/x"],
+    ):
         monkeypatch.setattr("sys.argv", ["arena", *args])
         with pytest.raises(SystemExit) as info:
             main()

@@ -56,13 +56,13 @@ def test_progress_counts_only_resumed_encounters_as_resumed(monkeypatch):
 
     monkeypatch.setattr(rich.progress, "Progress", Bar)
     with experiment.rich_progress(True) as tick:
-        tick(150, 600)                           # a caller that never says what it resumed (calibrate, claims)
+        tick(150, 600)  # a caller that never says what it resumed (calibrate, claims)
         tick(300, 600)
     assert not any("resumed" in str(e.get("description", "")) for e in events)
     assert {"total": 600} in events and events[-1] == {"completed": 300}
     events.clear()
     with experiment.rich_progress(True) as tick:
-        tick.resumed(200)                       # run_experiment on --resume
+        tick.resumed(200)  # run_experiment on --resume
         tick(200, 600)
         tick(400, 600)
     assert any(e.get("description", "").endswith("(200 resumed)") for e in events)
@@ -74,8 +74,13 @@ def test_git_commit_from_the_checkout_a_run_starts_in(tmp_path, monkeypatch):
     clone = tmp_path / "clone"
     clone.mkdir()
     (clone / "pyproject.toml").write_text('[project]\nname = "d20-arena"\n')
-    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
-           "GIT_COMMITTER_EMAIL": "t@t"}
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "t",
+        "GIT_AUTHOR_EMAIL": "t@t",
+        "GIT_COMMITTER_NAME": "t",
+        "GIT_COMMITTER_EMAIL": "t@t",
+    }
     for args in (["init", "-q"], ["add", "pyproject.toml"], ["commit", "-q", "-m", "x"]):
         subprocess.run(["git", *args], cwd=clone, check=True, env=env, capture_output=True)
     head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=clone, capture_output=True, text=True).stdout.strip()

@@ -51,18 +51,34 @@ def same_rows(a: Path, b: Path) -> None:
 
 
 # --------------------------------------------------------------------------------------------- names and paths
-@pytest.mark.parametrize("name", ["/tmp/v", "../..", "..", ".", "a/../../b", "x\x1b[31mred", "tab\there", "",
-                                  "\u202eevil", "ünïcødé", "x" * 100_000, "CON", "-rf"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "/tmp/v",
+        "../..",
+        "..",
+        ".",
+        "a/../../b",
+        "x\x1b[31mred",
+        "tab\there",
+        "",
+        "\u202eevil",
+        "ünïcødé",
+        "x" * 100_000,
+        "CON",
+        "-rf",
+    ],
+)
 def test_a_name_becomes_a_safe_slug(name):
     s = slug(name)
     assert s and len(s) <= 80 and "/" not in s and not s.startswith(".") and s not in ("..", ".")
     assert all(c.isascii() and (c.isalnum() or c in "._-") for c in s)
-    assert slug(name) == s                                      # the same name, the same folder
+    assert slug(name) == s  # the same name, the same folder
 
 
 def test_different_names_do_not_share_a_folder():
     assert slug("/tmp/v") != slug("tmp-v") and slug("a b") != slug("a-b")
-    assert slug("reference") == "reference"                     # a plain name stays as written
+    assert slug("reference") == "reference"  # a plain name stays as written
 
 
 def test_printable_escapes_control_characters_and_cuts_long_names():
@@ -124,8 +140,8 @@ def test_a_locked_folder_is_refused_to_a_second_run(tmp_path):
         for kwargs in ({"resume": True}, {"force": True}):
             with pytest.raises(FolderInUse, match="in use by another arena run"):
                 run_experiment([SC], out, simulator=FakeSimulator(), chunk_size=150, **kwargs)
-        assert chunk_files(out)                                  # nothing was deleted under the first run
-    assert resume(out).fought == 1200 - 3 * 150                  # the lock ends with its holder
+        assert chunk_files(out)  # nothing was deleted under the first run
+    assert resume(out).fought == 1200 - 3 * 150  # the lock ends with its holder
 
 
 def test_the_lock_is_released_by_a_killed_holder(tmp_path):
@@ -133,7 +149,7 @@ def test_the_lock_is_released_by_a_killed_holder(tmp_path):
     out = tmp_path / "r"
     out.mkdir()
     pid = os.fork()
-    if pid == 0:                                                 # the child takes the lock and is killed holding it
+    if pid == 0:  # the child takes the lock and is killed holding it
         with locked(out):
             os.kill(os.getpid(), 9)
     os.waitpid(pid, 0)
@@ -156,7 +172,7 @@ def test_resume_refights_a_chunk_it_cannot_verify(tmp_path, damage):
     elif damage == "copy-of-another":
         shutil.copyfile(first, second)
     else:
-        (out / "chunks" / "ledger.jsonl").write_text("")         # a chunk the ledger does not list
+        (out / "chunks" / "ledger.jsonl").write_text("")  # a chunk the ledger does not list
     events = []
     outcome = resume(out, on_event=events.append)
     assert any(second.name in e and "fighting it again" in e for e in events)
@@ -179,7 +195,7 @@ def test_a_torn_ledger_line_only_costs_its_chunk(tmp_path):
     full = full_run(tmp_path)
     out = partial_run(tmp_path)
     ledger = out / "chunks" / "ledger.jsonl"
-    ledger.write_text(ledger.read_text()[:-20])                  # the last line cut off half-way
+    ledger.write_text(ledger.read_text()[:-20])  # the last line cut off half-way
     events = []
     resume(out, on_event=events.append)
     assert sum("fighting it again" in e for e in events) == 1
@@ -205,7 +221,7 @@ def test_a_complete_run_with_a_damaged_parquet_is_fought_again(tmp_path):
     outcome = resume(out, on_event=events.append)
     assert outcome.fought == 1200 and any("damaged" in e for e in events)
     same_rows(out, full)
-    assert resume(out).fought == 0                               # intact now: nothing to do
+    assert resume(out).fought == 0  # intact now: nothing to do
 
 
 def test_an_unreadable_manifest_is_an_error_not_a_traceback(tmp_path):
@@ -258,7 +274,7 @@ def test_workers_and_sizes_are_bounded():
         experiment.make_plan([SC], n=10**12)
     with pytest.raises(ArenaError, match="seed must be 0"):
         experiment.make_plan([SC], seed=-1)
-    with pytest.raises(ArenaError, match="more than the limit"):      # 6 scenarios x 2 rule sets x 10 million
+    with pytest.raises(ArenaError, match="more than the limit"):  # 6 scenarios x 2 rule sets x 10 million
         experiment.make_plan([FakeScenario(name=f"s{i}") for i in range(6)], n=10_000_000)
 
 

@@ -54,8 +54,7 @@ def one(tmp_path: Path, text: str) -> Scenario:
 # --------------------------------------------------------------------------------------------- shipped files
 def test_the_shipped_files_are_there():
     names = {p.name for p in SHIPPED}
-    assert {"trolls.yaml", "goblin-gang.yaml", "ogre.yaml", "mixed-band.yaml", "reference.yaml",
-            "duel.yaml"} <= names
+    assert {"trolls.yaml", "goblin-gang.yaml", "ogre.yaml", "mixed-band.yaml", "reference.yaml", "duel.yaml"} <= names
 
 
 @pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.name)
@@ -107,20 +106,26 @@ def test_default_grid_is_the_48_rule_sets():
 
 
 def test_rules_as_a_list_of_keys(tmp_path):
-    s = one(tmp_path, """
+    s = one(
+        tmp_path,
+        """
         name: x
         party: {level: 1}
         monsters: [goblin]
         rules: [3d6+prad+luck+open, d20, fixed10]
-    """)
+    """,
+    )
     assert [r.key for r in s.rule_sets()] == ["3d6+prad+luck+open", "d20", "fixed10"]
-    single = Scenario.model_validate({"name": "x", "party": {"level": 1}, "monsters": ["goblin"],
-                                      "rules": "d20+called"})
+    single = Scenario.model_validate(
+        {"name": "x", "party": {"level": 1}, "monsters": ["goblin"], "rules": "d20+called"}
+    )
     assert [r.key for r in single.rule_sets()] == ["d20+called"]
 
 
 def test_rules_as_a_product_of_variant_values(tmp_path):
-    s = one(tmp_path, """
+    s = one(
+        tmp_path,
+        """
         name: x
         party: {level: 1}
         monsters: [goblin]
@@ -128,57 +133,91 @@ def test_rules_as_a_product_of_variant_values(tmp_path):
           die: [d20, 3d6]
           modifiers: [static, press-luck]
           open_ended: true
-    """)
+    """,
+    )
     assert [r.key for r in s.rule_sets()] == ["d20+open", "d20+luck+open", "3d6+open", "3d6+luck+open"]
-    full = Scenario.model_validate({"name": "x", "party": {"level": 1}, "monsters": ["goblin"], "rules": {
-        "die": ["d20", "3d6"], "players_roll_all": [False, True], "modifiers": ["static", "variable", "press-luck"],
-        "open_ended": [False, True], "called_shots": [False, True]}})
+    full = Scenario.model_validate(
+        {
+            "name": "x",
+            "party": {"level": 1},
+            "monsters": ["goblin"],
+            "rules": {
+                "die": ["d20", "3d6"],
+                "players_roll_all": [False, True],
+                "modifiers": ["static", "variable", "press-luck"],
+                "open_ended": [False, True],
+                "called_shots": [False, True],
+            },
+        }
+    )
     assert [r.key for r in full.rule_sets()] == [r.key for r in default_grid()]
 
 
 def test_rule_options_apply_to_every_rule_set():
-    s = Scenario.model_validate({"name": "x", "party": {"level": 1}, "monsters": ["goblin"],
-                                 "rules": ["d20", "3d6+open"], "rule_options": {"open_automatic": True}})
+    s = Scenario.model_validate(
+        {
+            "name": "x",
+            "party": {"level": 1},
+            "monsters": ["goblin"],
+            "rules": ["d20", "3d6+open"],
+            "rule_options": {"open_automatic": True},
+        }
+    )
     assert all(r.options == RuleOptions(open_automatic=True) for r in s.rule_sets())
-    assert all(r.options.open_automatic for r in Scenario.model_validate(
-        {"name": "x", "party": {"level": 1}, "monsters": ["goblin"], "rule_options": {"open_automatic": True}}
-    ).rule_sets())
+    assert all(
+        r.options.open_automatic
+        for r in Scenario.model_validate(
+            {"name": "x", "party": {"level": 1}, "monsters": ["goblin"], "rule_options": {"open_automatic": True}}
+        ).rule_sets()
+    )
 
 
 def test_bad_rule_key_names_file_line_and_field(tmp_path):
-    found = problems(tmp_path, """
+    found = problems(
+        tmp_path,
+        """
         name: x
         party: {level: 1}
         monsters: [goblin]
         rules:
           - d20
           - 3d6+bogus
-    """)
+    """,
+    )
     assert len(found) == 1
     assert found[0].startswith("s.yaml:6: rules.1: rule set '3d6+bogus': unknown variant 'bogus'")
 
 
 def test_impossible_product_and_duplicates_are_refused(tmp_path):
-    found = problems(tmp_path, """
+    found = problems(
+        tmp_path,
+        """
         name: x
         party: {level: 1}
         monsters: [goblin]
         rules: {die: [d20, fixed10], open_ended: [false, true]}
-    """)
+    """,
+    )
     assert found[0].startswith("s.yaml:4: rules: ") and "fixed10" in found[0]
-    found = problems(tmp_path, """
+    found = problems(
+        tmp_path,
+        """
         name: x
         party: {level: 1}
         monsters: [goblin]
         rules: [d20, d20]
-    """)
+    """,
+    )
     assert "listed twice" in found[0]
-    found = problems(tmp_path, """
+    found = problems(
+        tmp_path,
+        """
         name: x
         party: {level: 1}
         monsters: [goblin]
         rules: {die: [d12]}
-    """)
+    """,
+    )
     assert found[0].startswith("s.yaml:4: rules.die.0: ") and "'d12'" in found[0]
 
 
@@ -190,20 +229,25 @@ def test_malformed_yaml(tmp_path):
 
 
 def test_unknown_monster_suggests_the_nearest_names(tmp_path):
-    found = problems(tmp_path, """
+    found = problems(
+        tmp_path,
+        """
         name: x
         party: {level: 9}
         monsters:
           - trol:4
           - {name: ogr, count: 2}
-    """)
+    """,
+    )
     assert len(found) == 2
     assert found[0].startswith("s.yaml:4: monsters.0.name: unknown creature 'trol'; did you mean troll")
     assert found[1].startswith("s.yaml:5: monsters.1.name: unknown creature 'ogr'; did you mean ogre")
 
 
 def test_unknown_policy_suggests_the_nearest(tmp_path):
-    found = problems(tmp_path, """
+    found = problems(
+        tmp_path,
+        """
         name: x
         party: {level: 1}
         monsters: [goblin:4]
@@ -211,40 +255,53 @@ def test_unknown_policy_suggests_the_nearest(tmp_path):
           party:
             policy: focus-weakst
           monsters: {press_luck: sometimes}
-    """)
-    assert found[0].startswith("s.yaml:6: tactics.party.policy: unknown policy 'focus-weakst'; "
-                               "did you mean focus-weakest")
+    """,
+    )
+    assert found[0].startswith(
+        "s.yaml:6: tactics.party.policy: unknown policy 'focus-weakst'; did you mean focus-weakest"
+    )
     assert found[1].startswith("s.yaml:7: tactics.monsters.press_luck: unknown press_luck setting 'sometimes'")
 
 
-@pytest.mark.parametrize("group, line, field", [
-    ("troll:-1", 3, "monsters.0"),
-    ("troll:0", 3, "monsters.0"),
-    ("troll:many", 3, "monsters.0"),
-    ("{name: troll, count: -2}", 3, "monsters.0.count"),
-])
+@pytest.mark.parametrize(
+    "group, line, field",
+    [
+        ("troll:-1", 3, "monsters.0"),
+        ("troll:0", 3, "monsters.0"),
+        ("troll:many", 3, "monsters.0"),
+        ("{name: troll, count: -2}", 3, "monsters.0.count"),
+    ],
+)
 def test_negative_or_bad_count(tmp_path, group, line, field):
-    found = problems(tmp_path, f"""
+    found = problems(
+        tmp_path,
+        f"""
         name: x
         party: {{level: 1}}
         monsters: [{group}]
-    """)
+    """,
+    )
     assert len(found) == 1 and found[0].startswith(f"s.yaml:{line}: {field}: ")
     assert "from 1 to 100" in found[0] or "greater than or equal to 1" in found[0]
 
 
 def test_missing_and_unknown_fields(tmp_path):
-    found = problems(tmp_path, """
+    found = problems(
+        tmp_path,
+        """
         name: x
         monsters: [goblin]
         round_cp: 10
-    """)
+    """,
+    )
     assert "s.yaml:1: party: missing required field" in found
     assert any(p.startswith("s.yaml:3: round_cp: unknown field") for p in found)
 
 
 def test_errors_inside_inline_stat_blocks_point_into_them(tmp_path):
-    found = problems(tmp_path, """
+    found = problems(
+        tmp_path,
+        """
         name: x
         party:
           - fighter-1
@@ -264,52 +321,67 @@ def test_errors_inside_inline_stat_blocks_point_into_them(tmp_path):
           - stat_block: {name: blob, type: ooze, cr: 1, hp: 10, hit_dice: 2d10, ac: 5, touch_ac: 5,
                          flat_footed_ac: 5, bab: 1, grapple: 1, saves: {fort: 0, ref: 0, will: 0}}
             count: 0
-    """)
+    """,
+    )
     assert found[0].startswith("s.yaml:8: party.1.stat_block.hp: ")
     assert found[1].startswith("s.yaml:19: monsters.0.count: ")
 
 
 def test_inline_stat_block_without_its_key_gets_a_hint(tmp_path):
-    found = problems(tmp_path, """
+    found = problems(
+        tmp_path,
+        """
         name: x
         party: {level: 1}
         monsters:
           - {name: blob, type: ooze, hp: 3}
-    """)
+    """,
+    )
     assert found[0].startswith("s.yaml:4: monsters.0: ") and "stat_block:" in found[0]
 
 
 def test_negative_and_zero_settings(tmp_path):
-    found = problems(tmp_path, """
+    found = problems(
+        tmp_path,
+        """
         name: x
         party: {level: 21}
         monsters: [goblin]
         n: 0
         round_cap: -1
         seed: -5
-    """)
+    """,
+    )
     fields = [p.split(": ")[1] for p in found]
     assert sorted(fields) == ["n", "party.level", "round_cap", "seed"]
 
 
 def test_party_must_be_one_form_and_pcs(tmp_path):
-    found = problems(tmp_path, """
+    found = problems(
+        tmp_path,
+        """
         name: x
         party: {level: 1, file: p.yaml}
         monsters: [goblin]
-    """)
+    """,
+    )
     assert found[0].startswith("s.yaml:2: party: ") and "level and file" in found[0]
-    found = problems(tmp_path, """
+    found = problems(
+        tmp_path,
+        """
         name: x
         party: [fighter-1, troll, figter-1]
         monsters: [goblin]
-    """)
+    """,
+    )
     assert found[0].startswith("s.yaml:2: party.1: troll is a monster")
     assert found[1].startswith("s.yaml:2: party.2.name: unknown creature 'figter-1'")
 
 
 def test_all_problems_of_a_file_are_reported_together(tmp_path):
-    found = problems(tmp_path, """
+    found = problems(
+        tmp_path,
+        """
         - name: a
           party: {level: 1}
           monsters: [gobln]
@@ -320,7 +392,8 @@ def test_all_problems_of_a_file_are_reported_together(tmp_path):
         - name: a
           party: {level: 1}
           monsters: [goblin]
-    """)
+    """,
+    )
     assert [p.split(": ")[0] for p in found] == ["s.yaml:3", "s.yaml:7", "s.yaml:8"]
     assert "defined twice" in found[2] and "s.yaml:1" in found[2]
 
@@ -328,30 +401,39 @@ def test_all_problems_of_a_file_are_reported_together(tmp_path):
 def test_file_shapes(tmp_path):
     assert "empty" in problems(tmp_path, "")[0]
     assert "no scenarios" in problems(tmp_path, "[]")[0]
-    found = problems(tmp_path, """
+    found = problems(
+        tmp_path,
+        """
         scenarios:
           - name: x
-    """)
+    """,
+    )
     assert "top-level list" in found[0]
     assert "expected a scenario" in problems(tmp_path, "- 3\n")[0]
 
 
 def test_unknown_per_creature_tactics_name(tmp_path):
-    found = problems(tmp_path, """
+    found = problems(
+        tmp_path,
+        """
         name: x
         party: {level: 5}
         monsters: [troll]
         tactics:
           creatures:
             trol: {policy: random}
-    """)
-    assert found[0].startswith("s.yaml:6: tactics.creatures.trol: unknown creature in this scenario 'trol'; "
-                               "did you mean troll?")
+    """,
+    )
+    assert found[0].startswith(
+        "s.yaml:6: tactics.creatures.trol: unknown creature in this scenario 'trol'; did you mean troll?"
+    )
 
 
 # --------------------------------------------------------------------------------------------- resolution
 def test_bestiary_and_party_files_are_relative_to_the_scenario(tmp_path, monkeypatch):
-    write(tmp_path, """
+    write(
+        tmp_path,
+        """
         name: blob
         type: ooze
         cr: 1
@@ -363,12 +445,20 @@ def test_bestiary_and_party_files_are_relative_to_the_scenario(tmp_path, monkeyp
         bab: 1
         grapple: 1
         saves: {fort: 0, ref: 0, will: 0}
-    """, "studies/extra/blob.yaml")
-    write(tmp_path, """
+    """,
+        "studies/extra/blob.yaml",
+    )
+    write(
+        tmp_path,
+        """
         - {name: hero, side: pc, type: humanoid, hp: 12, hit_dice: 1d10+2, ac: 16, touch_ac: 11,
            flat_footed_ac: 15, bab: 1, grapple: 3, saves: {fort: 4, ref: 1, will: 0}}
-    """, "studies/party.yaml")
-    path = write(tmp_path, """
+    """,
+        "studies/party.yaml",
+    )
+    path = write(
+        tmp_path,
+        """
         - name: folder
           party: {file: party.yaml}
           monsters: [blob:3]
@@ -377,19 +467,24 @@ def test_bestiary_and_party_files_are_relative_to_the_scenario(tmp_path, monkeyp
           party: [hero, fighter-2]
           monsters: [{name: blob, count: 2}, goblin]
           bestiary: [extra/blob.yaml, party.yaml]
-    """, "studies/s.yaml")
+    """,
+        "studies/s.yaml",
+    )
     monkeypatch.chdir(tmp_path)
     folder, file = load_scenarios(path)
     assert [(c.name, n) for c, n in folder.monster_groups()] == [("blob", 3)]
     assert [c.name for c in folder.party_members()] == ["hero"]
     assert [c.name for c in file.party_members()] == ["hero", "fighter-2"]
     assert [(c.name, n) for c, n in file.monster_groups()] == [("blob", 2), ("goblin", 1)]
-    found = problems(tmp_path, """
+    found = problems(
+        tmp_path,
+        """
         name: x
         party: {file: nowhere.yaml}
         monsters: [goblin]
         bestiary: [missing/]
-    """)
+    """,
+    )
     assert found[0].startswith("s.yaml:4: bestiary.0: no such file or folder 'missing/'")
 
 
@@ -408,7 +503,9 @@ def test_generated_party_depends_on_the_die():
 
 
 def test_tactics_inherit_creature_then_side_then_stat_block(tmp_path):
-    s = one(tmp_path, """
+    s = one(
+        tmp_path,
+        """
         name: x
         party: {level: 5}
         monsters: [troll:2, ogre]
@@ -418,7 +515,8 @@ def test_tactics_inherit_creature_then_side_then_stat_block(tmp_path):
           creatures:
             ogre: {policy: focus-threat}
             wizard-5: {press_luck: never}
-    """)
+    """,
+    )
     t = s.creature_tactics()
     # press_luck and called_shot given nowhere are when-better (they act only under +luck and +called)
     assert t["fighter-5"] == TacticsSettings("focus-weakest", "always", "when-better")
@@ -438,8 +536,9 @@ def test_prepare_calls_the_engine_once_per_die(monkeypatch):
         return object()
 
     monkeypatch.setitem(sys.modules, "arena.combat.engine", types.SimpleNamespace(prepare=prepare))
-    s = Scenario.model_validate({"name": "x", "party": {"level": 5}, "monsters": ["troll:4"], "round_cap": 7,
-                                 "monsters_die_at_zero": True})
+    s = Scenario.model_validate(
+        {"name": "x", "party": {"level": 5}, "monsters": ["troll:4"], "round_cap": 7, "monsters_die_at_zero": True}
+    )
     first = s.prepare("3d6")
     assert s.prepare("3d6") is first and s.prepare("d20") is not first
     assert len(calls) == 2
@@ -507,16 +606,26 @@ def test_a_loaded_scenario_survives_pickling_for_workers(tmp_path, monkeypatch):
     """Workers get pickled scenarios: the resolved names travel with them (no re-reading relative paths)."""
     import pickle
 
-    write(tmp_path, """
+    write(
+        tmp_path,
+        """
         {name: blob, type: ooze, cr: 1, hp: 10, hit_dice: 2d10, ac: 5, touch_ac: 5, flat_footed_ac: 5, bab: 1,
          grapple: 1, saves: {fort: 0, ref: 0, will: 0}}
-    """, "d/blob.yaml")
-    (scenario,) = load_scenarios(write(tmp_path, """
+    """,
+        "d/blob.yaml",
+    )
+    (scenario,) = load_scenarios(
+        write(
+            tmp_path,
+            """
         name: x
         party: {level: 2}
         monsters: [blob:2]
         bestiary: blob.yaml
-    """, "d/s.yaml"))
+    """,
+            "d/s.yaml",
+        )
+    )
     monkeypatch.chdir(tmp_path)
     copy = pickle.loads(pickle.dumps(scenario))
     assert copy.digest() == scenario.digest()

@@ -12,6 +12,7 @@ from arena.study import sequential as sq
 def _coverage(rule, p, reps, corrected=True):
     hits, looks, used = 0, [], []
     for r in range(reps):
+
         def sample(n, seed, r=r):
             return np.random.default_rng([r, seed % 2**32]).random(n) < p
 
@@ -30,8 +31,8 @@ def test_sequential_rule_keeps_its_coverage():
     reps = 1500
     cover, looks, used = _coverage(rule, 0.3, reps)
     se = math.sqrt(0.95 * 0.05 / reps)
-    assert cover >= 0.95 - 3 * se          # stated coverage kept, whatever look it stopped at
-    assert len(set(looks)) > 1              # and it did stop at different looks
+    assert cover >= 0.95 - 3 * se  # stated coverage kept, whatever look it stopped at
+    assert len(set(looks)) > 1  # and it did stop at different looks
     assert sq.saved(rule, used) > 0
     assert rule.confidence == 1 - 0.05 / 4
 

@@ -95,10 +95,10 @@ def test_an_interrupted_claims_study_resumes_to_the_same_files(tiny, tmp_path, m
     saves = counting_saves(monkeypatch)
     assert runner.invoke(app, [*CLAIMS, "--out", str(full)]).exit_code == 0
     total = saves[0]
-    assert total >= 8 and not (full / "chunks").exists()          # the chunks go once the study's files are written
+    assert total >= 8 and not (full / "chunks").exists()  # the chunks go once the study's files are written
     assert json.loads((full / "manifest.json").read_text())["status"] == "complete"
 
-    counting_saves(monkeypatch, stop_after=3)                       # Ctrl-C after three chunks
+    counting_saves(monkeypatch, stop_after=3)  # Ctrl-C after three chunks
     stopped = runner.invoke(app, [*CLAIMS, "--out", str(part)])
     assert stopped.exit_code == 130
     line = one_line(stopped.stderr)
@@ -106,17 +106,17 @@ def test_an_interrupted_claims_study_resumes_to_the_same_files(tiny, tmp_path, m
     assert len(chunk_files(part)) == 3 and not (part / "claims.md").exists()
     assert json.loads((part / "manifest.json").read_text())["status"] == "running"
 
-    again = runner.invoke(app, [*CLAIMS, "--out", str(part)])       # neither --resume nor --force: refused
+    again = runner.invoke(app, [*CLAIMS, "--out", str(part)])  # neither --resume nor --force: refused
     assert again.exit_code == 2 and "unfinished" in one_line(again.stderr) and len(chunk_files(part)) == 3
 
-    counting_saves(monkeypatch, stop_after=2)                       # interrupted again while resuming
+    counting_saves(monkeypatch, stop_after=2)  # interrupted again while resuming
     assert runner.invoke(app, [*CLAIMS, "--out", str(part), "--resume"]).exit_code == 130
     assert len(chunk_files(part)) == 5
 
     saves = counting_saves(monkeypatch)
     done = runner.invoke(app, [*CLAIMS, "--out", str(part), "--resume"])
     assert done.exit_code == 0, done.output
-    assert saves[0] == total - 5                                    # the kept chunks were not fought again
+    assert saves[0] == total - 5  # the kept chunks were not fought again
     same_study(full, part)
 
     nothing = runner.invoke(app, [*CLAIMS, "--out", str(part), "--resume"])
@@ -158,22 +158,24 @@ and the command finished first)."""
 def test_a_calibration_stopped_by_signals_resumes_with_no_noise(tmp_path):
     """The real command stopped by SIGTERM (with two workers) and then by SIGINT: one line each (no loky warning, no
     traceback), and the resumed table is the uninterrupted one's."""
-    args = ["calibrate", "orc", "--party-level", "1", "--sizes", "1", "--n", "200"]   # seven chunks of 200
+    args = ["calibrate", "orc", "--party-level", "1", "--sizes", "1", "--n", "200"]  # seven chunks of 200
     assert runner.invoke(app, [*args, "--workers", "1", "--out", str(tmp_path / "full")]).exit_code == 0
     part = tmp_path / "part"
     steps = ((signal.SIGTERM, ["--workers", "2"], 2, 2), (signal.SIGINT, ["--workers", "1", "--resume"], 2, 4))
     for signum, extra, after, kept in steps:
         code = STOPPER.format(after=after, signum=int(signum), args=[*args, "--out", str(part), *extra])
-        proc = cpu_limits.run([sys.executable, "-c", code], cpu=60, capture_output=True, text=True,
-                              start_new_session=True)
+        proc = cpu_limits.run(
+            [sys.executable, "-c", code], cpu=60, capture_output=True, text=True, start_new_session=True
+        )
         assert proc.returncode == 128 + signum, proc.stderr
         line = one_line(proc.stderr)
         head = "stopped by signal 15" if signum == signal.SIGTERM else "interrupted"
         assert line.startswith(f"{head}: {kept} finished chunks kept") and line.endswith("--resume"), line
         assert "arena calibrate orc" in line and line.count("--resume") == 1
         assert len(chunk_files(part)) == kept
-    done = cpu_limits.run([*ARENA, *args, "--workers", "1", "--out", str(part), "--resume"], cpu=60,
-                          capture_output=True, text=True)
+    done = cpu_limits.run(
+        [*ARENA, *args, "--workers", "1", "--out", str(part), "--resume"], cpu=60, capture_output=True, text=True
+    )
     assert done.returncode == 0, done.stderr
     assert not done.stderr and not (part / "chunks").exists()
     assert (part / "calibration.csv").read_bytes() == (tmp_path / "full" / "calibration.csv").read_bytes()
@@ -224,14 +226,18 @@ def test_the_lock_is_held_for_the_whole_study(tmp_path):
 def test_resume_with_other_settings_or_code_is_refused(tmp_path, monkeypatch):
     with open_study(tmp_path / "s", "calibration", {"n": 20}, command="arena calibrate"):
         pass
-    with pytest.raises(ArenaError, match=r"other settings \(n: 20 -> 40\).*--force"), \
-            open_study(tmp_path / "s", "calibration", {"n": 40}, command="x", resume=True):
+    with (
+        pytest.raises(ArenaError, match=r"other settings \(n: 20 -> 40\).*--force"),
+        open_study(tmp_path / "s", "calibration", {"n": 40}, command="x", resume=True),
+    ):
         pass
     import arena.study.results_folder as results_folder
 
     monkeypatch.setattr(results_folder, "code_fingerprint", lambda: "0" * 64)
-    with pytest.raises(ArenaError, match="another version of d20 Arena"), \
-            open_study(tmp_path / "s", "calibration", {"n": 20}, command="x", resume=True):
+    with (
+        pytest.raises(ArenaError, match="another version of d20 Arena"),
+        open_study(tmp_path / "s", "calibration", {"n": 20}, command="x", resume=True),
+    ):
         pass
 
 
@@ -260,8 +266,21 @@ def test_run_force_refuses_a_claims_folder(tmp_path):
     before = snapshot(out)
     with pytest.raises(ArenaError, match=r"is a study of `arena claims` \(manifest.json, summary.csv"):
         run_experiment([FakeScenario(n=5)], out, simulator=FakeSimulator(), force=True)
-    result = runner.invoke(app, ["run", str(Path(__file__).parents[2] / "scenarios" / "duel.yaml"), "--n", "5",
-                                 "--workers", "1", "--quiet", "--out", str(out), "--force"])
+    result = runner.invoke(
+        app,
+        [
+            "run",
+            str(Path(__file__).parents[2] / "scenarios" / "duel.yaml"),
+            "--n",
+            "5",
+            "--workers",
+            "1",
+            "--quiet",
+            "--out",
+            str(out),
+            "--force",
+        ],
+    )
     assert result.exit_code == 2 and "arena claims" in one_line(result.stderr)
     assert snapshot(out) == before
 
@@ -273,9 +292,12 @@ def test_claims_and_calibrate_force_refuse_another_commands_folder(tmp_path):
     cal_folder.mkdir()
     (cal_folder / "calibration.csv").write_text("party_level\n1\n")
     claims_dir = claims_folder(tmp_path / "c")
-    for args, folder, holds in ((["claims", "--only", "press-luck-5"], run_folder, "arena run"),
-                                (["claims", "--only", "press-luck-5"], cal_folder, "arena calibrate"),
-                                (CALIBRATE, claims_dir, "arena claims"), (CALIBRATE, run_folder, "arena run")):
+    for args, folder, holds in (
+        (["claims", "--only", "press-luck-5"], run_folder, "arena run"),
+        (["claims", "--only", "press-luck-5"], cal_folder, "arena calibrate"),
+        (CALIBRATE, claims_dir, "arena claims"),
+        (CALIBRATE, run_folder, "arena run"),
+    ):
         before = snapshot(folder)
         for flags in ([], ["--force"], ["--resume"]):
             result = runner.invoke(app, [*args, "--out", str(folder), *flags])
@@ -293,8 +315,9 @@ def test_force_removes_only_the_studys_own_files(tmp_path):
     assert (out / "notes.txt").read_text() == "a user's own file" and (out / "chunks" / "mine.txt").exists()
     assert "arena did not write" in result.stderr
     manifest = json.loads((out / "manifest.json").read_text())
-    assert manifest["kind"] == "claims" and manifest["verdicts"] == {"press-luck-5": manifest["verdicts"]
-                                                                        ["press-luck-5"]}
+    assert manifest["kind"] == "claims" and manifest["verdicts"] == {
+        "press-luck-5": manifest["verdicts"]["press-luck-5"]
+    }
 
 
 def test_folder_kinds(tmp_path):
@@ -309,7 +332,7 @@ def test_folder_kinds(tmp_path):
     assert folder_kind(tmp_path / "cal") == "calibration"
     (tmp_path / "bait").mkdir()
     (tmp_path / "bait" / "manifest.json").write_text('{"status": "complete"}')
-    assert folder_kind(tmp_path / "bait") == "run"              # what `run --force` has always taken as its own
+    assert folder_kind(tmp_path / "bait") == "run"  # what `run --force` has always taken as its own
     (tmp_path / "mine").mkdir()
     (tmp_path / "mine" / "thesis.tex").write_text("years of work")
     assert folder_kind(tmp_path / "mine") is None
@@ -321,4 +344,3 @@ def test_a_complete_study_is_replaced_and_its_stale_files_go(tmp_path):
     result = runner.invoke(app, ["claims", "--only", "press-luck-5", "--out", str(out)])
     assert result.exit_code == 0, result.output
     assert not (out / "rule-fit.png").exists() and "press-luck-5" in (out / "claims.md").read_text()
-

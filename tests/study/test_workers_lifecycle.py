@@ -36,8 +36,10 @@ DUEL = str(ROOT / "scenarios" / "duel.yaml")
 ARENA = [sys.executable, "-m", "arena"]
 """The installed command, as this interpreter runs it."""
 runner = CliRunner()
-linux = pytest.mark.skipif(not sys.platform.startswith("linux") or not Path("/proc/self/stat").exists(),
-                           reason="reads /proc and the Linux parent-death signal")
+linux = pytest.mark.skipif(
+    not sys.platform.startswith("linux") or not Path("/proc/self/stat").exists(),
+    reason="reads /proc and the Linux parent-death signal",
+)
 
 
 # --------------------------------------------------------------------------------------------- processes
@@ -47,7 +49,7 @@ def _stat(pid: int) -> tuple[str, int] | None:
         text = Path(f"/proc/{pid}/stat").read_text()
     except OSError:
         return None
-    fields = text[text.rindex(")") + 2:].split()
+    fields = text[text.rindex(")") + 2 :].split()
     return fields[0], int(fields[3])
 
 
@@ -90,12 +92,15 @@ def kill_at_pool_start(proc: subprocess.Popen) -> None:
     """SIGKILL ``proc`` (a session leader) once its first loky worker appears, before it has a task (with no
     initializer, every such kill left both workers and both resource trackers behind); then nothing of it may live
     on."""
-    started = wait_until(lambda: any("LokyProcess" in p for p in session_alive(proc.pid)) or proc.poll() is not None,
-                         polls=30_000, pause=0.01)
+    started = wait_until(
+        lambda: any("LokyProcess" in p for p in session_alive(proc.pid)) or proc.poll() is not None,
+        polls=30_000,
+        pause=0.01,
+    )
     assert started and proc.poll() is None, "the run ended before its pool started"
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
-    gone = wait_until(lambda: not session_alive(proc.pid), polls=600, pause=0.2)           # 120 s at most
+    gone = wait_until(lambda: not session_alive(proc.pid), polls=600, pause=0.2)  # 120 s at most
     assert gone, f"still alive after the run was killed: {session_alive(proc.pid)}"
 
 
@@ -103,9 +108,13 @@ def kill_at_pool_start(proc: subprocess.Popen) -> None:
 def test_sigkill_of_a_run_while_its_pool_starts_leaves_no_process(tmp_path):
     """`arena run --workers 2`, SIGKILL once its first loky worker appears: every process of its session goes."""
     for attempt in range(2):
-        proc = subprocess.Popen([*ARENA, "run", DUEL, "--n", "3000", "--workers", "2", "--quiet", "--out",
-                                 str(tmp_path / f"r{attempt}")], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                start_new_session=True, preexec_fn=lambda: cpu_limits.limit_cpu(60))
+        proc = subprocess.Popen(
+            [*ARENA, "run", DUEL, "--n", "3000", "--workers", "2", "--quiet", "--out", str(tmp_path / f"r{attempt}")],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+            preexec_fn=lambda: cpu_limits.limit_cpu(60),
+        )
         try:
             kill_at_pool_start(proc)
         finally:
@@ -115,7 +124,7 @@ def test_sigkill_of_a_run_while_its_pool_starts_leaves_no_process(tmp_path):
 @linux
 def test_a_worker_whose_run_is_gone_exits_at_once():
     pid = os.fork()
-    if pid == 0:                                   # a "worker" told that its run is a process that is not its parent
+    if pid == 0:  # a "worker" told that its run is a process that is not its parent
         try:
             workers._worker_init(os.getppid() + 1_000_000)
         finally:
@@ -130,10 +139,10 @@ def test_a_worker_dies_with_its_run(tmp_path):
     run takes the worker with it."""
     read_end, write_end = os.pipe()
     run_pid = os.fork()
-    if run_pid == 0:                               # the "run"
+    if run_pid == 0:  # the "run"
         os.setsid()
         worker = os.fork()
-        if worker == 0:                            # the "worker"
+        if worker == 0:  # the "worker"
             workers._worker_init(os.getppid())
             os.write(write_end, f"{os.getpid()}\n".encode())
             while True:
@@ -156,7 +165,7 @@ class ParentDeathProbe(FakeSimulator):
     def fight(self, prepared, rules, seed):
         row = super().fight(prepared, rules, seed)
         value = ctypes.c_int(0)
-        ctypes.CDLL(None).prctl(2, ctypes.byref(value), 0, 0, 0)      # PR_GET_PDEATHSIG
+        ctypes.CDLL(None).prctl(2, ctypes.byref(value), 0, 0, 0)  # PR_GET_PDEATHSIG
         return {**row, "rounds": value.value}
 
 
@@ -167,8 +176,9 @@ def test_local_workers_are_started_with_the_initializer():
 
 
 # --------------------------------------------------------------------------------------------- --cluster
-@pytest.mark.parametrize("address", ["inproc://x", "ucx://127.0.0.1:1", "://", "tcp://127.0.0.1", "tcp://:80",
-                                     "tcp://127.0.0.1:1"])
+@pytest.mark.parametrize(
+    "address", ["inproc://x", "ucx://127.0.0.1:1", "://", "tcp://127.0.0.1", "tcp://:80", "tcp://127.0.0.1:1"]
+)
 def test_a_bad_cluster_is_refused_before_any_folder(tmp_path, address):
     out = tmp_path / "r"
     with pytest.raises(ArenaError, match="(tcp://HOST:PORT|cannot reach the Dask scheduler|needs Dask)"):
@@ -228,16 +238,26 @@ def test_cli_bad_cluster_one_line_no_folder_and_the_retry_works(tmp_path):
         result = runner.invoke(app, [*base, "--cluster", address])
         assert result.exit_code == 2 and result.stderr.startswith("error: ")
         assert len(result.stderr.strip().splitlines()) == 1 and not out.exists()
-    assert runner.invoke(app, base).exit_code == 0                 # the corrected command is not refused
+    assert runner.invoke(app, base).exit_code == 0  # the corrected command is not refused
 
 
-@pytest.mark.parametrize("command", [["claims", "--only", "bell-favours-stronger", "--n", "5"],
-                                     ["calibrate", "orc", "--party-level", "1", "--sizes", "1", "--n", "20"],
-                                     ["calibrate", "--grid", "--n", "5"]])
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["claims", "--only", "bell-favours-stronger", "--n", "5"],
+        ["calibrate", "orc", "--party-level", "1", "--sizes", "1", "--n", "20"],
+        ["calibrate", "--grid", "--n", "5"],
+    ],
+)
 def test_claims_and_calibrate_check_the_cluster_before_the_folder(tmp_path, command):
     out = tmp_path / "s"
-    result = cpu_limits.run([*ARENA, *command, "--cluster", "inproc://x", "--out", str(out)], cpu=30,
-                            capture_output=True, text=True, cwd=tmp_path)
+    result = cpu_limits.run(
+        [*ARENA, *command, "--cluster", "inproc://x", "--out", str(out)],
+        cpu=30,
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
     assert result.returncode == 2 and result.stderr.startswith("error: ")
     assert len(result.stderr.strip().splitlines()) == 1, result.stderr
     assert not out.exists() and not (tmp_path / "results").exists()
@@ -246,10 +266,12 @@ def test_claims_and_calibrate_check_the_cluster_before_the_folder(tmp_path, comm
 def test_calibrate_on_a_cluster_gives_the_local_table(tmp_path):
     distributed = pytest.importorskip("distributed")
     args = ["calibrate", "orc", "--party-level", "1", "--sizes", "1", "--n", "20", "--workers", "1"]
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, protocol="tcp://",
-                                  dashboard_address=None) as cluster:
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=False, protocol="tcp://", dashboard_address=None
+    ) as cluster:
         result = runner.invoke(app, [*args, "--cluster", cluster.scheduler_address, "--out", str(tmp_path / "dask")])
         assert result.exit_code == 0, result.output
     assert runner.invoke(app, [*args, "--out", str(tmp_path / "local")]).exit_code == 0
-    pd.testing.assert_frame_equal(pd.read_csv(tmp_path / "dask" / "calibration.csv"),
-                                  pd.read_csv(tmp_path / "local" / "calibration.csv"))
+    pd.testing.assert_frame_equal(
+        pd.read_csv(tmp_path / "dask" / "calibration.csv"), pd.read_csv(tmp_path / "local" / "calibration.csv")
+    )

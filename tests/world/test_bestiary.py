@@ -11,9 +11,27 @@ from arena.dice import parse
 from arena.errors import ArenaError
 from arena.world.bestiary import check_files, creature_names, get_creature, load_bestiary, normalise
 
-NAMES = ["goblin", "kobold", "orc", "hobgoblin", "gnoll", "bugbear", "ogre", "troll", "wolf", "dire-wolf",
-         "human-warrior-skeleton", "human-commoner-zombie", "dire-rat", "dwarf-warrior", "owlbear", "minotaur",
-         "hill-giant", "young-red-dragon", "adult-red-dragon"]
+NAMES = [
+    "goblin",
+    "kobold",
+    "orc",
+    "hobgoblin",
+    "gnoll",
+    "bugbear",
+    "ogre",
+    "troll",
+    "wolf",
+    "dire-wolf",
+    "human-warrior-skeleton",
+    "human-commoner-zombie",
+    "dire-rat",
+    "dwarf-warrior",
+    "owlbear",
+    "minotaur",
+    "hill-giant",
+    "young-red-dragon",
+    "adult-red-dragon",
+]
 
 
 def one(creature, routine="full_attack", index=0, which=0):
@@ -63,53 +81,58 @@ def test_goblin_is_cr_one_third():
     assert one(g).name == "morningstar" and one(g).damage == "1d6"
 
 
-@pytest.mark.parametrize(("name", "cr", "ac", "touch", "flat", "bab", "grapple"), [
-    ("kobold", "1/4", 15, 12, 14, 1, -4),
-    ("orc", "1/2", 13, 10, 13, 1, 4),
-    ("hobgoblin", "1/2", 15, 11, 14, 1, 2),
-    ("gnoll", "1", 15, 10, 15, 1, 3),
-    ("bugbear", "2", 17, 11, 16, 2, 4),
-    ("wolf", "1", 14, 12, 12, 1, 2),
-    ("dire-wolf", "3", 14, 11, 12, 4, 15),
-    ("human-warrior-skeleton", "1/3", 15, 11, 14, 0, 1),
-    ("human-commoner-zombie", "1/2", 11, 9, 11, 1, 2),
-    ("dire-rat", "1/3", 15, 14, 12, 0, -4),
-    ("dwarf-warrior", "1/2", 16, 10, 16, 1, 2),
-    ("owlbear", "4", 15, 10, 14, 5, 14),
-    ("minotaur", "4", 14, 9, 14, 6, 14),
-    ("hill-giant", "7", 20, 8, 20, 9, 20),
-    ("young-red-dragon", "7", 21, 9, 21, 13, 24),
-    ("adult-red-dragon", "15", 29, 8, 29, 22, 41),
-])
+@pytest.mark.parametrize(
+    ("name", "cr", "ac", "touch", "flat", "bab", "grapple"),
+    [
+        ("kobold", "1/4", 15, 12, 14, 1, -4),
+        ("orc", "1/2", 13, 10, 13, 1, 4),
+        ("hobgoblin", "1/2", 15, 11, 14, 1, 2),
+        ("gnoll", "1", 15, 10, 15, 1, 3),
+        ("bugbear", "2", 17, 11, 16, 2, 4),
+        ("wolf", "1", 14, 12, 12, 1, 2),
+        ("dire-wolf", "3", 14, 11, 12, 4, 15),
+        ("human-warrior-skeleton", "1/3", 15, 11, 14, 0, 1),
+        ("human-commoner-zombie", "1/2", 11, 9, 11, 1, 2),
+        ("dire-rat", "1/3", 15, 14, 12, 0, -4),
+        ("dwarf-warrior", "1/2", 16, 10, 16, 1, 2),
+        ("owlbear", "4", 15, 10, 14, 5, 14),
+        ("minotaur", "4", 14, 9, 14, 6, 14),
+        ("hill-giant", "7", 20, 8, 20, 9, 20),
+        ("young-red-dragon", "7", 21, 9, 21, 13, 24),
+        ("adult-red-dragon", "15", 29, 8, 29, 22, 41),
+    ],
+)
 def test_srd_defence_numbers(name, cr, ac, touch, flat, bab, grapple):
     c = get_creature(name)
-    assert (c.cr, c.ac, c.touch_ac, c.flat_footed_ac, c.bab, c.grapple) == \
-        (Fraction(cr), ac, touch, flat, bab, grapple)
+    assert (c.cr, c.ac, c.touch_ac, c.flat_footed_ac, c.bab, c.grapple) == (Fraction(cr), ac, touch, flat, bab, grapple)
 
 
-@pytest.mark.parametrize(("name", "routine", "index", "which", "expected"), [
-    # (name, count, bonuses, damage, threat, multiplier, kind)
-    ("kobold", "attack", 0, 0, ("spear", 1, (1,), "1d6-1", 20, 3, "melee")),
-    ("orc", "attack", 0, 0, ("falchion", 1, (4,), "2d4+4", 18, 2, "melee")),
-    ("hobgoblin", "attack", 0, 0, ("longsword", 1, (2,), "1d8+1", 19, 2, "melee")),
-    ("gnoll", "attack", 1, 0, ("shortbow", 1, (1,), "1d6", 20, 3, "ranged")),
-    ("bugbear", "attack", 0, 0, ("morningstar", 1, (5,), "1d8+2", 20, 2, "melee")),
-    ("wolf", "attack", 0, 0, ("bite", 1, (3,), "1d6+1", 20, 2, "melee")),
-    ("dire-wolf", "attack", 0, 0, ("bite", 1, (11,), "1d8+10", 20, 2, "melee")),
-    ("human-warrior-skeleton", "full_attack", 1, 0, ("claw", 2, (1,), "1d4+1", 20, 2, "melee")),
-    ("human-warrior-skeleton", "attack", 0, 0, ("scimitar", 1, (1,), "1d6+1", 18, 2, "melee")),
-    ("human-commoner-zombie", "attack", 0, 0, ("slam", 1, (2,), "1d6+1", 20, 2, "melee")),
-    ("dire-rat", "attack", 0, 0, ("bite", 1, (4,), "1d4", 20, 2, "melee")),
-    ("dwarf-warrior", "attack", 0, 0, ("dwarven waraxe", 1, (3,), "1d10+1", 20, 3, "melee")),
-    ("owlbear", "full_attack", 0, 1, ("bite", 1, (4,), "1d8+2", 20, 2, "melee")),
-    ("minotaur", "full_attack", 0, 0, ("greataxe", 1, (9, 4), "3d6+6", 20, 3, "melee")),
-    ("minotaur", "full_attack", 0, 1, ("gore", 1, (4,), "1d8+2", 20, 2, "melee")),
-    ("hill-giant", "full_attack", 0, 0, ("greatclub", 1, (16, 11), "2d8+10", 20, 2, "melee")),
-    ("hill-giant", "full_attack", 2, 0, ("rock", 1, (8,), "2d6+7", 20, 2, "ranged")),
-    ("young-red-dragon", "full_attack", 0, 3, ("tail slap", 1, (14,), "1d8+10", 20, 2, "melee")),
-    ("adult-red-dragon", "full_attack", 0, 0, ("bite", 1, (31,), "2d8+11", 20, 2, "melee")),
-    ("adult-red-dragon", "full_attack", 0, 1, ("claw", 2, (26,), "2d6+5", 20, 2, "melee")),
-])
+@pytest.mark.parametrize(
+    ("name", "routine", "index", "which", "expected"),
+    [
+        # (name, count, bonuses, damage, threat, multiplier, kind)
+        ("kobold", "attack", 0, 0, ("spear", 1, (1,), "1d6-1", 20, 3, "melee")),
+        ("orc", "attack", 0, 0, ("falchion", 1, (4,), "2d4+4", 18, 2, "melee")),
+        ("hobgoblin", "attack", 0, 0, ("longsword", 1, (2,), "1d8+1", 19, 2, "melee")),
+        ("gnoll", "attack", 1, 0, ("shortbow", 1, (1,), "1d6", 20, 3, "ranged")),
+        ("bugbear", "attack", 0, 0, ("morningstar", 1, (5,), "1d8+2", 20, 2, "melee")),
+        ("wolf", "attack", 0, 0, ("bite", 1, (3,), "1d6+1", 20, 2, "melee")),
+        ("dire-wolf", "attack", 0, 0, ("bite", 1, (11,), "1d8+10", 20, 2, "melee")),
+        ("human-warrior-skeleton", "full_attack", 1, 0, ("claw", 2, (1,), "1d4+1", 20, 2, "melee")),
+        ("human-warrior-skeleton", "attack", 0, 0, ("scimitar", 1, (1,), "1d6+1", 18, 2, "melee")),
+        ("human-commoner-zombie", "attack", 0, 0, ("slam", 1, (2,), "1d6+1", 20, 2, "melee")),
+        ("dire-rat", "attack", 0, 0, ("bite", 1, (4,), "1d4", 20, 2, "melee")),
+        ("dwarf-warrior", "attack", 0, 0, ("dwarven waraxe", 1, (3,), "1d10+1", 20, 3, "melee")),
+        ("owlbear", "full_attack", 0, 1, ("bite", 1, (4,), "1d8+2", 20, 2, "melee")),
+        ("minotaur", "full_attack", 0, 0, ("greataxe", 1, (9, 4), "3d6+6", 20, 3, "melee")),
+        ("minotaur", "full_attack", 0, 1, ("gore", 1, (4,), "1d8+2", 20, 2, "melee")),
+        ("hill-giant", "full_attack", 0, 0, ("greatclub", 1, (16, 11), "2d8+10", 20, 2, "melee")),
+        ("hill-giant", "full_attack", 2, 0, ("rock", 1, (8,), "2d6+7", 20, 2, "ranged")),
+        ("young-red-dragon", "full_attack", 0, 3, ("tail slap", 1, (14,), "1d8+10", 20, 2, "melee")),
+        ("adult-red-dragon", "full_attack", 0, 0, ("bite", 1, (31,), "2d8+11", 20, 2, "melee")),
+        ("adult-red-dragon", "full_attack", 0, 1, ("claw", 2, (26,), "2d6+5", 20, 2, "melee")),
+    ],
+)
 def test_srd_attacks(name, routine, index, which, expected):
     a = one(get_creature(name), routine, index, which)
     assert (a.name, a.count, a.bonuses, a.damage, a.threat, a.multiplier, a.kind) == expected
@@ -131,9 +154,16 @@ def test_undead_traits_and_damage_reduction():
 
 def test_dragons():
     young, adult = get_creature("young-red-dragon"), get_creature("adult-red-dragon")
-    assert young.breath_weapon.model_dump() == {"shape": "cone", "length_ft": 40, "damage": "6d10",
-                                                "damage_type": "fire", "save": "ref", "dc": 19,
-                                                "recharge": "1d4", "half_on_save": True}
+    assert young.breath_weapon.model_dump() == {
+        "shape": "cone",
+        "length_ft": 40,
+        "damage": "6d10",
+        "damage_type": "fire",
+        "save": "ref",
+        "dc": 19,
+        "recharge": "1d4",
+        "half_on_save": True,
+    }
     assert (adult.breath_weapon.damage, adult.breath_weapon.dc, adult.breath_weapon.length_ft) == ("12d10", 26, 50)
     assert young.spell_resistance == 0 and adult.spell_resistance == 21
     assert str(adult.damage_reduction) == "5/magic" and young.damage_reduction is None
@@ -178,8 +208,10 @@ def test_user_file_and_folder(tmp_path):
     (tmp_path / "bear.yaml").write_text(GOOD)
     sub = tmp_path / "more"
     sub.mkdir()
-    (sub / "two.yaml").write_text(f"- {GOOD.replace('cave-bear', 'bear-a').replace(chr(10), chr(10) + '  ')}\n"
-                                  f"- {GOOD.replace('cave-bear', 'bear-b').replace(chr(10), chr(10) + '  ')}\n")
+    (sub / "two.yaml").write_text(
+        f"- {GOOD.replace('cave-bear', 'bear-a').replace(chr(10), chr(10) + '  ')}\n"
+        f"- {GOOD.replace('cave-bear', 'bear-b').replace(chr(10), chr(10) + '  ')}\n"
+    )
     book = load_bestiary([tmp_path])
     assert {"cave-bear", "bear-a", "bear-b", "troll"} <= set(book)
     assert get_creature("bear-b", book).hp == 51
@@ -190,8 +222,9 @@ def test_user_file_and_folder(tmp_path):
 def test_duplicate_name_names_both_files(tmp_path):
     (tmp_path / "a.yaml").write_text(GOOD)
     (tmp_path / "b.yaml").write_text(GOOD)
-    with pytest.raises(ArenaError,
-                       match=r"b.yaml:1: duplicate creature name 'cave-bear' \(also defined at .*a.yaml:1\)"):
+    with pytest.raises(
+        ArenaError, match=r"b.yaml:1: duplicate creature name 'cave-bear' \(also defined at .*a.yaml:1\)"
+    ):
         load_bestiary([tmp_path])
 
 
@@ -200,7 +233,7 @@ def test_a_file_replaces_a_built_in_of_its_name_with_a_warning(tmp_path, capsys)
     two of the user's files with one name are still an error."""
     (tmp_path / "b.yaml").write_text(GOOD.replace("cave-bear", "Troll"))
     book = load_bestiary([tmp_path / "b.yaml"])
-    assert book["troll"].hp == 51 and load_bestiary()["troll"].hp != 51        # the built-ins stay as they were
+    assert book["troll"].hp == 51 and load_bestiary()["troll"].hp != 51  # the built-ins stay as they were
     err = capsys.readouterr().err
     assert err.startswith("warning: ") and "b.yaml:1: 'Troll' replaces the built-in creature of that name" in err
     assert "bestiary/troll.yaml:" in err
@@ -235,13 +268,15 @@ def test_unknown_policy_and_unsupported_spell_are_errors_with_their_line(tmp_pat
     caster = GOOD + "spellcasting:\n  caster_level: 3\n  ability: wis\n  prepared:\n    1: [bless, magic missle]\n"
     (tmp_path / "a.yaml").write_text(caster + "tactics: caster\n")
     (tmp_path / "b.yaml").write_text(GOOD.replace("cave-bear", "b") + "tactics: smart\n")
-    count, problems = check_files([tmp_path], known_policies=POLICIES)     # as `arena bestiary validate` checks
+    count, problems = check_files([tmp_path], known_policies=POLICIES)  # as `arena bestiary validate` checks
     assert count == 0 and len(problems) == 2
-    assert "a.yaml:" in problems[0] and "spellcasting.prepared.1.1: unknown spell 'magic missle'; " \
-        "did you mean magic missile?" in problems[0]
+    assert (
+        "a.yaml:" in problems[0]
+        and "spellcasting.prepared.1.1: unknown spell 'magic missle'; did you mean magic missile?" in problems[0]
+    )
     assert "tactics: unknown policy 'smart'" in problems[1]
     (tmp_path / "a.yaml").write_text(caster.replace("magic missle", "magic missile") + "tactics: caster\n")
     (tmp_path / "b.yaml").unlink()
     assert check_files([tmp_path], known_policies=POLICIES) == (1, [])
     (tmp_path / "a.yaml").write_text(caster.replace("magic missle", "magic missile") + "tactics: smart\n")
-    assert check_files([tmp_path]) == (1, [])      # without the registry, a policy of your own may come later
+    assert check_files([tmp_path]) == (1, [])  # without the registry, a policy of your own may come later

@@ -17,8 +17,16 @@ from arena.world.stat_types import parse_cr
 from arena.world.yamlio import YamlValidationError, parse_yaml, validate
 
 BASE = {
-    "name": "test-brute", "type": "humanoid", "cr": 1, "hp": 11, "hit_dice": "2d8+2",
-    "ac": 15, "touch_ac": 10, "flat_footed_ac": 15, "bab": 1, "grapple": 3,
+    "name": "test-brute",
+    "type": "humanoid",
+    "cr": 1,
+    "hp": 11,
+    "hit_dice": "2d8+2",
+    "ac": 15,
+    "touch_ac": 10,
+    "flat_footed_ac": 15,
+    "bab": 1,
+    "grapple": 3,
     "saves": {"fort": 4, "ref": 0, "will": 0},
     "attack": [[{"name": "battleaxe", "bonuses": [3], "damage": "1d8+2", "damage_types": ["slashing"]}]],
 }
@@ -29,15 +37,24 @@ def make(**changes) -> Creature:
 
 
 def attack(**changes) -> Attack:
-    return Attack.model_validate({"name": "claw", "bonuses": 9, "damage": "1d6+6",
-                                  "damage_types": "slashing", **changes})
+    return Attack.model_validate(
+        {"name": "claw", "bonuses": 9, "damage": "1d6+6", "damage_types": "slashing", **changes}
+    )
 
 
 # --------------------------------------------------------------------------------------------- CR
-@pytest.mark.parametrize(("given", "expected"), [
-    (5, Fraction(5)), ("5", Fraction(5)), ("1/3", Fraction(1, 3)), (" 1 / 2 ", Fraction(1, 2)),
-    (0.5, Fraction(1, 2)), ("1/10", Fraction(1, 10)), (Fraction(1, 8), Fraction(1, 8)),
-])
+@pytest.mark.parametrize(
+    ("given", "expected"),
+    [
+        (5, Fraction(5)),
+        ("5", Fraction(5)),
+        ("1/3", Fraction(1, 3)),
+        (" 1 / 2 ", Fraction(1, 2)),
+        (0.5, Fraction(1, 2)),
+        ("1/10", Fraction(1, 10)),
+        (Fraction(1, 8), Fraction(1, 8)),
+    ],
+)
 def test_cr_accepted_forms(given, expected):
     assert parse_cr(given) == expected
     assert make(cr=given).cr == expected
@@ -161,28 +178,45 @@ def test_rend_needs_two_of_the_attack():
 
 
 # --------------------------------------------------------------------------------------------- special qualities
-@pytest.mark.parametrize(("text", "amount", "overcome"), [
-    ("5/silver", 5, ("silver",)), ("10/magic", 10, ("magic",)), ("5/bludgeoning", 5, ("bludgeoning",)),
-    ("5/-", 5, ()), ("10/cold iron", 10, ("cold iron",)),
-])
+@pytest.mark.parametrize(
+    ("text", "amount", "overcome"),
+    [
+        ("5/silver", 5, ("silver",)),
+        ("10/magic", 10, ("magic",)),
+        ("5/bludgeoning", 5, ("bludgeoning",)),
+        ("5/-", 5, ()),
+        ("10/cold iron", 10, ("cold iron",)),
+    ],
+)
 def test_damage_reduction_text(text, amount, overcome):
     dr = make(damage_reduction=text).damage_reduction
     assert (dr.amount, dr.overcome_by) == (amount, overcome)
 
 
 def test_damage_reduction_mapping_and_errors():
-    assert make(damage_reduction={"amount": 5, "overcome_by": ["silver"]}).damage_reduction == \
-        DamageReduction(amount=5, overcome_by=("silver",))
+    assert make(damage_reduction={"amount": 5, "overcome_by": ["silver"]}).damage_reduction == DamageReduction(
+        amount=5, overcome_by=("silver",)
+    )
     for bad in ("5/wood", "five/silver", "5", 0):
         with pytest.raises(ValueError):
             make(damage_reduction=bad)
 
 
 def test_regeneration_breath_and_energy():
-    c = make(regeneration={"amount": 5, "overcome_by": ["fire", "acid"]},
-             breath_weapon={"shape": "cone", "length_ft": 40, "damage": "6d10", "damage_type": "fire",
-                            "save": "ref", "dc": 19},
-             energy_resistance={"cold": 10}, spell_resistance=21, fast_healing=2)
+    c = make(
+        regeneration={"amount": 5, "overcome_by": ["fire", "acid"]},
+        breath_weapon={
+            "shape": "cone",
+            "length_ft": 40,
+            "damage": "6d10",
+            "damage_type": "fire",
+            "save": "ref",
+            "dc": 19,
+        },
+        energy_resistance={"cold": 10},
+        spell_resistance=21,
+        fast_healing=2,
+    )
     assert c.regeneration.overcome_by == ("fire", "acid")
     assert c.breath_weapon.recharge == "1d4" and c.breath_weapon.half_on_save
     assert c.energy_resistance == {"cold": 10}
@@ -194,8 +228,16 @@ def test_regeneration_breath_and_energy():
 
 def test_type_immunities():
     skeleton = make(type="undead", immunities=["cold"])
-    assert {"critical hits", "sneak attack", "mind-affecting", "sleep", "paralysis", "poison", "stunning",
-            "cold"} <= skeleton.all_immunities
+    assert {
+        "critical hits",
+        "sneak attack",
+        "mind-affecting",
+        "sleep",
+        "paralysis",
+        "poison",
+        "stunning",
+        "cold",
+    } <= skeleton.all_immunities
     assert skeleton.is_immune("critical hits")
     golem = make(type="construct")
     assert {"critical hits", "sneak attack", "mind-affecting"} <= golem.all_immunities
@@ -211,8 +253,14 @@ def test_fire_subtype_gives_fire_immunity_and_cold_vulnerability():
 
 
 def test_spellcasting():
-    c = make(spellcasting={"caster_level": 5, "ability": "wis", "prepared": {1: ["bless", "bless"]},
-                           "domains": ["luck", "war"]})
+    c = make(
+        spellcasting={
+            "caster_level": 5,
+            "ability": "wis",
+            "prepared": {1: ["bless", "bless"]},
+            "domains": ["luck", "war"],
+        }
+    )
     assert c.spellcasting.prepared[1] == ("bless", "bless")
     with pytest.raises(ValueError, match="unknown spell 'guidance'.*list only the spells the engine casts"):
         make(spellcasting={"caster_level": 5, "ability": "wis", "prepared": {0: ["guidance"]}})
@@ -221,10 +269,23 @@ def test_spellcasting():
 
 
 # --------------------------------------------------------------------------------------------- called shots
-@pytest.mark.parametrize(("fraction", "bonus"), [
-    ("1/64", 16), ("1/33", 16), ("1/32", 8), ("1/20", 8), ("1/16", 4), ("1/10", 4), ("1/8", 2), ("1/5", 2),
-    ("1/4", 1), ("1/3", 1), ("1/2", 0), (0.2, 2),
-])
+@pytest.mark.parametrize(
+    ("fraction", "bonus"),
+    [
+        ("1/64", 16),
+        ("1/33", 16),
+        ("1/32", 8),
+        ("1/20", 8),
+        ("1/16", 4),
+        ("1/10", 4),
+        ("1/8", 2),
+        ("1/5", 2),
+        ("1/4", 1),
+        ("1/3", 1),
+        ("1/2", 0),
+        (0.2, 2),
+    ],
+)
 def test_improved_ac_from_size_fraction(fraction, bonus):
     assert improved_ac_bonus(fraction) == bonus
 
@@ -236,8 +297,18 @@ def test_part_too_large_or_nonsense_cannot_be_called(bad):
 
 
 def test_body_part_defaults_follow_the_table():
-    assert PART_AC_DEFAULTS == {"hand": 4, "arm": 2, "head": 4, "eye": 8, "ear": 8, "crotch": 6,
-                                "foot": 2, "leg": 2, "wing": 2, "tail": 2}
+    assert PART_AC_DEFAULTS == {
+        "hand": 4,
+        "arm": 2,
+        "head": 4,
+        "eye": 8,
+        "ear": 8,
+        "crotch": 6,
+        "foot": 2,
+        "leg": 2,
+        "wing": 2,
+        "tail": 2,
+    }
     human = make()
     assert human.body_part("eye").ac_bonus == 8 and human.body_part("eye").count == 2
     assert human.improved_ac("crotch") == 15 + 6
@@ -304,8 +375,12 @@ def test_yaml_missing_field_points_at_parent():
 
 
 def test_yaml_several_problems_all_reported():
-    found = problems(TROLL_YAML.replace("hp: 63", "hp: -1").replace("[slashing]", "[slashing, fyre]")
-                     .replace("armr", "").replace("bab: 4", "bab: 4\nthreat: 19-20"))
+    found = problems(
+        TROLL_YAML.replace("hp: 63", "hp: -1")
+        .replace("[slashing]", "[slashing, fyre]")
+        .replace("armr", "")
+        .replace("bab: 4", "bab: 4\nthreat: 19-20")
+    )
     assert any(p.startswith("bestiary/troll.yaml:5: hp: Input should be greater than or equal to 1") for p in found)
     assert any(p.startswith("bestiary/troll.yaml:18: attack.0.0.damage_types.1:") and "'fyre'" in p for p in found)
     assert any(p.startswith("bestiary/troll.yaml:11: threat: unknown field") for p in found)

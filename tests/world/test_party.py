@@ -24,16 +24,55 @@ from arena.world.party import (
 )
 
 SUPPORTED_SPELLS = {
-    "magic missile", "sleep", "color spray", "scorching ray", "hold person", "fireball", "lightning bolt",
-    "ice storm", "cone of cold", "cure light wounds", "cure moderate wounds", "cure serious wounds",
-    "cure critical wounds", "bless", "shield of faith", "searing light", "flame strike",
+    "magic missile",
+    "sleep",
+    "color spray",
+    "scorching ray",
+    "hold person",
+    "fireball",
+    "lightning bolt",
+    "ice storm",
+    "cone of cold",
+    "cure light wounds",
+    "cure moderate wounds",
+    "cure serious wounds",
+    "cure critical wounds",
+    "bless",
+    "shield of faith",
+    "searing light",
+    "flame strike",
 }
 BELL_CURVE_ONLY = {"auspicious odds", "mass auspicious odds"}
 
 # D&D 3.5 DMG Table 5-1 "Character Wealth by Level", levels 2-20 (level 1 is starting gear), written out here
 # independently of the module's table.
-WEALTH_35 = dict(zip(range(2, 21), (900, 2700, 5400, 9000, 13000, 19000, 27000, 36000, 49000, 66000, 88000, 110000,
-                                    150000, 200000, 260000, 340000, 440000, 580000, 760000), strict=True))
+WEALTH_35 = dict(
+    zip(
+        range(2, 21),
+        (
+            900,
+            2700,
+            5400,
+            9000,
+            13000,
+            19000,
+            27000,
+            36000,
+            49000,
+            66000,
+            88000,
+            110000,
+            150000,
+            200000,
+            260000,
+            340000,
+            440000,
+            580000,
+            760000,
+        ),
+        strict=True,
+    )
+)
 
 
 # --------------------------------------------------------------------------------------------- SRD tables
@@ -44,8 +83,12 @@ def srd_bab(cls, level):
 
 def srd_base_saves(cls, level):
     good, poor = 2 + level // 2, level // 3
-    return {"fighter": (good, poor, poor), "cleric": (good, poor, good), "rogue": (poor, good, poor),
-            "wizard": (poor, poor, good)}[cls]
+    return {
+        "fighter": (good, poor, poor),
+        "cleric": (good, poor, good),
+        "rogue": (poor, good, poor),
+        "wizard": (poor, poor, good),
+    }[cls]
 
 
 @pytest.mark.parametrize("level", range(1, 21))
@@ -60,9 +103,11 @@ def test_every_level_generates_four_valid_pcs(level):
         mods = {k: (getattr(pc.abilities, k) - 10) // 2 for k in ("con", "dex", "wis")}
         feats = set(pc.feats)
         resistance = scheduled("resistance", level) or 0  # cloak of resistance
-        base = (pc.saves.fort - mods["con"] - resistance - 2 * ("Great Fortitude" in feats),
-                pc.saves.ref - mods["dex"] - resistance - 2 * ("Lightning Reflexes" in feats),
-                pc.saves.will - mods["wis"] - resistance - 2 * ("Iron Will" in feats))
+        base = (
+            pc.saves.fort - mods["con"] - resistance - 2 * ("Great Fortitude" in feats),
+            pc.saves.ref - mods["dex"] - resistance - 2 * ("Lightning Reflexes" in feats),
+            pc.saves.will - mods["wis"] - resistance - 2 * ("Iron Will" in feats),
+        )
         assert base == srd_base_saves(cls, level), (pc.name, base)
         # iterative attacks from BAB with the melee weapon: one per 5 points above +1, at -5 each
         melee = _melee_attack(pc)
@@ -76,8 +121,10 @@ def _melee_attack(pc):
 
 
 def test_hit_points_max_first_then_average_rounded_up():
-    f1, f2 = build_character("fighter", 1, hit_points="rounded-up"), build_character("fighter", 2,
-                                                                                       hit_points="rounded-up")
+    f1, f2 = (
+        build_character("fighter", 1, hit_points="rounded-up"),
+        build_character("fighter", 2, hit_points="rounded-up"),
+    )
     con = (f1.abilities.con - 10) // 2
     assert f1.hp == 10 + con
     assert f2.hp - f1.hp == math.ceil(11 / 2) + con
@@ -90,8 +137,10 @@ def test_hit_points_average_is_the_default_and_rounded_up_is_a_choice(level):
     assert HIT_POINT_RULES == ("average", "rounded-up")
     for cls in CLASSES:
         hd = hit_die(cls)
-        for rule, after_first in (("average", (level - 1) * (hd + 1) // 2),  # d10: 5, 6, 5, 6, ...
-                                  ("rounded-up", (level - 1) * math.ceil((hd + 1) / 2))):
+        for rule, after_first in (
+            ("average", (level - 1) * (hd + 1) // 2),  # d10: 5, 6, 5, 6, ...
+            ("rounded-up", (level - 1) * math.ceil((hd + 1) / 2)),
+        ):
             pc = build_character(cls, level, hit_points=rule)
             con = (pc.abilities.con - 10) // 2
             assert pc.hp == hd + after_first + level * con + 3 * pc.feats.count("Toughness"), (cls, level, rule)
@@ -100,7 +149,8 @@ def test_hit_points_average_is_the_default_and_rounded_up_is_a_choice(level):
     f = [build_character("fighter", lv).hp for lv in (1, 2, 3)]
     assert (f[1] - f[0], f[2] - f[1]) == (5 + 2, 6 + 2)  # Con 14: +2 a level
     assert [p.hp for p in generate_party(level, hit_points="rounded-up")] == [
-        build_character(cls, level, hit_points="rounded-up").hp for cls in CLASSES]
+        build_character(cls, level, hit_points="rounded-up").hp for cls in CLASSES
+    ]
 
 
 def test_bad_hit_point_and_domain_spell_rules():
@@ -145,8 +195,12 @@ def test_one_item_per_body_slot(level):
         assert powers.get("ring of protection", 0) == (scheduled("deflection", level) or 0)
         assert powers.get("amulet of natural armor", 0) == (scheduled("natural", level) or 0)
         assert powers.get("amulet of health", 0) == (scheduled("con", level) or 0)
-        key_item = {"fighter": "belt of giant strength", "cleric": "periapt of Wisdom", "rogue": "gloves of Dexterity",
-                    "wizard": "headband of intellect"}[cls]
+        key_item = {
+            "fighter": "belt of giant strength",
+            "cleric": "periapt of Wisdom",
+            "rogue": "gloves of Dexterity",
+            "wizard": "headband of intellect",
+        }[cls]
         assert powers.get(key_item, 0) == (scheduled("key_ability", level) or 0)
     # the neck holds natural armor, health and (the cleric's) Wisdom: one item, not two or three amulets
     assert {"amulet of natural armor", "amulet of health", "periapt of Wisdom"} <= set(BODY_SLOTS["neck"])
@@ -155,19 +209,23 @@ def test_one_item_per_body_slot(level):
 def test_combined_items_cost_fifty_percent_more_for_the_cheaper_powers():
     # fighter 10: natural armor +1 (2,000 gp alone) and health +2 (4,000 gp alone) in one neck item
     neck = next(item for item in worn_items("fighter", 10) if item.slot == "neck")
-    assert [(p.item, p.bonus, p.price) for p in neck.powers] == [("amulet of health", 2, 4000),
-                                                                  ("amulet of natural armor", 1, 2000)]
+    assert [(p.item, p.bonus, p.price) for p in neck.powers] == [
+        ("amulet of health", 2, 4000),
+        ("amulet of natural armor", 1, 2000),
+    ]
     assert neck.price == 4000 + 3000
-    assert gear_cost("fighter", 10) == sum((
-        15 + 35,                  # longsword, light crossbow
-        300 + 2000 * 2**2,        # +2 longsword (masterwork included)
-        1500 + 150 + 1000 * 3**2,  # +3 full plate
-        20 + 150 + 1000 * 2**2,   # +2 heavy steel shield
-        2000 * 2**2,              # ring of protection +2
-        4000 + 1.5 * 2000,        # neck: health +2 with natural armor +1
-        1000 * 2**2,              # cloak of resistance +2
-        1000 * 2**2,              # belt of giant strength +2
-    ))
+    assert gear_cost("fighter", 10) == sum(
+        (
+            15 + 35,  # longsword, light crossbow
+            300 + 2000 * 2**2,  # +2 longsword (masterwork included)
+            1500 + 150 + 1000 * 3**2,  # +3 full plate
+            20 + 150 + 1000 * 2**2,  # +2 heavy steel shield
+            2000 * 2**2,  # ring of protection +2
+            4000 + 1.5 * 2000,  # neck: health +2 with natural armor +1
+            1000 * 2**2,  # cloak of resistance +2
+            1000 * 2**2,  # belt of giant strength +2
+        )
+    )
     # cleric 20: natural armor +5 (50,000) with periapt of Wisdom +6 and health +6 (36,000 each, x 1.5)
     neck = next(item for item in worn_items("cleric", 20) if item.slot == "neck")
     assert len(neck.powers) == 3 and neck.powers[0].item == "amulet of natural armor"
@@ -190,8 +248,9 @@ def test_deflection_is_the_ring_of_protection():
 @pytest.mark.parametrize("level", (11, 20))
 def test_light_crossbow_fires_once_a_round(level):
     for pc in generate_party(level):
-        crossbows = [a for routines in (pc.attack, pc.full_attack) for r in routines for a in r
-                     if a.name == "light crossbow"]
+        crossbows = [
+            a for routines in (pc.attack, pc.full_attack) for r in routines for a in r if a.name == "light crossbow"
+        ]
         assert len(crossbows) == 2  # one in the standard, one in the full-attack routines
         assert all(len(a.bonuses) == 1 for a in crossbows), pc.name
         assert crossbows[0] == crossbows[1]
@@ -275,18 +334,30 @@ def test_bad_level_and_die():
 # bonus of the first melee weapon in the stat block as printed, i.e. with the NPC's pre-combat buffs).
 # (class, level, AC, hp, melee, Fort, Ref, Will, BAB)
 NPC_CODEX = [
-    ("fighter", 1, 20, 14, 4, 3, 2, 3, 1), ("fighter", 3, 17, 30, 7, 5, 2, 2, 3),
-    ("fighter", 5, 20, 47, 8, 7, 6, 1, 5), ("fighter", 9, 22, 72, 18, 11, 11, 9, 9),
-    ("fighter", 10, 22, 94, 18, 11, 7, 6, 10), ("fighter", 11, 25, 98, 19, 10, 10, 6, 11),
-    ("cleric", 1, 17, 9, -1, 3, 1, 4, 0), ("cleric", 3, 15, 23, 3, 4, 0, 6, 2),
-    ("cleric", 5, 18, 41, 8, 7, 1, 7, 3), ("cleric", 9, 20, 89, 5, 11, 6, 11, 6),
-    ("cleric", 10, 21, 78, 11, 10, 3, 12, 7), ("cleric", 11, 20, 75, 10, 9, 5, 13, 8),
-    ("rogue", 1, 16, 10, 3, 1, 5, -1, 0), ("rogue", 3, 16, 23, 3, 3, 6, 1, 2),
-    ("rogue", 5, 18, 41, 9, 4, 11, 1, 3), ("rogue", 9, 19, 53, 11, 4, 10, 2, 6),
-    ("rogue", 10, 20, 68, 13, 4, 11, 2, 7), ("rogue", 11, 21, 86, 15, 5, 13, 5, 8),
-    ("wizard", 1, 15, 9, 0, 2, 1, 3, 0), ("wizard", 3, 16, 19, 3, 2, 3, 3, 1),
-    ("wizard", 5, 18, 28, 3, 2, 6, 5, 2), ("wizard", 9, 15, 92, 5, 8, 2, 9, 4),
-    ("wizard", 10, 20, 73, 5, 7, 6, 10, 5), ("wizard", 11, 16, 100, 6, 10, 6, 10, 5),
+    ("fighter", 1, 20, 14, 4, 3, 2, 3, 1),
+    ("fighter", 3, 17, 30, 7, 5, 2, 2, 3),
+    ("fighter", 5, 20, 47, 8, 7, 6, 1, 5),
+    ("fighter", 9, 22, 72, 18, 11, 11, 9, 9),
+    ("fighter", 10, 22, 94, 18, 11, 7, 6, 10),
+    ("fighter", 11, 25, 98, 19, 10, 10, 6, 11),
+    ("cleric", 1, 17, 9, -1, 3, 1, 4, 0),
+    ("cleric", 3, 15, 23, 3, 4, 0, 6, 2),
+    ("cleric", 5, 18, 41, 8, 7, 1, 7, 3),
+    ("cleric", 9, 20, 89, 5, 11, 6, 11, 6),
+    ("cleric", 10, 21, 78, 11, 10, 3, 12, 7),
+    ("cleric", 11, 20, 75, 10, 9, 5, 13, 8),
+    ("rogue", 1, 16, 10, 3, 1, 5, -1, 0),
+    ("rogue", 3, 16, 23, 3, 3, 6, 1, 2),
+    ("rogue", 5, 18, 41, 9, 4, 11, 1, 3),
+    ("rogue", 9, 19, 53, 11, 4, 10, 2, 6),
+    ("rogue", 10, 20, 68, 13, 4, 11, 2, 7),
+    ("rogue", 11, 21, 86, 15, 5, 13, 5, 8),
+    ("wizard", 1, 15, 9, 0, 2, 1, 3, 0),
+    ("wizard", 3, 16, 19, 3, 2, 3, 3, 1),
+    ("wizard", 5, 18, 28, 3, 2, 6, 5, 2),
+    ("wizard", 9, 15, 92, 5, 8, 2, 9, 4),
+    ("wizard", 10, 20, 73, 5, 7, 6, 10, 5),
+    ("wizard", 11, 16, 100, 6, 10, 6, 10, 5),
 ]
 
 # Tolerances (generated minus NPC Codex), explained in docs/party.md:
@@ -376,8 +447,11 @@ def test_load_party_errors_name_file_line_and_field(tmp_path):
     with pytest.raises(ArenaError) as err:
         load_party(path)
     assert "party.yaml:22: 1.hp:" in str(err.value)
-    path.write_text(PARTY_YAML.replace("  side: pc\n  type: humanoid\n  hp: 10", "  side: monster\n  cr: 1\n"
-                                       "  type: humanoid\n  hp: 10"))
+    path.write_text(
+        PARTY_YAML.replace(
+            "  side: pc\n  type: humanoid\n  hp: 10", "  side: monster\n  cr: 1\n  type: humanoid\n  hp: 10"
+        )
+    )
     with pytest.raises(ArenaError, match="side: pc"):
         load_party(path)
     path.write_text("[]\n")

@@ -51,8 +51,15 @@ def test_true_dragons_in_every_age_and_elementals_in_every_size():
     for element in ("air", "earth", "fire", "water"):
         for size in SIZES:
             assert f"elemental-{element}-{size}" in names
-    assert {"troll", "tarrasque", "gelatinous-cube", "owlbear-skeleton", "twelve-headed-hydra",
-            "animated-object-colossal", "monstrous-spider-gargantuan"} <= names
+    assert {
+        "troll",
+        "tarrasque",
+        "gelatinous-cube",
+        "owlbear-skeleton",
+        "twelve-headed-hydra",
+        "animated-object-colossal",
+        "monstrous-spider-gargantuan",
+    } <= names
 
 
 def test_a_great_wyrm_and_a_wyrmling():
@@ -62,13 +69,16 @@ def test_a_great_wyrm_and_a_wyrmling():
     bw = wyrm.breath_weapon
     assert (bw.shape, bw.length_ft, bw.damage, bw.damage_type, bw.dc) == ("cone", 70, "24d10", "fire", 40)
     assert {a.key for a in wyrm.special_abilities if a.engine == "ignored"} >= {"tail sweep"}
-    assert wyrm.spellcasting.caster_level == 19 and 9 in wyrm.spellcasting.prepared   # a 19th-level sorcerer
+    assert wyrm.spellcasting.caster_level == 19 and 9 in wyrm.spellcasting.prepared  # a 19th-level sorcerer
     assert (wyrm.crush.damage, wyrm.crush.dc, wyrm.crush.smaller_by) == ("4d8+25", 40, 3)
     assert wyrm.frightful_presence.dc == 38 and wyrm.frightful_presence.duration == "4d6"
     hatchling = srd_creature("white-dragon-wyrmling")
-    assert (hatchling.size, hatchling.breath_weapon.length_ft, hatchling.breath_weapon.damage_type) == \
-        ("tiny", 15, "cold")
-    assert [a.name for a in hatchling.full_attack[0]] == ["bite", "claw"]          # tiny: no wings, no tail
+    assert (hatchling.size, hatchling.breath_weapon.length_ft, hatchling.breath_weapon.damage_type) == (
+        "tiny",
+        15,
+        "cold",
+    )
+    assert [a.name for a in hatchling.full_attack[0]] == ["bite", "claw"]  # tiny: no wings, no tail
     brass = srd_creature("brass-dragon-adult")
     assert brass.breath_weapon.shape == "line" and brass.breath_effect.effect == "sleep"
 
@@ -81,7 +91,7 @@ def test_the_index_is_the_stat_blocks(everything):
 def test_every_imported_block_loads_as_a_user_file_would(everything):
     book = load_bestiary([SRD / "troll-hunter-6th-level-ranger.yaml", SRD / "tarrasque.yaml"])
     assert book["tarrasque"] == everything["tarrasque"]
-    assert all(c.import_status in ("clean", "guessed") for c in everything.values())    # the SRD import is clean
+    assert all(c.import_status in ("clean", "guessed") for c in everything.values())  # the SRD import is clean
 
 
 def test_modelled_status_agrees_with_the_fields_the_engine_reads(everything):
@@ -95,40 +105,68 @@ def test_modelled_status_agrees_with_the_fields_the_engine_reads(everything):
             assert c.regeneration is not None, c.name
         if "spell resistance" in keys:
             assert c.spell_resistance > 0, c.name
-        for key, field in (("pounce", "pounce"), ("ferocity", "ferocity"), ("improved grab", "improved_grab"),
-                           ("frightful presence", "frightful_presence"), ("paralysis", "paralysis"),
-                           ("stench", "stench"), ("trample", "trample"), ("powerful charge", "powerful_charge"),
-                           ("incorporeal", "incorporeal"), ("summon", "summon"), ("whirlwind", "whirlwind"),
-                           ("roar", "roar"), ("smoke", "smoke"), ("entangle", "entangle")):
+        for key, field in (
+            ("pounce", "pounce"),
+            ("ferocity", "ferocity"),
+            ("improved grab", "improved_grab"),
+            ("frightful presence", "frightful_presence"),
+            ("paralysis", "paralysis"),
+            ("stench", "stench"),
+            ("trample", "trample"),
+            ("powerful charge", "powerful_charge"),
+            ("incorporeal", "incorporeal"),
+            ("summon", "summon"),
+            ("whirlwind", "whirlwind"),
+            ("roar", "roar"),
+            ("smoke", "smoke"),
+            ("entangle", "entangle"),
+        ):
             glued = key == "improved grab" and "modelled" in (keys.get("adhesive"), keys.get("attach"))
             assert bool(getattr(c, field)) == (keys.get(key) == "modelled" or glued), (c.name, key)
-        assert bool(c.smite or c.burst) == (keys.get("smite") == "modelled"), c.name     # a nalfeshnee's is a burst
-        auras = [keys.get(k) for k in ("despair", "aura of menace", "captivating song", "bay",
-                                       "horrific appearance", "fear aura", "pipes")]
+        assert bool(c.smite or c.burst) == (keys.get("smite") == "modelled"), c.name  # a nalfeshnee's is a burst
+        auras = [
+            keys.get(k)
+            for k in (
+                "despair",
+                "aura of menace",
+                "captivating song",
+                "bay",
+                "horrific appearance",
+                "fear aura",
+                "pipes",
+            )
+        ]
         assert (c.aura is not None) == ("modelled" in auras), c.name
         if keys.get("constrict") == "modelled":
             assert c.improved_grab.constrict is not None, c.name
         names = {a.name for r in c.full_attack + c.attack for a in r}
         for field in ("improved_grab", "paralysis"):
             if getattr(c, field) is not None:
-                assert getattr(c, field).attack in names, (c.name, field)        # an attack the engine rolls
+                assert getattr(c, field).attack in names, (c.name, field)  # an attack the engine rolls
         if c.modelled == "full":
             assert all(a.engine != "ignored" for a in c.special_abilities)
 
 
 # --------------------------------------------------------------------------------------------- the hand-written 19
-EXPLAINED: dict[tuple[str, str], str] = {
-    (name, "class_levels"): "the SRD title says 1st-Level Warrior; the hand-written block leaves class_levels out "
-                            "(nothing in the engine reads it)"
-    for name in ("goblin", "kobold", "orc", "hobgoblin", "dwarf-warrior")
-} | {("adult-red-dragon", "crush"): "the imported block has the SRD's crush, which lands only on foes three sizes "
-                                    "smaller than the Huge dragon (never the Medium party); the hand-written one "
-                                    "leaves it out"} | {
-    (name, field): "the imported dragon casts as a sorcerer (the SRD's tables, its spells known the engine's "
-                   "choice: srd_spells.DRAGON_SPELLS) with the caster tactics; the hand-written one, which the "
-                   "golden fights use, keeps to its weapons and breath"
-    for name in ("young-red-dragon", "adult-red-dragon") for field in ("spellcasting", "tactics")
-}
+EXPLAINED: dict[tuple[str, str], str] = (
+    {
+        (name, "class_levels"): "the SRD title says 1st-Level Warrior; the hand-written block leaves class_levels out "
+        "(nothing in the engine reads it)"
+        for name in ("goblin", "kobold", "orc", "hobgoblin", "dwarf-warrior")
+    }
+    | {
+        ("adult-red-dragon", "crush"): "the imported block has the SRD's crush, which lands only on foes three sizes "
+        "smaller than the Huge dragon (never the Medium party); the hand-written one "
+        "leaves it out"
+    }
+    | {
+        (name, field): "the imported dragon casts as a sorcerer (the SRD's tables, its spells known the engine's "
+        "choice: srd_spells.DRAGON_SPELLS) with the caster tactics; the hand-written one, which the "
+        "golden fights use, keeps to its weapons and breath"
+        for name in ("young-red-dragon", "adult-red-dragon")
+        for field in ("spellcasting", "tactics")
+    }
+)
 """Every field where an imported block differs from the hand-written one (docs/bestiary.md explains them)."""
 TEXT_FIELDS = {"name", "title", "notes", "source", "special_abilities", "import_status", "import_notes"}
 
@@ -154,7 +192,7 @@ def test_the_imported_numbers_are_the_hand_written_ones():
 
 
 def test_the_hand_written_blocks_stay_what_their_names_give():
-    assert get_creature("troll").source == "SRD 3.5 MonstersT-Z.md"                 # hand-written
+    assert get_creature("troll").source == "SRD 3.5 MonstersT-Z.md"  # hand-written
     assert get_creature("srd/troll").source.startswith("SRD 3.5 MonstersT-Z.md:394")
     assert get_creature("red-dragon-young") == srd_creature("red-dragon-young")
     assert len(load_bestiary()) == 19
@@ -177,7 +215,8 @@ def test_help_and_odds_do_not_read_the_srd_bestiary():
         "assert not srd_bestiary.index_loaded(), 'a hand-written name read the SRD index'\n"
         "get_creature('gelatinous-cube')\n"
         "assert srd_bestiary.index_loaded() and list(srd_bestiary._CREATURES) == ['gelatinous-cube']\n"
-        "print('lazy')\n")
+        "print('lazy')\n"
+    )
     proc = cpu_limits.run([sys.executable, "-c", code], cpu=20, capture_output=True, text=True, cwd=ROOT)
     assert proc.returncode == 0 and proc.stdout.strip().endswith("lazy"), proc.stdout + proc.stderr
 
@@ -186,8 +225,8 @@ def test_population_and_selection():
     cr3 = srd_bestiary.select(srd_rows(), cr="3")
     assert cr3 and all(r.cr_value == 3 for r in cr3)
     band = srd_bestiary.select(srd_rows(), cr="1/2..5", type_="undead", modelled="full")
-    assert band and all(Fraction(1, 2) <= r.cr_value <= 5 and r.type == "undead" and r.modelled == "full"
-                        for r in band)
-    assert [c.name for c in srd_bestiary.srd_population(cr="20", modelled="full")] == \
-        [r.name for r in srd_bestiary.select(srd_rows(), cr="20", modelled="full")]
+    assert band and all(Fraction(1, 2) <= r.cr_value <= 5 and r.type == "undead" and r.modelled == "full" for r in band)
+    assert [c.name for c in srd_bestiary.srd_population(cr="20", modelled="full")] == [
+        r.name for r in srd_bestiary.select(srd_rows(), cr="20", modelled="full")
+    ]
     assert json.loads(json.dumps(srd_rows()[0].as_json()))["name"] == srd_rows()[0].name

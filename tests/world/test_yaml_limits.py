@@ -33,7 +33,7 @@ def test_aliases_within_the_limit_still_work():
 def test_the_node_budget_counts_expanded_values(monkeypatch):
     import arena.world.yamlio
 
-    monkeypatch.setattr(arena.world.yamlio, "MAX_YAML_NODES", 1000)     # the same rule at a size a test reads fast
+    monkeypatch.setattr(arena.world.yamlio, "MAX_YAML_NODES", 1000)  # the same rule at a size a test reads fast
     assert len(parse_yaml("\n".join(f"k{i}: v" for i in range(990))).data) == 990
     with pytest.raises(ArenaError, match="expands to more than 1,000 values"):
         parse_yaml("\n".join(f"k{i}: v" for i in range(1010)))
@@ -53,8 +53,7 @@ def test_nesting_up_to_the_limit_is_read():
     assert parse_yaml("[" * depth + "]" * depth).data is not None
 
 
-@pytest.mark.parametrize("char, code", [("\x00", "U+0000"), ("\x01", "U+0001"), ("\x1b", "U+001B"),
-                                        ("\x7f", "U+007F")])
+@pytest.mark.parametrize("char, code", [("\x00", "U+0000"), ("\x01", "U+0001"), ("\x1b", "U+001B"), ("\x7f", "U+007F")])
 def test_control_characters_name_their_line(char, code):
     with pytest.raises(ArenaError, match=re.escape(f"c.yaml:3: a control character ({code})")):
         parse_yaml(f"name: x\nparty: 1\nmonsters: [o{char}rc]\n", "c.yaml")
@@ -74,7 +73,7 @@ def test_files_that_are_not_regular_files(tmp_path):
 
     os.mkfifo(fifo)
     with pytest.raises(ArenaError, match="not a regular file"):
-        load_yaml(fifo)                                    # opening a FIFO for reading would block: it must not
+        load_yaml(fifo)  # opening a FIFO for reading would block: it must not
     loop = tmp_path / "loop.yaml"
     loop.symlink_to(loop)
     with pytest.raises(ArenaError, match="loop.yaml"):
@@ -84,7 +83,7 @@ def test_files_that_are_not_regular_files(tmp_path):
 def test_a_huge_file_is_refused_without_reading_it(tmp_path):
     big = tmp_path / "big.yaml"
     with open(big, "wb") as handle:
-        handle.truncate(MAX_FILE_BYTES * 50)               # a sparse 200 MiB file
+        handle.truncate(MAX_FILE_BYTES * 50)  # a sparse 200 MiB file
     with pytest.raises(ArenaError, match="larger than 4,096 KiB"):
         load_yaml(big)
 
@@ -96,9 +95,21 @@ def test_invalid_utf8_names_its_line(tmp_path):
         load_yaml(bad)
 
 
-@pytest.mark.parametrize("text", ["when: 2024-13-45\n", "a: !!python/object:os.system ls\n", "? [a]\n: 1\n",
-                                  "a: 1\n---\nb: 2\n", "<<: {a: 1}\n", "a: *nowhere\n", "a: [\n", "a: 1\na: 2\n",
-                                  "x: !!binary '%%%'\n", "n: 1e400\n"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "when: 2024-13-45\n",
+        "a: !!python/object:os.system ls\n",
+        "? [a]\n: 1\n",
+        "a: 1\n---\nb: 2\n",
+        "<<: {a: 1}\n",
+        "a: *nowhere\n",
+        "a: [\n",
+        "a: 1\na: 2\n",
+        "x: !!binary '%%%'\n",
+        "n: 1e400\n",
+    ],
+)
 def test_odd_yaml_is_an_arena_error(text):
     try:
         parse_yaml(text, "odd.yaml")

@@ -9,6 +9,10 @@ sentence (``rf"paralyzed for ({AMOUNT}) (round|minute|hour)s?"``).
 
 from __future__ import annotations
 
+from typing import get_args
+
+from arena.world.stat_types import SIZES, CreatureType
+
 DIE = r"d\d+"
 """The die of a roll: ``d6``."""
 ROLL = rf"\d+{DIE}"
@@ -24,29 +28,13 @@ TERM = rf"\d+(?:{DIE})?"
 ORDINAL = r"(\d+)(?:st|nd|rd|th)"
 """An ordinal, its number in the group: ``6th`` (``Caster level 6th``, ``6th-Level Ranger``)."""
 
-SIZE_WORDS = ("fine", "diminutive", "tiny", "small", "medium", "large", "huge", "gargantuan", "colossal")
-"""The nine sizes of SRD 3.5, smallest first (the order the size modifiers are listed in)."""
+SIZE_WORDS: tuple[str, ...] = SIZES
+"""The nine sizes of SRD 3.5, smallest first (the order the size modifiers are listed in): the stat-block model's."""
 SIZE_ROW_WORDS = (*SIZE_WORDS, "greater", "elder")
 """The rows of a family's table by size: the sizes, and the elementals' ``Greater`` and ``Elder`` (``Fire
 Elemental, Greater``)."""
-TYPE_WORDS = (
-    "aberration",
-    "animal",
-    "construct",
-    "dragon",
-    "elemental",
-    "fey",
-    "giant",
-    "humanoid",
-    "magical beast",
-    "monstrous humanoid",
-    "ooze",
-    "outsider",
-    "plant",
-    "undead",
-    "vermin",
-)
-"""The creature types of SRD 3.5 (``Large Giant``, ``Medium Monstrous Humanoid``)."""
+TYPE_WORDS: tuple[str, ...] = get_args(CreatureType)
+"""The creature types of SRD 3.5 (``Large Giant``, ``Medium Monstrous Humanoid``): the stat-block model's."""
 
 ABILITY_KEYS = {
     "str": "str",

@@ -11,9 +11,11 @@ expression only where the SRD writes one ability several ways (``low-? ?light vi
 from __future__ import annotations
 
 import re
+from typing import get_args
 
 from arena.srd.patterns import DICE, ENERGY_WORDS
 from arena.srd.text import Cell, clean, drop_parens, is_dash, top_level_split
+from arena.world.stat_types import DrOvercome
 
 # --------------------------------------------------------------------------------------------- the vocabulary
 NO_EFFECT: dict[str, tuple[str, ...]] = {
@@ -449,20 +451,7 @@ IMMUNITY_IGNORED = {
 }
 
 
-DR_WORDS = {
-    "bludgeoning",
-    "piercing",
-    "slashing",
-    "magic",
-    "silver",
-    "cold iron",
-    "adamantine",
-    "good",
-    "evil",
-    "lawful",
-    "chaotic",
-    "epic",
-}
+DR_WORDS = frozenset(get_args(DrOvercome))
 """What overcomes damage reduction in the model (``DR 10/magic``, ``DR 5/cold iron``)."""
 
 _COMPILED: dict[int, dict[str, re.Pattern[str]]] = {}

@@ -138,6 +138,8 @@ def test_a_damaged_chunk_is_fought_again(tiny, tmp_path, monkeypatch):
 
 STOPPER = """
 import os, signal, sys
+signal.signal(signal.SIGINT, signal.default_int_handler)   # as from a shell: a test runner's worker may ignore it
+signal.signal(signal.SIGTERM, signal.SIG_DFL)
 from arena.study.results_folder import StudyFolder
 real, saved = StudyFolder.save, [0]
 def save(self, *args, **kwargs):

@@ -110,30 +110,12 @@ class _LimitedLoader(yaml.SafeLoader):
             self._depth -= 1
 
 
-class _Budget:
-    """Counts the values built from one document, so that aliases cannot expand it past the limit."""
-
-    __slots__ = ("left", "source")
-
-    def __init__(self, source: str):
-        self.left = MAX_YAML_NODES
-        self.source = source
-
-    def spend(self, node: yaml.Node) -> None:
-        self.left -= 1
-        if self.left < 0:
-            raise ArenaError(
-                f"{self.source}:{node.start_mark.line + 1}: the document expands to more than "
-                f"{MAX_YAML_NODES:,} values (YAML aliases repeat what they point to; write less, "
-                "or split the file)"
-            )
-
-
 def _check_expansion(root: yaml.Node, source: str) -> None:
     """Refuse a document whose aliases would expand it past :data:`~arena.limits.MAX_YAML_NODES` values before
     building any of it: each distinct node's expanded size is counted once (an alias is the node it names, shared),
-    so a nine-by-nine alias bomb costs its 90 nodes, not the 100,000 values that building it would take before the
-    budget stops it. An alias that contains itself is left to :func:`_construct`, which names it."""
+    so a nine-by-nine alias bomb costs its 90 nodes, not the 100,000 values that building it would take. It is the
+    only count: :func:`_construct` builds what it let through. An alias that contains itself is left to
+    :func:`_construct`, which names it."""
     sizes: dict[int, int] = {}
     pending: set[int] = set()
 
@@ -175,10 +157,9 @@ def _construct(
     doc_lines: dict[PathKey, int],
     source: str,
     constructor: yaml.constructor.SafeConstructor,
-    budget: _Budget,
     stack: tuple[int, ...] = (),
 ) -> Any:
-    budget.spend(node)
+    """The value of ``node``; :func:`_check_expansion` has bounded how many values that builds."""
     if id(node) in stack:
         raise ArenaError(f"{source}:{node.start_mark.line + 1}: a YAML alias refers to itself")
     stack = (*stack, id(node))
@@ -198,12 +179,11 @@ def _construct(
                 first = doc_lines.get((*path, key), "?")
                 raise ArenaError(f"{source}:{line}: duplicate key {key!r} (first given on line {first})")
             doc_lines[(*path, key)] = line
-            out[key] = _construct(value_node, (*path, key), doc_lines, source, constructor, budget, stack)
+            out[key] = _construct(value_node, (*path, key), doc_lines, source, constructor, stack)
         return out
     if isinstance(node, yaml.SequenceNode):
         return [
-            _construct(item, (*path, i), doc_lines, source, constructor, budget, stack)
-            for i, item in enumerate(node.value)
+            _construct(item, (*path, i), doc_lines, source, constructor, stack) for i, item in enumerate(node.value)
         ]
     return _scalar(node, path, source, constructor)
 
@@ -267,7 +247,7 @@ def parse_yaml(text: str, source: str = "<string>") -> YamlDoc:
         lines: dict[PathKey, int] = {}
         try:
             _check_expansion(node, source)
-            data = _construct(node, (), lines, source, loader, _Budget(source))
+            data = _construct(node, (), lines, source, loader)
         except yaml.constructor.ConstructorError as err:
             mark = err.problem_mark
             line = mark.line + 1 if mark else 1

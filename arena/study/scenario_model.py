@@ -161,7 +161,11 @@ class Scenario(Frozen):
 
         resolved = _Resolved(tuple(groups), tuple(party) if party is not None else None, base_dir)
         fighters = [*self._party_for(resolved, "d20"), *(c for c, _ in groups)]
-        resolved.summons.update(self._summons(book, where, fighters, problems))
+        placed = [
+            *((c, ("party",)) for c in self._party_for(resolved, "d20")),
+            *((c, ("monsters", i)) for i, (c, _) in enumerate(groups)),
+        ]  # no problem yet: a group a monster
+        resolved.summons.update(self._summons(book, where, placed, problems))
         total = len(fighters) - len(groups) + sum(count for _, count in groups)
         if total > MAX_COMBATANTS:
             problems.append(f"{where(('monsters',))}: {total} creatures would fight; the limit is {MAX_COMBATANTS}")
@@ -222,24 +226,20 @@ class Scenario(Frozen):
         return groups
 
     def _summons(
-        self, book: dict | None, where: Where, fighters: list[Creature], problems: list[str]
+        self, book: dict | None, where: Where, fighters: list[tuple[Creature, tuple]], problems: list[str]
     ) -> dict[str, Creature]:
-        """The stat block of every creature a fighter summons, from the scenario's bestiary; a problem for a name
-        it does not hold (the fight would otherwise find "nothing comes")."""
+        """The stat block of every creature a fighter (with the field it stands at) summons, from the scenario's
+        bestiary; a problem at that field for a name it does not hold (the fight would otherwise find "nothing
+        comes")."""
         from arena.world.bestiary import get_creature
 
         out: dict[str, Creature] = {}
-        for creature in fighters:
+        for creature, at in fighters:
             if creature.summon is None or creature.summon.creature in out:
                 continue
             try:
                 out[creature.summon.creature] = get_creature(creature.summon.creature, book)
             except ArenaError as err:
-                at: tuple = ("party",) if creature.side == "pc" else ("monsters",)
-                for i, group in enumerate(self.monsters):
-                    if group.stat_block is creature or (group.name or "").strip().lower() == creature.name.lower():
-                        at = ("monsters", i)
-                        break
                 problems.append(f"{where(at)}: {creature.name} summons {creature.summon.creature!r}: {err}")
         return out
 

@@ -7,3 +7,5 @@ encounter record. It reads creatures from the world layer and rolls every d20-ty
 It reads two kinds of file: a trusted policy file, which ``tactics.load_policy_file`` runs, and the shipped stat
 block of a summoned creature that ``prepare`` was not given (``specials.summoned_template``).
 """
+
+import arena.world.creatures  # noqa: E402, F401  # first: the stat-block model, with every special ability's field

@@ -21,7 +21,6 @@ from arena.combat.damage import deal
 from arena.combat.fight_state import FightState
 from arena.combat.rolls import save
 from arena.combat.spells import ROUND
-from arena.combat.states import DEAD_AT, die
 from arena.dice import parse
 from arena.rules import Check
 from arena.world.stat_types import SIZES
@@ -29,18 +28,6 @@ from arena.world.stat_types import SIZES
 MAX_TIE_ROLLS = 50
 """Opposed checks tied with equal modifiers roll again, at most this many times."""
 FIRE = frozenset({"fire"})
-GAZE_IMMUNITY = {
-    "petrify": "petrification",
-    "paralysis": "paralysis",
-    "death": "death effects",
-    "fear": "mind-affecting",
-    "unnerve": "mind-affecting",
-    "charm": "mind-affecting",
-}
-"""The immunity that stops each gaze effect."""
-CHARM_IN_COMBAT = 5
-"""SRD 3.5 charm person: "If the creature is currently being threatened or attacked by you or your allies, it
-receives a +5 bonus on its saving throw" (always, in an arena fight)."""
 POISON_SECONDARY_ROUNDS = 10
 """SRD 3.5 poison: the secondary damage comes 1 minute after the initial damage."""
 PANIC_HD = 4
@@ -203,41 +190,6 @@ def burn_turn(f: FightState, c: Combatant) -> None:
     rounds, dice, source = c.burning
     deal(f, source, c, dice.roll(f.stream), FIRE)
     c.burning = [rounds - 1, dice, source] if rounds > 1 else None
-
-
-def gaze(f: FightState, c: Combatant) -> None:
-    """A gaze attack at the start of the creature's turn: each able foe saves or suffers its effect."""
-    g = c.t.gaze
-    for foe in list(c.foes):
-        if not foe.is_able or foe.dead or GAZE_IMMUNITY[g.effect] in foe.t.immunities:
-            continue
-        if g.effect == "charm" and not foe.t.humanoid:
-            continue  # as charm person: humanoids only
-        if g.effect == "unnerve" and "unnerved" in foe.conditions:
-            continue
-        if save(f, foe, g.save, g.dc - (CHARM_IN_COMBAT if g.effect == "charm" else 0), c).success:
-            continue
-        if f.lines is not None:
-            f.log(
-                f"{foe.name} meets {c.name}'s gaze: {g.effect}",
-                actor=foe.name,
-                action="gaze",
-                source=c.name,
-                result=g.effect,
-            )
-        if g.effect == "death":
-            foe.hp = min(foe.hp, DEAD_AT)
-            die(f, foe)
-        elif g.effect == "petrify":
-            add_condition(f, foe, "petrified", FOREVER)
-        elif g.effect == "paralysis":
-            add_condition(f, foe, "paralyzed", parse(g.rounds).roll(f.stream) * ROUND)
-        elif g.effect == "unnerve":
-            add_condition(f, foe, "unnerved", parse(g.rounds).roll(f.stream) * ROUND)
-        elif g.effect == "charm":
-            add_condition(f, foe, "charmed", FOREVER)  # its friend now: it fights the gazer no more
-        else:
-            add_condition(f, foe, "panicked", parse(g.rounds).roll(f.stream) * ROUND)
 
 
 def _can_grab(c: Combatant, target: Combatant) -> bool:

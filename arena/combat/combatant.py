@@ -7,6 +7,7 @@ encounters. Pydantic stays at the edges: the hot loop touches only these objects
 
 from __future__ import annotations
 
+from arena.combat.ability_hooks import compile_abilities
 from arena.dice import DiceExpr, parse
 from arena.rules import Check
 from arena.world.creatures import Creature
@@ -233,7 +234,8 @@ class Template:
         "rake",
         "rage",
         "burn",
-        "gaze",
+        "ability_data",
+        "turn_start_hooks",
         "swallow",
         "turn_start",
         "web",
@@ -357,7 +359,12 @@ class Template:
             creature.energy_drain,
         )
         self.rake = CompiledAttack(creature.rake) if creature.rake is not None else None
-        self.rage, self.burn, self.gaze, self.web = creature.rage, creature.burn, creature.gaze, creature.web
+        self.rage, self.burn, self.web = creature.rage, creature.burn, creature.web
+        compiled = compile_abilities(creature)
+        self.ability_data = compiled.data
+        """Each ability module's compiled value, by its stat-block field (:mod:`arena.combat.ability_hooks`)."""
+        self.turn_start_hooks = compiled.turn_start
+        """What its abilities do at the start of each of its turns, in order."""
         self.breath_effect = creature.breath_effect
         swallow = creature.swallow_whole
         self.swallow = (parse(swallow.damage), frozenset(swallow.damage_types)) if swallow is not None else None
@@ -471,9 +478,9 @@ class Template:
         )
         """Acting does something besides the action: Dodge designates, frightful presence frightens, a special
         action may take the turn."""
-        self.turn_start = self.heals_itself or self.gaze is not None or self.each_turn
-        """Something to do at the start of each of its turns: regeneration or fast healing, a gaze, a free
-        action."""
+        self.turn_start = self.heals_itself or bool(self.turn_start_hooks) or self.each_turn
+        """Something to do at the start of each of its turns: regeneration or fast healing, an ability's
+        ``turn_start`` hook (a gaze), a free action."""
 
     def set_side(self, side: str) -> None:
         """Which side the creature fights on in this encounter (a PC stat block may fight as a monster)."""

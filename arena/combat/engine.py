@@ -433,13 +433,14 @@ class Fight(FightState):
         c.acted = True
 
     def _turn_start(self, c: Combatant) -> bool:
-        """What a creature with ``turn_start`` does first: regenerates or heals itself, gazes, takes its free actions
-        (smoke, entangling plants, eye rays, a song). Returns whether the fight is over."""
+        """What a creature with ``turn_start`` does first: regenerates or heals itself, runs its abilities'
+        ``turn_start`` hooks (a gaze), takes its free actions (smoke, entangling plants, eye rays, a song). Returns
+        whether the fight is over."""
         t = c.t
         if t.heals_itself:
             states.heal_itself(self, c)
-        if t.gaze is not None and c.is_able:
-            abilities.gaze(self, c)
+        for hook in t.turn_start_hooks:  # the abilities' own (a gaze)
+            hook(self, c)
             if self.over():
                 return True
         if t.each_turn:  # smoke, entangling plants, eye rays, a song: free actions

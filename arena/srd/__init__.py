@@ -32,3 +32,5 @@ linear helpers where a pattern was quadratic (:func:`~arena.srd.text.drop_parens
 :func:`~arena.srd.text.search_chain`), each beside the SRD sentence it reads, and held to those sentences by
 tests/srd/test_patterns.py.
 """
+
+import arena.world.creatures  # noqa: E402, F401  # first: the stat-block model, with every special ability's field

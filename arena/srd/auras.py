@@ -15,9 +15,9 @@ from __future__ import annotations
 import re
 
 from arena.srd.context import Reading, bare_name
-from arena.srd.patterns import AMOUNT, ROLL, SAVE, SAVE_KEYS, TIMES
+from arena.srd.patterns import AMOUNT, ROLL
 from arena.srd.prose import ability_head, heading_above, paragraph_heads
-from arena.srd.text import Cell, clean, dice_text, drop_parens, in_rounds, number, search_chain
+from arena.srd.text import Cell, clean, dice_text, in_rounds, number
 
 ENTRY_DC = re.compile(r"\bDC\s*(\d+)")
 """The DC in an entry: ``Frightful presence (DC 21)``."""
@@ -80,43 +80,6 @@ REF_PARTIAL = re.compile(r"\(Ref(?:lex)? DC (\d+) partial\)")
 ANIMATE_PLANTS = "animate plants"
 ENTRY_HEAD = re.compile(r"^[^:]*:\s*")
 """A paragraph's name, left out of its body: ``Petrifying Gaze (Su):``."""
-GAZE_EFFECTS = (
-    ("petrify", re.compile(r"turn to stone|petrif", re.IGNORECASE)),
-    ("death", re.compile(r"^death\b|\bdeath,", re.IGNORECASE)),
-    ("paralysis", re.compile(r"paraly", re.IGNORECASE)),
-    ("fear", re.compile(r"\bfear\b|\bpanicked\b", re.IGNORECASE)),
-)
-"""What a gaze does, by the first words of its body: ``Turn to stone permanently, 30 feet, Fortitude DC 17
-negates``."""
-GAZE_SAVE = re.compile(rf"\b{SAVE} DC (\d+)|\bDC (\d+) {SAVE}")
-"""``Fortitude DC 17 negates``, ``DC 17 Will``."""
-SENTENCE_END = re.compile(r"[.;]")
-"""Where a gaze's first sentence ends."""
-NOT_THE_ENGINES = re.compile(r"\bslay\b|\bdazed?\b|\bstun|\bcharm|penalty on attack", re.IGNORECASE)
-"""A gaze the engine's does not have: ``slay``, ``dazed``, ``stunned``, ``charm``."""
-FOR_ROUNDS = re.compile(rf"(?:for|lasts) ({AMOUNT}) rounds", re.IGNORECASE)
-"""``paralyzed for 2d4 rounds``, ``the effect lasts 1d4 rounds``."""
-WITH_FEAR = re.compile(r"paralyzed with fear|fear effect", re.IGNORECASE)
-"""A fear that paralyzes: ``paralyzed with fear``."""
-UNNERVED = "-2 penalty on attack rolls"
-"""A chain devil's unnerving gaze: ``Those who fail their saves take a -2 penalty on attack rolls for 1d3 rounds``."""
-AS_CHARM = "As charm person"
-"""A spirit naga's charming gaze: ``As charm person, 30 feet, Will DC 19 negates``."""
-SLAY_EVIL = "slay evil"
-"""A ghaele's gaze: ``can slay evil creatures of 5 or less HD``."""
-NONEVIL = (r"Nonevil creatures", r"must succeed on a DC (\d+) Will save or suffer the fear effect")
-"""Its parts in order: ``Nonevil creatures, and evil creatures with more than 5 HD, must succeed on a DC 18 Will
-save or suffer the fear effect``."""
-STUN = (r"stun a creature ", rf" DC (\d+) Fortitude save or be stunned for ({AMOUNT}) rounds")
-"""A nymph's stunning glance, its parts in order: ``can stun a creature within 30 feet with a look. The target
-must succeed on a DC 17 Fortitude save or be stunned for 2d4 rounds``."""
-EVIL_EYE = (
-    r"(Once|Twice|Three times) per day",
-    r"DC (\d+) Will save or be dazed",
-    r"DC (\d+) Fortitude save or die from fright",
-)
-"""A sea hag's evil eye, its parts in order: ``Three times per day ... DC 11 Will save or be dazed for three days
-... DC 11 Fortitude save or die from fright``."""
 
 
 # --------------------------------------------------------------------------------------------- the creature's DC
@@ -446,125 +409,3 @@ def entangle(ctx: Reading, item: dict) -> dict:
         "burst free, the entangle spell's)",
     )
     return {"entangle": {"dc": number(dc.group(1)), "burst_dc": 20}}
-
-
-# --------------------------------------------------------------------------------------------- gaze
-def gaze(ctx: Reading, item: dict) -> dict:
-    """``Petrifying Gaze (Su): Turn to stone permanently, 30 feet, Fortitude DC 17 negates``: the engine's gazes
-    petrify, paralyze, kill or frighten; the others (:func:`_other_gaze`) are a few looks of their own."""
-    entry = clean(item["name"])
-    desc, text = ctx.text_of(item, drop_parens(entry, "").strip(), "gaze")
-    if desc is None:
-        ctx.note_on(item, "unread", "gaze: no description: not modelled", entry)
-        return ctx.ignored("gaze", "no description read")
-    body = ENTRY_HEAD.sub("", text)
-    effect = next((e for e, p in GAZE_EFFECTS if p.search(body[:120])), None)
-    m = GAZE_SAVE.search(body)
-    if m is None:
-        ctx.note_on(item, "unread", "gaze: no save DC read: not modelled", text[:200])
-        return ctx.ignored("gaze", "no save DC read")
-    save, dc = SAVE_KEYS[(m.group(1) or m.group(4)).lower()], number(m.group(2) or m.group(3))
-    own = re.search(
-        rf"\bthe {re.escape(ctx.block.title.lower())}'s {re.escape(entry.lower())} \(DC (\d+)\)",
-        " ".join(ctx.block.context[ctx.block.line : ctx.block.line + 80]).lower(),
-        re.IGNORECASE,
-    )
-    how = ""
-    if own and number(own.group(1)) != dc:
-        how = f"; its own DC {own.group(1)} (the text shared with another creature gives {dc})"
-        dc = number(own.group(1))
-    ctx.save_of("gaze", dc, save)
-    other = _other_gaze(ctx, entry, body, save, dc)
-    if other is not None:
-        return other
-    if effect is None or NOT_THE_ENGINES.search(body[:200]) and effect != "petrify":
-        what = SENTENCE_END.split(body)[0][:80]
-        return ctx.ignored(
-            "gaze", f"its {entry.lower()} ({what}) is not one the engine's gaze has (petrify, paralysis, death, fear)"
-        )
-    field: dict = {"effect": effect, "save": save, "dc": dc}
-    rounds = FOR_ROUNDS.search(body)
-    if effect in ("paralysis", "fear"):
-        if rounds is None:
-            ctx.note_on(item, "unread", f"gaze: how long its {effect} lasts not read: not modelled", text[:200])
-            return ctx.ignored("gaze", f"how long its {effect} lasts not read")
-        field["rounds"] = dice_text(rounds.group(1))
-    if effect == "paralysis" and WITH_FEAR.search(body):
-        how += "; a fear effect that paralyzes: the engine's paralysis (fear immunity left out)"
-        ctx.note_on(item, "guess", "gaze: paralyzed with fear: the engine's paralysis gaze", text[:200])
-    extra = f", {field['rounds']} rounds" if "rounds" in field else ""
-    ctx.mark(
-        "gaze",
-        "modelled",
-        f"gaze: {effect}, {save.capitalize()} DC {dc} negates{extra} (averting eyes is not modelled){how}",
-    )
-    return {"gaze": field}
-
-
-def _other_gaze(ctx: Reading, entry: str, body: str, save: str, dc: int) -> dict | None:
-    """The gazes and looks beyond petrify, paralysis, death and fear: the chain devil's unnerving gaze ("Those who
-    fail their saves take a -2 penalty on attack rolls for 1d3 rounds"), the spirit naga's charming gaze ("As charm
-    person, 30 feet, Will DC 19 negates"), a ghaele's gaze ("slay evil creatures of 5 or less HD ... Nonevil
-    creatures ... must succeed on a DC 18 Will save or suffer the fear effect", "as though by a fear spell for 2d10
-    rounds": the party is not evil), and the looks at one foe (a nymph's stunning glance, a sea hag's evil eye);
-    None for any other."""
-    low = entry.lower()
-    rounds = FOR_ROUNDS.search(body)
-    if "unnerving" in low and UNNERVED in body and rounds:
-        field = {"effect": "unnerve", "save": save, "dc": dc, "rounds": dice_text(rounds.group(1))}
-        ctx.mark("gaze", "modelled", f"gaze: Will DC {dc} or -2 on attack rolls for {field['rounds']} rounds")
-        return {"gaze": field}
-    if "charming" in low and AS_CHARM in body:
-        ctx.mark(
-            "gaze",
-            "modelled",
-            f"gaze: as charm person, Will DC {dc} (+5 on the save in a fight), humanoids "
-            "only; a charmed foe fights no more (for the fight)",
-        )
-        return {"gaze": {"effect": "charm", "save": save, "dc": dc}}
-    nonevil = search_chain(body, *NONEVIL)
-    if SLAY_EVIL in body and nonevil and rounds:
-        field = {"effect": "fear", "save": "will", "dc": number(nonevil.group(1)), "rounds": dice_text(rounds.group(1))}
-        ctx.mark(
-            "gaze",
-            "modelled",
-            f"gaze: the party is not evil: Will DC {field['dc']} or panicked (a fear spell) "
-            f"for {field['rounds']} rounds (its slaying of evil creatures never applies)",
-        )
-        return {"gaze": field}
-    stun = search_chain(body, *STUN)
-    if "glance" in low and stun:
-        ctx.mark(
-            "gaze",
-            "modelled",
-            f"glance: a standard action at one foe, Fort DC {stun.group(1)} or stunned "
-            f"{dice_text(stun.group(2))} rounds",
-        )
-        return {
-            "glance": {
-                "effect": "stun",
-                "save": "fort",
-                "dc": number(stun.group(1)),
-                "rounds": dice_text(stun.group(2)),
-            }
-        }
-    eye = search_chain(body, *EVIL_EYE)
-    if "evil eye" in low and eye:
-        uses = TIMES[eye.group(1).lower()]
-        ctx.mark(
-            "gaze",
-            "modelled",
-            f"glance: {uses} a fight, a standard action at one foe, Will DC {eye.group(2)} or "
-            f"dazed (for the fight: three days), then Fort DC {eye.group(3)} or dead of "
-            "fright",
-        )
-        return {
-            "glance": {
-                "effect": "daze",
-                "save": "will",
-                "dc": number(eye.group(2)),
-                "uses": uses,
-                "fright_dc": number(eye.group(3)),
-            }
-        }
-    return None

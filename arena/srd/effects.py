@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from arena.srd import auras, breath, holds, onhit, poison, specials, spells, traits
+from arena.srd import auras, breath, holds, onhit, poison, specials, spells, traits, vocabulary
 from arena.srd.context import Reading
 
 AbilityReader = Callable[[Reading, dict], dict]
@@ -69,7 +69,6 @@ RULES: tuple[Ability | Step, ...] = (
     Ability("poison", poison.poison),
     Ability("energy drain", onhit.energy_drain),
     Ability("burn", onhit.burn),
-    Ability("gaze", auras.gaze),
     Ability("web", specials.web),
     Ability("ability damage", onhit.ability_loss),
     Ability("ability drain", onhit.ability_loss),
@@ -133,7 +132,58 @@ RULES: tuple[Ability | Step, ...] = (
 """Every ability reader, in the order they run: an ability's reader, or a step over several."""
 
 
+@dataclass(frozen=True)
+class AbilityReading:
+    """How the importer reads a special ability of its own module (:mod:`arena.abilities`): the vocabulary's key
+    and the names the SRD writes it by, and its reader, run after the reader of the key ``after`` (the readers run
+    in one order: a later one sees the fields of those before it)."""
+
+    key: str
+    names: tuple[str, ...]
+    """Names as the SRD writes them, lowercase, numbers and parentheses removed; a regular expression only where
+    the SRD writes one ability several ways (see :mod:`arena.srd.vocabulary`)."""
+    reader: AbilityReader
+    after: str | None = None
+    """The key of the rule it runs after (None: after every other rule but the spells)."""
+    only_ignored: bool = False
+
+
+_READINGS: list[AbilityReading] = []
+_ORDERED: list[tuple[Ability | Step, ...]] = []
+
+
+def add_reading(reading: AbilityReading) -> None:
+    """Register how the importer reads an ability (by the ability's module, once): its names join the vocabulary of
+    abilities that matter in a fight, its reader the rules."""
+    if reading.key in vocabulary.IGNORED or any(r.key == reading.key for r in _READINGS):
+        raise ValueError(f"the importer already reads an ability {reading.key!r}")
+    vocabulary.add_ignored(reading.key, reading.names)
+    _READINGS.append(reading)
+    _ORDERED.clear()
+
+
+def rules() -> tuple[Ability | Step, ...]:
+    """:data:`RULES` with each registered ability's reader after its ``after`` rule (the spells stay last)."""
+    if not _ORDERED:
+        ordered: list[Ability | Step] = list(RULES)
+        waiting = list(_READINGS)
+        while waiting:
+            keys = [rule.key for rule in ordered if isinstance(rule, Ability)]
+            placed = [r for r in waiting if r.after is None or r.after in keys]
+            if not placed:
+                missing = ", ".join(f"{r.key} (after {r.after})" for r in waiting)
+                raise ValueError(f"ability readers placed after readers that do not exist: {missing}")
+            for r in placed:
+                rule = Ability(r.key, r.reader, only_ignored=r.only_ignored)
+                at = len(ordered) - 1 if r.after is None else keys.index(r.after) + 1
+                ordered.insert(at, rule)
+                keys.insert(at, r.key)
+            waiting = [r for r in waiting if r not in placed]
+        _ORDERED.append(tuple(ordered))
+    return _ORDERED[0]
+
+
 def read_ability_fields(ctx: Reading) -> None:
-    """Run :data:`RULES` on the block being read: each reader's fields join ``ctx.data`` as it returns them."""
-    for rule in RULES:
+    """Run :func:`rules` on the block being read: each reader's fields join ``ctx.data`` as it returns them."""
+    for rule in rules():
         ctx.data.update(rule.run(ctx))

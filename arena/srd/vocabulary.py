@@ -190,7 +190,6 @@ IGNORED: dict[str, tuple[str, ...]] = {
         r"drain",
         "ability drain",
     ),
-    "gaze": (r".*gaze", "evil eye", "stunning glance"),
     "spell-like abilities": (
         r"spell-? ?like abilit(y|ies)",
         "psionics",
@@ -455,6 +454,13 @@ DR_WORDS = frozenset(get_args(DrOvercome))
 """What overcomes damage reduction in the model (``DR 10/magic``, ``DR 5/cold iron``)."""
 
 _COMPILED: dict[int, dict[str, re.Pattern[str]]] = {}
+
+
+def add_ignored(key: str, names: tuple[str, ...]) -> None:
+    """Add an ability that matters in a fight to :data:`IGNORED` (an ability module's names, through
+    :func:`arena.srd.effects.add_reading`, which reads it)."""
+    IGNORED[key] = names
+    _COMPILED.pop(id(IGNORED), None)
 
 
 def key_in(name: str, table: dict[str, tuple[str, ...]]) -> str | None:

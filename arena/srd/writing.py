@@ -14,6 +14,7 @@ import yaml
 
 from arena.errors import ArenaError
 from arena.srd.build import Built
+from arena.world import ability_fields
 from arena.world.creatures import Creature
 
 
@@ -105,14 +106,18 @@ FULL_FIELDS = (
     "ability_damage",
     "energy_drain",
     "burn",
-    "gaze",
     "swallow_whole",
     "web",
     "breath_effect",
     "stench",
     "trample",
 )
-"""The ability fields written with every number, their defaults too."""
+"""The ability fields written with every number, their defaults too (and those of the ability modules that say
+``every_number``: :func:`full_fields`)."""
+
+
+def full_fields() -> tuple[str, ...]:
+    return FULL_FIELDS + tuple(f.name for f in ability_fields.registered() if f.every_number)
 
 
 class _Dumper(yaml.SafeDumper):
@@ -133,7 +138,7 @@ def to_yaml(creature: Creature | None) -> str:
     data = creature.model_dump(mode="json", exclude_defaults=True)
     data["name"] = creature.name
     data["abilities"] = creature.abilities.model_dump(mode="json")  # all six, defaults too
-    for key in FULL_FIELDS:
+    for key in full_fields():
         value = getattr(creature, key)
         if value is not None:
             data[key] = value.model_dump(mode="json")

@@ -26,6 +26,7 @@ from arena.dice import parse as parse_dice
 from arena.errors import ArenaError, one_of
 from arena.limits import MAX_MODIFIER, MAX_NAME_LENGTH, MAX_SIDES
 from arena.rules.kernel import MAX_MULTIPLIER
+from arena.world import ability_fields
 from arena.world.policy_names import policy_name
 from arena.world.spellbook import SPELLS
 from arena.world.stat_types import (
@@ -267,19 +268,6 @@ class Burn(Frozen):
     dc: Annotated[int, _int(1, MAX_MODIFIER)]
     damage: DamageDice = "1d4"
     rounds: RoundsDice = "1d4"
-
-
-class Gaze(Frozen):
-    """A gaze attack (SRD 3.5 "Gaze Attacks"): at the start of each of the creature's turns every able foe saves
-    (``save``, ``dc``) or suffers ``effect``: ``petrify`` (turned to stone: out of the fight), ``paralysis`` (for
-    ``rounds``), ``death`` (dies), ``fear`` (panicked for ``rounds``). Averting eyes is not modelled."""
-
-    effect: Literal["petrify", "paralysis", "death", "fear", "unnerve", "charm"]
-    """``unnerve``: -2 on attack rolls for ``rounds`` (the chain devil's); ``charm``: as charm person (the spirit
-    naga's: humanoids only, +5 on the save in a fight; a charmed foe fights no more)."""
-    save: SaveKind = "fort"
-    dc: Annotated[int, _int(1, MAX_MODIFIER)]
-    rounds: RoundsDice = "2d4"
 
 
 class SwallowWhole(Frozen):
@@ -847,7 +835,6 @@ class Creature(Frozen):
     """The Strength and Constitution its rage adds: +4 (+2 on melee attack and damage rolls, +2 hit points per Hit
     Die), or a sahuagin's blood frenzy's +2 (+1 and +1)."""
     burn: Burn | None = None
-    gaze: Gaze | None = None
     swallow_whole: SwallowWhole | None = None
     web: Web | None = None
     breath_effect: BreathEffect | None = None
@@ -931,6 +918,7 @@ class Creature(Frozen):
                 raise ValueError(f"rend needs a full-attack routine with {needed} {self.rend.attack!r} attacks")
         if self.touch_ac > self.ac + 10 or self.flat_footed_ac > self.ac + 10:
             raise ValueError("touch_ac/flat_footed_ac look wrong (more than 10 above ac)")
+        ability_fields.check_block(self)
         if self.import_status is not None and self.import_status != import_status_of(self.import_notes):
             raise ValueError(
                 f"import_status {self.import_status!r} contradicts import_notes (which give "
@@ -1062,3 +1050,6 @@ __all__ = [  # the vocabulary of arena.world.stat_types is re-exported: stat blo
     "Text",
     "TYPE_IMMUNITIES",
 ]
+
+ability_fields.bind(Creature)
+ability_fields.discover()  # the special abilities' modules add their fields (arena.world.ability_fields)

@@ -48,8 +48,11 @@ def opposed(f: FightState, a: Combatant, a_mod: int, b: Combatant, b_mod: int) -
 
 
 def after_hit(f: FightState, c: Combatant, target: Combatant, attack, dealt: int) -> None:
-    """What a hit with ``attack`` does besides its damage: improved grab starts a grapple, paralysis."""
+    """What a hit with ``attack`` does besides its damage: its abilities' ``on_hit`` hooks (each checks the attack
+    is the one it rides on), improved grab starts a grapple, paralysis."""
     t = c.t
+    for hook in t.on_hit_hooks:
+        hook(f, c, target, attack, dealt)
     if (
         t.grab is not None
         and attack.name == t.grab[0]
@@ -215,7 +218,10 @@ def release(c: Combatant) -> None:
 
 
 def presence(f: FightState, c: Combatant) -> None:
-    """What the creature's presence does on its first action: frightful presence, stench."""
+    """What the creature's presence does on its first action: frightful presence, stench, its abilities'
+    ``first_action`` hooks."""
+    for hook in c.t.first_action_hooks:
+        hook(f, c)
     if c.t.fear:
         frighten(f, c)
     if c.t.stench is not None:

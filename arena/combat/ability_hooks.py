@@ -4,8 +4,17 @@ A special ability's module (:mod:`arena.abilities`) registers a :class:`FightAbi
 reads, what a fight keeps of it (``compile``, run once per stat block, never per fight), and a function for each
 moment it acts at. The moments are the engine's hook points:
 
-- ``turn_start``: at the start of each of the creature's turns, before anything else it does (a gaze). The engine
-  calls ``hook(fight, combatant)``, and ends the turn when the fight is over after it.
+- ``turn_start(fight, combatant)``: at the start of each of its turns, before anything else it does (a gaze, smoke,
+  an eye ray). The engine ends the turn when the fight is over after one.
+- ``first_action(fight, combatant)``: on its first action of the fight (frightful presence, a stench, an aura).
+- ``instead_of_attack(fight, combatant, target, full) -> bool``: when its policy chose to attack ``target``, a
+  special action that may take the turn instead (summoning, a roar, a smite): True when it did. The first hook that
+  returns True ends the turn.
+- ``on_hit(fight, combatant, target, attack, dealt)``: after each hit with one of its attacks that carries a rider
+  (``rides_on`` names the attack: a ghoul's bite paralyzes, a wyvern's sting poisons).
+- ``grip_turn(fight, combatant) -> bool``: the turn of a creature in a grapple this ability started, the holder's
+  and the held one's alike (improved grab: the holder deals its damage, the held one tries to escape). True when
+  the grapple took the turn.
 
 A stat block's hooks are gathered once, when its :class:`~arena.combat.combatant.Template` is compiled
 (:func:`compile_abilities`), in each moment's order (``order``, low first), so that a creature without abilities
@@ -31,7 +40,12 @@ class FightAbility:
     compile: Callable[[Any], Any] | None = None
     """What a fight keeps of the field's value, worked out once per stat block (default: the value itself)."""
     turn_start: Hook | None = None
-    """``turn_start(fight, combatant)``, at the start of each of its turns."""
+    first_action: Hook | None = None
+    instead_of_attack: Hook | None = None
+    on_hit: Hook | None = None
+    rides_on: Callable[[Any], str | None] | None = None
+    """The name of the attack its ``on_hit`` rides on, from the field's value (``paralysis.attack``)."""
+    grip_turn: Hook | None = None
     order: int = 100
     """Its place among the hooks of one moment: low first (two abilities' hooks at one moment run in this order)."""
 
@@ -43,6 +57,13 @@ class CompiledAbilities:
     data: dict[str, Any]
     """Each of its abilities' compiled value, by field (``t.ability_data["gaze"]``)."""
     turn_start: tuple[Hook, ...]
+    first_action: tuple[Hook, ...]
+    instead_of_attack: tuple[Hook, ...]
+    on_hit: tuple[Hook, ...]
+    riders: frozenset[str]
+    """The names of the attacks its ``on_hit`` hooks ride on."""
+    grip_turn: Hook | None
+    """The grapple turn of the one ability that starts its grapples (None: it starts none)."""
 
 
 _ABILITIES: dict[str, FightAbility] = {}
@@ -71,5 +92,20 @@ def compile_abilities(creature: Any) -> CompiledAbilities:
         data[ability.field] = value if ability.compile is None else ability.compile(value)
         present.append(ability)
     present.sort(key=lambda a: a.order)
-    turn_start = tuple(a.turn_start for a in present if a.turn_start is not None)
-    return CompiledAbilities(data, turn_start)
+    riders = frozenset(
+        name
+        for a in present
+        if a.on_hit is not None and a.rides_on is not None
+        for name in (a.rides_on(getattr(creature, a.field)),)
+        if name is not None
+    )
+    grips = [a.grip_turn for a in present if a.grip_turn is not None]
+    return CompiledAbilities(
+        data,
+        turn_start=tuple(a.turn_start for a in present if a.turn_start is not None),
+        first_action=tuple(a.first_action for a in present if a.first_action is not None),
+        instead_of_attack=tuple(a.instead_of_attack for a in present if a.instead_of_attack is not None),
+        on_hit=tuple(a.on_hit for a in present if a.on_hit is not None),
+        riders=riders,
+        grip_turn=grips[0] if grips else None,
+    )

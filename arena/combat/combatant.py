@@ -236,6 +236,10 @@ class Template:
         "burn",
         "ability_data",
         "turn_start_hooks",
+        "first_action_hooks",
+        "instead_of_attack_hooks",
+        "on_hit_hooks",
+        "grip_turn_hook",
         "swallow",
         "turn_start",
         "web",
@@ -364,7 +368,11 @@ class Template:
         self.ability_data = compiled.data
         """Each ability module's compiled value, by its stat-block field (:mod:`arena.combat.ability_hooks`)."""
         self.turn_start_hooks = compiled.turn_start
-        """What its abilities do at the start of each of its turns, in order."""
+        """What its abilities do at the start of each of its turns, in order; and at its other moments below."""
+        self.first_action_hooks = compiled.first_action
+        self.instead_of_attack_hooks = compiled.instead_of_attack
+        self.on_hit_hooks = compiled.on_hit
+        self.grip_turn_hook = compiled.grip_turn
         self.breath_effect = creature.breath_effect
         swallow = creature.swallow_whole
         self.swallow = (parse(swallow.damage), frozenset(swallow.damage_types)) if swallow is not None else None
@@ -434,6 +442,7 @@ class Template:
             )
             if x is not None
         }
+        riders |= compiled.riders
         for a in named:
             a.rider = a.name in riders
         self.policy = creature.tactics
@@ -462,13 +471,14 @@ class Template:
                 )
             )
             or self.quickness
+            or bool(self.instead_of_attack_hooks)
         )
         """Its turn may go to a special action (summoning, a whirlwind, crush, roar, smite) instead of its attack."""
         self.each_turn = any(x is not None for x in (self.smoke, self.entangle, self.eye_rays)) or (
             self.aura is not None and self.aura.effect == "captivate"
         )
         """A free action at the start of each of its turns (smoke, entangling plants, an eye ray, its song)."""
-        self.presence = bool(self.fear or self.stench or self.aura is not None)
+        self.presence = bool(self.fear or self.stench or self.aura is not None or self.first_action_hooks)
         """Its first action frightens, stinks or spreads its aura (:func:`arena.combat.abilities.presence`)."""
         self.on_action = bool(
             self.dodge
@@ -520,6 +530,9 @@ FRESH_STATE = (
 
 class Combatant:
     """One creature's state in one encounter."""
+
+    grip: tuple[bool, Combatant] | None
+    """In a grapple: (True, the foe it holds) or (False, the creature holding it)."""
 
     __slots__ = (
         "t",

@@ -52,6 +52,9 @@ def special_turn(f: FightState, c: Combatant, target: Combatant | None, full: bo
     summoning (its first chance), keeping up or starting a whirlwind, a roar, a crush; a smite is its first melee
     attack (the rest of its routine follows). Returns True when the turn went to it."""
     t = c.t
+    for hook in t.instead_of_attack_hooks:
+        if hook(f, c, target, full):
+            return True
     st = state_of(c)
     if t.quickness and target is not None and target.is_able:
         quick(f, c, target)  # its extra standard action: an attack, then its turn goes on
@@ -461,6 +464,9 @@ def grip_turn(f: FightState, c: Combatant) -> bool:
     """The turn of a creature in a grapple: the holder keeps its hold (:func:`holding_turn`), the held one tries
     to escape (:func:`escape_turn`). Returns True when the grapple took the turn."""
     holds, other = c.grip
+    grip_turn = (c if holds else other).t.grip_turn_hook
+    if grip_turn is not None:  # the holder's ability that started the grapple
+        return grip_turn(f, c)
     if other.dead or (not other.is_able and "swallowed" not in other.conditions):
         release(c)
         return False

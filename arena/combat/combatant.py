@@ -500,37 +500,46 @@ class Template:
         """Its initiative with the Luck domain's reroll of a low natural (built once, not on every fight)."""
 
 
-FRESH_STATE = (
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    False,
-    False,
-    False,
-    False,
-    None,
-    None,
-    None,
-    None,
-    None,
-    None,
-    None,
-    None,
-)
-"""The starting values of a combatant's counters and rare states, set in one unpacking (the hot set-up)."""
-
-
 class Combatant:
     """One creature's state in one encounter."""
 
+    # Its counters and rare states, reset by each encounter (the types mypy reads; the slots below hold them).
+    nonlethal: int
+    temp_hp: int
+    attack_bonus: int
+    """The changes that spells and conditions make to its attack rolls, AC, saves and damage rolls."""
+    ac_bonus: int
+    save_bonus: int
+    damage_bonus: int
+    negative_levels: int
+    webs: int
+    """Webs thrown."""
+    damage_dealt: int
+    init: int
+    """Its initiative total."""
+    melee_attackers: int
+    """How many able enemies made their last melee attack against it (two or more: flanked)."""
+    raging: bool
+    afflicted: bool
+    """Something its turn must look at may be in force (a spell being cast, a fire, a grapple, a web, slow gas)."""
+    last_effect: bool
+    """Its last breath was the one without damage (a dragon alternates them, that one first)."""
+    frightened: bool
+    """Its presence (frightful presence, a stench, an aura) has been used: it acts on the first action only."""
+    ability_loss: dict[str, int] | None
+    """Lost ability points by ability (None until it loses some)."""
+    ability_mods: dict[str, int] | None
+    """The modifier changes of its lost ability points, by ability."""
+    save_mods: dict[str, int] | None
+    """The save modifiers they make (:func:`arena.combat.conditions.recompute_bonuses`)."""
+    burning: list | None
+    """[rounds left, fire damage dice, source] while it burns."""
+    dodge_against: Combatant | None
+    """The opponent its Dodge bonus applies against (designated on its turn)."""
+    melee_target: Combatant | None
+    """The creature its last melee attack was against, while it stays able."""
+    casting: tuple | None
+    """A spell of one round's casting time under way (spell, level, targets, hit points when begun)."""
     grip: tuple[bool, Combatant] | None
     """In a grapple: (True, the foe it holds) or (False, the creature holding it)."""
 
@@ -607,36 +616,12 @@ class Combatant:
         self.tally = tally
         """This side's counters in the fight's record."""
         self.hp = template.max_hp
-        (
-            self.nonlethal,
-            self.temp_hp,
-            self.attack_bonus,
-            self.ac_bonus,
-            self.save_bonus,
-            self.damage_bonus,
-            self.negative_levels,
-            self.webs,
-            self.damage_dealt,
-            self.init,
-            self.melee_attackers,
-            self.raging,
-            self.afflicted,
-            self.last_effect,
-            self.frightened,
-            self.ability_loss,
-            self.ability_mods,
-            self.save_mods,
-            self.burning,
-            self.dodge_against,
-            self.melee_target,
-            self.casting,
-            self.grip,
-        ) = FRESH_STATE
-        """ability_loss, ability_mods, save_mods: lost ability points and their modifier changes by ability (None
-        until it loses some), and the save modifiers they make (:func:`arena.combat.conditions.recompute_bonuses`);
-        burning: [rounds left, fire damage dice, source] while it burns; webs: webs thrown; last_effect: its last
-        breath was the one without damage (a dragon alternates them, that one first); afflicted: something its
-        turn must look at may be in force (a spell being cast, a fire, a grapple, a web, slow gas)."""
+        self.nonlethal = self.temp_hp = self.attack_bonus = self.ac_bonus = self.save_bonus = 0
+        self.damage_bonus = self.negative_levels = self.webs = self.damage_dealt = self.init = 0
+        self.melee_attackers = 0
+        self.raging = self.afflicted = self.last_effect = self.frightened = False
+        self.ability_loss = self.ability_mods = self.save_mods = self.burning = None
+        self.dodge_against = self.melee_target = self.casting = self.grip = None
         self.specials = None
         """Per-fight state of its special abilities (uses, who saved, a whirlwind's rounds): a dict once used."""
         self.offset = 0.0
@@ -666,11 +651,6 @@ class Combatant:
         self.ranged = self.policy == "caster" and bool(template.ranged_full) or template.prefers_ranged
         """Fights from a distance (it has a ranged weapon and shoots): it does not engage in melee. The fight
         corrects a caster's choice under the ``caster-melee`` fix (:func:`shoots_better`)."""
-        """dodge_against: the opponent its Dodge bonus applies against (designated on its turn); melee_target: the
-        creature its last melee attack was against while it stays able; melee_attackers: how many able enemies
-        made their last melee attack against it (two or more: flanked); casting: a spell of one round's casting
-        time under way (spell, level, targets, hit points when begun); grip: (True, the foe it holds) or (False,
-        the creature holding it) in a grapple; frightened: its frightful presence has been used."""
         self.injuries: dict = {}
         """(part, index) -> :class:`arena.combat.injuries.Injury`: called-shot penalties in force."""
         self.toughed: frozenset = NO_INJURIES

@@ -190,7 +190,11 @@ def cast(fight: FightState, caster, spell_name: str, level: int, targets: list, 
             add_condition(fight, target, "bless", cl * 10 * ROUND)
     elif spell_name == "shield of faith":
         add_condition(
-            fight, targets[0], "shield of faith", cl * 10 * ROUND, bonus=shield_of_faith_gain(fight, cl, targets[0])
+            fight,
+            targets[0],
+            "shield of faith",
+            cl * 10 * ROUND,
+            bonus=shield_of_faith_gain(fight.fix_deflection, cl, targets[0]),
         )
     elif spell_name == "auspicious odds":
         add_condition(fight, targets[0], "auspicious", cl * 10 * ROUND, caster=caster.uid)

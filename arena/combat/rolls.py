@@ -17,7 +17,7 @@ from arena.combat import injuries
 from arena.combat.combatant import Combatant
 from arena.combat.fight_state import FightState
 from arena.combat.record import LONG_SHOT_NATURAL, LUCKY_CHANCE
-from arena.combat.tactics import FOE_SIDE
+from arena.combat.tactics.view import FOE_SIDE
 from arena.dice import parse
 from arena.rules import Check
 

@@ -1,5 +1,5 @@
-"""Who a monster spell can affect: shared by the caster policy (:mod:`arena.combat.tactics`) and the spells
-themselves (:mod:`arena.combat.monster_spells`), which cannot import each other's neighbours."""
+"""Who a monster spell can affect: shared by a monster's choice of spell (:mod:`arena.combat.tactics.monster_caster`)
+and the spells themselves (:mod:`arena.combat.monster_spells`), which cannot import each other's neighbours."""
 
 from __future__ import annotations
 

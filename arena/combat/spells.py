@@ -51,11 +51,12 @@ def spell_dc(fight: ModelFlags, caster, spell_name: str, level: int) -> int:
     return dc
 
 
-def shield_of_faith_gain(fight: ModelFlags, cl: int, target) -> int:
+def shield_of_faith_gain(fix_deflection: bool, cl: int, target) -> int:
     """What shield of faith adds to ``target``'s AC: +2, +1 per six caster levels (max +5), less the deflection
-    bonus it already has (deflection bonuses do not stack: the ``deflection-stacking`` fix)."""
+    bonus it already has when deflection bonuses do not stack (``fix_deflection``: the fight model's
+    ``deflection-stacking`` fix in force)."""
     bonus = min(5, 2 + cl // 6)
-    if fight.fix_deflection:
+    if fix_deflection:
         bonus -= target.t.deflection
     return max(0, bonus)
 

@@ -104,7 +104,7 @@ def test_shield_of_faith_adds_only_what_beats_the_deflection_bonus_already_there
             [caster(5), body("knight", side="pc", ac=15, deflection=ring)], [body("orc")], "d20", model=model
         )
         mage, knight = f.pcs
-        assert spells.shield_of_faith_gain(f, 5, knight) == expected
+        assert spells.shield_of_faith_gain(f.fix_deflection, 5, knight) == expected
         assert f.view.shield_gain(mage, knight) == expected
         cast(f, mage, "shield of faith", 1, [knight])
         assert knight.ac_bonus == expected

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from arena.combat import monster_spells
 from arena.combat.attacks import can_target, pick_target, ray
+from arena.combat.clock import ROUND
 from arena.combat.combatant import Combatant
 from arena.combat.conditions import add_condition
 from arena.combat.damage import area_damage, deal
@@ -35,7 +36,6 @@ from arena.combat.spells import (
     ICE_STORM,
     MAGIC_MISSILE,
     POSITIVE,
-    ROUND,
     SCORCHING_RAY,
     SLEEP_HD,
     shield_of_faith_gain,

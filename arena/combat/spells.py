@@ -1,6 +1,7 @@
-"""The spells the engine supports, with the SRD 3.5 numbers: the length of a round, dice, caps, damage types, the
-save DC. Data and small sums only, read by the parts that time, aim and resolve spells; what each spell does when
-cast is in :mod:`arena.combat.casting` (above the attacks and damage it calls).
+"""The spells the engine supports, with the SRD 3.5 numbers: dice, caps, damage types, the save DC. Data and small
+sums only, read by the parts that time, aim and resolve spells; what each spell does when cast is in
+:mod:`arena.combat.casting` (above the attacks and damage it calls). A round's length is the fight's clock
+(:mod:`arena.combat.clock`).
 
 Areas are abstract (no grid): an area spell catches half the enemies it is aimed at plus one, up to the cap its
 area makes plausible (:data:`AREA_CAPS`); the caster aims it so it never catches allies.
@@ -8,15 +9,14 @@ area makes plausible (:data:`AREA_CAPS`); the caster aims it so it never catches
 
 from __future__ import annotations
 
+from arena.combat.clock import ROUND
 from arena.combat.model import ModelFlags
 from arena.dice import parse
 from arena.world.spellbook import AREA_CAPS, SPELLS, Spell, area_count
 
-__all__ = ["AREA_CAPS", "SPELLS", "Spell", "area_count", "spell_dc"]
-
-ROUND = 6.0
-"""Seconds in a combat round."""
-
+__all__ = ["AREA_CAPS", "ROUND", "SPELLS", "Spell", "area_count", "spell_dc"]
+"""ROUND is the fight's clock (:mod:`arena.combat.clock`), named here too for the parts that still import it from
+here (conditions, monster_spells)."""
 
 CURE = {
     "cure light wounds": (1, 5),

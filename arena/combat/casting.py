@@ -42,7 +42,7 @@ from arena.combat.spells import (
     spell_dc,
 )
 from arena.combat.states import heal
-from arena.dice import parse
+from arena.dice import DiceExpr, parse
 from arena.rules import Check
 
 
@@ -59,18 +59,21 @@ def note_cast(fight: FightState, caster: Combatant, spell: str, targets: list[Co
         )
 
 
-def _d6(n: int):
+def _d6(n: int) -> DiceExpr:
     return parse(f"{max(1, n)}d6")
 
 
-def cast(fight: FightState, caster, spell_name: str, level: int, targets: list, begun: bool = False) -> None:
+def cast(
+    fight: FightState, caster: Combatant, spell_name: str, level: int, targets: list[Combatant], begun: bool = False
+) -> None:
     """Cast ``spell_name`` (from a slot of ``level``) at ``targets``. A spell whose casting time is one round
     (sleep, under the model's ``sleep_casting: full-round``) begins now and takes effect at the caster's next turn
     (:func:`complete_casting`, which calls this again with ``begun``)."""
     if not begun:
         note_cast(fight, caster, spell_name, targets)
         if spell_name == "sleep" and fight.sleep_full_round:
-            caster.casting = (spell_name, level, targets, caster.hp)
+            # Combatant.casting is typed None in combatant.py (its FRESH_STATE): it holds this tuple while casting.
+            caster.casting = (spell_name, level, targets, caster.hp)  # type: ignore[assignment]
             caster.afflicted = True
             if fight.lines is not None:
                 fight.log(
@@ -205,10 +208,12 @@ def cast(fight: FightState, caster, spell_name: str, level: int, targets: list, 
         monster_spells.cast(fight, caster, spell_name, level, targets, begun)
 
 
-def complete_casting(fight: FightState, caster) -> None:
+def complete_casting(fight: FightState, caster: Combatant) -> None:
     """A spell begun last round takes effect just before the caster's turn (SRD: casting time 1 round), unless
     the caster was hurt meanwhile and fails a Concentration check (DC 10 + the damage taken)."""
-    spell_name, level, targets, hp_before = caster.casting
+    # Combatant.casting is typed None in combatant.py (its FRESH_STATE): cast() above put this tuple there.
+    begun: tuple[str, int, list[Combatant], int] = caster.casting  # type: ignore[assignment]
+    spell_name, level, targets, hp_before = begun
     caster.casting = None
     if not caster.is_able:
         return

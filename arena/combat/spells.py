@@ -10,6 +10,7 @@ area makes plausible (:data:`AREA_CAPS`); the caster aims it so it never catches
 from __future__ import annotations
 
 from arena.combat.clock import ROUND
+from arena.combat.combatant import Combatant
 from arena.combat.model import ModelFlags
 from arena.dice import parse
 from arena.world.spellbook import AREA_CAPS, SPELLS, Spell, area_count
@@ -42,7 +43,7 @@ CONCENTRATION_DC = 10
 CURE_DICE = {name: parse(f"{count}d8") for name, (count, _cap) in CURE.items()}
 
 
-def spell_dc(fight: ModelFlags, caster, spell_name: str, level: int) -> int:
+def spell_dc(fight: ModelFlags, caster: Combatant, spell_name: str, level: int) -> int:
     """10 + spell level + the casting ability's modifier, +1 for each Spell Focus and Greater Spell Focus in the
     spell's school (SRD 3.5 feats; the ``spell-focus`` fix)."""
     dc = caster.t.spell_dc_base + level
@@ -51,7 +52,7 @@ def spell_dc(fight: ModelFlags, caster, spell_name: str, level: int) -> int:
     return dc
 
 
-def shield_of_faith_gain(fix_deflection: bool, cl: int, target) -> int:
+def shield_of_faith_gain(fix_deflection: bool, cl: int, target: Combatant) -> int:
     """What shield of faith adds to ``target``'s AC: +2, +1 per six caster levels (max +5), less the deflection
     bonus it already has when deflection bonuses do not stack (``fix_deflection``: the fight model's
     ``deflection-stacking`` fix in force)."""

@@ -105,8 +105,9 @@ def called_hit(plan: Plan | None, outcome: Outcome, target: Combatant, part: Par
     the roll's (``f.last_plan``: set by :func:`arena.combat.rolls.resolve`, so never None here)."""
     if outcome.auto_success:
         return True
+    _count, bonus = target.t.parts[part]
     # Template.parts keeps BodyPart.ac_bonus's `int | None`; the validator always sets it (combatant.py).
-    extra = target.t.parts[part][1] - (0 if attack.ranged else cs.MELEE_BONUS)  # type: ignore[operator]
+    extra = bonus - (0 if attack.ranged else cs.MELEE_BONUS)  # type: ignore[operator]
     assert plan is not None, "a roll's plan: rolls.resolve sets f.last_plan"
     if plan.defends:  # the player rolled a defense check: the called hit needs it to fail by the bonus
         return outcome.total + extra < plan.target

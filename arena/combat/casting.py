@@ -33,7 +33,8 @@ from arena.combat.spells import (
     DIVINE,
     FIRE,
     FORCE,
-    ICE_STORM,
+    ICE_STORM_COLD,
+    ICE_STORM_HAIL,
     MAGIC_MISSILE,
     POSITIVE,
     SCORCHING_RAY,
@@ -133,10 +134,10 @@ def cast(
                     rolled=rolled,
                 )
     elif spell_name == "ice storm":
-        once = (ICE_STORM[0].roll(fight.stream), ICE_STORM[1].roll(fight.stream)) if fight.area_roll_once else None
+        once = (ICE_STORM_HAIL.roll(fight.stream), ICE_STORM_COLD.roll(fight.stream)) if fight.area_roll_once else None
         for target in targets:
             if gets_through(fight, caster, target):
-                hail, cold = once or (ICE_STORM[0].roll(fight.stream), ICE_STORM[1].roll(fight.stream))
+                hail, cold = once or (ICE_STORM_HAIL.roll(fight.stream), ICE_STORM_COLD.roll(fight.stream))
                 deal(fight, caster, target, hail, BLUDGEONING_SPELL)
                 deal(fight, caster, target, cold, COLD)
     elif spell_name == "sleep":
@@ -179,7 +180,7 @@ def cast(
     elif spell_name in CURE:
         if caster.t.healing_domain and fight.fix_healing_domain:
             cl += 1  # SRD Healing domain: healing spells at +1 caster level
-        amount = CURE_DICE[spell_name].roll(fight.stream) + min(cl, CURE[spell_name][1])
+        amount = CURE_DICE[spell_name].roll(fight.stream) + min(cl, CURE[spell_name].cap)
         for target in targets:
             if target.t.type == "undead":  # harmful to undead: spell resistance applies (SRD: "harmless"
                 if not gets_through(fight, caster, target):  # protects only willing targets)

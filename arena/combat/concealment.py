@@ -39,9 +39,9 @@ def concealment(attacker: Combatant, target: Combatant, ray: bool = False) -> fl
         chance = CONCEALMENT  # blur: "concealment (20% miss chance)"
     if not ray and attacker.ranged and "walled" in conditions:
         return WIND_WALL  # arrows and bolts into a wind wall miss
-    zone = conditions.get("obscured")
+    zone = conditions.get("obscured")  # a condition: [ends at, its data]
     if zone is not None:
-        data = zone[1]
+        _ends_at, data = zone
         near = data["chance"]
         if data["fog"] and (attacker.ranged or target.ranged):
             near = TOTAL_CONCEALMENT  # fog: beyond 5 feet, total concealment

@@ -34,7 +34,7 @@ def injure(
 ) -> list[Injury]:
     """Record a called hit of ``damage`` on instance ``index`` of ``part`` (None: the first one not yet severely
     damaged), or on every instance (sonic damage on all ears)."""
-    count = creature.t.parts.get(part, (1, 0))[0]
+    count, _ac_bonus = creature.t.parts.get(part, (1, 0))  # part -> (how many, improved-AC bonus)
     severe = damage >= creature.t.first_hit_die
     indices: Sequence[int]
     if all_instances:
@@ -90,18 +90,20 @@ def penalty(
         if roll in affects or (roll == "ranged" and "attack" in affects):
             severe_by_part[part] = severe_by_part.get(part, 0) + (injury.severe or _single(creature, part))
     for part, severe in severe_by_part.items():
-        total += severity_penalty(severe, creature.t.parts.get(part, (1, 0))[0])
+        count, _ac_bonus = creature.t.parts.get(part, (1, 0))
+        total += severity_penalty(severe, count)
     return total
 
 
 def _single(creature: Combatant, part: PartName) -> bool:
     """A part the creature has only one of: any lethal damage to it counts in full."""
-    return creature.t.parts.get(part, (1, 0))[0] <= 1
+    count, _ac_bonus = creature.t.parts.get(part, (1, 0))
+    return count <= 1
 
 
 def fully_severe(creature: Combatant, part: PartName) -> bool:
     """Every instance of ``part`` severely damaged (all eyes: blinded; all ears: deafened)."""
-    count = creature.t.parts.get(part, (0, 0))[0]
+    count, _ac_bonus = creature.t.parts.get(part, (0, 0))
     return count > 0 and sum(1 for i in creature.injuries.values() if i.part == part and i.severe) >= count
 
 

@@ -114,20 +114,22 @@ def _better(f: FightState, pressed: Check, static: Check, roller_is_actor: bool)
 
 
 NOT_AUSPICIOUS: tuple[float, dict[str, Any]] = (0, {})
-"""What ``conditions.get("auspicious", ...)`` gives a creature without it: no caster."""
+"""What ``conditions.get("auspicious", ...)`` gives a creature without it (ends at 0, no caster)."""
 
 
 def _end_auspicious(f: FightState, roller: Combatant) -> None:
     """Four 1s end auspicious odds for the roller, and for everyone when the roller is its caster."""
-    data = roller.conditions.get("auspicious")
-    if data is None:
+    entry = roller.conditions.get("auspicious")  # a condition: [ends at, its data]
+    if entry is None:
         return
-    caster_uid = data[1].get("caster")
+    _ends_at, data = entry
+    caster_uid = data.get("caster")
     roller.conditions.pop("auspicious")
     if caster_uid == roller.uid:  # the caster's four 1s end it for everyone
-        for c in f.pcs + f.monsters:
-            if c.conditions.get("auspicious", NOT_AUSPICIOUS)[1].get("caster") == caster_uid:
-                del c.conditions["auspicious"]
+        for creature in f.pcs + f.monsters:
+            _ends_at, data = creature.conditions.get("auspicious", NOT_AUSPICIOUS)
+            if data.get("caster") == caster_uid:
+                del creature.conditions["auspicious"]
     if f.lines is not None:
         f.log(
             f"{roller.name} rolls four 1s: auspicious odds ends",

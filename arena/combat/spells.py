@@ -9,6 +9,8 @@ area makes plausible (:data:`AREA_CAPS`); the caster aims it so it never catches
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from arena.combat.clock import ROUND
 from arena.combat.combatant import Combatant
 from arena.combat.model import ModelFlags
@@ -19,13 +21,21 @@ __all__ = ["AREA_CAPS", "ROUND", "SPELLS", "Spell", "area_count", "spell_dc"]
 """ROUND is the fight's clock (:mod:`arena.combat.clock`), named here too for the parts that still import it from
 here (conditions, monster_spells)."""
 
+
+class Cure(NamedTuple):
+    """A cure spell: how many d8 it heals, and the cap on the caster-level bonus added to them."""
+
+    d8s: int
+    cap: int
+
+
 CURE = {
-    "cure light wounds": (1, 5),
-    "cure moderate wounds": (2, 10),
-    "cure serious wounds": (3, 15),
-    "cure critical wounds": (4, 20),
+    "cure light wounds": Cure(1, 5),
+    "cure moderate wounds": Cure(2, 10),
+    "cure serious wounds": Cure(3, 15),
+    "cure critical wounds": Cure(4, 20),
 }
-"""Cure spells: d8s and the cap on the caster-level bonus (1d8+CL max +5, 2d8 max +10, 3d8 max +15, 4d8 max +20)."""
+"""Cure spells: 1d8+CL max +5, 2d8 max +10, 3d8 max +15, 4d8 max +20."""
 SLEEP_HD = 4
 """Sleep affects 4 Hit Dice of creatures, those of 5 HD or more not at all."""
 DEEP_SLUMBER_HD = 10
@@ -34,13 +44,15 @@ MAGIC_MISSILE = parse("1d4+1")
 """Each missile: 1d4+1 force; one missile per two caster levels above 1st (max 5)."""
 SCORCHING_RAY = parse("4d6")
 """Each ray: 4d6 fire; one ray, two at 7th level, three at 11th."""
-ICE_STORM = (parse("3d6"), parse("2d6"))
-"""Ice storm: 3d6 bludgeoning and 2d6 cold, no save."""
+ICE_STORM_HAIL = parse("3d6")
+"""Ice storm's hailstones: 3d6 bludgeoning, no save (:data:`BLUDGEONING_SPELL`)."""
+ICE_STORM_COLD = parse("2d6")
+"""Ice storm's cold: 2d6, no save."""
 AREA_DAMAGE_CAP = {"fireball": 10, "lightning bolt": 10, "cone of cold": 15, "flame strike": 15}
 """d6 per caster level, to this many dice."""
 CONCENTRATION_DC = 10
 """SRD 3.5 Concentration: DC 10 + damage dealt, for damage taken while casting a spell of a round or more."""
-CURE_DICE = {name: parse(f"{count}d8") for name, (count, _cap) in CURE.items()}
+CURE_DICE = {name: parse(f"{cure.d8s}d8") for name, cure in CURE.items()}
 
 
 def spell_dc(fight: ModelFlags, caster: Combatant, spell_name: str, level: int) -> int:

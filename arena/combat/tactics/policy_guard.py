@@ -135,7 +135,7 @@ def _check_action(action: object, view: View | None = None, creature: Combatant 
         return f"returned an action of unknown kind {action.kind!r} (known: {', '.join(sorted(ACTION_KINDS))})"
     if action.target is not None and not isinstance(action.target, Combatant):
         return f"returned an {action.kind} action whose target is a {type(action.target).__name__}, not a creature"
-    if action.targets is not None and not all(isinstance(t, Combatant) for t in action.targets):
+    if action.targets is not None and not all(isinstance(target, Combatant) for target in action.targets):
         return f"returned an {action.kind} action whose targets are not all creatures"
     if action.kind == "cast":
         if action.spell not in SPELLS:

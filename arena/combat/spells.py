@@ -18,8 +18,8 @@ from arena.dice import parse
 from arena.world.spellbook import AREA_CAPS, SPELLS, Spell, area_count
 
 __all__ = ["AREA_CAPS", "ROUND", "SPELLS", "Spell", "area_count", "spell_dc"]
-"""ROUND is the fight's clock (:mod:`arena.combat.clock`), named here too for the parts that still import it from
-here (conditions, monster_spells)."""
+"""ROUND is the fight's clock (:mod:`arena.combat.clock`), named here too for the parts that still read it from
+here (abilities, conditions, damage, monster_spells, specials)."""
 
 
 class Cure(NamedTuple):

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from arena.combat.combatant import Combatant
+
 ACTION_KINDS = frozenset({"attack", "coup", "cast", "breath", "web", "trample", "none"})
 """The kinds of action the engine carries out."""
 
@@ -19,10 +21,10 @@ class Action:
     (``targets``) or ``none``."""
 
     kind: str
-    target: object = None
+    target: Combatant | None = None
     spell: str | None = None
     level: int = 0
-    targets: list | None = None
+    targets: list[Combatant] | None = None
 
 
 NOTHING = Action("none")

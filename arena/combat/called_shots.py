@@ -9,21 +9,23 @@ functions take the fight first (see :mod:`arena.combat.rolls`).
 from __future__ import annotations
 
 from arena.combat import injuries
-from arena.combat.combatant import Combatant
+from arena.combat.combatant import Combatant, CompiledAttack
 from arena.combat.fight_state import FightState
 from arena.combat.rolls import CHANCE_SLACK, new_check, penalty
-from arena.rules import Check
+from arena.rules import Check, Outcome
 from arena.rules import called_shots as cs
+from arena.rules.kernel import Plan
+from arena.world.stat_types import PartName
 
 
-def lethal_against(attack, target: Combatant) -> bool:
+def lethal_against(attack: CompiledAttack, target: Combatant) -> bool:
     """Would the attack deal lethal damage? (Not against regeneration it does not overcome.)"""
     return not target.t.regen or bool(attack.overcomes & target.t.regen_overcome)
 
 
 def call_shot(
-    f: FightState, c: Combatant, target: Combatant, attack, mod: int, ac: int, flat_footed: bool
-) -> str | None:
+    f: FightState, c: Combatant, target: Combatant, attack: CompiledAttack, mod: int, ac: int, flat_footed: bool
+) -> PartName | None:
     """The part to call a shot at before this roll, if the rules, the policy and the attack allow one: once per
     round, on the caller's own turn, a non-touch attack that would deal lethal damage, at a part it has."""
     setting = c.settings.called_shot
@@ -59,11 +61,12 @@ def call_shot(
 
 
 def _best_part(
-    f: FightState, c: Combatant, target: Combatant, attack, mod: int, ac: int, flat_footed: bool
-) -> str | None:
+    f: FightState, c: Combatant, target: Combatant, attack: CompiledAttack, mod: int, ac: int, flat_footed: bool
+) -> PartName | None:
     """``when-better``: the most valuable part whose exact called-hit chance is at least the floor (an ear,
     worth nothing in a fight, is never called)."""
-    best, best_value = None, 0
+    best: PartName | None = None
+    best_value = 0
     press = may_press(f, c, target, flat_footed)
     for part, (_count, bonus) in target.t.parts.items():
         value = cs.VALUE.get(part, 0)
@@ -75,7 +78,9 @@ def _best_part(
                 "attack",
                 c.side,
                 mod,
-                ac + bonus - reach,
+                # The part's AC bonus is never None (BodyPart's validator sets it), but Template.parts keeps the
+                # model's `int | None` (combatant.py).
+                ac + bonus - reach,  # type: ignore[operator]
                 0,
                 attack.threat,
                 attack.multiplier,
@@ -94,12 +99,16 @@ def may_press(f: FightState, c: Combatant, target: Combatant, flat_footed: bool)
     return not (flat_footed and f.players_roll_all and c.side == "monster" and target.side == "pc")
 
 
-def called_hit(plan, outcome, target: Combatant, part: str, attack) -> bool:
+def called_hit(plan: Plan | None, outcome: Outcome, target: Combatant, part: PartName, attack: CompiledAttack) -> bool:
     """Did the roll beat the part's improved AC (with +2 for a melee attack within reach)? An automatic hit
-    (natural 20, or 18 on 3d6; a defense check's natural 1) hits whatever AC the attack was aimed at."""
+    (natural 20, or 18 on 3d6; a defense check's natural 1) hits whatever AC the attack was aimed at. ``plan`` is
+    the roll's (``f.last_plan``: set by :func:`arena.combat.rolls.resolve`, so never None here)."""
     if outcome.auto_success:
         return True
-    extra = target.t.parts[part][1] - (0 if attack.ranged else cs.MELEE_BONUS)
+    _count, bonus = target.t.parts[part]
+    # Template.parts keeps BodyPart.ac_bonus's `int | None`; the validator always sets it (combatant.py).
+    extra = bonus - (0 if attack.ranged else cs.MELEE_BONUS)  # type: ignore[operator]
+    assert plan is not None, "a roll's plan: rolls.resolve sets f.last_plan"
     if plan.defends:  # the player rolled a defense check: the called hit needs it to fail by the bonus
         return outcome.total + extra < plan.target
     return outcome.total >= plan.target + extra
@@ -109,7 +118,7 @@ def called_effect(
     f: FightState,
     c: Combatant,
     target: Combatant,
-    part: str,
+    part: PartName,
     damage: int,
     index: int | None = None,
     all_instances: bool = False,
@@ -172,7 +181,7 @@ def tough_through(f: FightState, c: Combatant) -> None:
     c.penalty_cache = {}
 
 
-def called_text(part: str | None) -> str:
+def called_text(part: PartName | None) -> str:
     """The log's note of a called shot."""
     return f" (called shot: {part})" if part else ""
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from arena.combat import monster_spells
 from arena.combat.attacks import can_target, pick_target, ray
+from arena.combat.clock import ROUND
 from arena.combat.combatant import Combatant
 from arena.combat.conditions import add_condition
 from arena.combat.damage import area_damage, deal
@@ -32,17 +33,17 @@ from arena.combat.spells import (
     DIVINE,
     FIRE,
     FORCE,
-    ICE_STORM,
+    ICE_STORM_COLD,
+    ICE_STORM_HAIL,
     MAGIC_MISSILE,
     POSITIVE,
-    ROUND,
     SCORCHING_RAY,
     SLEEP_HD,
     shield_of_faith_gain,
     spell_dc,
 )
 from arena.combat.states import heal
-from arena.dice import parse
+from arena.dice import DiceExpr, parse
 from arena.rules import Check
 
 
@@ -59,11 +60,13 @@ def note_cast(fight: FightState, caster: Combatant, spell: str, targets: list[Co
         )
 
 
-def _d6(n: int):
+def _d6(n: int) -> DiceExpr:
     return parse(f"{max(1, n)}d6")
 
 
-def cast(fight: FightState, caster, spell_name: str, level: int, targets: list, begun: bool = False) -> None:
+def cast(
+    fight: FightState, caster: Combatant, spell_name: str, level: int, targets: list[Combatant], begun: bool = False
+) -> None:
     """Cast ``spell_name`` (from a slot of ``level``) at ``targets``. A spell whose casting time is one round
     (sleep, under the model's ``sleep_casting: full-round``) begins now and takes effect at the caster's next turn
     (:func:`complete_casting`, which calls this again with ``begun``)."""
@@ -130,10 +133,10 @@ def cast(fight: FightState, caster, spell_name: str, level: int, targets: list, 
                     rolled=rolled,
                 )
     elif spell_name == "ice storm":
-        once = (ICE_STORM[0].roll(fight.stream), ICE_STORM[1].roll(fight.stream)) if fight.area_roll_once else None
+        once = (ICE_STORM_HAIL.roll(fight.stream), ICE_STORM_COLD.roll(fight.stream)) if fight.area_roll_once else None
         for target in targets:
             if gets_through(fight, caster, target):
-                hail, cold = once or (ICE_STORM[0].roll(fight.stream), ICE_STORM[1].roll(fight.stream))
+                hail, cold = once or (ICE_STORM_HAIL.roll(fight.stream), ICE_STORM_COLD.roll(fight.stream))
                 deal(fight, caster, target, hail, BLUDGEONING_SPELL)
                 deal(fight, caster, target, cold, COLD)
     elif spell_name == "sleep":
@@ -176,7 +179,7 @@ def cast(fight: FightState, caster, spell_name: str, level: int, targets: list, 
     elif spell_name in CURE:
         if caster.t.healing_domain and fight.fix_healing_domain:
             cl += 1  # SRD Healing domain: healing spells at +1 caster level
-        amount = CURE_DICE[spell_name].roll(fight.stream) + min(cl, CURE[spell_name][1])
+        amount = CURE_DICE[spell_name].roll(fight.stream) + min(cl, CURE[spell_name].cap)
         for target in targets:
             if target.t.type == "undead":  # harmful to undead: spell resistance applies (SRD: "harmless"
                 if not gets_through(fight, caster, target):  # protects only willing targets)
@@ -190,7 +193,11 @@ def cast(fight: FightState, caster, spell_name: str, level: int, targets: list, 
             add_condition(fight, target, "bless", cl * 10 * ROUND)
     elif spell_name == "shield of faith":
         add_condition(
-            fight, targets[0], "shield of faith", cl * 10 * ROUND, bonus=shield_of_faith_gain(fight, cl, targets[0])
+            fight,
+            targets[0],
+            "shield of faith",
+            cl * 10 * ROUND,
+            bonus=shield_of_faith_gain(fight.fix_deflection, cl, targets[0]),
         )
     elif spell_name == "auspicious odds":
         add_condition(fight, targets[0], "auspicious", cl * 10 * ROUND, caster=caster.uid)
@@ -201,10 +208,12 @@ def cast(fight: FightState, caster, spell_name: str, level: int, targets: list, 
         monster_spells.cast(fight, caster, spell_name, level, targets, begun)
 
 
-def complete_casting(fight: FightState, caster) -> None:
+def complete_casting(fight: FightState, caster: Combatant) -> None:
     """A spell begun last round takes effect just before the caster's turn (SRD: casting time 1 round), unless
     the caster was hurt meanwhile and fails a Concentration check (DC 10 + the damage taken)."""
-    spell_name, level, targets, hp_before = caster.casting
+    # Combatant.casting is typed None in combatant.py (its FRESH_STATE): cast() above put this tuple there.
+    begun: tuple[str, int, list[Combatant], int] = caster.casting  # type: ignore[assignment]
+    spell_name, level, targets, hp_before = begun
     caster.casting = None
     if not caster.is_able:
         return

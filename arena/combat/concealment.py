@@ -16,6 +16,7 @@ Calls nothing of the fight's parts; the functions take the fight first (see :mod
 
 from __future__ import annotations
 
+from arena.combat.combatant import Combatant
 from arena.combat.fight_state import FightState
 
 CONCEALMENT = 0.2
@@ -28,7 +29,7 @@ BLINDED = 0.5
 """A blinded attacker: every foe has total concealment for it (the swing's ``BLIND_MISS_CHANCE``)."""
 
 
-def concealment(attacker, target, ray: bool = False) -> float:
+def concealment(attacker: Combatant, target: Combatant, ray: bool = False) -> float:
     """The miss chance ``target``'s concealment gives against ``attacker`` (0.0 when it has none left); a ``ray``
     passes a wind wall, which stops only arrows and bolts."""
     conditions = target.conditions
@@ -38,9 +39,9 @@ def concealment(attacker, target, ray: bool = False) -> float:
         chance = CONCEALMENT  # blur: "concealment (20% miss chance)"
     if not ray and attacker.ranged and "walled" in conditions:
         return WIND_WALL  # arrows and bolts into a wind wall miss
-    zone = conditions.get("obscured")
+    zone = conditions.get("obscured")  # a condition: [ends at, its data]
     if zone is not None:
-        data = zone[1]
+        _ends_at, data = zone
         near = data["chance"]
         if data["fog"] and (attacker.ranged or target.ranged):
             near = TOTAL_CONCEALMENT  # fog: beyond 5 feet, total concealment
@@ -49,7 +50,7 @@ def concealment(attacker, target, ray: bool = False) -> float:
     return chance
 
 
-def misses(f: FightState, attacker, target) -> bool:
+def misses(f: FightState, attacker: Combatant, target: Combatant) -> bool:
     """Does the miss chance turn this hit into a miss? One percentile roll against the highest miss chance that
     applies (blinded attacker, concealed target); no roll when none does."""
     chance = BLINDED if attacker.blind else 0.0
@@ -74,7 +75,7 @@ def misses(f: FightState, attacker, target) -> bool:
     return missed
 
 
-def misses_ray(f: FightState, attacker, target) -> bool:
+def misses_ray(f: FightState, attacker: Combatant, target: Combatant) -> bool:
     """A ray's hit against a concealed target: the same percentile roll (rays ignore a blinded caster, as before,
     and pass a wind wall, which stops only arrows and bolts)."""
     chance = concealment(attacker, target, ray=True)

@@ -44,7 +44,6 @@ from arena.combat import (
     monster_spells,
     rolls,
     specials,
-    spells,
     states,
     tactics,
 )
@@ -57,6 +56,7 @@ from arena.combat.attacks import (
     SHOOTING_INTO_MELEE,
     STUNNED_AC,
 )
+from arena.combat.clock import ROUND
 from arena.combat.combatant import INFINITY, NO_INJURIES, Combatant, Template
 from arena.combat.damage import MASSIVE_DAMAGE, MASSIVE_DAMAGE_DC, PHYSICAL
 from arena.combat.fight_state import FightState
@@ -70,7 +70,6 @@ from arena.rules import RuleSet
 from arena.rules.kernel import kernel_for
 from arena.world.creatures import Creature
 
-ROUND = spells.ROUND
 DEAF_SPELL_FAILURE = 0.2
 """Deafened casters (every ear severely damaged) fail 20% of spells with verbal components (SRD 3.5)."""
 

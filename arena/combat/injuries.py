@@ -7,13 +7,17 @@ creature's first hit die). Penalties on one part instance do not stack; on diffe
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from arena.combat.combatant import Combatant
 from arena.rules.called_shots import AFFECTS, PENALTY, PER_INSTANCE, TOUGH_THROUGH_BASE, severity_penalty
+from arena.world.stat_types import PartName
 
 
 class Injury:
     __slots__ = ("part", "index", "worst", "severe")
 
-    def __init__(self, part: str, index: int) -> None:
+    def __init__(self, part: PartName, index: int) -> None:
         self.part = part
         self.index = index
         self.worst = 0
@@ -25,11 +29,14 @@ class Injury:
         return TOUGH_THROUGH_BASE + self.worst
 
 
-def injure(creature, part: str, damage: int, index: int | None = None, all_instances: bool = False) -> list[Injury]:
+def injure(
+    creature: Combatant, part: PartName, damage: int, index: int | None = None, all_instances: bool = False
+) -> list[Injury]:
     """Record a called hit of ``damage`` on instance ``index`` of ``part`` (None: the first one not yet severely
     damaged), or on every instance (sonic damage on all ears)."""
-    count = creature.t.parts.get(part, (1, 0))[0]
+    count, _ac_bonus = creature.t.parts.get(part, (1, 0))  # part -> (how many, improved-AC bonus)
     severe = damage >= creature.t.first_hit_die
+    indices: Sequence[int]
     if all_instances:
         indices = range(count)
     elif index is not None:
@@ -51,7 +58,7 @@ def injure(creature, part: str, damage: int, index: int | None = None, all_insta
     return hit
 
 
-def changed(creature, part: str | None = None) -> None:
+def changed(creature: Combatant, part: PartName | None = None) -> None:
     """Recompute what follows from the creature's injuries (to ``part`` only, when given): cached penalties,
     blindness, deafness."""
     creature.penalty_cache = {}
@@ -61,14 +68,16 @@ def changed(creature, part: str | None = None) -> None:
         creature.deaf = fully_severe(creature, "ear")
 
 
-def penalty(creature, roll: str, hands: tuple[int, ...] = (), toughed: frozenset = frozenset()) -> int:
+def penalty(
+    creature: Combatant, roll: str, hands: tuple[int, ...] = (), toughed: frozenset[tuple[PartName, int]] = frozenset()
+) -> int:
     """The total injury penalty on a roll of kind ``roll`` (attack, ranged, fort, ref, will, initiative, str, dex)
     that uses ``hands``. Injuries the creature toughs through this turn (``toughed``) do not count."""
     injuries = creature.injuries
     if not injuries:
         return 0
     total = 0
-    severe_by_part: dict[str, int] = {}
+    severe_by_part: dict[PartName, int] = {}
     for key, injury in injuries.items():
         if key in toughed:
             continue
@@ -81,22 +90,24 @@ def penalty(creature, roll: str, hands: tuple[int, ...] = (), toughed: frozenset
         if roll in affects or (roll == "ranged" and "attack" in affects):
             severe_by_part[part] = severe_by_part.get(part, 0) + (injury.severe or _single(creature, part))
     for part, severe in severe_by_part.items():
-        total += severity_penalty(severe, creature.t.parts.get(part, (1, 0))[0])
+        count, _ac_bonus = creature.t.parts.get(part, (1, 0))
+        total += severity_penalty(severe, count)
     return total
 
 
-def _single(creature, part: str) -> bool:
+def _single(creature: Combatant, part: PartName) -> bool:
     """A part the creature has only one of: any lethal damage to it counts in full."""
-    return creature.t.parts.get(part, (1, 0))[0] <= 1
+    count, _ac_bonus = creature.t.parts.get(part, (1, 0))
+    return count <= 1
 
 
-def fully_severe(creature, part: str) -> bool:
+def fully_severe(creature: Combatant, part: PartName) -> bool:
     """Every instance of ``part`` severely damaged (all eyes: blinded; all ears: deafened)."""
-    count = creature.t.parts.get(part, (0, 0))[0]
+    count, _ac_bonus = creature.t.parts.get(part, (0, 0))
     return count > 0 and sum(1 for i in creature.injuries.values() if i.part == part and i.severe) >= count
 
 
-def heal_minor(creature) -> int:
+def heal_minor(creature: Combatant) -> int:
     """Magical healing (fast healing and regeneration count) ends minor wounds: injuries with no severe hit."""
     minor = [key for key, injury in creature.injuries.items() if not injury.severe]
     for key in minor:
@@ -105,7 +116,7 @@ def heal_minor(creature) -> int:
     return len(minor)
 
 
-def heal_all(creature) -> None:
+def heal_all(creature: Combatant) -> None:
     """No lethal damage left: every wound, minor or severe, is healed."""
     creature.injuries.clear()
     changed(creature)

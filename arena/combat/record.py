@@ -7,7 +7,7 @@ exact chance of hitting lay in [k/10, (k+1)/10), so a later analysis can use any
 
 from __future__ import annotations
 
-from dataclasses import field, make_dataclass
+from dataclasses import dataclass, field, fields
 
 SIDES = ("party", "monsters")
 LUCKY_CHANCE = 0.25
@@ -16,34 +16,45 @@ LONG_SHOT_NATURAL = 16
 """A long shot, the die-invariant lucky hit (the study issue): a hit that needed a natural 16 or more on the
 attack's static numbers (AC minus the attack modifier), a roll a d20 makes 25% of the time, whatever the die."""
 
-PER_SIDE = (
-    "damage",
-    "attacks",
-    "hits",
-    "crits",
-    "auto_successes",
-    "auto_failures",
-    "critical_successes",
-    "fumbles",
-    "lucky_hits",
-    "lucky_damage",
-    "luck_pressed",
-    "luck_pressed_successes",
-    "called_shots",
-    "called_hits",
-    "spells_cast",
-    "downs",
-    "aoo_provoked",
-    "weapons_lost",
-    "saves_maximised",
-    "saves_negated",
-    "tough_through_saves",
-    "tough_through_passed",
-    "coups_de_grace",
-    "long_shot_hits",
-    "long_shot_damage",
-)
-"""Counted for each side; the name gets ``_party`` or ``_monsters`` appended."""
+HISTOGRAM_BINS = 10
+
+
+@dataclass(slots=True, repr=False, eq=False)
+class SideTally:
+    """The running counters of one side during a fight, one slot each (touched on every roll: a slot is the fastest
+    attribute to read and add to). Each counter but ``hist`` is a field of the record per side (:data:`PER_SIDE`)."""
+
+    damage: int = 0
+    attacks: int = 0
+    hits: int = 0
+    crits: int = 0
+    auto_successes: int = 0
+    auto_failures: int = 0
+    critical_successes: int = 0
+    fumbles: int = 0
+    lucky_hits: int = 0
+    lucky_damage: int = 0
+    luck_pressed: int = 0
+    luck_pressed_successes: int = 0
+    called_shots: int = 0
+    called_hits: int = 0
+    spells_cast: int = 0
+    downs: int = 0
+    aoo_provoked: int = 0
+    weapons_lost: int = 0
+    saves_maximised: int = 0
+    saves_negated: int = 0
+    tough_through_saves: int = 0
+    tough_through_passed: int = 0
+    coups_de_grace: int = 0
+    long_shot_hits: int = 0
+    long_shot_damage: int = 0
+    hist: list[int] = field(default_factory=lambda: [0] * HISTOGRAM_BINS)
+    """Hits by their exact chance of hitting, in tenths: the record's ``hits_chance_<side>_<k>``."""
+
+
+PER_SIDE = tuple(counter.name for counter in fields(SideTally) if counter.name != "hist")
+"""Counted for each side, in the record's order; the name gets ``_party`` or ``_monsters`` appended."""
 
 SCALARS: dict[str, str] = {
     "winner": "string",
@@ -56,7 +67,6 @@ SCALARS: dict[str, str] = {
     "item_damage_events": "int64",
     "penalties_at_end": "int64",
 }
-HISTOGRAM_BINS = 10
 
 
 def record_schema() -> dict[str, str]:
@@ -70,18 +80,6 @@ def record_schema() -> dict[str, str]:
             schema[f"hits_chance_{side}_{k}"] = "int64"
     schema["called_hits_by_part"] = "string"
     return schema
-
-
-SideTally = make_dataclass(
-    "SideTally",
-    [(name, int, 0) for name in PER_SIDE] + [("hist", list, field(default_factory=lambda: [0] * HISTOGRAM_BINS))],
-    slots=True,
-    repr=False,
-    eq=False,
-    namespace={"__module__": __name__},
-)
-SideTally.__doc__ = """The running counters of one side during a fight, one slot each (touched on every roll: a slot is
-the fastest attribute to read and add to)."""
 
 
 class EncounterRecord:
@@ -116,9 +114,9 @@ class EncounterRecord:
     def tally(self, side: str) -> SideTally:
         return self.party if side == "pc" else self.monsters
 
-    def as_row(self) -> dict:
+    def as_row(self) -> dict[str, str | int | float]:
         """One flat dict: str, int, float values only, keys as in :func:`record_schema`."""
-        row = {name: getattr(self, name) for name in SCALARS}
+        row: dict[str, str | int | float] = {name: getattr(self, name) for name in SCALARS}
         for name in PER_SIDE:
             row[f"{name}_party"] = getattr(self.party, name)
             row[f"{name}_monsters"] = getattr(self.monsters, name)

@@ -16,10 +16,11 @@ from typing import Any
 from arena.combat import injuries
 from arena.combat.combatant import Combatant
 from arena.combat.fight_state import FightState
-from arena.combat.record import LONG_SHOT_NATURAL, LUCKY_CHANCE
-from arena.combat.tactics import FOE_SIDE
+from arena.combat.record import LONG_SHOT_NATURAL, LUCKY_CHANCE, SideTally
+from arena.combat.tactics.view import FOE_SIDE
 from arena.dice import parse
-from arena.rules import Check
+from arena.rules import Check, Outcome
+from arena.rules.kernel import Plan
 
 CHANCE_SLACK = 1e-9
 """Exact chances are sums of floats that can be off in the last bits (0.49999999999999994 for one half, 9/20 as
@@ -40,7 +41,7 @@ new_check = tuple.__new__
 """Builds a Check from a full tuple of its fields without the namedtuple's Python-level constructor (hot loop)."""
 
 
-def resolve(f: FightState, check: Check, actor: Combatant, opponent: Combatant | None):
+def resolve(f: FightState, check: Check, actor: Combatant, opponent: Combatant | None) -> Outcome:
     """Resolve a check made by ``actor`` (the standard-rules roller) against ``opponent``, deciding the
     roller's choices (pressing luck, a Luck reroll, auspicious odds) from who physically rolls."""
     plan = f.plans.get(check)
@@ -87,15 +88,14 @@ def resolve(f: FightState, check: Check, actor: Combatant, opponent: Combatant |
     return outcome
 
 
-def _choose(f: FightState, check: Check, auspicious: bool, reroll: int, press: str, roller_is_actor: bool):
+def _choose(f: FightState, check: Check, auspicious: bool, reroll: int, press: str, roller_is_actor: bool) -> Plan:
     """The plan the roller actually rolls: auspicious odds and the Luck reroll when it has them, and pressed
     luck always, or when the exact chance of success, from what the roller knows, is better pressed."""
-    flags = {
-        "auspicious": auspicious or check.auspicious,
-        "luck_reroll": reroll == ON_FAILURE or check.luck_reroll,
-        "reroll_low": (reroll == LOW_NATURAL and not check.luck_reroll) or check.reroll_low,
-    }
-    static = check._replace(**flags)
+    static = check._replace(
+        auspicious=auspicious or check.auspicious,
+        luck_reroll=reroll == ON_FAILURE or check.luck_reroll,
+        reroll_low=(reroll == LOW_NATURAL and not check.luck_reroll) or check.reroll_low,
+    )
     if press == "always" or (
         press == "when-better"
         and not check.press_luck
@@ -114,20 +114,22 @@ def _better(f: FightState, pressed: Check, static: Check, roller_is_actor: bool)
 
 
 NOT_AUSPICIOUS: tuple[float, dict[str, Any]] = (0, {})
-"""What ``conditions.get("auspicious", ...)`` gives a creature without it: no caster."""
+"""What ``conditions.get("auspicious", ...)`` gives a creature without it (ends at 0, no caster)."""
 
 
 def _end_auspicious(f: FightState, roller: Combatant) -> None:
     """Four 1s end auspicious odds for the roller, and for everyone when the roller is its caster."""
-    data = roller.conditions.get("auspicious")
-    if data is None:
+    entry = roller.conditions.get("auspicious")  # a condition: [ends at, its data]
+    if entry is None:
         return
-    caster_uid = data[1].get("caster")
+    _ends_at, data = entry
+    caster_uid = data.get("caster")
     roller.conditions.pop("auspicious")
     if caster_uid == roller.uid:  # the caster's four 1s end it for everyone
-        for c in f.pcs + f.monsters:
-            if c.conditions.get("auspicious", NOT_AUSPICIOUS)[1].get("caster") == caster_uid:
-                del c.conditions["auspicious"]
+        for creature in f.pcs + f.monsters:
+            _ends_at, data = creature.conditions.get("auspicious", NOT_AUSPICIOUS)
+            if data.get("caster") == caster_uid:
+                del creature.conditions["auspicious"]
     if f.lines is not None:
         f.log(
             f"{roller.name} rolls four 1s: auspicious odds ends",
@@ -137,7 +139,9 @@ def _end_auspicious(f: FightState, roller: Combatant) -> None:
         )
 
 
-def save(f: FightState, target: Combatant, kind: str, dc: int, source: Combatant | None, special: bool = True):
+def save(
+    f: FightState, target: Combatant, kind: str, dc: int, source: Combatant | None, special: bool = True
+) -> Outcome:
     """A saving throw by ``target`` (named from the saver: ``success`` = it saved).
 
     ``special``: the save is against a spell or special attack, which players roll all turns into the player's
@@ -207,7 +211,7 @@ def penalty(creature: Combatant, roll: str, hands: tuple[int, ...] = ()) -> int:
     return value
 
 
-def count_roll(tally, outcome) -> None:
+def count_roll(tally: SideTally, outcome: Outcome) -> None:
     """Count a roll's extremes: automatic success or failure, critical success or fumble (each pair exclusive)."""
     if outcome.auto_success:
         tally.auto_successes += 1
@@ -219,18 +223,21 @@ def count_roll(tally, outcome) -> None:
         tally.fumbles += 1
 
 
-def count_hit(tally, plan) -> float:
-    """Count a hit in the histogram of hits by exact chance (tenths); returns the chance (lucky hits)."""
+def count_hit(tally: SideTally, plan: Plan | None) -> float:
+    """Count a hit in the histogram of hits by exact chance (tenths); returns the chance (lucky hits). ``plan`` is
+    the hit's (``f.last_plan``, which :func:`resolve` has just set: never None here, though
+    :class:`~arena.combat.fight_state.FightState` types it Optional, as it is before the first roll)."""
     tally.hits += 1
-    chance = plan.p_success
+    # No check for None on every hit (the hot loop): see the docstring.
+    chance = plan.p_success  # type: ignore[union-attr]
     if chance is None:
-        chance = plan.success_probability()
+        chance = plan.success_probability()  # type: ignore[union-attr]
     tenth = int(chance * 10 + CHANCE_SLACK)
     tally.hist[tenth if tenth < 10 else 9] += 1
     return chance
 
 
-def count_lucky(tally, chance: float, needed: int, dealt: int) -> None:
+def count_lucky(tally: SideTally, chance: float, needed: int, dealt: int) -> None:
     """A hit's luck: a lucky hit (its exact chance at most 25%, under the rules in force) and a long shot (it needed
     a natural 16+ on its static numbers, whatever the die), each with the damage it dealt."""
     if chance <= LUCKY_AT:
@@ -241,10 +248,12 @@ def count_lucky(tally, chance: float, needed: int, dealt: int) -> None:
         tally.long_shot_damage += dealt
 
 
-def roll_fields(outcome, plan) -> dict:
+def roll_fields(outcome: Outcome, plan: Plan | None) -> dict[str, object]:
     """A roll as a structured fight-log event has it (``arena fight --json``): the natural and total, who physically
     rolled (``pc`` or ``monster``) and what (``check``: attack, save, defense, magic ...), the number the roller
-    needed (``needs``: its total must reach it), and whether it was pressed or rerolled."""
+    needed (``needs``: its total must reach it), and whether it was pressed or rerolled. ``plan`` is the roll's
+    (``f.last_plan``: set by :func:`resolve`, so never None once a roll is made)."""
+    assert plan is not None, "a roll's plan: rolls.resolve sets f.last_plan"
     return {
         "natural": outcome.natural,
         "total": outcome.total,
@@ -256,8 +265,10 @@ def roll_fields(outcome, plan) -> dict:
     }
 
 
-def roll_text(outcome, plan) -> str:
-    """How a roll reads in the log; under players roll all, the player's defense or magic check and its score."""
+def roll_text(outcome: Outcome, plan: Plan | None) -> str:
+    """How a roll reads in the log; under players roll all, the player's defense or magic check and its score.
+    ``plan`` is the roll's, as for :func:`roll_fields`."""
+    assert plan is not None, "a roll's plan: rolls.resolve sets f.last_plan"
     if outcome.roller != plan.roller or plan.flip:
         name = {"defense": "defense check", "magic": "magic check", "spell-resistance": "SR check"}[plan.roller_kind]
         return f"player's {name} natural {outcome.natural}, total {outcome.total} vs score {plan.target}"

@@ -1,7 +1,10 @@
-"""Who a monster spell can affect: shared by the caster policy (:mod:`arena.combat.tactics`) and the spells
-themselves (:mod:`arena.combat.monster_spells`), which cannot import each other's neighbours."""
+"""Who a monster spell can affect: shared by a monster's choice of spell (:mod:`arena.combat.tactics.monster_caster`)
+and the spells themselves (:mod:`arena.combat.monster_spells`), which cannot import each other's neighbours."""
 
 from __future__ import annotations
+
+from arena.combat.combatant import Combatant
+from arena.world.spellbook import Spell
 
 MONSTER_SPELL_NAMES = frozenset(
     {
@@ -70,28 +73,28 @@ SIZE_ORDER = ("fine", "diminutive", "tiny", "small", "medium", "large", "huge", 
 SMALL = SIZE_ORDER.index("small")
 
 
-def affects(spell, target) -> bool:
+def affects(spell: Spell, target: Combatant) -> bool:
     """Can ``spell`` (a monster spell) do anything to ``target``: its type (humanoid, living),
     its Hit Dice, its immunities (mind-affecting, fear, sleep, paralysis), and not already under it."""
-    t = target.t
-    if spell.mind and "mind-affecting" in t.immunities:
+    template = target.t
+    if spell.mind and "mind-affecting" in template.immunities:
         return False
-    if spell.only == "humanoid" and not t.humanoid:
+    if spell.only == "humanoid" and not template.humanoid:
         return False
-    if spell.only == "living" and t.type in UNDEAD_OR_CONSTRUCT:
+    if spell.only == "living" and template.type in UNDEAD_OR_CONSTRUCT:
         return False
-    if spell.max_hd and t.hd > spell.max_hd:
+    if spell.max_hd and template.hd > spell.max_hd:
         return False
     name = spell.name
-    if name in ("cause fear", "scare") and "fear" in t.immunities:
+    if name in ("cause fear", "scare") and "fear" in template.immunities:
         return False
-    if name == "hold monster" and "paralysis" in t.immunities:
+    if name == "hold monster" and "paralysis" in template.immunities:
         return False
-    if name == "deep slumber" and "sleep" in t.immunities:
+    if name == "deep slumber" and "sleep" in template.immunities:
         return False
     conditions = target.conditions
     if name == "faerie fire":  # it only outlines what an invisibility or a blur hides
         return ("invisible" in conditions or "blurred" in conditions) and "outlined" not in conditions
     if name == "gust of wind":  # it knocks down only the Small and smaller, and not the prone
-        return SIZE_ORDER.index(t.creature.size) <= SMALL and not target.prone
+        return SIZE_ORDER.index(template.creature.size) <= SMALL and not target.prone
     return not (conditions and CONDITION_OF.get(name) in conditions)

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from arena.combat.policy_guard import PolicyError
+from arena.combat.tactics.policy_guard import PolicyError
 from arena.dice import encounter_seed
 from arena.errors import ArenaError
 from arena.labels import printable

@@ -8,7 +8,7 @@ import pytest
 from fight_scripting import Script, make_fight
 from fight_scripting import stat_block as creature
 
-from arena.combat import spells
+from arena.combat import clock, spells
 from arena.combat.attacks import attack_routine, swing_at
 from arena.combat.casting import cast
 from arena.combat.damage import breath, deal
@@ -533,7 +533,7 @@ def test_bless_adds_one_to_attacks_and_ends_on_time(spy):
     cast(f, cleric, "bless", 1, [fighter])
     assert fighter.attack_bonus == 1 and "bless" in fighter.conditions
     attack_routine(f, fighter, dummy, fighter.t.standard, False)
-    f.env.run(until=cleric.t.caster_level * 10 * spells.ROUND)  # one minute per level later
+    f.env.run(until=cleric.t.caster_level * 10 * clock.ROUND)  # one minute per level later
     f.round = 2
     f.turn(fighter)
     assert "bless" not in fighter.conditions and fighter.attack_bonus == 0

@@ -13,10 +13,20 @@ ROOT = Path(__file__).resolve().parents[2]
 FIGHT = Path(attacks.__file__).parent
 
 
-def parts_contract() -> dict:
+def parts_contract(container: str = "arena.combat") -> dict:
     contracts = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"]
-    (contract,) = [c for c in contracts if c.get("containers") == ["arena.combat"]]
+    (contract,) = [c for c in contracts if c.get("containers") == [container]]
     return contract
+
+
+def modules_of(folder: Path) -> set[str]:
+    """The modules and subpackages of a package folder, by name (``__init__`` aside)."""
+    modules = {path.stem for path in folder.glob("*.py") if path.stem != "__init__"}
+    return modules | {path.parent.name for path in folder.glob("*/__init__.py")}
+
+
+def named_in(contract: dict) -> list[str]:
+    return [name.strip() for layer in contract["layers"] for name in layer.split("|")]
 
 
 def test_the_parts_contract_orders_every_module_of_the_layer():
@@ -24,10 +34,16 @@ def test_the_parts_contract_orders_every_module_of_the_layer():
     import any part)."""
     contract = parts_contract()
     assert contract["type"] == "layers"
-    named = [name.strip() for layer in contract["layers"] for name in layer.split("|")]
-    modules = {path.stem for path in FIGHT.glob("*.py") if path.stem != "__init__"}
-    assert sorted(named) == sorted(modules)
+    assert sorted(named_in(contract)) == sorted(modules_of(FIGHT))
     assert contract["layers"][0] == "engine"  # the round driver on top: no part imports it
+
+
+def test_the_tactics_contract_orders_every_module_of_the_tactics():
+    """The tactics subpackage (one layer of the parts' order) has its own order, over all of its modules."""
+    contract = parts_contract("arena.combat.tactics")
+    assert contract["type"] == "layers"
+    assert sorted(named_in(contract)) == sorted(modules_of(FIGHT / "tactics"))
+    assert contract["layers"][0] == "policy_files"  # a user's file on top: it runs register, nothing imports it
 
 
 def test_the_fight_binds_only_the_seam_every_roll_goes_through():

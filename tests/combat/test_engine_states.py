@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from fight_scripting import SWORD, Script, make_fight, stat_block
 
-from arena.combat import spells
+from arena.combat import clock
 from arena.combat.attacks import attack_routine, coup_de_grace, swing_at
 from arena.combat.casting import cast
 from arena.combat.conditions import add_condition
@@ -151,8 +151,8 @@ def test_durations_run_from_the_caster_turn_to_the_same_point_later():
     wiz, ogre = f.pcs[0], f.monsters[0]
     wiz.offset, ogre.offset = 0.5, 0.25
     f.instant = wiz.offset
-    add_condition(f, ogre, "held", 3 * spells.ROUND, dc=99)
-    assert ogre.conditions["held"][0] == 3 * spells.ROUND + 0.5
+    add_condition(f, ogre, "held", 3 * clock.ROUND, dc=99)
+    assert ogre.conditions["held"][0] == 3 * clock.ROUND + 0.5
 
 
 # ------------------------------------------------------------------------------------------ defenders
@@ -333,8 +333,8 @@ def test_a_condition_ends_at_its_time_for_everyone_who_acts_after(spy):
     hero.offset, caster.offset, orc.offset = 0.25, 0.0, 0.5
     orc.acted = True
     f.instant = caster.offset
-    add_condition(f, orc, "stunned", spells.ROUND)  # ends at 6.0, the caster's next turn
-    f.env.run(until=spells.ROUND)
+    add_condition(f, orc, "stunned", clock.ROUND)  # ends at 6.0, the caster's next turn
+    f.env.run(until=clock.ROUND)
     f.round = 2
     Script(f, [0.0] * 10)
     f.turn(hero)  # at 6.25, before the orc's own turn

@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 from fight_scripting import Script, make_fight, stat_block
 
-from arena.combat import attacks, spells, tactics
+from arena.combat import attacks, clock, spells, tactics
 from arena.combat.attacks import coup_de_grace, swing_at
 from arena.combat.casting import cast, complete_casting
 from arena.combat.conditions import add_condition
@@ -104,7 +104,7 @@ def test_shield_of_faith_adds_only_what_beats_the_deflection_bonus_already_there
             [caster(5), body("knight", side="pc", ac=15, deflection=ring)], [body("orc")], "d20", model=model
         )
         mage, knight = f.pcs
-        assert spells.shield_of_faith_gain(f, 5, knight) == expected
+        assert spells.shield_of_faith_gain(f.fix_deflection, 5, knight) == expected
         assert f.view.shield_gain(mage, knight) == expected
         cast(f, mage, "shield of faith", 1, [knight])
         assert knight.ac_bonus == expected
@@ -402,7 +402,7 @@ def test_a_fumbled_save_against_color_spray_takes_the_longest_durations():
             cast(f, f.pcs[0], "color spray", 1, [kobold])
             assert script.used_up
             out, stunned = kobold.conditions["knocked-out"][0], kobold.conditions["stunned"][0]
-            assert (out / spells.ROUND, stunned / spells.ROUND) == ((2, 2 + 1 + 1) if rolled else (8, 8 + 4 + 1))
+            assert (out / clock.ROUND, stunned / clock.ROUND) == ((2, 2 + 1 + 1) if rolled else (8, 8 + 4 + 1))
 
 
 # ------------------------------------------------------------------------------------------ 12. SR once

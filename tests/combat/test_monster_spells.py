@@ -17,6 +17,7 @@ from arena.combat.casting import cast
 from arena.combat.damage import deal
 from arena.combat.engine import Fight, fight, prepare
 from arena.combat.model import ModelOptions
+from arena.combat.tactics.view import coup_candidate
 from arena.rules import RuleSet
 from arena.world.bestiary import get_creature
 from arena.world.creatures import Creature
@@ -101,7 +102,7 @@ def test_charm_person_gives_plus_5_when_threatened_and_takes_the_charmed_out_of_
         monster_spells.cast(f, w, "charm person", 1, [hero])
         assert out(hero) == ("charmed" if charmed else None) and hero.is_able is not charmed
         if charmed:
-            assert f.able_count["pc"] == 0 and not tactics._coup_candidate(w, hero)  # out, but no coup de grace
+            assert f.able_count["pc"] == 0 and not coup_candidate(w, hero)  # out, but no coup de grace
         assert hero.save_bonus == 0  # the +5 was for that save only
 
 
@@ -184,7 +185,7 @@ def test_cause_fear_frightens_for_1d4_rounds_or_shakes_for_1_round_on_a_save():
     f = build([body("hero", side="pc")], [witch({1: ["cause fear"]})])
     hero = f.pcs[0]
     monster_spells.cast(f, f.monsters[0], "cause fear", 1, [hero])
-    assert out(hero) == "frightened" and not hero.is_able and not tactics._coup_candidate(f.monsters[0], hero)
+    assert out(hero) == "frightened" and not hero.is_able and not coup_candidate(f.monsters[0], hero)
     assert hero.conditions["panicked"][0] / 6.0 in (1, 2, 3, 4)
     g = build([body("hero", side="pc", saves=SAVES)], [witch({1: ["cause fear"]})])
     monster_spells.cast(g, g.monsters[0], "cause fear", 1, [g.pcs[0]])
@@ -215,7 +216,7 @@ def test_hold_monster_holds_any_living_creature_which_saves_each_round_to_break_
     bear = f.pcs[0]
     monster_spells.cast(f, f.monsters[0], "hold monster", 5, [bear])
     assert "held" in bear.conditions and bear.conditions["held"][1]["dc"] == 17 and not bear.is_able
-    assert tactics._coup_candidate(f.monsters[0], bear)  # held is helpless
+    assert coup_candidate(f.monsters[0], bear)  # held is helpless
     golem = build([body("golem", side="pc", type="construct")], [witch({})]).pcs[0]
     assert not monster_spells_affects(spells.SPELLS["hold monster"], golem)
 
@@ -477,7 +478,7 @@ def test_stinking_cloud_nauseates_those_who_fail_fortitude_for_1d4_plus_1_rounds
     hero, tough = f.pcs
     monster_spells.cast(f, f.monsters[0], "stinking cloud", 3, [hero, tough])
     assert hero.conditions["nauseated"][0] / 6.0 in (2, 3, 4, 5) and "nauseated" not in tough.conditions
-    assert not hero.is_able and not tactics._coup_candidate(f.monsters[0], hero)  # no actions, not helpless
+    assert not hero.is_able and not coup_candidate(f.monsters[0], hero)  # no actions, not helpless
     f.round = 2
     before = len(f.lines)
     f.turn(hero)

@@ -9,6 +9,7 @@ import pytest
 
 from arena.combat import tactics
 from arena.combat.engine import fight
+from arena.combat.tactics import policy_files
 from arena.rules import RuleSet
 from arena.study.experiment import run
 from arena.study.scenario import load_scenarios
@@ -21,9 +22,9 @@ EXAMPLE = ROOT / "scenarios" / "custom-policy.yaml"
 @pytest.fixture(autouse=True)
 def registry():
     """Leave the policy registry as the test found it."""
-    saved = dict(tactics.POLICIES), dict(tactics.TARGETING), set(tactics._POLICY_FILES)
+    saved = dict(tactics.POLICIES), dict(tactics.TARGETING), set(policy_files._POLICY_FILES)
     yield
-    for live, old in zip((tactics.POLICIES, tactics.TARGETING, tactics._POLICY_FILES), saved, strict=True):
+    for live, old in zip((tactics.POLICIES, tactics.TARGETING, policy_files._POLICY_FILES), saved, strict=True):
         live.clear()
         live.update(old)
 
@@ -160,7 +161,7 @@ def test_a_prepared_scenario_sent_to_a_fresh_process_loads_its_policies():
     scenario.prepare("d20")
     copy = pickle.loads(pickle.dumps(scenario))
     tactics.POLICIES.pop("toughest-first")  # as in a new worker: the name is unknown
-    tactics._POLICY_FILES.clear()
+    policy_files._POLICY_FILES.clear()
     encounter = copy.prepare("d20")
     assert "toughest-first" in tactics.POLICIES
     assert fight(encounter, RuleSet.from_key("d20"), 1).record.rounds >= 1

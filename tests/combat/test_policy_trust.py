@@ -10,8 +10,8 @@ import pytest
 
 from arena.combat import tactics
 from arena.combat.engine import fight
-from arena.combat.policy_guard import PolicyError, guarded
-from arena.combat.tactics import NOTHING, Action
+from arena.combat.tactics import NOTHING, Action, policy_files
+from arena.combat.tactics.policy_guard import PolicyError, guarded
 from arena.errors import ArenaError
 from arena.rules import RuleSet
 from arena.study.scenario import load_scenarios
@@ -22,10 +22,17 @@ from arena.world.yamlio import YamlValidationError
 def registry(monkeypatch, tmp_path):
     """Leave the policy registry as the test found it, and use no settings file of the machine's."""
     monkeypatch.setenv("ARENA_CONFIG", str(tmp_path / "no-config.yaml"))
-    saved = dict(tactics.POLICIES), dict(tactics.TARGETING), set(tactics._POLICY_FILES), dict(tactics.POLICY_SOURCES)
+    saved = (
+        dict(tactics.POLICIES),
+        dict(tactics.TARGETING),
+        set(policy_files._POLICY_FILES),
+        dict(policy_files.POLICY_SOURCES),
+    )
     yield
     for live, old in zip(
-        (tactics.POLICIES, tactics.TARGETING, tactics._POLICY_FILES, tactics.POLICY_SOURCES), saved, strict=True
+        (tactics.POLICIES, tactics.TARGETING, policy_files._POLICY_FILES, policy_files.POLICY_SOURCES),
+        saved,
+        strict=True,
     ):
         live.clear()
         live.update(old)
@@ -200,10 +207,10 @@ def test_run_names_the_failing_encounter(tmp_path):
 
 
 def test_actions_the_guard_accepts():
-    from arena.combat.policy_guard import _check_action
+    from arena.combat.tactics.policy_guard import _check_action
 
-    assert _check_action(NOTHING, (None, None)) is None
-    assert _check_action(Action("attack"), (None, None)) is None
+    assert _check_action(NOTHING, None, None) is None
+    assert _check_action(Action("attack"), None, None) is None
 
 
 # --- the settings file cannot make trust depend on the current folder (issue 22, finding 1)

@@ -17,7 +17,7 @@ import pydantic
 import pytest
 from fight_scripting import Script, make_fight, stat_block
 
-from arena.combat import damage, spells, tactics
+from arena.combat import clock, damage, spells, tactics
 from arena.combat.attacks import swing_at
 from arena.combat.casting import cast
 from arena.combat.conditions import add_condition
@@ -782,8 +782,8 @@ def test_after_breathing_the_dragon_waits_its_1d4_rounds(monkeypatch, draw, brea
     monkeypatch.setattr(damage, "breath", breathe)
     every_die_shows(f, draw)
     for round_ in range(1, 11):
-        if (round_ - 1) * spells.ROUND > f.env.now:
-            f.env.run(until=(round_ - 1) * spells.ROUND)
+        if (round_ - 1) * clock.ROUND > f.env.now:
+            f.env.run(until=(round_ - 1) * clock.ROUND)
         f.round = round_
         f.turn(dragon)
     assert breathed == breath_rounds
@@ -796,7 +796,7 @@ def test_breath_recharge_is_uniform_over_one_to_four_rounds():
     counts = dict.fromkeys(range(1, 5), 0)
     for _ in range(trials):
         breath(f, dragon, [])
-        counts[round((dragon.breath_ready_at - f.now()) / spells.ROUND)] += 1
+        counts[round((dragon.breath_ready_at - f.now()) / clock.ROUND)] += 1
     assert sum(counts.values()) == trials
     tolerance = 4 * math.sqrt(0.25 * 0.75 / trials)
     assert all(abs(n / trials - 0.25) < tolerance for n in counts.values()), counts
@@ -809,7 +809,7 @@ def test_in_fights_a_dragon_never_breathes_before_its_recharge(monkeypatch):
     def breathe(f, c, targets):
         assert f.now() >= c.breath_ready_at  # its recharge has passed
         original(f, c, targets)
-        assert c.breath_ready_at - f.now() in {k * spells.ROUND for k in range(1, 5)}
+        assert c.breath_ready_at - f.now() in {k * clock.ROUND for k in range(1, 5)}
         log.append((id(f), f.now(), c.breath_ready_at))
 
     monkeypatch.setattr(damage, "breath", breathe)

@@ -13,15 +13,20 @@ enforced and the cluster's own task timeouts apply.
 
 from __future__ import annotations
 
+import functools
 import signal
 import threading
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from types import FrameType
 from typing import Any
 
 from arena.combat.actions import ACTION_KINDS, Action
+from arena.combat.combatant import Combatant
+from arena.combat.tactics.view import View
 from arena.errors import ArenaError
 from arena.limits import POLICY_DECISION_SECONDS
+from arena.world.spellbook import SPELLS
 from arena.world.yamlio import display_name
 
 
@@ -65,11 +70,13 @@ class Deadline:
             self.armed = False
 
 
-def _alarm(_signum: int, _frame: Any) -> None:
+def _alarm(_signum: int, _frame: FrameType | None) -> None:
     raise TimeUp
 
 
-def guarded(name: str, fn: Callable, what: str = "policy", seconds: float = POLICY_DECISION_SECONDS) -> Callable:
+def guarded(
+    name: str, fn: Callable[..., Any], what: str = "policy", seconds: float = POLICY_DECISION_SECONDS
+) -> Callable[..., Any]:
     """``fn`` wrapped so that any failure of it is a :class:`PolicyError` naming ``name``, its file and line.
 
     ``what`` is ``policy`` (``fn(view, creature) -> Action``, the action is checked) or ``targeting``
@@ -79,8 +86,12 @@ def guarded(name: str, fn: Callable, what: str = "policy", seconds: float = POLI
     def fail(err: BaseException | None, problem: str) -> PolicyError:
         line = first_line
         if err is not None:
-            frames = [f.lineno for f in traceback.extract_tb(err.__traceback__) if f.filename == file]
-            line = frames[-1] if frames else first_line
+            lines = [
+                frame.lineno
+                for frame in traceback.extract_tb(err.__traceback__)
+                if frame.filename == file and frame.lineno is not None
+            ]
+            line = lines[-1] if lines else first_line
         return PolicyError(f"{what} {name!r} ({display_name(file)}:{line}) {problem}")
 
     def call(*args: Any) -> Any:
@@ -97,45 +108,41 @@ def guarded(name: str, fn: Callable, what: str = "policy", seconds: float = POLI
             raise fail(err, f"called sys.exit({err.code!r}); a policy must return an action") from None
         except BaseException as err:
             raise fail(err, f"raised {type(err).__name__}: {err}") from None
-        problem = _check_action(result, args) if what == "policy" else _check_target(result, args)
+        problem = _check_action(result, *args) if what == "policy" else _check_target(result, *args)
         if problem:
             raise fail(None, problem)
         return result
 
-    call.__wrapped__ = fn
+    functools.update_wrapper(call, fn, assigned=(), updated=())  # call.__wrapped__: the user's function
     call.__name__ = getattr(fn, "__name__", name)
     return call
 
 
-def _check_target(result: Any, args: tuple) -> str | None:
-    enemies = args[2] if len(args) > 2 else []
+def _check_target(
+    result: object, view: View | None = None, creature: Combatant | None = None, enemies: Sequence[Combatant] = ()
+) -> str | None:
+    """Why a targeting's ``result`` is not a target it may give (one of ``enemies``, or None), or None."""
     if result is None or any(result is enemy for enemy in enemies):
         return None
     return f"returned {type(result).__name__} {result!r:.60}, not one of the enemies it was given (or None)"
 
 
-def _check_action(action: Any, args: tuple) -> str | None:
-    """Why ``action`` cannot be carried out, or None."""
-    from arena.combat.combatant import Combatant
-    from arena.world.spellbook import SPELLS
-
+def _check_action(action: object, view: View | None = None, creature: Combatant | None = None) -> str | None:
+    """Why ``action``, a policy's answer for ``creature`` (seeing ``view``), cannot be carried out, or None."""
     if not isinstance(action, Action):
         return f"returned {type(action).__name__} {action!r:.60}, not an Action"
     if action.kind not in ACTION_KINDS:
         return f"returned an action of unknown kind {action.kind!r} (known: {', '.join(sorted(ACTION_KINDS))})"
     if action.target is not None and not isinstance(action.target, Combatant):
         return f"returned an {action.kind} action whose target is a {type(action.target).__name__}, not a creature"
-    if action.targets is not None and not all(isinstance(t, Combatant) for t in action.targets):
+    if action.targets is not None and not all(isinstance(target, Combatant) for target in action.targets):
         return f"returned an {action.kind} action whose targets are not all creatures"
-    creature = args[1] if len(args) > 1 else None
     if action.kind == "cast":
         if action.spell not in SPELLS:
             return f"cast {action.spell!r}, which is not a spell the engine knows"
         slots = getattr(creature, "slots", {}) or {}
         if action.spell not in slots.get(action.level, ()):
             return f"cast {action.spell!r} at level {action.level!r} without a prepared spell of it left"
-    if action.kind == "breath":
-        view = args[0]
-        if not view.can_breathe(creature):
-            return "breathed without a breath weapon ready"
+    if action.kind == "breath" and (view is None or creature is None or not view.can_breathe(creature)):
+        return "breathed without a breath weapon ready"
     return None

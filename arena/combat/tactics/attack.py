@@ -1,0 +1,148 @@
+"""The attack policy (``random``, ``focus-weakest``, ``focus-threat``) and the targeting every policy's blows use.
+
+A creature with weapons hits the enemy its targeting picks among those it reaches; a helpless enemy it can kill gets
+a coup de grace first; a monster's breath weapon, web or trample comes before its weapons. The caster policy
+(:mod:`arena.combat.tactics.caster`) and the engine's parts (a new target when the first is out of reach) pick
+their targets through :func:`choose_target` too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from arena.combat.actions import NOTHING, Action
+from arena.combat.combatant import Combatant, Template
+from arena.combat.spells import area_count
+from arena.combat.tactics.view import View, coup_candidate
+from arena.world.creatures import BreathEffect, BreathWeapon
+from arena.world.stat_types import SIZES
+
+Targeting = Callable[[View, Combatant, list[Combatant]], Combatant | None]
+"""A targeting: ``(view, creature, enemies) -> one of enemies`` (None only when a user's targeting gives none)."""
+
+
+def focus_weakest(view: View, creature: Combatant, enemies: list[Combatant]) -> Combatant | None:
+    best: Combatant | None = None
+    best_hp = 0
+    for enemy in enemies:  # a plain loop: cheaper than min() with a key on a handful of enemies
+        hp = enemy.hp - enemy.nonlethal
+        if best is None or hp < best_hp:
+            best, best_hp = enemy, hp
+    return best
+
+
+def focus_threat(view: View, creature: Combatant, enemies: list[Combatant]) -> Combatant | None:
+    return max(enemies, key=lambda enemy: (enemy.damage_dealt, potential(enemy), -enemy.uid))
+
+
+def random_target(view: View, creature: Combatant, enemies: list[Combatant]) -> Combatant | None:
+    return enemies[int(view.rand() * len(enemies))]
+
+
+def potential(creature: Combatant) -> float:
+    """The damage of the creature's full attack routine, every blow hitting: how dangerous it is."""
+    return sum(attack.damage.mean * len(attack.swings()) for attack in creature.t.full)
+
+
+TARGETING: dict[str, Targeting] = {
+    "random": random_target,
+    "focus-weakest": focus_weakest,
+    "focus-threat": focus_threat,
+    "caster": focus_weakest,
+}
+"""Each policy's targeting, by policy name (:func:`arena.combat.tactics.policies.register` adds a user's)."""
+
+
+def choose_target(view: View, creature: Combatant, enemies: list[Combatant] | None = None) -> Combatant | None:
+    """The enemy ``creature``'s targeting picks from ``enemies`` (default: those its weapons reach)."""
+    enemies = view.reachable(creature) if enemies is None else enemies
+    if not enemies:
+        return None
+    return TARGETING.get(creature.policy, focus_weakest)(view, creature, enemies)
+
+
+def ordered(view: View, creature: Combatant, enemies: list[Combatant]) -> list[Combatant]:
+    """Enemies in the order this creature's targeting prefers them."""
+    first = choose_target(view, creature, enemies)
+    if first is None:  # no enemy (or a user's targeting chose none): their own order
+        return list(enemies)
+    return [first] + [enemy for enemy in enemies if enemy is not first]
+
+
+def attack_policy(view: View, creature: Combatant) -> Action:
+    """The policy of ``random``, ``focus-weakest`` and ``focus-threat``: a monster's breath weapon, web or trample
+    when it is worth it (:func:`special_action`), else a coup de grace on a helpless enemy it can kill (a melee
+    creature's first choice, the fewest hit points first), else an attack on the enemy its targeting picks."""
+    template = creature.t
+    if template.special_action:  # a breath weapon or a web before its weapons
+        special = special_action(view, creature, template)
+        if special is not None:
+            return special
+    # One pass over the enemies it reaches (the hot loop: View.helpless_enemies and focus_weakest inlined): a
+    # helpless one for a coup de grace, and the weakest able one.
+    coup = template.full and not template.prefers_ranged
+    weakest = creature.policy == "focus-weakest"
+    everyone = view.reaches_all(creature)
+    target: Combatant | None = None
+    helpless: Combatant | None = None
+    best_hp = 0
+    for foe in creature.foes:
+        if not everyone and foe.ranged:
+            continue
+        if foe.is_able:
+            if weakest:
+                hp = foe.hp - foe.nonlethal
+                if target is None or hp < best_hp:
+                    target, best_hp = foe, hp
+        elif (
+            coup
+            and coup_candidate(creature, foe)
+            and (helpless is None or (foe.hp, foe.uid) < (helpless.hp, helpless.uid))
+        ):
+            helpless = foe
+    if helpless is not None:
+        return Action("coup", helpless)
+    if not weakest:
+        target = choose_target(view, creature)
+    if target is None:
+        return NOTHING
+    action: Action | None = target.attack_action  # attacking a creature is the same action all fight long
+    if action is None:
+        # Combatant.attack_action is declared `= None` without a type in combatant.py: it holds this Action.
+        action = target.attack_action = Action("attack", target)  # type: ignore[assignment]
+    return action
+
+
+def special_action(view: View, creature: Combatant, template: Template) -> Action | None:
+    """A breath weapon when it is ready and catches two or more (or the only enemy); a web at the first enemy it
+    can entangle while it has webs (a monstrous spider); a trample that runs over two or more smaller enemies;
+    else None."""
+    if view.can_breathe(creature):
+        enemies = view.enemies(creature)
+        breath = (
+            template.breath_effect
+            if template.breath_effect is not None and (not creature.last_effect or template.breath is None)
+            else template.breath
+        )
+        if breath is not None:  # can_breathe: it has one
+            caught = area_count(breath_area(breath), len(enemies))
+            if caught >= 2 or len(enemies) == 1:
+                return Action("breath", targets=ordered(view, creature, enemies)[:caught])
+    if template.web is not None and creature.webs < template.web.uses:
+        for enemy in view.enemies(creature):
+            if "entangled" not in enemy.conditions:
+                return Action("web", enemy)
+    if template.trample is not None:  # trample when it runs over two or more smaller foes
+        size = SIZES.index(template.creature.size)
+        smaller = [enemy for enemy in view.enemies(creature) if SIZES.index(enemy.t.creature.size) < size]
+        caught = area_count("line", len(smaller))
+        if caught >= 2:
+            return Action("trample", targets=ordered(view, creature, smaller)[:caught])
+    return None
+
+
+def breath_area(breath: BreathWeapon | BreathEffect) -> str:
+    """The area key of a breath weapon: a line, or the smallest listed cone that holds it."""
+    if breath.shape == "line":
+        return "line"
+    return next((f"cone-{size}" for size in (15, 30, 40, 60) if breath.length_ft <= size), "cone-60")

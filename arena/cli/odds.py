@@ -19,7 +19,7 @@ from arena.errors import ArenaError, RulesError
 from arena.labels import printable
 from arena.limits import MAX_MODIFIER
 from arena.rules import Check, RuleSet, odds, roll_claims
-from arena.rules.kernel import MAX_MULTIPLIER, shown_number
+from arena.rules.check_limits import MAX_MULTIPLIER, shown_number
 
 odds_app = typer.Typer(help="Exact odds of single rolls under the house-rule variants.", no_args_is_help=True)
 

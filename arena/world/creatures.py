@@ -25,7 +25,7 @@ from pydantic import (
 from arena.dice import parse as parse_dice
 from arena.errors import ArenaError, one_of
 from arena.limits import MAX_MODIFIER, MAX_NAME_LENGTH, MAX_SIDES
-from arena.rules.kernel import MAX_MULTIPLIER
+from arena.rules.check_limits import MAX_MULTIPLIER
 from arena.world.policy_names import policy_name
 from arena.world.spellbook import SPELLS
 from arena.world.stat_types import (

@@ -3,7 +3,8 @@ its special abilities with what the engine does with each."""
 
 from __future__ import annotations
 
-from arena.world.creatures import Attack, Creature, cr_text
+from arena.world.attacks import Attack
+from arena.world.creatures import Creature, cr_text
 
 
 def _attack_text(a: Attack) -> str:

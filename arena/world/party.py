@@ -97,7 +97,8 @@ from importlib import resources
 import yaml
 
 from arena.errors import ArenaError
-from arena.world.creatures import Abilities, Attack, Creature, Saves, Spellcasting
+from arena.world.attacks import Attack
+from arena.world.creatures import Abilities, Creature, Saves, Spellcasting
 from arena.world.yamlio import Readable, iter_models, load_yaml
 
 CLASSES = ("fighter", "cleric", "rogue", "wizard")

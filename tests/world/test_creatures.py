@@ -5,14 +5,9 @@ from fractions import Fraction
 import pytest
 
 from arena.errors import ArenaError
-from arena.world.creatures import (
-    PART_AC_DEFAULTS,
-    Attack,
-    BodyPart,
-    Creature,
-    DamageReduction,
-    improved_ac_bonus,
-)
+from arena.world.attacks import Attack
+from arena.world.body_parts import PART_AC_DEFAULTS, BodyPart, improved_ac_bonus
+from arena.world.creatures import Creature, DamageReduction
 from arena.world.stat_types import parse_cr
 from arena.world.yamlio import YamlValidationError, parse_yaml, validate
 

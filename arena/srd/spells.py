@@ -27,7 +27,7 @@ from arena.srd.prose import own_description, own_section, paragraph_heads
 from arena.srd.spell_tables import DRAGON_SPELLS, SORCERER_KNOWN, SORCERER_PER_DAY, SPELL_LEVELS, spell_class
 from arena.srd.text import Cell, RawBlock, clean, drop_parens, number, top_level_split
 from arena.srd.vocabulary import LEADING_AND_OR
-from arena.world.party import bonus_spells
+from arena.world.class_tables import bonus_spells
 
 USES = re.compile(
     r"(At will|Constant|Always active|(?<!\d)\d+/(?:day|hour|week|month|year|round))\s*(?:--|—|-)\s*", re.IGNORECASE

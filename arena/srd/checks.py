@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import math
 
-from arena.srd.attacks import is_natural
 from arena.srd.context import AttackRead, Reading
+from arena.srd.damage_types import is_natural
 from arena.srd.fields import GRAPPLE_SIZE_MODIFIER, SIZE_MODIFIER, Stats
 from arena.srd.patterns import singular
 

@@ -335,6 +335,14 @@ def dragon_fields(variety: Variety, row: DragonRow) -> dict[str, Cell]:
     caster = a.get("Caster")
     if caster and not is_dash(caster.text):
         attacks.append(f"Spells (caster level {caster.text.strip()})")
+    out["Special Attacks"] = Cell(", ".join(attacks), line)
+    out["Special Qualities"] = Cell(", ".join(_qualities(variety, row)), a["Age"].line if "Age" in a else line)
+    return out
+
+
+def _qualities(variety: Variety, row: DragonRow) -> list[str]:
+    """A dragon's special qualities: every true dragon's, those of its age and all younger ones (the last damage
+    reduction only: an older one replaces a younger one), and its spell resistance."""
     qualities = ["Blindsense 60 ft.", "keen senses", "immunity to sleep and paralysis"]
     dr = None
     for older in variety.rows[: age_index(row.age) + 1]:
@@ -354,12 +362,10 @@ def dragon_fields(variety: Variety, row: DragonRow) -> dict[str, Cell]:
             qualities.append(part[:1].upper() + part[1:])
     if dr:
         qualities.append(dr)
-    sr = a.get("SR")
+    sr = row.abilities.get("SR")
     if sr and not is_dash(sr.text) and sr.text.strip().isdigit():
         qualities.append(f"spell resistance {sr.text.strip()}")
-    out["Special Attacks"] = Cell(", ".join(attacks), line)
-    out["Special Qualities"] = Cell(", ".join(qualities), a["Age"].line if "Age" in a else line)
-    return out
+    return qualities
 
 
 def dragon_title(variety: Variety, row: DragonRow) -> str:

@@ -19,6 +19,7 @@ from arena.limits import MAX_IMPORT_BLOCKS, MAX_IMPORT_DESCRIPTION, MAX_IMPORT_D
 from arena.srd.blocks import table_rows
 from arena.srd.patterns import ROLL
 from arena.srd.text import Cell, RawBlock, clean, is_dash, number, title_case
+from arena.world.stat_types import ability_modifier
 
 AGES = (
     "Wyrmling",
@@ -309,7 +310,7 @@ def dragon_fields(variety: Variety, row: DragonRow) -> dict[str, Cell]:
     # attacks: the bite at the table's bonus, the secondary attacks at -5
     try:
         bite_bonus = number(s["Attack"].text.replace("+", "").strip())
-        str_mod = (number(s["Str"].text) - 10) // 2
+        str_mod = ability_modifier(number(s["Str"].text))
     except (KeyError, ValueError):
         return out
     bite = f"Bite {bite_bonus:+d} melee ({BITE[size]}{_str_part(str_mod, 1)})"

@@ -28,6 +28,7 @@ from arena.srd.spell_tables import DRAGON_SPELLS, SORCERER_KNOWN, SORCERER_PER_D
 from arena.srd.text import Cell, RawBlock, clean, drop_parens, number, top_level_split
 from arena.srd.vocabulary import LEADING_AND_OR
 from arena.world.class_tables import bonus_spells
+from arena.world.stat_types import ability_modifier
 
 USES = re.compile(
     r"(At will|Constant|Always active|(?<!\d)\d+/(?:day|hour|week|month|year|round))\s*(?:--|—|-)\s*", re.IGNORECASE
@@ -280,7 +281,7 @@ def spell_fields(ctx: Reading) -> dict:
     matters in a fight is one the engine casts; sets the entries' ``engine`` and ``notes``."""
     block = own_section(ctx.block)
     score = ctx.data["abilities"].get("cha")
-    cha = (score - 10) // 2 if score else 0
+    cha = ability_modifier(score)  # the reader refuses a score of 0: a number here is 1 or more
     prepared: dict[int, list[str]] = {}
     levels: list[int] = []
     like = [a for a in ctx.abilities if a["key"] == "spell-like abilities"]

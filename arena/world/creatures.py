@@ -68,6 +68,7 @@ from arena.world.stat_types import (
     SpellLevel,
     Text,
     _int,
+    ability_modifier,
     cr_text,
     parse_cr,
 )
@@ -605,9 +606,8 @@ class Abilities(Frozen):
     cha: AbilityScore = 10
 
     def modifier(self, ability: Ability) -> builtins.int:
-        """(score - 10) // 2; a nonability gives +0."""
-        score = getattr(self, ability)
-        return 0 if score is None else (score - 10) // 2
+        """The ability's modifier (:func:`~arena.world.stat_types.ability_modifier`); a nonability gives +0."""
+        return ability_modifier(getattr(self, ability))
 
 
 class Saves(Frozen):

@@ -137,6 +137,7 @@ from arena.world.party_gear import (
     wealth_by_level,
     worn_items,
 )
+from arena.world.stat_types import ability_modifier
 from arena.world.yamlio import Readable, iter_models, load_yaml
 
 DIES = ("d20", "3d6")
@@ -144,10 +145,6 @@ HIT_POINT_RULES = ("average", "rounded-up")
 """``build_character(hit_points=...)``: hit points per level after the first (the module docstring)."""
 DOMAIN_SPELL_RULES = ("by-die", "standard")
 """``build_character(domain_spells=...)``: the cleric's domain spells follow the die, or are the d20 list always."""
-
-
-def mod(score: int) -> int:
-    return (score - 10) // 2
 
 
 # --------------------------------------------------------------------------------------------- the builder
@@ -204,7 +201,7 @@ def build_character(
     schedule = gear_schedule(legacy)
     bab, base_fort, base_ref, base_will, _ = class_row(cls, level)
     scores = _abilities(cls, level, schedule)
-    m = {k: mod(v) for k, v in scores.items()}
+    m = {k: ability_modifier(v) for k, v in scores.items()}
     feats = class_feats(cls, level)
     hd = hit_die(cls)
 

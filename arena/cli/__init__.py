@@ -41,6 +41,7 @@ def _root(
 def _register() -> None:
     from arena.cli import (
         bestiary_cmds,
+        calibrate_cmds,
         challenge_cmds,
         claims_cmds,
         fight_cmds,
@@ -58,6 +59,7 @@ def _register() -> None:
     run_cmds.register(app)
     results_cmds.register(app)
     claims_cmds.register(app)
+    calibrate_cmds.register(app)
     model_cmds.register(app)
     scenario_cmds.register(app)
 

@@ -8,16 +8,21 @@ import json
 from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
 import typer
 
 from arena.cli.common import cell, console, table
 from arena.cli.progress import Progress
+from arena.cli.srd_tables import TYPICAL_HEAD, coverage_markdown, typical_cells, typical_table
+from arena.cli.stat_block_text import abilities_text, stat_block
 from arena.errors import ArenaError
 from arena.labels import printable, printable_lines
 from arena.world.bestiary import check_files, creature_names, get_creature, load_bestiary
-from arena.world.creatures import Attack, Creature, cr_text
+from arena.world.creatures import cr_text
+
+if TYPE_CHECKING:  # the importer is loaded only by `bestiary import`
+    from arena.srd.importer import ImportReport
 
 MAX_PROBLEM_LENGTH = 500
 """Characters of one problem line that `bestiary validate` prints: a 100,000-character value is cut, not echoed."""
@@ -151,119 +156,6 @@ def list_cmd(
     )
 
 
-def _attack_text(a: Attack) -> str:
-    bonus = "/".join(f"{b:+d}" for b in a.bonuses)
-    crit = "" if a.threat == 20 else f"/{a.threat_range}"
-    crit += "" if a.multiplier == 2 else f"/x{a.multiplier}"
-    extra = f" plus {a.extra_damage} {a.extra_damage_type}" if a.extra_damage else ""
-    extra += f" plus sneak attack {a.sneak_attack}" if a.sneak_attack else ""
-    extra += " plus trip" if a.trip else ""
-    name = f"{a.count} {a.name}s" if a.count > 1 else a.name
-    touch = " touch" if a.touch else ""
-    return f"{name} {bonus} {a.kind}{touch} ({a.damage}{crit}{extra}) [{', '.join(a.damage_types)}]"
-
-
-def _routines(routines: tuple[tuple[Attack, ...], ...]) -> str:
-    return " or ".join(" and ".join(_attack_text(a) for a in r) for r in routines) or "-"
-
-
-def stat_block(c: Creature) -> str:
-    """A readable SRD-style stat block."""
-    ab = c.abilities
-    abil = ", ".join(f"{k.capitalize()} {'-' if v is None else v}" for k, v in ab.model_dump().items())
-    sub = f" ({', '.join(c.subtypes)})" if c.subtypes else ""
-    lines = [
-        f"{c.display_name} [{c.name}]",
-        f"  {c.size.capitalize()} {c.type}{sub}; {c.side}; CR {cr_text(c.cr) if c.cr is not None else '-'}"
-        + (f"; levels {', '.join(f'{k} {v}' for k, v in c.class_levels.items())}" if c.class_levels else ""),
-        f"  Hit Dice: {c.hit_dice} ({c.hp} hp); first hit die d{c.first_hit_die}",
-        f"  Initiative: {c.initiative:+d}; Speed: {c.speed} ft.; Space/Reach: {c.space_ft} ft./{c.reach_ft} ft.",
-        f"  AC {c.ac}, touch {c.touch_ac}, flat-footed {c.flat_footed_ac}",
-        f"  Base Attack/Grapple: {c.bab:+d}/{c.grapple:+d}",
-        f"  Attack: {_routines(c.attack)}",
-        f"  Full Attack: {_routines(c.full_attack)}",
-        f"  Saves: Fort {c.saves.fort:+d}, Ref {c.saves.ref:+d}, Will {c.saves.will:+d}",
-        f"  Abilities: {abil}",
-    ]
-    special = []
-    if c.rend:
-        special.append(f"rend {c.rend.damage} (both {c.rend.attack}s hit)")
-    if c.breath_weapon:
-        bw = c.breath_weapon
-        special.append(
-            f"breath weapon {bw.length_ft}-ft. {bw.shape} {bw.damage} {bw.damage_type} "
-            f"({bw.save} DC {bw.dc} {'half' if bw.half_on_save else 'negates'}, every {bw.recharge} rounds)"
-        )
-    if c.damage_reduction:
-        special.append(f"DR {c.damage_reduction}")
-    if c.regeneration:
-        special.append(
-            f"regeneration {c.regeneration.amount} ({' and '.join(c.regeneration.overcome_by)} deal normal damage)"
-        )
-    if c.fast_healing:
-        special.append(f"fast healing {c.fast_healing}")
-    if c.spell_resistance:
-        special.append(f"SR {c.spell_resistance}")
-    if c.energy_resistance:
-        special.append("resist " + ", ".join(f"{k} {v}" for k, v in c.energy_resistance.items()))
-    if c.all_immunities:
-        special.append("immune to " + ", ".join(sorted(c.all_immunities)))
-    if c.all_vulnerabilities:
-        special.append("vulnerable to " + ", ".join(sorted(c.all_vulnerabilities)))
-    lines.append(f"  Special: {'; '.join(special) or '-'}")
-    if c.spellcasting:
-        sc = c.spellcasting
-        spells = "; ".join(f"{lvl}: {', '.join(names)}" for lvl, names in sorted(sc.prepared.items()))
-        domains = f"; domains {', '.join(sc.domains)}" if sc.domains else ""
-        lines.append(f"  Spells: caster level {sc.caster_level} ({sc.ability}){domains}; {spells or '-'}")
-    parts = ", ".join(
-        f"{p.part}{' x' + str(p.count) if p.count > 1 else ''} +{p.ac_bonus}" for p in c.called_shot_parts
-    )
-    lines.append(f"  Called-shot parts (improved AC): {parts or '-'}")
-    if c.feats:
-        lines.append(f"  Feats: {', '.join(c.feats)}")
-    lines.append(f"  Tactics: {c.tactics}")
-    if c.notes:
-        lines.append(f"  Notes: {c.notes}")
-    if c.source:
-        lines.append(f"  Source: {c.source}")
-    return "\n".join(lines)
-
-
-def abilities_text(c: Creature, twin: Creature | None = None) -> str:
-    """The special abilities and what the engine does with each; a hand-written block shows its SRD twin's."""
-    shown = c if c.special_abilities or twin is None else twin
-    if not shown.special_abilities:
-        return ""
-    head = (
-        "  Special abilities (fully modelled)"
-        if shown.modelled == "full"
-        else f"  Special abilities (partly modelled: the engine ignores {', '.join(shown.ignored_abilities)})"
-    )
-    if shown is not c:
-        head += f" -- of the imported SRD block srd/{twin.name}"
-    lines = [head + ":"]
-    for a in shown.special_abilities:
-        numbers = ", ".join(
-            x
-            for x in (
-                f"{a.save.capitalize()} DC {a.dc}" if a.save and a.dc else f"DC {a.dc}" if a.dc else "",
-                a.damage or "",
-                str(a.amount) if a.amount is not None else "",
-            )
-            if x
-        )
-        extra = f" [{numbers}]" if numbers else ""
-        note = f" ({a.notes})" if a.notes else ""
-        lines.append(f"    {a.engine:<9} {a.kind:<7} {a.name}{extra}{note}")
-    if c.import_status is not None:
-        lines.append(f"  Import: {c.import_status}" + (f"; {len(c.import_notes)} note(s):" if c.import_notes else ""))
-        for n in c.import_notes:
-            where = f"line {n.line}: " if n.line else ""
-            lines.append(f"    {n.kind}: {where}{n.field}: {n.message}" + (f" -- {n.text[:80]!r}" if n.text else ""))
-    return "\n".join(lines)
-
-
 @bestiary_app.command("show")
 def show_cmd(
     name: Annotated[str, typer.Argument(help="Creature name, or typical-crN.")],
@@ -353,87 +245,79 @@ def import_cmd(
 
     report = import_files(list(files), out, force=force)
     if json_out:
-        typer.echo(
-            json.dumps(
-                {
-                    "written": [
-                        {
-                            "name": b.creature.name,
-                            "title": b.title,
-                            "file": str(path),
-                            "source_line": b.block.line,
-                            "import_status": b.creature.import_status,
-                            "modelled": b.creature.modelled,
-                            "ignored": list(b.creature.ignored_abilities),
-                        }
-                        for b, path in report.written
-                    ],
-                    "notes": [
-                        {
-                            "file": b.block.file,
-                            "creature": b.title,
-                            "kind": n.kind,
-                            "field": n.field,
-                            "line": n.line,
-                            "text": n.text,
-                            "message": n.message,
-                        }
-                        for b in report.built
-                        for n in b.notes
-                    ],
-                    "errors": [
-                        {
-                            "file": e.file,
-                            "line": e.line,
-                            "field": e.field,
-                            "message": e.message,
-                            "creature": e.creature or None,
-                        }
-                        for e in report.errors
-                    ],
-                },
-                indent=2,
-            )
-        )
+        typer.echo(json.dumps(_import_json(report), indent=2))
     else:
-        for built in report.built:
-            for note in built.notes:
-                if note.kind != "unread":  # unread text is an error, printed below
-                    typer.echo(
-                        printable(f"warning: {_note_line(built.block.file, note)}", limit=MAX_PROBLEM_LENGTH), err=True
-                    )
-        for error in report.errors:
-            typer.echo(printable(f"error: {error}", limit=MAX_PROBLEM_LENGTH), err=True)
-        statuses = [b.creature.import_status for b, _ in report.written]
-        summary = ", ".join(f"{statuses.count(s)} {s}" for s in ("clean", "guessed", "unread") if s in statuses)
-        wrote = f"wrote {len(report.written)} stat block{'s' * (len(report.written) != 1)} to {printable(str(out))}" + (
-            f" ({summary})" if summary else ""
-        )
-        if report.errors:  # exit 2: nothing on stdout; what was written (the good creatures) is said
-            count = len(report.errors)
-            typer.echo(f"warning: {wrote}; {count} error{'s' * (count != 1)} above", err=True)
-        else:
-            typer.echo(wrote)
+        _print_import(report, out)
     if report.errors:
         raise typer.Exit(2)
 
 
+def _import_json(report: ImportReport) -> dict:
+    """``bestiary import --json``: the stat blocks written, every note of the import, every error."""
+    return {
+        "written": [
+            {
+                "name": b.creature.name,
+                "title": b.title,
+                "file": str(path),
+                "source_line": b.block.line,
+                "import_status": b.creature.import_status,
+                "modelled": b.creature.modelled,
+                "ignored": list(b.creature.ignored_abilities),
+            }
+            for b, path in report.written
+        ],
+        "notes": [
+            {
+                "file": b.block.file,
+                "creature": b.title,
+                "kind": n.kind,
+                "field": n.field,
+                "line": n.line,
+                "text": n.text,
+                "message": n.message,
+            }
+            for b in report.built
+            for n in b.notes
+        ],
+        "errors": [
+            {
+                "file": e.file,
+                "line": e.line,
+                "field": e.field,
+                "message": e.message,
+                "creature": e.creature or None,
+            }
+            for e in report.errors
+        ],
+    }
+
+
+def _print_import(report: ImportReport, out: Path) -> None:
+    """``bestiary import`` as text: warnings and errors on stderr; what was written on stdout, or (when there were
+    errors, exit 2) on stderr as a warning."""
+    for built in report.built:
+        for note in built.notes:
+            if note.kind != "unread":  # unread text is an error, printed below
+                typer.echo(
+                    printable(f"warning: {_note_line(built.block.file, note)}", limit=MAX_PROBLEM_LENGTH), err=True
+                )
+    for error in report.errors:
+        typer.echo(printable(f"error: {error}", limit=MAX_PROBLEM_LENGTH), err=True)
+    statuses = [b.creature.import_status for b, _ in report.written]
+    summary = ", ".join(f"{statuses.count(s)} {s}" for s in ("clean", "guessed", "unread") if s in statuses)
+    wrote = f"wrote {len(report.written)} stat block{'s' * (len(report.written) != 1)} to {printable(str(out))}" + (
+        f" ({summary})" if summary else ""
+    )
+    if report.errors:  # exit 2: nothing on stdout; what was written (the good creatures) is said
+        count = len(report.errors)
+        typer.echo(f"warning: {wrote}; {count} error{'s' * (count != 1)} above", err=True)
+    else:
+        typer.echo(wrote)
+
+
 # --------------------------------------------------------------------------------------------- the SRD bestiary
 BandOption = Annotated[str, typer.Option("--cr", help="The CRs the ability order is for (a range: 1/2..15).")]
-
-
-def coverage_markdown(report: dict, top: int | None) -> str:
-    lines = [
-        "| # | ability | decides | alone | have it (CR " + report["band"].replace("..", "-") + ") | "
-        "have it (all CRs) | fully modelled then |",
-        "|---|---|---|---|---|---|---|",
-    ]
-    for k, row in enumerate(report["order"][:top], 1):
-        lines.append(
-            f"| {k} | {row['ability']} | {row['decides']} | {row['alone']} | {row['creatures_in_band']} | "
-            f"{row['creatures']} | {row['cumulative_full']:.0%} |"
-        )
-    return "\n".join(lines)
 
 
 @bestiary_app.command("coverage")
@@ -493,63 +377,6 @@ def coverage_cmd(
     for cr_value, row in report["by_cr"].items():
         by_cr.add_row(cr_value, str(row["creatures"]), str(row["full"]), str(row["partial"]))
     out.print(by_cr)
-
-
-TYPICAL_HEAD = (
-    "CR",
-    "SRD creatures",
-    "full",
-    "hp typical",
-    "hp SRD",
-    "AC typical",
-    "AC SRD",
-    "attack typical",
-    "attack SRD",
-    "damage/round typical",
-    "damage/round SRD",
-    "DC typical",
-    "DC SRD (with a DC)",
-)
-
-
-def typical_cells() -> list[tuple[str, ...]]:
-    """The rows of `typical-vs-srd` as text cells, in the order of :data:`TYPICAL_HEAD`."""
-    from arena.world.srd_bestiary import fmt, srd_rows, typical_against_srd
-    from arena.world.typical import table_crs, typical_stats
-
-    rows = typical_against_srd(srd_rows(), [typical_stats(c) for c in table_crs()])
-    return [
-        (
-            r["cr"],
-            str(r["srd_creatures"]),
-            str(r["full"]),
-            fmt(r["typical_hp"]),
-            fmt(r["srd_hp"]),
-            fmt(r["typical_ac"]),
-            fmt(r["srd_ac"]),
-            f"+{r['typical_attack']}",
-            "-" if r["srd_attack"] is None else f"+{fmt(r['srd_attack'])}",
-            fmt(r["typical_dpr"]),
-            fmt(r["srd_dpr"]),
-            fmt(r["typical_dc"]),
-            f"{fmt(r['srd_dc'])} ({r['srd_with_dc']})",
-        )
-        for r in rows
-    ]
-
-
-def typical_table(markdown: bool) -> str:
-    """The typical monster of each CR beside the medians of the SRD creatures of that CR (text: the Markdown of
-    docs/bestiary.md, or plain aligned columns)."""
-    head, lines = TYPICAL_HEAD, typical_cells()
-    if markdown:
-        out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-        out += ["| " + " | ".join(cells) + " |" for cells in lines]
-        return "\n".join(out)
-    widths = [max(len(h), *(len(c[i]) for c in lines)) for i, h in enumerate(head)]
-    out = ["  ".join(h.rjust(w) for h, w in zip(head, widths, strict=True))]
-    out += ["  ".join(c.rjust(w) for c, w in zip(cells, widths, strict=True)) for cells in lines]
-    return "\n".join(out)
 
 
 @bestiary_app.command("typical-vs-srd")

@@ -11,7 +11,7 @@ from typing import Annotated
 import typer
 
 from arena.cli.common import BestiaryFlag, JsonFlag, bestiary_book, cell, console, fail, table
-from arena.cli.odds import Die
+from arena.cli.odds_options import Die
 from arena.errors import ArenaError
 from arena.labels import printable
 from arena.limits import MAX_COMBATANTS, MAX_GROUP_COUNT, MAX_NAME_LENGTH

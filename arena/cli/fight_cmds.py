@@ -14,7 +14,7 @@ from typing import Annotated
 import typer
 
 from arena.cli.common import BestiaryFlag, ModelFlag, announce_policies, console, fail, terminal, with_model
-from arena.cli.odds import Die, Modifiers
+from arena.cli.odds_options import Die, Modifiers
 from arena.errors import ArenaError
 from arena.labels import printable_lines
 from arena.limits import MAX_ENCOUNTERS, MAX_SEED

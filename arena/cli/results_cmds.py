@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -102,52 +102,58 @@ def compare_cmd(
             }
         )
     else:
-        t = table(
-            cell(f"{new} vs {base}: win rate and hp lost in points; intervals at the Holm level of each row"),
-            (
-                "scenario",
-                "rules",
-                "metric",
-                "base",
-                "new",
-                "change",
-                "interval",
-                "level",
-                "p (Holm)",
-                "test",
-                "verdict",
-            ),
-            right=("base", "new", "change", "interval", "level", "p (Holm)"),
-        )
-        for r in frame.itertuples(index=False):
-            scale = (lambda v: f"{v:.2f}") if r.metric == "rounds" else (lambda v: f"{100 * v:.1f}%")
-            verdict = "MOVED" if r.moved else ("significant" if r.significant else "")
-            t.add_row(
-                cell(r.scenario),
-                cell(r.rules),
-                r.metric,
-                scale(r.base),
-                scale(r.new),
-                _num(r.diff, r.metric),
-                f"{_num(r.low, r.metric)} .. {_num(r.high, r.metric)}",
-                f"{100 * r.level:.2f}%",
-                f"{r.p_holm:.3g}",
-                r.test,
-                f"[red]{verdict}[/red]" if r.moved else verdict,
-            )
-        out = console()
-        out.print(t)
-        cells = len(cover["compared"])
-        out.print(cell(f"compared {cells} cell{'s' * (cells != 1)} (scenario x rule set) present in both runs"))
-        for key, where in (("only_base", str(base)), ("only_new", str(new))):
-            missing = cover[key]
-            if missing:
-                shown = ", ".join(f"{c['scenario']}/{c['rules']}" for c in missing[:10])
-                more = f" and {len(missing) - 10} more" if len(missing) > 10 else ""
-                out.print(cell(f"not compared, only in {where}: {len(missing)} cell(s): {shown}{more}"))
-        typer.echo("moved beyond tolerance" if moved else "no cell moved beyond tolerance")
+        _print_comparison(frame, cover, base, new, moved)
     if moved:
         raise typer.Exit(1)
+
+
+def _print_comparison(frame: Any, cover: dict, base: Path, new: Path, moved: bool) -> None:
+    """``arena compare`` as text: one row per cell and metric, then which cells were compared and which only one
+    run has, and the verdict line."""
+    t = table(
+        cell(f"{new} vs {base}: win rate and hp lost in points; intervals at the Holm level of each row"),
+        (
+            "scenario",
+            "rules",
+            "metric",
+            "base",
+            "new",
+            "change",
+            "interval",
+            "level",
+            "p (Holm)",
+            "test",
+            "verdict",
+        ),
+        right=("base", "new", "change", "interval", "level", "p (Holm)"),
+    )
+    for r in frame.itertuples(index=False):
+        scale = (lambda v: f"{v:.2f}") if r.metric == "rounds" else (lambda v: f"{100 * v:.1f}%")
+        verdict = "MOVED" if r.moved else ("significant" if r.significant else "")
+        t.add_row(
+            cell(r.scenario),
+            cell(r.rules),
+            r.metric,
+            scale(r.base),
+            scale(r.new),
+            _num(r.diff, r.metric),
+            f"{_num(r.low, r.metric)} .. {_num(r.high, r.metric)}",
+            f"{100 * r.level:.2f}%",
+            f"{r.p_holm:.3g}",
+            r.test,
+            f"[red]{verdict}[/red]" if r.moved else verdict,
+        )
+    out = console()
+    out.print(t)
+    cells = len(cover["compared"])
+    out.print(cell(f"compared {cells} cell{'s' * (cells != 1)} (scenario x rule set) present in both runs"))
+    for key, where in (("only_base", str(base)), ("only_new", str(new))):
+        missing = cover[key]
+        if missing:
+            shown = ", ".join(f"{c['scenario']}/{c['rules']}" for c in missing[:10])
+            more = f" and {len(missing) - 10} more" if len(missing) > 10 else ""
+            out.print(cell(f"not compared, only in {where}: {len(missing)} cell(s): {shown}{more}"))
+    typer.echo("moved beyond tolerance" if moved else "no cell moved beyond tolerance")
 
 
 # --------------------------------------------------------------------------------------------- check

@@ -9,7 +9,7 @@ import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -17,6 +17,9 @@ from arena.cli.common import BestiaryFlag, ModelFlag, announce_policies, default
 from arena.errors import ArenaError
 from arena.labels import printable, slug
 from arena.limits import MAX_ENCOUNTERS, MAX_SEED, MAX_WORKERS
+
+if TYPE_CHECKING:  # the study is loaded when a command runs
+    from arena.study.scenario import Scenario
 
 
 def _console() -> Any:
@@ -146,25 +149,12 @@ def run_cmd(
 ) -> None:
     """Fight every scenario under every rule set of its grid, N encounters each, into results/NAME/."""
     from arena.study.experiment import rich_progress, run_experiment
-    from arena.study.scenario import load_scenarios
 
     folder: Path | str = out or "results/NAME"
     try:
         if resume and force:
             raise ArenaError("--resume and --force contradict each other: choose one")
-        check_bestiary(bestiary)
-        loaded = [
-            s
-            for path in scenarios
-            for s in load_scenarios(
-                path, trust_policies=trust_policies, on_policy=announce_policies, bestiary=bestiary or ()
-            )
-        ]
-        if not loaded:
-            raise ArenaError("no scenario to run")
-        loaded = with_model(loaded, model)
-        for line in inert_warnings(loaded, _grid(grid)):
-            typer.echo(f"warning: {printable(line, 2000)}", err=True)
+        loaded = _loaded(scenarios, trust_policies, model, bestiary, grid)
         folder = out or default_folder(loaded[0].name)
         with stop_on_signals(), rich_progress(not quiet and _tty()) as progress:
             outcome = run_experiment(
@@ -181,20 +171,8 @@ def run_cmd(
                 progress=progress,
                 on_event=lambda msg: typer.echo(f"warning: {printable(msg, 500)}", err=True),
             )
-    except Stopped as stop:
-        typer.echo(
-            f"stopped by signal {stop.signum}: finished chunks are kept; complete the run with the same "
-            f"command and --resume (results in {printable(folder)})",
-            err=True,
-        )
-        raise typer.Exit(128 + stop.signum) from None
-    except KeyboardInterrupt:
-        typer.echo(
-            f"interrupted: finished chunks are kept; complete the run with the same command and "
-            f"--resume (results in {printable(folder)})",
-            err=True,
-        )
-        raise typer.Exit(130) from None
+    except KeyboardInterrupt as stop:  # Ctrl-C, or Stopped: SIGTERM or SIGHUP
+        raise _stopped_run(stop.signum if isinstance(stop, Stopped) else None, folder) from None
     except ArenaError as err:
         raise fail(err) from None
     rate = f"{outcome.rate:,.0f} encounters/s" if outcome.fought and not math.isnan(outcome.rate) else "nothing to do"
@@ -202,6 +180,45 @@ def run_cmd(
         typer.echo(
             f"{outcome.encounters:,} encounters in {printable(outcome.out)} ({outcome.fought:,} fought now, {rate})"
         )
+
+
+def _loaded(
+    scenarios: list[Path], trust_policies: bool, model: list[str] | None, bestiary: list[Path] | None, grid: str | None
+) -> list[Scenario]:
+    """Every scenario of the files, under ``--model``, with a warning for each inert choice under ``--grid``."""
+    from arena.study.scenario import load_scenarios
+
+    check_bestiary(bestiary)
+    loaded = [
+        s
+        for path in scenarios
+        for s in load_scenarios(
+            path, trust_policies=trust_policies, on_policy=announce_policies, bestiary=bestiary or ()
+        )
+    ]
+    if not loaded:
+        raise ArenaError("no scenario to run")
+    loaded = with_model(loaded, model)
+    for line in inert_warnings(loaded, _grid(grid)):
+        typer.echo(f"warning: {printable(line, 2000)}", err=True)
+    return loaded
+
+
+def _stopped_run(signum: int | None, folder: Path | str) -> typer.Exit:
+    """One line on stderr for a run stopped by a signal (SIGTERM, SIGHUP) or Ctrl-C: its finished chunks are kept."""
+    if signum:
+        typer.echo(
+            f"stopped by signal {signum}: finished chunks are kept; complete the run with the same "
+            f"command and --resume (results in {printable(folder)})",
+            err=True,
+        )
+        return typer.Exit(128 + signum)
+    typer.echo(
+        f"interrupted: finished chunks are kept; complete the run with the same command and "
+        f"--resume (results in {printable(folder)})",
+        err=True,
+    )
+    return typer.Exit(130)
 
 
 def register(app: typer.Typer) -> None:

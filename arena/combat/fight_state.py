@@ -17,7 +17,8 @@ from arena.combat.record import EncounterRecord
 from arena.combat.tactics import View
 from arena.dice import Stream
 from arena.rules import Check, Outcome, RuleSet
-from arena.rules.kernel import Kernel, Plan
+from arena.rules.kernel import Kernel
+from arena.rules.plan import Plan
 
 
 class FightState(ModelFlags):

@@ -1,8 +1,8 @@
 """The rules kernel: every d20-type roll of the source documents, sampled (`resolve`) and exact (`exact`).
 
 One module per source document: `standard` (the d20 core), `bell_curve` (seed 000), `players_roll` (seeds 000,
-001), `variable_modifiers` (seeds 000, 003, with press your luck), `open_ended` (seed 002); `kernel` compiles a
-check under a rule set into one plan that both faces read.
+001), `variable_modifiers` (seeds 000, 003, with press your luck), `open_ended` (seed 002); `compiler` compiles a
+check under a rule set into one `plan` that both faces read, and `kernel` caches the plans of each rule set.
 """
 
 from __future__ import annotations

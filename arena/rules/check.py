@@ -12,6 +12,8 @@ KINDS = ("attack", "save", "skill", "ability", "caster-level", "initiative", "de
 """Check kinds. ``defense`` is the players-roll-all defense check (seed 003's AC/CMD "roll"), made by the defender:
 its modifier is the AC's modifiers (AC - 10) and its target the attack score (11 + attack bonus)."""
 SIDES = ("pc", "monster")
+ATTACK_LIKE = frozenset({"attack", "defense"})
+"""The kinds an attack is rolled with: the attack roll, and the players-roll-all defense check against it."""
 
 
 class Check(NamedTuple):

@@ -9,10 +9,10 @@ SRD text: the shipped bestiary (``bestiary/srd/``, read by :mod:`arena.world.srd
 
 How it reads. A file's blocks are found (:mod:`~arena.srd.blocks`, :mod:`~arena.srd.dragons`), each block is given a
 :class:`~arena.srd.context.Reading`, and every reader takes that reading and is looked up in a table: a field's
-reader in :data:`arena.srd.build.FIELD_READERS`, a special ability's entry in :data:`arena.srd.abilities.ENTRY_READERS`
-and :data:`~arena.srd.abilities.NAMED_READERS`, an ability whose numbers are in its paragraph in
-:data:`arena.srd.effects.RULES`. What every reader shares (the dice pattern, the sizes, the one ``singular``) is
-defined once in :mod:`~arena.srd.patterns`.
+reader in :data:`arena.srd.build.FIELD_READERS`, a special ability's entry in
+:data:`arena.srd.entry_readers.ENTRY_READERS` and :data:`~arena.srd.entry_readers.NAMED_READERS`, an ability whose
+numbers are in its paragraph in :data:`arena.srd.effects.RULES`. What every reader shares (the dice pattern, the
+sizes, the one ``singular``) is defined once in :mod:`~arena.srd.patterns`.
 
 Why patterns and not a grammar. The fixed-format lines (attacks, AC, saves, hit dice) look like a grammar's work
 (lark, pyparsing), and a grammar was weighed and left out, for three reasons:

@@ -162,18 +162,21 @@ def _labelled_rows(table: _Table) -> tuple[list[Row], list[tuple[str, str, Row, 
     return head_rows, out
 
 
-def _table_blocks(table: _Table, file: str, lines: list[str], floor: int) -> list[RawBlock]:
-    head_rows, labelled = _labelled_rows(table)
-    for k in range(len(head_rows) - 1, 0, -1):  # "(Human, Shapechanger)" wrapped under "Medium Humanoid"
+def _join_wrapped(head_rows: list[Row]) -> None:
+    """Join to the head row above it each head row that only continues it: "(Human, Shapechanger)" wrapped under
+    "Medium Humanoid" (in place)."""
+    for k in range(len(head_rows) - 1, 0, -1):
         filled = _filled(head_rows[k].cells[1:])
         above = head_rows[k - 1].cells
         if filled and all(v.startswith("(") for _, v in filled) and len(_filled(above[1:])) == len(filled):
             for (_, v), (j, _) in zip(filled, _filled(above[1:]), strict=True):
                 above[j + 1] = f"{above[j + 1]} {v}"
             del head_rows[k]
-    hd = next(v for n, _, _, v in labelled if n == "Hit Dice")
-    positions = [i for i, _ in _filled(hd)]
-    count = len(positions)
+
+
+def _type_and_names(head_rows: list[Row]) -> tuple[Row | None, Row | None]:
+    """The head row of the creatures' types (``Medium Humanoid``, the last row when every cell of it is a type line)
+    and the head row of their names (the last other row with anything in it), either None when missing."""
     type_row = names_row = None
     for row in reversed(head_rows):
         filled = _filled(row.cells[1:])
@@ -181,6 +184,18 @@ def _table_blocks(table: _Table, file: str, lines: list[str], floor: int) -> lis
             type_row = row
         elif names_row is None and filled:
             names_row = row
+    return type_row, names_row
+
+
+def _table_blocks(table: _Table, file: str, lines: list[str], floor: int) -> list[RawBlock]:
+    """A block for each creature (column) of a Markdown stat-block table, its fields read by position under the
+    Hit Dice row's columns; every row that does not fit is a problem the block carries."""
+    head_rows, labelled = _labelled_rows(table)
+    _join_wrapped(head_rows)
+    hd = next(v for n, _, _, v in labelled if n == "Hit Dice")
+    positions = [i for i, _ in _filled(hd)]
+    count = len(positions)
+    type_row, names_row = _type_and_names(head_rows)
     heading = _heading_before(lines, table.start, floor)
     problems: list[tuple[int, str, str, str]] = []
 

@@ -19,7 +19,7 @@ import pydantic
 from arena.limits import MAX_IMPORT_DIGITS
 from arena.srd.abilities import ENERGY_RIDER, Effects, attack_riders, read_abilities
 from arena.srd.attacks import harmless_attack, read_routines
-from arena.srd.checks import check_armor, check_attacks, check_grapple, check_hp, check_saves, mod
+from arena.srd.checks import check_armor, check_attacks, check_grapple, check_hp, check_saves
 from arena.srd.context import AttackRead, FieldError, Note, Notes, Reading
 from arena.srd.effects import read_ability_fields
 from arena.srd.fields import (
@@ -41,7 +41,7 @@ from arena.srd.fields import (
 from arena.srd.prose import description_of
 from arena.srd.text import Cell, NumberTooLarge, RawBlock, dice_text, drop_parens
 from arena.world.creatures import Creature
-from arena.world.stat_types import SUBTYPE_IMMUNITIES, SUBTYPE_VULNERABILITIES, TYPE_IMMUNITIES
+from arena.world.stat_types import SUBTYPE_IMMUNITIES, SUBTYPE_VULNERABILITIES, TYPE_IMMUNITIES, ability_modifier
 
 FULL_BAB = ("dragon", "magical beast", "monstrous humanoid", "outsider")
 HALF_BAB = ("fey", "undead")
@@ -295,13 +295,13 @@ def _stats(ctx: Reading) -> tuple[Stats, int, int]:
         feats,
         levels,
         profane=2 if DESECRATING_AURA.search(qualities) else 0,
-        grace=mod(scores["cha"]) if UNEARTHLY_GRACE.search(qualities) else 0,
+        grace=ability_modifier(scores["cha"]) if UNEARTHLY_GRACE.search(qualities) else 0,
     )
     cell = ctx.block.get("Base Attack/Grapple")
     hd_count = max(1, int(hd.hd))
     if bab_read is None:
         bab = hd_count if st.type in FULL_BAB else hd_count // 2 if st.type in HALF_BAB else hd_count * 3 // 4
-        grapple = bab + mod(scores["str"]) + GRAPPLE_SIZE_MODIFIER[st.size]
+        grapple = bab + ability_modifier(scores["str"]) + GRAPPLE_SIZE_MODIFIER[st.size]
         ctx.notes.add(
             "guess",
             "Base Attack/Grapple",
@@ -311,7 +311,7 @@ def _stats(ctx: Reading) -> tuple[Stats, int, int]:
         return stats, bab, grapple
     bab = bab_read.bab
     if bab_read.grapple is None:
-        grapple = bab + mod(scores["str"]) + GRAPPLE_SIZE_MODIFIER[st.size]
+        grapple = bab + ability_modifier(scores["str"]) + GRAPPLE_SIZE_MODIFIER[st.size]
         ctx.notes.add(
             "changed",
             "Base Attack/Grapple",
@@ -336,7 +336,7 @@ def _trip(ctx: Reading, fx: Effects, stats: Stats, reads: list[list[AttackRead]]
     if trip_on not in names:
         trip_on = next(iter(sorted(names)), None)
         ctx.notes.add("guess", "Special Attacks", ctx.block.get("Special Attacks"), f"trip: on the {trip_on} attack")
-    return trip_on, mod(stats.scores["str"]) + GRAPPLE_SIZE_MODIFIER[stats.size]
+    return trip_on, ability_modifier(stats.scores["str"]) + GRAPPLE_SIZE_MODIFIER[stats.size]
 
 
 def _attack_dict(a: AttackRead, sneak: str | None, trip_on: str | None, trip_mod: int | None) -> dict:

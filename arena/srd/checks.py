@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import math
 
-from arena.srd.attacks import is_natural
 from arena.srd.context import AttackRead, Reading
+from arena.srd.damage_types import is_natural
 from arena.srd.fields import GRAPPLE_SIZE_MODIFIER, SIZE_MODIFIER, Stats
 from arena.srd.patterns import singular
+from arena.world.stat_types import ability_modifier
 
 GOOD_SAVES: dict[str, tuple[str, ...]] = {
     "aberration": ("will",),
@@ -41,11 +42,6 @@ SAVE_ABILITY = {"fort": "con", "ref": "dex", "will": "wis"}
 
 def _a(word: str) -> str:
     return "an" if word[:1] in "aeiou" else "a"
-
-
-def mod(score: int | None) -> int:
-    """An ability score's modifier (0 for a nonability)."""
-    return 0 if score is None else (score - 10) // 2
 
 
 def _discrepancy(ctx: Reading, field: str, message: str, text: str | None = None) -> None:
@@ -89,12 +85,12 @@ def check_armor(ctx: Reading, stats: Stats) -> None:
 def check_grapple(ctx: Reading, stats: Stats, bab: int, grapple: int) -> None:
     """Grapple against BAB + Str + size, and what the block's text adds (a profane bonus of a desecrating aura)."""
     size, strength = stats.size, stats.scores["str"]
-    expected = bab + mod(strength) + GRAPPLE_SIZE_MODIFIER[size] + stats.profane
+    expected = bab + ability_modifier(strength) + GRAPPLE_SIZE_MODIFIER[size] + stats.profane
     if grapple != expected and strength is not None:
         _discrepancy(
             ctx,
             "Base Attack/Grapple",
-            f"grapple {grapple:+d}, but BAB {bab:+d} + Str {mod(strength):+d} + "
+            f"grapple {grapple:+d}, but BAB {bab:+d} + Str {ability_modifier(strength):+d} + "
             f"size {GRAPPLE_SIZE_MODIFIER[size]:+d} is {expected:+d}: kept "
             f"{grapple:+d}",
         )
@@ -107,7 +103,7 @@ def check_attacks(ctx: Reading, stats: Stats, bab: int, routines: list[list[Atta
     feats, size = stats.feats, stats.size
     finesse = "Weapon Finesse" in feats
     multi = "Multiattack" in feats
-    strength, dex = mod(stats.scores.get("str")), mod(stats.scores.get("dex"))
+    strength, dex = ability_modifier(stats.scores.get("str")), ability_modifier(stats.scores.get("dex"))
     for routine in routines:
         for attack in (a for a in routine if is_natural(a.name)):
             if attack.kind != "melee" or attack.touch or attack.damage is None:  # a swarm rolls no attack
@@ -154,7 +150,9 @@ def check_saves(ctx: Reading, stats: Stats) -> None:
         ability = stats.scores.get(SAVE_ABILITY[kind])
         if kind == "fort" and ability is None:
             ability = 10
-        bonus_here = mod(ability) + (2 if SAVE_FEATS[kind] in stats.feats else 0) + stats.grace + stats.profane
+        bonus_here = (
+            ability_modifier(ability) + (2 if SAVE_FEATS[kind] in stats.feats else 0) + stats.grace + stats.profane
+        )
         options = {(2 + dice // 2 if kind in good else dice // 3) + bonus_here}
         if type_ == "animal" and kind == "will":
             options.add(2 + dice // 2 + bonus_here)  # "some animals have good Will saves"
@@ -166,6 +164,6 @@ def check_saves(ctx: Reading, stats: Stats) -> None:
                 ctx,
                 "Saves",
                 f"{kind.capitalize()} {stated:+d}, but {_a(type_)} {type_}'s {what} save at "
-                f"{dice or hd} HD with {SAVE_ABILITY[kind].capitalize()} {mod(ability):+d}"
+                f"{dice or hd} HD with {SAVE_ABILITY[kind].capitalize()} {ability_modifier(ability):+d}"
                 f"{feat} is {min(options):+d}: kept {stated:+d}",
             )

@@ -19,6 +19,7 @@ from arena.limits import MAX_IMPORT_BLOCKS, MAX_IMPORT_DESCRIPTION, MAX_IMPORT_D
 from arena.srd.blocks import table_rows
 from arena.srd.patterns import ROLL
 from arena.srd.text import Cell, RawBlock, clean, is_dash, number, title_case
+from arena.world.stat_types import ability_modifier
 
 AGES = (
     "Wyrmling",
@@ -309,7 +310,7 @@ def dragon_fields(variety: Variety, row: DragonRow) -> dict[str, Cell]:
     # attacks: the bite at the table's bonus, the secondary attacks at -5
     try:
         bite_bonus = number(s["Attack"].text.replace("+", "").strip())
-        str_mod = (number(s["Str"].text) - 10) // 2
+        str_mod = ability_modifier(number(s["Str"].text))
     except (KeyError, ValueError):
         return out
     bite = f"Bite {bite_bonus:+d} melee ({BITE[size]}{_str_part(str_mod, 1)})"
@@ -335,6 +336,14 @@ def dragon_fields(variety: Variety, row: DragonRow) -> dict[str, Cell]:
     caster = a.get("Caster")
     if caster and not is_dash(caster.text):
         attacks.append(f"Spells (caster level {caster.text.strip()})")
+    out["Special Attacks"] = Cell(", ".join(attacks), line)
+    out["Special Qualities"] = Cell(", ".join(_qualities(variety, row)), a["Age"].line if "Age" in a else line)
+    return out
+
+
+def _qualities(variety: Variety, row: DragonRow) -> list[str]:
+    """A dragon's special qualities: every true dragon's, those of its age and all younger ones (the last damage
+    reduction only: an older one replaces a younger one), and its spell resistance."""
     qualities = ["Blindsense 60 ft.", "keen senses", "immunity to sleep and paralysis"]
     dr = None
     for older in variety.rows[: age_index(row.age) + 1]:
@@ -354,12 +363,10 @@ def dragon_fields(variety: Variety, row: DragonRow) -> dict[str, Cell]:
             qualities.append(part[:1].upper() + part[1:])
     if dr:
         qualities.append(dr)
-    sr = a.get("SR")
+    sr = row.abilities.get("SR")
     if sr and not is_dash(sr.text) and sr.text.strip().isdigit():
         qualities.append(f"spell resistance {sr.text.strip()}")
-    out["Special Attacks"] = Cell(", ".join(attacks), line)
-    out["Special Qualities"] = Cell(", ".join(qualities), a["Age"].line if "Age" in a else line)
-    return out
+    return qualities
 
 
 def dragon_title(variety: Variety, row: DragonRow) -> str:

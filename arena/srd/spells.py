@@ -27,7 +27,8 @@ from arena.srd.prose import own_description, own_section, paragraph_heads
 from arena.srd.spell_tables import DRAGON_SPELLS, SORCERER_KNOWN, SORCERER_PER_DAY, SPELL_LEVELS, spell_class
 from arena.srd.text import Cell, RawBlock, clean, drop_parens, number, top_level_split
 from arena.srd.vocabulary import LEADING_AND_OR
-from arena.world.party import bonus_spells
+from arena.world.class_tables import bonus_spells
+from arena.world.stat_types import ability_modifier
 
 USES = re.compile(
     r"(At will|Constant|Always active|(?<!\d)\d+/(?:day|hour|week|month|year|round))\s*(?:--|—|-)\s*", re.IGNORECASE
@@ -280,7 +281,7 @@ def spell_fields(ctx: Reading) -> dict:
     matters in a fight is one the engine casts; sets the entries' ``engine`` and ``notes``."""
     block = own_section(ctx.block)
     score = ctx.data["abilities"].get("cha")
-    cha = (score - 10) // 2 if score else 0
+    cha = ability_modifier(score)  # the reader refuses a score of 0: a number here is 1 or more
     prepared: dict[int, list[str]] = {}
     levels: list[int] = []
     like = [a for a in ctx.abilities if a["key"] == "spell-like abilities"]

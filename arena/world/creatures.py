@@ -11,7 +11,6 @@ list of attacks made together (SRD "and").
 """
 
 import builtins
-from fractions import Fraction
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -25,8 +24,9 @@ from pydantic import (
 from arena.dice import parse as parse_dice
 from arena.errors import ArenaError, one_of
 from arena.limits import MAX_MODIFIER, MAX_NAME_LENGTH, MAX_SIDES
-from arena.rules.kernel import MAX_MULTIPLIER
 from arena.world import ability_fields
+from arena.world.attacks import Attack, Routine
+from arena.world.body_parts import BODY_BY_TYPE, BodyPart
 from arena.world.policy_names import policy_name
 from arena.world.spellbook import SPELLS
 from arena.world.stat_types import (
@@ -69,84 +69,10 @@ from arena.world.stat_types import (
     SpellLevel,
     Text,
     _int,
-    _multiplier,
-    _one_or_many,
-    _threat,
+    ability_modifier,
     cr_text,
     parse_cr,
 )
-
-
-# --------------------------------------------------------------------------------------------- attacks
-class Attack(Frozen):
-    """One kind of attack in a routine: ``2 claws +9 melee (1d6+6)`` is ``count=2, bonuses=[9]``."""
-
-    name: Label
-    bonuses: Annotated[
-        tuple[Modifier, ...], BeforeValidator(_one_or_many), Field(min_length=1, max_length=MAX_ITERATIVES)
-    ]
-    """Total attack bonus of each iterative attack, e.g. greatclub +16/+11 -> [16, 11]. A plain int is accepted."""
-    count: Annotated[int, _int(1, MAX_ATTACK_COUNT)] = 1
-    """How many of these attacks at each bonus (2 claws -> 2)."""
-    damage: DamageDice
-    damage_types: Annotated[tuple[DamageType, ...], BeforeValidator(_one_or_many), Field(min_length=1)]
-    """Types of the damage (a morningstar is bludgeoning and piercing)."""
-    extra_damage: DamageDice | None = None
-    """Damage added on a hit and not multiplied on a critical (e.g. 1d6 fire)."""
-    extra_damage_type: DamageType | None = None
-    threat: Annotated[int, BeforeValidator(_threat), _int(2, 20)] = 20
-    """Lowest natural d20 roll that threatens a critical: 20, 19 (19-20) or 18 (18-20); "19-20" is accepted."""
-    multiplier: Annotated[int, BeforeValidator(_multiplier), _int(2, MAX_MULTIPLIER)] = 2
-    kind: Literal["melee", "ranged"] = "melee"
-    touch: bool = False
-    """Resolved against touch AC."""
-    sneak_attack: DamageDice | None = None
-    """Sneak attack dice added when the target is flat-footed or flanked."""
-    trip: bool = False
-    """On a hit the attacker may try to trip as a free action (wolf, dire wolf)."""
-    trip_modifier: Modifier | None = None
-    """Check modifier of that trip attempt, when the SRD gives one (wolf +1, dire wolf +11)."""
-    materials: tuple[DrOvercome, ...] = ()
-    """What the weapon counts as against damage reduction besides its damage types (``magic`` for a +1 weapon)."""
-    harmless: StrictBool = False
-    """It deals no hit-point damage (a shadow's incorporeal touch, an octopus's arms): a hit does only what the
-    abilities riding on it do (ability damage, paralysis, a grab); ``damage`` is then not rolled (write 1)."""
-    notes: Text = ""
-
-    @model_validator(mode="after")
-    def _extra_typed(self) -> "Attack":
-        if self.extra_damage and not self.extra_damage_type:
-            raise ValueError("extra_damage needs an extra_damage_type (e.g. fire)")
-        if self.extra_damage_type and not self.extra_damage:
-            raise ValueError("extra_damage_type given without extra_damage")
-        if self.trip_modifier is not None and not self.trip:
-            raise ValueError("trip_modifier given but trip is false")
-        return self
-
-    @property
-    def threat_range(self) -> str:
-        """``"19-20"`` or ``"20"``, as the SRD writes it."""
-        return "20" if self.threat == 20 else f"{self.threat}-20"
-
-    @property
-    def attacks_per_routine(self) -> int:
-        return self.count * len(self.bonuses)
-
-
-def _non_empty(routine: tuple[Attack, ...]) -> tuple[Attack, ...]:
-    if not routine:
-        raise ValueError("an attack routine needs at least one attack")
-    attacks = sum(a.attacks_per_routine for a in routine)
-    if attacks > MAX_ATTACKS_PER_ROUTINE:
-        raise ValueError(
-            f"the routine makes {attacks} attacks (count x bonuses, all entries together); the limit "
-            f"is {MAX_ATTACKS_PER_ROUTINE}"
-        )
-    return routine
-
-
-Routine = Annotated[tuple[Attack, ...], AfterValidator(_non_empty)]
-"""Attacks made together (SRD "and"). (Emptiness is checked after the items so that a bad item gives one error.)"""
 
 
 # --------------------------------------------------------------------------------------------- special qualities
@@ -596,100 +522,6 @@ class Spellcasting(Frozen):
     domains: tuple[Label, ...] = ()
 
 
-# --------------------------------------------------------------------------------------------- called shots
-PART_AC_DEFAULTS: dict[str, int] = {
-    "hand": 4,  # "Hand (usually AC +4)"
-    "arm": 2,  # "Arm (usually AC +2)"
-    "head": 4,  # "Head (usually AC +4)"
-    "eye": 8,  # "One eye (usually AC +8)"
-    "ear": 8,  # "One ear (usually AC +8)"
-    "crotch": 6,  # "Crotch (usually AC +6)"
-    "foot": 2,  # "Foot/Leg/Wing/Tail (usually AC +2)"
-    "leg": 2,
-    "wing": 2,
-    "tail": 2,
-}
-"""Improved-AC bonus of each body part, the "usually" values of Table: Called Shots and Effects."""
-
-
-def improved_ac_bonus(fraction: Fraction | float | str) -> int:
-    """Improved-AC bonus of a body part from its size as a fraction of the creature (called-shot table note 1).
-
-    "AC +16 = smaller than one thirty-second its size, +8 = smaller than one sixteenth, +4 = smaller than one
-    eighth, +2 = smaller than one quarter, +1 = smaller than one half"; "If a body part is larger than half of
-    its size, the body part is too large for you to make a called shot against it" (an error here). A part of
-    exactly one half is in neither band: it can be called at +0.
-    """
-    try:
-        f = Fraction(fraction) if not isinstance(fraction, float) else Fraction(fraction).limit_denominator(1024)
-    except (ValueError, ZeroDivisionError):
-        raise ArenaError(f"body-part size {fraction!r} is not a fraction like 1/8") from None
-    if f <= 0:
-        raise ArenaError(f"body-part size {fraction!r} must be more than 0")
-    if f > Fraction(1, 2):
-        raise ArenaError(f"a body part of {f} of the creature's size is larger than half: it cannot be called")
-    for limit, bonus in (
-        (Fraction(1, 32), 16),
-        (Fraction(1, 16), 8),
-        (Fraction(1, 8), 4),
-        (Fraction(1, 4), 2),
-        (Fraction(1, 2), 1),
-    ):
-        if f < limit:
-            return bonus
-    return 0
-
-
-class BodyPart(Frozen):
-    """A part a called shot can target: how many the creature has and its improved-AC bonus.
-
-    Give ``ac_bonus`` directly, or ``size_fraction`` (its size relative to the creature) to compute it with
-    :func:`improved_ac_bonus`; with neither the table's "usually" value is used.
-    """
-
-    part: PartName
-    count: Annotated[int, _int(1, MAX_PART_COUNT)] = 1
-    ac_bonus: Annotated[int, _int(0, MAX_PART_AC_BONUS)] | None = None
-    size_fraction: Annotated[str, Field(strict=True, max_length=32)] | None = None
-
-    @model_validator(mode="after")
-    def _bonus(self) -> "BodyPart":
-        if self.size_fraction is not None:
-            try:
-                bonus = improved_ac_bonus(self.size_fraction)
-            except ArenaError as err:
-                raise ValueError(str(err)) from None
-            if self.ac_bonus is not None and self.ac_bonus != bonus:
-                raise ValueError(
-                    f"ac_bonus {self.ac_bonus} contradicts size_fraction {self.size_fraction} (which gives +{bonus})"
-                )
-            object.__setattr__(self, "ac_bonus", bonus)
-        elif self.ac_bonus is None:
-            object.__setattr__(self, "ac_bonus", PART_AC_DEFAULTS[self.part])
-        return self
-
-
-_HUMANOID_BODY = (("hand", 2), ("arm", 2), ("head", 1), ("eye", 2), ("ear", 2), ("crotch", 1), ("foot", 2), ("leg", 2))
-_QUADRUPED_BODY = (("head", 1), ("eye", 2), ("ear", 2), ("crotch", 1), ("foot", 4), ("leg", 4), ("tail", 1))
-_DRAGON_BODY = (("head", 1), ("eye", 2), ("ear", 2), ("crotch", 1), ("foot", 4), ("leg", 4), ("wing", 2), ("tail", 1))
-BODY_BY_TYPE: dict[str, tuple[tuple[str, int], ...]] = {
-    "humanoid": _HUMANOID_BODY,
-    "giant": _HUMANOID_BODY,
-    "monstrous humanoid": _HUMANOID_BODY,
-    "undead": _HUMANOID_BODY,
-    "outsider": _HUMANOID_BODY,
-    "fey": _HUMANOID_BODY,
-    "construct": _HUMANOID_BODY,
-    "animal": _QUADRUPED_BODY,
-    "magical beast": _QUADRUPED_BODY,
-    "vermin": (("head", 1), ("eye", 2), ("leg", 6)),
-    "dragon": _DRAGON_BODY,
-    # oozes, plants, elementals, aberrations: no default parts ("an ooze almost never does" have arms);
-    # list them in the stat block if they have some.
-}
-"""Default body parts by creature type (a guess at the usual body plan; override with ``body_parts``)."""
-
-
 # --------------------------------------------------------------------------------------------- imported stat blocks
 EngineStatus = Literal["modelled", "ignored", "no effect"]
 """What the fight engine does with a special ability: ``modelled`` (a stat-block field the engine fights with carries
@@ -762,9 +594,8 @@ class Abilities(Frozen):
     cha: AbilityScore = 10
 
     def modifier(self, ability: Ability) -> builtins.int:
-        """(score - 10) // 2; a nonability gives +0."""
-        score = getattr(self, ability)
-        return 0 if score is None else (score - 10) // 2
+        """The ability's modifier (:func:`~arena.world.stat_types.ability_modifier`); a nonability gives +0."""
+        return ability_modifier(getattr(self, ability))
 
 
 class Saves(Frozen):
@@ -992,8 +823,6 @@ __all__ = [  # the vocabulary of arena.world.stat_types is re-exported: stat blo
     "Abilities",
     "Ability",
     "AbilityScore",
-    "Attack",
-    "BodyPart",
     "BreathWeapon",
     "CR",
     "CR_FRACTIONS",
@@ -1016,7 +845,6 @@ __all__ = [  # the vocabulary of arena.world.stat_types is re-exported: stat blo
     "ImportNoteKind",
     "ImportStatus",
     "import_status_of",
-    "improved_ac_bonus",
     "Label",
     "MAX_ABILITY_SCORE",
     "MAX_AMOUNT",
@@ -1037,7 +865,6 @@ __all__ = [  # the vocabulary of arena.world.stat_types is re-exported: stat blo
     "RegenerationOvercome",
     "Rend",
     "RoundsDice",
-    "Routine",
     "SaveKind",
     "Saves",
     "Size",

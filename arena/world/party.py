@@ -1,7 +1,9 @@
 """The generated four-character party (fighter, cleric, rogue, wizard) for levels 1-20, and hand-written parties.
 
 No open 3.5 pregenerated party exists, so the party is built from the SRD 3.5 class tables
-(``arena/data/srd35_class_progressions.yaml``) under the assumptions below. EVERY assumption is here.
+(``arena/data/srd35_class_progressions.yaml``) under the assumptions below. EVERY assumption is here; the tables
+they name live in :mod:`arena.world.class_tables` (classes, abilities, feats, spells) and
+:mod:`arena.world.party_gear` (gear, items and wealth), and this module builds the characters from them.
 
 Race and abilities
     * All four are humans (SRD: medium, speed 30 ft., one bonus feat at 1st level; no ability adjustment).
@@ -87,372 +89,62 @@ Spells (only the spells the engine supports)
 
 from __future__ import annotations
 
-import math
 import os
 from collections.abc import Iterable
-from dataclasses import dataclass
-from functools import cache
-from importlib import resources
-
-import yaml
 
 from arena.errors import ArenaError
-from arena.world.creatures import Abilities, Attack, Creature, Saves, Spellcasting
+from arena.world.attacks import Attack
+from arena.world.class_tables import (
+    ABILITIES,
+    ABILITY_INCREASE_LEVELS,
+    CLASSES,
+    CLERIC_ROTATION,
+    DODGE_AC,
+    DOMAIN_SPELLS,
+    DOMAINS,
+    HIGHEST_SUPPORTED_SPELL_LEVEL,
+    IMPROVED_INITIATIVE,
+    KEY_ABILITY,
+    NOT_MODELLED_FEATS,
+    SAVE_FEAT_BONUS,
+    TOUGHNESS_HP,
+    WEAPON_FOCUS,
+    WEAPON_SPECIALIZATION,
+    WIZARD_ROTATION,
+    bonus_spells,
+    check_level,
+    class_feats,
+    class_row,
+    die_hit_points,
+    hit_die,
+    iteratives,
+)
+from arena.world.creatures import Abilities, Creature, Saves, Spellcasting
+from arena.world.party_gear import (
+    ARMOR_BY_LEVEL,
+    HEAVY_STEEL_SHIELD,
+    LIGHT_CROSSBOW,
+    MAIN_WEAPON,
+    QUARTERSTAFF,
+    RAPIER,
+    SHIELD_USERS,
+    Weapon,
+    gear_cost,
+    gear_schedule,
+    legacy_choices,
+    piece_at,
+    scheduled,
+    wealth_by_level,
+    worn_items,
+)
+from arena.world.stat_types import ability_modifier
 from arena.world.yamlio import Readable, iter_models, load_yaml
 
-CLASSES = ("fighter", "cleric", "rogue", "wizard")
-LEVELS = range(1, 21)
 DIES = ("d20", "3d6")
 HIT_POINT_RULES = ("average", "rounded-up")
 """``build_character(hit_points=...)``: hit points per level after the first (the module docstring)."""
 DOMAIN_SPELL_RULES = ("by-die", "standard")
 """``build_character(domain_spells=...)``: the cleric's domain spells follow the die, or are the d20 list always."""
-
-ABILITIES: dict[str, dict[str, int]] = {
-    # elite array 15, 14, 13, 12, 10, 8 (3.5 DMG; PRD NPC "heroic" array, reference pf1_encounter_rules.yaml)
-    "fighter": {"str": 15, "dex": 13, "con": 14, "int": 10, "wis": 12, "cha": 8},
-    "cleric": {"str": 13, "dex": 8, "con": 14, "int": 10, "wis": 15, "cha": 12},
-    "rogue": {"str": 12, "dex": 15, "con": 14, "int": 13, "wis": 10, "cha": 8},
-    "wizard": {"str": 8, "dex": 14, "con": 13, "int": 15, "wis": 12, "cha": 10},
-}
-KEY_ABILITY = {"fighter": "str", "cleric": "wis", "rogue": "dex", "wizard": "int"}
-ABILITY_INCREASE_LEVELS = (4, 8, 12, 16, 20)
-"""SRD 3.5 "Experience and Level-Dependent Benefits": +1 to one ability score at 4th, 8th, 12th, 16th, 20th."""
-
-WEALTH_BY_LEVEL: dict[int, int] = {
-    # D&D 3.5 DMG Table 5-1 "Character Wealth by Level" (the figures; the table is not in the SRD). Level 1:
-    # starting gear, not counted.
-    1: 0,
-    2: 900,
-    3: 2700,
-    4: 5400,
-    5: 9000,
-    6: 13000,
-    7: 19000,
-    8: 27000,
-    9: 36000,
-    10: 49000,
-    11: 66000,
-    12: 88000,
-    13: 110000,
-    14: 150000,
-    15: 200000,
-    16: 260000,
-    17: 340000,
-    18: 440000,
-    19: 580000,
-    20: 760000,
-}
-
-GEAR_SCHEDULE: dict[str, dict[int, int]] = {
-    # slot -> {level from which it applies: bonus}. "weapon" 0 = masterwork (+1 to hit only). Planned against the
-    # 3.5 wealth table with the combined neck item priced as such; what moved against the former (Pathfinder
-    # wealth) plan is in docs/party.md.
-    "weapon": {2: 0, 3: 1, 8: 2, 11: 3, 14: 4, 17: 5},
-    "armor": {5: 1, 7: 2, 10: 3, 13: 4, 16: 5},
-    "bracers": {3: 1, 6: 2, 9: 3, 12: 4, 15: 5},  # wizard's bracers of armor instead of armor
-    "shield": {7: 1, 10: 2, 13: 3, 15: 4, 18: 5},
-    "deflection": {5: 1, 9: 2, 13: 3, 16: 4, 19: 5},  # ring of protection
-    "natural": {8: 1, 11: 2, 14: 3, 17: 4, 20: 5},  # amulet of natural armor
-    "resistance": {4: 1, 9: 2, 12: 3, 14: 4, 17: 5},  # cloak of resistance
-    "key_ability": {6: 2, 12: 4, 15: 6},  # belt, gloves, headband or periapt (KEY_ABILITY_ITEM)
-    "con": {10: 2, 15: 4, 18: 6},  # amulet of health
-}
-LEGACY_WEALTH_BY_LEVEL: dict[int, int] = {
-    # legacy="party-gear": the PRD (Pathfinder CRB) Table 12-4 "Character Wealth by Level" planned against before.
-    1: 0,
-    2: 1000,
-    3: 3000,
-    4: 6000,
-    5: 10500,
-    6: 16000,
-    7: 23500,
-    8: 33000,
-    9: 46000,
-    10: 62000,
-    11: 82000,
-    12: 108000,
-    13: 140000,
-    14: 185000,
-    15: 240000,
-    16: 315000,
-    17: 410000,
-    18: 530000,
-    19: 685000,
-    20: 880000,
-}
-LEGACY_GEAR_SCHEDULE: dict[str, dict[int, int]] = {
-    # legacy="party-gear": the former plan (against LEGACY_WEALTH_BY_LEVEL, every neck power its own amulet).
-    "weapon": {2: 0, 3: 1, 8: 2, 11: 3, 14: 4, 17: 5},
-    "armor": {5: 1, 7: 2, 10: 3, 13: 4, 16: 5},
-    "bracers": {3: 1, 6: 2, 9: 3, 12: 4, 15: 5},
-    "shield": {5: 1, 9: 2, 12: 3, 15: 4, 18: 5},
-    "deflection": {5: 1, 9: 2, 13: 3, 16: 4, 19: 5},
-    "natural": {7: 1, 10: 2, 14: 3, 17: 4, 20: 5},
-    "resistance": {4: 1, 8: 2, 11: 3, 14: 4, 17: 5},
-    "key_ability": {6: 2, 11: 4, 15: 6},
-    "con": {9: 2, 14: 4, 18: 6},
-}
-LEGACY_CHOICES = ("party-gear", "crossbow-reload")
-"""``build_character(legacy=...)``: former behaviours to switch back on, for measuring the fixes
-(:data:`arena.combat.model.FIXES`): ``party-gear`` the gear plan against the Pathfinder wealth with every neck power
-its own amulet; ``crossbow-reload`` iterative attacks with the light crossbow."""
-
-SLOT_PRICE_PER_BONUS_SQUARED = {
-    # SRD 3.5 magic item creation pricing (bonus squared x price); confidence medium-high (recalled SRD formulas).
-    "weapon": 2000,
-    "armor": 1000,
-    "bracers": 1000,
-    "shield": 1000,
-    "deflection": 2000,
-    "natural": 2000,
-    "resistance": 1000,
-    "key_ability": 1000,
-    "con": 1000,
-}
-MASTERWORK_WEAPON_GP = 300
-MASTERWORK_ARMOR_GP = 150
-EXTRA_POWER_FACTOR = 1.5
-"""SRD 3.5 "Adding New Abilities": in an item that occupies a body slot, each ability beyond the first costs 50%
-more; the priciest power is the one paid at full price."""
-
-SCHEDULE_ITEM = {
-    # GEAR_SCHEDULE key -> the worn item that gives it ("armor" is the suit's enhancement, weapons and shields are
-    # held, not worn; "key_ability" is per class, KEY_ABILITY_ITEM).
-    "bracers": "bracers of armor",
-    "deflection": "ring of protection",
-    "natural": "amulet of natural armor",
-    "resistance": "cloak of resistance",
-    "con": "amulet of health",
-}
-KEY_ABILITY_ITEM = {
-    "fighter": "belt of giant strength",
-    "cleric": "periapt of Wisdom",
-    "rogue": "gloves of Dexterity",
-    "wizard": "headband of intellect",
-}
-
-
-@dataclass(frozen=True)
-class ArmorPiece:
-    name: str
-    bonus: int
-    max_dex: int | None
-    price: int
-    speed: int = 30
-    masterwork_included: bool = False
-
-
-# SRD 3.5 Table: Armor and Shields (base bonus, maximum Dex bonus, price in gp; speed for medium wearers).
-CHAINMAIL = ArmorPiece("chainmail", 5, 2, 150, speed=20)
-FULL_PLATE = ArmorPiece("full plate", 8, 1, 1500, speed=20)
-STUDDED_LEATHER = ArmorPiece("studded leather", 3, 5, 25)
-CHAIN_SHIRT = ArmorPiece("chain shirt", 4, 4, 100)
-MITHRAL_CHAIN_SHIRT = ArmorPiece("mithral chain shirt", 4, 6, 1100, masterwork_included=True)
-HEAVY_STEEL_SHIELD = ArmorPiece("heavy steel shield", 2, None, 20)
-
-ARMOR_BY_LEVEL: dict[str, dict[int, ArmorPiece]] = {
-    "fighter": {1: CHAINMAIL, 4: FULL_PLATE},
-    "cleric": {1: CHAINMAIL, 4: FULL_PLATE},
-    "rogue": {1: STUDDED_LEATHER, 2: CHAIN_SHIRT, 5: MITHRAL_CHAIN_SHIRT},
-    "wizard": {},
-}
-
-BODY_SLOTS: dict[str, tuple[str, ...]] = {
-    # SRD 3.5 magic item body slots -> the generated PCs' items that go there. A slot holds one item; several
-    # powers in one slot are one combined item (EXTRA_POWER_FACTOR). The body has two ring slots; one is used.
-    "body": tuple(dict.fromkeys(p.name for table in ARMOR_BY_LEVEL.values() for p in table.values())),
-    "head": ("headband of intellect",),
-    "neck": ("amulet of natural armor", "amulet of health", "periapt of Wisdom"),
-    "shoulders": ("cloak of resistance",),
-    "wrists": ("bracers of armor",),
-    "hands": ("gloves of Dexterity",),
-    "waist": ("belt of giant strength",),
-    "ring": ("ring of protection",),
-}
-ITEM_SLOT = {item: slot for slot, items in BODY_SLOTS.items() for item in items}
-
-
-@dataclass(frozen=True)
-class Power:
-    """One magic power of a worn item: the item that alone would give it, its bonus, and its price alone."""
-
-    item: str
-    bonus: int
-    price: int
-
-    def __str__(self) -> str:
-        return f"{self.item} +{self.bonus}" if self.bonus else self.item
-
-
-@dataclass(frozen=True)
-class WornItem:
-    """What a generated PC wears in one body slot: one item, with one power or several combined."""
-
-    slot: str
-    powers: tuple[Power, ...]
-    """The priciest first."""
-
-    @property
-    def price(self) -> int:
-        """The first (priciest) power at full price, every other one x :data:`EXTRA_POWER_FACTOR`."""
-        first, *rest = self.powers
-        return first.price + math.ceil(EXTRA_POWER_FACTOR * sum(p.price for p in rest))
-
-    def __str__(self) -> str:
-        if len(self.powers) == 1:
-            return f"{self.slot}: {self.powers[0]}"
-        return f"{self.slot}: one item ({', '.join(str(p) for p in self.powers)})"
-
-
-@dataclass(frozen=True)
-class Weapon:
-    name: str
-    damage_die: str
-    damage_types: tuple[str, ...]
-    threat: int
-    multiplier: int
-    kind: str = "melee"
-    price: int = 0
-
-
-# SRD 3.5 Table: Weapons.
-LONGSWORD = Weapon("longsword", "1d8", ("slashing",), 19, 2, price=15)
-MORNINGSTAR = Weapon("morningstar", "1d8", ("bludgeoning", "piercing"), 20, 2, price=8)
-RAPIER = Weapon("rapier", "1d6", ("piercing",), 18, 2, price=20)
-QUARTERSTAFF = Weapon("quarterstaff", "1d6", ("bludgeoning",), 20, 2, price=0)
-LIGHT_CROSSBOW = Weapon("light crossbow", "1d8", ("piercing",), 19, 2, kind="ranged", price=35)
-
-MAIN_WEAPON = {"fighter": LONGSWORD, "cleric": MORNINGSTAR, "rogue": RAPIER, "wizard": LIGHT_CROSSBOW}
-SHIELD_USERS = ("fighter", "cleric")
-
-FEATS: dict[str, dict[int, tuple[str, ...]]] = {
-    "fighter": {
-        1: ("Improved Initiative", "Weapon Focus (longsword)", "Power Attack"),
-        2: ("Dodge",),
-        3: ("Iron Will",),
-        4: ("Weapon Specialization (longsword)",),
-        6: ("Lightning Reflexes",),
-        8: ("Improved Critical (longsword)", "Greater Weapon Focus (longsword)"),
-        9: ("Great Fortitude",),
-        10: ("Toughness",),
-        12: ("Greater Weapon Specialization (longsword)",),
-    },
-    "cleric": {1: ("Improved Initiative", "Toughness"), 3: ("Lightning Reflexes",), 6: ("Weapon Focus (morningstar)",)},
-    "rogue": {
-        1: ("Weapon Finesse", "Improved Initiative"),
-        3: ("Weapon Focus (rapier)",),
-        6: ("Dodge",),
-        9: ("Iron Will",),
-        12: ("Toughness",),
-    },
-    "wizard": {
-        1: ("Improved Initiative", "Toughness", "Scribe Scroll"),
-        3: ("Spell Focus (evocation)",),
-        6: ("Greater Spell Focus (evocation)",),
-        9: ("Lightning Reflexes",),
-    },
-}
-NOT_MODELLED_FEATS = ("Power Attack", "Scribe Scroll")
-
-IMPROVED_INITIATIVE = 4  # SRD feat: +4 initiative
-TOUGHNESS_HP = 3  # SRD 3.5 feat: +3 hit points
-SAVE_FEAT_BONUS = 2  # Iron Will, Lightning Reflexes, Great Fortitude: +2
-WEAPON_FOCUS = 1  # Weapon Focus, Greater Weapon Focus: +1 attack each
-WEAPON_SPECIALIZATION = 2  # Weapon Specialization, Greater Weapon Specialization: +2 damage each
-DODGE_AC = 1
-
-WIZARD_ROTATION: dict[int, tuple[str, ...]] = {
-    1: ("magic missile", "sleep", "color spray"),
-    2: ("scorching ray",),
-    3: ("fireball", "hold person", "lightning bolt"),
-    4: ("ice storm",),
-    5: ("cone of cold",),
-}
-CLERIC_ROTATION: dict[int, tuple[str, ...]] = {
-    1: ("cure light wounds", "bless", "shield of faith"),
-    2: ("cure moderate wounds", "hold person"),
-    3: ("cure serious wounds", "searing light"),
-    4: ("cure critical wounds",),
-    5: ("flame strike",),
-}
-DOMAINS = ("Luck", "Healing")
-DOMAIN_SPELLS: dict[str, dict[int, str]] = {
-    "d20": {
-        1: "cure light wounds",
-        2: "cure moderate wounds",
-        3: "cure serious wounds",
-        4: "cure critical wounds",
-        5: "flame strike",
-    },
-    "3d6": {
-        1: "cure light wounds",
-        2: "cure moderate wounds",
-        3: "auspicious odds",
-        4: "cure critical wounds",
-        5: "mass auspicious odds",
-    },
-}
-HIGHEST_SUPPORTED_SPELL_LEVEL = 5
-
-
-# --------------------------------------------------------------------------------------------- tables
-@cache
-def _progressions() -> dict:
-    text = resources.files("arena.data").joinpath("srd35_class_progressions.yaml").read_text(encoding="utf-8")
-    return yaml.safe_load(text)
-
-
-def class_row(cls: str, level: int) -> tuple[int, int, int, int, tuple[int, ...]]:
-    """(BAB, base Fort, base Ref, base Will, spells per day 0..9) from the SRD table."""
-    row = _progressions()["levels"][cls][level]
-    return row[0], row[1], row[2], row[3], tuple(row[4]) if len(row) > 4 else ()
-
-
-def hit_die(cls: str) -> int:
-    return int(_progressions()["hit_die"][cls])
-
-
-def die_hit_points(hd: int, level: int, rule: str = "average") -> int:
-    """The hit die's points for levels 2..``level`` (1st level is the maximum, not included): ``"average"``
-    (hd+1)/2 a level, the halves adding up (floor((level-1) x (hd+1)/2)); ``"rounded-up"`` ceil((hd+1)/2) a level."""
-    per_level = (hd + 1) / 2 if rule == "average" else math.ceil((hd + 1) / 2)
-    return math.floor((level - 1) * per_level)
-
-
-def scheduled(slot: str, level: int, schedule: dict[str, dict[int, int]] | None = None) -> int | None:
-    """The bonus of ``slot`` at ``level`` from :data:`GEAR_SCHEDULE` (or ``schedule``), or None before the slot is
-    bought."""
-    got = None
-    for start, bonus in sorted((GEAR_SCHEDULE if schedule is None else schedule)[slot].items()):
-        if level >= start:
-            got = bonus
-    return got
-
-
-def _piece(table: dict[int, ArmorPiece], level: int) -> ArmorPiece | None:
-    got = None
-    for start, piece in sorted(table.items()):
-        if level >= start:
-            got = piece
-    return got
-
-
-def mod(score: int) -> int:
-    return (score - 10) // 2
-
-
-def bonus_spells(modifier: int, spell_level: int) -> int:
-    """SRD Table: Ability Modifiers and Bonus Spells: one slot of level s for a modifier of s, +1 per 4 more."""
-    if spell_level < 1 or modifier < spell_level:
-        return 0
-    return (modifier - spell_level) // 4 + 1
-
-
-def iteratives(first: int, bab: int) -> tuple[int, ...]:
-    """SRD: an extra attack at -5 for every 5 points of BAB above +1 (max four from BAB)."""
-    n = max(1, min(4, (bab - 1) // 5 + 1))
-    return tuple(first - 5 * i for i in range(n))
 
 
 # --------------------------------------------------------------------------------------------- the builder
@@ -463,78 +155,6 @@ def _abilities(cls: str, level: int, schedule: dict[str, dict[int, int]]) -> dic
     scores[key] += scheduled("key_ability", level, schedule) or 0
     scores["con"] += scheduled("con", level, schedule) or 0
     return scores
-
-
-def _feats(cls: str, level: int) -> tuple[str, ...]:
-    return tuple(f for lv, feats in sorted(FEATS[cls].items()) if level >= lv for f in feats)
-
-
-def _legacy(legacy: Iterable[str]) -> frozenset[str]:
-    if isinstance(legacy, str):
-        legacy = (legacy,)
-    got = frozenset(legacy)
-    unknown = sorted(got - set(LEGACY_CHOICES))
-    if unknown:
-        raise ArenaError(f"legacy: unknown {unknown[0]!r} (known: {', '.join(LEGACY_CHOICES)})")
-    return got
-
-
-def _schedule(legacy: frozenset[str]) -> dict[str, dict[int, int]]:
-    return LEGACY_GEAR_SCHEDULE if "party-gear" in legacy else GEAR_SCHEDULE
-
-
-def wealth_by_level(level: int, legacy: Iterable[str] = frozenset()) -> int:
-    """:data:`WEALTH_BY_LEVEL` (or, under ``legacy={"party-gear"}``, the Pathfinder table planned against before)."""
-    return (LEGACY_WEALTH_BY_LEVEL if "party-gear" in _legacy(legacy) else WEALTH_BY_LEVEL)[_check_level(level)]
-
-
-def worn_items(cls: str, level: int, legacy: Iterable[str] = frozenset()) -> tuple[WornItem, ...]:
-    """What a generated PC wears at ``level``, one item per occupied body slot (:data:`BODY_SLOTS`), in the order
-    of that table; powers that share a slot are one combined item. (Under ``legacy={"party-gear"}`` every power is
-    its own item, as before, so the neck holds two or three.)"""
-    legacy = _legacy(legacy)
-    schedule = _schedule(legacy)
-    powers: dict[str, list[Power]] = {}
-    armor = _piece(ARMOR_BY_LEVEL[cls], level)
-    if armor is not None:
-        a_enh = scheduled("armor", level, schedule) or 0
-        price = armor.price
-        if a_enh:
-            price += 0 if armor.masterwork_included else MASTERWORK_ARMOR_GP
-            price += SLOT_PRICE_PER_BONUS_SQUARED["armor"] * a_enh**2
-        powers.setdefault(ITEM_SLOT[armor.name], []).append(Power(armor.name, a_enh, price))
-    keys = ["bracers"] if cls == "wizard" else []
-    keys += ["deflection", "natural", "resistance", "key_ability", "con"]
-    for key in keys:
-        bonus = scheduled(key, level, schedule) or 0
-        if bonus:
-            item = KEY_ABILITY_ITEM[cls] if key == "key_ability" else SCHEDULE_ITEM[key]
-            price = SLOT_PRICE_PER_BONUS_SQUARED[key] * bonus**2
-            powers.setdefault(ITEM_SLOT[item], []).append(Power(item, bonus, price))
-    if "party-gear" in legacy:
-        return tuple(WornItem(slot, (power,)) for slot in BODY_SLOTS for power in powers.get(slot, ()))
-    return tuple(
-        WornItem(slot, tuple(sorted(powers[slot], key=lambda p: -p.price))) for slot in BODY_SLOTS if slot in powers
-    )
-
-
-def gear_cost(cls: str, level: int, legacy: Iterable[str] = frozenset()) -> int:
-    """Gold-piece value of a generated character's modelled gear at ``level``: the held weapons and shield plus
-    :func:`worn_items` (combined items priced as such)."""
-    legacy = _legacy(legacy)
-    schedule = _schedule(legacy)
-    total = 0
-    weapon = MAIN_WEAPON[cls]
-    total += weapon.price + (LIGHT_CROSSBOW.price if cls != "wizard" else 0)
-    enh = scheduled("weapon", level, schedule) if cls != "wizard" else None
-    if enh is not None:
-        total += MASTERWORK_WEAPON_GP + SLOT_PRICE_PER_BONUS_SQUARED["weapon"] * enh**2
-    if cls in SHIELD_USERS:
-        total += HEAVY_STEEL_SHIELD.price
-        s_enh = scheduled("shield", level, schedule)
-        if s_enh:
-            total += MASTERWORK_ARMOR_GP + SLOT_PRICE_PER_BONUS_SQUARED["shield"] * s_enh**2
-    return total + sum(item.price for item in worn_items(cls, level, legacy))
 
 
 def _prepared(cls: str, level: int, key_mod: int, die: str, domain_spells: str) -> dict[int, tuple[str, ...]]:
@@ -573,16 +193,16 @@ def build_character(
     switch back on, for measuring the fixes, not for play."""
     if cls not in CLASSES:
         raise ArenaError(f"no generated {cls!r}: the party classes are {', '.join(CLASSES)}")
-    level = _check_level(level)
+    level = check_level(level)
     die = _check_die(die)
     hit_points = _check_choice("hit_points", hit_points, HIT_POINT_RULES)
     domain_spells = _check_choice("domain_spells", domain_spells, DOMAIN_SPELL_RULES)
-    legacy = _legacy(legacy)
-    schedule = _schedule(legacy)
+    legacy = legacy_choices(legacy)
+    schedule = gear_schedule(legacy)
     bab, base_fort, base_ref, base_will, _ = class_row(cls, level)
     scores = _abilities(cls, level, schedule)
-    m = {k: mod(v) for k, v in scores.items()}
-    feats = _feats(cls, level)
+    m = {k: ability_modifier(v) for k, v in scores.items()}
+    feats = class_feats(cls, level)
     hd = hit_die(cls)
 
     # hit points: max at 1st, then the average (or the average rounded up) each level, Con each level, Toughness
@@ -598,18 +218,7 @@ def build_character(
         will=base_will + m["wis"] + resistance + SAVE_FEAT_BONUS * ("Iron Will" in feats),
     )
     standard, full = _attack_routines(cls, level, bab, m, feats, schedule, "crossbow-reload" not in legacy)
-
-    spellcasting = None
-    if cls in ("cleric", "wizard"):
-        key = KEY_ABILITY[cls]
-        spellcasting = Spellcasting(
-            caster_level=level,
-            ability=key,
-            casting_class=cls,
-            prepared=_prepared(cls, level, m[key], die, domain_spells),
-            domains=DOMAINS if cls == "cleric" else (),
-        )
-
+    spellcasting = _spellcasting(cls, level, m, die, domain_spells)
     notes = _notes(cls, level, feats, legacy)
     return Creature(
         name=f"{cls}-{level}",
@@ -642,11 +251,26 @@ def build_character(
     )
 
 
+def _spellcasting(cls: str, level: int, m: dict[str, int], die: str, domain_spells: str) -> Spellcasting | None:
+    """The cleric's and the wizard's spells: caster level = class level, the key ability's bonus slots, the
+    rotation's spells in them (and the cleric's domain slot); None for the fighter and the rogue."""
+    if cls not in ("cleric", "wizard"):
+        return None
+    key = KEY_ABILITY[cls]
+    return Spellcasting(
+        caster_level=level,
+        ability=key,
+        casting_class=cls,
+        prepared=_prepared(cls, level, m[key], die, domain_spells),
+        domains=DOMAINS if cls == "cleric" else (),
+    )
+
+
 def _armor_class(
     cls: str, level: int, m: dict[str, int], feats: tuple[str, ...], schedule: dict[str, dict[int, int]]
 ) -> tuple[int, int, int, int]:
     """AC, touch AC, flat-footed AC and speed from the class's armour schedule, shield, Dex, rings and feats."""
-    armor = _piece(ARMOR_BY_LEVEL[cls], level)
+    armor = piece_at(ARMOR_BY_LEVEL[cls], level)
     armor_bonus = 0
     max_dex = None
     speed = 30
@@ -795,12 +419,6 @@ def load_party(path: Readable | os.PathLike | str) -> list[Creature]:
     if not members:
         raise ArenaError(f"{doc.where()}: the party is empty")
     return members
-
-
-def _check_level(level: int) -> int:
-    if isinstance(level, bool) or not isinstance(level, int) or level not in LEVELS:
-        raise ArenaError(f"party level must be 1-20, not {level!r}")
-    return level
 
 
 def _check_die(die: str) -> str:

@@ -1,6 +1,7 @@
 """The vocabulary of a stat block: its limits, the SRD's words (sizes, types, damage types, effects, body parts),
 the immunities each type carries, and the checked field types (modifiers, labels, dice, CR, ability scores) the
-models of :mod:`arena.world.creatures` are built from.
+models of :mod:`arena.world.creatures` are built from; and an ability score's modifier (:func:`ability_modifier`),
+defined once for the world, the importer and the stat blocks.
 """
 
 import builtins
@@ -425,6 +426,11 @@ AbilityScore = Annotated[
     WithJsonSchema({"anyOf": [{"type": "integer", "minimum": 1, "maximum": MAX_ABILITY_SCORE}, {"type": "null"}]}),
 ]
 """1 to MAX_ABILITY_SCORE, or null for a nonability."""
+
+
+def ability_modifier(score: int | None) -> int:
+    """An ability score's modifier (SRD Table: Ability Modifiers): (score - 10) // 2; a nonability gives +0."""
+    return 0 if score is None else (score - 10) // 2
 
 
 def _spell_level(value: Any) -> Any:

@@ -21,7 +21,9 @@ from arena.dice import MAX_CONSTANT, MAX_TEXT_LENGTH, Stream, parse
 from arena.errors import ArenaError, DiceSyntaxError, RulesError
 from arena.limits import MAX_DICE, MAX_DICE_TERMS, MAX_FILES_PER_FOLDER, MAX_MODIFIER, MAX_NAME_LENGTH, MAX_SIDES
 from arena.rules import Check, RuleSet, exact, resolve
-from arena.rules.kernel import MAX_CHECK_VALUE, _SummedPlan, kernel_for
+from arena.rules.check_limits import MAX_CHECK_VALUE
+from arena.rules.kernel import kernel_for
+from arena.rules.plan import _SummedPlan
 from arena.rules.variable_modifiers import variable_dice, variable_text
 from arena.world.bestiary import check_files, expand_paths, get_creature
 from arena.world.challenge import MAX_COUNT, group_el, group_size_offset

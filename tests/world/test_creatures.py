@@ -5,15 +5,10 @@ from fractions import Fraction
 import pytest
 
 from arena.errors import ArenaError
-from arena.world.creatures import (
-    PART_AC_DEFAULTS,
-    Attack,
-    BodyPart,
-    Creature,
-    DamageReduction,
-    improved_ac_bonus,
-)
-from arena.world.stat_types import parse_cr
+from arena.world.attacks import Attack
+from arena.world.body_parts import PART_AC_DEFAULTS, BodyPart, improved_ac_bonus
+from arena.world.creatures import Creature, DamageReduction
+from arena.world.stat_types import ability_modifier, parse_cr
 from arena.world.yamlio import YamlValidationError, parse_yaml, validate
 
 BASE = {
@@ -120,6 +115,19 @@ def test_abilities_nonability_modifier_is_zero():
     assert c.abilities.modifier("con") == 0
     assert c.abilities.modifier("str") == 1
     assert c.abilities.modifier("cha") == -5
+
+
+@pytest.mark.parametrize(
+    ("score", "modifier"),
+    [(1, -5), (2, -4), (3, -4), (8, -1), (9, -1), (10, 0), (11, 0), (12, 1), (15, 2), (18, 4), (45, 17), (99, 44)],
+)
+def test_ability_modifier_follows_the_srd_table(score, modifier):
+    # SRD Table: Ability Modifiers and Bonus Spells: 1 is -5, 2-3 -4, ..., 10-11 +0, 12-13 +1, ... (floor, not toward 0)
+    assert ability_modifier(score) == modifier
+
+
+def test_ability_modifier_of_a_nonability_is_zero():
+    assert ability_modifier(None) == 0
 
 
 # --------------------------------------------------------------------------------------------- attacks

@@ -5,19 +5,14 @@ import math
 import pytest
 
 from arena.errors import ArenaError
+from arena.world.class_tables import CLASSES, hit_die
 from arena.world.creatures import Creature
-from arena.world.party import (
+from arena.world.party import DOMAIN_SPELL_RULES, HIT_POINT_RULES, build_character, generate_party, load_party
+from arena.world.party_gear import (
     BODY_SLOTS,
-    CLASSES,
-    DOMAIN_SPELL_RULES,
-    HIT_POINT_RULES,
     LEGACY_CHOICES,
     WEALTH_BY_LEVEL,
-    build_character,
     gear_cost,
-    generate_party,
-    hit_die,
-    load_party,
     scheduled,
     wealth_by_level,
     worn_items,

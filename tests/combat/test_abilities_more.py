@@ -11,6 +11,7 @@ import pytest
 from fight_scripting import BITE, Script, assert_reproducible_and_used, beast, d20, make_fight
 from fight_scripting import stat_block as creature
 
+from arena.abilities.summon import summon_of
 from arena.combat import conditions, specials
 from arena.combat.attacks import swing_at
 from arena.combat.conditions import add_condition
@@ -281,9 +282,11 @@ def test_a_summoned_group_fights_in_a_whole_fight():
     ],
 )
 def test_summons_read_from_the_srd(name, creature, count, chance):
-    s = srd_creature(name).summon
+    s = summon_of(srd_creature(name))
+    assert s is srd_creature(name).summon
     assert (s.creature, s.count, s.chance, s.uses) == (creature, count, chance, 1)
     assert srd_creature(s.creature) is not None
+    assert summon_of(srd_creature("ogre")) is None  # the typed accessor of the layers above: None for no summon
 
 
 # ------------------------------------------------------------------------------------------ whirlwind

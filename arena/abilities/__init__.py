@@ -13,5 +13,8 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
-for _module in sorted(m.name for m in pkgutil.iter_modules(__path__)):
-    importlib.import_module(f"{__name__}.{_module}")
+from arena.world.ability_fields import registering
+
+with registering():  # their fields join the stat-block model together, whichever of this and the world came first
+    for _module in sorted(m.name for m in pkgutil.iter_modules(__path__)):
+        importlib.import_module(f"{__name__}.{_module}")

@@ -109,3 +109,9 @@ def compile_abilities(creature: Any) -> CompiledAbilities:
         riders=riders,
         grip_turn=grips[0] if grips else None,
     )
+
+
+def worth_the_turn(caught: int, enemies: int) -> bool:
+    """Whether an ability that catches ``caught`` of the ``enemies`` able foes is worth an ``instead_of_attack``
+    turn (a roar, a crush, a whirlwind, a burst): two or more foes, or the only one (as a breath weapon)."""
+    return caught >= 2 or (caught >= 1 and enemies == 1)

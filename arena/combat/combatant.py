@@ -251,28 +251,17 @@ class Template:
         "charge",
         "incorporeal",
         "dr_all",
-        "summon",
-        "summon_cache",
-        "whirlwind",
-        "crush",
         "aura",
-        "roar",
         "smoke",
         "entangle",
         "eye_rays",
-        "smite",
         "special_turn",
         "each_turn",
         "presence",
         "petrification",
         "evasion",
-        "glance",
         "slow_on_hit",
         "split",
-        "quickness",
-        "engulf",
-        "burst",
-        "lay_on_hands",
         "invisible",
         "rage_bonus",
     )
@@ -393,28 +382,15 @@ class Template:
             or self.trample is not None
         )
         """The attack policy looks at a breath weapon or a web before the creature's weapons."""
-        self.summon, self.whirlwind, self.crush, self.aura = (
-            creature.summon,
-            creature.whirlwind,
-            creature.crush,
-            creature.aura,
-        )
-        self.roar, self.smoke, self.entangle, self.eye_rays, self.smite = (
-            creature.roar,
-            creature.smoke,
-            creature.entangle,
-            creature.eye_rays,
-            creature.smite,
-        )
-        self.petrification, self.evasion, self.glance = creature.petrification, creature.evasion, creature.glance
-        self.slow_on_hit, self.quickness, self.engulf = creature.slow_on_hit, creature.quickness, creature.engulf
-        self.burst, self.lay_on_hands, self.invisible = creature.burst, creature.lay_on_hands, creature.invisible
+        self.aura = creature.aura
+        self.smoke, self.entangle, self.eye_rays = creature.smoke, creature.entangle, creature.eye_rays
+        self.petrification, self.evasion = creature.petrification, creature.evasion
+        self.slow_on_hit = creature.slow_on_hit
+        self.invisible = creature.invisible
         self.rage_bonus = creature.rage_strength // 2
         """Rage's change to melee attack and damage rolls and to hit points per Hit Die (+4 Strength: 2)."""
         self.split = frozenset(creature.split) or None
         """Split (ochre jelly): the damage types that split it instead of harming it."""
-        self.summon_cache: dict = {}
-        """What it summons, compiled on the first success (:func:`arena.combat.specials.summoned_template`)."""
         self.compile_flags()
         self.grab = None
         grab = creature.improved_grab
@@ -455,25 +431,9 @@ class Template:
     def compile_flags(self) -> None:
         """What a turn must look at, from the abilities: a flag each, so that a creature without them pays one test
         (:mod:`arena.combat.specials`)."""
-        self.special_turn = (
-            any(
-                x is not None
-                for x in (
-                    self.summon,
-                    self.whirlwind,
-                    self.crush,
-                    self.roar,
-                    self.smite,
-                    self.glance,
-                    self.engulf,
-                    self.burst,
-                    self.lay_on_hands,
-                )
-            )
-            or self.quickness
-            or bool(self.instead_of_attack_hooks)
-        )
-        """Its turn may go to a special action (summoning, a whirlwind, crush, roar, smite) instead of its attack."""
+        self.special_turn = bool(self.instead_of_attack_hooks)
+        """Its turn may go to a special action (summoning, a whirlwind, crush, roar, smite) instead of its attack: an
+        ability's ``instead_of_attack`` hook."""
         self.each_turn = any(x is not None for x in (self.smoke, self.entangle, self.eye_rays)) or (
             self.aura is not None and self.aura.effect == "captivate"
         )

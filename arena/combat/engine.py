@@ -163,8 +163,9 @@ def prepare(
     for template, _ in pcs:
         template.set_side("pc")
     for template, _ in (*pcs, *monsters):
-        if summons and template.summon is not None and template.summon.creature in summons:
-            template.summon_cache["creature"] = summons[template.summon.creature]
+        summoning = template.ability_data.get("summon")  # arena.abilities.summon: what it summons, from summons=
+        if summons and summoning is not None and summoning.summon.creature in summons:
+            summoning.creature = summons[summoning.summon.creature]
     return Encounter(pcs, monsters, round_cap, monsters_die_at_zero, model or ModelOptions())
 
 
@@ -484,8 +485,11 @@ class Fight(FightState):
                 c.dodge_against = action.targets[0]
         if not c.frightened and t.presence and kind != "none":  # on its first action
             abilities.presence(self, c)
-        if t.special_turn and kind == "attack" and specials.special_turn(self, c, target, full):
-            kind = "special"  # summoning, a whirlwind, crush, roar, smite took the turn
+        if t.special_turn and kind == "attack":
+            for hook in t.instead_of_attack_hooks:  # the abilities' own: summoning, a whirlwind, crush, roar, smite
+                if hook(self, c, target, full):
+                    kind = "special"  # it took the turn
+                    break
         if c.concealed:  # invisible: attacking ends it, after an unseen attack
             monster_spells.unseen(self, c, kind, target, action)
         return kind

@@ -1,12 +1,12 @@
 """What a creature does to those who see, hear or stand near it, read once the attacks are: frightful presence, the
 auras of presence (a mummy's despair, an archon's aura of menace, a harpy's captivating song, a hell hound's bay, a
-devil's fear aura, a satyr's pipes, a sea hag's horrific appearance), stench, a dragonne's roar, a nightmare's
+devil's fear aura, a satyr's pipes, a sea hag's horrific appearance), stench, a nightmare's
 smoke, an assassin vine's entangle, and gazes and glances.
 
 Each reader is ``reader(reading, item)`` (:mod:`arena.srd.effects` runs them in order): it reads the ability's
 save, DC and duration from its description, the creature's own DC where a chapter gives each variant its own
 (:func:`own_dc`), returns the :class:`~arena.world.creatures.Creature` field (``frightful_presence``, ``aura``,
-``stench``, ``roar``, ``smoke``, ``entangle``, ``gaze`` or ``glance``) and marks the ability ``modelled``, or
+``stench``, ``smoke``, ``entangle``, ``gaze`` or ``glance``) and marks the ability ``modelled``, or
 leaves it ``ignored`` and says why.
 """
 
@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 
 from arena.srd.context import Reading, bare_name
-from arena.srd.patterns import AMOUNT, ROLL
+from arena.srd.patterns import AMOUNT
 from arena.srd.prose import ability_head, heading_above, paragraph_heads
 from arena.srd.text import Cell, clean, dice_text, in_rounds, number
 
@@ -68,8 +68,6 @@ be nauseated for as long as it remains within the affected area ... Creatures th
 for as long as they remain in the area``."""
 SICKENED_FOR = re.compile(rf"sickened for ({AMOUNT}) (round|minute|hour)s?", re.IGNORECASE)
 """A troglodyte's: ``must succeed on a DC 13 Fortitude save or be sickened for 10 rounds``."""
-ROAR_EVERY = re.compile(rf"roar every ({ROLL}) rounds")
-"""A dragonne's: ``loose a devastating roar every 1d4 rounds``."""
 SMOKE_CONE = re.compile(r"(?<!\d)(\d+)-foot cone")
 """A nightmare's: ``fills a 15-foot cone with a hot, sulfurous smoke``."""
 SMOKE_PENALTY = "-2 penalty on all attack and damage rolls"
@@ -349,27 +347,6 @@ def stench(ctx: Reading, item: dict) -> dict:
         how = f" ({dice_text(m.group(1))} {m.group(2).lower()}s: their average)"
     ctx.mark("stench", "modelled", f"stench: Fort DC {dc} or sickened for {rounds} rounds{how}, on its first action")
     return {"stench": {"dc": dc, "rounds": rounds}}
-
-
-def roar(ctx: Reading, item: dict) -> dict:
-    """The dragonne's: ``loose a devastating roar every 1d4 rounds ... DC 15 Will save or become fatigued. Those
-    within 30 feet who fail their saves become exhausted``. A roar of other effects (the androsphinx's fear, the
-    leonal's holy word) is not this one."""
-    desc, text = ctx.text_of(item, "roar")
-    every = ROAR_EVERY.search(text)
-    dc = dc_of(text)
-    if every is None or dc is None or "fatigued" not in text:
-        return ctx.ignored(
-            "roar", "not the dragonne's roar of fatigue (a fear or holy word effect, or numbers not read)"
-        )
-    ctx.save_of("roar", dc, "will")
-    ctx.mark(
-        "roar",
-        "modelled",
-        f"roar: every {every.group(1)} rounds as its standard action, Will DC {dc} or "
-        "fatigued (exhausted for the foes in melee with it, within 30 feet)",
-    )
-    return {"roar": {"dc": dc, "save": "will", "recharge": every.group(1)}}
 
 
 def smoke(ctx: Reading, item: dict) -> dict:

@@ -85,14 +85,9 @@ RULES: tuple[Ability | Step, ...] = (
     Ability("incorporeal", traits.incorporeal),
     # what it does instead of its attacks, and its auras
     *_ignored(
-        ("summon", specials.summon),
-        ("whirlwind", specials.whirlwind),
-        ("crush", holds.crush),
         ("despair", auras.despair),
-        ("smite", specials.smite),
         ("aura of menace", auras.menace),
         ("captivating song", auras.song),
-        ("roar", auras.roar),
         ("smoke", auras.smoke),
         ("entangle", auras.entangle),
     ),
@@ -106,10 +101,7 @@ RULES: tuple[Ability | Step, ...] = (
         ("fear aura", auras.fear_aura),
         ("blood drain", holds.blood_drain),
         ("slow", onhit.slow),
-        ("quickness", traits.quickness),
-        ("engulf", holds.engulf),
         ("acid sting", holds.acid_sting),
-        ("lay on hands", traits.lay_on_hands),
         ("freedom of movement", traits.freedom),
         ("natural invisibility", traits.invisible),
         ("greater invisibility", traits.invisible),
@@ -175,12 +167,17 @@ def rules() -> tuple[Ability | Step, ...]:
                 raise ValueError(f"ability readers placed after readers that do not exist: {missing}")
             for r in placed:
                 rule = Ability(r.key, r.reader, only_ignored=r.only_ignored)
-                at = len(ordered) - 1 if r.after is None else keys.index(r.after) + 1
+                at = len(ordered) - 1 if r.after is None else _place_of(ordered, r.after) + 1
                 ordered.insert(at, rule)
-                keys.insert(at, r.key)
+                keys.append(r.key)
             waiting = [r for r in waiting if r not in placed]
         _ORDERED.append(tuple(ordered))
     return _ORDERED[0]
+
+
+def _place_of(ordered: list[Ability | Step], key: str) -> int:
+    """Where the first rule of ``key`` is among the rules (the steps counted too)."""
+    return next(i for i, rule in enumerate(ordered) if isinstance(rule, Ability) and rule.key == key)
 
 
 def read_ability_fields(ctx: Reading) -> None:

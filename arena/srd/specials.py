@@ -1,13 +1,11 @@
 """What a creature does besides or instead of its routines, read once the attacks are: rake, rage, trample, powerful
-charge, webs, rays and a retriever's eye rays, a manticore's spikes, summoning, whirlwinds, smite (and a
-nalfeshnee's smite, a burst), an earth elemental's earth mastery.
+charge, webs, rays and a retriever's eye rays, a manticore's spikes, an earth elemental's earth mastery.
 
 Each reader is ``reader(reading, item)`` (:mod:`arena.srd.effects` runs them in order): it reads the ability's
-numbers from its description (``Summon Demon (Sp): Once per day a dretch can attempt to summon another dretch with a
-35% chance of success``) or from the family's table by size (the air elementals' whirlwind, the monstrous spiders'
-webs), returns the :class:`~arena.world.creatures.Creature` field and marks the ability ``modelled``; an ability
-whose numbers cannot be read, or whose effect the engine's field cannot carry, stays ``ignored`` and its ``notes``
-say why.
+numbers from its description (``Rake (Ex): Attack bonus +8 melee, damage 1d6+2``) or from the family's table by
+size (the monstrous spiders' webs), returns the :class:`~arena.world.creatures.Creature` field and marks the ability
+``modelled``; an ability whose numbers cannot be read, or whose effect the engine's field cannot carry, stays
+``ignored`` and its ``notes`` say why.
 """
 
 from __future__ import annotations
@@ -16,9 +14,9 @@ import re
 
 from arena.dice import parse as parse_dice
 from arena.srd.context import Reading, named
-from arena.srd.patterns import AMOUNT, DICE, NUMBER_WORDS, SAVE_KEYS, TIMES, singular
-from arena.srd.prose import rule_above, size_number, size_row
-from arena.srd.text import clean, dice_text, number, search_chain
+from arena.srd.patterns import AMOUNT, DICE, NUMBER_WORDS, SAVE_KEYS
+from arena.srd.prose import size_number
+from arena.srd.text import clean, dice_text, number
 
 ATTACK_BONUS = re.compile(r"attack bonus ([+-]\d+)", re.IGNORECASE)
 """A rake's: ``Rake (Ex): Attack bonus +8 melee, damage 1d6+2``."""
@@ -47,8 +45,6 @@ WORD_TRAMPLE = re.compile(r"^\s*trample\s*", re.IGNORECASE)
 """An entry's name before its dice: ``Trample 2d8+15``."""
 FIRST_AMOUNT = re.compile(f"({AMOUNT})")
 """An entry's dice or number: ``2d8+15`` of ``Trample 2d8+15``."""
-WHOLE_AMOUNT = re.compile(AMOUNT)
-"""A table's damage cell, whole: ``2d6``."""
 TRAMPLE_DAMAGE = re.compile(rf"\bdeals? ({DICE}) points? of (?:bludgeoning )?damage", re.IGNORECASE)
 """``deals 2d8+15 points of bludgeoning damage``."""
 REFLEX_HALF = re.compile(r"\bReflex (?:half )?DC (\d+)|\bDC (\d+) Reflex")
@@ -67,37 +63,6 @@ WEB_SPINNERS = re.compile(r"web-spinners can throw", re.IGNORECASE)
 """``Web-spinners can throw a web eight times per day`` (the hunting spiders throw none)."""
 ANCHORS = re.compile(r"anchors the target in place", re.IGNORECASE)
 """``The web anchors the target in place``."""
-SUMMON = re.compile(
-    r"\b(Once|Twice|Three times) per day,? an? [\w' -]+? can (?:attempt to )?summon (.+?) with "
-    r"(?:only )?an? (\d+)% chance of success(.*)",
-    re.IGNORECASE,
-)
-"""``Once per day a vrock can attempt to summon 2d10 dretches or another vrock with a 35% chance of success``."""
-SUMMON_MORE = re.compile(r"or (.+?) with an? (\d+)% chance")
-"""The options of a lower chance: ``, or another glabrezu with a 20% chance``."""
-SUMMON_OPTIONS = re.compile(r",\s*(?:or\s+)?|\s+or\s+")
-"""Between the options of one chance: ``4d10 dretches, 1d4 hezrou, or one nalfeshnee``."""
-SUMMON_RULE = re.compile(r"\s*Summon \w+ \(Sp\):")
-"""A summon's paragraph written with no space after its colon: ``Summon Demon (Sp):Once per day``."""
-SAME_VARIETY = "another mephit of the same variety"
-AUTOMATICALLY = "automatically summon"
-ANOTHER = re.compile(r"another\b")
-"""One of its own kind: ``another vrock``."""
-SUMMONED = re.compile(rf"({AMOUNT}|one|a|an)\s+(.+)$")
-"""How many and what: ``2d10 dretches``, ``one glabrezu``, ``1 babau``."""
-BLAST = re.compile(r"whirlwind blast", re.IGNORECASE)
-"""A blast from a whirlwind form (a djinni's ``Whirlwind blast``), not the whirlwind."""
-PER_TWO_HD = "1 round for every 2 HD"
-"""An air elemental's: ``remain in that form for up to 1 round for every 2 HD``."""
-UP_TO_ROUNDS = re.compile(r"for up to (\d+) rounds")
-"""A djinni's: ``for up to 7 rounds``."""
-WHIRL_DC = re.compile(r"\bDC (\d+) Reflex save when it comes into contact")
-"""A djinni's whirlwind's save: ``must succeed on a DC 20 Reflex save when it comes into contact with it``."""
-WHIRL_HIT = re.compile(rf"or take ({AMOUNT}) points of damage")
-"""Its damage on contact: ``or take 3d6 points of damage``."""
-WHIRL_HELD = re.compile(rf"automatically taking ({AMOUNT}) points of damage each round")
-"""A djinni's: ``must succeed on a DC 20 Reflex save when it comes into contact with the whirlwind or take 3d6 points
-of damage ... automatically taking 1d8 points of damage each round``."""
 RAYS_DC = re.compile(r"save DC for all rays is (\d+)")
 """A retriever's: ``The save DC for all rays is 18``."""
 RAYS_EVERY = re.compile(r"usable only once every (\d+) rounds")
@@ -114,21 +79,6 @@ RAY_LINE = re.compile(
 target must succeed on a Fortitude save or turn to stone permanently``."""
 NEXT_ABILITY = re.compile(r"\s*[A-Z][\w ]+ \((?:Ex|Su|Sp)\):")
 """The paragraph of the next ability: ``Find Target (Sp):``."""
-NIMBUS = (
-    r"(Once|Twice|Three times) per day [\w' ]{1,80}? can create a nimbus",
-    rf"DC (\d+) Will save or be dazed for ({AMOUNT}) rounds",
-)
-"""A nalfeshnee's smite, its parts in order: ``Three times per day a nalfeshnee can create a nimbus of unholy light
-... must succeed on a DC 22 Will save or be dazed for 1d10 rounds``."""
-SMITE = (r"\b(Once|Twice|Three times) per day\b", r"\bagainst an? (good|evil) (?:foe|opponent)")
-"""``Once per day an abyssal greater basilisk can make a normal melee attack to deal an extra 18 points of damage
-against a good foe``, its parts in order."""
-SMITE_EXTRA = re.compile(r"extra (\d+) points of damage|deal (\d+) points of extra damage")
-"""``to deal an extra 18 points of damage``, ``deal 20 points of extra damage``."""
-EQUAL_TO_HD = "equal to its HD"
-"""``extra damage equal to its HD (maximum of +20)``."""
-SMITE_BONUS = re.compile(r"bonus that deals|adds his")
-"""A smite of a bonus on the attack roll too: ``adds his Charisma bonus``."""
 EARTH_MASTERY = "+1 bonus on attack and damage rolls if both it and its foe are touching the ground"
 """An earth elemental's: ``gains a +1 bonus on attack and damage rolls if both it and its foe are touching the
 ground``."""
@@ -406,151 +356,11 @@ def spikes(ctx: Reading, item: dict) -> dict:
     return {}
 
 
-# --------------------------------------------------------------------------------------------- summon
-def _creature_name(words: str, own: str) -> tuple[str, str] | None:
-    """(count, bestiary name) of ``2d10 dretches``, ``another vrock``, ``one glabrezu``, ``1 babau``."""
-    words = words.strip().lower()
-    if ANOTHER.match(words):
-        return "1", own
-    m = SUMMONED.match(words)
-    if m is None:
-        return None
-    count = "1" if m.group(1) in ("one", "a", "an") else dice_text(m.group(1))
-    return count, "-".join(singular(m.group(2)).split())
-
-
-def summon(ctx: Reading, item: dict) -> dict:
-    """``Once per day a vrock can attempt to summon 2d10 dretches or another vrock with a 35% chance of success``:
-    the first of the options listed with the highest chance (the summoner's choice, which the SRD leaves to it)."""
-    desc, text = ctx.text_of(item, item["name"], "summon demon", "summon devil", "summon mephit")
-    if not text:  # "Summon Demon (Sp):Once per day" (no space), or the family's rule (the mephits')
-        text = next((clean(c.text) for c in ctx.block.description if SUMMON_RULE.match(c.text)), None) or clean(
-            rule_above(ctx.block, r"^Summon \w+ \(Sp\):") or ""
-        )
-    m = SUMMON.search(text)
-    if m is None:
-        return ctx.ignored(
-            "summon",
-            "it summons automatically (no chance)" if AUTOMATICALLY in text else "its uses and chance not read",
-        )
-    uses = TIMES[m.group(1).lower()]
-    groups = [(m.group(2), number(m.group(3)))] + [
-        (more.group(1), number(more.group(2))) for more in SUMMON_MORE.finditer(m.group(4))
-    ]
-    chance = max(c for _, c in groups)
-    words = next(w for w, c in groups if c == chance)
-    options = [o for o in SUMMON_OPTIONS.split(words) if o.strip()]
-    own = ctx.data["name"]
-    first = ("1", own) if SAME_VARIETY in text else _creature_name(options[0], own)
-    if first is None:
-        ctx.note_on(item, "unread", f"summon: the creature of {options[0]!r} not read: not modelled", text[:200])
-        return ctx.ignored("summon", "the creature it summons not read")
-    count, creature = first
-    how = (
-        ""
-        if len(options) == 1 and len(groups) == 1
-        else f"; of the options ({'; '.join(w for w, _ in groups)}) the first of the highest chance"
-    )
-    ctx.mark(
-        "summon",
-        "modelled",
-        f"summon: {count} {creature}, {chance}% chance, {uses} a fight, a standard action; "
-        f"joins at the next round{how}",
-    )
-    return {"summon": {"creature": creature, "count": count, "chance": chance / 100, "uses": uses}}
-
-
-# --------------------------------------------------------------------------------------------- whirlwind
+# --------------------------------------------------------------------------------------------- hit dice
 def hit_dice_count(data: dict) -> int:
-    """The creature's hit dice (the dice added of its hit dice expression)."""
+    """The creature's hit dice (the dice added of its hit dice expression): an air elemental's whirlwind lasts a round
+    for every 2 (:mod:`arena.abilities.whirlwind`), a smite may deal as much (:mod:`arena.abilities.smite`)."""
     return sum(count for sign, count, _, _ in parse_dice(data["hit_dice"]).dice if sign > 0) or 1
-
-
-def whirlwind(ctx: Reading, item: dict) -> dict:
-    """The air elemental's (``remain in that form for up to 1 round for every 2 HD``; save DC and damage from the
-    table by size) and the djinni's (``up to 7 rounds ... DC 20 Reflex save ... or take 3d6 points of damage ...
-    automatically taking 1d8 points of damage each round``)."""
-    desc, _ = ctx.text_of(item, "whirlwind")
-    text = ctx.following(desc, 4)
-    if BLAST.search(item["name"]) or desc is None:
-        return ctx.ignored(
-            "whirlwind",
-            "a blast from its whirlwind form, which it takes by alternate form (not modelled)"
-            if desc is not None
-            else "no description read",
-        )
-    fixed = UP_TO_ROUNDS.search(text)
-    rounds = str(max(1, hit_dice_count(ctx.data) // 2)) if PER_TWO_HD in text else fixed.group(1) if fixed else None
-    dc, hit, held = WHIRL_DC.search(text), WHIRL_HIT.search(text), WHIRL_HELD.search(text)
-    how = ""
-    if dc and hit and held:
-        field = {"dc": number(dc.group(1)), "damage": dice_text(hit.group(1)), "held_damage": dice_text(held.group(1))}
-    else:
-        key, row = size_row(ctx.block, ctx.data["size"], desc.line, "Save DC") or ("", {})
-        save = next((v for k, v in row.items() if "save dc" in k.lower()), "")
-        damage = next((v for k, v in row.items() if k.lower() == "damage"), "")
-        if not save.isdigit() or not WHOLE_AMOUNT.fullmatch(damage or "-"):
-            return ctx.unread(item, "whirlwind", "its save DC and damage not read", text)
-        field = {"dc": number(save), "damage": dice_text(damage), "held_damage": dice_text(damage)}
-        how = f"; its DC and damage from the {key} row of its table by size"
-    if rounds is None:
-        return ctx.unread(item, "whirlwind", "how long it lasts not read", text)
-    field["rounds"] = rounds
-    ctx.mark(
-        "whirlwind",
-        "modelled",
-        f"whirlwind: {rounds} rounds once a fight instead of its slams; smaller foes "
-        f"Reflex DC {field['dc']} or {field['damage']}, and again or carried "
-        f"({field['held_damage']} a round, -2 attacks and AC){how}",
-    )
-    return {"whirlwind": field}
-
-
-# --------------------------------------------------------------------------------------------- smite
-def smite(ctx: Reading, item: dict) -> dict:
-    """``Once per day an abyssal greater basilisk can make a normal melee attack to deal an extra 18 points of damage
-    against a good foe``; ``extra damage equal to its HD (maximum of +20)``. A nalfeshnee's is a burst."""
-    burst = _nimbus(ctx, item)
-    if burst is not None:
-        return burst
-    desc, text = ctx.text_of(item, item["name"], "smite good", "smite evil", "smite")
-    m = search_chain(text, *SMITE, flags=re.IGNORECASE)
-    extra = SMITE_EXTRA.search(text)
-    if m is None or (extra is None and EQUAL_TO_HD not in text) or SMITE_BONUS.search(text):
-        return ctx.ignored(
-            "smite",
-            "its uses, foe and extra damage not read (or a bonus on the attack roll the engine's smite has not)",
-        )
-    damage = number(extra.group(1) or extra.group(2)) if extra else min(20, hit_dice_count(ctx.data))
-    against = m.group(2).lower()
-    uses = TIMES[m.group(1).lower()]
-    applies = "the party counts as good: it applies" if against == "good" else "the party is not evil: it never applies"
-    ctx.mark(
-        "smite",
-        "modelled",
-        f"smite {against}: +{damage} damage on a hit with its first melee attack, {uses} a fight ({applies})",
-    )
-    return {"smite": {"against": against, "damage": damage, "uses": uses}}
-
-
-def _nimbus(ctx: Reading, item: dict) -> dict | None:
-    """The nalfeshnee's smite, a burst: ``Three times per day a nalfeshnee can create a nimbus of unholy light ...
-    One round later they burst in a 60-foot radius. Any creature within this area must succeed on a DC 22 Will save or
-    be dazed for 1d10 rounds``; None for any other smite."""
-    desc, text = ctx.text_of(item, "smite")
-    m = search_chain(text, *NIMBUS)
-    if m is None:
-        return None
-    uses = TIMES[m.group(1).lower()]
-    ctx.save_of("smite", number(m.group(2)), "will")
-    ctx.mark(
-        "smite",
-        "modelled",
-        f"burst: {uses} a fight as its standard action, every foe Will DC {m.group(2)} or "
-        f"dazed {dice_text(m.group(3))} rounds (out of the fight, not helpless; the round "
-        "before it bursts is left out)",
-    )
-    return {"burst": {"dc": number(m.group(2)), "save": "will", "rounds": dice_text(m.group(3)), "uses": uses}}
 
 
 # --------------------------------------------------------------------------------------------- earth mastery

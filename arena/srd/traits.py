@@ -1,5 +1,5 @@
 """What a creature is rather than what it does, read once the attacks are: incorporeality, an ochre jelly's split,
-an ooze's acid, constant invisibility, lay on hands, freedom of movement, quickness, evasion; the abilities that do
+an ooze's acid, constant invisibility, freedom of movement, evasion; the abilities that do
 nothing in an arena fight for a reason its text gives (:data:`NO_EFFECT_HERE`), a magic circle against evil, and an
 immunity to compulsion that stands for one the model has.
 
@@ -33,12 +33,8 @@ CONSTANT_INVISIBILITY = re.compile(r"remain invisible even when attacking|invisi
 any area lit well enough for a human to see``."""
 SUPPRESS = "can suppress"
 """A pixie's: ``can suppress or resume it as a free action``."""
-FULL_HEALING = "heal an amount of damage equal to its full normal hit points"
-"""An avoral's: ``each day, an avoral can heal an amount of damage equal to its full normal hit points``."""
 CONTINUOUS_FREEDOM = "continuous freedom of movement ability as the spell"
 """``has a continuous freedom of movement ability as the spell``."""
-EXTRA_ACTION = "extra standard action or move action during its turn each round"
-"""A choker's: ``It can take an extra standard action or move action during its turn each round``."""
 EVASION = re.compile(r"successful Reflex save .* takes no damage")
 """``With a successful Reflex save against an attack that allows a Reflex save for half damage, a giant eagle takes
 no damage``."""
@@ -134,20 +130,6 @@ def invisible(ctx: Reading, item: dict) -> dict:
     return {"invisible": True}
 
 
-def lay_on_hands(ctx: Reading, item: dict) -> dict:
-    """The avoral's and leonal's: ``As the paladin class feature, except that each day, an avoral can heal an amount
-    of damage equal to its full normal hit points``."""
-    desc, text = ctx.text_of(item, "lay on hands")
-    if FULL_HEALING not in text:
-        return ctx.ignored("lay on hands", "its amount not read")
-    ctx.mark(
-        "lay on hands",
-        "modelled",
-        f"lay_on_hands: {ctx.data['hp']} hit points a fight, healing itself as a standard action once below half",
-    )
-    return {"lay_on_hands": ctx.data["hp"]}
-
-
 def freedom(ctx: Reading, item: dict) -> dict:
     """``a continuous freedom of movement ability as the spell``: immune to paralysis and holds (the spell: "moving
     and attacking normally ... even under the influence of magic that usually impedes movement, such as paralysis,
@@ -162,20 +144,6 @@ def freedom(ctx: Reading, item: dict) -> dict:
         "stops it; the party's webs and slows are none)",
     )
     return {"immunities": list(dict.fromkeys([*ctx.data.get("immunities", []), "paralysis"]))}
-
-
-def quickness(ctx: Reading, item: dict) -> dict:
-    """The choker's: ``It can take an extra standard action or move action during its turn each round``."""
-    desc, text = ctx.text_of(item, "quickness")
-    if EXTRA_ACTION not in text:
-        return ctx.ignored("quickness", "its terms not read")
-    ctx.mark(
-        "quickness",
-        "modelled",
-        "quickness: an extra standard attack on each of its turns (the extra action as "
-        "an attack: the arena has no moving to do)",
-    )
-    return {"quickness": True}
 
 
 def evasion(ctx: Reading, item: dict) -> dict:

@@ -15,7 +15,8 @@ above it, a plugin discovery (as pytest finds its plugins): nothing in the world
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -62,8 +63,9 @@ def bind(model: type[BaseModel]) -> None:
 
 
 def add_fields(*fields: AbilityField) -> None:
-    """Register an ability's fields. During :func:`discover` they are kept and join the model together at its end
-    (one rebuild of the model); afterwards (an ability module imported later, a test's toy ability) at once."""
+    """Register an ability's fields. Inside :func:`registering` (:func:`discover`, the package of the built-in
+    abilities) they are kept and join the model together at its end (one rebuild of the model); afterwards (an
+    ability module imported later, a test's toy ability) at once."""
     for f in fields:
         if f.name in _FIELDS:
             raise ValueError(f"stat-block field {f.name!r} is registered twice")
@@ -99,9 +101,23 @@ def discover() -> None:
     if _DISCOVERING or _DISCOVERED:
         return
     _DISCOVERED.append(True)
+    with registering():
+        importlib.import_module(BUILTIN_ABILITIES)
+
+
+@contextmanager
+def registering() -> Iterator[None]:
+    """The fields registered inside it join the model together at its end, each after its ``after`` field whatever
+    order they came in (a field may follow another ability's). :func:`discover` imports the built-in abilities inside
+    it, and so does their package, for a program that imports ``arena.abilities`` before the world: then the world's
+    :func:`discover` finds the package already being imported and returns, and the package's own batch adds the
+    fields."""
+    if _DISCOVERING:  # inside a batch already: it adds them
+        yield
+        return
     _DISCOVERING.append(True)
     try:
-        importlib.import_module(BUILTIN_ABILITIES)
+        yield
     finally:
         _DISCOVERING.clear()
         _apply()

@@ -174,9 +174,10 @@ def _read(
                     )
                 into[key] = creature
                 origin[key] = where
-                if summons is not None and creature.summon is not None:
+                summon = getattr(creature, "summon", None)  # the field of arena.abilities.summon
+                if summons is not None and summon is not None:
                     at = (*path, "summon", "creature")
-                    summons.append((creature.summon.creature, f"{doc.where(at)}: {'.'.join(map(str, at))}"))
+                    summons.append((summon.creature, f"{doc.where(at)}: {'.'.join(map(str, at))}"))
         except YamlValidationError as err:
             if problems is None:
                 raise

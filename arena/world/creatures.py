@@ -255,54 +255,6 @@ class Web(Frozen):
     uses: Annotated[int, _int(1, 100)] = 8
 
 
-class Summon(Frozen):
-    """Summon (SRD 3.5 demons, devils and mephits: "Once per day a dretch can attempt to summon another dretch with a
-    35% chance of success"): as a standard action, ``uses`` times a fight, it tries; with ``chance`` (rolled on the
-    fight's stream) ``count`` ``creature``s of the bestiary join its side at the start of the next round, acting
-    right after it. A summoned creature cannot summon in turn (the SRD's mephit: not for an hour)."""
-
-    creature: Label
-    count: RoundsDice = "1"
-    chance: Annotated[float, Field(gt=0, le=1)]
-    uses: Annotated[int, _int(1, 10)] = 1
-
-
-class Whirlwind(Frozen):
-    """Whirlwind (SRD 3.5 air elemental, djinni): once a fight it becomes a whirlwind for ``rounds`` rounds, making no
-    other attack. On each of its turns in that form every foe one or more sizes smaller that it is not yet carrying
-    makes a Reflex save (``dc``) or takes ``damage``, then a second one or is caught: carried in the winds, it takes
-    ``held_damage`` on each of the whirlwind's turns and -2 on attack rolls and -4 Dexterity (-2 AC) until the form
-    ends. Which foes the whirlwind reaches each round is abstract (all the smaller ones)."""
-
-    dc: Annotated[int, _int(1, MAX_MODIFIER)]
-    damage: DamageDice
-    held_damage: DamageDice
-    rounds: RoundsDice
-
-
-class Crush(Frozen):
-    """Crush (SRD 3.5 dragons of Huge size and up): as a standard action it lands on the foes ``smaller_by`` or more
-    size categories smaller than itself: each makes a Reflex save (``dc``, the breath weapon's) or takes ``damage``
-    (pinned: the SRD's damage "during the next round" is dealt at once, and keeping the pin is not modelled)."""
-
-    damage: DamageDice
-    dc: Annotated[int, _int(1, MAX_MODIFIER)]
-    smaller_by: Annotated[int, _int(1, 8)] = 3
-
-
-class Engulf(Frozen):
-    """Engulf (SRD 3.5 gelatinous cube: "can simply mow down Large or smaller creatures as a standard action ...
-    must succeed on a DC 13 Reflex save or be engulfed ... Engulfed creatures are subject to the cube's paralysis and
-    acid, and are considered to be grappled and trapped within its body"): instead of its slam, while a foe of
-    ``max_size`` or smaller is outside it; those inside are out of the fight, take ``damage`` of ``damage_type`` and
-    save against its paralysis on each of its turns, until it drops (escaping is not modelled)."""
-
-    dc: Annotated[int, _int(1, MAX_MODIFIER)]
-    max_size: Size = "large"
-    damage: DamageDice
-    damage_type: DamageType = "acid"
-
-
 class Aura(Frozen):
     """An effect of the creature's presence, on its first action (like frightful presence): every able foe saves
     (``save``, ``dc``) once or suffers ``effect``. ``panic``: the yeth hound's bay (panicked for ``rounds``);
@@ -328,21 +280,6 @@ class Petrification(Frozen):
     dc: Annotated[int, _int(1, MAX_MODIFIER)]
 
 
-class Glance(Frozen):
-    """A look at one foe as a standard action (SRD 3.5 nymph's stunning glance: "stun a creature within 30 feet with
-    a look ... DC 17 Fortitude save or be stunned for 2d4 rounds"; sea hag's evil eye: "Three times per day ... DC 13
-    Will save or be dazed for three days ... In addition, an affected creature must succeed on a DC 13 Fortitude
-    save or die from fright"): ``uses`` a fight (None: at will), at a foe it has not yet affected."""
-
-    effect: Literal["stun", "daze"]
-    save: SaveKind = "fort"
-    dc: Annotated[int, _int(1, MAX_MODIFIER)]
-    rounds: RoundsDice = "1"
-    uses: Annotated[int, _int(1, 100)] | None = None
-    fright_dc: Annotated[int, _int(1, MAX_MODIFIER)] | None = None
-    """A second save, Fortitude, against death from fright for a foe the glance affects (the sea hag's)."""
-
-
 class SlowOnHit(Frozen):
     """Slow on a hit with ``attack`` (SRD 3.5 ice devil: "A hit from an ice devil's tail or spear induces numbing
     cold. The opponent must succeed on a DC 23 Fortitude save or be affected as though by a slow spell for 1d6
@@ -351,18 +288,6 @@ class SlowOnHit(Frozen):
     attack: Label
     dc: Annotated[int, _int(1, MAX_MODIFIER)]
     rounds: RoundsDice = "1d6"
-
-
-class Burst(Frozen):
-    """A burst of its own about it, ``uses`` times a fight as a standard action (SRD 3.5 nalfeshnee's smite: "a
-    nimbus of unholy light ... burst in a 60-foot radius. Any creature within this area must succeed on a DC 22 Will
-    save or be dazed for 1d10 rounds ... can take no actions"): every able foe saves or is dazed (out of the fight,
-    not helpless) for ``rounds``. The SRD's round of delay before the burst is left out."""
-
-    dc: Annotated[int, _int(1, MAX_MODIFIER)]
-    save: SaveKind = "will"
-    rounds: RoundsDice = "1d10"
-    uses: Annotated[int, _int(1, 10)] = 3
 
 
 class Instability(Frozen):
@@ -374,17 +299,6 @@ class Instability(Frozen):
     attack: Label
     dc: Annotated[int, _int(1, MAX_MODIFIER)]
     control_dc: Annotated[int, _int(1, MAX_MODIFIER)] = 15
-
-
-class Roar(Frozen):
-    """Roar (SRD 3.5 dragonne: "every 1d4 rounds. All creatures ... within 120 feet must succeed on a DC 15 Will
-    save or become fatigued. Those within 30 feet who fail their saves become exhausted"): a standard action when it
-    is ready; the foes in melee are the ones within 30 feet. Fatigued: -2 Strength and Dexterity; a fatigued
-    creature fatigued again, or exhausted: -6."""
-
-    dc: Annotated[int, _int(1, MAX_MODIFIER)]
-    save: SaveKind = "will"
-    recharge: RoundsDice = "1d4"
 
 
 class Smoke(Frozen):
@@ -428,16 +342,6 @@ class EyeRays(Frozen):
     dc: Annotated[int, _int(1, MAX_MODIFIER)]
     rays: Annotated[tuple[EyeRay, ...], Field(min_length=1, max_length=10)]
     every: Annotated[int, _int(1, 100)] = 4
-
-
-class Smite(Frozen):
-    """Smite (SRD 3.5: "Once per day an abyssal greater basilisk can make a normal melee attack to deal an extra 18
-    points of damage against a good foe"): its first attack in melee is the smite, with ``damage`` extra on a hit.
-    The model has no alignments: the party counts as good, so a smite good always applies (a smite evil never)."""
-
-    against: Literal["good", "evil"]
-    damage: Annotated[int, _int(1, MAX_AMOUNT)]
-    uses: Annotated[int, _int(1, 10)] = 1
 
 
 class BreathWeapon(Frozen):
@@ -677,30 +581,16 @@ class Creature(Frozen):
     incorporeal: StrictBool = False
     """Incorporeal (SRD 3.5): only magic weapons, spells and other incorporeal creatures harm it, and those have a
     50% chance to do nothing (force and positive energy always work)."""
-    summon: Summon | None = None
-    whirlwind: Whirlwind | None = None
-    crush: Crush | None = None
     aura: Aura | None = None
-    roar: Roar | None = None
     smoke: Smoke | None = None
     entangle: Entangle | None = None
     eye_rays: EyeRays | None = None
-    smite: Smite | None = None
     petrification: Petrification | None = None
-    glance: Glance | None = None
     slow_on_hit: SlowOnHit | None = None
-    engulf: Engulf | None = None
     instability: Instability | None = None
     invisible: StrictBool = False
     """Always invisible, even when it attacks (SRD 3.5 invisible stalker's natural invisibility, phantom fungus's
     greater invisibility, hellcat's invisibility in light): total concealment (a 50% miss chance) for the fight."""
-    burst: Burst | None = None
-    lay_on_hands: Annotated[int, _int(1, MAX_HP)] | None = None
-    """Lay on hands (SRD 3.5 avoral, leonal: "each day ... can heal an amount of damage equal to its full normal hit
-    points"): the hit points it can heal itself in a fight, as a standard action once it is below half."""
-    quickness: StrictBool = False
-    """Quickness (SRD 3.5 choker): "It can take an extra standard action or move action during its turn each round":
-    an extra standard attack on each of its turns."""
     split: tuple[DamageType, ...] = ()
     """Split (SRD 3.5 ochre jelly, black pudding): damage of these types deals none, and splits it in two of half
     its hit points each, while it has more than 10 (its immunities hold the types too)."""

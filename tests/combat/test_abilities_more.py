@@ -11,6 +11,7 @@ import pytest
 from fight_scripting import BITE, Script, assert_reproducible_and_used, beast, d20, make_fight
 from fight_scripting import stat_block as creature
 
+from arena.abilities.summon import summon_of
 from arena.combat import conditions, specials
 from arena.combat.attacks import swing_at
 from arena.combat.conditions import add_condition
@@ -243,7 +244,9 @@ def test_a_summoning_succeeds_on_its_chance_and_the_summoned_join_at_the_next_ro
     specials.join(f, order)
     assert len(f.monsters) == 2 and order[1] is f.monsters[1] and f.able_count["monster"] == 2
     new = f.monsters[1]
-    assert new.t.creature.name == "dretch" and new.t.summon is None and new.side == "monster" and new.acted
+    assert (
+        new.t.creature.name == "dretch" and "summon" not in new.t.ability_data and new.side == "monster" and new.acted
+    )
     Script(f, [*[0.5] * 20])
     f.turn(d)  # once a day: now it attacks
     assert any("dretch bite" in x or "dretch claw" in x for x in f.lines[-8:])
@@ -279,9 +282,11 @@ def test_a_summoned_group_fights_in_a_whole_fight():
     ],
 )
 def test_summons_read_from_the_srd(name, creature, count, chance):
-    s = srd_creature(name).summon
+    s = summon_of(srd_creature(name))
+    assert s is srd_creature(name).summon
     assert (s.creature, s.count, s.chance, s.uses) == (creature, count, chance, 1)
     assert srd_creature(s.creature) is not None
+    assert summon_of(srd_creature("ogre")) is None  # the typed accessor of the layers above: None for no summon
 
 
 # ------------------------------------------------------------------------------------------ whirlwind

@@ -73,7 +73,7 @@ def test_a_creature_of_the_fights_own_bestiary_can_be_summoned(tmp_path, how):
     assert any("my-rat join the fight, summoned by rat-caller" in line for line in fight.lines)
     assert not any("nothing comes" in line for line in fight.lines)
     joined = [c for c in fight.monsters if c.t.creature.name == "my-rat"]
-    assert joined and all(c.t.summon is None for c in joined)
+    assert joined and all("summon" not in c.t.ability_data for c in joined)
 
 
 def test_a_summoned_name_no_bestiary_holds_is_an_error_at_the_monster(tmp_path):

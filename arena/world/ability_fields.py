@@ -15,7 +15,8 @@ above it, a plugin discovery (as pytest finds its plugins): nothing in the world
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -52,7 +53,7 @@ _FIELDS: dict[str, AbilityField] = {}
 """Every registered field, by name, in the order registered."""
 _PENDING: list[AbilityField] = []
 _DISCOVERING: list[bool] = []
-"""Non-empty while :func:`discover` imports the built-in abilities."""
+"""Non-empty while fields are registered in a :func:`batch` (:func:`discover` importing the built-in abilities)."""
 _DISCOVERED: list[bool] = []
 
 
@@ -99,12 +100,22 @@ def discover() -> None:
     if _DISCOVERING or _DISCOVERED:
         return
     _DISCOVERED.append(True)
+    with batch():
+        importlib.import_module(BUILTIN_ABILITIES)
+
+
+@contextmanager
+def batch() -> Iterator[None]:
+    """The fields registered inside join the model together at its end (one rebuild), so that a field may follow the
+    field of a module registered after its own: :func:`discover`, and the package ``arena.abilities`` importing its
+    modules (whichever of them a program imports first)."""
     _DISCOVERING.append(True)
     try:
-        importlib.import_module(BUILTIN_ABILITIES)
+        yield
     finally:
-        _DISCOVERING.clear()
-        _apply()
+        _DISCOVERING.pop()
+        if not _DISCOVERING:
+            _apply()
 
 
 def _apply() -> None:

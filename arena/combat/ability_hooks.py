@@ -40,6 +40,9 @@ class FightAbility:
     compile: Callable[[Any], Any] | None = None
     """What a fight keeps of the field's value, worked out once per stat block (default: the value itself)."""
     turn_start: Hook | None = None
+    turn_start_when: Callable[[Any], bool] | None = None
+    """Whether a stat block's value of the field has the ``turn_start`` hook (default: every value has): a harpy's
+    ``aura`` (its captivating song) goes on at the start of each turn, a mummy's (its despair) does not."""
     first_action: Hook | None = None
     instead_of_attack: Hook | None = None
     on_hit: Hook | None = None
@@ -102,7 +105,11 @@ def compile_abilities(creature: Any) -> CompiledAbilities:
     grips = [a.grip_turn for a in present if a.grip_turn is not None]
     return CompiledAbilities(
         data,
-        turn_start=tuple(a.turn_start for a in present if a.turn_start is not None),
+        turn_start=tuple(
+            a.turn_start
+            for a in present
+            if a.turn_start is not None and (a.turn_start_when is None or a.turn_start_when(getattr(creature, a.field)))
+        ),
         first_action=tuple(a.first_action for a in present if a.first_action is not None),
         instead_of_attack=tuple(a.instead_of_attack for a in present if a.instead_of_attack is not None),
         on_hit=tuple(a.on_hit for a in present if a.on_hit is not None),

@@ -227,7 +227,6 @@ class Template:
         "grapple",
         "grab",
         "paralysis",
-        "fear",
         "poison",
         "ability_damage",
         "energy_drain",
@@ -246,17 +245,11 @@ class Template:
         "breath_effect",
         "on_action",
         "special_action",
-        "stench",
         "trample",
         "charge",
         "incorporeal",
         "dr_all",
-        "aura",
-        "smoke",
-        "entangle",
-        "eye_rays",
         "special_turn",
-        "each_turn",
         "presence",
         "petrification",
         "evasion",
@@ -342,9 +335,8 @@ class Template:
         self._special_abilities(creature)
 
     def _special_abilities(self, creature: Creature) -> None:
-        """Pounce, ferocity, improved grab (and constrict), paralysis, frightful presence, compiled."""
+        """Pounce, ferocity, improved grab (and constrict), paralysis, compiled, and the ability modules' hooks."""
         self.pounce, self.ferocity, self.grapple = creature.pounce, creature.ferocity, creature.grapple
-        self.fear = creature.frightful_presence is not None
         self.paralysis = creature.paralysis
         self.poison, self.ability_damage, self.energy_drain = (
             creature.poison,
@@ -365,7 +357,7 @@ class Template:
         self.breath_effect = creature.breath_effect
         swallow = creature.swallow_whole
         self.swallow = (parse(swallow.damage), frozenset(swallow.damage_types)) if swallow is not None else None
-        self.stench, self.trample, self.incorporeal = creature.stench, creature.trample, creature.incorporeal
+        self.trample, self.incorporeal = creature.trample, creature.incorporeal
         charge = creature.powerful_charge
         self.charge = (
             CompiledAttack(charge.model_copy(update={"bonuses": tuple(b + CHARGE_BONUS for b in charge.bonuses)}))
@@ -382,8 +374,6 @@ class Template:
             or self.trample is not None
         )
         """The attack policy looks at a breath weapon or a web before the creature's weapons."""
-        self.aura = creature.aura
-        self.smoke, self.entangle, self.eye_rays = creature.smoke, creature.entangle, creature.eye_rays
         self.petrification, self.evasion = creature.petrification, creature.evasion
         self.slow_on_hit = creature.slow_on_hit
         self.invisible = creature.invisible
@@ -434,12 +424,9 @@ class Template:
         self.special_turn = bool(self.instead_of_attack_hooks)
         """Its turn may go to a special action (summoning, a whirlwind, crush, roar, smite) instead of its attack: an
         ability's ``instead_of_attack`` hook."""
-        self.each_turn = any(x is not None for x in (self.smoke, self.entangle, self.eye_rays)) or (
-            self.aura is not None and self.aura.effect == "captivate"
-        )
-        """A free action at the start of each of its turns (smoke, entangling plants, an eye ray, its song)."""
-        self.presence = bool(self.fear or self.stench or self.aura is not None or self.first_action_hooks)
-        """Its first action frightens, stinks or spreads its aura (:func:`arena.combat.abilities.presence`)."""
+        self.presence = bool(self.first_action_hooks)
+        """Its first action frightens, stinks or spreads its aura: its abilities' ``first_action`` hooks
+        (:func:`arena.combat.abilities.presence`)."""
         self.on_action = bool(
             self.dodge
             or self.presence
@@ -448,9 +435,9 @@ class Template:
         )
         """Acting does something besides the action: Dodge designates, frightful presence frightens, a special
         action may take the turn."""
-        self.turn_start = self.heals_itself or bool(self.turn_start_hooks) or self.each_turn
+        self.turn_start = self.heals_itself or bool(self.turn_start_hooks)
         """Something to do at the start of each of its turns: regeneration or fast healing, an ability's
-        ``turn_start`` hook (a gaze), a free action."""
+        ``turn_start`` hook (a gaze, a free action: smoke, entangling plants, an eye ray, a song kept up)."""
 
     def set_side(self, side: str) -> None:
         """Which side the creature fights on in this encounter (a PC stat block may fight as a monster)."""

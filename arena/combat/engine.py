@@ -434,17 +434,13 @@ class Fight(FightState):
 
     def _turn_start(self, c: Combatant) -> bool:
         """What a creature with ``turn_start`` does first: regenerates or heals itself, runs its abilities'
-        ``turn_start`` hooks (a gaze), takes its free actions (smoke, entangling plants, eye rays, a song). Returns
-        whether the fight is over."""
+        ``turn_start`` hooks (a gaze, then its free actions: a song kept up, smoke, entangling plants, eye rays).
+        Returns whether the fight is over."""
         t = c.t
         if t.heals_itself:
             states.heal_itself(self, c)
-        for hook in t.turn_start_hooks:  # the abilities' own (a gaze)
+        for hook in t.turn_start_hooks:  # the abilities' own (a gaze, smoke ...)
             hook(self, c)
-            if self.over():
-                return True
-        if t.each_turn:  # smoke, entangling plants, eye rays, a song: free actions
-            specials.each_turn(self, c)
             if self.over():
                 return True
         return False

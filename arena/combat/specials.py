@@ -1,8 +1,8 @@
 """Monsters' special abilities, second part: the creatures that join a fight at the end of a round (summoned, or an
-ooze's split halves), a grapple's turn, and what a creature does as a free action at the start of each of its turns
-(smoke, entangling plants, eye rays, a captivating song kept up). The abilities of presence (despair, aura of menace,
-the song's first notes) are with frightful presence in :mod:`arena.combat.abilities`; what a creature does with its
-turn instead of its attacks (summoning, a whirlwind, crush, roar, smite ...) is each its own module of
+ooze's split halves) and a grapple's turn. What a creature does with its turn instead of its attacks (summoning, a
+whirlwind, crush, roar, smite ...), as a free action at the start of each of its turns (smoke, entangling plants,
+eye rays, a captivating song kept up) and with its presence (frightful presence, stench, auras) is each its own
+module of :mod:`arena.abilities`.
 :mod:`arena.abilities`.
 
 Every save and attack roll goes through the kernel (``f.save``, ``f.resolve``), so every dice variant applies.
@@ -15,19 +15,13 @@ Per-fight state (uses, who saved, a ray's next round) is kept in ``Combatant.spe
 
 from __future__ import annotations
 
-from arena.combat import tactics
 from arena.combat.abilities import opposed, paralyze, release, state_of
-from arena.combat.attacks import ranged_touch_ac, swing_at
+from arena.combat.attacks import swing_at
 from arena.combat.combatant import Combatant
 from arena.combat.conditions import FOREVER, add_condition, lose_ability
-from arena.combat.damage import area_damage, deal
+from arena.combat.damage import deal
 from arena.combat.fight_state import FightState
-from arena.combat.rolls import count_roll, roll_fields, roll_text, save
-from arena.combat.spells import ROUND
-from arena.dice import parse
 from arena.limits import MAX_COMBATANTS
-from arena.rules import Check
-from arena.world.spellbook import area_count
 
 
 # --------------------------------------------------------------------------------------------- joining
@@ -184,105 +178,3 @@ def escape_turn(f: FightState, c: Combatant, holder: Combatant) -> bool:
             result="held",
         )
     return True
-
-
-# --------------------------------------------------------------------------------------------- each turn
-def each_turn(f: FightState, c: Combatant) -> None:
-    """A creature's free actions at the start of its turn, while it can act: a captivating song kept up, smoke,
-    entangling plants, an eye ray."""
-    if not c.is_able or c.hp < 0 or (c.conditions and "stunned" in c.conditions):
-        return
-    t = c.t
-    if t.aura is not None and t.aura.effect == "captivate" and c.frightened:
-        keep_singing(f, c)
-    if t.smoke is not None:
-        smoke(f, c)
-    if t.entangle is not None:
-        entangle(f, c)
-    if t.eye_rays is not None:
-        eye_ray(f, c)
-
-
-def keep_singing(f: FightState, c: Combatant) -> None:
-    """SRD 3.5 Harpy: "The effect continues for as long as the harpy sings and for 1 round thereafter": each turn it
-    can act it sings on (a free action here: the SRD names none), and its captives stay captivated another round."""
-    until = f.instant + 2 * ROUND
-    for e in c.foes:
-        held = e.conditions.get("captivated") if e.conditions else None
-        if held is not None and held[1].get("by") is c and held[0] < until:
-            add_condition(f, e, "captivated", 2 * ROUND, by=c)
-
-
-def smoke(f: FightState, c: Combatant) -> None:
-    """SRD 3.5 Nightmare: "fills a 15-foot cone with a hot, sulfurous smoke ... Anyone in the cone must succeed on
-    a DC 16 Fortitude save or take a -2 penalty on all attack and damage rolls until 1d6 minutes after leaving the
-    cone ... the nightmare uses it once as a free action during its turn each round" (it stays near them: the
-    penalty lasts the fight). Creatures that do not breathe (undead, constructs) are not choked."""
-    s = c.t.smoke
-    enemies = [e for e in c.foes if e.is_able]
-    if not enemies:
-        return
-    first = tactics.choose_target(f.view, c, enemies)
-    caught = [first] + [e for e in enemies if e is not first]
-    for e in caught[: area_count(f"cone-{s.length_ft}", len(enemies))]:
-        if "choking" in e.conditions or e.t.type in ("undead", "construct", "elemental"):
-            continue
-        if not save(f, e, s.save, s.dc, c).success:
-            add_condition(f, e, "choking", FOREVER)
-
-
-def entangle(f: FightState, c: Combatant) -> None:
-    """SRD 3.5 Assassin vine: "can animate plants within 30 feet of itself as a free action (Ref DC 13 partial)", as
-    the entangle spell: "Creatures that fail their save are entangled ... Each round on your turn, the plants once
-    again attempt to entangle all creatures that have avoided or escaped entanglement ... a DC 20 Strength check"."""
-    e_ = c.t.entangle
-    for e in c.foes:
-        if not e.is_able or "entangled" in e.conditions:
-            continue
-        if not save(f, e, "ref", e_.dc, c).success:
-            add_condition(f, e, "entangled", FOREVER, dc=e_.burst_dc)
-
-
-def eye_ray(f: FightState, c: Combatant) -> None:
-    """SRD 3.5 Retriever: "Each round, it can fire one ray as a free action. A particular ray is usable only once
-    every 4 rounds ... The save DC for all rays is 18"; a ray is a ranged touch attack, then "Fire: Deals 12d6
-    points of fire damage to the target (Reflex half)", "Petrification: The target must succeed on a Fortitude save
-    or turn to stone permanently". It fires the first ray that is ready, at the foe its targeting prefers."""
-    rays = c.t.eye_rays
-    st = state_of(c)
-    ready = st.setdefault("rays", [0.0] * len(rays.rays))
-    k = next((i for i, at in enumerate(ready) if f.instant >= at), None)
-    if k is None:
-        return
-    target = tactics.choose_target(f.view, c, [e for e in c.foes if e.is_able])
-    if target is None:
-        return
-    ray = rays.rays[k]
-    ready[k] = f.instant + rays.every * ROUND
-    mod = rays.bonus + c.attack_bonus
-    ac = ranged_touch_ac(f, c, target)
-    outcome = f.resolve(
-        Check("attack", c.side, mod, ac, 0, 20, 2, target.side, flat_footed=not target.acted), c, target
-    )
-    c.tally.attacks += 1
-    count_roll(c.tally, outcome)
-    if f.lines is not None:
-        f.log(
-            f"{c.name} {ray.name} ray {mod:+d} vs {target.name} touch AC {ac}: {roll_text(outcome, f.last_plan)} - "
-            f"{'hit' if outcome.success else 'miss'}",
-            actor=c.name,
-            action="ray",
-            ray=ray.name,
-            target=target.name,
-            modifier=mod,
-            ac=ac,
-            roll=roll_fields(outcome, f.last_plan),
-            result="hit" if outcome.success else "miss",
-        )
-    if not outcome.success:
-        return
-    if ray.effect == "petrify":
-        if "petrification" not in target.t.immunities and not save(f, target, ray.save, rays.dc, c).success:
-            add_condition(f, target, "petrified", FOREVER)
-        return
-    area_damage(f, c, target, parse(ray.damage), frozenset({ray.damage_type}), ray.save, rays.dc)

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from arena.srd import auras, breath, holds, onhit, poison, specials, spells, traits, vocabulary
+from arena.srd import breath, holds, onhit, poison, specials, spells, traits, vocabulary
 from arena.srd.context import Reading
 
 AbilityReader = Callable[[Reading, dict], dict]
@@ -63,7 +63,6 @@ RULES: tuple[Ability | Step, ...] = (
     Ability("ferocity", holds.flag("ferocity")),
     Ability("improved grab", holds.improved_grab),
     Ability("constrict", holds.lone_constrict),
-    Ability("frightful presence", auras.frightful_presence),
     Ability("paralysis", onhit.paralysis),
     # what a hit does, the breaths and the moves of its own
     Ability("poison", poison.poison),
@@ -77,28 +76,18 @@ RULES: tuple[Ability | Step, ...] = (
     Ability("heat", onhit.heat),
     Ability("swallow whole", holds.swallow_whole),
     Ability("breath weapon (non-damage)", breath.breath_effect),
-    Ability("stench", auras.stench),
     Ability("trample", specials.trample),
     Ability("powerful charge", specials.powerful_charge),
     Ability("acid spray", breath.acid_spray),
-    Step(specials.rays),
     Ability("incorporeal", traits.incorporeal),
     # what it does instead of its attacks, and its auras
-    *_ignored(
-        ("despair", auras.despair),
-        ("aura of menace", auras.menace),
-        ("captivating song", auras.song),
-        ("smoke", auras.smoke),
-        ("entangle", auras.entangle),
-    ),
+    *_ignored(),
     # the rest of what it is and does
     *_ignored(
         ("split", traits.split),
         ("acid", traits.acid),
         ("earth mastery", specials.earth_mastery),
-        ("bay", auras.bay),
         ("attach", holds.attach),
-        ("fear aura", auras.fear_aura),
         ("blood drain", holds.blood_drain),
         ("slow", onhit.slow),
         ("acid sting", holds.acid_sting),
@@ -106,16 +95,13 @@ RULES: tuple[Ability | Step, ...] = (
         ("natural invisibility", traits.invisible),
         ("greater invisibility", traits.invisible),
         ("corporeal instability", onhit.instability),
-        ("pipes", auras.pipes),
         ("invisible in light", traits.invisible),
         ("petrification", onhit.petrification),
         ("evasion", traits.evasion),
         ("spit acid", breath.spit_acid),
         ("spikes", specials.spikes),
-        ("horrific appearance", auras.horrific),
     ),
     Step(traits.no_effect_here),
-    Ability("ray", specials.eye_rays, only_ignored=True),
     Ability("magic circle against evil", traits.magic_circle),
     Ability("immunity to compulsion", traits.immune_to_compulsion),
     # its spells and spell-like abilities, once every other ability is read

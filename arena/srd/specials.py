@@ -1,5 +1,5 @@
 """What a creature does besides or instead of its routines, read once the attacks are: rake, rage, trample, powerful
-charge, webs, rays and a retriever's eye rays, a manticore's spikes, an earth elemental's earth mastery.
+charge, webs, a manticore's spikes, an earth elemental's earth mastery.
 
 Each reader is ``reader(reading, item)`` (:mod:`arena.srd.effects` runs them in order): it reads the ability's
 numbers from its description (``Rake (Ex): Attack bonus +8 melee, damage 1d6+2``) or from the family's table by
@@ -14,7 +14,7 @@ import re
 
 from arena.dice import parse as parse_dice
 from arena.srd.context import Reading, named
-from arena.srd.patterns import AMOUNT, DICE, NUMBER_WORDS, SAVE_KEYS
+from arena.srd.patterns import AMOUNT, DICE, NUMBER_WORDS
 from arena.srd.prose import size_number
 from arena.srd.text import clean, dice_text, number
 
@@ -63,22 +63,6 @@ WEB_SPINNERS = re.compile(r"web-spinners can throw", re.IGNORECASE)
 """``Web-spinners can throw a web eight times per day`` (the hunting spiders throw none)."""
 ANCHORS = re.compile(r"anchors the target in place", re.IGNORECASE)
 """``The web anchors the target in place``."""
-RAYS_DC = re.compile(r"save DC for all rays is (\d+)")
-"""A retriever's: ``The save DC for all rays is 18``."""
-RAYS_EVERY = re.compile(r"usable only once every (\d+) rounds")
-"""``A particular ray is usable only once every 4 rounds``."""
-EYE_RAY = re.compile(r"eye ray", re.IGNORECASE)
-"""Its rays' attack: ``Eye ray +8 ranged touch``."""
-RAY_LINE = re.compile(
-    rf"^(Fire|Cold|Electricity|Acid|Sonic|Petrification): (?:Deals ({AMOUNT}) points of \w+ "
-    r"damage to the target \((Reflex|Fortitude) half ?\)|The target must succeed on a "
-    r"(Fortitude|Reflex|Will) save or turn to stone)",
-    re.IGNORECASE,
-)
-"""A retriever's ray: ``Fire: Deals 12d6 points of fire damage to the target (Reflex half)``, ``Petrification: The
-target must succeed on a Fortitude save or turn to stone permanently``."""
-NEXT_ABILITY = re.compile(r"\s*[A-Z][\w ]+ \((?:Ex|Su|Sp)\):")
-"""The paragraph of the next ability: ``Find Target (Sp):``."""
 EARTH_MASTERY = "+1 bonus on attack and damage rolls if both it and its foe are touching the ground"
 """An earth elemental's: ``gains a +1 bonus on attack and damage rolls if both it and its foe are touching the
 ground``."""
@@ -276,63 +260,6 @@ def web(ctx: Reading, item: dict) -> dict:
     ctx.save_of("web", dc, None)
     ctx.mark("web", "modelled", f"web: {count} a fight, burst with a DC {dc} Strength check{how}")
     return {"web": {"burst_dc": dc, "uses": count}}
-
-
-def rays(ctx: Reading) -> dict:
-    """A ray its routines already roll (SRD 3.5 arrowhawk: "Electricity ray +9 ranged touch (2d6)", and
-    "Electricity Ray (Su): An arrowhawk can fire this ray once per round"): the ranged touch attack is the ray."""
-    names = ctx.attack_names()
-    for item in [a for a in ctx.abilities if a["key"] == "ray" and a["engine"] == "ignored"]:
-        name = clean(item["name"]).lower()
-        if name in names:
-            item["engine"] = "modelled"
-            item["notes"] = f"the {name}: a ranged touch attack of its routines, once a round"
-    return {}
-
-
-def eye_rays(ctx: Reading, item: dict) -> dict:
-    """The retriever's: ``Each round, it can fire one ray as a free action. A particular ray is usable only once
-    every 4 rounds ... The save DC for all rays is 18``, then a paragraph per ray (``Fire: Deals 12d6 points of fire
-    damage to the target (Reflex half)``, ``Petrification: The target must succeed on a Fortitude save or turn to
-    stone permanently``); its bonus is the ``eye ray +8 ranged touch`` of its attack line."""
-    if "eye ray" not in item["name"].lower():
-        return {}
-    desc, _ = ctx.text_of(item, "eye rays")
-    text = ctx.following(desc, 1)
-    dc, every = RAYS_DC.search(text), RAYS_EVERY.search(text)
-    bonus = next((a.bonuses[0] for r in ctx.reads for a in r if EYE_RAY.search(a.name)), None)
-    found = []
-    cells = ctx.block.description
-    start = cells.index(desc) if desc in cells else len(cells)
-    for c in cells[start + 1 : start + 16]:
-        m = RAY_LINE.match(clean(c.text))
-        if m is None:
-            if NEXT_ABILITY.match(c.text):
-                break
-            continue
-        if m.group(2):
-            found.append(
-                {
-                    "name": m.group(1).lower(),
-                    "damage": dice_text(m.group(2)),
-                    "damage_type": m.group(1).lower(),
-                    "save": SAVE_KEYS[m.group(3).lower()],
-                }
-            )
-        else:
-            found.append({"name": m.group(1).lower(), "effect": "petrify", "save": SAVE_KEYS[m.group(4).lower()]})
-    if dc is None or bonus is None or not found:
-        what = "no save DC" if dc is None else "no attack bonus" if bonus is None else "no rays"
-        return ctx.unread(item, "ray", f"{what} read", text, label="eye rays")
-    field = {"bonus": bonus, "dc": number(dc.group(1)), "rays": found, "every": number(every.group(1)) if every else 1}
-    ctx.mark(
-        "ray",
-        "modelled",
-        f"eye_rays: one a round as a free action at the start of its turn, each once every "
-        f"{field['every']} rounds ({', '.join(r['name'] for r in found)}), ranged touch "
-        f"{bonus:+d}, DC {field['dc']}",
-    )
-    return {"eye_rays": field}
 
 
 def spikes(ctx: Reading, item: dict) -> dict:

@@ -100,7 +100,6 @@ def write_atomically(target: Path, text: str) -> None:
 # --------------------------------------------------------------------------------------------- YAML
 FULL_FIELDS = (
     "improved_grab",
-    "frightful_presence",
     "paralysis",
     "poison",
     "ability_damage",
@@ -109,7 +108,6 @@ FULL_FIELDS = (
     "swallow_whole",
     "web",
     "breath_effect",
-    "stench",
     "trample",
 )
 """The ability fields written with every number, their defaults too (and those of the ability modules that say

@@ -120,14 +120,6 @@ class ImprovedGrab(Frozen):
     Constitution damage, it detaches and flies off to digest the meal")."""
 
 
-class FrightfulPresence(Frozen):
-    """Frightful presence (SRD 3.5): when the creature first attacks, each foe of fewer Hit Dice makes a Will save
-    (``dc``) or is panicked (4 HD or fewer) or shaken (more) for 4d6 rounds."""
-
-    dc: Annotated[int, _int(1, MAX_MODIFIER)]
-    duration: RoundsDice = "4d6"
-
-
 class Paralysis(Frozen):
     """Paralysis on a hit with ``attack`` (SRD 3.5: ghoul's claws and bite): Fortitude ``dc`` or paralyzed
     (helpless) for ``duration`` rounds."""
@@ -224,19 +216,6 @@ class BreathEffect(Frozen):
     """Rounds before it can be used again when the creature has no damaging breath (the gorgon's: 1d4)."""
 
 
-class Stench(Frozen):
-    """Stench (SRD 3.5 troglodyte): at the start of the fight every living foe saves (Fortitude ``dc``) or is
-    sickened (-2 on attack rolls, weapon damage, saves and checks) for ``rounds``."""
-
-    dc: Annotated[int, _int(1, MAX_MODIFIER)]
-    rounds: RoundsDice = "10"
-    nauseates: StrictBool = False
-    """The hezrou's: "Any living creature ... within 10 feet must succeed on a DC 24 Fortitude save or be nauseated
-    for as long as it remains within the affected area ... Creatures that successfully save are sickened for as long
-    as they remain in the area": the foes in melee with it (within 10 feet), nauseated (no actions but a move: out
-    of the fight, not helpless) or sickened, for the fight."""
-
-
 class Trample(Frozen):
     """Trample (SRD 3.5): instead of its attacks, it runs over its foes (those smaller than itself): each takes
     ``damage`` (Reflex ``dc`` for half)."""
@@ -253,23 +232,6 @@ class Web(Frozen):
 
     burst_dc: Annotated[int, _int(1, MAX_MODIFIER)]
     uses: Annotated[int, _int(1, 100)] = 8
-
-
-class Aura(Frozen):
-    """An effect of the creature's presence, on its first action (like frightful presence): every able foe saves
-    (``save``, ``dc``) once or suffers ``effect``. ``panic``: the yeth hound's bay (panicked for ``rounds``);
-    ``weakness``: the sea hag's horrific appearance (the ability ``loss``); ``paralysis``: the mummy's despair
-    ("paralyzed with fear for 1d4 rounds"); ``menace``: the archons' aura of menace (-2 on attack rolls, AC and
-    saves, here for the fight: hitting the archon, which the SRD says ends it, is not modelled); ``captivate``: the
-    harpy's captivating song (each foe saves once; a captivated one can do nothing and offers no resistance, for as
-    long as the creature sings: the song goes on on each of its turns while it can act, and ends 1 round after)."""
-
-    effect: Literal["paralysis", "menace", "captivate", "panic", "weakness"]
-    dc: Annotated[int, _int(1, MAX_MODIFIER)]
-    save: SaveKind = "will"
-    rounds: RoundsDice = "1"
-    loss: AbilityLoss | None = None
-    """``weakness``: the ability damage a failed save costs (the sea hag's horrific appearance: 2d6 Strength)."""
 
 
 class Petrification(Frozen):
@@ -299,49 +261,6 @@ class Instability(Frozen):
     attack: Label
     dc: Annotated[int, _int(1, MAX_MODIFIER)]
     control_dc: Annotated[int, _int(1, MAX_MODIFIER)] = 15
-
-
-class Smoke(Frozen):
-    """Smoke (SRD 3.5 nightmare: a 15-foot cone of "hot, sulfurous smoke ... DC 16 Fortitude save or take a -2
-    penalty on all attack and damage rolls until 1d6 minutes after leaving the cone ... once as a free action during
-    its turn each round"): at the start of each of its turns the foes a ``length_ft`` cone catches save or choke (for
-    the fight: it stays near them)."""
-
-    length_ft: Annotated[int, _int(1, MAX_FEET)] = 15
-    dc: Annotated[int, _int(1, MAX_MODIFIER)]
-    save: SaveKind = "fort"
-
-
-class Entangle(Frozen):
-    """Entangle (SRD 3.5 assassin vine: "can animate plants within 30 feet of itself as a free action (Ref DC 13
-    partial)", as the entangle spell): at the start of each of its turns every foe not entangled makes a Reflex save
-    or is entangled (-2 on attack rolls, -4 Dexterity) and spends its turns bursting free (a Strength check against
-    ``burst_dc``, the spell's 20)."""
-
-    dc: Annotated[int, _int(1, MAX_MODIFIER)]
-    burst_dc: Annotated[int, _int(1, MAX_MODIFIER)] = 20
-
-
-class EyeRay(Frozen):
-    """One ray of a set of eye rays: ``damage`` of ``damage_type`` (``save`` for half), or ``petrify`` (``save``
-    negates)."""
-
-    name: Label
-    effect: Literal["damage", "petrify"] = "damage"
-    damage: DamageDice | None = None
-    damage_type: DamageType | None = None
-    save: SaveKind = "ref"
-
-
-class EyeRays(Frozen):
-    """Eye rays (SRD 3.5 retriever: "Each round, it can fire one ray as a free action. A particular ray is usable
-    only once every 4 rounds ... The save DC for all rays is 18"): at the start of each of its turns it fires the
-    next ray that is ready at a foe (a ranged touch attack at ``bonus``), besides its attacks."""
-
-    bonus: Modifier
-    dc: Annotated[int, _int(1, MAX_MODIFIER)]
-    rays: Annotated[tuple[EyeRay, ...], Field(min_length=1, max_length=10)]
-    every: Annotated[int, _int(1, 100)] = 4
 
 
 class BreathWeapon(Frozen):
@@ -557,7 +476,6 @@ class Creature(Frozen):
     ferocity: StrictBool = False
     """Ferocity (SRD 3.5): fights on without penalty while disabled or dying (it still loses a hit point a round)."""
     improved_grab: ImprovedGrab | None = None
-    frightful_presence: FrightfulPresence | None = None
     paralysis: Paralysis | None = None
     poison: Poison | None = None
     ability_damage: AbilityDamageAttack | None = None
@@ -573,7 +491,6 @@ class Creature(Frozen):
     swallow_whole: SwallowWhole | None = None
     web: Web | None = None
     breath_effect: BreathEffect | None = None
-    stench: Stench | None = None
     trample: Trample | None = None
     powerful_charge: Attack | None = None
     """Powerful charge (SRD 3.5 minotaur): the single attack it makes as it closes in (round 1), with the charge's
@@ -581,10 +498,6 @@ class Creature(Frozen):
     incorporeal: StrictBool = False
     """Incorporeal (SRD 3.5): only magic weapons, spells and other incorporeal creatures harm it, and those have a
     50% chance to do nothing (force and positive energy always work)."""
-    aura: Aura | None = None
-    smoke: Smoke | None = None
-    entangle: Entangle | None = None
-    eye_rays: EyeRays | None = None
     petrification: Petrification | None = None
     slow_on_hit: SlowOnHit | None = None
     instability: Instability | None = None

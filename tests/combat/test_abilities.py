@@ -8,7 +8,7 @@ import pytest
 from fight_scripting import Script, assert_reproducible_and_used, beast, d20, make_fight
 from fight_scripting import stat_block as creature
 
-from arena.combat import abilities
+from arena.abilities.frightful_presence import frighten
 from arena.combat.attacks import swing_at
 from arena.combat.conditions import add_condition
 from arena.combat.damage import deal
@@ -131,7 +131,7 @@ def test_frightful_presence_panics_the_weak_and_shakes_the_rest_on_its_first_att
     f = make_fight([weak, tough], [dragon])
     d = f.monsters[0]
     script = Script(f, [d20(3), 0.0, d20(3), 0.0])  # both fail; 4d6 rounds each (one table draw)
-    abilities.frighten(f, d)
+    frighten(f, d)
     assert script.used_up and d.frightened
     squire, knight = f.pcs
     assert "panicked" in squire.conditions and not squire.is_able

@@ -11,6 +11,8 @@ import pytest
 from fight_scripting import BITE, Script, assert_reproducible_and_used, beast, d20, make_fight
 from fight_scripting import stat_block as creature
 
+from arena.abilities.aura import sing_on
+from arena.abilities.eye_rays import eye_ray
 from arena.abilities.summon import summon_of
 from arena.combat import conditions, specials
 from arena.combat.attacks import swing_at
@@ -377,7 +379,7 @@ def test_a_captivating_song_holds_its_captives_helpless_while_the_harpy_sings():
     assert "captivated" in first.conditions and not first.is_able and second.is_able
     ends = first.conditions["captivated"][0]
     f.instant += 6.0
-    specials.each_turn(f, h)  # it sings on: another round
+    sing_on(f, h)  # it sings on: another round
     assert first.conditions["captivated"][0] == pytest.approx(ends + 6.0)
     h.hp = -10
     refresh(f, h)
@@ -452,13 +454,13 @@ def test_eye_rays_one_a_round_each_once_every_four_rounds():
     f = ready(make_fight([hero()], [looker]))
     r, pc = f.monsters[0], f.pcs[0]
     Script(f, [d20(15), d20(19), 0.999])  # fire hits; Reflex saves: half of 12
-    specials.each_turn(f, r)
+    eye_ray(f, r)
     assert pc.hp == 194
     Script(f, [d20(15), d20(2)])  # then the stone ray: fails
-    specials.each_turn(f, r)
+    eye_ray(f, r)
     assert "petrified" in pc.conditions
     before = len(f.lines)
-    specials.each_turn(f, r)  # both used: none for 4 rounds
+    eye_ray(f, r)  # both used: none for 4 rounds
     assert len(f.lines) == before
 
 

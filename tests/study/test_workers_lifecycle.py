@@ -224,9 +224,9 @@ def test_a_port_that_never_answers_is_given_up_quietly(silent_port, monkeypatch,
 
 
 def test_the_help_states_the_connect_timeout():
-    from arena.cli import claims_cmds
+    from arena.cli import study_session  # the --cluster help of `arena claims` and `arena calibrate`
 
-    assert f"within {workers.CONNECT_TIMEOUT:g} s" in claims_cmds.CLUSTER_HELP
+    assert f"within {workers.CONNECT_TIMEOUT:g} s" in study_session.CLUSTER_HELP
     result = runner.invoke(app, ["run", "--help"], env={"COLUMNS": "300"})
     assert f"within {workers.CONNECT_TIMEOUT:g} s" in " ".join(result.stdout.split())
 

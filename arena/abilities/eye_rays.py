@@ -20,12 +20,12 @@ from arena.combat import tactics
 from arena.combat.abilities import free_to_act, state_of
 from arena.combat.ability_hooks import FightAbility, add_fight_ability
 from arena.combat.attacks import ranged_touch_ac
+from arena.combat.clock import ROUND
 from arena.combat.combatant import Combatant
 from arena.combat.conditions import FOREVER, add_condition
 from arena.combat.damage import area_damage
 from arena.combat.fight_state import FightState
 from arena.combat.rolls import count_roll, roll_fields, roll_text, save
-from arena.combat.spells import ROUND
 from arena.dice import parse
 from arena.limits import MAX_MODIFIER
 from arena.rules import Check

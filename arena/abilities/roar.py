@@ -13,11 +13,11 @@ from typing import Annotated
 
 from arena.combat.abilities import state_of
 from arena.combat.ability_hooks import FightAbility, add_fight_ability, worth_the_turn
+from arena.combat.clock import ROUND
 from arena.combat.combatant import Combatant
 from arena.combat.conditions import FOREVER, add_condition, drop_condition
 from arena.combat.fight_state import FightState
 from arena.combat.rolls import save
-from arena.combat.spells import ROUND
 from arena.dice import parse
 from arena.limits import MAX_MODIFIER
 from arena.srd.auras import dc_of

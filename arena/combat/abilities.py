@@ -15,12 +15,12 @@ call the parts below them (see :mod:`arena.combat.rolls`).
 
 from __future__ import annotations
 
+from arena.combat.clock import ROUND
 from arena.combat.combatant import Combatant
 from arena.combat.conditions import FOREVER, add_condition, drain_levels, knock_out_for, lose_ability
 from arena.combat.damage import deal
 from arena.combat.fight_state import FightState
 from arena.combat.rolls import save
-from arena.combat.spells import ROUND
 from arena.dice import parse
 from arena.rules import Check
 from arena.world.stat_types import SIZES

@@ -11,16 +11,12 @@ from arena.combat.ability_hooks import compile_abilities
 from arena.dice import DiceExpr, parse
 from arena.rules import Check
 from arena.world.creatures import Creature
+from arena.world.stat_types import ability_modifier
 
 ABILITY_KEYS = ("str", "dex", "con", "int", "wis", "cha")
 INFINITY = float("inf")
 _PARTS_IDS: dict[tuple, int] = {}
 NO_INJURIES: frozenset = frozenset()
-
-
-def ability_modifier(score: int | None) -> int:
-    """The SRD ability modifier; a creature without the ability (None) counts as 0."""
-    return (score - 10) // 2 if score is not None else 0
 
 
 class CompiledAttack:

@@ -8,13 +8,14 @@ free. Calls the rolls and states below it; the functions take the fight first (s
 
 from __future__ import annotations
 
-from arena.combat.combatant import INFINITY, Combatant, ability_modifier
+from arena.combat.clock import ROUND
+from arena.combat.combatant import INFINITY, Combatant
 from arena.combat.fight_state import FightState
 from arena.combat.rolls import save
-from arena.combat.spells import ROUND
 from arena.combat.states import DEAD_AT, die, refresh
 from arena.dice import parse
 from arena.rules import Check
+from arena.world.stat_types import ability_modifier
 
 SICKENED = -2
 """SRD 3.5 sickened: -2 on attack rolls, weapon damage rolls, saving throws, skill checks and ability checks."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from arena.combat import spells
 from arena.combat.called_shots import called_effect
+from arena.combat.clock import ROUND
 from arena.combat.combatant import Combatant
 from arena.combat.conditions import FOREVER, add_condition, lose_ability, rage
 from arena.combat.fight_state import FightState
@@ -198,13 +199,13 @@ def breath(f: FightState, c: Combatant, targets: list[Combatant]) -> None:
     if t.breath_effect is not None and (not c.last_effect or t.breath is None):
         c.last_effect = True
         recharge = t.breath.recharge if t.breath else t.breath_effect.recharge
-        c.breath_ready_at = f.instant + parse(recharge).roll(f.stream) * spells.ROUND
+        c.breath_ready_at = f.instant + parse(recharge).roll(f.stream) * ROUND
         breath_effect(f, c, targets)
         return
     c.last_effect = False
     weapon = t.breath
     dice = parse(weapon.damage)
-    c.breath_ready_at = f.instant + parse(weapon.recharge).roll(f.stream) * spells.ROUND
+    c.breath_ready_at = f.instant + parse(weapon.recharge).roll(f.stream) * ROUND
     if f.lines is not None:
         f.log(
             f"{c.name} breathes {weapon.damage_type} on {', '.join(t.name for t in targets)}",
@@ -262,7 +263,7 @@ def breath_effect(f: FightState, c: Combatant, targets: list[Combatant]) -> None
         elif weapon.effect == "petrify":
             add_condition(f, target, condition, FOREVER)
         else:
-            add_condition(f, target, condition, parse(weapon.rounds).roll(f.stream) * spells.ROUND)
+            add_condition(f, target, condition, parse(weapon.rounds).roll(f.stream) * ROUND)
 
 
 def _save_extremes(target: Combatant, outcome) -> None:

@@ -39,6 +39,7 @@ Each function quotes the SRD 3.5 line it implements. The abstractions (no grid, 
 from __future__ import annotations
 
 from arena.combat.attacks import ray
+from arena.combat.clock import ROUND
 from arena.combat.combatant import Combatant
 from arena.combat.concealment import CONCEALMENT
 from arena.combat.conditions import add_condition, drop_condition, lose_ability, recompute_bonuses
@@ -46,7 +47,7 @@ from arena.combat.damage import area_damage, deal
 from arena.combat.fight_state import FightState
 from arena.combat.rolls import gets_through, roll, save
 from arena.combat.spell_targets import MONSTER_SPELL_NAMES
-from arena.combat.spells import DEEP_SLUMBER_HD, ROUND, spell_dc
+from arena.combat.spells import DEEP_SLUMBER_HD, spell_dc
 from arena.combat.states import refresh
 from arena.dice import parse
 from arena.rules import Check

@@ -399,7 +399,8 @@ def _load_or_arena_error(load, *args) -> object:
 @settings(max_examples=300, **SETTINGS)
 @given(yaml_texts(scenario_docs()))
 def test_loading_a_scenario_succeeds_or_raises_arena_error(text):
-    from arena.study.scenario import Scenario, load_scenarios
+    from arena.study.scenarios.loading import load_scenarios
+    from arena.study.scenarios.scenario import Scenario
 
     scenarios = _load_or_arena_error(load_scenarios, _write("s.yaml", text))
     if scenarios is not None:

@@ -21,13 +21,13 @@ from arena.limits import MAX_WORKERS
 
 def _workers(workers: int | None) -> int:
     """--workers, checked (1 to MAX_WORKERS); by default every core, at most MAX_WORKERS."""
-    from arena.study.calibrate import check_workers
+    from arena.study.runs.options import check_workers
 
     return min(default_workers(), MAX_WORKERS) if workers is None else check_workers(workers)
 
 
 def _progress(enabled: bool, what: str) -> Any:
-    from arena.study.experiment import rich_progress
+    from arena.study.runs.progress import rich_progress
 
     return rich_progress(enabled and sys.stderr.isatty() and sys.stdout.isatty(), what)
 
@@ -71,7 +71,7 @@ def _study(session: _Session, kind: str, settings: dict, resume: bool, force: bo
             )
         yield None
         return
-    from arena.study.results_folder import open_study
+    from arena.study.runs.study_folder import open_study
 
     with open_study(
         session.out,
@@ -145,9 +145,11 @@ def claims_cmd(
     files are read and checked, but the claims fight only typical and srd/ creatures, which yours cannot replace.
     With --out the study keeps its finished fights in that folder (locked while it runs): after Ctrl-C or SIGTERM
     the same command with --resume completes it, with the same numbers."""
-    from arena.study import claims, claims_report
-    from arena.study.calibrate import check_n, check_seed
-    from arena.study.workers import cluster_session
+    from arena.study.claims import evaluation as claims
+    from arena.study.claims.report import write_report
+    from arena.study.claims.statements import claim_ids
+    from arena.study.runs.cluster import cluster_session
+    from arena.study.runs.options import check_n, check_seed
 
     session = _Session(out)
     try:
@@ -164,9 +166,9 @@ def claims_cmd(
                 ids = [x.strip() for x in only.split(",") if x.strip()]
                 if not ids:
                     raise ArenaError("--only: give claim ids separated by commas (see `arena claims --json`)")
-                unknown = [x for x in ids if x not in claims.claim_ids()]
+                unknown = [x for x in ids if x not in claim_ids()]
                 if unknown:
-                    raise ArenaError(f"unknown claim {unknown[0]!r} (known: {', '.join(claims.claim_ids())})")
+                    raise ArenaError(f"unknown claim {unknown[0]!r} (known: {', '.join(claim_ids())})")
             if book is not None:
                 _say_claims_bestiary(book)
             settings = {"quick": quick, "n": n, "seed": run_seed, "only": ids}
@@ -187,7 +189,7 @@ def claims_cmd(
                     )
                 page = None
                 if study is not None:
-                    page = claims_report.write_report(
+                    page = write_report(
                         ev, study.folder, study.command, chosen_workers, cluster, study=study.final_manifest()
                     )
                     study.finish()
@@ -328,8 +330,9 @@ def calibrate_cmd(
     --population srd --cr C) under another rule set. MONSTER may be one of your own with --bestiary PATH. With
     --out the finished fights are kept there (the folder locked while it runs): after Ctrl-C or SIGTERM the same
     command with --resume completes it, with the same table."""
-    from arena.study import calibrate as cal
-    from arena.study.workers import cluster_session
+    from arena.study.calibration import calibrate as cal
+    from arena.study.runs import options
+    from arena.study.runs.cluster import cluster_session
 
     folder = out or (Path("results/calibrate-grid") if grid else None)
     session = _Session(folder)
@@ -342,10 +345,10 @@ def calibrate_cmd(
                     "--bestiary adds your creatures for MONSTER; --population srd and --grid calibrate "
                     "built-in creatures only"
                 )
-            chosen = cal.DEFAULT_METRIC if metric is None else cal.check_metric(metric)
-            keys = cal.rule_keys([k.strip() for k in rules.split(",") if k.strip()])
-            size_n = cal.check_n(150 if grid and n is None else 1000 if n is None else n, 2)
-            chosen_seed = cal.check_seed(seed)
+            chosen = cal.DEFAULT_METRIC if metric is None else options.check_metric(metric)
+            keys = options.rule_keys([k.strip() for k in rules.split(",") if k.strip()])
+            size_n = options.check_n(150 if grid and n is None else 1000 if n is None else n, 2)
+            chosen_seed = options.check_seed(seed)
             chosen_workers = _workers(workers)
             summary = None
             level = size_list = None
@@ -356,8 +359,8 @@ def calibrate_cmd(
                     raise ArenaError("--population srd calibrates the creatures of --cr: give no MONSTER and no --grid")
                 if cr is None:
                     raise ArenaError("--population srd needs --cr (the CR of the creatures, such as 3 or 1/2)")
-                level = cal.check_level(party_level)
-                size_list = cal.parse_sizes(sizes)
+                level = options.check_level(party_level)
+                size_list = options.parse_sizes(sizes)
                 cal.population_names(cr, sample)  # no such creatures: one error line before any fight
             elif grid:
                 if monster is not None:
@@ -367,8 +370,8 @@ def calibrate_cmd(
             else:
                 if monster is None:
                     raise ArenaError("name a MONSTER (an SRD monster or typical-crN), or use --grid")
-                level = cal.check_level(party_level)
-                size_list = cal.parse_sizes(sizes)
+                level = options.check_level(party_level)
+                size_list = options.parse_sizes(sizes)
                 book = _calibrated(monster, bestiary)
             settings = {
                 "mode": "population" if population is not None else "grid" if grid else "monster",
@@ -473,7 +476,7 @@ def calibrate_cmd(
 
 def _manifest(study: Any, workers: int, cluster: str | None) -> dict:
     """A calibration folder's manifest.json: what was calibrated, by which code, how."""
-    from arena.study.experiment import git_commit, package_versions
+    from arena.study.runs.identity import git_commit, package_versions
 
     return {
         **study.final_manifest(),
@@ -509,7 +512,7 @@ def _show_complete_calibration(folder: Path, as_json: bool, metric: str) -> None
 def _calibrated(monster: str, bestiary: list[Path] | None) -> dict | None:
     """The bestiary to calibrate MONSTER from (None: the built-in one), checked before any fight: a missing
     file, a bad stat block, an unknown name, no CR or an unknown policy is an ArenaError."""
-    from arena.study.calibrate import calibration_monster
+    from arena.study.calibration.calibrate import calibration_monster
 
     book = bestiary_book(bestiary)
     calibration_monster(monster, book)
@@ -519,8 +522,8 @@ def _calibrated(monster: str, bestiary: list[Path] | None) -> dict | None:
 def _write_calibration(table: Any, study: Any, grid: bool, title: str, manifest: dict) -> None:
     """calibration.csv (and with --grid the heat map) and manifest.json in the study's folder, written aside and put
     in place together (the manifest last: it says complete)."""
-    from arena.study import calibrate as cal
-    from arena.study.report import Staged
+    from arena.study.calibration import calibrate as cal
+    from arena.study.reports.staging import Staged
 
     with Staged(study.folder, "calibration") as stage:
         if grid:
@@ -534,7 +537,7 @@ def _print_table(table: Any, metric: str) -> None:
     from rich.table import Table
     from rich.text import Text
 
-    from arena.study.calibrate import position_text
+    from arena.study.calibration.equivalent_cr import position_text
 
     t = Table(title=f"equivalent CR (metric: {metric}; c* on the ladder 1/2, 1, 2, ...; 95% bootstrap)")
     for col in (

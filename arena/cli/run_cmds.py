@@ -145,8 +145,9 @@ def run_cmd(
     bestiary: BestiaryFlag = None,
 ) -> None:
     """Fight every scenario under every rule set of its grid, N encounters each, into results/NAME/."""
-    from arena.study.experiment import rich_progress, run_experiment
-    from arena.study.scenario import load_scenarios
+    from arena.study.runs.experiment import run_experiment
+    from arena.study.runs.progress import rich_progress
+    from arena.study.scenarios.loading import load_scenarios
 
     folder: Path | str = out or "results/NAME"
     try:

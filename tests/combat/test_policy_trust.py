@@ -14,7 +14,7 @@ from arena.combat.policy_guard import PolicyError, guarded
 from arena.combat.tactics import NOTHING, Action
 from arena.errors import ArenaError
 from arena.rules import RuleSet
-from arena.study.scenario import load_scenarios
+from arena.study.scenarios.loading import load_scenarios
 from arena.world.yamlio import YamlValidationError
 
 
@@ -181,7 +181,7 @@ def test_a_guarded_policy_that_behaves_costs_nothing_in_results(tmp_path):
 
 
 def test_run_names_the_failing_encounter(tmp_path):
-    from arena.study.experiment import run_experiment
+    from arena.study.runs.experiment import run_experiment
 
     policy_file(
         tmp_path / "p.py",

@@ -9,6 +9,9 @@ off the ladder by :mod:`arena.study.calibration.equivalent_cr`.
 bestiary from :func:`arena.world.bestiary.load_bestiary`), or a :class:`~arena.world.creatures.Creature` itself. A
 monster the built-in bestiary does not answer with the same stat block travels in its matchups
 (``Matchup.stat_block``) to every worker, and is part of their digest: nothing is looked up by name there.
+
+Why a module of its own: it is the command's part of calibration, which monsters and cells are fought and how the rows
+are laid out; the method itself is numbers only and lives beside it.
 """
 
 from __future__ import annotations
@@ -76,6 +79,15 @@ def typical_name(cr: Fraction) -> str:
     return f"typical-cr{format_cr(cr)}"
 
 
+def challenge_rating(creature: Creature) -> Fraction:
+    """The creature's CR, which a calibration starts from (none: an ArenaError naming it)."""
+    if creature.cr is None:
+        from arena.labels import printable
+
+        raise ArenaError(f"{printable(creature.name)} has no challenge rating (cr:), which a calibration starts from")
+    return creature.cr
+
+
 @dataclass(frozen=True)
 class CalibrationCell:
     """One calibration: party level, monster, group size, the rule sets to compare with d20. ``stat_block``: the
@@ -96,7 +108,7 @@ class CalibrationCell:
         return self.stat_block if self.stat_block is not None else get_creature(self.monster)
 
     def ladder(self) -> list[Fraction]:
-        return ladder_rungs(ladder_position(self.creature().cr))
+        return ladder_rungs(ladder_position(challenge_rating(self.creature())))
 
     def subject(self, n: int, seed: int, rules: tuple[str, ...] | None = None) -> Matchup:
         """The matchup against the calibrated monster (every arm by default)."""
@@ -145,7 +157,7 @@ def evaluate_cell(
             {
                 "party_level": cell.level,
                 "monster": cell.monster,
-                "cr": format_cr(monster.cr),
+                "cr": format_cr(challenge_rating(monster)),
                 "size": cell.size,
                 "rules": key,
                 "metric": metric,
@@ -202,8 +214,7 @@ def calibration_subject(
         name, creature = monster, get_creature(monster, book)
     else:
         raise ArenaError(f"calibrate: the monster is a name or a stat block (Creature), not {type(monster).__name__}")
-    if creature.cr is None:
-        raise ArenaError(f"{printable(creature.name)} has no challenge rating (cr:), which a calibration starts from")
+    challenge_rating(creature)
     if creature.tactics not in POLICIES:
         raise ArenaError(
             f"{printable(creature.name)}: tactics: " + nearest(creature.tactics, sorted(POLICIES), "policy")

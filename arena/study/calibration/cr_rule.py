@@ -27,6 +27,9 @@ cross-validated error (within a form, its N and M by weighted least squares on t
 
 Its fit (root mean square error, share of cells within half a rung) and its failures (cells whose interval
 excludes the rule's value by more than half a rung) are reported.
+
+Why a module of its own: the models and the rule forms are stated here, apart from any fight, so that they are fixed
+before the calibration grid (:mod:`arena.study.claims.grid`) produces a number.
 """
 
 from __future__ import annotations
@@ -34,6 +37,8 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -47,12 +52,12 @@ TOLERANCE = 0.5
 """A cell "fits" a rule when its Delta-CR is within half a rung of the rule's value."""
 
 
-def _design(frame: pd.DataFrame, model: str) -> np.ndarray | None:
+def _design(frame: pd.DataFrame, model: str) -> np.ndarray:
+    """The design matrix of a fitted model (the document's has no free parameter, so none: callers predict it
+    directly)."""
     one = np.ones(len(frame))
     size = frame["size"].to_numpy(float)
     gap = frame["gap"].to_numpy(float)
-    if model == "document":
-        return None
     cols = {
         "none": [one],
         "step": [one, (size >= 4).astype(float)],
@@ -92,7 +97,7 @@ def fit_model(frame: pd.DataFrame, model: str) -> dict:
     }
 
 
-def _known_variance_ll(res, frame: pd.DataFrame) -> float:
+def _known_variance_ll(res: Any, frame: pd.DataFrame) -> float:
     """Log likelihood with the cells' own variances (the standard errors are known, not fitted)."""
     w = _weights(frame)
     return -0.5 * float(np.sum(w * res.resid**2))
@@ -124,7 +129,7 @@ def compare_models(frame: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for model in MODELS:
         fit = fit_model(frame, model)
-        cv = _cv(frame, lambda tr, te, m=model: _predict(tr, te, m))
+        cv = _cv(frame, partial(_predict, model=model))
         resid = frame["delta"].to_numpy(float) - np.asarray(fit["fitted"], float)
         rows.append(
             {
@@ -188,13 +193,16 @@ def _best_of(frame: pd.DataFrame, form: str) -> Rule:
     return min(options, key=lambda r: (float(np.sum(w * (y - r.value(frame)) ** 2)), abs(r.m), r.n, r.k))
 
 
+def _rule_predict(train: pd.DataFrame, test: pd.DataFrame, form: str) -> np.ndarray:
+    """The values on ``test`` of the best rule of ``form`` fitted on ``train``."""
+    return _best_of(train, form).value(test)
+
+
 def replacement_rule(frame: pd.DataFrame) -> dict:
     """The at-table rule for one variant's cells, its fit and where it fails (see the module docstring)."""
     forms = ("none", "all", "below", "group")
     cv = {
-        f: _cv(frame, lambda tr, te, f=f: _best_of(tr, f).value(te))
-        if f != "none"
-        else _cv(frame, lambda tr, te: np.zeros(len(te)))
+        f: _cv(frame, partial(_rule_predict, form=f)) if f != "none" else _cv(frame, lambda tr, te: np.zeros(len(te)))
         for f in forms
     }
     finite = {f: v for f, v in cv.items() if math.isfinite(v)}

@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 import numpy as np
+import numpy.typing as npt
 import pandas as pd
 
 from arena.errors import ArenaError
@@ -68,7 +69,7 @@ def isotonic(values: np.ndarray, weights: np.ndarray | None = None) -> np.ndarra
 
 
 def equivalent_position(
-    positions: Sequence[float], curve: Sequence[float], target: float, weights: Sequence[float] | None = None
+    positions: Sequence[float], curve: npt.ArrayLike, target: float, weights: npt.ArrayLike | None = None
 ) -> tuple[float, str]:
     """Where the (isotonic) ladder curve reaches ``target``: (position, "" | "below" | "above")."""
     x = np.asarray(positions, float)

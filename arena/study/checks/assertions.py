@@ -11,11 +11,14 @@ the same encounters.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from arena.errors import ArenaError
 from arena.study.statistics.summaries import wilson
 from arena.study.statistics.two_samples import equivalence, superiority, win_vectors
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 @dataclass(frozen=True)
@@ -35,7 +38,7 @@ def _fmt(p: float) -> str:
     return f"{100 * p:.1f}%"
 
 
-def evaluate_win_rate(frame: Any, rules: str, low: float, high: float, scenario: str | None = None) -> Verdict:
+def evaluate_win_rate(frame: pd.DataFrame, rules: str, low: float, high: float, scenario: str | None = None) -> Verdict:
     cell = _cell(frame, rules, scenario)
     wins, n = int((cell["winner"] == "party").sum()), len(cell)
     lo, hi = wilson(wins, n)
@@ -52,7 +55,7 @@ def evaluate_win_rate(frame: Any, rules: str, low: float, high: float, scenario:
 
 
 def evaluate_equivalent(
-    frame: Any, a: str, b: str, margin: float, alpha: float = 0.05, scenario: str | None = None
+    frame: pd.DataFrame, a: str, b: str, margin: float, alpha: float = 0.05, scenario: str | None = None
 ) -> Verdict:
     wa, wb, paired = win_vectors(frame, a, b, scenario)
     p = equivalence(wa, wb, margin, paired)
@@ -68,7 +71,7 @@ def evaluate_equivalent(
     )
 
 
-def evaluate_better(frame: Any, a: str, b: str, alpha: float = 0.05, scenario: str | None = None) -> Verdict:
+def evaluate_better(frame: pd.DataFrame, a: str, b: str, alpha: float = 0.05, scenario: str | None = None) -> Verdict:
     wa, wb, paired = win_vectors(frame, a, b, scenario)
     p = superiority(wa, wb, paired)
     return Verdict(
@@ -82,16 +85,16 @@ def evaluate_better(frame: Any, a: str, b: str, alpha: float = 0.05, scenario: s
     )
 
 
-def _only_scenario(frame: Any) -> str:
+def _only_scenario(frame: pd.DataFrame) -> str:
     names = frame["scenario"].unique()
     return str(names[0]) if len(names) == 1 else "(several)"
 
 
-def _scenario_name(cell: Any) -> str:
+def _scenario_name(cell: pd.DataFrame) -> str:
     return str(cell["scenario"].iloc[0])
 
 
-def _cell(frame: Any, rules: str, scenario: str | None) -> Any:
+def _cell(frame: pd.DataFrame, rules: str, scenario: str | None) -> pd.DataFrame:
     if scenario is not None:
         frame = frame[frame["scenario"] == scenario]
     elif frame["scenario"].nunique() > 1:
@@ -104,7 +107,7 @@ def _cell(frame: Any, rules: str, scenario: str | None) -> Any:
     return cell
 
 
-def assert_win_rate(results: Any, rules: str, low: float, high: float, *, scenario: str | None = None) -> None:
+def assert_win_rate(results: pd.DataFrame, rules: str, low: float, high: float, *, scenario: str | None = None) -> None:
     """Assert the party's win rate under ``rules`` in ``results`` (a DataFrame of :func:`arena.run`) lies in
     ``[low, high]``."""
     v = evaluate_win_rate(results, rules, low, high, scenario)
@@ -112,14 +115,14 @@ def assert_win_rate(results: Any, rules: str, low: float, high: float, *, scenar
 
 
 def assert_equivalent(
-    results: Any, a: str, b: str, margin: float, *, alpha: float = 0.05, scenario: str | None = None
+    results: pd.DataFrame, a: str, b: str, margin: float, *, alpha: float = 0.05, scenario: str | None = None
 ) -> None:
     """Assert rule sets ``a`` and ``b`` have win rates within ``margin`` of each other (TOST at ``alpha``)."""
     v = evaluate_equivalent(results, a, b, margin, alpha, scenario)
     assert v.passed, f"{v.scenario}: {a} and {b} not shown equivalent: {v.measured}; expected {v.expected}"
 
 
-def assert_better(results: Any, a: str, b: str, *, alpha: float = 0.05, scenario: str | None = None) -> None:
+def assert_better(results: pd.DataFrame, a: str, b: str, *, alpha: float = 0.05, scenario: str | None = None) -> None:
     """Assert rule set ``a`` gives the party a higher win rate than ``b`` (one-sided test at ``alpha``)."""
     v = evaluate_better(results, a, b, alpha, scenario)
     assert v.passed, f"{v.scenario}: {a} not shown better than {b}: {v.measured}"

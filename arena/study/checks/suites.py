@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -42,6 +42,9 @@ from arena.errors import ArenaError, nearest
 from arena.limits import MAX_ENCOUNTERS, MAX_NAME_LENGTH, MAX_RUN_ENCOUNTERS, MAX_SEED
 from arena.rules import RuleSet
 from arena.study.checks.assertions import Verdict, evaluate_better, evaluate_equivalent, evaluate_win_rate
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 MAX_PATH_LENGTH = 4096
 """Characters of a suite's ``file:`` (PATH_MAX on Linux)."""
@@ -113,8 +116,8 @@ class Better(_Model):
 
 
 class Defaults(_Model):
-    n: int = Field(400, ge=1, le=MAX_ENCOUNTERS)
-    seed: int = Field(2024, ge=0, le=MAX_SEED)
+    n: int = Field(default=400, ge=1, le=MAX_ENCOUNTERS)
+    seed: int = Field(default=2024, ge=0, le=MAX_SEED)
 
 
 class SuiteCheck(_Model):
@@ -151,12 +154,30 @@ class SuiteCheck(_Model):
         return self
 
     @property
+    def expectation(self) -> WinRate | Equivalent | Better:
+        """What the check asserts: the one of ``win_rate``, ``equivalent`` and ``better`` it gives."""
+        for given in (self.win_rate, self.equivalent, self.better):
+            if given is not None:
+                return given
+        raise ValueError("the check asserts nothing")  # refused when it was read (_one_expectation)
+
+    @property
     def rule_keys(self) -> list[str]:
-        if self.win_rate:
-            return [self.win_rate.rules]
-        if self.equivalent:
-            return list(self.equivalent.rules)
-        return [self.better.rules, self.better.than]
+        expected = self.expectation
+        if isinstance(expected, WinRate):
+            return [expected.rules]
+        if isinstance(expected, Equivalent):
+            return list(expected.rules)
+        return [expected.rules, expected.than]
+
+    def judge(self, frame: pd.DataFrame) -> Verdict:
+        """The check's assertion on the rows of its run (:mod:`arena.study.checks.assertions`)."""
+        expected = self.expectation
+        if isinstance(expected, WinRate):
+            return evaluate_win_rate(frame, expected.rules, expected.min, expected.max)
+        if isinstance(expected, Equivalent):
+            return evaluate_equivalent(frame, *expected.rules, expected.margin, expected.alpha)
+        return evaluate_better(frame, expected.rules, expected.than, expected.alpha)
 
 
 class Suite(_Model):
@@ -237,19 +258,13 @@ def run_suite(
                 f"{doc.where(('checks', i))}: checks.{i}: the suite would fight more than "
                 f"{MAX_RUN_ENCOUNTERS:,} encounters in all; lower n"
             )
-    frames: dict[tuple, Any] = {}
+    frames: dict[tuple, pd.DataFrame] = {}
     verdicts = []
     for check, scenario, n, seed in picked:
         key = (id(scenario), n, seed)
         if key not in frames:
             frames[key] = run(scenario, n=n, seed=seed, rules=sorted(runs[key]), workers=workers, simulator=simulator)
-        frame = frames[key]
-        if check.win_rate:
-            v = evaluate_win_rate(frame, check.win_rate.rules, check.win_rate.min, check.win_rate.max)
-        elif check.equivalent:
-            v = evaluate_equivalent(frame, *check.equivalent.rules, check.equivalent.margin, check.equivalent.alpha)
-        else:
-            v = evaluate_better(frame, check.better.rules, check.better.than, check.better.alpha)
+        v = check.judge(frames[key])
         verdicts.append(Verdict(check.name, scenario.name, v.rules, v.n, v.measured, v.expected, v.passed))
     return verdicts
 

@@ -26,6 +26,7 @@ encounter claim under :data:`VARIATIONS`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -62,6 +63,14 @@ def position_cr(position: int) -> Fraction | None:
     return Fraction(1, 2) if position == 0 else Fraction(position)
 
 
+def rung_cr(position: int) -> Fraction:
+    """The CR of a rung of the ladder (0 -> 1/2, 1 -> 1, ... 20); a position off the ladder is an error."""
+    cr = position_cr(position)
+    if cr is None:
+        raise ValueError(f"no rung of the CR ladder at position {position} (0 to 20)")
+    return cr
+
+
 def cr_for_el(level: int, size: int, el_offset: int) -> Fraction | None:
     """The CR whose group of ``size`` has EL ``level + el_offset`` (DMG group offsets), or None off the ladder."""
     from arena.world.challenge import group_size_offset
@@ -73,24 +82,28 @@ def _unique(cells: list[Cell]) -> tuple[Cell, ...]:
     return tuple(dict.fromkeys(cells))
 
 
-def judging_cells(levels=LEVELS, sizes=JUDGE_SIZES, offsets=JUDGE_EL) -> tuple[Cell, ...]:
+def judging_cells(
+    levels: Sequence[int] = LEVELS, sizes: Sequence[int] = JUDGE_SIZES, offsets: Sequence[int] = JUDGE_EL
+) -> tuple[Cell, ...]:
     return _unique(
         [(lv, cr, s) for lv in levels for s in sizes for off in offsets if (cr := cr_for_el(lv, s, off)) is not None]
     )
 
 
-def low_cells(levels=LEVELS, sizes=LOW_SIZES) -> tuple[Cell, ...]:
-    return _unique([(lv, position_cr(max(0, lv - 4)), s) for lv in levels for s in sizes])
+def low_cells(levels: Sequence[int] = LEVELS, sizes: Sequence[int] = LOW_SIZES) -> tuple[Cell, ...]:
+    return _unique([(lv, rung_cr(max(0, lv - 4)), s) for lv in levels for s in sizes])
 
 
-def grid_cells(levels=LEVELS, sizes=SIZES, offsets=GRID_EL) -> tuple[Cell, ...]:
+def grid_cells(
+    levels: Sequence[int] = LEVELS, sizes: Sequence[int] = SIZES, offsets: Sequence[int] = GRID_EL
+) -> tuple[Cell, ...]:
     return _unique(
         [(lv, cr, s) for lv in levels for s in sizes for off in offsets if (cr := cr_for_el(lv, s, off)) is not None]
     )
 
 
-def anchor_cells(levels=LEVELS) -> tuple[Cell, ...]:
-    out = []
+def anchor_cells(levels: Sequence[int] = LEVELS) -> tuple[Cell, ...]:
+    out: list[Cell] = []
     for lv in levels:
         out.append((lv, Fraction(lv), 1))
         if (cr := position_cr(lv - 4)) is not None:

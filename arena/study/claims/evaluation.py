@@ -100,19 +100,31 @@ def _data(batch: Batch, claim: EncounterClaim, variation: str | None, n: int, se
     return Data(units, frames)
 
 
+@dataclass
+class Judged:
+    """One encounter claim judged under one variation: its stated parts (each with its verdict), the numbers
+    reported beside them, the matchups behind them, and the claim's verdict."""
+
+    parts: list[Part]
+    extra: dict
+    matchups: int = 0
+    verdict: str = INCONCLUSIVE
+
+
 def judge(
     claims: Sequence[EncounterClaim], batch: Batch, n: int, seed: int, variation: str | None, alpha: float = inf.ALPHA
-) -> dict:
+) -> dict[str, Judged]:
     """Every claim's parts under one variation, Holm over all their parts, verdicts at level ``alpha`` (the quick
-    study's is :data:`QUICK_ALPHA`)."""
-    out, parts = {}, []
+    study's is :data:`QUICK_ALPHA`); by claim id."""
+    out: dict[str, Judged] = {}
+    parts: list[Part] = []
     for c in claims:
         data = _data(batch, c, variation, n, seed)
         if not data.units:
-            out[c.id] = {"parts": [], "extra": {"note": "no matchups in this population"}, "verdict": INCONCLUSIVE}
+            out[c.id] = Judged([], {"note": "no matchups in this population"})
             continue
         ps, extra = c.measure(data, seed)
-        out[c.id] = {"parts": ps, "extra": extra, "matchups": len(data.units)}
+        out[c.id] = Judged(ps, extra, len(data.units))
         parts += ps
     pv = [p.pvalues() for p in parts]
     first, second = inf.holm([a for a, _ in pv]), inf.holm([b for _, b in pv])
@@ -123,8 +135,8 @@ def judge(
         else:
             p.verdict = inf.directional_verdict(a, b, alpha)
     for r in out.values():
-        if r["parts"]:
-            r["verdict"] = inf.combine([p.verdict for p in r["parts"]])
+        if r.parts:
+            r.verdict = inf.combine([p.verdict for p in r.parts])
     return out
 
 
@@ -196,7 +208,8 @@ def _evaluate(
     per = sizes(quick, n)
     chosen = [c for c in ENCOUNTER_CLAIMS if not only or c.id in only]
     variations: tuple[str | None, ...] = VARIATION_NAMES if robustness else (None,)
-    batch, timings = None, {}
+    batch: Batch | None = None
+    timings: dict[str, tuple[int, float]] = {}
     if chosen:
         batch = run_batch(requests(chosen, per, seed, variations), **fighting)
         timings["encounter claims"] = (batch.encounters, batch.seconds)
@@ -226,9 +239,7 @@ def _encounter_results(
     for c in chosen:
         main = judged[None][c.id]
         turns = {
-            v: judged[v][c.id]["verdict"]
-            for v in variations
-            if v is not None and judged[v][c.id]["verdict"] != main["verdict"]
+            v: judged[v][c.id].verdict for v in variations if v is not None and judged[v][c.id].verdict != main.verdict
         }
         robust = "robust" if not turns else "; ".join(f"{v} -> {w}" for v, w in turns.items())
         results.append(
@@ -237,12 +248,12 @@ def _encounter_results(
                 "source": c.source,
                 "quote": c.quote,
                 "criterion": c.criterion,
-                "verdict": main["verdict"],
+                "verdict": main.verdict,
                 "robustness": robust if robustness else "not run",
-                "parts": main["parts"],
-                "extra": main["extra"],
-                "matchups": main.get("matchups", 0),
-                "by_variation": {str(v): judged[v][c.id]["verdict"] for v in variations},
+                "parts": main.parts,
+                "extra": main.extra,
+                "matchups": main.matchups,
+                "by_variation": {str(v): judged[v][c.id].verdict for v in variations},
             }
         )
     return results

@@ -113,7 +113,7 @@ def _series(
         m = matchup(state.cell, state.monster, arm, n, s_seed, variation)
         out.append((label, m, arm.rules))
     for q in sorted(state.rungs):
-        cr = design.position_cr(q)
+        cr = design.rung_cr(q)
         m = matchup((level, cr, size), design.typical(cr), D20, n, s_seed, variation)
         out.append((f"rung {q}", m, "d20"))
     return out
@@ -269,13 +269,21 @@ def _group_verdict(table: pd.DataFrame | None) -> str:
 
     if table is None or table.empty:
         return INCONCLUSIVE
-    best = float(table["cv_rmse"].min())
-    doc = float(table.set_index("model").loc["document", "cv_rmse"])
+    errors = table["cv_rmse"].to_numpy(float)
+    finite = errors[~np.isnan(errors)]
+    best = float(finite.min()) if finite.size else math.nan
+    doc = _cv_error(table, "document")
     if doc <= best + DOCUMENT_SLACK:
         return SUPPORTED
     if doc > best + AGAINST:
         return NOT
     return INCONCLUSIVE
+
+
+def _cv_error(table: pd.DataFrame, model: str) -> float:
+    """A model's cross-validated error in a comparison of models (one row per model:
+    :func:`arena.study.calibration.cr_rule.compare_models`)."""
+    return float(table.loc[table["model"] == model, "cv_rmse"].to_numpy(float)[0])
 
 
 def group_cr_result(grid: Grid, variations: dict[str, Grid] | None = None) -> dict:
@@ -294,8 +302,9 @@ def group_cr_result(grid: Grid, variations: dict[str, Grid] | None = None) -> di
     robustness += " (SRD population not run: too few fully modelled SRD cells)" if srd is None else ""
     if not variations:
         robustness += "; model options not re-run for the calibration grid"
-    best = grid.comparison.iloc[0] if grid.comparison is not None else None
-    doc = float(grid.comparison.set_index("model").loc["document", "cv_rmse"]) if best is not None else math.nan
+    comparison = grid.comparison
+    best = comparison.iloc[0] if comparison is not None else None
+    doc = _cv_error(comparison, "document") if comparison is not None else math.nan
     return {
         "id": "bell-group-cr",
         "source": BELL_CURVE,

@@ -9,10 +9,12 @@ matchups (:mod:`arena.study.statistics.inference`): t for differences, a cluster
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
+import numpy.typing as npt
 import pandas as pd
 
 from arena.study.claims import design
@@ -93,9 +95,7 @@ def _diff_part(
     return Part(name, e, margin, direction, kind, units)
 
 
-def _ratio_part(
-    name: str, num: Sequence[float], den: Sequence[float], margin: float, direction: int, seed: int
-) -> Part:
+def _ratio_part(name: str, num: npt.ArrayLike, den: npt.ArrayLike, margin: float, direction: int, seed: int) -> Part:
     return Part(
         name,
         inf.cluster_ratio(num, den, margin=margin, direction=direction, seed=seed),
@@ -138,6 +138,11 @@ def favourite_gain(data: Data, seed: int) -> tuple[list[Part], dict]:
     return [part], extra
 
 
+def _column(f: pd.DataFrame, name: str) -> np.ndarray:
+    """One record field of every fight, as numbers."""
+    return f[name].to_numpy(float)
+
+
 def _per_fight(data: Data, arm: Arm, col: str) -> np.ndarray:
     return np.array([f[col].to_numpy(float).mean() for f in data[arm]])
 
@@ -169,7 +174,7 @@ def long_shots(data: Data, seed: int) -> tuple[list[Part], dict]:
         ("PCs down at the end (the old harm measure)", "pcs_down"),
         ("PC deaths", "pcs_dead"),
     ):
-        d = inf.cluster_mean(_paired(data, D20, B36, lambda f, c=col: f[c].to_numpy(float)))
+        d = inf.cluster_mean(_paired(data, D20, B36, partial(_column, name=col)))
         rows.append(
             {
                 "per fight": what,

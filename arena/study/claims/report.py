@@ -29,7 +29,7 @@ def _fmt(x: Any) -> str:
     if isinstance(x, float | np.floating):
         if not math.isfinite(x):
             return "-"
-        return f"{x:.3g}" if abs(x) < 1000 else f"{x:,.0f}"
+        return f"{x:.3g}" if abs(float(x)) < 1000 else f"{x:,.0f}"
     return str(x).replace("|", "\\|")
 
 

@@ -8,6 +8,8 @@ before any of it is rendered (:mod:`arena.study.reports.report`).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import pandas as pd
 
 from arena.study.statistics.comparisons import compare_cells
@@ -48,26 +50,46 @@ def _points(x: float) -> str:
 def table_rows(summary: pd.DataFrame, notes: dict[str, str] | None = None) -> list[dict[str, str]]:
     """The summary as display strings, one dict per rule set (names as they are: escape them for the page)."""
     notes = notes or {}
+    numbers = {name: summary[name].to_numpy(float) for name in _SHOWN}
+    if "rounds_max" in summary:
+        numbers["rounds_max"] = summary["rounds_max"].to_numpy(float)
+    counts = summary["n"].to_numpy(int)
     out = []
-    for r in summary.itertuples(index=False):
-        most = getattr(r, "rounds_max", float("nan"))
+    for i, rules in enumerate(summary["rules"].astype(str)):
+        r = {name: float(column[i]) for name, column in numbers.items()}
+        most = r.get("rounds_max", float("nan"))
         out.append(
             {
-                "rules": str(r.rules),
-                "n": f"{r.n:,}",
-                "win": f"{_pct(r.win_rate)} ({_pct(r.win_low)}-{_pct(r.win_high)})",
-                "draw_rate": _pct(r.draw_rate),
-                "rounds": f"{r.rounds_mean:.2f} ({r.rounds_median:g}, {most:g})"
+                "rules": rules,
+                "n": f"{int(counts[i]):,}",
+                "win": f"{_pct(r['win_rate'])} ({_pct(r['win_low'])}-{_pct(r['win_high'])})",
+                "draw_rate": _pct(r["draw_rate"]),
+                "rounds": f"{r['rounds_mean']:.2f} ({r['rounds_median']:g}, {most:g})"
                 if not pd.isna(most)
-                else f"{r.rounds_mean:.2f} ({r.rounds_median:g})",
-                "hp_lost_mean": _pct(r.hp_lost_mean),
-                "pc_deaths_mean": "-" if pd.isna(r.pc_deaths_mean) else f"{r.pc_deaths_mean:.2f}",
-                "monster_hit_rate": _pct(r.monster_hit_rate),
-                "lucky_damage_share": _pct(r.lucky_damage_share),
-                "note": notes.get(str(r.rules), ""),
+                else f"{r['rounds_mean']:.2f} ({r['rounds_median']:g})",
+                "hp_lost_mean": _pct(r["hp_lost_mean"]),
+                "pc_deaths_mean": "-" if pd.isna(r["pc_deaths_mean"]) else f"{r['pc_deaths_mean']:.2f}",
+                "monster_hit_rate": _pct(r["monster_hit_rate"]),
+                "lucky_damage_share": _pct(r["lucky_damage_share"]),
+                "note": notes.get(rules, ""),
             }
         )
     return out
+
+
+_SHOWN = (
+    "win_rate",
+    "win_low",
+    "win_high",
+    "draw_rate",
+    "rounds_mean",
+    "rounds_median",
+    "hp_lost_mean",
+    "pc_deaths_mean",
+    "monster_hit_rate",
+    "lucky_damage_share",
+)
+"""The summary's numbers the table shows (:func:`arena.study.statistics.summaries.summarise`)."""
 
 
 # --------------------------------------------------------------------------------------------- what changed
@@ -118,7 +140,7 @@ def change_rows(
     changes: pd.DataFrame, summary: pd.DataFrame, baseline: str, notes: dict[str, str]
 ) -> list[dict[str, str]]:
     """The sorted change table (largest win-rate gain first), as display strings; the baseline row first."""
-    rate = dict(zip(summary["rules"].astype(str), summary["win_rate"], strict=True))
+    rate = dict(zip(summary["rules"].astype(str), summary["win_rate"].to_numpy(float), strict=True))
     out = [
         {
             "rules": baseline,
@@ -132,20 +154,52 @@ def change_rows(
     ]
     if changes.empty:
         return out
-    by = {m: changes[changes["metric"] == m].set_index("rules") for m in ("win_rate", "hp_lost", "rounds")}
-    win = by["win_rate"].assign(hp=by["hp_lost"]["diff"]).sort_values(["diff", "hp"], ascending=[False, True])
-    for key, w in win.iterrows():
-        hp, rd = by["hp_lost"].loc[key], by["rounds"].loc[key]
-        moved = [name for name, r in (("win", w), ("hp", hp), ("rounds", rd)) if r["significant"]]
+    by = {m: _by_rules(changes, m) for m in ("win_rate", "hp_lost", "rounds")}
+    order = (
+        changes[changes["metric"] == "win_rate"]
+        .set_index("rules")
+        .assign(hp=changes[changes["metric"] == "hp_lost"].set_index("rules")["diff"])
+        .sort_values(["diff", "hp"], ascending=[False, True])
+    )
+    for label in order.index:
+        key = str(label)  # a rule set's key (the index is the results' rules column, text)
+        w, hp, rd = by["win_rate"][key], by["hp_lost"][key], by["rounds"][key]
+        moved = [name for name, r in (("win", w), ("hp", hp), ("rounds", rd)) if r.significant]
         out.append(
             {
-                "rules": str(key),
+                "rules": key,
                 "win": _pct(rate.get(key, float("nan"))),
-                "win_change": f"{_points(w['diff'])} ({_points(w['low'])} to {_points(w['high'])})",
-                "hp_change": f"{_points(hp['diff'])} ({_points(hp['low'])} to {_points(hp['high'])})",
-                "rounds_change": f"{rd['diff']:+.2f} ({rd['low']:+.2f} to {rd['high']:+.2f})",
+                "win_change": f"{_points(w.diff)} ({_points(w.low)} to {_points(w.high)})",
+                "hp_change": f"{_points(hp.diff)} ({_points(hp.low)} to {_points(hp.high)})",
+                "rounds_change": f"{rd.diff:+.2f} ({rd.low:+.2f} to {rd.high:+.2f})",
                 "verdict": ("significant: " + ", ".join(moved)) if moved else "no significant change",
-                "note": notes.get(str(key), ""),
+                "note": notes.get(key, ""),
             }
         )
     return out
+
+
+@dataclass(frozen=True)
+class _Change:
+    """One metric's change of one rule set against the baseline, with its interval and Holm decision."""
+
+    diff: float
+    low: float
+    high: float
+    significant: bool
+
+
+def _by_rules(changes: pd.DataFrame, metric: str) -> dict[str, _Change]:
+    """The changes of one metric, by rule set."""
+    rows = changes[changes["metric"] == metric]
+    return {
+        key: _Change(float(diff), float(low), float(high), bool(significant))
+        for key, diff, low, high, significant in zip(
+            rows["rules"].astype(str),
+            rows["diff"].to_numpy(float),
+            rows["low"].to_numpy(float),
+            rows["high"].to_numpy(float),
+            rows["significant"].to_numpy(bool),
+            strict=True,
+        )
+    }

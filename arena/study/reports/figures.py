@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 
 def pyplot() -> Any:
@@ -49,7 +50,11 @@ def figure(path: Any, figsize: tuple[float, float], ncols: int = 1, **kwargs: An
 
 
 def data_limits(
-    low: np.ndarray, high: np.ndarray, floor: float | None = None, ceiling: float | None = None, least: float = 0.02
+    low: npt.ArrayLike,
+    high: npt.ArrayLike,
+    floor: float | None = None,
+    ceiling: float | None = None,
+    least: float = 0.02,
 ) -> tuple[float, float]:
     """Axis limits scaled to the data (the intervals' extent plus a margin), within ``floor``..``ceiling``."""
     values = np.concatenate([np.asarray(low, float), np.asarray(high, float)])

@@ -9,6 +9,9 @@ two arms share each encounter's seed, so most of the noise cancels). ``arena mod
 The matchups are fixed before any number is computed: the reference scenario, and one even matchup (the party
 wins about half) at levels 3, 5 and 8, each under d20 and 3d6 (the buff and domain-spell changes matter only under
 3d6; a change that matters only under a variant is measured with it, e.g. ``d20+prad``).
+
+Why a module of its own: it measures the engine rather than the documents' rules; its page, docs/model-changes.md, is
+regenerated whenever a change is meant to move the fight model.
 """
 
 from __future__ import annotations

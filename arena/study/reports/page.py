@@ -7,6 +7,9 @@ escaped), then the HTML template autoescapes them and the markdown template esca
 (:func:`arena.study.reports.text.md_text`), so a scenario called ``<img src=x onerror=...>`` is shown, never run. The
 HTML page embeds its plots as ``data:`` URIs and lays itself out for a laptop screen (tables scroll sideways inside
 their box rather than widening the page).
+
+Why a module of its own: the templates are the page's layout, kept apart from the numbers
+(:mod:`arena.study.reports.report`) so that escaping is decided in one place.
 """
 
 from __future__ import annotations

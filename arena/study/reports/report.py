@@ -113,13 +113,13 @@ def _encounter_level(contents: dict) -> str:
 
 def scenario_facts(manifest: dict, name: str) -> dict[str, str]:
     """What the page says about a scenario before any number: description, party, monsters, EL, n and seed."""
-    found = {}
+    found: dict = {}
     for entry in manifest.get("scenarios") or []:
         if isinstance(entry, dict) and entry.get("name") == name:
             found = entry
             break
-    contents = found.get("contents") if isinstance(found.get("contents"), dict) else {}
-    monsters = contents.get("monsters") if isinstance(contents.get("monsters"), list) else []
+    contents = given if isinstance(given := found.get("contents"), dict) else {}
+    monsters = listed if isinstance(listed := contents.get("monsters"), list) else []
     facts = {
         "description": printable(contents.get("description") or "", limit=1000),
         "party": _party_text(contents.get("party")) if contents else "",
@@ -128,7 +128,7 @@ def scenario_facts(manifest: dict, name: str) -> dict[str, str]:
         "n": printable(found.get("n", ""), limit=20),
         "seed": printable(found.get("seed", ""), limit=40),
     }
-    level = (contents.get("party") or {}).get("level") if isinstance(contents.get("party"), dict) else None
+    level = party.get("level") if isinstance(party := contents.get("party"), dict) else None
     facts["party_level"] = printable(level, limit=10) if level is not None else ""
     return facts
 

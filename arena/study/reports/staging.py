@@ -12,7 +12,7 @@ import contextlib
 import os
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from arena.errors import ArenaError
 from arena.study.runs.folder import os_problem
@@ -86,7 +86,7 @@ class Staged:
     def __enter__(self) -> Staged:
         return self
 
-    def __exit__(self, kind: Any, err: Any, _tb: Any) -> bool:
+    def __exit__(self, kind: type[BaseException] | None, err: BaseException | None, _tb: Any) -> Literal[False]:
         if kind is None:
             return False
         self.discard()

@@ -46,9 +46,9 @@ def connect_cluster(address: str) -> Any:
     problem = _probe(f"{parsed.scheme}://{parsed.netloc}")
     if problem:
         raise ArenaError(f"cannot reach the Dask scheduler at {address} ({problem})")
-    client = Client.__new__(Client)
+    client = Client.__new__(Client)  # made first, so that a start that fails can still be stopped (_discard)
     try:
-        client.__init__(address, timeout=f"{CONNECT_TIMEOUT:g}s", set_as_default=False)
+        Client.__init__(client, address, timeout=f"{CONNECT_TIMEOUT:g}s", set_as_default=False)
     except Exception as err:
         _discard(client)
         reason = str(err).splitlines()[0] if str(err) else type(err).__name__

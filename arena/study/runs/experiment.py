@@ -15,6 +15,9 @@ assembled, in plan order, into ``encounters.parquet`` row group by row group (me
 ``results/NAME/`` holds ``encounters.parquet`` (one typed row per encounter), ``manifest.json`` (what was run,
 how, and how fast) and ``summary.csv`` (see :func:`arena.study.statistics.summaries.summarise`). A notebook's run
 that writes nothing is :mod:`arena.study.runs.in_memory`.
+
+Why a module of its own: it is the one writer of a run's results folder, from the first manifest to the checksummed
+``encounters.parquet``; a notebook's run that writes nothing is :mod:`arena.study.runs.in_memory`.
 """
 
 from __future__ import annotations

@@ -6,6 +6,9 @@ fought) or carries the monster's stat block (``stat_block``: a creature of the u
 process could not look up). A carried stat block is part of the matchup's identity: its content is in
 :attr:`Matchup.key` and :meth:`Matchup.digest`, so two different stat blocks of one name never share a prepared
 encounter or a result.
+
+Why a module of its own: the claims and the calibration fight many small generated encounters rather than scenario
+files; a matchup is the scenario-like object they share, and a batch the run of them they share.
 """
 
 from __future__ import annotations
@@ -169,7 +172,7 @@ class Matchup:
         return out
 
     def party(self, die: str) -> list:
-        from arena.study.scenarios.scenario import party_die, party_options
+        from arena.study.scenarios.parts import party_die, party_options
         from arena.world.party import generate_party
 
         members = generate_party(self.level, party_die(die), **party_options(self.model))

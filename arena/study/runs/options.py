@@ -1,5 +1,8 @@
 """Checking the options of a study command (workers, seeds, sizes of runs, party levels, group sizes, metrics,
 rule-set keys) in one place, for the command line and the library alike: one line naming the option and the limit.
+
+Why a module of its own: the same limits hold for the CLI and the library (``arena.calibrate``, the claims), so they are
+checked once, with the same messages.
 """
 
 from __future__ import annotations

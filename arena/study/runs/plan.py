@@ -3,6 +3,9 @@
 Encounter ``i`` of a scenario is fought with ``encounter_seed(seed, i)`` under *every* rule set (common random
 numbers), so the rule sets are compared on the same dice and the result does not depend on how the chunks are
 spread over workers. :meth:`Plan.fingerprint` is what a resumed run must share, the code that fights included.
+
+Why a module of its own: the plan is what decides which seed each encounter gets, and so what every way of running (on
+disk, in memory, a batch) must agree on.
 """
 
 from __future__ import annotations
@@ -106,7 +109,7 @@ class Plan:
 def _model_of(scenario: Any) -> dict:
     """The fight model's options a scenario is fought under, as the manifest records them (if it has any)."""
     model = getattr(scenario, "model", None)
-    return {"model": model.model_dump(mode="json")} if hasattr(model, "model_dump") else {}
+    return {"model": model.model_dump(mode="json")} if model is not None and hasattr(model, "model_dump") else {}
 
 
 def scenario_digest(contents: dict) -> str:
@@ -132,7 +135,11 @@ def _as_rule_sets(rules: Any, options: Any = None) -> list[RuleSet] | None:
 def _first_duplicate(items: Iterable[str]) -> str | None:
     """The first (alphabetically) item that appears more than once, or None."""
     seen: set[str] = set()
-    twice = {x for x in items if x in seen or seen.add(x)}
+    twice: set[str] = set()
+    for x in items:
+        if x in seen:
+            twice.add(x)
+        seen.add(x)
     return min(twice) if twice else None
 
 

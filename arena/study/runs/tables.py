@@ -1,5 +1,9 @@
 """Encounter tables: a finished chunk as a typed arrow table, and the chunks assembled into ``encounters.parquet``
-row group by row group (memory stays flat however many encounters a run has)."""
+row group by row group (memory stays flat however many encounters a run has).
+
+Why a module of its own: every way of running turns the workers' column arrays into the same typed table, and the run on
+disk assembles its file from them.
+"""
 
 from __future__ import annotations
 

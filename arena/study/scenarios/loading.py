@@ -78,7 +78,9 @@ def validate_scenario(doc: YamlDoc, prefix: PathKey = ()) -> Scenario:
     try:
         scenario = Scenario.model_validate(sub)
     except pydantic.ValidationError as err:
-        found = format_validation_error(_Relocated(err, sub), doc, prefix, Scenario)
+        # format_validation_error (arena.world.yamlio) reads nothing of the error but .errors(), which _Relocated
+        # gives with the virtual keys skipped; pydantic's ValidationError cannot be built or subclassed with them.
+        found = format_validation_error(_Relocated(err, sub), doc, prefix, Scenario)  # type: ignore[arg-type]
         raise YamlValidationError([_schema_hint(p) for p in found]) from None
     finally:
         POLICY_FILES_LISTED.reset(token)

@@ -1,13 +1,15 @@
 """The parts of a scenario file, as written: tactics per side and creature, the party, the monster groups, the rule
 sets. Frozen pydantic models with ``extra="forbid"``; names are looked up later, by
 :mod:`arena.study.scenarios.loading`.
+
+Why a module of its own: these are the file's vocabulary, checked as written (choices, counts, shorthands), and the JSON
+Schema editors get is made from them.
 """
 
 from __future__ import annotations
 
 import contextvars
 import re
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -22,6 +24,7 @@ from pydantic import (
     model_validator,
 )
 
+from arena.combat.model import ModelOptions
 from arena.combat.tactics import CALLED_SHOT, POLICIES, PRESS_LUCK, TacticsSettings
 from arena.errors import RulesError, nearest, one_of
 from arena.limits import (
@@ -41,12 +44,6 @@ DEFAULT_SEED = 0
 GENERATED_PC_RE = re.compile(r"^(?P<cls>fighter|cleric|rogue|wizard)-(?P<level>\d+)$")
 """A party member named like a generated PC (``wizard-5``) is built by :func:`arena.world.party.build_character`."""
 GROUP_TEXT_RE = re.compile(r"^(?P<name>[^:]+?)\s*(?::\s*(?P<count>[^:]*))?$")
-
-
-def _choice(what: str, choices: Sequence[str]) -> Any:
-    return Annotated[
-        str, AfterValidator(one_of(what, choices)), WithJsonSchema({"type": "string", "enum": list(choices)})
-    ]
 
 
 POLICY_FILES_LISTED: contextvars.ContextVar[bool] = contextvars.ContextVar("policy_files_listed", default=True)
@@ -71,8 +68,18 @@ def _policy_name(value: str) -> str:
 
 
 Policy = Annotated[str, AfterValidator(_policy_name), WithJsonSchema({"type": "string", "examples": sorted(POLICIES)})]
-PressLuck = _choice("press_luck setting", PRESS_LUCK)
-CalledShot = _choice("called_shot setting", CALLED_SHOT)
+PressLuck = Annotated[
+    str,
+    AfterValidator(one_of("press_luck setting", PRESS_LUCK)),
+    WithJsonSchema({"type": "string", "enum": list(PRESS_LUCK)}),
+]
+"""One of :data:`arena.combat.tactics.PRESS_LUCK`."""
+CalledShot = Annotated[
+    str,
+    AfterValidator(one_of("called_shot setting", CALLED_SHOT)),
+    WithJsonSchema({"type": "string", "enum": list(CALLED_SHOT)}),
+]
+"""One of :data:`arena.combat.tactics.CALLED_SHOT`."""
 
 
 def non_empty(value: tuple) -> tuple:
@@ -230,6 +237,20 @@ class Party(Frozen):
         return self
 
 
+def party_options(model: ModelOptions) -> dict:
+    """The generated party's choices that the fight model names (hit points per level, domain spells, gear)."""
+    return {
+        "hit_points": model.pc_hit_points,
+        "domain_spells": model.domain_spells,
+        "legacy": frozenset(name for name in ("party-gear", "crossbow-reload") if not model.fixed(name)),
+    }
+
+
+def party_die(die: str) -> str:
+    """The die the generated party is built for: ``3d6`` under the bell curve, else ``d20`` (fixed10 too)."""
+    return "3d6" if die == "3d6" else "d20"
+
+
 class MonsterGroup(_NamedOrInline):
     """Identical monsters: ``{name: troll, count: 4}``, ``"troll:4"``, or ``{stat_block: {...}, count: 2}``."""
 
@@ -258,8 +279,13 @@ def rules_from_list(value: Any) -> Any:
     return {"keys": value} if isinstance(value, list) else value
 
 
-def _values(kind: Any) -> Any:
-    return Annotated[Annotated[tuple[kind, ...], AfterValidator(non_empty)] | None, BeforeValidator(_one_or_many)]
+DieValues = Annotated[Annotated[tuple[Die, ...], AfterValidator(non_empty)] | None, BeforeValidator(_one_or_many)]
+"""A variant's values in a product of rule sets: one value or a non-empty list of them (the die's here, the
+modifiers' and the switches' below)."""
+ModifierValues = Annotated[
+    Annotated[tuple[Modifiers, ...], AfterValidator(non_empty)] | None, BeforeValidator(_one_or_many)
+]
+SwitchValues = Annotated[Annotated[tuple[bool, ...], AfterValidator(non_empty)] | None, BeforeValidator(_one_or_many)]
 
 
 class Rules(Frozen):
@@ -269,11 +295,11 @@ class Rules(Frozen):
     """
 
     keys: Annotated[tuple[RuleKey, ...], AfterValidator(non_empty)] | None = None
-    die: _values(Die) = None
-    players_roll_all: _values(bool) = None
-    modifiers: _values(Modifiers) = None
-    open_ended: _values(bool) = None
-    called_shots: _values(bool) = None
+    die: DieValues = None
+    players_roll_all: SwitchValues = None
+    modifiers: ModifierValues = None
+    open_ended: SwitchValues = None
+    called_shots: SwitchValues = None
 
     @model_validator(mode="after")
     def _check(self) -> Rules:

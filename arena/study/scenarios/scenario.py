@@ -22,6 +22,9 @@ Choices made here where the brief left room:
 * ``rules`` as a mapping is the product of the values given; a variant not named keeps its standard value
   (as :func:`arena.rules.ruleset.grid` does). Left out entirely, it is every combination the documents
   define (:func:`arena.rules.ruleset.default_grid`, 48 rule sets).
+
+Why a module of its own: a scenario is what a run is made of; the model holds it as written, resolves its names once and
+prepares one encounter per die for the engine.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
@@ -67,7 +71,9 @@ from arena.study.scenarios.parts import (
     Tactics,
     Where,
     non_empty,
+    party_die,
     party_from_list,
+    party_options,
     rules_from_list,
     usable,
 )
@@ -150,8 +156,14 @@ class Scenario(Frozen):
             self._resolve(Path(base_dir) if base_dir is not None else Path.cwd(), Where(None, ()))
         return self
 
-    def _resolve(self, base_dir: Path, where: Where) -> None:
-        """Look up every name; all problems together, each at its field."""
+    def _names(self) -> _Resolved:
+        """What the scenario's names resolve to, looked up on first use (paths relative to the working directory)."""
+        if self._resolved is None:
+            return self._resolve(Path.cwd(), Where(None, ()))
+        return self._resolved
+
+    def _resolve(self, base_dir: Path, where: Where) -> _Resolved:
+        """Look up every name (kept on the scenario, and returned); all problems together, each at its field."""
         problems: list[str] = []
         book = self._book(base_dir, where)
         groups = self._monster_groups(book, where, problems)
@@ -182,6 +194,7 @@ class Scenario(Frozen):
         if problems:
             raise YamlValidationError(problems)
         self._resolved = resolved
+        return resolved
 
     def _book(self, base_dir: Path, where: Where) -> dict[str, Creature] | None:
         """The bestiary with the scenario's own ``bestiary`` files (None: the built-in one)."""
@@ -214,6 +227,7 @@ class Scenario(Frozen):
                     )
                     continue
             else:
+                assert group.name is not None  # a group names a creature or holds a stat block (_exactly_one)
                 try:
                     creature = get_creature(group.name, book)
                 except ArenaError as err:
@@ -245,7 +259,7 @@ class Scenario(Frozen):
 
     def _named_party(
         self, base_dir: Path, book: dict | None, where: Where, problems: list[str]
-    ) -> list[Creature | tuple[str, int]] | None:
+    ) -> Sequence[Creature | tuple[str, int]] | None:
         """The party of a ``file`` or ``members`` (a generated PC as (class, level)); None for ``level``."""
         from arena.world.party import load_party
 
@@ -297,7 +311,7 @@ class Scenario(Frozen):
 
     def _used_policies(self, fighters: list[Creature]) -> list[tuple[PathKey, str | None]]:
         """Every policy name the scenario uses, with the field that names it."""
-        used = [
+        used: list[tuple[PathKey, str | None]] = [
             (("tactics", side), spec.policy)
             for side, spec in (("party", self.tactics.party), ("monsters", self.tactics.monsters))
         ]
@@ -342,7 +356,7 @@ class Scenario(Frozen):
         own = {str((base_dir / p).resolve()) for p in self.policies}
         problems = []
         for path, policy in self._used_policies(fighters):
-            source = POLICY_SOURCES.get(policy)
+            source = POLICY_SOURCES.get(policy) if policy is not None else None
             if source is not None and source not in own:
                 problem = (
                     f"{where(path)}: policy {policy!r} comes from {Path(source).name}, which this scenario "
@@ -357,6 +371,7 @@ class Scenario(Frozen):
 
         options = party_options(self.model)
         if resolved.party is None:
+            assert self.party.level is not None  # no named or file party: the generated one (Party._exactly_one)
             return generate_party(self.party.level, party_die(die), **options)
         return [
             m if isinstance(m, Creature) else build_character(*m, party_die(die), **options) for m in resolved.party
@@ -373,13 +388,11 @@ class Scenario(Frozen):
     # -- what the engine gets
     def party_members(self, die: str = "d20") -> list[Creature]:
         """The party that fights under ``die`` (the generated party depends on it)."""
-        self.resolve()
-        return self._party_for(self._resolved, die)
+        return self._party_for(self._names(), die)
 
     def monster_groups(self) -> list[tuple[Creature, int]]:
         """The monster groups as (stat block, count)."""
-        self.resolve()
-        return list(self._resolved.groups)
+        return list(self._names().groups)
 
     def creature_tactics(self, die: str = "d20") -> dict[str, TacticsSettings]:
         """Complete tactics for every creature name in the fight."""
@@ -428,7 +441,7 @@ class Scenario(Frozen):
                 creature_tactics=self.creature_tactics(die),
                 monsters_die_at_zero=self.monsters_die_at_zero,
                 model=self.model,
-                summons=self._resolved.summons,
+                summons=self._names().summons,
             )
         return self._encounters[die]
 
@@ -455,36 +468,22 @@ class Scenario(Frozen):
         The generated party is not included: it is a function of ``party.level`` and the code version.
         """
         doc: dict[str, Any] = {"scenario": self.model_dump(mode="json")}
-        base_dir = self._resolved.base_dir
+        resolved = self._names()
+        base_dir = resolved.base_dir
         doc["policy_files"] = {
             p: hashlib.sha256((base_dir / p).read_bytes()).hexdigest()
             for p in self.policies
             if (base_dir / p).is_file()
         }
         doc["stat_blocks"] = {c.name: c.model_dump(mode="json") for c, _ in self.monster_groups()}
-        if self._resolved.summons:  # only where something summons, so other scenarios keep their digests
-            doc["summoned"] = {name: c.model_dump(mode="json") for name, c in self._resolved.summons.items()}
-        if self._resolved.party is not None:
+        if resolved.summons:  # only where something summons, so other scenarios keep their digests
+            doc["summoned"] = {name: c.model_dump(mode="json") for name, c in resolved.summons.items()}
+        if resolved.party is not None:
             doc["party"] = [
-                m.model_dump(mode="json") if isinstance(m, Creature) else "-".join(map(str, m))
-                for m in self._resolved.party
+                m.model_dump(mode="json") if isinstance(m, Creature) else "-".join(map(str, m)) for m in resolved.party
             ]
         return json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
     def digest(self) -> str:
         """sha256 (hex) of :meth:`canonical_json`, for run manifests."""
         return hashlib.sha256(self.canonical_json().encode("utf-8")).hexdigest()
-
-
-def party_options(model: ModelOptions) -> dict:
-    """The generated party's choices that the fight model names (hit points per level, domain spells, gear)."""
-    return {
-        "hit_points": model.pc_hit_points,
-        "domain_spells": model.domain_spells,
-        "legacy": frozenset(name for name in ("party-gear", "crossbow-reload") if not model.fixed(name)),
-    }
-
-
-def party_die(die: str) -> str:
-    """The die the generated party is built for: ``3d6`` under the bell curve, else ``d20`` (fixed10 too)."""
-    return "3d6" if die == "3d6" else "d20"

@@ -4,6 +4,9 @@ the change of the win rate, rounds and hit points lost, Holm-corrected across ce
 The tests are t tests whose intervals are their exact duals (paired t on shared encounters, Welch's t otherwise),
 with each interval drawn at the level that agrees with its Holm decision (:func:`holm_level`): a flagged row's
 interval always excludes zero and an unflagged row's never does.
+
+Why a module of its own: two runs compared is its own question (which cells moved), with its own test and correction,
+shared by ``arena compare`` and the report.
 """
 
 from __future__ import annotations

@@ -21,6 +21,9 @@ beside it, to show what the unit changes.
 An equivalence claim ("effectively the same") is the mirror: supported when ``|e| < m`` is shown (two one-sided
 tests), not supported when ``|e| > m`` is shown, inconclusive otherwise. Holm's step-down (statsmodels) runs over
 the primary tests of all encounter claims at once.
+
+Why a module of its own: the claims' statistics differ from a run's (the matchup, not the fight, is the unit, and a
+verdict needs a margin), so they are stated here once, before any claim uses them.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 
 import numpy as np
+import numpy.typing as npt
 
 ALPHA = 0.05
 SUPPORTED, NOT, INCONCLUSIVE, PARTLY = "supported", "not supported", "inconclusive", "partly supported"
@@ -165,8 +169,8 @@ def cluster_bootstrap(
 
 
 def cluster_ratio(
-    num: Sequence[float],
-    den: Sequence[float],
+    num: npt.ArrayLike,
+    den: npt.ArrayLike,
     *,
     margin: float = 1.0,
     direction: int = 1,
@@ -175,20 +179,20 @@ def cluster_ratio(
 ) -> Effect:
     """mean(num) / mean(den) over matchups (each entry one matchup's effect), with a cluster-bootstrap interval;
     the p values against ``margin`` are the bootstrap shares on the wrong side (a bootstrap test)."""
-    num, den = np.asarray(num, float), np.asarray(den, float)
+    nums, dens = np.asarray(num, float), np.asarray(den, float)
 
     def ratio(a: np.ndarray, b: np.ndarray) -> float:
         s = float(np.mean(b))
         return float(np.mean(a)) / s if s else float("nan")
 
-    est, low, high, dist = cluster_bootstrap(ratio, [num, den], seed=seed, confidence=confidence)
+    est, low, high, dist = cluster_bootstrap(ratio, [nums, dens], seed=seed, confidence=confidence)
     finite = dist[np.isfinite(dist)]
     if finite.size:
         p_beyond = float(np.mean(direction * finite <= direction * margin))
         p_within = float(np.mean(direction * finite >= direction * margin))
     else:
         p_beyond = p_within = 1.0
-    return Effect(est, low, high, len(num), 0, "matchup", p_beyond, p_within, "BCa cluster bootstrap of a ratio")
+    return Effect(est, low, high, len(nums), 0, "matchup", p_beyond, p_within, "BCa cluster bootstrap of a ratio")
 
 
 def holm(pvalues: Sequence[float], alpha: float = ALPHA) -> list[float]:

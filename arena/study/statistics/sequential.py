@@ -12,6 +12,9 @@ cell to the last stage).
 
 Each stage fights fresh encounters on its own derived seed (:func:`stage_seed`), the same for every arm and rung
 of a cell, so arms stay paired within a stage and stages are independent.
+
+Why a module of its own: the stopping rule is a statement about coverage that holds whatever is sampled; the calibration
+grid uses it, and its coverage is tested on its own.
 """
 
 from __future__ import annotations

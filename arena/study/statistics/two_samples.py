@@ -5,6 +5,9 @@ the party's wins (equivalence, superiority), for the regression checks.
 Every interval and test comes from statsmodels or scipy; nothing here hand-writes a formula. Paired: McNemar's
 test on win / not-win, Wilcoxon's signed-rank test on rounds and hit points lost, and a t interval on the paired
 differences; independent: the score test with Newcombe's interval, Mann-Whitney with Welch's interval.
+
+Why a module of its own: these are the classical tests of two samples, kept for a notebook and for the regression
+checks, apart from the t tests a comparison of runs uses.
 """
 
 from __future__ import annotations

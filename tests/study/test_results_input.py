@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parents[2]
 runner = CliRunner()
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 PAGE_FILES = re.compile(r"^[A-Za-z0-9_-][A-Za-z0-9_.-]*\.(md|html|png)$")
-"""What `arena report` may name a file (arena.study.results_folder.REPORT_RE, and never a dot file)."""
+"""What `arena report` may name a file (arena.study.runs.folder.REPORT_RE, and never a dot file)."""
 
 
 def invoke(*args: str):

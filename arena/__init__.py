@@ -23,11 +23,11 @@ __version__ = "0.2.0"
 
 _EXPORTS: dict[str, str] = {
     # running studies
-    "run": "arena.study.experiment",
-    "run_experiment": "arena.study.experiment",
-    "calibrate": "arena.study.calibrate",
-    "load_scenarios": "arena.study.scenario",
-    "Scenario": "arena.study.scenario",
+    "run": "arena.study.runs.in_memory",
+    "run_experiment": "arena.study.runs.experiment",
+    "calibrate": "arena.study.calibration.calibrate",
+    "load_scenarios": "arena.study.scenarios.loading",
+    "Scenario": "arena.study.scenarios.scenario",
     # one fight
     "prepare": "arena.combat.engine",
     "fight": "arena.combat.engine",
@@ -90,9 +90,11 @@ if TYPE_CHECKING:  # what type checkers and editors see; at run time each name i
     from arena.dice import Stream
     from arena.errors import ArenaError
     from arena.rules import Check, RuleOptions, RuleSet, exact, resolve
-    from arena.study.calibrate import calibrate
-    from arena.study.experiment import run, run_experiment
-    from arena.study.scenario import Scenario, load_scenarios
+    from arena.study.calibration.calibrate import calibrate
+    from arena.study.runs.experiment import run_experiment
+    from arena.study.runs.in_memory import run
+    from arena.study.scenarios.loading import load_scenarios
+    from arena.study.scenarios.scenario import Scenario
     from arena.world.bestiary import get_creature, load_bestiary
     from arena.world.challenge import encounter_level
     from arena.world.creatures import Creature

@@ -87,7 +87,7 @@ def parallel_capacity(workers: int) -> float:
 
 
 def timed_run(scenario, out: Path, n: int, workers: int) -> float:
-    from arena.study.experiment import run_experiment
+    from arena.study.runs.experiment import run_experiment
 
     t0 = time.perf_counter()
     outcome = run_experiment([scenario], out, n=n, workers=workers, force=True)
@@ -103,7 +103,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     from arena.rules import default_grid
-    from arena.study.scenario import load_scenarios
+    from arena.study.scenarios.loading import load_scenarios
 
     scenario = load_scenarios(ROOT / "scenarios" / "reference.yaml")[0]
     grid = default_grid()
@@ -119,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{args.workers} workers: {many:8,.0f} encounters/s   speed-up {many / one:.2f}x (target >= 1.7x)")
         if args.million:
             per_rule_set = -(-1_000_000 // len(grid))
-            from arena.study.experiment import run_experiment
+            from arena.study.runs.experiment import run_experiment
 
             sampler = TreeSampler()
             sampler.start()

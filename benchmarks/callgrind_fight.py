@@ -34,7 +34,7 @@ def fight_many(key: str, count: int, model: str = "default") -> None:
     from arena.combat.engine import fight
     from arena.combat.model import LEGACY
     from arena.rules import RuleSet
-    from arena.study.scenario import load_scenarios
+    from arena.study.scenarios.loading import load_scenarios
 
     (scenario,) = load_scenarios(ROOT / "scenarios" / "reference.yaml")
     if model == "legacy":

@@ -25,7 +25,7 @@ import resource, sys
 from pathlib import Path
 from arena.combat.engine import fight
 from arena.rules import RuleSet
-from arena.study.scenario import load_scenarios
+from arena.study.scenarios.loading import load_scenarios
 
 root, key, count = Path(sys.argv[1]), sys.argv[2], int(sys.argv[3])
 (scenario,) = load_scenarios(root / "scenarios" / "reference.yaml")

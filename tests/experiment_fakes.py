@@ -58,7 +58,7 @@ def _u(seed: int, salt: str) -> float:
 
 
 class FakeSimulator:
-    """prepare/fight/schema like :class:`arena.study.experiment.EngineSimulator`, with no engine."""
+    """prepare/fight/schema like :class:`arena.study.runs.workers.EngineSimulator`, with no engine."""
 
     def __init__(self, bonus: float = 0.1):
         self.bonus = bonus

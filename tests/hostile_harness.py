@@ -780,17 +780,18 @@ def preload() -> None:
 
     for name in (
         "arena.cli",
-        "arena.study.scenario",
-        "arena.study.experiment",
+        "arena.study.scenarios.loading",
+        "arena.study.runs.experiment",
         "arena.combat.engine",
-        "arena.study.analysis",
-        "arena.study.report",
-        "arena.study.regression",
-        "arena.study.calibrate",
-        "arena.study.claims",
+        "arena.study.statistics.comparisons",
+        "arena.study.reports.report",
+        "arena.study.checks.suites",
+        "arena.study.calibration.calibrate",
+        "arena.study.claims.evaluation",
+        "arena.study.claims.report",
         "arena.world.bestiary",
         "arena.world.party",
-        "arena.study.results_folder",
+        "arena.study.runs.study_folder",
         "arena.labels",
         "pyarrow",
         "pyarrow.parquet",
@@ -1751,10 +1752,11 @@ def _signal_at_chunk(tmp: Path, signal_at: dict) -> None:
     The signal comes at a known point of the command, not when a watcher happens to look: a parent polling for the
     files could miss the window on a loaded machine (the last chunks written and removed with the finished study
     before it looked), and the case then saw a command that had finished instead of one it had stopped."""
-    import arena.study.experiment as experiment
-    import arena.study.results_folder as results_folder
+    import arena.study.runs.experiment as experiment
+    import arena.study.runs.ledger as ledger
+    import arena.study.runs.study_folder as study_folder
 
-    real = results_folder.record_chunk
+    real = ledger.record_chunk
     pattern = str(tmp / "work" / signal_at["glob"])
     signum = getattr(signal, signal_at.get("signal", "SIGINT"))
     sent = [False]
@@ -1766,13 +1768,13 @@ def _signal_at_chunk(tmp: Path, signal_at: dict) -> None:
             os.kill(os.getpid(), signum)
         return entry
 
-    results_folder.record_chunk = record_chunk
-    experiment.record_chunk = record_chunk
+    study_folder.record_chunk = record_chunk  # a study's chunks
+    experiment.record_chunk = record_chunk  # a run's
 
 
 def _interrupt_before_assembly() -> None:
     """Make the run stop (as Ctrl-C would) once every chunk is written, before the chunks are assembled."""
-    import arena.study.experiment as experiment
+    import arena.study.runs.experiment as experiment
 
     def interrupted(*_args: Any, **_kwargs: Any) -> None:
         raise KeyboardInterrupt
@@ -1781,7 +1783,7 @@ def _interrupt_before_assembly() -> None:
         if hasattr(experiment, name):
             setattr(experiment, name, interrupted)
             return
-    raise RuntimeError("arena.study.experiment has no assemble(): update the harness's partial-run template")
+    raise RuntimeError("arena.study.runs.experiment has no assemble(): update the harness's partial-run template")
 
 
 def _read(path: Path, limit: int = 1 << 23) -> str:

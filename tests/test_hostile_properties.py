@@ -4,7 +4,7 @@ Hypothesis builds scenario and stat-block documents as YAML text: valid shapes w
 negative, NaN and infinite numbers, booleans where integers go, odd strings with control characters and
 unicode) and broken shapes (wrong types, missing and extra fields, random nesting), then damages some of the
 texts (a character inserted, a line cut, the text truncated). Whatever the document,
-:func:`arena.study.scenario.load_scenarios`, the stat-block loaders of ``arena bestiary validate``
+:func:`arena.study.scenarios.loading.load_scenarios`, the stat-block loaders of ``arena bestiary validate``
 (:func:`arena.world.yamlio.load_models` with :class:`arena.world.creatures.Creature`,
 :func:`arena.world.bestiary.check_files`)
 and :func:`arena.world.yamlio.parse_yaml` must either succeed or raise :class:`arena.errors.ArenaError`: never another
@@ -399,7 +399,8 @@ def _load_or_arena_error(load, *args) -> object:
 @settings(max_examples=300, **SETTINGS)
 @given(yaml_texts(scenario_docs()))
 def test_loading_a_scenario_succeeds_or_raises_arena_error(text):
-    from arena.study.scenario import Scenario, load_scenarios
+    from arena.study.scenarios.loading import load_scenarios
+    from arena.study.scenarios.scenario import Scenario
 
     scenarios = _load_or_arena_error(load_scenarios, _write("s.yaml", text))
     if scenarios is not None:

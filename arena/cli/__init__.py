@@ -112,7 +112,7 @@ def main(argv: list[str] | None = None) -> None:
         os.dup2(devnull, sys.stdout.fileno())
         code = 0
     except OSError as err:  # the machine's, not the input's: a full disk, stdout on /dev/full
-        from arena.study.results_folder import os_problem
+        from arena.study.runs.folder import os_problem
 
         where = f"{err.filename}: " if err.filename else ""
         _say(f"{where}cannot read or write ({os_problem(err)})")
@@ -147,7 +147,7 @@ def _flush_stdout(code: int) -> int:
     except BrokenPipeError:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     except OSError as err:
-        from arena.study.results_folder import os_problem
+        from arena.study.runs.folder import os_problem
 
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         _say(f"cannot write the output ({os_problem(err)})")

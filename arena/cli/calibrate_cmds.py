@@ -83,7 +83,7 @@ def calibrate_cmd(
     --population srd --cr C) under another rule set. MONSTER may be one of your own with --bestiary PATH. With
     --out the finished fights are kept there (the folder locked while it runs): after Ctrl-C or SIGTERM the same
     command with --resume completes it, with the same table."""
-    from arena.study.workers import cluster_session
+    from arena.study.runs.cluster import cluster_session
 
     folder = out or (Path("results/calibrate-grid") if grid else None)
     session = Session(folder)
@@ -188,7 +188,8 @@ def _request(
     bestiary: list[Path] | None,
 ) -> _Request:
     """The options checked, in the order their errors are reported: one error line before any fight."""
-    from arena.study import calibrate as cal
+    from arena.study.calibration import calibrate as cal
+    from arena.study.runs import options
 
     if resume and force:
         raise ArenaError("--resume and --force contradict each other: choose one")
@@ -196,10 +197,10 @@ def _request(
         raise ArenaError(
             "--bestiary adds your creatures for MONSTER; --population srd and --grid calibrate built-in creatures only"
         )
-    chosen = cal.DEFAULT_METRIC if metric is None else cal.check_metric(metric)
-    keys = cal.rule_keys([k.strip() for k in rules.split(",") if k.strip()])
-    size_n = cal.check_n(150 if grid and n is None else 1000 if n is None else n, 2)
-    chosen_seed = cal.check_seed(seed)
+    chosen = cal.DEFAULT_METRIC if metric is None else options.check_metric(metric)
+    keys = options.rule_keys([k.strip() for k in rules.split(",") if k.strip()])
+    size_n = options.check_n(150 if grid and n is None else 1000 if n is None else n, 2)
+    chosen_seed = options.check_seed(seed)
     chosen_workers = workers_asked(workers)
     level = size_list = book = None
     if population is not None:
@@ -209,8 +210,8 @@ def _request(
             raise ArenaError("--population srd calibrates the creatures of --cr: give no MONSTER and no --grid")
         if cr is None:
             raise ArenaError("--population srd needs --cr (the CR of the creatures, such as 3 or 1/2)")
-        level = cal.check_level(party_level)
-        size_list = cal.parse_sizes(sizes)
+        level = options.check_level(party_level)
+        size_list = options.parse_sizes(sizes)
         cal.population_names(cr, sample)  # no such creatures: one error line before any fight
     elif grid:
         if monster is not None:
@@ -220,8 +221,8 @@ def _request(
     else:
         if monster is None:
             raise ArenaError("name a MONSTER (an SRD monster or typical-crN), or use --grid")
-        level = cal.check_level(party_level)
-        size_list = cal.parse_sizes(sizes)
+        level = options.check_level(party_level)
+        size_list = options.parse_sizes(sizes)
         book = _calibrated(monster, bestiary)
     mode = "population" if population is not None else "grid" if grid else "monster"
     return _Request(
@@ -231,7 +232,7 @@ def _request(
 
 def _calibrate(request: _Request, client: Any, progress: Any, study: Any) -> tuple[Any, Any]:
     """Fight the calibration asked for: its table, and with ``--population`` the population's summary (else None)."""
-    from arena.study import calibrate as cal
+    from arena.study.calibration import calibrate as cal
 
     r = request
     if r.mode == "population":
@@ -310,7 +311,7 @@ def _show_calibration(table: Any, summary: Any, request: _Request, folder: Path 
 
 def _manifest(study: Any, workers: int, cluster: str | None) -> dict:
     """A calibration folder's manifest.json: what was calibrated, by which code, how."""
-    from arena.study.experiment import git_commit, package_versions
+    from arena.study.runs.identity import git_commit, package_versions
 
     return {
         **study.final_manifest(),
@@ -346,7 +347,7 @@ def _show_complete_calibration(folder: Path, as_json: bool, metric: str) -> None
 def _calibrated(monster: str, bestiary: list[Path] | None) -> dict | None:
     """The bestiary to calibrate MONSTER from (None: the built-in one), checked before any fight: a missing
     file, a bad stat block, an unknown name, no CR or an unknown policy is an ArenaError."""
-    from arena.study.calibrate import calibration_monster
+    from arena.study.calibration.calibrate import calibration_monster
 
     book = bestiary_book(bestiary)
     calibration_monster(monster, book)
@@ -356,8 +357,8 @@ def _calibrated(monster: str, bestiary: list[Path] | None) -> dict | None:
 def _write_calibration(table: Any, study: Any, grid: bool, title: str, manifest: dict) -> None:
     """calibration.csv (and with --grid the heat map) and manifest.json in the study's folder, written aside and put
     in place together (the manifest last: it says complete)."""
-    from arena.study import calibrate as cal
-    from arena.study.report import Staged
+    from arena.study.calibration import calibrate as cal
+    from arena.study.reports.staging import Staged
 
     with Staged(study.folder, "calibration") as stage:
         if grid:
@@ -371,7 +372,7 @@ def _print_table(table: Any, metric: str) -> None:
     from rich.table import Table
     from rich.text import Text
 
-    from arena.study.calibrate import position_text
+    from arena.study.calibration.equivalent_cr import position_text
 
     t = Table(title=f"equivalent CR (metric: {metric}; c* on the ladder 1/2, 1, 2, ...; 95% bootstrap)")
     for col in (

@@ -27,7 +27,7 @@ from arena.errors import ArenaError
 from arena.labels import printable
 
 if TYPE_CHECKING:  # the study is loaded when the command runs
-    from arena.study.claims import Evaluation
+    from arena.study.claims.evaluation import Evaluation
 
 
 def claims_cmd(
@@ -62,9 +62,10 @@ def claims_cmd(
     files are read and checked, but the claims fight only typical and srd/ creatures, which yours cannot replace.
     With --out the study keeps its finished fights in that folder (locked while it runs): after Ctrl-C or SIGTERM
     the same command with --resume completes it, with the same numbers."""
-    from arena.study import claims, claims_report
-    from arena.study.calibrate import check_n, check_seed
-    from arena.study.workers import cluster_session
+    from arena.study.claims import evaluation as claims
+    from arena.study.claims import report as claims_report
+    from arena.study.runs.cluster import cluster_session
+    from arena.study.runs.options import check_n, check_seed
 
     session = Session(out)
     try:
@@ -112,22 +113,22 @@ def claims_cmd(
 
 def _claim_ids(only: str | None) -> list[str] | None:
     """``--only``: the claim ids asked for, each known (None: every claim)."""
-    from arena.study import claims
+    from arena.study.claims.statements import claim_ids
 
     if only is None:
         return None
     ids = [x.strip() for x in only.split(",") if x.strip()]
     if not ids:
         raise ArenaError("--only: give claim ids separated by commas (see `arena claims --json`)")
-    unknown = [x for x in ids if x not in claims.claim_ids()]
+    unknown = [x for x in ids if x not in claim_ids()]
     if unknown:
-        raise ArenaError(f"unknown claim {unknown[0]!r} (known: {', '.join(claims.claim_ids())})")
+        raise ArenaError(f"unknown claim {unknown[0]!r} (known: {', '.join(claim_ids())})")
     return ids
 
 
 def _show_claims(ev: Evaluation, quick: bool, n: int | None, page: Any, as_json: bool) -> None:
     """The evaluated claims: as JSON, or the verdict table and what was fought (and where the report is)."""
-    from arena.study import claims
+    from arena.study.claims import evaluation as claims
 
     if as_json:
         print(json.dumps(claims.to_json(ev.results), indent=2, default=str))

@@ -67,7 +67,8 @@ BESTIARY_HELP = (
 BestiaryFlag = Annotated[list[Path] | None, typer.Option("--bestiary", "-b", help=BESTIARY_HELP, show_default=False)]
 """``--bestiary PATH`` (files or folders, repeatable) on every command that takes a creature name. Use it as
 ``bestiary: BestiaryFlag = None`` in a command's signature, then :func:`bestiary_book` (a name lookup) or pass the
-paths to :func:`arena.study.scenario.load_scenarios` or :func:`arena.study.calibrate.calibrate` (``bestiary=``)."""
+paths to :func:`arena.study.scenarios.loading.load_scenarios` or :func:`arena.study.calibration.calibrate.calibrate`
+(``bestiary=``)."""
 
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
 """``--json`` wherever a table is printed."""

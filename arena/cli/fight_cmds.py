@@ -45,7 +45,7 @@ def fight_document(
     from arena.combat.engine import fight
     from arena.dice import encounter_seed
     from arena.rules import RuleSet
-    from arena.study.scenario import load_scenarios, pick
+    from arena.study.scenarios.loading import load_scenarios, pick
     from arena.world.yamlio import display_name
 
     for p in bestiary or ():

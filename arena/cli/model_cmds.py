@@ -28,7 +28,7 @@ def model_effects_cmd(
     json_: Annotated[bool, typer.Option("--json", help="Print the effects as JSON.")] = False,
 ) -> None:
     """Fight each matchup under the default fight model and with each change reverted, from the same seeds."""
-    from arena.study.model_effects import markdown, measure
+    from arena.study.reports.model_effects import markdown, measure
 
     try:
         effects = measure(n, workers or default_workers(), only)

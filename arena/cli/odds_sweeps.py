@@ -145,7 +145,8 @@ def plot_rows(rows: list[dict], path: Path, swept: str, title: str) -> None:
     import numpy as np
     from matplotlib.ticker import FuncFormatter, MaxNLocator
 
-    from arena.study.report import data_limits, figure, plot_text
+    from arena.study.reports.figures import data_limits, figure
+    from arena.study.reports.text import plot_text
 
     keys = list(dict.fromkeys(r["rules"]["key"] for r in rows))
     damage = "expected_damage" in rows[0]

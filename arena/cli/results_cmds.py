@@ -44,7 +44,7 @@ def report_cmd(
 ) -> None:
     """What each rule set changes against a baseline (paired intervals, Holm-corrected), the variant grid as a
     heat map, then win rates, rounds and hit points lost per scenario and rule set."""
-    from arena.study.report import build_report
+    from arena.study.reports.report import build_report
 
     try:
         page = build_report(results, out, fmt.value, baseline=baseline)
@@ -78,7 +78,7 @@ def compare_cmd(
     Says which cells were compared and which only one run has. Intervals are drawn at the level that agrees with
     each row's Holm-corrected decision. Exit 1 if any win rate or hit points lost moved by more than the
     tolerance, significantly."""
-    from arena.study.analysis import check_alpha, check_tolerance, compare_runs
+    from arena.study.statistics.comparisons import check_alpha, check_tolerance, compare_runs
 
     try:
         alpha, tolerance = check_alpha(alpha), check_tolerance(tolerance)
@@ -172,8 +172,8 @@ def check_cmd(
     as_json: JsonFlag = False,
 ) -> None:
     """Run a regression suite: exit 1 if any check fails."""
-    from arena.study.calibrate import check_workers
-    from arena.study.regression import run_suite
+    from arena.study.checks.suites import run_suite
+    from arena.study.runs.options import check_workers
 
     try:
         chosen = min(default_workers(), MAX_WORKERS) if workers is None else check_workers(workers)

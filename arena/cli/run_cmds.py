@@ -19,7 +19,7 @@ from arena.labels import printable, slug
 from arena.limits import MAX_ENCOUNTERS, MAX_SEED, MAX_WORKERS
 
 if TYPE_CHECKING:  # the study is loaded when a command runs
-    from arena.study.scenario import Scenario
+    from arena.study.scenarios.scenario import Scenario
 
 
 def _console() -> Any:
@@ -148,7 +148,8 @@ def run_cmd(
     bestiary: BestiaryFlag = None,
 ) -> None:
     """Fight every scenario under every rule set of its grid, N encounters each, into results/NAME/."""
-    from arena.study.experiment import rich_progress, run_experiment
+    from arena.study.runs.experiment import run_experiment
+    from arena.study.runs.progress import rich_progress
 
     folder: Path | str = out or "results/NAME"
     try:
@@ -186,7 +187,7 @@ def _loaded(
     scenarios: list[Path], trust_policies: bool, model: list[str] | None, bestiary: list[Path] | None, grid: str | None
 ) -> list[Scenario]:
     """Every scenario of the files, under ``--model``, with a warning for each inert choice under ``--grid``."""
-    from arena.study.scenario import load_scenarios
+    from arena.study.scenarios.loading import load_scenarios
 
     check_bestiary(bestiary)
     loaded = [

@@ -108,7 +108,7 @@ def bestiary_schema() -> dict:
 
 def scenario_schema() -> dict:
     """The JSON Schema of a scenario file: one scenario or a list of them, with every shorthand."""
-    from arena.study.scenario import Scenario
+    from arena.study.scenarios.scenario import Scenario
 
     raw = _standard(Scenario.model_json_schema())
     defs = raw.pop("$defs", {})

@@ -21,14 +21,14 @@ from arena.limits import MAX_WORKERS
 
 def workers_asked(workers: int | None) -> int:
     """--workers, checked (1 to MAX_WORKERS); by default every core, at most MAX_WORKERS."""
-    from arena.study.calibrate import check_workers
+    from arena.study.runs.options import check_workers
 
     return min(default_workers(), MAX_WORKERS) if workers is None else check_workers(workers)
 
 
 def progress_bar(enabled: bool, what: str) -> Any:
     """The study's rich progress bar, drawn only when both stderr and stdout are a terminal (and ``enabled``)."""
-    from arena.study.experiment import rich_progress
+    from arena.study.runs.progress import rich_progress
 
     return rich_progress(enabled and sys.stderr.isatty() and sys.stdout.isatty(), what)
 
@@ -82,7 +82,7 @@ def study_folder(session: Session, kind: str, settings: dict, resume: bool, forc
             )
         yield None
         return
-    from arena.study.results_folder import open_study
+    from arena.study.runs.study_folder import open_study
 
     with open_study(
         session.out,

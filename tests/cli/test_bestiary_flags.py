@@ -90,7 +90,7 @@ def test_several_workers_fight_your_stat_block_too(hag):
 
 
 def test_your_stat_block_travels_in_the_matchups_and_the_lookup_is_left_alone(hag):
-    from arena.study import calibrate as cal
+    from arena.study.calibration import calibrate as cal
     from arena.world import bestiary
 
     lookup = bestiary.get_creature

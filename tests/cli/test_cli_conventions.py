@@ -127,7 +127,7 @@ def test_misspelt_fields_get_did_you_mean(tmp_path):
 def test_tables_stay_whole_in_a_pipe(tmp_path):
     from experiment_fakes import FakeScenario, FakeSimulator
 
-    from arena.study.experiment import run_experiment
+    from arena.study.runs.experiment import run_experiment
 
     long = "a-scenario-with-a-rather-long-name-for-a-table"
     for name in ("base", "new"):

@@ -176,7 +176,7 @@ def test_every_shipped_scenario_fights(path):
     """Each shipped scenario compiles for the engine and fights to an end under contrasting rule sets."""
     from arena.combat.engine import fight
     from arena.rules import RuleSet
-    from arena.study.scenario import load_scenarios
+    from arena.study.scenarios.loading import load_scenarios
 
     for scenario in load_scenarios(path, trust_policies=True):
         for key in ("d20", "3d6+prad+luck+open+called", "fixed10"):

@@ -24,7 +24,7 @@ from arena.combat.states import lose_weapon
 from arena.combat.tactics import TacticsSettings
 from arena.dice import parse
 from arena.rules import RuleSet
-from arena.study.scenario import load_scenarios
+from arena.study.scenarios.loading import load_scenarios
 from arena.world.creatures import Creature
 from arena.world.party import generate_party
 

@@ -11,8 +11,8 @@ from arena.combat import tactics
 from arena.combat.engine import fight
 from arena.combat.tactics import policy_files
 from arena.rules import RuleSet
-from arena.study.experiment import run
-from arena.study.scenario import load_scenarios
+from arena.study.runs.in_memory import run
+from arena.study.scenarios.loading import load_scenarios
 from arena.world.yamlio import YamlValidationError
 
 ROOT = Path(__file__).resolve().parents[2]

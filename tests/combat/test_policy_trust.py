@@ -14,7 +14,7 @@ from arena.combat.tactics import NOTHING, Action, policy_files
 from arena.combat.tactics.policy_guard import PolicyError, guarded
 from arena.errors import ArenaError
 from arena.rules import RuleSet
-from arena.study.scenario import load_scenarios
+from arena.study.scenarios.loading import load_scenarios
 from arena.world.yamlio import YamlValidationError
 
 
@@ -188,7 +188,7 @@ def test_a_guarded_policy_that_behaves_costs_nothing_in_results(tmp_path):
 
 
 def test_run_names_the_failing_encounter(tmp_path):
-    from arena.study.experiment import run_experiment
+    from arena.study.runs.experiment import run_experiment
 
     policy_file(
         tmp_path / "p.py",

@@ -29,7 +29,7 @@ from arena.combat.tactics import TacticsSettings
 from arena.dice import Stream
 from arena.errors import ArenaError
 from arena.rules import Check, RuleSet, exact
-from arena.study.scenario import Scenario
+from arena.study.scenarios.scenario import Scenario
 from arena.world.bestiary import get_creature
 from arena.world.creatures import Creature
 from arena.world.party import generate_party

@@ -11,7 +11,7 @@ from arena.combat.engine import Fight
 from arena.errors import ArenaError
 from arena.limits import MAX_COMBATANTS
 from arena.rules import RuleSet
-from arena.study.scenario import load_scenarios
+from arena.study.scenarios.loading import load_scenarios
 from arena.world.bestiary import check_files
 from arena.world.yamlio import YamlValidationError
 
@@ -118,7 +118,7 @@ def test_the_summoned_stat_block_is_part_of_the_scenarios_identity(tmp_path):
 def test_calibrate_with_your_bestiary_summons_from_it(tmp_path):
     """`arena calibrate rat-caller --bestiary mine.yaml`: the carried stat block's summoned creature travels with
     the matchup (a worker's built-in bestiary does not hold it), and is part of the matchup's identity."""
-    from arena.study.calibrate import CalibrationCell, calibration_subject
+    from arena.study.calibration.calibrate import CalibrationCell, calibration_subject
 
     files(tmp_path)
     name, stat_block, summoned = calibration_subject("rat-caller", [tmp_path / "mine.yaml"])

@@ -37,7 +37,7 @@ RECORD_RUN = {"n": 12, "seed": 5, "rules": ["d20", "3d6", "d20+prad+var+open", "
 
 def render_records() -> str:
     """The golden run as CSV text (floats written with repr precision, so equal text means equal numbers)."""
-    from arena.study.experiment import run
+    from arena.study.runs.in_memory import run
 
     frame = run(ROOT / "scenarios" / "reference.yaml", **RECORD_RUN)
     return frame.to_csv(index=False, lineterminator="\n", float_format="%.17g")

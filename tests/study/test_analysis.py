@@ -11,18 +11,18 @@ import pytest
 from experiment_fakes import FakeScenario, FakeSimulator, cli_app
 from typer.testing import CliRunner
 
-from arena.study.analysis import (
-    compare_cells,
+from arena.study.runs.experiment import run_experiment
+from arena.study.runs.in_memory import run
+from arena.study.statistics.comparisons import compare_cells
+from arena.study.statistics.summaries import summarise, wilson
+from arena.study.statistics.two_samples import (
     equivalence,
     holm,
     independent_proportion,
     mcnemar_p,
     paired_proportion,
-    summarise,
     superiority,
-    wilson,
 )
-from arena.study.experiment import run, run_experiment
 
 runner = CliRunner()
 app = cli_app()

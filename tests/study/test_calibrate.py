@@ -6,24 +6,26 @@ import numpy as np
 import pytest
 
 from arena.errors import ArenaError
-from arena.study import calibrate as cal
+from arena.study.calibration import calibrate as cal
+from arena.study.calibration import equivalent_cr as eq
+from arena.study.runs import matchups
 
 
 def test_interpolates_linearly_between_rungs():
-    assert cal.equivalent_position([0, 1, 2, 3], [0.1, 0.3, 0.5, 0.9], 0.4)[0] == pytest.approx(1.5)
-    assert cal.equivalent_position([0, 1, 2, 3], [0.1, 0.3, 0.5, 0.9], 0.8)[0] == pytest.approx(2.75)
-    assert cal.equivalent_position([0, 1, 2, 3], [0.1, 0.3, 0.5, 0.9], 0.3)[0] == pytest.approx(1.0)
+    assert eq.equivalent_position([0, 1, 2, 3], [0.1, 0.3, 0.5, 0.9], 0.4)[0] == pytest.approx(1.5)
+    assert eq.equivalent_position([0, 1, 2, 3], [0.1, 0.3, 0.5, 0.9], 0.8)[0] == pytest.approx(2.75)
+    assert eq.equivalent_position([0, 1, 2, 3], [0.1, 0.3, 0.5, 0.9], 0.3)[0] == pytest.approx(1.0)
 
 
 def test_flags_targets_off_the_ladder():
-    assert cal.equivalent_position([1, 2, 3], [0.2, 0.4, 0.6], 0.1) == (1.0, "below")
-    assert cal.equivalent_position([1, 2, 3], [0.2, 0.4, 0.6], 0.7) == (3.0, "above")
+    assert eq.equivalent_position([1, 2, 3], [0.2, 0.4, 0.6], 0.1) == (1.0, "below")
+    assert eq.equivalent_position([1, 2, 3], [0.2, 0.4, 0.6], 0.7) == (3.0, "above")
 
 
 def test_flat_stretch_gives_its_middle_and_violations_are_pooled():
-    assert cal.equivalent_position([0, 1, 2, 3], [0.0, 0.5, 0.5, 1.0], 0.5)[0] == pytest.approx(1.5)
+    assert eq.equivalent_position([0, 1, 2, 3], [0.0, 0.5, 0.5, 1.0], 0.5)[0] == pytest.approx(1.5)
     # 0.6 then 0.4 is not monotone: pooled to 0.5, 0.5
-    fitted = cal.isotonic(np.array([0.2, 0.6, 0.4, 0.8]))
+    fitted = eq.isotonic(np.array([0.2, 0.6, 0.4, 0.8]))
     assert fitted.tolist() == pytest.approx([0.2, 0.5, 0.5, 0.8])
 
 
@@ -43,7 +45,7 @@ def _synthetic(shift: float, n: int, rng: np.random.Generator):
 def test_recovers_known_equivalent_cr_and_bootstrap_covers_it():
     rng = np.random.default_rng(3)
     ladder, arms = _synthetic(-1.0, 4000, rng)
-    out = cal.equivalent_cr(ladder, arms, resamples=200, seed=1)
+    out = eq.equivalent_cr(ladder, arms, resamples=200, seed=1)
     assert out["d20"]["c_star"] == pytest.approx(5.0)
     assert out["3d6"]["c_star"] == pytest.approx(4.0, abs=0.15)
     assert out["3d6"]["c_star_low"] <= 4.0 <= out["3d6"]["c_star_high"]
@@ -56,7 +58,7 @@ def test_bootstrap_covers_the_truth_most_of_the_time():
     hits = 0
     for s in range(20):
         ladder, arms = _synthetic(-0.5, 600, np.random.default_rng(100 + s))
-        r = cal.equivalent_cr(ladder, arms, resamples=150, seed=s)["3d6"]
+        r = eq.equivalent_cr(ladder, arms, resamples=150, seed=s)["3d6"]
         hits += r["c_star_low"] <= 4.5 <= r["c_star_high"]
     assert hits >= 16
 
@@ -65,18 +67,18 @@ def test_discrimination_picks_the_mid_pair():
     rng = np.random.default_rng(0)
     ladder, _ = _synthetic(0, 2000, rng)
     data = {x: {"win": v, "hp-lost": v * 0.5 + rng.random(len(v)) * 0.5, "death": v} for x, v in ladder.items()}
-    out = cal.discrimination(data)
+    out = eq.discrimination(data)
     assert out["between"] == (4.0, 5.0) or out["between"] == (5.0, 6.0)
     assert out["win"] > 0
 
 
 def test_ladder_positions_and_rungs():
-    assert cal.ladder_position("1/2") == 0
-    assert cal.ladder_position(7) == 7
+    assert eq.ladder_position("1/2") == 0
+    assert eq.ladder_position(7) == 7
     rungs = cal.ladder_rungs(2, 4, 4)
     assert rungs[0] == cal.ladder_rungs(0, 0, 0)[0]  # clamped at CR 1/2
     assert max(rungs) == 6
-    assert cal.position_text(0.0) == "1/2" and cal.position_text(4.25) == "4.25"
+    assert eq.position_text(0.0) == "1/2" and eq.position_text(4.25) == "4.25"
 
 
 def test_predicted_delta_is_the_bell_curve_rule():
@@ -88,7 +90,7 @@ def test_raise_attacks_adds_to_every_bonus():
     from arena.world.party import generate_party
 
     fighter = generate_party(5)[0]
-    raised = cal.raise_attacks(fighter, 1)
+    raised = matchups.raise_attacks(fighter, 1)
     before = [b for r in fighter.attack for a in r for b in a.bonuses]
     after = [b for r in raised.attack for a in r for b in a.bonuses]
     assert after == [b + 1 for b in before] and before
@@ -96,12 +98,12 @@ def test_raise_attacks_adds_to_every_bonus():
 
 def test_batch_is_paired_and_independent_of_workers():
     ms = [
-        cal.Matchup(2, "typical-cr1", 2, ("d20", "3d6"), 12, seed=5),
-        cal.Matchup(2, "typical-cr1", 2, ("d20+prad",), 8, seed=5),
+        matchups.Matchup(2, "typical-cr1", 2, ("d20", "3d6"), 12, seed=5),
+        matchups.Matchup(2, "typical-cr1", 2, ("d20+prad",), 8, seed=5),
     ]  # merged with the first
-    one = cal.run_batch(ms, workers=1, chunk_size=5)
+    one = matchups.run_batch(ms, workers=1, chunk_size=5)
     assert len(one.matchups) == 1 and one.encounters == 36
-    two = cal.run_batch(ms, workers=2, chunk_size=5)
+    two = matchups.run_batch(ms, workers=2, chunk_size=5)
     assert one.frame.equals(two.frame)
     rows = one.rows(ms[0], "3d6")
     assert rows["index"].tolist() == list(range(12))

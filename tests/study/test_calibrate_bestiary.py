@@ -14,9 +14,9 @@ import yaml
 
 import arena
 from arena.errors import ArenaError
-from arena.study import calibrate as cal
-from arena.study import workers
-from arena.study.matchups import Matchup, own_stat_block, run_batch
+from arena.study.calibration import calibrate as cal
+from arena.study.runs import workers
+from arena.study.runs.matchups import Matchup, own_stat_block, run_batch
 from arena.world.bestiary import get_creature, load_bestiary
 
 SMALL = {"sizes": [2], "rules": ["3d6"], "n": 6, "seed": 3, "resamples": 20}

@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from arena.cli import app
 from arena.errors import ArenaError
-from arena.study.calibrate import population_names
+from arena.study.calibration.calibrate import population_names
 
 runner = CliRunner()
 

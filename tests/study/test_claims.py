@@ -10,8 +10,10 @@ import numpy as np
 import pytest
 
 from arena.errors import ArenaError
-from arena.study import claims, claims_report, design
-from arena.study.inference import INCONCLUSIVE, NOT, PARTLY, SUPPORTED
+from arena.study.claims import design, statements
+from arena.study.claims import evaluation as claims
+from arena.study.claims import report as claims_report
+from arena.study.statistics.inference import INCONCLUSIVE, NOT, PARTLY, SUPPORTED
 
 VERDICTS = {SUPPORTED, PARTLY, NOT, INCONCLUSIVE}
 N, SEED = 6, 11
@@ -27,7 +29,7 @@ def monkeypatch_module():
 @pytest.fixture(scope="module")
 def small(monkeypatch_module):
     cells = ((3, Fraction(3), 1), (3, Fraction(1), 4), (5, Fraction(5), 1))
-    for c in claims.ENCOUNTER_CLAIMS:
+    for c in statements.ENCOUNTER_CLAIMS:
         monkeypatch_module.setattr(c, "cells", lambda cells=cells: cells)
     monkeypatch_module.setattr(
         design, "grid_cells", lambda *a, **k: ((3, Fraction(3), 1), (5, Fraction(3), 2), (3, Fraction(1), 4))
@@ -37,8 +39,8 @@ def small(monkeypatch_module):
 
 
 def test_every_encounter_claim_has_a_verdict_robustness_and_parts(small):
-    encounter = [r for r in small.results if r["id"] in {c.id for c in claims.ENCOUNTER_CLAIMS}]
-    assert [r["id"] for r in encounter] == [c.id for c in claims.ENCOUNTER_CLAIMS]
+    encounter = [r for r in small.results if r["id"] in {c.id for c in statements.ENCOUNTER_CLAIMS}]
+    assert [r["id"] for r in encounter] == [c.id for c in statements.ENCOUNTER_CLAIMS]
     for r in encounter:
         assert r["verdict"] in VERDICTS and r["robustness"]
         assert r["source"].endswith(".txt") and r["quote"] and r["criterion"]
@@ -52,7 +54,7 @@ def test_every_encounter_claim_has_a_verdict_robustness_and_parts(small):
 
 
 def test_group_cr_and_anchor_are_evaluated(small):
-    group = next(r for r in small.results if r["id"] == claims.GROUP_CR)
+    group = next(r for r in small.results if r["id"] == statements.GROUP_CR)
     assert group["verdict"] in VERDICTS
     assert not small.grid.cells.empty and set(small.grid.cells["variant"]) >= {"d20", "3d6"}
     assert {"hp lost %", "resources %"} <= set(small.anchor.table.columns)
@@ -80,7 +82,7 @@ def test_long_shots_equal_the_old_lucky_hits_under_plain_d20():
     # Under standard d20 the exact chance of a hit is its d20 chance, so the die-invariant long shot and the
     # record's lucky hit count the same hits; under 3d6 they part (the audit's finding 1).
     from arena.rules import RuleSet
-    from arena.study.workers import EngineSimulator
+    from arena.study.runs.workers import EngineSimulator
 
     m = design.matchup((5, Fraction(1), 6), "typical-cr1", design.Arm("d20"), 1, 0, None)
     sim = EngineSimulator()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from arena.study import cr_rule
+from arena.study.calibration import cr_rule
 
 
 def _cells(truth, seed=1, se=0.1):
@@ -59,8 +59,8 @@ def test_group_rule_and_its_failures():
 
 def test_the_group_cr_verdict_says_which_model_option_turns_it():
     """The grid re-run under each contested choice of the fight model: a choice that turns the verdict is named."""
-    from arena.study.grid import Grid, group_cr_result
-    from arena.study.sequential import SequentialRule
+    from arena.study.claims.grid import Grid, group_cr_result
+    from arena.study.statistics.sequential import SequentialRule
 
     def grid(document: float, srd: float | None = None) -> Grid:
         table = pd.DataFrame({"model": ["gap+smooth", "document"], "cv_rmse": [0.5, document]})

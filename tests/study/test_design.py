@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from arena.study import design
+from arena.study.claims import design
 from arena.world.challenge import cr_rank, group_el
 
 

@@ -13,7 +13,9 @@ from typer.testing import CliRunner
 
 from arena.dice import encounter_seed
 from arena.errors import ArenaError
-from arena.study.experiment import make_plan, run, run_experiment
+from arena.study.runs.experiment import run_experiment
+from arena.study.runs.in_memory import run
+from arena.study.runs.plan import make_plan
 
 ROOT = Path(__file__).resolve().parents[2]
 runner = CliRunner()
@@ -200,7 +202,7 @@ def test_dask_cluster_gives_the_same_results(tmp_path):
 # --------------------------------------------------------------------------------------------- the real engine
 def test_real_engine_same_for_one_and_two_workers():
     from arena.combat.record import record_schema
-    from arena.study.scenario import load_scenarios
+    from arena.study.scenarios.loading import load_scenarios
 
     duel = load_scenarios(ROOT / "scenarios" / "duel.yaml")[0]
     one = run(duel, n=40, seed=5, chunk_size=15)

@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from arena.study import inference as inf
+from arena.study.statistics import inference as inf
 
 
 def _clusters(rng, g=12, n=200, spread=0.1, mean=0.05):
@@ -102,7 +102,7 @@ def test_equivalence():
 
 def test_the_quick_study_decides_only_at_its_stricter_level():
     """--quick decides a claim at QUICK_ALPHA, so an effect the full study could still turn stays inconclusive."""
-    from arena.study.claims import QUICK_ALPHA
+    from arena.study.claims.evaluation import QUICK_ALPHA
 
     assert inf.directional_verdict(0.01, 0.9) == inf.SUPPORTED
     assert inf.directional_verdict(0.01, 0.9, QUICK_ALPHA) == inf.INCONCLUSIVE

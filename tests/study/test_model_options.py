@@ -11,10 +11,10 @@ from typer.testing import CliRunner
 from arena.cli import app
 from arena.combat.model import FIXES, LEGACY, ModelOptions, parse_assignments
 from arena.errors import ArenaError
-from arena.study.experiment import run_experiment
-from arena.study.matchups import Matchup
-from arena.study.model_effects import MATCHUPS, changes, markdown, measure
-from arena.study.scenario import load_scenarios
+from arena.study.reports.model_effects import MATCHUPS, changes, markdown, measure
+from arena.study.runs.experiment import run_experiment
+from arena.study.runs.matchups import Matchup
+from arena.study.scenarios.loading import load_scenarios
 from arena.world.yamlio import YamlValidationError
 
 runner = CliRunner()
@@ -103,7 +103,7 @@ def test_every_change_reverts_exactly_one_thing():
 
 def test_model_effects_pairs_the_arms_over_the_same_seeds(monkeypatch):
     """With a 'change' that changes nothing (the default model twice) every paired difference is exactly 0."""
-    from arena.study import model_effects
+    from arena.study.reports import model_effects
 
     monkeypatch.setattr(model_effects, "MATCHUPS", {"L3-dire-wolf:2": MATCHUPS["L3-dire-wolf:2"]})
     monkeypatch.setattr(

@@ -10,8 +10,9 @@ from experiment_fakes import FakeScenario, FakeSimulator, cli_app
 from typer.testing import CliRunner
 
 from arena.errors import ArenaError
-from arena.study.experiment import run
-from arena.study.regression import assert_better, assert_equivalent, assert_win_rate, run_suite
+from arena.study.checks.assertions import assert_better, assert_equivalent, assert_win_rate
+from arena.study.checks.suites import run_suite
+from arena.study.runs.in_memory import run
 
 ROOT = Path(__file__).resolve().parents[2]
 runner = CliRunner()
@@ -129,7 +130,7 @@ def test_malformed_suite_names_file_line_field(tmp_path, body, message):
 
 
 def test_example_suite_is_valid():
-    from arena.study.regression import load_suite
+    from arena.study.checks.suites import load_suite
 
     suite, _ = load_suite(ROOT / "scenarios" / "regression-suite.yaml")
     assert len(suite.checks) >= 3

@@ -6,9 +6,10 @@ import pandas as pd
 from experiment_fakes import FakeScenario, FakeSimulator, cli_app
 from typer.testing import CliRunner
 
-from arena.study.analysis import summarise
-from arena.study.experiment import run_experiment
-from arena.study.report import build_report, table_rows
+from arena.study.reports.changes import table_rows
+from arena.study.reports.report import build_report
+from arena.study.runs.experiment import run_experiment
+from arena.study.statistics.summaries import summarise
 
 runner = CliRunner()
 app = cli_app()

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from experiment_fakes import FakeScenario, FakeSimulator
 
-from arena.study.experiment import run_experiment
-from arena.study.report import build_report
+from arena.study.reports.report import build_report
+from arena.study.runs.experiment import run_experiment
 
 ROOT = Path(__file__).resolve().parents[2]
 spec = importlib.util.spec_from_file_location("screenshot_report", ROOT / "benchmarks" / "screenshot_report.py")

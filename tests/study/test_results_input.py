@@ -23,14 +23,15 @@ from typer.testing import CliRunner
 from arena.cli import app
 from arena.errors import ArenaError
 from arena.limits import MAX_GROUP_COUNT, MAX_WORKERS
-from arena.study.analysis import read_encounters, summarise, wilson
-from arena.study.experiment import run_experiment
+from arena.study.runs.experiment import run_experiment
+from arena.study.statistics.encounters import read_encounters
+from arena.study.statistics.summaries import summarise, wilson
 
 ROOT = Path(__file__).resolve().parents[2]
 runner = CliRunner()
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 PAGE_FILES = re.compile(r"^[A-Za-z0-9_-][A-Za-z0-9_.-]*\.(md|html|png)$")
-"""What `arena report` may name a file (arena.study.results_folder.REPORT_RE, and never a dot file)."""
+"""What `arena report` may name a file (arena.study.runs.folder.REPORT_RE, and never a dot file)."""
 
 
 def invoke(*args: str):
@@ -108,7 +109,7 @@ def _edge_summary(ns) -> pd.DataFrame:
 
 
 def test_win_rate_error_bars_are_never_negative_and_plot(tmp_path):
-    from arena.study.report import plot_win_rates, win_rate_errors
+    from arena.study.reports.plots import plot_win_rates, win_rate_errors
 
     summary = _edge_summary(range(1, 3001))
     assert (win_rate_errors(summary) >= 0).all()
@@ -177,7 +178,7 @@ def test_report_full_disk_while_plotting_leaves_the_old_report(results, tmp_path
 
 
 def test_report_full_disk_while_writing_the_page(results, tmp_path, monkeypatch):
-    from arena.study.report import Staged
+    from arena.study.reports.staging import Staged
 
     def half(self, name, text):
         with self.open(name) as handle:
@@ -245,7 +246,7 @@ def _fake_table(grid: bool = False) -> pd.DataFrame:
 @pytest.fixture
 def fake_calibration(monkeypatch):
     """calibrate / calibrate_grid replaced by a spy returning a canned table: the CLI's checks and writing only."""
-    from arena.study import calibrate as cal
+    from arena.study.calibration import calibrate as cal
 
     calls = []
 
@@ -294,7 +295,7 @@ def test_claims_out_errors_and_full_disk(tmp_path, monkeypatch, results):
     one_error(invoke("claims", *only, "--out", results), "results folder")
     assert (results / "manifest.json").read_bytes() == manifest
 
-    from arena.study.report import Staged
+    from arena.study.reports.staging import Staged
 
     real = Staged.text
 
@@ -338,7 +339,7 @@ def test_compare_tolerance_zero_is_fine(results):
 
 
 def test_compare_library_checks_its_levels():
-    from arena.study.analysis import compare_cells
+    from arena.study.statistics.comparisons import compare_cells
 
     frame = pd.DataFrame(
         {
@@ -409,7 +410,9 @@ def test_calibrate_defaults_are_explicit(fake_calibration, tmp_path):
 
 
 def test_calibrate_library_checks_too():
-    from arena.study import calibrate as cal
+    from arena.study.calibration import calibrate as cal
+    from arena.study.runs.matchups import run_batch
+    from arena.study.runs.options import parse_sizes
 
     for kwargs in ({"n": 0}, {"n": 10, "seed": -1}, {"n": 10, "workers": 0}, {"n": 10, "resamples": 0}):
         with pytest.raises(ArenaError):
@@ -420,12 +423,12 @@ def test_calibrate_library_checks_too():
     with pytest.raises(ArenaError, match="--rules"):
         cal.calibrate("typical-cr1", 2, [1], [], n=10)
     with pytest.raises(ArenaError, match="--workers"):
-        cal.run_batch([], workers=10**6)
-    assert cal.parse_sizes(" 1, 2 ,4") == (1, 2, 4)
+        run_batch([], workers=10**6)
+    assert parse_sizes(" 1, 2 ,4") == (1, 2, 4)
 
 
 def test_claims_refuses_bad_options(monkeypatch):
-    from arena.study import claims
+    from arena.study.claims import evaluation as claims
 
     def fought(*args, **kwargs):
         raise AssertionError("claims fought encounters instead of refusing the options")
@@ -494,7 +497,7 @@ def test_report_escapes_names_and_slugs_files(evil_results):
 
 
 def test_markdown_escaping_of_one_name():
-    from arena.study.report import md_code, md_text
+    from arena.study.reports.text import md_code, md_text
 
     assert md_text("<img src=x onerror=alert(1)>") == "&lt;img src=x onerror=alert(1)&gt;"
     assert md_text("a|b`c*d_e[f]") == "a\\|b\\`c\\*d\\_e\\[f\\]"

@@ -11,7 +11,7 @@ import pandas as pd
 from experiment_fakes import FakeScenario, FakeSimulator
 
 import arena
-from arena.study import experiment
+from arena.study.runs import identity, in_memory, progress
 
 
 def test_run_signature_is_typed_and_uses_every_core(monkeypatch):
@@ -20,13 +20,13 @@ def test_run_signature_is_typed_and_uses_every_core(monkeypatch):
     assert all(p.annotation is not inspect.Parameter.empty for p in sig.parameters.values())
     assert sig.parameters["workers"].default is None and "progress" in sig.parameters
     seen = {}
-    real = experiment.execute
+    real = in_memory.execute
 
     def spy(plan, chunks, sink, *, workers, **kwargs):
         seen["workers"] = workers
         return real(plan, chunks, sink, workers=1, **kwargs)
 
-    monkeypatch.setattr(experiment, "execute", spy)
+    monkeypatch.setattr(in_memory, "execute", spy)
     monkeypatch.setattr(os, "cpu_count", lambda: 2)
     frame = arena.run(FakeScenario(n=600, keys=("d20", "3d6")), chunk_size=100, simulator=FakeSimulator())
     assert isinstance(frame, pd.DataFrame) and len(frame) == 1200 and seen["workers"] == 2
@@ -55,13 +55,13 @@ def test_progress_counts_only_resumed_encounters_as_resumed(monkeypatch):
     import rich.progress
 
     monkeypatch.setattr(rich.progress, "Progress", Bar)
-    with experiment.rich_progress(True) as tick:
+    with progress.rich_progress(True) as tick:
         tick(150, 600)  # a caller that never says what it resumed (calibrate, claims)
         tick(300, 600)
     assert not any("resumed" in str(e.get("description", "")) for e in events)
     assert {"total": 600} in events and events[-1] == {"completed": 300}
     events.clear()
-    with experiment.rich_progress(True) as tick:
+    with progress.rich_progress(True) as tick:
         tick.resumed(200)  # run_experiment on --resume
         tick(200, 600)
         tick(400, 600)
@@ -84,8 +84,9 @@ def test_git_commit_from_the_checkout_a_run_starts_in(tmp_path, monkeypatch):
     for args in (["init", "-q"], ["add", "pyproject.toml"], ["commit", "-q", "-m", "x"]):
         subprocess.run(["git", *args], cwd=clone, check=True, env=env, capture_output=True)
     head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=clone, capture_output=True, text=True).stdout.strip()
-    monkeypatch.setattr(experiment, "__file__", str(tmp_path / "site-packages" / "arena" / "study" / "experiment.py"))
+    installed = tmp_path / "site-packages" / "arena" / "study" / "runs" / "identity.py"
+    monkeypatch.setattr(identity, "__file__", str(installed))
     monkeypatch.chdir(clone / ".git" / "..")
-    assert experiment.git_commit() == head
+    assert identity.git_commit() == head
     monkeypatch.chdir(tmp_path)
-    assert experiment.git_commit() is None
+    assert identity.git_commit() is None

@@ -16,10 +16,10 @@ from experiment_fakes import FakeScenario, FakeSimulator, InterruptingSimulator
 from arena.dice import encounter_seed
 from arena.errors import ArenaError
 from arena.labels import printable, slug
-from arena.study import experiment, results_folder
-from arena.study import plan as plan_module
-from arena.study.experiment import run_experiment
-from arena.study.results_folder import FolderInUse, locked
+from arena.study.runs import experiment, folder
+from arena.study.runs import plan as plan_module
+from arena.study.runs.experiment import run_experiment
+from arena.study.runs.folder import FolderInUse, locked
 
 SC = FakeScenario(n=600, keys=("d20", "3d6"))
 
@@ -271,11 +271,11 @@ def test_workers_and_sizes_are_bounded():
     with pytest.raises(ArenaError, match="--workers must be 1 to 64"):
         run_experiment([SC], "unused", simulator=FakeSimulator(), workers=1000)
     with pytest.raises(ArenaError, match="1 to 10,000,000"):
-        experiment.make_plan([SC], n=10**12)
+        plan_module.make_plan([SC], n=10**12)
     with pytest.raises(ArenaError, match="seed must be 0"):
-        experiment.make_plan([SC], seed=-1)
+        plan_module.make_plan([SC], seed=-1)
     with pytest.raises(ArenaError, match="more than the limit"):  # 6 scenarios x 2 rule sets x 10 million
-        experiment.make_plan([FakeScenario(name=f"s{i}") for i in range(6)], n=10_000_000)
+        plan_module.make_plan([FakeScenario(name=f"s{i}") for i in range(6)], n=10_000_000)
 
 
 def test_a_run_never_starts_more_workers_than_it_has_chunks(tmp_path, monkeypatch):
@@ -292,7 +292,7 @@ def test_a_run_never_starts_more_workers_than_it_has_chunks(tmp_path, monkeypatc
 
 
 def test_results_folder_layout_constants_match_chunk_names():
-    from arena.study.experiment import Chunk
+    from arena.study.runs.plan import Chunk
 
-    assert results_folder.CHUNK_RE.match(Chunk(1, 2, 300, 450).filename)
-    assert results_folder.CHUNK_RE.match(Chunk(1, 2, 300, 450).filename + ".tmp")
+    assert folder.CHUNK_RE.match(Chunk(1, 2, 300, 450).filename)
+    assert folder.CHUNK_RE.match(Chunk(1, 2, 300, 450).filename + ".tmp")

@@ -12,7 +12,8 @@ import pytest
 from arena.combat.tactics import POLICIES, TacticsSettings
 from arena.errors import ArenaError
 from arena.rules.ruleset import RuleOptions, RuleSet, default_grid
-from arena.study.scenario import Scenario, load_scenarios, pick
+from arena.study.scenarios.loading import load_scenarios, pick
+from arena.study.scenarios.scenario import Scenario
 from arena.world.yamlio import YamlValidationError, load_yaml
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from arena.study import sequential as sq
+from arena.study.statistics import sequential as sq
 
 
 def _coverage(rule, p, reps, corrected=True):

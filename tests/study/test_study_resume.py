@@ -19,9 +19,10 @@ from typer.testing import CliRunner
 
 from arena.cli import app
 from arena.errors import ArenaError
-from arena.study import claims, design
-from arena.study.experiment import run_experiment
-from arena.study.results_folder import FolderInUse, StudyFolder, folder_kind, locked, open_study
+from arena.study.claims import design, statements
+from arena.study.runs.experiment import run_experiment
+from arena.study.runs.folder import FolderInUse, folder_kind, locked
+from arena.study.runs.study_folder import StudyFolder, open_study
 
 runner = CliRunner()
 ARENA = [sys.executable, "-m", "arena"]
@@ -37,7 +38,7 @@ CALIBRATE = ["calibrate", "orc", "--party-level", "1", "--sizes", "1", "--n", "2
 def tiny(monkeypatch):
     """Every claim and the grid on two cells, the anchor on one: a study of a few seconds."""
     cells = ((3, Fraction(3), 1), (3, Fraction(1), 4))
-    for c in claims.ENCOUNTER_CLAIMS:
+    for c in statements.ENCOUNTER_CLAIMS:
         monkeypatch.setattr(c, "cells", lambda cells=cells: cells)
     monkeypatch.setattr(design, "grid_cells", lambda *a, **k: cells)
     monkeypatch.setattr(design, "anchor_cells", lambda *a, **k: ((3, Fraction(3), 1),))
@@ -140,7 +141,7 @@ STOPPER = """
 import os, signal, sys
 signal.signal(signal.SIGINT, signal.default_int_handler)   # as from a shell: a test runner's worker may ignore it
 signal.signal(signal.SIGTERM, signal.SIG_DFL)
-from arena.study.results_folder import StudyFolder
+from arena.study.runs.study_folder import StudyFolder
 real, saved = StudyFolder.save, [0]
 def save(self, *args, **kwargs):
     real(self, *args, **kwargs)
@@ -189,7 +190,7 @@ def test_interrupting_a_study_without_out_says_nothing_was_kept(tiny, monkeypatc
     def stop(*_args, **_kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("arena.study.experiment.execute", stop)
+    monkeypatch.setattr("arena.study.runs.workers.execute", stop)
     result = runner.invoke(app, CLAIMS)
     assert result.exit_code == 130
     assert one_line(result.stderr).startswith("interrupted: nothing was kept") and "--out" in result.stderr
@@ -233,9 +234,9 @@ def test_resume_with_other_settings_or_code_is_refused(tmp_path, monkeypatch):
         open_study(tmp_path / "s", "calibration", {"n": 40}, command="x", resume=True),
     ):
         pass
-    import arena.study.results_folder as results_folder
+    import arena.study.runs.study_folder as study_folder
 
-    monkeypatch.setattr(results_folder, "code_fingerprint", lambda: "0" * 64)
+    monkeypatch.setattr(study_folder, "code_fingerprint", lambda: "0" * 64)
     with (
         pytest.raises(ArenaError, match="another version of d20 Arena"),
         open_study(tmp_path / "s", "calibration", {"n": 20}, command="x", resume=True),

@@ -28,8 +28,9 @@ from typer.testing import CliRunner
 
 from arena.cli import app
 from arena.errors import ArenaError
-from arena.study import workers
-from arena.study.experiment import run, run_experiment
+from arena.study.runs import cluster, workers
+from arena.study.runs.experiment import run_experiment
+from arena.study.runs.in_memory import run
 
 ROOT = Path(__file__).resolve().parents[2]
 DUEL = str(ROOT / "scenarios" / "duel.yaml")
@@ -215,9 +216,9 @@ def silent_port():
 
 def test_a_port_that_never_answers_is_given_up_quietly(silent_port, monkeypatch, capfd):
     pytest.importorskip("distributed")
-    monkeypatch.setattr(workers, "CONNECT_TIMEOUT", 0.5)
+    monkeypatch.setattr(cluster, "CONNECT_TIMEOUT", 0.5)
     with pytest.raises(ArenaError, match="cannot reach the Dask scheduler .*no answer within 0.5 s"):
-        workers.connect_cluster(silent_port)
+        cluster.connect_cluster(silent_port)
     gc.collect()
     err = capfd.readouterr().err
     assert "Traceback" not in err and "__del__" not in err
@@ -226,9 +227,9 @@ def test_a_port_that_never_answers_is_given_up_quietly(silent_port, monkeypatch,
 def test_the_help_states_the_connect_timeout():
     from arena.cli import study_session  # the --cluster help of `arena claims` and `arena calibrate`
 
-    assert f"within {workers.CONNECT_TIMEOUT:g} s" in study_session.CLUSTER_HELP
+    assert f"within {cluster.CONNECT_TIMEOUT:g} s" in study_session.CLUSTER_HELP
     result = runner.invoke(app, ["run", "--help"], env={"COLUMNS": "300"})
-    assert f"within {workers.CONNECT_TIMEOUT:g} s" in " ".join(result.stdout.split())
+    assert f"within {cluster.CONNECT_TIMEOUT:g} s" in " ".join(result.stdout.split())
 
 
 def test_cli_bad_cluster_one_line_no_folder_and_the_retry_works(tmp_path):

@@ -1,6 +1,6 @@
 """A user's policy file: a Python file that registers policies, run once per process under a time limit.
 
-Scenario files name such files under ``policies:``; the scenario loader (:mod:`arena.study.scenario`) runs them
+Scenario files name such files under ``policies:``; the scenario loader (:mod:`arena.study.scenarios.loading`) runs them
 only when they are trusted, and every process that fights the scenario (each worker of a run too) loads them before
 the tactics are read. The policies a file registers are guarded while they decide
 (:mod:`arena.combat.tactics.policy_guard`).

@@ -1,0 +1,170 @@
+"""The equivalent-CR method: where a subject's difficulty falls on the ladder of typical monsters, and how far a
+variant moves it (Delta-CR), with paired bootstrap intervals.
+
+For a party of level L, a group of ``size`` monsters and a rule set V, the difficulty D_V is one of three metrics
+(per encounter, averaged): ``win`` (the party loses or draws: 1 - win rate), ``hp-lost`` (the fraction of the
+party's hit points lost) or ``death`` (at least one PC dead). Every metric is oriented so that larger is harder.
+The *ladder* is the typical monster of each CR rung (1/2, 1, 2, ... 20; positions 0, 1, 2, ... 20, the ladder step
+of :func:`arena.world.challenge.cr_rank`) in a group of the same size, fought under the standard d20 rules on the
+same seeds. The ladder's difficulties are made non-decreasing (isotonic regression, weights n) and c*(V) is the
+position where that curve reaches D_V, interpolated linearly between rungs (the middle of a flat stretch; clamped
+to the ladder's ends and flagged ``below`` / ``above`` when D_V is outside it). Delta-CR(V) = c*(V) - c*(d20). The
+95% interval is a paired percentile bootstrap: the encounters are resampled by index, the same indices for every
+rung and arm (they share seeds).
+
+Why a module of its own: the method is numbers only (no fight), shared by ``arena calibrate``
+(:mod:`arena.study.calibration.calibrate`) and the claims' sequential calibration grid
+(:mod:`arena.study.claims.grid`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from fractions import Fraction
+
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+
+from arena.errors import ArenaError
+from arena.study.runs.options import METRICS
+
+BOOTSTRAP = 400
+"""Bootstrap resamples for the equivalent-CR intervals."""
+
+
+def difficulty_values(rows: pd.DataFrame, metric: str) -> np.ndarray:
+    """Per-encounter difficulty (larger is harder): loss/draw, hit points lost, or a PC died."""
+    if metric == "win":
+        return (rows["winner"].to_numpy() != "party").astype(float)
+    if metric == "hp-lost":
+        return rows["party_hp_lost"].to_numpy(dtype=float)
+    if metric == "death":
+        return (rows["pcs_dead"].to_numpy() > 0).astype(float)
+    raise ArenaError(f"--metric must be one of {', '.join(METRICS)}, not {metric!r}")
+
+
+def ladder_position(cr: Fraction | int | str) -> float:
+    """A CR's place on the ladder: 1/2 -> 0, 1 -> 1, 5 -> 5 (the step of :func:`arena.world.challenge.cr_rank`)."""
+    from arena.world.challenge import cr_rank, parse_cr
+
+    return float(cr_rank(parse_cr(cr)))
+
+
+def position_text(x: float) -> str:
+    """A ladder position as text: 0 -> "1/2", 4.3 -> "4.3"."""
+    if not math.isfinite(x):
+        return "-"
+    return "1/2" if abs(x) < 1e-9 else f"{x:.2f}".rstrip("0").rstrip(".")
+
+
+def isotonic(values: np.ndarray, weights: np.ndarray | None = None) -> np.ndarray:
+    """The non-decreasing least-squares fit (scipy's isotonic regression)."""
+    from scipy.optimize import isotonic_regression
+
+    values = np.asarray(values, float)
+    w = None if weights is None else np.asarray(weights, float)
+    return np.asarray(isotonic_regression(values, weights=w, increasing=True).x, float)
+
+
+def equivalent_position(
+    positions: Sequence[float], curve: npt.ArrayLike, target: float, weights: npt.ArrayLike | None = None
+) -> tuple[float, str]:
+    """Where the (isotonic) ladder curve reaches ``target``: (position, "" | "below" | "above")."""
+    x = np.asarray(positions, float)
+    order = np.argsort(x)
+    x = x[order]
+    f = isotonic(np.asarray(curve, float)[order], None if weights is None else np.asarray(weights, float)[order])
+    eps = 1e-12
+    if target < f[0] - eps:
+        return float(x[0]), "below"
+    if target > f[-1] + eps:
+        return float(x[-1]), "above"
+    equal = np.flatnonzero(np.abs(f - target) <= eps)
+    if equal.size:
+        return float((x[equal[0]] + x[equal[-1]]) / 2), ""
+    j = int(np.searchsorted(f, target, side="right"))
+    x0, x1, f0, f1 = x[j - 1], x[j], f[j - 1], f[j]
+    return float(x0 + (target - f0) / (f1 - f0) * (x1 - x0)), ""
+
+
+def equivalent_cr(
+    ladder: dict[float, np.ndarray],
+    arms: dict[str, np.ndarray],
+    *,
+    base: str = "d20",
+    resamples: int = BOOTSTRAP,
+    seed: int = 0,
+    confidence: float = 0.95,
+) -> dict[str, dict]:
+    """c* of every arm and Delta-CR against ``base``, with paired bootstrap intervals.
+
+    ``ladder`` maps ladder positions to per-encounter difficulty values (the d20 typical monster of that rung),
+    ``arms`` names to per-encounter values of the subject (the arm ``base`` included); all arrays are aligned on
+    the encounter index (the same seeds), so they are resampled together.
+    """
+    positions = sorted(ladder)
+    n = min(len(v) for v in [*ladder.values(), *arms.values()])
+    if n < 2:
+        raise ArenaError("equivalent CR: at least 2 encounters per rung are needed")
+    lad = np.vstack([np.asarray(ladder[p], float)[:n] for p in positions])
+    arm_names = list(arms)
+    sub = np.vstack([np.asarray(arms[a], float)[:n] for a in arm_names])
+
+    def solve(lmeans: np.ndarray, ameans: np.ndarray) -> dict[str, tuple[float, str]]:
+        return {a: equivalent_position(positions, lmeans, float(ameans[i])) for i, a in enumerate(arm_names)}
+
+    point = solve(lad.mean(axis=1), sub.mean(axis=1))
+    rng = np.random.default_rng(seed)
+    boots: dict[str, list[float]] = {a: [] for a in arm_names}
+    deltas: dict[str, list[float]] = {a: [] for a in arm_names}
+    for _ in range(resamples):
+        idx = rng.integers(0, n, n)
+        got = solve(lad[:, idx].mean(axis=1), sub[:, idx].mean(axis=1))
+        for a in arm_names:
+            boots[a].append(got[a][0])
+            if base in got:
+                deltas[a].append(got[a][0] - got[base][0])
+    lo_q, hi_q = (1 - confidence) / 2 * 100, (1 + confidence) / 2 * 100
+    out: dict[str, dict] = {}
+    for i, a in enumerate(arm_names):
+        c, flag = point[a]
+        entry = {
+            "difficulty": float(sub[i].mean()),
+            "c_star": c,
+            "censored": flag,
+            "c_star_low": float(np.percentile(boots[a], lo_q)),
+            "c_star_high": float(np.percentile(boots[a], hi_q)),
+            "n": int(n),
+        }
+        if base in point:
+            entry["delta"] = c - point[base][0]
+            entry["delta_low"] = float(np.percentile(deltas[a], lo_q))
+            entry["delta_high"] = float(np.percentile(deltas[a], hi_q))
+        out[a] = entry
+    return out
+
+
+def discrimination(ladder: dict[float, dict[str, np.ndarray]]) -> dict[str, float]:
+    """For each metric, |slope| / standard error between the two adjacent rungs around mid difficulty.
+
+    ``ladder`` maps positions to {metric: per-encounter values}. Mid difficulty is where the win metric (1 - win
+    rate) crosses 0.5 (the adjacent pair whose mean is nearest 0.5 when it does not cross).
+    """
+    positions = sorted(ladder)
+    if len(positions) < 2:
+        raise ArenaError("discrimination needs at least two rungs")
+    win = [float(np.mean(ladder[p]["win"])) for p in positions]
+    pairs = list(zip(range(len(positions) - 1), range(1, len(positions)), strict=True))
+    crossing = [(i, j) for i, j in pairs if (win[i] - 0.5) * (win[j] - 0.5) <= 0]
+    i, j = crossing[0] if crossing else min(pairs, key=lambda ij: abs((win[ij[0]] + win[ij[1]]) / 2 - 0.5))
+    out = {}
+    for metric in METRICS:
+        a, b = np.asarray(ladder[positions[i]][metric], float), np.asarray(ladder[positions[j]][metric], float)
+        d = b - a  # paired on the index (same seeds)
+        se = d.std(ddof=1) / math.sqrt(len(d)) if len(d) > 1 else float("nan")
+        slope = d.mean() / (positions[j] - positions[i])
+        out[metric] = abs(slope) / se * (positions[j] - positions[i]) if se > 0 else float("nan")
+    out["between"] = (positions[i], positions[j])
+    return out

@@ -1,0 +1,128 @@
+"""The assertions of a regression check, on a run's rows: the party's win rate within bounds (Wilson interval shown),
+two rule sets equivalent (TOST), one rule set better than another (one-sided); each a :class:`Verdict`, and the
+same as pytest assertions (``assert_win_rate``, ``assert_equivalent``, ``assert_better``) on the DataFrame of
+:func:`arena.run`.
+
+Why a module of its own: a suite (:mod:`arena.study.checks.suites`) and a user's own pytest make the very same
+assertions; the tests are the paired ones of :mod:`arena.study.statistics.two_samples` when the rule sets fought
+the same encounters.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from arena.errors import ArenaError
+from arena.study.statistics.summaries import wilson
+from arena.study.statistics.two_samples import equivalence, superiority, win_vectors
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The outcome of one check: what was measured and whether it held."""
+
+    name: str
+    scenario: str
+    rules: str
+    n: int
+    measured: str
+    expected: str
+    passed: bool
+
+
+def _fmt(p: float) -> str:
+    return f"{100 * p:.1f}%"
+
+
+def evaluate_win_rate(frame: pd.DataFrame, rules: str, low: float, high: float, scenario: str | None = None) -> Verdict:
+    cell = _cell(frame, rules, scenario)
+    wins, n = int((cell["winner"] == "party").sum()), len(cell)
+    lo, hi = wilson(wins, n)
+    rate = wins / n
+    return Verdict(
+        "",
+        _scenario_name(cell),
+        rules,
+        n,
+        f"{_fmt(rate)} (95% CI {_fmt(lo)}-{_fmt(hi)})",
+        f"win rate in [{_fmt(low)}, {_fmt(high)}]",
+        low <= rate <= high,
+    )
+
+
+def evaluate_equivalent(
+    frame: pd.DataFrame, a: str, b: str, margin: float, alpha: float = 0.05, scenario: str | None = None
+) -> Verdict:
+    wa, wb, paired = win_vectors(frame, a, b, scenario)
+    p = equivalence(wa, wb, margin, paired)
+    diff = wa.mean() - wb.mean()
+    return Verdict(
+        "",
+        scenario or _only_scenario(frame),
+        f"{a} vs {b}",
+        min(len(wa), len(wb)),
+        f"difference {100 * diff:+.1f} points, TOST p={p:.3g}" + (" (paired)" if paired else ""),
+        f"|difference| < {100 * margin:g} points at alpha {alpha:g}",
+        p < alpha,
+    )
+
+
+def evaluate_better(frame: pd.DataFrame, a: str, b: str, alpha: float = 0.05, scenario: str | None = None) -> Verdict:
+    wa, wb, paired = win_vectors(frame, a, b, scenario)
+    p = superiority(wa, wb, paired)
+    return Verdict(
+        "",
+        scenario or _only_scenario(frame),
+        f"{a} > {b}",
+        min(len(wa), len(wb)),
+        f"{_fmt(wa.mean())} vs {_fmt(wb.mean())}, one-sided p={p:.3g}" + (" (paired)" if paired else ""),
+        f"{a} wins more often, at alpha {alpha:g}",
+        p < alpha,
+    )
+
+
+def _only_scenario(frame: pd.DataFrame) -> str:
+    names = frame["scenario"].unique()
+    return str(names[0]) if len(names) == 1 else "(several)"
+
+
+def _scenario_name(cell: pd.DataFrame) -> str:
+    return str(cell["scenario"].iloc[0])
+
+
+def _cell(frame: pd.DataFrame, rules: str, scenario: str | None) -> pd.DataFrame:
+    if scenario is not None:
+        frame = frame[frame["scenario"] == scenario]
+    elif frame["scenario"].nunique() > 1:
+        raise ArenaError("the results hold several scenarios: name one")
+    cell = frame[frame["rules"] == rules]
+    if cell.empty:
+        raise ArenaError(
+            f"rule set {rules!r} is not in the results (they have {', '.join(sorted(frame['rules'].unique()))})"
+        )
+    return cell
+
+
+def assert_win_rate(results: pd.DataFrame, rules: str, low: float, high: float, *, scenario: str | None = None) -> None:
+    """Assert the party's win rate under ``rules`` in ``results`` (a DataFrame of :func:`arena.run`) lies in
+    ``[low, high]``."""
+    v = evaluate_win_rate(results, rules, low, high, scenario)
+    assert v.passed, f"{v.scenario} under {rules}: win rate {v.measured}, expected {v.expected}"
+
+
+def assert_equivalent(
+    results: pd.DataFrame, a: str, b: str, margin: float, *, alpha: float = 0.05, scenario: str | None = None
+) -> None:
+    """Assert rule sets ``a`` and ``b`` have win rates within ``margin`` of each other (TOST at ``alpha``)."""
+    v = evaluate_equivalent(results, a, b, margin, alpha, scenario)
+    assert v.passed, f"{v.scenario}: {a} and {b} not shown equivalent: {v.measured}; expected {v.expected}"
+
+
+def assert_better(results: pd.DataFrame, a: str, b: str, *, alpha: float = 0.05, scenario: str | None = None) -> None:
+    """Assert rule set ``a`` gives the party a higher win rate than ``b`` (one-sided test at ``alpha``)."""
+    v = evaluate_better(results, a, b, alpha, scenario)
+    assert v.passed, f"{v.scenario}: {a} not shown better than {b}: {v.measured}"

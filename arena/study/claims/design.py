@@ -1,0 +1,194 @@
+"""The study's factor design, written down before any fight: which matchups each question fights, and why.
+
+Factors (issue 16): party level, the monster's CR relative to the party, group size, the monster population and
+the fight model's options. A *cell* is (party level, monster CR, group size); a matchup is a cell with one
+monster of a population. The selection rules:
+
+* :func:`judging_cells`: where the encounter claims are judged: party levels :data:`LEVELS`, groups of 1, 2 and
+  4, at an Encounter Level from the party level to four above (``EL - L`` in :data:`JUDGE_EL`): the DMG's
+  "challenging" to "very difficult" range the documents speak of, judged with measures that still vary there
+  (hit points lost, PCs dropped, deaths), not only the win rate.
+* :func:`low_cells`: "low-CR monsters encountered in groups": groups of 4, 6, 8 of CR L-4 (at least 1/2).
+* :func:`grid_cells`: the calibration grid: every level of :data:`LEVELS` x size of :data:`SIZES` x EL offset of
+  :data:`GRID_EL`, so the monster's CR relative to the party runs from far below (a group of 8 at EL L-2 is CR
+  L-8) to above (one monster at EL L+4), and group size and CR gap are crossed rather than tied to one EL.
+* :func:`anchor_cells`: the DMG anchor: EL = party level, one monster of CR L and four of CR L-4.
+
+Populations: ``typical`` (the Pathfinder-table monster of the CR) and ``srd`` (SRD 3.5 creatures of that CR that
+the engine models fully, :func:`arena.world.srd_bestiary.srd_population`, up to :data:`SRD_PER_CR` chosen evenly by
+name; a CR with none is skipped and the report says so). As the engine models more abilities, more creatures
+become ``full`` and a re-run fights them.
+
+The fight model: every dice comparison fights the same party with the same spells (:data:`BASE_MODEL`: the d20
+domain list under every die); the document's Luck-domain spells are a separate arm. Robustness re-runs each
+encounter claim under :data:`VARIATIONS`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+
+from arena.combat.model import ModelOptions
+from arena.study.runs.matchups import Matchup
+
+LEVELS = (1, 3, 5, 8, 12, 16)
+SIZES = (1, 2, 3, 4, 6, 8)
+JUDGE_SIZES = (1, 2, 4)
+JUDGE_EL = (0, 2, 4)
+LOW_SIZES = (4, 6, 8)
+GRID_EL = (-2, 0, 2, 4)
+SRD_PER_CR = 2
+BASE_MODEL = ModelOptions(domain_spells="standard")
+"""Dice comparisons: the same party and spells under every die (the Luck domain's changes are their own arm)."""
+VARIATIONS: dict[str, dict[str, str]] = {
+    "flanking=any-melee-ally": {"flanking": "any-melee-ally"},
+    "back_line=reachable": {"back_line": "reachable"},
+    "pc_hit_points=rounded-up": {"pc_hit_points": "rounded-up"},
+    "helpless_ac=flat-footed": {"helpless_ac": "flat-footed"},
+}
+"""The fight model's contested choices each claim is evaluated under again (the other value of each option)."""
+POPULATION_VARIATION = "population=srd"
+
+Cell = tuple[int, Fraction, int]
+"""(party level, monster CR, group size)."""
+
+
+def position_cr(position: int) -> Fraction | None:
+    """The CR at a ladder position (0 -> 1/2, 1 -> 1, ...); None below 1/2 or above 20."""
+    if position < 0 or position > 20:
+        return None
+    return Fraction(1, 2) if position == 0 else Fraction(position)
+
+
+def rung_cr(position: int) -> Fraction:
+    """The CR of a rung of the ladder (0 -> 1/2, 1 -> 1, ... 20); a position off the ladder is an error."""
+    cr = position_cr(position)
+    if cr is None:
+        raise ValueError(f"no rung of the CR ladder at position {position} (0 to 20)")
+    return cr
+
+
+def cr_for_el(level: int, size: int, el_offset: int) -> Fraction | None:
+    """The CR whose group of ``size`` has EL ``level + el_offset`` (DMG group offsets), or None off the ladder."""
+    from arena.world.challenge import group_size_offset
+
+    return position_cr(level + el_offset - group_size_offset(size))
+
+
+def _unique(cells: list[Cell]) -> tuple[Cell, ...]:
+    return tuple(dict.fromkeys(cells))
+
+
+def judging_cells(
+    levels: Sequence[int] = LEVELS, sizes: Sequence[int] = JUDGE_SIZES, offsets: Sequence[int] = JUDGE_EL
+) -> tuple[Cell, ...]:
+    return _unique(
+        [(lv, cr, s) for lv in levels for s in sizes for off in offsets if (cr := cr_for_el(lv, s, off)) is not None]
+    )
+
+
+def low_cells(levels: Sequence[int] = LEVELS, sizes: Sequence[int] = LOW_SIZES) -> tuple[Cell, ...]:
+    return _unique([(lv, rung_cr(max(0, lv - 4)), s) for lv in levels for s in sizes])
+
+
+def grid_cells(
+    levels: Sequence[int] = LEVELS, sizes: Sequence[int] = SIZES, offsets: Sequence[int] = GRID_EL
+) -> tuple[Cell, ...]:
+    return _unique(
+        [(lv, cr, s) for lv in levels for s in sizes for off in offsets if (cr := cr_for_el(lv, s, off)) is not None]
+    )
+
+
+def anchor_cells(levels: Sequence[int] = LEVELS) -> tuple[Cell, ...]:
+    out: list[Cell] = []
+    for lv in levels:
+        out.append((lv, Fraction(lv), 1))
+        if (cr := position_cr(lv - 4)) is not None:
+            out.append((lv, cr, 4))
+    return _unique(out)
+
+
+def typical(cr: Fraction) -> str:
+    from arena.world.challenge import format_cr
+
+    return f"typical-cr{format_cr(cr)}"
+
+
+@lru_cache(maxsize=256)
+def srd_monsters(cr: Fraction, k: int = SRD_PER_CR) -> tuple[str, ...]:
+    """Up to ``k`` fully modelled SRD creatures of CR ``cr``, evenly spaced in name order (``srd/<name>``)."""
+    from arena.errors import ArenaError
+    from arena.world.bestiary import get_creature
+    from arena.world.challenge import format_cr
+    from arena.world.srd_bestiary import select, srd_rows
+
+    names = []
+    for r in sorted(select(srd_rows(), cr=format_cr(cr), modelled="full"), key=lambda r: r.name):
+        try:  # a creature whose stat block does not load (the bestiary being mended) is left out
+            get_creature(f"srd/{r.name}")
+        except ArenaError:
+            continue
+        names.append(r.name)
+    if not names:
+        return ()
+    if len(names) <= k:
+        chosen = names
+    else:
+        step = len(names) / k
+        chosen = [names[int(i * step + step / 2)] for i in range(k)]
+    return tuple(f"srd/{n}" for n in chosen)
+
+
+def monsters(cr: Fraction, population: str) -> list[str]:
+    return [typical(cr)] if population == "typical" else list(srd_monsters(cr))
+
+
+def model_for(variation: str | None) -> ModelOptions:
+    if variation is None or variation == POPULATION_VARIATION:
+        return BASE_MODEL
+    return BASE_MODEL.model_copy(update=VARIATIONS[variation])
+
+
+@dataclass(frozen=True)
+class Arm:
+    """One way of fighting a matchup: a rule set, the party's tactics, a bonus, model changes."""
+
+    rules: str
+    attack_bonus: int = 0
+    party_press: str = "never"
+    party_called: str = "never"
+    model: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def name(self) -> str:
+        extra = "".join(
+            [
+                f"+atk{self.attack_bonus}" if self.attack_bonus else "",
+                f"/press-{self.party_press}" if self.party_press != "never" else "",
+                f"/called-{self.party_called}" if self.party_called != "never" else "",
+                "".join(f"/{k}={v}" for k, v in self.model),
+            ]
+        )
+        return self.rules + extra
+
+
+def matchup(cell: Cell, monster: str, arm: Arm, n: int, seed: int, variation: str | None) -> Matchup:
+    level, _cr, size = cell
+    model = model_for(variation)
+    if arm.model:
+        model = model.model_copy(update=dict(arm.model))
+    return Matchup(
+        level,
+        monster,
+        size,
+        (arm.rules,),
+        n,
+        seed,
+        attack_bonus=arm.attack_bonus,
+        party_press=arm.party_press,
+        party_called=arm.party_called,
+        model=model,
+    )

@@ -1,0 +1,325 @@
+"""Every claim of the documents, evaluated (`arena claims`): the single-roll claims of :mod:`arena.rules.roll_claims`
+(exact odds) and the encounter claims of :mod:`arena.study.claims.statements` (simulated fights), redesigned for
+issue 16.
+
+Each encounter claim states, in the code and before any number is computed: its matchups (a selection rule of
+:mod:`arena.study.claims.design`), its arms (rule sets, tactics, the +1 bonus), its measure, the direction it
+predicts and its practical margin. The method (docs/claims.md):
+
+* **Fair comparisons.** Every arm fights the same party with the same spells
+  (:data:`arena.study.claims.design.BASE_MODEL`: the d20 domain list under every die); the Luck domain's spells are
+  their own arm.
+* **Paired, and the matchup the unit.** Every arm of a matchup fights encounter ``i`` on ``encounter_seed(seed,
+  i)``; a claim's effect is the mean of per-matchup paired effects, with an interval over matchups
+  (:mod:`arena.study.statistics.inference`): t for differences, a cluster bootstrap for ratios.
+* **Verdicts** against the stated margin: ``supported``, ``not supported``, ``inconclusive`` (and ``partly
+  supported`` for a claim of several parts that split), with Holm's step-down over every part of every encounter
+  claim.
+* **Robustness.** Each claim is evaluated again under each contested fight-model option
+  (:data:`arena.study.claims.design.VARIATIONS`) and with SRD monsters instead of the typical one; the report says
+  ``robust`` or which choice turns the verdict.
+* **Die-invariant measures**: long shots (hits that needed a natural a d20 makes at most 25% of the time) counted
+  by the engine's record (``long_shot_hits_<side>``); PCs dropped during the fight (``downs_monsters``); deaths;
+  hit points lost.
+
+The group-CR claim is judged on the calibration grid by model comparison (:mod:`arena.study.claims.grid`).
+
+Why a module of its own: it is the one place that fights every claim's matchups (one batch over every variation)
+and judges them together (Holm over every part of every encounter claim).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from arena.errors import ArenaError
+from arena.study.claims import design
+from arena.study.claims.design import matchup
+from arena.study.claims.grid import Anchor, Grid, group_cr_result, run_anchor, run_grid
+from arena.study.claims.measures import Data, Part
+from arena.study.claims.statements import ENCOUNTER_CLAIMS, GROUP_CR, EncounterClaim, claim_ids
+from arena.study.runs.cluster import cluster_session
+from arena.study.runs.matchups import Batch, Matchup, run_batch
+from arena.study.runs.options import check_n, check_seed, check_workers
+from arena.study.statistics import inference as inf
+
+RUN_SEED = 20250607
+QUICK_N = 40
+"""Encounters per arm and matchup in ``--quick`` (the matchup being the unit, 40 fights each still give usable
+matchup means; intervals are wide and verdicts fall to ``inconclusive`` rather than flip)."""
+QUICK_ALPHA = 0.001
+"""``--quick`` decides a claim only at this level (after Holm), not the full study's 0.05: a quick verdict needs
+an effect so clear that the full study, with intervals about 2.7 times narrower, does not turn it; otherwise it
+says ``inconclusive``. (On the published study's seed the quick and full studies agree on every claim the quick
+one decides.)"""
+FULL_N = 300
+ROBUST_SHARE = 0.5
+"""Robustness re-runs fight this share of the main size per arm (at least the quick size)."""
+SUPPORTED, PARTLY, NOT, INCONCLUSIVE = inf.SUPPORTED, inf.PARTLY, inf.NOT, inf.INCONCLUSIVE
+
+
+def sizes(quick: bool, n: int | None) -> dict[str, int]:
+    """Encounters per arm and matchup of the main analysis and of the robustness re-runs."""
+    main = n if n is not None else QUICK_N if quick else FULL_N
+    robust = n if n is not None else QUICK_N // 2 if quick else max(QUICK_N, int(FULL_N * ROBUST_SHARE))
+    return {"main": main, "robustness": robust}
+
+
+VARIATION_NAMES = (None, *design.VARIATIONS, design.POPULATION_VARIATION)
+
+
+def _units(claim: EncounterClaim, variation: str | None) -> list[tuple[design.Cell, str]]:
+    population = "srd" if variation == design.POPULATION_VARIATION else "typical"
+    return [(cell, m) for cell in claim.cells() for m in design.monsters(cell[1], population)]
+
+
+def requests(
+    claims: Sequence[EncounterClaim], per: dict[str, int], seed: int, variations: Sequence[str | None] = VARIATION_NAMES
+) -> list[Matchup]:
+    out = []
+    for v in variations:
+        n = per["main"] if v is None else per["robustness"]
+        for c in claims:
+            for cell, monster in _units(c, v):
+                out += [matchup(cell, monster, arm, n, seed, v) for arm in c.arms]
+    return out
+
+
+def _data(batch: Batch, claim: EncounterClaim, variation: str | None, n: int, seed: int) -> Data:
+    units = _units(claim, variation)
+    frames = {
+        arm.name: [batch.rows(matchup(cell, m, arm, n, seed, variation), arm.rules, n) for cell, m in units]
+        for arm in claim.arms
+    }
+    return Data(units, frames)
+
+
+@dataclass
+class Judged:
+    """One encounter claim judged under one variation: its stated parts (each with its verdict), the numbers
+    reported beside them, the matchups behind them, and the claim's verdict."""
+
+    parts: list[Part]
+    extra: dict
+    matchups: int = 0
+    verdict: str = INCONCLUSIVE
+
+
+def judge(
+    claims: Sequence[EncounterClaim], batch: Batch, n: int, seed: int, variation: str | None, alpha: float = inf.ALPHA
+) -> dict[str, Judged]:
+    """Every claim's parts under one variation, Holm over all their parts, verdicts at level ``alpha`` (the quick
+    study's is :data:`QUICK_ALPHA`); by claim id."""
+    out: dict[str, Judged] = {}
+    parts: list[Part] = []
+    for c in claims:
+        data = _data(batch, c, variation, n, seed)
+        if not data.units:
+            out[c.id] = Judged([], {"note": "no matchups in this population"})
+            continue
+        ps, extra = c.measure(data, seed)
+        out[c.id] = Judged(ps, extra, len(data.units))
+        parts += ps
+    pv = [p.pvalues() for p in parts]
+    first, second = inf.holm([a for a, _ in pv]), inf.holm([b for _, b in pv])
+    for p, a, b in zip(parts, first, second, strict=True):
+        p.p_adjusted = (a, b)
+        if p.kind == "equivalence":
+            p.verdict = SUPPORTED if a < alpha else NOT if b < alpha else INCONCLUSIVE
+        else:
+            p.verdict = inf.directional_verdict(a, b, alpha)
+    for r in out.values():
+        if r.parts:
+            r.verdict = inf.combine([p.verdict for p in r.parts])
+    return out
+
+
+@dataclass
+class Evaluation:
+    """What ``arena claims`` found: every claim's result (the single-roll claims, the encounter claims, the group-CR
+    claim), the batch of fights, the calibration grid and the DMG anchor, and the encounters and seconds of each."""
+
+    results: list[dict]
+    batch: Batch | None
+    seconds: float
+    sizes: dict[str, int]
+    seed: int
+    quick: bool
+    grid: Grid | None = None
+    anchor: Anchor | None = None
+    timings: dict[str, tuple[int, float]] = field(default_factory=dict)
+
+
+def evaluate(
+    *,
+    quick: bool = False,
+    n: int | None = None,
+    seed: int = RUN_SEED,
+    workers: int = 1,
+    cluster: Any = None,
+    only: Sequence[str] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    robustness: bool = True,
+    store: Any = None,
+) -> Evaluation:
+    """Every claim: the single-roll claims (exact), the encounter claims (one batch of fights over every
+    variation), then the calibration grid, the group-CR claim and the DMG anchor (when the claim is asked for).
+
+    ``cluster``: a Dask scheduler address (connected to once, for the whole study) or an open client. ``store``: a
+    study folder (:func:`arena.study.runs.study_folder.open_study`) that keeps every finished chunk, so an interrupted
+    study resumes where it stopped, with the same numbers."""
+
+    if n is not None:
+        n = check_n(n, 3)
+    seed, workers = check_seed(seed), check_workers(workers)
+    if only is not None and not list(only):
+        raise ArenaError("--only: give claim ids separated by commas (see `arena claims --json`)")
+    if only:
+        unknown = [x for x in only if x not in claim_ids()]
+        if unknown:
+            raise ArenaError(f"unknown claim {unknown[0]!r} (known: {', '.join(claim_ids())})")
+    with cluster_session(cluster) as client:
+        return _evaluate(quick, n, seed, workers, client, only, progress, robustness, store)
+
+
+def _evaluate(
+    quick: bool,
+    n: int | None,
+    seed: int,
+    workers: int,
+    cluster: Any,
+    only: Sequence[str] | None,
+    progress: Callable[[int, int], None] | None,
+    robustness: bool,
+    store: Any,
+) -> Evaluation:
+    """:func:`evaluate` with its options checked and its cluster open."""
+    from arena.rules.roll_claims import evaluate_all
+
+    t0 = time.perf_counter()
+    fighting: dict[str, Any] = {"workers": workers, "cluster": cluster, "progress": progress, "store": store}
+    results = [r for r in evaluate_all() if not only or r["id"] in only]
+    per = sizes(quick, n)
+    chosen = [c for c in ENCOUNTER_CLAIMS if not only or c.id in only]
+    variations: tuple[str | None, ...] = VARIATION_NAMES if robustness else (None,)
+    batch: Batch | None = None
+    timings: dict[str, tuple[int, float]] = {}
+    if chosen:
+        batch = run_batch(requests(chosen, per, seed, variations), **fighting)
+        timings["encounter claims"] = (batch.encounters, batch.seconds)
+        alpha = QUICK_ALPHA if quick else inf.ALPHA
+        results += _encounter_results(chosen, batch, per, seed, variations, alpha, robustness)
+    grid = anchor = None
+    if not only or GROUP_CR in only:
+        grid, anchor, group_cr = _group_cr(quick, n, seed, robustness, fighting, timings)
+        results.append(group_cr)
+    return Evaluation(results, batch, time.perf_counter() - t0, per, seed, quick, grid, anchor, timings)
+
+
+def _encounter_results(
+    chosen: Sequence[EncounterClaim],
+    batch: Batch,
+    per: dict[str, int],
+    seed: int,
+    variations: Sequence[str | None],
+    alpha: float,
+    robustness: bool,
+) -> list[dict]:
+    """Every chosen encounter claim judged under every variation: its main verdict, and which variation turns it."""
+    judged = {
+        v: judge(chosen, batch, per["main"] if v is None else per["robustness"], seed, v, alpha) for v in variations
+    }
+    results = []
+    for c in chosen:
+        main = judged[None][c.id]
+        turns = {
+            v: judged[v][c.id].verdict for v in variations if v is not None and judged[v][c.id].verdict != main.verdict
+        }
+        robust = "robust" if not turns else "; ".join(f"{v} -> {w}" for v, w in turns.items())
+        results.append(
+            {
+                "id": c.id,
+                "source": c.source,
+                "quote": c.quote,
+                "criterion": c.criterion,
+                "verdict": main.verdict,
+                "robustness": robust if robustness else "not run",
+                "parts": main.parts,
+                "extra": main.extra,
+                "matchups": main.matchups,
+                "by_variation": {str(v): judged[v][c.id].verdict for v in variations},
+            }
+        )
+    return results
+
+
+def _group_cr(
+    quick: bool, n: int | None, seed: int, robustness: bool, fighting: dict[str, Any], timings: dict
+) -> tuple[Grid, Anchor, dict]:
+    """The calibration grid (again under each contested choice of the fight model, with ``robustness``), the
+    group-CR claim judged on it, and the DMG anchor; their encounters and seconds added to ``timings``."""
+    grid = run_grid(quick=quick, n=n, seed=seed, **fighting)
+    timings["calibration grid"] = (grid.encounters, grid.seconds)
+    others = {}
+    if robustness:  # the grid again under each contested choice of the fight model
+        for name in design.VARIATIONS:
+            others[name] = run_grid(quick=quick, n=n, seed=seed, variation=name, **fighting)
+        timings["calibration grid, model options"] = (
+            sum(g.encounters for g in others.values()),
+            sum(g.seconds for g in others.values()),
+        )
+    result = group_cr_result(grid, others)
+    anchor = run_anchor(quick=quick, n=n, seed=seed, **fighting)
+    timings["DMG anchor"] = (anchor.encounters, anchor.seconds)
+    return grid, anchor, result
+
+
+def headline(r: dict) -> str:
+    """The claim's first stated part as a line: estimate [interval] (units)."""
+    parts = r.get("parts") or []
+    if parts:
+        p = parts[0]
+        e = p.effect
+        return f"{p.name}: {e.estimate:+.3g} [{e.low:+.3g}, {e.high:+.3g}]"
+    return r.get("headline", "")
+
+
+def summary_rows(results: list[dict]) -> pd.DataFrame:
+    """One row per claim: id, source, verdict, robustness and the headline figure."""
+    return pd.DataFrame(
+        [
+            {
+                "id": r["id"],
+                "source": r["source"],
+                "verdict": r["verdict"],
+                "robustness": r.get("robustness", "exact"),
+                "headline": headline(r),
+            }
+            for r in results
+        ]
+    )
+
+
+def to_json(results: list[dict]) -> list[dict]:
+    """The results as plain JSON-ready dicts (tables as records)."""
+
+    def plain(x: Any) -> Any:
+        if isinstance(x, pd.DataFrame):
+            return x.to_dict(orient="records")
+        if isinstance(x, Part):
+            return {**x.row(), "effect": x.effect.as_dict()}
+        if isinstance(x, dict):
+            return {str(k): plain(v) for k, v in x.items()}
+        if isinstance(x, list | tuple):
+            return [plain(v) for v in x]
+        if isinstance(x, np.generic):
+            return x.item()
+        return x
+
+    return [plain(r) for r in results]

@@ -1,0 +1,298 @@
+"""The published claims report: ``claims.md`` (the command at its top, the DMG anchor, the verdict table, every
+claim with quote, source, criterion, readable tables, verdict and robustness), its plots, ``claims.json``,
+``summary.csv``, the calibration cells (``calibration.csv``) and the manifest, written aside and renamed together
+(:mod:`arena.study.reports.staging`).
+
+Why a module of its own: the report is what the study publishes (``results/claims/``); it reads an
+:class:`~arena.study.claims.evaluation.Evaluation` and computes nothing of its own beyond the tables' layout.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from arena.study.claims.evaluation import Evaluation, summary_rows, to_json
+from arena.study.claims.grid import Grid, anchor_summary
+from arena.study.claims.plots import plot_effects, plot_maps, plot_rule
+from arena.study.reports.staging import Staged, output_folder
+from arena.study.reports.text import md_code
+from arena.study.runs.folder import refuse_other_kind
+from arena.study.runs.identity import git_commit, package_versions
+
+
+def _fmt(x: Any) -> str:
+    if isinstance(x, float | np.floating):
+        if not math.isfinite(x):
+            return "-"
+        return f"{x:.3g}" if abs(float(x)) < 1000 else f"{x:,.0f}"
+    return str(x).replace("|", "\\|")
+
+
+def md_table(frame: pd.DataFrame) -> list[str]:
+    """A DataFrame as a Markdown table, every row, numbers to three significant figures."""
+    if frame is None or frame.empty:
+        return ["(no rows)"]
+    cols = list(frame.columns)
+    lines = ["| " + " | ".join(map(str, cols)) + " |", "|" + "---|" * len(cols)]
+    for row in frame.itertuples(index=False):
+        lines.append("| " + " | ".join(_fmt(v) for v in row) + " |")
+    return lines
+
+
+def _claim_section(r: dict) -> list[str]:
+    lines = [
+        "",
+        f"## {r['id']}: {r['verdict']}",
+        "",
+        f"> {r['quote']}",
+        "",
+        f"*{r['source']}*",
+        "",
+        f"**Criterion.** {r['criterion']}",
+        "",
+        f"**Robustness.** {r.get('robustness', 'exact')}",
+        "",
+    ]
+    parts = r.get("parts") or []
+    if parts:
+        lines += md_table(pd.DataFrame([p.row() for p in parts]))
+    if r.get("by_variation"):
+        lines += ["", "Verdict under each variation:", ""]
+        lines += md_table(
+            pd.DataFrame(
+                [
+                    {"variation": "main (SRD-faithful model, typical monster)" if k == "None" else k, "verdict": v}
+                    for k, v in r["by_variation"].items()
+                ]
+            )
+        )
+    for key, value in (r.get("extra") or {}).items():
+        if isinstance(value, pd.DataFrame):
+            lines += ["", f"*{key}*", ""] + md_table(value)
+        else:
+            lines += ["", f"*{key}*: {value}"]
+    if "numbers" in r and r["numbers"]:  # a single-roll claim
+        lines += ["", *_numbers(r["numbers"])]
+    return lines
+
+
+def _numbers(numbers: Any) -> list[str]:
+    if isinstance(numbers, dict):
+        flat = {k: v for k, v in numbers.items() if not isinstance(v, dict | list)}
+        lines = [f"- {k}: {_fmt(v)}" for k, v in flat.items()]
+        for k, v in numbers.items():
+            if isinstance(v, dict | list):
+                lines.append(f"- {k}: {_fmt(v)}")
+        return lines
+    return [f"- {_fmt(numbers)}"]
+
+
+def write_report(
+    ev: Evaluation, out: Any, command: str, workers: int, cluster: str | None, study: dict | None = None
+) -> Path:
+    """Write the study; returns the page. A failure (a full disk, a read-only folder) leaves no page that looks
+    complete: every file is written aside and put in place only once all are written. ``study``: the fields of the
+    study folder's manifest (:meth:`arena.study.runs.study_folder.StudyFolder.final_manifest`: kind, status,
+    settings, code), put first in manifest.json; a folder holding another command's files is refused."""
+    import json
+
+    out = output_folder(out, "claims")
+    refuse_other_kind(out, "claims")
+    summary = summary_rows(ev.results)
+    manifest = _manifest(ev, command, workers, cluster, study)
+    with Staged(out, "claims report") as stage:
+        stage.text("summary.csv", summary.to_csv(index=False))
+        stage.text("manifest.json", json.dumps(manifest, indent=2, default=str) + "\n")
+        stage.text("claims.json", json.dumps(to_json(ev.results), indent=1, default=str) + "\n")
+        lines = _opening(ev, command, workers, cluster)
+        lines += ["## Verdicts", ""]
+        lines += md_table(summary[["id", "source", "verdict", "robustness", "headline"]])
+        if plot_effects(ev.results, lambda fig: stage.figure("effects.png", fig)):
+            lines += ["", "![effects against their thresholds](effects.png)"]
+        if ev.grid is not None:
+            lines += _grid_section(ev.grid, stage)
+            stage.text("calibration.csv", ev.grid.cells.to_csv(index=False))
+        for r in ev.results:
+            lines += _claim_section(r)
+        stage.text("claims.md", "\n".join(lines) + "\n")
+        stage.commit()
+    return out / "claims.md"
+
+
+def _fighting(ev: Evaluation) -> tuple[int, float]:
+    """The encounters fought and the seconds of fighting, over every part of the study."""
+    return sum(v[0] for v in ev.timings.values()), sum(v[1] for v in ev.timings.values())
+
+
+def _manifest(ev: Evaluation, command: str, workers: int, cluster: str | None, study: dict | None) -> dict:
+    """manifest.json: the study folder's fields, then how the study was made (command, seed, sizes, the seed rule,
+    timings, the code and its versions) and what it found (verdicts, robustness, the sequential grid's savings)."""
+    encounters, fight_seconds = _fighting(ev)
+    manifest = {
+        **(study or {"kind": "claims", "status": "complete"}),
+        "command": command,
+        "seed": ev.seed,
+        "quick": ev.quick,
+        "sizes_per_arm": ev.sizes,
+        "seed_rule": "encounter i of every matchup and arm uses arena.dice.encounter_seed(seed, i); a sequential "
+        "stage k > 0 of the calibration grid uses arena.study.statistics.sequential.stage_seed(seed, k)",
+        "encounters": encounters,
+        "fight_seconds": round(fight_seconds, 1),
+        "total_seconds": round(ev.seconds, 1),
+        "timings": {k: {"encounters": v[0], "seconds": round(v[1], 1)} for k, v in ev.timings.items()},
+        "selection": "arena/study/claims/design.py: judging_cells, low_cells, grid_cells, anchor_cells",
+        "matchups": [m.name for m in ev.batch.matchups] if ev.batch else [],
+        "workers": workers,
+        "cluster": cluster,
+        "versions": package_versions(),
+        "git_commit": git_commit(),
+        "verdicts": {r["id"]: r["verdict"] for r in ev.results},
+        "robustness": {r["id"]: r.get("robustness", "exact") for r in ev.results},
+    }
+    if ev.grid is not None:
+        manifest["sequential"] = {
+            "stages": list(ev.grid.rule.stages),
+            "target_half_width": ev.grid.rule.target,
+            "confidence_per_look": ev.grid.rule.confidence,
+            "encounters": ev.grid.encounters,
+            "fixed_design_encounters": ev.grid.full_cost,
+            "saved": ev.grid.saved,
+        }
+    return manifest
+
+
+def _opening(ev: Evaluation, command: str, workers: int, cluster: str | None) -> list[str]:
+    """The page's top: the command that made it, its size and time, and the model against the DMG's anchor."""
+    encounters, fight_seconds = _fighting(ev)
+    lines = [
+        "# The documents' claims, evaluated",
+        "",
+        "Made by",
+        "",
+        f"    {command}",
+        "",
+        f"seed {ev.seed}, {'quick size (wide intervals)' if ev.quick else 'full size'}"
+        f"; {encounters:,} encounters in {fight_seconds:.0f} s of fighting, {ev.seconds:.0f} s in all "
+        f"({workers} worker(s){', cluster ' + md_code(cluster, 200) if cluster else ''}). Method: "
+        "[docs/claims.md](../../docs/claims.md).",
+        "",
+    ]
+    if ev.anchor is not None:
+        lines += [
+            "## The model against the DMG",
+            "",
+            "The DMG's anchor: an encounter of EL = party level should cost the party about 20% of its "
+            "resources and no lives. Measured under the standard rules and the default (SRD-faithful) "
+            "fight model, one monster of CR L and four of CR L-4, the typical monster and fully modelled "
+            "SRD creatures of that CR (resources % = the mean of hit points lost and spell slots spent):",
+            "",
+        ]
+        lines += md_table(anchor_summary(ev.anchor))
+        lines += [
+            "",
+            "Where the measured cost is well below 20%, the generated party is stronger than the DMG "
+            "assumes for that opponent (the typical monster has statistics and no special abilities); "
+            "where PCs die at EL = L, the opposite. Per matchup: calibration.csv beside this page lists "
+            "the grid; the anchor's matchups are in claims.json.",
+            "",
+        ]
+    return lines
+
+
+def _grid_section(grid: Grid, stage: Staged) -> list[str]:
+    """The calibration grid's part of the page: its size and savings, the group-CR models, the replacement rules,
+    their plots and the grid's tables."""
+    g = grid
+    lines = [
+        "",
+        "## Delta-CR per variant, the group-CR models and the replacement rules",
+        "",
+        f"Calibrated cells: {g.cells[['population', 'monster', 'level', 'size']].drop_duplicates().shape[0]} "
+        f"(typical and SRD), sequential looks at {', '.join(map(str, g.rule.stages))} encounters per arm, "
+        f"intervals at {100 * g.rule.confidence:.2f}% per look, stop at half-width "
+        f"{g.rule.target:g} rung; {g.encounters:,} encounters against {g.full_cost:,} for the fixed 9-rung "
+        f"ladder to the last look ({g.saved:,} saved).",
+        "",
+    ]
+    if g.comparison is not None:
+        lines += [
+            "**Group-CR models** (Delta-CR(3d6), typical monster, uncensored cells; stated before the numbers "
+            "in arena/study/calibration/cr_rule.py; params are intercept, then slopes, with standard errors):",
+            "",
+        ]
+        lines += md_table(g.comparison)
+    if g.srd_comparison is not None:
+        lines += ["", "The same on SRD creatures:", ""] + md_table(g.srd_comparison)
+    if g.rules:
+        lines += _rule_lines(g)
+    if plot_maps(g, lambda fig: stage.figure("delta-cr-maps.png", fig)):
+        lines += ["", "![Delta-CR maps per variant](delta-cr-maps.png)"]
+    if plot_rule(g, lambda fig: stage.figure("rule-fit.png", fig)):
+        lines += ["", "![the fitted rule against the measurements](rule-fit.png)"]
+    return lines + _grid_tables(g)
+
+
+def _rule_lines(g: Grid) -> list[str]:
+    """The replacement rules, one row per variant, and where each fails."""
+    rows = [
+        {
+            "variant": r["variant"],
+            "rule": r["text"],
+            "cells": r["cells"],
+            "rmse (rungs)": r["rmse"],
+            "within half a rung": f"{100 * r['within_half_rung']:.0f}%",
+            "CV error of none / all / below / group": " / ".join(
+                _fmt(r["cv_rmse"][f]) for f in ("none", "all", "below", "group")
+            ),
+            "failures": len(r["failures"]),
+        }
+        for r in g.rules
+    ]
+    lines = [
+        "",
+        "**Replacement rules** (the simplest at-table rule within 0.02 rung of the best cross-validated error):",
+        "",
+    ] + md_table(pd.DataFrame(rows))
+    for r in g.rules:
+        f = r["failures"]
+        if len(f):
+            lines += [
+                "",
+                f"Where *{r['variant']}*'s rule fails (interval excludes the rule by more than half a rung):",
+                "",
+            ]
+            lines += md_table(f[["level", "cr", "size", "delta", "delta_low", "delta_high", "rule"]])
+    return lines
+
+
+def _grid_tables(g: Grid) -> list[str]:
+    """The mean Delta-CR(3d6) by party level and group size, and the SRD creatures placed on the typical ladder."""
+    lines: list[str] = []
+    typ = g.cells[(g.cells["variant"] == "3d6") & (g.cells["population"] == "typical")]
+    if not typ.empty:
+        piv = typ[typ["censored"] == ""].pivot_table(index="level", columns="size", values="delta", aggfunc="mean")
+        lines += ["", "Mean Delta-CR(3d6) by party level (rows) and group size (columns), typical monster:", ""]
+        lines += md_table(piv.reset_index())
+    srd = g.cells[(g.cells["variant"] == "d20") & (g.cells["population"] == "srd")]
+    if not srd.empty:
+        srd = srd.assign(**{"SRD c* - CR (how much harder than its CR, d20)": srd["c_star"] - srd["cr_pos"]})
+        lines += ["", "SRD creatures on the typical ladder (standard d20): their equivalent CR minus their own:", ""]
+        lines += md_table(
+            srd[
+                [
+                    "monster",
+                    "level",
+                    "size",
+                    "cr",
+                    "c_star",
+                    "SRD c* - CR (how much harder than its CR, d20)",
+                    "censored",
+                ]
+            ]
+        )
+    return lines

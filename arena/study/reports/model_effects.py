@@ -1,0 +1,230 @@
+"""What each change of the fight model does: paired effects on the party's win rate and hit points lost.
+
+For every model option (its old value) and every SRD fix (undone), the same encounters are fought twice, under the
+default model and with that one change reverted, from the same encounter seeds: the difference per encounter is the
+paired effect of the change, and its interval comes from those differences (encounters are independent, and the
+two arms share each encounter's seed, so most of the noise cancels). ``arena model-effects`` writes the table of
+``docs/model-changes.md``.
+
+The matchups are fixed before any number is computed: the reference scenario, and one even matchup (the party
+wins about half) at levels 3, 5 and 8, each under d20 and 3d6 (the buff and domain-spell changes matter only under
+3d6; a change that matters only under a variant is measured with it, e.g. ``d20+prad``).
+
+Why a module of its own: it measures the engine rather than the documents' rules; its page, docs/model-changes.md, is
+regenerated whenever a change is meant to move the fight model.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, get_args
+
+from arena.combat.model import FIXES, LEGACY, ModelOptions
+
+MATCHUPS: dict[str, dict[str, Any]] = {
+    "reference": {
+        "party": {"level": 5},
+        "monsters": ["bugbear:2", "ogre", "dire-wolf"],
+        "tactics": {
+            "party": {"press_luck": "when-better", "called_shot": "when-better"},
+            "monsters": {"press_luck": "when-better", "called_shot": "when-better"},
+        },
+    },
+    "L3-dire-wolf:2": {"party": {"level": 3}, "monsters": ["dire-wolf:2"]},
+    "L5-troll:2": {"party": {"level": 5}, "monsters": ["troll:2"]},
+    "L8-hill-giant:3": {"party": {"level": 8}, "monsters": ["hill-giant:3"]},
+}
+"""The reference scenario (as ``scenarios/reference.yaml``; the party wins it almost always) and one even matchup
+at levels 3, 5 and 8: SRD monsters the party beats about half the time under d20 and the default model (52%, 40%
+and 52% over 200 fights when chosen; EL 5, 7 and 10: "even" is well above EL = party level, where the party
+always wins)."""
+RULES = ("d20", "3d6")
+Z95 = 1.959963984540054
+
+
+@dataclass(frozen=True)
+class Change:
+    """One change of the model, named, with the model that reverts it, and the variant that lets it matter
+    (``+prad`` for a rule about players roll all, ``+open`` for one about fumbles) added to both dice."""
+
+    name: str
+    what: str
+    reverted: ModelOptions
+    variant: str = ""
+    rule_options: dict | None = None
+    """Rule options (:class:`arena.rules.RuleOptions`) the change sets instead of a model option."""
+
+    @property
+    def rules(self) -> tuple[str, ...]:
+        return tuple(f"{die}{self.variant}" for die in RULES)
+
+
+VARIANT_OF: dict[str, str] = {
+    "prad_fortitude": "+prad",
+    "flat-footed-aoo": "+open",
+    "color-spray-fumble": "+open",
+    "blind-dex": "+called",
+}
+"""Changes that matter only under a variant: measured under it (both dice)."""
+
+
+def changes() -> list[Change]:
+    """Every other value of every option, and every fix undone, one at a time, against the default model; then
+    the whole 0.2 model."""
+    out = []
+    default = ModelOptions()
+    for name, info in ModelOptions.model_fields.items():
+        if name == "undo":
+            continue
+        for value in get_args(info.annotation):
+            if value != getattr(default, name):
+                out.append(
+                    Change(
+                        f"{name}: {value}",
+                        f"option {name}={value} (default {getattr(default, name)})",
+                        default.model_copy(update={name: value}),
+                        VARIANT_OF.get(name, ""),
+                    )
+                )
+    for fix, what in FIXES.items():
+        out.append(Change(f"undo {fix}", what, ModelOptions(undo=frozenset({fix})), VARIANT_OF.get(fix, "")))
+    out.append(
+        Change(
+            "auspicious_scope: all-rolls",
+            "rule option auspicious_scope=all-rolls (default listed)",
+            default,
+            "+prad",
+            {"auspicious_scope": "all-rolls"},
+        )
+    )
+    out.append(
+        Change(
+            "all (the 0.2 model)",
+            "every option at its 0.2 value, every fix undone",
+            LEGACY,
+            "",
+            {"auspicious_scope": "all-rolls"},
+        )
+    )
+    return out
+
+
+@dataclass(frozen=True)
+class Effect:
+    change: str
+    matchup: str
+    rules: str
+    n: int
+    win_default: float
+    win_effect: float
+    """Win rate with the change reverted minus the default's, in points (percent), mean of paired differences."""
+    win_half_width: float
+    hp_effect: float
+    """Party hit points lost (share of the total), reverted minus default, in points."""
+    hp_half_width: float
+
+
+def _scenario(name: str, body: dict, model: ModelOptions, n: int, rule_options: dict | None = None) -> Any:
+    from arena.study.scenarios.scenario import Scenario
+
+    return Scenario.model_validate(
+        {"name": name, **body, "n": n, "seed": 0, "model": model, "rule_options": rule_options or {}}
+    ).resolve()
+
+
+def _paired(a: Any, b: Any) -> tuple[float, float]:
+    """Mean of b - a (per encounter) in points, and its 95% half-width (normal; n is in the thousands)."""
+    diff = (b.astype(float) - a.astype(float)) * 100
+    n = len(diff)
+    sd = float(diff.std(ddof=1)) if n > 1 else math.nan
+    return float(diff.mean()), Z95 * sd / math.sqrt(n)
+
+
+def measure(n: int = 2000, workers: int = 1, only: list[str] | None = None) -> list[Effect]:
+    """Every change against the default model, in every matchup and rule set, ``n`` paired encounters each."""
+    from arena.study.runs.in_memory import run
+
+    chosen = [c for c in changes() if not only or any(o in c.name for o in only)]
+    variants = sorted({c.variant for c in chosen})
+    effects = []
+    for matchup, body in MATCHUPS.items():
+        keys = [f"{die}{variant}" for variant in variants for die in RULES]
+        base = run(_scenario(matchup, body, ModelOptions(), n), rules=keys, workers=workers)
+        for change in chosen:
+            other = run(
+                _scenario(matchup, body, change.reverted, n, change.rule_options),
+                rules=list(change.rules),
+                workers=workers,
+            )
+            for key in change.rules:
+                a, b = base[base["rules"] == key], other[other["rules"] == key]
+                win_a, win_b = (a["winner"] == "party").to_numpy(), (b["winner"] == "party").to_numpy()
+                win, win_hw = _paired(win_a, win_b)
+                hp, hp_hw = _paired(a["party_hp_lost"].to_numpy(), b["party_hp_lost"].to_numpy())
+                effects.append(Effect(change.name, matchup, key, n, float(win_a.mean() * 100), win, win_hw, hp, hp_hw))
+    return effects
+
+
+def _default_win(effects: list[Effect], matchup: str, key: str) -> float:
+    """The default model's win rate in a matchup under ``key`` (no variant)."""
+    return next((e.win_default for e in effects if e.matchup == matchup and e.rules == key), math.nan)
+
+
+def markdown(effects: list[Effect], command: str) -> str:
+    """The table of ``docs/model-changes.md``: one row per change, a column per matchup and rule set."""
+    columns = [(m, r) for m in MATCHUPS for r in RULES]
+    by = {(e.change, e.matchup, e.rules.split("+")[0]): e for e in effects}
+    names = list(dict.fromkeys(e.change for e in effects))
+    n = effects[0].n if effects else 0
+    lines = [
+        "# What each fight-model change does",
+        "",
+        "Each row is the default fight model with one change: an option at another value (the 0.2 model's value",
+        "first), an SRD fix undone, or the whole 0.2 model. Each cell is the paired effect against the default",
+        f"model over the same {n:,} encounter seeds: the party's win rate, in points, with a 95% interval from the",
+        "per-encounter differences; then the party's hit points lost (share of its total), in points. A positive",
+        "win-rate number means the change favours the party. A row of +0.0 ±0.0 means the change never came into",
+        "play in these matchups (no humanoid to hold, no spell resistance, no fire-immune monster, no fumble ...);",
+        "its focused test in tests/combat/test_model_fixes.py shows that it works. Made by:",
+        "",
+        f"    {command}",
+        "",
+        "Default model win rates: "
+        + ", ".join(f"{m} {r} {_default_win(effects, m, r):.1f}%" for m, r in columns)
+        + ".",
+        "",
+        "## Win rate (points)",
+        "",
+        "| change | " + " | ".join(f"{m} {r}" for m, r in columns) + " |",
+        "|---|" + "---|" * len(columns),
+    ]
+    variant = {c.name: c.variant for c in changes()}
+    for name in names:
+        cells = [by.get((name, m, r)) for m, r in columns]
+        shown = f"{name} (under {variant[name]})" if variant.get(name) else name
+        lines.append(
+            f"| {shown} | "
+            + " | ".join(f"{e.win_effect:+.1f} ±{e.win_half_width:.1f}" if e else "" for e in cells)
+            + " |"
+        )
+    lines += [
+        "",
+        "## Party hit points lost (points)",
+        "",
+        "| change | " + " | ".join(f"{m} {r}" for m, r in columns) + " |",
+        "|---|" + "---|" * len(columns),
+    ]
+    for name in names:
+        cells = [by.get((name, m, r)) for m, r in columns]
+        shown = f"{name} (under {variant[name]})" if variant.get(name) else name
+        lines.append(
+            f"| {shown} | "
+            + " | ".join(f"{e.hp_effect:+.1f} ±{e.hp_half_width:.1f}" if e else "" for e in cells)
+            + " |"
+        )
+    lines += ["", "## The changes", ""]
+    for change in changes():
+        if change.name in names:
+            lines.append(f"- **{change.name}**: {change.what}.")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,94 @@
+"""``arena.run``: scenarios fought on workers into one pandas DataFrame, one row per encounter, with nothing written
+to disk.
+
+Why a module of its own: a notebook's run shares the plan, the workers and the typed tables of a run on disk
+(:mod:`arena.study.runs.experiment`), but none of its folder, lock, ledger or resume; the rows come back in plan
+order, the same for any number of workers.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from arena.errors import ArenaError
+from arena.limits import MAX_WORKERS
+from arena.study.runs.plan import Chunk, make_plan
+from arena.study.runs.progress import rich_progress
+from arena.study.runs.tables import arrow_schema, chunk_table
+from arena.study.runs.workers import EngineSimulator, execute
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from arena.rules import RuleSet
+    from arena.study.scenarios.scenario import Scenario
+
+    ScenarioLike = Scenario | str | os.PathLike | Sequence[Scenario | str | os.PathLike]
+    RulesLike = RuleSet | str | Sequence[RuleSet | str] | None
+
+
+def _load(scenario: Any, trust_policies: bool = False, bestiary: Sequence[str | os.PathLike] = ()) -> list[Any]:
+    if isinstance(scenario, str | os.PathLike):
+        from arena.study.scenarios.loading import load_scenarios
+
+        return list(load_scenarios(scenario, trust_policies=trust_policies, bestiary=bestiary))
+    if isinstance(scenario, list | tuple):
+        return [s for item in scenario for s in _load(item, trust_policies, bestiary)]
+    if bestiary:
+        raise ArenaError(
+            "bestiary= adds creatures to the names of scenario files; a Scenario object has looked its "
+            "names up already (give load_scenarios(..., bestiary=) instead)"
+        )
+    return [scenario]
+
+
+def _all_cores() -> int:
+    return max(1, min(os.cpu_count() or 1, MAX_WORKERS))
+
+
+def run(
+    scenario: ScenarioLike,
+    n: int | None = None,
+    seed: int | None = None,
+    rules: RulesLike = None,
+    *,
+    workers: int | None = None,
+    chunk_size: int | None = None,
+    simulator: Any = None,
+    trust_policies: bool = False,
+    progress: bool | None = None,
+    bestiary: str | os.PathLike | Sequence[str | os.PathLike] = (),
+) -> pd.DataFrame:
+    """Fight ``scenario`` (a Scenario, a YAML path, or a list of them) and return one pandas row per encounter.
+
+    ``rules``: None (the scenario's own grid), a RuleSet or key, or a list of them. Nothing is written to disk.
+    Rows are in plan order (scenario, rule set, index), whatever ``workers`` is (default: every core, as the CLI;
+    the rows are the same for any number). ``progress``: a progress bar (rich; it shows in a notebook too), by
+    default on for runs of 10,000 encounters or more. ``trust_policies`` lets the Python policy files a scenario
+    file lists run (as ``--trust-policies`` does). ``bestiary``: stat-block files or folders whose creatures the
+    scenario files' names reach (as ``--bestiary`` does); their stat blocks travel with the scenarios to the workers.
+    """
+    import pyarrow as pa
+
+    simulator = simulator or EngineSimulator()
+    workers = _all_cores() if workers is None else workers
+    if not 1 <= workers <= MAX_WORKERS:
+        raise ArenaError(f"workers must be 1 to {MAX_WORKERS}, got {workers}")
+    extra = [bestiary] if isinstance(bestiary, str | os.PathLike) else list(bestiary)
+    plan = make_plan(_load(scenario, trust_policies, extra), n=n, seed=seed, rules=rules, chunk_size=chunk_size)
+    chunks = list(plan.chunks())
+    workers = min(workers, max(1, len(chunks)))
+    schema = arrow_schema(simulator.schema())
+    tables: dict[Chunk, Any] = {}
+    show = plan.total >= 10_000 if progress is None else progress
+    with rich_progress(show) as tick:
+        tick(0, plan.total)
+
+        def keep(chunk: Chunk, cols: dict) -> None:
+            tables[chunk] = chunk_table(plan, chunk, cols, schema)
+            tick(sum(c.size for c in tables), plan.total)
+
+        execute(plan, chunks, keep, workers=workers, simulator=simulator)
+    return pa.concat_tables([tables[c] for c in plan.chunks()]).to_pandas()

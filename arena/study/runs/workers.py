@@ -1,0 +1,295 @@
+"""Fighting chunks: in this process, on local joblib (loky) workers, or on a Dask cluster.
+
+A worker receives a :class:`Task` (everything to fight one chunk), prepares its scenario once per process, fights
+the chunk and sends back compact column arrays; :func:`execute` hands each finished chunk to a sink in whatever
+order they finish. A local worker exits when the run that started it is gone, at any point of its life (it is told
+by the kernel, and watches for it from its first moment: :func:`_worker_init`); a dead worker's chunks are rerun.
+On a Dask cluster the chunks go to the client of :mod:`arena.study.runs.cluster`.
+
+Why a module of its own: this is where a run's chunks leave the process and come back, and where a worker that
+died is noticed and its chunks fought again, the same way for every caller (a run on disk, ``arena.run``, a batch
+of matchups).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+import time
+import warnings
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from arena.combat.tactics.policy_guard import PolicyError
+from arena.dice import encounter_seed
+from arena.errors import ArenaError
+from arena.labels import printable
+from arena.rules import RuleSet
+from arena.study.runs.cluster import cluster_session
+from arena.study.runs.plan import KEY_COLUMNS, Chunk, Plan
+
+MAX_RETRIES = 3
+"""How often the chunks of a dead worker are rerun before the run gives up."""
+
+
+# --------------------------------------------------------------------------------------------- simulators
+class EngineSimulator:
+    """The real thing: ``Scenario.prepare()`` once per process, :func:`arena.combat.engine.fight` per encounter.
+
+    Any object with the same three methods can stand in (tests use a tiny deterministic one).
+    """
+
+    def prepare(self, scenario: Any, rules: RuleSet) -> Any:
+        return scenario.prepare(rules.die)  # the generated party depends on the die
+
+    def fight(self, prepared: Any, rules: RuleSet, seed: int) -> dict:
+        from arena.combat.engine import fight
+
+        return fight(prepared, rules, seed).record.as_row()
+
+    def schema(self) -> dict[str, str]:
+        from arena.combat.record import record_schema
+
+        return record_schema()
+
+
+_PREPARED: dict[tuple[str, str, str], Any] = {}
+"""Per-process cache of prepared encounters, keyed by (simulator type, scenario digest, die): a worker
+prepares a scenario once, however many chunks of it it fights."""
+
+
+def prepared_encounter(simulator: Any, scenario: Any, digest: str, rules: RuleSet) -> Any:
+    """The simulator's encounter of ``scenario`` for ``rules``' die, prepared once per process (:data:`_PREPARED`)."""
+    key = (type(simulator).__qualname__, digest, rules.die)
+    encounter = _PREPARED.get(key)
+    if encounter is None:
+        if len(_PREPARED) >= 16:
+            _PREPARED.clear()
+        encounter = _PREPARED[key] = simulator.prepare(scenario, rules)
+    return encounter
+
+
+# --------------------------------------------------------------------------------------------- workers
+@dataclass(frozen=True)
+class Task:
+    """What a worker receives: everything to fight one chunk, nothing it must look up."""
+
+    chunk: Chunk
+    scenario: Any
+    digest: str
+    rules: RuleSet
+    seed: int
+    parent: int = 0
+    """The process id of the run that sent it: a local worker stops when that process is gone."""
+
+
+_RULES: dict[str, RuleSet] = {}
+"""Per-process rule sets: a rule set arriving in a task is a fresh copy whose compiled kernel is empty; the
+cached one keeps its compiled plans across chunks."""
+
+
+def warm_rules(rules: RuleSet) -> RuleSet:
+    """This process's copy of ``rules``, whose compiled kernel is kept across chunks (:data:`_RULES`)."""
+    key = rules.model_dump_json()
+    return _RULES.setdefault(key, rules)
+
+
+_WATCHING: list[int] = []
+
+
+def _watch_parent(parent: int) -> None:
+    """In a local worker process, exit as soon as the run that started it is gone (killed with SIGKILL, say), so
+    no idle worker outlives its run. A worker of a cluster (whose parent is not the run) is left alone."""
+    if _WATCHING or not parent or os.getpid() == parent or os.getppid() != parent:
+        return
+    import threading
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+
+    _WATCHING.append(parent)
+    threading.Thread(target=watch, name="arena-parent-watch", daemon=True).start()
+
+
+PARENT_DEATH_SIGNAL = "SIGUSR1"
+"""The signal the kernel sends a local worker when the thread that started it ends (``PR_SET_PDEATHSIG``)."""
+
+
+def _ask_kernel_for_parent_death(parent: int) -> None:
+    """On Linux, have the kernel signal this worker the moment its parent goes (``prctl(PR_SET_PDEATHSIG)``).
+
+    The kernel sends it when the parent *thread* that started the worker ends, which may be a thread of a run
+    still alive: the handler exits only when the parent process is gone (the worker has been given to another)."""
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+    import signal
+
+    def gone(_signum: int, _frame: Any) -> None:
+        if os.getppid() != parent:
+            os._exit(1)
+
+    with contextlib.suppress(OSError, AttributeError, ValueError, TypeError):
+        signum = getattr(signal, PARENT_DEATH_SIGNAL)
+        signal.signal(signum, gone)
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, int(signum), 0, 0, 0)  # 1 = PR_SET_PDEATHSIG
+
+
+def _worker_init(parent: int) -> None:
+    """The initializer of a local (loky) worker, run before it takes any task: it dies with the run ``parent``
+    whenever that goes, even while the pool is still starting (the kernel's signal, and a watching thread that
+    polls the parent id twice a second). A run already gone by now: exit at once."""
+    if os.getppid() != parent:
+        os._exit(1)
+    _ask_kernel_for_parent_death(parent)
+    _watch_parent(parent)
+    if os.getppid() != parent:  # gone between the first look and the kernel's promise
+        os._exit(1)
+
+
+def run_chunk(task: Task, simulator: Any) -> tuple[Chunk, dict[str, np.ndarray]]:
+    """Fight one chunk; return its columns (index, seed and every record field) as numpy arrays."""
+    _watch_parent(task.parent)
+    prepared = prepared_encounter(simulator, task.scenario, task.digest, task.rules)
+    schema = simulator.schema()
+    chunk = task.chunk
+    seeds = [encounter_seed(task.seed, i) for i in range(chunk.start, chunk.stop)]
+    fight = simulator.fight
+    rules = warm_rules(task.rules)
+    rows = []
+    for s in seeds:
+        try:
+            rows.append(fight(prepared, rules, s))
+        except PolicyError as err:  # a user's policy failed: this encounter is reported, not dropped
+            index = chunk.start + len(rows)
+            raise PolicyError(
+                f"encounter {index} (engine seed {s}) of scenario {printable(task.scenario.name)!r} "
+                f"under {rules.key} failed: {err}"
+            ) from None
+    columns: dict[str, np.ndarray] = {
+        "index": np.arange(chunk.start, chunk.stop, dtype=np.int64),
+        "seed": np.array(seeds, dtype=np.uint64),
+    }
+    for name, kind in schema.items():
+        if name in KEY_COLUMNS:
+            continue  # the experiment's own column wins (same meaning)
+        values = [row[name] for row in rows]
+        columns[name] = np.array(values, dtype=object if kind == "string" else kind)
+    return chunk, columns
+
+
+def _tasks(plan: Plan, chunks: Iterable[Chunk]) -> Iterator[Task]:
+    for c in chunks:
+        sp = plan.scenarios[c.scenario]
+        yield Task(c, sp.scenario, sp.digest, sp.rule_sets[c.rules], sp.seed, os.getpid())
+
+
+class WorkerDied(ArenaError):
+    """Workers kept dying: the run stopped (finished chunks are kept; ``--resume`` continues)."""
+
+
+def _joblib_results(tasks: Iterator[Task], simulator: Any, workers: int) -> Iterator[tuple[Chunk, dict]]:
+    from joblib import Parallel, delayed, parallel_config
+
+    with parallel_config(backend="loky", initializer=_worker_init, initargs=(os.getpid(),)):
+        parallel = Parallel(n_jobs=workers, return_as="generator_unordered", pre_dispatch="2*n_jobs")
+    yield from parallel(delayed(run_chunk)(t, simulator) for t in tasks)
+
+
+def _dask_results(tasks: Iterator[Task], simulator: Any, client: Any, window: int) -> Iterator[tuple[Chunk, dict]]:
+    from dask.distributed import as_completed
+
+    pending = None
+    for task in tasks:  # keep at most `window` chunks in flight: memory stays flat on both sides
+        future = client.submit(run_chunk, task, simulator, pure=False, retries=MAX_RETRIES)
+        if pending is None:
+            pending = as_completed([future], loop=client.loop)
+        else:
+            pending.add(future)
+        if pending.count() >= window:
+            done = next(pending)
+            yield done.result()
+            done.release()
+    for done in pending or ():
+        yield done.result()
+        done.release()
+
+
+def _is_worker_death(err: BaseException) -> bool:
+    from concurrent.futures.process import BrokenProcessPool
+
+    return isinstance(err, BrokenProcessPool) or type(err).__name__ in ("TerminatedWorkerError", "KilledWorker")
+
+
+def execute(
+    plan: Plan,
+    chunks: Sequence[Chunk],
+    sink: Callable[[Chunk, dict], None],
+    *,
+    workers: int = 1,
+    cluster: Any = None,
+    simulator: Any = None,
+    on_event: Callable[[str], None] | None = None,
+) -> None:
+    """Fight ``chunks`` of ``plan`` and hand each finished one to ``sink(chunk, columns)`` (in any order).
+
+    ``workers == 1`` runs in this process; more use joblib (loky processes); ``cluster`` a Dask scheduler
+    address (connected to for this call) or a client of :func:`arena.study.runs.cluster.connect_cluster` (left
+    open). If a worker dies,
+    the event is reported and the chunks not yet finished are rerun.
+    """
+    simulator = simulator or EngineSimulator()
+    say = on_event or (lambda _msg: None)
+    left = list(chunks)
+    with cluster_session(cluster or None) as client:
+        _execute(plan, left, sink, workers, client, simulator, say)
+
+
+def _execute(
+    plan: Plan,
+    left: list[Chunk],
+    sink: Callable[[Chunk, dict], None],
+    workers: int,
+    client: Any,
+    simulator: Any,
+    say: Callable[[str], None],
+) -> None:
+    """The retry loop of :func:`execute` (its client open)."""
+    for attempt in range(MAX_RETRIES + 1):
+        done: set[Chunk] = set()
+        try:
+            if client is not None:
+                window = 2 * max(1, sum(client.nthreads().values()))
+                results = _dask_results(_tasks(plan, left), simulator, client, window)
+            elif workers <= 1:
+                results = (run_chunk(t, simulator) for t in _tasks(plan, left))
+            else:
+                results = _joblib_results(_tasks(plan, left), simulator, workers)
+            with warnings.catch_warnings():  # joblib's count of the tasks an interrupt cancelled: not news
+                warnings.filterwarnings("ignore", r".*tasks .*(cancelled|not used)", UserWarning)
+                try:
+                    for chunk, columns in results:
+                        sink(chunk, columns)
+                        done.add(chunk)
+                finally:
+                    close = getattr(results, "close", None)
+                    if close is not None:
+                        close()
+            return
+        except Exception as err:
+            if not _is_worker_death(err):
+                raise
+            left = [c for c in left if c not in done]
+            if attempt == MAX_RETRIES:
+                raise WorkerDied(
+                    f"a worker died {MAX_RETRIES + 1} times ({type(err).__name__}); "
+                    f"{len(left)} chunks unfinished, finished ones are kept"
+                ) from None
+            say(f"a worker died ({type(err).__name__}); rerunning its chunk ({len(left)} chunks left)")

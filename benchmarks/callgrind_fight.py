@@ -34,7 +34,10 @@ def fight_many(key: str, count: int, model: str = "default") -> None:
     from arena.combat.engine import fight
     from arena.combat.model import LEGACY
     from arena.rules import RuleSet
-    from arena.study.scenarios.loading import load_scenarios
+    try:
+        from arena.study.scenarios.loading import load_scenarios
+    except ImportError:  # a checkout from before the study's packages (a race against an older commit)
+        from arena.study.scenario import load_scenarios
 
     (scenario,) = load_scenarios(ROOT / "scenarios" / "reference.yaml")
     if model == "legacy":

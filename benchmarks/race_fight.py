@@ -25,7 +25,10 @@ import resource, sys
 from pathlib import Path
 from arena.combat.engine import fight
 from arena.rules import RuleSet
-from arena.study.scenarios.loading import load_scenarios
+try:
+    from arena.study.scenarios.loading import load_scenarios
+except ImportError:  # a checkout from before the study's packages (a race against an older commit)
+    from arena.study.scenario import load_scenarios
 
 root, key, count = Path(sys.argv[1]), sys.argv[2], int(sys.argv[3])
 (scenario,) = load_scenarios(root / "scenarios" / "reference.yaml")

@@ -34,6 +34,7 @@ def fight_many(key: str, count: int, model: str = "default") -> None:
     from arena.combat.engine import fight
     from arena.combat.model import LEGACY
     from arena.rules import RuleSet
+
     try:
         from arena.study.scenarios.loading import load_scenarios
     except ImportError:  # a checkout from before the study's packages (a race against an older commit)

@@ -3,6 +3,7 @@ its special abilities with what the engine does with each."""
 
 from __future__ import annotations
 
+from arena.abilities.breath import breath_weapon_of
 from arena.world.attacks import Attack
 from arena.world.creatures import Creature, cr_text
 
@@ -44,8 +45,8 @@ def stat_block(c: Creature) -> str:
     special = []
     if c.rend:
         special.append(f"rend {c.rend.damage} (both {c.rend.attack}s hit)")
-    if c.breath_weapon:
-        bw = c.breath_weapon
+    bw = breath_weapon_of(c)
+    if bw:
         special.append(
             f"breath weapon {bw.length_ft}-ft. {bw.shape} {bw.damage} {bw.damage_type} "
             f"({bw.save} DC {bw.dc} {'half' if bw.half_on_save else 'negates'}, every {bw.recharge} rounds)"

@@ -227,23 +227,3 @@ def free_to_act(c: Combatant) -> bool:
     """Whether the creature takes its free actions at the start of its turn (a song kept up, smoke, entangling
     plants, an eye ray): it can act, is not dying and not stunned."""
     return c.is_able and c.hp >= 0 and not (c.conditions and "stunned" in c.conditions)
-
-
-def trample(f: FightState, c: Combatant, targets: list[Combatant]) -> None:
-    """Trample: each creature run over takes the damage, Reflex for half (one damage roll, as a breath)."""
-    t = c.t.trample
-    dice = parse(t.damage)
-    amount = dice.roll(f.stream)
-    types = frozenset(t.damage_types)
-    if f.lines is not None:
-        f.log(
-            f"{c.name} tramples {', '.join(x.name for x in targets)}",
-            actor=c.name,
-            action="trample",
-            targets=[x.name for x in targets],
-        )
-    for target in targets:
-        if target.dead:
-            continue
-        saved = save(f, target, "ref", t.dc, c).success
-        deal(f, c, target, amount // 2 if saved else amount, types, weapon=True)

@@ -15,6 +15,13 @@ moment it acts at. The moments are the engine's hook points:
 - ``grip_turn(fight, combatant) -> bool``: the turn of a creature in a grapple this ability started, the holder's
   and the held one's alike (improved grab: the holder deals its damage, the held one tries to escape). True when
   the grapple took the turn.
+- ``choose_action(view, creature) -> Action | None``: a special action of its own, of the kind ``action`` names (a
+  breath weapon, a web, a trample), asked by the attack and caster policies before the creature's weapons; the
+  first hook (in ``order``) that chooses one gives the turn's action. ``act(fight, combatant, action, target)``
+  carries out an action of that kind (``target``: the action's target as the engine settled it, a new one when the
+  policy's is out of reach; ``strains``: a disabled creature that takes it strains itself). The kind joins the
+  kinds a user's policy may return (:func:`action_kinds`), and ``can_act(view, creature)`` is the guard's check of
+  a user's action of the kind (``cannot_act`` says why it refused one).
 
 A stat block's hooks are gathered once, when its :class:`~arena.combat.combatant.Template` is compiled
 (:func:`compile_abilities`), in each moment's order (``order``, low first), so that a creature without abilities
@@ -49,6 +56,18 @@ class FightAbility:
     rides_on: Callable[[Any], str | None] | None = None
     """The name of the attack its ``on_hit`` rides on, from the field's value (``paralysis.attack``)."""
     grip_turn: Hook | None = None
+    choose_action: Hook | None = None
+    action: str | None = None
+    """The kind of the action its ``choose_action`` chooses and its ``act`` carries out (``breath``)."""
+    act: Hook | None = None
+    can_act: Callable[[Any, Any], bool] | None = None
+    """Whether ``creature`` may take an action of the kind now (None: always): a user's policy's action is refused
+    otherwise."""
+    cannot_act: str = ""
+    """What the guard says of a user's action that ``can_act`` refused (``breathed without a breath weapon ready``)."""
+    strains: bool = True
+    """A disabled creature that takes the action strains itself (SRD 3.5 "Disabled": a standard action costs it a hit
+    point), as after a spell or a coup de grace."""
     order: int = 100
     """Its place among the hooks of one moment: low first (two abilities' hooks at one moment run in this order)."""
 
@@ -67,16 +86,50 @@ class CompiledAbilities:
     """The names of the attacks its ``on_hit`` hooks ride on."""
     grip_turn: Hook | None
     """The grapple turn of the one ability that starts its grapples (None: it starts none)."""
+    choose_action: tuple[Hook, ...]
+    """Its special actions' choices, in order (a function once, when two fields of one ability share it)."""
+
+
+@dataclass(frozen=True)
+class SpecialAction:
+    """A special ability's own kind of action, as the engine carries it out and the guard checks a user's."""
+
+    act: Hook
+    can_act: Callable[[Any, Any], bool] | None
+    cannot_act: str
+    strains: bool
+    field: str
+    """The field of the ability that registered it."""
 
 
 _ABILITIES: dict[str, FightAbility] = {}
+ACTIONS: dict[str, SpecialAction] = {}
+"""The abilities' own kinds of action, by kind (``breath``): what the engine calls for an action of the kind."""
 
 
 def add_fight_ability(ability: FightAbility) -> None:
-    """Register what an ability does in a fight (by the ability's module, once)."""
+    """Register what an ability does in a fight (by the ability's module, once). Two fields of one ability (a
+    damaging breath and one of an effect) may share a kind of action, with the same ``act``."""
     if ability.field in _ABILITIES:
         raise ValueError(f"the fight ability of {ability.field!r} is registered twice")
+    kind = ability.action
+    if (kind is None) != (ability.choose_action is None) or (kind is None) != (ability.act is None):
+        raise ValueError(f"the special action of {ability.field!r} needs its kind, its choose_action and its act")
+    if kind is not None and ability.act is not None:
+        special = SpecialAction(ability.act, ability.can_act, ability.cannot_act, ability.strains, ability.field)
+        known = ACTIONS.setdefault(kind, special)
+        if known is not special and _acting(known) != _acting(special):
+            raise ValueError(f"the action {kind!r} is another ability's ({known.field!r})")
     _ABILITIES[ability.field] = ability
+
+
+def _acting(special: SpecialAction) -> tuple[Any, ...]:
+    return special.act, special.can_act, special.cannot_act, special.strains
+
+
+def action_kinds() -> frozenset[str]:
+    """The kinds of action the abilities add (``breath``, ``web``, ``trample``)."""
+    return frozenset(ACTIONS)
 
 
 def registered() -> tuple[FightAbility, ...]:
@@ -115,6 +168,7 @@ def compile_abilities(creature: Any) -> CompiledAbilities:
         on_hit=tuple(a.on_hit for a in present if a.on_hit is not None),
         riders=riders,
         grip_turn=grips[0] if grips else None,
+        choose_action=tuple(dict.fromkeys(a.choose_action for a in present if a.choose_action is not None)),
     )
 
 

@@ -12,7 +12,6 @@ from arena.combat.abilities import MAX_TIE_ROLLS, after_hit
 from arena.combat.called_shots import call_shot, called_effect, called_hit, called_text, lethal_against, may_press
 from arena.combat.combatant import Combatant
 from arena.combat.concealment import misses, misses_ray
-from arena.combat.conditions import FOREVER, add_condition
 from arena.combat.damage import deal
 from arena.combat.fight_state import FightState
 from arena.combat.record import LONG_SHOT_NATURAL
@@ -419,30 +418,6 @@ def ranged_touch_ac(f: FightState, attacker: Combatant, target: Combatant) -> in
     if target.blind:
         ac += BLIND_AC
     return ac
-
-
-def throw_web(f: FightState, c: Combatant, target: Combatant) -> None:
-    """A web (SRD 3.5 monstrous spider): a ranged touch attack that entangles on a hit."""
-    c.webs += 1
-    mod = c.t.ray_bonus + c.attack_bonus
-    ac = ranged_touch_ac(f, c, target)
-    outcome = f.resolve(
-        Check("attack", c.side, mod, ac, 0, 20, 2, target.side, flat_footed=not target.acted), c, target
-    )
-    count_roll(c.tally, outcome)
-    c.tally.attacks += 1
-    if f.lines is not None:
-        f.log(
-            f"{c.name} throws a web at {target.name}: {roll_text(outcome, f.last_plan)} - "
-            f"{'entangled' if outcome.success else 'miss'}",
-            actor=c.name,
-            action="web",
-            target=target.name,
-            roll=roll_fields(outcome, f.last_plan),
-            result="entangled" if outcome.success else "miss",
-        )
-    if outcome.success:
-        add_condition(f, target, "entangled", FOREVER, dc=c.t.web.burst_dc)
 
 
 def coup_de_grace(f: FightState, c: Combatant, target: Combatant) -> None:

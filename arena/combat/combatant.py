@@ -190,7 +190,6 @@ class Template:
         "ranged_full",
         "prefers_ranged",
         "rend",
-        "breath",
         "caster_level",
         "spell_dc_base",
         "spells",
@@ -235,13 +234,11 @@ class Template:
         "instead_of_attack_hooks",
         "on_hit_hooks",
         "grip_turn_hook",
+        "choose_action_hooks",
         "swallow",
         "turn_start",
-        "web",
-        "breath_effect",
         "on_action",
         "special_action",
-        "trample",
         "charge",
         "incorporeal",
         "dr_all",
@@ -302,7 +299,6 @@ class Template:
         self.rend = (
             (parse(creature.rend.damage), creature.rend.attack, creature.rend.hits_needed) if creature.rend else None
         )
-        self.breath = creature.breath_weapon
         self.abilities = {k: getattr(creature.abilities, k) for k in ABILITY_KEYS}
         self.con = self.abilities["con"]
         self.str_mod = ability_modifier(self.abilities["str"])
@@ -340,7 +336,7 @@ class Template:
             creature.energy_drain,
         )
         self.rake = CompiledAttack(creature.rake) if creature.rake is not None else None
-        self.rage, self.burn, self.web = creature.rage, creature.burn, creature.web
+        self.rage, self.burn = creature.rage, creature.burn
         compiled = compile_abilities(creature)
         self.ability_data = compiled.data
         """Each ability module's compiled value, by its stat-block field (:mod:`arena.combat.ability_hooks`)."""
@@ -350,10 +346,10 @@ class Template:
         self.instead_of_attack_hooks = compiled.instead_of_attack
         self.on_hit_hooks = compiled.on_hit
         self.grip_turn_hook = compiled.grip_turn
-        self.breath_effect = creature.breath_effect
+        self.choose_action_hooks = compiled.choose_action
         swallow = creature.swallow_whole
         self.swallow = (parse(swallow.damage), frozenset(swallow.damage_types)) if swallow is not None else None
-        self.trample, self.incorporeal = creature.trample, creature.incorporeal
+        self.incorporeal = creature.incorporeal
         charge = creature.powerful_charge
         self.charge = (
             CompiledAttack(charge.model_copy(update={"bonuses": tuple(b + CHARGE_BONUS for b in charge.bonuses)}))
@@ -363,13 +359,6 @@ class Template:
         """Powerful charge: the attack it closes in with, the charge's +2 included."""
         if self.incorporeal:
             self.plain_defences = False
-        self.special_action = (
-            self.breath is not None
-            or self.breath_effect is not None
-            or self.web is not None
-            or self.trample is not None
-        )
-        """The attack policy looks at a breath weapon or a web before the creature's weapons."""
         self.petrification, self.evasion = creature.petrification, creature.evasion
         self.slow_on_hit = creature.slow_on_hit
         self.invisible = creature.invisible
@@ -420,6 +409,9 @@ class Template:
         self.special_turn = bool(self.instead_of_attack_hooks)
         """Its turn may go to a special action (summoning, a whirlwind, crush, roar, smite) instead of its attack: an
         ability's ``instead_of_attack`` hook."""
+        self.special_action = bool(self.choose_action_hooks)
+        """Its policy looks at a special action before its weapons (a breath weapon, a web, a trample): an ability's
+        ``choose_action`` hook."""
         self.presence = bool(self.first_action_hooks)
         """Its first action frightens, stinks or spreads its aura: its abilities' ``first_action`` hooks
         (:func:`arena.combat.abilities.presence`)."""
@@ -455,8 +447,6 @@ class Combatant:
     save_bonus: int
     damage_bonus: int
     negative_levels: int
-    webs: int
-    """Webs thrown."""
     damage_dealt: int
     init: int
     """Its initiative total."""
@@ -465,8 +455,6 @@ class Combatant:
     raging: bool
     afflicted: bool
     """Something its turn must look at may be in force (a spell being cast, a fire, a grapple, a web, slow gas)."""
-    last_effect: bool
-    """Its last breath was the one without damage (a dragon alternates them, that one first)."""
     frightened: bool
     """Its presence (frightful presence, a stench, an aura) has been used: it acts on the first action only."""
     ability_loss: dict[str, int] | None
@@ -503,7 +491,6 @@ class Combatant:
         "attack_bonus",
         "ac_bonus",
         "save_bonus",
-        "breath_ready_at",
         "luck_used",
         "settings",
         "policy",
@@ -538,8 +525,6 @@ class Combatant:
         "save_mods",
         "burning",
         "raging",
-        "webs",
-        "last_effect",
         "afflicted",
         "specials",
         "concealed",
@@ -560,9 +545,9 @@ class Combatant:
         """This side's counters in the fight's record."""
         self.hp = template.max_hp
         self.nonlethal = self.temp_hp = self.attack_bonus = self.ac_bonus = self.save_bonus = 0
-        self.damage_bonus = self.negative_levels = self.webs = self.damage_dealt = self.init = 0
+        self.damage_bonus = self.negative_levels = self.damage_dealt = self.init = 0
         self.melee_attackers = 0
-        self.raging = self.afflicted = self.last_effect = self.frightened = False
+        self.raging = self.afflicted = self.frightened = False
         self.ability_loss = self.ability_mods = self.save_mods = self.burning = None
         self.dodge_against = self.melee_target = self.casting = self.grip = None
         self.specials = None
@@ -570,7 +555,6 @@ class Combatant:
         self.offset = 0.0
         """Where this creature's turn falls within a round, in seconds after the round starts (set by initiative):
         durations run from the instant of the turn that started them to the same point of a later round."""
-        self.breath_ready_at = 0.0
         self.dead = self.stable = self.prone = self.acted = self.luck_used = False
         self.weapon_lost = False
         """A fumbled ranged attack lost or broke the ranged weapon (set it through ``Fight.lose_weapon``, which

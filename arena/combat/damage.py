@@ -1,5 +1,5 @@
 """Damage: dealing it (defences, temporary hit points, regeneration, massive damage, the states it causes), and
-damage with a save for half (area spells, breath weapons).
+damage with a save for half (area spells; a breath weapon, :mod:`arena.abilities.breath`, as they do).
 
 Every hit point lost in a fight goes through :func:`deal`. Calls the rolls, states and called shots below it (loud
 sonic damage injures ears); the functions take the fight first (see :mod:`arena.combat.rolls`).
@@ -9,13 +9,11 @@ from __future__ import annotations
 
 from arena.combat import spells
 from arena.combat.called_shots import called_effect
-from arena.combat.clock import ROUND
 from arena.combat.combatant import Combatant
-from arena.combat.conditions import FOREVER, add_condition, lose_ability, rage
+from arena.combat.conditions import rage
 from arena.combat.fight_state import FightState
 from arena.combat.rolls import save as saving_throw
 from arena.combat.states import DEAD_AT, die, refresh
-from arena.dice import parse
 from arena.rules import called_shots as cs
 
 MASSIVE_DAMAGE = 50
@@ -180,7 +178,7 @@ def area_damage(
     roll for this target); open-ended saves: a critical success takes none, a fumble the maximum."""
     outcome = saving_throw(f, target, save, dc, caster)
     amount = dice.maximum if outcome.fumble else rolled if rolled is not None else dice.roll(f.stream)
-    _save_extremes(target, outcome)
+    save_extremes(target, outcome)
     if outcome.critical_success or (outcome.success and save == "ref" and target.t.evasion):
         amount = 0  # evasion (giant eagle): a made Reflex save takes none
     elif outcome.success:
@@ -192,81 +190,7 @@ def area_damage(
         deal(f, caster, target, amount, types)
 
 
-def breath(f: FightState, c: Combatant, targets: list[Combatant]) -> None:
-    """A breath weapon: its recharge is rolled, then one damage roll and a save for each target (or, for a breath
-    without damage, a save against its effect: :func:`breath_effect`)."""
-    t = c.t
-    if t.breath_effect is not None and (not c.last_effect or t.breath is None):
-        c.last_effect = True
-        recharge = t.breath.recharge if t.breath else t.breath_effect.recharge
-        c.breath_ready_at = f.instant + parse(recharge).roll(f.stream) * ROUND
-        breath_effect(f, c, targets)
-        return
-    c.last_effect = False
-    weapon = t.breath
-    dice = parse(weapon.damage)
-    c.breath_ready_at = f.instant + parse(weapon.recharge).roll(f.stream) * ROUND
-    if f.lines is not None:
-        f.log(
-            f"{c.name} breathes {weapon.damage_type} on {', '.join(t.name for t in targets)}",
-            actor=c.name,
-            action="breath",
-            effect=weapon.damage_type,
-            targets=[t.name for t in targets],
-        )
-    amount = dice.roll(f.stream)
-    for target in targets:
-        outcome = saving_throw(f, target, weapon.save, weapon.dc, c)
-        _save_extremes(target, outcome)
-        dealt = dice.maximum if outcome.fumble else amount
-        if outcome.critical_success or (outcome.success and weapon.save == "ref" and target.t.evasion):
-            dealt = 0
-        elif outcome.success:
-            dealt = dealt // 2 if weapon.half_on_save else 0  # half, or negated (bombardier beetle)
-        deal(f, c, target, dealt, frozenset({weapon.damage_type}))
-
-
-BREATH_CONDITION = {
-    "sleep": ("asleep", "sleep"),
-    "paralysis": ("paralyzed", "paralysis"),
-    "slow": ("slowed", None),
-    "fear": ("panicked", "mind-affecting"),
-    "petrify": ("petrified", "petrification"),
-    "repulsion": ("panicked", "mind-affecting"),
-}
-"""A breath effect -> (the condition it puts on a creature that fails its save, the immunity that stops it).
-Repulsion (SRD 3.5 bronze dragon: "compelled to do nothing but move away from the dragon for 1d6 rounds plus 1
-round per age category ... a mind-affecting compulsion") takes the creature out of the fight as a panicked one is;
-petrification (the gorgon's "turn to stone permanently") lasts the rest of the fight."""
-
-
-def breath_effect(f: FightState, c: Combatant, targets: list[Combatant]) -> None:
-    """A breath without damage: each target saves or suffers the effect for its rounds (weakness: ability loss)."""
-    weapon = c.t.breath_effect
-    if f.lines is not None:
-        f.log(
-            f"{c.name} breathes {weapon.effect} gas on {', '.join(t.name for t in targets)}",
-            actor=c.name,
-            action="breath",
-            effect=weapon.effect,
-            targets=[t.name for t in targets],
-        )
-    condition, immunity = BREATH_CONDITION.get(weapon.effect, (None, None))
-    for target in targets:
-        if target.dead or (immunity is not None and immunity in target.t.immunities):
-            continue
-        if saving_throw(f, target, weapon.save, weapon.dc, c).success:
-            continue
-        if weapon.effect == "weakness":
-            if weapon.loss is not None:
-                lose_ability(f, target, weapon.loss, c)
-        elif weapon.effect == "petrify":
-            add_condition(f, target, condition, FOREVER)
-        else:
-            add_condition(f, target, condition, parse(weapon.rounds).roll(f.stream) * ROUND)
-
-
-def _save_extremes(target: Combatant, outcome) -> None:
+def save_extremes(target: Combatant, outcome) -> None:
     """Seed 002: a critical success on a save against half damage takes none; a fumble takes the maximum."""
     tally = target.tally
     tally.saves_negated += outcome.critical_success

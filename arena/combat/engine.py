@@ -40,13 +40,13 @@ from arena.combat import (
     called_shots,
     casting,
     conditions,
-    damage,
     monster_spells,
     rolls,
     specials,
     states,
     tactics,
 )
+from arena.combat.ability_hooks import ACTIONS
 from arena.combat.attacks import (
     BLIND_AC,
     BLIND_MISS_CHANCE,
@@ -414,17 +414,15 @@ class Fight(FightState):
                             attacks.attack_routine(self, c, target, (t.rake,), True)  # pounce: rake too
         elif kind == "cast":
             self._cast(c, action)
-        elif kind == "breath":
-            damage.breath(self, c, action.targets)
-        elif kind == "web" and target is not None:
-            attacks.throw_web(self, c, target)
-        elif kind == "trample":
-            abilities.trample(self, c, action.targets)
         elif kind == "coup":
             attacks.coup_de_grace(self, c, target)
+        elif kind in ACTIONS:  # a special ability's own action (a breath weapon, a web, a trample)
+            special = ACTIONS[kind]
+            special.act(self, c, action, target)
+            strained = special.strains
         if (
             disabled
-            and (strained or kind in ("cast", "breath", "coup", "special"))
+            and (strained or kind in ("cast", "coup", "special"))
             and c.hp == 0
             and not c.dead
             and not t.ferocity

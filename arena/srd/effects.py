@@ -8,8 +8,8 @@ item)``, run when the block has the ability, or only while it is still ``ignored
 (``reader(reading)``). Each reader's fields join the stat block as read (``reading.data``) at once, so a later
 reader sees them (a paralysis of a held foe reads the improved grab's attack; a fear aura is left out when another
 aura was read). The readers live by what they read: :mod:`arena.srd.holds`, :mod:`arena.srd.onhit`,
-:mod:`arena.srd.poison`, :mod:`arena.srd.breath`, :mod:`arena.srd.auras`, :mod:`arena.srd.specials`,
-:mod:`arena.srd.traits`, and the spells last (:mod:`arena.srd.spells`).
+:mod:`arena.srd.poison`, :mod:`arena.srd.auras`, :mod:`arena.srd.specials`, :mod:`arena.srd.traits`, and the
+spells last (:mod:`arena.srd.spells`).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from arena.srd import breath, holds, onhit, poison, specials, spells, traits, vocabulary
+from arena.srd import holds, onhit, poison, specials, spells, traits, vocabulary
 from arena.srd.context import Reading
 
 AbilityReader = Callable[[Reading, dict], dict]
@@ -68,17 +68,13 @@ RULES: tuple[Ability | Step, ...] = (
     Ability("poison", poison.poison),
     Ability("energy drain", onhit.energy_drain),
     Ability("burn", onhit.burn),
-    Ability("web", specials.web),
     Ability("ability damage", onhit.ability_loss),
     Ability("ability drain", onhit.ability_loss),
     Ability("rake", specials.rake),
     Ability("rage", specials.rage),
     Ability("heat", onhit.heat),
     Ability("swallow whole", holds.swallow_whole),
-    Ability("breath weapon (non-damage)", breath.breath_effect),
-    Ability("trample", specials.trample),
     Ability("powerful charge", specials.powerful_charge),
-    Ability("acid spray", breath.acid_spray),
     Ability("incorporeal", traits.incorporeal),
     # what it does instead of its attacks, and its auras
     *_ignored(),
@@ -98,7 +94,6 @@ RULES: tuple[Ability | Step, ...] = (
         ("invisible in light", traits.invisible),
         ("petrification", onhit.petrification),
         ("evasion", traits.evasion),
-        ("spit acid", breath.spit_acid),
         ("spikes", specials.spikes),
     ),
     Step(traits.no_effect_here),

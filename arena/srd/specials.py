@@ -1,9 +1,9 @@
-"""What a creature does besides or instead of its routines, read once the attacks are: rake, rage, trample, powerful
-charge, webs, a manticore's spikes, an earth elemental's earth mastery.
+"""What a creature does besides or instead of its routines, read once the attacks are: rake, rage, powerful charge,
+a manticore's spikes, an earth elemental's earth mastery.
 
 Each reader is ``reader(reading, item)`` (:mod:`arena.srd.effects` runs them in order): it reads the ability's
-numbers from its description (``Rake (Ex): Attack bonus +8 melee, damage 1d6+2``) or from the family's table by
-size (the monstrous spiders' webs), returns the :class:`~arena.world.creatures.Creature` field and marks the ability
+numbers from its description (``Rake (Ex): Attack bonus +8 melee, damage 1d6+2``), returns the
+:class:`~arena.world.creatures.Creature` field and marks the ability
 ``modelled``; an ability whose numbers cannot be read, or whose effect the engine's field cannot carry, stays
 ``ignored`` and its ``notes`` say why.
 """
@@ -14,8 +14,7 @@ import re
 
 from arena.dice import parse as parse_dice
 from arena.srd.context import Reading, named
-from arena.srd.patterns import AMOUNT, DICE, NUMBER_WORDS
-from arena.srd.prose import size_number
+from arena.srd.patterns import DICE, NUMBER_WORDS
 from arena.srd.text import clean, dice_text, number
 
 ATTACK_BONUS = re.compile(r"attack bonus ([+-]\d+)", re.IGNORECASE)
@@ -41,28 +40,12 @@ FRENZY_WHEN = "takes damage in combat can fly into a frenzy"
 """``A sahuagin that takes damage in combat can fly into a frenzy``."""
 TAKES_DAMAGE = re.compile(r"takes damage", re.IGNORECASE)
 """A rage that starts when it is hurt: ``takes damage``."""
-WORD_TRAMPLE = re.compile(r"^\s*trample\s*", re.IGNORECASE)
-"""An entry's name before its dice: ``Trample 2d8+15``."""
-FIRST_AMOUNT = re.compile(f"({AMOUNT})")
-"""An entry's dice or number: ``2d8+15`` of ``Trample 2d8+15``."""
-TRAMPLE_DAMAGE = re.compile(rf"\bdeals? ({DICE}) points? of (?:bludgeoning )?damage", re.IGNORECASE)
-"""``deals 2d8+15 points of bludgeoning damage``."""
-REFLEX_HALF = re.compile(r"\bReflex (?:half )?DC (\d+)|\bDC (\d+) Reflex")
-"""``Reflex half DC 25``, ``a DC 25 Reflex save``."""
 CHARGE_DAMAGE = re.compile(rf"\bdeals? ({DICE}) points? of damage", re.IGNORECASE)
 """A powerful charge's: ``deals 4d6+6 points of damage``."""
 CHARGE_ATTACK = re.compile(r"\b(?:its|a single|single|an?) ([a-z]+) attack\b", re.IGNORECASE)
 """``a single gore attack``, ``its gore attack``."""
 CHARGE_BONUS = re.compile(r"\bwith an? ([+-]\d+) attack bonus|\battack bonus (?:of )?([+-]\d+)", re.IGNORECASE)
 """``with a +9 attack bonus``."""
-WEB_USES = re.compile(r"throw a web (?:up to )?(\w+) times per day", re.IGNORECASE)
-"""``can throw a web eight times per day``."""
-WEB_BURST = re.compile(r"burst (?:the web|it) with a DC (\d+) Strength check", re.IGNORECASE)
-"""``can burst the web with a DC 26 Strength check``."""
-WEB_SPINNERS = re.compile(r"web-spinners can throw", re.IGNORECASE)
-"""``Web-spinners can throw a web eight times per day`` (the hunting spiders throw none)."""
-ANCHORS = re.compile(r"anchors the target in place", re.IGNORECASE)
-"""``The web anchors the target in place``."""
 EARTH_MASTERY = "+1 bonus on attack and damage rolls if both it and its foe are touching the ground"
 """An earth elemental's: ``gains a +1 bonus on attack and damage rolls if both it and its foe are touching the
 ground``."""
@@ -155,30 +138,7 @@ def rage(ctx: Reading, item: dict) -> dict:
     return {"rage": True}
 
 
-# --------------------------------------------------------------------------------------------- trample, charge
-def trample(ctx: Reading, item: dict) -> dict:
-    """``Trample 2d8+15`` (the entry) and ``Trample (Ex): Reflex half DC 25`` (the description); the damage is
-    bludgeoning (SRD 3.5, Special Abilities: Trample)."""
-    desc, text = ctx.text_of(item, "trample")
-    entry = FIRST_AMOUNT.search(WORD_TRAMPLE.sub("", clean(item["name"])))
-    told = TRAMPLE_DAMAGE.search(text)
-    dmg = entry if entry and "d" in entry.group(1) else told
-    dcs = set(REFLEX_HALF.findall(text))
-    dc = next((number(a or b) for a, b in dcs), None) if len(dcs) == 1 else None
-    if dc is None or dmg is None:
-        return ctx.unread(item, "trample", f"{'no Reflex DC' if dc is None else 'no damage'} read", text)
-    damage = dice_text(dmg.group(1))
-    for a in ctx.abilities:
-        if a["key"] == "trample":
-            a["damage"], a["dc"], a["save"] = damage, dc, "ref"
-    ctx.mark(
-        "trample",
-        "modelled",
-        f"trample: {damage} bludgeoning, Reflex DC {dc} half, on two or more smaller foes instead of its attacks",
-    )
-    return {"trample": {"damage": damage, "dc": dc, "damage_types": ["bludgeoning"]}}
-
-
+# --------------------------------------------------------------------------------------------- charge
 def powerful_charge(ctx: Reading, item: dict) -> dict:
     """The attack it charges with, as the SRD prints it (the engine adds the charge's +2): ``a single gore attack
     with a +9 attack bonus that deals 4d6+6 points of damage`` (the minotaur's), ``its gore attack deals 4d8+20``
@@ -230,38 +190,7 @@ def powerful_charge(ctx: Reading, item: dict) -> dict:
     return {"powerful_charge": charge}
 
 
-# --------------------------------------------------------------------------------------------- webs and rays
-def web(ctx: Reading, item: dict) -> dict:
-    """``can throw a web eight times per day ... can burst the web with a DC 26 Strength check`` (the DC of its
-    table by size when the text gives none)."""
-    desc, _ = ctx.text_of(item, "web")
-    text = ctx.following(desc, 2)
-    uses, burst = WEB_USES.search(text), WEB_BURST.search(text)
-    how = ""
-    dc = number(burst.group(1)) if burst else None
-    if dc is None:
-        dc, row = size_number(ctx.block, ctx.size, desc, "Break DC")
-        if dc is not None:
-            how = f"; its burst DC from the {row} row of its table by size"
-    count = NUMBER_WORDS.get(uses.group(1).lower()) if uses else None
-    if dc is None or count is None:
-        what = "no Strength DC to burst it" if dc is None else "how many webs a day"
-        return ctx.unread(item, "web", f"{what} read", text)
-    if WEB_SPINNERS.search(text):
-        how += "; as a web-spinner (the SRD's hunting spiders throw none)"
-        ctx.note_on(
-            item,
-            "guess",
-            "web: the block is a web-spinner (hunting spiders cannot use their webs as weapons)",
-            text[:200],
-        )
-    if ANCHORS.search(text):
-        how += "; anchored in place: the engine's entangles"
-    ctx.save_of("web", dc, None)
-    ctx.mark("web", "modelled", f"web: {count} a fight, burst with a DC {dc} Strength check{how}")
-    return {"web": {"burst_dc": dc, "uses": count}}
-
-
+# --------------------------------------------------------------------------------------------- spikes
 def spikes(ctx: Reading, item: dict) -> dict:
     """The manticore's ``volley of six spikes as a standard action (make an attack roll for each spike)``: its
     ranged routine (``6 spikes +8 ranged``), one of the routines the engine chooses between."""

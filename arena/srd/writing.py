@@ -106,9 +106,6 @@ FULL_FIELDS = (
     "energy_drain",
     "burn",
     "swallow_whole",
-    "web",
-    "breath_effect",
-    "trample",
 )
 """The ability fields written with every number, their defaults too (and those of the ability modules that say
 ``every_number``: :func:`full_fields`)."""

@@ -197,43 +197,6 @@ class SwallowWhole(Frozen):
     damage_types: tuple[DamageType, ...] = ("bludgeoning",)
 
 
-class BreathEffect(Frozen):
-    """A breath weapon that does not deal damage (SRD 3.5 metallic dragons: sleep, paralysis, slow, fear,
-    weakening gas): a cone or line; each creature caught saves (``save``, ``dc``) or suffers ``effect`` for
-    ``rounds`` (``weakness``: the ability ``loss``). It shares the damaging breath's recharge; the creature
-    alternates the two, the effect first."""
-
-    shape: Literal["cone", "line"]
-    length_ft: Annotated[int, _int(1, MAX_FEET)]
-    effect: Literal["sleep", "paralysis", "slow", "fear", "weakness", "petrify", "repulsion"]
-    """``petrify``: turned to stone for good (the gorgon's); ``repulsion``: compelled to move away (the bronze
-    dragon's): out of the fight for ``rounds``, like a panicked creature."""
-    save: SaveKind = "will"
-    dc: Annotated[int, _int(1, MAX_MODIFIER)]
-    rounds: RoundsDice = "1d6"
-    loss: AbilityLoss | None = None
-    recharge: RoundsDice = "1d4"
-    """Rounds before it can be used again when the creature has no damaging breath (the gorgon's: 1d4)."""
-
-
-class Trample(Frozen):
-    """Trample (SRD 3.5): instead of its attacks, it runs over its foes (those smaller than itself): each takes
-    ``damage`` (Reflex ``dc`` for half)."""
-
-    damage: DamageDice
-    dc: Annotated[int, _int(1, MAX_MODIFIER)]
-    damage_types: tuple[DamageType, ...] = ("bludgeoning",)
-
-
-class Web(Frozen):
-    """Web (SRD 3.5 monstrous spider): a ranged touch attack (``uses`` times a fight) that entangles its target
-    (-2 on attack rolls, -4 Dexterity: -2 AC); the entangled creature spends its turn bursting free (a Strength
-    check against ``burst_dc``) before it can do anything else."""
-
-    burst_dc: Annotated[int, _int(1, MAX_MODIFIER)]
-    uses: Annotated[int, _int(1, 100)] = 8
-
-
 class Petrification(Frozen):
     """Petrification on a hit with ``attack`` (SRD 3.5 cockatrice: "Creatures hit by a cockatrice's bite attack must
     succeed on a DC 12 Fortitude save or instantly turn to stone"): stone for the rest of the fight."""
@@ -261,21 +224,6 @@ class Instability(Frozen):
     attack: Label
     dc: Annotated[int, _int(1, MAX_MODIFIER)]
     control_dc: Annotated[int, _int(1, MAX_MODIFIER)] = 15
-
-
-class BreathWeapon(Frozen):
-    """A breath weapon: a cone or line, save for half, usable again after ``recharge`` rounds."""
-
-    shape: Literal["cone", "line"]
-    length_ft: Annotated[int, _int(1, MAX_FEET)]
-    damage: DamageDice
-    damage_type: DamageType
-    save: SaveKind = "ref"
-    dc: Annotated[int, _int(1, MAX_MODIFIER)]
-    recharge: RoundsDice = "1d4"
-    """Rounds before it can be used again (SRD dragons: 1d4 rounds)."""
-    half_on_save: bool = True
-    """A successful save halves the damage; False: it negates it (the giant bombardier beetle's acid spray)."""
 
 
 def _parse_dr(value: Any) -> Any:
@@ -470,7 +418,6 @@ class Creature(Frozen):
     """Full-attack routines (alternatives); default: the same as ``attack``."""
     feats: tuple[Label, ...] = ()
     rend: Rend | None = None
-    breath_weapon: BreathWeapon | None = None
     pounce: StrictBool = False
     """Pounce (SRD 3.5): a full attack at the end of a charge, so a melee creature full-attacks as it closes in."""
     ferocity: StrictBool = False
@@ -489,9 +436,6 @@ class Creature(Frozen):
     Die), or a sahuagin's blood frenzy's +2 (+1 and +1)."""
     burn: Burn | None = None
     swallow_whole: SwallowWhole | None = None
-    web: Web | None = None
-    breath_effect: BreathEffect | None = None
-    trample: Trample | None = None
     powerful_charge: Attack | None = None
     """Powerful charge (SRD 3.5 minotaur): the single attack it makes as it closes in (round 1), with the charge's
     +2."""
@@ -626,7 +570,6 @@ __all__ = [  # the vocabulary of arena.world.stat_types is re-exported: stat blo
     "Abilities",
     "Ability",
     "AbilityScore",
-    "BreathWeapon",
     "CR",
     "CR_FRACTIONS",
     "cr_text",

@@ -133,8 +133,9 @@ def best_attack(c: Creature) -> int | None:
 def save_dc(c: Creature) -> int | None:
     """The highest save DC of the creature's special abilities (breath weapon, poison, gaze ...)."""
     dcs = [a.dc for a in c.special_abilities if a.dc is not None]
-    if c.breath_weapon:
-        dcs.append(c.breath_weapon.dc)
+    breath = getattr(c, "breath_weapon", None)  # arena.abilities.breath's field
+    if breath:
+        dcs.append(breath.dc)
     return max(dcs) if dcs else None
 
 

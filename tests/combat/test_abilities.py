@@ -8,7 +8,10 @@ import pytest
 from fight_scripting import Script, assert_reproducible_and_used, beast, d20, make_fight
 from fight_scripting import stat_block as creature
 
+from arena.abilities.breath import READY_AT, last_was_effect
 from arena.abilities.frightful_presence import frighten
+from arena.abilities.web import thrown
+from arena.combat.abilities import state_of
 from arena.combat.attacks import swing_at
 from arena.combat.conditions import add_condition
 from arena.combat.damage import deal
@@ -361,7 +364,7 @@ def test_a_web_entangles_and_the_victim_spends_its_turn_bursting_free():
     f.round = 2
     script = Script(f, [d20(15)])  # the web hits touch AC
     f.turn(s)
-    assert script.used_up and "entangled" in hero.conditions and s.webs == 1
+    assert script.used_up and "entangled" in hero.conditions and thrown(s) == 1
     assert (hero.attack_bonus, hero.ac_bonus) == (-2, -2)
     script = Script(f, [d20(10)])  # 10 + 2 vs 16: still stuck, no attack
     before = len(f.lines)
@@ -392,15 +395,15 @@ def test_a_breath_without_damage_alternates_with_the_damaging_one(effect, condit
     f.round = 2
     Script(f, [(1, 4), d20(2), (3, 6), *[0.5] * 10])  # recharge 1 round; Will fails; 3 rounds
     f.turn(d)
-    assert condition in hero.conditions and d.last_effect
+    assert condition in hero.conditions and last_was_effect(d)
     if effect == "slow":
         assert hero.afflicted and "slowed" in hero.conditions
-    d.breath_ready_at = 0.0
+    state_of(d)[READY_AT] = 0.0  # ready again
     hero.conditions.clear()
     refresh(f, hero)
     Script(f, [(1, 4), 0.5, d20(2), *[0.5] * 10])  # then the fire breath (one damage draw)
     f.turn(d)
-    assert hero.hp < 200 and not d.last_effect
+    assert hero.hp < 200 and not last_was_effect(d)
 
 
 def test_the_log_shows_what_damage_reduction_and_resistance_took():

@@ -8,10 +8,11 @@ import pytest
 from fight_scripting import Script, make_fight
 from fight_scripting import stat_block as creature
 
+from arena.abilities.breath import breathe
 from arena.combat import clock, spells
 from arena.combat.attacks import attack_routine, swing_at
 from arena.combat.casting import cast
-from arena.combat.damage import breath, deal
+from arena.combat.damage import deal
 from arena.combat.engine import DEAD_AT, Fight, fight, prepare
 from arena.combat.model import ModelOptions
 from arena.combat.states import dying, heal
@@ -422,7 +423,7 @@ def test_a_breath_weapon_against_pcs_is_the_pcs_own_save(spy, key):
     party = generate_party(5)
     f = make_fight(party, [get_creature("young-red-dragon")], key=key, seed=3)
     dragon = f.monsters[0]
-    breath(f, dragon, list(f.pcs))
+    breathe(f, dragon, list(f.pcs))
     saves = [(check, actor, outcome) for check, actor, outcome in spy if check.kind == "save"]
     assert [actor for _, actor, _ in saves] == f.pcs
     for check, _, outcome in saves:

@@ -12,11 +12,12 @@ from __future__ import annotations
 import pytest
 from fight_scripting import Script, make_fight, stat_block
 
+from arena.abilities.breath import breathe
 from arena.combat import attacks, clock, spells, tactics
 from arena.combat.attacks import coup_de_grace, swing_at
 from arena.combat.casting import cast, complete_casting
 from arena.combat.conditions import add_condition
-from arena.combat.damage import breath, deal
+from arena.combat.damage import deal
 from arena.combat.engine import Fight, prepare
 from arena.combat.model import FIXES, LEGACY, ModelOptions, parse_assignments
 from arena.combat.rolls import save
@@ -449,7 +450,7 @@ def test_a_breath_weapon_rolls_once_under_either_area_damage_option():
             model=model,
         )
         script = Script(f, [LOW, 0.5, LOW, LOW])  # the recharge, one 4d6 (a table: one draw), two saves
-        breath(f, f.monsters[0], list(f.pcs))
+        breathe(f, f.monsters[0], list(f.pcs))
         assert script.used_up
         a, b = (c.max_hp - c.hp for c in f.pcs)
         assert a == b > 4

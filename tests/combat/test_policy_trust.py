@@ -135,6 +135,8 @@ def test_a_policy_file_that_exits_while_loading_is_an_error(tmp_path):
         ("return Action('attack', 'the orc')", r"returned an attack action whose target is a str, not a creature"),
         ("return Action('cast', spell='wish', level=9)", r"cast 'wish', which is not a spell the engine knows"),
         ("return Action('breath', targets=[])", r"breathed without a breath weapon ready"),
+        ("return Action('web', view.enemies(creature)[0])", r"threw a web without a web"),
+        ("return Action('trample', targets=view.enemies(creature))", r"trampled without a trample"),
     ],
 )
 def test_a_failing_policy_fails_its_encounter_with_its_name_file_and_line(tmp_path, body, problem):

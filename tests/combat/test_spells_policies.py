@@ -17,11 +17,12 @@ import pydantic
 import pytest
 from fight_scripting import Script, make_fight, stat_block
 
-from arena.combat import clock, damage, spells, tactics
+from arena.abilities import breath
+from arena.combat import clock, spells, tactics
 from arena.combat.attacks import swing_at
 from arena.combat.casting import cast
 from arena.combat.conditions import add_condition
-from arena.combat.damage import breath, deal
+from arena.combat.damage import deal
 from arena.combat.engine import Fight, fight, prepare
 from arena.combat.model import ModelOptions
 from arena.combat.rolls import save
@@ -771,15 +772,15 @@ def test_after_breathing_the_dragon_waits_its_1d4_rounds(monkeypatch, draw, brea
     knights = [body(f"knight{i}", side="pc", hp=1000, ac=20) for i in range(4)]
     f = build(knights, [get_creature("young-red-dragon")], key="d20")
     dragon = f.monsters[0]
-    assert dragon.t.breath.recharge == "1d4"  # SRD: once every 1d4 rounds
+    assert dragon.t.ability_data["breath_weapon"].recharge == "1d4"  # SRD: once every 1d4 rounds
     breathed = []
-    original = damage.breath
+    original = breath.breathe
 
     def breathe(f, c, targets):
         breathed.append(f.round)
         original(f, c, targets)
 
-    monkeypatch.setattr(damage, "breath", breathe)
+    monkeypatch.setattr(breath, "breathe", breathe)
     every_die_shows(f, draw)
     for round_ in range(1, 11):
         if (round_ - 1) * clock.ROUND > f.env.now:
@@ -795,8 +796,8 @@ def test_breath_recharge_is_uniform_over_one_to_four_rounds():
     trials = 2000
     counts = dict.fromkeys(range(1, 5), 0)
     for _ in range(trials):
-        breath(f, dragon, [])
-        counts[round((dragon.breath_ready_at - f.now()) / clock.ROUND)] += 1
+        breath.breathe(f, dragon, [])
+        counts[round((breath.ready_at(dragon) - f.now()) / clock.ROUND)] += 1
     assert sum(counts.values()) == trials
     tolerance = 4 * math.sqrt(0.25 * 0.75 / trials)
     assert all(abs(n / trials - 0.25) < tolerance for n in counts.values()), counts
@@ -804,15 +805,15 @@ def test_breath_recharge_is_uniform_over_one_to_four_rounds():
 
 def test_in_fights_a_dragon_never_breathes_before_its_recharge(monkeypatch):
     log: list[tuple[int, float, float]] = []
-    original = damage.breath
+    original = breath.breathe
 
     def breathe(f, c, targets):
-        assert f.now() >= c.breath_ready_at  # its recharge has passed
+        assert f.now() >= breath.ready_at(c)  # its recharge has passed
         original(f, c, targets)
-        assert c.breath_ready_at - f.now() in {k * clock.ROUND for k in range(1, 5)}
-        log.append((id(f), f.now(), c.breath_ready_at))
+        assert breath.ready_at(c) - f.now() in {k * clock.ROUND for k in range(1, 5)}
+        log.append((id(f), f.now(), breath.ready_at(c)))
 
-    monkeypatch.setattr(damage, "breath", breathe)
+    monkeypatch.setattr(breath, "breathe", breathe)
     encounter = prepare(generate_party(7), [(get_creature("young-red-dragon"), 1)])
     fights = [Fight(encounter, RuleSet.from_key("d20"), seed, log=False) for seed in range(30)]
     for f in fights:

@@ -1,9 +1,9 @@
 """The attack policy (``random``, ``focus-weakest``, ``focus-threat``) and the targeting every policy's blows use.
 
 A creature with weapons hits the enemy its targeting picks among those it reaches; a helpless enemy it can kill gets
-a coup de grace first; a monster's breath weapon, web or trample comes before its weapons. The caster policy
-(:mod:`arena.combat.tactics.caster`) and the engine's parts (a new target when the first is out of reach) pick
-their targets through :func:`choose_target` too.
+a coup de grace first; a monster's special action (its abilities' own: a breath weapon, a web, a trample) comes
+before its weapons. The caster policy (:mod:`arena.combat.tactics.caster`) and the engine's parts (a new target when
+the first is out of reach) pick their targets through :func:`choose_target` too.
 """
 
 from __future__ import annotations
@@ -12,10 +12,7 @@ from collections.abc import Callable
 
 from arena.combat.actions import NOTHING, Action
 from arena.combat.combatant import Combatant, Template
-from arena.combat.spells import area_count
 from arena.combat.tactics.view import View, coup_candidate
-from arena.world.creatures import BreathEffect, BreathWeapon
-from arena.world.stat_types import SIZES
 
 Targeting = Callable[[View, Combatant, list[Combatant]], Combatant | None]
 """A targeting: ``(view, creature, enemies) -> one of enemies`` (None only when a user's targeting gives none)."""
@@ -74,7 +71,7 @@ def attack_policy(view: View, creature: Combatant) -> Action:
     when it is worth it (:func:`special_action`), else a coup de grace on a helpless enemy it can kill (a melee
     creature's first choice, the fewest hit points first), else an attack on the enemy its targeting picks."""
     template = creature.t
-    if template.special_action:  # a breath weapon or a web before its weapons
+    if template.special_action:  # a breath weapon, a web or a trample before its weapons
         special = special_action(view, creature, template)
         if special is not None:
             return special
@@ -114,35 +111,10 @@ def attack_policy(view: View, creature: Combatant) -> Action:
 
 
 def special_action(view: View, creature: Combatant, template: Template) -> Action | None:
-    """A breath weapon when it is ready and catches two or more (or the only enemy); a web at the first enemy it
-    can entangle while it has webs (a monstrous spider); a trample that runs over two or more smaller enemies;
-    else None."""
-    if view.can_breathe(creature):
-        enemies = view.enemies(creature)
-        breath = (
-            template.breath_effect
-            if template.breath_effect is not None and (not creature.last_effect or template.breath is None)
-            else template.breath
-        )
-        if breath is not None:  # can_breathe: it has one
-            caught = area_count(breath_area(breath), len(enemies))
-            if caught >= 2 or len(enemies) == 1:
-                return Action("breath", targets=ordered(view, creature, enemies)[:caught])
-    if template.web is not None and creature.webs < template.web.uses:
-        for enemy in view.enemies(creature):
-            if "entangled" not in enemy.conditions:
-                return Action("web", enemy)
-    if template.trample is not None:  # trample when it runs over two or more smaller foes
-        size = SIZES.index(template.creature.size)
-        smaller = [enemy for enemy in view.enemies(creature) if SIZES.index(enemy.t.creature.size) < size]
-        caught = area_count("line", len(smaller))
-        if caught >= 2:
-            return Action("trample", targets=ordered(view, creature, smaller)[:caught])
+    """The first special action its abilities choose (their ``choose_action`` hooks, in order: a breath weapon when
+    it is ready and worth it, a web, a trample: :mod:`arena.combat.ability_hooks`), else None."""
+    for choose in template.choose_action_hooks:
+        action = choose(view, creature)
+        if action is not None:
+            return action
     return None
-
-
-def breath_area(breath: BreathWeapon | BreathEffect) -> str:
-    """The area key of a breath weapon: a line, or the smallest listed cone that holds it."""
-    if breath.shape == "line":
-        return "line"
-    return next((f"cone-{size}" for size in (15, 30, 40, 60) if breath.length_ft <= size), "cone-60")

@@ -21,7 +21,8 @@ from collections.abc import Callable, Sequence
 from types import FrameType
 from typing import Any
 
-from arena.combat.actions import ACTION_KINDS, Action
+from arena.combat.ability_hooks import ACTIONS
+from arena.combat.actions import Action, action_kinds
 from arena.combat.combatant import Combatant
 from arena.combat.tactics.view import View
 from arena.errors import ArenaError
@@ -131,8 +132,9 @@ def _check_action(action: object, view: View | None = None, creature: Combatant 
     """Why ``action``, a policy's answer for ``creature`` (seeing ``view``), cannot be carried out, or None."""
     if not isinstance(action, Action):
         return f"returned {type(action).__name__} {action!r:.60}, not an Action"
-    if action.kind not in ACTION_KINDS:
-        return f"returned an action of unknown kind {action.kind!r} (known: {', '.join(sorted(ACTION_KINDS))})"
+    kinds = action_kinds()
+    if action.kind not in kinds:
+        return f"returned an action of unknown kind {action.kind!r} (known: {', '.join(sorted(kinds))})"
     if action.target is not None and not isinstance(action.target, Combatant):
         return f"returned an {action.kind} action whose target is a {type(action.target).__name__}, not a creature"
     if action.targets is not None and not all(isinstance(target, Combatant) for target in action.targets):
@@ -143,6 +145,11 @@ def _check_action(action: object, view: View | None = None, creature: Combatant 
         slots = getattr(creature, "slots", {}) or {}
         if action.spell not in slots.get(action.level, ()):
             return f"cast {action.spell!r} at level {action.level!r} without a prepared spell of it left"
-    if action.kind == "breath" and (view is None or creature is None or not view.can_breathe(creature)):
-        return "breathed without a breath weapon ready"
+    special = ACTIONS.get(action.kind)  # a special ability's action (a breath weapon): may the creature take it?
+    if (
+        special is not None
+        and special.can_act is not None
+        and (view is None or creature is None or not special.can_act(view, creature))
+    ):
+        return special.cannot_act or f"returned a {action.kind} action it cannot take"
     return None

@@ -102,11 +102,10 @@ class View:
         """What the caster's shield of faith would add to ``target``'s AC (deflection does not stack)."""
         return shield_of_faith_gain(self._fight.fix_deflection, caster.t.caster_level, target)
 
-    def can_breathe(self, creature: Combatant) -> bool:
-        template = creature.t
-        return (
-            template.breath is not None or template.breath_effect is not None
-        ) and self._fight.now() >= creature.breath_ready_at
+    def now(self) -> float:
+        """The fight's clock, in seconds (:mod:`arena.combat.clock`): what a deadline is compared with (a breath
+        weapon's recharge)."""
+        return self._fight.now()
 
 
 def coup_candidate(attacker: Combatant, target: Combatant) -> bool:

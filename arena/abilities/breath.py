@@ -1,22 +1,93 @@
-"""Breath weapons read once the attacks are, beyond the cone or line of damage the entry's reader reads
-(:mod:`arena.srd.abilities`): the metallic dragons' second breath (sleep, paralysis, slow, fear, weakness,
-repulsion), the gorgon's breath that turns to stone, the chimera's breath of its dragon head's color, and the sprays
-that are breath weapons to the engine (a bombardier beetle's and a digester's acid spray, an ankheg's spit acid).
+"""Breath weapons (SRD 3.5 "Breath Weapon"): a cone or line that every foe in it saves against, usable again after
+its recharge (1d4 rounds). The damaging one (a dragon's fire, a bombardier beetle's acid spray: ``breath_weapon``)
+deals one damage roll to all, a save for half; the one of an effect (a metallic dragon's sleep or fear gas, the
+gorgon's stone: ``breath_effect``) puts a condition on each foe that fails its save. One module for both fields:
+they are one mechanism, the creature's special action before its weapons, with one recharge, and a dragon that has
+both alternates them, the effect first.
 
-Each reader is ``reader(reading, item)`` (:mod:`arena.srd.effects` runs them in order) and returns the
-``breath_effect`` or ``breath_weapon`` field, or marks the ability ignored and says why.
+The whole ability: the stat-block fields (:class:`BreathWeapon`, :class:`BreathEffect`; typed for the layers above
+by :func:`breath_weapon_of`), how the importer reads what is a breath weapon beyond a cone of damage
+(:func:`read_breath_effect`: a dragon's second breath, the gorgon's, the chimera's breath of its dragon head's color;
+:func:`read_acid_spray`, :func:`read_spit_acid`: the sprays that are breath weapons to the engine), and the breath
+in a fight (:func:`choose_breath`, the policies' special action when it is ready and worth it; :func:`breathe`,
+carried out). A breath weapon's own entry, ``Breath Weapon (Su): 60-foot cone ... damage 12d10 fire, Reflex DC 26
+half``, and the true dragons' tables of it are the importer's core reading of a modelled key
+(:mod:`arena.srd.entry_readers`, :mod:`arena.srd.dragons`): they stay there.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
+from typing import Annotated, Literal
 
+from arena.combat.abilities import state_of
+from arena.combat.ability_hooks import FightAbility, add_fight_ability
+from arena.combat.actions import Action
+from arena.combat.clock import ROUND
+from arena.combat.combatant import Combatant
+from arena.combat.conditions import FOREVER, add_condition, lose_ability
+from arena.combat.damage import deal, save_extremes
+from arena.combat.fight_state import FightState
+from arena.combat.rolls import save as saving_throw
+from arena.combat.tactics.attack import ordered
+from arena.combat.tactics.view import View
+from arena.dice import parse
+from arena.limits import MAX_MODIFIER
 from arena.srd.context import Reading
 from arena.srd.dragons import AGES
+from arena.srd.effects import AbilityReading, add_reading
 from arena.srd.patterns import ABILITY, ABILITY_KEYS, AMOUNT, ROLL, SAVE, SAVE_KEYS
 from arena.srd.prose import column_of, size_tables
 from arena.srd.text import clean, dice_text, number
+from arena.world.ability_fields import AbilityField, add_fields
+from arena.world.creatures import AbilityLoss, Creature
+from arena.world.spellbook import area_count
+from arena.world.stat_types import MAX_FEET, DamageDice, DamageType, Frozen, RoundsDice, SaveKind, _int
 
+
+# --------------------------------------------------------------------------------------------- the stat-block fields
+class BreathWeapon(Frozen):
+    """A breath weapon: a cone or line, save for half, usable again after ``recharge`` rounds."""
+
+    shape: Literal["cone", "line"]
+    length_ft: Annotated[int, _int(1, MAX_FEET)]
+    damage: DamageDice
+    damage_type: DamageType
+    save: SaveKind = "ref"
+    dc: Annotated[int, _int(1, MAX_MODIFIER)]
+    recharge: RoundsDice = "1d4"
+    """Rounds before it can be used again (SRD dragons: 1d4 rounds)."""
+    half_on_save: bool = True
+    """A successful save halves the damage; False: it negates it (the giant bombardier beetle's acid spray)."""
+
+
+class BreathEffect(Frozen):
+    """A breath weapon that does not deal damage (SRD 3.5 metallic dragons: sleep, paralysis, slow, fear,
+    weakening gas): a cone or line; each creature caught saves (``save``, ``dc``) or suffers ``effect`` for
+    ``rounds`` (``weakness``: the ability ``loss``). It shares the damaging breath's recharge; the creature
+    alternates the two, the effect first."""
+
+    shape: Literal["cone", "line"]
+    length_ft: Annotated[int, _int(1, MAX_FEET)]
+    effect: Literal["sleep", "paralysis", "slow", "fear", "weakness", "petrify", "repulsion"]
+    """``petrify``: turned to stone for good (the gorgon's); ``repulsion``: compelled to move away (the bronze
+    dragon's): out of the fight for ``rounds``, like a panicked creature."""
+    save: SaveKind = "will"
+    dc: Annotated[int, _int(1, MAX_MODIFIER)]
+    rounds: RoundsDice = "1d6"
+    loss: AbilityLoss | None = None
+    recharge: RoundsDice = "1d4"
+    """Rounds before it can be used again when the creature has no damaging breath (the gorgon's: 1d4)."""
+
+
+def breath_weapon_of(creature: Creature) -> BreathWeapon | None:
+    """``creature``'s damaging breath weapon (None: it has none): the field this module adds to the stat block,
+    typed for the layers above that read it."""
+    return getattr(creature, "breath_weapon", None)
+
+
+# --------------------------------------------------------------------------------------------- reading the SRD
 BREATH_EFFECTS = {
     "sleep": "sleep",
     "paralyzing": "paralysis",
@@ -76,7 +147,7 @@ def age_category(title: str) -> int | None:
     return ages.index(m.group(1).strip()) + 1 if m and m.group(1).strip() in ages else None
 
 
-def breath_effect(ctx: Reading, item: dict) -> dict:
+def read_breath_effect(ctx: Reading, item: dict) -> dict:
     """A dragon's second breath (``Sleep Breath Weapon (Su): ... 40-foot cone ... Will DC 19 negates``, and the
     general rule: ``fall asleep for 1d6 rounds plus 1 round per age category``); the block's one breath weapon
     when it is not a cone or line of damage (:func:`_plain_breath`)."""
@@ -215,7 +286,7 @@ def _plain_breath(ctx: Reading, item: dict) -> dict:
     return {"breath_weapon": weapon}
 
 
-def acid_spray(ctx: Reading, item: dict) -> dict:
+def read_acid_spray(ctx: Reading, item: dict) -> dict:
     """Acid spray as a breath weapon (unless it has one): the giant bombardier beetle's ("release a 10-foot cone of
     acidic vapor once per round. Those within the cone must succeed on a DC 13 Fortitude save or take 1d4+2 points
     of acid damage": the save negates) and the digester's ("spray acid in a 20-foot cone, dealing 4d8 points of
@@ -258,7 +329,7 @@ def acid_spray(ctx: Reading, item: dict) -> dict:
     return {"breath_weapon": weapon}
 
 
-def spit_acid(ctx: Reading, item: dict) -> dict:
+def read_spit_acid(ctx: Reading, item: dict) -> dict:
     """The ankheg's ``30-ft. line, once every 6 hours; damage 4d4 acid, Reflex DC 14 half``: a breath weapon once a
     fight (its bite's acid, which the SRD says the spitting uses up for 6 hours, is left in)."""
     desc, text = ctx.text_of(item, "spit acid")
@@ -284,3 +355,158 @@ def spit_acid(ctx: Reading, item: dict) -> dict:
         "acid it uses up is left in",
     )
     return {"breath_weapon": weapon}
+
+
+# --------------------------------------------------------------------------------------------- in a fight
+READY_AT = "breath_ready_at"
+"""Its per-fight state (:func:`~arena.combat.abilities.state_of`): when its breath is ready again, in the fight's
+seconds (none yet: ready)."""
+LAST_EFFECT = "breath_last_effect"
+"""Its last breath was the one without damage (a dragon alternates them, that one first)."""
+
+
+def ready_at(c: Combatant) -> float:
+    """When ``c``'s breath is ready again, on the fight's clock (0: it has not breathed yet)."""
+    specials = c.specials
+    return specials.get(READY_AT, 0.0) if specials else 0.0
+
+
+def last_was_effect(c: Combatant) -> bool:
+    """Whether ``c``'s last breath was the one without damage (the next is the damaging one, if it has it)."""
+    specials = c.specials
+    return bool(specials and specials.get(LAST_EFFECT))
+
+
+def can_breathe(view: View, creature: Combatant) -> bool:
+    """It has a breath weapon and it is ready (its recharge has passed)."""
+    data = creature.t.ability_data
+    return ("breath_weapon" in data or "breath_effect" in data) and view.now() >= ready_at(creature)
+
+
+def breath_area(breath: BreathWeapon | BreathEffect) -> str:
+    """The area key of a breath weapon: a line, or the smallest listed cone that holds it."""
+    if breath.shape == "line":
+        return "line"
+    return next((f"cone-{size}" for size in (15, 30, 40, 60) if breath.length_ft <= size), "cone-60")
+
+
+def choose_breath(view: View, creature: Combatant) -> Action | None:
+    """A breath weapon when it is ready and catches two or more enemies (or the only one), those its targeting
+    prefers first; the one of an effect when it is the next (a dragon alternates them, the effect first)."""
+    if not can_breathe(view, creature):
+        return None
+    data = creature.t.ability_data
+    enemies = view.enemies(creature)
+    weapon: BreathWeapon | None = data.get("breath_weapon")
+    effect: BreathEffect | None = data.get("breath_effect")
+    breath = effect if effect is not None and (not last_was_effect(creature) or weapon is None) else weapon
+    if breath is not None:
+        caught = area_count(breath_area(breath), len(enemies))
+        if caught >= 2 or len(enemies) == 1:
+            return Action("breath", targets=ordered(view, creature, enemies)[:caught])
+    return None
+
+
+def breath_action(f: FightState, c: Combatant, action: Action, target: Combatant | None) -> None:
+    """The engine's ``breath`` action: :func:`breathe` on its targets."""
+    breathe(f, c, action.targets or [])
+
+
+def breathe(f: FightState, c: Combatant, targets: list[Combatant]) -> None:
+    """A breath weapon: its recharge is rolled, then one damage roll and a save for each target (or, for a breath
+    without damage, a save against its effect: :func:`breathe_effect`)."""
+    data = c.t.ability_data
+    weapon: BreathWeapon | None = data.get("breath_weapon")
+    effect: BreathEffect | None = data.get("breath_effect")
+    st = state_of(c)
+    if effect is not None and (not st.get(LAST_EFFECT) or weapon is None):
+        st[LAST_EFFECT] = True
+        recharge = weapon.recharge if weapon else effect.recharge
+        st[READY_AT] = f.instant + parse(recharge).roll(f.stream) * ROUND
+        breathe_effect(f, c, effect, targets)
+        return
+    assert weapon is not None  # the field of one of them is set, or the creature has no breath hook
+    st[LAST_EFFECT] = False
+    dice = parse(weapon.damage)
+    st[READY_AT] = f.instant + parse(weapon.recharge).roll(f.stream) * ROUND
+    if f.lines is not None:
+        f.log(
+            f"{c.name} breathes {weapon.damage_type} on {', '.join(t.name for t in targets)}",
+            actor=c.name,
+            action="breath",
+            effect=weapon.damage_type,
+            targets=[t.name for t in targets],
+        )
+    amount = dice.roll(f.stream)
+    for target in targets:
+        outcome = saving_throw(f, target, weapon.save, weapon.dc, c)
+        save_extremes(target, outcome)
+        dealt = dice.maximum if outcome.fumble else amount
+        if outcome.critical_success or (outcome.success and weapon.save == "ref" and target.t.evasion):
+            dealt = 0
+        elif outcome.success:
+            dealt = dealt // 2 if weapon.half_on_save else 0  # half, or negated (bombardier beetle)
+        deal(f, c, target, dealt, frozenset({weapon.damage_type}))
+
+
+BREATH_CONDITION: dict[str, tuple[str, str | None]] = {
+    "sleep": ("asleep", "sleep"),
+    "paralysis": ("paralyzed", "paralysis"),
+    "slow": ("slowed", None),
+    "fear": ("panicked", "mind-affecting"),
+    "petrify": ("petrified", "petrification"),
+    "repulsion": ("panicked", "mind-affecting"),
+}
+"""A breath effect -> (the condition it puts on a creature that fails its save, the immunity that stops it).
+Repulsion (SRD 3.5 bronze dragon: "compelled to do nothing but move away from the dragon for 1d6 rounds plus 1
+round per age category ... a mind-affecting compulsion") takes the creature out of the fight as a panicked one is;
+petrification (the gorgon's "turn to stone permanently") lasts the rest of the fight."""
+
+
+def breathe_effect(f: FightState, c: Combatant, effect: BreathEffect, targets: list[Combatant]) -> None:
+    """A breath without damage: each target saves or suffers the effect for its rounds (weakness: ability loss)."""
+    if f.lines is not None:
+        f.log(
+            f"{c.name} breathes {effect.effect} gas on {', '.join(t.name for t in targets)}",
+            actor=c.name,
+            action="breath",
+            effect=effect.effect,
+            targets=[t.name for t in targets],
+        )
+    condition, immunity = BREATH_CONDITION.get(effect.effect, ("", None))  # weakness: none (an ability loss)
+    for target in targets:
+        if target.dead or (immunity is not None and immunity in target.t.immunities):
+            continue
+        if saving_throw(f, target, effect.save, effect.dc, c).success:
+            continue
+        if effect.effect == "weakness":
+            if effect.loss is not None:
+                lose_ability(f, target, effect.loss, c)
+        elif effect.effect == "petrify":
+            add_condition(f, target, condition, FOREVER)
+        else:
+            add_condition(f, target, condition, parse(effect.rounds).roll(f.stream) * ROUND)
+
+
+BREATH = FightAbility(
+    "breath_weapon",
+    choose_action=choose_breath,
+    action="breath",
+    act=breath_action,
+    can_act=can_breathe,
+    cannot_act="breathed without a breath weapon ready",
+    order=10,
+)
+"""The breath in a fight, by either field (a creature with both has it once: the choice is one function)."""
+
+add_fields(
+    AbilityField("breath_weapon", BreathWeapon | None, doc=BreathWeapon.__doc__ or "", after="rend"),
+    AbilityField("breath_effect", BreathEffect | None, doc=BreathEffect.__doc__ or "", after="web", every_number=True),
+)
+add_reading(
+    AbilityReading("breath weapon (non-damage)", (r"\w+ breath weapon",), read_breath_effect, after="swallow whole")
+)
+add_reading(AbilityReading("acid spray", ("acid spray",), read_acid_spray, after="powerful charge"))
+add_reading(AbilityReading("spit acid", ("spit acid",), read_spit_acid, after="evasion", only_ignored=True))
+add_fight_ability(BREATH)
+add_fight_ability(replace(BREATH, field="breath_effect"))

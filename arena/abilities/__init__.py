@@ -13,5 +13,8 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
-for _module in sorted(m.name for m in pkgutil.iter_modules(__path__)):
-    importlib.import_module(f"{__name__}.{_module}")
+from arena.world import ability_fields
+
+with ability_fields.registering():  # a field may follow one of a module imported after its own
+    for _module in sorted(m.name for m in pkgutil.iter_modules(__path__)):
+        importlib.import_module(f"{__name__}.{_module}")

@@ -74,7 +74,8 @@ class CompiledAttack:
         self.damage_table = self.damage.table
         """Every equally likely damage roll (one draw per roll), or None when there are too many."""
         self.rider = False
-        """A hit with it does more than damage (improved grab, paralysis: :mod:`arena.combat.abilities`)."""
+        """A hit with it does more than damage: an ability rides on it (improved grab, paralysis: the ``on_hit`` hooks
+        of :mod:`arena.abilities`)."""
         self.harmless = attack.harmless
         """It deals no hit-point damage, only its riders' (a shadow's touch): its one damage roll is
         :data:`HARMLESS_ROLL`, which the swing's minimum-damage branch turns into 0 (the hot path is unchanged)."""
@@ -225,22 +226,15 @@ class Template:
         "pounce",
         "ferocity",
         "grapple",
-        "grab",
-        "paralysis",
         "fear",
-        "poison",
-        "ability_damage",
-        "energy_drain",
         "rake",
         "rage",
-        "burn",
         "ability_data",
         "turn_start_hooks",
         "first_action_hooks",
         "instead_of_attack_hooks",
         "on_hit_hooks",
         "grip_turn_hook",
-        "swallow",
         "turn_start",
         "web",
         "breath_effect",
@@ -264,10 +258,8 @@ class Template:
         "special_turn",
         "each_turn",
         "presence",
-        "petrification",
         "evasion",
         "glance",
-        "slow_on_hit",
         "split",
         "quickness",
         "engulf",
@@ -353,17 +345,12 @@ class Template:
         self._special_abilities(creature)
 
     def _special_abilities(self, creature: Creature) -> None:
-        """Pounce, ferocity, improved grab (and constrict), paralysis, frightful presence, compiled."""
+        """Pounce, ferocity, frightful presence and the other abilities of the stat block, compiled; those of the
+        ability modules (:mod:`arena.abilities`) through their hooks."""
         self.pounce, self.ferocity, self.grapple = creature.pounce, creature.ferocity, creature.grapple
         self.fear = creature.frightful_presence is not None
-        self.paralysis = creature.paralysis
-        self.poison, self.ability_damage, self.energy_drain = (
-            creature.poison,
-            creature.ability_damage,
-            creature.energy_drain,
-        )
         self.rake = CompiledAttack(creature.rake) if creature.rake is not None else None
-        self.rage, self.burn, self.web = creature.rage, creature.burn, creature.web
+        self.rage, self.web = creature.rage, creature.web
         compiled = compile_abilities(creature)
         self.ability_data = compiled.data
         """Each ability module's compiled value, by its stat-block field (:mod:`arena.combat.ability_hooks`)."""
@@ -374,8 +361,6 @@ class Template:
         self.on_hit_hooks = compiled.on_hit
         self.grip_turn_hook = compiled.grip_turn
         self.breath_effect = creature.breath_effect
-        swallow = creature.swallow_whole
-        self.swallow = (parse(swallow.damage), frozenset(swallow.damage_types)) if swallow is not None else None
         self.stench, self.trample, self.incorporeal = creature.stench, creature.trample, creature.incorporeal
         charge = creature.powerful_charge
         self.charge = (
@@ -406,8 +391,8 @@ class Template:
             creature.eye_rays,
             creature.smite,
         )
-        self.petrification, self.evasion, self.glance = creature.petrification, creature.evasion, creature.glance
-        self.slow_on_hit, self.quickness, self.engulf = creature.slow_on_hit, creature.quickness, creature.engulf
+        self.evasion, self.glance = creature.evasion, creature.glance
+        self.quickness, self.engulf = creature.quickness, creature.engulf
         self.burst, self.lay_on_hands, self.invisible = creature.burst, creature.lay_on_hands, creature.invisible
         self.rage_bonus = creature.rage_strength // 2
         """Rage's change to melee attack and damage rolls and to hit points per Hit Die (+4 Strength: 2)."""
@@ -416,35 +401,10 @@ class Template:
         self.summon_cache: dict = {}
         """What it summons, compiled on the first success (:func:`arena.combat.specials.summoned_template`)."""
         self.compile_flags()
-        self.grab = None
-        grab = creature.improved_grab
-        named = [a for routine in (self.full, self.standard) for a in routine]
-        if grab is not None:
-            attack = next((a for a in named if a.name == grab.attack), None)
-            hurts = next((a for a in named if a.name == grab.damage_attack), attack) if grab.damage_attack else attack
-            if attack is not None:
-                self.grab = (grab.attack, hurts, parse(grab.constrict) if grab.constrict else None)
-                """(attack name, the compiled attack whose damage a held foe takes (an octopus grabs with its
-                arms and its hold deals bite damage), constrict's damage)."""
-        paralysis = self.paralysis if self.paralysis is not None and self.paralysis.on == "hit" else None
-        riders = {
-            x.attack
-            for x in (
-                grab,
-                paralysis,
-                self.poison,
-                self.ability_damage,
-                self.energy_drain,
-                self.burn,
-                self.petrification,
-                self.slow_on_hit,
-                creature.instability,
-            )
-            if x is not None
-        }
-        riders |= compiled.riders
-        for a in named:
-            a.rider = a.name in riders
+        riders = compiled.riders
+        for routine in (self.full, self.standard):
+            for a in routine:
+                a.rider = a.name in riders
         self.policy = creature.tactics
         self.first_hit_die = creature.first_hit_die or 8
         self.parts = {p.part: (p.count, p.ac_bonus) for p in creature.called_shot_parts}
@@ -533,6 +493,8 @@ class Combatant:
 
     grip: tuple[bool, Combatant] | None
     """In a grapple: (True, the foe it holds) or (False, the creature holding it)."""
+    burning: list | None
+    """While it burns: [rounds left, fire damage dice, source, the fire's turn] (:mod:`arena.abilities.burn`)."""
 
     __slots__ = (
         "t",
@@ -634,9 +596,10 @@ class Combatant:
         ) = FRESH_STATE
         """ability_loss, ability_mods, save_mods: lost ability points and their modifier changes by ability (None
         until it loses some), and the save modifiers they make (:func:`arena.combat.conditions.recompute_bonuses`);
-        burning: [rounds left, fire damage dice, source] while it burns; webs: webs thrown; last_effect: its last
-        breath was the one without damage (a dragon alternates them, that one first); afflicted: something its
-        turn must look at may be in force (a spell being cast, a fire, a grapple, a web, slow gas)."""
+        burning: [rounds left, fire damage dice, source, the fire's turn] while it burns; webs: webs thrown;
+        last_effect: its last breath was the one without damage (a dragon alternates them, that one first);
+        afflicted: something its turn must look at may be in force (a spell being cast, a fire, a grapple, a web,
+        slow gas)."""
         self.specials = None
         """Per-fight state of its special abilities (uses, who saved, a whirlwind's rounds): a dict once used."""
         self.offset = 0.0

@@ -16,10 +16,10 @@ turn. Per-fight state (uses, who saved, a whirlwind's rounds) is kept in ``Comba
 from __future__ import annotations
 
 from arena.combat import tactics
-from arena.combat.abilities import opposed, paralyze, release, state_of
+from arena.combat.abilities import state_of
 from arena.combat.attacks import attack_routine, ranged_touch_ac, swing_at
 from arena.combat.combatant import Combatant, Template
-from arena.combat.conditions import FOREVER, add_condition, drop_condition, lose_ability
+from arena.combat.conditions import FOREVER, add_condition, drop_condition
 from arena.combat.damage import area_damage, deal
 from arena.combat.fight_state import FightState
 from arena.combat.rolls import count_roll, roll_fields, roll_text, save
@@ -186,7 +186,7 @@ def digest(f: FightState, c: Combatant, inside: list[Combatant]) -> None:
         deal(f, c, e, dice.roll(f.stream), types)
         if e.dead:
             continue
-        paralysis = c.t.paralysis
+        paralysis = c.t.ability_data.get("paralysis")
         if (
             paralysis is not None
             and "paralyzed" not in e.conditions
@@ -457,111 +457,6 @@ def smite(f: FightState, c: Combatant, target: Combatant, full: bool) -> None:
                 )
             if hit and not target.dead:
                 deal(f, c, target, s.damage, first.types, first.overcomes)
-
-
-# --------------------------------------------------------------------------------------------- a grapple's turn
-def grip_turn(f: FightState, c: Combatant) -> bool:
-    """The turn of a creature in a grapple: the holder keeps its hold (:func:`holding_turn`), the held one tries
-    to escape (:func:`escape_turn`). Returns True when the grapple took the turn."""
-    holds, other = c.grip
-    grip_turn = (c if holds else other).t.grip_turn_hook
-    if grip_turn is not None:  # the holder's ability that started the grapple
-        return grip_turn(f, c)
-    if other.dead or (not other.is_able and "swallowed" not in other.conditions):
-        release(c)
-        return False
-    return holding_turn(f, c, other) if holds else escape_turn(f, c, other)
-
-
-def holding_turn(f: FightState, c: Combatant, target: Combatant) -> bool:
-    """A grappler's turn: a won opposed grapple check deals the grabbing attack's damage, plus constrict's."""
-    t = c.t
-    if "swallowed" in target.conditions:  # inside it: digested, no check needed
-        dice, types = t.swallow
-        deal(f, c, target, dice.roll(f.stream), types)
-        if (
-            t.paralysis is not None
-            and t.paralysis.on == "swallowed"
-            and not target.dead
-            and "paralyzed" not in target.conditions
-        ):
-            paralyze(f, c, target, t.paralysis)  # the tendriculos's digestive juices: a save each round
-        return True
-    if t.paralysis is not None and t.paralysis.on == "held" and "paralyzed" not in target.conditions:
-        paralyze(f, c, target, t.paralysis)  # the chuul's tentacles: a save on each of its turns
-    grab = t.creature.improved_grab
-    if not grab.hold_check or opposed(f, c, t.grapple, target, target.t.grapple):
-        if grab.drain is not None:  # blood drain: ability damage each turn it holds on
-            drained = state_of(c)
-            drained["drained"] = drained.get("drained", 0) + lose_ability(f, target, grab.drain, c)
-            if grab.drain_limit is not None and drained["drained"] >= grab.drain_limit:
-                release(c)  # sated, it flies off to digest (out of the fight)
-                add_condition(f, c, "panicked", FOREVER)
-                if f.lines is not None:
-                    f.log(f"{c.name} is sated and flies off", actor=c.name, action="sated")
-                return True
-            if target.dead:
-                return True
-        if t.swallow is not None:  # swallow whole: a won check swallows the held foe
-            add_condition(f, target, "swallowed", FOREVER)
-            if f.lines is not None:
-                f.log(f"{c.name} swallows {target.name} whole", actor=c.name, action="swallow", target=target.name)
-            return True
-        attack = t.grab[1]
-        if not attack.harmless:  # a stirge's touch deals none: only its drain
-            amount = max(1, attack.damage.roll(f.stream))
-            if f.lines is not None:
-                f.log(
-                    f"{c.name} crushes {target.name} in its grip for {amount}",
-                    actor=c.name,
-                    action="grip-damage",
-                    target=target.name,
-                    damage=amount,
-                )
-            deal(f, c, target, amount, attack.types, attack.overcomes, weapon=True)
-        constrict = t.grab[2]
-        if constrict is not None and not target.dead:
-            if f.lines is not None:
-                f.log(f"{c.name} constricts {target.name}", actor=c.name, action="constrict", target=target.name)
-            deal(f, c, target, constrict.roll(f.stream), attack.types, attack.overcomes, weapon=True)
-        if t.rake is not None and not target.dead:  # rake: its hind claws at the held foe
-            for bonus in t.rake.full_bonuses:
-                if target.dead:
-                    break
-                swing_at(f, c, target, t.rake, bonus)
-    elif f.lines is not None:
-        f.log(
-            f"{c.name} fails to keep damaging {target.name} in its hold",
-            actor=c.name,
-            action="grip-damage",
-            target=target.name,
-            result="failed",
-        )
-    return True
-
-
-def escape_turn(f: FightState, c: Combatant, holder: Combatant) -> bool:
-    """A held creature's turn: it tries to escape (an opposed grapple check against its holder); a mimic's adhesive
-    holds it while the mimic lives ("Opponents so grappled cannot get free while the mimic is alive")."""
-    if not holder.t.creature.improved_grab.automatic and opposed(f, c, c.t.grapple, holder, holder.t.grapple):
-        release(holder)
-        if f.lines is not None:
-            f.log(
-                f"{c.name} escapes {holder.name}'s grip",
-                actor=c.name,
-                action="escape",
-                target=holder.name,
-                result="free",
-            )
-    elif f.lines is not None:
-        f.log(
-            f"{c.name} struggles in {holder.name}'s grip",
-            actor=c.name,
-            action="escape",
-            target=holder.name,
-            result="held",
-        )
-    return True
 
 
 # --------------------------------------------------------------------------------------------- each turn

@@ -169,27 +169,11 @@ NO_EFFECT: dict[str, tuple[str, ...]] = {
 skill, abilities whose numbers are already in the block)."""
 
 IGNORED: dict[str, tuple[str, ...]] = {
-    "improved grab": ("improved grab", "grab"),
-    "constrict": ("constrict",),
-    "swallow whole": ("swallow whole",),
-    "poison": ("poison",),
-    "paralysis": ("paralysis", "paralyis", "paralyzing touch", "paralytic tentacles"),
     "frightful presence": ("frightful presence",),
     "fear aura": ("fear aura", "fear"),
     "trample": ("trample",),
     "pounce": ("pounce",),
     "rake": ("rake",),
-    "energy drain": ("energy drain",),
-    "ability damage": (
-        r"(strength|dexterity|constitution|intelligence|wisdom|charisma|str|dex|con|int|wis|cha) "
-        r"damage",
-        "ability damage",
-    ),
-    "ability drain": (
-        r"(strength|dexterity|constitution|intelligence|wisdom|charisma|str|dex|con|int|wis|cha) "
-        r"drain",
-        "ability drain",
-    ),
     "spell-like abilities": (
         r"spell-? ?like abilit(y|ies)",
         "psionics",
@@ -233,7 +217,6 @@ IGNORED: dict[str, tuple[str, ...]] = {
     "summon": (r"summon (?!familiar)\w+.*",),
     "web": ("web",),
     "stench": ("stench",),
-    "attach": ("attach",),
     "incorporeal": ("incorporeal traits", "incorporeal", "incorporeal subtype"),
     "swarm": ("swarm traits", "swarm subtype", r"swarm \(automatic hit.*"),
     "distraction": ("distraction",),
@@ -247,7 +230,6 @@ IGNORED: dict[str, tuple[str, ...]] = {
     "whirlwind": ("whirlwind", "whirlwind blast"),
     "vortex": ("vortex",),
     "ray": (r".*\bray", "eye rays"),
-    "blood drain": ("blood drain",),
     "acid": ("acid",),
     "natural invisibility": ("natural invisibility",),
     "immune to weapon damage": ("immune to weapon damage", "immunity to weapon damage"),
@@ -259,8 +241,6 @@ KNOWN_IGNORED = frozenset(
         "powerful charge",
         "stampede",
         "engulf",
-        "burn",
-        "heat",
         "flaming body",
         "fiery aura",
         "combustion",
@@ -269,7 +249,6 @@ KNOWN_IGNORED = frozenset(
         "spit acid",
         "spit",
         "spittle",
-        "acid sting",
         "protective slime",
         "slime",
         "rust",
@@ -337,7 +316,6 @@ KNOWN_IGNORED = frozenset(
         "vorpal sword",
         "implant",
         "trap essence",
-        "corporeal instability",
         "quickness",
         "resilient",
         "carapace",
@@ -358,7 +336,6 @@ KNOWN_IGNORED = frozenset(
         "enervation ray",
         "poison use",
         "smoke claws",
-        "petrification",
     }
 )
 """Abilities the importer knows that matter in a fight, each its own key."""

@@ -99,14 +99,7 @@ def write_atomically(target: Path, text: str) -> None:
 
 # --------------------------------------------------------------------------------------------- YAML
 FULL_FIELDS = (
-    "improved_grab",
     "frightful_presence",
-    "paralysis",
-    "poison",
-    "ability_damage",
-    "energy_drain",
-    "burn",
-    "swallow_whole",
     "web",
     "breath_effect",
     "stench",

@@ -15,7 +15,8 @@ above it, a plugin discovery (as pytest finds its plugins): nothing in the world
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -52,7 +53,7 @@ _FIELDS: dict[str, AbilityField] = {}
 """Every registered field, by name, in the order registered."""
 _PENDING: list[AbilityField] = []
 _DISCOVERING: list[bool] = []
-"""Non-empty while :func:`discover` imports the built-in abilities."""
+"""Non-empty while fields are kept to be added together (:func:`registering`, :func:`discover`)."""
 _DISCOVERED: list[bool] = []
 
 
@@ -62,8 +63,9 @@ def bind(model: type[BaseModel]) -> None:
 
 
 def add_fields(*fields: AbilityField) -> None:
-    """Register an ability's fields. During :func:`discover` they are kept and join the model together at its end
-    (one rebuild of the model); afterwards (an ability module imported later, a test's toy ability) at once."""
+    """Register an ability's fields. Inside :func:`registering` (the built-in abilities' import, :func:`discover`)
+    they are kept and join the model together at its end (one rebuild of the model); otherwise (an ability module
+    imported later, a test's toy ability) at once."""
     for f in fields:
         if f.name in _FIELDS:
             raise ValueError(f"stat-block field {f.name!r} is registered twice")
@@ -99,12 +101,24 @@ def discover() -> None:
     if _DISCOVERING or _DISCOVERED:
         return
     _DISCOVERED.append(True)
+    with registering():
+        importlib.import_module(BUILTIN_ABILITIES)
+
+
+@contextmanager
+def registering() -> Iterator[None]:
+    """Keep the fields registered inside it and add them to the model together when the outermost ends (one
+    rebuild, each field after its ``after`` field whichever module registered first). The package of the built-in
+    abilities imports its modules inside it: a program that imports one of them first imports the package, whose
+    modules then register while :func:`discover` (run by the stat-block model, which the first of them imports) has
+    already returned."""
     _DISCOVERING.append(True)
     try:
-        importlib.import_module(BUILTIN_ABILITIES)
+        yield
     finally:
-        _DISCOVERING.clear()
-        _apply()
+        _DISCOVERING.pop()
+        if not _DISCOVERING:
+            _apply()
 
 
 def _apply() -> None:

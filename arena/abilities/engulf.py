@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
+from arena.abilities.paralysis import Paralysis
 from arena.combat.ability_hooks import FightAbility, add_fight_ability
 from arena.combat.clock import ROUND
 from arena.combat.combatant import Combatant
@@ -130,7 +131,7 @@ def digest(f: FightState, c: Combatant, inside: list[Combatant]) -> None:
         deal(f, c, e, dice.roll(f.stream), types)
         if e.dead:
             continue
-        paralysis = c.t.creature.paralysis  # its slam's (the stat block's paralysis field)
+        paralysis: Paralysis | None = c.t.ability_data.get("paralysis")  # its slam's
         if (
             paralysis is not None
             and "paralyzed" not in e.conditions

@@ -8,7 +8,7 @@ Owns everything from an attack roll's modifiers and AC to its damage roll: the s
 from __future__ import annotations
 
 from arena.combat import tactics
-from arena.combat.abilities import MAX_TIE_ROLLS, after_hit
+from arena.combat.abilities import MAX_TIE_ROLLS
 from arena.combat.called_shots import call_shot, called_effect, called_hit, called_text, lethal_against, may_press
 from arena.combat.combatant import Combatant
 from arena.combat.concealment import misses, misses_ray
@@ -217,8 +217,9 @@ def swing_at(
         called_effect(f, c, target, part, dealt, index=0 if part in cs.PER_INSTANCE else None)
     if attack.extra is not None:
         dealt += deal(f, c, target, attack.extra.roll(f.stream), frozenset({attack.extra_type}))
-    if attack.rider:
-        after_hit(f, c, target, attack, dealt)
+    if attack.rider:  # what the hit does besides its damage: its abilities' on_hit hooks (a grab, a poison)
+        for hook in c.t.on_hit_hooks:
+            hook(f, c, target, attack, dealt)
     if chance <= LUCKY_AT:  # count_lucky inlined: the hot loop
         tally.lucky_hits += 1
         tally.lucky_damage += dealt

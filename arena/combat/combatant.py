@@ -70,7 +70,8 @@ class CompiledAttack:
         self.damage_table = self.damage.table
         """Every equally likely damage roll (one draw per roll), or None when there are too many."""
         self.rider = False
-        """A hit with it does more than damage (improved grab, paralysis: :mod:`arena.combat.abilities`)."""
+        """A hit with it does more than damage: an ability rides on it (improved grab, paralysis: the ``on_hit`` hooks
+        of :mod:`arena.abilities`)."""
         self.harmless = attack.harmless
         """It deals no hit-point damage, only its riders' (a shadow's touch): its one damage roll is
         :data:`HARMLESS_ROLL`, which the swing's minimum-damage branch turns into 0 (the hot path is unchanged)."""
@@ -220,14 +221,8 @@ class Template:
         "pounce",
         "ferocity",
         "grapple",
-        "grab",
-        "paralysis",
-        "poison",
-        "ability_damage",
-        "energy_drain",
         "rake",
         "rage",
-        "burn",
         "ability_data",
         "turn_start_hooks",
         "first_action_hooks",
@@ -235,7 +230,6 @@ class Template:
         "on_hit_hooks",
         "grip_turn_hook",
         "choose_action_hooks",
-        "swallow",
         "turn_start",
         "on_action",
         "special_action",
@@ -244,9 +238,7 @@ class Template:
         "dr_all",
         "special_turn",
         "presence",
-        "petrification",
         "evasion",
-        "slow_on_hit",
         "split",
         "invisible",
         "rage_bonus",
@@ -327,16 +319,11 @@ class Template:
         self._special_abilities(creature)
 
     def _special_abilities(self, creature: Creature) -> None:
-        """Pounce, ferocity, improved grab (and constrict), paralysis, compiled, and the ability modules' hooks."""
+        """Pounce, ferocity and the other abilities of the stat block, compiled; those of the ability modules
+        (:mod:`arena.abilities`) through their hooks."""
         self.pounce, self.ferocity, self.grapple = creature.pounce, creature.ferocity, creature.grapple
-        self.paralysis = creature.paralysis
-        self.poison, self.ability_damage, self.energy_drain = (
-            creature.poison,
-            creature.ability_damage,
-            creature.energy_drain,
-        )
         self.rake = CompiledAttack(creature.rake) if creature.rake is not None else None
-        self.rage, self.burn = creature.rage, creature.burn
+        self.rage = creature.rage
         compiled = compile_abilities(creature)
         self.ability_data = compiled.data
         """Each ability module's compiled value, by its stat-block field (:mod:`arena.combat.ability_hooks`)."""
@@ -347,8 +334,6 @@ class Template:
         self.on_hit_hooks = compiled.on_hit
         self.grip_turn_hook = compiled.grip_turn
         self.choose_action_hooks = compiled.choose_action
-        swallow = creature.swallow_whole
-        self.swallow = (parse(swallow.damage), frozenset(swallow.damage_types)) if swallow is not None else None
         self.incorporeal = creature.incorporeal
         charge = creature.powerful_charge
         self.charge = (
@@ -359,43 +344,17 @@ class Template:
         """Powerful charge: the attack it closes in with, the charge's +2 included."""
         if self.incorporeal:
             self.plain_defences = False
-        self.petrification, self.evasion = creature.petrification, creature.evasion
-        self.slow_on_hit = creature.slow_on_hit
+        self.evasion = creature.evasion
         self.invisible = creature.invisible
         self.rage_bonus = creature.rage_strength // 2
         """Rage's change to melee attack and damage rolls and to hit points per Hit Die (+4 Strength: 2)."""
         self.split = frozenset(creature.split) or None
         """Split (ochre jelly): the damage types that split it instead of harming it."""
         self.compile_flags()
-        self.grab = None
-        grab = creature.improved_grab
-        named = [a for routine in (self.full, self.standard) for a in routine]
-        if grab is not None:
-            attack = next((a for a in named if a.name == grab.attack), None)
-            hurts = next((a for a in named if a.name == grab.damage_attack), attack) if grab.damage_attack else attack
-            if attack is not None:
-                self.grab = (grab.attack, hurts, parse(grab.constrict) if grab.constrict else None)
-                """(attack name, the compiled attack whose damage a held foe takes (an octopus grabs with its
-                arms and its hold deals bite damage), constrict's damage)."""
-        paralysis = self.paralysis if self.paralysis is not None and self.paralysis.on == "hit" else None
-        riders = {
-            x.attack
-            for x in (
-                grab,
-                paralysis,
-                self.poison,
-                self.ability_damage,
-                self.energy_drain,
-                self.burn,
-                self.petrification,
-                self.slow_on_hit,
-                creature.instability,
-            )
-            if x is not None
-        }
-        riders |= compiled.riders
-        for a in named:
-            a.rider = a.name in riders
+        riders = compiled.riders
+        for routine in (self.full, self.standard):
+            for a in routine:
+                a.rider = a.name in riders
         self.policy = creature.tactics
         self.first_hit_die = creature.first_hit_die or 8
         self.parts = {p.part: (p.count, p.ac_bonus) for p in creature.called_shot_parts}
@@ -463,8 +422,6 @@ class Combatant:
     """The modifier changes of its lost ability points, by ability."""
     save_mods: dict[str, int] | None
     """The save modifiers they make (:func:`arena.combat.conditions.recompute_bonuses`)."""
-    burning: list | None
-    """[rounds left, fire damage dice, source] while it burns."""
     dodge_against: Combatant | None
     """The opponent its Dodge bonus applies against (designated on its turn)."""
     melee_target: Combatant | None
@@ -473,6 +430,8 @@ class Combatant:
     """A spell of one round's casting time under way (spell, level, targets, hit points when begun)."""
     grip: tuple[bool, Combatant] | None
     """In a grapple: (True, the foe it holds) or (False, the creature holding it)."""
+    burning: list | None
+    """While it burns: [rounds left, fire damage dice, source, the fire's turn] (:mod:`arena.abilities.burn`)."""
 
     __slots__ = (
         "t",

@@ -449,7 +449,7 @@ class Fight(FightState):
         if c.casting is not None:  # a spell of one round's casting time takes effect now
             casting.complete_casting(self, c)
         if c.burning is not None:
-            abilities.burn_turn(self, c)
+            c.burning[3](self, c)  # the fire's turn (the burn ability's, arena.abilities.burn)
             if c.dead:
                 return True
         return False
@@ -457,8 +457,11 @@ class Fight(FightState):
     def _held(self, c: Combatant) -> int:
         """What holds an afflicted creature that can act: :data:`TURN_TAKEN` (a grapple, a web or a daze takes its
         turn), :data:`SLOWED` (slow gas leaves it one action) or 0 (nothing)."""
-        if c.grip is not None and specials.grip_turn(self, c):  # it holds a foe, or is held
-            return TURN_TAKEN
+        grip = c.grip
+        if grip is not None:  # it holds a foe, or is held: the grapple turn of the holder's ability (improved grab)
+            hook = (c if grip[0] else grip[1]).t.grip_turn_hook
+            if hook is not None and hook(self, c):
+                return TURN_TAKEN
         if c.conditions and "entangled" in c.conditions and conditions.burst_free(self, c):  # a web first
             return TURN_TAKEN
         if c.conditions and "dazed" in c.conditions:  # daze: no actions this turn

@@ -7,9 +7,9 @@ vocabulary's key and ``ignored`` (or ``modelled`` for the few its own readers fi
 item)``, run when the block has the ability, or only while it is still ``ignored``), or a step over several abilities
 (``reader(reading)``). Each reader's fields join the stat block as read (``reading.data``) at once, so a later
 reader sees them (a paralysis of a held foe reads the improved grab's attack; a fear aura is left out when another
-aura was read). The readers live by what they read: :mod:`arena.srd.holds`, :mod:`arena.srd.onhit`,
-:mod:`arena.srd.poison`, :mod:`arena.srd.auras`, :mod:`arena.srd.specials`, :mod:`arena.srd.traits`, and the
-spells last (:mod:`arena.srd.spells`).
+aura was read). The readers live by what they read: :mod:`arena.srd.holds`, :mod:`arena.srd.auras`,
+:mod:`arena.srd.specials`, :mod:`arena.srd.traits`, the spells last (:mod:`arena.srd.spells`), and those of the
+ability modules (:mod:`arena.abilities`) in the places they name.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from arena.srd import holds, onhit, poison, specials, spells, traits, vocabulary
+from arena.srd import holds, specials, spells, traits, vocabulary
 from arena.srd.context import Reading
 
 AbilityReader = Callable[[Reading, dict], dict]
@@ -61,19 +61,9 @@ RULES: tuple[Ability | Step, ...] = (
     # a hold, fear and paralysis: what the routines deliver
     Ability("pounce", holds.flag("pounce")),
     Ability("ferocity", holds.flag("ferocity")),
-    Ability("improved grab", holds.improved_grab),
-    Ability("constrict", holds.lone_constrict),
-    Ability("paralysis", onhit.paralysis),
     # what a hit does, the breaths and the moves of its own
-    Ability("poison", poison.poison),
-    Ability("energy drain", onhit.energy_drain),
-    Ability("burn", onhit.burn),
-    Ability("ability damage", onhit.ability_loss),
-    Ability("ability drain", onhit.ability_loss),
     Ability("rake", specials.rake),
     Ability("rage", specials.rage),
-    Ability("heat", onhit.heat),
-    Ability("swallow whole", holds.swallow_whole),
     Ability("powerful charge", specials.powerful_charge),
     Ability("incorporeal", traits.incorporeal),
     # what it does instead of its attacks, and its auras
@@ -83,16 +73,10 @@ RULES: tuple[Ability | Step, ...] = (
         ("split", traits.split),
         ("acid", traits.acid),
         ("earth mastery", specials.earth_mastery),
-        ("attach", holds.attach),
-        ("blood drain", holds.blood_drain),
-        ("slow", onhit.slow),
-        ("acid sting", holds.acid_sting),
         ("freedom of movement", traits.freedom),
         ("natural invisibility", traits.invisible),
         ("greater invisibility", traits.invisible),
-        ("corporeal instability", onhit.instability),
         ("invisible in light", traits.invisible),
-        ("petrification", onhit.petrification),
         ("evasion", traits.evasion),
         ("spikes", specials.spikes),
     ),
@@ -141,7 +125,7 @@ def rules() -> tuple[Ability | Step, ...]:
         ordered: list[Ability | Step] = list(RULES)
         waiting = list(_READINGS)
         while waiting:
-            keys = [rule.key for rule in ordered if isinstance(rule, Ability)]
+            keys = [rule.key if isinstance(rule, Ability) else None for rule in ordered]  # a step has no key
             placed = [r for r in waiting if r.after is None or r.after in keys]
             if not placed:
                 missing = ", ".join(f"{r.key} (after {r.after})" for r in waiting)

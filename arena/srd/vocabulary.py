@@ -169,24 +169,8 @@ NO_EFFECT: dict[str, tuple[str, ...]] = {
 skill, abilities whose numbers are already in the block)."""
 
 IGNORED: dict[str, tuple[str, ...]] = {
-    "improved grab": ("improved grab", "grab"),
-    "constrict": ("constrict",),
-    "swallow whole": ("swallow whole",),
-    "poison": ("poison",),
-    "paralysis": ("paralysis", "paralyis", "paralyzing touch", "paralytic tentacles"),
     "pounce": ("pounce",),
     "rake": ("rake",),
-    "energy drain": ("energy drain",),
-    "ability damage": (
-        r"(strength|dexterity|constitution|intelligence|wisdom|charisma|str|dex|con|int|wis|cha) "
-        r"damage",
-        "ability damage",
-    ),
-    "ability drain": (
-        r"(strength|dexterity|constitution|intelligence|wisdom|charisma|str|dex|con|int|wis|cha) "
-        r"drain",
-        "ability drain",
-    ),
     "spell-like abilities": (
         r"spell-? ?like abilit(y|ies)",
         "psionics",
@@ -227,7 +211,6 @@ IGNORED: dict[str, tuple[str, ...]] = {
         "vampiric touch",
     ),
     "spells": ("spells", "spell", "arcane spells", "divine spells"),
-    "attach": ("attach",),
     "incorporeal": ("incorporeal traits", "incorporeal", "incorporeal subtype"),
     "swarm": ("swarm traits", "swarm subtype", r"swarm \(automatic hit.*"),
     "distraction": ("distraction",),
@@ -237,7 +220,6 @@ IGNORED: dict[str, tuple[str, ...]] = {
     "rage": ("rage", "berserk", "battle frenzy", "blood frenzy"),
     "ferocity": ("ferocity",),
     "vortex": ("vortex",),
-    "blood drain": ("blood drain",),
     "acid": ("acid",),
     "natural invisibility": ("natural invisibility",),
     "immune to weapon damage": ("immune to weapon damage", "immunity to weapon damage"),
@@ -248,15 +230,12 @@ KNOWN_IGNORED = frozenset(
     {
         "powerful charge",
         "stampede",
-        "burn",
-        "heat",
         "flaming body",
         "fiery aura",
         "combustion",
         "corrosive slime",
         "spit",
         "spittle",
-        "acid sting",
         "protective slime",
         "slime",
         "rust",
@@ -315,7 +294,6 @@ KNOWN_IGNORED = frozenset(
         "vorpal sword",
         "implant",
         "trap essence",
-        "corporeal instability",
         "resilient",
         "carapace",
         "spell deflection",
@@ -334,7 +312,6 @@ KNOWN_IGNORED = frozenset(
         "enervation ray",
         "poison use",
         "smoke claws",
-        "petrification",
     }
 )
 """Abilities the importer knows that matter in a fight, each its own key."""

@@ -98,15 +98,7 @@ def write_atomically(target: Path, text: str) -> None:
 
 
 # --------------------------------------------------------------------------------------------- YAML
-FULL_FIELDS = (
-    "improved_grab",
-    "paralysis",
-    "poison",
-    "ability_damage",
-    "energy_drain",
-    "burn",
-    "swallow_whole",
-)
+FULL_FIELDS = ()
 """The ability fields written with every number, their defaults too (and those of the ability modules that say
 ``every_number``: :func:`full_fields`)."""
 

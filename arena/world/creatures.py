@@ -93,139 +93,6 @@ class AbilityLoss(Frozen):
     """Drain rather than damage: the same in a fight (it does not heal there either); what immunities apply."""
 
 
-class ImprovedGrab(Frozen):
-    """Improved grab (SRD 3.5): when ``attack`` hits, a free grapple check; if it wins, the creature holds the foe
-    and, each later round it keeps the hold, deals that attack's damage (and ``constrict`` when it has it) with a
-    won grapple check. Grappling is abstract (see README "Special abilities")."""
-
-    attack: Label = "bite"
-    constrict: DamageDice | None = None
-    """Constrict: this damage on every won grapple check, in addition to the attack's."""
-    damage_attack: Label | None = None
-    """The attack whose damage the hold deals when it is not the grabbing one (SRD 3.5 octopus: it grabs with its
-    arms, which deal none, and "automatically deals bite damage")."""
-    any_size: StrictBool = False
-    """It grabs "an opponent of any size" (the octopus's), not only smaller ones."""
-    automatic: StrictBool = False
-    """Adhesive (SRD 3.5 mimic): "automatically grapples any creature it hits with its slam attack" (no grapple check
-    to start the hold), and the held foe "cannot get free while the mimic is alive" (no escape); attach (stirge,
-    dire weasel) too: it latches on, and only a pin, which the model does not have, removes it."""
-    hold_check: StrictBool = True
-    """Each later turn it keeps the hold with a won grapple check; False: with none (an attached dire weasel
-    "automatically deals bite damage each round it remains attached")."""
-    drain: AbilityLoss | None = None
-    """Blood drain: this ability damage to the held foe on each of its turns (stirge: 1d4 Constitution)."""
-    drain_limit: Annotated[int, _int(1, 100)] | None = None
-    """Once it has drained this many points it lets go and leaves the fight (a stirge: "Once it has dealt 4 points of
-    Constitution damage, it detaches and flies off to digest the meal")."""
-
-
-class Paralysis(Frozen):
-    """Paralysis on a hit with ``attack`` (SRD 3.5: ghoul's claws and bite): Fortitude ``dc`` or paralyzed
-    (helpless) for ``duration`` rounds."""
-
-    attack: Label
-    dc: Annotated[int, _int(1, MAX_MODIFIER)]
-    duration: RoundsDice = "1d4+1"
-    immune_types: tuple[CreatureType, ...] = ()
-    """Creature types the paralysis does not affect (the ghoul's: elves; none of the engine's types by default)."""
-    on: Literal["hit", "held", "swallowed"] = "hit"
-    """When the foe saves: on a hit with ``attack``; ``held``: on each of the creature's turns while it holds the
-    foe (the chuul's tentacles); ``swallowed``: on each of its turns while the foe is inside it (the tendriculos's
-    digestive juices)."""
-
-
-class Poison(Frozen):
-    """Poison delivered by ``attack`` (SRD 3.5 "Poison"): a save (``dc``) on a hit or take the initial ability
-    damage; one minute (10 rounds) later a second save or take the secondary damage. A poison of sleep or
-    unconsciousness (the homunculus's, drow poison) knocks the victim out for ``unconscious`` rounds instead (and
-    ``secondary_unconscious`` after the second failed save)."""
-
-    attack: Label
-    dc: Annotated[int, _int(1, MAX_MODIFIER)]
-    save: SaveKind = "fort"
-    initial: AbilityLoss | None = None
-    secondary: AbilityLoss | None = None
-    unconscious: RoundsDice | None = None
-    """Initial damage "sleep for 1 minute": unconscious (helpless) for these rounds."""
-    doses: DiceText | None = None
-    """Doses it carries (SRD 3.5 drow: "A typical drow carries 1d4-1 doses of drow knockout poison"), rolled at its
-    first hit; each hit uses one. None: its own venom, never used up."""
-    secondary_unconscious: RoundsDice | None = None
-
-    @model_validator(mode="after")
-    def _some_damage(self) -> "Poison":
-        if self.initial is None and self.unconscious is None:
-            raise ValueError("a poison needs its initial damage: initial (ability damage) or unconscious (rounds)")
-        return self
-
-
-class AbilityDamageAttack(Frozen):
-    """Ability damage or drain dealt by every hit of ``attack`` (a shadow's Strength damage), with no save unless
-    ``dc`` is given."""
-
-    attack: Label
-    loss: AbilityLoss
-    dc: Annotated[int, _int(1, MAX_MODIFIER)] | None = None
-    save: SaveKind = "fort"
-
-
-class EnergyDrain(Frozen):
-    """Energy drain (SRD 3.5): each hit of ``attack`` bestows ``levels`` negative levels: -1 on attack rolls, saves
-    and checks and -5 hit points each; as many negative levels as Hit Dice kill."""
-
-    attack: Label
-    levels: Annotated[int, _int(1, 10)] = 1
-
-
-class Burn(Frozen):
-    """Burn (SRD 3.5 fire elemental): a hit with ``attack`` sets the foe on fire unless it makes a Reflex save
-    (``dc``); it burns for ``rounds``, taking ``damage`` fire at the start of each of its turns."""
-
-    attack: Label = "slam"
-    dc: Annotated[int, _int(1, MAX_MODIFIER)]
-    damage: DamageDice = "1d4"
-    rounds: RoundsDice = "1d4"
-
-
-class SwallowWhole(Frozen):
-    """Swallow whole (SRD 3.5): a creature holding a foe smaller than itself (improved grab) swallows it with a won
-    grapple check; a swallowed foe is out of the fight and takes ``damage`` on each of the swallower's turns
-    (cutting one's way out is not modelled)."""
-
-    damage: DamageDice
-    damage_types: tuple[DamageType, ...] = ("bludgeoning",)
-
-
-class Petrification(Frozen):
-    """Petrification on a hit with ``attack`` (SRD 3.5 cockatrice: "Creatures hit by a cockatrice's bite attack must
-    succeed on a DC 12 Fortitude save or instantly turn to stone"): stone for the rest of the fight."""
-
-    attack: Label
-    dc: Annotated[int, _int(1, MAX_MODIFIER)]
-
-
-class SlowOnHit(Frozen):
-    """Slow on a hit with ``attack`` (SRD 3.5 ice devil: "A hit from an ice devil's tail or spear induces numbing
-    cold. The opponent must succeed on a DC 23 Fortitude save or be affected as though by a slow spell for 1d6
-    rounds"): slowed, one action a turn."""
-
-    attack: Label
-    dc: Annotated[int, _int(1, MAX_MODIFIER)]
-    rounds: RoundsDice = "1d6"
-
-
-class Instability(Frozen):
-    """Corporeal instability on a hit with ``attack`` (SRD 3.5 chaos beast: "The creature must succeed on a DC 15
-    Fortitude save or become a spongy, amorphous mass ... it attacks blindly, unable to distinguish friend from foe
-    ... A victim can regain its own shape by taking a standard action to attempt a DC 15 Charisma check"): out of
-    the fight (not helpless) until a Charisma check against ``control_dc`` on one of its turns restores it."""
-
-    attack: Label
-    dc: Annotated[int, _int(1, MAX_MODIFIER)]
-    control_dc: Annotated[int, _int(1, MAX_MODIFIER)] = 15
-
-
 def _parse_dr(value: Any) -> Any:
     """``"5/silver"``, ``"10/magic"``, ``"5/-"`` -> mapping form."""
     if isinstance(value, str):
@@ -422,11 +289,6 @@ class Creature(Frozen):
     """Pounce (SRD 3.5): a full attack at the end of a charge, so a melee creature full-attacks as it closes in."""
     ferocity: StrictBool = False
     """Ferocity (SRD 3.5): fights on without penalty while disabled or dying (it still loses a hit point a round)."""
-    improved_grab: ImprovedGrab | None = None
-    paralysis: Paralysis | None = None
-    poison: Poison | None = None
-    ability_damage: AbilityDamageAttack | None = None
-    energy_drain: EnergyDrain | None = None
     rake: Attack | None = None
     """Rake (SRD 3.5): these extra attacks in a full attack at the end of a pounce, and each turn it holds a foe."""
     rage: StrictBool = False
@@ -434,17 +296,12 @@ class Creature(Frozen):
     rage_strength: Annotated[int, _int(2, 8)] = 4
     """The Strength and Constitution its rage adds: +4 (+2 on melee attack and damage rolls, +2 hit points per Hit
     Die), or a sahuagin's blood frenzy's +2 (+1 and +1)."""
-    burn: Burn | None = None
-    swallow_whole: SwallowWhole | None = None
     powerful_charge: Attack | None = None
     """Powerful charge (SRD 3.5 minotaur): the single attack it makes as it closes in (round 1), with the charge's
     +2."""
     incorporeal: StrictBool = False
     """Incorporeal (SRD 3.5): only magic weapons, spells and other incorporeal creatures harm it, and those have a
     50% chance to do nothing (force and positive energy always work)."""
-    petrification: Petrification | None = None
-    slow_on_hit: SlowOnHit | None = None
-    instability: Instability | None = None
     invisible: StrictBool = False
     """Always invisible, even when it attacks (SRD 3.5 invisible stalker's natural invisibility, phantom fungus's
     greater invisibility, hellcat's invisibility in light): total concealment (a 50% miss chance) for the fight."""

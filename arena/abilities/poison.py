@@ -1,22 +1,71 @@
-"""Poison, read once the attacks are: a poison of ability damage (``Poison (Ex): Injury, Fortitude DC 13, initial
-damage 1d6 Str, secondary damage 2d6 Str``, or the numbers of its family's table by size: monstrous spiders,
-scorpions and centipedes, viper snakes), a poison of sleep (a homunculus's, a dark naga's), a drow's knockout poison
-on its bolts; on the attack whose rider (``bite (1d8 plus poison)``) or text names it.
+"""Poison (SRD 3.5 "Poison"): a hit with its attack and the foe saves or takes the initial ability damage; one minute
+(10 rounds) later a second save or the secondary damage (the ``poisoned`` condition of
+:mod:`arena.combat.conditions`). A poison of sleep (a homunculus's, a dark naga's) knocks the foe out instead, and a
+drow's knockout poison on its bolts lasts as long as the doses it carries.
 
-:func:`poison` is ``reader(reading, item)`` (:mod:`arena.srd.effects` runs it); a poison of paralysis or death is
-not the engine's, and stays ``ignored``.
+The whole ability: the stat-block field (:class:`Poison`), how the importer reads it (:func:`read_poison`: a poison
+of ability damage, by its text or its family's table by size, one of sleep, a drow's; on the attack whose rider,
+``bite (1d8 plus poison)``, or text names it; a poison of paralysis or death is not the engine's, and stays
+``ignored``), and the poison in a fight (:func:`poison_on_hit`).
 """
 
 from __future__ import annotations
 
 import re
+from typing import Annotated
 
+from pydantic import model_validator
+
+from arena.combat.abilities import state_of
+from arena.combat.ability_hooks import FightAbility, add_fight_ability
+from arena.combat.combatant import Combatant, CompiledAttack
+from arena.combat.conditions import add_condition, knock_out_for, lose_ability
+from arena.combat.fight_state import FightState
+from arena.combat.rolls import save
+from arena.combat.spells import ROUND
+from arena.dice import parse
+from arena.limits import MAX_MODIFIER
 from arena.srd.context import Reading
+from arena.srd.effects import AbilityReading, add_reading
 from arena.srd.onhit import deliverer, loss_of, named_attack, rider_attacks
 from arena.srd.patterns import ABILITY, AMOUNT
 from arena.srd.prose import column_of, size_row
 from arena.srd.text import ROUNDS_PER, dice_text, in_rounds, number
+from arena.world.ability_fields import AbilityField, add_fields
+from arena.world.creatures import AbilityLoss
+from arena.world.stat_types import DiceText, Frozen, Label, RoundsDice, SaveKind, _int
 
+POISON_SECONDARY_ROUNDS = 10
+"""SRD 3.5 poison: the secondary damage comes 1 minute after the initial damage."""
+
+
+# --------------------------------------------------------------------------------------------- the stat-block field
+class Poison(Frozen):
+    """Poison delivered by ``attack`` (SRD 3.5 "Poison"): a save (``dc``) on a hit or take the initial ability
+    damage; one minute (10 rounds) later a second save or take the secondary damage. A poison of sleep or
+    unconsciousness (the homunculus's, drow poison) knocks the victim out for ``unconscious`` rounds instead (and
+    ``secondary_unconscious`` after the second failed save)."""
+
+    attack: Label
+    dc: Annotated[int, _int(1, MAX_MODIFIER)]
+    save: SaveKind = "fort"
+    initial: AbilityLoss | None = None
+    secondary: AbilityLoss | None = None
+    unconscious: RoundsDice | None = None
+    """Initial damage "sleep for 1 minute": unconscious (helpless) for these rounds."""
+    doses: DiceText | None = None
+    """Doses it carries (SRD 3.5 drow: "A typical drow carries 1d4-1 doses of drow knockout poison"), rolled at its
+    first hit; each hit uses one. None: its own venom, never used up."""
+    secondary_unconscious: RoundsDice | None = None
+
+    @model_validator(mode="after")
+    def _some_damage(self) -> Poison:
+        if self.initial is None and self.unconscious is None:
+            raise ValueError("a poison needs its initial damage: initial (ability damage) or unconscious (rounds)")
+        return self
+
+
+# --------------------------------------------------------------------------------------------- reading the SRD
 POISON_TWO = re.compile(rf"initial damage ({AMOUNT}) {ABILITY},? secondary damage ({AMOUNT}) {ABILITY}", re.IGNORECASE)
 """``initial damage 1d6 Str, secondary damage 2d6 Str``."""
 POISON_SAME = re.compile(
@@ -67,8 +116,7 @@ SLEEP_SECONDARY = re.compile(rf"secondary damage {SLEEP} {FOR}", re.IGNORECASE)
 """``secondary damage sleep for another 5d6 minutes``."""
 
 
-# --------------------------------------------------------------------------------------------- poison
-def poison(ctx: Reading, item: dict) -> dict:
+def read_poison(ctx: Reading, item: dict) -> dict:
     """``Poison (Ex): Injury, Fortitude DC 13, initial damage 1d6 Str, secondary damage 2d6 Str`` (or its family's
     table by size), a poison of sleep, or a drow's knockout poison; on the attack whose rider or text names it."""
     desc, text = ctx.text_of(item, "poison")
@@ -254,3 +302,51 @@ def _sleep_poison(text: str) -> tuple[str, str | None, list[str]] | None:
             changed.append(note)
         out.append(rounds)
     return out[0] or "", out[1], changed
+
+
+# --------------------------------------------------------------------------------------------- in a fight
+def poison_on_hit(f: FightState, c: Combatant, target: Combatant, attack: CompiledAttack, dealt: int) -> None:
+    """A hit with its attack poisons a foe that fails its save (and has no immunity), while a dose is left: the
+    initial damage (or sleep) now, the secondary in a minute (the ``poisoned`` condition)."""
+    poison: Poison = c.t.ability_data["poison"]
+    if (
+        attack.name == poison.attack
+        and not target.dead
+        and "poison" not in target.t.immunities
+        and (poison.doses is None or use_dose(f, c, poison.doses))
+        and not save(f, target, poison.save, poison.dc, c).success
+    ):
+        if poison.initial is not None:
+            lose_ability(f, target, poison.initial, c)
+        elif poison.unconscious is not None:
+            knock_out(f, target, poison.unconscious)
+        if (poison.secondary is not None or poison.secondary_unconscious is not None) and not target.dead:
+            add_condition(f, target, "poisoned", POISON_SECONDARY_ROUNDS * ROUND, poison=poison)
+
+
+def use_dose(f: FightState, c: Combatant, doses: str) -> bool:
+    """A dose of the poison it carries (SRD 3.5 drow: "A typical drow carries 1d4-1 doses"), rolled at its first
+    hit: is there one left for this hit?"""
+    st = state_of(c)
+    if "doses" not in st:
+        st["doses"] = parse(doses).roll(f.stream)
+    if st["doses"] <= 0:
+        return False
+    st["doses"] -= 1
+    return True
+
+
+def knock_out(f: FightState, c: Combatant, rounds: str) -> None:
+    """A poison of sleep or unconsciousness (SRD 3.5 homunculus: "initial damage sleep for 1 minute"; drow poison:
+    "unconsciousness"): unconscious, so helpless, for ``rounds`` (``sleep`` immunity stops it too); unlike magical
+    sleep, a blow does not wake it."""
+    if c.dead or "sleep" in c.t.immunities:
+        return
+    knock_out_for(f, c, rounds)
+    if f.lines is not None:
+        f.log(f"{c.name} falls unconscious (poison)", actor=c.name, action="poisoned", result="unconscious")
+
+
+add_fields(AbilityField("poison", Poison | None, doc=Poison.__doc__ or "", after="paralysis", every_number=True))
+add_reading(AbilityReading("poison", ("poison",), read_poison, after="paralysis"))
+add_fight_ability(FightAbility("poison", on_hit=poison_on_hit, rides_on=lambda poison: poison.attack, order=60))

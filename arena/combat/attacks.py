@@ -213,7 +213,7 @@ def swing_at(
             called_hit=part_hit,
         )
     dealt = deal(f, c, target, amount, attack.types, attack.overcomes, weapon=True)
-    if part_hit:
+    if part_hit and part is not None:
         called_effect(f, c, target, part, dealt, index=0 if part in cs.PER_INSTANCE else None)
     if attack.extra is not None:
         dealt += deal(f, c, target, attack.extra.roll(f.stream), frozenset({attack.extra_type}))

@@ -429,6 +429,8 @@ class Combatant:
     casting: tuple | None
     """A spell of one round's casting time under way (spell, level, targets, hit points when begun)."""
     grip: tuple[bool, Combatant] | None
+    specials: dict | None
+    """Per-fight state of its special abilities (uses, who saved, a whirlwind's rounds): a dict once used."""
     """In a grapple: (True, the foe it holds) or (False, the creature holding it)."""
     burning: list | None
     """While it burns: [rounds left, fire damage dice, source, the fire's turn] (:mod:`arena.abilities.burn`)."""
@@ -510,7 +512,6 @@ class Combatant:
         self.ability_loss = self.ability_mods = self.save_mods = self.burning = None
         self.dodge_against = self.melee_target = self.casting = self.grip = None
         self.specials = None
-        """Per-fight state of its special abilities (uses, who saved, a whirlwind's rounds): a dict once used."""
         self.offset = 0.0
         """Where this creature's turn falls within a round, in seconds after the round starts (set by initiative):
         durations run from the instant of the turn that started them to the same point of a later round."""
@@ -573,7 +574,7 @@ class Combatant:
     def single_action(self) -> bool:
         """Disabled (0 hp) or staggered (nonlethal damage equal to hit points): one standard action a turn (slow gas
         too: the fight's turn checks it)."""
-        return self.hp == 0 or (self.nonlethal and self.nonlethal == self.hp)
+        return self.hp == 0 or (self.nonlethal != 0 and self.nonlethal == self.hp)
 
     def dying(self) -> bool:
         return not self.dead and self.hp < 0 and not self.stable

@@ -167,14 +167,15 @@ def lose_ability(f: FightState, c: Combatant, loss, source: Combatant | None) ->
     base = t.abilities[ability]
     if c.dead or base is None or ("ability drain" if loss.drain else "ability damage") in t.immunities:
         return 0
-    if c.ability_loss is None:
-        c.ability_loss, c.ability_mods = {}, {}
-    before = c.ability_loss.get(ability, 0)
+    losses, mods = c.ability_loss, c.ability_mods
+    if losses is None or mods is None:
+        losses, mods = c.ability_loss, c.ability_mods = {}, {}
+    before = losses.get(ability, 0)
     lost = min(base, before + parse(loss.dice).roll(f.stream))
-    c.ability_loss[ability] = lost
-    old_mod = c.ability_mods.get(ability, 0)
+    losses[ability] = lost
+    old_mod = mods.get(ability, 0)
     new_mod = ability_modifier(base - lost) - ability_modifier(base)
-    c.ability_mods[ability] = new_mod
+    mods[ability] = new_mod
     if f.lines is not None:
         f.log(
             f"{c.name} loses {lost - before} {ability.capitalize()} ({base - lost} left)",

@@ -414,7 +414,7 @@ class Fight(FightState):
                             attacks.attack_routine(self, c, target, (t.rake,), True)  # pounce: rake too
         elif kind == "cast":
             self._cast(c, action)
-        elif kind == "coup":
+        elif kind == "coup" and target is not None:
             attacks.coup_de_grace(self, c, target)
         elif kind in ACTIONS:  # a special ability's own action (a breath weapon, a web, a trample)
             special = ACTIONS[kind]

@@ -59,7 +59,6 @@ def _ignored(*rules: tuple[str, AbilityReader]) -> tuple[Ability, ...]:
 
 RULES: tuple[Ability | Step, ...] = (
     # a hold, fear and paralysis: what the routines deliver
-    Ability("pounce", holds.flag("pounce")),
     Ability("ferocity", holds.flag("ferocity")),
     Ability("improved grab", holds.improved_grab),
     Ability("constrict", holds.lone_constrict),
@@ -71,20 +70,16 @@ RULES: tuple[Ability | Step, ...] = (
     Ability("web", specials.web),
     Ability("ability damage", onhit.ability_loss),
     Ability("ability drain", onhit.ability_loss),
-    Ability("rake", specials.rake),
-    Ability("rage", specials.rage),
     Ability("heat", onhit.heat),
     Ability("swallow whole", holds.swallow_whole),
     Ability("breath weapon (non-damage)", breath.breath_effect),
     Ability("trample", specials.trample),
-    Ability("powerful charge", specials.powerful_charge),
     Ability("acid spray", breath.acid_spray),
     Ability("incorporeal", traits.incorporeal),
     # what it does instead of its attacks, and its auras
     *_ignored(),
     # the rest of what it is and does
     *_ignored(
-        ("split", traits.split),
         ("acid", traits.acid),
         ("earth mastery", specials.earth_mastery),
         ("attach", holds.attach),

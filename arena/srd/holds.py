@@ -1,4 +1,4 @@
-"""The abilities of a hold, read once the attacks are: pounce and ferocity (the engine's flags), improved grab with
+"""The abilities of a hold, read once the attacks are: ferocity (the engine's flag), improved grab with
 constrict, swallow whole, a stirge's attach and blood drain, a rast's drain of a grabbed foe, a soldier ant's acid
 sting.
 
@@ -102,7 +102,8 @@ deals 1d4+1 points of piercing damage and 1d4 points of acid damage``."""
 
 
 def flag(field: str):
-    """The reader of an ability that is a flag of the stat block (``pounce``, ``ferocity``): marked modelled."""
+    """The reader of an ability that is a flag of the stat block (``ferocity``; :mod:`arena.abilities.pounce`'s
+    ``pounce``): marked modelled."""
 
     def reader(ctx: Reading, item: dict) -> dict:
         ctx.mark(item["key"], "modelled", field)

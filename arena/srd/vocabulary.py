@@ -175,8 +175,6 @@ IGNORED: dict[str, tuple[str, ...]] = {
     "poison": ("poison",),
     "paralysis": ("paralysis", "paralyis", "paralyzing touch", "paralytic tentacles"),
     "trample": ("trample",),
-    "pounce": ("pounce",),
-    "rake": ("rake",),
     "energy drain": ("energy drain",),
     "ability damage": (
         r"(strength|dexterity|constitution|intelligence|wisdom|charisma|str|dex|con|int|wis|cha) "
@@ -237,7 +235,6 @@ IGNORED: dict[str, tuple[str, ...]] = {
     "breath weapon (non-damage)": (r"\w+ breath weapon",),
     "damage reduction (a and b)": (),
     "immunity to magic": ("immunity to magic",),
-    "rage": ("rage", "berserk", "battle frenzy", "blood frenzy"),
     "ferocity": ("ferocity",),
     "vortex": ("vortex",),
     "blood drain": ("blood drain",),
@@ -249,7 +246,6 @@ IGNORED: dict[str, tuple[str, ...]] = {
 (the key is what the coverage counts)."""
 KNOWN_IGNORED = frozenset(
     {
-        "powerful charge",
         "stampede",
         "burn",
         "heat",
@@ -279,7 +275,6 @@ KNOWN_IGNORED = frozenset(
         "invisible in light",
         "shadow blend",
         "blink",
-        "split",
         "death throes",
         "explosion",
         "cursed wound",
@@ -353,7 +348,6 @@ MODELLED_KEYS = (
     "immunity",
     "vulnerability",
     "type traits",
-    "rend",
     "trip",
     "breath weapon",
     "sneak attack",

@@ -4,6 +4,7 @@ its special abilities with what the engine does with each."""
 from __future__ import annotations
 
 from arena.abilities.breath import breath_weapon_of
+from arena.abilities.rend import rend_of
 from arena.world.attacks import Attack
 from arena.world.creatures import Creature, cr_text
 
@@ -43,8 +44,9 @@ def stat_block(c: Creature) -> str:
         f"  Abilities: {abil}",
     ]
     special = []
-    if c.rend:
-        special.append(f"rend {c.rend.damage} (both {c.rend.attack}s hit)")
+    rend = rend_of(c)
+    if rend:
+        special.append(f"rend {rend.damage} (both {rend.attack}s hit)")
     bw = breath_weapon_of(c)
     if bw:
         special.append(

@@ -22,10 +22,30 @@ moment it acts at. The moments are the engine's hook points:
   policy's is out of reach; ``strains``: a disabled creature that takes it strains itself). The kind joins the
   kinds a user's policy may return (:func:`action_kinds`), and ``can_act(view, creature)`` is the guard's check of
   a user's action of the kind (``cannot_act`` says why it refused one).
+- ``routine(fight, combatant, target, full) -> routine | None``: where its turn picks the melee routine it attacks
+  ``target`` with (``full``: a full attack), a routine of its own instead (a powerful charge's one attack as it
+  closes in, the first round). The first hook that returns one decides.
+- ``after_attack(fight, combatant, target)``: after the melee routine of its turn's attack on ``target`` (a pounce's
+  rake at the end of the first round's full attack).
+- ``after_routine(fight, combatant, target, routine, hits)``: after each full-attack routine it makes
+  (:func:`arena.combat.attacks.attack_routine`), with the hits its attacks scored, ``{(foe uid, attack name):
+  count}``, and the foe it ended on (a rend, when both claws hit one foe).
+- ``on_damaged(fight, combatant, source, amount, types)``: once damage of ``source`` got through its defences
+  (:func:`arena.combat.damage.deal`: ``amount`` taken, after temporary hit points), before its state is settled
+  (rage, once hurt).
+- ``damage_stopped(fight, combatant, source, types)``: when its defences stopped all of the damage (immunity,
+  resistance, damage reduction): an ochre jelly splits instead.
+
+Besides its moments an ability may say what kind of turn it has: ``closes_in_full``, a full attack already on the
+first round, as it closes in (pounce; :attr:`CompiledAbilities.closes_in_full`).
 
 A stat block's hooks are gathered once, when its :class:`~arena.combat.combatant.Template` is compiled
 (:func:`compile_abilities`), in each moment's order (``order``, low first), so that a creature without abilities
-pays one test of an empty tuple per hook point, and one with them a loop over its own.
+pays one test of an empty tuple per hook point, and one with them a loop over its own. A stat-block field is set
+when it is not None, not False and not an empty tuple (a jelly's ``split``: the damage types that split it). The
+hook points of ``routine``, ``after_attack``, ``after_routine``, ``on_damaged`` and ``damage_stopped`` are on the
+fight's hottest paths (every melee turn, every full attack, every damage dealt): each is that one test, in the place
+of the flag the engine tested there before.
 """
 
 from __future__ import annotations
@@ -68,6 +88,13 @@ class FightAbility:
     strains: bool = True
     """A disabled creature that takes the action strains itself (SRD 3.5 "Disabled": a standard action costs it a hit
     point), as after a spell or a coup de grace."""
+    routine: Hook | None = None
+    after_attack: Hook | None = None
+    after_routine: Hook | None = None
+    on_damaged: Hook | None = None
+    damage_stopped: Hook | None = None
+    closes_in_full: bool = False
+    """A full attack already on the first round, as it closes in (pounce)."""
     order: int = 100
     """Its place among the hooks of one moment: low first (two abilities' hooks at one moment run in this order)."""
 
@@ -88,6 +115,13 @@ class CompiledAbilities:
     """The grapple turn of the one ability that starts its grapples (None: it starts none)."""
     choose_action: tuple[Hook, ...]
     """Its special actions' choices, in order (a function once, when two fields of one ability share it)."""
+    routine: tuple[Hook, ...] = ()
+    after_attack: tuple[Hook, ...] = ()
+    after_routine: tuple[Hook, ...] = ()
+    on_damaged: tuple[Hook, ...] = ()
+    damage_stopped: tuple[Hook, ...] = ()
+    closes_in_full: bool = False
+    """One of its abilities makes its first round's attack a full attack (pounce)."""
 
 
 @dataclass(frozen=True)
@@ -137,13 +171,13 @@ def registered() -> tuple[FightAbility, ...]:
 
 
 def compile_abilities(creature: Any) -> CompiledAbilities:
-    """The abilities ``creature``'s stat block has (a set field: not None, not False), compiled, and their hooks in
-    each moment's order."""
+    """The abilities ``creature``'s stat block has (a set field: not None, not False, not an empty tuple), compiled,
+    and their hooks in each moment's order."""
     data: dict[str, Any] = {}
     present: list[FightAbility] = []
     for ability in _ABILITIES.values():
         value = getattr(creature, ability.field, None)
-        if value is None or value is False:
+        if value is None or value is False or value == ():
             continue
         data[ability.field] = value if ability.compile is None else ability.compile(value)
         present.append(ability)
@@ -169,6 +203,12 @@ def compile_abilities(creature: Any) -> CompiledAbilities:
         riders=riders,
         grip_turn=grips[0] if grips else None,
         choose_action=tuple(dict.fromkeys(a.choose_action for a in present if a.choose_action is not None)),
+        routine=tuple(a.routine for a in present if a.routine is not None),
+        after_attack=tuple(a.after_attack for a in present if a.after_attack is not None),
+        after_routine=tuple(a.after_routine for a in present if a.after_routine is not None),
+        on_damaged=tuple(a.on_damaged for a in present if a.on_damaged is not None),
+        damage_stopped=tuple(a.damage_stopped for a in present if a.damage_stopped is not None),
+        closes_in_full=any(a.closes_in_full for a in present),
     )
 
 

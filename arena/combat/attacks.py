@@ -50,23 +50,23 @@ def can_target(f: FightState, creature: Combatant) -> bool:
 
 
 def attack_routine(f: FightState, c: Combatant, target: Combatant, routine, full: bool) -> None:
-    rend = c.t.rend if full else None
-    hits_by_name: dict[tuple[int, str], int] | None = {} if rend else None  # rend: both claws on one foe
+    """``c``'s attacks of ``routine`` at ``target`` (each swing of a full attack, or the first of each attack), on the
+    next foe its weapons reach when ``target`` drops; after a full attack, its abilities' ``after_routine`` hooks
+    with the hits it scored (a rend)."""
+    after = c.t.after_routine_hooks if full else ()
+    hits: dict[tuple[int, str], int] | None = {} if after else None  # by foe and attack (a rend: both claws)
     for attack in routine:
         for swing, bonus in enumerate(attack.full_bonuses if full else attack.first_bonus):
             if not target.is_able:
                 target = pick_target(f, c)
                 if target is None:
                     return
-            if swing_at(f, c, target, attack, bonus, swing) and rend:
+            if swing_at(f, c, target, attack, bonus, swing) and hits is not None:
                 key = (target.uid, attack.name)
-                hits_by_name[key] = hits_by_name.get(key, 0) + 1
-    if rend and hits_by_name.get((target.uid, rend[1]), 0) >= rend[2] and not target.dead:
-        amount = rend[0].roll(f.stream)
-        if f.lines is not None:
-            f.log(f"{c.name} rends {target.name}", actor=c.name, action="rend", target=target.name)
-        claw = next(a for a in routine if a.name == rend[1])
-        deal(f, c, target, amount, claw.types, claw.overcomes, weapon=True)
+                hits[key] = hits.get(key, 0) + 1
+    if after:
+        for hook in after:
+            hook(f, c, target, routine, hits)
 
 
 def swing_at(

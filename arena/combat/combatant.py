@@ -119,8 +119,6 @@ NOT_HELPLESS = frozenset(
     {"panicked", "petrified", "swallowed", "stupefied", "charmed", "engulfed", "nauseated", "amorphous"}
 )
 """Out of the fight but no target for a coup de grace: fled, turned to stone, inside a monster."""
-CHARGE_BONUS = 2
-"""SRD 3.5 charge: +2 on the attack roll."""
 DODGE_AC = 1
 """SRD 3.5 Dodge: +1 dodge bonus to AC against attacks from one opponent designated on one's action."""
 HELPLESS_DEX_MODIFIER = -5
@@ -190,7 +188,6 @@ class Template:
         "ranged_standard",
         "ranged_full",
         "prefers_ranged",
-        "rend",
         "caster_level",
         "spell_dc_base",
         "spells",
@@ -218,11 +215,9 @@ class Template:
         "healing_domain",
         "concentration",
         "shoots_better",
-        "pounce",
         "ferocity",
         "grapple",
         "rake",
-        "rage",
         "ability_data",
         "turn_start_hooks",
         "first_action_hooks",
@@ -230,18 +225,21 @@ class Template:
         "on_hit_hooks",
         "grip_turn_hook",
         "choose_action_hooks",
+        "routine_hooks",
+        "after_attack_hooks",
+        "after_routine_hooks",
+        "on_damaged_hooks",
+        "damage_stopped_hooks",
+        "closes_in_full",
         "turn_start",
         "on_action",
         "special_action",
-        "charge",
         "incorporeal",
         "dr_all",
         "special_turn",
         "presence",
         "evasion",
-        "split",
         "invisible",
-        "rage_bonus",
     )
 
     def __init__(self, creature: Creature, name: str) -> None:
@@ -288,9 +286,6 @@ class Template:
         self.standard, self.full = _pick(standard, False), _pick(full, False)
         self.ranged_standard, self.ranged_full = _pick(standard, True), _pick(full, True)
         self.prefers_ranged = bool(self.full) and self.full[0].ranged
-        self.rend = (
-            (parse(creature.rend.damage), creature.rend.attack, creature.rend.hits_needed) if creature.rend else None
-        )
         self.abilities = {k: getattr(creature.abilities, k) for k in ABILITY_KEYS}
         self.con = self.abilities["con"]
         self.str_mod = ability_modifier(self.abilities["str"])
@@ -319,11 +314,9 @@ class Template:
         self._special_abilities(creature)
 
     def _special_abilities(self, creature: Creature) -> None:
-        """Pounce, ferocity and the other abilities of the stat block, compiled; those of the ability modules
+        """Ferocity and the other abilities of the stat block, compiled; those of the ability modules
         (:mod:`arena.abilities`) through their hooks."""
-        self.pounce, self.ferocity, self.grapple = creature.pounce, creature.ferocity, creature.grapple
-        self.rake = CompiledAttack(creature.rake) if creature.rake is not None else None
-        self.rage = creature.rage
+        self.ferocity, self.grapple = creature.ferocity, creature.grapple
         compiled = compile_abilities(creature)
         self.ability_data = compiled.data
         """Each ability module's compiled value, by its stat-block field (:mod:`arena.combat.ability_hooks`)."""
@@ -334,22 +327,20 @@ class Template:
         self.on_hit_hooks = compiled.on_hit
         self.grip_turn_hook = compiled.grip_turn
         self.choose_action_hooks = compiled.choose_action
+        self.routine_hooks = compiled.routine
+        self.after_attack_hooks = compiled.after_attack
+        self.after_routine_hooks = compiled.after_routine
+        self.on_damaged_hooks = compiled.on_damaged
+        self.damage_stopped_hooks = compiled.damage_stopped
+        self.closes_in_full = compiled.closes_in_full
+        """Its first round's attack is a full attack, as it closes in (pounce)."""
+        self.rake = compiled.data.get("rake")
+        """Its rake, compiled (:mod:`arena.abilities.pounce`): the grapple's turn rakes a held foe with it."""
         self.incorporeal = creature.incorporeal
-        charge = creature.powerful_charge
-        self.charge = (
-            CompiledAttack(charge.model_copy(update={"bonuses": tuple(b + CHARGE_BONUS for b in charge.bonuses)}))
-            if charge is not None
-            else None
-        )
-        """Powerful charge: the attack it closes in with, the charge's +2 included."""
         if self.incorporeal:
             self.plain_defences = False
         self.evasion = creature.evasion
         self.invisible = creature.invisible
-        self.rage_bonus = creature.rage_strength // 2
-        """Rage's change to melee attack and damage rolls and to hit points per Hit Die (+4 Strength: 2)."""
-        self.split = frozenset(creature.split) or None
-        """Split (ochre jelly): the damage types that split it instead of harming it."""
         self.compile_flags()
         riders = compiled.riders
         for routine in (self.full, self.standard):
@@ -411,7 +402,9 @@ class Combatant:
     """Its initiative total."""
     melee_attackers: int
     """How many able enemies made their last melee attack against it (two or more: flanked)."""
-    raging: bool
+    raging: int
+    """While it rages, its rage's change to its melee attack and damage rolls (:mod:`arena.abilities.rage`: +4
+    Strength, 2); 0 (False) while it does not."""
     afflicted: bool
     """Something its turn must look at may be in force (a spell being cast, a fire, a grapple, a web, slow gas)."""
     frightened: bool

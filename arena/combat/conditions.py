@@ -21,9 +21,8 @@ SICKENED = -2
 """SRD 3.5 sickened: -2 on attack rolls, weapon damage rolls, saving throws, skill checks and ability checks."""
 ENTANGLED = -2
 """SRD 3.5 entangled: -2 on attack rolls and -4 Dexterity (-2 AC)."""
-RAGE_MODIFIER = 2
-"""Rage's +4 Strength: +2 on melee attack and damage rolls (its +4 Constitution: +2 hit points per Hit Die)."""
 RAGE_AC = 2
+"""Rage's -2 AC (:mod:`arena.abilities.rage`; its +2 on melee attack and damage rolls is ``c.raging``)."""
 NEGATIVE_LEVEL_HP = 5
 """SRD 3.5: each negative level costs 5 hit points."""
 
@@ -130,7 +129,7 @@ def recompute_bonuses(c: Combatant) -> None:
     tired = EXHAUSTED if "exhausted" in conditions else FATIGUED if "fatigued" in conditions else 0
     if tired:  # -2 (or -6) Strength and Dexterity
         mods = {**mods, "str": mods.get("str", 0) + tired, "dex": mods.get("dex", 0) + tired}
-    rage = c.t.rage_bonus if c.raging else 0
+    rage = c.raging  # its rage's +2 (a blood frenzy's +1), 0 when it does not rage
     c.attack_bonus = (
         (1 if "bless" in conditions else 0)
         + shaken
@@ -275,16 +274,6 @@ def try_break_free(f: FightState, c: Combatant) -> None:
         drop_condition(f, c, "held")
         if f.lines is not None:
             f.log(f"{c.name} breaks free of hold person", actor=c.name, action="break-free", spell="hold person")
-
-
-def rage(f: FightState, c: Combatant) -> None:
-    """Rage (SRD 3.5 dire badger, wolverine): once hurt, +4 Strength and Constitution, -2 AC, for the fight (a
-    sahuagin's blood frenzy: "+2 Constitution and +2 Strength, and takes a -2 penalty to Armor Class")."""
-    c.raging = True
-    c.hp += c.t.rage_bonus * c.t.hd
-    recompute_bonuses(c)
-    if f.lines is not None:
-        f.log(f"{c.name} flies into a rage", actor=c.name, action="rage")
 
 
 def burst_free(f: FightState, c: Combatant) -> bool:

@@ -10,7 +10,6 @@ from __future__ import annotations
 from arena.combat import spells
 from arena.combat.called_shots import called_effect
 from arena.combat.combatant import Combatant
-from arena.combat.conditions import rage
 from arena.combat.fight_state import FightState
 from arena.combat.rolls import save as saving_throw
 from arena.combat.states import DEAD_AT, die, refresh
@@ -36,7 +35,8 @@ def deal(
     weapon: bool = False,
 ) -> int:
     """Apply damage: immunity, energy resistance and vulnerability, damage reduction (weapons only),
-    temporary hit points, regeneration (nonlethal unless a type that overcomes it), states."""
+    temporary hit points, regeneration (nonlethal unless a type that overcomes it), states; the abilities'
+    ``damage_stopped`` hooks when its defences stop it all (a jelly splits), ``on_damaged`` once it lands (rage)."""
     t = target.t
     if amount <= 0 or target.dead:
         return 0
@@ -86,8 +86,9 @@ def deal(
                     defences=defended.lstrip(", ") or None,
                     hp=target.hp,
                 )
-            if t.split and types & t.split and target.hp > SPLIT_ABOVE:
-                split(f, target)
+            if t.damage_stopped_hooks:  # an ochre jelly splits instead
+                for hook in t.damage_stopped_hooks:
+                    hook(f, target, source, types)
             return 0
     if target.temp_hp:
         soaked = min(target.temp_hp, amount)
@@ -117,8 +118,9 @@ def deal(
         )
     if "sonic" in types and f.called_shots and "ear" in t.parts and amount >= cs.SONIC_EARS_FACTOR * t.first_hit_die:
         called_effect(f, source, target, "ear", amount, all_instances=True)
-    if t.rage and not target.raging and target.hp > DEAD_AT:
-        rage(f, target)
+    if t.on_damaged_hooks:  # rage, once hurt
+        for hook in t.on_damaged_hooks:
+            hook(f, target, source, amount, types)
     woke = target.conditions and "asleep" in target.conditions
     if woke:  # damage wakes a sleeper
         del target.conditions["asleep"]
@@ -143,24 +145,6 @@ def deal(
         if f.lines is not None and not target.dead:
             f.log(f"{target.name} drops ({target.state()})", actor=target.name, action="drops", result=target.state())
     return amount
-
-
-SPLIT_ABOVE = 10
-"""SRD 3.5 Split: "A jelly with 10 hit points or less cannot be further split"."""
-
-
-def split(f: FightState, c: Combatant) -> None:
-    """SRD 3.5 Split (ochre jelly): "Slashing and piercing weapons and electricity attacks deal no damage to an ochre
-    jelly. Instead the creature splits into two identical jellies, each with half of the original's current hit
-    points (round down)": this one keeps half, the other joins its side at the end of the round
-    (:func:`arena.combat.specials.join`), acting right after it."""
-    half = c.hp // 2
-    c.hp = half
-    if f.joining is None:
-        f.joining = []
-    f.joining.append((c, c.t, 1, half))
-    if f.lines is not None:
-        f.log(f"{c.name} splits in two ({half} hit points each)", actor=c.name, action="split", hp=half)
 
 
 def area_damage(

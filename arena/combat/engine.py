@@ -379,7 +379,7 @@ class Fight(FightState):
                 return
             full = False
         else:  # melee creatures close in on the first round
-            full = (self.round > 1 or c.ranged or t.pounce) and not single  # pounce: a full attack at once
+            full = (self.round > 1 or c.ranged or t.closes_in_full) and not single  # pounce: a full attack at once
         disabled = c.hp == 0
         try:
             policy = tactics.POLICIES[c.policy]
@@ -405,13 +405,18 @@ class Fight(FightState):
                     strained = True
                 else:
                     routine = t.full if full else t.standard
-                    if t.charge is not None and self.round == 1 and not full:
-                        routine = (t.charge,)  # powerful charge: it closes in with this attack
+                    if t.routine_hooks:  # powerful charge: it closes in with its own attack
+                        for hook in t.routine_hooks:
+                            own = hook(self, c, target, full)
+                            if own is not None:
+                                routine = own
+                                break
                     if not (c.weapon_lost and routine and routine[0].ranged):  # its only weapon is gone
                         attacks.attack_routine(self, c, target, routine, full)
                         strained = True
-                        if t.rake is not None and t.pounce and self.round == 1 and target.is_able:
-                            attacks.attack_routine(self, c, target, (t.rake,), True)  # pounce: rake too
+                        if t.after_attack_hooks:  # pounce: its rake too
+                            for hook in t.after_attack_hooks:
+                                hook(self, c, target)
         elif kind == "cast":
             self._cast(c, action)
         elif kind == "coup" and target is not None:

@@ -35,7 +35,6 @@ class Effects:
     energy_resistance: dict[str, int] = field(default_factory=dict)
     immunities: list[str] = field(default_factory=list)
     vulnerabilities: list[str] = field(default_factory=list)
-    rend: dict | None = None
     trip: bool = False
     breath_weapon: dict | None = None
     sneak_attack: str | None = None

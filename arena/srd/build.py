@@ -265,7 +265,7 @@ def _read(ctx: Reading, name: str) -> dict:
         "full_attack": full,
         "feats": list(stats.feats),
     }
-    data.update(_engine_fields(fx, stats, armor.deflection, full, abilities, trip_on))
+    data.update(_engine_fields(fx, stats, armor.deflection, abilities, trip_on))
     ctx.at(specials)
     ctx.data, ctx.abilities, ctx.reads = data, abilities, attack_reads + full_reads
     read_ability_fields(ctx)
@@ -435,12 +435,9 @@ def _abilities(
     return abilities
 
 
-def _engine_fields(
-    fx: Effects, stats: Stats, deflection: int, full: list[list[dict]], abilities: list[dict], trip_on: str | None
-) -> dict:
+def _engine_fields(fx: Effects, stats: Stats, deflection: int, abilities: list[dict], trip_on: str | None) -> dict:
     """The engine's fields its special abilities fill: damage reduction, spell resistance, regeneration, immunities
-    (less its type's and subtypes') ...; a rend its full attack cannot make, and a trip with no attack to follow,
-    are marked ignored."""
+    (less its type's and subtypes') ...; a trip with no attack to follow is marked ignored."""
     st = stats.size_type
     implied = set(TYPE_IMMUNITIES.get(st.type, ()))
     vulnerable: set[str] = set()
@@ -468,16 +465,6 @@ def _engine_fields(
     vulns = [v for v in dict.fromkeys(fx.vulnerabilities) if v not in vulnerable]
     if vulns:
         data["vulnerabilities"] = vulns
-    if fx.rend:
-        if any(
-            sum(a.get("count", 1) * len(a["bonuses"]) for a in r if a["name"] == fx.rend["attack"]) >= 2 for r in full
-        ):
-            data["rend"] = fx.rend
-        else:
-            for a in abilities:
-                if a["key"] == "rend":
-                    a["engine"] = "ignored"
-                    a["notes"] = f"the full attack has no two {fx.rend['attack']} attacks the engine's rend needs"
     if fx.trip and trip_on is None:
         for a in abilities:
             if a["key"] == "trip":

@@ -59,18 +59,13 @@ def _ignored(*rules: tuple[str, AbilityReader]) -> tuple[Ability, ...]:
 
 RULES: tuple[Ability | Step, ...] = (
     # a hold, fear and paralysis: what the routines deliver
-    Ability("pounce", holds.flag("pounce")),
     Ability("ferocity", holds.flag("ferocity")),
     # what a hit does, the breaths and the moves of its own
-    Ability("rake", specials.rake),
-    Ability("rage", specials.rage),
-    Ability("powerful charge", specials.powerful_charge),
     Ability("incorporeal", traits.incorporeal),
     # what it does instead of its attacks, and its auras
     *_ignored(),
     # the rest of what it is and does
     *_ignored(
-        ("split", traits.split),
         ("acid", traits.acid),
         ("earth mastery", specials.earth_mastery),
         ("freedom of movement", traits.freedom),

@@ -1,6 +1,6 @@
 """The readers of the special abilities that fill a stat block's engine fields: damage reduction, spell resistance,
 fast healing, regeneration, energy resistance, immunities and vulnerabilities (read by what an entry starts with,
-:data:`ENTRY_READERS`), and a type's traits, rend, trip, sneak attack, natural cunning, augmented critical and
+:data:`ENTRY_READERS`), and a type's traits, trip, sneak attack, natural cunning, augmented critical and
 the breath weapon (read by the entry's name, :data:`NAMED_READERS`)."""
 
 from __future__ import annotations
@@ -31,8 +31,6 @@ RESISTANCES = re.compile(rf"({ENERGY_ALT})\s*(\d+)")
 """One energy's resistance: ``cold 10`` of ``resistance to cold 10 and fire 10``."""
 IMMUNITY_HEAD = re.compile(r"^(immunity to|immune to|immunities)\s*")
 """``immunity to fire, poison, and sleep``."""
-BOTH_CLAWS = re.compile(r"hits with (?:both|two) (\w+?)s? attacks")
-"""The attack a rend needs twice: ``If a troll hits with both claw attacks``."""
 NORMAL_DAMAGE = re.compile(r"deals? normal damage|deal normal damage")
 """Where a regeneration's text says what overcomes it: ``Fire and acid deal normal damage to a troll``."""
 REGENERATION_WORDS = tuple(
@@ -217,20 +215,6 @@ def _traits(ctx: Reading, entry: Entry, fx: Effects) -> list[Item]:
     return [item_of(entry, "type traits", "modelled", notes=f"the {TRAITS[entry.name]} type's immunities")]
 
 
-def _rend(ctx: Reading, entry: Entry, fx: Effects) -> list[Item]:
-    """``Rend 2d6+9``, on the attack its paragraph names twice (``hits with both claw attacks``)."""
-    desc = described(ctx, "rend")
-    dmg = ENTRY_DICE.search(entry.low)
-    if not dmg:
-        ctx.notes.add(
-            "unread", entry_field(entry.kind), ctx.cell, "rend without damage dice: not modelled", entry.shown
-        )
-        return [item_of(entry, "rend", "ignored", desc, "no damage dice")]
-    both = BOTH_CLAWS.search(desc.text) if desc else None
-    fx.rend = {"damage": dice_text(dmg.group(1)), "attack": both.group(1).lower() if both else "claw"}
-    return [item_of(entry, "rend", "modelled", desc, "rend")]
-
-
 def _trip(ctx: Reading, entry: Entry, fx: Effects) -> list[Item]:
     fx.trip = True
     return [item_of(entry, "trip", "modelled", described(ctx, "trip"), "trip on the bite")]
@@ -350,7 +334,6 @@ ENTRY_READERS: tuple[EntryReader, ...] = (
 reader that takes the entry reads it."""
 NAMED_READERS: dict[str, EntryReader] = {
     **dict.fromkeys(TRAITS, _traits),
-    "rend": _rend,
     "trip": _trip,
     "sneak attack": _sneak_attack,
     "natural cunning": _natural_cunning,

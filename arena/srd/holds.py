@@ -1,5 +1,5 @@
 """The abilities of a hold that no ability module reads (improved grab and its parts, swallow whole, crush and
-engulf are modules of :mod:`arena.abilities`), read once the attacks are: pounce and ferocity (the engine's flags).
+engulf are modules of :mod:`arena.abilities`), read once the attacks are: ferocity (the engine's flag).
 
 Each reader is ``reader(reading, item)`` (:mod:`arena.srd.effects` runs them in order): it reads the ability's
 numbers from its description, returns the :class:`~arena.world.creatures.Creature` field and marks the ability
@@ -13,7 +13,8 @@ from arena.srd.context import Reading
 
 
 def flag(field: str):
-    """The reader of an ability that is a flag of the stat block (``pounce``, ``ferocity``): marked modelled."""
+    """The reader of an ability that is a flag of the stat block (``ferocity``; :mod:`arena.abilities.pounce`'s
+    ``pounce``): marked modelled."""
 
     def reader(ctx: Reading, item: dict) -> dict:
         ctx.mark(item["key"], "modelled", field)

@@ -1,5 +1,5 @@
-"""What a creature is rather than what it does, read once the attacks are: incorporeality, an ochre jelly's split,
-an ooze's acid, constant invisibility, freedom of movement, evasion; the abilities that do
+"""What a creature is rather than what it does, read once the attacks are: incorporeality, an ooze's acid, constant
+invisibility, freedom of movement, evasion; the abilities that do
 nothing in an arena fight for a reason its text gives (:data:`NO_EFFECT_HERE`), a magic circle against evil, and an
 immunity to compulsion that stands for one the model has.
 
@@ -14,15 +14,6 @@ import re
 from arena.srd.context import Reading
 from arena.srd.text import clean, search_chain
 
-SPLITS = re.compile(
-    r"^(.*?) deal no damage to an? [\w ]+?\. Instead the creature splits into two identical \w+, each "
-    r"with half of the original's current hit points"
-)
-"""An ochre jelly's: ``Slashing and piercing weapons and electricity attacks deal no damage to an ochre jelly.
-Instead the creature splits into two identical jellies, each with half of the original's current hit points``."""
-NO_FURTHER_SPLIT = "10 hit points or less cannot be further split"
-ENTRY_HEAD = re.compile(r"^[^:]*:\s*")
-"""A paragraph's name, left out of its body: ``Split (Ex):``."""
 FLESH_ONLY = re.compile(r"dissolves only flesh|does not harm metal or stone")
 """An ooze's acid that harms only flesh: an ochre jelly's ``dissolves only flesh``."""
 DISSOLVES_ARMOR = "armor and clothing dissolve"
@@ -75,26 +66,6 @@ def incorporeal(ctx: Reading, item: dict) -> dict:
         "50% miss chance (force and positive energy always work)",
     )
     return {"incorporeal": True}
-
-
-def split(ctx: Reading, item: dict) -> dict:
-    """``Slashing and piercing weapons and electricity attacks deal no damage to an ochre jelly. Instead the creature
-    splits into two identical jellies, each with half of the original's current hit points (round down). A jelly
-    with 10 hit points or less cannot be further split``: immune to those types, and split by them (the second jelly
-    joins at the end of the round)."""
-    desc, text = ctx.text_of(item, "split")
-    m = SPLITS.search(ENTRY_HEAD.sub("", text))
-    if m is None or NO_FURTHER_SPLIT not in text:
-        return ctx.ignored("split", "its terms not read")
-    kinds = [k for k in ("slashing", "piercing", "electricity") if k in m.group(1).lower()]
-    ctx.mark(
-        "split",
-        "modelled",
-        f"split: {', '.join(kinds)} deal it no damage and split it in two of half its hit "
-        "points while it has more than 10 (immunities too); the second joins at the end of "
-        "the round",
-    )
-    return {"split": kinds, "immunities": list(dict.fromkeys([*ctx.data.get("immunities", []), *kinds]))}
 
 
 def acid(ctx: Reading, item: dict) -> dict:

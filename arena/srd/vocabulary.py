@@ -169,8 +169,6 @@ NO_EFFECT: dict[str, tuple[str, ...]] = {
 skill, abilities whose numbers are already in the block)."""
 
 IGNORED: dict[str, tuple[str, ...]] = {
-    "pounce": ("pounce",),
-    "rake": ("rake",),
     "spell-like abilities": (
         r"spell-? ?like abilit(y|ies)",
         "psionics",
@@ -217,7 +215,6 @@ IGNORED: dict[str, tuple[str, ...]] = {
     "breath weapon": ("breath weapon",),
     "damage reduction (a and b)": (),
     "immunity to magic": ("immunity to magic",),
-    "rage": ("rage", "berserk", "battle frenzy", "blood frenzy"),
     "ferocity": ("ferocity",),
     "vortex": ("vortex",),
     "acid": ("acid",),
@@ -228,7 +225,6 @@ IGNORED: dict[str, tuple[str, ...]] = {
 (the key is what the coverage counts)."""
 KNOWN_IGNORED = frozenset(
     {
-        "powerful charge",
         "stampede",
         "flaming body",
         "fiery aura",
@@ -253,7 +249,6 @@ KNOWN_IGNORED = frozenset(
         "invisible in light",
         "shadow blend",
         "blink",
-        "split",
         "death throes",
         "explosion",
         "cursed wound",
@@ -325,7 +320,6 @@ MODELLED_KEYS = (
     "immunity",
     "vulnerability",
     "type traits",
-    "rend",
     "trip",
     "breath weapon",
     "sneak attack",

@@ -25,7 +25,7 @@ from arena.dice import parse as parse_dice
 from arena.errors import ArenaError, one_of
 from arena.limits import MAX_MODIFIER, MAX_NAME_LENGTH, MAX_SIDES
 from arena.world import ability_fields
-from arena.world.attacks import Attack, Routine
+from arena.world.attacks import Routine
 from arena.world.body_parts import BODY_BY_TYPE, BodyPart
 from arena.world.policy_names import policy_name
 from arena.world.spellbook import SPELLS
@@ -76,14 +76,6 @@ from arena.world.stat_types import (
 
 
 # --------------------------------------------------------------------------------------------- special qualities
-class Rend(Frozen):
-    """Extra damage when both attacks named ``attack`` hit in one round (troll: 2d6+9 if both claws hit)."""
-
-    damage: DamageDice
-    attack: Label = "claw"
-    hits_needed: Annotated[int, _int(2, MAX_ATTACKS_PER_ROUTINE)] = 2
-
-
 class AbilityLoss(Frozen):
     """Points of one ability score lost (``1d6`` of ``con``): ability damage, or drain when ``drain``."""
 
@@ -284,30 +276,14 @@ class Creature(Frozen):
     full_attack: Annotated[tuple[Routine, ...], Field(max_length=MAX_ROUTINES)] | None = None
     """Full-attack routines (alternatives); default: the same as ``attack``."""
     feats: tuple[Label, ...] = ()
-    rend: Rend | None = None
-    pounce: StrictBool = False
-    """Pounce (SRD 3.5): a full attack at the end of a charge, so a melee creature full-attacks as it closes in."""
     ferocity: StrictBool = False
     """Ferocity (SRD 3.5): fights on without penalty while disabled or dying (it still loses a hit point a round)."""
-    rake: Attack | None = None
-    """Rake (SRD 3.5): these extra attacks in a full attack at the end of a pounce, and each turn it holds a foe."""
-    rage: StrictBool = False
-    """Rage (SRD 3.5, dire badger and the like): once hurt, +4 Strength, +4 Constitution and -2 AC for the fight."""
-    rage_strength: Annotated[int, _int(2, 8)] = 4
-    """The Strength and Constitution its rage adds: +4 (+2 on melee attack and damage rolls, +2 hit points per Hit
-    Die), or a sahuagin's blood frenzy's +2 (+1 and +1)."""
-    powerful_charge: Attack | None = None
-    """Powerful charge (SRD 3.5 minotaur): the single attack it makes as it closes in (round 1), with the charge's
-    +2."""
     incorporeal: StrictBool = False
     """Incorporeal (SRD 3.5): only magic weapons, spells and other incorporeal creatures harm it, and those have a
     50% chance to do nothing (force and positive energy always work)."""
     invisible: StrictBool = False
     """Always invisible, even when it attacks (SRD 3.5 invisible stalker's natural invisibility, phantom fungus's
     greater invisibility, hellcat's invisibility in light): total concealment (a 50% miss chance) for the fight."""
-    split: tuple[DamageType, ...] = ()
-    """Split (SRD 3.5 ochre jelly, black pudding): damage of these types deals none, and splits it in two of half
-    its hit points each, while it has more than 10 (its immunities hold the types too)."""
     evasion: StrictBool = False
     """Evasion (SRD 3.5): a successful Reflex save against damage that a save halves takes none."""
     damage_reduction: Annotated[DamageReduction | None, BeforeValidator(_parse_dr)] = None
@@ -344,13 +320,6 @@ class Creature(Frozen):
             object.__setattr__(self, "first_hit_die", dice[0][2] if dice else 8)
         if self.full_attack is None:
             object.__setattr__(self, "full_attack", self.attack)
-        if self.rend is not None:
-            needed = self.rend.hits_needed
-            if not any(
-                sum(a.attacks_per_routine for a in routine if a.name == self.rend.attack) >= needed
-                for routine in self.full_attack
-            ):
-                raise ValueError(f"rend needs a full-attack routine with {needed} {self.rend.attack!r} attacks")
         if self.touch_ac > self.ac + 10 or self.flat_footed_ac > self.ac + 10:
             raise ValueError("touch_ac/flat_footed_ac look wrong (more than 10 above ac)")
         ability_fields.check_block(self)
@@ -466,7 +435,6 @@ __all__ = [  # the vocabulary of arena.world.stat_types is re-exported: stat blo
     "PreparedSpell",
     "Regeneration",
     "RegenerationOvercome",
-    "Rend",
     "RoundsDice",
     "SaveKind",
     "Saves",

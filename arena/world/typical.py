@@ -35,9 +35,9 @@ from importlib import resources
 from pydantic import Field
 
 from arena.errors import ArenaError
+from arena.world.attacks import Attack
 from arena.world.creatures import (
     Abilities,
-    Attack,
     Creature,
     Frozen,
     Saves,

@@ -95,7 +95,7 @@ def test_the_importer_reads_them_in_their_old_order():
     abilities (the rays) too."""
     keys = [rule.key if isinstance(rule, Ability) else None for rule in rules()]
     for run in (
-        ["ferocity", "improved grab", "constrict", "frightful presence", "paralysis", "poison", "energy drain", "burn"],
+        ["improved grab", "constrict", "frightful presence", "paralysis", "poison", "energy drain", "burn"],
         ["web", "ability damage", "ability drain", "rake", "rage", "heat", "swallow whole"],
         ["bay", "attach", "fear aura", "blood drain", "slow", "quickness", "engulf", "acid sting"],
         ["greater invisibility", "corporeal instability", "pipes", "invisible in light", "petrification"],

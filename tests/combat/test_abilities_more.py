@@ -613,6 +613,20 @@ def test_an_ochre_jelly_splits_under_slashing_and_electricity():
     assert _ability(srd_creature("black-pudding"), "acid").engine == "ignored"  # it dissolves armour
 
 
+def test_only_the_blocks_with_a_routine_or_damage_ability_carry_its_hooks():
+    """The hooks of the turn's routine, of a full attack and of dealt damage sit on the hottest paths: a block pays
+    for them only when it has the ability (an empty ``split``, the field's default, is no split)."""
+    f = make_fight([hero()], [beast("plain", split=[]), srd_creature("ochre-jelly"), beast("cat", pounce=True)])
+    plain, jelly, cat = (m.t for m in f.monsters)
+    moments = ("routine_hooks", "after_attack_hooks", "after_routine_hooks", "on_damaged_hooks", "damage_stopped_hooks")
+    assert (
+        not any(getattr(plain, m) for m in moments) and not plain.closes_in_full and "split" not in plain.ability_data
+    )
+    assert [bool(getattr(jelly, m)) for m in moments] == [False, False, False, False, True]
+    assert jelly.ability_data["split"] == frozenset({"slashing", "piercing", "electricity"})
+    assert cat.closes_in_full and [bool(getattr(cat, m)) for m in moments] == [False, True, False, False, False]
+
+
 def test_quickness_is_an_extra_standard_attack_each_turn():
     """SRD Choker: "Quickness (Su): ... It can take an extra standard action or move action during its turn each
     round"."""

@@ -197,7 +197,7 @@ def test_one_singular_for_attacks_and_creatures(plural, single):
         ("Darkvision 60 ft.", "darkvision", "darkvision"),
         ("low-light vision", "low-light vision", "low-light vision"),
         ("Frightful presence (DC 21)", "frightful presence", "frightful presence"),
-        ("Rend 2d6+9", "rend", None),
+        ("Rend 2d6+9", "rend", "rend"),  # arena.abilities.rend's name, read once the attacks are
         ("Constrict 2d8+6 plus 1d8 fire", "constrict", "constrict"),
         ("wild empathy", "wild empathy", "empathy"),
         ("Spell-like abilities", "spell-like abilities", "spell-like abilities"),

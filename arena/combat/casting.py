@@ -20,7 +20,7 @@ from arena.combat.combatant import Combatant
 from arena.combat.conditions import add_condition
 from arena.combat.damage import area_damage, deal
 from arena.combat.fight_state import FightState
-from arena.combat.monster_spells import sleep_save
+from arena.combat.monster_spells import SpellCast, sleep_save
 from arena.combat.rolls import gets_through, roll, save
 from arena.combat.spells import (
     AREA_DAMAGE_CAP,
@@ -69,7 +69,9 @@ def cast(
 ) -> None:
     """Cast ``spell_name`` (from a slot of ``level``) at ``targets``. A spell whose casting time is one round
     (sleep, under the model's ``sleep_casting: full-round``) begins now and takes effect at the caster's next turn
-    (:func:`complete_casting`, which calls this again with ``begun``)."""
+    (:func:`complete_casting`, which calls this again with ``begun``). What the spell does is its function in
+    :data:`PARTY_CASTS`, given the caster level and the save DC worked out here (in this order, before it); a spell
+    the table does not name is a monster's, for :func:`arena.combat.monster_spells.cast`."""
     if not begun:
         note_cast(fight, caster, spell_name, targets)
         if spell_name == "sleep" and fight.sleep_full_round:
@@ -86,126 +88,11 @@ def cast(
             return
     cl = caster.t.caster_level
     dc = spell_dc(fight, caster, spell_name, level)
-    if spell_name == "magic missile":
-        target = targets[0]
-        if gets_through(fight, caster, target):
-            missiles = min(5, (cl + 1) // 2)
-            deal(fight, caster, target, sum(MAGIC_MISSILE.roll(fight.stream) for _ in range(missiles)), FORCE)
-    elif spell_name == "scorching ray":
-        rays = 1 + (cl >= 7) + (cl >= 11)
-        through: dict[int, bool] = {}  # spell resistance: once per target and spell (``sr-once``)
-        for _ in range(rays):
-            target = pick_target(fight, caster, spell=True) if not can_target(fight, targets[0]) else targets[0]
-            if target is None:
-                continue
-            passes = through.get(target.uid) if target.t.sr else True
-            if passes is None:
-                passes = gets_through(fight, caster, target)
-                if fight.fix_sr_once:
-                    through[target.uid] = passes
-            if passes:
-                ray(fight, caster, target, SCORCHING_RAY, FIRE)
-    elif spell_name == "searing light":
-        target = targets[0]
-        if gets_through(fight, caster, target):
-            if target.t.type == "undead":
-                dice = _d6(min(10, cl))
-            elif target.t.type == "construct":
-                dice = _d6(min(5, cl // 2))
-            else:
-                dice = parse(f"{max(1, min(5, cl // 2))}d8")
-            ray(fight, caster, target, dice, DIVINE)
-    elif spell_name in AREA_DAMAGE_CAP:
-        dice = _d6(min(cl, AREA_DAMAGE_CAP[spell_name]))
-        types = AREA_DAMAGE_TYPE[spell_name]
-        rolled = dice.roll(fight.stream) if fight.area_roll_once else None  # one roll for everyone caught
-        for target in targets:
-            if gets_through(fight, caster, target):
-                area_damage(
-                    fight,
-                    caster,
-                    target,
-                    dice,
-                    types,
-                    "ref",
-                    dc,
-                    half_divine=spell_name == "flame strike",
-                    rolled=rolled,
-                )
-    elif spell_name == "ice storm":
-        once = (ICE_STORM_HAIL.roll(fight.stream), ICE_STORM_COLD.roll(fight.stream)) if fight.area_roll_once else None
-        for target in targets:
-            if gets_through(fight, caster, target):
-                hail, cold = once or (ICE_STORM_HAIL.roll(fight.stream), ICE_STORM_COLD.roll(fight.stream))
-                deal(fight, caster, target, hail, BLUDGEONING_SPELL)
-                deal(fight, caster, target, cold, COLD)
-    elif spell_name == "sleep":
-        budget = SLEEP_HD
-        for target in sorted(targets, key=lambda c: c.t.hd):
-            if target.t.hd > budget or target.t.hd >= SLEEP_HD + 1:
-                continue
-            budget -= target.t.hd
-            if gets_through(fight, caster, target) and not (
-                sleep_save(fight, target, dc, caster)
-                if target.conditions and "drowsy" in target.conditions
-                else save(fight, target, "will", dc, caster).success
-            ):
-                add_condition(fight, target, "asleep", cl * 10 * ROUND)
-    elif spell_name == "color spray":
-        for target in targets:
-            if not gets_through(fight, caster, target):
-                continue
-            outcome = save(fight, target, "will", dc, caster)
-            if outcome.success:
-                continue
-            worst = outcome.fumble and fight.fix_color_spray  # open-ended: a fumbled save, the longest durations
-            hd = target.t.hd
-            if hd <= 2:  # unconscious, blinded and stunned 2d4 rounds, then blinded and stunned 1d4, then 1
-                out = 8 if worst else roll(fight, "2d4")
-                add_condition(fight, target, "knocked-out", out * ROUND)
-                add_condition(fight, target, "stunned", (out + (4 if worst else roll(fight, "1d4")) + 1) * ROUND)
-            elif hd <= 4:  # blinded and stunned 1d4 rounds, then stunned 1 round
-                add_condition(fight, target, "stunned", ((4 if worst else roll(fight, "1d4")) + 1) * ROUND)
-            else:  # stunned 1 round
-                add_condition(fight, target, "stunned", ROUND)
-    elif spell_name == "hold person":
-        target = targets[0]
-        if (
-            target.t.humanoid
-            and gets_through(fight, caster, target)
-            and not save(fight, target, "will", dc, caster).success
-        ):
-            add_condition(fight, target, "held", cl * ROUND, dc=dc)
-    elif spell_name in CURE:
-        if caster.t.healing_domain and fight.fix_healing_domain:
-            cl += 1  # SRD Healing domain: healing spells at +1 caster level
-        amount = CURE_DICE[spell_name].roll(fight.stream) + min(cl, CURE[spell_name].cap)
-        for target in targets:
-            if target.t.type == "undead":  # harmful to undead: spell resistance applies (SRD: "harmless"
-                if not gets_through(fight, caster, target):  # protects only willing targets)
-                    continue
-                saved = save(fight, target, "will", dc, caster).success
-                deal(fight, caster, target, amount // 2 if saved else amount, POSITIVE)
-            else:
-                heal(fight, target, amount)
-    elif spell_name == "bless":
-        for target in targets:
-            add_condition(fight, target, "bless", cl * 10 * ROUND)
-    elif spell_name == "shield of faith":
-        add_condition(
-            fight,
-            targets[0],
-            "shield of faith",
-            cl * 10 * ROUND,
-            bonus=shield_of_faith_gain(fight.fix_deflection, cl, targets[0]),
-        )
-    elif spell_name == "auspicious odds":
-        add_condition(fight, targets[0], "auspicious", cl * 10 * ROUND, caster=caster.uid)
-    elif spell_name == "mass auspicious odds":
-        for target in targets[: max(1, cl // 3)]:
-            add_condition(fight, target, "auspicious", cl * ROUND, caster=caster.uid)
-    else:  # a monster's spell (invisibility, darkness, charm person ...): its own module
+    effect = PARTY_CASTS.get(spell_name)
+    if effect is None:  # a monster's spell (invisibility, darkness, charm person ...): its own module
         monster_spells.cast(fight, caster, spell_name, level, targets, begun)
+    else:
+        effect(fight, caster, spell_name, targets, dc, cl)
 
 
 def complete_casting(fight: FightState, caster: Combatant) -> None:
@@ -241,3 +128,191 @@ def complete_casting(fight: FightState, caster: Combatant) -> None:
                 targets=[t.name for t in targets],
             )
         cast(fight, caster, spell_name, level, targets, begun=True)
+
+
+# The party's spells, one function each (or one for a family that shares a rule), all of the shape
+# :data:`arena.combat.monster_spells.SpellCast`: (fight, caster, spell name, targets, save DC, caster level).
+
+
+def _magic_missile(fight: FightState, caster: Combatant, name: str, targets: list[Combatant], dc: int, cl: int) -> None:
+    """SRD magic missile: 1d4+1 force per missile, one per two caster levels above 1st (max 5); no save, SR applies."""
+    target = targets[0]
+    if gets_through(fight, caster, target):
+        missiles = min(5, (cl + 1) // 2)
+        deal(fight, caster, target, sum(MAGIC_MISSILE.roll(fight.stream) for _ in range(missiles)), FORCE)
+
+
+def _scorching_ray(fight: FightState, caster: Combatant, name: str, targets: list[Combatant], dc: int, cl: int) -> None:
+    """SRD scorching ray: a ray of 4d6 fire (ranged touch), two rays at 7th level, three at 11th; SR once a target."""
+    rays = 1 + (cl >= 7) + (cl >= 11)
+    through: dict[int, bool] = {}  # spell resistance: once per target and spell (``sr-once``)
+    for _ in range(rays):
+        target = pick_target(fight, caster, spell=True) if not can_target(fight, targets[0]) else targets[0]
+        if target is None:
+            continue
+        passes = through.get(target.uid) if target.t.sr else True
+        if passes is None:
+            passes = gets_through(fight, caster, target)
+            if fight.fix_sr_once:
+                through[target.uid] = passes
+        if passes:
+            ray(fight, caster, target, SCORCHING_RAY, FIRE)
+
+
+def _searing_light(fight: FightState, caster: Combatant, name: str, targets: list[Combatant], dc: int, cl: int) -> None:
+    """SRD searing light: a ray, 1d8 per two levels (max 5d8); undead 1d6 a level (max 10d6), constructs 1d6 per two."""
+    target = targets[0]
+    if gets_through(fight, caster, target):
+        if target.t.type == "undead":
+            dice = _d6(min(10, cl))
+        elif target.t.type == "construct":
+            dice = _d6(min(5, cl // 2))
+        else:
+            dice = parse(f"{max(1, min(5, cl // 2))}d8")
+        ray(fight, caster, target, dice, DIVINE)
+
+
+def _area_damage(fight: FightState, caster: Combatant, name: str, targets: list[Combatant], dc: int, cl: int) -> None:
+    """SRD fireball, lightning bolt, cone of cold, flame strike: 1d6 per caster level (to a cap), Reflex half."""
+    dice = _d6(min(cl, AREA_DAMAGE_CAP[name]))
+    types = AREA_DAMAGE_TYPE[name]
+    rolled = dice.roll(fight.stream) if fight.area_roll_once else None  # one roll for everyone caught
+    for target in targets:
+        if gets_through(fight, caster, target):
+            area_damage(
+                fight,
+                caster,
+                target,
+                dice,
+                types,
+                "ref",
+                dc,
+                half_divine=name == "flame strike",
+                rolled=rolled,
+            )
+
+
+def _ice_storm(fight: FightState, caster: Combatant, name: str, targets: list[Combatant], dc: int, cl: int) -> None:
+    """SRD ice storm: 3d6 bludgeoning from the hailstones and 2d6 cold to everyone caught, no save."""
+    once = (ICE_STORM_HAIL.roll(fight.stream), ICE_STORM_COLD.roll(fight.stream)) if fight.area_roll_once else None
+    for target in targets:
+        if gets_through(fight, caster, target):
+            hail, cold = once or (ICE_STORM_HAIL.roll(fight.stream), ICE_STORM_COLD.roll(fight.stream))
+            deal(fight, caster, target, hail, BLUDGEONING_SPELL)
+            deal(fight, caster, target, cold, COLD)
+
+
+def _sleep(fight: FightState, caster: Combatant, name: str, targets: list[Combatant], dc: int, cl: int) -> None:
+    """SRD sleep: 4 HD of creatures, the fewest HD first, none of 5 HD or more; Will negates; 1 minute/level."""
+    budget = SLEEP_HD
+    for target in sorted(targets, key=lambda c: c.t.hd):
+        if target.t.hd > budget or target.t.hd >= SLEEP_HD + 1:
+            continue
+        budget -= target.t.hd
+        if gets_through(fight, caster, target) and not (
+            sleep_save(fight, target, dc, caster)
+            if target.conditions and "drowsy" in target.conditions
+            else save(fight, target, "will", dc, caster).success
+        ):
+            add_condition(fight, target, "asleep", cl * 10 * ROUND)
+
+
+def _color_spray(fight: FightState, caster: Combatant, name: str, targets: list[Combatant], dc: int, cl: int) -> None:
+    """SRD color spray: Will negates, else by HD: 2 or less knocked out then stunned, 3-4 stunned, 5 or more 1 round."""
+    for target in targets:
+        if not gets_through(fight, caster, target):
+            continue
+        outcome = save(fight, target, "will", dc, caster)
+        if outcome.success:
+            continue
+        worst = outcome.fumble and fight.fix_color_spray  # open-ended: a fumbled save, the longest durations
+        hd = target.t.hd
+        if hd <= 2:  # unconscious, blinded and stunned 2d4 rounds, then blinded and stunned 1d4, then 1
+            out = 8 if worst else roll(fight, "2d4")
+            add_condition(fight, target, "knocked-out", out * ROUND)
+            add_condition(fight, target, "stunned", (out + (4 if worst else roll(fight, "1d4")) + 1) * ROUND)
+        elif hd <= 4:  # blinded and stunned 1d4 rounds, then stunned 1 round
+            add_condition(fight, target, "stunned", ((4 if worst else roll(fight, "1d4")) + 1) * ROUND)
+        else:  # stunned 1 round
+            add_condition(fight, target, "stunned", ROUND)
+
+
+def _hold_person(fight: FightState, caster: Combatant, name: str, targets: list[Combatant], dc: int, cl: int) -> None:
+    """SRD hold person: a humanoid that fails its Will save is paralyzed (held) 1 round/level, saving each round."""
+    target = targets[0]
+    if (
+        target.t.humanoid
+        and gets_through(fight, caster, target)
+        and not save(fight, target, "will", dc, caster).success
+    ):
+        add_condition(fight, target, "held", cl * ROUND, dc=dc)
+
+
+def _cure(fight: FightState, caster: Combatant, name: str, targets: list[Combatant], dc: int, cl: int) -> None:
+    """SRD cure wounds: heals its d8s + 1 per caster level (to its cap); undead take it as damage (SR, Will half)."""
+    if caster.t.healing_domain and fight.fix_healing_domain:
+        cl += 1  # SRD Healing domain: healing spells at +1 caster level
+    amount = CURE_DICE[name].roll(fight.stream) + min(cl, CURE[name].cap)
+    for target in targets:
+        if target.t.type == "undead":  # harmful to undead: spell resistance applies (SRD: "harmless"
+            if not gets_through(fight, caster, target):  # protects only willing targets)
+                continue
+            saved = save(fight, target, "will", dc, caster).success
+            deal(fight, caster, target, amount // 2 if saved else amount, POSITIVE)
+        else:
+            heal(fight, target, amount)
+
+
+def _bless(fight: FightState, caster: Combatant, name: str, targets: list[Combatant], dc: int, cl: int) -> None:
+    """SRD bless: each ally a +1 morale bonus on attack rolls (the ``bless`` condition) for 1 minute/level."""
+    for target in targets:
+        add_condition(fight, target, "bless", cl * 10 * ROUND)
+
+
+def _shield_of_faith(
+    fight: FightState, caster: Combatant, name: str, targets: list[Combatant], dc: int, cl: int
+) -> None:
+    """SRD shield of faith: a deflection bonus to AC of +2, +1 per six caster levels (max +5), 1 minute/level."""
+    add_condition(
+        fight,
+        targets[0],
+        "shield of faith",
+        cl * 10 * ROUND,
+        bonus=shield_of_faith_gain(fight.fix_deflection, cl, targets[0]),
+    )
+
+
+def _auspicious_odds(
+    fight: FightState, caster: Combatant, name: str, targets: list[Combatant], dc: int, cl: int
+) -> None:
+    """Bell-curve auspicious odds (for SRD protection from energy): ``auspicious`` on one creature, 1 minute/level."""
+    add_condition(fight, targets[0], "auspicious", cl * 10 * ROUND, caster=caster.uid)
+
+
+def _mass_auspicious_odds(
+    fight: FightState, caster: Combatant, name: str, targets: list[Combatant], dc: int, cl: int
+) -> None:
+    """Bell-curve mass auspicious odds (for break enchantment): one creature per three levels, 1 round/level."""
+    for target in targets[: max(1, cl // 3)]:
+        add_condition(fight, target, "auspicious", cl * ROUND, caster=caster.uid)
+
+
+PARTY_CASTS: dict[str, SpellCast] = {
+    "magic missile": _magic_missile,
+    "scorching ray": _scorching_ray,
+    "searing light": _searing_light,
+    **dict.fromkeys(AREA_DAMAGE_CAP, _area_damage),
+    "ice storm": _ice_storm,
+    "sleep": _sleep,
+    "color spray": _color_spray,
+    "hold person": _hold_person,
+    **dict.fromkeys(CURE, _cure),
+    "bless": _bless,
+    "shield of faith": _shield_of_faith,
+    "auspicious odds": _auspicious_odds,
+    "mass auspicious odds": _mass_auspicious_odds,
+}
+"""What each of the party's spells does when cast: its function, by spell name (a family of spells that share a
+rule, the area damage spells of :data:`arena.combat.spells.AREA_DAMAGE_CAP` and the cures of
+:data:`arena.combat.spells.CURE`, one function under each of their names). A new spell is a function above and its
+line here; :func:`cast` sends a spell this table does not name to :mod:`arena.combat.monster_spells`."""

@@ -38,6 +38,8 @@ Each function quotes the SRD 3.5 line it implements. The abstractions (no grid, 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from arena.combat.attacks import ray
 from arena.combat.clock import ROUND
 from arena.combat.combatant import Combatant
@@ -54,8 +56,11 @@ from arena.rules import Check
 from arena.world.spellbook import SPELLS
 
 __all__ = [
+    "CONTROL_SPELLS",
+    "MONSTER_CASTS",
     "MONSTER_SPELL_NAMES",
     "OUT_OF_FIGHT",
+    "SpellCast",
     "ZONES",
     "cast",
     "control",
@@ -84,8 +89,10 @@ COLD = frozenset({"cold"})
 
 
 def cast(f: FightState, caster: Combatant, name: str, level: int, targets: list, begun: bool = False) -> None:
-    """Cast monster spell ``name`` (from a slot of ``level``) at ``targets`` (:func:`arena.combat.spells.cast`,
-    which has noted the cast, sends the spells it does not know here: ``Fight.cast_monster``)."""
+    """Cast monster spell ``name`` (from a slot of ``level``) at ``targets`` (:func:`arena.combat.casting.cast`,
+    which has noted the cast, sends the spells it does not know here: ``Fight.cast_monster``). What the spell does
+    is its function in :data:`MONSTER_CASTS`, given the caster level and the save DC worked out here (in this
+    order, before it)."""
     if name == "deep slumber" and not begun and f.sleep_full_round:  # casting time 1 round, as sleep
         caster.casting = (name, level, targets, caster.hp)
         caster.afflicted = True
@@ -94,101 +101,134 @@ def cast(f: FightState, caster: Combatant, name: str, level: int, targets: list,
         return
     cl = caster.t.caster_level
     dc = spell_dc(f, caster, name, level)
-    if name == "deep slumber":
-        deep_slumber(f, caster, targets, dc, cl)
-    elif name == "invisibility":
-        invisibility(f, caster, targets[0], cl)
-    elif name == "blur":
-        # SRD blur: "The subject's outline appears blurred, shifting and wavering. This distortion grants the subject
-        # concealment (20% miss chance)." 1 minute/level.
-        add_condition(f, targets[0], "blurred", cl * SPELLS[name].rounds_per_level * ROUND, spell=name, cl=cl)
-        targets[0].concealed = True
-    elif name == "gust of wind":
-        gust(f, caster, targets, dc)
-    elif name == "chain lightning":
-        chain_lightning(f, caster, targets, dc, cl)
-    elif name == "call lightning":
-        # SRD call lightning: "Immediately upon completion of the spell, and once per round thereafter, you may
-        # call down a 5-foot-wide, 30-foot-long, vertical bolt of lightning that deals 3d6 points of electricity
-        # damage" (3d10 in a storm: the arena has none), Reflex half. The bolt of the casting; the later ones (a
-        # standard action each, up to one per caster level, at most 10) are left out: a creature with the spell
-        # (the storm giant, the nalfeshnee) hits harder with its weapons than with 3d6 a round.
-        target = targets[0]
-        if gets_through(f, caster, target):
-            area_damage(f, caster, target, CALL_LIGHTNING, ELECTRICITY, "ref", dc)
-    elif name == "wind wall":
-        # SRD wind wall: "An invisible vertical curtain of wind appears ... Arrows and bolts are deflected upward and
-        # miss, while any other normal ranged weapon passing through the wall has a 30% miss chance" (1 round/level):
-        # raised between the caster and those who stand back, whose shots at it then miss (a ray or a spell passes).
-        add_condition(f, caster, "walled", cl * SPELLS[name].rounds_per_level * ROUND, spell=name, cl=cl)
-        caster.concealed = True
-    elif name in ZONES:
-        zone(f, caster, name, targets, cl)
-    elif name == "ray of frost":
-        if gets_through(f, caster, targets[0]):
-            ray(f, caster, targets[0], RAY_OF_FROST, COLD)
-    elif name == "sound burst":
-        sound_burst(f, caster, targets, dc)
-    elif name == "lullaby":
-        for target in targets:
-            # SRD lullaby: "Any creature within the area that fails a Will save becomes drowsy and inattentive,
-            # taking a -5 penalty on Listen and Spot checks and a -2 penalty on Will saves against sleep effects
-            # while the lullaby is in effect" (concentration + 1 round/level: 1 round/level here).
-            if not target.dead and gets_through(f, caster, target) and not save(f, target, "will", dc, caster).success:
-                add_condition(f, target, "drowsy", cl * ROUND, spell=name, cl=cl)
-    elif name == "stinking cloud":
-        # SRD stinking cloud: "Living creatures in the cloud become nauseated. This condition lasts as long as the
-        # creature is in the cloud and for 1d4+1 rounds after it leaves. ... Those who succeed on their saves but
-        # remain in the cloud must continue to save each round on your turn." Nauseated: "unable to attack, cast
-        # spells, concentrate on spells, or do anything else requiring attention" (a move action only): here the
-        # caught creature steps out (its move) and is nauseated for the 1d4+1 rounds after; the model's nauseated
-        # creature is out of the fight meanwhile, not helpless (as the hezrou's stench makes it).
-        for target in targets:
-            if not target.dead and not save(f, target, "fort", dc, caster).success:
-                add_condition(f, target, "nauseated", (roll(f, "1d4") + 1) * ROUND, spell=name, cl=cl)
-    elif name == "aid":
-        aid(f, caster, targets[0], cl)
-    elif name == "neutralize poison":
-        # SRD neutralize poison: "You detoxify any sort of venom in the creature or object touched. A poisoned
-        # creature suffers no additional effects from the poison, and any temporary effects are ended, but the spell
-        # does not reverse instantaneous effects, such as hit point damage, temporary ability damage". The pending
-        # secondary damage (the ``poisoned`` condition) is gone; the initial damage stays.
-        target = targets[0]
-        if target.conditions.pop("poisoned", None) is not None:
-            refresh(f, target)
-            if f.lines is not None:
-                f.log(
-                    f"{target.name}'s poison is neutralized", actor=caster.name, action="neutralize", target=target.name
-                )
-    elif name == "acid arrow":
-        acid_arrow(f, caster, targets[0], cl)
-    elif name == "ray of enfeeblement":
-        enfeeble(f, caster, targets[0], cl)
-    elif name == "faerie fire":
-        # SRD faerie fire: "A pale glow surrounds and outlines the subjects ... Outlined creatures do not benefit
-        # from the concealment normally provided by ... blur, displacement, invisibility, or similar effects" (no
-        # save; 1 minute/level; spell resistance applies).
-        for target in targets:
-            if not target.dead and gets_through(f, caster, target):
-                add_condition(f, target, "outlined", cl * SPELLS[name].rounds_per_level * ROUND, spell=name, cl=cl)
-    elif name == "dispel magic":
-        dispel(f, caster, targets[0], cl)
-    elif name in ("web", "entangle"):
-        for target in targets:
-            if not target.dead and not save(f, target, "ref", dc, caster).success:
-                add_condition(
-                    f,
-                    target,
-                    "entangled",
-                    cl * SPELLS[name].rounds_per_level * ROUND,
-                    dc=BREAK_LOOSE_DC,
-                    spell=name,
-                    cl=cl,
-                )
-    else:
-        for target in targets:
-            if not target.dead and target.is_able and gets_through(f, caster, target):
-                control(f, caster, name, target, dc, cl)
+    MONSTER_CASTS[name](f, caster, name, targets, dc, cl)
+
+
+SpellCast = Callable[[FightState, Combatant, str, list[Combatant], int, int], None]
+"""What a spell does when cast, the shape of every function in :data:`MONSTER_CASTS` and
+:data:`arena.combat.casting.PARTY_CASTS`: ``(fight, caster, spell name, targets, save DC, caster level)``."""
+
+
+# The monsters' spells, one function each (or one for a family that shares a rule), in the order of
+# :data:`MONSTER_CASTS`; a spell whose rule is a function of its own below (aid, gust of wind ...) is that function.
+
+
+def _invisibility(f: FightState, caster: Combatant, name: str, targets: list[Combatant], dc: int, cl: int) -> None:
+    """SRD invisibility: the subject is invisible (total concealment) until it attacks (:func:`invisibility`)."""
+    invisibility(f, caster, targets[0], cl)
+
+
+def _blur(f: FightState, caster: Combatant, name: str, targets: list[Combatant], dc: int, cl: int) -> None:
+    """SRD blur: the subject has concealment (20% miss chance) for 1 minute/level."""
+    # SRD blur: "The subject's outline appears blurred, shifting and wavering. This distortion grants the subject
+    # concealment (20% miss chance)." 1 minute/level.
+    add_condition(f, targets[0], "blurred", cl * SPELLS[name].rounds_per_level * ROUND, spell=name, cl=cl)
+    targets[0].concealed = True
+
+
+def _call_lightning(f: FightState, caster: Combatant, name: str, targets: list[Combatant], dc: int, cl: int) -> None:
+    """SRD call lightning: a vertical bolt of 3d6 electricity, Reflex half (the bolt of the casting only)."""
+    # SRD call lightning: "Immediately upon completion of the spell, and once per round thereafter, you may
+    # call down a 5-foot-wide, 30-foot-long, vertical bolt of lightning that deals 3d6 points of electricity
+    # damage" (3d10 in a storm: the arena has none), Reflex half. The bolt of the casting; the later ones (a
+    # standard action each, up to one per caster level, at most 10) are left out: a creature with the spell
+    # (the storm giant, the nalfeshnee) hits harder with its weapons than with 3d6 a round.
+    target = targets[0]
+    if gets_through(f, caster, target):
+        area_damage(f, caster, target, CALL_LIGHTNING, ELECTRICITY, "ref", dc)
+
+
+def _wind_wall(f: FightState, caster: Combatant, name: str, targets: list[Combatant], dc: int, cl: int) -> None:
+    """SRD wind wall: a curtain of wind that arrows miss and other ranged weapons 30% of the time, 1 round/level."""
+    # SRD wind wall: "An invisible vertical curtain of wind appears ... Arrows and bolts are deflected upward and
+    # miss, while any other normal ranged weapon passing through the wall has a 30% miss chance" (1 round/level):
+    # raised between the caster and those who stand back, whose shots at it then miss (a ray or a spell passes).
+    add_condition(f, caster, "walled", cl * SPELLS[name].rounds_per_level * ROUND, spell=name, cl=cl)
+    caster.concealed = True
+
+
+def _zone(f: FightState, caster: Combatant, name: str, targets: list[Combatant], dc: int, cl: int) -> None:
+    """SRD darkness, fog cloud, obscuring mist: concealment for those in the zone, total beyond 5 feet in a fog."""
+    zone(f, caster, name, targets, cl)
+
+
+def _ray_of_frost(f: FightState, caster: Combatant, name: str, targets: list[Combatant], dc: int, cl: int) -> None:
+    """SRD ray of frost: a ray (ranged touch) of 1d3 cold."""
+    if gets_through(f, caster, targets[0]):
+        ray(f, caster, targets[0], RAY_OF_FROST, COLD)
+
+
+def _lullaby(f: FightState, caster: Combatant, name: str, targets: list[Combatant], dc: int, cl: int) -> None:
+    """SRD lullaby: a creature that fails its Will save is drowsy (-2 on Will saves against sleep), 1 round/level."""
+    for target in targets:
+        # SRD lullaby: "Any creature within the area that fails a Will save becomes drowsy and inattentive,
+        # taking a -5 penalty on Listen and Spot checks and a -2 penalty on Will saves against sleep effects
+        # while the lullaby is in effect" (concentration + 1 round/level: 1 round/level here).
+        if not target.dead and gets_through(f, caster, target) and not save(f, target, "will", dc, caster).success:
+            add_condition(f, target, "drowsy", cl * ROUND, spell=name, cl=cl)
+
+
+def _stinking_cloud(f: FightState, caster: Combatant, name: str, targets: list[Combatant], dc: int, cl: int) -> None:
+    """SRD stinking cloud: a living creature that fails its Fortitude save is nauseated, for 1d4+1 rounds after."""
+    # SRD stinking cloud: "Living creatures in the cloud become nauseated. This condition lasts as long as the
+    # creature is in the cloud and for 1d4+1 rounds after it leaves. ... Those who succeed on their saves but
+    # remain in the cloud must continue to save each round on your turn." Nauseated: "unable to attack, cast
+    # spells, concentrate on spells, or do anything else requiring attention" (a move action only): here the
+    # caught creature steps out (its move) and is nauseated for the 1d4+1 rounds after; the model's nauseated
+    # creature is out of the fight meanwhile, not helpless (as the hezrou's stench makes it).
+    for target in targets:
+        if not target.dead and not save(f, target, "fort", dc, caster).success:
+            add_condition(f, target, "nauseated", (roll(f, "1d4") + 1) * ROUND, spell=name, cl=cl)
+
+
+def _neutralize_poison(f: FightState, caster: Combatant, name: str, targets: list[Combatant], dc: int, cl: int) -> None:
+    """SRD neutralize poison: a poisoned creature suffers no more from the poison; damage already done stays."""
+    # SRD neutralize poison: "You detoxify any sort of venom in the creature or object touched. A poisoned
+    # creature suffers no additional effects from the poison, and any temporary effects are ended, but the spell
+    # does not reverse instantaneous effects, such as hit point damage, temporary ability damage". The pending
+    # secondary damage (the ``poisoned`` condition) is gone; the initial damage stays.
+    target = targets[0]
+    if target.conditions.pop("poisoned", None) is not None:
+        refresh(f, target)
+        if f.lines is not None:
+            f.log(f"{target.name}'s poison is neutralized", actor=caster.name, action="neutralize", target=target.name)
+
+
+def _faerie_fire(f: FightState, caster: Combatant, name: str, targets: list[Combatant], dc: int, cl: int) -> None:
+    """SRD faerie fire: outlined creatures lose blur's and invisibility's concealment; no save, 1 minute/level."""
+    # SRD faerie fire: "A pale glow surrounds and outlines the subjects ... Outlined creatures do not benefit
+    # from the concealment normally provided by ... blur, displacement, invisibility, or similar effects" (no
+    # save; 1 minute/level; spell resistance applies).
+    for target in targets:
+        if not target.dead and gets_through(f, caster, target):
+            add_condition(f, target, "outlined", cl * SPELLS[name].rounds_per_level * ROUND, spell=name, cl=cl)
+
+
+def _dispel(f: FightState, caster: Combatant, name: str, targets: list[Combatant], dc: int, cl: int) -> None:
+    """SRD dispel magic, targeted: a dispel check (1d20 + CL, max +10) against each spell on it (:func:`dispel`)."""
+    dispel(f, caster, targets[0], cl)
+
+
+def _entangling(f: FightState, caster: Combatant, name: str, targets: list[Combatant], dc: int, cl: int) -> None:
+    """SRD web, entangle: a creature that fails its Reflex save is entangled and stuck until a DC 20 Strength check."""
+    for target in targets:
+        if not target.dead and not save(f, target, "ref", dc, caster).success:
+            add_condition(
+                f,
+                target,
+                "entangled",
+                cl * SPELLS[name].rounds_per_level * ROUND,
+                dc=BREAK_LOOSE_DC,
+                spell=name,
+                cl=cl,
+            )
+
+
+def _controls(f: FightState, caster: Combatant, name: str, targets: list[Combatant], dc: int, cl: int) -> None:
+    """SRD charms, suggestion, daze, fears, command, hold monster: each target past SR saves or is taken out."""
+    for target in targets:
+        if not target.dead and target.is_able and gets_through(f, caster, target):
+            control(f, caster, name, target, dc, cl)
 
 
 ACID_ARROW = parse("2d4")
@@ -198,9 +238,10 @@ of damage in that round"."""
 ACID = frozenset({"acid"})
 
 
-def acid_arrow(f: FightState, caster: Combatant, target: Combatant, cl: int) -> None:
+def acid_arrow(f: FightState, caster: Combatant, name: str, targets: list[Combatant], dc: int, cl: int) -> None:
     """Acid arrow: a ranged touch attack (a ray) for 2d4 acid; on a hit, 2d4 more at the start of each of the next
     ``CL // 3`` rounds (at most 6), each from the ``acid`` condition that ends there."""
+    target = targets[0]
     hits = caster.tally.hits
     ray(f, caster, target, ACID_ARROW, ACID)
     if caster.tally.hits > hits and not target.dead:
@@ -228,11 +269,12 @@ class _Penalty:
         self.dice, self.ability, self.drain = dice, "str", False
 
 
-def enfeeble(f: FightState, caster: Combatant, target: Combatant, cl: int) -> None:
+def enfeeble(f: FightState, caster: Combatant, name: str, targets: list[Combatant], dc: int, cl: int) -> None:
     """SRD ray of enfeeblement: "You must succeed on a ranged touch attack to strike a target. The subject takes a
     penalty to Strength equal to 1d6+1 per two caster levels (maximum 1d6+5). The subject's Strength score cannot
     drop below 1." No save; 1 minute/level (the fight). The penalty is kept as lost Strength (its modifier on melee
     attack and damage rolls), never below 1."""
+    target = targets[0]
     if not gets_through(f, caster, target):
         return
     hits = caster.tally.hits
@@ -256,11 +298,12 @@ AID_HP_CAP = 10
 level 10th)"."""
 
 
-def aid(f: FightState, caster: Combatant, target: Combatant, cl: int) -> None:
+def aid(f: FightState, caster: Combatant, name: str, targets: list[Combatant], dc: int, cl: int) -> None:
     """SRD aid: "Aid grants the target a +1 morale bonus on attack rolls and saves against fear effects, plus
     temporary hit points equal to 1d8 + caster level"; 1 minute/level. Its +1 on attack rolls is bless's (the same
     morale bonus, which does not stack: the model's ``bless`` condition, kept for the longer of the two); the
     temporary hit points go first when it is hurt (``deal``) and what is left of them ends with the spell."""
+    target = targets[0]
     seconds = cl * SPELLS["aid"].rounds_per_level * ROUND
     old = target.conditions.get("bless")
     if old is None or old[0] < f.instant + seconds:
@@ -279,10 +322,10 @@ def aid(f: FightState, caster: Combatant, target: Combatant, cl: int) -> None:
     )
 
 
-def deep_slumber(f: FightState, caster: Combatant, targets: list, dc: int, cl: int) -> None:
+def deep_slumber(f: FightState, caster: Combatant, name: str, targets: list[Combatant], dc: int, cl: int) -> None:
     """SRD deep slumber: "This spell functions like sleep, except that it affects 10 HD of creatures"; sleep: "Creatures
     with the fewest HD are affected first ... Creatures with 5 or more HD are not affected" (here: 11 or more), Will
-    negates, 1 minute/level (as :func:`arena.combat.spells.cast`'s sleep)."""
+    negates, 1 minute/level (as sleep in :mod:`arena.combat.casting`)."""
     budget = DEEP_SLUMBER_HD
     for target in sorted(targets, key=lambda c: c.t.hd):
         if target.t.hd > budget:
@@ -312,7 +355,7 @@ DROWSY_SLEEP_SAVE = -2
 """SRD lullaby: "a -2 penalty on Will saves against sleep effects"."""
 
 
-def sound_burst(f: FightState, caster: Combatant, targets: list, dc: int) -> None:
+def sound_burst(f: FightState, caster: Combatant, name: str, targets: list[Combatant], dc: int, cl: int) -> None:
     """Sound burst: one damage roll for everyone caught (as an area spell's, under ``area_damage: roll-once``), then
     each Fortitude save or stunned 1 round."""
     rolled = SOUND_BURST.roll(f.stream) if f.area_roll_once else None
@@ -328,7 +371,7 @@ CALL_LIGHTNING = parse("3d6")
 ELECTRICITY = frozenset({"electricity"})
 
 
-def chain_lightning(f: FightState, caster: Combatant, targets: list, dc: int, cl: int) -> None:
+def chain_lightning(f: FightState, caster: Combatant, name: str, targets: list[Combatant], dc: int, cl: int) -> None:
     """SRD chain lightning: "the bolt deals 1d6 points of electricity damage per caster level (maximum 20d6) to the
     primary target. After it strikes, lightning can arc to a number of secondary targets equal to your caster level
     (maximum 20). The secondary bolts each strike one target and deal half as much damage as the primary one did
@@ -346,7 +389,7 @@ GUST_ROLL = parse("1d4")
 nonlethal damage per 10 feet"."""
 
 
-def gust(f: FightState, caster: Combatant, targets: list, dc: int) -> None:
+def gust(f: FightState, caster: Combatant, name: str, targets: list[Combatant], dc: int, cl: int) -> None:
     """SRD gust of wind: "A Tiny or smaller creature on the ground is knocked down and rolled 1d4 x 10 feet, taking
     1d4 points of nonlethal damage per 10 feet ... Small creatures are knocked prone by the force of the wind ...
     Medium creatures are unable to move forward against the force of the wind ... Large or larger creatures may move
@@ -573,3 +616,44 @@ def spell_caster_level(f: FightState, target: Combatant, condition: str) -> int:
         if c.t.caster_level > best and any(n in names for spells in c.t.spells.values() for n in spells):
             best = c.t.caster_level
     return best or 1
+
+
+CONTROL_SPELLS = (
+    "charm person",
+    "charm monster",
+    "suggestion",
+    "daze",
+    "cause fear",
+    "scare",
+    "command",
+    "hold monster",
+)
+"""The single-target spells that take a creature out of the fight after its save (:func:`control`)."""
+
+MONSTER_CASTS: dict[str, SpellCast] = {
+    "deep slumber": deep_slumber,
+    "invisibility": _invisibility,
+    "blur": _blur,
+    "gust of wind": gust,
+    "chain lightning": chain_lightning,
+    "call lightning": _call_lightning,
+    "wind wall": _wind_wall,
+    **dict.fromkeys(ZONES, _zone),
+    "ray of frost": _ray_of_frost,
+    "sound burst": sound_burst,
+    "lullaby": _lullaby,
+    "stinking cloud": _stinking_cloud,
+    "aid": aid,
+    "neutralize poison": _neutralize_poison,
+    "acid arrow": acid_arrow,
+    "ray of enfeeblement": enfeeble,
+    "faerie fire": _faerie_fire,
+    "dispel magic": _dispel,
+    "web": _entangling,
+    "entangle": _entangling,
+    **dict.fromkeys(CONTROL_SPELLS, _controls),
+}
+"""What each monster spell does when cast: its function (the shape :data:`SpellCast`), by spell name; a family of
+spells that share a rule (the zones of :data:`ZONES`, :data:`CONTROL_SPELLS`, web and entangle) has one function
+under each of its names. A new spell is a function and its line here (and its facts in
+:data:`arena.world.spellbook.MONSTER_SPELLS`); :func:`cast` looks every spell up here, the table names them all."""

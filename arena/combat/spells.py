@@ -11,15 +11,12 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from arena.combat.clock import ROUND
 from arena.combat.combatant import Combatant
 from arena.combat.model import ModelFlags
 from arena.dice import parse
 from arena.world.spellbook import AREA_CAPS, SPELLS, Spell, area_count
 
-__all__ = ["AREA_CAPS", "ROUND", "SPELLS", "Spell", "area_count", "spell_dc"]
-"""ROUND is the fight's clock (:mod:`arena.combat.clock`), named here too for the parts that still read it from
-here (abilities, conditions, damage, monster_spells, specials)."""
+__all__ = ["AREA_CAPS", "SPELLS", "Spell", "area_count", "spell_dc"]
 
 
 class Cure(NamedTuple):

@@ -36,7 +36,10 @@ def deal(
 ) -> int:
     """Apply damage: immunity, energy resistance and vulnerability, damage reduction (weapons only),
     temporary hit points, regeneration (nonlethal unless a type that overcomes it), states; the abilities'
-    ``damage_stopped`` hooks when its defences stop it all (a jelly splits), ``on_damaged`` once it lands (rage)."""
+    ``damage_stopped`` hooks when its defences stop it all (a jelly splits), ``on_damaged`` once it lands (rage).
+
+    One function on purpose (some 120 lines): every hit of a fight comes through it, and a helper per step would cost
+    a Python call on each; a creature with no defences (``plain_defences``) skips them in one test."""
     t = target.t
     if amount <= 0 or target.dead:
         return 0

@@ -13,9 +13,10 @@ import re
 from typing import Annotated
 
 from arena.combat.ability_hooks import FightAbility, add_fight_ability
-from arena.combat.combatant import Combatant, CompiledAttack
+from arena.combat.combatant import Combatant
 from arena.combat.conditions import drain_levels
 from arena.combat.fight_state import FightState
+from arena.combat.template import CompiledAttack
 from arena.srd.context import Reading
 from arena.srd.effects import AbilityReading, add_reading
 from arena.srd.onhit import deliverer, named_attack, rider_attacks

@@ -29,10 +29,11 @@ from arena.abilities.swallow_whole import digest, swallow
 from arena.combat.abilities import MAX_TIE_ROLLS, state_of
 from arena.combat.ability_hooks import FightAbility, add_fight_ability
 from arena.combat.attacks import swing_at
-from arena.combat.combatant import Combatant, CompiledAttack, Template
+from arena.combat.combatant import Combatant
 from arena.combat.conditions import FOREVER, add_condition, lose_ability
 from arena.combat.damage import deal
 from arena.combat.fight_state import FightState
+from arena.combat.template import CompiledAttack, Template
 from arena.dice import DiceExpr, parse
 from arena.rules import Check
 from arena.srd.context import Reading

@@ -12,10 +12,11 @@ import re
 from typing import Annotated
 
 from arena.combat.ability_hooks import FightAbility, add_fight_ability
-from arena.combat.combatant import Combatant, CompiledAttack
+from arena.combat.combatant import Combatant
 from arena.combat.conditions import FOREVER, add_condition
 from arena.combat.fight_state import FightState
 from arena.combat.rolls import save
+from arena.combat.template import CompiledAttack
 from arena.limits import MAX_MODIFIER
 from arena.srd.context import Reading
 from arena.srd.effects import AbilityReading, add_reading

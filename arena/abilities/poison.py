@@ -19,10 +19,11 @@ from pydantic import model_validator
 from arena.combat.abilities import state_of
 from arena.combat.ability_hooks import FightAbility, add_fight_ability
 from arena.combat.clock import ROUND
-from arena.combat.combatant import Combatant, CompiledAttack
+from arena.combat.combatant import Combatant
 from arena.combat.conditions import add_condition, knock_out_for, lose_ability
 from arena.combat.fight_state import FightState
 from arena.combat.rolls import save
+from arena.combat.template import CompiledAttack
 from arena.dice import parse
 from arena.limits import MAX_MODIFIER
 from arena.srd.context import Reading

@@ -19,8 +19,9 @@ from pydantic import StrictBool
 
 from arena.combat.ability_hooks import FightAbility, add_fight_ability
 from arena.combat.attacks import attack_routine
-from arena.combat.combatant import Combatant, CompiledAttack
+from arena.combat.combatant import Combatant
 from arena.combat.fight_state import FightState
+from arena.combat.template import CompiledAttack
 from arena.dice import parse as parse_dice
 from arena.srd.context import Reading
 from arena.srd.effects import AbilityReading, add_reading

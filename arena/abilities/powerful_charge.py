@@ -12,8 +12,9 @@ from __future__ import annotations
 import re
 
 from arena.combat.ability_hooks import FightAbility, add_fight_ability
-from arena.combat.combatant import Combatant, CompiledAttack
+from arena.combat.combatant import Combatant
 from arena.combat.fight_state import FightState
+from arena.combat.template import CompiledAttack
 from arena.srd.context import Reading, named
 from arena.srd.effects import AbilityReading, add_reading
 from arena.srd.patterns import DICE

@@ -25,8 +25,9 @@ from pydantic import Field
 
 from arena.combat.abilities import state_of
 from arena.combat.ability_hooks import FightAbility, add_fight_ability
-from arena.combat.combatant import Combatant, Template
+from arena.combat.combatant import Combatant
 from arena.combat.fight_state import FightState
+from arena.combat.template import Template
 from arena.dice import parse
 from arena.errors import ArenaError
 from arena.srd.context import Reading

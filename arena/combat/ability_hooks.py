@@ -39,7 +39,7 @@ moment it acts at. The moments are the engine's hook points:
 Besides its moments an ability may say what kind of turn it has: ``closes_in_full``, a full attack already on the
 first round, as it closes in (pounce; :attr:`CompiledAbilities.closes_in_full`).
 
-A stat block's hooks are gathered once, when its :class:`~arena.combat.combatant.Template` is compiled
+A stat block's hooks are gathered once, when its :class:`~arena.combat.template.Template` is compiled
 (:func:`compile_abilities`), in each moment's order (``order``, low first), so that a creature without abilities
 pays one test of an empty tuple per hook point, and one with them a loop over its own. A stat-block field is set
 when it is not None, not False and not an empty tuple (a jelly's ``split``: the damage types that split it). The

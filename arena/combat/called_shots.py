@@ -9,9 +9,10 @@ functions take the fight first (see :mod:`arena.combat.rolls`).
 from __future__ import annotations
 
 from arena.combat import injuries
-from arena.combat.combatant import Combatant, CompiledAttack
+from arena.combat.combatant import Combatant
 from arena.combat.fight_state import FightState
 from arena.combat.rolls import CHANCE_SLACK, new_check, penalty
+from arena.combat.template import CompiledAttack
 from arena.rules import Check, Outcome
 from arena.rules import called_shots as cs
 from arena.rules.kernel import Plan

@@ -57,7 +57,7 @@ from arena.combat.attacks import (
     STUNNED_AC,
 )
 from arena.combat.clock import ROUND
-from arena.combat.combatant import INFINITY, NO_INJURIES, Combatant, Template
+from arena.combat.combatant import INFINITY, NO_INJURIES, Combatant
 from arena.combat.damage import MASSIVE_DAMAGE, MASSIVE_DAMAGE_DC, PHYSICAL
 from arena.combat.fight_state import FightState
 from arena.combat.model import MODEL_FLAGS, ModelOptions, flag_values
@@ -65,6 +65,7 @@ from arena.combat.record import EncounterRecord
 from arena.combat.rolls import CHANCE_SLACK, LUCK_REROLL_ON, roll_fields
 from arena.combat.states import DEAD_AT, STABILISE_CHANCE, STRAIN_DAMAGE
 from arena.combat.tactics import TacticsSettings, View
+from arena.combat.template import Template
 from arena.dice import Stream
 from arena.rules import RuleSet
 from arena.rules.kernel import kernel_for

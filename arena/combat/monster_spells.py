@@ -1,6 +1,7 @@
 """Monsters' spells and spell-like abilities beyond the party's: invisibility, darkness, fog cloud, obscuring mist,
-charm person, charm monster, suggestion, daze, cause fear, scare, hold monster, ray of frost, web, entangle (deep
-slumber shares sleep's code in :mod:`arena.combat.spells`). No generated character prepares them; their facts
+ray of frost, web, entangle and the rest of :data:`MONSTER_CASTS` (deep slumber shares sleep's code in
+:mod:`arena.combat.spells`; the spells that take a foe out of the fight by its mind, charm person to hold monster, are
+:mod:`arena.combat.monster_controls`). No generated character prepares them; their facts
 (save, school, who they can affect) are in :data:`arena.world.spellbook.MONSTER_SPELLS`.
 
 Every save and spell resistance check goes through the fight's ``save`` and ``gets_through`` (the rules kernel),
@@ -17,17 +18,6 @@ Each function quotes the SRD 3.5 line it implements. The abstractions (no grid, 
   (both sides) and the caster stand in it for its duration; those who stand back are outside. Darkness gives
   everyone in it concealment (20%: darkvision does not help in 3.5 darkness); fog and mist 20% in melee and total
   concealment (50%) against attacks from, or at, those who stand back. No wind disperses them.
-- **Charm person, charm monster, suggestion**: a charmed or suggested creature stops fighting for the spell's
-  duration (hours: the rest of the fight). It is out of the fight but not helpless (no coup de grace): the model's
-  ``panicked`` condition, with the spell in its data; its side's count of able creatures falls, so a party all
-  charmed has lost. The SRD's
-  "+5 bonus on its saving throw" for a creature "currently being threatened or attacked" applies to charms (the
-  arena is always a fight); suggestion's course of action is "leave the fight" (reasonable-sounding, so no
-  bonus). The charm would break if the charmer's side attacked it; the policies never attack a creature out of
-  the fight, so it holds.
-- **Daze**: dazed 1 round: no actions, no penalty to AC. **Cause fear, scare**: frightened (flees: out of the
-  fight, not helpless: ``panicked`` in the model) for 1d4 rounds (cause fear) or 1 round per level (scare);
-  a successful save leaves it shaken for 1 round. **Hold monster**: hold person on any living creature.
 - **Web, entangle**: an area (``burst-20``: half the enemies plus one, at most 6) whose creatures save (Reflex)
   or are entangled and stuck: each turn they spend trying to break loose (a DC 20 Strength check, as the web of
   a monstrous spider); a creature that saves is free (the SRD's "entangled but not prevented from moving" for a
@@ -44,38 +34,31 @@ from arena.combat.attacks import ray
 from arena.combat.clock import ROUND
 from arena.combat.combatant import Combatant
 from arena.combat.concealment import CONCEALMENT
-from arena.combat.conditions import add_condition, drop_condition, lose_ability, recompute_bonuses
+from arena.combat.conditions import add_condition, lose_ability, recompute_bonuses
 from arena.combat.damage import area_damage, deal
 from arena.combat.fight_state import FightState
+from arena.combat.monster_controls import CONTROL_SPELLS, controls
+from arena.combat.monster_dispel import dispel
 from arena.combat.rolls import gets_through, roll, save
 from arena.combat.spell_targets import MONSTER_SPELL_NAMES
 from arena.combat.spells import DEEP_SLUMBER_HD, spell_dc
 from arena.combat.states import refresh
 from arena.dice import parse
-from arena.rules import Check
 from arena.world.spellbook import SPELLS
 
 __all__ = [
-    "CONTROL_SPELLS",
     "MONSTER_CASTS",
     "MONSTER_SPELL_NAMES",
-    "OUT_OF_FIGHT",
     "SpellCast",
     "ZONES",
     "cast",
-    "control",
-    "dispel",
     "in_zone",
     "invisibility",
-    "out_of_fight",
     "seen",
     "unseen",
     "zone",
 ]
 
-CHARM_THREATENED = 5
-"""SRD charm person / charm monster: "If the creature is currently being threatened or attacked by you or your
-allies, however, it receives a +5 bonus on its saving throw." (Always, in an arena fight.)"""
 UNSEEN_ATTACK = 2
 """SRD Invisibility: "A creature ... that is invisible gains a +2 bonus on attack rolls against sighted
 opponents, and ignores its opponents' Dexterity bonuses to AC"."""
@@ -222,13 +205,6 @@ def _entangling(f: FightState, caster: Combatant, name: str, targets: list[Comba
                 spell=name,
                 cl=cl,
             )
-
-
-def _controls(f: FightState, caster: Combatant, name: str, targets: list[Combatant], dc: int, cl: int) -> None:
-    """SRD charms, suggestion, daze, fears, command, hold monster: each target past SR saves or is taken out."""
-    for target in targets:
-        if not target.dead and target.is_able and gets_through(f, caster, target):
-            control(f, caster, name, target, dc, cl)
 
 
 ACID_ARROW = parse("2d4")
@@ -411,77 +387,6 @@ def gust(f: FightState, caster: Combatant, name: str, targets: list[Combatant], 
             f.log(f"{target.name} is knocked down by the gust", actor=target.name, action="condition", result="prone")
 
 
-def control(f: FightState, caster: Combatant, name: str, target: Combatant, dc: int, cl: int) -> None:
-    """A single-target spell that takes its target out of the fight for a while, after its Will save."""
-    if name in ("charm person", "charm monster"):
-        # SRD: "This charm makes a humanoid creature regard you as its trusted friend and ally ... If the creature
-        # is currently being threatened or attacked by you or your allies, however, it receives a +5 bonus on its
-        # saving throw." Duration 1 hour/level (charm monster: 1 day/level): the rest of the fight.
-        target.save_bonus += CHARM_THREATENED
-        try:
-            saved = save(f, target, "will", dc, caster).success
-        finally:
-            target.save_bonus -= CHARM_THREATENED
-        if not saved:
-            out_of_fight(f, target, "charmed", name, cl * SPELLS[name].rounds_per_level * ROUND, cl)
-    elif name == "suggestion":
-        # SRD: "You influence the actions of the target creature by suggesting a course of activity ... The
-        # suggested course of activity can continue for the entire duration" (1 hour/level): leave the fight.
-        if not save(f, target, "will", dc, caster).success:
-            out_of_fight(f, target, "suggested", name, cl * SPELLS[name].rounds_per_level * ROUND, cl)
-    elif name == "daze":
-        # SRD: "This enchantment clouds the mind of a humanoid creature with 4 or fewer Hit Dice so that it takes
-        # no actions. ... A dazed subject is not stunned, so attackers get no special advantage against it."
-        # Duration 1 round.
-        if not save(f, target, "will", dc, caster).success:
-            add_condition(f, target, "dazed", ROUND, spell=name, cl=cl)
-            target.afflicted = True  # its turn looks at the condition
-    elif name in ("cause fear", "scare"):
-        # SRD cause fear: "The affected creature becomes frightened. If the subject succeeds on a Will save, it is
-        # shaken for 1 round. Creatures with 6 or more Hit Dice are immune to this effect." Duration 1d4 rounds
-        # (scare: "all targeted creatures of less than 6 HD", 1 round/level).
-        if save(f, target, "will", dc, caster).success:
-            if "shaken" not in target.conditions:
-                add_condition(f, target, "shaken", ROUND)
-        else:
-            rounds = roll(f, "1d4") if name == "cause fear" else cl
-            out_of_fight(f, target, "frightened", name, rounds * ROUND, cl)
-    elif name == "command":
-        # SRD command: "You give the subject a single command, which it obeys to the best of its ability at its
-        # earliest opportunity ... Halt: The subject stands in place for 1 round. It may not take any actions but is
-        # not considered helpless." The caster's word here is halt (the others, approach, drop, fall, flee, do less
-        # or as much in an arena); 1 round, Will negates: as daze's no actions, not helpless.
-        if not save(f, target, "will", dc, caster).success:
-            add_condition(f, target, "dazed", ROUND, spell=name, cl=cl)
-            target.afflicted = True
-    elif name == "hold monster" and not save(f, target, "will", dc, caster).success:
-        # SRD: "This spell functions like hold person, except that it affects any living creature that fails its
-        # Will save." Hold person: "The subject becomes paralyzed ... each round on its turn, the subject may
-        # attempt a new saving throw to end the effect." Duration 1 round/level.
-        add_condition(f, target, "held", cl * ROUND, dc=dc, spell=name, cl=cl)
-
-
-OUT_OF_FIGHT = "panicked"
-"""The model's condition for a creature out of the fight but not helpless (it flees, or will not fight): a
-charmed, suggested or frightened creature is ``panicked`` with the spell that did it in the condition's data."""
-
-
-def out_of_fight(f: FightState, target: Combatant, why: str, spell: str, seconds: float, cl: int) -> None:
-    """``target`` stops fighting for ``seconds`` (charmed, suggested, frightened by ``spell``)."""
-    old = target.conditions.get(OUT_OF_FIGHT)
-    if old is not None and old[0] >= f.instant + seconds:
-        return  # already out for longer
-    add_condition(f, target, OUT_OF_FIGHT, seconds, why=why, spell=spell, cl=cl)
-    if f.lines is not None:
-        f.log(
-            f"{target.name} is {why} by {spell}: out of the fight",
-            actor=target.name,
-            action="condition",
-            result=why,
-            spell=spell,
-        )
-
-
 def invisibility(f: FightState, caster: Combatant, target: Combatant, cl: int) -> None:
     """SRD Invisibility: "The creature or object touched becomes invisible ... The spell ends if the subject
     attacks any creature." Duration 1 minute/level. Invisible: total concealment (50% miss chance)."""
@@ -558,78 +463,6 @@ def seen(c: Combatant, target: Combatant, acted: bool) -> None:
     recompute_bonuses(c)
 
 
-DISPELLABLE = {
-    "bless": ("bless",),
-    "shield of faith": ("shield of faith",),
-    "auspicious": ("auspicious odds", "mass auspicious odds"),
-    "held": ("hold person", "hold monster"),
-    "asleep": ("sleep", "deep slumber"),
-    OUT_OF_FIGHT: ("charm person", "charm monster", "suggestion", "cause fear", "scare"),
-    "dazed": ("daze", "command"),
-    "invisible": ("invisibility",),
-    "aided": ("aid",),
-    "blurred": ("blur",),
-}
-"""The conditions a targeted dispel magic can end, and the spells that put them on a creature (a zone, an area's
-web and color spray's instantaneous stun are not spells *on* the creature; a panic from frightful presence or a
-gaze is no spell)."""
-DISPEL_BONUS_CAP = 10
-"""SRD dispel magic: "a dispel check (1d20 + your caster level, maximum +10)"."""
-
-
-def dispel(f: FightState, caster: Combatant, target: Combatant, cl: int) -> None:
-    """SRD dispel magic, targeted: "You make a dispel check (1d20 + your caster level, maximum +10) against the
-    spell or against each ongoing spell currently in effect on the object or creature. The DC for this dispel
-    check is 11 + the spell's caster level. If you succeed on a particular check, that spell is dispelled". The
-    check is a caster level check through the kernel (under players roll all, the player's when the spell is on
-    a PC, as for spell resistance); a spell's caster level is that of the creature who cast it (the highest of
-    those who prepared it, for the spells that do not record it)."""
-    for name in [n for n in target.conditions if n in DISPELLABLE]:
-        data = target.conditions[name][1]
-        if (name == OUT_OF_FIGHT and "spell" not in data) or data.get("natural"):
-            continue  # panicked by a gaze or frightful presence, invisible by nature
-        effect_cl = spell_caster_level(f, target, name)
-        check = Check("caster-level", caster.side, min(cl, DISPEL_BONUS_CAP), 11 + effect_cl, opponent=target.side)
-        outcome = f.resolve(check, caster, target)
-        if f.lines is not None:
-            f.log(
-                f"{caster.name} dispels {name} on {target.name} (DC {11 + effect_cl}): natural {outcome.natural}, "
-                f"total {outcome.total} - {'dispelled' if outcome.success else 'holds'}",
-                actor=caster.name,
-                action="dispel",
-                target=target.name,
-                result="dispelled" if outcome.success else "holds",
-            )
-        if outcome.success:
-            drop_condition(f, target, name)
-
-
-def spell_caster_level(f: FightState, target: Combatant, condition: str) -> int:
-    """The caster level of the spell behind ``target``'s ``condition``: recorded (``cl``) by the monster spells,
-    else the highest caster level among the creatures who prepared a spell that makes it."""
-    data = target.conditions[condition][1]
-    if "cl" in data:
-        return data["cl"]
-    names = DISPELLABLE[condition]
-    best = 0
-    for c in (*f.pcs, *f.monsters):
-        if c.t.caster_level > best and any(n in names for spells in c.t.spells.values() for n in spells):
-            best = c.t.caster_level
-    return best or 1
-
-
-CONTROL_SPELLS = (
-    "charm person",
-    "charm monster",
-    "suggestion",
-    "daze",
-    "cause fear",
-    "scare",
-    "command",
-    "hold monster",
-)
-"""The single-target spells that take a creature out of the fight after its save (:func:`control`)."""
-
 MONSTER_CASTS: dict[str, SpellCast] = {
     "deep slumber": deep_slumber,
     "invisibility": _invisibility,
@@ -651,9 +484,10 @@ MONSTER_CASTS: dict[str, SpellCast] = {
     "dispel magic": _dispel,
     "web": _entangling,
     "entangle": _entangling,
-    **dict.fromkeys(CONTROL_SPELLS, _controls),
+    **dict.fromkeys(CONTROL_SPELLS, controls),
 }
 """What each monster spell does when cast: its function (the shape :data:`SpellCast`), by spell name; a family of
-spells that share a rule (the zones of :data:`ZONES`, :data:`CONTROL_SPELLS`, web and entangle) has one function
-under each of its names. A new spell is a function and its line here (and its facts in
-:data:`arena.world.spellbook.MONSTER_SPELLS`); :func:`cast` looks every spell up here, the table names them all."""
+spells that share a rule (the zones of :data:`ZONES`, the controls of
+:data:`arena.combat.monster_controls.CONTROL_SPELLS`, web and entangle) has one function under each of its names.
+A new spell is a function and its line here (and its facts in :data:`arena.world.spellbook.MONSTER_SPELLS`);
+:func:`cast` looks every spell up here, the table names them all."""

@@ -22,7 +22,7 @@ from arena.abilities import (
     slow,
     swallow_whole,
 )
-from arena.combat.combatant import Template
+from arena.combat.template import Template
 from arena.srd.effects import Ability, rules
 from arena.world.creatures import Creature
 

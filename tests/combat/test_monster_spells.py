@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 from fight_scripting import Script, make_fight, stat_block
 
-from arena.combat import concealment, monster_spells, spells, tactics
+from arena.combat import concealment, conditions, monster_dispel, monster_spells, spells, tactics
 from arena.combat.attacks import swing_at
 from arena.combat.casting import cast
 from arena.combat.damage import deal
@@ -298,7 +298,7 @@ def test_a_natural_invisibility_neither_ends_when_it_attacks_nor_is_dispelled():
     w.concealed = True
     monster_spells.unseen(f, w, "attack", hero, None)
     assert "invisible" in w.conditions and w.attack_bonus == 0
-    monster_spells.dispel(f, f.pcs[0], w, 20)
+    monster_dispel.dispel(f, f.pcs[0], w, 20)
     assert "invisible" in w.conditions
 
 
@@ -500,7 +500,7 @@ def test_aid_gives_plus_1_on_attacks_as_bless_and_temporary_hit_points_that_go_f
     assert w.temp_hp == spare - 3 and w.hp == 60
     monster_spells.cast(f, w, "aid", 2, [w])  # a second aid: the higher, not the sum
     assert w.attack_bonus == 1 and spare - 3 <= w.temp_hp <= 14
-    monster_spells.drop_condition(f, w, "aided")  # it ends: what it gave is gone
+    conditions.drop_condition(f, w, "aided")  # it ends: what it gave is gone
     assert w.temp_hp == spare - 3
 
 

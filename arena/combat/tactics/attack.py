@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from arena.combat.actions import NOTHING, Action
-from arena.combat.combatant import Combatant, Template
+from arena.combat.combatant import Combatant
 from arena.combat.tactics.view import View, coup_candidate
+from arena.combat.template import Template
 
 Targeting = Callable[[View, Combatant, list[Combatant]], Combatant | None]
 """A targeting: ``(view, creature, enemies) -> one of enemies`` (None only when a user's targeting gives none)."""

@@ -144,7 +144,7 @@ def _column(f: pd.DataFrame, name: str) -> np.ndarray:
 
 
 def _per_fight(data: Data, arm: Arm, col: str) -> np.ndarray:
-    return np.array([f[col].to_numpy(float).mean() for f in data[arm]])
+    return np.array([_column(f, col).mean() for f in data[arm]])
 
 
 def long_shots(data: Data, seed: int) -> tuple[list[Part], dict]:

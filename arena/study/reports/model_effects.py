@@ -17,6 +17,7 @@ regenerated whenever a change is meant to move the fight model.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, get_args
 
@@ -194,36 +195,25 @@ def markdown(effects: list[Effect], command: str) -> str:
         + ", ".join(f"{m} {r} {_default_win(effects, m, r):.1f}%" for m, r in columns)
         + ".",
         "",
-        "## Win rate (points)",
-        "",
-        "| change | " + " | ".join(f"{m} {r}" for m, r in columns) + " |",
-        "|---|" + "---|" * len(columns),
     ]
     variant = {c.name: c.variant for c in changes()}
-    for name in names:
-        cells = [by.get((name, m, r)) for m, r in columns]
-        shown = f"{name} (under {variant[name]})" if variant.get(name) else name
-        lines.append(
-            f"| {shown} | "
-            + " | ".join(f"{e.win_effect:+.1f} ±{e.win_half_width:.1f}" if e else "" for e in cells)
-            + " |"
-        )
-    lines += [
-        "",
-        "## Party hit points lost (points)",
-        "",
-        "| change | " + " | ".join(f"{m} {r}" for m, r in columns) + " |",
-        "|---|" + "---|" * len(columns),
+    tables: list[tuple[str, Callable[[Effect], str]]] = [
+        ("Win rate", lambda e: f"{e.win_effect:+.1f} ±{e.win_half_width:.1f}"),
+        ("Party hit points lost", lambda e: f"{e.hp_effect:+.1f} ±{e.hp_half_width:.1f}"),
     ]
-    for name in names:
-        cells = [by.get((name, m, r)) for m, r in columns]
-        shown = f"{name} (under {variant[name]})" if variant.get(name) else name
-        lines.append(
-            f"| {shown} | "
-            + " | ".join(f"{e.hp_effect:+.1f} ±{e.hp_half_width:.1f}" if e else "" for e in cells)
-            + " |"
-        )
-    lines += ["", "## The changes", ""]
+    for title, cell in tables:
+        lines += [
+            f"## {title} (points)",
+            "",
+            "| change | " + " | ".join(f"{m} {r}" for m, r in columns) + " |",
+            "|---|" + "---|" * len(columns),
+        ]
+        for name in names:
+            cells = [by.get((name, m, r)) for m, r in columns]
+            shown = f"{name} (under {variant[name]})" if variant.get(name) else name
+            lines.append(f"| {shown} | " + " | ".join(cell(e) if e else "" for e in cells) + " |")
+        lines.append("")
+    lines += ["## The changes", ""]
     for change in changes():
         if change.name in names:
             lines.append(f"- **{change.name}**: {change.what}.")

@@ -106,7 +106,12 @@ class Matchup:
     def key(self) -> tuple:
         """Everything but rules, n and seed: two requests with the same key fight the same encounters (a carried
         stat block by its content)."""
-        return (
+        return (*self._encounter_fields(), self.model.model_dump_json(), self.stat_block_digest())
+
+    def _encounter_fields(self) -> list:
+        """The plain fields :attr:`key` and :meth:`digest` share: every one but rules, n, seed, the model and the
+        carried stat block."""
+        return [
             self.level,
             self.monster,
             self.count,
@@ -114,9 +119,7 @@ class Matchup:
             self.party_press,
             self.party_called,
             self.round_cap,
-            self.model.model_dump_json(),
-            self.stat_block_digest(),
-        )
+        ]
 
     def stat_block_digest(self) -> str | None:
         """sha256 (hex) of the carried stat block's content (sorted JSON); None for a built-in name."""
@@ -136,15 +139,7 @@ class Matchup:
     def digest(self) -> str:
         """What the prepared-encounter cache of a worker and a run's manifest key the matchup by: every field but
         rules, n and seed, a carried stat block by its content."""
-        key: list = [
-            self.level,
-            self.monster,
-            self.count,
-            self.attack_bonus,
-            self.party_press,
-            self.party_called,
-            self.round_cap,
-        ]
+        key = self._encounter_fields()
         if self.model != ModelOptions():  # the default model: the digest a run had before the model options
             key.append(self.model.model_dump_json())
         doc: dict[str, Any] = {"matchup": key, "v": 1}

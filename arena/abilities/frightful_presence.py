@@ -19,6 +19,7 @@ from arena.combat.fight_state import FightState
 from arena.combat.rolls import save
 from arena.dice import parse
 from arena.limits import MAX_MODIFIER
+from arena.srd.ability_items import ENTRY_DC
 from arena.srd.context import Reading
 from arena.srd.effects import AbilityReading, add_reading
 from arena.srd.patterns import AMOUNT
@@ -37,8 +38,6 @@ class FrightfulPresence(Frozen):
 
 
 # --------------------------------------------------------------------------------------------- reading the SRD
-ENTRY_DC = re.compile(r"\bDC\s*(\d+)")
-"""The DC in an entry: ``Frightful presence (DC 21)``."""
 WILL_DC = re.compile(r"\bDC (\d+) Will")
 """``a DC 21 Will save``."""
 FRIGHTENED_FOR = re.compile(

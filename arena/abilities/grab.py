@@ -36,8 +36,10 @@ from arena.combat.fight_state import FightState
 from arena.combat.template import CompiledAttack, Template
 from arena.dice import DiceExpr, parse
 from arena.rules import Check
+from arena.srd.ability_items import ENTRY_DICE
 from arena.srd.context import Reading
 from arena.srd.effects import AbilityReading, add_reading
+from arena.srd.onhit import OR_AND
 from arena.srd.patterns import AMOUNT, DICE, ENERGY, singular
 from arena.srd.text import clean, dice_text, number
 from arena.world.ability_fields import AbilityField, add_fields
@@ -107,8 +109,6 @@ GRAB_ATTACK = re.compile(
 )
 """The attack a grab starts from: ``To use this ability, a lion must hit with its bite attack``, ``must hit with a
 claw or bite attack``."""
-OR_AND = re.compile(r"\s+or\s+|\s+and\s+|,")
-"""Between the attacks of a list: ``claw or bite``, ``arms and tentacles``."""
 ARTICLE = re.compile(r"^(?:its|a|an|the)\s+")
 """An attack's article: ``its bite``."""
 BOTH = re.compile(r"\bboth\b")
@@ -119,8 +119,6 @@ ANY_SIZE = re.compile(r"\ban opponent of any size\b", re.IGNORECASE)
 """``It can use this ability only against an opponent of any size``."""
 HOLD_DEALS = re.compile(r"\bautomatically deals (\w+) damage", re.IGNORECASE)
 """The attack whose damage a hold deals: ``and automatically deals bite damage``."""
-ENTRY_DICE = re.compile(rf"\b({DICE})\b")
-"""Dice in an entry: ``Constrict 2d6+9``."""
 PLUS_DICE = re.compile(rf"\bplus {DICE}(?: \w+)?")
 """What an entry adds to its damage, left out of it: ``Constrict 2d8+6 plus 1d8 fire``."""
 PLUS_ENERGY = re.compile(rf"\bplus ({DICE}) {ENERGY}\b", re.IGNORECASE)

@@ -27,7 +27,7 @@ from arena.combat.actions import Action
 from arena.combat.clock import ROUND
 from arena.combat.combatant import Combatant
 from arena.combat.conditions import FOREVER, add_condition, lose_ability
-from arena.combat.damage import deal, save_extremes
+from arena.combat.damage import area_damage
 from arena.combat.fight_state import FightState
 from arena.combat.rolls import save as saving_throw
 from arena.combat.tactics.attack import ordered
@@ -438,15 +438,9 @@ def breathe(f: FightState, c: Combatant, targets: list[Combatant]) -> None:
             targets=[t.name for t in targets],
         )
     amount = dice.roll(f.stream)
+    types = frozenset({weapon.damage_type})
     for target in targets:
-        outcome = saving_throw(f, target, weapon.save, weapon.dc, c)
-        save_extremes(target, outcome)
-        dealt = dice.maximum if outcome.fumble else amount
-        if outcome.critical_success or (outcome.success and weapon.save == "ref" and target.t.evasion):
-            dealt = 0
-        elif outcome.success:
-            dealt = dealt // 2 if weapon.half_on_save else 0  # half, or negated (bombardier beetle)
-        deal(f, c, target, dealt, frozenset({weapon.damage_type}))
+        area_damage(f, c, target, dice, types, weapon.save, weapon.dc, rolled=amount, half_on_save=weapon.half_on_save)
 
 
 BREATH_CONDITION: dict[str, tuple[str, str | None]] = {

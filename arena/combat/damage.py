@@ -160,16 +160,18 @@ def area_damage(
     dc: int,
     half_divine: bool = False,
     rolled: int | None = None,
+    half_on_save: bool = True,
 ) -> None:
     """Area damage with a save for half (``rolled``: the spell's one damage roll for everyone it catches; None:
-    roll for this target); open-ended saves: a critical success takes none, a fumble the maximum."""
+    roll for this target; ``half_on_save`` False: a made save negates it, a bombardier beetle's breath); open-ended
+    saves: a critical success takes none, a fumble the maximum."""
     outcome = saving_throw(f, target, save, dc, caster)
     amount = dice.maximum if outcome.fumble else rolled if rolled is not None else dice.roll(f.stream)
     save_extremes(target, outcome)
     if outcome.critical_success or (outcome.success and save == "ref" and target.t.evasion):
         amount = 0  # evasion (giant eagle): a made Reflex save takes none
     elif outcome.success:
-        amount //= 2
+        amount = amount // 2 if half_on_save else 0
     if half_divine:
         deal(f, caster, target, amount - amount // 2, types)
         deal(f, caster, target, amount // 2, spells.DIVINE)

@@ -91,8 +91,8 @@ def swing_at(
             ac = t.ff_ac
     else:
         ac = t.touch_ac if attack.touch else t.ac
-        if t.dodge and target.dodge_against is not c and f.fix_dodge:
-            ac -= t.dodge  # its Dodge bonus is against another opponent
+        if t.dodge:
+            ac += dodge_bonus(f, target, c)
     ac += target.ac_bonus
     if helpless:
         if not attack.ranged:
@@ -395,6 +395,20 @@ def ray(f: FightState, caster: Combatant, target: Combatant, dice, types) -> Non
     count_lucky(tally, chance, ac - mod, dealt)
 
 
+def dodge_bonus(f: FightState, target: Combatant, attacker: Combatant) -> int:
+    """What the defender's Dodge feat adds to the AC it printed, against this attacker.
+
+    SRD 3.5 Dodge: "During your action, you designate an opponent and receive a +1 dodge bonus to Armor Class
+    against attacks from that opponent." A stat block's AC never includes it (succubus "AC 20 (+1 Dex, +9
+    natural)"; the generated party follows the SRD): +1 against the designated opponent only. Undoing
+    ``dodge-printed-ac`` reads the AC as including it (-1 against everyone else, the model before 0.5); undoing
+    ``dodge-one-opponent`` applies it against every opponent."""
+    dodge = target.t.dodge
+    if f.fix_dodge_printed:
+        return dodge if target.dodge_against is attacker or not f.fix_dodge else 0
+    return -dodge if target.dodge_against is not attacker and f.fix_dodge else 0
+
+
 def ranged_touch_ac(f: FightState, attacker: Combatant, target: Combatant) -> int:
     """The AC a ranged touch attack (a ray) needs: the same defender states as :func:`swing_at` (which keeps its
     own inlined copy for speed): touch AC without Dexterity when denied it, Dexterity 0 when helpless, stunned and
@@ -409,8 +423,8 @@ def ranged_touch_ac(f: FightState, attacker: Combatant, target: Combatant) -> in
         ac = t.ff_touch_ac
     else:
         ac = t.touch_ac
-    if t.dodge and not denied and target.dodge_against is not attacker and f.fix_dodge:
-        ac -= t.dodge
+    if t.dodge and not denied:
+        ac += dodge_bonus(f, target, attacker)
     ac += target.ac_bonus
     if stunned:
         ac += STUNNED_AC

@@ -24,6 +24,7 @@ FIXES: dict[str, str] = {
     "crossbow-reload": "a light crossbow shoots once a round (reloading is a move action)",
     "deflection-stacking": "deflection bonuses do not stack (shield of faith over a ring of protection)",
     "dodge-one-opponent": "Dodge's +1 AC applies against one designated opponent",
+    "dodge-printed-ac": "a stat block's AC does not include Dodge (as the SRD prints it): +1 against the designated foe",
     "healing-domain": "the Healing domain casts healing spells at +1 caster level",
     "melee-begins": "no -4 for shooting into a melee before anyone has closed in",
     "touch-flat-footed": "a target denied its Dexterity bonus loses it against touch attacks and rays",
@@ -118,6 +119,7 @@ class ModelFlags:
     fix_spell_focus: Annotated[bool, lambda m: m.fixed("spell-focus")]
     fix_deflection: Annotated[bool, lambda m: m.fixed("deflection-stacking")]
     fix_dodge: Annotated[bool, lambda m: m.fixed("dodge-one-opponent")]
+    fix_dodge_printed: Annotated[bool, lambda m: m.fixed("dodge-printed-ac")]
     fix_healing_domain: Annotated[bool, lambda m: m.fixed("healing-domain")]
     fix_melee_begins: Annotated[bool, lambda m: m.fixed("melee-begins")]
     fix_touch_ff: Annotated[bool, lambda m: m.fixed("touch-flat-footed")]

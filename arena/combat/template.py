@@ -227,7 +227,8 @@ class Template:
         self.deflection = creature.deflection
         """The deflection bonus counted in the ACs: a deflection spell adds only what it gives beyond it."""
         self.dodge = DODGE_AC if "Dodge" in creature.feats else 0
-        """Dodge (counted in AC and touch AC, as stat blocks list them): against one designated opponent only."""
+        """Dodge: +1 against one designated opponent only, on top of the printed AC (the SRD never counts it there);
+        :func:`arena.combat.attacks.dodge_bonus`."""
         denied = creature.ac - creature.flat_footed_ac
         """What the creature loses when denied its Dexterity bonus (positive Dex to AC, dodge bonuses)."""
         self.ff_touch_ac = creature.touch_ac - max(denied, 0)

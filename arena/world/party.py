@@ -210,7 +210,7 @@ def build_character(
     hp += TOUGHNESS_HP * feats.count("Toughness")
     hp = max(hp, level)
 
-    ac, touch, flat, speed = _armor_class(cls, level, m, feats, schedule)
+    ac, touch, flat, speed = _armor_class(cls, level, m, feats, schedule, legacy)
     resistance = scheduled("resistance", level, schedule) or 0
     saves = Saves(
         fort=base_fort + m["con"] + resistance + SAVE_FEAT_BONUS * ("Great Fortitude" in feats),
@@ -267,7 +267,12 @@ def _spellcasting(cls: str, level: int, m: dict[str, int], die: str, domain_spel
 
 
 def _armor_class(
-    cls: str, level: int, m: dict[str, int], feats: tuple[str, ...], schedule: dict[str, dict[int, int]]
+    cls: str,
+    level: int,
+    m: dict[str, int],
+    feats: tuple[str, ...],
+    schedule: dict[str, dict[int, int]],
+    legacy: frozenset[str],
 ) -> tuple[int, int, int, int]:
     """AC, touch AC, flat-footed AC and speed from the class's armour schedule, shield, Dex, rings and feats."""
     armor = piece_at(ARMOR_BY_LEVEL[cls], level)
@@ -285,7 +290,9 @@ def _armor_class(
     dex_ac = m["dex"] if max_dex is None else min(m["dex"], max_dex)
     deflection = scheduled("deflection", level, schedule) or 0
     natural = scheduled("natural", level, schedule) or 0
-    dodge = DODGE_AC if "Dodge" in feats else 0
+    # SRD stat blocks never count Dodge in AC (the engine adds it against the designated foe); the model before
+    # 0.5 counted it in (legacy "dodge-printed-ac")
+    dodge = DODGE_AC if "Dodge" in feats and "dodge-printed-ac" in legacy else 0
     ac = 10 + armor_bonus + shield_bonus + dex_ac + deflection + natural + dodge
     touch = 10 + dex_ac + deflection + dodge
     flat = ac - max(dex_ac, 0) - dodge

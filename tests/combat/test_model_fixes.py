@@ -135,8 +135,9 @@ def test_the_caster_does_not_cast_a_shield_of_faith_that_adds_nothing():
 def test_dodge_counts_only_against_the_opponent_it_designated(spy):
     """SRD Dodge: "During your action, you designate an opponent and receive a +1 dodge bonus to Armor Class
     against attacks from that opponent. ... A condition that makes you lose your Dexterity bonus to Armor Class
-    (if any) also makes you lose dodge bonuses.\""""
-    for model, against_other in ((DEFAULT, 14), (undo("dodge-one-opponent"), 15)):
+    (if any) also makes you lose dodge bonuses." The printed AC (15 here) never includes it: 16 against the
+    designated foe, 15 against the other; undone, 16 against everyone."""
+    for model, against_other in ((DEFAULT, 15), (undo("dodge-one-opponent"), 16)):
         f = make_fight(
             [body("ana", side="pc", hp=10), body("bo", side="pc", hp=30)],
             [body("duelist", ac=15, flat_footed_ac=14, feats=["Dodge"])],
@@ -158,8 +159,35 @@ def test_dodge_counts_only_against_the_opponent_it_designated(spy):
         swing_at(f, bo, duelist, bo.t.standard[0], 5)
         assert script.used_up
         pcs = [check.target for check, who, _ in spy if check.kind == "attack" and who is not duelist]
-        assert pcs == [14, 14, 15, against_other]
+        assert pcs == [14, 14, 16, against_other]
         spy.clear()
+
+
+def test_the_printed_ac_does_not_include_dodge(spy):
+    """The SRD's printed AC never counts Dodge: succubus "AC 20 (+1 Dex, +9 natural)" with Dodge among its
+    feats. The PCs swing at 20, or 21 once it has designated one of them; undoing ``dodge-printed-ac`` gives the
+    model before (AC 19 against all but the designated foe, 20 against it)."""
+    succubus = get_creature("succubus")
+    assert succubus.ac == 20 and "Dodge" in succubus.feats
+    for model, designated, other in ((DEFAULT, 21, 20), (undo("dodge-printed-ac"), 20, 19)):
+        f = make_fight([body("ana", side="pc", hp=90), body("bo", side="pc", hp=90)], [succubus], "d20", model=model)
+        ana, bo = f.pcs
+        demon = f.monsters[0]
+        demon.acted, demon.dodge_against = True, ana
+        Script(f, [d20(1), d20(1), d20(1)])
+        swing_at(f, ana, demon, ana.t.standard[0], 5)
+        swing_at(f, bo, demon, bo.t.standard[0], 5)
+        assert attacks.ranged_touch_ac(f, bo, demon) == succubus.touch_ac + (other - 20)
+        assert [check.target for check, _, _ in spy if check.kind == "attack"] == [designated, other]
+        spy.clear()
+
+
+def test_the_generated_party_prints_its_ac_without_dodge():
+    """The generated fighter has Dodge from 2nd level; its AC line follows the SRD's (no Dodge), the former
+    party's (legacy ``dodge-printed-ac``) counted it in AC and touch AC."""
+    new, old = build_character("fighter", 2), build_character("fighter", 2, legacy={"dodge-printed-ac"})
+    assert "Dodge" in new.feats
+    assert (old.ac - new.ac, old.touch_ac - new.touch_ac, old.flat_footed_ac - new.flat_footed_ac) == (1, 1, 0)
 
 
 # ------------------------------------------------------------------------------------------ 4. touch, flat-footed

@@ -32,6 +32,7 @@ from arena.limits import (
 )
 from arena.rules.ruleset import Die, Modifiers, RuleOptions, RuleSet, default_grid, grid
 from arena.world.creatures import Creature
+from arena.world.party_gear import LEGACY_CHOICES
 from arena.world.policy_names import POLICY_NAME_RE
 from arena.world.yamlio import (
     PathKey,
@@ -242,7 +243,7 @@ def party_options(model: ModelOptions) -> dict:
     return {
         "hit_points": model.pc_hit_points,
         "domain_spells": model.domain_spells,
-        "legacy": frozenset(name for name in ("party-gear", "crossbow-reload") if not model.fixed(name)),
+        "legacy": frozenset(name for name in LEGACY_CHOICES if not model.fixed(name)),
     }
 
 

@@ -250,6 +250,7 @@ class Fight(FightState):
         self.instant = 0.0
         self.next_expiry = INFINITY
         self.able_count = {"pc": len(self.pcs), "monster": len(self.monsters)}
+        self.side_out = None
         self.melee_count = melee
         self.joining = None
 
@@ -516,9 +517,12 @@ class Fight(FightState):
     def _finish(self) -> None:
         r = self.record
         party_able, monsters_able = self.able_count["pc"] > 0, self.able_count["monster"] > 0
-        r.winner = (
-            "party" if party_able and not monsters_able else "monsters" if monsters_able and not party_able else "draw"
-        )  # both able: the round cap
+        if party_able != monsters_able:
+            r.winner = "party" if party_able else "monsters"
+        elif not party_able and self.side_out is not None and self.fix_disabled_win:
+            r.winner = "party" if self.side_out == "monster" else "monsters"  # the other side fell first
+        else:
+            r.winner = "draw"  # both able: the round cap (or, undone, both out)
         r.rounds = self.round
         total = left = injured = 0
         for c in self.pcs:

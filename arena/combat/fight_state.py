@@ -55,6 +55,9 @@ class FightState(ModelFlags):
     """No condition on anyone ends before this time: conditions end when their time comes, on anyone's turn."""
     able_count: dict[str, int]
     """How many creatures of each side can act: the fight ends when a side has none."""
+    side_out: str | None
+    """The side that had no creature able to act first: the other side won, even if its last creature then fell
+    too (a disabled PC who kills the last monster and strains to -1 has won)."""
     melee_count: dict[str, int]
     """How many creatures of each side can act and fight in melee (shooting into melee, flanking)."""
     melee_begun: bool

@@ -36,6 +36,7 @@ FIXES: dict[str, str] = {
     "immune-targets": "policies do not aim a spell at a creature immune to it when another choice exists",
     "sleep-budget": "sleep is aimed only where its 4 Hit Dice catch enough creatures",
     "caster-melee": "a caster stands back with a ranged weapon only when it shoots better than it fights in melee",
+    "disabled-win": "a side whose last foe fell first wins, even if its own last creature then falls (a strain)",
     "party-gear": "the generated party's gear: 3.5 wealth by level, one item per body slot",
 }
 """SRD fixes of the fight model that ``undo`` can switch back off (for measuring each one)."""
@@ -129,6 +130,7 @@ class ModelFlags:
     fix_blind_dex: Annotated[bool, lambda m: m.fixed("blind-dex")]
     fix_sr_once: Annotated[bool, lambda m: m.fixed("sr-once")]
     fix_caster_melee: Annotated[bool, lambda m: m.fixed("caster-melee")]
+    fix_disabled_win: Annotated[bool, lambda m: m.fixed("disabled-win")]
 
     __slots__ = tuple(__annotations__)
 

@@ -27,7 +27,13 @@ def refresh(f: FightState, c: Combatant) -> None:
     if now != c.is_able:
         c.is_able = now
         change = 1 if now else -1
-        f.able_count[c.side] += change
+        able = f.able_count
+        able[c.side] += change
+        if not able[c.side]:
+            if f.side_out is None:
+                f.side_out = c.side  # its side is out first: the other has won
+        elif f.side_out == c.side:
+            f.side_out = None  # back in the fight (healed, a condition ended) before the fight ended
         if not c.ranged:
             f.melee_count[c.side] += change
         if not now and c.melee_target is not None:  # it threatens no one now (flanking)

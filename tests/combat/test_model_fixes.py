@@ -764,3 +764,32 @@ def test_a_bad_model_value_names_the_pair():
 
 def test_undo_names_may_be_written_with_spaces():
     assert parse_assignments(["undo=spell-focus, sr-once"]).undo == frozenset({"spell-focus", "sr-once"})
+
+
+# ------------------------------------------------------------------------------------------ the winner
+def test_a_disabled_pc_who_kills_the_last_monster_and_strains_has_won():
+    """SRD 3.5 "Disabled": a disabled character who takes a strenuous standard action (an attack) takes 1 point
+    of damage after completing it. The fighter at 0 hp drops the orc, then strains to -1: the orc fell first, so
+    the party has won (the model before scored it a draw: ``undo disabled-win``). Draws come from the round cap."""
+    from pathlib import Path
+
+    from arena.cli.fight_cmds import fight_document
+
+    duel = Path(__file__).resolve().parents[2] / "scenarios" / "duel.yaml"
+    new = fight_document(duel, seed=57)
+    old = fight_document(duel, seed=57, model=["undo=disabled-win"])
+    log = "\n".join(new["log"])
+    assert "orc drops (dying)\n[r1] fighter-1 strains its wounds: -1 hp, dying" in log
+    assert (new["record"]["winner"], old["record"]["winner"]) == ("party", "draw")
+    assert new["record"]["rounds"] == 1
+
+
+def test_only_the_round_cap_makes_a_draw():
+    """Over 400 seeded duels (the fighter against an orc), every draw is a fight that reached the round cap."""
+    from arena.combat.engine import fight, prepare
+    from arena.rules import RuleSet
+
+    encounter = prepare([build_character("fighter", 1)], [(get_creature("orc"), 1)], round_cap=20)
+    records = [fight(encounter, RuleSet.from_key("d20"), seed).record for seed in range(400)]
+    assert all(r.rounds == 20 for r in records if r.winner == "draw")
+    assert sum(r.winner == "party" for r in records) > 200

@@ -157,9 +157,10 @@ def _judge_naturals(plan: Plan, check: Check, rules: RuleSet) -> None:
         first = check.threat if die != "3d6" else bell_curve.threat_low(check.threat, opts.bell_threat_16_20)
         attacker_threats = frozenset(range(first, top + 1))
     if roller_kind == "defense":
-        plan.threat_set = (
-            frozenset(21 - t for t in attacker_threats) if opts.prad_threat == "mirror" else frozenset({low})
-        )
+        if opts.prad_threat == "mirror":
+            plan.threat_set = frozenset(21 - t for t in attacker_threats)
+        else:  # doc 001: "a natural 1 on a defense check" (the die's lowest; fixed10 rolls no naturals)
+            plan.threat_set = frozenset({low}) if die != "fixed10" else frozenset()
         plan.explode_hi, plan.explode_lo = frozenset({top}), plan.threat_set
     else:
         plan.threat_set = attacker_threats

@@ -106,11 +106,19 @@ def test_magic_check_natural_20_damages_items():
     assert probs["success"] == Fraction(19, 20)  # the natural 20 magic check always affects
 
 
-def test_prad_mirror_threat_for_wide_ranges():
+def test_prad_threat_is_the_documents_natural_1_unless_mirrored():
+    """Doc 001: "If a player rolls a natural 1 on a defense check, his character's opponent has scored a threat"
+    (the default, ``die-minimum``: only the die's lowest natural, whatever the weapon's range); ``mirror`` keeps a
+    19-20 weapon's 10% (defense naturals 1-2; on 3d6, a 16-18 weapon's 3-5)."""
     check = Check("attack", "monster", 30, 10, threat=19)
-    assert exact(check, RuleSet(players_roll_all=True))["threat"] == Fraction(2, 20)
-    minimum = RuleSet(players_roll_all=True, options=RuleOptions(prad_threat="die-minimum"))
-    assert exact(check, minimum)["threat"] == Fraction(1, 20)
+    assert RuleOptions().prad_threat == "die-minimum"
+    assert exact(check, RuleSet(players_roll_all=True))["threat"] == Fraction(1, 20)
+    mirror = RuleSet(players_roll_all=True, options=RuleOptions(prad_threat="mirror"))
+    assert exact(check, mirror)["threat"] == Fraction(2, 20)
+    bell = Check("attack", "monster", 30, 10, threat=17)
+    assert exact(bell, RuleSet(die="3d6", players_roll_all=True))["threat"] == Fraction(1, 216)
+    bell_mirror = RuleSet(die="3d6", players_roll_all=True, options=RuleOptions(prad_threat="mirror"))
+    assert exact(bell, bell_mirror)["threat"] > Fraction(1, 216)
 
 
 def test_hidden_modifier_is_static_after_pressing():

@@ -40,6 +40,8 @@ def call_shot(
         or (t.regen and not attack.overcomes & t.regen_overcome)
     ):  # lethal_against, inlined
         return None
+    if flat_footed and f.fix_called_pressed and not may_press(f, c, target, flat_footed):
+        return None  # doc 003: "you must make an attack roll while pressing your luck", never on flat-footed AC
     if setting == "head":
         return "head" if "head" in t.parts else None
     key = (
@@ -96,7 +98,9 @@ def _best_part(
 
 
 def may_press(f: FightState, c: Combatant, target: Combatant, flat_footed: bool) -> bool:
-    """A called shot presses luck, unless the roll is a flat-footed defense check (players roll all)."""
+    """A called shot presses luck, unless the roll is a flat-footed defense check (players roll all: doc 003, "You
+    can't choose to press your luck ... on flat-footed AC rolls"). Such a shot cannot be called at all
+    (:func:`call_shot`); undoing ``called-shot-pressed`` calls it unpressed, as the model did before 0.5."""
     return not (flat_footed and f.players_roll_all and c.side == "monster" and target.side == "pc")
 
 

@@ -37,6 +37,7 @@ FIXES: dict[str, str] = {
     "sleep-budget": "sleep is aimed only where its 4 Hit Dice catch enough creatures",
     "caster-melee": "a caster stands back with a ranged weapon only when it shoots better than it fights in melee",
     "disabled-win": "a side whose last foe fell first wins, even if its own last creature then falls (a strain)",
+    "called-shot-pressed": "no called shot where luck cannot be pressed (a flat-footed PC's defense roll under +prad)",
     "party-gear": "the generated party's gear: 3.5 wealth by level, one item per body slot",
 }
 """SRD fixes of the fight model that ``undo`` can switch back off (for measuring each one)."""
@@ -131,6 +132,7 @@ class ModelFlags:
     fix_sr_once: Annotated[bool, lambda m: m.fixed("sr-once")]
     fix_caster_melee: Annotated[bool, lambda m: m.fixed("caster-melee")]
     fix_disabled_win: Annotated[bool, lambda m: m.fixed("disabled-win")]
+    fix_called_pressed: Annotated[bool, lambda m: m.fixed("called-shot-pressed")]
 
     __slots__ = tuple(__annotations__)
 

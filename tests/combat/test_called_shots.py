@@ -23,6 +23,7 @@ from arena.combat.called_shots import call_shot, called_effect, tough_through
 from arena.combat.conditions import add_condition
 from arena.combat.damage import deal
 from arena.combat.engine import DEAD_AT, Fight, fight, prepare
+from arena.combat.model import ModelOptions
 from arena.combat.rolls import penalty, save
 from arena.combat.states import heal
 from arena.combat.tactics import TacticsSettings
@@ -601,3 +602,30 @@ def test_the_reference_fight_log_shows_called_shots_penalties_and_tough_through_
     assert "(called shot: " in log and "is injured" in log and "penalties " in log
     plain = fight_log(scenario, found["toughs through"][0], key="3d6+luck+open")
     assert not any(w in plain for w in LOG_WORDS)
+
+
+@pytest.mark.parametrize("calls", ["head", "when-better"])
+def test_no_called_shot_on_a_flat_footed_pc_under_players_roll_all(spy, calls):
+    """Doc 003: "Then you must make an attack roll while pressing your luck", and "You can't choose to press your
+    luck ... on flat-footed AC rolls". Under players roll all a monster's attack on a flat-footed PC is the PC's
+    flat-footed defense roll: it cannot be pressed, so no shot is called (the model before 0.5 called it unpressed:
+    ``undo called-shot-pressed``). Once the PC has acted, the shot is called and pressed."""
+    for model, called in ((ModelOptions(), False), (ModelOptions(undo=frozenset({"called-shot-pressed"})), True)):
+        f = make_fight(
+            [creature("hero", side="pc", hp=200)],
+            [creature("orc", attack=SWORD)],
+            key="3d6+prad+luck+called",
+            model=model,
+            monster_calls=calls,
+        )
+        hero, orc = f.pcs[0], f.monsters[0]
+        assert not hero.acted
+        part = call_shot(f, orc, hero, orc.t.standard[0], 5, hero.t.ff_ac, True)
+        assert (part is not None) is called
+        swing_at(f, orc, hero, orc.t.standard[0], 5)
+        assert f.record.monsters.called_shots == int(called)
+        assert not any(check.press_luck for check in attacks(spy))
+        hero.acted = True
+        orc.called_this_round = False
+        assert call_shot(f, orc, hero, orc.t.standard[0], 5, hero.t.ac, False) is not None
+        spy.clear()

@@ -40,6 +40,17 @@ MATCHUPS: dict[str, dict[str, Any]] = {
 at levels 3, 5 and 8: SRD monsters the party beats about half the time under d20 and the default model (52%, 40%
 and 52% over 200 fights when chosen; EL 5, 7 and 10: "even" is well above EL = party level, where the party
 always wins)."""
+FOCUS: dict[str, dict[str, Any]] = {
+    "L7-succubus": {"party": {"level": 7}, "monsters": ["succubus"]},
+    "L1-fighter-orc": {"party": ["fighter-1"], "monsters": ["orc"]},
+}
+"""Matchups where a change comes into play that the four above may not show (a creature with the ability the
+change is about): each change lists its own in :data:`WHERE`, and is measured there as well."""
+WHERE: dict[str, tuple[str, ...]] = {
+    "undo dodge-printed-ac": ("L7-succubus",),
+    "undo disabled-win": ("L1-fighter-orc",),
+}
+"""Change name -> the :data:`FOCUS` matchups it is measured in besides :data:`MATCHUPS`."""
 RULES = ("d20", "3d6")
 Z95 = 1.959963984540054
 
@@ -59,6 +70,11 @@ class Change:
     @property
     def rules(self) -> tuple[str, ...]:
         return tuple(f"{die}{self.variant}" for die in RULES)
+
+    @property
+    def focus(self) -> tuple[str, ...]:
+        """The :data:`FOCUS` matchups where this change comes into play (:data:`WHERE`)."""
+        return WHERE.get(self.name, ())
 
 
 VARIANT_OF: dict[str, str] = {
@@ -143,16 +159,21 @@ def _paired(a: Any, b: Any) -> tuple[float, float]:
 
 
 def measure(n: int = 2000, workers: int = 1, only: list[str] | None = None) -> list[Effect]:
-    """Every change against the default model, in every matchup and rule set, ``n`` paired encounters each."""
+    """Every change against the default model, in every matchup and rule set, ``n`` paired encounters each; and
+    each change in its own :data:`FOCUS` matchups."""
     from arena.study.runs.in_memory import run
 
     chosen = [c for c in changes() if not only or any(o in c.name for o in only)]
-    variants = sorted({c.variant for c in chosen})
     effects = []
-    for matchup, body in MATCHUPS.items():
+    plan = [(matchup, body, chosen) for matchup, body in MATCHUPS.items()]
+    plan += [(m, body, [c for c in chosen if m in c.focus]) for m, body in FOCUS.items()]
+    for matchup, body, measured in plan:
+        if not measured:
+            continue
+        variants = sorted({c.variant for c in measured})
         keys = [f"{die}{variant}" for variant in variants for die in RULES]
         base = run(_scenario(matchup, body, ModelOptions(), n), rules=keys, workers=workers)
-        for change in chosen:
+        for change in measured:
             other = run(
                 _scenario(matchup, body, change.reverted, n, change.rule_options),
                 rules=list(change.rules),
@@ -175,7 +196,7 @@ def _default_win(effects: list[Effect], matchup: str, key: str) -> float:
 def markdown(effects: list[Effect], command: str) -> str:
     """The table of ``docs/model-changes.md``: one row per change, a column per matchup and rule set."""
     columns = [(m, r) for m in MATCHUPS for r in RULES]
-    by = {(e.change, e.matchup, e.rules.split("+")[0]): e for e in effects}
+    by = {(e.change, e.matchup, e.rules.split("+")[0]): e for e in effects if e.matchup in MATCHUPS}
     names = list(dict.fromkeys(e.change for e in effects))
     n = effects[0].n if effects else 0
     lines = [
@@ -213,6 +234,29 @@ def markdown(effects: list[Effect], command: str) -> str:
             shown = f"{name} (under {variant[name]})" if variant.get(name) else name
             lines.append(f"| {shown} | " + " | ".join(cell(e) if e else "" for e in cells) + " |")
         lines.append("")
+    focused = [e for e in effects if e.matchup in FOCUS]
+    if focused:
+        lines += [
+            "## Where each change comes into play",
+            "",
+            "Some changes are about a creature or a moment the matchups above rarely meet; each is measured",
+            "again in a matchup where it does (the same paired design): win rate, then hit points lost, in points.",
+            "",
+            "| change | matchup | " + " | ".join(f"win {r}" for r in RULES) + " | "
+            + " | ".join(f"hp lost {r}" for r in RULES) + " |",
+            "|---|---|" + "---|" * (2 * len(RULES)),
+        ]
+        at = {(e.change, e.matchup, e.rules.split("+")[0]): e for e in focused}
+        for name in names:
+            for matchup in FOCUS:
+                row = [at.get((name, matchup, r)) for r in RULES]
+                if not any(row):
+                    continue
+                shown = f"{name} (under {variant[name]})" if variant.get(name) else name
+                wins = [f"{e.win_default:.0f}% {e.win_effect:+.1f} ±{e.win_half_width:.1f}" if e else "" for e in row]
+                hps = [f"{e.hp_effect:+.1f} ±{e.hp_half_width:.1f}" if e else "" for e in row]
+                lines.append(f"| {shown} | {matchup} | " + " | ".join(wins + hps) + " |")
+        lines += ["", "(A win cell gives the default model's win rate there, then the change's effect.)", ""]
     lines += ["## The changes", ""]
     for change in changes():
         if change.name in names:

@@ -24,7 +24,7 @@ FIXES: dict[str, str] = {
     "crossbow-reload": "a light crossbow shoots once a round (reloading is a move action)",
     "deflection-stacking": "deflection bonuses do not stack (shield of faith over a ring of protection)",
     "dodge-one-opponent": "Dodge's +1 AC applies against one designated opponent",
-    "dodge-printed-ac": "a stat block's AC does not include Dodge (as the SRD prints it): +1 against the designated foe",
+    "dodge-printed-ac": "a stat block's AC does not include Dodge (as the SRD prints it): +1 against the chosen foe",
     "healing-domain": "the Healing domain casts healing spells at +1 caster level",
     "melee-begins": "no -4 for shooting into a melee before anyone has closed in",
     "touch-flat-footed": "a target denied its Dexterity bonus loses it against touch attacks and rays",

@@ -242,8 +242,11 @@ def markdown(effects: list[Effect], command: str) -> str:
             "Some changes are about a creature or a moment the matchups above rarely meet; each is measured",
             "again in a matchup where it does (the same paired design): win rate, then hit points lost, in points.",
             "",
-            "| change | matchup | " + " | ".join(f"win {r}" for r in RULES) + " | "
-            + " | ".join(f"hp lost {r}" for r in RULES) + " |",
+            "| change | matchup | "
+            + " | ".join(f"win {r}" for r in RULES)
+            + " | "
+            + " | ".join(f"hp lost {r}" for r in RULES)
+            + " |",
             "|---|---|" + "---|" * (2 * len(RULES)),
         ]
         at = {(e.change, e.matchup, e.rules.split("+")[0]): e for e in focused}

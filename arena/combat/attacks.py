@@ -401,7 +401,7 @@ def dodge_bonus(f: FightState, target: Combatant, attacker: Combatant) -> int:
     SRD 3.5 Dodge: "During your action, you designate an opponent and receive a +1 dodge bonus to Armor Class
     against attacks from that opponent." A stat block's AC never includes it (succubus "AC 20 (+1 Dex, +9
     natural)"; the generated party follows the SRD): +1 against the designated opponent only. Undoing
-    ``dodge-printed-ac`` reads the AC as including it (-1 against everyone else, the model before 0.5); undoing
+    ``dodge-printed-ac`` reads the AC as including it (-1 against everyone else, the model before 0.4); undoing
     ``dodge-one-opponent`` applies it against every opponent."""
     dodge = target.t.dodge
     if f.fix_dodge_printed:

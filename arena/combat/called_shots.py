@@ -100,7 +100,7 @@ def _best_part(
 def may_press(f: FightState, c: Combatant, target: Combatant, flat_footed: bool) -> bool:
     """A called shot presses luck, unless the roll is a flat-footed defense check (players roll all: doc 003, "You
     can't choose to press your luck ... on flat-footed AC rolls"). Such a shot cannot be called at all
-    (:func:`call_shot`); undoing ``called-shot-pressed`` calls it unpressed, as the model did before 0.5."""
+    (:func:`call_shot`); undoing ``called-shot-pressed`` calls it unpressed, as the model did before 0.4."""
     return not (flat_footed and f.players_roll_all and c.side == "monster" and target.side == "pc")
 
 

@@ -41,7 +41,7 @@ class RuleOptions(BaseModel):
     on a magic check always affects the creature and a natural 1 never does (mirrors the saver's 1 and 20)."""
     prad_threat: Literal["die-minimum", "mirror"] = "die-minimum"
     """Players roll all with a wider threat range. Doc 001 says only "If a player rolls a natural 1 on a defense
-    check, his character's opponent has scored a threat": ``die-minimum`` (the default since 0.5) keeps its words,
+    check, his character's opponent has scored a threat": ``die-minimum`` (the default since 0.4) keeps its words,
     only the die's lowest natural threatens (1 on a d20, 3 on 3d6), whatever the weapon's range; ``mirror`` (the
     default before) makes a defense natural ``21 - t`` threaten for every threatening attack natural ``t``
     (19-20 -> 1-2; on 3d6, 16-18 -> 3-5), keeping the weapon's threat chance."""

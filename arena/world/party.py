@@ -291,7 +291,7 @@ def _armor_class(
     deflection = scheduled("deflection", level, schedule) or 0
     natural = scheduled("natural", level, schedule) or 0
     # SRD stat blocks never count Dodge in AC (the engine adds it against the designated foe); the model before
-    # 0.5 counted it in (legacy "dodge-printed-ac")
+    # 0.4 counted it in (legacy "dodge-printed-ac")
     dodge = DODGE_AC if "Dodge" in feats and "dodge-printed-ac" in legacy else 0
     ac = 10 + armor_bonus + shield_bonus + dex_ac + deflection + natural + dodge
     touch = 10 + dex_ac + deflection + dodge

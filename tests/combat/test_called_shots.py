@@ -608,7 +608,7 @@ def test_the_reference_fight_log_shows_called_shots_penalties_and_tough_through_
 def test_no_called_shot_on_a_flat_footed_pc_under_players_roll_all(spy, calls):
     """Doc 003: "Then you must make an attack roll while pressing your luck", and "You can't choose to press your
     luck ... on flat-footed AC rolls". Under players roll all a monster's attack on a flat-footed PC is the PC's
-    flat-footed defense roll: it cannot be pressed, so no shot is called (the model before 0.5 called it unpressed:
+    flat-footed defense roll: it cannot be pressed, so no shot is called (the model before 0.4 called it unpressed:
     ``undo called-shot-pressed``). Once the PC has acted, the shot is called and pressed."""
     for model, called in ((ModelOptions(), False), (ModelOptions(undo=frozenset({"called-shot-pressed"})), True)):
         f = make_fight(

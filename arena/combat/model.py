@@ -36,6 +36,9 @@ FIXES: dict[str, str] = {
     "sleep-budget": "sleep is aimed only where its 4 Hit Dice catch enough creatures",
     "caster-melee": "a caster stands back with a ranged weapon only when it shoots better than it fights in melee",
     "party-gear": "the generated party's gear: 3.5 wealth by level, one item per body slot",
+    "class-features": "the generated rogue has Evasion (2nd), Uncanny Dodge (4th), Improved Uncanny Dodge (8th), "
+    "Improved Evasion (10th) and Defensive Roll (13th), and uncanny dodge keeps any creature's Dexterity bonus "
+    "when flat-footed; the four classes take the SRD's feats by level (fighter and wizard bonus feats)",
 }
 """SRD fixes of the fight model that ``undo`` can switch back off (for measuring each one)."""
 
@@ -127,6 +130,7 @@ class ModelFlags:
     fix_blind_dex: Annotated[bool, lambda m: m.fixed("blind-dex")]
     fix_sr_once: Annotated[bool, lambda m: m.fixed("sr-once")]
     fix_caster_melee: Annotated[bool, lambda m: m.fixed("caster-melee")]
+    fix_class_features: Annotated[bool, lambda m: m.fixed("class-features")]
 
     __slots__ = tuple(__annotations__)
 

@@ -106,6 +106,7 @@ from arena.world.class_tables import (
     IMPROVED_INITIATIVE,
     KEY_ABILITY,
     NOT_MODELLED_FEATS,
+    NOT_MODELLED_FEATURES,
     SAVE_FEAT_BONUS,
     TOUGHNESS_HP,
     WEAPON_FOCUS,
@@ -113,7 +114,9 @@ from arena.world.class_tables import (
     WIZARD_ROTATION,
     bonus_spells,
     check_level,
+    feature_name,
     class_feats,
+    class_features,
     class_row,
     die_hit_points,
     hit_die,
@@ -202,7 +205,10 @@ def build_character(
     bab, base_fort, base_ref, base_will, _ = class_row(cls, level)
     scores = _abilities(cls, level, schedule)
     m = {k: ability_modifier(v) for k, v in scores.items()}
-    feats = class_feats(cls, level)
+    old_features = "class-features" in legacy
+    feats = class_feats(cls, level, old_features)
+    features = class_features(cls, level)
+    modelled = () if old_features else features
     hd = hit_die(cls)
 
     # hit points: max at 1st, then the average (or the average rounded up) each level, Con each level, Toughness
@@ -219,7 +225,7 @@ def build_character(
     )
     standard, full = _attack_routines(cls, level, bab, m, feats, schedule, "crossbow-reload" not in legacy)
     spellcasting = _spellcasting(cls, level, m, die, domain_spells)
-    notes = _notes(cls, level, feats, legacy)
+    notes = _notes(cls, level, feats, features, legacy)
     return Creature(
         name=f"{cls}-{level}",
         title=f"Human {cls.capitalize()} {level}",
@@ -244,6 +250,14 @@ def build_character(
         attack=standard,
         full_attack=full,
         feats=feats,
+        # SRD 3.5 rogue: evasion (2nd), uncanny dodge (4th), improved uncanny dodge (8th: "at least four more rogue
+        # levels than the target" flank her), and the special abilities chosen (ROGUE_SPECIAL_ABILITIES)
+        evasion="evasion" in modelled,
+        improved_evasion="improved evasion" in modelled,
+        uncanny_dodge="uncanny dodge" in modelled,
+        improved_uncanny_dodge=level if "improved uncanny dodge" in modelled else 0,
+        defensive_roll="defensive roll" in modelled,
+        class_features=features,
         spellcasting=spellcasting,
         tactics="caster" if spellcasting else "focus-weakest",
         notes=" ".join(notes),
@@ -315,7 +329,9 @@ def _attack_routines(
     return standard, full
 
 
-def _notes(cls: str, level: int, feats: tuple[str, ...], legacy: frozenset[str]) -> list[str]:
+def _notes(
+    cls: str, level: int, feats: tuple[str, ...], features: tuple[str, ...], legacy: frozenset[str]
+) -> list[str]:
     """What the generated PC's notes say: its assumptions, its gear's value, and what is not modelled."""
     table = "Pathfinder, the former plan" if "party-gear" in legacy else "3.5"
     notes = [
@@ -331,15 +347,26 @@ def _notes(cls: str, level: int, feats: tuple[str, ...], legacy: frozenset[str])
     unmodelled = [f for f in feats if f in NOT_MODELLED_FEATS]
     if unmodelled:
         notes.append("Feats not modelled: " + ", ".join(unmodelled) + ".")
-    if cls == "rogue":
-        specials = [
-            "evasion" if level >= 2 else "",
-            "uncanny dodge" if level >= 4 else "",
-            f"trap sense +{level // 3}" if level >= 3 else "",
-        ]
-        notes.append("Not modelled: trapfinding" + "".join(f", {s}" for s in specials if s) + ".")
-    if cls == "cleric":
-        notes.append("Domains Luck and Healing; turn undead not modelled.")
+    if "class-features" in legacy:  # the notes as they were
+        if cls == "rogue":
+            specials = [
+                "evasion" if level >= 2 else "",
+                "uncanny dodge" if level >= 4 else "",
+                f"trap sense +{level // 3}" if level >= 3 else "",
+            ]
+            notes.append("Not modelled: trapfinding" + "".join(f", {s}" for s in specials if s) + ".")
+        if cls == "cleric":
+            notes.append("Domains Luck and Healing; turn undead not modelled.")
+        return notes
+    if features:
+        notes.append("Class features: " + ", ".join(features) + ".")
+    unmodelled = [f for f in features if feature_name(f) in NOT_MODELLED_FEATURES]
+    if unmodelled:
+        notes.append(
+            "Class features not modelled: "
+            + "; ".join(f"{f} ({NOT_MODELLED_FEATURES[feature_name(f)]})" for f in unmodelled)
+            + "."
+        )
     return notes
 
 

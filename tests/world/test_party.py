@@ -269,8 +269,8 @@ def test_spells_only_from_the_supported_list(level):
 def test_legacy_switches_former_behaviours_back_on():
     # for measuring the fixes (arena.combat.model FIXES "party-gear", "crossbow-reload"): the former plan against
     # the Pathfinder wealth, every neck power its own amulet, and light crossbow iteratives
-    assert LEGACY_CHOICES == ("party-gear", "crossbow-reload")
-    old = build_character("fighter", 11, hit_points="rounded-up", legacy={"party-gear", "crossbow-reload"})
+    assert LEGACY_CHOICES == ("party-gear", "crossbow-reload", "class-features")
+    old = build_character("fighter", 11, hit_points="rounded-up", legacy=set(LEGACY_CHOICES))
     assert (old.hp, old.ac, gear_cost("fighter", 11, {"party-gear"})) == (106, 31, 78170)  # as before the fixes
     assert wealth_by_level(11, {"party-gear"}) == 82000 and wealth_by_level(11) == 66000
     crossbow = old.full_attack[1][0]

@@ -130,8 +130,8 @@ NOT_MODELLED_FEATS = (
     "Greater Spell Penetration",
 )
 """Feats taken but without effect in a fight here: no metamagic, item creation, turning, extra attacks of
-opportunity, cleaving, sundering, bull rush or shield bash is modelled, and the party's spells ignore spell
-resistance checks' feats."""
+opportunity, cleaving, sundering, bull rush or shield bash is modelled, nor Combat Casting (no defensive casting)
+or Spell Penetration (not added to the caster level check against spell resistance)."""
 
 ROGUE_SPECIAL_ABILITIES: dict[int, str] = {
     10: "improved evasion",
@@ -152,6 +152,7 @@ NOT_MODELLED_FEATURES: dict[str, str] = {
     "slippery mind": "a second save a round after failing one against an enchantment: the engine keeps no "
     "retry of a failed save",
     "turn undead": "the cleric never turns undead: a turning check and its turning damage are not modelled",
+    "spontaneous casting": "no prepared spell is swapped for a cure spell (the rotation prepares cures)",
     "summon familiar": "the wizard has no familiar: a familiar stays out of the fight, and what it grants its "
     "master (Alertness, a skill bonus) changes no number a fight uses",
 }
@@ -254,8 +255,8 @@ def feature_name(feature: str) -> str:
 def class_features(cls: str, level: int) -> tuple[str, ...]:
     """The class features a generated PC of ``cls`` has at ``level``, from the SRD table's Special column up to
     ``level``: a raised one at its latest value (``sneak attack +5d6``), the rogue's "special ability" as chosen
-    (:data:`ROGUE_SPECIAL_ABILITIES`); bonus feats are in :func:`class_feats` (Scribe Scroll too), and the cleric's
-    domains follow the table's turning."""
+    (:data:`ROGUE_SPECIAL_ABILITIES`); bonus feats are in :func:`class_feats` (Scribe Scroll too); the cleric's
+    spontaneous casting and domains (SRD cleric text, not the table) follow its turning."""
     features: list[str] = []
     for lv, entries in sorted(class_special(cls).items()):
         if lv > level:
@@ -271,8 +272,8 @@ def class_features(cls: str, level: int) -> tuple[str, ...]:
             if scaled:
                 features = [f for f in features if not f.startswith(scaled.group(1) + " +")]
             features.append(entry)
-    if cls == "cleric":
-        features += [f"{d.lower()} domain" for d in DOMAINS]
+    if cls == "cleric":  # the class text's other features: spontaneous casting, two domains
+        features += ["spontaneous casting", *(f"{d.lower()} domain" for d in DOMAINS)]
     return tuple(features)
 
 

@@ -55,16 +55,30 @@ Gear (:data:`GEAR_SCHEDULE`, :data:`ARMOR_BY_LEVEL`, :data:`BODY_SLOTS`)
       wealth, :data:`LEGACY_WEALTH_BY_LEVEL`, every neck power its own amulet priced alone), ``"crossbow-reload"``
       iterative attacks with the light crossbow.
 
-Feats that change combat numbers (:data:`FEATS`; others are listed in notes as not modelled)
-    * Fighter: Improved Initiative (1), Weapon Focus (1), Dodge (2), Iron Will (3), Weapon Specialization (4),
-      Lightning Reflexes (6), Improved Critical and Greater Weapon Focus (8), Great Fortitude (9), Toughness (10),
-      Greater Weapon Specialization (12). Power Attack (1, human bonus feat) is taken but NOT modelled.
-    * Cleric: Improved Initiative (1), Toughness (1), Lightning Reflexes (3), Weapon Focus (morningstar) (6).
-    * Rogue: Weapon Finesse (1), Improved Initiative (1), Weapon Focus (rapier) (3), Dodge (6), Iron Will (9),
-      Toughness (12). Sneak attack +1d6 at 1st and every odd level. Evasion, uncanny dodge, trap sense are
-      recorded in notes only.
-    * Wizard: Improved Initiative (1), Toughness (1), Spell Focus (evocation) (3), Greater Spell Focus
-      (evocation) (6), Lightning Reflexes (9). Scribe Scroll and the 5th-level bonus feats are not modelled.
+Feats (:data:`FEATS`; those without effect in a fight, :data:`NOT_MODELLED_FEATS`, are listed in notes)
+    * The SRD count at every level: a feat at 1st and every third level, the human's at 1st, the fighter's bonus
+      feats (1st, 2nd, every even level: from the fighter list), the wizard's Scribe Scroll and bonus feats (5th,
+      10th, 15th, 20th: metamagic or item creation). ``legacy={"class-features"}``: the former table
+      (:data:`LEGACY_FEATS`).
+    * Fighter: Improved Initiative, Power Attack (human), Weapon Focus (1), Dodge (2), Iron Will (3), Weapon
+      Specialization (4), Lightning Reflexes, Cleave (6), Improved Critical (8), Great Fortitude (9), Greater
+      Weapon Focus (10), Toughness, Greater Weapon Specialization (12), then Great Cleave, Combat Reflexes,
+      Improved Sunder, Blind-Fight, Improved Bull Rush, Improved Shield Bash (14-20, none modelled).
+    * Cleric: Improved Initiative, Toughness (1), Lightning Reflexes (3), Weapon Focus (morningstar) (6), then
+      Combat Casting, Extra Turning, Quicken Spell, Empower Spell (9-18, none modelled).
+    * Rogue: Weapon Finesse, Improved Initiative (1), Weapon Focus (rapier) (3), Dodge (6), Iron Will (9),
+      Toughness (12), Great Fortitude (15), Lightning Reflexes (18).
+    * Wizard: Improved Initiative, Toughness, Scribe Scroll (1), Spell Focus (evocation) (3), Craft Wand (5),
+      Greater Spell Focus (evocation) (6), Lightning Reflexes (9), Empower Spell (10), Spell Penetration (12),
+      Greater Spell Penetration and Quicken Spell (15), Iron Will (18), Maximize Spell (20).
+
+Class features (:func:`~arena.world.class_tables.class_features`: the SRD tables' Special column)
+    * Rogue: sneak attack +1d6 at 1st and every odd level; evasion (2), uncanny dodge (4), improved uncanny dodge
+      (8), and the special abilities of :data:`ROGUE_SPECIAL_ABILITIES` (improved evasion 10, defensive roll 13,
+      crippling strike 16, slippery mind 19), as stat-block fields the fight reads; trapfinding, trap sense,
+      crippling strike and slippery mind are listed in notes as not modelled (:data:`NOT_MODELLED_FEATURES`).
+      ``legacy={"class-features"}``: none of the fields (the rogue before issue 24).
+    * Cleric: turn undead (not modelled), the Luck and Healing domains. Wizard: a familiar (not modelled).
 
 Spells (only the spells the engine supports)
     * Wizard: 1st magic missile, sleep, color spray; 2nd scorching ray; 3rd fireball, lightning bolt, hold person;

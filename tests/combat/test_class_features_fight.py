@@ -7,6 +7,8 @@ every check the engine resolves.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from fight_scripting import Script, d20, make_fight, stat_block
 
@@ -17,7 +19,9 @@ from arena.combat.model import FIXES, ModelOptions
 from arena.dice import parse
 from arena.rules import RuleSet
 from arena.world.bestiary import get_creature
+from arena.world.creatures import Creature
 from arena.world.party import generate_party
+from arena.world.yamlio import load_yaml, validate
 
 DEFAULT = ModelOptions()
 UNDONE = ModelOptions(undo=frozenset({"class-features"}))
@@ -205,3 +209,19 @@ def test_defensive_roll_needs_a_blow_and_the_dexterity_bonus():
     assert rogue.hp == 8
     deal(f, ogre, rogue, 9, SLASHING, weapon=True)  # flat-footed without uncanny dodge: no roll
     assert rogue.hp == -1
+
+
+# ------------------------------------------------------------------------------------------ the SRD's own
+def test_the_importer_reads_uncanny_dodge_from_the_srd_blocks():
+    """SRD ogre barbarian: "retains his Dex bonus to AC regardless of being caught flat-footed"; astral deva:
+    "retains its Dexterity bonus to AC when flat-footed, and it cannot be flanked except by a rogue of at least
+    16th level" (improved uncanny dodge of a 12th-level rogue)."""
+    shipped = Path(__file__).resolve().parents[2] / "bestiary" / "srd"  # this checkout's (an editable install
+    # elsewhere may map the package's bestiary to another checkout)
+    barbarian = validate(load_yaml(shipped / "ogre-4th-level-barbarian.yaml"), Creature)
+    deva = validate(load_yaml(shipped / "angel-astral-deva.yaml"), Creature)
+    assert barbarian.uncanny_dodge and barbarian.improved_uncanny_dodge == 0
+    assert deva.uncanny_dodge and deva.improved_uncanny_dodge == 12
+    for creature in (barbarian, deva):
+        (entry,) = [a for a in creature.special_abilities if a.key == "uncanny dodge"]
+        assert entry.engine == "modelled"

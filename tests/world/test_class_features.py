@@ -259,10 +259,12 @@ def test_the_fighter_has_no_class_feature_but_bonus_feats(parties, level):
 
 @pytest.mark.parametrize("level", LEVELS)
 def test_the_cleric_turns_undead_not_modelled_and_has_luck_and_healing(parties, level):
-    """SRD Table: The Cleric, "Turn or rebuke undead" at 1st; "A cleric chooses two domains"; domain spells."""
+    """SRD Table: The Cleric, "Turn or rebuke undead" at 1st; the cleric text: "Spontaneous Casting: A good
+    cleric ... can channel stored spell energy into healing spells"; "A cleric chooses two domains"."""
     cleric = parties[level]["cleric"]
-    assert cleric.class_features == ("turn undead", "luck domain", "healing domain")
+    assert cleric.class_features == ("turn undead", "spontaneous casting", "luck domain", "healing domain")
     assert NOT_MODELLED_FEATURES["turn undead"] in cleric.notes
+    assert NOT_MODELLED_FEATURES["spontaneous casting"] in cleric.notes
     assert cleric.spellcasting.domains == ("Luck", "Healing")
 
 

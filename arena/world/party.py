@@ -128,11 +128,11 @@ from arena.world.class_tables import (
     WIZARD_ROTATION,
     bonus_spells,
     check_level,
-    feature_name,
     class_feats,
     class_features,
     class_row,
     die_hit_points,
+    feature_name,
     hit_die,
     iteratives,
 )

@@ -82,6 +82,8 @@ def swing_at(
     t = target.t
     denied = flat_footed or helpless or stunned or (target.blind and f.fix_blind_dex)
     """Denied its Dexterity bonus to AC: flat-footed, helpless, stunned or blinded (SRD 3.5 conditions)."""
+    if flat_footed and t.uncanny_dodge and f.fix_class_features:  # not flat-footed AC: uncanny_dodge_denied()
+        denied = uncanny_dodge_denied(f, target)
     if denied:
         if helpless and f.helpless_dex_zero:
             ac = t.helpless_touch_ac if attack.touch else t.helpless_ac
@@ -120,6 +122,8 @@ def swing_at(
                 c.melee_target = target
                 target.melee_attackers += 1
             flanked = f.flank_bonus and target.melee_attackers >= 2  # another able ally in melee with it
+        if flanked and t.flank_guard and not flanks(f, c, target):
+            flanked = False  # improved uncanny dodge
         if flanked:
             mod += FLANKING_BONUS
         if c.prone:
@@ -274,7 +278,29 @@ def sneak_applies(f: FightState, c: Combatant, target: Combatant, denied_dex: bo
         return False
     if denied_dex or flanked:
         return True
-    return f.flanking == "any-melee-ally" and engaged(f, c)
+    return f.flanking == "any-melee-ally" and engaged(f, c) and flanks(f, c, target)
+
+
+def uncanny_dodge_denied(f: FightState, target: Combatant) -> bool:
+    """Whether a flat-footed ``target`` with uncanny dodge is denied its Dexterity bonus all the same. SRD 3.5
+    rogue: "She retains her Dexterity bonus to AC (if any) even if she is caught flat-footed or struck by an
+    invisible attacker. However, she still loses her Dexterity bonus to AC if immobilized." (An unseen attacker
+    makes its target flat-footed here: :func:`arena.combat.monster_spells.unseen`.) It still makes no attack of
+    opportunity while flat-footed, and a players-roll-all defense check stays a flat-footed one."""
+    return (
+        not target.is_able
+        or bool(target.conditions and "stunned" in target.conditions)
+        or (target.blind and f.fix_blind_dex)
+    )
+
+
+def flanks(f: FightState, c: Combatant, target: Combatant) -> bool:
+    """Whether ``c`` can flank ``target`` at all. SRD 3.5 rogue, improved uncanny dodge: she "can no longer be
+    flanked. This defense denies another rogue the ability to sneak attack the character by flanking her, unless
+    the attacker has at least four more rogue levels than the target does" (``flank_guard``: the target's rogue
+    level; it bars the flanking bonus and a sneak attack from flanking, the gridless model's one flank)."""
+    guard = target.t.flank_guard
+    return not guard or not f.fix_class_features or c.t.rogue_level >= guard + 4
 
 
 def trip(f: FightState, c: Combatant, target: Combatant, attack) -> None:
@@ -417,6 +443,8 @@ def ranged_touch_ac(f: FightState, attacker: Combatant, target: Combatant) -> in
     helpless = not target.is_able
     stunned = not helpless and target.conditions and "stunned" in target.conditions
     denied = not target.acted or helpless or stunned or (target.blind and f.fix_blind_dex)
+    if not target.acted and t.uncanny_dodge and f.fix_class_features:
+        denied = uncanny_dodge_denied(f, target)
     if helpless and f.helpless_dex_zero:
         ac = t.helpless_touch_ac
     elif denied and f.fix_touch_ff:

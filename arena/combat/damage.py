@@ -97,6 +97,8 @@ def deal(
         soaked = min(target.temp_hp, amount)
         target.temp_hp -= soaked
         amount -= soaked
+    if t.defensive_roll and weapon and 0 < target.hp <= amount and f.fix_class_features:
+        amount = defensive_roll(f, source, target, amount)
     was_able = target.is_able
     lethal = not t.regen or bool((types | overcomes) & t.regen_overcome)
     if lethal:
@@ -150,6 +152,39 @@ def deal(
     return amount
 
 
+def defensive_roll(f: FightState, source: Combatant, target: Combatant, amount: int) -> int:
+    """The damage of a blow that would take ``target`` to 0 hit points or fewer, after its defensive roll. SRD 3.5
+    rogue: "Once per day, when she would be reduced to 0 or fewer hit points by damage in combat (from a weapon or
+    other blow, not a spell or special ability), the rogue can attempt to roll with the damage. To use this
+    ability, the rogue must attempt a Reflex saving throw (DC = damage dealt). If the save succeeds, she takes only
+    half damage from the blow; if it fails, she takes full damage. She must be aware of the attack and able to react
+    to it in order to execute her defensive roll: if she is denied her Dexterity bonus to AC, she can't use this
+    ability." Once a day is once a fight here."""
+    specials = target.specials
+    if specials is None:
+        specials = target.specials = {}
+    denied = (
+        not target.is_able
+        or (not target.acted and not target.t.uncanny_dodge)
+        or "stunned" in target.conditions
+        or (target.blind and f.fix_blind_dex)
+    )
+    if specials.get("defensive roll") or denied:
+        return amount
+    specials["defensive roll"] = True
+    if not saving_throw(f, target, "ref", amount, source, special=False).success:
+        return amount
+    if f.lines is not None:
+        f.log(
+            f"{target.name} rolls with the blow (defensive roll): half of {amount}",
+            actor=target.name,
+            action="defensive-roll",
+            source=source.name,
+            damage=amount // 2,
+        )
+    return amount // 2
+
+
 def area_damage(
     f: FightState,
     caster: Combatant,
@@ -172,6 +207,8 @@ def area_damage(
         amount = 0  # evasion (giant eagle): a made Reflex save takes none
     elif outcome.success:
         amount = amount // 2 if half_on_save else 0
+    elif save == "ref" and half_on_save and target.t.improved_evasion and f.fix_class_features:
+        amount //= 2  # improved evasion (SRD 3.5 rogue): "even if the rogue fails her Reflex save, ... only half"
     if half_divine:
         deal(f, caster, target, amount - amount // 2, types)
         deal(f, caster, target, amount // 2, spells.DIVINE)

@@ -39,6 +39,9 @@ FIXES: dict[str, str] = {
     "disabled-win": "a side whose last foe fell first wins, even if its own last creature then falls (a strain)",
     "called-shot-pressed": "no called shot where luck cannot be pressed (a flat-footed PC's defense roll under +prad)",
     "party-gear": "the generated party's gear: 3.5 wealth by level, one item per body slot",
+    "class-features": "the generated rogue has Evasion (2nd), Uncanny Dodge (4th), Improved Uncanny Dodge (8th), "
+    "Improved Evasion (10th) and Defensive Roll (13th), and uncanny dodge keeps any creature's Dexterity bonus "
+    "when flat-footed; the four classes take the SRD's feats by level (fighter and wizard bonus feats)",
 }
 """SRD fixes of the fight model that ``undo`` can switch back off (for measuring each one)."""
 
@@ -133,6 +136,7 @@ class ModelFlags:
     fix_caster_melee: Annotated[bool, lambda m: m.fixed("caster-melee")]
     fix_disabled_win: Annotated[bool, lambda m: m.fixed("disabled-win")]
     fix_called_pressed: Annotated[bool, lambda m: m.fixed("called-shot-pressed")]
+    fix_class_features: Annotated[bool, lambda m: m.fixed("class-features")]
 
     __slots__ = tuple(__annotations__)
 

@@ -215,6 +215,11 @@ class Template:
         "special_turn",
         "presence",
         "evasion",
+        "improved_evasion",
+        "uncanny_dodge",
+        "flank_guard",
+        "rogue_level",
+        "defensive_roll",
         "invisible",
     )
 
@@ -317,6 +322,13 @@ class Template:
         if self.incorporeal:
             self.plain_defences = False
         self.evasion = creature.evasion
+        self.improved_evasion = creature.improved_evasion
+        self.uncanny_dodge = creature.uncanny_dodge
+        """Keeps its Dexterity bonus to AC when flat-footed or struck unseen (under the ``class-features`` fix)."""
+        self.flank_guard = creature.improved_uncanny_dodge
+        """Improved uncanny dodge: only a rogue of this level + 4 flanks it (0: anyone may)."""
+        self.rogue_level = creature.class_levels.get("rogue", 0)
+        self.defensive_roll = creature.defensive_roll
         self.invisible = creature.invisible
         self.compile_flags()
         riders = compiled.riders

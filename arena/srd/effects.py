@@ -73,6 +73,7 @@ RULES: tuple[Ability | Step, ...] = (
         ("greater invisibility", traits.invisible),
         ("invisible in light", traits.invisible),
         ("evasion", traits.evasion),
+        ("uncanny dodge", traits.uncanny_dodge),
         ("spikes", specials.spikes),
     ),
     Step(traits.no_effect_here),

@@ -1,5 +1,5 @@
 """What a creature is rather than what it does, read once the attacks are: incorporeality, an ooze's acid, constant
-invisibility, freedom of movement, evasion; the abilities that do
+invisibility, freedom of movement, evasion, uncanny dodge; the abilities that do
 nothing in an arena fight for a reason its text gives (:data:`NO_EFFECT_HERE`), a magic circle against evil, and an
 immunity to compulsion that stands for one the model has.
 
@@ -29,6 +29,12 @@ CONTINUOUS_FREEDOM = "continuous freedom of movement ability as the spell"
 EVASION = re.compile(r"successful Reflex save .* takes no damage")
 """``With a successful Reflex save against an attack that allows a Reflex save for half damage, a giant eagle takes
 no damage``."""
+
+UNCANNY_DODGE = re.compile(r"retains (?:his|her|its) Dex(?:terity)? bonus to AC")
+"""``An ogre barbarian retains his Dex bonus to AC regardless of being caught flat-footed``; ``An astral deva retains
+its Dexterity bonus to AC when flat-footed``."""
+FLANKED_ONLY_BY = re.compile(r"cannot be flanked except by a rogue of at least (\d+)(?:st|nd|rd|th) level")
+"""The astral deva's improved uncanny dodge: ``it cannot be flanked except by a rogue of at least 16th level``."""
 
 NO_EFFECT_HERE: dict[str, tuple[str, str]] = {
     "push": (r"bull rush", "a bull rush pushes the foe back, and the arena has no squares to push it into"),
@@ -125,6 +131,27 @@ def evasion(ctx: Reading, item: dict) -> dict:
         return ctx.ignored("evasion", "not the SRD's evasion")
     ctx.mark("evasion", "modelled", "evasion: a made Reflex save against half damage takes none")
     return {"evasion": True}
+
+
+def uncanny_dodge(ctx: Reading, item: dict) -> dict:
+    """``An ogre barbarian retains his Dex bonus to AC regardless of being caught flat-footed or attacked by an
+    invisible opponent``; the astral deva's also ``cannot be flanked except by a rogue of at least 16th level``
+    (improved uncanny dodge: a rogue 4 levels above 12th). Its flanking "as if it were a 12th-level rogue" is not
+    read (a monster flanks a rogue with improved uncanny dodge only by rogue class levels)."""
+    desc, text = ctx.text_of(item, "uncanny dodge")
+    if text and not UNCANNY_DODGE.search(text):
+        return ctx.ignored("uncanny dodge", "not the SRD's uncanny dodge")
+    fields: dict = {"uncanny_dodge": True}
+    flanked = FLANKED_ONLY_BY.search(text or "")
+    if flanked:
+        fields["improved_uncanny_dodge"] = int(flanked.group(1)) - 4
+    ctx.mark(
+        "uncanny dodge",
+        "modelled",
+        "uncanny dodge: keeps its Dexterity bonus to AC when flat-footed (no sneak attack for that)"
+        + (f"; flanked only by a rogue of level {flanked.group(1)}+" if flanked else ""),
+    )
+    return fields
 
 
 def no_effect_here(ctx: Reading) -> dict:

@@ -286,6 +286,22 @@ class Creature(Frozen):
     greater invisibility, hellcat's invisibility in light): total concealment (a 50% miss chance) for the fight."""
     evasion: StrictBool = False
     """Evasion (SRD 3.5): a successful Reflex save against damage that a save halves takes none."""
+    improved_evasion: StrictBool = False
+    """Improved evasion (SRD 3.5 rogue special ability): as evasion, "and even if the rogue fails her Reflex save,
+    she takes only half damage"."""
+    uncanny_dodge: StrictBool = False
+    """Uncanny dodge (SRD 3.5 rogue, 4th): it "retains her Dexterity bonus to AC (if any) even if she is caught
+    flat-footed or struck by an invisible attacker" (and so is no target of a sneak attack for it)."""
+    improved_uncanny_dodge: Annotated[int, _int(0, MAX_MODIFIER)] = 0
+    """Improved uncanny dodge (SRD 3.5 rogue, 8th): it "can no longer be flanked", except by a rogue "at least four
+    more rogue levels than the target": this number is its rogue level (levels of classes granting uncanny dodge);
+    0: none."""
+    defensive_roll: StrictBool = False
+    """Defensive roll (SRD 3.5 rogue special ability): once a day, a blow of a weapon that would reduce it to 0 hit
+    points or fewer deals half damage on a Reflex save (DC the damage), unless it is denied its Dexterity bonus."""
+    class_features: tuple[Label, ...] = ()
+    """The class features of its class levels (the SRD table's Special column, modelled or not: its notes say
+    which are not), for a generated PC."""
     damage_reduction: Annotated[DamageReduction | None, BeforeValidator(_parse_dr)] = None
     regeneration: Regeneration | None = None
     fast_healing: Annotated[int, _int(0, MAX_AMOUNT)] = 0

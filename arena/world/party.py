@@ -55,16 +55,30 @@ Gear (:data:`GEAR_SCHEDULE`, :data:`ARMOR_BY_LEVEL`, :data:`BODY_SLOTS`)
       wealth, :data:`LEGACY_WEALTH_BY_LEVEL`, every neck power its own amulet priced alone), ``"crossbow-reload"``
       iterative attacks with the light crossbow.
 
-Feats that change combat numbers (:data:`FEATS`; others are listed in notes as not modelled)
-    * Fighter: Improved Initiative (1), Weapon Focus (1), Dodge (2), Iron Will (3), Weapon Specialization (4),
-      Lightning Reflexes (6), Improved Critical and Greater Weapon Focus (8), Great Fortitude (9), Toughness (10),
-      Greater Weapon Specialization (12). Power Attack (1, human bonus feat) is taken but NOT modelled.
-    * Cleric: Improved Initiative (1), Toughness (1), Lightning Reflexes (3), Weapon Focus (morningstar) (6).
-    * Rogue: Weapon Finesse (1), Improved Initiative (1), Weapon Focus (rapier) (3), Dodge (6), Iron Will (9),
-      Toughness (12). Sneak attack +1d6 at 1st and every odd level. Evasion, uncanny dodge, trap sense are
-      recorded in notes only.
-    * Wizard: Improved Initiative (1), Toughness (1), Spell Focus (evocation) (3), Greater Spell Focus
-      (evocation) (6), Lightning Reflexes (9). Scribe Scroll and the 5th-level bonus feats are not modelled.
+Feats (:data:`FEATS`; those without effect in a fight, :data:`NOT_MODELLED_FEATS`, are listed in notes)
+    * The SRD count at every level: a feat at 1st and every third level, the human's at 1st, the fighter's bonus
+      feats (1st, 2nd, every even level: from the fighter list), the wizard's Scribe Scroll and bonus feats (5th,
+      10th, 15th, 20th: metamagic or item creation). ``legacy={"class-features"}``: the former table
+      (:data:`LEGACY_FEATS`).
+    * Fighter: Improved Initiative, Power Attack (human), Weapon Focus (1), Dodge (2), Iron Will (3), Weapon
+      Specialization (4), Lightning Reflexes, Cleave (6), Improved Critical (8), Great Fortitude (9), Greater
+      Weapon Focus (10), Toughness, Greater Weapon Specialization (12), then Great Cleave, Combat Reflexes,
+      Improved Sunder, Blind-Fight, Improved Bull Rush, Improved Shield Bash (14-20, none modelled).
+    * Cleric: Improved Initiative, Toughness (1), Lightning Reflexes (3), Weapon Focus (morningstar) (6), then
+      Combat Casting, Extra Turning, Quicken Spell, Empower Spell (9-18, none modelled).
+    * Rogue: Weapon Finesse, Improved Initiative (1), Weapon Focus (rapier) (3), Dodge (6), Iron Will (9),
+      Toughness (12), Great Fortitude (15), Lightning Reflexes (18).
+    * Wizard: Improved Initiative, Toughness, Scribe Scroll (1), Spell Focus (evocation) (3), Craft Wand (5),
+      Greater Spell Focus (evocation) (6), Lightning Reflexes (9), Empower Spell (10), Spell Penetration (12),
+      Greater Spell Penetration and Quicken Spell (15), Iron Will (18), Maximize Spell (20).
+
+Class features (:func:`~arena.world.class_tables.class_features`: the SRD tables' Special column)
+    * Rogue: sneak attack +1d6 at 1st and every odd level; evasion (2), uncanny dodge (4), improved uncanny dodge
+      (8), and the special abilities of :data:`ROGUE_SPECIAL_ABILITIES` (improved evasion 10, defensive roll 13,
+      crippling strike 16, slippery mind 19), as stat-block fields the fight reads; trapfinding, trap sense,
+      crippling strike and slippery mind are listed in notes as not modelled (:data:`NOT_MODELLED_FEATURES`).
+      ``legacy={"class-features"}``: none of the fields (the rogue before issue 24).
+    * Cleric: turn undead (not modelled), the Luck and Healing domains. Wizard: a familiar (not modelled).
 
 Spells (only the spells the engine supports)
     * Wizard: 1st magic missile, sleep, color spray; 2nd scorching ray; 3rd fireball, lightning bolt, hold person;
@@ -106,6 +120,7 @@ from arena.world.class_tables import (
     IMPROVED_INITIATIVE,
     KEY_ABILITY,
     NOT_MODELLED_FEATS,
+    NOT_MODELLED_FEATURES,
     SAVE_FEAT_BONUS,
     TOUGHNESS_HP,
     WEAPON_FOCUS,
@@ -114,8 +129,10 @@ from arena.world.class_tables import (
     bonus_spells,
     check_level,
     class_feats,
+    class_features,
     class_row,
     die_hit_points,
+    feature_name,
     hit_die,
     iteratives,
 )
@@ -202,7 +219,10 @@ def build_character(
     bab, base_fort, base_ref, base_will, _ = class_row(cls, level)
     scores = _abilities(cls, level, schedule)
     m = {k: ability_modifier(v) for k, v in scores.items()}
-    feats = class_feats(cls, level)
+    old_features = "class-features" in legacy
+    feats = class_feats(cls, level, old_features)
+    features = class_features(cls, level)
+    modelled = () if old_features else features
     hd = hit_die(cls)
 
     # hit points: max at 1st, then the average (or the average rounded up) each level, Con each level, Toughness
@@ -219,7 +239,7 @@ def build_character(
     )
     standard, full = _attack_routines(cls, level, bab, m, feats, schedule, "crossbow-reload" not in legacy)
     spellcasting = _spellcasting(cls, level, m, die, domain_spells)
-    notes = _notes(cls, level, feats, legacy)
+    notes = _notes(cls, level, feats, features, legacy)
     return Creature(
         name=f"{cls}-{level}",
         title=f"Human {cls.capitalize()} {level}",
@@ -244,6 +264,14 @@ def build_character(
         attack=standard,
         full_attack=full,
         feats=feats,
+        # SRD 3.5 rogue: evasion (2nd), uncanny dodge (4th), improved uncanny dodge (8th: "at least four more rogue
+        # levels than the target" flank her), and the special abilities chosen (ROGUE_SPECIAL_ABILITIES)
+        evasion="evasion" in modelled,
+        improved_evasion="improved evasion" in modelled,
+        uncanny_dodge="uncanny dodge" in modelled,
+        improved_uncanny_dodge=level if "improved uncanny dodge" in modelled else 0,
+        defensive_roll="defensive roll" in modelled,
+        class_features=features,
         spellcasting=spellcasting,
         tactics="caster" if spellcasting else "focus-weakest",
         notes=" ".join(notes),
@@ -322,7 +350,9 @@ def _attack_routines(
     return standard, full
 
 
-def _notes(cls: str, level: int, feats: tuple[str, ...], legacy: frozenset[str]) -> list[str]:
+def _notes(
+    cls: str, level: int, feats: tuple[str, ...], features: tuple[str, ...], legacy: frozenset[str]
+) -> list[str]:
     """What the generated PC's notes say: its assumptions, its gear's value, and what is not modelled."""
     table = "Pathfinder, the former plan" if "party-gear" in legacy else "3.5"
     notes = [
@@ -338,15 +368,26 @@ def _notes(cls: str, level: int, feats: tuple[str, ...], legacy: frozenset[str])
     unmodelled = [f for f in feats if f in NOT_MODELLED_FEATS]
     if unmodelled:
         notes.append("Feats not modelled: " + ", ".join(unmodelled) + ".")
-    if cls == "rogue":
-        specials = [
-            "evasion" if level >= 2 else "",
-            "uncanny dodge" if level >= 4 else "",
-            f"trap sense +{level // 3}" if level >= 3 else "",
-        ]
-        notes.append("Not modelled: trapfinding" + "".join(f", {s}" for s in specials if s) + ".")
-    if cls == "cleric":
-        notes.append("Domains Luck and Healing; turn undead not modelled.")
+    if "class-features" in legacy:  # the notes as they were
+        if cls == "rogue":
+            specials = [
+                "evasion" if level >= 2 else "",
+                "uncanny dodge" if level >= 4 else "",
+                f"trap sense +{level // 3}" if level >= 3 else "",
+            ]
+            notes.append("Not modelled: trapfinding" + "".join(f", {s}" for s in specials if s) + ".")
+        if cls == "cleric":
+            notes.append("Domains Luck and Healing; turn undead not modelled.")
+        return notes
+    if features:
+        notes.append("Class features: " + ", ".join(features) + ".")
+    unmodelled = [f for f in features if feature_name(f) in NOT_MODELLED_FEATURES]
+    if unmodelled:
+        notes.append(
+            "Class features not modelled: "
+            + "; ".join(f"{f} ({NOT_MODELLED_FEATURES[feature_name(f)]})" for f in unmodelled)
+            + "."
+        )
     return notes
 
 

@@ -36,6 +36,7 @@ FIXES: dict[str, str] = {
     "sleep-budget": "sleep is aimed only where its 4 Hit Dice catch enough creatures",
     "caster-melee": "a caster stands back with a ranged weapon only when it shoots better than it fights in melee",
     "party-gear": "the generated party's gear: 3.5 wealth by level, one item per body slot",
+    "disabled-strain": "a disabled creature strains itself with any standard action: a web, a trample, an escape",
 }
 """SRD fixes of the fight model that ``undo`` can switch back off (for measuring each one)."""
 
@@ -78,6 +79,18 @@ class ModelOptions(BaseModel):
     average rounded up (Pathfinder practice)."""
     area_damage: Literal["roll-once", "per-target"] = "roll-once"
     """One damage roll for every creature an area spell catches (as for a breath weapon), or one per target."""
+    gaze_response: Literal["avert", "look"] = "avert"
+    """SRD 3.5 Gaze Attacks, "Averting Eyes: ... Each round, the opponent has a 50% chance to not need to make a
+    saving throw against the gaze attack. The creature with the gaze attack, however, gains concealment against
+    that opponent." ``avert``: the gazer's foes avert their eyes from a gaze that takes them out of the fight
+    (petrify, paralysis, death, fear, charm; not the chain devil's -2 on attacks), as players do, and miss 20% of
+    their hits and rays on the gazer; ``look``: they meet every gaze (the model before)."""
+    web_escape: Literal["best", "strength-check"] = "best"
+    """SRD 3.5 monstrous spider's web: "An entangled creature can escape with a successful Escape Artist check or
+    burst it with a Strength check. Both are standard actions"; entangled: "-2 penalty on attack rolls". ``best``: an
+    entangled creature that can fight where it stands (it shoots, or a foe is in melee with it) fights at -2, else
+    it tries the better of Escape Artist and Strength; ``strength-check``: every turn a Strength check first (the
+    model before)."""
     undo: frozenset[str] = Field(default_factory=frozenset)
     """SRD fixes to switch back off, for measuring them (:data:`FIXES`): not a way to play."""
 
@@ -115,6 +128,8 @@ class ModelFlags:
     luck_low_natural: Annotated[bool, lambda m: m.luck_reroll == "low-natural"]
     buff_by_value: Annotated[bool, lambda m: m.buff_choice == "by-value"]
     area_roll_once: Annotated[bool, lambda m: m.area_damage == "roll-once"]
+    gaze_avert: Annotated[bool, lambda m: m.gaze_response == "avert"]
+    web_best: Annotated[bool, lambda m: m.web_escape == "best"]
     fix_spell_focus: Annotated[bool, lambda m: m.fixed("spell-focus")]
     fix_deflection: Annotated[bool, lambda m: m.fixed("deflection-stacking")]
     fix_dodge: Annotated[bool, lambda m: m.fixed("dodge-one-opponent")]
@@ -127,6 +142,7 @@ class ModelFlags:
     fix_blind_dex: Annotated[bool, lambda m: m.fixed("blind-dex")]
     fix_sr_once: Annotated[bool, lambda m: m.fixed("sr-once")]
     fix_caster_melee: Annotated[bool, lambda m: m.fixed("caster-melee")]
+    fix_disabled_strain: Annotated[bool, lambda m: m.fixed("disabled-strain")]
 
     __slots__ = tuple(__annotations__)
 
@@ -151,6 +167,8 @@ LEGACY = ModelOptions(
     buff_choice="highest-level",
     pc_hit_points="rounded-up",
     area_damage="per-target",
+    gaze_response="look",
+    web_escape="strength-check",
     undo=frozenset(FIXES),
 )
 """The model as it was before the fight-model audit (version 0.2): every option at its old value, every fix undone."""

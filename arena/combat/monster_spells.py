@@ -65,6 +65,9 @@ opponents, and ignores its opponents' Dexterity bonuses to AC"."""
 BREAK_LOOSE_DC = 20
 """SRD web: "can break loose by spending 1 round and making a DC 20 Strength check"; entangle: "a full-round
 action to make a DC 20 Strength check"."""
+ESCAPE_DC = {"web": 25, "entangle": 20}
+"""SRD web: "a DC 20 Strength check or a DC 25 Escape Artist check"; entangle: "a DC 20 Strength check or a DC 20
+Escape Artist check"."""
 RAY_OF_FROST = parse("1d3")
 """SRD ray of frost: "A ray of freezing air and ice projects from your pointing finger ... 1d3 points of cold
 damage"."""
@@ -202,6 +205,7 @@ def _entangling(f: FightState, caster: Combatant, name: str, targets: list[Comba
                 "entangled",
                 cl * SPELLS[name].rounds_per_level * ROUND,
                 dc=BREAK_LOOSE_DC,
+                escape_dc=ESCAPE_DC.get(name),
                 spell=name,
                 cl=cl,
             )

@@ -294,50 +294,53 @@ def in_reach(c: Combatant) -> list[Combatant]:
 
 def web_turn(f: FightState, c: Combatant) -> bool:
     """An entangled creature's turn (a monster's web, the web and entangle spells, an assassin vine's plants).
-    Returns True when getting free took its turn, False when it fights where it stands.
+    Returns True when getting free took its turn, False when it acts where it stands.
 
     SRD 3.5 monstrous spider: "An entangled creature can escape with a successful Escape Artist check or burst it
     with a Strength check. Both are standard actions"; Entangled: "An entangled creature takes a -2 penalty on
     attack rolls and a -4 penalty to Dexterity". Under the model's ``web_escape: best`` it does what a player
-    does: it fights at -2 when it can where it stands (it shoots, or a foe is in melee with it: :func:`in_reach`),
-    else it tries the check with the better chance, Escape Artist (its bonus, :func:`escape_artist_bonus`, against
-    the web's Escape Artist DC) or Strength (against the burst DC); under ``strength-check`` every turn is a
-    Strength check (the model before). A disabled creature strains itself with the check (a standard action),
-    under the fix ``disabled-strain``."""
+    does: it acts where it stands when it can (it shoots, a foe is in melee with it (:func:`in_reach`), or it has
+    spells to cast, with a Concentration check: :func:`casts_entangled`), and else tries to get free
+    (:func:`escape_web`); under ``strength-check`` every turn is a Strength check (the model before)."""
+    if f.web_best and (c.ranged or in_reach(c) or any(c.slots.values())):
+        return False  # it fights (at -2) or casts where it stands
+    escape_web(f, c)
+    return True
+
+
+def escape_web(f: FightState, c: Combatant) -> None:
+    """An entangled creature tries to get free, a standard action: under ``web_escape: best`` with the check that
+    has the better chance, Escape Artist (its bonus, :func:`escape_artist_bonus`, against the web's Escape Artist
+    DC) or Strength (against the burst DC); under ``strength-check`` with Strength. A disabled creature strains
+    itself with it (SRD 3.5 Disabled: "If he performs any standard action ... he takes 1 point of damage after
+    completing the act"), under the fix ``disabled-strain``."""
     web = c.conditions["entangled"][1]
     strength = c.t.str_mod + (c.ability_mods or {}).get("str", 0)
+    escape_dc = web.get("escape_dc")
     artist = False
-    if f.web_best:
-        if c.ranged or in_reach(c):
-            return False  # it fights where it stands, at -2
-        escape_dc = web.get("escape_dc")
-        if escape_dc is not None:
-            bonus = escape_artist_bonus(c)
-            artist = bonus - escape_dc > strength - web["dc"]
+    if f.web_best and escape_dc is not None:
+        bonus = escape_artist_bonus(c)
+        artist = bonus - escape_dc > strength - web["dc"]  # the higher margin: the better chance on any die
     disabled = c.hp == 0
     if artist:
-        check = Check("skill", c.side, escape_artist_bonus(c), web["escape_dc"], opponent=c.side)
+        check = Check("skill", c.side, bonus, escape_dc, opponent=c.side)
     else:
         check = Check("ability", c.side, strength, web["dc"], opponent=c.side)
+    how = "escape-web" if artist else "burst-web"
     if f.resolve(check, c, None).success:
         drop_condition(f, c, "entangled")
         if f.lines is not None:
-            f.log(
-                f"{c.name} {'escapes the web (Escape Artist)' if artist else 'bursts the web'}",
-                actor=c.name,
-                action="escape-web" if artist else "burst-web",
-                result="free",
-            )
+            what = "escapes the web (Escape Artist)" if artist else "bursts the web"
+            f.log(f"{c.name} {what}", actor=c.name, action=how, result="free")
     elif f.lines is not None:
         f.log(
             f"{c.name} struggles in the web{' (Escape Artist)' if artist else ''}",
             actor=c.name,
-            action="escape-web" if artist else "burst-web",
+            action=how,
             result="held",
         )
     if disabled and f.fix_disabled_strain and c.hp == 0 and not c.dead and not c.t.ferocity:
-        strain(f, c)  # SRD 3.5 Disabled: "If he performs any standard action ... he takes 1 point of damage"
-    return True
+        strain(f, c)
 
 
 def escape_artist_bonus(c: Combatant) -> int:

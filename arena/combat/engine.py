@@ -501,13 +501,17 @@ class Fight(FightState):
 
     def _anchored(self, c: Combatant, target: Combatant, kind: str) -> tuple[Combatant | None, str]:
         """An entangled melee creature fights where it stands (the web anchors it: SRD "allowing no movement"): its
-        blow goes to a foe in its reach (:func:`conditions.in_reach`), a coup de grace only to one there."""
+        blow goes to a foe in its reach (:func:`conditions.in_reach`), a coup de grace only to one there; with none
+        there, it tries to get free instead (:func:`conditions.escape_web`)."""
         if kind not in ("attack", "coup"):
             return target, kind
         reach = conditions.in_reach(c)
         if target in reach:
             return target, kind
-        return (reach[0] if reach else None), "attack"
+        if reach:
+            return reach[0], "attack"
+        conditions.escape_web(self, c)  # a caster with no spell to cast and no foe in reach: it tries to get free
+        return None, "none"
 
     def _cast(self, c: Combatant, action) -> None:
         """Cast the action's spell from a slot; a deafened caster may fail it, an entangled one fail its

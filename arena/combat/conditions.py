@@ -2,8 +2,9 @@
 
 A condition is a deadline on the fight's clock (``[ends, data]`` in ``c.conditions``); the fight keeps the earliest
 deadline of all (``f.next_expiry``) so that a turn checks one number, not every creature. Owns adding and dropping
-conditions (and the bonuses they carry), ending those whose time has come, and the held creature's save to break
-free. Calls the rolls and states below it; the functions take the fight first (see :mod:`arena.combat.rolls`).
+conditions (and the bonuses they carry), ending those whose time has come, the held creature's save to break
+free, and the entangled creature's turn (:func:`web_turn`: it fights where it stands, or escapes or bursts the
+web). Calls the rolls and states below it; the functions take the fight first (see :mod:`arena.combat.rolls`).
 """
 
 from __future__ import annotations

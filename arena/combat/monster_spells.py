@@ -18,11 +18,11 @@ Each function quotes the SRD 3.5 line it implements. The abstractions (no grid, 
   (both sides) and the caster stand in it for its duration; those who stand back are outside. Darkness gives
   everyone in it concealment (20%: darkvision does not help in 3.5 darkness); fog and mist 20% in melee and total
   concealment (50%) against attacks from, or at, those who stand back. No wind disperses them.
-- **Web, entangle**: an area (``burst-20``: half the enemies plus one, at most 6) whose creatures save (Reflex)
-  or are entangled and stuck: each turn they spend trying to break loose (a DC 20 Strength check, as the web of
-  a monstrous spider); a creature that saves is free (the SRD's "entangled but not prevented from moving" for a
-  successful save, and the plants' grab again each round, are not modelled). Entangle assumes the arena has
-  grass and brush (the SRD needs plants in the area).
+- **Web, entangle**: an area (``burst-20``: half the enemies plus one, at most 6) whose creatures save (Reflex) or
+  are entangled and stuck: they fight where they stand or try to break loose (a DC 20 Strength check, or an Escape
+  Artist check, DC 25 for web and 20 for entangle: :func:`arena.combat.conditions.web_turn`); a creature that saves
+  is free (the SRD's "entangled but not prevented from moving" for a successful save, and the plants' grab again
+  each round, are not modelled). Entangle assumes the arena has grass and brush (the SRD needs plants in the area).
 - **Ray of frost**: a ray (ranged touch) of 1d3 cold.
 """
 

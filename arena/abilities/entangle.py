@@ -67,7 +67,8 @@ def read_entangle(ctx: Reading, item: dict) -> dict:
 def entangle(f: FightState, c: Combatant) -> None:
     """SRD 3.5 Assassin vine: "can animate plants within 30 feet of itself as a free action (Ref DC 13 partial)", as
     the entangle spell: "Creatures that fail their save are entangled ... Each round on your turn, the plants once
-    again attempt to entangle all creatures that have avoided or escaped entanglement ... a DC 20 Strength check"."""
+    again attempt to entangle all creatures that have avoided or escaped entanglement ... a DC 20 Strength check or a
+    DC 20 Escape Artist check" (the Escape Artist DC is the Strength DC, ``burst_dc``)."""
     if not free_to_act(c):
         return
     e_: Entangle = c.t.ability_data["entangle"]
@@ -75,7 +76,7 @@ def entangle(f: FightState, c: Combatant) -> None:
         if not e.is_able or "entangled" in e.conditions:
             continue
         if not save(f, e, "ref", e_.dc, c).success:
-            add_condition(f, e, "entangled", FOREVER, dc=e_.burst_dc)
+            add_condition(f, e, "entangled", FOREVER, dc=e_.burst_dc, escape_dc=e_.burst_dc)
 
 
 add_fields(AbilityField("entangle", Entangle | None, doc=Entangle.__doc__ or "", after="smoke"))

@@ -1,6 +1,7 @@
 """Gaze attacks (SRD 3.5 "Gaze Attacks"): at the start of each of the gazer's turns every able foe saves or suffers
-the gaze's effect: turned to stone, paralyzed, dead, panicked, unnerved (-2 on attack rolls) or charmed. Averting
-eyes is not modelled.
+the gaze's effect: turned to stone, paralyzed, dead, panicked, unnerved (-2 on attack rolls) or charmed. Its foes
+avert their eyes from a gaze that would take them out of the fight (the model's ``gaze_response``, :func:`averts`):
+half the time they need not save, and the gazer has concealment against them (20% miss chance).
 
 The whole ability: the stat-block field (:class:`Gaze`, the field ``gaze``), how the importer reads a gaze of the
 SRD text (:func:`read_gaze`; its looks at one foe, a nymph's stunning glance and a sea hag's evil eye, it reads as
@@ -14,6 +15,7 @@ from typing import Annotated, Literal
 
 from arena.combat.ability_hooks import FightAbility, add_fight_ability
 from arena.combat.clock import ROUND
+from arena.combat.combatant import INFINITY as FOREVER_AT
 from arena.combat.combatant import Combatant
 from arena.combat.conditions import FOREVER, add_condition
 from arena.combat.fight_state import FightState
@@ -34,7 +36,8 @@ from arena.world.stat_types import Frozen, RoundsDice, SaveKind, _int
 class Gaze(Frozen):
     """A gaze attack (SRD 3.5 "Gaze Attacks"): at the start of each of the creature's turns every able foe saves
     (``save``, ``dc``) or suffers ``effect``: ``petrify`` (turned to stone: out of the fight), ``paralysis`` (for
-    ``rounds``), ``death`` (dies), ``fear`` (panicked for ``rounds``). Averting eyes is not modelled."""
+    ``rounds``), ``death`` (dies), ``fear`` (panicked for ``rounds``). A foe may avert its eyes (the model's
+    ``gaze_response``): a 50% chance each round to need no save, and 20% concealment for the gazer against it."""
 
     effect: Literal["petrify", "paralysis", "death", "fear", "unnerve", "charm"]
     """``unnerve``: -2 on attack rolls for ``rounds`` (the chain devil's); ``charm``: as charm person (the spirit
@@ -131,7 +134,7 @@ def read_gaze(ctx: Reading, item: dict) -> dict:
     ctx.mark(
         "gaze",
         "modelled",
-        f"gaze: {effect}, {save.capitalize()} DC {dc} negates{extra} (averting eyes is not modelled){how}",
+        f"gaze: {effect}, {save.capitalize()} DC {dc} negates{extra} (averting eyes: the model's gaze_response){how}",
     )
     return {"gaze": field}
 
@@ -215,16 +218,57 @@ GAZE_IMMUNITY = {
     "charm": "mind-affecting",
 }
 """The immunity that stops each gaze effect."""
+AVERT_FROM = frozenset({"petrify", "paralysis", "death", "fear", "charm"})
+"""The gazes a player averts its eyes from (``gaze_response: avert``): those that take it out of the fight. A chain
+devil's unnerving gaze (-2 on attack rolls for 1d3 rounds) costs less than a 20% miss chance all fight: it looks."""
+AVERTED_SAVE = 0.5
+"""SRD 3.5 Gaze Attacks, "Averting Eyes: ... Each round, the opponent has a 50% chance to not need to make a saving
+throw against the gaze attack"."""
 CHARM_IN_COMBAT = 5
 """SRD 3.5 charm person: "If the creature is currently being threatened or attacked by you or your allies, it
 receives a +5 bonus on its saving throw" (always, in an arena fight)."""
 
 
+def averts(f: FightState, g: Gaze) -> bool:
+    """Do the gazer's foes avert their eyes from ``g``? As a player would (SRD 3.5 Gaze Attacks: "Averting Eyes:
+    The opponent avoids looking at the creature's face, instead looking at its body, watching its shadow, tracking
+    it in a reflective surface, etc."), from a gaze that would take them out of the fight (:data:`AVERT_FROM`),
+    under the model's ``gaze_response: avert``.
+
+    Shutting one's eyes (SRD: "Wearing a Blindfold: The foe cannot see the creature at all ... The creature with the
+    gaze attack gains total concealment against the opponent") is no choice here: in a fight without a grid the
+    foe who cannot see is blinded against every enemy (-2 AC, no Dexterity bonus, 50% miss chance against all, no
+    spell aimed at a creature it cannot see), which is worse than averting against any gazer with allies or
+    weapons of its own."""
+    return f.gaze_avert and g.effect in AVERT_FROM
+
+
+def avert_eyes(f: FightState, gazer: Combatant, foe: Combatant) -> None:
+    """``foe`` averts its eyes from ``gazer``: the gazer has concealment against it (SRD 3.5: "The creature with the
+    gaze attack, however, gains concealment against that opponent"): the gazer's ``averted`` condition names the
+    foes that avert (:func:`arena.combat.concealment.concealment`)."""
+    averted = gazer.conditions.get("averted")
+    if averted is None:  # for the fight: no deadline, and no condition's line in the log
+        averted = gazer.conditions["averted"] = [FOREVER_AT, {"by": set()}]
+        gazer.concealed = True  # its attackers' hits look at its concealment (arena.combat.concealment)
+    if foe.uid not in averted[1]["by"]:
+        averted[1]["by"].add(foe.uid)
+        if f.lines is not None:
+            f.log(
+                f"{foe.name} averts its eyes from {gazer.name}'s gaze (concealment: 20% miss chance)",
+                actor=foe.name,
+                action="avert-eyes",
+                target=gazer.name,
+            )
+
+
 def gaze_turn(f: FightState, c: Combatant) -> None:
-    """A gaze attack at the start of the creature's turn: each able foe saves or suffers its effect."""
+    """A gaze attack at the start of the creature's turn: each able foe saves or suffers its effect; a foe that
+    averts its eyes (:func:`averts`) needs no save half the time."""
     if not c.is_able:
         return
     g: Gaze = c.t.ability_data["gaze"]
+    avert = averts(f, g)
     for foe in list(c.foes):
         if not foe.is_able or foe.dead or GAZE_IMMUNITY[g.effect] in foe.t.immunities:
             continue
@@ -232,6 +276,18 @@ def gaze_turn(f: FightState, c: Combatant) -> None:
             continue  # as charm person: humanoids only
         if g.effect == "unnerve" and "unnerved" in foe.conditions:
             continue
+        if avert:
+            avert_eyes(f, c, foe)
+            if f.rand() < AVERTED_SAVE:
+                if f.lines is not None:
+                    f.log(
+                        f"{foe.name} looks away from {c.name}'s gaze: no save",
+                        actor=foe.name,
+                        action="gaze",
+                        source=c.name,
+                        result="averted",
+                    )
+                continue
         if save(f, foe, g.save, g.dc - (CHARM_IN_COMBAT if g.effect == "charm" else 0), c).success:
             continue
         if f.lines is not None:

@@ -129,7 +129,7 @@ add_fight_ability(
         act=trample_action,
         can_act=has_trample,
         cannot_act="trampled without a trample",
-        strains=False,  # today's rule: a disabled creature's trample does not strain it (a rules question left open)
+        strains=False,  # a trample ("As a standard action") strains a disabled creature under the fix "disabled-strain"
         order=30,
     )
 )

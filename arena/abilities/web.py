@@ -1,12 +1,13 @@
 """Web (SRD 3.5 monstrous spider, ettercap): "can throw a web eight times per day. This is similar to an attack with
 a net ... The web anchors the target in place, allowing no movement. An entangled creature can escape with a
-successful ... Escape Artist check or burst the web with a DC 17 Strength check": a ranged touch attack, its
-special action before its weapons while it has webs, that entangles the foe it hits until it bursts free.
+successful DC 13 Escape Artist check or burst the web with a DC 17 Strength check": a ranged touch attack, its
+special action before its weapons while it has webs, that entangles the foe it hits until it escapes or bursts free.
 
 The whole ability: the stat-block field (:class:`Web`, the field ``web``), how the importer reads it
 (:func:`read_web`, from its text or its family's table by size) and the web in a fight (:func:`choose_web`, the
-policies' special action; :func:`throw_web`, carried out). The entangled creature's turn (a Strength check to burst
-the web) is the condition's, shared with the entangle spell (:func:`arena.combat.conditions.burst_free`).
+policies' special action; :func:`throw_web`, carried out). The entangled creature's turn (it fights where it stands,
+or tries to escape with Escape Artist or to burst the web with Strength) is the condition's, shared with the web and
+entangle spells (:func:`arena.combat.conditions.web_turn`).
 """
 
 from __future__ import annotations
@@ -37,11 +38,15 @@ from arena.world.stat_types import Frozen, _int
 # --------------------------------------------------------------------------------------------- the stat-block field
 class Web(Frozen):
     """Web (SRD 3.5 monstrous spider): a ranged touch attack (``uses`` times a fight) that entangles its target
-    (-2 on attack rolls, -4 Dexterity: -2 AC); the entangled creature spends its turn bursting free (a Strength
-    check against ``burst_dc``) before it can do anything else."""
+    (-2 on attack rolls, -4 Dexterity: -2 AC), anchored in place: it fights where it stands, or escapes (an Escape
+    Artist check against ``escape_dc``) or bursts the web (a Strength check against ``burst_dc``), a standard action
+    either (the model's ``web_escape``)."""
 
     burst_dc: Annotated[int, _int(1, MAX_MODIFIER)]
     uses: Annotated[int, _int(1, 100)] = 8
+    escape_dc: Annotated[int, _int(1, MAX_MODIFIER)] | None = None
+    """The Escape Artist DC (SRD: "escape with a DC 13 Escape Artist check"); None: no Escape Artist DC read, the
+    web is escaped with Strength only."""
 
 
 # --------------------------------------------------------------------------------------------- reading the SRD
@@ -49,6 +54,8 @@ WEB_USES = re.compile(r"throw a web (?:up to )?(\w+) times per day", re.IGNORECA
 """``can throw a web eight times per day``."""
 WEB_BURST = re.compile(r"burst (?:the web|it) with a DC (\d+) Strength check", re.IGNORECASE)
 """``can burst the web with a DC 26 Strength check``."""
+WEB_ESCAPE = re.compile(r"escape with a (?:successful )?DC (\d+) Escape Artist check", re.IGNORECASE)
+"""``An entangled creature can escape with a DC 13 Escape Artist check``."""
 WEB_SPINNERS = re.compile(r"web-spinners can throw", re.IGNORECASE)
 """``Web-spinners can throw a web eight times per day`` (the hunting spiders throw none)."""
 ANCHORS = re.compile(r"anchors the target in place", re.IGNORECASE)
@@ -56,17 +63,22 @@ ANCHORS = re.compile(r"anchors the target in place", re.IGNORECASE)
 
 
 def read_web(ctx: Reading, item: dict) -> dict:
-    """``can throw a web eight times per day ... can burst the web with a DC 26 Strength check`` (the DC of its
-    table by size when the text gives none)."""
+    """``can throw a web eight times per day ... can escape with a DC 13 Escape Artist check or burst the web with a
+    DC 26 Strength check`` (the DCs of its table by size when the text gives none)."""
     desc, _ = ctx.text_of(item, "web")
     text = ctx.following(desc, 2)
-    uses, burst = WEB_USES.search(text), WEB_BURST.search(text)
+    uses, burst, escape = WEB_USES.search(text), WEB_BURST.search(text), WEB_ESCAPE.search(text)
     how = ""
     dc = number(burst.group(1)) if burst else None
     if dc is None:
         dc, row = size_number(ctx.block, ctx.size, desc, "Break DC")
         if dc is not None:
             how = f"; its burst DC from the {row} row of its table by size"
+    escape_dc = number(escape.group(1)) if escape else None
+    if escape_dc is None:
+        escape_dc, row = size_number(ctx.block, ctx.size, desc, "Escape Artist DC")
+        if escape_dc is not None:
+            how += f"; its Escape Artist DC from the {row} row of its table by size"
     count = NUMBER_WORDS.get(uses.group(1).lower()) if uses else None
     if dc is None or count is None:
         what = "no Strength DC to burst it" if dc is None else "how many webs a day"
@@ -82,8 +94,12 @@ def read_web(ctx: Reading, item: dict) -> dict:
     if ANCHORS.search(text):
         how += "; anchored in place: the engine's entangles"
     ctx.save_of("web", dc, None)
-    ctx.mark("web", "modelled", f"web: {count} a fight, burst with a DC {dc} Strength check{how}")
-    return {"web": {"burst_dc": dc, "uses": count}}
+    escaped = f" or escaped with a DC {escape_dc} Escape Artist check" if escape_dc is not None else ""
+    ctx.mark("web", "modelled", f"web: {count} a fight, burst with a DC {dc} Strength check{escaped}{how}")
+    field: dict = {"burst_dc": dc, "uses": count}
+    if escape_dc is not None:
+        field["escape_dc"] = escape_dc
+    return {"web": field}
 
 
 # --------------------------------------------------------------------------------------------- in a fight
@@ -140,7 +156,7 @@ def throw_web(f: FightState, c: Combatant, target: Combatant) -> None:
         )
     if outcome.success:
         web: Web = c.t.ability_data["web"]
-        add_condition(f, target, "entangled", FOREVER, dc=web.burst_dc)
+        add_condition(f, target, "entangled", FOREVER, dc=web.burst_dc, escape_dc=web.escape_dc)
 
 
 add_fields(AbilityField("web", Web | None, doc=Web.__doc__ or "", after="swallow_whole", every_number=True))
@@ -153,7 +169,7 @@ add_fight_ability(
         act=web_action,
         can_act=has_web,
         cannot_act="threw a web without a web",
-        strains=False,  # today's rule: a disabled creature's web does not strain it (a rules question left open)
+        strains=False,  # throwing a web (a standard action) strains a disabled creature under the fix "disabled-strain"
         order=20,
     )
 )

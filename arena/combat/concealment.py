@@ -8,7 +8,8 @@ attack that hits ("If the attacker hits, the defender must make a miss chance pe
 A creature is concealed while it is invisible (``invisible``: total concealment, 50%), blurred (``blurred``: 20%)
 or stands in a darkness,
 fog cloud or obscuring mist (``obscured``: 20%; in a fog, an attack from beyond 5 feet, which is a ranged
-attacker's or one against a creature that stands back, faces total concealment). Its :attr:`Combatant.concealed`
+attacker's or one against a creature that stands back, faces total concealment); a gazer is concealed (20%) against
+the foes that avert their eyes from it (``averted``, :mod:`arena.abilities.gaze`). Its :attr:`Combatant.concealed`
 flag tells the swing to look (one attribute on a hit); the conditions hold the numbers. A blinded attacker's own
 50% (:data:`arena.combat.attacks.BLIND_MISS_CHANCE`) does not stack with them: the higher chance is rolled once.
 Calls nothing of the fight's parts; the functions take the fight first (see :mod:`arena.combat.rolls`).
@@ -39,6 +40,10 @@ def concealment(attacker: Combatant, target: Combatant, ray: bool = False) -> fl
         chance = CONCEALMENT  # blur: "concealment (20% miss chance)"
     if not ray and attacker.ranged and "walled" in conditions:
         return WIND_WALL  # arrows and bolts into a wind wall miss
+    averted = conditions.get("averted")  # a gazer: the foes that avert their eyes from it
+    if averted is not None and attacker.uid in averted[1]["by"] and chance < CONCEALMENT:
+        chance = CONCEALMENT  # SRD Gaze: "The creature with the gaze attack, however, gains concealment against
+        #                       that opponent"
     zone = conditions.get("obscured")  # a condition: [ends at, its data]
     if zone is not None:
         _ends_at, data = zone
@@ -96,7 +101,7 @@ def misses_ray(f: FightState, attacker: Combatant, target: Combatant) -> bool:
     return missed
 
 
-CONCEALING = frozenset({"invisible", "obscured", "blurred", "walled"})
+CONCEALING = frozenset({"invisible", "obscured", "blurred", "walled", "averted"})
 """The conditions that conceal a creature (faerie fire's ``outlined`` takes an invisibility's away: SRD "Outlined
 creatures do not benefit from the concealment normally provided by darkness (though a 2nd-level or higher magical
 darkness effect functions normally), blur, displacement, invisibility, or similar effects")."""

@@ -2,8 +2,9 @@
 
 A condition is a deadline on the fight's clock (``[ends, data]`` in ``c.conditions``); the fight keeps the earliest
 deadline of all (``f.next_expiry``) so that a turn checks one number, not every creature. Owns adding and dropping
-conditions (and the bonuses they carry), ending those whose time has come, and the held creature's save to break
-free. Calls the rolls and states below it; the functions take the fight first (see :mod:`arena.combat.rolls`).
+conditions (and the bonuses they carry), ending those whose time has come, the held creature's save to break
+free, and the entangled creature's turn (:func:`web_turn`: it fights where it stands, or escapes or bursts the
+web). Calls the rolls and states below it; the functions take the fight first (see :mod:`arena.combat.rolls`).
 """
 
 from __future__ import annotations
@@ -12,9 +13,10 @@ from arena.combat.clock import ROUND
 from arena.combat.combatant import INFINITY, Combatant
 from arena.combat.fight_state import FightState
 from arena.combat.rolls import save
-from arena.combat.states import DEAD_AT, die, refresh
+from arena.combat.states import DEAD_AT, die, refresh, strain
 from arena.dice import parse
 from arena.rules import Check
+from arena.world.party_skills import escape_artist
 from arena.world.stat_types import ability_modifier
 
 SICKENED = -2
@@ -276,15 +278,90 @@ def try_break_free(f: FightState, c: Combatant) -> None:
             f.log(f"{c.name} breaks free of hold person", actor=c.name, action="break-free", spell="hold person")
 
 
-def burst_free(f: FightState, c: Combatant) -> bool:
-    """An entangled creature's turn: a Strength check to burst the web (a standard action). Returns True: the
-    attempt took its turn."""
+ENTANGLED_CONCENTRATION_DC = 15
+"""SRD 3.5 Entangled: "An entangled character who attempts to cast a spell must make a Concentration check (DC 15 +
+the spell's level) or lose the spell"."""
+
+
+def in_reach(c: Combatant) -> list[Combatant]:
+    """The able foes an entangled creature, anchored in place, can reach without moving: in a fight without a grid,
+    the one its last melee attack was against and those whose last melee attack was against it."""
+    reach = [foe for foe in c.foes if foe.is_able and foe.melee_target is c]
+    target = c.melee_target
+    if target is not None and target.is_able and target not in reach:
+        reach.insert(0, target)
+    return reach
+
+
+def web_turn(f: FightState, c: Combatant) -> bool:
+    """An entangled creature's turn (a monster's web, the web and entangle spells, an assassin vine's plants).
+    Returns True when getting free took its turn, False when it acts where it stands.
+
+    SRD 3.5 monstrous spider: "An entangled creature can escape with a successful Escape Artist check or burst it
+    with a Strength check. Both are standard actions"; Entangled: "An entangled creature takes a -2 penalty on
+    attack rolls and a -4 penalty to Dexterity". Under the model's ``web_escape: best`` it does what a player
+    does: it acts where it stands when it can (it shoots, a foe is in melee with it (:func:`in_reach`), or it has
+    spells to cast, with a Concentration check: :func:`casts_entangled`), and else tries to get free
+    (:func:`escape_web`); under ``strength-check`` every turn is a Strength check (the model before)."""
+    if f.web_best and (c.ranged or in_reach(c) or any(c.slots.values())):
+        return False  # it fights (at -2) or casts where it stands
+    escape_web(f, c)
+    return True
+
+
+def escape_web(f: FightState, c: Combatant) -> None:
+    """An entangled creature tries to get free, a standard action: under ``web_escape: best`` with the check that
+    has the better chance, Escape Artist (its bonus, :func:`escape_artist_bonus`, against the web's Escape Artist
+    DC) or Strength (against the burst DC); under ``strength-check`` with Strength. A disabled creature strains
+    itself with it (SRD 3.5 Disabled: "If he performs any standard action ... he takes 1 point of damage after
+    completing the act"), under the fix ``disabled-strain``."""
     web = c.conditions["entangled"][1]
-    mod = c.t.str_mod + (c.ability_mods or {}).get("str", 0)
-    if f.resolve(Check("ability", c.side, mod, web["dc"], opponent=c.side), c, None).success:
+    strength = c.t.str_mod + (c.ability_mods or {}).get("str", 0)
+    escape_dc = web.get("escape_dc")
+    artist = False
+    if f.web_best and escape_dc is not None:
+        bonus = escape_artist_bonus(c)
+        artist = bonus - escape_dc > strength - web["dc"]  # the higher margin: the better chance on any die
+    disabled = c.hp == 0
+    if artist:
+        check = Check("skill", c.side, bonus, escape_dc, opponent=c.side)
+    else:
+        check = Check("ability", c.side, strength, web["dc"], opponent=c.side)
+    how = "escape-web" if artist else "burst-web"
+    if f.resolve(check, c, None).success:
         drop_condition(f, c, "entangled")
         if f.lines is not None:
-            f.log(f"{c.name} bursts the web", actor=c.name, action="burst-web", result="free")
+            what = "escapes the web (Escape Artist)" if artist else "bursts the web"
+            f.log(f"{c.name} {what}", actor=c.name, action=how, result="free")
     elif f.lines is not None:
-        f.log(f"{c.name} struggles in the web", actor=c.name, action="burst-web", result="held")
-    return True
+        f.log(
+            f"{c.name} struggles in the web{' (Escape Artist)' if artist else ''}",
+            actor=c.name,
+            action=how,
+            result="held",
+        )
+    if disabled and f.fix_disabled_strain and c.hp == 0 and not c.dead and not c.t.ferocity:
+        strain(f, c)
+
+
+def escape_artist_bonus(c: Combatant) -> int:
+    """``c``'s Escape Artist bonus (:func:`arena.world.party_skills.escape_artist`), with entangled's -4 Dexterity
+    (-2) and its lost Dexterity."""
+    return escape_artist(c.t.creature) + ENTANGLED + (c.ability_mods or {}).get("dex", 0)
+
+
+def casts_entangled(f: FightState, c: Combatant, spell: str, level: int) -> bool:
+    """An entangled caster's Concentration check to cast (:data:`ENTANGLED_CONCENTRATION_DC` + the spell's level):
+    True when the spell is cast, False when it is lost."""
+    check = Check("skill", c.side, c.t.concentration, ENTANGLED_CONCENTRATION_DC + level, opponent=c.side)
+    if f.resolve(check, c, None).success:
+        return True
+    if f.lines is not None:
+        f.log(
+            f"{c.name} loses {spell}: entangled, Concentration failed",
+            actor=c.name,
+            action="spell-lost",
+            spell=spell,
+            result="entangled",
+        )
+    return False

@@ -397,6 +397,8 @@ class Fight(FightState):
         if kind == "coup" and not full:  # a coup de grace takes a full round: attack someone able instead
             target = attacks.pick_target(self, c)
             kind = "attack"
+        if c.afflicted and target is not None and not c.ranged and "entangled" in c.conditions:
+            target, kind = self._anchored(c, target, kind)  # a web holds it: only the foes in its reach
         if t.on_action:  # Dodge, frightful presence: what acting does besides the action
             kind = self._on_action(c, action, kind, target, full)
         strained = False
@@ -426,7 +428,7 @@ class Fight(FightState):
         elif kind in ACTIONS:  # a special ability's own action (a breath weapon, a web, a trample)
             special = ACTIONS[kind]
             special.act(self, c, action, target)
-            strained = special.strains
+            strained = special.strains or self.fix_disabled_strain  # a web, a trample: standard actions
         if (
             disabled
             and (strained or kind in ("cast", "coup", "special"))
@@ -469,7 +471,7 @@ class Fight(FightState):
             hook = (c if grip[0] else grip[1]).t.grip_turn_hook
             if hook is not None and hook(self, c):
                 return TURN_TAKEN
-        if c.conditions and "entangled" in c.conditions and conditions.burst_free(self, c):  # a web first
+        if c.conditions and "entangled" in c.conditions and conditions.web_turn(self, c):  # a web first
             return TURN_TAKEN
         if c.conditions and "dazed" in c.conditions:  # daze: no actions this turn
             return TURN_TAKEN
@@ -498,9 +500,30 @@ class Fight(FightState):
             monster_spells.unseen(self, c, kind, target, action)
         return kind
 
+    def _anchored(self, c: Combatant, target: Combatant, kind: str) -> tuple[Combatant | None, str]:
+        """An entangled melee creature fights where it stands (the web anchors it: SRD "allowing no movement"): its
+        blow goes to a foe in its reach (:func:`conditions.in_reach`), a coup de grace only to one there; with none
+        there, it tries to get free instead (:func:`conditions.escape_web`)."""
+        if kind not in ("attack", "coup"):
+            return target, kind
+        reach = conditions.in_reach(c)
+        if target in reach:
+            return target, kind
+        if reach:
+            return reach[0], "attack"
+        conditions.escape_web(self, c)  # a caster with no spell to cast and no foe in reach: it tries to get free
+        return None, "none"
+
     def _cast(self, c: Combatant, action) -> None:
-        """Cast the action's spell from a slot; a deafened caster may fail it (the slot is spent all the same)."""
+        """Cast the action's spell from a slot; a deafened caster may fail it, an entangled one fail its
+        Concentration check (the slot is spent all the same)."""
         c.spend_slot(action.spell, action.level)
+        if (
+            c.afflicted
+            and "entangled" in c.conditions
+            and not conditions.casts_entangled(self, c, action.spell, action.level)
+        ):
+            return
         if c.deaf and self.rand() < DEAF_SPELL_FAILURE:
             if self.lines is not None:
                 self.log(

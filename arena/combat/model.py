@@ -42,6 +42,7 @@ FIXES: dict[str, str] = {
     "class-features": "the generated rogue has Evasion (2nd), Uncanny Dodge (4th), Improved Uncanny Dodge (8th), "
     "Improved Evasion (10th) and Defensive Roll (13th), and uncanny dodge keeps any creature's Dexterity bonus "
     "when flat-footed; the four classes take the SRD's feats by level (fighter and wizard bonus feats)",
+    "disabled-strain": "a disabled creature strains itself with any standard action: a web, a trample, an escape",
 }
 """SRD fixes of the fight model that ``undo`` can switch back off (for measuring each one)."""
 
@@ -84,6 +85,18 @@ class ModelOptions(BaseModel):
     average rounded up (Pathfinder practice)."""
     area_damage: Literal["roll-once", "per-target"] = "roll-once"
     """One damage roll for every creature an area spell catches (as for a breath weapon), or one per target."""
+    gaze_response: Literal["avert", "look"] = "avert"
+    """SRD 3.5 Gaze Attacks, "Averting Eyes: ... Each round, the opponent has a 50% chance to not need to make a
+    saving throw against the gaze attack. The creature with the gaze attack, however, gains concealment against
+    that opponent." ``avert``: the gazer's foes avert their eyes from a gaze that takes them out of the fight
+    (petrify, paralysis, death, fear, charm; not the chain devil's -2 on attacks), as players do, and miss 20% of
+    their hits and rays on the gazer; ``look``: they meet every gaze (the model before)."""
+    web_escape: Literal["best", "strength-check"] = "best"
+    """SRD 3.5 monstrous spider's web: "An entangled creature can escape with a successful Escape Artist check or
+    burst it with a Strength check. Both are standard actions"; entangled: "-2 penalty on attack rolls". ``best``: an
+    entangled creature that can fight where it stands (it shoots, or a foe is in melee with it) fights at -2, else
+    it tries the better of Escape Artist and Strength; ``strength-check``: every turn a Strength check first (the
+    model before)."""
     undo: frozenset[str] = Field(default_factory=frozenset)
     """SRD fixes to switch back off, for measuring them (:data:`FIXES`): not a way to play."""
 
@@ -121,6 +134,8 @@ class ModelFlags:
     luck_low_natural: Annotated[bool, lambda m: m.luck_reroll == "low-natural"]
     buff_by_value: Annotated[bool, lambda m: m.buff_choice == "by-value"]
     area_roll_once: Annotated[bool, lambda m: m.area_damage == "roll-once"]
+    gaze_avert: Annotated[bool, lambda m: m.gaze_response == "avert"]
+    web_best: Annotated[bool, lambda m: m.web_escape == "best"]
     fix_spell_focus: Annotated[bool, lambda m: m.fixed("spell-focus")]
     fix_deflection: Annotated[bool, lambda m: m.fixed("deflection-stacking")]
     fix_dodge: Annotated[bool, lambda m: m.fixed("dodge-one-opponent")]
@@ -137,6 +152,7 @@ class ModelFlags:
     fix_disabled_win: Annotated[bool, lambda m: m.fixed("disabled-win")]
     fix_called_pressed: Annotated[bool, lambda m: m.fixed("called-shot-pressed")]
     fix_class_features: Annotated[bool, lambda m: m.fixed("class-features")]
+    fix_disabled_strain: Annotated[bool, lambda m: m.fixed("disabled-strain")]
 
     __slots__ = tuple(__annotations__)
 
@@ -161,6 +177,8 @@ LEGACY = ModelOptions(
     buff_choice="highest-level",
     pc_hit_points="rounded-up",
     area_damage="per-target",
+    gaze_response="look",
+    web_escape="strength-check",
     undo=frozenset(FIXES),
 )
 """The model as it was before the fight-model audit (version 0.2): every option at its old value, every fix undone."""

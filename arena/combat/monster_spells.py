@@ -18,11 +18,11 @@ Each function quotes the SRD 3.5 line it implements. The abstractions (no grid, 
   (both sides) and the caster stand in it for its duration; those who stand back are outside. Darkness gives
   everyone in it concealment (20%: darkvision does not help in 3.5 darkness); fog and mist 20% in melee and total
   concealment (50%) against attacks from, or at, those who stand back. No wind disperses them.
-- **Web, entangle**: an area (``burst-20``: half the enemies plus one, at most 6) whose creatures save (Reflex)
-  or are entangled and stuck: each turn they spend trying to break loose (a DC 20 Strength check, as the web of
-  a monstrous spider); a creature that saves is free (the SRD's "entangled but not prevented from moving" for a
-  successful save, and the plants' grab again each round, are not modelled). Entangle assumes the arena has
-  grass and brush (the SRD needs plants in the area).
+- **Web, entangle**: an area (``burst-20``: half the enemies plus one, at most 6) whose creatures save (Reflex) or
+  are entangled and stuck: they fight where they stand or try to break loose (a DC 20 Strength check, or an Escape
+  Artist check, DC 25 for web and 20 for entangle: :func:`arena.combat.conditions.web_turn`); a creature that saves
+  is free (the SRD's "entangled but not prevented from moving" for a successful save, and the plants' grab again
+  each round, are not modelled). Entangle assumes the arena has grass and brush (the SRD needs plants in the area).
 - **Ray of frost**: a ray (ranged touch) of 1d3 cold.
 """
 
@@ -65,6 +65,9 @@ opponents, and ignores its opponents' Dexterity bonuses to AC"."""
 BREAK_LOOSE_DC = 20
 """SRD web: "can break loose by spending 1 round and making a DC 20 Strength check"; entangle: "a full-round
 action to make a DC 20 Strength check"."""
+ESCAPE_DC = {"web": 25, "entangle": 20}
+"""SRD web: "a DC 20 Strength check or a DC 25 Escape Artist check"; entangle: "a DC 20 Strength check or a DC 20
+Escape Artist check"."""
 RAY_OF_FROST = parse("1d3")
 """SRD ray of frost: "A ray of freezing air and ice projects from your pointing finger ... 1d3 points of cold
 damage"."""
@@ -202,6 +205,7 @@ def _entangling(f: FightState, caster: Combatant, name: str, targets: list[Comba
                 "entangled",
                 cl * SPELLS[name].rounds_per_level * ROUND,
                 dc=BREAK_LOOSE_DC,
+                escape_dc=ESCAPE_DC.get(name),
                 spell=name,
                 cl=cl,
             )

@@ -326,7 +326,8 @@ def test_a_gaze_at_the_start_of_its_turn(effect, condition):
     m = f.monsters[0]
     f.round = 2
     rolled = [(1, 8)] if effect in ("paralysis", "fear") else []  # a duration to roll
-    Script(f, [d20(2), *rolled, d20(19), *[0.5] * 30])  # hero fails, friend saves
+    # each averts its eyes (gaze_response: avert) and draws a 0.9: it must save all the same (SRD: 50% not to)
+    Script(f, [0.9, d20(2), *rolled, 0.9, d20(19), *[0.5] * 30])  # hero fails, friend saves
     f.turn(m)
     hero, friend = f.pcs
     assert not hero.is_able and friend.is_able

@@ -19,6 +19,7 @@ from arena.combat.attacks import swing_at
 from arena.combat.conditions import add_condition
 from arena.combat.damage import area_damage, deal
 from arena.combat.engine import fight, prepare
+from arena.combat.model import ModelOptions
 from arena.combat.states import refresh
 from arena.dice import parse
 from arena.rules import RuleSet
@@ -422,14 +423,21 @@ def test_animated_plants_entangle_until_burst():
     action (Ref DC 13 partial)" (the entangle spell: a DC 20 Strength check to break free)."""
     assert srd_creature("assassin-vine").entangle.dc == 13
     vine = beast("vine", entangle={"dc": 13})
-    f = ready(make_fight([hero(abilities={"str": 10})], [vine]))
+    strength = ModelOptions(web_escape="strength-check")  # every turn a Strength check (the model before issue 24)
+    f = ready(make_fight([hero(abilities={"str": 10})], [vine], model=strength))
     Script(f, [d20(2), *[0.5] * 20])
     f.turn(f.monsters[0])
     pc = f.pcs[0]
-    assert pc.conditions["entangled"][1]["dc"] == 20
+    assert pc.conditions["entangled"][1]["dc"] == 20 and pc.conditions["entangled"][1]["escape_dc"] == 20
     Script(f, [d20(19)])  # 19 + 0 vs 20: still stuck
     f.turn(pc)
     assert "entangled" in pc.conditions
+    g = ready(make_fight([hero(abilities={"str": 10})], [vine]))  # web_escape: best
+    Script(g, [d20(2), *[0.5] * 20])
+    g.turn(g.monsters[0])  # it entangles the hero and strikes it: they are in melee
+    Script(g, [d20(15), *[0.5] * 10])
+    g.turn(g.pcs[0])  # the hero fights where it stands, at -2
+    assert "entangled" in g.pcs[0].conditions and any("hero sword +3 vs vine" in line for line in g.lines[-3:])
 
 
 # ------------------------------------------------------------------------------------------ eye rays, smite
@@ -779,7 +787,7 @@ def test_an_unnerving_gaze_and_a_charming_one():
     naga = srd_creature("spirit-naga")
     assert (naga.gaze.effect, naga.gaze.dc) == ("charm", 19)
     g = ready(make_fight([hero(saves={"fort": 2, "ref": 2, "will": 3})], [beast("naga", gaze=naga.gaze)]))
-    Script(g, [d20(10), *[0.5] * 10])  # 10 + 3 vs 19 - 5: charmed
+    Script(g, [0.9, d20(10), *[0.5] * 10])  # it averts its eyes, must save all the same; 10 + 3 vs 19 - 5: charmed
     g.turn(g.monsters[0])
     assert "charmed" in g.pcs[0].conditions and not g.pcs[0].is_able
     assert not g.view.helpless_enemies(g.monsters[0])  # not helpless: no coup de grace

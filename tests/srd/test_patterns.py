@@ -444,7 +444,7 @@ ABILITIES = [
         "Bite +10 melee (1d8+5)",
         "Bite +10 melee (1d8+5)",
         "web",
-        {"burst_dc": 17, "uses": 8},
+        {"burst_dc": 17, "uses": 8, "escape_dc": 13},
     ),
     (
         "Powerful charge",

@@ -198,18 +198,21 @@ def test_swallow_whole():
 
 
 @pytest.mark.parametrize(
-    ("name", "dc", "uses"),
+    ("name", "dc", "uses", "escape_dc"),
     [
-        ("monstrous-spider-small", 14, 8),
-        ("monstrous-spider-huge", 20, 8),
-        ("ettercap", 17, 8),
-        ("aranea", 17, 6),
-        ("bebilith", 24, 4),
+        ("monstrous-spider-small", 14, 8, 10),
+        ("monstrous-spider-huge", 20, 8, 16),
+        ("ettercap", 17, 8, 13),
+        ("aranea", 17, 6, 13),
+        ("bebilith", 24, 4, 24),
     ],
 )
-def test_web(name, dc, uses):
+def test_web(name, dc, uses, escape_dc):
+    """SRD Monstrous Spider's table by size ("Escape Artist DC", "Break DC"), the ettercap's and aranea's "escape
+    with a DC 13 Escape Artist check or burst the web with a DC 17 Strength check", the bebilith's DC 24 and 24."""
     c = srd_creature(name)
-    assert (c.web.burst_dc, c.web.uses) == (dc, uses) and _ability(c, "web").engine == "modelled"
+    assert (c.web.burst_dc, c.web.uses, c.web.escape_dc) == (dc, uses, escape_dc)
+    assert _ability(c, "web").engine == "modelled"
 
 
 # --------------------------------------------------------------------------------------------- breath effects

@@ -193,7 +193,7 @@ def test_field_value_lines_pasted_from_a_web_page():
     poison = next(a for a in c.special_abilities if a.key == "poison")
     assert (poison.engine, poison.dc, poison.save) == ("modelled", 15, "fort")
     assert (c.poison.attack, c.poison.dc, c.poison.initial.dice, c.poison.initial.ability) == ("bite", 15, "1d6", "dex")
-    assert (c.web.burst_dc, c.web.uses) == (17, 8)
+    assert (c.web.burst_dc, c.web.uses, c.web.escape_dc) == (17, 8, 13)
     assert c.ignored_abilities == () and c.modelled == "full"
     assert next(a for a in c.special_abilities if a.key == "low-light vision").engine == "no effect"
 

@@ -36,6 +36,9 @@ FIXES: dict[str, str] = {
     "sleep-budget": "sleep is aimed only where its 4 Hit Dice catch enough creatures",
     "caster-melee": "a caster stands back with a ranged weapon only when it shoots better than it fights in melee",
     "party-gear": "the generated party's gear: 3.5 wealth by level, one item per body slot",
+    "energy-aware-spells": "casters choose spell and target by expected damage after resistance, immunity and"
+    " regeneration",
+    "high-level-spells": "the generated wizard and cleric prepare SRD spells of 6th-9th level in those slots",
 }
 """SRD fixes of the fight model that ``undo`` can switch back off (for measuring each one)."""
 

@@ -242,7 +242,9 @@ def party_options(model: ModelOptions) -> dict:
     return {
         "hit_points": model.pc_hit_points,
         "domain_spells": model.domain_spells,
-        "legacy": frozenset(name for name in ("party-gear", "crossbow-reload") if not model.fixed(name)),
+        "legacy": frozenset(
+            name for name in ("party-gear", "crossbow-reload", "high-level-spells") if not model.fixed(name)
+        ),
     }
 
 

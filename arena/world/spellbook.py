@@ -122,6 +122,10 @@ negative energy that heals undead (:func:`arena.combat.tactics.spell_aim.can_aff
 6th) is the monsters' spell of the same name (:data:`MONSTER_SPELLS`), cast by the party as an area spell.
 Meteor swarm's 40-ft spreads catch up to eight creatures (``spread-40``); a blade barrier evoked where creatures
 stand catches up to four (``wall``)."""
+PARTY_ONLY = frozenset(spell.name for spell in HIGH_LEVEL_SPELLS)
+"""Spells only the generated party casts: the importer reads them in a monster's text as ``ignored``, as before
+they existed (13 SRD creatures have one, the solar's heal, the titan's and the pit fiend's meteor swarm ...: giving
+it to them is a change of the bestiary, left for later)."""
 SPELLS: dict[str, Spell] = {
     s.name: s
     for s in (

@@ -5,6 +5,8 @@ single-target spell. Shared by the party's choices (:mod:`arena.combat.tactics.c
 
 from __future__ import annotations
 
+from typing import cast
+
 from arena.combat.actions import Action
 from arena.combat.combatant import Combatant
 from arena.combat.spells import SLEEP_HD, SPELLS, Spell
@@ -131,7 +133,7 @@ def after_defences(target: Combatant, amount: float, types: frozenset[str]) -> f
         return 0.0
     if len(types) == 1:
         (kind,) = types
-        amount = max(0.0, amount - t.resist.get(kind, 0))
+        amount = max(0.0, amount - cast(dict[str, int], t.resist).get(kind, 0))
         if kind in t.vulnerabilities:
             amount *= 1.5
     if t.incorporeal and not (types & _INCORPOREAL_ALWAYS):

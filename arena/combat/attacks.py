@@ -20,6 +20,7 @@ from arena.combat.rolls import save as saving_throw
 from arena.combat.states import DEAD_AT, die, lose_weapon
 from arena.rules import Check
 from arena.rules import called_shots as cs
+from arena.world.stat_types import ability_modifier
 
 PRONE_MELEE = 4
 """Prone: -4 on the prone creature's melee attacks; -4 AC against melee, +4 against ranged."""
@@ -433,6 +434,38 @@ def dodge_bonus(f: FightState, target: Combatant, attacker: Combatant) -> int:
     if f.fix_dodge_printed:
         return dodge if target.dodge_against is attacker or not f.fix_dodge else 0
     return -dodge if target.dodge_against is not attacker and f.fix_dodge else 0
+def touch_attack(f: FightState, caster: Combatant, target: Combatant, melee: bool = False) -> int:
+    """A touch attack of a spell whose effect is not a plain damage roll (disintegrate, harm, heal on undead, a
+    meteor aimed at a creature): 0 a miss, 1 a hit, 2 a critical hit (threat 20, x2). ``melee``: a touch spell
+    (no -4 for shooting into a melee); else a ranged touch attack, as :func:`ray`'s."""
+    t = caster.t
+    base = t.creature.bab + ability_modifier(t.abilities["str"]) if melee else t.ray_bonus
+    mod = base + caster.attack_bonus + penalty(caster, "attack" if melee else "ranged", (0,))
+    if not melee and engaged(f, caster):
+        mod += SHOOTING_INTO_MELEE
+    ac = ranged_touch_ac(f, caster, target)
+    check = Check("attack", caster.side, mod, ac, 0, 20, 2, target.side, flat_footed=not target.acted)
+    outcome = f.resolve(check, caster, target)
+    tally = caster.tally
+    tally.attacks += 1
+    count_roll(tally, outcome)
+    hit = outcome.success and not (not melee and target.concealed and misses_ray(f, caster, target))
+    critical = hit and outcome.critical and "critical hits" not in target.t.immunities
+    if f.lines is not None:
+        f.log(
+            f"{caster.name} touch {mod:+d} vs {target.name} touch AC {ac}: {roll_text(outcome, f.last_plan)} - "
+            f"{'critical hit' if critical else 'hit' if hit else 'miss'}",
+            actor=caster.name,
+            action="touch",
+            target=target.name,
+            modifier=mod,
+            ac=ac,
+            roll=roll_fields(outcome, f.last_plan),
+            result="critical" if critical else "hit" if hit else "miss",
+        )
+    if hit:
+        count_hit(tally, f.last_plan)
+    return 2 if critical else 1 if hit else 0
 
 
 def ranged_touch_ac(f: FightState, attacker: Combatant, target: Combatant) -> int:

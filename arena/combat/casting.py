@@ -14,10 +14,10 @@ area makes plausible (:data:`arena.world.spellbook.AREA_CAPS`); the caster aims 
 from __future__ import annotations
 
 from arena.combat import monster_spells
-from arena.combat.attacks import can_target, pick_target, ray
+from arena.combat.attacks import can_target, pick_target, ray, touch_attack
 from arena.combat.clock import ROUND
 from arena.combat.combatant import Combatant
-from arena.combat.conditions import add_condition
+from arena.combat.conditions import add_condition, drop_condition
 from arena.combat.damage import area_damage, deal
 from arena.combat.fight_state import FightState
 from arena.combat.monster_spells import SpellCast, sleep_save
@@ -30,19 +30,36 @@ from arena.combat.spells import (
     CONCENTRATION_DC,
     CURE,
     CURE_DICE,
+    DESTRUCTION_SAVED,
+    DISINTEGRATE_MAX,
+    DISINTEGRATE_PER_LEVEL,
+    DISINTEGRATE_SAVED,
     DIVINE,
+    FINGER_OF_DEATH_CAP,
+    FINGER_OF_DEATH_SAVED,
     FIRE,
     FORCE,
+    HEAL_CAP,
+    HEAL_ENDS,
+    HEAL_PER_LEVEL,
     ICE_STORM_COLD,
     ICE_STORM_HAIL,
     MAGIC_MISSILE,
+    MASS_CURES,
+    METEOR_FIRE,
+    METEOR_SPHERES,
+    METEOR_STRIKE,
+    NEGATIVE,
+    POLAR_RAY_MAX,
     POSITIVE,
+    SAVE_NEGATES,
     SCORCHING_RAY,
     SLEEP_HD,
+    UNTYPED,
     shield_of_faith_gain,
     spell_dc,
 )
-from arena.combat.states import heal
+from arena.combat.states import DEAD_AT, die, heal
 from arena.dice import DiceExpr, parse
 from arena.rules import Check
 
@@ -173,7 +190,8 @@ def _searing_light(fight: FightState, caster: Combatant, name: str, targets: lis
 
 
 def _area_damage(fight: FightState, caster: Combatant, name: str, targets: list[Combatant], dc: int, cl: int) -> None:
-    """SRD fireball, lightning bolt, cone of cold, flame strike: 1d6 per caster level (to a cap), Reflex half."""
+    """SRD fireball, lightning bolt, cone of cold, flame strike, delayed blast fireball, fire storm: 1d6 per caster
+    level (to a cap), Reflex half; blade barrier: Reflex negates (:data:`arena.combat.spells.SAVE_NEGATES`)."""
     dice = _d6(min(cl, AREA_DAMAGE_CAP[name]))
     types = AREA_DAMAGE_TYPE[name]
     rolled = dice.roll(fight.stream) if fight.area_roll_once else None  # one roll for everyone caught
@@ -189,6 +207,7 @@ def _area_damage(fight: FightState, caster: Combatant, name: str, targets: list[
                 dc,
                 half_divine=name == "flame strike",
                 rolled=rolled,
+                half_on_save=name not in SAVE_NEGATES,
             )
 
 
@@ -253,7 +272,7 @@ def _cure(fight: FightState, caster: Combatant, name: str, targets: list[Combata
     if caster.t.healing_domain and fight.fix_healing_domain:
         cl += 1  # SRD Healing domain: healing spells at +1 caster level
     amount = CURE_DICE[name].roll(fight.stream) + min(cl, CURE[name].cap)
-    for target in targets:
+    for target in targets[: max(1, cl) if name in MASS_CURES else 1]:
         if target.t.type == "undead":  # harmful to undead: spell resistance applies (SRD: "harmless"
             if not gets_through(fight, caster, target):  # protects only willing targets)
                 continue
@@ -297,6 +316,132 @@ def _mass_auspicious_odds(
         add_condition(fight, target, "auspicious", cl * ROUND, caster=caster.uid)
 
 
+def _slain(fight: FightState, caster: Combatant, target: Combatant, spell: str) -> None:
+    """A death effect kills ``target`` (finger of death, destruction)."""
+    was_able = target.is_able
+    target.hp = min(target.hp, DEAD_AT)
+    if fight.lines is not None:
+        fight.log(f"{target.name} is slain by {spell}", actor=target.name, action="slain", spell=spell)
+    die(fight, target)
+    if was_able:
+        caster.tally.downs += 1
+
+
+def _disintegrate(fight: FightState, caster: Combatant, name: str, targets: list[Combatant], dc: int, cl: int) -> None:
+    """SRD disintegrate: "You must make a successful ranged touch attack to hit. Any creature struck by the ray
+    takes 2d6 points of damage per caster level (to a maximum of 40d6). Any creature reduced to 0 or fewer hit
+    points by this spell is entirely disintegrated"; Fortitude partial: "taking only 5d6 points of damage"; SR
+    applies. It works on objects, so the undead's and constructs' immunity to Fortitude effects does not stop it."""
+    target = targets[0]
+    if not gets_through(fight, caster, target):
+        return
+    hit = touch_attack(fight, caster, target)
+    if not hit:
+        return
+    saved = save(fight, target, "fort", dc, caster).success
+    dice = DISINTEGRATE_SAVED if saved else _d6(min(DISINTEGRATE_MAX, DISINTEGRATE_PER_LEVEL * cl))
+    amount = sum(dice.roll(fight.stream) for _ in range(hit))  # a critical hit: the dice twice
+    if deal(fight, caster, target, amount, UNTYPED) and target.hp <= 0 and not target.dead:
+        if fight.lines is not None:
+            fight.log(f"{target.name} is disintegrated", actor=target.name, action="slain", spell=name)
+        die(fight, target)
+
+
+def _save_or_die(fight: FightState, caster: Combatant, name: str, targets: list[Combatant], dc: int, cl: int) -> None:
+    """SRD finger of death (a living creature, death effect): "The victim is entitled to a Fortitude saving throw.
+    If the save succeeds, the victim instead takes 3d6 points of damage +1 point per caster level (maximum +25)".
+    SRD destruction: "the subject is slain ... If the save succeeds, the subject instead takes 10d6 points of
+    damage". SR applies to both; a creature immune to death effects is unaffected."""
+    target = targets[0]
+    if "death effects" in target.t.immunities or target.t.type in ("undead", "construct"):
+        return
+    if not gets_through(fight, caster, target):
+        return
+    if not save(fight, target, "fort", dc, caster).success:
+        _slain(fight, caster, target, name)
+    elif name == "finger of death":
+        deal(fight, caster, target, FINGER_OF_DEATH_SAVED.roll(fight.stream) + min(cl, FINGER_OF_DEATH_CAP), UNTYPED)
+    else:
+        deal(fight, caster, target, DESTRUCTION_SAVED.roll(fight.stream), UNTYPED)
+
+
+def _polar_ray(fight: FightState, caster: Combatant, name: str, targets: list[Combatant], dc: int, cl: int) -> None:
+    """SRD polar ray: "A blue-white ray of freezing air and ice springs from your hand. You must succeed on a ranged
+    touch attack with the ray to deal damage to a target. The ray deals 1d6 points of cold damage per caster level
+    (maximum 25d6)"; no save, SR applies."""
+    target = targets[0]
+    if gets_through(fight, caster, target):
+        ray(fight, caster, target, _d6(min(POLAR_RAY_MAX, cl)), COLD)
+
+
+def _meteor_swarm(fight: FightState, caster: Combatant, name: str, targets: list[Combatant], dc: int, cl: int) -> None:
+    """SRD meteor swarm: four spheres, each aimed at a creature (:data:`arena.combat.spells.METEOR_SPHERES`, in turn
+    at ``targets``, so a lone enemy gets all four: "You may aim more than one meteor at the same target"). A ranged
+    touch attack: a creature struck "takes 2d6 points of bludgeoning damage (no save) and receives no saving throw
+    against the sphere's fire damage"; each sphere "explodes in a 40-foot-radius spread, dealing 6d6 points of fire
+    damage to each creature in the area. If a creature is within the area of more than one sphere, it must save
+    separately against each. (Fire resistance applies to each sphere's damage individually.)" Gridless: a creature
+    is in the spread of each sphere aimed at it, and of one sphere if none is (Reflex half); SR once a creature."""
+    aimed = [targets[i % len(targets)] for i in range(METEOR_SPHERES)]
+    through = {target.uid: gets_through(fight, caster, target) for target in targets}
+    for target in targets:
+        if not through[target.uid]:
+            continue
+        spheres = aimed.count(target)
+        for _ in range(spheres):
+            if target.dead:
+                break
+            struck = touch_attack(fight, caster, target)
+            fire = METEOR_FIRE.roll(fight.stream)
+            if struck:
+                deal(fight, caster, target, METEOR_STRIKE.roll(fight.stream), BLUDGEONING_SPELL)
+                deal(fight, caster, target, fire, FIRE)
+            else:
+                area_damage(fight, caster, target, METEOR_FIRE, FIRE, "ref", dc, rolled=fire)
+        if not spheres:
+            area_damage(fight, caster, target, METEOR_FIRE, FIRE, "ref", dc)
+
+
+def _heal(fight: FightState, caster: Combatant, name: str, targets: list[Combatant], dc: int, cl: int) -> None:
+    """SRD heal: ends "blinded, confused, dazed, dazzled, deafened, ... exhausted, fatigued, ... nauseated, ...
+    sickened, and stunned" and "cures 10 hit points of damage per level of the caster, to a maximum of 150 points";
+    "If used against an undead creature, heal instead acts like harm" (Will half). SRD mass heal: "as heal, except
+    that it affects one creature per level ... the maximum number of hit points restored to each creature is 250"."""
+    if caster.t.healing_domain and fight.fix_healing_domain:
+        cl += 1  # SRD Healing domain: healing spells at +1 caster level
+    amount = min(HEAL_PER_LEVEL * cl, HEAL_CAP[name])
+    for target in targets[: max(1, cl) if name in MASS_CURES else 1]:
+        if target.t.type == "undead":
+            if gets_through(fight, caster, target):
+                saved = save(fight, target, "will", dc, caster).success
+                _harm_damage(fight, caster, target, amount // 2 if saved else amount, POSITIVE)
+            continue
+        if target.conditions:
+            for condition in sorted(HEAL_ENDS & target.conditions.keys()):
+                drop_condition(fight, target, condition)
+        heal(fight, target, amount)
+
+
+def _harm_damage(fight: FightState, caster: Combatant, target: Combatant, amount: int, types: frozenset) -> None:
+    """Harm's (and heal's on undead) damage: "it cannot reduce the target's hit points to less than 1"."""
+    deal(fight, caster, target, min(amount, target.hp - 1), types)
+
+
+def _harm(fight: FightState, caster: Combatant, name: str, targets: list[Combatant], dc: int, cl: int) -> None:
+    """SRD harm: a melee touch attack; "deals 10 points of damage per caster level (to a maximum of 150 points at
+    15th level). If the creature successfully saves, harm deals half this amount, but it cannot reduce the target's
+    hit points to less than 1. If used on an undead creature, harm acts like heal" (the caster aims it at the
+    living only); Will half, SR applies."""
+    target = targets[0]
+    if target.t.type == "undead" or not gets_through(fight, caster, target):
+        return
+    if not touch_attack(fight, caster, target, melee=True):
+        return
+    amount = min(HEAL_PER_LEVEL * cl, HEAL_CAP[name])
+    saved = save(fight, target, "will", dc, caster).success
+    _harm_damage(fight, caster, target, amount // 2 if saved else amount, NEGATIVE)
+
+
 PARTY_CASTS: dict[str, SpellCast] = {
     "magic missile": _magic_missile,
     "scorching ray": _scorching_ray,
@@ -311,6 +456,13 @@ PARTY_CASTS: dict[str, SpellCast] = {
     "shield of faith": _shield_of_faith,
     "auspicious odds": _auspicious_odds,
     "mass auspicious odds": _mass_auspicious_odds,
+    "disintegrate": _disintegrate,
+    "finger of death": _save_or_die,
+    "destruction": _save_or_die,
+    "polar ray": _polar_ray,
+    "meteor swarm": _meteor_swarm,
+    **dict.fromkeys(("heal", "mass heal"), _heal),
+    "harm": _harm,
 }
 """What each of the party's spells does when cast: its function, by spell name (a family of spells that share a
 rule, the area damage spells of :data:`arena.combat.spells.AREA_DAMAGE_CAP` and the cures of

@@ -43,6 +43,9 @@ FIXES: dict[str, str] = {
     "Improved Evasion (10th) and Defensive Roll (13th), and uncanny dodge keeps any creature's Dexterity bonus "
     "when flat-footed; the four classes take the SRD's feats by level (fighter and wizard bonus feats)",
     "disabled-strain": "a disabled creature strains itself with any standard action: a web, a trample, an escape",
+    "energy-aware-spells": "casters choose spell and target by expected damage after resistance, immunity and"
+    " regeneration",
+    "high-level-spells": "the generated wizard and cleric prepare SRD spells of 6th-9th level in those slots",
 }
 """SRD fixes of the fight model that ``undo`` can switch back off (for measuring each one)."""
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from arena.world.spellbook import SPELLS
+from arena.world.spellbook import PARTY_ONLY, SPELLS
 
 SPELL_LEVELS = {
     "magic missile": 1,
@@ -270,7 +270,7 @@ _UTILITY = re.compile("|".join(f"(?:{p})" for p in UTILITY))
 
 def spell_class(name: str) -> str:
     """``cast``, ``no effect`` or ``ignored`` for a spell's name (lowercase, parentheses removed)."""
-    if name in SPELLS:
+    if name in SPELLS and name not in PARTY_ONLY:
         return "cast"
     if _UTILITY.fullmatch(name):
         return "no effect"

@@ -171,14 +171,27 @@ WIZARD_ROTATION: dict[int, tuple[str, ...]] = {
     3: ("fireball", "hold person", "lightning bolt"),
     4: ("ice storm",),
     5: ("cone of cold",),
+    6: ("disintegrate", "chain lightning"),
+    7: ("delayed blast fireball", "finger of death"),
+    8: ("polar ray",),
+    9: ("meteor swarm",),
 }
+"""The wizard's spells by level, prepared in turn (SRD 3.5 sorcerer/wizard list). 6th-9th: the ``high-level-spells``
+fix (:data:`LEGACY_HIGHEST_SPELL_LEVEL`); greater dispel magic (6th) is left out: the party has no use for it that
+the model plays (monsters' buffs are few)."""
 CLERIC_ROTATION: dict[int, tuple[str, ...]] = {
     1: ("cure light wounds", "bless", "shield of faith"),
     2: ("cure moderate wounds", "hold person"),
     3: ("cure serious wounds", "searing light"),
     4: ("cure critical wounds",),
     5: ("flame strike",),
+    6: ("heal", "harm", "blade barrier"),
+    7: ("destruction", "mass cure serious wounds"),
+    8: ("fire storm", "mass cure critical wounds"),
+    9: ("mass heal",),
 }
+"""The cleric's spells by level, prepared in turn (SRD 3.5 cleric list); 6th-9th as the wizard's. Implosion (9th)
+is left out: it needs concentration round after round, which the model does not play."""
 DOMAINS = ("Luck", "Healing")
 DOMAIN_SPELLS: dict[str, dict[int, str]] = {
     "d20": {
@@ -196,7 +209,16 @@ DOMAIN_SPELLS: dict[str, dict[int, str]] = {
         5: "mass auspicious odds",
     },
 }
-HIGHEST_SUPPORTED_SPELL_LEVEL = 5
+HEALING_DOMAIN_HIGH = {6: "heal", 7: "regenerate", 8: "mass cure critical wounds", 9: "mass heal"}
+"""SRD Healing domain 6th-9th: heal, regenerate, mass cure critical wounds, mass heal. The Luck domain's 6th-9th
+(mislead, spell turning, moment of prescience, miracle) are not modelled, so the domain slot holds the Healing
+spell under every die."""
+for _domain in DOMAIN_SPELLS.values():
+    _domain.update(HEALING_DOMAIN_HIGH)
+HIGHEST_SUPPORTED_SPELL_LEVEL = 9
+LEGACY_HIGHEST_SPELL_LEVEL = 5
+"""Before the ``high-level-spells`` fix the rotations stopped at 5th: higher slots held the best 5th-level spell
+(cone of cold, flame strike) and the cleric's domain slots 6th-9th flame strike."""
 
 
 @cache

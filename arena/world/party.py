@@ -82,12 +82,14 @@ Class features (:func:`~arena.world.class_tables.class_features`: the SRD tables
 
 Spells (only the spells the engine supports)
     * Wizard: 1st magic missile, sleep, color spray; 2nd scorching ray; 3rd fireball, lightning bolt, hold person;
-      4th ice storm; 5th cone of cold. Cleric: 1st cure light wounds, bless, shield of faith; 2nd cure moderate
-      wounds, hold person; 3rd cure serious wounds, searing light; 4th cure critical wounds; 5th flame strike.
+      4th ice storm; 5th cone of cold; 6th disintegrate, chain lightning; 7th delayed blast fireball, finger of
+      death; 8th polar ray; 9th meteor swarm. Cleric: 1st cure light wounds, bless, shield of faith; 2nd cure
+      moderate wounds, hold person; 3rd cure serious wounds, searing light; 4th cure critical wounds; 5th flame
+      strike; 6th heal, harm, blade barrier; 7th destruction, mass cure serious wounds; 8th fire storm, mass cure
+      critical wounds; 9th mass heal. (``legacy={"high-level-spells"}``: the rotations stop at 5th, as before.)
     * Slots per day = class table + bonus spells for the key ability (SRD: one extra slot of spell level s per 4
       points of modifier from s) + the cleric's one domain slot per level 1-9. Slots are filled in the rotation
-      of :data:`WIZARD_ROTATION` / :data:`CLERIC_ROTATION`. Slots above 5th (no supported spell) hold the best
-      lower-level spell (the SRD lets a caster prepare a lower-level spell in a higher-level slot).
+      of :data:`WIZARD_ROTATION` / :data:`CLERIC_ROTATION`.
     * Cantrips/orisons are not listed (none is supported).
     * Cleric domains: Luck and Healing. Domain slots: 1st-4th the Healing spells (cure light ... cure critical).
       ``domain_spells`` (:data:`DOMAIN_SPELL_RULES`): ``"by-die"`` (the default): under the bell curve
@@ -95,7 +97,8 @@ Spells (only the spells the engine supports)
       auspicious odds* (Unearthed Arcana bell-curve Luck domain); under d20 those two spells do not exist and the
       3rd slot holds cure serious wounds (Healing 3), the 5th flame strike (Healing 5, mass cure light wounds, is
       not supported: a stated simplification). ``"standard"``: the d20 list under every die, so that a study can
-      tell the effect of the dice from the effect of the changed spells. Domain slots 6th-9th hold flame strike.
+      tell the effect of the dice from the effect of the changed spells. Domain slots 6th-9th hold the Healing
+      domain's heal, regenerate, mass cure critical wounds and mass heal under every die.
     * Caster level = class level. Save DCs are 10 + spell level + the key ability modifier; the feats are in
       ``feats`` and the engine adds Spell Focus / Greater Spell Focus (+1 each) to the DCs of spells of that school
       from them (the wizard's evocations).
@@ -119,6 +122,7 @@ from arena.world.class_tables import (
     HIGHEST_SUPPORTED_SPELL_LEVEL,
     IMPROVED_INITIATIVE,
     KEY_ABILITY,
+    LEGACY_HIGHEST_SPELL_LEVEL,
     NOT_MODELLED_FEATS,
     NOT_MODELLED_FEATURES,
     SAVE_FEAT_BONUS,
@@ -174,20 +178,22 @@ def _abilities(cls: str, level: int, schedule: dict[str, dict[int, int]]) -> dic
     return scores
 
 
-def _prepared(cls: str, level: int, key_mod: int, die: str, domain_spells: str) -> dict[int, tuple[str, ...]]:
+def _prepared(
+    cls: str, level: int, key_mod: int, die: str, domain_spells: str, highest: int = HIGHEST_SUPPORTED_SPELL_LEVEL
+) -> dict[int, tuple[str, ...]]:
+    """The spells prepared in each slot level; ``highest``: the rotation's highest level (5 under
+    ``legacy={"high-level-spells"}``: higher slots hold the best 5th-level spell, as before that fix)."""
     per_day = class_row(cls, level)[4]
     domain = DOMAIN_SPELLS[die if domain_spells == "by-die" else "d20"]
     rotation = WIZARD_ROTATION if cls == "wizard" else CLERIC_ROTATION
     prepared: dict[int, tuple[str, ...]] = {}
     for spell_level in range(1, len(per_day)):
         slots = per_day[spell_level] + bonus_spells(key_mod, spell_level)
-        source_level = min(spell_level, HIGHEST_SUPPORTED_SPELL_LEVEL)
+        source_level = min(spell_level, highest)
         spells = rotation[source_level]
         chosen = [spells[i % len(spells)] for i in range(slots)]
         if cls == "cleric":
-            chosen.insert(
-                0, domain[spell_level] if spell_level in domain else CLERIC_ROTATION[HIGHEST_SUPPORTED_SPELL_LEVEL][0]
-            )
+            chosen.insert(0, domain[spell_level] if spell_level <= highest else CLERIC_ROTATION[highest][0])
         if chosen:
             prepared[spell_level] = tuple(chosen)
     return prepared
@@ -238,7 +244,8 @@ def build_character(
         will=base_will + m["wis"] + resistance + SAVE_FEAT_BONUS * ("Iron Will" in feats),
     )
     standard, full = _attack_routines(cls, level, bab, m, feats, schedule, "crossbow-reload" not in legacy)
-    spellcasting = _spellcasting(cls, level, m, die, domain_spells)
+    highest = LEGACY_HIGHEST_SPELL_LEVEL if "high-level-spells" in legacy else HIGHEST_SUPPORTED_SPELL_LEVEL
+    spellcasting = _spellcasting(cls, level, m, die, domain_spells, highest)
     notes = _notes(cls, level, feats, features, legacy)
     return Creature(
         name=f"{cls}-{level}",
@@ -279,7 +286,9 @@ def build_character(
     )
 
 
-def _spellcasting(cls: str, level: int, m: dict[str, int], die: str, domain_spells: str) -> Spellcasting | None:
+def _spellcasting(
+    cls: str, level: int, m: dict[str, int], die: str, domain_spells: str, highest: int
+) -> Spellcasting | None:
     """The cleric's and the wizard's spells: caster level = class level, the key ability's bonus slots, the
     rotation's spells in them (and the cleric's domain slot); None for the fighter and the rogue."""
     if cls not in ("cleric", "wizard"):
@@ -289,7 +298,7 @@ def _spellcasting(cls: str, level: int, m: dict[str, int], die: str, domain_spel
         caster_level=level,
         ability=key,
         casting_class=cls,
-        prepared=_prepared(cls, level, m[key], die, domain_spells),
+        prepared=_prepared(cls, level, m[key], die, domain_spells, highest),
         domains=DOMAINS if cls == "cleric" else (),
     )
 

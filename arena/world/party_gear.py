@@ -85,12 +85,13 @@ LEGACY_GEAR_SCHEDULE: dict[str, dict[int, int]] = {
     "key_ability": {6: 2, 11: 4, 15: 6},
     "con": {9: 2, 14: 4, 18: 6},
 }
-LEGACY_CHOICES = ("party-gear", "crossbow-reload", "dodge-printed-ac", "class-features")
+LEGACY_CHOICES = ("party-gear", "crossbow-reload", "dodge-printed-ac", "class-features", "high-level-spells")
 """``build_character(legacy=...)``: former behaviours to switch back on, for measuring the fixes
 (:data:`arena.combat.model.FIXES`): ``party-gear`` the gear plan against the Pathfinder wealth with every neck power
 its own amulet; ``crossbow-reload`` iterative attacks with the light crossbow; ``dodge-printed-ac`` Dodge counted in the
 printed AC; ``class-features`` the rogue without evasion, uncanny dodge and the rest, and the former feats by level
-(:data:`arena.world.class_tables.LEGACY_FEATS`)."""
+(:data:`arena.world.class_tables.LEGACY_FEATS`); ``high-level-spells`` the spell rotations stopping at 5th level
+(6th-9th slots holding cone of cold and flame strike)."""
 
 SLOT_PRICE_PER_BONUS_SQUARED = {
     # SRD 3.5 magic item creation pricing (bonus squared x price); confidence medium-high (recalled SRD formulas).

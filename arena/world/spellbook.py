@@ -19,6 +19,8 @@ AREA_CAPS = {
     "line": 3,
     "cylinder-10": 3,
     "cylinder-20": 6,
+    "spread-40": 8,
+    "wall": 4,
 }
 """Most creatures an area can plausibly catch in a loose melee (one creature per 10-ft square)."""
 
@@ -96,6 +98,34 @@ decisions never look at them. ``rounds_per_level``: the duration (charm person a
 monster 1 day/level, scare, hold monster and lullaby 1 round/level (lullaby: concentration + 1 round/level),
 darkness, fog cloud and web 10 minutes/level, obscuring mist, invisibility and entangle 1 minute/level); daze
 lasts 1 round and cause fear 1d4 rounds whatever the level."""
+HIGH_LEVEL_SPELLS: tuple[Spell, ...] = (
+    # wizard 6th-9th
+    Spell("disintegrate", "single", save="fort", school="transmutation"),
+    Spell("finger of death", "single", save="fort", school="necromancy", only="living"),
+    Spell("delayed blast fireball", "area", "burst-20", "ref", school="evocation", damage=_FIRE),
+    Spell("polar ray", "single", school="evocation", damage=_COLD),
+    Spell("meteor swarm", "area", "spread-40", "ref", school="evocation", damage=frozenset({"fire", "bludgeoning"})),
+    # cleric 5th-9th
+    Spell("heal", "heal", sr=False, school="conjuration"),
+    Spell("mass heal", "heal", sr=False, school="conjuration"),
+    Spell("regenerate", "heal", sr=False, school="conjuration"),
+    Spell("mass cure serious wounds", "heal", sr=False, school="conjuration"),
+    Spell("mass cure critical wounds", "heal", sr=False, school="conjuration"),
+    Spell("harm", "single", save="will", school="necromancy", only="living", damage=frozenset({"negative"})),
+    Spell("destruction", "single", save="fort", school="necromancy", only="living"),
+    Spell("blade barrier", "area", "wall", "ref", school="evocation", damage=frozenset({"slashing"})),
+    Spell("fire storm", "area", "cylinder-20", "ref", school="evocation", damage=_FIRE),
+)
+"""The generated wizard's and cleric's spells of 6th to 9th level (the ``high-level-spells`` fix; what each does is
+in :mod:`arena.combat.casting`). ``only="living"``: finger of death and destruction are death effects, harm is
+negative energy that heals undead (:func:`arena.combat.tactics.spell_aim.can_affect`). Chain lightning (wizard
+6th) is the monsters' spell of the same name (:data:`MONSTER_SPELLS`), cast by the party as an area spell.
+Meteor swarm's 40-ft spreads catch up to eight creatures (``spread-40``); a blade barrier evoked where creatures
+stand catches up to four (``wall``)."""
+PARTY_ONLY = frozenset(spell.name for spell in HIGH_LEVEL_SPELLS)
+"""Spells only the generated party casts: the importer reads them in a monster's text as ``ignored``, as before
+they existed (13 SRD creatures have one, the solar's heal, the titan's and the pit fiend's meteor swarm ...: giving
+it to them is a change of the bestiary, left for later)."""
 SPELLS: dict[str, Spell] = {
     s.name: s
     for s in (
@@ -118,6 +148,7 @@ SPELLS: dict[str, Spell] = {
         Spell("shield of faith", "buff", sr=False, school="abjuration", reach="one", rounds_per_level=10),
         Spell("auspicious odds", "buff", sr=False, school="divination", reach="one", rounds_per_level=10),
         Spell("mass auspicious odds", "buff", sr=False, school="divination", reach="party", rounds_per_level=1),
+        *HIGH_LEVEL_SPELLS,
         *MONSTER_SPELLS,
     )
 }

@@ -8,7 +8,7 @@ swing a turn, fixed hit points. The chain models everything else the engine does
 * round 1: the first to act attacks its opponent's flat-footed AC (the opponent has not acted yet);
 * a hit deals max(1, damage roll); a creature below 0 hit points is out and the fight ends; at exactly 0 it is
   disabled: it still takes its turn's one attack, then the strain drops it to -1 and it is out (if that attack
-  also drops its opponent, both are out: a draw);
+  also drops its opponent, its opponent fell first: it wins, SRD-fix ``disabled-win``);
 * the round cap: a fight still going after ``round_cap`` rounds is a draw.
 
 The chain is in exact fractions; the hit chance of each attack is the kernel's ``exact()``. The engine's
@@ -123,7 +123,7 @@ def duel_odds(rules: RuleSet, a: dict, b: dict, round_cap: int, first_a: Fractio
                 q_den = dmg_den[attacker]
                 index = 0 if defender == "a" else 1
                 new: dict[tuple[int, int], int] = defaultdict(int)
-                won = lost = drawn = 0
+                won = lost = 0
                 for hps, w in states.items():
                     strains = hps[1 - index] == 0  # the attacker is disabled: this is its last action
                     if strains:
@@ -134,10 +134,7 @@ def duel_odds(rules: RuleSet, a: dict, b: dict, round_cap: int, first_a: Fractio
                         left = list(hps)
                         left[index] -= amount
                         if left[index] < 0:
-                            if strains:
-                                drawn += w * hit * q
-                            else:
-                                won += w * hit * q
+                            won += w * hit * q  # the defender falls first, even if the attacker strains after
                         elif strains:
                             lost += w * hit * q
                         else:
@@ -145,7 +142,6 @@ def duel_odds(rules: RuleSet, a: dict, b: dict, round_cap: int, first_a: Fractio
                 scale *= den * q_den
                 result[attacker] += p_order * Fraction(won, scale)
                 result[defender] += p_order * Fraction(lost, scale)
-                result["draw"] += p_order * Fraction(drawn, scale)
                 states = dict(new)
         result["draw"] += p_order * Fraction(sum(states.values()), scale)
     assert sum(result.values()) == 1

@@ -658,12 +658,18 @@ def test_the_cleric_blesses_the_party_before_casting_auspicious_odds_on_itself()
 # ------------------------------------------------------------------------------------------ 19. immune targets
 def test_the_caster_does_not_aim_fire_at_a_creature_immune_to_it():
     """SRD Fire Subtype: "A creature with the fire subtype has immunity to fire": a fireball or scorching ray at it
-    is wasted, so it is aimed elsewhere when another enemy or another spell can do harm."""
+    is wasted, so it is aimed elsewhere when another enemy or another spell can do harm. (The choice of the first
+    spell prepared, ``energy-aware-spells`` undone: by value, an immune target is worth nothing, as in
+    ``test_high_level_spells``.)"""
     wizard = caster(5, {3: ["fireball"], 2: ["scorching ray"], 1: ["magic missile"]})
     salamander = body("salamander", hp=5, subtypes=["fire"])  # the weakest: the first choice otherwise
     imp = body("imp", hp=6, immunities=["fire"])
     orcs = [body(f"orc{i}", hp=30 + i) for i in range(4)]
-    for model, fixed in ((DEFAULT, True), (undo("immune-targets"), False)):
+    f = make_fight([wizard], [salamander, imp, *orcs], "d20")
+    f.round = 2
+    action = tactics.caster_policy(f.view, f.pcs[0])
+    assert action.spell == "fireball" and not set(f.monsters[:2]) & set(action.targets)
+    for model, fixed in ((undo("energy-aware-spells"), True), (undo("immune-targets", "energy-aware-spells"), False)):
         f = make_fight([wizard], [salamander, imp, *orcs], "d20", model=model)
         f.round = 2
         immune = set(f.monsters[:2])
@@ -688,15 +694,21 @@ def test_the_caster_does_not_aim_fire_at_a_creature_immune_to_it():
 def test_sleep_is_aimed_only_where_its_four_hit_dice_catch_three(hd, fixed, undone):
     """SRD Sleep: "causes a magical slumber to come upon 4 Hit Dice of creatures": four 3-HD enemies lose only one
     to it, four 2-HD ones two (not worth the slot); four 1-HD enemies lose three (the 10-ft. burst catches
-    three)."""
+    three). (The choice of the first area spell prepared, ``energy-aware-spells`` undone: by value, sleep counts
+    only those its Hit Dice reach, and is cast when nothing is worth more.)"""
     enemies = [body(f"kobold{i}", hit_dice=f"{hd}d8") for i in range(4)]
-    for model, chosen in ((DEFAULT, fixed), (undo("sleep-budget"), undone)):
+    old = undo("energy-aware-spells")
+    for model, chosen in ((old, fixed), (undo("sleep-budget", "energy-aware-spells"), undone)):
         f = make_fight([caster(5, {1: ["sleep"]})], enemies, "d20", model=model)
         f.round = 2
         action = tactics.caster_policy(f.view, f.pcs[0])
         assert (action.kind == "cast" and action.spell == "sleep") is chosen
-        if chosen and model is DEFAULT:
+        if chosen and model is old:
             assert sum(t.t.hd for t in action.targets) <= spells.SLEEP_HD and len(action.targets) >= 2
+    f = make_fight([caster(5, {1: ["sleep"]})], enemies, "d20")
+    f.round = 2
+    action = tactics.caster_policy(f.view, f.pcs[0])
+    assert action.spell == "sleep" and sum(t.t.hd for t in action.targets) <= spells.SLEEP_HD
 
 
 # ------------------------------------------------------------------------------------------ 21. caster melee

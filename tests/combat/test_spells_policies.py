@@ -653,10 +653,10 @@ def test_focus_threat_attacks_the_enemy_that_dealt_most_damage():
 CASTER_SLOTS = {1: ["cure light wounds", "bless", "magic missile"], 3: ["fireball"]}
 
 
-def caster_fight(enemies: int, slots: dict | None = None, hurt: int | None = None, round_: int = 1) -> Fight:
+def caster_fight(enemies: int, slots: dict | None = None, hurt: int | None = None, round_: int = 1, **options) -> Fight:
     priest = mage(5, CASTER_SLOTS if slots is None else slots, name="priest", tactics="caster")
     allies = [body(f"ally{i}", side="pc", hp=30) for i in range(2)]
-    f = build([priest, *allies], [body(f"m{i}", hp=30 + i) for i in range(enemies)], key="d20")
+    f = build([priest, *allies], [body(f"m{i}", hp=30 + i) for i in range(enemies)], key="d20", **options)
     if hurt is not None:
         f.pcs[1].hp = hurt
     f.round = round_
@@ -691,6 +691,10 @@ def test_caster_buffs_in_the_first_round_when_no_area_catches_three():
 def test_caster_casts_a_single_target_spell_after_the_first_round():
     f = caster_fight(enemies=2, round_=2)
     action = decide(f, f.pcs[0])
+    # by value (issue 24, ``energy-aware-spells``): the fireball at both enemies is worth more than magic missile
+    assert (action.kind, action.spell, action.targets) == ("cast", "fireball", f.monsters)
+    f = caster_fight(enemies=2, round_=2, model=ModelOptions(undo=frozenset({"energy-aware-spells"})))
+    action = decide(f, f.pcs[0])  # before: the first single-target spell prepared, at the weakest
     assert (action.kind, action.spell, action.targets) == ("cast", "magic missile", [f.monsters[0]])
 
 

@@ -48,9 +48,19 @@ RAT_CALLER = """\
 
 
 def files(
-    tmp_path: Path, summoned: str = "my-rat", count: int = 1, level: int = 3, inline_bestiary: bool = True
+    tmp_path: Path,
+    summoned: str = "my-rat",
+    count: int = 1,
+    level: int = 3,
+    inline_bestiary: bool = True,
+    sturdy: bool = False,
 ) -> Path:
-    (tmp_path / "mine.yaml").write_text(RAT_CALLER.replace("SUMMONED", summoned))
+    """The rat-caller's bestiary and a scenario; ``sturdy``: a rat-caller of 40 hp, which lives to see its rats
+    join (with 11 hp the party can drop both callers in round 1, before the rats join at its end)."""
+    text = RAT_CALLER.replace("SUMMONED", summoned)
+    if sturdy:
+        text = text.replace("hp: 11\n  hit_dice: 2d8+2", "hp: 40\n  hit_dice: 8d8+4")
+    (tmp_path / "mine.yaml").write_text(text)
     bestiary = "bestiary: [mine.yaml]\n" if inline_bestiary else ""
     path = tmp_path / "s.yaml"
     path.write_text(f"name: rats\nparty: {{level: {level}}}\nmonsters: [rat-caller:{count}]\n{bestiary}")
@@ -68,7 +78,7 @@ def fought(path: Path, seed: int = 1, **kwargs) -> Fight:
 def test_a_creature_of_the_fights_own_bestiary_can_be_summoned(tmp_path, how):
     """Before: "rat-caller: no stat block for 'my-rat': nothing comes" (the summoning looked only at the built-ins)."""
     inline = how == "scenario-bestiary"
-    path = files(tmp_path, count=2, inline_bestiary=inline)
+    path = files(tmp_path, count=2, inline_bestiary=inline, sturdy=True)
     fight = fought(path, **({} if inline else {"bestiary": [tmp_path / "mine.yaml"]}))
     assert any("my-rat join the fight, summoned by rat-caller" in line for line in fight.lines)
     assert not any("nothing comes" in line for line in fight.lines)
@@ -120,7 +130,7 @@ def test_calibrate_with_your_bestiary_summons_from_it(tmp_path):
     the matchup (a worker's built-in bestiary does not hold it), and is part of the matchup's identity."""
     from arena.study.calibration.calibrate import CalibrationCell, calibration_subject
 
-    files(tmp_path)
+    files(tmp_path, sturdy=True)
     name, stat_block, summoned = calibration_subject("rat-caller", [tmp_path / "mine.yaml"])
     assert name == "rat-caller" and stat_block is not None and summoned is not None and summoned.name == "my-rat"
     cell = CalibrationCell(3, name, 2, ("d20",), stat_block, summoned)

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 
 from arena.combat.actions import NOTHING, Action
 from arena.combat.combatant import Combatant
-from arena.combat.spells import SPELLS, area_count
+from arena.combat.spells import CURE, HEAL_CAP, HEAL_PER_LEVEL, MASS_CURES, SPELLS, area_count
 from arena.combat.tactics.attack import choose_target, ordered, potential, special_action
 from arena.combat.tactics.monster_caster import monster_spell
 from arena.combat.tactics.spell_aim import (
@@ -20,7 +20,9 @@ from arena.combat.tactics.spell_aim import (
     AREA_MINIMUM,
     SlotCache,
     can_affect,
+    chain_targets,
     single_spell,
+    spell_value,
     within_sleep_budget,
 )
 from arena.combat.tactics.view import View
@@ -35,15 +37,20 @@ shorter one counts for the share of them it lasts."""
 PARTY_KINDS = frozenset({"area", "single", "heal", "buff", None})
 """The kinds of the spells a generated character prepares (and None: a spell no kind is known for)."""
 _KIND = {name: spell.kind for name, spell in SPELLS.items()}
+PARTY_KIND = {"chain lightning": "single"}
+"""A monster's spell the party casts too, and its kind in a PC's hands: chain lightning, a single-target spell that
+arcs on to the other enemies (:func:`~arena.combat.tactics.spell_aim.chain_targets`)."""
 
 
 def slot_cache(creature: Combatant) -> SlotCache:
     """The creature's spells still prepared, by kind, highest level first: built on first use in a fight (the
     creature's :meth:`~arena.combat.combatant.Combatant.spend_slot` keeps it current from then on)."""
     cache: SlotCache = {}
+    pc = creature.side == "pc"
     for level in sorted(creature.slots, reverse=True):
         for name in creature.slots[level]:
-            cache.setdefault(_KIND.get(name), []).append((name, level))
+            kind = PARTY_KIND.get(name, _KIND.get(name)) if pc else _KIND.get(name)
+            cache.setdefault(kind, []).append((name, level))
     if not PARTY_KINDS.issuperset(cache):
         cache["monster"] = []  # a monster's own spells: monster_spell looks at them
     # Combatant.slot_cache is declared `= None` without a type in combatant.py: it holds this cache.
@@ -53,11 +60,15 @@ def slot_cache(creature: Combatant) -> SlotCache:
 
 def caster_policy(view: View, creature: Combatant) -> Action:
     """The ``caster`` policy. A monster's breath weapon, web or trample first, as the attack policy uses them; then
-    1. a cure for the ally lowest below half its hit points (dying allies first);
-    2. an area spell when it catches three or more enemies (an area catches at most half a group plus one);
+    1. a cure for the ally lowest below half its hit points (dying allies first; under the
+       ``energy-aware-spells`` fix the healing spell that restores most, :func:`_heal_action`);
+    2. an area spell when it catches three or more enemies (an area catches at most half a group plus one); under
+       the ``energy-aware-spells`` fix, when the spell worth most (:func:`_area_by_value`,
+       :func:`_single_by_value`) is an area spell that catches three or more;
     3. a buff in the first round (:func:`_choose_buff`);
     4. a monster's own spells (:func:`~arena.combat.tactics.monster_caster.monster_spell`), or a single-target
-       spell while slots last;
+       spell while slots last: the first prepared (highest level first), or under the ``energy-aware-spells`` fix
+       the spell worth most, area or single-target (an area spell aimed at one or two enemies);
     otherwise it attacks the enemy its targeting picks (the weakest)."""
     enemies = [foe for foe in creature.foes if foe.is_able]
     if not enemies:
@@ -82,9 +93,16 @@ def caster_policy(view: View, creature: Combatant) -> Action:
             ):
                 hurt = ally
         if hurt is not None:
-            name, level = heals[0]
-            return Action("cast", spell=name, level=level, targets=[hurt])
-    if len(enemies) >= AREA_GROUP_MINIMUM:  # 2.
+            return _heal_action(view, creature, heals, hurt)
+    by_value = view.fixed("energy-aware-spells") and "monster" not in slots
+    if by_value:  # every spell weighed, areas and single targets alike
+        area, area_worth = _area_by_value(view, creature, slots.get("area", ()), enemies)
+        single, single_worth = _single_by_value(view, creature, slots.get("single", ()), enemies)
+        if area is not None and area_worth >= single_worth:
+            single, single_worth = area, area_worth
+        if single is not None and single is area and len(area.targets or ()) >= AREA_MINIMUM:
+            return area  # 2.
+    elif len(enemies) >= AREA_GROUP_MINIMUM:  # 2.
         area = _area_spell(view, creature, slots.get("area", ()), enemies)
         if area is not None:
             return area
@@ -93,7 +111,10 @@ def caster_policy(view: View, creature: Combatant) -> Action:
         if buff is not None:
             return buff
     target = choose_target(view, creature, enemies)
-    if "monster" in slots:  # 4. a monster's spells, weighed against its weapons
+    if by_value:  # 4. the spell worth most, at the enemies it is worth most against
+        if single is not None:
+            return single
+    elif "monster" in slots:  # 4. a monster's spells, weighed against its weapons
         action = monster_spell(view, creature, slots, enemies)
         if action is not None:
             return action
@@ -129,6 +150,102 @@ def _area_spell(
         if caught >= AREA_MINIMUM:
             return Action("cast", spell=name, level=level, targets=chosen[:caught])
     return None
+
+
+def _heal_action(view: View, creature: Combatant, heals: list[tuple[str, int]], hurt: Combatant) -> Action:
+    """Healing ``hurt``: the highest-level healing spell prepared, or under the ``energy-aware-spells`` fix the one
+    that restores the most hit points the party has lost (a mass cure counting every hurt ally it reaches, one a
+    caster level), ties to the higher level. A mass spell takes ``hurt`` and then the other hurt allies."""
+    cl = creature.t.caster_level
+    others = sorted(
+        (
+            ally
+            for ally in creature.friends
+            if ally is not hurt and not ally.dead and ally.hp < ally.t.max_hp and ally.t.type != "undead"
+        ),
+        key=lambda ally: (ally.hp, ally.uid),
+    )
+    best: Action | None = None
+    best_value = -1.0
+    for name, level in heals:
+        targets = [hurt, *others][: max(1, cl)] if name in MASS_CURES else [hurt]
+        action = Action("cast", spell=name, level=level, targets=targets)
+        if not view.fixed("energy-aware-spells"):
+            return action
+        if name in HEAL_CAP:
+            amount = float(min(HEAL_PER_LEVEL * cl, HEAL_CAP[name]))
+        else:
+            amount = 4.5 * CURE[name].d8s + min(cl, CURE[name].cap)
+        value = sum(min(amount, target.t.max_hp - target.hp) for target in targets)
+        if value > best_value:
+            best, best_value = action, value
+    assert best is not None  # heals is not empty
+    return best
+
+
+def _area_by_value(
+    view: View, creature: Combatant, areas: Iterable[tuple[str, int]], enemies: list[Combatant]
+) -> tuple[Action | None, float]:
+    """The area spell worth most (:func:`~arena.combat.tactics.spell_aim.spell_value`, summed over the enemies it
+    catches: those it is worth most against, as many as its area catches), and its worth; ties to the higher level.
+    Sleep counts only those its 4 Hit Dice reach (``sleep-budget``)."""
+    best: Action | None = None
+    best_value = 0.0
+    tried: set[str] = set()
+    for name, level in areas:
+        if name in tried:
+            continue
+        tried.add(name)
+        spell = SPELLS[name]
+        if spell.area is None:
+            continue
+        valid = [enemy for enemy in ordered(view, creature, enemies) if can_affect(view, spell, enemy)]
+        caught = area_count(spell.area, len(valid))
+        if name == "sleep" and view.fixed("sleep-budget"):
+            valid = within_sleep_budget(valid)
+            caught = min(caught, len(valid))
+        if not caught:
+            continue
+        if name == "meteor swarm":
+            worth = [(spell_value(view, creature, name, level, enemy), enemy) for enemy in valid]
+            worth.sort(key=lambda each: each[0], reverse=True)  # stable: the targeting's order among equals
+            chosen = [enemy for _, enemy in worth[:caught]]
+            spheres = [chosen[i % len(chosen)] for i in range(4)]
+            value = sum(spell_value(view, creature, name, level, enemy, spheres.count(enemy)) for enemy in chosen)
+        else:
+            worth = [(spell_value(view, creature, name, level, enemy), enemy) for enemy in valid]
+            worth.sort(key=lambda each: each[0], reverse=True)
+            chosen = [enemy for _, enemy in worth[:caught]]
+            value = sum(each for each, _ in worth[:caught])
+        if value > best_value:
+            best, best_value = Action("cast", spell=name, level=level, targets=chosen), value
+    return best, best_value
+
+
+def _single_by_value(
+    view: View, creature: Combatant, singles: Iterable[tuple[str, int]], enemies: list[Combatant]
+) -> tuple[Action | None, float]:
+    """The single-target spell and target worth most (:func:`~arena.combat.tactics.spell_aim.spell_value`), and
+    its worth: the enemies in the order the caster's targeting prefers them, ties to the earlier enemy and the higher
+    level; chain lightning's worth counts its secondary targets. (None, 0): no spell is worth anything."""
+    best: Action | None = None
+    best_value = 0.0
+    tried: set[str] = set()
+    targets = ordered(view, creature, enemies)
+    for name, level in singles:
+        if name in tried:
+            continue
+        tried.add(name)
+        if name == "chain lightning":
+            chained, value = chain_targets(view, creature, targets, level)
+            if chained and value > best_value:
+                best, best_value = Action("cast", spell=name, level=level, targets=chained), value
+            continue
+        for enemy in targets:
+            value = spell_value(view, creature, name, level, enemy)
+            if value > best_value:
+                best, best_value = Action("cast", spell=name, level=level, targets=[enemy]), value
+    return best, best_value
 
 
 def _choose_buff(view: View, creature: Combatant, buffs: Iterable[tuple[str, int]]) -> Action | None:

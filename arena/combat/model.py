@@ -36,6 +36,13 @@ FIXES: dict[str, str] = {
     "sleep-budget": "sleep is aimed only where its 4 Hit Dice catch enough creatures",
     "caster-melee": "a caster stands back with a ranged weapon only when it shoots better than it fights in melee",
     "party-gear": "the generated party's gear: 3.5 wealth by level, one item per body slot",
+    "constrict-on-grab": "the grapple check that establishes an improved grab's hold constricts already",
+    "hold-full-attack": "a holder makes a grapple check per attack its base attack bonus gives, or holds with the "
+    "body part (-20) and full-attacks with its other attacks",
+    "swallow-acid": "a swallowed foe takes the gizzard's acid (or fire) each round besides its crushing damage",
+    "swallow-bite": "a swallowed foe takes the swallower's bite damage as it is swallowed",
+    "cut-free": "a swallowed PC cuts its way out with a dagger; a creature without one escapes back into the mouth",
+    "pounce-charge": "a pounce is a charge: +2 on its attacks, -2 AC until the creature's next turn",
 }
 """SRD fixes of the fight model that ``undo`` can switch back off (for measuring each one)."""
 
@@ -78,6 +85,11 @@ class ModelOptions(BaseModel):
     average rounded up (Pathfinder practice)."""
     area_damage: Literal["roll-once", "per-target"] = "roll-once"
     """One damage roll for every creature an area spell catches (as for a breath weapon), or one per target."""
+    swallow_choice: Literal["constrict-first", "swallow"] = "constrict-first"
+    """A creature holding a foe that it can both constrict (or rake) and swallow whole (SRD 3.5 behir: "A behir
+    usually bites and grabs its prey first, then either swallows or constricts the opponent"):
+    ``constrict-first`` constricts and rakes on its first turn holding the foe and tries to swallow it on the later
+    ones; ``swallow`` tries to swallow it at once (the model before this option)."""
     undo: frozenset[str] = Field(default_factory=frozenset)
     """SRD fixes to switch back off, for measuring them (:data:`FIXES`): not a way to play."""
 
@@ -127,6 +139,13 @@ class ModelFlags:
     fix_blind_dex: Annotated[bool, lambda m: m.fixed("blind-dex")]
     fix_sr_once: Annotated[bool, lambda m: m.fixed("sr-once")]
     fix_caster_melee: Annotated[bool, lambda m: m.fixed("caster-melee")]
+    fix_constrict_on_grab: Annotated[bool, lambda m: m.fixed("constrict-on-grab")]
+    fix_hold_full_attack: Annotated[bool, lambda m: m.fixed("hold-full-attack")]
+    fix_swallow_acid: Annotated[bool, lambda m: m.fixed("swallow-acid")]
+    fix_swallow_bite: Annotated[bool, lambda m: m.fixed("swallow-bite")]
+    fix_cut_free: Annotated[bool, lambda m: m.fixed("cut-free")]
+    fix_pounce_charge: Annotated[bool, lambda m: m.fixed("pounce-charge")]
+    constrict_first: Annotated[bool, lambda m: m.swallow_choice == "constrict-first"]
 
     __slots__ = tuple(__annotations__)
 
@@ -151,6 +170,7 @@ LEGACY = ModelOptions(
     buff_choice="highest-level",
     pc_hit_points="rounded-up",
     area_damage="per-target",
+    swallow_choice="swallow",
     undo=frozenset(FIXES),
 )
 """The model as it was before the fight-model audit (version 0.2): every option at its old value, every fix undone."""

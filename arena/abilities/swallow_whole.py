@@ -205,6 +205,8 @@ def inside_turn(f: FightState, c: Combatant, swallower: Combatant) -> bool:
 
 
 def _cut(f: FightState, c: Combatant, swallower: Combatant, inside: Inside) -> bool:
+    """Its dagger's attacks at the interior; out once they have dealt ``cut_damage`` (kept over its turns)."""
+    needed = inside.cut_damage or 0
     t = c.t
     bab = t.creature.bab
     dex = (t.abilities["dex"] - 10) // 2
@@ -234,7 +236,7 @@ def _cut(f: FightState, c: Combatant, swallower: Combatant, inside: Inside) -> b
         if f.lines is not None:
             f.log(
                 f"{c.name} dagger {mod:+d} vs {swallower.name}'s insides AC {inside.cut_ac}: cuts for {amount} "
-                f"({cut}/{inside.cut_damage})",
+                f"({cut}/{needed})",
                 actor=c.name,
                 action="cut",
                 target=swallower.name,
@@ -243,7 +245,7 @@ def _cut(f: FightState, c: Combatant, swallower: Combatant, inside: Inside) -> b
                 result="hit",
                 damage=amount,
             )
-        if cut >= inside.cut_damage:
+        if cut >= needed:
             drop_condition(f, c, "swallowed")
             if swallower.grip is not None and swallower.grip[1] is c:
                 swallower.grip = None

@@ -1,8 +1,11 @@
 """Improved grab (SRD 3.5) and the hold it starts: a hit with the grabbing attack and a won grapple check (none for
-a mimic's adhesive or a stirge's attach) and the creature holds its foe; on each of its later turns a won opposed
-grapple check deals the grabbing attack's damage (and constrict's), drains blood (a stirge's, a rast's), swallows the
-foe (:mod:`arena.abilities.swallow_whole`), and its rake (a soldier ant's acid sting) follows; the held foe spends its
-turns trying to escape. Either one dropping ends the hold.
+a mimic's adhesive or a stirge's attach) and the creature holds its foe, constricting it at once when it constricts;
+on each of its later turns each won opposed grapple check (one per attack its base attack bonus gives) deals the
+grabbing attack's damage (and constrict's), drains blood (a stirge's, a rast's), swallows the foe
+(:mod:`arena.abilities.swallow_whole`; a behir constricts first), and its rake (a soldier ant's acid sting) follows;
+a strong grappler holds with the body part at -20 and attacks the other foes with the rest of its full attack. The
+held foe spends its turns trying to escape (a swallowed one cutting its way out). Either one dropping ends the
+hold.
 
 One module for improved grab, constrict, attach, blood drain and acid sting because they are one mechanism: each is
 a part of the one field ``improved_grab`` (constrict its damage, attach a grab with no check, blood drain what its
@@ -522,7 +525,15 @@ def holding_turn(f: FightState, c: Combatant, target: Combatant) -> bool:
     data = t.ability_data
     if "swallowed" in target.conditions:  # inside it: digested, no check needed
         digest(f, c, target)
-        return True
+        # SRD 3.5 Swallow Whole: "A swallowed creature is considered to be grappled, while the creature that did the
+        # swallowing is not" (behir: "A behir that swallows an opponent can use its Cleave feat to bite and grab
+        # another opponent"): under ``swallower-acts`` the rest of its turn is its own (it attacks the others, but
+        # grabs no second foe while one is inside it: the model's hold is of one foe)
+        if not f.fix_swallower_acts:
+            return True
+        if target.dead:
+            release(c)
+        return False
     paralysis = data.get("paralysis")
     if paralysis is not None and paralysis.on == "held" and "paralyzed" not in target.conditions:
         paralyze(f, c, target, paralysis)  # the chuul's tentacles: a save on each of its turns

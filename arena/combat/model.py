@@ -42,6 +42,7 @@ FIXES: dict[str, str] = {
     "swallow-acid": "a swallowed foe takes the gizzard's acid (or fire) each round besides its crushing damage",
     "swallow-bite": "a swallowed foe takes the swallower's bite damage as it is swallowed",
     "cut-free": "a swallowed PC cuts its way out with a dagger; a creature without one escapes back into the mouth",
+    "swallower-acts": "a swallower is not grappled: it digests its meal and attacks the others on its turn",
     "pounce-charge": "a pounce is a charge: +2 on its attacks, -2 AC until the creature's next turn",
 }
 """SRD fixes of the fight model that ``undo`` can switch back off (for measuring each one)."""
@@ -144,6 +145,7 @@ class ModelFlags:
     fix_swallow_acid: Annotated[bool, lambda m: m.fixed("swallow-acid")]
     fix_swallow_bite: Annotated[bool, lambda m: m.fixed("swallow-bite")]
     fix_cut_free: Annotated[bool, lambda m: m.fixed("cut-free")]
+    fix_swallower_acts: Annotated[bool, lambda m: m.fixed("swallower-acts")]
     fix_pounce_charge: Annotated[bool, lambda m: m.fixed("pounce-charge")]
     constrict_first: Annotated[bool, lambda m: m.swallow_choice == "constrict-first"]
 

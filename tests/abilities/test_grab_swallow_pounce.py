@@ -309,3 +309,19 @@ def test_the_charge_costs_2_ac_until_the_pouncer_s_next_turn(model):
     assert c.ac_bonus == -bonus
     conditions.expire(f, f.instant + ROUND)  # the start of its next turn
     assert c.ac_bonus == 0
+
+
+def test_a_swallower_digests_its_meal_and_bites_the_others():
+    """SRD 3.5 Swallow Whole: "A swallowed creature is considered to be grappled, while the creature that did the
+    swallowing is not"; behir: "A behir that swallows an opponent can use its Cleave feat to bite and grab another
+    opponent". The toad's turn: the meal inside takes its damage, and it bites the squire; undone
+    (``swallower-acts``), digesting took its whole turn."""
+    bites = [(4, 6), d20(15), (4, 8), d20(2), d20(2)]  # digested for 6; the bite hits the squire for 8, the claws miss
+    for model, draws, squire_hp in ((DEFAULT, bites, 42), (undo("swallower-acts"), [(4, 6)], 50)):
+        f = make_fight([hero(), hero("squire", hp=50)], [swallower()], model=model)
+        t, pc = held(f)
+        conditions.add_condition(f, pc, "swallowed", conditions.FOREVER)
+        script = Script(f, draws)
+        f.turn(t)
+        assert script.used_up and pc.hp == 194 and f.pcs[1].hp == squire_hp
+        assert t.grip == (True, pc)  # the meal stays inside

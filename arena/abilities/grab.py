@@ -1,8 +1,11 @@
 """Improved grab (SRD 3.5) and the hold it starts: a hit with the grabbing attack and a won grapple check (none for
-a mimic's adhesive or a stirge's attach) and the creature holds its foe; on each of its later turns a won opposed
-grapple check deals the grabbing attack's damage (and constrict's), drains blood (a stirge's, a rast's), swallows the
-foe (:mod:`arena.abilities.swallow_whole`), and its rake (a soldier ant's acid sting) follows; the held foe spends its
-turns trying to escape. Either one dropping ends the hold.
+a mimic's adhesive or a stirge's attach) and the creature holds its foe, constricting it at once when it constricts;
+on each of its later turns each won opposed grapple check (one per attack its base attack bonus gives) deals the
+grabbing attack's damage (and constrict's), drains blood (a stirge's, a rast's), swallows the foe
+(:mod:`arena.abilities.swallow_whole`; a behir constricts first), and its rake (a soldier ant's acid sting) follows;
+a strong grappler holds with the body part at -20 and attacks the other foes with the rest of its full attack. The
+held foe spends its turns trying to escape (a swallowed one cutting its way out). Either one dropping ends the
+hold.
 
 One module for improved grab, constrict, attach, blood drain and acid sting because they are one mechanism: each is
 a part of the one field ``improved_grab`` (constrict its damage, attach a grab with no check, blood drain what its
@@ -25,17 +28,17 @@ from typing import Annotated, NamedTuple
 from pydantic import StrictBool
 
 from arena.abilities.paralysis import paralyze
-from arena.abilities.swallow_whole import digest, swallow
-from arena.combat.abilities import MAX_TIE_ROLLS, state_of
+from arena.abilities.swallow_whole import digest, inside_turn, swallow
+from arena.combat.abilities import opposed, state_of
 from arena.combat.ability_hooks import FightAbility, add_fight_ability
 from arena.combat.attacks import swing_at
 from arena.combat.combatant import Combatant
 from arena.combat.conditions import FOREVER, add_condition, lose_ability
 from arena.combat.damage import deal
 from arena.combat.fight_state import FightState
+from arena.combat.tactics import choose_target
 from arena.combat.template import CompiledAttack, Template
 from arena.dice import DiceExpr, parse
-from arena.rules import Check
 from arena.srd.ability_items import ENTRY_DICE
 from arena.srd.context import Reading
 from arena.srd.effects import AbilityReading, add_reading
@@ -43,6 +46,7 @@ from arena.srd.onhit import OR_AND
 from arena.srd.patterns import AMOUNT, DICE, ENERGY, singular
 from arena.srd.text import clean, dice_text, number
 from arena.world.ability_fields import AbilityField, add_fields
+from arena.world.class_tables import iteratives
 from arena.world.creatures import AbilityLoss
 from arena.world.stat_types import SIZES, DamageDice, Frozen, Label, _int
 
@@ -398,37 +402,79 @@ def compile_hold(grab: ImprovedGrab) -> Hold:
     return Hold(grab, parse(grab.constrict) if grab.constrict else None)
 
 
-def opposed(f: FightState, a: Combatant, a_mod: int, b: Combatant, b_mod: int) -> bool:
-    """An opposed check (grapple): does ``a`` win? The higher total wins; a tie goes to the higher modifier, equal
-    modifiers roll again (SRD 3.5). Each side's roll is an ability-type check through the kernel."""
-    for _ in range(MAX_TIE_ROLLS):
-        theirs = f.resolve(Check("ability", b.side, b_mod + b.save_bonus, 0, opponent=b.side), b, None).total
-        mine = f.resolve(Check("ability", a.side, a_mod + a.save_bonus, 0, opponent=a.side), a, None).total
-        if mine != theirs:
-            return mine > theirs
-        if a_mod != b_mod:
-            return a_mod > b_mod
-    return False
-
-
 def grab_on_hit(f: FightState, c: Combatant, target: Combatant, attack: CompiledAttack, dealt: int) -> None:
     """A hit with the grabbing attack starts a grapple: a free grapple check (none for an adhesive or an attach)
-    against a foe it can grab, neither of them in a grapple already."""
-    grab: ImprovedGrab = c.t.ability_data["improved_grab"].grab
-    if (
+    against a foe it can grab, neither of them in a grapple already.
+
+    SRD 3.5 Improved Grab: "The creature has the option to conduct the grapple normally, or simply use the part of
+    its body it used in the improved grab to hold the opponent. If it chooses to do the latter, it takes a -20
+    penalty on grapple checks, but is not considered grappled itself; the creature does not lose its Dexterity bonus
+    to AC, still threatens an area, and can use its remaining attacks against other opponents": under
+    ``hold-full-attack`` it holds with the body part when it has other attacks to use and its check at -20 still
+    matches the foe's grapple modifier (:func:`_holds_by_part`). A constrictor's won check constricts already
+    (``constrict-on-grab``): "If it wins the grapple check, it establishes a hold and can constrict" (SRD 3.5
+    constrictor snake), Constrict: "dealing bludgeoning damage, after making a successful grapple check"."""
+    hold: Hold = c.t.ability_data["improved_grab"]
+    grab = hold.grab
+    if not (
         attack.name == grab.attack
         and c.grip is None
         and target.grip is None
         and target.is_able
         and not target.dead
         and _can_grab(c, target, grab)
-        and (grab.automatic or opposed(f, c, c.t.grapple, target, target.t.grapple))
     ):
-        c.grip, target.grip = (True, target), (False, c)
-        c.afflicted = target.afflicted = True
-        if f.lines is not None:
-            how = "attached" if not grab.hold_check else "adhesive" if grab.automatic else "improved grab"
-            f.log(f"{c.name} grabs {target.name} ({how})", actor=c.name, action="grab", target=target.name, result=how)
+        return
+    by_part = f.fix_hold_full_attack and _holds_by_part(c, target, hold)
+    if not (grab.automatic or opposed(f, c, c.t.grapple - (BODY_PART if by_part else 0), target, target.t.grapple)):
+        return
+    c.grip, target.grip = (True, target), (False, c)
+    c.afflicted = target.afflicted = True
+    if f.fix_hold_full_attack:
+        state_of(c)["by part"] = target if by_part else None
+    if f.lines is not None:
+        how = "attached" if not grab.hold_check else "adhesive" if grab.automatic else "improved grab"
+        if by_part:
+            how += ", held with its " + grab.attack
+        f.log(f"{c.name} grabs {target.name} ({how})", actor=c.name, action="grab", target=target.name, result=how)
+    if f.fix_constrict_on_grab and hold.constrict is not None and not grab.automatic:
+        constrict(f, c, target, hold, _hold_attack(c.t, grab))
+
+
+BODY_PART = 20
+"""SRD 3.5 Improved Grab: holding with the body part only, "it takes a -20 penalty on grapple checks"."""
+
+
+def _other_attacks(t: Template, grab: ImprovedGrab) -> list[tuple[CompiledAttack, int]]:
+    """The swings of its full attack left when the grabbing attack holds a foe: every (attack, bonus) but the first
+    swing of the grabbing attack's name (a second claw is still free)."""
+    swings = [(a, bonus) for a in t.full for bonus in a.full_bonuses]
+    for i, (a, _) in enumerate(swings):
+        if a.name == grab.attack:
+            del swings[i]
+            break
+    return [(a, bonus) for a, bonus in swings if not a.ranged]
+
+
+def _holds_by_part(c: Combatant, target: Combatant, hold: Hold) -> bool:
+    """Whether it holds ``target`` with the body part only (the -20 option): it has other melee attacks to use, it
+    keeps its hold with a check (not an adhesive, an attach or a swallower, whose foe goes into its mouth), and its
+    grapple modifier at -20 is still at least the foe's, so it wins the check at least about half the time."""
+    grab = hold.grab
+    return (
+        grab.hold_check
+        and not grab.automatic
+        and "swallow_whole" not in c.t.ability_data
+        and c.t.grapple - BODY_PART >= target.t.grapple
+        and bool(_other_attacks(c.t, grab))
+    )
+
+
+def grapple_checks(bab: int) -> int:
+    """How many grapple checks a full-round action in a grapple gives: SRD 3.5 grapple, "If your base attack bonus
+    allows you multiple attacks, you can attempt one of these actions in place of each of your attacks, but at
+    successively lower base attack bonuses" (+1 to +5 one, +6 to +10 two, +11 to +15 three, +16 and up four)."""
+    return len(iteratives(0, bab))
 
 
 def _can_grab(c: Combatant, target: Combatant, grab: ImprovedGrab) -> bool:
@@ -455,23 +501,70 @@ def grip_turn(f: FightState, c: Combatant) -> bool:
     if other.dead or (not other.is_able and "swallowed" not in other.conditions):
         release(c)
         return False
-    return holding_turn(f, c, other) if holds else escape_turn(f, c, other)
+    if holds:
+        return holding_turn(f, c, other)
+    if "swallowed" in c.conditions:  # inside its swallower: it cuts its way out, or tries to (``cut-free``)
+        return f.fix_cut_free and inside_turn(f, c, other)
+    return escape_turn(f, c, other)
 
 
 def holding_turn(f: FightState, c: Combatant, target: Combatant) -> bool:
     """A grappler's turn: a won opposed grapple check deals the grabbing attack's damage, plus constrict's (or
-    drains blood, or swallows the foe whole); its rake follows."""
+    drains blood, or swallows the foe whole); its rake follows.
+
+    Under ``hold-full-attack`` (SRD 3.5 grapple: "you can attempt one of these actions in place of each of your
+    attacks, but at successively lower base attack bonuses"; Improved Grab: "each successful grapple check it makes
+    during successive rounds automatically deals the damage indicated for the attack that established the hold")
+    it makes a grapple check for each attack its base attack bonus gives (-5 on each after the first), each won one
+    dealing the hold's damage; one holding with the body part makes one check at -20 and then "can use its remaining
+    attacks against other opponents" (:func:`_part_attacks`). A swallower swallows with one check ("it can attempt a
+    new grapple check ... If it succeeds, it swallows its prey, and the opponent takes bite damage"); one that also
+    constricts or rakes (a behir) first constricts and rakes the foe for a turn under ``swallow_choice:
+    constrict-first``."""
     t = c.t
     data = t.ability_data
     if "swallowed" in target.conditions:  # inside it: digested, no check needed
         digest(f, c, target)
-        return True
+        # SRD 3.5 Swallow Whole: "A swallowed creature is considered to be grappled, while the creature that did the
+        # swallowing is not" (behir: "A behir that swallows an opponent can use its Cleave feat to bite and grab
+        # another opponent"): under ``swallower-acts`` the rest of its turn is its own (it attacks the others, but
+        # grabs no second foe while one is inside it: the model's hold is of one foe)
+        if not f.fix_swallower_acts:
+            return True
+        if target.dead:
+            release(c)
+        return False
     paralysis = data.get("paralysis")
     if paralysis is not None and paralysis.on == "held" and "paralyzed" not in target.conditions:
         paralyze(f, c, target, paralysis)  # the chuul's tentacles: a save on each of its turns
     hold: Hold = data["improved_grab"]
     grab = hold.grab
-    if not grab.hold_check or opposed(f, c, t.grapple, target, target.t.grapple):
+    state = state_of(c) if (f.fix_hold_full_attack or f.constrict_first) else None
+    swallows = "swallow_whole" in data and not (
+        f.constrict_first
+        and (hold.constrict is not None or t.rake is not None)
+        and state is not None
+        and state.get("squeezed") is not target
+    )
+    by_part = not swallows and state is not None and f.fix_hold_full_attack and state.get("by part") is target
+    checks = 1
+    if f.fix_hold_full_attack and not swallows and not by_part and grab.hold_check and grab.drain is None:
+        checks = grapple_checks(t.creature.bab)
+    won = False
+    for i in range(checks):
+        if target.dead:
+            break
+        mod = t.grapple - 5 * i - (BODY_PART if by_part else 0)
+        if grab.hold_check and not opposed(f, c, mod, target, target.t.grapple):
+            if f.lines is not None:
+                f.log(
+                    f"{c.name} fails to keep damaging {target.name} in its hold",
+                    actor=c.name,
+                    action="grip-damage",
+                    target=target.name,
+                    result="failed",
+                )
+            continue
         if grab.drain is not None:  # blood drain: ability damage each turn it holds on
             drained = state_of(c)
             drained["drained"] = drained.get("drained", 0) + lose_ability(f, target, grab.drain, c)
@@ -483,39 +576,65 @@ def holding_turn(f: FightState, c: Combatant, target: Combatant) -> bool:
                 return True
             if target.dead:
                 return True
-        if "swallow_whole" in data:  # swallow whole: a won check swallows the held foe
+        if swallows:  # swallow whole: a won check swallows the held foe
             swallow(f, c, target)
+            if f.fix_swallow_bite:  # "and the opponent takes bite damage"
+                _grip_damage(f, c, target, _hold_attack(t, grab))
             return True
+        won = True
         attack = _hold_attack(t, grab)
-        if not attack.harmless:  # a stirge's touch deals none: only its drain
-            amount = max(1, attack.damage.roll(f.stream))
-            if f.lines is not None:
-                f.log(
-                    f"{c.name} crushes {target.name} in its grip for {amount}",
-                    actor=c.name,
-                    action="grip-damage",
-                    target=target.name,
-                    damage=amount,
-                )
-            deal(f, c, target, amount, attack.types, attack.overcomes, weapon=True)
+        _grip_damage(f, c, target, attack)
         if hold.constrict is not None and not target.dead:
-            if f.lines is not None:
-                f.log(f"{c.name} constricts {target.name}", actor=c.name, action="constrict", target=target.name)
-            deal(f, c, target, hold.constrict.roll(f.stream), attack.types, attack.overcomes, weapon=True)
-        if t.rake is not None and not target.dead:  # rake: its hind claws at the held foe
-            for bonus in t.rake.full_bonuses:
-                if target.dead:
-                    break
-                swing_at(f, c, target, t.rake, bonus)
-    elif f.lines is not None:
-        f.log(
-            f"{c.name} fails to keep damaging {target.name} in its hold",
-            actor=c.name,
-            action="grip-damage",
-            target=target.name,
-            result="failed",
-        )
+            constrict(f, c, target, hold, attack)
+    if won and t.rake is not None and not target.dead:  # rake: its hind claws at the held foe
+        for bonus in t.rake.full_bonuses:
+            if target.dead:
+                break
+            swing_at(f, c, target, t.rake, bonus)
+    if state is not None and won:
+        state["squeezed"] = target  # constrict-first: it swallows the foe it has constricted
+    if by_part and target.is_able:
+        _part_attacks(f, c, target, grab)
     return True
+
+
+def _grip_damage(f: FightState, c: Combatant, target: Combatant, attack: CompiledAttack) -> None:
+    """The hold's damage: the grabbing attack's (a stirge's touch deals none: only its drain)."""
+    if not attack.harmless:
+        amount = max(1, attack.damage.roll(f.stream))
+        if f.lines is not None:
+            f.log(
+                f"{c.name} crushes {target.name} in its grip for {amount}",
+                actor=c.name,
+                action="grip-damage",
+                target=target.name,
+                damage=amount,
+            )
+        deal(f, c, target, amount, attack.types, attack.overcomes, weapon=True)
+
+
+def constrict(f: FightState, c: Combatant, target: Combatant, hold: Hold, attack: CompiledAttack) -> None:
+    """Constrict's damage on a won grapple check."""
+    if hold.constrict is None:
+        return
+    if f.lines is not None:
+        f.log(f"{c.name} constricts {target.name}", actor=c.name, action="constrict", target=target.name)
+    deal(f, c, target, hold.constrict.roll(f.stream), attack.types, attack.overcomes, weapon=True)
+
+
+def _part_attacks(f: FightState, c: Combatant, target: Combatant, grab: ImprovedGrab) -> None:
+    """Holding with the body part only, it "can use its remaining attacks against other opponents": the rest of its
+    full attack at the foe its targeting picks among the others it reaches (the held foe when none is left)."""
+    others = [foe for foe in f.view.reachable(c) if foe is not target]
+    foe = choose_target(f.view, c, others) if others else target
+    if foe is None:
+        return
+    for attack, bonus in _other_attacks(c.t, grab):
+        if not foe.is_able:
+            foe = choose_target(f.view, c, None)
+            if foe is None:
+                return
+        swing_at(f, c, foe, attack, bonus)
 
 
 def _hold_attack(t: Template, grab: ImprovedGrab) -> CompiledAttack:
@@ -531,8 +650,9 @@ def _hold_attack(t: Template, grab: ImprovedGrab) -> CompiledAttack:
 def escape_turn(f: FightState, c: Combatant, holder: Combatant) -> bool:
     """A held creature's turn: it tries to escape (an opposed grapple check against its holder); a mimic's adhesive
     holds it while the mimic lives ("Opponents so grappled cannot get free while the mimic is alive")."""
+    by_part = f.fix_hold_full_attack and holder.specials is not None and holder.specials.get("by part") is c
     if not holder.t.ability_data["improved_grab"].grab.automatic and opposed(
-        f, c, c.t.grapple, holder, holder.t.grapple
+        f, c, c.t.grapple, holder, holder.t.grapple - (BODY_PART if by_part else 0)
     ):
         release(holder)
         if f.lines is not None:

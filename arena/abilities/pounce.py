@@ -5,21 +5,25 @@ claws at the end of it; its rake's claws also tear at a foe it holds, each turn 
 One module for two fields because they are one mechanism: the rake's first use is the pounce's end (and the pounce's
 hook makes it). The whole abilities: the stat-block fields (``pounce``, a flag; ``rake``, an attack), how the
 importer reads them (pounce a flag of the block, :func:`read_rake`), and what they do in a fight: pounce makes the
-first round's attack a full attack (``closes_in_full``) and rakes after it (:func:`rake_at_the_end`, an
-``after_attack`` hook); the rake, compiled once per stat block, is the Template's ``rake`` that the grapple's turn
+first round's attack a full attack (``closes_in_full``), a charge's (:func:`charge_routine`, a ``routine`` hook: +2
+on its attacks, -2 AC until its next turn), and rakes after it (:func:`rake_at_the_end`, an ``after_attack`` hook);
+the rake, compiled once per stat block, is the Template's ``rake`` that the grapple's turn
 (:func:`arena.combat.specials.grip_turn`, the hold's code) rakes a held foe with. A giant soldier ant's acid sting
 is read as its ``rake`` too (:func:`arena.srd.holds.acid_sting`): it has no pounce, so it stings only what it holds.
 """
 
 from __future__ import annotations
 
+import copy
 import re
 
 from pydantic import StrictBool
 
 from arena.combat.ability_hooks import FightAbility, add_fight_ability
 from arena.combat.attacks import attack_routine
+from arena.combat.clock import ROUND
 from arena.combat.combatant import Combatant
+from arena.combat.conditions import add_condition
 from arena.combat.fight_state import FightState
 from arena.combat.template import CompiledAttack
 from arena.dice import parse as parse_dice
@@ -98,11 +102,52 @@ def read_rake(ctx: Reading, item: dict) -> dict:
 
 
 # --------------------------------------------------------------------------------------------- in a fight
+CHARGE_BONUS = 2
+"""SRD 3.5 charge: "you get a +2 bonus on the attack roll" (and "a -2 penalty to your AC until the start of your next
+turn": the ``charging`` condition, :data:`arena.combat.conditions.CHARGING_AC`)."""
+
+
+def charging(attack: CompiledAttack) -> CompiledAttack:
+    """``attack`` with the charge's +2 on each of its attack rolls (its rider kept)."""
+    out = copy.copy(attack)
+    out.bonuses = tuple(b + CHARGE_BONUS for b in attack.bonuses)
+    out.full_bonuses = tuple(b + CHARGE_BONUS for b in attack.full_bonuses)
+    out.first_bonus = out.full_bonuses[:1]
+    return out
+
+
+def _charge(c: Combatant) -> tuple[tuple[CompiledAttack, ...], CompiledAttack | None]:
+    """Its full attack and its rake with the charge's +2, worked out once per stat block (kept with its abilities'
+    data)."""
+    data = c.t.ability_data
+    found = data.get("pounce-charge")
+    if found is None:
+        rake = c.t.rake
+        found = data["pounce-charge"] = (
+            tuple(charging(a) for a in c.t.full),
+            charging(rake) if rake is not None else None,
+        )
+    return found
+
+
+def charge_routine(f: FightState, c: Combatant, target: Combatant, full: bool) -> tuple[CompiledAttack, ...] | None:
+    """SRD 3.5 Pounce: "When a creature with this special attack makes a charge, it can follow with a full attack";
+    a charge: "you get a +2 bonus on the attack roll and take a -2 penalty to your AC until the start of your next
+    turn". The first round's full attack (the pounce, as it closes in) is that charge's: its attacks at +2, and the
+    creature at -2 AC until its next turn (the fix ``pounce-charge``; undone, the full attack has neither)."""
+    if f.round != 1 or not full or not f.fix_pounce_charge:
+        return None
+    add_condition(f, c, "charging", ROUND)
+    return _charge(c)[0]
+
+
 def rake_at_the_end(f: FightState, c: Combatant, target: Combatant) -> None:
     """SRD 3.5 Pounce: "it can make a full attack, including two rake attacks": after the first round's full attack,
-    its rake at the foe it attacked, if that foe still stands."""
+    its rake at the foe it attacked, if that foe still stands (with the charge's +2, under ``pounce-charge``)."""
     rake: CompiledAttack | None = c.t.rake
     if rake is not None and f.round == 1 and target.is_able:
+        if f.fix_pounce_charge and "charging" in c.conditions:
+            rake = _charge(c)[1]
         attack_routine(f, c, target, (rake,), True)
 
 
@@ -112,5 +157,5 @@ add_fields(
 )
 add_reading(AbilityReading("pounce", ("pounce",), flag("pounce"), after="ferocity"))
 add_reading(AbilityReading("rake", ("rake",), read_rake, after="ability drain"))
-add_fight_ability(FightAbility("pounce", closes_in_full=True, after_attack=rake_at_the_end))
+add_fight_ability(FightAbility("pounce", closes_in_full=True, routine=charge_routine, after_attack=rake_at_the_end))
 add_fight_ability(FightAbility("rake", compile=CompiledAttack))

@@ -434,6 +434,8 @@ def dodge_bonus(f: FightState, target: Combatant, attacker: Combatant) -> int:
     if f.fix_dodge_printed:
         return dodge if target.dodge_against is attacker or not f.fix_dodge else 0
     return -dodge if target.dodge_against is not attacker and f.fix_dodge else 0
+
+
 def touch_attack(f: FightState, caster: Combatant, target: Combatant, melee: bool = False) -> int:
     """A touch attack of a spell whose effect is not a plain damage roll (disintegrate, harm, heal on undead, a
     meteor aimed at a creature): 0 a miss, 1 a hit, 2 a critical hit (threat 20, x2). ``melee``: a touch spell

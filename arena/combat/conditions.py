@@ -36,13 +36,16 @@ CHOKING = -2
 """SRD 3.5 nightmare's smoke: "a -2 penalty on all attack and damage rolls"."""
 UNNERVED = -2
 """SRD 3.5 chain devil's unnerving gaze: "a -2 penalty on attack rolls for 1d3 rounds"."""
+CHARGING_AC = -2
+"""SRD 3.5 charge: "You take a -2 penalty to your AC until the start of your next turn" (a pounce,
+:mod:`arena.abilities.pounce`)."""
 FATIGUED, EXHAUSTED = -1, -3
 """SRD 3.5 fatigued (-2 Strength and Dexterity) and exhausted (-6): their change to the two modifiers."""
 PENALTIES = frozenset(
     {"shaken", "entangled", "sickened", "menaced", "choking", "carried", "fatigued", "exhausted", "unnerved"}
-)
+) | {"charging"}
 """Conditions that change a creature's numbers beyond bless and shield of faith (carried: a whirlwind's captive,
--2 on attack rolls and -4 Dexterity as entangled)."""
+-2 on attack rolls and -4 Dexterity as entangled; charging: -2 AC until its next turn)."""
 
 
 def add_condition(f: FightState, target: Combatant, name: str, seconds: float, **data) -> None:
@@ -143,6 +146,8 @@ def recompute_bonuses(c: Combatant) -> None:
     c.ac_bonus = (
         (shield[1]["bonus"] if shield else 0) + mods.get("dex", 0) - (RAGE_AC if c.raging else 0) + held + menaced
     )
+    if "charging" in conditions:
+        c.ac_bonus += CHARGING_AC
     c.damage_bonus = sick + (CHOKING if "choking" in conditions else 0) + (0 if c.ranged else mods.get("str", 0) + rage)
     c.save_mods = {"fort": mods.get("con", 0), "ref": mods.get("dex", 0), "will": mods.get("wis", 0)} if mods else None
 

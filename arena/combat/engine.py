@@ -353,7 +353,9 @@ class Fight(FightState):
             if not t.ferocity or c.dead:  # ferocity: it fights on while dying
                 return
         if not c.is_able:
-            conditions.try_break_free(self, c)
+            grip = c.grip  # swallowed: its turn inside (it cuts its way out), the swallower's ability's grip turn
+            if grip is None or not (hook := grip[1].t.grip_turn_hook) or not hook(self, c):
+                conditions.try_break_free(self, c)
             c.acted = True
             return
         if c.conditions and "stunned" in c.conditions:

@@ -46,6 +46,14 @@ FIXES: dict[str, str] = {
     "energy-aware-spells": "casters choose spell and target by expected damage after resistance, immunity and"
     " regeneration",
     "high-level-spells": "the generated wizard and cleric prepare SRD spells of 6th-9th level in those slots",
+    "constrict-on-grab": "the grapple check that establishes an improved grab's hold constricts already",
+    "hold-full-attack": "a holder makes a grapple check per attack its base attack bonus gives, or holds with the "
+    "body part (-20) and full-attacks with its other attacks",
+    "swallow-acid": "a swallowed foe takes the gizzard's acid (or fire) each round besides its crushing damage",
+    "swallow-bite": "a swallowed foe takes the swallower's bite damage as it is swallowed",
+    "cut-free": "a swallowed PC cuts its way out with a dagger; a creature without one escapes back into the mouth",
+    "swallower-acts": "a swallower is not grappled: it digests its meal and attacks the others on its turn",
+    "pounce-charge": "a pounce is a charge: +2 on its attacks, -2 AC until the creature's next turn",
 }
 """SRD fixes of the fight model that ``undo`` can switch back off (for measuring each one)."""
 
@@ -100,6 +108,11 @@ class ModelOptions(BaseModel):
     entangled creature that can fight where it stands (it shoots, or a foe is in melee with it) fights at -2, else
     it tries the better of Escape Artist and Strength; ``strength-check``: every turn a Strength check first (the
     model before)."""
+    swallow_choice: Literal["constrict-first", "swallow"] = "constrict-first"
+    """A creature holding a foe that it can both constrict (or rake) and swallow whole (SRD 3.5 behir: "A behir
+    usually bites and grabs its prey first, then either swallows or constricts the opponent"):
+    ``constrict-first`` constricts and rakes on its first turn holding the foe and tries to swallow it on the later
+    ones; ``swallow`` tries to swallow it at once (the model before this option)."""
     undo: frozenset[str] = Field(default_factory=frozenset)
     """SRD fixes to switch back off, for measuring them (:data:`FIXES`): not a way to play."""
 
@@ -156,6 +169,14 @@ class ModelFlags:
     fix_called_pressed: Annotated[bool, lambda m: m.fixed("called-shot-pressed")]
     fix_class_features: Annotated[bool, lambda m: m.fixed("class-features")]
     fix_disabled_strain: Annotated[bool, lambda m: m.fixed("disabled-strain")]
+    fix_constrict_on_grab: Annotated[bool, lambda m: m.fixed("constrict-on-grab")]
+    fix_hold_full_attack: Annotated[bool, lambda m: m.fixed("hold-full-attack")]
+    fix_swallow_acid: Annotated[bool, lambda m: m.fixed("swallow-acid")]
+    fix_swallow_bite: Annotated[bool, lambda m: m.fixed("swallow-bite")]
+    fix_cut_free: Annotated[bool, lambda m: m.fixed("cut-free")]
+    fix_swallower_acts: Annotated[bool, lambda m: m.fixed("swallower-acts")]
+    fix_pounce_charge: Annotated[bool, lambda m: m.fixed("pounce-charge")]
+    constrict_first: Annotated[bool, lambda m: m.swallow_choice == "constrict-first"]
 
     __slots__ = tuple(__annotations__)
 
@@ -182,6 +203,7 @@ LEGACY = ModelOptions(
     area_damage="per-target",
     gaze_response="look",
     web_escape="strength-check",
+    swallow_choice="swallow",
     undo=frozenset(FIXES),
 )
 """The model as it was before the fight-model audit (version 0.2): every option at its old value, every fix undone."""

@@ -64,17 +64,18 @@ def grabber(**extra) -> Creature:
 def test_improved_grab_holds_a_smaller_foe_then_crushes_and_constricts():
     """SRD Improved Grab: "If the creature hits with a melee weapon ... it deals normal damage and attempts to
     start a grapple as a free action"; each round it maintains the grapple it deals the attack's damage; Constrict:
-    "deals automatic damage with a successful grapple check"."""
+    "deals automatic damage with a successful grapple check" (the check that establishes the hold too: the fix
+    ``constrict-on-grab``)."""
     f = make_fight([creature("hero", side="pc", hp=200, size="medium")], [grabber()])
     croc, hero = f.monsters[0], f.pcs[0]
     hero.acted = croc.acted = True
-    script = Script(f, [d20(15), (4, 8), d20(5), d20(10)])  # bite hits, 4+4 damage; grapple 5+3 vs 10+12
+    script = Script(f, [d20(15), (4, 8), d20(5), d20(10), (2, 6)])  # bite hits, 4+4; grapple 5+3 vs 10+12; 2+4
     assert swing_at(f, croc, hero, croc.t.standard[0], 6) and script.used_up
-    assert croc.grip == (True, hero) and hero.grip == (False, croc) and hero.hp == 192
+    assert croc.grip == (True, hero) and hero.grip == (False, croc) and hero.hp == 186
     script = Script(f, [d20(5), d20(10), (6, 8), (6, 6)])  # its turn: grapple won, bite 10 + constrict 10
     f.round = 2
     f.turn(croc)
-    assert script.used_up and hero.hp == 172
+    assert script.used_up and hero.hp == 166
     script = Script(f, [d20(5), d20(20)])  # the hero's turn: escape 20+3 vs 5+12: free
     f.turn(hero)
     assert script.used_up and croc.grip is None and hero.grip is None
@@ -89,7 +90,7 @@ def test_improved_grab_needs_a_smaller_foe_and_ends_when_the_holder_drops():
     g = make_fight([creature("hero", side="pc", hp=200)], [grabber()])
     croc, hero = g.monsters[0], g.pcs[0]
     hero.acted = croc.acted = True
-    Script(g, [d20(15), (4, 8), d20(5), d20(10)])
+    Script(g, [d20(15), (4, 8), d20(5), d20(10), (1, 6)])  # and its constrict
     swing_at(g, croc, hero, croc.t.standard[0], 6)
     assert croc.grip == (True, hero)
     croc.hp = -1
@@ -337,19 +338,20 @@ def test_a_gaze_at_the_start_of_its_turn(effect, condition):
 
 def test_swallow_whole_takes_a_held_foe_out_of_the_fight_until_the_swallower_drops():
     """SRD Swallow Whole: "can try to swallow a grabbed opponent of a smaller size by making a successful grapple
-    check ... the opponent takes [damage] each round"."""
+    check ... the opponent takes [damage] each round"; "If it succeeds, it swallows its prey, and the opponent takes
+    bite damage" (the fix ``swallow-bite``)."""
     toad = beast("toad", improved_grab={"attack": "bite"}, swallow_whole={"damage": "1d6+2"})
     f = make_fight([creature("hero", side="pc", hp=200)], [toad])
     t, hero = f.monsters[0], f.pcs[0]
     t.grip, hero.grip = (True, hero), (False, t)
     t.afflicted = hero.afflicted = True
     f.round = 2
-    Script(f, [d20(5), d20(10)])  # a won grapple check: swallowed
+    Script(f, [d20(5), d20(10), (4, 8)])  # a won grapple check: swallowed, and bitten for 8
     f.turn(t)
-    assert "swallowed" in hero.conditions and not hero.is_able
+    assert "swallowed" in hero.conditions and not hero.is_able and hero.hp == 192
     Script(f, [(4, 6)])  # next turn: digested for 6
     f.turn(t)
-    assert hero.hp == 194
+    assert hero.hp == 186
     t.hp = -1
     refresh(f, t)
     assert "swallowed" not in hero.conditions and hero.is_able

@@ -632,7 +632,8 @@ def test_only_the_blocks_with_a_routine_or_damage_ability_carry_its_hooks():
     )
     assert [bool(getattr(jelly, m)) for m in moments] == [False, False, False, False, True]
     assert jelly.ability_data["split"] == frozenset({"slashing", "piercing", "electricity"})
-    assert cat.closes_in_full and [bool(getattr(cat, m)) for m in moments] == [False, True, False, False, False]
+    # pounce: its charge's routine (+2, -2 AC) and its rake at the end of it
+    assert cat.closes_in_full and [bool(getattr(cat, m)) for m in moments] == [True, True, False, False, False]
 
 
 def test_quickness_is_an_extra_standard_attack_each_turn():

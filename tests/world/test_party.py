@@ -284,7 +284,13 @@ def test_spells_only_from_the_supported_list(level):
 def test_legacy_switches_former_behaviours_back_on():
     # for measuring the fixes (arena.combat.model FIXES "party-gear", "crossbow-reload"): the former plan against
     # the Pathfinder wealth, every neck power its own amulet, and light crossbow iteratives
-    assert LEGACY_CHOICES == ("party-gear", "crossbow-reload", "dodge-printed-ac", "class-features", "high-level-spells")
+    assert LEGACY_CHOICES == (
+        "party-gear",
+        "crossbow-reload",
+        "dodge-printed-ac",
+        "class-features",
+        "high-level-spells",
+    )
     old = build_character("fighter", 11, hit_points="rounded-up", legacy=set(LEGACY_CHOICES))
     assert (old.hp, old.ac, gear_cost("fighter", 11, {"party-gear"})) == (106, 31, 78170)  # as before the fixes
     assert wealth_by_level(11, {"party-gear"}) == 82000 and wealth_by_level(11) == 66000

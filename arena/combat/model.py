@@ -43,6 +43,8 @@ FIXES: dict[str, str] = {
     "Improved Evasion (10th) and Defensive Roll (13th), and uncanny dodge keeps any creature's Dexterity bonus "
     "when flat-footed; the four classes take the SRD's feats by level (fighter and wizard bonus feats)",
     "disabled-strain": "a disabled creature strains itself with any standard action: a web, a trample, an escape",
+    "coup-de-grace-rules": "a coup de grace: only with an attack that deals damage, for the hit's whole damage (at"
+    " least 1), provoking attacks of opportunity from threatening foes",
 }
 """SRD fixes of the fight model that ``undo`` can switch back off (for measuring each one)."""
 
@@ -97,6 +99,14 @@ class ModelOptions(BaseModel):
     entangled creature that can fight where it stands (it shoots, or a foe is in melee with it) fights at -2, else
     it tries the better of Escape Artist and Strength; ``strength-check``: every turn a Strength check first (the
     model before)."""
+    coup_de_grace: Literal["by-creature", "ruthless", "after-threats", "never"] = "by-creature"
+    """Which helpless foes a creature of the built-in policies finishes with a coup de grace (a tactic, not a rule:
+    the SRD allows one against any helpless foe). ``ruthless``: one whenever a helpless foe is in reach, before
+    fighting those still standing (the model before this option); ``after-threats``: only when no able foe threatens
+    it (none can make it an attack of opportunity), so it fights those standing in the melee first; ``never``;
+    ``by-creature``: the DM's default for each creature (:func:`arena.combat.tactics.view.coup_style`: never for a
+    mindless or animal-intelligence creature, ruthless for an intelligent undead or evil outsider and for the
+    party, after-threats for the rest)."""
     undo: frozenset[str] = Field(default_factory=frozenset)
     """SRD fixes to switch back off, for measuring them (:data:`FIXES`): not a way to play."""
 
@@ -153,6 +163,7 @@ class ModelFlags:
     fix_called_pressed: Annotated[bool, lambda m: m.fixed("called-shot-pressed")]
     fix_class_features: Annotated[bool, lambda m: m.fixed("class-features")]
     fix_disabled_strain: Annotated[bool, lambda m: m.fixed("disabled-strain")]
+    fix_coup: Annotated[bool, lambda m: m.fixed("coup-de-grace-rules")]
 
     __slots__ = tuple(__annotations__)
 
@@ -179,6 +190,7 @@ LEGACY = ModelOptions(
     area_damage="per-target",
     gaze_response="look",
     web_escape="strength-check",
+    coup_de_grace="ruthless",
     undo=frozenset(FIXES),
 )
 """The model as it was before the fight-model audit (version 0.2): every option at its old value, every fix undone."""

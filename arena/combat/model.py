@@ -105,8 +105,8 @@ class ModelOptions(BaseModel):
     fighting those still standing (the model before this option); ``after-threats``: only when no able foe threatens
     it (none can make it an attack of opportunity), so it fights those standing in the melee first; ``never``;
     ``by-creature``: the DM's default for each creature (:func:`arena.combat.tactics.view.coup_style`: never for a
-    mindless or animal-intelligence creature, ruthless for an intelligent undead or evil outsider and for the
-    party, after-threats for the rest)."""
+    mindless or animal-intelligence creature, ruthless for an intelligent undead or evil outsider, after-threats
+    for the rest, the party's characters too)."""
     undo: frozenset[str] = Field(default_factory=frozenset)
     """SRD fixes to switch back off, for measuring them (:data:`FIXES`): not a way to play."""
 

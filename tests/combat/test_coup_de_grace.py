@@ -237,7 +237,7 @@ def test_by_creature_the_dm_default(name, style):
     f = make_fight([stat_block("hero", side="pc")], [get_creature(name)])
     assert coup_style(f.monsters[0], "by-creature") == style
     assert coup_style(f.monsters[0], "never") == "never"  # the option, when it names one, decides
-    assert coup_style(f.pcs[0], "by-creature") == "ruthless"  # players finish a sleeping foe
+    assert coup_style(f.pcs[0], "by-creature") == "after-threats"  # a character fights the standing foes first
 
 
 @pytest.mark.parametrize("option", ["ruthless", "after-threats", "never"])

@@ -181,13 +181,11 @@ def coup_style(creature: Combatant, option: str) -> str:
     """Which helpless foes ``creature`` finishes (one of :data:`COUP_STYLES`) under the model's ``coup_de_grace``
     option. ``by-creature``, the DM's default: a mindless or animal-intelligence creature (Intelligence "-", 1 or 2)
     never delivers one; an undead or an evil outsider (the ``evil`` subtype) of Intelligence 6 or more is ruthless;
-    the party is ruthless too (players finish a sleeping foe, which would otherwise wake when hurt); every other
-    creature fights those who threaten it first (``after-threats``). The model has no alignments: the SRD's evil
-    humanoids and giants are ``after-threats``."""
+    every other creature, the party's characters too, fights those who threaten it first (``after-threats``: a
+    player does not take attacks of opportunity to finish a foe that is out of the fight for now). The model has no
+    alignments: the SRD's evil humanoids and giants are ``after-threats``."""
     if option != "by-creature":
         return option
-    if creature.side == "pc":
-        return "ruthless"
     template = creature.t
     intelligence = template.abilities["int"]
     if intelligence is None or intelligence <= ANIMAL_INTELLIGENCE:

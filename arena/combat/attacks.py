@@ -8,7 +8,7 @@ Owns everything from an attack roll's modifiers and AC to its damage roll: the s
 from __future__ import annotations
 
 from arena.combat import tactics
-from arena.combat.abilities import MAX_TIE_ROLLS
+from arena.combat.abilities import MAX_TIE_ROLLS, state_of
 from arena.combat.called_shots import call_shot, called_effect, called_hit, called_text, lethal_against, may_press
 from arena.combat.combatant import Combatant
 from arena.combat.concealment import misses, misses_ray
@@ -18,6 +18,7 @@ from arena.combat.record import LONG_SHOT_NATURAL
 from arena.combat.rolls import LUCKY_AT, count_hit, count_lucky, count_roll, new_check, penalty, roll_fields, roll_text
 from arena.combat.rolls import save as saving_throw
 from arena.combat.states import DEAD_AT, die, lose_weapon
+from arena.combat.tactics.view import coup_weapon, threatens
 from arena.rules import Check
 from arena.rules import called_shots as cs
 from arena.world.stat_types import ability_modifier
@@ -500,7 +501,18 @@ def ranged_touch_ac(f: FightState, attacker: Combatant, target: Combatant) -> in
 
 def coup_de_grace(f: FightState, c: Combatant, target: Combatant) -> None:
     """A coup de grace against a helpless creature: an automatic critical hit, then a Fortitude save against
-    DC 10 + the damage or die. Under called shots it includes a called shot at the head with no roll."""
+    DC 10 + the damage or die. Under called shots it includes a called shot at the head with no roll.
+
+    SRD 3.5: "As a full-round action, you can use a melee weapon to deliver a coup de grace to a helpless opponent.
+    ... You automatically hit and score a critical hit. If the defender survives the damage, he must make a
+    Fortitude save (DC 10 + damage dealt) or die. ... Delivering a coup de grace provokes attacks of opportunity
+    from threatening opponents. You can't deliver a coup de grace against a creature that is immune to critical
+    hits." Under the model's ``coup-de-grace-rules`` fix (:func:`_coup_srd`) it is delivered with a weapon that
+    deals damage, for the hit's whole damage, after the attacks of opportunity it provokes; undone, as the model
+    was before: the routine's first attack, its dice alone (at least 1), no attack of opportunity."""
+    if f.fix_coup:
+        _coup_srd(f, c, target)
+        return
     routine = c.t.full or c.t.standard
     if not routine or target.dead or "critical hits" in target.t.immunities:  # SRD: no coup de grace then
         return
@@ -519,6 +531,76 @@ def coup_de_grace(f: FightState, c: Combatant, target: Combatant) -> None:
             damage=amount,
         )
     dealt = deal(f, c, target, max(1, amount), attack.types, attack.overcomes, weapon=True)
+    _coup_end(f, c, target, attack, dealt)
+
+
+def _coup_srd(f: FightState, c: Combatant, target: Combatant) -> None:
+    """The coup de grace of the ``coup-de-grace-rules`` fix: with the attack :func:`coup_weapon` picks (none with a
+    harmless touch), after the attacks of opportunity it provokes (:func:`_coup_provokes`; one that drops or kills
+    the deliverer stops it), for the damage of a critical hit with that attack as a swing deals it: the weapon's
+    dice times the multiplier plus the creature's damage changes (rage, sickened, lost Strength), at least 1 (SRD
+    "Minimum Weapon Damage": "you deal at least 1 point of damage even if penalties reduce the damage to less than
+    1"), then its sneak attack and its extra energy damage; the death save's DC counts all the damage dealt."""
+    attack = coup_weapon(c)
+    if attack is None or target.dead or "critical hits" in target.t.immunities:  # SRD: no coup de grace then
+        return
+    if not _coup_provokes(f, c):
+        return
+    tally = c.tally
+    tally.coups_de_grace += 1
+    amount = sum(attack.damage.roll(f.stream) for _ in range(attack.multiplier)) + c.damage_bonus
+    if amount < 1:
+        amount = 1  # SRD: a hit deals at least 1 point of damage
+    if attack.sneak and "sneak attack" not in target.t.immunities:
+        amount += attack.sneak.roll(f.stream)
+    if f.lines is not None:
+        f.log(
+            f"{c.name} delivers a coup de grace to {target.name} for {amount}",
+            actor=c.name,
+            action="coup-de-grace",
+            target=target.name,
+            damage=amount,
+        )
+    dealt = deal(f, c, target, amount, attack.types, attack.overcomes, weapon=True)
+    if attack.extra is not None and not target.dead:
+        dealt += deal(f, c, target, attack.extra.roll(f.stream), frozenset({attack.extra_type}))
+    _coup_end(f, c, target, attack, dealt)
+
+
+def _coup_provokes(f: FightState, c: Combatant) -> bool:
+    """SRD 3.5: "Delivering a coup de grace provokes attacks of opportunity from threatening opponents." Every able
+    enemy in the melee with a melee weapon threatens the deliverer (:func:`threatens`: the model has no squares),
+    unless flat-footed (the ``flat-footed-aoo`` fix) or it has made its attack of opportunity this round (SRD: "You
+    may make only one attack of opportunity per round"; Combat Reflexes is not modelled). Each swings its first melee
+    attack at the deliverer. Returns whether the deliverer is still able to deliver it."""
+    for foe in c.foes:
+        if not threatens(foe) or (f.fix_ff_aoo and not foe.acted):
+            continue
+        state = state_of(foe)
+        if state.get("aoo_round") == f.round:
+            continue
+        state["aoo_round"] = f.round
+        melee = foe.t.full or foe.t.standard
+        c.tally.aoo_provoked += 1
+        if f.lines is not None:
+            f.log(
+                f"{c.name}'s coup de grace provokes an attack of opportunity from {foe.name}",
+                actor=c.name,
+                action="provoke",
+                target=foe.name,
+            )
+        swing_at(f, foe, c, melee[0], melee[0].bonuses[0], provoked=True)
+        if not c.is_able:
+            if f.lines is not None and not c.dead:
+                f.log(f"{c.name} cannot deliver its coup de grace", actor=c.name, action="coup-lost")
+            return False
+    return True
+
+
+def _coup_end(f: FightState, c: Combatant, target: Combatant, attack, dealt: int) -> None:
+    """After a coup de grace's damage: its called shot at the head (called shots), then the Fortitude save against
+    DC 10 + the damage dealt or die."""
+    tally = c.tally
     if (
         f.rules.called_shots
         and c.settings.called_shot != "never"

@@ -54,6 +54,8 @@ FIXES: dict[str, str] = {
     "cut-free": "a swallowed PC cuts its way out with a dagger; a creature without one escapes back into the mouth",
     "swallower-acts": "a swallower is not grappled: it digests its meal and attacks the others on its turn",
     "pounce-charge": "a pounce is a charge: +2 on its attacks, -2 AC until the creature's next turn",
+    "coup-de-grace-rules": "a coup de grace: only with an attack that deals damage, for the hit's whole damage (at"
+    " least 1), provoking attacks of opportunity from threatening foes",
 }
 """SRD fixes of the fight model that ``undo`` can switch back off (for measuring each one)."""
 
@@ -113,6 +115,14 @@ class ModelOptions(BaseModel):
     usually bites and grabs its prey first, then either swallows or constricts the opponent"):
     ``constrict-first`` constricts and rakes on its first turn holding the foe and tries to swallow it on the later
     ones; ``swallow`` tries to swallow it at once (the model before this option)."""
+    coup_de_grace: Literal["by-creature", "ruthless", "after-threats", "never"] = "by-creature"
+    """Which helpless foes a creature of the built-in policies finishes with a coup de grace (a tactic, not a rule:
+    the SRD allows one against any helpless foe). ``ruthless``: one whenever a helpless foe is in reach, before
+    fighting those still standing (the model before this option); ``after-threats``: only when no able foe threatens
+    it (none can make it an attack of opportunity), so it fights those standing in the melee first; ``never``;
+    ``by-creature``: the DM's default for each creature (:func:`arena.combat.tactics.view.coup_style`: never for a
+    mindless or animal-intelligence creature, ruthless for an intelligent undead or evil outsider, after-threats
+    for the rest, the party's characters too)."""
     undo: frozenset[str] = Field(default_factory=frozenset)
     """SRD fixes to switch back off, for measuring them (:data:`FIXES`): not a way to play."""
 
@@ -177,6 +187,7 @@ class ModelFlags:
     fix_swallower_acts: Annotated[bool, lambda m: m.fixed("swallower-acts")]
     fix_pounce_charge: Annotated[bool, lambda m: m.fixed("pounce-charge")]
     constrict_first: Annotated[bool, lambda m: m.swallow_choice == "constrict-first"]
+    fix_coup: Annotated[bool, lambda m: m.fixed("coup-de-grace-rules")]
 
     __slots__ = tuple(__annotations__)
 
@@ -204,6 +215,7 @@ LEGACY = ModelOptions(
     gaze_response="look",
     web_escape="strength-check",
     swallow_choice="swallow",
+    coup_de_grace="ruthless",
     undo=frozenset(FIXES),
 )
 """The model as it was before the fight-model audit (version 0.2): every option at its old value, every fix undone."""

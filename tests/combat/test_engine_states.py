@@ -22,6 +22,8 @@ from arena.world.creatures import Creature
 from arena.world.party import generate_party
 
 SLASHING = frozenset({"slashing"})
+RUTHLESS = ModelOptions(coup_de_grace="ruthless")
+"""A creature that finishes a helpless foe whenever it can (the model's ``coup_de_grace`` tactic)."""
 
 
 def creature(
@@ -280,7 +282,9 @@ def test_cure_against_undead_checks_spell_resistance(spy):
 
 def test_a_staggered_creature_cannot_deliver_a_coup_de_grace(spy):
     """A coup de grace is a full-round action: with one standard action the troll attacks an able enemy."""
-    f = make_fight([creature("held", side="pc"), creature("able", side="pc")], [get_creature("troll")])
+    f = make_fight(
+        [creature("held", side="pc"), creature("able", side="pc")], [get_creature("troll")], model=RUTHLESS
+    )  # a ruthless troll (the tactic is not what is tested)
     held, able, troll = f.pcs[0], f.pcs[1], f.monsters[0]
     add_condition(f, held, "held", 60.0, dc=99)
     assert attack_policy(f.view, troll).kind == "coup"
@@ -315,7 +319,9 @@ def test_no_strain_without_a_strenuous_action():
 @pytest.mark.parametrize("situation", ["prone", "round one"])
 def test_no_coup_de_grace_after_a_move(situation):
     """A coup de grace takes the full round: not after standing up, not while closing in on round 1."""
-    f = make_fight([creature("held", side="pc"), creature("able", side="pc")], [creature("orc", hp=500)])
+    f = make_fight(
+        [creature("held", side="pc"), creature("able", side="pc")], [creature("orc", hp=500)], model=RUTHLESS
+    )  # a ruthless orc (the tactic is not what is tested)
     held, orc = f.pcs[0], f.monsters[0]
     add_condition(f, held, "held", 60.0, dc=99)
     assert attack_policy(f.view, orc).kind == "coup"

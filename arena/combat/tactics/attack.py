@@ -70,7 +70,8 @@ def ordered(view: View, creature: Combatant, enemies: list[Combatant]) -> list[C
 def attack_policy(view: View, creature: Combatant) -> Action:
     """The policy of ``random``, ``focus-weakest`` and ``focus-threat``: a monster's breath weapon, web or trample
     when it is worth it (:func:`special_action`), else a coup de grace on a helpless enemy it can kill (a melee
-    creature's first choice, the fewest hit points first), else an attack on the enemy its targeting picks."""
+    creature's first choice, the fewest hit points first, when the model's ``coup_de_grace`` lets this creature:
+    :meth:`View.coup_style`), else an attack on the enemy its targeting picks."""
     template = creature.t
     if template.special_action:  # a breath weapon, a web or a trample before its weapons
         special = special_action(view, creature, template)
@@ -83,6 +84,7 @@ def attack_policy(view: View, creature: Combatant) -> Action:
     everyone = view.reaches_all(creature)
     target: Combatant | None = None
     helpless: Combatant | None = None
+    srd: bool | None = None  # the coup-de-grace-rules fix, read at the first helpless foe
     best_hp = 0
     for foe in creature.foes:
         if not everyone and foe.ranged:
@@ -92,14 +94,17 @@ def attack_policy(view: View, creature: Combatant) -> Action:
                 hp = foe.hp - foe.nonlethal
                 if target is None or hp < best_hp:
                     target, best_hp = foe, hp
-        elif (
-            coup
-            and coup_candidate(creature, foe)
-            and (helpless is None or (foe.hp, foe.uid) < (helpless.hp, helpless.uid))
-        ):
-            helpless = foe
+        elif coup:
+            if srd is None:
+                srd = view.fixed("coup-de-grace-rules")
+            if coup_candidate(creature, foe, srd) and (
+                helpless is None or (foe.hp, foe.uid) < (helpless.hp, helpless.uid)
+            ):
+                helpless = foe
     if helpless is not None:
-        return Action("coup", helpless)
+        style = view.coup_style(creature)  # a tactic: ruthless, after-threats or never (the model's coup_de_grace)
+        if style == "ruthless" or (style == "after-threats" and not view.threatened(creature)):
+            return Action("coup", helpless)
     if not weakest:
         target = choose_target(view, creature)
     if target is None:

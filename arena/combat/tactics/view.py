@@ -11,6 +11,7 @@ from typing import Protocol
 from arena.combat.combatant import NOT_HELPLESS, Combatant
 from arena.combat.model import ModelOptions
 from arena.combat.spells import shield_of_faith_gain
+from arena.combat.template import CompiledAttack
 from arena.rules import RuleSet
 
 FOE_SIDE = {"pc": "monster", "monster": "pc"}
@@ -84,7 +85,17 @@ class View:
         """Enemies in reach, not dying, helpless for now (asleep, held, knocked out), that a coup de grace from
         ``creature`` can kill: its coup de grace targets."""
         everyone = self.reaches_all(creature)
-        return [foe for foe in creature.foes if (everyone or not foe.ranged) and coup_candidate(creature, foe)]
+        srd = self.fixed("coup-de-grace-rules")
+        return [foe for foe in creature.foes if (everyone or not foe.ranged) and coup_candidate(creature, foe, srd)]
+
+    def coup_style(self, creature: Combatant) -> str:
+        """Which helpless foes ``creature`` finishes: ``ruthless``, ``after-threats`` or ``never`` (the model's
+        ``coup_de_grace``, :func:`coup_style`)."""
+        return coup_style(creature, self._fight.model.coup_de_grace)
+
+    def threatened(self, creature: Combatant) -> bool:
+        """Does any able enemy threaten ``creature`` (:func:`threatens`)?"""
+        return any(threatens(foe) for foe in creature.foes)
 
     def rand(self) -> float:
         return self._fight.rand()
@@ -108,24 +119,88 @@ class View:
         return self._fight.now()
 
 
-def coup_candidate(attacker: Combatant, target: Combatant) -> bool:
-    """Helpless for now (asleep, held, knocked out), neither dying nor dead, and killable by a coup de grace."""
+def coup_candidate(attacker: Combatant, target: Combatant, srd: bool = True) -> bool:
+    """Helpless for now (asleep, held, knocked out), neither dying nor dead, and killable by a coup de grace
+    (``srd``: the model's ``coup-de-grace-rules`` fix, :func:`coup_weapon`)."""
     return (
         not target.is_able
         and not target.dead
         and target.hp >= 0
         and not (NOT_HELPLESS & target.conditions.keys())
-        and _coup_can_kill(attacker, target)
+        and _coup_can_kill(attacker, target, srd)
     )
 
 
-def _coup_can_kill(attacker: Combatant, target: Combatant) -> bool:
-    """A coup de grace is worth a turn: the target is not immune to critical hits (then none is allowed) and the
-    attacker's weapon overcomes any regeneration (otherwise the blow is nonlethal and cannot kill)."""
+def _coup_can_kill(attacker: Combatant, target: Combatant, srd: bool = True) -> bool:
+    """A coup de grace is worth a turn: the target is not immune to critical hits (then none is allowed), the
+    attacker has a weapon to deliver it with, and that weapon overcomes any regeneration (otherwise the blow is
+    nonlethal and cannot kill)."""
     template = target.t
     if "critical hits" in template.immunities:
         return False
+    weapon = coup_weapon(attacker, srd)
+    if weapon is None:
+        return False
+    return not template.regen or bool(weapon.overcomes & template.regen_overcome)
+
+
+def coup_weapon(attacker: Combatant, srd: bool = True) -> CompiledAttack | None:
+    """The attack a coup de grace is delivered with, or None when it has none.
+
+    SRD 3.5: "As a full-round action, you can use a melee weapon to deliver a coup de grace to a helpless
+    opponent. ... You automatically hit and score a critical hit." A touch that deals no damage (a shadow's
+    Strength-draining touch) is not a weapon that can: under ``srd`` (the model's ``coup-de-grace-rules`` fix) the
+    melee attack of its routine whose critical hit deals most; without it, the first attack of its routine,
+    whatever it is (the model before the fix)."""
     routine = attacker.t.full or attacker.t.standard
     if not routine:
+        return None
+    if not srd:
+        return routine[0]
+    best: CompiledAttack | None = None
+    most = 0.0
+    for attack in routine:
+        if attack.harmless or attack.ranged:
+            continue
+        damage = attack.damage.mean * attack.multiplier
+        if best is None or damage > most:
+            best, most = attack, damage
+    return best
+
+
+COUP_STYLES = ("ruthless", "after-threats", "never")
+"""What the model's ``coup_de_grace`` option may say of one creature (``by-creature`` picks one per creature)."""
+ANIMAL_INTELLIGENCE = 2
+"""SRD 3.5 Intelligence: "Any creature that can think, learn, or remember has an Intelligence score of at least 1";
+an animal has 1 or 2. Such a creature (and a mindless one, Intelligence "-") does not execute a helpless foe."""
+CUNNING_INTELLIGENCE = 6
+"""From Intelligence 6 (a mummy's, a shadow's) an undead or evil outsider is a killer that finishes its victims."""
+
+
+def coup_style(creature: Combatant, option: str) -> str:
+    """Which helpless foes ``creature`` finishes (one of :data:`COUP_STYLES`) under the model's ``coup_de_grace``
+    option. ``by-creature``, the DM's default: a mindless or animal-intelligence creature (Intelligence "-", 1 or 2)
+    never delivers one; an undead or an evil outsider (the ``evil`` subtype) of Intelligence 6 or more is ruthless;
+    every other creature, the party's characters too, fights those who threaten it first (``after-threats``: a
+    player does not take attacks of opportunity to finish a foe that is out of the fight for now). The model has no
+    alignments: the SRD's evil humanoids and giants are ``after-threats``."""
+    if option != "by-creature":
+        return option
+    template = creature.t
+    intelligence = template.abilities["int"]
+    if intelligence is None or intelligence <= ANIMAL_INTELLIGENCE:
+        return "never"
+    if intelligence >= CUNNING_INTELLIGENCE and (template.type == "undead" or "evil" in template.subtypes):
+        return "ruthless"
+    return "after-threats"
+
+
+def threatens(foe: Combatant) -> bool:
+    """Does ``foe`` threaten a creature that delivers a coup de grace beside it (could it make an attack of
+    opportunity)? The model has no squares: every able enemy fighting in the melee (not standing back to shoot or
+    cast) with a melee attack, and not holding or held in a grapple (SRD: "you don't threaten any squares while
+    grappling"), threatens any creature in the melee."""
+    if not foe.is_able or foe.ranged or foe.grip is not None:
         return False
-    return not template.regen or bool(routine[0].overcomes & template.regen_overcome)
+    routine = foe.t.full or foe.t.standard
+    return bool(routine) and not routine[0].ranged

@@ -43,12 +43,18 @@ always wins)."""
 FOCUS: dict[str, dict[str, Any]] = {
     "L7-succubus": {"party": {"level": 7}, "monsters": ["succubus"]},
     "L1-fighter-orc": {"party": ["fighter-1"], "monsters": ["orc"]},
+    "L5-pseudodragon:4": {"party": {"level": 5}, "monsters": ["pseudodragon:4"]},
+    "L5-mummy:2": {"party": {"level": 5}, "monsters": ["mummy:2"]},
 }
 """Matchups where a change comes into play that the four above may not show (a creature with the ability the
 change is about): each change lists its own in :data:`WHERE`, and is measured there as well."""
 WHERE: dict[str, tuple[str, ...]] = {
     "undo dodge-printed-ac": ("L7-succubus",),
     "undo disabled-win": ("L1-fighter-orc",),
+    "undo coup-de-grace-rules": ("L5-pseudodragon:4", "L5-mummy:2"),
+    "coup_de_grace: ruthless": ("L5-pseudodragon:4", "L5-mummy:2"),
+    "coup_de_grace: after-threats": ("L5-pseudodragon:4", "L5-mummy:2"),
+    "coup_de_grace: never": ("L5-pseudodragon:4", "L5-mummy:2"),
 }
 """Change name -> the :data:`FOCUS` matchups it is measured in besides :data:`MATCHUPS`."""
 RULES = ("d20", "3d6")

@@ -70,6 +70,7 @@ from arena.dice import Stream
 from arena.rules import RuleSet
 from arena.rules.kernel import kernel_for
 from arena.world.creatures import Creature
+from arena.world.typical import for_table
 
 DEAF_SPELL_FAILURE = 0.2
 """Deafened casters (every ear severely damaged) fail 20% of spells with verbal components (SRD 3.5)."""
@@ -148,6 +149,8 @@ def prepare(
     fight's own bestiary (a scenario's ``bestiary:`` and ``--bestiary``); a name missing from it is looked up in the
     built-in bestiary when a summoning succeeds."""
     creature_tactics = creature_tactics or {}
+    if model is not None and model.typical_monster != "srd-medians":  # the typical monster of another table
+        groups = [(for_table(creature, model.typical_monster), count) for creature, count in groups]
     pcs = [(Template(c, c.name), creature_tactics.get(c.name, party_tactics)) for c in party]
     monsters = []
     for creature, count in groups:

@@ -78,6 +78,10 @@ class ModelOptions(BaseModel):
     average rounded up (Pathfinder practice)."""
     area_damage: Literal["roll-once", "per-target"] = "roll-once"
     """One damage roll for every creature an area spell catches (as for a breath weapon), or one per target."""
+    typical_monster: Literal["srd-medians", "pathfinder"] = "srd-medians"
+    """What ``typical-crN`` fights as: the medians of the shipped SRD 3.5 bestiary by CR
+    (``arena/data/srd35_monster_medians_by_cr.yaml``) or the Pathfinder Bestiary's Table 1-1 (the typical monster
+    before version 0.3; ``typical-pf-crN`` names it under any option)."""
     undo: frozenset[str] = Field(default_factory=frozenset)
     """SRD fixes to switch back off, for measuring them (:data:`FIXES`): not a way to play."""
 
@@ -151,6 +155,7 @@ LEGACY = ModelOptions(
     buff_choice="highest-level",
     pc_hit_points="rounded-up",
     area_damage="per-target",
+    typical_monster="pathfinder",
     undo=frozenset(FIXES),
 )
 """The model as it was before the fight-model audit (version 0.2): every option at its old value, every fix undone."""

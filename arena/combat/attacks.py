@@ -17,7 +17,7 @@ from arena.combat.fight_state import FightState
 from arena.combat.record import LONG_SHOT_NATURAL
 from arena.combat.rolls import LUCKY_AT, count_hit, count_lucky, count_roll, new_check, penalty, roll_fields, roll_text
 from arena.combat.rolls import save as saving_throw
-from arena.combat.states import DEAD_AT, die, lose_weapon
+from arena.combat.states import DEAD_AT, DEATH_COUP_DE_GRACE, die, lose_weapon
 from arena.rules import Check
 from arena.rules import called_shots as cs
 
@@ -442,6 +442,8 @@ def coup_de_grace(f: FightState, c: Combatant, target: Combatant) -> None:
             damage=amount,
         )
     dealt = deal(f, c, target, max(1, amount), attack.types, attack.overcomes, weapon=True)
+    if target.dead:  # the blow itself killed (its damage or massive damage): a death by coup de grace
+        target.death_cause = DEATH_COUP_DE_GRACE
     if (
         f.rules.called_shots
         and c.settings.called_shot != "never"
@@ -458,4 +460,4 @@ def coup_de_grace(f: FightState, c: Combatant, target: Combatant) -> None:
         and not saving_throw(f, target, "fort", 10 + dealt, c, special=False).success
     ):
         target.hp = min(target.hp, DEAD_AT)
-        die(f, target)
+        die(f, target, DEATH_COUP_DE_GRACE)

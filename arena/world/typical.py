@@ -49,6 +49,7 @@ import math
 from fractions import Fraction
 from functools import cache
 from importlib import resources
+from typing import Any
 
 from pydantic import Field
 
@@ -94,7 +95,7 @@ class _Table(Frozen):
 
 @cache
 def _table() -> dict[Fraction, TypicalStats]:
-    file = resources.files("arena.data").joinpath("monster_stats_by_cr.yaml")
+    file: Any = resources.files("arena.data").joinpath("monster_stats_by_cr.yaml")  # a Traversable
     table = validate(load_yaml(file, "arena/data/monster_stats_by_cr.yaml"), _Table)
     return {row.cr_value: row for row in table.rows}
 
@@ -167,7 +168,8 @@ def _build_pf(cr: Fraction, name: str) -> Creature:
     bonus = row.hp - math.floor(hd * 5.5)
     con = 10 + 2 * (bonus // hd)
     first, second = _claw_damages(row.avg_damage_high)
-    claw = dict(name="claw", bonuses=(row.high_attack,), damage_types=("piercing", "slashing"))
+    claw: dict[str, Any] = dict(name="claw", bonuses=(row.high_attack,), damage_types=("piercing", "slashing"))
+    full: tuple[Attack, ...]
     if first == second:
         full = (Attack(**claw, count=2, damage=first),)
     else:
@@ -236,7 +238,7 @@ class _SrdTable(Frozen):
 
 @cache
 def _srd_table() -> dict[Fraction, SrdMedians]:
-    file = resources.files("arena.data").joinpath("srd35_monster_medians_by_cr.yaml")
+    file: Any = resources.files("arena.data").joinpath("srd35_monster_medians_by_cr.yaml")  # a Traversable
     table = validate(load_yaml(file, "arena/data/srd35_monster_medians_by_cr.yaml"), _SrdTable)
     return {row.cr_value: row for row in table.rows}
 

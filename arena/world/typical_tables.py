@@ -36,8 +36,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from arena.world.creatures import Creature
 from arena.dice import parse as parse_dice
+from arena.world.creatures import Creature
 from arena.world.srd_bestiary import best_attack, damage_per_round, save_dc, srd_population
 from arena.world.stat_types import cr_text
 
@@ -131,7 +131,8 @@ def raw_rows(creatures: Sequence[Creature]) -> list[dict[str, Any]]:
     """The pooled medians per table CR, before the monotone fit and rounding."""
     by_cr: dict[Fraction, list[Creature]] = {}
     for c in creatures:
-        by_cr.setdefault(Fraction(c.cr), []).append(c)
+        if c.cr is not None:
+            by_cr.setdefault(Fraction(c.cr), []).append(c)
     rows = []
     for cr in TABLE_CRS:
         pool = _pool(cr, by_cr)

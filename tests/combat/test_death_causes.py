@@ -27,7 +27,7 @@ def deaths(record) -> dict[str, int]:
 
 
 def test_columns_are_in_the_record_and_name_the_causes():
-    assert DEATH_FIELDS == tuple(f"pc_deaths_{c}" for c in DEATH_CAUSES)
+    assert tuple(f"pc_deaths_{c}" for c in DEATH_CAUSES) == DEATH_FIELDS
     assert set(DEATH_FIELDS) | set(REMOVED_FIELDS) <= set(record_schema())
 
 

@@ -292,6 +292,31 @@ def doubling_crs(table: str = "srd-medians") -> float:
     return 1 / slope
 
 
+def typical_tables() -> pd.DataFrame:
+    """The typical monster's numbers by CR: the SRD 3.5 medians (the default) beside the Pathfinder table."""
+    from arena.world.stat_types import cr_text
+    from arena.world.typical import srd_medians, table_crs, typical_stats
+
+    rows = []
+    for cr in table_crs():
+        m, p = srd_medians(cr), typical_stats(cr)
+        lower = round(m.attacks * m.lower_attack_share) if m.attacks > 1 else 0
+        rows.append(
+            {
+                "CR": cr_text(cr),
+                "SRD creatures (pool)": f"{m.creatures} ({m.pooled})",
+                "hp SRD / PF": f"{m.hp} / {p.hp}",
+                "AC SRD / PF": f"{m.ac} / {p.ac}",
+                "attack SRD / PF": f"+{m.attack} / +{p.high_attack}",
+                "damage/round SRD / PF": f"{m.damage_per_round:g} / {p.avg_damage_high}",
+                "attacks (secondary) SRD": f"{m.attacks} ({min(lower, m.attacks - 1)})",
+                "Fort/Ref/Will SRD": f"{m.fort}/{m.ref}/{m.will}",
+                "DC SRD / PF": f"{m.dc} / {p.primary_dc}",
+            }
+        )
+    return pd.DataFrame(rows)
+
+
 # --------------------------------------------------------------------------------------------- markdown
 def _fmt(x: Any) -> str:
     if isinstance(x, float):
@@ -377,6 +402,13 @@ def generated(b: Baseline) -> str:
         "deals before the last one falls), as a ratio to the single monster of the same EL (1.0: the EL rule holds).",
         "",
         *md_table(paper_check()),
+        "",
+        "### The typical monster: SRD 3.5 medians (default) and the Pathfinder table",
+        "",
+        "From `arena/data/srd35_monster_medians_by_cr.yaml` (`python -m arena.world.typical_tables`) and",
+        "`arena/data/monster_stats_by_cr.yaml`. The typical monster uses no DC: it has no special attack.",
+        "",
+        *md_table(typical_tables()),
         "",
         "### Key numbers",
         "",

@@ -529,7 +529,7 @@ class Fight(FightState):
             injured += len(c.injuries)
             if c.dead:
                 r.pcs_dead += 1
-                cause = DEATH_FIELDS[c.death_cause - 1]
+                cause = DEATH_FIELDS[max(c.death_cause, 1) - 1]  # a death without its cause: ordinary damage
                 setattr(r, cause, getattr(r, cause) + 1)
             else:
                 left += max(0, c.hp)

@@ -20,7 +20,7 @@ from arena.combat.combatant import Combatant
 from arena.combat.conditions import FOREVER, add_condition
 from arena.combat.fight_state import FightState
 from arena.combat.rolls import save
-from arena.combat.states import DEAD_AT, die
+from arena.combat.states import DEAD_AT, DEATH_SAVE, die
 from arena.dice import parse
 from arena.limits import MAX_MODIFIER
 from arena.srd.auras import ENTRY_HEAD
@@ -300,7 +300,7 @@ def gaze_turn(f: FightState, c: Combatant) -> None:
             )
         if g.effect == "death":
             foe.hp = min(foe.hp, DEAD_AT)
-            die(f, foe)
+            die(f, foe, DEATH_SAVE)
         elif g.effect == "petrify":
             add_condition(f, foe, "petrified", FOREVER)
         elif g.effect == "paralysis":

@@ -21,7 +21,7 @@ from arena.combat.combatant import Combatant
 from arena.combat.conditions import FOREVER, add_condition
 from arena.combat.fight_state import FightState
 from arena.combat.rolls import save
-from arena.combat.states import DEAD_AT, die
+from arena.combat.states import DEAD_AT, DEATH_SAVE, die
 from arena.dice import parse
 from arena.limits import MAX_MODIFIER
 from arena.world.ability_fields import AbilityField, add_fields
@@ -96,7 +96,7 @@ def glance(f: FightState, c: Combatant, target: Combatant, st: dict) -> None:
             and not save(f, target, "fort", g.fright_dc, c).success
         ):
             target.hp = min(target.hp, DEAD_AT)
-            die(f, target)
+            die(f, target, DEATH_SAVE)
 
 
 add_fields(AbilityField("glance", Glance | None, doc=Glance.__doc__ or "", after="petrification"))

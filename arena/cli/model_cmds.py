@@ -46,5 +46,49 @@ def model_effects_cmd(
         typer.echo(f"wrote {out}")
 
 
+def dmg_baseline_cmd(
+    n: Annotated[int, typer.Option("--n", help="Encounters per matchup.", min=1, max=MAX_ENCOUNTERS)] = 400,
+    workers: Annotated[int, typer.Option(help="Local worker processes.", min=1, max=MAX_WORKERS)] = 1,
+    quick: Annotated[bool, typer.Option("--quick", help="40 encounters a matchup, 2 SRD creatures a CR.")] = False,
+    levels: Annotated[
+        list[int] | None,
+        typer.Option("--level", help="Party levels (repeatable; default 1 3 5 8 12 16).", min=1, max=20),
+    ] = None,
+    srd_per_cr: Annotated[int, typer.Option(help="SRD creatures fought per CR.", min=1, max=20)] = 4,
+    seed: Annotated[int, typer.Option(help="The run's seed.")] = 0,
+    csv: Annotated[Path | None, typer.Option(help="Also write the per-matchup table here (CSV).")] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            help="Write the report here (docs/dmg-baseline.md): its generated part "
+            "is replaced, the prose around it kept."
+        ),
+    ] = None,
+) -> None:
+    """The DMG anchor fought again: PC deaths by cause, the typical monster of both tables beside SRD creatures, and
+    the EL check (four of CR L against one of CR L+4)."""
+    from arena.study.claims.baseline import LEVELS, markdown, run_baseline
+
+    if quick:
+        n, srd_per_cr = min(n, 40), min(srd_per_cr, 2)
+    try:
+        b = run_baseline(n=n, levels=levels or LEVELS, srd_per_cr=srd_per_cr, seed=seed, workers=workers)
+    except ArenaError as err:
+        raise fail(err) from None
+    parts = [f"arena dmg-baseline --n {n}", " --quick" if quick else "", f" --srd-per-cr {srd_per_cr}"]
+    parts += [f" --level {lv}" for lv in levels or ()]
+    b.command = "".join(parts) + (f" --seed {seed}" if seed else "")
+    if csv is not None:
+        b.table.to_csv(csv, index=False)
+    existing = out.read_text(encoding="utf-8") if out is not None and out.is_file() else None
+    text = markdown(b, existing)
+    if out is None:
+        typer.echo(text)
+    else:
+        out.write_text(text, encoding="utf-8")
+        typer.echo(f"wrote {out}")
+
+
 def register(app: typer.Typer) -> None:
     app.command("model-effects")(model_effects_cmd)
+    app.command("dmg-baseline")(dmg_baseline_cmd)

@@ -17,7 +17,7 @@ from arena.combat.fight_state import FightState
 from arena.combat.record import LONG_SHOT_NATURAL
 from arena.combat.rolls import LUCKY_AT, count_hit, count_lucky, count_roll, new_check, penalty, roll_fields, roll_text
 from arena.combat.rolls import save as saving_throw
-from arena.combat.states import DEAD_AT, die, lose_weapon
+from arena.combat.states import DEAD_AT, DEATH_COUP_DE_GRACE, die, lose_weapon
 from arena.combat.tactics.view import coup_weapon, threatens
 from arena.rules import Check
 from arena.rules import called_shots as cs
@@ -601,6 +601,8 @@ def _coup_end(f: FightState, c: Combatant, target: Combatant, attack, dealt: int
     """After a coup de grace's damage: its called shot at the head (called shots), then the Fortitude save against
     DC 10 + the damage dealt or die."""
     tally = c.tally
+    if target.dead:  # the blow itself killed (its damage or massive damage): a death by coup de grace
+        target.death_cause = DEATH_COUP_DE_GRACE
     if (
         f.rules.called_shots
         and c.settings.called_shot != "never"
@@ -617,4 +619,4 @@ def _coup_end(f: FightState, c: Combatant, target: Combatant, attack, dealt: int
         and not saving_throw(f, target, "fort", 10 + dealt, c, special=False).success
     ):
         target.hp = min(target.hp, DEAD_AT)
-        die(f, target)
+        die(f, target, DEATH_COUP_DE_GRACE)

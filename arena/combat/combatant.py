@@ -87,6 +87,7 @@ class Combatant:
         "nonlethal",
         "temp_hp",
         "dead",
+        "death_cause",
         "stable",
         "prone",
         "acted",
@@ -159,6 +160,8 @@ class Combatant:
         """Where this creature's turn falls within a round, in seconds after the round starts (set by initiative):
         durations run from the instant of the turn that started them to the same point of a later round."""
         self.dead = self.stable = self.prone = self.acted = self.luck_used = False
+        self.death_cause = 0
+        """What killed it (:data:`arena.combat.states.DEATH_CAUSES`, by code - 1); 0 while it lives."""
         self.weapon_lost = False
         """A fumbled ranged attack lost or broke the ranged weapon (set it through ``Fight.lose_weapon``, which
         also moves the creature into melee)."""

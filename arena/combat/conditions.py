@@ -13,7 +13,7 @@ from arena.combat.clock import ROUND
 from arena.combat.combatant import INFINITY, Combatant
 from arena.combat.fight_state import FightState
 from arena.combat.rolls import save
-from arena.combat.states import DEAD_AT, die, refresh, strain
+from arena.combat.states import DEAD_AT, DEATH_DRAIN, die, refresh, strain
 from arena.dice import parse
 from arena.rules import Check
 from arena.world.party_skills import escape_artist
@@ -199,7 +199,7 @@ def lose_ability(f: FightState, c: Combatant, loss, source: Combatant | None) ->
         else:
             add_condition(f, c, LOST_AT_ZERO[ability], FOREVER)
     if c.hp <= DEAD_AT and not c.dead:
-        die(f, c)
+        die(f, c, DEATH_DRAIN)
     else:
         refresh(f, c)
     recompute_bonuses(c)
@@ -223,7 +223,7 @@ def drain_levels(f: FightState, c: Combatant, levels: int) -> None:
         )
     if c.negative_levels >= c.t.hd or c.hp <= DEAD_AT:
         c.hp = min(c.hp, DEAD_AT)
-        die(f, c)
+        die(f, c, DEATH_DRAIN)
     else:
         refresh(f, c)
     recompute_bonuses(c)

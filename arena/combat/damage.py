@@ -12,7 +12,7 @@ from arena.combat.called_shots import called_effect
 from arena.combat.combatant import Combatant
 from arena.combat.fight_state import FightState
 from arena.combat.rolls import save as saving_throw
-from arena.combat.states import DEAD_AT, die, refresh
+from arena.combat.states import DEAD_AT, DEATH_DAMAGE, DEATH_MASSIVE, die, refresh
 from arena.rules import called_shots as cs
 
 MASSIVE_DAMAGE = 50
@@ -129,18 +129,19 @@ def deal(
     woke = target.conditions and "asleep" in target.conditions
     if woke:  # damage wakes a sleeper
         del target.conditions["asleep"]
-    if (
+    massive = (
         lethal
         and amount >= MASSIVE_DAMAGE
         and target.hp > DEAD_AT
         and "fortitude effects" not in t.immunities
         and not saving_throw(f, target, "fort", MASSIVE_DAMAGE_DC, source, special=False).success
-    ):
+    )
+    if massive:
         target.hp = DEAD_AT
     if target.hp <= DEAD_AT or (
         target.hp <= 0 and (t.type in ("undead", "construct") or (f.die_at_zero and target.side == "monster"))
     ):
-        die(f, target)
+        die(f, target, DEATH_MASSIVE if massive else DEATH_DAMAGE)
     elif target.hp < 0:
         target.stable = False
     if woke or target.hp <= 0 or target.nonlethal > target.hp:  # otherwise nothing that decides it changed

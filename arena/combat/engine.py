@@ -61,7 +61,7 @@ from arena.combat.combatant import INFINITY, NO_INJURIES, Combatant
 from arena.combat.damage import MASSIVE_DAMAGE, MASSIVE_DAMAGE_DC, PHYSICAL
 from arena.combat.fight_state import FightState
 from arena.combat.model import MODEL_FLAGS, ModelOptions, flag_values
-from arena.combat.record import EncounterRecord
+from arena.combat.record import DEATH_FIELDS, REMOVED_FIELDS, EncounterRecord
 from arena.combat.rolls import CHANCE_SLACK, LUCK_REROLL_ON, roll_fields
 from arena.combat.states import DEAD_AT, STABILISE_CHANCE, STRAIN_DAMAGE
 from arena.combat.tactics import TacticsSettings, View
@@ -70,6 +70,7 @@ from arena.dice import Stream
 from arena.rules import RuleSet
 from arena.rules.kernel import kernel_for
 from arena.world.creatures import Creature
+from arena.world.typical import for_table
 
 DEAF_SPELL_FAILURE = 0.2
 """Deafened casters (every ear severely damaged) fail 20% of spells with verbal components (SRD 3.5)."""
@@ -148,6 +149,8 @@ def prepare(
     fight's own bestiary (a scenario's ``bestiary:`` and ``--bestiary``); a name missing from it is looked up in the
     built-in bestiary when a summoning succeeds."""
     creature_tactics = creature_tactics or {}
+    if model is not None and model.typical_monster != "srd-medians":  # the typical monster of another table
+        groups = [(for_table(creature, model.typical_monster), count) for creature, count in groups]
     pcs = [(Template(c, c.name), creature_tactics.get(c.name, party_tactics)) for c in party]
     monsters = []
     for creature, count in groups:
@@ -555,9 +558,16 @@ class Fight(FightState):
             injured += len(c.injuries)
             if c.dead:
                 r.pcs_dead += 1
+                cause = DEATH_FIELDS[max(c.death_cause, 1) - 1]  # a death without its cause: ordinary damage
+                setattr(r, cause, getattr(r, cause) + 1)
             else:
                 left += max(0, c.hp)
                 r.pcs_down += not c.is_able
+                if not c.is_able and c.hp >= 0 and c.nonlethal <= c.hp:
+                    removed = REMOVED_FIELDS[
+                        0 if "petrified" in c.conditions else 1 if "swallowed" in c.conditions else 2
+                    ]
+                    setattr(r, removed, getattr(r, removed) + 1)
         r.party_hp_lost = (total - left) / total if total else 0.0
         for c in self.monsters:
             injured += len(c.injuries)

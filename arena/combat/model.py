@@ -123,6 +123,10 @@ class ModelOptions(BaseModel):
     ``by-creature``: the DM's default for each creature (:func:`arena.combat.tactics.view.coup_style`: never for a
     mindless or animal-intelligence creature, ruthless for an intelligent undead or evil outsider, after-threats
     for the rest, the party's characters too)."""
+    typical_monster: Literal["srd-medians", "pathfinder"] = "srd-medians"
+    """What ``typical-crN`` fights as: the medians of the shipped SRD 3.5 bestiary by CR
+    (``arena/data/srd35_monster_medians_by_cr.yaml``) or the Pathfinder Bestiary's Table 1-1 (the typical monster
+    before version 0.3; ``typical-pf-crN`` names it under any option)."""
     undo: frozenset[str] = Field(default_factory=frozenset)
     """SRD fixes to switch back off, for measuring them (:data:`FIXES`): not a way to play."""
 
@@ -216,6 +220,7 @@ LEGACY = ModelOptions(
     web_escape="strength-check",
     swallow_choice="swallow",
     coup_de_grace="ruthless",
+    typical_monster="pathfinder",
     undo=frozenset(FIXES),
 )
 """The model as it was before the fight-model audit (version 0.2): every option at its old value, every fix undone."""

@@ -66,7 +66,24 @@ SCALARS: dict[str, str] = {
     "monsters_down": "int64",
     "item_damage_events": "int64",
     "penalties_at_end": "int64",
+    "pc_deaths_damage": "int64",
+    "pc_deaths_massive": "int64",
+    "pc_deaths_cdg": "int64",
+    "pc_deaths_save": "int64",
+    "pc_deaths_drain": "int64",
+    "pc_removed_petrified": "int64",
+    "pc_removed_swallowed": "int64",
+    "pc_removed_condition": "int64",
 }
+
+
+DEATH_FIELDS = ("pc_deaths_damage", "pc_deaths_massive", "pc_deaths_cdg", "pc_deaths_save", "pc_deaths_drain")
+"""PC deaths by cause, indexed by ``Combatant.death_cause - 1`` (:data:`arena.combat.states.DEATH_CAUSES`): they
+sum to ``pcs_dead``."""
+REMOVED_FIELDS = ("pc_removed_petrified", "pc_removed_swallowed", "pc_removed_condition")
+"""PCs alive at the end, with hit points left (0 or more, not knocked out by nonlethal damage), but out of the
+fight under a condition: turned to stone, inside a monster, or another (paralysed, held, asleep, dazed for days,
+charmed, panicked ...). They count in ``pcs_down``, not in ``pcs_dead``."""
 
 
 def record_schema() -> dict[str, str]:
@@ -95,6 +112,14 @@ class EncounterRecord:
         "monsters_down",
         "item_damage_events",
         "penalties_at_end",
+        "pc_deaths_damage",
+        "pc_deaths_massive",
+        "pc_deaths_cdg",
+        "pc_deaths_save",
+        "pc_deaths_drain",
+        "pc_removed_petrified",
+        "pc_removed_swallowed",
+        "pc_removed_condition",
         "party",
         "monsters",
         "called_hits_by_part",
@@ -107,6 +132,9 @@ class EncounterRecord:
         self.pcs_down = self.pcs_dead = self.monsters_killed = self.monsters_down = 0
         self.item_damage_events = 0
         self.penalties_at_end = 0
+        self.pc_deaths_damage = self.pc_deaths_massive = self.pc_deaths_cdg = 0
+        self.pc_deaths_save = self.pc_deaths_drain = 0
+        self.pc_removed_petrified = self.pc_removed_swallowed = self.pc_removed_condition = 0
         self.party = SideTally()
         self.monsters = SideTally()
         self.called_hits_by_part: dict[str, int] = {}

@@ -57,8 +57,18 @@ def lose_weapon(f: FightState, c: Combatant) -> None:
             f.melee_count[c.side] += 1
 
 
-def die(f: FightState, c: Combatant) -> None:
+DEATH_DAMAGE, DEATH_MASSIVE, DEATH_COUP_DE_GRACE, DEATH_SAVE, DEATH_DRAIN = 1, 2, 3, 4, 5
+"""What killed a creature (``Combatant.death_cause``; 0 while it lives): ordinary damage (hit points to -10,
+bleeding out included), massive damage (the DC 15 Fortitude save at 50 or more points failed), a coup de grace
+(its blow or its DC 10 + damage Fortitude save), a save-or-die effect (a death gaze, a sea hag's fright), or
+ability drain or damage to 0 and energy drain (Constitution 0, as many negative levels as Hit Dice)."""
+DEATH_CAUSES = ("damage", "massive", "cdg", "save", "drain")
+"""The causes' names, by code - 1: the record's ``pc_deaths_<name>`` columns."""
+
+
+def die(f: FightState, c: Combatant, cause: int = DEATH_DAMAGE) -> None:
     c.dead = True
+    c.death_cause = cause
     refresh(f, c)
     if f.lines is not None:
         f.log(f"{c.name} dies", actor=c.name, action="dies", hp=c.hp)

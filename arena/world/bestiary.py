@@ -30,7 +30,7 @@ from arena.limits import MAX_FILES_PER_FOLDER, MAX_NAME_LENGTH
 from arena.world.creatures import Creature
 from arena.world.srd_bestiary import PREFIX as SRD_PREFIX
 from arena.world.srd_bestiary import srd_creature, srd_names
-from arena.world.typical import parse_typical_name, typical_creature, typical_names
+from arena.world.typical import parse_typical_name, typical_named, typical_names
 from arena.world.yamlio import YamlValidationError, display_name, iter_models, load_yaml
 
 BUILTIN_PACKAGE = "arena.bestiary_data"
@@ -285,9 +285,9 @@ def get_creature(name: str, bestiary: dict[str, Creature] | None = None) -> Crea
     book = bestiary if bestiary is not None else _builtin()[0]
     if key in book and not key.startswith(SRD_PREFIX):
         return book[key]
-    cr = parse_typical_name(key)
-    if cr is not None:
-        return typical_creature(cr)
+    typical = typical_named(key)
+    if typical is not None:
+        return typical
     imported = srd_creature(key)
     if imported is not None:
         return imported

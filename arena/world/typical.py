@@ -1,11 +1,29 @@
-"""The "typical monster of CR c": a real :class:`~arena.world.creatures.Creature` built from the Pathfinder
-Bestiary's Table 1-1 "Monster Statistics by CR" (``arena/data/monster_stats_by_cr.yaml``, CR 1/2 and 1-20).
+"""The "typical monster of CR c": a real :class:`~arena.world.creatures.Creature` built from one of two tables
+(CR 1/2 and 1-20):
 
-Names: ``typical-cr5``, ``typical-cr1/2``; ``typical-cr0.5`` is accepted as another spelling of
-``typical-cr1/2`` (the creature's name is always the canonical ``typical-cr1/2``). Other CRs (1/3, 21...) are
-not in the table and are an error.
+* ``srd-medians`` (the default): the medians of the shipped SRD 3.5 bestiary by CR
+  (``arena/data/srd35_monster_medians_by_cr.yaml``, written by :mod:`arena.world.typical_tables`);
+* ``pathfinder``: the Pathfinder Bestiary's Table 1-1 "Monster Statistics by CR"
+  (``arena/data/monster_stats_by_cr.yaml``), the typical monster before version 0.3 of the fight model.
 
-The table gives numbers, not a body; the rest is chosen here and is the same at every CR:
+Names: ``typical-cr5``, ``typical-cr1/2`` (the default table); ``typical-pf-cr5`` always the Pathfinder one;
+``typical-cr0.5`` is accepted as another spelling of ``typical-cr1/2`` (the creature's name is always the
+canonical ``typical-cr1/2``). Other CRs (1/3, 21...) are not in the tables and are an error. The model option
+``typical_monster`` (:class:`~arena.combat.model.ModelOptions`, ``pathfinder`` in ``LEGACY``) makes a fight put
+the Pathfinder creature, named ``typical-crN`` exactly as before, where ``typical-crN`` stands
+(:func:`for_table`).
+
+**The SRD-medians monster** is the Pathfinder one's body (below) with the table's numbers: hit points, AC, touch
+and flat-footed AC, Fortitude/Reflex/Will, best attack bonus (= BAB = grapple). Its full attack has the table's
+median number of attacks N; ``S = round(N * lower_attack_share)`` of them (0 when N = 1) are *secondary*
+("bite", at the best bonus minus ``lower_gap``) and carry ``lower_damage_share`` of the damage per round (to 0.5),
+the other ``N - S`` are primary ("claw", at the best bonus) and carry the rest; each group's damage is split as
+evenly as half points allow and written as d6s carrying about half of it plus a flat bonus (d8/d4/d3 where the
+half point needs it), so the full attack's average (every attack hits) is the table's ``damage_per_round``
+exactly. The standard-action attack is one claw.
+
+**The Pathfinder monster.** The table gives numbers, not a body; the rest is chosen here and is the same at every
+CR:
 
 * **Type and body**: a Medium *magical beast* (d10 hit dice, full BAB, good Fortitude and Reflex, poor Will
   in the 3.5/PF type rules), speed 30 ft., initiative +0, all abilities 10 except Con (below).
@@ -31,6 +49,7 @@ import math
 from fractions import Fraction
 from functools import cache
 from importlib import resources
+from typing import Any
 
 from pydantic import Field
 
@@ -46,6 +65,8 @@ from arena.world.stat_types import cr_text, parse_cr
 from arena.world.yamlio import load_yaml, validate
 
 PREFIX = "typical-cr"
+PF_PREFIX = "typical-pf-cr"
+TABLES = ("srd-medians", "pathfinder")
 
 
 class TypicalStats(Frozen):
@@ -74,7 +95,7 @@ class _Table(Frozen):
 
 @cache
 def _table() -> dict[Fraction, TypicalStats]:
-    file = resources.files("arena.data").joinpath("monster_stats_by_cr.yaml")
+    file: Any = resources.files("arena.data").joinpath("monster_stats_by_cr.yaml")  # a Traversable
     table = validate(load_yaml(file, "arena/data/monster_stats_by_cr.yaml"), _Table)
     return {row.cr_value: row for row in table.rows}
 
@@ -96,20 +117,31 @@ def typical_stats(cr: Fraction | int | str) -> TypicalStats:
     return row
 
 
-def parse_typical_name(name: str) -> Fraction | None:
-    """The CR in ``typical-cr5`` / ``typical-cr1/2`` / ``typical-cr0.5``; None if ``name`` is not of that form.
-
-    A name of that form with an impossible CR raises ArenaError.
-    """
+def parse_typical(name: str) -> tuple[str, Fraction] | None:
+    """``("srd-medians", 5)`` for ``typical-cr5``, ``("pathfinder", 5)`` for ``typical-pf-cr5``; None if ``name`` is
+    not of either form. A name of that form with an impossible CR raises ArenaError."""
     key = name.strip().lower()
-    if not key.startswith(PREFIX):
+    if key.startswith(PF_PREFIX):
+        table, text = "pathfinder", key[len(PF_PREFIX) :]
+    elif key.startswith(PREFIX):
+        table, text = "srd-medians", key[len(PREFIX) :]
+    else:
         return None
-    text = key[len(PREFIX) :]
     try:
-        return parse_cr(float(text) if "." in text else text)
+        return table, parse_cr(float(text) if "." in text else text)
     except (ValueError, OverflowError):
         shown = repr(name) if len(name) <= 40 else repr(name[:40]) + "..."
         raise ArenaError(f"{shown}: expected typical-crN with N one of 1/2, 1, 2, ... 20") from None
+
+
+def parse_typical_name(name: str) -> Fraction | None:
+    """The CR in ``typical-cr5`` / ``typical-cr1/2`` / ``typical-cr0.5`` (or ``typical-pf-cr5``); None if ``name``
+    is not of that form.
+
+    A name of that form with an impossible CR raises ArenaError.
+    """
+    parsed = parse_typical(name)
+    return None if parsed is None else parsed[1]
 
 
 def _claw_damages(total: int) -> tuple[str, str]:
@@ -130,19 +162,20 @@ def _claw_damages(total: int) -> tuple[str, str]:
 
 
 @cache
-def _build(cr: Fraction) -> Creature:
+def _build_pf(cr: Fraction, name: str) -> Creature:
     row = typical_stats(cr)
     hd = max(1, round(row.hp / 10))
     bonus = row.hp - math.floor(hd * 5.5)
     con = 10 + 2 * (bonus // hd)
     first, second = _claw_damages(row.avg_damage_high)
-    claw = dict(name="claw", bonuses=(row.high_attack,), damage_types=("piercing", "slashing"))
+    claw: dict[str, Any] = dict(name="claw", bonuses=(row.high_attack,), damage_types=("piercing", "slashing"))
+    full: tuple[Attack, ...]
     if first == second:
         full = (Attack(**claw, count=2, damage=first),)
     else:
         full = (Attack(**claw, damage=first), Attack(**claw, damage=second))
     return Creature(
-        name=f"{PREFIX}{cr_text(cr)}",
+        name=name,
         title=f"Typical monster, CR {cr_text(cr)}",
         side="monster",
         size="medium",
@@ -171,9 +204,166 @@ def _build(cr: Fraction) -> Creature:
     )
 
 
-def typical_creature(cr: Fraction | int | str) -> Creature:
-    """The typical monster of ``cr`` (``5``, ``"1/2"``, ``Fraction(1, 2)``), named ``typical-cr<cr>``."""
-    return _build(typical_stats(cr).cr_value)
+# --------------------------------------------------------------------------------------------- SRD medians
+class SrdMedians(Frozen):
+    """One row of ``srd35_monster_medians_by_cr.yaml`` (:mod:`arena.world.typical_tables` says what each is)."""
+
+    cr: str
+    creatures: int
+    pooled: str
+    hp: int = Field(gt=0)
+    ac: int
+    touch_ac: int
+    flat_footed_ac: int
+    attack: int
+    damage_per_round: float = Field(gt=0)
+    attacks: int = Field(ge=1)
+    lower_attack_share: float
+    lower_damage_share: float
+    lower_gap: int
+    fort: int
+    ref: int
+    will: int
+    dc: int
+    with_dc: float
+
+    @property
+    def cr_value(self) -> Fraction:
+        return parse_cr(self.cr)
+
+
+class _SrdTable(Frozen):
+    rows: tuple[SrdMedians, ...]
+
+
+@cache
+def _srd_table() -> dict[Fraction, SrdMedians]:
+    file: Any = resources.files("arena.data").joinpath("srd35_monster_medians_by_cr.yaml")  # a Traversable
+    table = validate(load_yaml(file, "arena/data/srd35_monster_medians_by_cr.yaml"), _SrdTable)
+    return {row.cr_value: row for row in table.rows}
+
+
+def srd_medians(cr: Fraction | int | str) -> SrdMedians:
+    """The SRD-medians row for ``cr``; ArenaError if the table has no such row."""
+    row = _srd_table().get(typical_stats(cr).cr_value)
+    if row is None:  # pragma: no cover - both tables cover CR 1/2 and 1-20
+        raise ArenaError(f"no SRD medians for CR {cr}")
+    return row
+
+
+def _one_damage(amount: float) -> str:
+    """A dice expression of average ``amount`` (a multiple of 0.5): d6s carrying about half of it, the rest flat;
+    another die (d8, d4, d3) or one die fewer where the half point needs it."""
+    target = max(1, round(amount / 7))
+    counts = sorted(range(1, target + 3), key=lambda n: (abs(n - target), n))
+    for die in (6, 8, 4, 3):
+        for n in counts:
+            mean = n * (die + 1) / 2
+            rest = amount - mean
+            if rest >= 0 and float(rest).is_integer():
+                return f"{n}d{die}" + (f"+{int(rest)}" if rest else "")
+    if float(amount).is_integer():
+        return str(int(amount))  # pragma: no cover - every row deals at least 2 a hit
+    return f"1d2+{int(amount - 1.5)}" if amount >= 1.5 else "1"  # pragma: no cover
+
+
+def split_damage(total: float, k: int) -> list[str]:
+    """``k`` dice expressions whose averages sum to ``total`` (to 0.5), as even as half points allow."""
+    halves = round(total * 2)
+    base, extra = divmod(halves, k)
+    return [_one_damage((base + (1 if i < extra else 0)) / 2) for i in range(k)]
+
+
+def _routine(name: str, bonus: int, damages: list[str]) -> list[Attack]:
+    out: list[Attack] = []
+    for expr in dict.fromkeys(damages):
+        out.append(
+            Attack(
+                name=name,
+                bonuses=(bonus,),
+                count=damages.count(expr),
+                damage=expr,
+                damage_types=("piercing", "slashing"),
+            )
+        )
+    return out
+
+
+@cache
+def _build_srd(cr: Fraction) -> Creature:
+    row = srd_medians(cr)
+    hd = max(1, round(row.hp / 10))
+    bonus = row.hp - math.floor(hd * 5.5)
+    con = max(1, 10 + 2 * (bonus // hd))
+    lower = round(row.attacks * row.lower_attack_share) if row.attacks > 1 else 0
+    lower = min(lower, row.attacks - 1)
+    primary = row.attacks - lower
+    lower_damage = round(row.damage_per_round * row.lower_damage_share * 2) / 2 if lower else 0.0
+    claws = _routine("claw", row.attack, split_damage(row.damage_per_round - lower_damage, primary))
+    bites = _routine("bite", row.attack - row.lower_gap, split_damage(lower_damage, lower)) if lower else []
+    return Creature(
+        name=f"{PREFIX}{cr_text(cr)}",
+        title=f"Typical monster, CR {cr_text(cr)}",
+        side="monster",
+        size="medium",
+        type="magical beast",
+        cr=cr,
+        hp=row.hp,
+        hit_dice=f"{hd}d10{bonus:+d}" if bonus else f"{hd}d10",
+        first_hit_die=10,
+        initiative=0,
+        speed=30,
+        ac=row.ac,
+        touch_ac=row.touch_ac,
+        flat_footed_ac=row.flat_footed_ac,
+        bab=row.attack,
+        grapple=row.attack,
+        abilities=Abilities(con=con),
+        saves=Saves(fort=row.fort, ref=row.ref, will=row.will),
+        attack=((claws[0].model_copy(update={"count": 1}),),),
+        full_attack=((*claws, *bites),),
+        notes=(
+            f"Built from the SRD 3.5 medians of CR {row.cr} ({row.creatures} creatures, CR {row.pooled}): hp "
+            f"{row.hp}, AC {row.ac} (touch {row.touch_ac}, flat-footed {row.flat_footed_ac}), attack +{row.attack}, "
+            f"damage per round {row.damage_per_round:g} over {row.attacks} attacks ({lower} secondary at "
+            f"-{row.lower_gap}), Fort +{row.fort}, Ref +{row.ref}, Will +{row.will}, DC {row.dc}."
+        ),
+        source="SRD 3.5 medians by CR (arena/data/srd35_monster_medians_by_cr.yaml; SRD 3.5, OGL 1.0a)",
+    )
+
+
+def typical_creature(cr: Fraction | int | str, table: str = "srd-medians") -> Creature:
+    """The typical monster of ``cr`` (``5``, ``"1/2"``, ``Fraction(1, 2)``), named ``typical-cr<cr>``, from
+    ``table`` (``srd-medians`` or ``pathfinder``)."""
+    value = typical_stats(cr).cr_value
+    if table == "pathfinder":
+        return _build_pf(value, f"{PREFIX}{cr_text(value)}")
+    if table != "srd-medians":
+        raise ArenaError(f"typical monster table {table!r}: expected one of {', '.join(TABLES)}")
+    return _build_srd(value)
+
+
+def typical_named(name: str) -> Creature | None:
+    """The creature of a ``typical-crN`` / ``typical-pf-crN`` name; None if ``name`` is not of that form."""
+    parsed = parse_typical(name)
+    if parsed is None:
+        return None
+    table, cr = parsed
+    if table == "pathfinder":
+        value = typical_stats(cr).cr_value
+        return _build_pf(value, f"{PF_PREFIX}{cr_text(value)}")
+    return typical_creature(cr)
+
+
+def for_table(creature: Creature, table: str) -> Creature:
+    """``creature``, or the ``table`` typical monster where ``creature`` is the default table's ``typical-crN``
+    (what the model option ``typical_monster`` does to a fight's monsters)."""
+    if table == "srd-medians" or not creature.name.startswith(PREFIX):
+        return creature
+    cr = parse_typical_name(creature.name)
+    if cr is None or creature != _build_srd(cr):
+        return creature
+    return typical_creature(cr, table)
 
 
 def typical_names() -> list[str]:

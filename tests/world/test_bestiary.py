@@ -197,7 +197,8 @@ def test_unknown_name_suggests_nearest():
 
 
 def test_typical_names_resolve():
-    assert get_creature("typical-cr5").hp == 55
+    assert get_creature("typical-pf-cr5").hp == 55  # the Pathfinder table
+    assert get_creature("typical-cr5").hp == 60  # the SRD 3.5 medians (arena/data/srd35_monster_medians_by_cr.yaml)
     assert get_creature("typical-cr1/2").cr == Fraction(1, 2)
 
 

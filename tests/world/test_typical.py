@@ -1,4 +1,5 @@
-"""Typical monsters built from Pathfinder Table 1-1 "Monster Statistics by CR"."""
+"""Typical monsters built from Pathfinder Table 1-1 "Monster Statistics by CR" (the ``pathfinder`` table; the
+default SRD-medians table is tests/world/test_typical_srd.py)."""
 
 import math
 from fractions import Fraction
@@ -37,7 +38,7 @@ def test_table_covers_half_and_one_to_twenty():
 @pytest.mark.parametrize("cr", list(ROWS))
 def test_typical_creature_matches_table(cr):
     hp, ac, attack, damage, good, poor = ROWS[cr]
-    c = typical_creature(cr)
+    c = typical_creature(cr, "pathfinder")
     assert c.name == f"typical-cr{cr}" and c.cr == Fraction(cr)
     assert (c.hp, c.ac, c.touch_ac, c.flat_footed_ac) == (hp, ac, 10, ac)
     assert math.floor(parse(c.hit_dice).mean) == hp and c.first_hit_die == 10
@@ -60,7 +61,7 @@ def test_claw_split(total):
 def test_cr5_attacks_exactly():
     assert _claw_damages(20) == ("1d6+7", "1d6+6")
     assert _claw_damages(4) == ("1d3", "1d3")
-    assert typical_creature(5).hit_dice == "6d10+22"
+    assert typical_creature(5, "pathfinder").hit_dice == "6d10+22"
 
 
 def test_names():

@@ -110,7 +110,7 @@ def recompute_bonuses(c: Combatant) -> None:
         c.attack_bonus = 1 if "bless" in conditions else 0
         shield = conditions.get("shield of faith")
         c.ac_bonus = shield[1]["bonus"] if shield else 0
-        c.save_bonus = c.damage_bonus = 0
+        c.save_bonus = c.damage_bonus = c.finesse_shift = 0
         c.save_mods = None
         return
     sick = SICKENED if "sickened" in conditions else 0
@@ -143,6 +143,24 @@ def recompute_bonuses(c: Combatant) -> None:
     )
     c.damage_bonus = sick + (CHOKING if "choking" in conditions else 0) + (0 if c.ranged else mods.get("str", 0) + rage)
     c.save_mods = {"fort": mods.get("con", 0), "ref": mods.get("dex", 0), "will": mods.get("wis", 0)} if mods else None
+    c.finesse_shift = _finesse_shift(c, mods) if mods else 0
+
+
+def _finesse_shift(c: Combatant, mods: dict[str, int]) -> int:
+    """What a Weapon Finesse attack's roll takes beside ``c.attack_bonus`` (which counts lost Strength on melee
+    attacks, lost Dexterity on ranged ones). SRD 3.5 Weapon Finesse: "With a light weapon, rapier, whip, or spiked
+    chain made for a creature of your size category, you may use your Dexterity modifier instead of your Strength
+    modifier on attack rolls": the attack's printed bonus holds the better modifier, and it keeps the better one
+    of the two as they are now, so lost Strength leaves a rogue's rapier alone and lost Dexterity lowers it."""
+    scores = c.t.abilities
+    strength, dex = scores["str"], scores["dex"]
+    s0 = ability_modifier(strength) if strength is not None else None
+    d0 = ability_modifier(dex) if dex is not None else 0
+    ds, dd = mods.get("str", 0), mods.get("dex", 0)
+    counted = dd if c.ranged else ds
+    if s0 is None:  # no Strength score (incorporeal): Dexterity already
+        return dd - counted
+    return max(s0 + ds, d0 + dd) - max(s0, d0) - counted
 
 
 LOST_AT_ZERO = {

@@ -17,6 +17,7 @@ UNABLE = frozenset(
         "held",
         "knocked-out",
         "paralyzed",
+        "helpless",
         "panicked",
         "petrified",
         "swallowed",

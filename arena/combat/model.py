@@ -36,6 +36,7 @@ FIXES: dict[str, str] = {
     "sleep-budget": "sleep is aimed only where its 4 Hit Dice catch enough creatures",
     "caster-melee": "a caster stands back with a ranged weapon only when it shoots better than it fights in melee",
     "party-gear": "the generated party's gear: 3.5 wealth by level, one item per body slot",
+    "rider-attacks": "a rider is on every attack its text names (a ghoul's paralysis on its bite and claws)",
     "strength-zero": "Strength or Dexterity 0 leaves a creature helpless, not paralyzed; a shadow's kills at 0",
     "finesse-ability-damage": "a Weapon Finesse attack's roll loses lost Dexterity, not lost Strength",
 }
@@ -129,6 +130,7 @@ class ModelFlags:
     fix_blind_dex: Annotated[bool, lambda m: m.fixed("blind-dex")]
     fix_sr_once: Annotated[bool, lambda m: m.fixed("sr-once")]
     fix_caster_melee: Annotated[bool, lambda m: m.fixed("caster-melee")]
+    fix_rider_attacks: Annotated[bool, lambda m: m.fixed("rider-attacks")]
     fix_strength_zero: Annotated[bool, lambda m: m.fixed("strength-zero")]
     fix_finesse: Annotated[bool, lambda m: m.fixed("finesse-ability-damage")]
 

@@ -142,12 +142,8 @@ def _paralysis_on_hit(ctx: Reading, item: dict, dc: int, rounds: re.Match, words
             "paralysis: elves are immune to it in the SRD; elf is a race, not a creature type the model has: left out",
             text[:200],
         )
-    ctx.mark(
-        "paralysis", "modelled", f"paralysis on the {' or '.join(order)}: Fort DC {dc}, {duration} rounds{how}"
-    )
-    return {
-        "paralysis": {"attack": attack, "dc": dc, "duration": duration, "also_on": also, "immune_types": []}
-    }
+    ctx.mark("paralysis", "modelled", f"paralysis on the {' or '.join(order)}: Fort DC {dc}, {duration} rounds{how}")
+    return {"paralysis": {"attack": attack, "dc": dc, "duration": duration, "also_on": also, "immune_types": []}}
 
 
 def _paralysis_in_hold(

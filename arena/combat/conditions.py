@@ -68,8 +68,9 @@ def add_condition(f: FightState, target: Combatant, name: str, seconds: float, *
         target.afflicted = True
     if f.lines is not None:
         lasting = seconds >= FOREVER
+        how_long = "for the rest of the fight" if lasting else f"for {int(seconds // ROUND)} rounds"
         f.log(
-            f"{target.name}: {name} {'for the rest of the fight' if lasting else f'for {int(seconds // ROUND)} rounds'}",
+            f"{target.name}: {name} {how_long}",
             actor=target.name,
             action="condition",
             condition=name,

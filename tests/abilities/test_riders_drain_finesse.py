@@ -5,7 +5,7 @@ kills), and Weapon Finesse under lost Strength and Dexterity. Each fix is checke
 
 from __future__ import annotations
 
-from fight_scripting import CLAWS, Script, beast, d20, make_fight, stat_block
+from fight_scripting import Script, beast, d20, make_fight, stat_block
 
 from arena.combat.attacks import swing_at
 from arena.combat.conditions import lose_ability
@@ -62,8 +62,9 @@ def test_a_grab_on_every_attack_its_text_names():
     """SRD 3.5 tiger: "To use this ability, a tiger must hit with a claw or bite attack. It can then attempt to
     start a grapple as a free action"."""
     for model, grabbed in ((ModelOptions(), True), (undo("rider-attacks"), False)):
-        f = make_fight([hero(size="medium")], [beast("tiger", improved_grab={"attack": "claw", "also_on": ["bite"]})],
-                       model=model)
+        f = make_fight(
+            [hero(size="medium")], [beast("tiger", improved_grab={"attack": "claw", "also_on": ["bite"]})], model=model
+        )
         t, pc = f.monsters[0], f.pcs[0]
         t.acted = pc.acted = True
         bite = t.t.full[0]

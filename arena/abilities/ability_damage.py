@@ -11,7 +11,7 @@ immunities apply): the stat-block field (:class:`AbilityDamageAttack`), how the 
 from __future__ import annotations
 
 import re
-from typing import Annotated
+from typing import Annotated, Literal
 
 from arena.combat.ability_hooks import FightAbility, add_fight_ability
 from arena.combat.combatant import Combatant
@@ -23,7 +23,7 @@ from arena.limits import MAX_MODIFIER
 from arena.srd.context import Reading
 from arena.srd.effects import AbilityReading, add_reading
 from arena.srd.onhit import deliverer, loss_of, named_attack, rider_attacks
-from arena.srd.patterns import ABILITY, AMOUNT, ROLL, SAVE_KEYS
+from arena.srd.patterns import ABILITY, ABILITY_KEYS, AMOUNT, ROLL, SAVE_KEYS
 from arena.srd.text import clean, number
 from arena.world.ability_fields import AbilityField, add_fields
 from arena.world.creatures import AbilityLoss
@@ -39,6 +39,9 @@ class AbilityDamageAttack(Frozen):
     loss: AbilityLoss
     dc: Annotated[int, _int(1, MAX_MODIFIER)] | None = None
     save: SaveKind = "fort"
+    at_zero: Literal["dies"] | None = None
+    """What a foe its loss brings to 0 suffers beyond the SRD's rule for a score of 0 (helpless, unconscious):
+    ``dies`` (SRD 3.5 shadow: "A creature reduced to Strength 0 by a shadow dies")."""
 
 
 # --------------------------------------------------------------------------------------------- reading the SRD
@@ -52,6 +55,8 @@ ENTRY_ROLL = re.compile(rf"(?<!\d){ROLL}")
 """An entry's dice, left out of the name its paragraph is looked for by: ``1d6 Str``."""
 ANY_DC = re.compile(r"\bDC (\d+) (Fortitude|Will|Reflex)|(Fortitude|Will|Reflex) DC (\d+)")
 """``DC 14 Will``, ``Fortitude DC 12``."""
+DIES_AT_ZERO = re.compile(rf"\breduced to {ABILITY} 0 by (?:an? |the )?[\w' -]+? dies\b", re.IGNORECASE)
+"""A loss that kills at 0: ``A creature reduced to Strength 0 by a shadow dies``."""
 ABILITY_NAMES = r"(strength|dexterity|constitution|intelligence|wisdom|charisma|str|dex|con|int|wis|cha)"
 """The abilities as the SRD names them in an entry: ``Strength damage``, ``Con drain``."""
 
@@ -97,13 +102,15 @@ def read_ability_loss(ctx: Reading, item: dict) -> dict:
             f"engine's {key} is on a hit with one",
         )
     saved = f", {save.capitalize()} DC {dc} negates" if dc is not None and save is not None else ", no save"
+    dies = DIES_AT_ZERO.search(text)
+    at_zero = "dies" if dies and ABILITY_KEYS[dies.group(1).lower()] == loss["ability"] else None
     ctx.mark(
         key,
         "modelled",
         f"ability_damage on the {attack}: {loss['dice']} {loss['ability']} "
-        f"{'drain' if loss['drain'] else 'damage'}{saved}",
+        f"{'drain' if loss['drain'] else 'damage'}{saved}{'; a foe it brings to 0 dies' if at_zero else ''}",
     )
-    return {"ability_damage": {"attack": attack, "loss": loss, "dc": dc, "save": save or "fort"}}
+    return {"ability_damage": {"attack": attack, "loss": loss, "dc": dc, "save": save or "fort", "at_zero": at_zero}}
 
 
 # --------------------------------------------------------------------------------------------- in a fight
@@ -115,7 +122,7 @@ def ability_damage_on_hit(f: FightState, c: Combatant, target: Combatant, attack
         and not target.dead
         and (harm.dc is None or not save(f, target, harm.save, harm.dc, c).success)
     ):
-        lose_ability(f, target, harm.loss, c)
+        lose_ability(f, target, harm.loss, c, dies_at_zero=harm.at_zero == "dies")
 
 
 add_fields(

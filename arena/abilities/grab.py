@@ -58,6 +58,9 @@ class ImprovedGrab(Frozen):
     won grapple check. Grappling is abstract (see README "Special abilities")."""
 
     attack: Label = "bite"
+    also_on: tuple[Label, ...] = ()
+    """The other attacks a hit with which grabs too (SRD 3.5 tiger: "a tiger must hit with a claw or bite attack":
+    ``attack: claw``, ``also_on: [bite]``). The hold deals ``attack``'s damage whichever attack started it."""
     constrict: DamageDice | None = None
     """Constrict: this damage on every won grapple check, in addition to the attack's."""
     damage_attack: Label | None = None
@@ -156,11 +159,12 @@ def read_improved_grab(ctx: Reading, item: dict) -> dict:
     found = _grab_attack(ctx, item, desc, text)
     if found is None:
         return {}
-    attack, how = found
+    attack, others, how = found
     also = ALSO_GRAB.search(text)
-    if also and ctx.named(also.group(1)) != attack:
-        how += f"; its grab with the {also.group(1).lower()} is left out (the engine's grab is on one attack)"
-    grab: dict = {"attack": attack, "constrict": None}
+    if also and (other := ctx.named(also.group(1))) and other != attack and other not in others:
+        others.append(other)  # "It can also use its improved grab ability on a tentacle attack"
+        how += f"; it grabs with its {other} too"
+    grab: dict = {"attack": attack, "constrict": None, "also_on": others}
     if ANY_SIZE.search(text):
         grab["any_size"] = True
         how += "; against a foe of any size"
@@ -175,9 +179,9 @@ def read_improved_grab(ctx: Reading, item: dict) -> dict:
     return {"improved_grab": grab}
 
 
-def _grab_attack(ctx: Reading, item: dict, desc, text: str) -> tuple[str, str] | None:
-    """(the attack it grabs with, what was done to choose it); None when it cannot grab (improved grab and
-    constrict marked ignored)."""
+def _grab_attack(ctx: Reading, item: dict, desc, text: str) -> tuple[str, list[str], str] | None:
+    """(the attack it grabs with, the other attacks the text names that grab too, what was done to choose them);
+    None when it cannot grab (improved grab and constrict marked ignored)."""
     names = ctx.attack_names()
     m = GRAB_ATTACK.search(text)
     words = [ARTICLE.sub("", w) for w in (w.strip() for w in OR_AND.split(m.group(1))) if w] if m else []
@@ -202,7 +206,7 @@ def _grab_attack(ctx: Reading, item: dict, desc, text: str) -> tuple[str, str] |
             f"attack to grab with: the {attack}, the first natural attack of the full attack",
             text[:200] or item["name"],
         )
-        return attack, f"; the text names no attack: the {attack}, the first natural attack of the full attack"
+        return attack, [], f"; the text names no attack: the {attack}, the first natural attack of the full attack"
     found = [n for n in (ctx.named(w) for w in words) if n]
     if not found:
         missing = [w for w in words if ctx.named(w) is None]
@@ -220,17 +224,9 @@ def _grab_attack(ctx: Reading, item: dict, desc, text: str) -> tuple[str, str] |
             "cannot (see improved grab)",
         )
         return None
-    attack = next(n for n in names if n in found)
-    how = ""
-    if len(found) > 1:
-        how = f"; the text names the {' or '.join(words)} attack: the {attack}, the first of the full attack"
-        ctx.note_on(
-            item,
-            "guess",
-            f"improved grab: the text names the {' or '.join(words)} attack; the engine's "
-            f"grab is on one attack: the {attack}, the first of the full attack",
-            text[:200],
-        )
+    order = [n for n in names if n in found]  # every attack the text names ("a claw or bite attack") grabs
+    attack = order[0]
+    how = f"; it grabs with its {' or '.join(order)}, the hold deals its {attack}'s damage" if len(order) > 1 else ""
     if BOTH.search(m.group(0)):
         how += f"; the SRD's grab needs both {attack} attacks to hit, the engine's one"
         ctx.note_on(
@@ -239,7 +235,7 @@ def _grab_attack(ctx: Reading, item: dict, desc, text: str) -> tuple[str, str] |
             f"improved grab: the SRD's needs both {attack} attacks to hit; the engine's grabs when one {attack} hits",
             text[:200],
         )
-    return attack, how
+    return attack, order[1:], how
 
 
 def _constrict(ctx: Reading, item: dict) -> str | None:
@@ -417,7 +413,7 @@ def grab_on_hit(f: FightState, c: Combatant, target: Combatant, attack: Compiled
     hold: Hold = c.t.ability_data["improved_grab"]
     grab = hold.grab
     if not (
-        attack.name == grab.attack
+        (attack.name == grab.attack or (f.fix_rider_attacks and attack.name in grab.also_on))
         and c.grip is None
         and target.grip is None
         and target.is_able
@@ -689,7 +685,7 @@ add_fight_ability(
         "improved_grab",
         compile=compile_hold,
         on_hit=grab_on_hit,
-        rides_on=lambda grab: grab.attack,
+        rides_on=lambda grab: (grab.attack, *grab.also_on),
         grip_turn=grip_turn,
         order=10,
     )

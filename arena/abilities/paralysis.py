@@ -40,6 +40,9 @@ class Paralysis(Frozen):
     attack: Label
     dc: Annotated[int, _int(1, MAX_MODIFIER)]
     duration: RoundsDice = "1d4+1"
+    also_on: tuple[Label, ...] = ()
+    """The other attacks a hit with which paralyzes too (SRD 3.5 ghoul: "Those hit by a ghoul's bite or claw
+    attack must succeed on a DC 12 Fortitude save or be paralyzed": ``attack: bite``, ``also_on: [claw]``)."""
     immune_types: tuple[CreatureType, ...] = ()
     """Creature types the paralysis does not affect (the ghoul's: elves; none of the engine's types by default)."""
     on: Literal["hit", "held", "swallowed"] = "hit"
@@ -71,7 +74,7 @@ ELVES_IMMUNE = re.compile(r"\belves (?:have|are) immun")
 
 def read_paralysis(ctx: Reading, item: dict) -> dict:
     """``Those hit by a ghoul's bite or claw attack must succeed on a DC 12 Fortitude save or be paralyzed for 1d4+2
-    rounds``: on the first of the attacks it names that the engine rolls."""
+    rounds``: on every attack it names that the engine rolls (the first is ``attack``, the others ``also_on``)."""
     desc, text = ctx.text_of(item, "paralysis")
     dcs = set(FORT_DC.findall(text))
     rounds = PARALYZED_FOR.search(text)
@@ -122,20 +125,8 @@ def _paralysis_on_hit(ctx: Reading, item: dict, dc: int, rounds: re.Match, words
             "engine's paralysis is on a hit with one",
         )
     order = [n for n in names if n in found]
-    attack = order[0]
+    attack, also = order[0], order[1:]  # every attack the text names ("bite or claw"): a hit with any paralyzes
     how = ""
-    if len(order) > 1:
-        how += (
-            f"; the SRD's paralyzes on a {' or '.join(order)} hit, the engine's on the {attack} (the first of "
-            "the full attack)"
-        )
-        ctx.note_on(
-            item,
-            "guess",
-            f"paralysis: the SRD's is on a hit with the {' or '.join(order)}; the engine's is "
-            f"on one attack: the {attack}, the first of the full attack",
-            text[:200],
-        )
     left = [w for w in words if w != "melee" and named(w, names) is None]
     if left:
         how += f"; its {' and '.join(left)} left out (not an attack the engine rolls)"
@@ -151,8 +142,8 @@ def _paralysis_on_hit(ctx: Reading, item: dict, dc: int, rounds: re.Match, words
             "paralysis: elves are immune to it in the SRD; elf is a race, not a creature type the model has: left out",
             text[:200],
         )
-    ctx.mark("paralysis", "modelled", f"paralysis on the {attack}: Fort DC {dc}, {duration} rounds{how}")
-    return {"paralysis": {"attack": attack, "dc": dc, "duration": duration, "immune_types": []}}
+    ctx.mark("paralysis", "modelled", f"paralysis on the {' or '.join(order)}: Fort DC {dc}, {duration} rounds{how}")
+    return {"paralysis": {"attack": attack, "dc": dc, "duration": duration, "also_on": also, "immune_types": []}}
 
 
 def _paralysis_in_hold(
@@ -212,9 +203,13 @@ def paralyze(f: FightState, c: Combatant, target: Combatant, paralysis: Paralysi
 
 
 def paralysis_on_hit(f: FightState, c: Combatant, target: Combatant, attack: CompiledAttack, dealt: int) -> None:
-    """A hit with its attack paralyzes, for a paralysis on a hit (not one of a held or swallowed foe)."""
+    """A hit with one of its attacks paralyzes, for a paralysis on a hit (not one of a held or swallowed foe): its
+    ``attack``, and each of ``also_on`` (the ghoul's claws beside its bite) unless the ``rider-attacks`` fix is
+    undone."""
     paralysis: Paralysis = c.t.ability_data["paralysis"]
-    if attack.name == paralysis.attack and paralysis.on == "hit":
+    if paralysis.on == "hit" and (
+        attack.name == paralysis.attack or (f.fix_rider_attacks and attack.name in paralysis.also_on)
+    ):
         paralyze(f, c, target, paralysis)
 
 
@@ -235,7 +230,7 @@ add_fight_ability(
     FightAbility(
         "paralysis",
         on_hit=paralysis_on_hit,
-        rides_on=lambda paralysis: paralysis.attack if paralysis.on == "hit" else None,
+        rides_on=lambda paralysis: (paralysis.attack, *paralysis.also_on) if paralysis.on == "hit" else None,
         order=20,
     )
 )

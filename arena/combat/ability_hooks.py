@@ -11,7 +11,7 @@ moment it acts at. The moments are the engine's hook points:
   special action that may take the turn instead (summoning, a roar, a smite): True when it did. The first hook that
   returns True ends the turn.
 - ``on_hit(fight, combatant, target, attack, dealt)``: after each hit with one of its attacks that carries a rider
-  (``rides_on`` names the attack: a ghoul's bite paralyzes, a wyvern's sting poisons).
+  (``rides_on`` names the attack, or the attacks: a ghoul's bite and claws paralyze, a wyvern's sting poisons).
 - ``grip_turn(fight, combatant) -> bool``: the turn of a creature in a grapple this ability started, the holder's
   and the held one's alike (improved grab: the holder deals its damage, the held one tries to escape). True when
   the grapple took the turn.
@@ -73,8 +73,9 @@ class FightAbility:
     first_action: Hook | None = None
     instead_of_attack: Hook | None = None
     on_hit: Hook | None = None
-    rides_on: Callable[[Any], str | None] | None = None
-    """The name of the attack its ``on_hit`` rides on, from the field's value (``paralysis.attack``)."""
+    rides_on: Callable[[Any], str | tuple[str, ...] | None] | None = None
+    """The name of the attack its ``on_hit`` rides on, or the names of the attacks (a ghoul's paralysis: its bite
+    and its claws), from the field's value (``paralysis.attack``)."""
     grip_turn: Hook | None = None
     choose_action: Hook | None = None
     action: str | None = None
@@ -186,8 +187,9 @@ def compile_abilities(creature: Any) -> CompiledAbilities:
         name
         for a in present
         if a.on_hit is not None and a.rides_on is not None
-        for name in (a.rides_on(getattr(creature, a.field)),)
-        if name is not None
+        for names in (a.rides_on(getattr(creature, a.field)),)
+        if names is not None
+        for name in ((names,) if isinstance(names, str) else names)
     )
     grips = [a.grip_turn for a in present if a.grip_turn is not None]
     return CompiledAbilities(

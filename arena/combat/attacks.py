@@ -104,6 +104,8 @@ def swing_at(
     elif stunned:
         ac += STUNNED_AC
     mod = bonus + c.attack_bonus
+    if attack.finesse and f.fix_finesse:
+        mod += c.finesse_shift  # Weapon Finesse: lost Dexterity counts on it, lost Strength not (conditions.py)
     if c.injuries:
         mod += penalty(c, "ranged" if attack.ranged else "attack", cs.hands_used(attack.name, swing, attack.count))
     if target.prone:

@@ -17,6 +17,7 @@ UNABLE = frozenset(
         "held",
         "knocked-out",
         "paralyzed",
+        "helpless",
         "panicked",
         "petrified",
         "swallowed",
@@ -64,6 +65,10 @@ class Combatant:
     ability_mods: dict[str, int] | None
     """The modifier changes of its lost ability points, by ability."""
     save_mods: dict[str, int] | None
+    finesse_shift: int
+    """What a Weapon Finesse attack's roll takes beside :attr:`attack_bonus`: its lost points count on the better of
+    Dexterity and Strength, where ``attack_bonus`` counts them on Strength (:func:`~arena.combat.conditions.
+    recompute_bonuses`); 0 while it has lost none."""
     """The save modifiers they make (:func:`arena.combat.conditions.recompute_bonuses`)."""
     dodge_against: Combatant | None
     """The opponent its Dodge bonus applies against (designated on its turn)."""
@@ -128,6 +133,7 @@ class Combatant:
         "ability_loss",
         "ability_mods",
         "save_mods",
+        "finesse_shift",
         "burning",
         "raging",
         "afflicted",
@@ -150,7 +156,7 @@ class Combatant:
         """This side's counters in the fight's record."""
         self.hp = template.max_hp
         self.nonlethal = self.temp_hp = self.attack_bonus = self.ac_bonus = self.save_bonus = 0
-        self.damage_bonus = self.negative_levels = self.damage_dealt = self.init = 0
+        self.damage_bonus = self.negative_levels = self.damage_dealt = self.init = self.finesse_shift = 0
         self.melee_attackers = 0
         self.raging = self.afflicted = self.frightened = False
         self.ability_loss = self.ability_mods = self.save_mods = self.burning = None

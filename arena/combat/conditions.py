@@ -72,12 +72,14 @@ def add_condition(f: FightState, target: Combatant, name: str, seconds: float, *
     if name in TURN_CONDITIONS:
         target.afflicted = True
     if f.lines is not None:
+        lasting = seconds >= FOREVER
+        how_long = "for the rest of the fight" if lasting else f"for {int(seconds // ROUND)} rounds"
         f.log(
-            f"{target.name}: {name} for {int(seconds // ROUND)} rounds",
+            f"{target.name}: {name} {how_long}",
             actor=target.name,
             action="condition",
             condition=name,
-            rounds=int(seconds // ROUND),
+            rounds=None if lasting else int(seconds // ROUND),
         )
 
 
@@ -115,7 +117,7 @@ def recompute_bonuses(c: Combatant) -> None:
         c.attack_bonus = 1 if "bless" in conditions else 0
         shield = conditions.get("shield of faith")
         c.ac_bonus = shield[1]["bonus"] if shield else 0
-        c.save_bonus = c.damage_bonus = 0
+        c.save_bonus = c.damage_bonus = c.finesse_shift = 0
         c.save_mods = None
         return
     sick = SICKENED if "sickened" in conditions else 0
@@ -150,24 +152,48 @@ def recompute_bonuses(c: Combatant) -> None:
         c.ac_bonus += CHARGING_AC
     c.damage_bonus = sick + (CHOKING if "choking" in conditions else 0) + (0 if c.ranged else mods.get("str", 0) + rage)
     c.save_mods = {"fort": mods.get("con", 0), "ref": mods.get("dex", 0), "will": mods.get("wis", 0)} if mods else None
+    c.finesse_shift = _finesse_shift(c, mods) if mods else 0
+
+
+def _finesse_shift(c: Combatant, mods: dict[str, int]) -> int:
+    """What a Weapon Finesse attack's roll takes beside ``c.attack_bonus`` (which counts lost Strength on melee
+    attacks, lost Dexterity on ranged ones). SRD 3.5 Weapon Finesse: "With a light weapon, rapier, whip, or spiked
+    chain made for a creature of your size category, you may use your Dexterity modifier instead of your Strength
+    modifier on attack rolls": the attack's printed bonus holds the better modifier, and it keeps the better one
+    of the two as they are now, so lost Strength leaves a rogue's rapier alone and lost Dexterity lowers it."""
+    scores = c.t.abilities
+    strength, dex = scores["str"], scores["dex"]
+    s0 = ability_modifier(strength) if strength is not None else None
+    d0 = ability_modifier(dex) if dex is not None else 0
+    ds, dd = mods.get("str", 0), mods.get("dex", 0)
+    counted = dd if c.ranged else ds
+    if s0 is None:  # no Strength score (incorporeal): Dexterity already
+        return dd - counted
+    return max(s0 + ds, d0 + dd) - max(s0, d0) - counted
 
 
 LOST_AT_ZERO = {
-    "str": "paralyzed",
-    "dex": "paralyzed",
+    "str": "helpless",
+    "dex": "helpless",
     "int": "knocked-out",
     "wis": "knocked-out",
     "cha": "knocked-out",
 }
-"""SRD 3.5 ability damage: Strength or Dexterity 0 leaves a creature helpless (paralyzed), Intelligence, Wisdom
-or Charisma 0 unconscious (knocked out); Constitution 0 kills."""
+"""SRD 3.5 ability scores: "A character with a Strength score of 0 falls to the ground and is helpless", "A
+character with a Dexterity score of 0 ... is helpless"; Intelligence, Wisdom or Charisma 0: "unconscious"
+(knocked out); Constitution 0 kills. ``helpless`` lasts the fight (the points come back in days, not rounds); the
+model before the ``strength-zero`` fix paralyzed the creature (:data:`LEGACY_AT_ZERO`)."""
+LEGACY_AT_ZERO = {**LOST_AT_ZERO, "str": "paralyzed", "dex": "paralyzed"}
+"""Strength or Dexterity 0 as the model had it before the ``strength-zero`` fix: paralyzed for the fight."""
 FOREVER = 1e9
 """Seconds: a condition that lasts the rest of the fight."""
 
 
-def lose_ability(f: FightState, c: Combatant, loss, source: Combatant | None) -> int:
+def lose_ability(f: FightState, c: Combatant, loss, source: Combatant | None, dies_at_zero: bool = False) -> int:
     """``c`` loses ``loss`` (an :class:`~arena.world.creatures.AbilityLoss`): the score falls, its modifier with it
-    (Constitution: hit points, 1 per Hit Die per point of modifier, at once). Returns the points lost."""
+    (Constitution: hit points, 1 per Hit Die per point of modifier, at once). At 0 the score leaves it helpless or
+    unconscious (:data:`LOST_AT_ZERO`), or dead when ``dies_at_zero`` (SRD 3.5 shadow: "A creature reduced to
+    Strength 0 by a shadow dies"). Returns the points lost."""
     t = c.t
     ability = loss.ability
     base = t.abilities[ability]
@@ -193,11 +219,19 @@ def lose_ability(f: FightState, c: Combatant, loss, source: Combatant | None) ->
         )
     if ability == "con" and new_mod < old_mod:
         c.hp -= t.hd * (old_mod - new_mod)
-    if base - lost <= 0:
-        if ability == "con":
+    if base - lost <= 0 and before < base:
+        if ability == "con" or (dies_at_zero and f.fix_strength_zero):
             c.hp = min(c.hp, DEAD_AT)
+            if f.lines is not None and ability != "con":
+                f.log(
+                    f"{c.name} is reduced to {ability.capitalize()} 0 by {source.name if source else 'it'}: it dies",
+                    actor=c.name,
+                    action="ability-zero",
+                    ability=ability,
+                    source=source.name if source else None,
+                )
         else:
-            add_condition(f, c, LOST_AT_ZERO[ability], FOREVER)
+            add_condition(f, c, (LOST_AT_ZERO if f.fix_strength_zero else LEGACY_AT_ZERO)[ability], FOREVER)
     if c.hp <= DEAD_AT and not c.dead:
         die(f, c, DEATH_DRAIN)
     else:

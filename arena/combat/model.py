@@ -56,6 +56,9 @@ FIXES: dict[str, str] = {
     "pounce-charge": "a pounce is a charge: +2 on its attacks, -2 AC until the creature's next turn",
     "coup-de-grace-rules": "a coup de grace: only with an attack that deals damage, for the hit's whole damage (at"
     " least 1), provoking attacks of opportunity from threatening foes",
+    "rider-attacks": "a rider is on every attack its text names (a ghoul's paralysis on its bite and claws)",
+    "strength-zero": "Strength or Dexterity 0 leaves a creature helpless, not paralyzed; a shadow's kills at 0",
+    "finesse-ability-damage": "a Weapon Finesse attack's roll loses lost Dexterity, not lost Strength",
 }
 """SRD fixes of the fight model that ``undo`` can switch back off (for measuring each one)."""
 
@@ -192,6 +195,9 @@ class ModelFlags:
     fix_pounce_charge: Annotated[bool, lambda m: m.fixed("pounce-charge")]
     constrict_first: Annotated[bool, lambda m: m.swallow_choice == "constrict-first"]
     fix_coup: Annotated[bool, lambda m: m.fixed("coup-de-grace-rules")]
+    fix_rider_attacks: Annotated[bool, lambda m: m.fixed("rider-attacks")]
+    fix_strength_zero: Annotated[bool, lambda m: m.fixed("strength-zero")]
+    fix_finesse: Annotated[bool, lambda m: m.fixed("finesse-ability-damage")]
 
     __slots__ = tuple(__annotations__)
 

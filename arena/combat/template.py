@@ -42,6 +42,7 @@ class CompiledAttack:
         "damage_table",
         "rider",
         "harmless",
+        "finesse",
     )
 
     def __init__(self, attack) -> None:
@@ -70,6 +71,9 @@ class CompiledAttack:
         self.rider = False
         """A hit with it does more than damage: an ability rides on it (improved grab, paralysis: the ``on_hit`` hooks
         of :mod:`arena.abilities`)."""
+        self.finesse = attack.finesse and not self.ranged
+        """Weapon Finesse: its attack roll uses the better of Dexterity and Strength, so lost points of either
+        change it as they change that one (:attr:`~arena.combat.combatant.Combatant.finesse_shift`)."""
         self.harmless = attack.harmless
         """It deals no hit-point damage, only its riders' (a shadow's touch): its one damage roll is
         :data:`HARMLESS_ROLL`, which the swing's minimum-damage branch turns into 0 (the hot path is unchanged)."""

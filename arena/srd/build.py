@@ -21,6 +21,7 @@ from arena.srd.abilities import ENERGY_RIDER, Effects, attack_riders, read_abili
 from arena.srd.attacks import harmless_attack, read_routines
 from arena.srd.checks import check_armor, check_attacks, check_grapple, check_hp, check_saves
 from arena.srd.context import AttackRead, FieldError, Note, Notes, Reading
+from arena.srd.damage_types import finesse_weapon
 from arena.srd.effects import read_ability_fields
 from arena.srd.fields import (
     GRAPPLE_SIZE_MODIFIER,
@@ -229,8 +230,9 @@ def _read(ctx: Reading, name: str) -> dict:
     check_attacks(ctx, stats, bab, attack_reads, "Attack")
     check_attacks(ctx, stats, bab, full_reads, "Full Attack")
     check_saves(ctx, stats)
-    attack = _routines(ctx, attack_reads, "Attack", fx.sneak_attack, trip_on, trip_mod)
-    full = _routines(ctx, full_reads, "Full Attack", fx.sneak_attack, trip_on, trip_mod)
+    finesse = "Weapon Finesse" in stats.feats
+    attack = _routines(ctx, attack_reads, "Attack", fx.sneak_attack, trip_on, trip_mod, finesse)
+    full = _routines(ctx, full_reads, "Full Attack", fx.sneak_attack, trip_on, trip_mod, finesse)
     if not attack and full:
         attack = [[{k: v for k, v in full[0][0].items() if k != "count"}]]
         ctx.notes.add(
@@ -339,7 +341,11 @@ def _trip(ctx: Reading, fx: Effects, stats: Stats, reads: list[list[AttackRead]]
     return trip_on, ability_modifier(stats.scores["str"]) + GRAPPLE_SIZE_MODIFIER[stats.size]
 
 
-def _attack_dict(a: AttackRead, sneak: str | None, trip_on: str | None, trip_mod: int | None) -> dict:
+def _attack_dict(
+    a: AttackRead, sneak: str | None, trip_on: str | None, trip_mod: int | None, finesse: bool = False
+) -> dict:
+    """One attack as the stat block writes it; ``finesse``: the creature has Weapon Finesse, and a melee attack
+    with a weapon it applies to (:func:`~arena.srd.damage_types.finesse_weapon`, not a touch) is marked so."""
     out: dict = {"name": a.name, "bonuses": list(a.bonuses), "damage": a.damage, "damage_types": list(a.damage_types)}
     if a.count != 1:
         out["count"] = a.count
@@ -358,6 +364,8 @@ def _attack_dict(a: AttackRead, sneak: str | None, trip_on: str | None, trip_mod
         out["materials"] = materials
     if sneak:
         out["sneak_attack"] = sneak
+    if finesse and a.kind == "melee" and not a.touch and finesse_weapon(a.name):
+        out["finesse"] = True
     if trip_on and a.name == trip_on and a.kind == "melee":
         out["trip"] = True
         if trip_mod is not None:
@@ -372,6 +380,7 @@ def _routines(
     sneak: str | None,
     trip_on: str | None,
     trip_mod: int | None,
+    finesse: bool = False,
 ) -> list[list[dict]]:
     """The routines as the stat block writes them: an attack of no hit-point damage is left out (its effect is a
     special ability), unless it is ``harmless`` (:func:`~arena.srd.attacks.harmless_attack`)."""
@@ -380,7 +389,7 @@ def _routines(
         kept = []
         for a in routine:
             if a.damage is None and harmless_attack(a):
-                kept.append(dict(_attack_dict(a, sneak, trip_on, trip_mod), damage="1", harmless=True))
+                kept.append(dict(_attack_dict(a, sneak, trip_on, trip_mod, finesse), damage="1", harmless=True))
             elif a.damage is None:
                 what = ", ".join(a.riders) or "nothing"
                 ctx.notes.add(
@@ -392,7 +401,7 @@ def _routines(
                     a.text,
                 )
             else:
-                kept.append(_attack_dict(a, sneak, trip_on, trip_mod))
+                kept.append(_attack_dict(a, sneak, trip_on, trip_mod, finesse))
         if kept:
             out.append(kept)
     return out

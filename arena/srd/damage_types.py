@@ -202,6 +202,49 @@ def is_natural(name: str) -> bool:
     return name in NATURAL_DAMAGE_TYPES or singular(name) in NATURAL_DAMAGE_TYPES
 
 
+FINESSE_WEAPONS = frozenset(
+    {
+        "rapier",
+        "whip",
+        "spiked chain",
+        "chain",
+        "dagger",
+        "punching dagger",
+        "short sword",
+        "shortsword",
+        "light mace",
+        "light hammer",
+        "light pick",
+        "handaxe",
+        "sickle",
+        "kukri",
+        "kama",
+        "nunchaku",
+        "sai",
+        "siangham",
+        "sap",
+        "gauntlet",
+        "spiked gauntlet",
+        "unarmed strike",
+        "throwing axe",
+    }
+)
+"""The weapons Weapon Finesse applies to (SRD 3.5: "With a light weapon, rapier, whip, or spiked chain"): the
+rapier, whip and spiked chain and the light weapons of the SRD's weapon table a stat block names."""
+
+
+def finesse_weapon(name: str) -> bool:
+    """Whether Weapon Finesse applies to an attack of this name: a natural weapon (SRD 3.5 Weapon Finesse: "Natural
+    weapons are considered light weapons"), or a light weapon, rapier, whip or spiked chain (``+1 rapier``)."""
+    if is_natural(name):
+        return True
+    base = ENHANCED_NAME.sub("", name.lower())
+    base = " ".join(w for w in drop_parens(base, "").split() if w not in {"masterwork", "mwk"})
+    words = base.split()
+    phrases = {" ".join(words[i:j]) for i in range(len(words)) for j in range(i + 1, len(words) + 1)}
+    return any(p in FINESSE_WEAPONS or singular(p) in FINESSE_WEAPONS for p in phrases)
+
+
 def energy_of(text: str) -> str | None:
     """The energy of a damage's words: ``fire`` and ``fire damage`` are fire, ``lightning`` electricity."""
     t = WORD_DAMAGE.sub("", text.lower().strip().rstrip(".")).strip()

@@ -54,6 +54,11 @@ class Attack(Frozen):
     """Check modifier of that trip attempt, when the SRD gives one (wolf +1, dire wolf +11)."""
     materials: tuple[DrOvercome, ...] = ()
     """What the weapon counts as against damage reduction besides its damage types (``magic`` for a +1 weapon)."""
+    finesse: StrictBool = False
+    """Its attack roll uses the better of Dexterity and Strength (SRD 3.5 Weapon Finesse: "With a light weapon,
+    rapier, whip, or spiked chain made for a creature of your size category, you may use your Dexterity modifier
+    instead of your Strength modifier on attack rolls"; "Natural weapons are considered light weapons"): its
+    ``bonuses`` already hold the better one, and lost Strength or Dexterity changes it as it changes that one."""
     harmless: StrictBool = False
     """It deals no hit-point damage (a shadow's incorporeal touch, an octopus's arms): a hit does only what the
     abilities riding on it do (ability damage, paralysis, a grab); ``damage`` is then not rolled (write 1)."""

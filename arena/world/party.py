@@ -439,6 +439,7 @@ def _attack(
         kind="ranged" if ranged else "melee",
         sneak_attack=sneak,
         materials=("magic",) if to_hit_item >= 1 and dmg_item >= 1 else (),
+        finesse=finesse,
     )
 
 

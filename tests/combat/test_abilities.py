@@ -238,7 +238,7 @@ def test_constitution_damage_costs_hit_points_and_zero_kills_strength_zero_is_he
     hero.acted = s.acted = True
     Script(g, [d20(15), (4, 8), (6, 6)])  # no save: 6 Strength, all of it
     swing_at(g, s, hero, s.t.standard[0], 6)
-    assert "paralyzed" in hero.conditions and not hero.is_able
+    assert "helpless" in hero.conditions and not hero.is_able  # SRD: "falls to the ground and is helpless"
     zombie = creature("zombie", side="pc", hp=100, type="undead", abilities={"con": None})
     u = make_fight([zombie], [poisoner()])
     u.pcs[0].acted = u.monsters[0].acted = True

@@ -147,10 +147,12 @@ def test_improved_grab_and_constrict(name, attack, constrict):
         assert _ability(c, "constrict").engine == "modelled"
 
 
-def test_a_grab_the_text_gives_two_attacks_for_is_the_first_of_the_full_attack_and_a_guess():
-    tiger = srd_creature("tiger")  # "must hit with a claw or bite attack"
-    assert tiger.improved_grab.attack == "claw" and tiger.import_status == "guessed"
-    assert any(n.kind == "guess" and "claw or bite" in n.message for n in tiger.import_notes)
+def test_a_grab_the_text_gives_two_attacks_for_is_on_both_and_no_guess():
+    """SRD 3.5 tiger: "To use this ability, a tiger must hit with a claw or bite attack" (issue 24, 5)."""
+    tiger = srd_creature("tiger")
+    assert (tiger.improved_grab.attack, tiger.improved_grab.also_on) == ("claw", ("bite",))
+    assert tiger.import_status == "clean"
+    assert not any(n.kind == "guess" and "claw or bite" in n.message for n in tiger.import_notes)
     pudding = srd_creature("black-pudding")  # constrict 2d6+4 plus 2d6 acid
     assert pudding.improved_grab.constrict == "2d6+4"
     assert any(n.kind == "guess" and "2d6 acid" in n.message for n in pudding.import_notes)
@@ -185,7 +187,9 @@ def test_paralysis_of_the_ghoul_ghast_and_gelatinous_cube():
     assert (ghast.paralysis.attack, ghast.paralysis.dc, ghast.paralysis.duration) == ("bite", 15, "1d4+1")
     assert ghoul.paralysis.immune_types == () and "elves' immunity left out" in _ability(ghoul, "paralysis").notes
     assert "elves" not in _ability(ghast, "paralysis").notes  # "even elves can be affected"
-    assert any(n.kind == "guess" and "bite or claw" in n.message for n in ghoul.import_notes)
+    # "Those hit by a ghoul's bite or claw attack ...": on both, read from the text, no guess (issue 24, 5)
+    assert ghoul.paralysis.also_on == ghast.paralysis.also_on == ("claw",)
+    assert not any(n.kind == "guess" and "bite or claw" in n.message for n in ghoul.import_notes)
     cube = srd_creature("gelatinous-cube")
     assert (cube.paralysis.attack, cube.paralysis.dc, cube.paralysis.duration) == ("slam", 20, "3d6")
 

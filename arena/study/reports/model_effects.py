@@ -41,22 +41,104 @@ at levels 3, 5 and 8: SRD monsters the party beats about half the time under d20
 and 52% over 200 fights when chosen; EL 5, 7 and 10: "even" is well above EL = party level, where the party
 always wins)."""
 FOCUS: dict[str, dict[str, Any]] = {
-    "L7-succubus": {"party": {"level": 7}, "monsters": ["succubus"]},
     "L1-fighter-orc": {"party": ["fighter-1"], "monsters": ["orc"]},
+    "L3-ghast:2": {"party": {"level": 3}, "monsters": ["ghast:2"]},
+    "L3-lion:2": {"party": {"level": 3}, "monsters": ["lion:2"]},
+    "L3-shadow:2": {"party": {"level": 3}, "monsters": ["shadow:2"]},
+    "L3-spider:2": {"party": {"level": 3}, "monsters": ["monstrous-spider-large:2"]},
+    "L5-ogre:2": {"party": {"level": 5}, "monsters": ["ogre:2"]},
     "L5-pseudodragon:4": {"party": {"level": 5}, "monsters": ["pseudodragon:4"]},
     "L5-mummy:2": {"party": {"level": 5}, "monsters": ["mummy:2"]},
+    "L5-constrictor:2": {"party": {"level": 5}, "monsters": ["constrictor-snake-giant:2"]},
+    "L5-behir": {"party": {"level": 5}, "monsters": ["behir"]},
+    "L6-tyrannosaurus": {"party": {"level": 6}, "monsters": ["tyrannosaurus"]},
+    "L7-succubus": {"party": {"level": 7}, "monsters": ["succubus"]},
+    "L8-medusa:2": {"party": {"level": 8}, "monsters": ["medusa:2"]},
+    "L8-typical-cr8:2": {"party": {"level": 8}, "monsters": ["typical-cr8:2"]},
+    "L10-troll:4": {"party": {"level": 10}, "monsters": ["troll:4"]},
+    "L16-typical-cr16:2": {"party": {"level": 16}, "monsters": ["typical-cr16:2"]},
 }
-"""Matchups where a change comes into play that the four above may not show (a creature with the ability the
-change is about): each change lists its own in :data:`WHERE`, and is measured there as well."""
+"""Matchups where a change comes into play that the four above rarely show (a creature with the ability the change
+is about, a party of the level that has the feature): each change lists its own in :data:`WHERE`, and is measured
+there as well."""
 WHERE: dict[str, tuple[str, ...]] = {
     "undo dodge-printed-ac": ("L7-succubus",),
     "undo disabled-win": ("L1-fighter-orc",),
+    "undo called-shot-pressed": ("L5-ogre:2",),
+    "prad_threat: mirror": ("L5-ogre:2",),
+    "undo class-features": ("L5-ogre:2", "L16-typical-cr16:2"),
     "undo coup-de-grace-rules": ("L5-pseudodragon:4", "L5-mummy:2"),
     "coup_de_grace: ruthless": ("L5-pseudodragon:4", "L5-mummy:2"),
     "coup_de_grace: after-threats": ("L5-pseudodragon:4", "L5-mummy:2"),
     "coup_de_grace: never": ("L5-pseudodragon:4", "L5-mummy:2"),
+    "undo constrict-on-grab": ("L5-constrictor:2", "L5-behir"),
+    "undo hold-full-attack": ("L5-constrictor:2", "L5-behir"),
+    "swallow_choice: swallow": ("L5-behir",),
+    "undo swallow-acid": ("L6-tyrannosaurus",),
+    "undo swallow-bite": ("L6-tyrannosaurus",),
+    "undo cut-free": ("L6-tyrannosaurus",),
+    "undo swallower-acts": ("L6-tyrannosaurus",),
+    "undo pounce-charge": ("L3-lion:2",),
+    "undo rider-attacks": ("L3-ghast:2",),
+    "undo strength-zero": ("L3-shadow:2",),
+    "undo finesse-ability-damage": ("L3-shadow:2",),
+    "gaze_response: look": ("L8-medusa:2",),
+    "web_escape: strength-check": ("L3-spider:2",),
+    "undo disabled-strain": ("L3-spider:2",),
+    "undo energy-aware-spells": ("L7-succubus", "L10-troll:4"),
+    "undo high-level-spells": ("L16-typical-cr16:2",),
+    "typical_monster: pathfinder": ("L8-typical-cr8:2", "L16-typical-cr16:2"),
+    "the 0.3 model (before issue 24)": tuple(FOCUS),
 }
 """Change name -> the :data:`FOCUS` matchups it is measured in besides :data:`MATCHUPS`."""
+ISSUE_24: dict[str, tuple[str, ...]] = {
+    "1. Dodge counted twice": ("undo dodge-printed-ac",),
+    "2. Coups de grace (rules; the tactic)": (
+        "undo coup-de-grace-rules",
+        "coup_de_grace: ruthless",
+        "coup_de_grace: after-threats",
+        "coup_de_grace: never",
+    ),
+    "3. The classes' features by level": ("undo class-features",),
+    "4. Constrict on the grab, holds, swallow whole": (
+        "undo constrict-on-grab",
+        "undo hold-full-attack",
+        "swallow_choice: swallow",
+        "undo swallow-acid",
+        "undo swallow-bite",
+        "undo cut-free",
+        "undo swallower-acts",
+    ),
+    "5. Riders on the attacks the text names": ("undo rider-attacks",),
+    "6. Disabled and scored as a draw": ("undo disabled-win",),
+    "7. The shadow's Strength drain": ("undo strength-zero",),
+    "8. Pounce is a charge": ("undo pounce-charge",),
+    "9. Ability damage and finesse": ("undo finesse-ability-damage",),
+    "10. Called shots without pressed luck": ("undo called-shot-pressed",),
+    "11. Players roll all, threat on defense": ("prad_threat: mirror",),
+    "Tactics: energy resistance and immunity": ("undo energy-aware-spells",),
+    "Tactics: spells of 6th-9th level": ("undo high-level-spells",),
+    "Tactics: averting eyes": ("gaze_response: look",),
+    "Tactics: webbed PCs": ("web_escape: strength-check", "undo disabled-strain"),
+    "Baseline: the typical monster from the SRD medians": ("typical_monster: pathfinder",),
+    "All of issue 24 at once": ("the 0.3 model (before issue 24)",),
+}
+"""Issue 24's findings, each with the changes that fix it (the table that opens docs/model-changes.md)."""
+BEFORE_ISSUE_24 = ModelOptions(
+    gaze_response="look",
+    web_escape="strength-check",
+    swallow_choice="swallow",
+    coup_de_grace="ruthless",
+    typical_monster="pathfinder",
+    undo=frozenset(
+        fix
+        for changes_ in ISSUE_24.values()
+        for change in changes_
+        if change.startswith("undo ") and (fix := change.removeprefix("undo ")) in FIXES
+    ),
+)
+"""The fight model before issue 24 (0.3): its options at their old values, its fixes undone (and, as a rule option,
+``prad_threat=mirror``)."""
 RULES = ("d20", "3d6")
 Z95 = 1.959963984540054
 
@@ -88,6 +170,7 @@ VARIANT_OF: dict[str, str] = {
     "flat-footed-aoo": "+open",
     "color-spray-fumble": "+open",
     "blind-dex": "+called",
+    "called-shot-pressed": "+prad+luck+called",
 }
 """Changes that matter only under a variant: measured under it (both dice)."""
 
@@ -119,6 +202,24 @@ def changes() -> list[Change]:
             default,
             "+prad",
             {"auspicious_scope": "all-rolls"},
+        )
+    )
+    out.append(
+        Change(
+            "prad_threat: mirror",
+            "rule option prad_threat=mirror (default die-minimum)",
+            default,
+            "+prad",
+            {"prad_threat": "mirror"},
+        )
+    )
+    out.append(
+        Change(
+            "the 0.3 model (before issue 24)",
+            "every option and fix of issue 24 at its value before, and prad_threat=mirror",
+            BEFORE_ISSUE_24,
+            "",
+            {"prad_threat": "mirror"},
         )
     )
     out.append(
@@ -199,6 +300,29 @@ def _default_win(effects: list[Effect], matchup: str, key: str) -> float:
     return next((e.win_default for e in effects if e.matchup == matchup and e.rules == key), math.nan)
 
 
+def _focus_table(names: list[str], at: dict[tuple[str, str, str], Effect], variant: dict[str, str]) -> list[str]:
+    """One row per change and :data:`FOCUS` matchup it was measured in: the default's win rate and the change's
+    effect on it, then on hit points lost, under each die."""
+    lines = [
+        "| change | matchup | "
+        + " | ".join(f"win {r}" for r in RULES)
+        + " | "
+        + " | ".join(f"hp lost {r}" for r in RULES)
+        + " |",
+        "|---|---|" + "---|" * (2 * len(RULES)),
+    ]
+    for name in names:
+        for matchup in FOCUS:
+            row = [at.get((name, matchup, r)) for r in RULES]
+            if not any(row):
+                continue
+            shown = f"{name} (under {variant[name]})" if variant.get(name) else name
+            wins = [f"{e.win_default:.0f}% {e.win_effect:+.1f} ±{e.win_half_width:.1f}" if e else "" for e in row]
+            hps = [f"{e.hp_effect:+.1f} ±{e.hp_half_width:.1f}" if e else "" for e in row]
+            lines.append(f"| {shown} | {matchup} | " + " | ".join(wins + hps) + " |")
+    return lines
+
+
 def markdown(effects: list[Effect], command: str) -> str:
     """The table of ``docs/model-changes.md``: one row per change, a column per matchup and rule set."""
     columns = [(m, r) for m in MATCHUPS for r in RULES]
@@ -209,8 +333,9 @@ def markdown(effects: list[Effect], command: str) -> str:
         "# What each fight-model change does",
         "",
         "Each row is the default fight model with one change: an option at another value (the 0.2 model's value",
-        "first), an SRD fix undone, or the whole 0.2 model. Each cell is the paired effect against the default",
-        f"model over the same {n:,} encounter seeds: the party's win rate, in points, with a 95% interval from the",
+        "first), an SRD fix undone, the model before issue 24 (0.3), or the whole 0.2 model. Each cell is the",
+        f"paired effect against the default model over the same {n:,} encounter seeds: the party's win rate, in",
+        "points, with a 95% interval from the",
         "per-encounter differences; then the party's hit points lost (share of its total), in points. A positive",
         "win-rate number means the change favours the party. A row of +0.0 ±0.0 means the change never came into",
         "play in these matchups (no humanoid to hold, no spell resistance, no fire-immune monster, no fumble ...);",
@@ -224,6 +349,22 @@ def markdown(effects: list[Effect], command: str) -> str:
         "",
     ]
     variant = {c.name: c.variant for c in changes()}
+    focus_at = {(e.change, e.matchup, e.rules.split("+")[0]): e for e in effects if e.matchup in FOCUS}
+    measured = set(names)
+    findings = [(title, [c for c in fixes if c in measured]) for title, fixes in ISSUE_24.items()]
+    if any(fixes for _, fixes in findings):
+        lines += [
+            "## Issue 24: each finding and its measured effect",
+            "",
+            "Each finding of the rules audit, the changes that fix it, and the paired effect of reverting each change",
+            "in the matchups where it comes into play (`WHERE` in arena/study/reports/model_effects.py). Read a",
+            "negative win effect as: the fix helps the monsters by that much. The focused test of each change is",
+            "named in the README's rules notes.",
+            "",
+        ]
+        for title, fixes in findings:
+            if fixes:
+                lines += [f"**{title}**", "", *_focus_table(fixes, focus_at, variant), ""]
     tables: list[tuple[str, Callable[[Effect], str]]] = [
         ("Win rate", lambda e: f"{e.win_effect:+.1f} ±{e.win_half_width:.1f}"),
         ("Party hit points lost", lambda e: f"{e.hp_effect:+.1f} ±{e.hp_half_width:.1f}"),
@@ -240,32 +381,19 @@ def markdown(effects: list[Effect], command: str) -> str:
             shown = f"{name} (under {variant[name]})" if variant.get(name) else name
             lines.append(f"| {shown} | " + " | ".join(cell(e) if e else "" for e in cells) + " |")
         lines.append("")
-    focused = [e for e in effects if e.matchup in FOCUS]
-    if focused:
+    at = {(e.change, e.matchup, e.rules.split("+")[0]): e for e in effects if e.matchup in FOCUS}
+    if at:
         lines += [
             "## Where each change comes into play",
             "",
             "Some changes are about a creature or a moment the matchups above rarely meet; each is measured",
             "again in a matchup where it does (the same paired design): win rate, then hit points lost, in points.",
             "",
-            "| change | matchup | "
-            + " | ".join(f"win {r}" for r in RULES)
-            + " | "
-            + " | ".join(f"hp lost {r}" for r in RULES)
-            + " |",
-            "|---|---|" + "---|" * (2 * len(RULES)),
+            *_focus_table(names, at, variant),
+            "",
+            "(A win cell gives the default model's win rate there, then the change's effect.)",
+            "",
         ]
-        at = {(e.change, e.matchup, e.rules.split("+")[0]): e for e in focused}
-        for name in names:
-            for matchup in FOCUS:
-                row = [at.get((name, matchup, r)) for r in RULES]
-                if not any(row):
-                    continue
-                shown = f"{name} (under {variant[name]})" if variant.get(name) else name
-                wins = [f"{e.win_default:.0f}% {e.win_effect:+.1f} ±{e.win_half_width:.1f}" if e else "" for e in row]
-                hps = [f"{e.hp_effect:+.1f} ±{e.hp_half_width:.1f}" if e else "" for e in row]
-                lines.append(f"| {shown} | {matchup} | " + " | ".join(wins + hps) + " |")
-        lines += ["", "(A win cell gives the default model's win rate there, then the change's effect.)", ""]
     lines += ["## The changes", ""]
     for change in changes():
         if change.name in names:

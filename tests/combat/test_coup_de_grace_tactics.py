@@ -140,3 +140,18 @@ def test_the_setting_is_in_the_manifest_contents_only_when_given(tmp_path):
     assert '"tactics":{"creatures":{},"monsters":{"called_shot":null,"policy":null,"press_luck":null}' in (
         plain.canonical_json()
     )
+
+
+def test_the_docs_example_loads_and_sets_what_it_says(tmp_path):
+    """docs/scenarios.md's ``coup_de_grace`` example: the mummies ``after-threats``, the ogre ``never``."""
+    text = (Path(__file__).resolve().parents[2] / "docs" / "scenarios.md").read_text(encoding="utf-8")
+    example = next(block for block in text.split("```yaml\n")[1:] if "coup_de_grace" in block.split("```")[0])
+    path = tmp_path / "example.yaml"
+    path.write_text(example.split("```")[0], encoding="utf-8")
+    (sc,) = load_scenarios(path)
+    f = Fight(sc.prepare("d20"), RuleSet.from_key("d20"), 1, log=False)
+    assert {m.name: m.coup for m in f.monsters} == {
+        "mummy 1": "after-threats",
+        "mummy 2": "after-threats",
+        "ogre": "never",
+    }

@@ -14,12 +14,14 @@ from pathlib import Path
 
 import pytest
 
-from arena.combat.engine import Fight
+from arena.combat.engine import Fight, prepare
 from arena.combat.tactics import COUP_DE_GRACE, TacticsSettings
 from arena.errors import ArenaError
 from arena.rules import RuleSet
 from arena.study.scenarios.loading import load_scenarios
 from arena.study.scenarios.scenario import Scenario
+from arena.world.bestiary import get_creature
+from arena.world.party import generate_party
 from arena.world.yamlio import YamlValidationError
 
 
@@ -155,3 +157,19 @@ def test_the_docs_example_loads_and_sets_what_it_says(tmp_path):
         "mummy 2": "after-threats",
         "ogre": "never",
     }
+
+
+@pytest.mark.parametrize(("side", "lemure"), [(None, "never"), ("ruthless", "ruthless")])
+def test_a_summoned_creature_is_set_up_by_its_own_intelligence_and_its_summoners_tactics(side, lemure):
+    """A bearded devil's lemures (SRD: "summon 2d10 lemures with a 50% chance of success") join with a style of their
+    own, worked out as they join: mindless (Int "-"), they never deliver one by the creature; the devil's side's
+    ``ruthless`` is theirs too."""
+    settings = TacticsSettings(coup_de_grace=side)
+    encounter = prepare(generate_party(5), [(get_creature("bearded-devil"), 1)], monster_tactics=settings)
+    joined = []
+    for seed in range(12):
+        f = Fight(encounter, RuleSet.from_key("d20"), seed, log=False)
+        f.run()
+        joined += f.monsters[1:]
+    assert joined and {m.t.creature.name for m in joined} == {"lemure"}
+    assert {m.coup for m in joined} == {lemure}

@@ -139,6 +139,7 @@ class Combatant:
         "afflicted",
         "specials",
         "concealed",
+        "coup",
     )
 
     def __init__(
@@ -187,6 +188,9 @@ class Combatant:
         self.slot_cache = None
         """Prepared spells by kind, highest level first (the policy layer's, kept current by :meth:`spend_slot`)."""
         self.policy = settings.policy or template.policy
+        self.coup: str = ""
+        """Which helpless foes it finishes with a coup de grace: ``ruthless``, ``after-threats`` or ``never`` (``""``
+        until the fight sets it up: :func:`arena.combat.tactics.view.resolve_coup_style`, once per combatant)."""
         self.ranged = self.policy == "caster" and bool(template.ranged_full) or template.prefers_ranged
         """Fights from a distance (it has a ranged weapon and shoots): it does not engage in melee. The fight
         corrects a caster's choice under the ``caster-melee`` fix (:func:`arena.combat.template.shoots_better`)."""

@@ -65,6 +65,7 @@ from arena.combat.record import DEATH_FIELDS, REMOVED_FIELDS, EncounterRecord
 from arena.combat.rolls import CHANCE_SLACK, LUCK_REROLL_ON, roll_fields
 from arena.combat.states import DEAD_AT, STABILISE_CHANCE, STRAIN_DAMAGE
 from arena.combat.tactics import TacticsSettings, View
+from arena.combat.tactics.view import resolve_coup_style
 from arena.combat.template import Template
 from arena.dice import Stream
 from arena.rules import RuleSet
@@ -229,6 +230,7 @@ class Fight(FightState):
         ):
             for template, settings in entries:
                 c = Combatant(template, uid, settings, foes, own, tally)
+                resolve_coup_style(c, model.coup_de_grace)  # once per combatant, not on each turn
                 if (
                     c.ranged
                     and self.fix_caster_melee

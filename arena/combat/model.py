@@ -125,7 +125,8 @@ class ModelOptions(BaseModel):
     it (none can make it an attack of opportunity), so it fights those standing in the melee first; ``never``;
     ``by-creature``: the DM's default for each creature (:func:`arena.combat.tactics.view.coup_style`: never for a
     mindless or animal-intelligence creature, ruthless for an intelligent undead or evil outsider, after-threats
-    for the rest, the party's characters too)."""
+    for the rest, the party's characters too). A scenario's tactics set it for a side or one creature
+    (:class:`arena.combat.tactics.TacticsSettings` ``coup_de_grace``), which wins over this option."""
     typical_monster: Literal["srd-medians", "pathfinder"] = "srd-medians"
     """What ``typical-crN`` fights as: the medians of the shipped SRD 3.5 bestiary by CR
     (``arena/data/srd35_monster_medians_by_cr.yaml``) or the Pathfinder Bestiary's Table 1-1 (the typical monster

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from arena.combat.combatant import Combatant
 from arena.combat.fight_state import FightState
+from arena.combat.tactics.view import resolve_coup_style
 from arena.limits import MAX_COMBATANTS
 
 
@@ -48,6 +49,7 @@ def join(f: FightState, order: list[Combatant]) -> None:
         for k in range(count):
             uid = len(f.pcs) + len(f.monsters)
             new = Combatant(template, uid, summoner.settings, foes, own, tally)
+            resolve_coup_style(new, f.model.coup_de_grace)  # its own Intelligence, its summoner's tactics
             new.name = f"{template.name} {k + 1} ({summoner.name}'s)"
             new.offset = summoner.offset
             new.acted = True

@@ -15,8 +15,9 @@ Built in:
   then a monster's own spells (invisibility, darkness, charms ...) or, for the party, a single-target spell while
   slots last; otherwise attack (the weakest).
 
-Two settings per side or per creature: ``press_luck`` (never, always, when-better: press when the exact chance of
-success is higher pressed than static) and ``called_shot`` (never, head, when-better).
+Three settings per side or per creature: ``press_luck`` (never, always, when-better: press when the exact chance of
+success is higher pressed than static), ``called_shot`` (never, head, when-better) and ``coup_de_grace`` (by-creature,
+ruthless, after-threats, never: which helpless foes it finishes; left out, the model's ``coup_de_grace`` option).
 
 The modules, each importing only those below it (an import-linter contract in ``pyproject.toml``):
 
@@ -39,6 +40,7 @@ from arena.combat.tactics.attack import TARGETING, Targeting, attack_policy, cho
 from arena.combat.tactics.caster import caster_policy
 from arena.combat.tactics.policies import (
     CALLED_SHOT,
+    COUP_DE_GRACE,
     POLICIES,
     PRESS_LUCK,
     Policy,
@@ -54,6 +56,7 @@ __all__ = [
     "AREA_GROUP_MINIMUM",
     "AREA_MINIMUM",
     "CALLED_SHOT",
+    "COUP_DE_GRACE",
     "FOE_SIDE",
     "NOTHING",
     "POLICIES",

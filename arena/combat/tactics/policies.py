@@ -15,7 +15,7 @@ from arena.combat.combatant import Combatant
 from arena.combat.tactics.attack import TARGETING, Targeting, attack_policy, focus_weakest
 from arena.combat.tactics.caster import caster_policy
 from arena.combat.tactics.policy_guard import guarded
-from arena.combat.tactics.view import View
+from arena.combat.tactics.view import COUP_STYLES, View
 from arena.errors import ArenaError
 
 Policy = Callable[[View, Combatant], Action]
@@ -23,6 +23,9 @@ Policy = Callable[[View, Combatant], Action]
 
 PRESS_LUCK = ("never", "always", "when-better")
 CALLED_SHOT = ("never", "head", "when-better")
+COUP_DE_GRACE = ("by-creature", *COUP_STYLES)
+"""The ``coup_de_grace`` tactic of a side or a creature: the model's option's values (``ModelOptions.coup_de_grace``,
+:func:`arena.combat.tactics.view.coup_style`)."""
 
 POLICIES: dict[str, Policy] = {
     "random": attack_policy,
@@ -35,12 +38,16 @@ POLICIES: dict[str, Policy] = {
 
 @dataclass(frozen=True)
 class TacticsSettings:
-    """How one creature (or a whole side) fights: the policy, when to press luck, when to call a shot."""
+    """How one creature (or a whole side) fights: the policy, when to press luck, when to call a shot, which
+    helpless foes it finishes with a coup de grace."""
 
     policy: str | None = None
     """None: each creature's own stat-block policy (the generated cleric and wizard are ``caster``)."""
     press_luck: str = "never"
     called_shot: str = "never"
+    coup_de_grace: str | None = None
+    """One of :data:`COUP_DE_GRACE`; None: the model's ``coup_de_grace`` option decides. The fight resolves it once
+    per combatant at its set-up (:func:`arena.combat.tactics.view.coup_style`), not on every turn."""
 
     def __post_init__(self) -> None:
         if self.policy is not None and self.policy not in POLICIES:
@@ -49,6 +56,8 @@ class TacticsSettings:
             raise ArenaError(f"press_luck must be one of {', '.join(PRESS_LUCK)}, not {self.press_luck!r}")
         if self.called_shot not in CALLED_SHOT:
             raise ArenaError(f"called_shot must be one of {', '.join(CALLED_SHOT)}, not {self.called_shot!r}")
+        if self.coup_de_grace is not None and self.coup_de_grace not in COUP_DE_GRACE:
+            raise ArenaError(f"coup_de_grace must be one of {', '.join(COUP_DE_GRACE)}, not {self.coup_de_grace!r}")
 
 
 def register(name: str, policy: Policy, targeting: Targeting | None = None) -> None:

@@ -89,9 +89,9 @@ class View:
         return [foe for foe in creature.foes if (everyone or not foe.ranged) and coup_candidate(creature, foe, srd)]
 
     def coup_style(self, creature: Combatant) -> str:
-        """Which helpless foes ``creature`` finishes: ``ruthless``, ``after-threats`` or ``never`` (the model's
-        ``coup_de_grace``, :func:`coup_style`)."""
-        return coup_style(creature, self._fight.model.coup_de_grace)
+        """Which helpless foes ``creature`` finishes: ``ruthless``, ``after-threats`` or ``never`` (its tactics'
+        ``coup_de_grace``, else the model's: :func:`resolve_coup_style`, worked out when it joined the fight)."""
+        return creature.coup
 
     def threatened(self, creature: Combatant) -> bool:
         """Does any able enemy threaten ``creature`` (:func:`threatens`)?"""
@@ -193,6 +193,14 @@ def coup_style(creature: Combatant, option: str) -> str:
     if intelligence >= CUNNING_INTELLIGENCE and (template.type == "undead" or "evil" in template.subtypes):
         return "ruthless"
     return "after-threats"
+
+
+def resolve_coup_style(creature: Combatant, option: str) -> str:
+    """Set and return ``creature``'s coup-de-grace style (:attr:`Combatant.coup`), once, when it joins the fight: its
+    own tactics' ``coup_de_grace`` (a scenario's per-creature setting, else its side's), else the model's
+    ``coup_de_grace`` option (``option``), through :func:`coup_style`."""
+    style = creature.coup = coup_style(creature, creature.settings.coup_de_grace or option)
+    return style
 
 
 def threatens(foe: Combatant) -> bool:

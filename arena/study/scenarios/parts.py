@@ -19,13 +19,15 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     Field,
+    SerializerFunctionWrapHandler,
     StrictInt,
     WithJsonSchema,
+    model_serializer,
     model_validator,
 )
 
 from arena.combat.model import ModelOptions
-from arena.combat.tactics import CALLED_SHOT, POLICIES, PRESS_LUCK, TacticsSettings
+from arena.combat.tactics import CALLED_SHOT, COUP_DE_GRACE, POLICIES, PRESS_LUCK, TacticsSettings
 from arena.errors import RulesError, nearest, one_of
 from arena.limits import (
     MAX_GROUP_COUNT,
@@ -81,6 +83,12 @@ CalledShot = Annotated[
     WithJsonSchema({"type": "string", "enum": list(CALLED_SHOT)}),
 ]
 """One of :data:`arena.combat.tactics.CALLED_SHOT`."""
+CoupDeGrace = Annotated[
+    str,
+    AfterValidator(one_of("coup_de_grace setting", COUP_DE_GRACE)),
+    WithJsonSchema({"type": "string", "enum": list(COUP_DE_GRACE)}),
+]
+"""One of :data:`arena.combat.tactics.COUP_DE_GRACE`."""
 
 
 def non_empty(value: tuple) -> tuple:
@@ -116,6 +124,18 @@ class TacticsSpec(Frozen):
     """One of :data:`arena.combat.tactics.PRESS_LUCK`; default :data:`DEFAULT_PRESS_LUCK` (``when-better``)."""
     called_shot: CalledShot | None = None
     """One of :data:`arena.combat.tactics.CALLED_SHOT`; default :data:`DEFAULT_CALLED_SHOT` (``when-better``)."""
+    coup_de_grace: CoupDeGrace | None = None
+    """One of :data:`arena.combat.tactics.COUP_DE_GRACE`: which helpless foes it finishes with a coup de grace;
+    default: the model's ``coup_de_grace`` option (``by-creature``, :func:`arena.combat.tactics.view.coup_style`)."""
+
+    @model_serializer(mode="wrap")
+    def _dump(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """As written, but ``coup_de_grace`` left out when it is not given: a scenario that does not set it keeps
+        its digest (:meth:`arena.study.scenarios.scenario.Scenario.digest`) and its manifest's contents."""
+        data: dict[str, Any] = handler(self)
+        if data.get("coup_de_grace", "") is None:
+            del data["coup_de_grace"]
+        return data
 
 
 class Tactics(Frozen):
@@ -134,6 +154,7 @@ class Tactics(Frozen):
             policy=own.policy or side.policy or creature.tactics,
             press_luck=own.press_luck or side.press_luck or DEFAULT_PRESS_LUCK,
             called_shot=own.called_shot or side.called_shot or DEFAULT_CALLED_SHOT,
+            coup_de_grace=own.coup_de_grace or side.coup_de_grace,
         )
 
     def side_settings(self, side: str) -> TacticsSettings:

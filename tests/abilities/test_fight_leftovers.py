@@ -127,6 +127,18 @@ def test_no_defensive_roll_against_a_crush():
         assert script.used_up and f.pcs[0].hp == hp, (model.undo, f.lines)
 
 
+def test_the_wyrm_s_crush_drops_the_rogue_in_a_seeded_fight():
+    """A level-13 party against two green dragon wyrms (seed 3, d20): "green-dragon-wyrm 1 lands on rogue-13", who
+    fails her save and takes the 30 (dying at -6); undone (``defensive-roll-blows``), she rolled with it (15)."""
+    wyrm = srd_creature("green-dragon-wyrm")
+    party = generate_party(13)
+    for model, taken in ((DEFAULT, 30), (undo("defensive-roll-blows"), 15)):
+        log = fight(prepare(party, [(wyrm, 2)], model=model), RuleSet.from_key("d20"), 3, log=True).log
+        i = log.index("[r3] green-dragon-wyrm 1 lands on rogue-13")
+        took = next(x for x in log[i:] if x.startswith("[r3] rogue-13 takes "))
+        assert took.startswith(f"[r3] rogue-13 takes {taken} bludgeoning"), log[i : i + 5]
+
+
 def test_a_weapon_blow_still_allows_the_defensive_roll():
     f = make_fight([rogue()], [beast("elephant", size="huge")])
     acted(f)

@@ -128,7 +128,8 @@ def crush(f: FightState, c: Combatant, targets: list[Combatant]) -> None:
     """SRD 3.5 dragons, Crush: "land on opponents as a standard action ... effective only against opponents three
     or more size categories smaller ... Creatures in the affected area must succeed on a Reflex save (DC equal to
     that of the dragon's breath weapon) or be pinned, automatically taking bludgeoning damage during the next round"
-    (the damage at once; keeping the pin is not modelled). One damage roll for every creature it lands on."""
+    (the damage at once; keeping the pin is not modelled). One damage roll for every creature it lands on. A crush is
+    a special attack, not "a weapon or other blow": under ``defensive-roll-blows`` no defensive roll against it."""
     k: Crush = c.t.ability_data["crush"]
     amount = parse(k.damage).roll(f.stream)
     if f.lines is not None:
@@ -140,7 +141,7 @@ def crush(f: FightState, c: Combatant, targets: list[Combatant]) -> None:
         )
     for e in targets:
         if not e.dead and not save(f, e, "ref", k.dc, c).success:
-            deal(f, c, e, amount, BLUDGEONING, weapon=True)
+            deal(f, c, e, amount, BLUDGEONING, weapon=True, blow=not f.fix_roll_blows)
 
 
 add_fields(AbilityField("crush", Crush | None, doc=Crush.__doc__ or "", after="whirlwind"))

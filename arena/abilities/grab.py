@@ -60,7 +60,8 @@ class ImprovedGrab(Frozen):
     attack: Label = "bite"
     also_on: tuple[Label, ...] = ()
     """The other attacks a hit with which grabs too (SRD 3.5 tiger: "a tiger must hit with a claw or bite attack":
-    ``attack: claw``, ``also_on: [bite]``). The hold deals ``attack``'s damage whichever attack started it."""
+    ``attack: claw``, ``also_on: [bite]``). The hold deals the damage of the attack that started it (under the fix
+    ``hold-grabbing-attack``; undone, ``attack``'s whichever attack started it)."""
     constrict: DamageDice | None = None
     """Constrict: this damage on every won grapple check, in addition to the attack's."""
     damage_attack: Label | None = None
@@ -428,13 +429,15 @@ def grab_on_hit(f: FightState, c: Combatant, target: Combatant, attack: Compiled
     c.afflicted = target.afflicted = True
     if f.fix_hold_full_attack:
         state_of(c)["by part"] = target if by_part else None
+    if f.fix_hold_attack:  # the attack that established the hold deals its damage (a tiger's bite or claw)
+        state_of(c)["hold attack"] = attack.name
     if f.lines is not None:
         how = "attached" if not grab.hold_check else "adhesive" if grab.automatic else "improved grab"
         if by_part:
             how += ", held with its " + grab.attack
         f.log(f"{c.name} grabs {target.name} ({how})", actor=c.name, action="grab", target=target.name, result=how)
     if f.fix_constrict_on_grab and hold.constrict is not None and not grab.automatic:
-        constrict(f, c, target, hold, _hold_attack(c.t, grab))
+        constrict(f, c, target, hold, _hold_attack(f, c, grab))
 
 
 BODY_PART = 20
@@ -575,10 +578,10 @@ def holding_turn(f: FightState, c: Combatant, target: Combatant) -> bool:
         if swallows:  # swallow whole: a won check swallows the held foe
             swallow(f, c, target)
             if f.fix_swallow_bite:  # "and the opponent takes bite damage"
-                _grip_damage(f, c, target, _hold_attack(t, grab))
+                _grip_damage(f, c, target, _hold_attack(f, c, grab))
             return True
         won = True
-        attack = _hold_attack(t, grab)
+        attack = _hold_attack(f, c, grab)
         _grip_damage(f, c, target, attack)
         if hold.constrict is not None and not target.dead:
             constrict(f, c, target, hold, attack)
@@ -609,13 +612,20 @@ def _grip_damage(f: FightState, c: Combatant, target: Combatant, attack: Compile
         deal(f, c, target, amount, attack.types, attack.overcomes, weapon=True)
 
 
+BLUDGEONING = frozenset({"bludgeoning"})
+"""SRD 3.5 Constrict: "A creature with this special attack can crush an opponent, dealing bludgeoning damage"."""
+
+
 def constrict(f: FightState, c: Combatant, target: Combatant, hold: Hold, attack: CompiledAttack) -> None:
-    """Constrict's damage on a won grapple check."""
+    """Constrict's damage on a won grapple check: bludgeoning (SRD 3.5 Constrict: "dealing bludgeoning damage, after
+    making a successful grapple check"), with what the holding attack overcomes (a magic beast's natural weapons),
+    under the fix ``constrict-bludgeoning``; undone, the damage types of the attack that holds (a bite's piercing)."""
     if hold.constrict is None:
         return
     if f.lines is not None:
         f.log(f"{c.name} constricts {target.name}", actor=c.name, action="constrict", target=target.name)
-    deal(f, c, target, hold.constrict.roll(f.stream), attack.types, attack.overcomes, weapon=True)
+    types = BLUDGEONING if f.fix_constrict_bludgeoning else attack.types
+    deal(f, c, target, hold.constrict.roll(f.stream), types, attack.overcomes, weapon=True)
 
 
 def _part_attacks(f: FightState, c: Combatant, target: Combatant, grab: ImprovedGrab) -> None:
@@ -633,11 +643,18 @@ def _part_attacks(f: FightState, c: Combatant, target: Combatant, grab: Improved
         swing_at(f, c, foe, attack, bonus)
 
 
-def _hold_attack(t: Template, grab: ImprovedGrab) -> CompiledAttack:
-    """The compiled attack whose damage the hold deals: ``damage_attack`` (an octopus's bite), else the grabbing
-    attack; the first of that name in its full attack, then its standard attack (a grab started, so it has one)."""
+def _hold_attack(f: FightState, c: Combatant, grab: ImprovedGrab) -> CompiledAttack:
+    """The compiled attack whose damage the hold deals: ``damage_attack`` (an octopus's bite), else the attack that
+    established the hold (SRD 3.5 Improved Grab: "Each successful grapple check it makes during successive rounds
+    automatically deals the damage indicated for the attack that established the hold": a tiger's bite or claw,
+    under ``hold-grabbing-attack``; undone, always ``grab.attack``); the first of that name in its full attack, then
+    its standard attack (a grab started, so it has one)."""
+    t = c.t
     named = [a for routine in (t.full, t.standard) for a in routine]
-    attack = next(a for a in named if a.name == grab.attack)
+    grabbed_with = grab.attack
+    if f.fix_hold_attack and c.specials is not None:
+        grabbed_with = c.specials.get("hold attack", grab.attack)
+    attack = next((a for a in named if a.name == grabbed_with), None) or next(a for a in named if a.name == grab.attack)
     if grab.damage_attack:
         return next((a for a in named if a.name == grab.damage_attack), attack)
     return attack

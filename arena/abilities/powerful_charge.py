@@ -12,7 +12,9 @@ from __future__ import annotations
 import re
 
 from arena.combat.ability_hooks import FightAbility, add_fight_ability
+from arena.combat.clock import ROUND
 from arena.combat.combatant import Combatant
+from arena.combat.conditions import add_condition
 from arena.combat.fight_state import FightState
 from arena.combat.template import CompiledAttack
 from arena.srd.context import Reading, named
@@ -97,8 +99,12 @@ def compile_charge(charge: Attack) -> tuple[CompiledAttack]:
 
 def charge_routine(f: FightState, c: Combatant, target: Combatant, full: bool) -> tuple[CompiledAttack] | None:
     """SRD 3.5 Minotaur: "A minotaur typically begins a battle by charging at an opponent": on the first round,
-    unless it makes a full attack (a pounce), its melee routine is the charge's one attack."""
+    unless it makes a full attack (a pounce), its melee routine is the charge's one attack. SRD 3.5 charge: "You get
+    a +2 bonus on the attack roll and take a -2 penalty to your AC until the start of your next turn": under
+    ``powerful-charge-ac`` it is ``charging`` (:data:`arena.combat.conditions.CHARGING_AC`), as a pounce is."""
     if f.round == 1 and not full:
+        if f.fix_charge_ac:
+            add_condition(f, c, "charging", ROUND)
         routine: tuple[CompiledAttack] = c.t.ability_data["powerful_charge"]
         return routine
     return None

@@ -17,7 +17,7 @@ from typing import Annotated
 from arena.combat.ability_hooks import FightAbility, add_fight_ability
 from arena.combat.actions import Action
 from arena.combat.combatant import Combatant
-from arena.combat.damage import deal
+from arena.combat.damage import deal, reflex_half
 from arena.combat.fight_state import FightState
 from arena.combat.rolls import save
 from arena.combat.tactics.attack import ordered
@@ -100,7 +100,12 @@ def trample_action(f: FightState, c: Combatant, action: Action, target: Combatan
 
 
 def trample(f: FightState, c: Combatant, targets: list[Combatant]) -> None:
-    """Trample: each creature run over takes the damage, Reflex for half (one damage roll, as a breath)."""
+    """Trample: each creature run over takes the damage, Reflex for half (one damage roll, as a breath).
+
+    Under ``trample-evasion`` the save for half is an evader's like any other (SRD 3.5 Evasion: "If she makes a
+    successful Reflex saving throw against an attack that normally deals half damage on a successful save, she
+    instead takes no damage"; improved evasion: half on a failed one: :func:`arena.combat.damage.reflex_half`).
+    Under ``defensive-roll-blows`` a trample is a special attack, not a blow: no defensive roll against it."""
     t: Trample = c.t.ability_data["trample"]
     dice = parse(t.damage)
     amount = dice.roll(f.stream)
@@ -116,7 +121,8 @@ def trample(f: FightState, c: Combatant, targets: list[Combatant]) -> None:
         if target.dead:
             continue
         saved = save(f, target, "ref", t.dc, c).success
-        deal(f, c, target, amount // 2 if saved else amount, types, weapon=True)
+        taken = reflex_half(f, target, saved, amount) if f.fix_trample_evasion else amount // 2 if saved else amount
+        deal(f, c, target, taken, types, weapon=True, blow=not f.fix_roll_blows)
 
 
 add_fields(AbilityField("trample", Trample | None, doc=Trample.__doc__ or "", after="stench", every_number=True))

@@ -114,7 +114,10 @@ def thrown(c: Combatant) -> int:
 
 
 def choose_web(view: View, creature: Combatant) -> Action | None:
-    """A web at the first enemy not yet entangled, while it has webs left."""
+    """A web at the first enemy not yet entangled, while it has webs left. SRD 3.5 monstrous spider: "This is
+    similar to an attack with a net but has a maximum range of 50 feet": a ranged touch attack, so the engine keeps
+    its target even behind the melee under ``web-ranged`` (undone, a target its weapons do not reach became the one
+    its targeting picks among those they do, often a foe it had webbed already)."""
     web: Web = creature.t.ability_data["web"]
     if thrown(creature) < web.uses:
         for enemy in view.enemies(creature):

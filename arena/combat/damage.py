@@ -33,13 +33,17 @@ def deal(
     types: frozenset,
     overcomes: frozenset = frozenset(),
     weapon: bool = False,
+    blow: bool = True,
 ) -> int:
     """Apply damage: immunity, energy resistance and vulnerability, damage reduction (weapons only),
     temporary hit points, regeneration (nonlethal unless a type that overcomes it), states; the abilities'
     ``damage_stopped`` hooks when its defences stop it all (a jelly splits), ``on_damaged`` once it lands (rage).
 
     One function on purpose (some 120 lines): every hit of a fight comes through it, and a helper per step would cost
-    a Python call on each; a creature with no defences (``plain_defences``) skips them in one test."""
+    a Python call on each; a creature with no defences (``plain_defences``) skips them in one test.
+
+    ``blow`` False: a weapon-like special attack (a trample, a crush) that damage reduction stops but a defensive
+    roll cannot roll with (:func:`defensive_roll`)."""
     t = target.t
     if amount <= 0 or target.dead:
         return 0
@@ -97,7 +101,7 @@ def deal(
         soaked = min(target.temp_hp, amount)
         target.temp_hp -= soaked
         amount -= soaked
-    if t.defensive_roll and weapon and 0 < target.hp <= amount and f.fix_class_features:
+    if t.defensive_roll and weapon and blow and 0 < target.hp <= amount and f.fix_class_features:
         amount = defensive_roll(f, source, target, amount)
     was_able = target.is_able
     lethal = not t.regen or bool((types | overcomes) & t.regen_overcome)
@@ -160,7 +164,8 @@ def defensive_roll(f: FightState, source: Combatant, target: Combatant, amount: 
     ability, the rogue must attempt a Reflex saving throw (DC = damage dealt). If the save succeeds, she takes only
     half damage from the blow; if it fails, she takes full damage. She must be aware of the attack and able to react
     to it in order to execute her defensive roll: if she is denied her Dexterity bonus to AC, she can't use this
-    ability." Once a day is once a fight here."""
+    ability." Once a day is once a fight here. A trample or a crush is a special attack, not a blow: under
+    ``defensive-roll-blows`` they pass ``blow=False`` to :func:`deal` and it does not roll with them."""
     specials = target.specials
     if specials is None:
         specials = target.specials = {}
@@ -204,17 +209,29 @@ def area_damage(
     outcome = saving_throw(f, target, save, dc, caster)
     amount = dice.maximum if outcome.fumble else rolled if rolled is not None else dice.roll(f.stream)
     save_extremes(target, outcome)
-    if outcome.critical_success or (outcome.success and save == "ref" and target.t.evasion):
-        amount = 0  # evasion (giant eagle): a made Reflex save takes none
+    if outcome.critical_success:
+        amount = 0
+    elif save == "ref" and half_on_save:
+        amount = reflex_half(f, target, outcome.success, amount)
     elif outcome.success:
         amount = amount // 2 if half_on_save else 0
-    elif save == "ref" and half_on_save and target.t.improved_evasion and f.fix_class_features:
-        amount //= 2  # improved evasion (SRD 3.5 rogue): "even if the rogue fails her Reflex save, ... only half"
     if half_divine:
         deal(f, caster, target, amount - amount // 2, types)
         deal(f, caster, target, amount // 2, spells.DIVINE)
     else:
         deal(f, caster, target, amount, types)
+
+
+def reflex_half(f: FightState, target: Combatant, saved: bool, amount: int) -> int:
+    """What ``target`` takes of ``amount`` after its Reflex save for half (an area spell's, a breath's, a trample's).
+    SRD 3.5 Evasion: "If she makes a successful Reflex saving throw against an attack that normally deals half damage
+    on a successful save, she instead takes no damage" (the rogue's, a giant eagle's); Improved Evasion: "she takes
+    only half damage on a failed save" (under ``class-features``)."""
+    if saved:
+        return 0 if target.t.evasion else amount // 2
+    if target.t.improved_evasion and f.fix_class_features:
+        return amount // 2
+    return amount
 
 
 def save_extremes(target: Combatant, outcome) -> None:

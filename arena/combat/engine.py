@@ -397,7 +397,12 @@ class Fight(FightState):
         action = policy(self.view, c)
         kind = action.kind
         target = action.target
-        if target is not None and target.ranged and not self.view.reaches(c, target):
+        if (
+            target is not None
+            and target.ranged
+            and not self.view.reaches(c, target)
+            and not (kind in ACTIONS and self.fix_web_ranged)  # a web: a ranged touch attack, reach is no matter
+        ):
             target = attacks.pick_target(self, c)  # out of reach behind the melee (a user's policy may not know)
             if kind == "coup":
                 kind = "attack"

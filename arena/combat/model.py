@@ -59,6 +59,13 @@ FIXES: dict[str, str] = {
     "rider-attacks": "a rider is on every attack its text names (a ghoul's paralysis on its bite and claws)",
     "strength-zero": "Strength or Dexterity 0 leaves a creature helpless, not paralyzed; a shadow's kills at 0",
     "finesse-ability-damage": "a Weapon Finesse attack's roll loses lost Dexterity, not lost Strength",
+    "trample-evasion": "evasion and improved evasion apply to a trample's Reflex save for half",
+    "defensive-roll-blows": "a defensive roll is against a weapon or other blow, not a trample or a crush",
+    "powerful-charge-ac": "a powerful charge is a charge: -2 AC until the creature's next turn",
+    "constrict-bludgeoning": "constrict deals bludgeoning damage, whatever attack grabbed",
+    "hold-grabbing-attack": "a hold deals the damage of the attack that established it",
+    "no-touch-inside": "no touch spell or cure burst reaches an ally swallowed whole (no line of effect)",
+    "web-ranged": "a web is a ranged touch attack (never retargeted for reach), aimed at a foe not yet entangled",
 }
 """SRD fixes of the fight model that ``undo`` can switch back off (for measuring each one)."""
 
@@ -199,6 +206,13 @@ class ModelFlags:
     fix_rider_attacks: Annotated[bool, lambda m: m.fixed("rider-attacks")]
     fix_strength_zero: Annotated[bool, lambda m: m.fixed("strength-zero")]
     fix_finesse: Annotated[bool, lambda m: m.fixed("finesse-ability-damage")]
+    fix_trample_evasion: Annotated[bool, lambda m: m.fixed("trample-evasion")]
+    fix_roll_blows: Annotated[bool, lambda m: m.fixed("defensive-roll-blows")]
+    fix_charge_ac: Annotated[bool, lambda m: m.fixed("powerful-charge-ac")]
+    fix_constrict_bludgeoning: Annotated[bool, lambda m: m.fixed("constrict-bludgeoning")]
+    fix_hold_attack: Annotated[bool, lambda m: m.fixed("hold-grabbing-attack")]
+    fix_no_touch_inside: Annotated[bool, lambda m: m.fixed("no-touch-inside")]
+    fix_web_ranged: Annotated[bool, lambda m: m.fixed("web-ranged")]
 
     __slots__ = tuple(__annotations__)
 

@@ -90,6 +90,7 @@ def caster_policy(view: View, creature: Combatant) -> Action:
                 and ally.hp < ally.t.max_hp * HEAL_BELOW
                 and ally.t.type != "undead"
                 and (hurt is None or (ally.hp, ally.uid) < (hurt.hp, hurt.uid))
+                and not ("swallowed" in ally.conditions and view.fixed("no-touch-inside"))
             ):
                 hurt = ally
         if hurt is not None:
@@ -155,13 +156,22 @@ def _area_spell(
 def _heal_action(view: View, creature: Combatant, heals: list[tuple[str, int]], hurt: Combatant) -> Action:
     """Healing ``hurt``: the highest-level healing spell prepared, or under the ``energy-aware-spells`` fix the one
     that restores the most hit points the party has lost (a mass cure counting every hurt ally it reaches, one a
-    caster level), ties to the higher level. A mass spell takes ``hurt`` and then the other hurt allies."""
+    caster level), ties to the higher level. A mass spell takes ``hurt`` and then the other hurt allies.
+
+    Under ``no-touch-inside`` neither takes an ally swallowed whole: it is inside its swallower, out of reach of a
+    touch (cure, heal) and of a mass cure's burst alike (SRD 3.5 Aiming a Spell: "you must have a clear line of
+    effect to any target that you cast a spell on", "A solid barrier cancels a line of effect")."""
     cl = creature.t.caster_level
+    inside = view.fixed("no-touch-inside")
     others = sorted(
         (
             ally
             for ally in creature.friends
-            if ally is not hurt and not ally.dead and ally.hp < ally.t.max_hp and ally.t.type != "undead"
+            if ally is not hurt
+            and not ally.dead
+            and ally.hp < ally.t.max_hp
+            and ally.t.type != "undead"
+            and not (inside and "swallowed" in ally.conditions)
         ),
         key=lambda ally: (ally.hp, ally.uid),
     )

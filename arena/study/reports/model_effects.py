@@ -46,6 +46,11 @@ FOCUS: dict[str, dict[str, Any]] = {
     "L3-lion:2": {"party": {"level": 3}, "monsters": ["lion:2"]},
     "L3-shadow:2": {"party": {"level": 3}, "monsters": ["shadow:2"]},
     "L3-spider:2": {"party": {"level": 3}, "monsters": ["monstrous-spider-large:2"]},
+    "L2-orc:4-called": {
+        "party": {"level": 2},
+        "monsters": ["orc:4"],
+        "tactics": {"monsters": {"called_shot": "when-better"}},
+    },
     "L4-minotaur": {"party": {"level": 4}, "monsters": ["minotaur"]},
     "L4-tiger:2": {"party": {"level": 4}, "monsters": ["tiger:2"]},
     "L5-ogre:2": {"party": {"level": 5}, "monsters": ["ogre:2"]},
@@ -59,7 +64,7 @@ FOCUS: dict[str, dict[str, Any]] = {
     "L8-gorgon": {"party": {"level": 8}, "monsters": ["gorgon"]},
     "L8-typical-cr8:2": {"party": {"level": 8}, "monsters": ["typical-cr8:2"]},
     "L10-troll:4": {"party": {"level": 10}, "monsters": ["troll:4"]},
-    "L13-green-dragon-wyrm": {"party": {"level": 13}, "monsters": ["green-dragon-wyrm"]},
+    "L16-green-dragon-wyrm": {"party": {"level": 16}, "monsters": ["green-dragon-wyrm"]},
     "L16-typical-cr16:2": {"party": {"level": 16}, "monsters": ["typical-cr16:2"]},
 }
 """Matchups where a change comes into play that the four above rarely show (a creature with the ability the change
@@ -68,9 +73,9 @@ there as well."""
 WHERE: dict[str, tuple[str, ...]] = {
     "undo dodge-printed-ac": ("L7-succubus",),
     "undo disabled-win": ("L1-fighter-orc",),
-    "undo called-shot-pressed": ("L5-ogre:2",),
-    "prad_threat: mirror": ("L5-ogre:2",),
-    "undo class-features": ("L5-ogre:2", "L16-typical-cr16:2"),
+    "undo called-shot-pressed": ("L2-orc:4-called",),
+    "prad_threat: mirror": ("L2-orc:4-called",),
+    "undo class-features": ("L5-ogre:2", "L8-gorgon", "L16-typical-cr16:2"),
     "undo coup-de-grace-rules": ("L5-pseudodragon:4", "L5-mummy:2"),
     "coup_de_grace: ruthless": ("L5-pseudodragon:4", "L5-mummy:2"),
     "coup_de_grace: after-threats": ("L5-pseudodragon:4", "L5-mummy:2"),
@@ -88,7 +93,7 @@ WHERE: dict[str, tuple[str, ...]] = {
     "undo constrict-bludgeoning": ("L5-constrictor:2",),
     "undo no-touch-inside": ("L6-tyrannosaurus",),
     "undo trample-evasion": ("L8-gorgon",),
-    "undo defensive-roll-blows": ("L13-green-dragon-wyrm",),
+    "undo defensive-roll-blows": ("L16-green-dragon-wyrm",),
     "undo powerful-charge-ac": ("L4-minotaur",),
     "undo web-ranged": ("L3-spider:2",),
     "undo strength-zero": ("L3-shadow:2",),

@@ -218,33 +218,25 @@ def _cut(f: FightState, c: Combatant, swallower: Combatant, inside: Inside) -> b
     for mod in iteratives(first, bab):
         check = Check("attack", c.side, mod, inside.cut_ac, threat=DAGGER_THREAT, opponent=swallower.side)
         outcome = f.resolve(check, c, swallower)
-        if not outcome.success:
-            if f.lines is not None:
-                f.log(
-                    f"{c.name} dagger {mod:+d} vs {swallower.name}'s insides AC {inside.cut_ac}: miss",
-                    actor=c.name,
-                    action="cut",
-                    target=swallower.name,
-                    modifier=mod,
-                    ac=inside.cut_ac,
-                    result="miss",
-                )
-            continue
-        rolls = 2 if outcome.critical else 1
-        amount = max(1, sum(dice.roll(f.stream) for _ in range(rolls)) + rolls * t.str_mod + c.damage_bonus)
-        cut += amount
+        amount = 0
+        if outcome.success:
+            rolls = 2 if outcome.critical else 1
+            amount = max(1, sum(dice.roll(f.stream) for _ in range(rolls)) + rolls * t.str_mod + c.damage_bonus)
+            cut += amount
         if f.lines is not None:
             f.log(
-                f"{c.name} dagger {mod:+d} vs {swallower.name}'s insides AC {inside.cut_ac}: cuts for {amount} "
-                f"({cut}/{needed})",
+                f"{c.name} dagger {mod:+d} vs {swallower.name}'s insides AC {inside.cut_ac}: "
+                + (f"cuts for {amount} ({cut}/{needed})" if outcome.success else "miss"),
                 actor=c.name,
                 action="cut",
                 target=swallower.name,
                 modifier=mod,
                 ac=inside.cut_ac,
-                result="hit",
-                damage=amount,
+                result="hit" if outcome.success else "miss",
+                **({"damage": amount} if outcome.success else {}),
             )
+        if not outcome.success:
+            continue
         if cut >= needed:
             drop_condition(f, c, "swallowed")
             if swallower.grip is not None and swallower.grip[1] is c:

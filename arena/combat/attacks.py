@@ -19,6 +19,7 @@ from arena.combat.rolls import LUCKY_AT, count_hit, count_lucky, count_roll, new
 from arena.combat.rolls import save as saving_throw
 from arena.combat.states import DEAD_AT, DEATH_COUP_DE_GRACE, die, lose_weapon
 from arena.combat.tactics.view import coup_weapon, threatens
+from arena.combat.template import CompiledAttack
 from arena.rules import Check
 from arena.rules import called_shots as cs
 from arena.world.stat_types import ability_modifier
@@ -519,21 +520,25 @@ def coup_de_grace(f: FightState, c: Combatant, target: Combatant) -> None:
     if not routine or target.dead or "critical hits" in target.t.immunities:  # SRD: no coup de grace then
         return
     attack = routine[0]
-    tally = c.tally
-    tally.coups_de_grace += 1
+    c.tally.coups_de_grace += 1
     amount = sum(attack.damage.roll(f.stream) for _ in range(attack.multiplier))
     if attack.sneak and "sneak attack" not in target.t.immunities:
         amount += attack.sneak.roll(f.stream)
+    dealt = _coup_blow(f, c, target, attack, amount, max(1, amount))  # the 0.3 log showed the unclamped roll
+    _coup_end(f, c, target, attack, dealt)
+
+
+def _coup_blow(f: FightState, c: Combatant, target: Combatant, attack: CompiledAttack, shown: int, amount: int) -> int:
+    """The coup de grace's blow: logged (for ``shown``), ``amount`` dealt as a weapon's; the damage dealt."""
     if f.lines is not None:
         f.log(
-            f"{c.name} delivers a coup de grace to {target.name} for {amount}",
+            f"{c.name} delivers a coup de grace to {target.name} for {shown}",
             actor=c.name,
             action="coup-de-grace",
             target=target.name,
-            damage=amount,
+            damage=shown,
         )
-    dealt = deal(f, c, target, max(1, amount), attack.types, attack.overcomes, weapon=True)
-    _coup_end(f, c, target, attack, dealt)
+    return deal(f, c, target, amount, attack.types, attack.overcomes, weapon=True)
 
 
 def _coup_srd(f: FightState, c: Combatant, target: Combatant) -> None:
@@ -548,22 +553,13 @@ def _coup_srd(f: FightState, c: Combatant, target: Combatant) -> None:
         return
     if not _coup_provokes(f, c):
         return
-    tally = c.tally
-    tally.coups_de_grace += 1
+    c.tally.coups_de_grace += 1
     amount = sum(attack.damage.roll(f.stream) for _ in range(attack.multiplier)) + c.damage_bonus
     if amount < 1:
         amount = 1  # SRD: a hit deals at least 1 point of damage
     if attack.sneak and "sneak attack" not in target.t.immunities:
         amount += attack.sneak.roll(f.stream)
-    if f.lines is not None:
-        f.log(
-            f"{c.name} delivers a coup de grace to {target.name} for {amount}",
-            actor=c.name,
-            action="coup-de-grace",
-            target=target.name,
-            damage=amount,
-        )
-    dealt = deal(f, c, target, amount, attack.types, attack.overcomes, weapon=True)
+    dealt = _coup_blow(f, c, target, attack, amount, amount)
     if attack.extra is not None and not target.dead:
         dealt += deal(f, c, target, attack.extra.roll(f.stream), frozenset({attack.extra_type}))
     _coup_end(f, c, target, attack, dealt)
@@ -599,7 +595,7 @@ def _coup_provokes(f: FightState, c: Combatant) -> bool:
     return True
 
 
-def _coup_end(f: FightState, c: Combatant, target: Combatant, attack, dealt: int) -> None:
+def _coup_end(f: FightState, c: Combatant, target: Combatant, attack: CompiledAttack, dealt: int) -> None:
     """After a coup de grace's damage: its called shot at the head (called shots), then the Fortitude save against
     DC 10 + the damage dealt or die."""
     tally = c.tally

@@ -69,10 +69,25 @@ PF_PREFIX = "typical-pf-cr"
 TABLES = ("srd-medians", "pathfinder")
 
 
-class TypicalStats(Frozen):
-    """One row of Table 1-1 "Monster Statistics by CR"."""
+class _RowByCR(Frozen):
+    """A table row keyed by its CR (``"1/2"``, ``"5"``)."""
 
     cr: str
+
+    @property
+    def cr_value(self) -> Fraction:
+        return parse_cr(self.cr)
+
+
+def _rows_by_cr(name: str, table: Any) -> dict[Fraction, Any]:
+    """The rows of ``arena/data/<name>`` (a mapping with ``rows:``, validated as ``table``), by CR."""
+    file: Any = resources.files("arena.data").joinpath(name)  # a Traversable
+    return {row.cr_value: row for row in validate(load_yaml(file, f"arena/data/{name}"), table).rows}
+
+
+class TypicalStats(_RowByCR):
+    """One row of Table 1-1 "Monster Statistics by CR"."""
+
     hp: int = Field(gt=0)
     ac: int
     high_attack: int
@@ -84,10 +99,6 @@ class TypicalStats(Frozen):
     good_save: int
     poor_save: int
 
-    @property
-    def cr_value(self) -> Fraction:
-        return parse_cr(self.cr)
-
 
 class _Table(Frozen):
     rows: tuple[TypicalStats, ...]
@@ -95,9 +106,7 @@ class _Table(Frozen):
 
 @cache
 def _table() -> dict[Fraction, TypicalStats]:
-    file: Any = resources.files("arena.data").joinpath("monster_stats_by_cr.yaml")  # a Traversable
-    table = validate(load_yaml(file, "arena/data/monster_stats_by_cr.yaml"), _Table)
-    return {row.cr_value: row for row in table.rows}
+    return _rows_by_cr("monster_stats_by_cr.yaml", _Table)
 
 
 def table_crs() -> list[Fraction]:
@@ -205,10 +214,9 @@ def _build_pf(cr: Fraction, name: str) -> Creature:
 
 
 # --------------------------------------------------------------------------------------------- SRD medians
-class SrdMedians(Frozen):
+class SrdMedians(_RowByCR):
     """One row of ``srd35_monster_medians_by_cr.yaml`` (:mod:`arena.world.typical_tables` says what each is)."""
 
-    cr: str
     creatures: int
     pooled: str
     hp: int = Field(gt=0)
@@ -227,10 +235,6 @@ class SrdMedians(Frozen):
     dc: int
     with_dc: float
 
-    @property
-    def cr_value(self) -> Fraction:
-        return parse_cr(self.cr)
-
 
 class _SrdTable(Frozen):
     rows: tuple[SrdMedians, ...]
@@ -238,9 +242,7 @@ class _SrdTable(Frozen):
 
 @cache
 def _srd_table() -> dict[Fraction, SrdMedians]:
-    file: Any = resources.files("arena.data").joinpath("srd35_monster_medians_by_cr.yaml")  # a Traversable
-    table = validate(load_yaml(file, "arena/data/srd35_monster_medians_by_cr.yaml"), _SrdTable)
-    return {row.cr_value: row for row in table.rows}
+    return _rows_by_cr("srd35_monster_medians_by_cr.yaml", _SrdTable)
 
 
 def srd_medians(cr: Fraction | int | str) -> SrdMedians:

@@ -36,6 +36,7 @@ import pandas as pd
 from arena.combat.model import ModelOptions
 from arena.combat.record import DEATH_FIELDS, REMOVED_FIELDS
 from arena.study.claims import design
+from arena.study.reports.text import md_table as text_table
 from arena.study.runs.matchups import KEEP, Matchup, run_batch
 
 LEVELS = design.LEVELS
@@ -327,13 +328,8 @@ def _fmt(x: Any) -> str:
 
 
 def md_table(frame: pd.DataFrame) -> list[str]:
-    if frame is None or frame.empty:
-        return ["(no rows)"]
-    cols = list(frame.columns)
-    lines = ["| " + " | ".join(map(str, cols)) + " |", "|" + "---|" * len(cols)]
-    for row in frame.itertuples(index=False):
-        lines.append("| " + " | ".join(_fmt(v if not hasattr(v, "item") else v.item()) for v in row) + " |")
-    return lines
+    """A DataFrame as a Markdown table, numbers to the precision the page reads them at."""
+    return text_table(frame, lambda v: _fmt(v.item() if hasattr(v, "item") else v))
 
 
 def key_numbers(b: Baseline) -> dict[str, float]:

@@ -21,6 +21,7 @@ from arena.study.claims.grid import Grid, anchor_summary
 from arena.study.claims.plots import plot_effects, plot_maps, plot_rule
 from arena.study.reports.staging import Staged, output_folder
 from arena.study.reports.text import md_code
+from arena.study.reports.text import md_table as text_table
 from arena.study.runs.folder import refuse_other_kind
 from arena.study.runs.identity import git_commit, package_versions
 
@@ -35,13 +36,7 @@ def _fmt(x: Any) -> str:
 
 def md_table(frame: pd.DataFrame) -> list[str]:
     """A DataFrame as a Markdown table, every row, numbers to three significant figures."""
-    if frame is None or frame.empty:
-        return ["(no rows)"]
-    cols = list(frame.columns)
-    lines = ["| " + " | ".join(map(str, cols)) + " |", "|" + "---|" * len(cols)]
-    for row in frame.itertuples(index=False):
-        lines.append("| " + " | ".join(_fmt(v) for v in row) + " |")
-    return lines
+    return text_table(frame, _fmt)
 
 
 def _claim_section(r: dict) -> list[str]:

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Callable
+from typing import Any
 
 from arena.labels import printable, slug
 from arena.limits import MAX_NAME_LENGTH
@@ -31,6 +33,16 @@ def md_text(value: object, limit: int = MAX_NAME_LENGTH) -> str:
     """``value`` as literal markdown text: control characters escaped (:func:`arena.labels.printable`), markdown
     punctuation backslash-escaped and ``&``, ``<``, ``>`` as entities (so no raw HTML survives)."""
     return html.escape(_MD_SPECIAL.sub(r"\\\1", printable(value, limit=limit)), quote=False)
+
+
+def md_table(frame: Any, cell: Callable[[Any], str]) -> list[str]:
+    """A DataFrame as the lines of a Markdown table, every row, each value shown by ``cell`` (the page's own number
+    format); ``(no rows)`` for an empty frame."""
+    if frame is None or frame.empty:
+        return ["(no rows)"]
+    lines = ["| " + " | ".join(map(str, frame.columns)) + " |", "|" + "---|" * len(frame.columns)]
+    lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in frame.itertuples(index=False)]
+    return lines
 
 
 def md_code(value: object, limit: int = MAX_NAME_LENGTH) -> str:

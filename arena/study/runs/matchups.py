@@ -24,6 +24,7 @@ import pandas as pd
 
 from arena.abilities.summon import summon_of
 from arena.combat.model import ModelOptions
+from arena.combat.record import DEATH_FIELDS, REMOVED_FIELDS
 from arena.errors import ArenaError
 from arena.study.runs.options import check_workers
 from arena.world.creatures import Creature
@@ -34,14 +35,8 @@ KEEP = (
     "party_hp_lost",
     "pcs_down",
     "pcs_dead",
-    "pc_deaths_damage",
-    "pc_deaths_massive",
-    "pc_deaths_cdg",
-    "pc_deaths_save",
-    "pc_deaths_drain",
-    "pc_removed_petrified",
-    "pc_removed_swallowed",
-    "pc_removed_condition",
+    *DEATH_FIELDS,
+    *REMOVED_FIELDS,
     "hits_monsters",
     "attacks_monsters",
     "lucky_hits_monsters",

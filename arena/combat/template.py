@@ -185,6 +185,7 @@ class Template:
         "trip_defence",
         "ray_bonus",
         "plain_defences",
+        "spell_worth",
         "heals_itself",
         "deflection",
         "dodge",
@@ -235,6 +236,9 @@ class Template:
         self.ac, self.touch_ac, self.ff_ac = creature.ac, creature.touch_ac, creature.flat_footed_ac
         self.deflection = creature.deflection
         """The deflection bonus counted in the ACs: a deflection spell adds only what it gives beyond it."""
+        self.spell_worth: dict[tuple, float] = {}
+        """What its damage spells are worth at each target template, by spell, slot and the bonuses that move it
+        (:func:`arena.combat.tactics.spell_aim.spell_value`): an encounter's fights share it, as they share this."""
         self.dodge = DODGE_AC if "Dodge" in creature.feats else 0
         """Dodge: +1 against one designated opponent only, on top of the printed AC (the SRD never counts it there);
         :func:`arena.combat.attacks.dodge_bonus`."""

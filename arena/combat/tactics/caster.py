@@ -202,6 +202,7 @@ def _area_by_value(
     best: Action | None = None
     best_value = 0.0
     tried: set[str] = set()
+    targets = ordered(view, creature, enemies)
     for name, level in areas:
         if name in tried:
             continue
@@ -209,7 +210,7 @@ def _area_by_value(
         spell = SPELLS[name]
         if spell.area is None:
             continue
-        valid = [enemy for enemy in ordered(view, creature, enemies) if can_affect(view, spell, enemy)]
+        valid = [enemy for enemy in targets if can_affect(view, spell, enemy)]
         caught = area_count(spell.area, len(valid))
         if name == "sleep" and view.fixed("sleep-budget"):
             valid = within_sleep_budget(valid)

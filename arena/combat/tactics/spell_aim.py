@@ -163,16 +163,58 @@ def _worth(target: Combatant, amount: float, types: frozenset[str], name: str) -
     return after_defences(target, amount, types)
 
 
+_DAMAGE_ONLY = frozenset(
+    {
+        "magic missile",
+        "scorching ray",
+        "searing light",
+        "polar ray",
+        "chain lightning",
+        "ice storm",
+        "meteor swarm",
+        "fireball",
+        "lightning bolt",
+        "cone of cold",
+        "flame strike",
+        *_AREA_AVERAGE,
+    }
+)
+"""Spells whose worth before the cap at the target's hit points depends on nothing but the spell, the slot, the two
+creatures' templates and their attack, AC and save bonuses: :func:`spell_value` remembers it on the caster's
+template (the fight model, which the worth also reads, is the encounter's, as the templates are)."""
+SPELL_WORTH_MEMO = 4096
+"""Entries a caster's memo keeps before it starts again (summoned creatures' templates are new in every fight)."""
+
+
 def spell_value(view: View, caster: Combatant, name: str, level: int, target: Combatant, sphere: int = 0) -> float:
     """The expected worth of casting ``name`` (from a slot of ``level``) at ``target``, in hit points taken off it
     (:data:`NONLETHAL_WORTH` ...), at most its hit points; 0 when the spell cannot affect it. ``sphere``: meteor
-    swarm, how many of its spheres are aimed at ``target``."""
+    swarm, how many of its spheres are aimed at ``target``.
+
+    A caster weighs every spell it has at every enemy on each of its turns: the worth of a damage spell
+    (:data:`_DAMAGE_ONLY`) is remembered on the caster's template, keyed by all that moves it."""
+    left = float(max(1, target.hp))
+    if name not in _DAMAGE_ONLY:
+        return min(_worth_of(view, caster, name, level, target, sphere, left), left)
+    memo = caster.t.spell_worth
+    key = (name, level, target.t, sphere, target.ac_bonus, target.save_bonus, caster.attack_bonus)
+    value = memo.get(key)
+    if value is None:
+        if len(memo) >= SPELL_WORTH_MEMO:
+            memo.clear()
+        value = memo[key] = _worth_of(view, caster, name, level, target, sphere, left)
+    return min(value, left)
+
+
+def _worth_of(
+    view: View, caster: Combatant, name: str, level: int, target: Combatant, sphere: int, left: float
+) -> float:
+    """:func:`spell_value` before the cap at the target's hit points (``left``)."""
     spell = SPELLS[name]
     if not can_affect(view, spell, target):
         return 0.0
     t = target.t
     cl = caster.t.caster_level
-    left = float(max(1, target.hp))
     value = 0.0
     if name == "magic missile":
         value = after_defences(target, 3.5 * min(5, (cl + 1) // 2), spell.damage)
@@ -235,7 +277,7 @@ def spell_value(view: View, caster: Combatant, name: str, level: int, target: Co
         value = _half_on_save(view, caster, target, spell, level, 3.5 * min(cl, cap), spell.damage)
     if spell.sr:
         value *= _through(caster, target)
-    return min(value, left)
+    return value
 
 
 def chain_targets(view: View, caster: Combatant, enemies: list[Combatant], level: int) -> tuple[list[Combatant], float]:

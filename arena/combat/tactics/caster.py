@@ -96,13 +96,14 @@ def caster_policy(view: View, creature: Combatant) -> Action:
         if hurt is not None:
             return _heal_action(view, creature, heals, hurt)
     by_value = view.fixed("energy-aware-spells") and "monster" not in slots
+    best: Action | None = None
+    weighed = False
     if by_value:  # every spell weighed, areas and single targets alike
         area, area_worth = _area_by_value(view, creature, slots.get("area", ()), enemies)
-        single, single_worth = _single_by_value(view, creature, slots.get("single", ()), enemies)
-        if area is not None and area_worth >= single_worth:
-            single, single_worth = area, area_worth
-        if single is not None and single is area and len(area.targets or ()) >= AREA_MINIMUM:
-            return area  # 2.
+        if area is not None and len(area.targets or ()) >= AREA_MINIMUM:  # singles weighed only when it matters
+            best, weighed = _best_spell(view, creature, slots, enemies, area, area_worth), True
+            if best is area:
+                return area  # 2.
     elif len(enemies) >= AREA_GROUP_MINIMUM:  # 2.
         area = _area_spell(view, creature, slots.get("area", ()), enemies)
         if area is not None:
@@ -113,8 +114,10 @@ def caster_policy(view: View, creature: Combatant) -> Action:
             return buff
     target = choose_target(view, creature, enemies)
     if by_value:  # 4. the spell worth most, at the enemies it is worth most against
-        if single is not None:
-            return single
+        if not weighed:
+            best = _best_spell(view, creature, slots, enemies, area, area_worth)
+        if best is not None:
+            return best
     elif "monster" in slots:  # 4. a monster's spells, weighed against its weapons
         action = monster_spell(view, creature, slots, enemies)
         if action is not None:
@@ -127,6 +130,15 @@ def caster_policy(view: View, creature: Combatant) -> Action:
     if not view.reaches_all(creature):  # its weapons reach only the enemies in the melee
         target = choose_target(view, creature)
     return Action("attack", target)
+
+
+def _best_spell(
+    view: View, creature: Combatant, slots: SlotCache, enemies: list[Combatant], area: Action | None, area_worth: float
+) -> Action | None:
+    """The spell worth most: the single-target spell (:func:`_single_by_value`), or ``area`` when it is worth as
+    much or more; None when no spell is worth anything."""
+    single, single_worth = _single_by_value(view, creature, slots.get("single", ()), enemies)
+    return area if area is not None and area_worth >= single_worth else single
 
 
 def _area_spell(

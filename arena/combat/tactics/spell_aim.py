@@ -182,6 +182,9 @@ _DAMAGE_ONLY = frozenset(
 """Spells whose worth before the cap at the target's hit points depends on nothing but the spell, the slot, the two
 creatures' templates and their attack, AC and save bonuses: :func:`spell_value` remembers it on the caster's
 template (the fight model, which the worth also reads, is the encounter's, as the templates are)."""
+_PER_HIT_POINT = frozenset({"hold person", "sleep", "color spray"})
+"""Spells that take a creature out: worth its hit points times a chance (which :func:`spell_value` remembers as
+for :data:`_DAMAGE_ONLY`)."""
 SPELL_WORTH_MEMO = 4096
 """Entries a caster's memo keeps before it starts again (summoned creatures' templates are new in every fight)."""
 
@@ -194,16 +197,19 @@ def spell_value(view: View, caster: Combatant, name: str, level: int, target: Co
     A caster weighs every spell it has at every enemy on each of its turns: the worth of a damage spell
     (:data:`_DAMAGE_ONLY`) is remembered on the caster's template, keyed by all that moves it."""
     left = float(max(1, target.hp))
-    if name not in _DAMAGE_ONLY:
+    per_hit_point = name in _PER_HIT_POINT
+    if not per_hit_point and name not in _DAMAGE_ONLY:
         return min(_worth_of(view, caster, name, level, target, sphere, left), left)
+    if name == "hold person" and "held" in target.conditions:
+        return 0.0  # (outside the memo: the hold comes and goes)
     memo = caster.t.spell_worth
     key = (name, level, target.t, sphere, target.ac_bonus, target.save_bonus, caster.attack_bonus)
     value = memo.get(key)
     if value is None:
         if len(memo) >= SPELL_WORTH_MEMO:
             memo.clear()
-        value = memo[key] = _worth_of(view, caster, name, level, target, sphere, left)
-    return min(value, left)
+        value = memo[key] = _worth_of(view, caster, name, level, target, sphere, 1.0 if per_hit_point else left)
+    return min(value * left if per_hit_point else value, left)
 
 
 def _worth_of(

@@ -22,7 +22,6 @@ from arena.combat.tactics.view import coup_weapon, threatens
 from arena.combat.template import CompiledAttack
 from arena.rules import Check
 from arena.rules import called_shots as cs
-from arena.world.stat_types import ability_modifier
 
 PRONE_MELEE = 4
 """Prone: -4 on the prone creature's melee attacks; -4 AC against melee, +4 against ranged."""
@@ -445,7 +444,7 @@ def touch_attack(f: FightState, caster: Combatant, target: Combatant, melee: boo
     meteor aimed at a creature): 0 a miss, 1 a hit, 2 a critical hit (threat 20, x2). ``melee``: a touch spell
     (no -4 for shooting into a melee); else a ranged touch attack, as :func:`ray`'s."""
     t = caster.t
-    base = t.creature.bab + ability_modifier(t.abilities["str"]) if melee else t.ray_bonus
+    base = t.creature.bab + t.str_mod if melee else t.ray_bonus
     mod = base + caster.attack_bonus + penalty(caster, "attack" if melee else "ranged", (0,))
     if not melee and engaged(f, caster):
         mod += SHOOTING_INTO_MELEE

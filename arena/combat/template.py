@@ -186,6 +186,7 @@ class Template:
         "ray_bonus",
         "plain_defences",
         "spell_worth",
+        "coup_attack",
         "heals_itself",
         "deflection",
         "dodge",
@@ -237,6 +238,9 @@ class Template:
         self.deflection = creature.deflection
         """The deflection bonus counted in the ACs: a deflection spell adds only what it gives beyond it."""
         self.spell_worth: dict[tuple, float] = {}
+        self.coup_attack: CompiledAttack | None | bool = False
+        """The attack its coup de grace is delivered with under the SRD's rules, once worked out
+        (:func:`arena.combat.tactics.view.coup_weapon`); False until then."""
         """What its damage spells are worth at each target template, by spell, slot and the bonuses that move it
         (:func:`arena.combat.tactics.spell_aim.spell_value`): an encounter's fights share it, as they share this."""
         self.dodge = DODGE_AC if "Dodge" in creature.feats else 0

@@ -71,7 +71,8 @@ def attack_policy(view: View, creature: Combatant) -> Action:
     """The policy of ``random``, ``focus-weakest`` and ``focus-threat``: a monster's breath weapon, web or trample
     when it is worth it (:func:`special_action`), else a coup de grace on a helpless enemy it can kill (a melee
     creature's first choice, the fewest hit points first, when its ``coup_de_grace`` tactic or the model's lets this
-    creature: :meth:`View.coup_style`), else an attack on the enemy its targeting picks."""
+    creature: :attr:`Combatant.coup`, from :func:`~arena.combat.tactics.view.resolve_coup_style`), else an attack
+    on the enemy its targeting picks."""
     template = creature.t
     if template.special_action:  # a breath weapon, a web or a trample before its weapons
         special = special_action(view, creature, template)
@@ -102,7 +103,7 @@ def attack_policy(view: View, creature: Combatant) -> Action:
             ):
                 helpless = foe
     if helpless is not None:
-        style = creature.coup  # a tactic: ruthless, after-threats or never (View.coup_style), set up once
+        style = creature.coup  # a tactic: ruthless, after-threats or never (resolve_coup_style), set up once
         if style == "ruthless" or (style == "after-threats" and not view.threatened(creature)):
             return Action("coup", helpless)
     if not weakest:

@@ -6,7 +6,7 @@ number) and returns an :class:`~arena.combat.actions.Action`; the engine and the
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Protocol, cast
 
 from arena.combat.combatant import NOT_HELPLESS, Combatant
 from arena.combat.model import ModelOptions
@@ -88,11 +88,6 @@ class View:
         srd = self.fixed("coup-de-grace-rules")
         return [foe for foe in creature.foes if (everyone or not foe.ranged) and coup_candidate(creature, foe, srd)]
 
-    def coup_style(self, creature: Combatant) -> str:
-        """Which helpless foes ``creature`` finishes: ``ruthless``, ``after-threats`` or ``never`` (its tactics'
-        ``coup_de_grace``, else the model's: :func:`resolve_coup_style`, worked out when it joined the fight)."""
-        return creature.coup
-
     def threatened(self, creature: Combatant) -> bool:
         """Does any able enemy threaten ``creature`` (:func:`threatens`)?"""
         return any(threatens(foe) for foe in creature.foes)
@@ -152,11 +147,15 @@ def coup_weapon(attacker: Combatant, srd: bool = True) -> CompiledAttack | None:
     Strength-draining touch) is not a weapon that can: under ``srd`` (the model's ``coup-de-grace-rules`` fix) the
     melee attack of its routine whose critical hit deals most; without it, the first attack of its routine,
     whatever it is (the model before the fix)."""
-    routine = attacker.t.full or attacker.t.standard
+    template = attacker.t
+    routine = template.full or template.standard
     if not routine:
         return None
     if not srd:
         return routine[0]
+    known = template.coup_attack
+    if known is not False:  # worked out once per template: it depends on the routine alone
+        return cast(CompiledAttack | None, known)
     best: CompiledAttack | None = None
     most = 0.0
     for attack in routine:
@@ -165,6 +164,7 @@ def coup_weapon(attacker: Combatant, srd: bool = True) -> CompiledAttack | None:
         damage = attack.damage.mean * attack.multiplier
         if best is None or damage > most:
             best, most = attack, damage
+    template.coup_attack = best
     return best
 
 

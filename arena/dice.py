@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property, lru_cache
@@ -44,9 +45,9 @@ class Stream:
 
     __slots__ = ("rand", "seed")
 
-    def __init__(self, seed: int):
+    def __init__(self, seed: int | None, rand: Callable[[], float] | None = None):
         self.seed = seed
-        self.rand = random.Random(seed).random
+        self.rand: Callable[[], float] = random.Random(seed).random if rand is None else rand
 
     def die(self, sides: int) -> int:
         """One roll of a die with ``sides`` faces, 1..sides."""
@@ -57,10 +58,7 @@ class Stream:
         """A stream that yields the given rolls in order, for tests and worked examples: ``(face, sides)`` for
         one die, or a raw draw in [0, 1) (see :func:`arena.rules.naturals.draw_for` for multi-dice naturals)."""
         values = iter([r if isinstance(r, float) else (r[0] - 0.5) / r[1] for r in rolls])
-        stream = cls.__new__(cls)
-        stream.seed = None
-        stream.rand = values.__next__
-        return stream
+        return cls(None, values.__next__)
 
     @classmethod
     def for_encounter(cls, run_seed: int, index: int) -> Stream:
@@ -264,7 +262,7 @@ def _tokens(text: str) -> list[str]:
         m = _TOKEN.match(text, pos)
         if not m or m.end() == pos:
             raise DiceSyntaxError(f"dice expression {text!r}: unexpected {text[pos : pos + 5]!r} at column {pos + 1}")
-        token = m.group(m.lastgroup)
+        token = m.group(m.lastgroup or 0)
         if m.lastgroup == "num" and len(token.lstrip("0")) > _MAX_DIGITS:
             raise DiceSyntaxError(
                 f"dice expression {text!r}: the number {token[:12]}... is too large "

@@ -278,7 +278,7 @@ def _worth_of(
             value = sphere * (touch * struck + (1 - touch) * fire)
         else:
             value = fire
-    elif name in ("fireball", "lightning bolt", "cone of cold", "flame strike", *_AREA_AVERAGE):
+    elif name in ("fireball", "lightning bolt", "cone of cold", "flame strike") or name in _AREA_AVERAGE:
         cap = _AREA_AVERAGE.get(name, 15 if name in ("cone of cold", "flame strike") else 10)
         value = _half_on_save(view, caster, target, spell, level, 3.5 * min(cl, cap), spell.damage)
     if spell.sr:

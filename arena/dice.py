@@ -43,8 +43,6 @@ class Stream:
     seed gives the same rolls on every platform. ``rand`` is exposed so hot loops can bind it locally.
     """
 
-    __slots__ = ("rand", "seed")
-
     def __init__(self, seed: int | None, rand: Callable[[], float] | None = None):
         self.seed = seed
         self.rand: Callable[[], float] = random.Random(seed).random if rand is None else rand
@@ -73,7 +71,7 @@ def encounter_seed(run_seed: int, index: int) -> int:
 
 
 # --------------------------------------------------------------------------------------------- the tree
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Dice:
     """``count`` dice of ``sides`` faces; ``keep`` > 0 keeps the highest ``keep``, < 0 the lowest ``-keep``."""
 
@@ -86,7 +84,7 @@ class Dice:
         return f"{self.count}d{self.sides}{suffix}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Constant:
     value: int
 
@@ -94,7 +92,7 @@ class Constant:
         return str(self.value)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Term:
     """One signed part of an expression: a die group, a constant, or a parenthesised sub-expression."""
 

@@ -3,7 +3,7 @@
 import pytest
 from hypothesis import HealthCheck, settings
 
-from arena.combat.engine import Fight
+from arena.combat.rolls import watch_rolls
 
 settings.register_profile(
     "deterministic", derandomize=True, database=None, deadline=None, suppress_health_check=[HealthCheck.too_slow]
@@ -24,15 +24,12 @@ def no_terminal_size(monkeypatch):
 
 
 @pytest.fixture
-def spy(monkeypatch):
+def spy():
     """Every check the engine resolves, with its actor and outcome."""
     seen: list[tuple] = []
-    original = Fight.resolve
 
-    def resolve(self, check, actor, opponent):
-        outcome = original(self, check, actor, opponent)
+    def see(fight, check, actor, opponent, outcome):
         seen.append((check, actor, outcome))
-        return outcome
 
-    monkeypatch.setattr(Fight, "resolve", resolve)
-    return seen
+    with watch_rolls(see):
+        yield seen

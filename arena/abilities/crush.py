@@ -141,7 +141,7 @@ def crush(f: FightState, c: Combatant, targets: list[Combatant]) -> None:
         )
     for e in targets:
         if not e.dead and not save(f, e, "ref", k.dc, c).success:
-            deal(f, c, e, amount, BLUDGEONING, weapon=True, blow=not f.fix_roll_blows)
+            deal(f, c, e, amount, BLUDGEONING, weapon=True, blow=not f.flags.fix_roll_blows)
 
 
 add_fields(AbilityField("crush", Crush | None, doc=Crush.__doc__ or "", after="whirlwind"))

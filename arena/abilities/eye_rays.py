@@ -25,7 +25,7 @@ from arena.combat.combatant import Combatant
 from arena.combat.conditions import FOREVER, add_condition
 from arena.combat.damage import area_damage
 from arena.combat.fight_state import FightState
-from arena.combat.rolls import count_roll, roll_fields, roll_text, save
+from arena.combat.rolls import count_roll, resolve, roll_fields, roll_text, save
 from arena.dice import parse
 from arena.limits import MAX_MODIFIER
 from arena.rules import Check
@@ -165,8 +165,8 @@ def eye_ray(f: FightState, c: Combatant) -> None:
     ready[k] = f.instant + rays.every * ROUND
     mod = rays.bonus + c.attack_bonus
     ac = ranged_touch_ac(f, c, target)
-    outcome = f.resolve(
-        Check("attack", c.side, mod, ac, 0, 20, 2, target.side, flat_footed=not target.acted), c, target
+    outcome = resolve(
+        f, Check("attack", c.side, mod, ac, 0, 20, 2, target.side, flat_footed=not target.acted), c, target
     )
     c.tally.attacks += 1
     count_roll(c.tally, outcome)

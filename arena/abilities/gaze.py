@@ -240,7 +240,7 @@ def averts(f: FightState, g: Gaze) -> bool:
     foe who cannot see is blinded against every enemy (-2 AC, no Dexterity bonus, 50% miss chance against all, no
     spell aimed at a creature it cannot see), which is worse than averting against any gazer with allies or
     weapons of its own."""
-    return f.gaze_avert and g.effect in AVERT_FROM
+    return f.flags.gaze_avert and g.effect in AVERT_FROM
 
 
 def avert_eyes(f: FightState, gazer: Combatant, foe: Combatant) -> None:

@@ -414,7 +414,7 @@ def grab_on_hit(f: FightState, c: Combatant, target: Combatant, attack: Compiled
     hold: Hold = c.t.ability_data["improved_grab"]
     grab = hold.grab
     if not (
-        (attack.name == grab.attack or (f.fix_rider_attacks and attack.name in grab.also_on))
+        (attack.name == grab.attack or (f.flags.fix_rider_attacks and attack.name in grab.also_on))
         and c.grip is None
         and target.grip is None
         and target.is_able
@@ -422,21 +422,21 @@ def grab_on_hit(f: FightState, c: Combatant, target: Combatant, attack: Compiled
         and _can_grab(c, target, grab)
     ):
         return
-    by_part = f.fix_hold_full_attack and _holds_by_part(c, target, hold)
+    by_part = f.flags.fix_hold_full_attack and _holds_by_part(c, target, hold)
     if not (grab.automatic or opposed(f, c, c.t.grapple - (BODY_PART if by_part else 0), target, target.t.grapple)):
         return
     c.grip, target.grip = (True, target), (False, c)
     c.afflicted = target.afflicted = True
-    if f.fix_hold_full_attack:
+    if f.flags.fix_hold_full_attack:
         state_of(c)["by part"] = target if by_part else None
-    if f.fix_hold_attack:  # the attack that established the hold deals its damage (a tiger's bite or claw)
+    if f.flags.fix_hold_attack:  # the attack that established the hold deals its damage (a tiger's bite or claw)
         state_of(c)["hold attack"] = attack.name
     if f.lines is not None:
         how = "attached" if not grab.hold_check else "adhesive" if grab.automatic else "improved grab"
         if by_part:
             how += ", held with its " + grab.attack
         f.log(f"{c.name} grabs {target.name} ({how})", actor=c.name, action="grab", target=target.name, result=how)
-    if f.fix_constrict_on_grab and hold.constrict is not None and not grab.automatic:
+    if f.flags.fix_constrict_on_grab and hold.constrict is not None and not grab.automatic:
         constrict(f, c, target, hold, _hold_attack(f, c, grab))
 
 
@@ -503,7 +503,7 @@ def grip_turn(f: FightState, c: Combatant) -> bool:
     if holds:
         return holding_turn(f, c, other)
     if "swallowed" in c.conditions:  # inside its swallower: it cuts its way out, or tries to (``cut-free``)
-        return f.fix_cut_free and inside_turn(f, c, other)
+        return f.flags.fix_cut_free and inside_turn(f, c, other)
     return escape_turn(f, c, other)
 
 
@@ -528,7 +528,7 @@ def holding_turn(f: FightState, c: Combatant, target: Combatant) -> bool:
         # swallowing is not" (behir: "A behir that swallows an opponent can use its Cleave feat to bite and grab
         # another opponent"): under ``swallower-acts`` the rest of its turn is its own (it attacks the others, but
         # grabs no second foe while one is inside it: the model's hold is of one foe)
-        if not f.fix_swallower_acts:
+        if not f.flags.fix_swallower_acts:
             return True
         if target.dead:
             release(c)
@@ -538,16 +538,16 @@ def holding_turn(f: FightState, c: Combatant, target: Combatant) -> bool:
         paralyze(f, c, target, paralysis)  # the chuul's tentacles: a save on each of its turns
     hold: Hold = data["improved_grab"]
     grab = hold.grab
-    state = state_of(c) if (f.fix_hold_full_attack or f.constrict_first) else None
+    state = state_of(c) if (f.flags.fix_hold_full_attack or f.flags.constrict_first) else None
     swallows = "swallow_whole" in data and not (
-        f.constrict_first
+        f.flags.constrict_first
         and (hold.constrict is not None or t.rake is not None)
         and state is not None
         and state.get("squeezed") is not target
     )
-    by_part = not swallows and state is not None and f.fix_hold_full_attack and state.get("by part") is target
+    by_part = not swallows and state is not None and f.flags.fix_hold_full_attack and state.get("by part") is target
     checks = 1
-    if f.fix_hold_full_attack and not swallows and not by_part and grab.hold_check and grab.drain is None:
+    if f.flags.fix_hold_full_attack and not swallows and not by_part and grab.hold_check and grab.drain is None:
         checks = grapple_checks(t.creature.bab)
     won = False
     for i in range(checks):
@@ -577,7 +577,7 @@ def holding_turn(f: FightState, c: Combatant, target: Combatant) -> bool:
                 return True
         if swallows:  # swallow whole: a won check swallows the held foe
             swallow(f, c, target)
-            if f.fix_swallow_bite:  # "and the opponent takes bite damage"
+            if f.flags.fix_swallow_bite:  # "and the opponent takes bite damage"
                 _grip_damage(f, c, target, _hold_attack(f, c, grab))
             return True
         won = True
@@ -624,7 +624,7 @@ def constrict(f: FightState, c: Combatant, target: Combatant, hold: Hold, attack
         return
     if f.lines is not None:
         f.log(f"{c.name} constricts {target.name}", actor=c.name, action="constrict", target=target.name)
-    types = BLUDGEONING if f.fix_constrict_bludgeoning else attack.types
+    types = BLUDGEONING if f.flags.fix_constrict_bludgeoning else attack.types
     deal(f, c, target, hold.constrict.roll(f.stream), types, attack.overcomes, weapon=True)
 
 
@@ -652,7 +652,7 @@ def _hold_attack(f: FightState, c: Combatant, grab: ImprovedGrab) -> CompiledAtt
     t = c.t
     named = [a for routine in (t.full, t.standard) for a in routine]
     grabbed_with = grab.attack
-    if f.fix_hold_attack and c.specials is not None:
+    if f.flags.fix_hold_attack and c.specials is not None:
         grabbed_with = c.specials.get("hold attack", grab.attack)
     attack = next((a for a in named if a.name == grabbed_with), None) or next(a for a in named if a.name == grab.attack)
     if grab.damage_attack:
@@ -663,7 +663,7 @@ def _hold_attack(f: FightState, c: Combatant, grab: ImprovedGrab) -> CompiledAtt
 def escape_turn(f: FightState, c: Combatant, holder: Combatant) -> bool:
     """A held creature's turn: it tries to escape (an opposed grapple check against its holder); a mimic's adhesive
     holds it while the mimic lives ("Opponents so grappled cannot get free while the mimic is alive")."""
-    by_part = f.fix_hold_full_attack and holder.specials is not None and holder.specials.get("by part") is c
+    by_part = f.flags.fix_hold_full_attack and holder.specials is not None and holder.specials.get("by part") is c
     if not holder.t.ability_data["improved_grab"].grab.automatic and opposed(
         f, c, c.t.grapple, holder, holder.t.grapple - (BODY_PART if by_part else 0)
     ):

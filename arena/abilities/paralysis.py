@@ -208,7 +208,7 @@ def paralysis_on_hit(f: FightState, c: Combatant, target: Combatant, attack: Com
     undone."""
     paralysis: Paralysis = c.t.ability_data["paralysis"]
     if paralysis.on == "hit" and (
-        attack.name == paralysis.attack or (f.fix_rider_attacks and attack.name in paralysis.also_on)
+        attack.name == paralysis.attack or (f.flags.fix_rider_attacks and attack.name in paralysis.also_on)
     ):
         paralyze(f, c, target, paralysis)
 

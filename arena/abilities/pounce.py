@@ -135,7 +135,7 @@ def charge_routine(f: FightState, c: Combatant, target: Combatant, full: bool) -
     a charge: "you get a +2 bonus on the attack roll and take a -2 penalty to your AC until the start of your next
     turn". The first round's full attack (the pounce, as it closes in) is that charge's: its attacks at +2, and the
     creature at -2 AC until its next turn (the fix ``pounce-charge``; undone, the full attack has neither)."""
-    if f.round != 1 or not full or not f.fix_pounce_charge:
+    if f.round != 1 or not full or not f.flags.fix_pounce_charge:
         return None
     add_condition(f, c, "charging", ROUND)
     return _charge(c)[0]
@@ -146,7 +146,7 @@ def rake_at_the_end(f: FightState, c: Combatant, target: Combatant) -> None:
     its rake at the foe it attacked, if that foe still stands (with the charge's +2, under ``pounce-charge``)."""
     rake: CompiledAttack | None = c.t.rake
     if rake is not None and f.round == 1 and target.is_able:
-        if f.fix_pounce_charge and "charging" in c.conditions:
+        if f.flags.fix_pounce_charge and "charging" in c.conditions:
             rake = _charge(c)[1]
         attack_routine(f, c, target, (rake,), True)
 

@@ -103,7 +103,7 @@ def charge_routine(f: FightState, c: Combatant, target: Combatant, full: bool) -
     a +2 bonus on the attack roll and take a -2 penalty to your AC until the start of your next turn": under
     ``powerful-charge-ac`` it is ``charging`` (:data:`arena.combat.conditions.CHARGING_AC`), as a pounce is."""
     if f.round == 1 and not full:
-        if f.fix_charge_ac:
+        if f.flags.fix_charge_ac:
             add_condition(f, c, "charging", ROUND)
         routine: tuple[CompiledAttack] = c.t.ability_data["powerful_charge"]
         return routine

@@ -22,6 +22,7 @@ from arena.combat.combatant import UNABLE, Combatant
 from arena.combat.conditions import FOREVER, add_condition, drop_condition
 from arena.combat.damage import deal
 from arena.combat.fight_state import FightState
+from arena.combat.rolls import resolve
 from arena.dice import DiceExpr, parse
 from arena.rules import Check
 from arena.srd.context import Reading
@@ -143,7 +144,7 @@ def digest(f: FightState, c: Combatant, target: Combatant) -> None:
     foe (the tendriculos's digestive juices: a save each round)."""
     inside: Inside = c.t.ability_data["swallow_whole"]
     deal(f, c, target, inside.damage.roll(f.stream), inside.types)
-    if inside.extra is not None and f.fix_swallow_acid and not target.dead:
+    if inside.extra is not None and f.flags.fix_swallow_acid and not target.dead:
         deal(f, c, target, inside.extra.roll(f.stream), inside.extra_types)
     paralysis = c.t.ability_data.get("paralysis")
     if (
@@ -217,7 +218,7 @@ def _cut(f: FightState, c: Combatant, swallower: Combatant, inside: Inside) -> b
     cut = state.get("cut", 0) if state.get("cut in") is swallower else 0
     for mod in iteratives(first, bab):
         check = Check("attack", c.side, mod, inside.cut_ac, threat=DAGGER_THREAT, opponent=swallower.side)
-        outcome = f.resolve(check, c, swallower)
+        outcome = resolve(f, check, c, swallower)
         amount = 0
         if outcome.success:
             rolls = 2 if outcome.critical else 1

@@ -121,8 +121,10 @@ def trample(f: FightState, c: Combatant, targets: list[Combatant]) -> None:
         if target.dead:
             continue
         saved = save(f, target, "ref", t.dc, c).success
-        taken = reflex_half(f, target, saved, amount) if f.fix_trample_evasion else amount // 2 if saved else amount
-        deal(f, c, target, taken, types, weapon=True, blow=not f.fix_roll_blows)
+        taken = (
+            reflex_half(f, target, saved, amount) if f.flags.fix_trample_evasion else amount // 2 if saved else amount
+        )
+        deal(f, c, target, taken, types, weapon=True, blow=not f.flags.fix_roll_blows)
 
 
 add_fields(AbilityField("trample", Trample | None, doc=Trample.__doc__ or "", after="stench", every_number=True))

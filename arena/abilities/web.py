@@ -22,7 +22,7 @@ from arena.combat.attacks import ranged_touch_ac
 from arena.combat.combatant import Combatant
 from arena.combat.conditions import FOREVER, add_condition
 from arena.combat.fight_state import FightState
-from arena.combat.rolls import count_roll, roll_fields, roll_text
+from arena.combat.rolls import count_roll, resolve, roll_fields, roll_text
 from arena.combat.tactics.view import View
 from arena.limits import MAX_MODIFIER
 from arena.rules import Check
@@ -142,8 +142,8 @@ def throw_web(f: FightState, c: Combatant, target: Combatant) -> None:
     state_of(c)[THROWN] = thrown(c) + 1
     mod = c.t.ray_bonus + c.attack_bonus
     ac = ranged_touch_ac(f, c, target)
-    outcome = f.resolve(
-        Check("attack", c.side, mod, ac, 0, 20, 2, target.side, flat_footed=not target.acted), c, target
+    outcome = resolve(
+        f, Check("attack", c.side, mod, ac, 0, 20, 2, target.side, flat_footed=not target.acted), c, target
     )
     count_roll(c.tally, outcome)
     c.tally.attacks += 1

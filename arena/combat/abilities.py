@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from arena.combat.combatant import Combatant
 from arena.combat.fight_state import FightState
+from arena.combat.rolls import resolve
 from arena.rules import Check
 
 MAX_TIE_ROLLS = 50
@@ -23,8 +24,8 @@ def opposed(f: FightState, a: Combatant, a_mod: int, b: Combatant, b_mod: int) -
     """An opposed check (grapple): does ``a`` win? The higher total wins; a tie goes to the higher modifier, equal
     modifiers roll again (SRD 3.5). Each side's roll is an ability-type check through the kernel."""
     for _ in range(MAX_TIE_ROLLS):
-        theirs = f.resolve(Check("ability", b.side, b_mod + b.save_bonus, 0, opponent=b.side), b, None).total
-        mine = f.resolve(Check("ability", a.side, a_mod + a.save_bonus, 0, opponent=a.side), a, None).total
+        theirs = resolve(f, Check("ability", b.side, b_mod + b.save_bonus, 0, opponent=b.side), b, None).total
+        mine = resolve(f, Check("ability", a.side, a_mod + a.save_bonus, 0, opponent=a.side), a, None).total
         if mine != theirs:
             return mine > theirs
         if a_mod != b_mod:

@@ -21,7 +21,7 @@ def action_kinds() -> frozenset[str]:
     return CORE_KINDS | ability_hooks.action_kinds()
 
 
-@dataclass(slots=True)
+@dataclass
 class Action:
     """What a creature does: ``attack`` (``target``), ``coup`` (a coup de grace on a helpless ``target``), ``cast``
     (``spell``, ``level``, ``targets``), ``none``, or a special ability's own kind: ``breath`` (``targets``), ``web``

@@ -15,7 +15,7 @@ from arena.combat.concealment import misses, misses_ray
 from arena.combat.damage import deal
 from arena.combat.fight_state import FightState
 from arena.combat.record import LONG_SHOT_NATURAL
-from arena.combat.rolls import LUCKY_AT, count_hit, count_lucky, count_roll, new_check, penalty, roll_fields, roll_text
+from arena.combat.rolls import LUCKY_AT, count_hit, count_lucky, count_roll, penalty, resolve, roll_fields, roll_text
 from arena.combat.rolls import save as saving_throw
 from arena.combat.states import DEAD_AT, DEATH_COUP_DE_GRACE, die, lose_weapon
 from arena.combat.tactics.view import coup_weapon, threatens
@@ -82,15 +82,15 @@ def swing_at(
     helpless = not target.is_able
     stunned = not helpless and target.conditions and "stunned" in target.conditions
     t = target.t
-    denied = flat_footed or helpless or stunned or (target.blind and f.fix_blind_dex)
+    denied = flat_footed or helpless or stunned or (target.blind and f.flags.fix_blind_dex)
     """Denied its Dexterity bonus to AC: flat-footed, helpless, stunned or blinded (SRD 3.5 conditions)."""
-    if flat_footed and t.uncanny_dodge and f.fix_class_features:  # not flat-footed AC: uncanny_dodge_denied()
+    if flat_footed and t.uncanny_dodge and f.flags.fix_class_features:  # not flat-footed AC: uncanny_dodge_denied()
         denied = uncanny_dodge_denied(f, target)
     if denied:
-        if helpless and f.helpless_dex_zero:
+        if helpless and f.flags.helpless_dex_zero:
             ac = t.helpless_touch_ac if attack.touch else t.helpless_ac
         elif attack.touch:
-            ac = t.ff_touch_ac if f.fix_touch_ff else t.touch_ac
+            ac = t.ff_touch_ac if f.flags.fix_touch_ff else t.touch_ac
         else:
             ac = t.ff_ac
     else:
@@ -104,7 +104,7 @@ def swing_at(
     elif stunned:
         ac += STUNNED_AC
     mod = bonus + c.attack_bonus
-    if attack.finesse and f.fix_finesse:
+    if attack.finesse and f.flags.fix_finesse:
         mod += c.finesse_shift  # Weapon Finesse: lost Dexterity counts on it, lost Strength not (conditions.py)
     if c.injuries:
         mod += penalty(c, "ranged" if attack.ranged else "attack", cs.hands_used(attack.name, swing, attack.count))
@@ -117,7 +117,7 @@ def swing_at(
     else:
         f.melee_begun = True
         if provoked:  # an attack of opportunity: it is not who it fights
-            flanked = f.flank_bonus and target.melee_attackers - (c.melee_target is target) >= 1
+            flanked = f.flags.flank_bonus and target.melee_attackers - (c.melee_target is target) >= 1
         else:
             old = c.melee_target
             if old is not target:  # it now fights this target (flanking counts who fights whom)
@@ -125,7 +125,7 @@ def swing_at(
                     old.melee_attackers -= 1
                 c.melee_target = target
                 target.melee_attackers += 1
-            flanked = f.flank_bonus and target.melee_attackers >= 2  # another able ally in melee with it
+            flanked = f.flags.flank_bonus and target.melee_attackers >= 2  # another able ally in melee with it
         if flanked and t.flank_guard and not flanks(f, c, target):
             flanked = False  # improved uncanny dodge
         if flanked:
@@ -138,27 +138,18 @@ def swing_at(
     if f.called_shots and not provoked:
         part = call_shot(f, c, target, attack, mod, ac, flat_footed)
     press = part is not None and may_press(f, c, target, flat_footed)
-    check = new_check(
-        Check,
-        (
-            "attack",
-            c.side,
-            mod,
-            ac,
-            0,
-            attack.threat,
-            attack.multiplier,
-            target.side,
-            False,
-            flat_footed,
-            None,
-            press,
-            False,
-            False,
-            False,
-        ),
+    check = Check(
+        "attack",
+        c.side,
+        modifier=mod,
+        target=ac,
+        threat=attack.threat,
+        multiplier=attack.multiplier,
+        opponent=target.side,
+        flat_footed=flat_footed,
+        press_luck=press,
     )
-    outcome = f.resolve(check, c, target)
+    outcome = resolve(f, check, c, target)
     plan = f.last_plan
     tally = c.tally
     tally.attacks += 1
@@ -252,7 +243,7 @@ def fumble(f: FightState, c: Combatant, target: Combatant, attack) -> None:
         return
     if not target.is_able or not c.is_able:
         return
-    if f.fix_ff_aoo and not target.acted:
+    if f.flags.fix_ff_aoo and not target.acted:
         return  # SRD: a flat-footed creature cannot make attacks of opportunity
     melee = target.t.full or target.t.standard
     if not melee or melee[0].ranged:
@@ -282,7 +273,7 @@ def sneak_applies(f: FightState, c: Combatant, target: Combatant, denied_dex: bo
         return False
     if denied_dex or flanked:
         return True
-    return f.flanking == "any-melee-ally" and engaged(f, c) and flanks(f, c, target)
+    return f.flags.flanking == "any-melee-ally" and engaged(f, c) and flanks(f, c, target)
 
 
 def uncanny_dodge_denied(f: FightState, target: Combatant) -> bool:
@@ -294,7 +285,7 @@ def uncanny_dodge_denied(f: FightState, target: Combatant) -> bool:
     return (
         not target.is_able
         or bool(target.conditions and "stunned" in target.conditions)
-        or (target.blind and f.fix_blind_dex)
+        or (target.blind and f.flags.fix_blind_dex)
     )
 
 
@@ -304,7 +295,7 @@ def flanks(f: FightState, c: Combatant, target: Combatant) -> bool:
     the attacker has at least four more rogue levels than the target does" (``flank_guard``: the target's rogue
     level; it bars the flanking bonus and a sneak attack from flanking, the gridless model's one flank)."""
     guard = target.t.flank_guard
-    return not guard or not f.fix_class_features or c.t.rogue_level >= guard + 4
+    return not guard or not f.flags.fix_class_features or c.t.rogue_level >= guard + 4
 
 
 def trip(f: FightState, c: Combatant, target: Combatant, attack) -> None:
@@ -318,44 +309,23 @@ def trip(f: FightState, c: Combatant, target: Combatant, attack) -> None:
     if target.injuries:
         defence += penalty(target, "dex")
     for _ in range(MAX_TIE_ROLLS):
-        against = f.resolve(
-            new_check(
-                Check,
-                ("ability", target.side, defence, 0, 0, 20, 2, None, False, False, None, False, False, False, False),
-            ),
+        against = resolve(
+            f,
+            Check("ability", target.side, modifier=defence, target=0),
             target,
             None,
         ).total
-        if not f.fix_trip_ties:
-            won = f.resolve(
-                new_check(
-                    Check,
-                    (
-                        "ability",
-                        c.side,
-                        mod,
-                        against + 1,
-                        0,
-                        20,
-                        2,
-                        None,
-                        False,
-                        False,
-                        None,
-                        False,
-                        False,
-                        False,
-                        False,
-                    ),
-                ),
+        if not f.flags.fix_trip_ties:
+            won = resolve(
+                f,
+                Check("ability", c.side, modifier=mod, target=against + 1),
                 c,
                 None,
             ).success
             break
-        outcome = f.resolve(
-            new_check(
-                Check, ("ability", c.side, mod, against, 0, 20, 2, None, False, False, None, False, False, False, False)
-            ),
+        outcome = resolve(
+            f,
+            Check("ability", c.side, modifier=mod, target=against),
             c,
             None,
         )
@@ -383,7 +353,7 @@ def ray(f: FightState, caster: Combatant, target: Combatant, dice, types) -> Non
     else:
         ac = ranged_touch_ac(f, caster, target)
     check = Check("attack", caster.side, mod, ac, 0, 20, 2, target.side, flat_footed=not target.acted)
-    outcome = f.resolve(check, caster, target)
+    outcome = resolve(f, check, caster, target)
     plan = f.last_plan
     tally = caster.tally
     tally.attacks += 1
@@ -434,9 +404,9 @@ def dodge_bonus(f: FightState, target: Combatant, attacker: Combatant) -> int:
     ``dodge-printed-ac`` reads the AC as including it (-1 against everyone else, the model before 0.4); undoing
     ``dodge-one-opponent`` applies it against every opponent."""
     dodge = target.t.dodge
-    if f.fix_dodge_printed:
-        return dodge if target.dodge_against is attacker or not f.fix_dodge else 0
-    return -dodge if target.dodge_against is not attacker and f.fix_dodge else 0
+    if f.flags.fix_dodge_printed:
+        return dodge if target.dodge_against is attacker or not f.flags.fix_dodge else 0
+    return -dodge if target.dodge_against is not attacker and f.flags.fix_dodge else 0
 
 
 def touch_attack(f: FightState, caster: Combatant, target: Combatant, melee: bool = False) -> int:
@@ -450,7 +420,7 @@ def touch_attack(f: FightState, caster: Combatant, target: Combatant, melee: boo
         mod += SHOOTING_INTO_MELEE
     ac = ranged_touch_ac(f, caster, target)
     check = Check("attack", caster.side, mod, ac, 0, 20, 2, target.side, flat_footed=not target.acted)
-    outcome = f.resolve(check, caster, target)
+    outcome = resolve(f, check, caster, target)
     tally = caster.tally
     tally.attacks += 1
     count_roll(tally, outcome)
@@ -480,12 +450,12 @@ def ranged_touch_ac(f: FightState, attacker: Combatant, target: Combatant) -> in
     t = target.t
     helpless = not target.is_able
     stunned = not helpless and target.conditions and "stunned" in target.conditions
-    denied = not target.acted or helpless or stunned or (target.blind and f.fix_blind_dex)
-    if not target.acted and t.uncanny_dodge and f.fix_class_features:
+    denied = not target.acted or helpless or stunned or (target.blind and f.flags.fix_blind_dex)
+    if not target.acted and t.uncanny_dodge and f.flags.fix_class_features:
         denied = uncanny_dodge_denied(f, target)
-    if helpless and f.helpless_dex_zero:
+    if helpless and f.flags.helpless_dex_zero:
         ac = t.helpless_touch_ac
-    elif denied and f.fix_touch_ff:
+    elif denied and f.flags.fix_touch_ff:
         ac = t.ff_touch_ac
     else:
         ac = t.touch_ac
@@ -512,7 +482,7 @@ def coup_de_grace(f: FightState, c: Combatant, target: Combatant) -> None:
     hits." Under the model's ``coup-de-grace-rules`` fix (:func:`_coup_srd`) it is delivered with a weapon that
     deals damage, for the hit's whole damage, after the attacks of opportunity it provokes; undone, as the model
     was before: the routine's first attack, its dice alone (at least 1), no attack of opportunity."""
-    if f.fix_coup:
+    if f.flags.fix_coup:
         _coup_srd(f, c, target)
         return
     routine = c.t.full or c.t.standard
@@ -571,7 +541,7 @@ def _coup_provokes(f: FightState, c: Combatant) -> bool:
     may make only one attack of opportunity per round"; Combat Reflexes is not modelled). Each swings its first melee
     attack at the deliverer. Returns whether the deliverer is still able to deliver it."""
     for foe in c.foes:
-        if not threatens(foe) or (f.fix_ff_aoo and not foe.acted):
+        if not threatens(foe) or (f.flags.fix_ff_aoo and not foe.acted):
             continue
         state = state_of(foe)
         if state.get("aoo_round") == f.round:

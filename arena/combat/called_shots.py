@@ -11,7 +11,7 @@ from __future__ import annotations
 from arena.combat import injuries
 from arena.combat.combatant import Combatant
 from arena.combat.fight_state import FightState
-from arena.combat.rolls import CHANCE_SLACK, new_check, penalty
+from arena.combat.rolls import CHANCE_SLACK, penalty, resolve
 from arena.combat.template import CompiledAttack
 from arena.rules import Check, Outcome
 from arena.rules import called_shots as cs
@@ -40,7 +40,7 @@ def call_shot(
         or (t.regen and not attack.overcomes & t.regen_overcome)
     ):  # lethal_against, inlined
         return None
-    if flat_footed and f.fix_called_pressed and not may_press(f, c, target, flat_footed):
+    if flat_footed and f.flags.fix_called_pressed and not may_press(f, c, target, flat_footed):
         return None  # doc 003: "you must make an attack roll while pressing your luck", never on flat-footed AC
     if setting == "head":
         return "head" if "head" in t.parts else None
@@ -159,11 +159,9 @@ def tough_through(f: FightState, c: Combatant) -> None:
     tally = c.tally
     for key, injury in list(c.injuries.items()):
         bonus = c.t.saves[kind] + c.save_bonus + penalty(c, kind)
-        outcome = f.resolve(
-            new_check(
-                Check,
-                ("save", c.side, bonus, injury.dc, 0, 20, 2, c.side, False, False, None, False, False, False, False),
-            ),
+        outcome = resolve(
+            f,
+            Check("save", c.side, modifier=bonus, target=injury.dc, opponent=c.side),
             c,
             None,
         )

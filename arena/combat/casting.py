@@ -21,7 +21,7 @@ from arena.combat.conditions import add_condition, drop_condition
 from arena.combat.damage import area_damage, deal
 from arena.combat.fight_state import FightState
 from arena.combat.monster_spells import SpellCast, sleep_save
-from arena.combat.rolls import gets_through, roll, save
+from arena.combat.rolls import gets_through, resolve, roll, save
 from arena.combat.spells import (
     AREA_DAMAGE_CAP,
     AREA_DAMAGE_TYPE,
@@ -91,7 +91,7 @@ def cast(
     the table does not name is a monster's, for :func:`arena.combat.monster_spells.cast`."""
     if not begun:
         note_cast(fight, caster, spell_name, targets)
-        if spell_name == "sleep" and fight.sleep_full_round:
+        if spell_name == "sleep" and fight.flags.sleep_full_round:
             caster.casting = (spell_name, level, targets, caster.hp)
             caster.afflicted = True
             if fight.lines is not None:
@@ -104,7 +104,7 @@ def cast(
                 )
             return
     cl = caster.t.caster_level
-    dc = spell_dc(fight, caster, spell_name, level)
+    dc = spell_dc(fight.flags, caster, spell_name, level)
     effect = PARTY_CASTS.get(spell_name)
     if effect is None:  # a monster's spell (invisibility, darkness, charm person ...): its own module
         monster_spells.cast(fight, caster, spell_name, level, targets, begun)
@@ -124,7 +124,7 @@ def complete_casting(fight: FightState, caster: Combatant) -> None:
     hurt = hp_before - caster.hp
     if hurt > 0:
         check = Check("skill", caster.side, caster.t.concentration, CONCENTRATION_DC + hurt, opponent=caster.side)
-        if not fight.resolve(check, caster, None).success:
+        if not resolve(fight, check, caster, None).success:
             if fight.lines is not None:
                 fight.log(
                     f"{caster.name} loses {spell_name}: hurt for {hurt} while casting, Concentration failed",
@@ -170,7 +170,7 @@ def _scorching_ray(fight: FightState, caster: Combatant, name: str, targets: lis
         passes = through.get(target.uid) if target.t.sr else True
         if passes is None:
             passes = gets_through(fight, caster, target)
-            if fight.fix_sr_once:
+            if fight.flags.fix_sr_once:
                 through[target.uid] = passes
         if passes:
             ray(fight, caster, target, SCORCHING_RAY, FIRE)
@@ -194,7 +194,7 @@ def _area_damage(fight: FightState, caster: Combatant, name: str, targets: list[
     level (to a cap), Reflex half; blade barrier: Reflex negates (:data:`arena.combat.spells.SAVE_NEGATES`)."""
     dice = _d6(min(cl, AREA_DAMAGE_CAP[name]))
     types = AREA_DAMAGE_TYPE[name]
-    rolled = dice.roll(fight.stream) if fight.area_roll_once else None  # one roll for everyone caught
+    rolled = dice.roll(fight.stream) if fight.flags.area_roll_once else None  # one roll for everyone caught
     for target in targets:
         if gets_through(fight, caster, target):
             area_damage(
@@ -213,7 +213,9 @@ def _area_damage(fight: FightState, caster: Combatant, name: str, targets: list[
 
 def _ice_storm(fight: FightState, caster: Combatant, name: str, targets: list[Combatant], dc: int, cl: int) -> None:
     """SRD ice storm: 3d6 bludgeoning from the hailstones and 2d6 cold to everyone caught, no save."""
-    once = (ICE_STORM_HAIL.roll(fight.stream), ICE_STORM_COLD.roll(fight.stream)) if fight.area_roll_once else None
+    once = (
+        (ICE_STORM_HAIL.roll(fight.stream), ICE_STORM_COLD.roll(fight.stream)) if fight.flags.area_roll_once else None
+    )
     for target in targets:
         if gets_through(fight, caster, target):
             hail, cold = once or (ICE_STORM_HAIL.roll(fight.stream), ICE_STORM_COLD.roll(fight.stream))
@@ -244,7 +246,7 @@ def _color_spray(fight: FightState, caster: Combatant, name: str, targets: list[
         outcome = save(fight, target, "will", dc, caster)
         if outcome.success:
             continue
-        worst = outcome.fumble and fight.fix_color_spray  # open-ended: a fumbled save, the longest durations
+        worst = outcome.fumble and fight.flags.fix_color_spray  # open-ended: a fumbled save, the longest durations
         hd = target.t.hd
         if hd <= 2:  # unconscious, blinded and stunned 2d4 rounds, then blinded and stunned 1d4, then 1
             out = 8 if worst else roll(fight, "2d4")
@@ -269,7 +271,7 @@ def _hold_person(fight: FightState, caster: Combatant, name: str, targets: list[
 
 def _cure(fight: FightState, caster: Combatant, name: str, targets: list[Combatant], dc: int, cl: int) -> None:
     """SRD cure wounds: heals its d8s + 1 per caster level (to its cap); undead take it as damage (SR, Will half)."""
-    if caster.t.healing_domain and fight.fix_healing_domain:
+    if caster.t.healing_domain and fight.flags.fix_healing_domain:
         cl += 1  # SRD Healing domain: healing spells at +1 caster level
     amount = CURE_DICE[name].roll(fight.stream) + min(cl, CURE[name].cap)
     for target in targets[: max(1, cl) if name in MASS_CURES else 1]:
@@ -297,7 +299,7 @@ def _shield_of_faith(
         targets[0],
         "shield of faith",
         cl * 10 * ROUND,
-        bonus=shield_of_faith_gain(fight.fix_deflection, cl, targets[0]),
+        bonus=shield_of_faith_gain(fight.flags.fix_deflection, cl, targets[0]),
     )
 
 
@@ -407,7 +409,7 @@ def _heal(fight: FightState, caster: Combatant, name: str, targets: list[Combata
     sickened, and stunned" and "cures 10 hit points of damage per level of the caster, to a maximum of 150 points";
     "If used against an undead creature, heal instead acts like harm" (Will half). SRD mass heal: "as heal, except
     that it affects one creature per level ... the maximum number of hit points restored to each creature is 250"."""
-    if caster.t.healing_domain and fight.fix_healing_domain:
+    if caster.t.healing_domain and fight.flags.fix_healing_domain:
         cl += 1  # SRD Healing domain: healing spells at +1 caster level
     amount = min(HEAL_PER_LEVEL * cl, HEAL_CAP[name])
     for target in targets[: max(1, cl) if name in MASS_CURES else 1]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from arena.combat.clock import ROUND
 from arena.combat.combatant import INFINITY, Combatant
 from arena.combat.fight_state import FightState
-from arena.combat.rolls import save
+from arena.combat.rolls import resolve, save
 from arena.combat.states import DEAD_AT, DEATH_DRAIN, die, refresh, strain
 from arena.dice import parse
 from arena.rules import Check
@@ -220,7 +220,7 @@ def lose_ability(f: FightState, c: Combatant, loss, source: Combatant | None, di
     if ability == "con" and new_mod < old_mod:
         c.hp -= t.hd * (old_mod - new_mod)
     if base - lost <= 0 and before < base:
-        if ability == "con" or (dies_at_zero and f.fix_strength_zero):
+        if ability == "con" or (dies_at_zero and f.flags.fix_strength_zero):
             c.hp = min(c.hp, DEAD_AT)
             if f.lines is not None and ability != "con":
                 f.log(
@@ -231,7 +231,7 @@ def lose_ability(f: FightState, c: Combatant, loss, source: Combatant | None, di
                     source=source.name if source else None,
                 )
         else:
-            add_condition(f, c, (LOST_AT_ZERO if f.fix_strength_zero else LEGACY_AT_ZERO)[ability], FOREVER)
+            add_condition(f, c, (LOST_AT_ZERO if f.flags.fix_strength_zero else LEGACY_AT_ZERO)[ability], FOREVER)
     if c.hp <= DEAD_AT and not c.dead:
         die(f, c, DEATH_DRAIN)
     else:
@@ -305,7 +305,7 @@ def try_break_free(f: FightState, c: Combatant) -> None:
     melted = c.conditions.get("amorphous")
     if melted is not None:
         mod = ability_modifier(c.t.abilities["cha"])
-        if f.resolve(Check("ability", c.side, mod, melted[1]["dc"], opponent=c.side), c, None).success:
+        if resolve(f, Check("ability", c.side, mod, melted[1]["dc"], opponent=c.side), c, None).success:
             drop_condition(f, c, "amorphous")
             if f.lines is not None:
                 f.log(f"{c.name} regains its shape", actor=c.name, action="break-free")
@@ -342,7 +342,7 @@ def web_turn(f: FightState, c: Combatant) -> bool:
     does: it acts where it stands when it can (it shoots, a foe is in melee with it (:func:`in_reach`), or it has
     spells to cast, with a Concentration check: :func:`casts_entangled`), and else tries to get free
     (:func:`escape_web`); under ``strength-check`` every turn is a Strength check (the model before)."""
-    if f.web_best and (c.ranged or in_reach(c) or any(c.slots.values())):
+    if f.flags.web_best and (c.ranged or in_reach(c) or any(c.slots.values())):
         return False  # it fights (at -2) or casts where it stands
     escape_web(f, c)
     return True
@@ -358,7 +358,7 @@ def escape_web(f: FightState, c: Combatant) -> None:
     strength = c.t.str_mod + (c.ability_mods or {}).get("str", 0)
     escape_dc = web.get("escape_dc")
     artist = False
-    if f.web_best and escape_dc is not None:
+    if f.flags.web_best and escape_dc is not None:
         bonus = escape_artist_bonus(c)
         artist = bonus - escape_dc > strength - web["dc"]  # the higher margin: the better chance on any die
     disabled = c.hp == 0
@@ -367,7 +367,7 @@ def escape_web(f: FightState, c: Combatant) -> None:
     else:
         check = Check("ability", c.side, strength, web["dc"], opponent=c.side)
     how = "escape-web" if artist else "burst-web"
-    if f.resolve(check, c, None).success:
+    if resolve(f, check, c, None).success:
         drop_condition(f, c, "entangled")
         if f.lines is not None:
             what = "escapes the web (Escape Artist)" if artist else "bursts the web"
@@ -379,7 +379,7 @@ def escape_web(f: FightState, c: Combatant) -> None:
             action=how,
             result="held",
         )
-    if disabled and f.fix_disabled_strain and c.hp == 0 and not c.dead and not c.t.ferocity:
+    if disabled and f.flags.fix_disabled_strain and c.hp == 0 and not c.dead and not c.t.ferocity:
         strain(f, c)
 
 
@@ -393,7 +393,7 @@ def casts_entangled(f: FightState, c: Combatant, spell: str, level: int) -> bool
     """An entangled caster's Concentration check to cast (:data:`ENTANGLED_CONCENTRATION_DC` + the spell's level):
     True when the spell is cast, False when it is lost."""
     check = Check("skill", c.side, c.t.concentration, ENTANGLED_CONCENTRATION_DC + level, opponent=c.side)
-    if f.resolve(check, c, None).success:
+    if resolve(f, check, c, None).success:
         return True
     if f.lines is not None:
         f.log(

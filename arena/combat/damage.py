@@ -101,7 +101,7 @@ def deal(
         soaked = min(target.temp_hp, amount)
         target.temp_hp -= soaked
         amount -= soaked
-    if t.defensive_roll and weapon and blow and 0 < target.hp <= amount and f.fix_class_features:
+    if t.defensive_roll and weapon and blow and 0 < target.hp <= amount and f.flags.fix_class_features:
         amount = defensive_roll(f, source, target, amount)
     was_able = target.is_able
     lethal = not t.regen or bool((types | overcomes) & t.regen_overcome)
@@ -173,7 +173,7 @@ def defensive_roll(f: FightState, source: Combatant, target: Combatant, amount: 
         not target.is_able
         or (not target.acted and not target.t.uncanny_dodge)
         or "stunned" in target.conditions
-        or (target.blind and f.fix_blind_dex)
+        or (target.blind and f.flags.fix_blind_dex)
     )
     if specials.get("defensive roll") or denied:
         return amount
@@ -229,7 +229,7 @@ def reflex_half(f: FightState, target: Combatant, saved: bool, amount: int) -> i
     only half damage on a failed save" (under ``class-features``)."""
     if saved:
         return 0 if target.t.evasion else amount // 2
-    if target.t.improved_evasion and f.fix_class_features:
+    if target.t.improved_evasion and f.flags.fix_class_features:
         return amount // 2
     return amount
 

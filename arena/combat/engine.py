@@ -28,9 +28,8 @@ spells, tactics and tests use.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 import simpy
 
@@ -41,7 +40,6 @@ from arena.combat import (
     casting,
     conditions,
     monster_spells,
-    rolls,
     specials,
     states,
     tactics,
@@ -60,7 +58,8 @@ from arena.combat.clock import ROUND
 from arena.combat.combatant import INFINITY, NO_INJURIES, Combatant
 from arena.combat.damage import MASSIVE_DAMAGE, MASSIVE_DAMAGE_DC, PHYSICAL
 from arena.combat.fight_state import FightState
-from arena.combat.model import MODEL_FLAGS, ModelOptions, flag_values
+from arena.combat.flags import ModelFlags
+from arena.combat.model import ModelOptions
 from arena.combat.record import DEATH_FIELDS, REMOVED_FIELDS, EncounterRecord
 from arena.combat.rolls import CHANCE_SLACK, LUCK_REROLL_ON, roll_fields
 from arena.combat.states import DEAD_AT, STABILISE_CHANCE, STRAIN_DAMAGE
@@ -116,8 +115,9 @@ class Encounter:
     monsters_die_at_zero: bool = False
     model: ModelOptions = ModelOptions()
     """The fight model's options (:mod:`arena.combat.model`)."""
-    flags: tuple | None = field(default=None, repr=False, compare=False)
-    """(model, the fight attributes worked out from it): set by the first fight, copied by the others."""
+    flags: ModelFlags | None = field(default=None, repr=False, compare=False)
+    """The fight model's options as the attributes a fight reads (:class:`~arena.combat.flags.ModelFlags`): worked
+    out by the first fight, shared by the others while ``model`` is the same object."""
 
 
 @dataclass
@@ -179,20 +179,6 @@ def fight(encounter: Encounter, rules: RuleSet, seed: int, *, log: bool = False)
     return Fight(encounter, rules, seed, log).run()
 
 
-def _unpacker(names: tuple[str, ...]) -> Callable[[Fight, tuple], None]:
-    """A function that sets ``fight.<name>`` for each of ``names`` from a tuple of values in one unpacking: the
-    code a hand-written ``(fight.a, fight.b, ...) = values`` compiles to, which is ten times as fast as a loop of
-    ``setattr`` (a few microseconds a fight, some 1% of it)."""
-    targets = ", ".join(f"fight.{name}" for name in names)
-    namespace: dict[str, Any] = {}
-    exec(f"def unpack(fight, values):\n    ({targets},) = values\n", namespace)
-    return namespace["unpack"]
-
-
-_set_model_flags = _unpacker(tuple(name for name, _ in MODEL_FLAGS))
-"""Sets the fight's :data:`~arena.combat.model.MODEL_FLAGS` from :func:`~arena.combat.model.flag_values`."""
-
-
 class Fight(FightState):
     """One encounter in progress: its set-up, the round driver, a turn and the result. What the parts see of it
     (its state, ``log``, ``now``, ``resolve``) is :class:`~arena.combat.fight_state.FightState`.
@@ -200,12 +186,6 @@ class Fight(FightState):
     Its public entry points: :meth:`run` (the whole fight), :meth:`turn` (one creature's turn, as the round driver
     takes it), :meth:`initiative` and :meth:`over`; the parts' functions take it first (``attacks.swing_at(f, ...)``).
     """
-
-    __slots__ = ("encounter", "seed", "env")
-    """Slots, not a ``__dict__``: some fifty attributes are more than CPython shares the keys of, and the hot loop
-    reads them on every swing (a slot is the fastest attribute to read). These three are the driver's own; the
-    state's are declared (and typed) in :class:`~arena.combat.fight_state.FightState` and the model's options in
-    :class:`~arena.combat.model.ModelFlags`, each the slots of its class."""
 
     def __init__(self, encounter: Encounter, rules: RuleSet, seed: int, log: bool) -> None:
         self.encounter = encounter
@@ -233,7 +213,7 @@ class Fight(FightState):
                 resolve_coup_style(c, model.coup_de_grace)  # once per combatant, not on each turn
                 if (
                     c.ranged
-                    and self.fix_caster_melee
+                    and self.flags.fix_caster_melee
                     and c.policy == "caster"
                     and not template.prefers_ranged
                     and not template.shoots_better
@@ -260,19 +240,14 @@ class Fight(FightState):
         self.joining = None
 
     def _model_flags(self, model: ModelOptions) -> None:
-        """The model's options as plain attributes: the hot loop reads them on every swing (worked out once per
-        encounter and model, then copied into each fight)."""
+        """The model's options as plain attributes (``self.flags``): the hot loop reads them on every swing, so they
+        are worked out once per encounter and model and shared by its fights."""
         encounter = self.encounter
         flags = encounter.flags
-        if flags is None or flags[0] is not model:
-            flags = encounter.flags = (model, flag_values(model))
-        _set_model_flags(self, flags[1])
-        self.melee_begun = not self.fix_melee_begins
-
-    # ------------------------------------------------------------------ the seam
-    resolve = rolls.resolve
-    """Every d20-type roll of the fight goes through this one method (the parts call ``f.resolve``): a wrapper set
-    on the class (``Fight.resolve``) sees each check and its outcome."""
+        if flags is None or flags.model is not model:
+            flags = encounter.flags = ModelFlags(model)
+        self.flags = flags
+        self.melee_begun = not flags.fix_melee_begins
 
     # ------------------------------------------------------------------ running
     def run(self) -> FightResult:
@@ -313,7 +288,7 @@ class Fight(FightState):
         rand = self.rand
         for c in everyone:  # straight to the kernel: initiative is never pressed, and no
             t = c.t  # spell is up yet (no auspicious odds)
-            luck = self.luck_low_natural and t.luck_domain  # the Luck reroll: any roll of its own
+            luck = self.flags.luck_low_natural and t.luck_domain  # the Luck reroll: any roll of its own
             check = t.initiative_reroll_check if luck else t.initiative_check
             plan = self.last_plan = self.plans.get(check) or self.kernel.plan(check)
             outcome = plan.resolve(rand)
@@ -401,7 +376,7 @@ class Fight(FightState):
             target is not None
             and target.ranged
             and not self.view.reaches(c, target)
-            and not (kind in ACTIONS and self.fix_web_ranged)  # a web: a ranged touch attack, reach is no matter
+            and not (kind in ACTIONS and self.flags.fix_web_ranged)  # a web: a ranged touch attack, reach is no matter
         ):
             target = attacks.pick_target(self, c)  # out of reach behind the melee (a user's policy may not know)
             if kind == "coup":
@@ -440,7 +415,7 @@ class Fight(FightState):
         elif kind in ACTIONS:  # a special ability's own action (a breath weapon, a web, a trample)
             special = ACTIONS[kind]
             special.act(self, c, action, target)
-            strained = special.strains or self.fix_disabled_strain  # a web, a trample: standard actions
+            strained = special.strains or self.flags.fix_disabled_strain  # a web, a trample: standard actions
         if (
             disabled
             and (strained or kind in ("cast", "coup", "special"))
@@ -554,7 +529,7 @@ class Fight(FightState):
         party_able, monsters_able = self.able_count["pc"] > 0, self.able_count["monster"] > 0
         if party_able != monsters_able:
             r.winner = "party" if party_able else "monsters"
-        elif not party_able and self.side_out is not None and self.fix_disabled_win:
+        elif not party_able and self.side_out is not None and self.flags.fix_disabled_win:
             r.winner = "party" if self.side_out == "monster" else "monsters"  # the other side fell first
         else:
             r.winner = "draw"  # both able: the round cap (or, undone, both out)

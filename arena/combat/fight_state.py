@@ -1,7 +1,8 @@
-"""What the parts see of a fight: its state, typed, and the one method every roll goes through.
+"""What the parts see of a fight: its state, typed.
 
 The parts annotate the fight they take first as ``f: FightState``; :class:`arena.combat.engine.Fight` is its one
-subclass (the round driver, set-up and result), and inherits the slots declared here. The class
+subclass (the round driver, set-up and result), and inherits the fields declared here (each a typed field of a
+native class under the compiled engine). Every roll goes through :func:`arena.combat.rolls.resolve`. The class
 sits below the parts that use it, so a part's annotation is an import of a module below it (the layers contract in
 pyproject.toml), never of the engine above.
 """
@@ -12,21 +13,23 @@ from collections.abc import Callable
 from typing import Any
 
 from arena.combat.combatant import Combatant
-from arena.combat.model import ModelFlags, ModelOptions
+from arena.combat.flags import ModelFlags
+from arena.combat.model import ModelOptions
 from arena.combat.record import EncounterRecord
 from arena.combat.tactics import View
 from arena.dice import Stream
-from arena.rules import Check, Outcome, RuleSet
+from arena.rules import Check, RuleSet
 from arena.rules.kernel import Kernel
 from arena.rules.plan import Plan
 
 
-class FightState(ModelFlags):
-    """A fight's state: the attributes below (and the model's options, :class:`~arena.combat.model.ModelFlags`),
-    each a slot of :class:`~arena.combat.engine.Fight`; ``log`` and ``now``; and ``resolve``, which ``Fight``
-    binds to :func:`arena.combat.rolls.resolve`."""
+class FightState:
+    """A fight's state: the attributes below (the model's options among them, ``flags``), each a field of
+    :class:`~arena.combat.engine.Fight`; and ``log`` and ``now``."""
 
     rules: RuleSet
+    flags: ModelFlags
+    """The fight model's options, worked out once per encounter (:class:`~arena.combat.flags.ModelFlags`)."""
     kernel: Kernel
     plans: dict[Check, Plan]
     """The kernel's compiled checks (read directly: the hot loop)."""
@@ -64,14 +67,6 @@ class FightState(ModelFlags):
     """Someone has made a melee attack: until then there is no melee to shoot into."""
     joining: list[tuple[Any, ...]] | None
     """Creatures summoned this round, waiting to join at its end: [(summoner, template, count, ...)]."""
-
-    __slots__ = tuple(__annotations__)
-    """Each attribute above is a slot (the hot loop reads them on every swing: a slot is the fastest to read)."""
-
-    def resolve(self, check: Check, actor: Combatant, opponent: Combatant | None) -> Outcome:
-        """Resolve ``check`` made by ``actor`` against ``opponent`` (:func:`arena.combat.rolls.resolve`, which
-        ``Fight`` binds here: every d20-type roll of the fight goes through this one method)."""
-        raise NotImplementedError
 
     def now(self) -> float:
         return self.instant

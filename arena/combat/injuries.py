@@ -15,8 +15,6 @@ from arena.world.stat_types import PartName
 
 
 class Injury:
-    __slots__ = ("part", "index", "worst", "severe")
-
     def __init__(self, part: PartName, index: int) -> None:
         self.part = part
         self.index = index

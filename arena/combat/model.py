@@ -12,8 +12,7 @@ them. README "Fight model options" gives the SRD line each reads.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Annotated, Any, Literal, get_type_hints
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -158,74 +157,6 @@ class ModelOptions(BaseModel):
             for name in type(self).model_fields
             if getattr(self, name) != getattr(default, name)
         }
-
-
-class ModelFlags:
-    """The fight model's options as the plain attributes a fight keeps (the hot loop reads them on every swing):
-    one line each, with its type and how it is worked out from :class:`ModelOptions`. This table is the only list
-    of them: its slots are the fight's, :class:`~arena.combat.engine.Fight` inherits them with their types, and
-    :data:`MODEL_FLAGS` (read from it) gives the values the fight unpacks into them."""
-
-    flanking: Annotated[str, lambda m: m.flanking]
-    flank_bonus: Annotated[bool, lambda m: m.flanking == "same-target"]
-    helpless_dex_zero: Annotated[bool, lambda m: m.helpless_ac == "dex-zero"]
-    sleep_full_round: Annotated[bool, lambda m: m.sleep_casting == "full-round"]
-    prad_monster_fortitude: Annotated[bool, lambda m: m.prad_fortitude == "monster-rolls"]
-    back_line: Annotated[bool, lambda m: m.back_line == "protected"]
-    luck_low_natural: Annotated[bool, lambda m: m.luck_reroll == "low-natural"]
-    buff_by_value: Annotated[bool, lambda m: m.buff_choice == "by-value"]
-    area_roll_once: Annotated[bool, lambda m: m.area_damage == "roll-once"]
-    gaze_avert: Annotated[bool, lambda m: m.gaze_response == "avert"]
-    web_best: Annotated[bool, lambda m: m.web_escape == "best"]
-    fix_spell_focus: Annotated[bool, lambda m: m.fixed("spell-focus")]
-    fix_deflection: Annotated[bool, lambda m: m.fixed("deflection-stacking")]
-    fix_dodge: Annotated[bool, lambda m: m.fixed("dodge-one-opponent")]
-    fix_dodge_printed: Annotated[bool, lambda m: m.fixed("dodge-printed-ac")]
-    fix_healing_domain: Annotated[bool, lambda m: m.fixed("healing-domain")]
-    fix_melee_begins: Annotated[bool, lambda m: m.fixed("melee-begins")]
-    fix_touch_ff: Annotated[bool, lambda m: m.fixed("touch-flat-footed")]
-    fix_ff_aoo: Annotated[bool, lambda m: m.fixed("flat-footed-aoo")]
-    fix_color_spray: Annotated[bool, lambda m: m.fixed("color-spray-fumble")]
-    fix_trip_ties: Annotated[bool, lambda m: m.fixed("trip-ties")]
-    fix_blind_dex: Annotated[bool, lambda m: m.fixed("blind-dex")]
-    fix_sr_once: Annotated[bool, lambda m: m.fixed("sr-once")]
-    fix_caster_melee: Annotated[bool, lambda m: m.fixed("caster-melee")]
-    fix_disabled_win: Annotated[bool, lambda m: m.fixed("disabled-win")]
-    fix_called_pressed: Annotated[bool, lambda m: m.fixed("called-shot-pressed")]
-    fix_class_features: Annotated[bool, lambda m: m.fixed("class-features")]
-    fix_disabled_strain: Annotated[bool, lambda m: m.fixed("disabled-strain")]
-    fix_constrict_on_grab: Annotated[bool, lambda m: m.fixed("constrict-on-grab")]
-    fix_hold_full_attack: Annotated[bool, lambda m: m.fixed("hold-full-attack")]
-    fix_swallow_acid: Annotated[bool, lambda m: m.fixed("swallow-acid")]
-    fix_swallow_bite: Annotated[bool, lambda m: m.fixed("swallow-bite")]
-    fix_cut_free: Annotated[bool, lambda m: m.fixed("cut-free")]
-    fix_swallower_acts: Annotated[bool, lambda m: m.fixed("swallower-acts")]
-    fix_pounce_charge: Annotated[bool, lambda m: m.fixed("pounce-charge")]
-    constrict_first: Annotated[bool, lambda m: m.swallow_choice == "constrict-first"]
-    fix_coup: Annotated[bool, lambda m: m.fixed("coup-de-grace-rules")]
-    fix_rider_attacks: Annotated[bool, lambda m: m.fixed("rider-attacks")]
-    fix_strength_zero: Annotated[bool, lambda m: m.fixed("strength-zero")]
-    fix_finesse: Annotated[bool, lambda m: m.fixed("finesse-ability-damage")]
-    fix_trample_evasion: Annotated[bool, lambda m: m.fixed("trample-evasion")]
-    fix_roll_blows: Annotated[bool, lambda m: m.fixed("defensive-roll-blows")]
-    fix_charge_ac: Annotated[bool, lambda m: m.fixed("powerful-charge-ac")]
-    fix_constrict_bludgeoning: Annotated[bool, lambda m: m.fixed("constrict-bludgeoning")]
-    fix_hold_attack: Annotated[bool, lambda m: m.fixed("hold-grabbing-attack")]
-    fix_no_touch_inside: Annotated[bool, lambda m: m.fixed("no-touch-inside")]
-    fix_web_ranged: Annotated[bool, lambda m: m.fixed("web-ranged")]
-
-    __slots__ = tuple(__annotations__)
-
-
-MODEL_FLAGS: tuple[tuple[str, Callable[[ModelOptions], Any]], ...] = tuple(
-    (name, hint.__metadata__[0]) for name, hint in get_type_hints(ModelFlags, include_extras=True).items()
-)
-"""(attribute name, how it is worked out from the options), in :class:`ModelFlags`'s order."""
-
-
-def flag_values(model: ModelOptions) -> tuple:
-    """The model's options as the values of :data:`MODEL_FLAGS`, in its order."""
-    return tuple(value(model) for _, value in MODEL_FLAGS)
 
 
 LEGACY = ModelOptions(

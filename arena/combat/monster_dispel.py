@@ -9,6 +9,7 @@ from arena.combat.combatant import Combatant
 from arena.combat.conditions import drop_condition
 from arena.combat.fight_state import FightState
 from arena.combat.monster_controls import OUT_OF_FIGHT
+from arena.combat.rolls import resolve
 from arena.rules import Check
 
 __all__ = ["DISPELLABLE", "DISPEL_BONUS_CAP", "dispel", "spell_caster_level"]
@@ -45,7 +46,7 @@ def dispel(f: FightState, caster: Combatant, target: Combatant, cl: int) -> None
             continue  # panicked by a gaze or frightful presence, invisible by nature
         effect_cl = spell_caster_level(f, target, name)
         check = Check("caster-level", caster.side, min(cl, DISPEL_BONUS_CAP), 11 + effect_cl, opponent=target.side)
-        outcome = f.resolve(check, caster, target)
+        outcome = resolve(f, check, caster, target)
         if f.lines is not None:
             f.log(
                 f"{caster.name} dispels {name} on {target.name} (DC {11 + effect_cl}): natural {outcome.natural}, "

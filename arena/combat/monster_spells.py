@@ -79,14 +79,14 @@ def cast(f: FightState, caster: Combatant, name: str, level: int, targets: list,
     which has noted the cast, sends the spells it does not know here: ``Fight.cast_monster``). What the spell does
     is its function in :data:`MONSTER_CASTS`, given the caster level and the save DC worked out here (in this
     order, before it)."""
-    if name == "deep slumber" and not begun and f.sleep_full_round:  # casting time 1 round, as sleep
+    if name == "deep slumber" and not begun and f.flags.sleep_full_round:  # casting time 1 round, as sleep
         caster.casting = (name, level, targets, caster.hp)
         caster.afflicted = True
         if f.lines is not None:
             f.log(f"{caster.name} begins casting {name} (1 round)", actor=caster.name, action="begin-cast", spell=name)
         return
     cl = caster.t.caster_level
-    dc = spell_dc(f, caster, name, level)
+    dc = spell_dc(f.flags, caster, name, level)
     MONSTER_CASTS[name](f, caster, name, targets, dc, cl)
 
 
@@ -243,8 +243,6 @@ def _more_acid(f: FightState, caster: Combatant, target: Combatant, rounds: int)
 class _Penalty:
     """A Strength penalty in the shape :func:`arena.combat.conditions.lose_ability` takes."""
 
-    __slots__ = ("dice", "ability", "drain")
-
     def __init__(self, dice: str) -> None:
         self.dice, self.ability, self.drain = dice, "str", False
 
@@ -338,7 +336,7 @@ DROWSY_SLEEP_SAVE = -2
 def sound_burst(f: FightState, caster: Combatant, name: str, targets: list[Combatant], dc: int, cl: int) -> None:
     """Sound burst: one damage roll for everyone caught (as an area spell's, under ``area_damage: roll-once``), then
     each Fortitude save or stunned 1 round."""
-    rolled = SOUND_BURST.roll(f.stream) if f.area_roll_once else None
+    rolled = SOUND_BURST.roll(f.stream) if f.flags.area_roll_once else None
     for target in targets:
         if target.dead or not gets_through(f, caster, target):
             continue

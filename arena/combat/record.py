@@ -19,7 +19,7 @@ attack's static numbers (AC minus the attack modifier), a roll a d20 makes 25% o
 HISTOGRAM_BINS = 10
 
 
-@dataclass(slots=True, repr=False, eq=False)
+@dataclass(repr=False, eq=False)
 class SideTally:
     """The running counters of one side during a fight, one slot each (touched on every roll: a slot is the fastest
     attribute to read and add to). Each counter but ``hist`` is a field of the record per side (:data:`PER_SIDE`)."""
@@ -101,23 +101,6 @@ def record_schema() -> dict[str, str]:
 
 class EncounterRecord:
     """The result of one encounter."""
-
-    __slots__ = (
-        "winner",
-        "rounds",
-        "party_hp_lost",
-        "pcs_down",
-        "pcs_dead",
-        "monsters_killed",
-        "monsters_down",
-        "item_damage_events",
-        "penalties_at_end",
-        *DEATH_FIELDS,
-        *REMOVED_FIELDS,
-        "party",
-        "monsters",
-        "called_hits_by_part",
-    )
 
     def __init__(self) -> None:
         self.winner = "draw"

@@ -5,12 +5,14 @@ odds), saving throws, spell resistance, the called-shot injury penalties on a ro
 text. The bottom of the fight's parts: it calls no other part.
 
 Like every part, its functions take the fight first (``f``, an :class:`arena.combat.engine.Fight`: the shared
-state) and the fight binds the public ones as its methods. Every check goes through ``f.resolve`` rather than
-:func:`resolve` itself, so that one wrapper on ``Fight.resolve`` sees every roll (the tests' spies do).
+state). Every check of a fight goes through :func:`resolve`; :func:`watch_rolls` lets a caller see each one (the
+tests' spies do).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from arena.combat import injuries
@@ -37,8 +39,26 @@ ON_FAILURE, LOW_NATURAL = 1, 2
 LUCKY_AT = LUCKY_CHANCE + CHANCE_SLACK
 """A hit whose exact chance was at most this is a lucky hit."""
 
-new_check = tuple.__new__
-"""Builds a Check from a full tuple of its fields without the namedtuple's Python-level constructor (hot loop)."""
+
+Watcher = Callable[[FightState, Check, Combatant, "Combatant | None", Outcome], None]
+_WATCHERS: list[Watcher] = []
+"""What :func:`watch_rolls` installed: each sees every check resolved in this process (empty in a run)."""
+
+
+@contextmanager
+def watch_rolls(watcher: Watcher) -> Iterator[None]:
+    """Within the block, ``watcher(fight, check, actor, opponent, outcome)`` sees every check the fights of this
+    process resolve, after it is resolved."""
+    _WATCHERS.append(watcher)
+    try:
+        yield
+    finally:
+        _WATCHERS.remove(watcher)
+
+
+def _tell_watchers(f: FightState, check: Check, actor: Combatant, opponent: Combatant | None, outcome: Outcome) -> None:
+    for watcher in _WATCHERS:
+        watcher(f, check, actor, opponent, outcome)
 
 
 def resolve(f: FightState, check: Check, actor: Combatant, opponent: Combatant | None) -> Outcome:
@@ -51,10 +71,13 @@ def resolve(f: FightState, check: Check, actor: Combatant, opponent: Combatant |
     auspicious = f.bell and "auspicious" in roller.conditions
     if not (auspicious or roller.t.luck_domain or f.press_luck_rules or check.press_luck):
         f.last_plan = plan
-        return plan.resolve(f.rand)
+        outcome = plan.resolve(f.rand)
+        if _WATCHERS:
+            _tell_watchers(f, check, actor, opponent, outcome)
+        return outcome
     reroll = 0
     if roller.t.luck_domain and not roller.luck_used:
-        if f.luck_low_natural:
+        if f.flags.luck_low_natural:
             reroll = LOW_NATURAL  # any roll of its own, decided from the natural alone
         elif plan.roller_kind in LUCK_REROLL_ON:
             reroll = ON_FAILURE
@@ -85,6 +108,8 @@ def resolve(f: FightState, check: Check, actor: Combatant, opponent: Combatant |
         tally = roller.tally
         tally.luck_pressed += 1
         tally.luck_pressed_successes += outcome.success == (roller is actor)
+    if _WATCHERS:
+        _tell_watchers(f, check, actor, opponent, outcome)
     return outcome
 
 
@@ -150,12 +175,12 @@ def save(
     bonus = target.t.saves[kind] + target.save_bonus + penalty(target, kind)
     if target.save_mods:  # lost ability points (poison, ability damage)
         bonus += target.save_mods[kind]
-    if not special and f.prad_monster_fortitude:
+    if not special and f.flags.prad_monster_fortitude:
         opponent_side = target.side  # no opponent's roll to convert it into
     else:
         opponent_side = source.side if source is not None else FOE_SIDE[target.side]
     check = Check("save", target.side, bonus, dc, opponent=opponent_side)
-    outcome = f.resolve(check, target, source)
+    outcome = resolve(f, check, target, source)
     if outcome.extreme:
         count_roll(target.tally, outcome)
     f.record.item_damage_events += outcome.item_damage
@@ -179,7 +204,7 @@ def gets_through(f: FightState, caster: Combatant, target: Combatant) -> bool:
     if not target.t.sr:
         return True
     check = Check("caster-level", caster.side, caster.t.caster_level, target.t.sr, opponent=target.side)
-    outcome = f.resolve(check, caster, target)
+    outcome = resolve(f, check, caster, target)
     if f.lines is not None:
         f.log(
             f"{caster.name} against {target.name}'s SR {target.t.sr}: {roll_text(outcome, f.last_plan)} - "

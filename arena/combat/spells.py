@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from arena.combat.combatant import Combatant
-from arena.combat.model import ModelFlags
+from arena.combat.flags import ModelFlags
 from arena.dice import parse
 from arena.world.spellbook import AREA_CAPS, SPELLS, Spell, area_count
 
@@ -106,11 +106,11 @@ CONCENTRATION_DC = 10
 CURE_DICE = {name: parse(f"{cure.d8s}d8") for name, cure in CURE.items()}
 
 
-def spell_dc(fight: ModelFlags, caster: Combatant, spell_name: str, level: int) -> int:
+def spell_dc(flags: ModelFlags, caster: Combatant, spell_name: str, level: int) -> int:
     """10 + spell level + the casting ability's modifier, +1 for each Spell Focus and Greater Spell Focus in the
     spell's school (SRD 3.5 feats; the ``spell-focus`` fix)."""
     dc = caster.t.spell_dc_base + level
-    if fight.fix_spell_focus and caster.t.spell_focus:
+    if flags.fix_spell_focus and caster.t.spell_focus:
         dc += caster.t.spell_focus.get(SPELLS[spell_name].school, 0)
     return dc
 

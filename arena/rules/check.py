@@ -6,7 +6,7 @@ numbers only; the rules know no creatures.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import ClassVar, NamedTuple
 
 KINDS = ("attack", "save", "skill", "ability", "caster-level", "initiative", "defense")
 """Check kinds. ``defense`` is the players-roll-all defense check (seed 003's AC/CMD "roll"), made by the defender:
@@ -59,7 +59,7 @@ class Outcome:
 
     Read it, never change it: the kernel shares one outcome object between every roll that produced it."""
 
-    FIELDS = (
+    FIELDS: ClassVar[tuple[str, ...]] = (
         "natural",
         "total",
         "success",
@@ -75,7 +75,6 @@ class Outcome:
         "rerolled",
         "roller",
     )
-    __slots__ = (*FIELDS, "extreme")
 
     def __init__(
         self,

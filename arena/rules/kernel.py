@@ -16,8 +16,6 @@ from arena.rules.ruleset import RuleSet
 class Kernel:
     """The compiled rules of one rule set, with a cache of compiled checks."""
 
-    __slots__ = ("rules", "_plans", "memo")
-
     def __init__(self, rules: RuleSet):
         self.rules = rules
         self._plans: dict[Check, Plan] = {}

@@ -37,43 +37,46 @@ VarDice = tuple[tuple[int, int, int, int], ...]
 """Variable-modifier dice groups as (sign, count, sides, keep) (:attr:`arena.dice.DiceExpr.dice`)."""
 
 
+PLAN_FIELDS: tuple[str, ...] = (
+    "roller",
+    "roller_kind",
+    "flip",
+    "die",
+    "reroll_die",
+    "reroll_at",
+    "take",
+    "static",
+    "var_dice",
+    "target",
+    "auto_hi",
+    "auto_lo",
+    "threat_set",
+    "explode_hi",
+    "explode_lo",
+    "open",
+    "confirm",
+    "var_table",
+    "defends",
+    "margin_crit",
+    "p_success",
+    "item_natural",
+    "spell_end",
+    "pressed",
+    "is_attack",
+    "confirm_auto",
+    "shared",
+    "choices",
+    "plain_table",
+)
+"""Every field of a :class:`Plan` (its slots): a summed plan copies them from the plan it was compiled from."""
+
+
 class Plan:
     """A check compiled under a rule set: everything the hot loop needs, as plain attributes.
 
     Two caches ride along: ``shared`` (first-roll outcomes, see :meth:`resolve`) and ``choices`` (decisions a
     caller derives from this check's exact odds, such as the engine's pressing luck; None until used)."""
 
-    __slots__ = (
-        "roller",
-        "roller_kind",
-        "flip",
-        "die",
-        "reroll_die",
-        "reroll_at",
-        "take",
-        "static",
-        "var_dice",
-        "target",
-        "auto_hi",
-        "auto_lo",
-        "threat_set",
-        "explode_hi",
-        "explode_lo",
-        "open",
-        "confirm",
-        "var_table",
-        "defends",
-        "margin_crit",
-        "p_success",
-        "item_natural",
-        "spell_end",
-        "pressed",
-        "is_attack",
-        "confirm_auto",
-        "shared",
-        "choices",
-        "plain_table",
-    )
     # The slots' types, for mypy and readers (annotations only: no class attribute, so the slots stay as fast).
     roller: str  # the side that physically rolls: "pc" or "monster"
     roller_kind: str  # the check kind it rolls (a defense check under players roll all)
@@ -378,12 +381,11 @@ class _SummedPlan(Plan):
     subclass chosen at construction: every other plan's ``sample_roll`` stays free of a test for the summed
     draw)."""
 
-    __slots__ = ("var_cdf",)
     var_cdf: tuple[tuple[int, ...], tuple[float, ...]]
     """(every sum of the variable dice, ascending; P(sum <= it)): :func:`~arena.rules.naturals._sum_cdf`."""
 
     def __init__(self, compiled: Plan, var_cdf: tuple[tuple[int, ...], tuple[float, ...]]):
-        for name in Plan.__slots__:
+        for name in PLAN_FIELDS:
             setattr(self, name, getattr(compiled, name))
         self.var_cdf = var_cdf
 

@@ -84,10 +84,10 @@ def test_spell_focus_and_greater_spell_focus_add_to_their_schools_dcs(spy):
     for model, fireball5, fireball6 in ((DEFAULT, 17, 19), (undo("spell-focus"), 16, 17)):
         f = make_fight([wizard5, wizard6], [body("orc", saves=FAILS)], "fixed10", model=model)
         five, six = f.pcs
-        assert spells.spell_dc(f, five, "fireball", 3) == fireball5  # 10 + 3 + 3 (+1 Spell Focus)
-        assert spells.spell_dc(f, six, "fireball", 3) == fireball6  # 10 + 3 + 4 (+1 +1 Greater)
-        assert spells.spell_dc(f, five, "sleep", 1) == 14  # enchantment: no bonus
-        assert spells.spell_dc(f, six, "hold person", 3) == 17
+        assert spells.spell_dc(f.flags, five, "fireball", 3) == fireball5  # 10 + 3 + 3 (+1 Spell Focus)
+        assert spells.spell_dc(f.flags, six, "fireball", 3) == fireball6  # 10 + 3 + 4 (+1 +1 Greater)
+        assert spells.spell_dc(f.flags, five, "sleep", 1) == 14  # enchantment: no bonus
+        assert spells.spell_dc(f.flags, six, "hold person", 3) == 17
         every_die_shows(f, LOW)
         spy.clear()
         cast(f, five, "fireball", 3, [f.monsters[0]])
@@ -105,7 +105,7 @@ def test_shield_of_faith_adds_only_what_beats_the_deflection_bonus_already_there
             [caster(5), body("knight", side="pc", ac=15, deflection=ring)], [body("orc")], "d20", model=model
         )
         mage, knight = f.pcs
-        assert spells.shield_of_faith_gain(f.fix_deflection, 5, knight) == expected
+        assert spells.shield_of_faith_gain(f.flags.fix_deflection, 5, knight) == expected
         assert f.view.shield_gain(mage, knight) == expected
         cast(f, mage, "shield of faith", 1, [knight])
         assert knight.ac_bonus == expected

@@ -15,8 +15,9 @@ from arena.combat import concealment, conditions, monster_dispel, monster_spells
 from arena.combat.attacks import swing_at
 from arena.combat.casting import cast
 from arena.combat.damage import deal
-from arena.combat.engine import Fight, fight, prepare
+from arena.combat.engine import fight, prepare
 from arena.combat.model import ModelOptions
+from arena.combat.rolls import watch_rolls
 from arena.combat.tactics.view import coup_candidate
 from arena.rules import RuleSet
 from arena.world.bestiary import get_creature
@@ -714,20 +715,18 @@ def test_a_creature_with_weapons_does_not_spend_its_turns_on_ray_of_frost():
 
 
 # ------------------------------------------------------------------------------------------ every variant
-def test_a_monster_spell_goes_through_the_kernel_so_players_roll_all_applies(monkeypatch):
+def test_a_monster_spell_goes_through_the_kernel_so_players_roll_all_applies():
     """The saves and spell resistance checks go through the kernel: the PC's Will save against a charm is a
     check against the monster's side, and under players roll all the caster level check against a PC's spell
     resistance is the player's SR check."""
     seen = []
-    original = Fight.resolve
 
-    def spy(f, check, actor, opponent):
+    def spy(f, check, actor, opponent, outcome):
         seen.append((check, actor.name))
-        return original(f, check, actor, opponent)
 
-    monkeypatch.setattr(Fight, "resolve", spy)
     f = build([body("hero", side="pc", spell_resistance=15)], [witch({1: ["charm person"]})], key="d20+prad")
-    monster_spells.cast(f, f.monsters[0], "charm person", 1, [f.pcs[0]])
+    with watch_rolls(spy):
+        monster_spells.cast(f, f.monsters[0], "charm person", 1, [f.pcs[0]])
     kinds = [(c.kind, actor) for c, actor in seen]
     assert kinds[0] == ("caster-level", "witch") and any("player's SR check" in line for line in f.lines)
     if len(seen) > 1:  # through SR: the Will save, +5 as the hero is threatened

@@ -25,7 +25,7 @@ from arena.combat.conditions import add_condition
 from arena.combat.damage import deal
 from arena.combat.engine import Fight, fight, prepare
 from arena.combat.model import ModelOptions
-from arena.combat.rolls import save
+from arena.combat.rolls import save, watch_rolls
 from arena.combat.tactics import TacticsSettings
 from arena.dice import Stream
 from arena.errors import ArenaError
@@ -415,25 +415,24 @@ class Roll:
 
 
 @pytest.fixture
-def rolls(monkeypatch):
-    """Every check the engine resolves, with who physically rolled it and the roller's state just before."""
+def rolls():
+    """Every check the engine resolves, with who physically rolled it and the roller's state just before (worked
+    back from the state after: a roll that used the Luck reroll spent it, one whose four 1s ended auspicious odds
+    took the condition away)."""
     seen: list[Roll] = []
-    original = Fight.resolve
 
-    def resolve(self, check, actor, opponent):
-        plan = self.kernel.plan(check)
+    def watch(f, check, actor, opponent, outcome):
+        plan = f.kernel.plan(check)
         roller = actor if plan.roller == actor.side or opponent is None else opponent
         state = (
             roller.is_able,
-            roller.t.luck_domain and not roller.luck_used,
-            self.bell and "auspicious" in roller.conditions,
+            roller.t.luck_domain and (not roller.luck_used or outcome.rerolled),
+            f.bell and ("auspicious" in roller.conditions or outcome.spell_ends),
         )
-        outcome = original(self, check, actor, opponent)
         seen.append(Roll(check, actor, roller, plan.roller_kind, *state, outcome))
-        return outcome
 
-    monkeypatch.setattr(Fight, "resolve", resolve)
-    return seen
+    with watch_rolls(watch):
+        yield seen
 
 
 SAVE_LIKE = ("save", "magic", "defense")

@@ -50,8 +50,6 @@ class TimeUp(BaseException):
 class Deadline:
     """``SIGALRM`` after ``seconds`` of wall-clock time, raising :class:`TimeUp` in the main thread."""
 
-    __slots__ = ("seconds", "armed", "previous")
-
     def __init__(self, seconds: float):
         self.seconds = seconds
         self.armed = False

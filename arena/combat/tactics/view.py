@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Protocol, cast
 
 from arena.combat.combatant import NOT_HELPLESS, Combatant
+from arena.combat.flags import ModelFlags
 from arena.combat.model import ModelOptions
 from arena.combat.spells import shield_of_faith_gain
 from arena.combat.template import CompiledAttack
@@ -31,11 +32,7 @@ class ViewedFight(Protocol):
     @property
     def melee_count(self) -> dict[str, int]: ...
     @property
-    def back_line(self) -> bool: ...
-    @property
-    def buff_by_value(self) -> bool: ...
-    @property
-    def fix_deflection(self) -> bool: ...
+    def flags(self) -> ModelFlags: ...
     def rand(self) -> float: ...
     def now(self) -> float: ...
 
@@ -43,11 +40,9 @@ class ViewedFight(Protocol):
 class View:
     """What a policy may see of the fight. Read-only by convention: policies must not change creatures."""
 
-    __slots__ = ("_fight", "_protected")
-
     def __init__(self, fight: ViewedFight) -> None:
         self._fight = fight
-        self._protected = fight.back_line
+        self._protected = fight.flags.back_line
         """The model's back line is protected (the hot loop reads it on every melee decision)."""
 
     @property
@@ -102,11 +97,11 @@ class View:
     @property
     def buff_by_value(self) -> bool:
         """The model's ``buff_choice`` is ``by-value``."""
-        return self._fight.buff_by_value
+        return self._fight.flags.buff_by_value
 
     def shield_gain(self, caster: Combatant, target: Combatant) -> int:
         """What the caster's shield of faith would add to ``target``'s AC (deflection does not stack)."""
-        return shield_of_faith_gain(self._fight.fix_deflection, caster.t.caster_level, target)
+        return shield_of_faith_gain(self._fight.flags.fix_deflection, caster.t.caster_level, target)
 
     def now(self) -> float:
         """The fight's clock, in seconds (:mod:`arena.combat.clock`): what a deadline is compared with (a breath

@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cached_property, lru_cache
+from functools import lru_cache
 from math import comb
 
 import icepool
@@ -100,11 +100,30 @@ class Term:
     body: Dice | Constant | DiceExpr
 
 
-@dataclass(frozen=True)
 class DiceExpr:
-    """A sum of signed terms. Build one with :func:`parse`; ``str()`` gives text that parses back to it."""
+    """A sum of signed terms. Build one with :func:`parse`; ``str()`` gives text that parses back to it.
 
-    terms: tuple[Term, ...]
+    Immutable: the flattened dice, constant and table that a roll reads are worked out once, when it is built (the
+    engine rolls them on every hit); the mean on first use."""
+
+    def __init__(self, terms: tuple[Term, ...]) -> None:
+        self.terms = terms
+        dice, constant = _flatten(terms)
+        self.dice: tuple[tuple[int, int, int, int], ...] = dice
+        """Each dice group as (sign, count, sides, keep), parentheses multiplied out."""
+        self.constant: int = constant
+        self.table: tuple[int, ...] | None = _table(dice, constant)
+        """Every equally likely total, one per combination of faces, when there are few (one draw per roll)."""
+        self._mean: float | None = None
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, DiceExpr) and other.terms == self.terms
+
+    def __hash__(self) -> int:
+        return hash(self.terms)
+
+    def __repr__(self) -> str:
+        return f"DiceExpr(terms={self.terms!r})"
 
     def __str__(self) -> str:
         out = []
@@ -116,68 +135,24 @@ class DiceExpr:
                 out.append(f"{'-' if term.negative else '+'}{body}")
         return "".join(out)
 
-    # -- flattened views used for rolling and exact maths (groups folded into signs)
-    @cached_property
-    def _flat(self) -> tuple[tuple[tuple[int, int, int, int], ...], int]:
-        """((sign, count, sides, keep), ...), constant: the expression with parentheses multiplied out."""
-        dice: list[tuple[int, int, int, int]] = []
-        constant = 0
-
-        def walk(expr: DiceExpr, sign: int) -> None:
-            nonlocal constant
-            for term in expr.terms:
-                s = -sign if term.negative else sign
-                body = term.body
-                if isinstance(body, Constant):
-                    constant += s * body.value
-                elif isinstance(body, Dice):
-                    dice.append((s, body.count, body.sides, body.keep))
-                else:
-                    walk(body, s)
-
-        walk(self, 1)
-        return tuple(dice), constant
-
     @property
-    def constant(self) -> int:
-        return self._flat[1]
-
-    @property
-    def dice(self) -> tuple[tuple[int, int, int, int], ...]:
-        """Each dice group as (sign, count, sides, keep)."""
-        return self._flat[0]
-
-    @cached_property
     def minimum(self) -> int:
         return self.constant + sum(s * (k_count(c, k) if s > 0 else k_count(c, k) * d) for s, c, d, k in self.dice)
 
-    @cached_property
+    @property
     def maximum(self) -> int:
         return self.constant + sum(s * (k_count(c, k) * d if s > 0 else k_count(c, k)) for s, c, d, k in self.dice)
 
-    @cached_property
+    @property
     def mean(self) -> float:
         """The exact mean (as a float), by linearity: no distribution is built, so ``100d1000kh50`` is cheap."""
-        total = Fraction(self.constant)
-        for sign, count, sides, keep in self.dice:
-            total += sign * _group_mean(count, sides, keep)
-        return float(total)
-
-    @cached_property
-    def table(self) -> tuple[int, ...] | None:
-        """Every equally likely total, one per combination of faces, when there are few (one draw per roll)."""
-        combos = 1
-        for _sign, count, sides, _keep in self.dice:
-            combos *= sides ** min(count, 13)  # 2 ** 13 > TABLE_LIMIT: no need to build a huge number
-            if combos > TABLE_LIMIT:
-                return None
-        totals = [self.constant]
-        for sign, count, sides, keep in self.dice:
-            if keep:
-                return None
-            for _ in range(count):
-                totals = [t + sign * face for t in totals for face in range(1, sides + 1)]
-        return tuple(totals)
+        mean = self._mean
+        if mean is None:
+            total = Fraction(self.constant)
+            for sign, count, sides, keep in self.dice:
+                total += sign * _group_mean(count, sides, keep)
+            mean = self._mean = float(total)
+        return mean
 
     def roll(self, stream: Stream) -> int:
         """Sample the expression once."""
@@ -224,6 +199,40 @@ class DiceExpr:
 def k_count(count: int, keep: int) -> int:
     """How many dice of a group count towards its total."""
     return abs(keep) if keep else count
+
+
+def _flatten(terms: tuple[Term, ...]) -> tuple[tuple[tuple[int, int, int, int], ...], int]:
+    """((sign, count, sides, keep), ...), constant: an expression's terms with parentheses multiplied out."""
+    dice: list[tuple[int, int, int, int]] = []
+    constant = 0
+    for term in terms:
+        sign = -1 if term.negative else 1
+        body = term.body
+        if isinstance(body, Constant):
+            constant += sign * body.value
+        elif isinstance(body, Dice):
+            dice.append((sign, body.count, body.sides, body.keep))
+        else:  # a parenthesised expression, already flattened
+            constant += sign * body.constant
+            dice.extend((sign * s, c, d, k) for s, c, d, k in body.dice)
+    return tuple(dice), constant
+
+
+def _table(dice: tuple[tuple[int, int, int, int], ...], constant: int) -> tuple[int, ...] | None:
+    """Every equally likely total, one per combination of faces, when there are at most :data:`TABLE_LIMIT` and no
+    group keeps some of its dice (one draw per roll); else None."""
+    combos = 1
+    for _sign, count, sides, _keep in dice:
+        combos *= sides ** min(count, 13)  # 2 ** 13 > TABLE_LIMIT: no need to build a huge number
+        if combos > TABLE_LIMIT:
+            return None
+    totals = [constant]
+    for sign, count, sides, keep in dice:
+        if keep:
+            return None
+        for _ in range(count):
+            totals = [t + sign * face for t in totals for face in range(1, sides + 1)]
+    return tuple(totals)
 
 
 @lru_cache(maxsize=256)

@@ -81,9 +81,7 @@ def _best_part(
                 "attack",
                 c.side,
                 mod,
-                # The part's AC bonus is never None (BodyPart's validator sets it), but Template.parts keeps the
-                # model's `int | None` (combatant.py).
-                ac + bonus - reach,  # type: ignore[operator]
+                ac + bonus - reach,
                 0,
                 attack.threat,
                 attack.multiplier,
@@ -111,8 +109,7 @@ def called_hit(plan: Plan | None, outcome: Outcome, target: Combatant, part: Par
     if outcome.auto_success:
         return True
     _count, bonus = target.t.parts[part]
-    # Template.parts keeps BodyPart.ac_bonus's `int | None`; the validator always sets it (combatant.py).
-    extra = bonus - (0 if attack.ranged else cs.MELEE_BONUS)  # type: ignore[operator]
+    extra = bonus - (0 if attack.ranged else cs.MELEE_BONUS)
     assert plan is not None, "a roll's plan: rolls.resolve sets f.last_plan"
     if plan.defends:  # the player rolled a defense check: the called hit needs it to fail by the bonus
         return outcome.total + extra < plan.target

@@ -115,8 +115,8 @@ def cast(
 def complete_casting(fight: FightState, caster: Combatant) -> None:
     """A spell begun last round takes effect just before the caster's turn (SRD: casting time 1 round), unless
     the caster was hurt meanwhile and fails a Concentration check (DC 10 + the damage taken)."""
-    # Combatant.casting is typed None in combatant.py (its FRESH_STATE): cast() above put this tuple there.
-    begun: tuple[str, int, list[Combatant], int] = caster.casting  # type: ignore[assignment]
+    begun = caster.casting
+    assert begun is not None, "complete_casting is called for a spell under way"
     spell_name, level, targets, hp_before = begun
     caster.casting = None
     if not caster.is_able:
@@ -419,7 +419,7 @@ def _heal(fight: FightState, caster: Combatant, name: str, targets: list[Combata
                 _harm_damage(fight, caster, target, amount // 2 if saved else amount, POSITIVE)
             continue
         if target.conditions:
-            for condition in sorted(HEAL_ENDS & target.conditions.keys()):
+            for condition in sorted(HEAL_ENDS.intersection(target.conditions)):
                 drop_condition(fight, target, condition)
         heal(fight, target, amount)
 

@@ -74,7 +74,7 @@ class Combatant:
     """The opponent its Dodge bonus applies against (designated on its turn)."""
     melee_target: Combatant | None
     """The creature its last melee attack was against, while it stays able."""
-    casting: tuple | None
+    casting: tuple[str, int, list[Combatant], int] | None
     """A spell of one round's casting time under way (spell, level, targets, hit points when begun)."""
     grip: tuple[bool, Combatant] | None
     specials: dict | None
@@ -126,7 +126,7 @@ class Combatant:
         self.expires_at = INFINITY
         """No condition ends before this time (the earliest end when set; it may be early after a removal)."""
         self.slots = {level: list(names) for level, names in template.spells.items()} if template.spells else {}
-        self.slot_cache = None
+        self.slot_cache: dict[str | None, list[tuple[str, int]]] | None = None
         """Prepared spells by kind, highest level first (the policy layer's, kept current by :meth:`spend_slot`)."""
         self.policy = settings.policy or template.policy
         self.coup: str = ""
@@ -141,8 +141,9 @@ class Combatant:
         """Injuries toughed through for the current turn."""
         self.penalty_cache: dict = {}
         """Injury penalty by (roll, hands), valid until the injuries or the injuries toughed through change."""
-        self.attack_action = None
-        """The policy layer's action "attack this creature", built once per fight on first use."""
+        self.attack_action: object | None = None
+        """The policy layer's action "attack this creature" (an :class:`arena.combat.actions.Action`, which sits
+        above this module), built once per fight on first use."""
 
     def spend_slot(self, spell: str, level: int) -> None:
         """Use up a prepared spell, keeping the policy layer's by-kind cache in step."""

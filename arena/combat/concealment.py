@@ -61,7 +61,7 @@ def misses(f: FightState, attacker: Combatant, target: Combatant) -> bool:
     chance = BLINDED if attacker.blind else 0.0
     if target.concealed:
         hidden = concealment(attacker, target)
-        if not hidden and not target.conditions.keys() & CONCEALING:
+        if not hidden and CONCEALING.isdisjoint(target.conditions):
             target.concealed = False  # its concealment has ended
         if hidden > chance:
             chance = hidden
@@ -85,7 +85,7 @@ def misses_ray(f: FightState, attacker: Combatant, target: Combatant) -> bool:
     and pass a wind wall, which stops only arrows and bolts)."""
     chance = concealment(attacker, target, ray=True)
     if not chance:
-        if not target.conditions.keys() & CONCEALING:
+        if CONCEALING.isdisjoint(target.conditions):
             target.concealed = False
         return False
     missed = f.rand() < chance

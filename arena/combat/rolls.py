@@ -250,13 +250,12 @@ def count_roll(tally: SideTally, outcome: Outcome) -> None:
 
 def count_hit(tally: SideTally, plan: Plan | None) -> float:
     """Count a hit in the histogram of hits by exact chance (tenths); returns the chance (lucky hits). ``plan`` is
-    the hit's (``f.last_plan``, which :func:`resolve` has just set: never None here, though
-    :class:`~arena.combat.fight_state.FightState` types it Optional, as it is before the first roll)."""
+    the hit's (``f.last_plan``, which :func:`resolve` has just set: None only before a fight's first roll)."""
+    assert plan is not None, "a hit's plan: rolls.resolve sets f.last_plan"
     tally.hits += 1
-    # No check for None on every hit (the hot loop): see the docstring.
-    chance = plan.p_success  # type: ignore[union-attr]
+    chance = plan.p_success
     if chance is None:
-        chance = plan.success_probability()  # type: ignore[union-attr]
+        chance = plan.success_probability()
     tenth = int(chance * 10 + CHANCE_SLACK)
     tally.hist[tenth if tenth < 10 else 9] += 1
     return chance

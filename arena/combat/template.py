@@ -11,7 +11,7 @@ from arena.combat.ability_hooks import compile_abilities
 from arena.dice import DiceExpr, parse
 from arena.rules import Check
 from arena.world.creatures import Creature
-from arena.world.stat_types import ability_modifier
+from arena.world.stat_types import PartName, ability_modifier
 
 ABILITY_KEYS = ("str", "dex", "con", "int", "wis", "cha")
 _PARTS_IDS: dict[tuple, int] = {}
@@ -236,7 +236,10 @@ class Template:
                 a.rider = a.name in riders
         self.policy = creature.tactics
         self.first_hit_die = creature.first_hit_die or 8
-        self.parts = {p.part: (p.count, p.ac_bonus) for p in creature.called_shot_parts}
+        self.parts: dict[PartName, tuple[int, int]] = {
+            p.part: (p.count, 0 if p.ac_bonus is None else p.ac_bonus) for p in creature.called_shot_parts
+        }
+        """Each body part's (count, AC bonus); the bonus is never None (BodyPart's validator sets it)."""
         """part -> (how many, improved-AC bonus)."""
         self.parts_key = _PARTS_IDS.setdefault(tuple(sorted(self.parts.items())), len(_PARTS_IDS))
         """A small number naming this set of parts and their AC bonuses (a cheap key for cached decisions)."""

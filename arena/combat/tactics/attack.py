@@ -8,6 +8,8 @@ the first is out of reach) pick their targets through :func:`choose_target` too.
 
 from __future__ import annotations
 
+from typing import cast
+
 from collections.abc import Callable
 
 from arena.combat.actions import NOTHING, Action
@@ -110,11 +112,10 @@ def attack_policy(view: View, creature: Combatant) -> Action:
         target = choose_target(view, creature)
     if target is None:
         return NOTHING
-    action: Action | None = target.attack_action  # attacking a creature is the same action all fight long
+    action = target.attack_action  # attacking a creature is the same action all fight long
     if action is None:
-        # Combatant.attack_action is declared `= None` without a type in combatant.py: it holds this Action.
-        action = target.attack_action = Action("attack", target)  # type: ignore[assignment]
-    return action
+        action = target.attack_action = Action("attack", target)
+    return cast(Action, action)
 
 
 def special_action(view: View, creature: Combatant, template: Template) -> Action | None:

@@ -54,7 +54,7 @@ def slot_cache(creature: Combatant) -> SlotCache:
     if not PARTY_KINDS.issuperset(cache):
         cache["monster"] = []  # a monster's own spells: monster_spell looks at them
     # Combatant.slot_cache is declared `= None` without a type in combatant.py: it holds this cache.
-    creature.slot_cache = cache  # type: ignore[assignment]
+    creature.slot_cache = cache
     return cache
 
 

@@ -116,7 +116,7 @@ def coup_candidate(attacker: Combatant, target: Combatant, srd: bool = True) -> 
         not target.is_able
         and not target.dead
         and target.hp >= 0
-        and not (NOT_HELPLESS & target.conditions.keys())
+        and NOT_HELPLESS.isdisjoint(target.conditions)
         and _coup_can_kill(attacker, target, srd)
     )
 

@@ -96,9 +96,12 @@ def engulf_turn(f: FightState, c: Combatant, target: Combatant | None, full: boo
 
 def engulfed(c: Combatant) -> list[Combatant]:
     """The foes inside ``c`` (engulfed by it and not dead)."""
-    return [
-        e for e in c.foes if not e.dead and e.conditions and e.conditions.get("engulfed", (0, {}))[1].get("by") is c
-    ]
+    inside = []
+    for e in c.foes:
+        entry = e.conditions.get("engulfed") if not e.dead else None  # [ends at, its data]
+        if entry is not None and entry[1].get("by") is c:
+            inside.append(e)
+    return inside
 
 
 def engulf(f: FightState, c: Combatant, targets: list[Combatant]) -> None:

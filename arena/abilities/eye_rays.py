@@ -190,7 +190,8 @@ def eye_ray(f: FightState, c: Combatant) -> None:
             add_condition(f, target, "petrified", FOREVER)
         return
     assert ray.damage is not None  # a ray of damage has its dice (its reader gives them)
-    area_damage(f, c, target, parse(ray.damage), frozenset({ray.damage_type}), ray.save, rays.dc)
+    types = frozenset({ray.damage_type}) if ray.damage_type is not None else frozenset()
+    area_damage(f, c, target, parse(ray.damage), types, ray.save, rays.dc)
 
 
 add_fields(AbilityField("eye_rays", EyeRays | None, doc=EyeRays.__doc__ or "", after="entangle"))

@@ -147,7 +147,7 @@ def rake_at_the_end(f: FightState, c: Combatant, target: Combatant) -> None:
     rake: CompiledAttack | None = c.t.rake
     if rake is not None and f.round == 1 and target.is_able:
         if f.flags.fix_pounce_charge and "charging" in c.conditions:
-            rake = _charge(c)[1]
+            rake = _charge(c)[1] or rake  # the charging rake (there is one when there is a rake)
         attack_routine(f, c, target, (rake,), True)
 
 

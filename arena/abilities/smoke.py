@@ -82,6 +82,8 @@ def smoke(f: FightState, c: Combatant) -> None:
     if not enemies:
         return
     first = tactics.choose_target(f.view, c, enemies)
+    if first is None:  # no foe it can choose (never, with able foes: choose_target picks one of them)
+        return
     caught = [first] + [e for e in enemies if e is not first]
     for e in caught[: area_count(f"cone-{s.length_ft}", len(enemies))]:
         if "choking" in e.conditions or e.t.type in ("undead", "construct", "elemental"):

@@ -20,6 +20,7 @@ from arena.combat.rolls import save as saving_throw
 from arena.combat.states import DEAD_AT, DEATH_COUP_DE_GRACE, die, lose_weapon
 from arena.combat.tactics.view import coup_weapon, threatens
 from arena.combat.template import CompiledAttack
+from arena.dice import DiceExpr
 from arena.rules import Check
 from arena.rules import called_shots as cs
 
@@ -42,7 +43,7 @@ FLANKING_BONUS = 2
 """SRD 3.5: flanking gives +2 on melee attack rolls (and sneak attack)."""
 
 
-def pick_target(f: FightState, c: Combatant, spell: bool = False):
+def pick_target(f: FightState, c: Combatant, spell: bool = False) -> Combatant | None:
     """A new target for ``c``'s attacks (those its weapons reach), or for its spell (anyone)."""
     return tactics.choose_target(f.view, c, f.view.enemies(c) if spell else None)
 
@@ -51,7 +52,9 @@ def can_target(f: FightState, creature: Combatant) -> bool:
     return creature.is_able
 
 
-def attack_routine(f: FightState, c: Combatant, target: Combatant, routine, full: bool) -> None:
+def attack_routine(
+    f: FightState, c: Combatant, target: Combatant, routine: tuple[CompiledAttack, ...], full: bool
+) -> None:
     """``c``'s attacks of ``routine`` at ``target`` (each swing of a full attack, or the first of each attack), on the
     next foe its weapons reach when ``target`` drops; after a full attack, its abilities' ``after_routine`` hooks
     with the hits it scored (a rend)."""
@@ -60,9 +63,10 @@ def attack_routine(f: FightState, c: Combatant, target: Combatant, routine, full
     for attack in routine:
         for swing, bonus in enumerate(attack.full_bonuses if full else attack.first_bonus):
             if not target.is_able:
-                target = pick_target(f, c)
-                if target is None:
+                next_target = pick_target(f, c)
+                if next_target is None:
                     return
+                target = next_target
             if swing_at(f, c, target, attack, bonus, swing) and hits is not None:
                 key = (target.uid, attack.name)
                 hits[key] = hits.get(key, 0) + 1
@@ -72,7 +76,13 @@ def attack_routine(f: FightState, c: Combatant, target: Combatant, routine, full
 
 
 def swing_at(
-    f: FightState, c: Combatant, target: Combatant, attack, bonus: int, swing: int = 0, provoked: bool = False
+    f: FightState,
+    c: Combatant,
+    target: Combatant,
+    attack: CompiledAttack,
+    bonus: int,
+    swing: int = 0,
+    provoked: bool = False,
 ) -> bool:
     """One attack roll and its damage. Returns whether it hit.
 
@@ -230,7 +240,7 @@ def swing_at(
     return True
 
 
-def fumble(f: FightState, c: Combatant, target: Combatant, attack) -> None:
+def fumble(f: FightState, c: Combatant, target: Combatant, attack: CompiledAttack) -> None:
     """A fumbled melee attack provokes an immediate attack of opportunity from its target; a fumbled ranged
     attack loses or breaks the weapon half the time."""
     tally = c.tally
@@ -298,7 +308,7 @@ def flanks(f: FightState, c: Combatant, target: Combatant) -> bool:
     return not guard or not f.flags.fix_class_features or c.t.rogue_level >= guard + 4
 
 
-def trip(f: FightState, c: Combatant, target: Combatant, attack) -> None:
+def trip(f: FightState, c: Combatant, target: Combatant, attack: CompiledAttack) -> None:
     """A free trip attempt: opposed Strength checks (the attacker's trip modifier against the defender's best
     of Strength and Dexterity), each through the kernel. SRD opposed checks: the higher total wins, a tie goes to
     the higher modifier, and equal modifiers roll again (``trip-ties``; undone, ties go to the defender)."""
@@ -343,7 +353,7 @@ def trip(f: FightState, c: Combatant, target: Combatant, attack) -> None:
             f.log(f"{c.name} trips {target.name}", actor=c.name, action="trip", target=target.name, result="prone")
 
 
-def ray(f: FightState, caster: Combatant, target: Combatant, dice, types) -> None:
+def ray(f: FightState, caster: Combatant, target: Combatant, dice: DiceExpr, types: frozenset[str]) -> None:
     """A ray: a ranged touch attack (threat 20, x2), damage on a hit."""
     mod = caster.t.ray_bonus + caster.attack_bonus + penalty(caster, "ranged", (0,))
     if engaged(f, caster):

@@ -7,7 +7,13 @@ stays at the edges: the hot loop touches only these objects.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from arena.combat.record import SideTally
 from arena.combat.template import Template
+
+if TYPE_CHECKING:  # a type only: the tactics sit above the combatants (docs/architecture.md)
+    from arena.combat.tactics.policies import TacticsSettings
 
 INFINITY = float("inf")
 NO_INJURIES: frozenset = frozenset()
@@ -84,7 +90,13 @@ class Combatant:
     """While it burns: [rounds left, fire damage dice, source, the fire's turn] (:mod:`arena.abilities.burn`)."""
 
     def __init__(
-        self, template: Template, uid: int, settings, foes: list | None = None, friends: list | None = None, tally=None
+        self,
+        template: Template,
+        uid: int,
+        settings: TacticsSettings,
+        foes: list[Combatant] | None = None,
+        friends: list[Combatant] | None = None,
+        tally: SideTally | None = None,
     ) -> None:
         self.t = template
         self.name = template.name
@@ -94,8 +106,8 @@ class Combatant:
         self.foes = [] if foes is None else foes
         """The other side's combatants, and this side's (the lists the fight keeps)."""
         self.friends = [] if friends is None else friends
-        self.tally = tally
-        """This side's counters in the fight's record."""
+        self.tally: SideTally = SideTally() if tally is None else tally
+        """This side's counters in the fight's record (its own, for a creature made outside a fight)."""
         self.hp = template.max_hp
         self.nonlethal = self.temp_hp = self.attack_bonus = self.ac_bonus = self.save_bonus = 0
         self.damage_bonus = self.negative_levels = self.damage_dealt = self.init = self.finesse_shift = 0

@@ -13,6 +13,8 @@ from arena.combat.combatant import Combatant
 from arena.combat.fight_state import FightState
 from arena.combat.rolls import save as saving_throw
 from arena.combat.states import DEAD_AT, DEATH_DAMAGE, DEATH_MASSIVE, die, refresh
+from arena.dice import DiceExpr
+from arena.rules import Outcome
 from arena.rules import called_shots as cs
 
 MASSIVE_DAMAGE = 50
@@ -195,8 +197,8 @@ def area_damage(
     f: FightState,
     caster: Combatant,
     target: Combatant,
-    dice,
-    types,
+    dice: DiceExpr,
+    types: frozenset[str],
     save: str,
     dc: int,
     half_divine: bool = False,
@@ -234,7 +236,7 @@ def reflex_half(f: FightState, target: Combatant, saved: bool, amount: int) -> i
     return amount
 
 
-def save_extremes(target: Combatant, outcome) -> None:
+def save_extremes(target: Combatant, outcome: Outcome) -> None:
     """Seed 002: a critical success on a save against half damage takes none; a fumble takes the maximum."""
     tally = target.tally
     tally.saves_negated += outcome.critical_success

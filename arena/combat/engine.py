@@ -28,7 +28,7 @@ spells, tactics and tests use.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Generator, Mapping
 from dataclasses import dataclass, field
 
 import simpy
@@ -45,6 +45,7 @@ from arena.combat import (
     tactics,
 )
 from arena.combat.ability_hooks import ACTIONS
+from arena.combat.actions import Action
 from arena.combat.attacks import (
     BLIND_AC,
     BLIND_MISS_CHANCE,
@@ -259,7 +260,7 @@ class Fight(FightState):
     def over(self) -> bool:
         return not self.able_count["pc"] or not self.able_count["monster"]
 
-    def _rounds(self):
+    def _rounds(self) -> Generator[simpy.events.Event, object, None]:
         order = self.initiative()
         cap = self.encounter.round_cap
         while True:
@@ -466,7 +467,7 @@ class Fight(FightState):
             return SLOWED
         return 0
 
-    def _on_action(self, c: Combatant, action, kind: str, target: Combatant | None, full: bool) -> str:
+    def _on_action(self, c: Combatant, action: Action, kind: str, target: Combatant | None, full: bool) -> str:
         """What acting does besides the action, for a creature with ``on_action``: Dodge designates its opponent,
         frightful presence on its first action, a special that takes the turn instead of its attacks, an unseen
         attack ending invisibility. Returns the action's kind (``special`` when a special took the turn)."""
@@ -501,27 +502,25 @@ class Fight(FightState):
         conditions.escape_web(self, c)  # a caster with no spell to cast and no foe in reach: it tries to get free
         return None, "none"
 
-    def _cast(self, c: Combatant, action) -> None:
+    def _cast(self, c: Combatant, action: Action) -> None:
         """Cast the action's spell from a slot; a deafened caster may fail it, an entangled one fail its
         Concentration check (the slot is spent all the same)."""
-        c.spend_slot(action.spell, action.level)
-        if (
-            c.afflicted
-            and "entangled" in c.conditions
-            and not conditions.casts_entangled(self, c, action.spell, action.level)
-        ):
+        spell, targets = action.spell, action.targets
+        assert spell is not None and targets is not None, "a cast action names its spell and its targets"
+        c.spend_slot(spell, action.level)
+        if c.afflicted and "entangled" in c.conditions and not conditions.casts_entangled(self, c, spell, action.level):
             return
         if c.deaf and self.rand() < DEAF_SPELL_FAILURE:
             if self.lines is not None:
                 self.log(
-                    f"{c.name} is deafened: {action.spell} fails",
+                    f"{c.name} is deafened: {spell} fails",
                     actor=c.name,
                     action="spell-fails",
-                    spell=action.spell,
+                    spell=spell,
                     result="deafened",
                 )
         else:
-            casting.cast(self, c, action.spell, action.level, action.targets)
+            casting.cast(self, c, spell, action.level, targets)
 
     # ------------------------------------------------------------------ the end
     def _finish(self) -> None:

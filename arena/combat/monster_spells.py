@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from arena.combat.actions import Action
 from arena.combat.attacks import ray
 from arena.combat.clock import ROUND
 from arena.combat.combatant import Combatant
@@ -429,7 +430,7 @@ def in_zone(caster: Combatant) -> list[Combatant]:
     return inside
 
 
-def unseen(f: FightState, c: Combatant, kind: str, target, action) -> None:
+def unseen(f: FightState, c: Combatant, kind: str, target: Combatant | None, action: Action) -> None:
     """An invisible creature acts (its turn's ``on_action`` step, for creatures that can cast invisibility).
     Attacking (a weapon, a breath, a trample, a web, a coup de grace, a spell at a foe or whose area holds one: SRD
     "an attack includes any spell targeting a foe or whose area or effect includes a foe") ends its invisibility,
@@ -439,7 +440,7 @@ def unseen(f: FightState, c: Combatant, kind: str, target, action) -> None:
     hidden = c.conditions.get("invisible")
     if hidden is None or hidden[1].get("natural"):
         return  # a natural invisibility lasts, attacking or not
-    if kind == "none" or (kind == "cast" and not any(t.side != c.side for t in action.targets)):
+    if kind == "none" or (kind == "cast" and not any(t.side != c.side for t in action.targets or ())):
         return  # a spell on itself or its allies: still unseen
     c.conditions.pop("invisible")
     if "obscured" not in c.conditions:

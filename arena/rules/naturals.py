@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
+from collections.abc import Callable
 from fractions import Fraction
 from functools import lru_cache
 
@@ -90,7 +91,7 @@ def draw_for(die: str, faces: tuple[int, ...]) -> float:
     return (index + 0.5) / len(_TABLES[die])
 
 
-def _high_chain(die: str, rand) -> int:
+def _high_chain(die: str, rand: Callable[[], float]) -> int:
     """Open-ended rolling high: the extra dice added, while each shows the die's top."""
     table, top = _TABLES[die], _FACES[die][1]
     extra = total = table[int(rand() * len(table))]
@@ -100,7 +101,7 @@ def _high_chain(die: str, rand) -> int:
     return total
 
 
-def _low_chain(die: str, rand) -> int:
+def _low_chain(die: str, rand: Callable[[], float]) -> int:
     """Open-ended rolling low: the negative value that replaces the natural (1, 12 -> -12; 1, 1, 7 -> -27)."""
     table, (bottom, top) = _TABLES[die], _FACES[die]
     chain, extra = 0, table[int(rand() * len(table))]

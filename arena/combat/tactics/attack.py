@@ -8,9 +8,8 @@ the first is out of reach) pick their targets through :func:`choose_target` too.
 
 from __future__ import annotations
 
-from typing import cast
-
 from collections.abc import Callable
+from typing import cast
 
 from arena.combat.actions import NOTHING, Action
 from arena.combat.combatant import Combatant

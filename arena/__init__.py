@@ -19,6 +19,10 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
+from arena import engine_build as _engine_build
+
+_engine_build.honour_environment()  # ARENA_ENGINE=python: the engine's source, even where it is compiled
+
 __version__ = "0.2.0"
 
 _EXPORTS: dict[str, str] = {

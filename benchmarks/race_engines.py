@@ -41,7 +41,7 @@ FIGHTS = {
 }
 """The fights raced by default: (encounter, rule set) by the name the table shows."""
 
-CHILD = r'''
+CHILD = r"""
 import resource, sys
 from pathlib import Path
 
@@ -90,7 +90,7 @@ for line in sys.stdin:
         spent = usage.ru_utime + usage.ru_stime - start
     seeds[name, key] = seed
     print(done, spent, flush=True)
-'''
+"""
 """A contender's process: prepares each fight once, then fights seeded encounters for each chunk it is handed
 (``NAME RULES SECONDS`` on a line of its stdin), answering ``FIGHTS CPU_SECONDS``."""
 
@@ -182,8 +182,10 @@ def main() -> None:
     finally:
         for contender in contenders:
             contender.close()
-    print(f"\n{args.chunks} chunks of {args.seconds:g} CPU s per contender and fight, medians; {os.uname().machine}, "
-          f"{os.cpu_count()} cores, Python {sys.version.split()[0]}")
+    print(
+        f"\n{args.chunks} chunks of {args.seconds:g} CPU s per contender and fight, medians; {os.uname().machine}, "
+        f"{os.cpu_count()} cores, Python {sys.version.split()[0]}"
+    )
 
 
 if __name__ == "__main__":

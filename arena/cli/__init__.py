@@ -24,8 +24,9 @@ app = typer.Typer(
 def _version(value: bool) -> None:
     if value:
         from arena import __version__
+        from arena.engine_build import describe
 
-        typer.echo(f"d20 Arena {__version__}")
+        typer.echo(f"d20 Arena {__version__} (fight engine: {describe()})")
         raise typer.Exit(0)
 
 

@@ -63,4 +63,7 @@ class ModelFlags:
         self.fix_constrict_bludgeoning: bool = model.fixed("constrict-bludgeoning")
         self.fix_hold_attack: bool = model.fixed("hold-grabbing-attack")
         self.fix_no_touch_inside: bool = model.fixed("no-touch-inside")
+        self.fix_energy_spells: bool = model.fixed("energy-aware-spells")
+        self.fix_sleep_budget: bool = model.fixed("sleep-budget")
+        self.fix_immune_targets: bool = model.fixed("immune-targets")
         self.fix_web_ranged: bool = model.fixed("web-ranged")

@@ -98,7 +98,7 @@ def attack_policy(view: View, creature: Combatant) -> Action:
                     target, best_hp = foe, hp
         elif coup:
             if srd is None:
-                srd = view.fixed("coup-de-grace-rules")
+                srd = view.flags.fix_coup
             if coup_candidate(creature, foe, srd) and (
                 helpless is None or (foe.hp, foe.uid) < (helpless.hp, helpless.uid)
             ):

@@ -90,12 +90,12 @@ def caster_policy(view: View, creature: Combatant) -> Action:
                 and ally.hp < ally.t.max_hp * HEAL_BELOW
                 and ally.t.type != "undead"
                 and (hurt is None or (ally.hp, ally.uid) < (hurt.hp, hurt.uid))
-                and not ("swallowed" in ally.conditions and view.fixed("no-touch-inside"))
+                and not ("swallowed" in ally.conditions and view.flags.fix_no_touch_inside)
             ):
                 hurt = ally
         if hurt is not None:
             return _heal_action(view, creature, heals, hurt)
-    by_value = view.fixed("energy-aware-spells") and "monster" not in slots
+    by_value = view.flags.fix_energy_spells and "monster" not in slots
     best: Action | None = None
     weighed = False
     if by_value:  # every spell weighed, areas and single targets alike
@@ -157,7 +157,7 @@ def _area_spell(
         valid = [enemy for enemy in enemies if can_affect(view, spell, enemy)]
         caught = area_count(spell.area, len(valid))
         chosen = ordered(view, creature, valid)
-        if name == "sleep" and view.fixed("sleep-budget"):
+        if name == "sleep" and view.flags.fix_sleep_budget:
             chosen = within_sleep_budget(valid)
             caught = min(caught, len(chosen))
         if caught >= AREA_MINIMUM:
@@ -174,7 +174,7 @@ def _heal_action(view: View, creature: Combatant, heals: list[tuple[str, int]], 
     touch (cure, heal) and of a mass cure's burst alike (SRD 3.5 Aiming a Spell: "you must have a clear line of
     effect to any target that you cast a spell on", "A solid barrier cancels a line of effect")."""
     cl = creature.t.caster_level
-    inside = view.fixed("no-touch-inside")
+    inside = view.flags.fix_no_touch_inside
     others = sorted(
         (
             ally
@@ -192,7 +192,7 @@ def _heal_action(view: View, creature: Combatant, heals: list[tuple[str, int]], 
     for name, level in heals:
         targets = [hurt, *others][: max(1, cl)] if name in MASS_CURES else [hurt]
         action = Action("cast", spell=name, level=level, targets=targets)
-        if not view.fixed("energy-aware-spells"):
+        if not view.flags.fix_energy_spells:
             return action
         if name in HEAL_CAP:
             amount = float(min(HEAL_PER_LEVEL * cl, HEAL_CAP[name]))
@@ -224,7 +224,7 @@ def _area_by_value(
             continue
         valid = [enemy for enemy in targets if can_affect(view, spell, enemy)]
         caught = area_count(spell.area, len(valid))
-        if name == "sleep" and view.fixed("sleep-budget"):
+        if name == "sleep" and view.flags.fix_sleep_budget:
             valid = within_sleep_budget(valid)
             caught = min(caught, len(valid))
         if not caught:

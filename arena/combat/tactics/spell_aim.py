@@ -37,7 +37,7 @@ def can_affect(view: View, spell: Spell, creature: Combatant) -> bool:
     if spell.only == "living" and template.type in ("undead", "construct"):
         return False
     immunities = template.immunities
-    return not (immunities and spell.damage and spell.damage <= immunities and view.fixed("immune-targets"))
+    return not (immunities and spell.damage and spell.damage <= immunities and view.flags.fix_immune_targets)
 
 
 def within_sleep_budget(creatures: list[Combatant], budget: int = SLEEP_HD) -> list[Combatant]:
@@ -118,7 +118,7 @@ def _touch(caster: Combatant, target: Combatant) -> float:
 def _fails(view: View, caster: Combatant, target: Combatant, spell: Spell, level: int) -> float:
     """The chance ``target`` fails its save against the caster's spell of ``level``."""
     dc = caster.t.spell_dc_base + level
-    if caster.t.spell_focus and view.fixed("spell-focus"):
+    if caster.t.spell_focus and view.flags.fix_spell_focus:
         dc += caster.t.spell_focus.get(spell.school, 0)
     save = spell.save or "ref"
     return 1.0 - _chance(dc - target.t.saves[save] - target.save_bonus)

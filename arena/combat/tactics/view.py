@@ -42,6 +42,9 @@ class View:
 
     def __init__(self, fight: ViewedFight) -> None:
         self._fight = fight
+        self.flags = fight.flags
+        """The fight model's options (:class:`~arena.combat.flags.ModelFlags`), read by the built-in policies on every
+        decision; a user's policy may ask :meth:`fixed` by a fix's name."""
         self._protected = fight.flags.back_line
         """The model's back line is protected (the hot loop reads it on every melee decision)."""
 
@@ -80,7 +83,7 @@ class View:
         """Enemies in reach, not dying, helpless for now (asleep, held, knocked out), that a coup de grace from
         ``creature`` can kill: its coup de grace targets."""
         everyone = self.reaches_all(creature)
-        srd = self.fixed("coup-de-grace-rules")
+        srd = self.flags.fix_coup
         return [foe for foe in creature.foes if (everyone or not foe.ranged) and coup_candidate(creature, foe, srd)]
 
     def threatened(self, creature: Combatant) -> bool:

@@ -117,7 +117,14 @@ class OptionalBuildExt(build_ext):
             _say(f"the fight engine could not be compiled ({type(err).__name__}: {err}); installing it as pure Python")
 
 
+BUILDS = {"bdist_wheel", "build", "build_ext", "install", "editable_wheel", "develop"}
+"""The setup.py commands that build modules: pip also runs setup.py for the requirements and the metadata before it
+builds the wheel, and mypyc (half a minute of type checking) runs only for the build itself."""
+
+
 def _extensions() -> list:
+    if not BUILDS.intersection(sys.argv[1:]):
+        return []
     reason = _wanted()
     if reason is not None:
         _say(f"installing the pure-Python fight engine: {reason}")
@@ -126,7 +133,10 @@ def _extensions() -> list:
         from mypyc.build import mypycify
 
         _say(f"compiling the fight engine with mypyc ({len(ENGINE)} modules; about two minutes on two cores)")
-        extensions = mypycify(ENGINE, opt_level=os.environ.get("ARENA_OPT_LEVEL", "3"), separate=True)
+        # pip builds in an environment of its own, without the run-time dependencies: their names are Any to mypyc
+        # (the engine's own types, which its speed comes from, are all here).
+        options = ["--ignore-missing-imports"]
+        extensions = mypycify(options + ENGINE, opt_level=os.environ.get("ARENA_OPT_LEVEL", "3"), separate=True)
     except (Exception, SystemExit) as err:  # mypyc missing, or its type check failed: install the source alone
         _say(f"the fight engine could not be compiled by mypyc ({err}); installing it as pure Python")
         return []

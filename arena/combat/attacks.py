@@ -21,8 +21,8 @@ from arena.combat.states import DEAD_AT, DEATH_COUP_DE_GRACE, die, lose_weapon
 from arena.combat.tactics.view import coup_weapon, threatens
 from arena.combat.template import CompiledAttack
 from arena.dice import DiceExpr
-from arena.rules import Check
 from arena.rules import called_shots as cs
+from arena.rules.check import attack_check, simple_check
 
 PRONE_MELEE = 4
 """Prone: -4 on the prone creature's melee attacks; -4 AC against melee, +4 against ranged."""
@@ -148,8 +148,7 @@ def swing_at(
     if f.called_shots and not provoked:
         part = call_shot(f, c, target, attack, mod, ac, flat_footed)
     press = part is not None and may_press(f, c, target, flat_footed)
-    check = Check(
-        "attack",
+    check = attack_check(
         c.side,
         modifier=mod,
         target=ac,
@@ -157,7 +156,7 @@ def swing_at(
         multiplier=attack.multiplier,
         opponent=target.side,
         flat_footed=flat_footed,
-        press_luck=press,
+        press=press,
     )
     outcome = resolve(f, check, c, target)
     plan = f.last_plan
@@ -321,21 +320,21 @@ def trip(f: FightState, c: Combatant, target: Combatant, attack: CompiledAttack)
     for _ in range(MAX_TIE_ROLLS):
         against = resolve(
             f,
-            Check("ability", target.side, modifier=defence, target=0),
+            simple_check("ability", target.side, modifier=defence, target=0, opponent=None),
             target,
             None,
         ).total
         if not f.flags.fix_trip_ties:
             won = resolve(
                 f,
-                Check("ability", c.side, modifier=mod, target=against + 1),
+                simple_check("ability", c.side, modifier=mod, target=against + 1, opponent=None),
                 c,
                 None,
             ).success
             break
         outcome = resolve(
             f,
-            Check("ability", c.side, modifier=mod, target=against),
+            simple_check("ability", c.side, modifier=mod, target=against, opponent=None),
             c,
             None,
         )
@@ -362,7 +361,7 @@ def ray(f: FightState, caster: Combatant, target: Combatant, dice: DiceExpr, typ
         ac = target.t.touch_ac + target.ac_bonus  # the common case of ranged_touch_ac(), inlined
     else:
         ac = ranged_touch_ac(f, caster, target)
-    check = Check("attack", caster.side, mod, ac, 0, 20, 2, target.side, flat_footed=not target.acted)
+    check = attack_check(caster.side, mod, ac, 20, 2, target.side, flat_footed=not target.acted, press=False)
     outcome = resolve(f, check, caster, target)
     plan = f.last_plan
     tally = caster.tally
@@ -429,7 +428,7 @@ def touch_attack(f: FightState, caster: Combatant, target: Combatant, melee: boo
     if not melee and engaged(f, caster):
         mod += SHOOTING_INTO_MELEE
     ac = ranged_touch_ac(f, caster, target)
-    check = Check("attack", caster.side, mod, ac, 0, 20, 2, target.side, flat_footed=not target.acted)
+    check = attack_check(caster.side, mod, ac, 20, 2, target.side, flat_footed=not target.acted, press=False)
     outcome = resolve(f, check, caster, target)
     tally = caster.tally
     tally.attacks += 1

@@ -22,6 +22,7 @@ from arena.combat.record import LONG_SHOT_NATURAL, LUCKY_CHANCE, SideTally
 from arena.combat.tactics.view import FOE_SIDE
 from arena.dice import parse
 from arena.rules import Check, Outcome
+from arena.rules.check import simple_check
 from arena.rules.kernel import Plan
 
 CHANCE_SLACK = 1e-9
@@ -179,7 +180,7 @@ def save(
         opponent_side = target.side  # no opponent's roll to convert it into
     else:
         opponent_side = source.side if source is not None else FOE_SIDE[target.side]
-    check = Check("save", target.side, bonus, dc, opponent=opponent_side)
+    check = simple_check("save", target.side, bonus, dc, opponent_side)
     outcome = resolve(f, check, target, source)
     if outcome.extreme:
         count_roll(target.tally, outcome)
@@ -203,7 +204,7 @@ def gets_through(f: FightState, caster: Combatant, target: Combatant) -> bool:
     """Spell resistance: does the spell get through?"""
     if not target.t.sr:
         return True
-    check = Check("caster-level", caster.side, caster.t.caster_level, target.t.sr, opponent=target.side)
+    check = simple_check("caster-level", caster.side, caster.t.caster_level, target.t.sr, target.side)
     outcome = resolve(f, check, caster, target)
     if f.lines is not None:
         f.log(

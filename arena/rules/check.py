@@ -54,6 +54,43 @@ class Check(NamedTuple):
     (:data:`arena.rules.naturals.LOW_NATURAL_SHARE`)."""
 
 
+def attack_check(
+    side: str, modifier: int, target: int, threat: int, multiplier: int, opponent: str, flat_footed: bool, press: bool
+) -> Check:
+    """An attack roll's check, every other field at its default: ``Check("attack", side, modifier=..., ...)``.
+
+    The fight builds one on every swing. ``Check._make`` from the full tuple of fields costs a third of the
+    keyword constructor (the namedtuple's generated ``__new__`` stays interpreted Python under the compiled
+    engine); ``tests/rules/test_rules.py`` holds the two equal."""
+    return Check._make(
+        (
+            "attack",
+            side,
+            modifier,
+            target,
+            0,
+            threat,
+            multiplier,
+            opponent,
+            False,
+            flat_footed,
+            None,
+            press,
+            False,
+            False,
+            False,
+        )
+    )
+
+
+def simple_check(kind: str, side: str, modifier: int, target: int, opponent: str | None) -> Check:
+    """A save, ability, skill or caster-level check with every other field at its default (as
+    :func:`attack_check`): ``Check(kind, side, modifier, target, opponent=opponent)``."""
+    return Check._make(
+        (kind, side, modifier, target, 0, 20, 2, opponent, False, False, None, False, False, False, False)
+    )
+
+
 class Outcome:
     """A resolved check, named from the side that acts (``Check.side``), whoever physically rolled.
 

@@ -3,9 +3,12 @@
 from fractions import Fraction
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from arena.errors import RulesError
 from arena.rules import Check, RuleOptions, RuleSet, default_grid, exact, roller
+from arena.rules.check import attack_check, simple_check
 
 
 @pytest.mark.parametrize(
@@ -149,3 +152,36 @@ def test_luck_reroll_helps_more_on_d20_than_a_plain_3d6_reroll():
 def test_auspicious_odds_ends_on_four_ones():
     probs = exact(Check("attack", "pc", 5, 15, auspicious=True), RuleSet(die="3d6")).probabilities
     assert probs["spell_ends"] >= Fraction(1, 1296)
+
+
+@given(
+    side=st.sampled_from(["pc", "monster"]),
+    modifier=st.integers(-20, 40),
+    target=st.integers(0, 60),
+    threat=st.integers(15, 20),
+    multiplier=st.integers(2, 4),
+    flat_footed=st.booleans(),
+    press=st.booleans(),
+)
+def test_the_fast_check_builders_give_the_checks_of_the_keyword_constructor(
+    side, modifier, target, threat, multiplier, flat_footed, press
+):
+    """``attack_check`` and ``simple_check`` build a Check from the full tuple of its fields (the hot loop's): each
+    field must land where the keyword constructor puts it."""
+    other = "monster" if side == "pc" else "pc"
+    assert attack_check(side, modifier, target, threat, multiplier, other, flat_footed, press) == Check(
+        "attack",
+        side,
+        modifier=modifier,
+        target=target,
+        threat=threat,
+        multiplier=multiplier,
+        opponent=other,
+        flat_footed=flat_footed,
+        press_luck=press,
+    )
+    for kind in ("save", "ability", "skill", "caster-level"):
+        assert simple_check(kind, side, modifier, target, other) == Check(
+            kind, side, modifier=modifier, target=target, opponent=other
+        )
+    assert simple_check("ability", side, modifier, target, None) == Check("ability", side, modifier, target)

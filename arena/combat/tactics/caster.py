@@ -253,6 +253,7 @@ def _single_by_value(
     level; chain lightning's worth counts its secondary targets. (None, 0): no spell is worth anything."""
     best: Action | None = None
     best_value = 0.0
+    single: tuple[str, int, Combatant] | None = None  # the best single target so far (its Action built once, below)
     tried: set[str] = set()
     targets = ordered(view, creature, enemies)
     for name, level in singles:
@@ -262,12 +263,15 @@ def _single_by_value(
         if name == "chain lightning":
             chained, value = chain_targets(view, creature, targets, level)
             if chained and value > best_value:
-                best, best_value = Action("cast", spell=name, level=level, targets=chained), value
+                best, best_value, single = Action("cast", spell=name, level=level, targets=chained), value, None
             continue
         for enemy in targets:
             value = spell_value(view, creature, name, level, enemy)
             if value > best_value:
-                best, best_value = Action("cast", spell=name, level=level, targets=[enemy]), value
+                single, best_value = (name, level, enemy), value
+    if single is not None:
+        name, level, enemy = single
+        best = Action("cast", spell=name, level=level, targets=[enemy])
     return best, best_value
 
 

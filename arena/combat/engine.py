@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Generator, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 import simpy
 
@@ -121,15 +122,31 @@ class Encounter:
     out by the first fight, shared by the others while ``model`` is the same object."""
 
 
-@dataclass
 class FightResult:
-    record: EncounterRecord
-    log: list[str] = field(default_factory=list)
-    events: list[dict] = field(default_factory=list)
-    """The log as structured events (``log=True``): ``{"round", "actor", "action", "target", "roll", "damage", ...,
-    "text"}``, one per log line but the round headers and the summary (see ``arena fight --json``)."""
-    seed: int = 0
-    rules: str = "d20"
+    """One fought encounter: its ``record`` (what the study counts), the readable ``log`` and its structured
+    ``events`` when the fight was logged (``fight(..., log=True)``; else empty), the ``seed`` and the rule set's key.
+
+    A plain class (not a dataclass, whose generated ``__init__`` would stay interpreted under the compiled engine):
+    every fight returns one."""
+
+    def __init__(
+        self,
+        record: EncounterRecord,
+        log: list[str] | None = None,
+        events: list[dict[str, Any]] | None = None,
+        seed: int = 0,
+        rules: str = "d20",
+    ) -> None:
+        self.record = record
+        self.log: list[str] = [] if log is None else log
+        self.events: list[dict[str, Any]] = [] if events is None else events
+        """The log as structured events (``log=True``): ``{"round", "actor", "action", "target", "roll", "damage",
+        ..., "text"}``, one per log line but the round headers and the summary (see ``arena fight --json``)."""
+        self.seed = seed
+        self.rules = rules
+
+    def __repr__(self) -> str:
+        return f"FightResult(rules={self.rules!r}, seed={self.seed}, winner={self.record.winner!r})"
 
 
 def prepare(

@@ -7,8 +7,6 @@ exact chance of hitting lay in [k/10, (k+1)/10), so a later analysis can use any
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
-
 SIDES = ("party", "monsters")
 LUCKY_CHANCE = 0.25
 """Issue 4: a lucky hit is an attack that hit although its exact chance of hitting was 25% or less."""
@@ -19,42 +17,53 @@ attack's static numbers (AC minus the attack modifier), a roll a d20 makes 25% o
 HISTOGRAM_BINS = 10
 
 
-@dataclass(repr=False, eq=False)
+PER_SIDE = (
+    "damage",
+    "attacks",
+    "hits",
+    "crits",
+    "auto_successes",
+    "auto_failures",
+    "critical_successes",
+    "fumbles",
+    "lucky_hits",
+    "lucky_damage",
+    "luck_pressed",
+    "luck_pressed_successes",
+    "called_shots",
+    "called_hits",
+    "spells_cast",
+    "downs",
+    "aoo_provoked",
+    "weapons_lost",
+    "saves_maximised",
+    "saves_negated",
+    "tough_through_saves",
+    "tough_through_passed",
+    "coups_de_grace",
+    "long_shot_hits",
+    "long_shot_damage",
+)
+"""Counted for each side (:class:`SideTally`'s counters), in the record's order; the name gets ``_party`` or
+``_monsters`` appended. ``tests/combat/test_record.py`` holds it to the counters the class sets."""
+
+
 class SideTally:
-    """The running counters of one side during a fight, one slot each (touched on every roll: a slot is the fastest
-    attribute to read and add to). Each counter but ``hist`` is a field of the record per side (:data:`PER_SIDE`)."""
+    """The running counters of one side during a fight, one typed field each (touched on every roll). Each counter
+    but ``hist`` is a field of the record per side (:data:`PER_SIDE`). A plain class with its own ``__init__``: a
+    dataclass's generated one stays interpreted under the compiled engine, and each fight makes two."""
 
-    damage: int = 0
-    attacks: int = 0
-    hits: int = 0
-    crits: int = 0
-    auto_successes: int = 0
-    auto_failures: int = 0
-    critical_successes: int = 0
-    fumbles: int = 0
-    lucky_hits: int = 0
-    lucky_damage: int = 0
-    luck_pressed: int = 0
-    luck_pressed_successes: int = 0
-    called_shots: int = 0
-    called_hits: int = 0
-    spells_cast: int = 0
-    downs: int = 0
-    aoo_provoked: int = 0
-    weapons_lost: int = 0
-    saves_maximised: int = 0
-    saves_negated: int = 0
-    tough_through_saves: int = 0
-    tough_through_passed: int = 0
-    coups_de_grace: int = 0
-    long_shot_hits: int = 0
-    long_shot_damage: int = 0
-    hist: list[int] = field(default_factory=lambda: [0] * HISTOGRAM_BINS)
-    """Hits by their exact chance of hitting, in tenths: the record's ``hits_chance_<side>_<k>``."""
+    def __init__(self) -> None:
+        self.damage = self.attacks = self.hits = self.crits = 0
+        self.auto_successes = self.auto_failures = self.critical_successes = self.fumbles = 0
+        self.lucky_hits = self.lucky_damage = self.luck_pressed = self.luck_pressed_successes = 0
+        self.called_shots = self.called_hits = self.spells_cast = self.downs = 0
+        self.aoo_provoked = self.weapons_lost = self.saves_maximised = self.saves_negated = 0
+        self.tough_through_saves = self.tough_through_passed = self.coups_de_grace = 0
+        self.long_shot_hits = self.long_shot_damage = 0
+        self.hist: list[int] = [0] * HISTOGRAM_BINS
+        """Hits by their exact chance of hitting, in tenths: the record's ``hits_chance_<side>_<k>``."""
 
-
-PER_SIDE = tuple(counter.name for counter in fields(SideTally) if counter.name != "hist")
-"""Counted for each side, in the record's order; the name gets ``_party`` or ``_monsters`` appended."""
 
 SCALARS: dict[str, str] = {
     "winner": "string",

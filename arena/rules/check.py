@@ -54,41 +54,36 @@ class Check(NamedTuple):
     (:data:`arena.rules.naturals.LOW_NATURAL_SHARE`)."""
 
 
+_BUILT: dict[tuple[object, ...], Check] = {}
+"""Checks the fight built (:func:`attack_check`, :func:`simple_check`) by their fields: each is made once, then found.
+As many as the rule sets' kernels hold plans for (one per distinct check)."""
+
+
 def attack_check(
     side: str, modifier: int, target: int, threat: int, multiplier: int, opponent: str, flat_footed: bool, press: bool
 ) -> Check:
     """An attack roll's check, every other field at its default: ``Check("attack", side, modifier=..., ...)``.
 
-    The fight builds one on every swing. ``Check._make`` from the full tuple of fields costs a third of the
-    keyword constructor (the namedtuple's generated ``__new__`` stays interpreted Python under the compiled
-    engine); ``tests/rules/test_rules.py`` holds the two equal."""
-    return Check._make(
-        (
-            "attack",
-            side,
-            modifier,
-            target,
-            0,
-            threat,
-            multiplier,
-            opponent,
-            False,
-            flat_footed,
-            None,
-            press,
-            False,
-            False,
-            False,
-        )
-    )
+    The fight needs one on every swing, and the namedtuple's constructors stay interpreted Python under the compiled
+    engine: the check is made once from its full tuple of fields (``Check._make``) and found by that tuple after.
+    ``tests/rules/test_rules.py`` holds it equal to the keyword constructor's."""
+    fields = ("attack", side, modifier, target, 0, threat, multiplier, opponent, False, flat_footed, None, press)
+    check = _BUILT.get(fields)
+    if check is None:
+        check = _BUILT[fields] = Check._make((*fields, False, False, False))
+    return check
 
 
 def simple_check(kind: str, side: str, modifier: int, target: int, opponent: str | None) -> Check:
     """A save, ability, skill or caster-level check with every other field at its default (as
     :func:`attack_check`): ``Check(kind, side, modifier, target, opponent=opponent)``."""
-    return Check._make(
-        (kind, side, modifier, target, 0, 20, 2, opponent, False, False, None, False, False, False, False)
-    )
+    fields = (kind, side, modifier, target, opponent)
+    check = _BUILT.get(fields)
+    if check is None:
+        check = _BUILT[fields] = Check._make(
+            (kind, side, modifier, target, 0, 20, 2, opponent, False, False, None, False, False, False, False)
+        )
+    return check
 
 
 class Outcome:

@@ -194,7 +194,10 @@ def prepare(
 
 def fight(encounter: Encounter, rules: RuleSet, seed: int, *, log: bool = False) -> FightResult:
     """Fight one encounter under ``rules`` from ``seed``."""
-    return Fight(encounter, rules, seed, log).run()
+    battle = Fight(encounter, rules, seed, log)
+    result = battle.run()
+    battle.release()
+    return result
 
 
 class Fight(FightState):
@@ -273,6 +276,22 @@ class Fight(FightState):
         self.env.run()
         self._finish()
         return FightResult(self.record, self.lines or [], self.events or [], self.seed, self.rules.key)
+
+    def release(self) -> None:
+        """Break the fight's reference cycles once it is over and its result taken (:func:`fight` does; a test that
+        reads the fight's creatures afterwards does not): the combatants name each other (foes and friends lists,
+        targets, grips, their cached attack actions) and the view names the fight, so without this every fight's
+        objects wait for the cyclic garbage collector, whose collections then cost 7-10% of the compiled engine's
+        time. Afterwards everything the fight made is freed at once, by reference counts."""
+        for creature in self.pcs + self.monsters:
+            creature.attack_action = creature.melee_target = creature.dodge_against = None
+            creature.grip = creature.casting = None
+            creature.conditions.clear()
+            creature.specials = None
+        self.pcs.clear()  # also every monster's foes and every PC's friends: the lists are shared
+        self.monsters.clear()
+        self.joining = None
+        del self.view
 
     def over(self) -> bool:
         return not self.able_count["pc"] or not self.able_count["monster"]

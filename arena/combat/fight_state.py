@@ -27,6 +27,9 @@ class FightState:
     """A fight's state: the attributes below (the model's options among them, ``flags``), each a field of
     :class:`~arena.combat.engine.Fight`; and ``log`` and ``now``."""
 
+    __deletable__ = ("view",)
+    """The one field that may be deleted (mypyc's declaration; the release of a finished fight's cycles)."""
+
     rules: RuleSet
     flags: ModelFlags
     """The fight model's options, worked out once per encounter (:class:`~arena.combat.flags.ModelFlags`)."""
@@ -44,6 +47,8 @@ class FightState:
     events: list[dict[str, Any]] | None
     round: int
     view: View
+    """What the policies see of this fight (deleted when :meth:`~arena.combat.engine.Fight.release` breaks the
+    fight's cycles)."""
     press_luck_rules: bool
     bell: bool
     """Auspicious odds exists only under the bell curve."""

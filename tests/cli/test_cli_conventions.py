@@ -31,9 +31,12 @@ def arena(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
 
 def test_version_and_completion():
     from arena import __version__
+    from arena.engine_build import describe
 
     done = arena("--version")
-    assert done.returncode == 0 and done.stdout.strip() == f"d20 Arena {__version__}"
+    assert done.returncode == 0
+    assert done.stdout.strip() == f"d20 Arena {__version__} (fight engine: {describe()})"
+    assert describe() in ("compiled with mypyc", "pure Python")
     assert "--install-completion" in arena("--help").stdout
 
 

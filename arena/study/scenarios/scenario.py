@@ -426,6 +426,15 @@ class Scenario(Frozen):
         for path in self.policies:
             load_policy_file(base_dir / path)
 
+    def __getstate__(self) -> dict[Any, Any]:
+        """A pickled scenario (a worker's task) leaves its prepared encounters behind: a worker prepares its own, and
+        the compiled engine's objects are not made to be pickled."""
+        state = super().__getstate__()
+        private = state.get("__pydantic_private__")
+        if private and private.get("_encounters"):
+            state["__pydantic_private__"] = {**private, "_encounters": {}}
+        return state
+
     def prepare(self, die: str = "d20") -> Encounter:
         """The engine's :class:`~arena.combat.engine.Encounter` for rule sets using ``die`` (cached per die)."""
         if die not in DIES:

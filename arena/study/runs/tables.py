@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import contextlib
 import os
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from arena.errors import ArenaError
+from arena.rules import RuleSet
 from arena.study.runs.plan import KEY_COLUMNS, Chunk, Plan
 
 
@@ -35,13 +37,17 @@ def arrow_schema(record: dict[str, str]) -> Any:
 
 def chunk_table(plan: Plan, chunk: Chunk, columns: dict[str, np.ndarray], schema: Any) -> Any:
     """The typed arrow table of one finished chunk: key columns, then the record's fields."""
+    sp = plan.scenarios[chunk.scenario]
+    return scenario_chunk_table(sp.name, sp.rule_sets[chunk.rules], chunk, columns, schema)
+
+
+def scenario_chunk_table(name: str, rules: RuleSet, chunk: Chunk, columns: dict[str, np.ndarray], schema: Any) -> Any:
+    """:func:`chunk_table` for a chunk of the scenario ``name`` under ``rules`` (what a worker knows of its plan)."""
     import pyarrow as pa
 
-    sp = plan.scenarios[chunk.scenario]
-    rules = sp.rule_sets[chunk.rules]
     rows = chunk.size
     constants = {
-        "scenario": sp.name,
+        "scenario": name,
         "rules": rules.key,
         "die": rules.die,
         "players_roll_all": rules.players_roll_all,
@@ -56,6 +62,25 @@ def chunk_table(plan: Plan, chunk: Chunk, columns: dict[str, np.ndarray], schema
         else:
             arrays.append(pa.array(columns[f.name], type=f.type))
     return pa.Table.from_arrays(arrays, schema=schema)
+
+
+@dataclass(frozen=True)
+class ChunkPart:
+    """A finished chunk of a run on disk as its worker sends it back: its typed table (for ``encounters.parquet``)
+    and the bytes of its part file (written as they are: the parent encodes nothing per chunk)."""
+
+    table: Any
+    parquet: bytes
+
+
+def chunk_part(table: Any) -> ChunkPart:
+    """``table`` with the bytes :func:`pyarrow.parquet.write_table` writes for it (those of a part file)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    sink = pa.BufferOutputStream()
+    pq.write_table(table, sink)
+    return ChunkPart(table, sink.getvalue().to_pybytes())
 
 
 ROW_GROUP = 65_536
@@ -105,6 +130,83 @@ def assemble(plan: Plan, parts: Path, target: Path, schema: Any) -> None:
             tmp.unlink()
         raise
     os.replace(tmp, target)
+
+
+class Assembly:
+    """``encounters.parquet`` written while the run fights: each chunk goes into the file as soon as every chunk
+    before it in plan order is in (a chunk that finished early waits in memory, one found on disk by a resumed run
+    is read when its turn comes), so only the last row group is left to write when the fighting ends.
+
+    The file is the one :func:`assemble` writes from the part files afterwards, byte for byte: the same tables, in
+    the same order, written in the same row groups. It is written aside (``encounters.parquet.tmp``) and put in
+    place by :meth:`finish`; :meth:`abort` removes it."""
+
+    def __init__(self, plan: Plan, parts: Path, target: Path, schema: Any, on_disk: set[str]) -> None:
+        self.order = list(plan.chunks())
+        self.parts, self.target, self.schema, self.on_disk = parts, target, schema, on_disk
+        self.tmp = target.with_name(target.name + ".tmp")
+        self.next = 0
+        self.waiting: dict[Chunk, Any] = {}
+        self.buffer: list[Any] = []
+        self.rows = 0
+        self.writer: Any = None
+
+    def add(self, chunk: Chunk, table: Any) -> None:
+        """A chunk finished (its typed table): write it and every chunk after it that is ready."""
+        self.waiting[chunk] = table
+        self._advance(at_end=False)
+
+    def _advance(self, at_end: bool) -> None:
+        while self.next < len(self.order):
+            chunk = self.order[self.next]
+            table = self.waiting.pop(chunk, None)
+            if table is None:
+                if chunk.filename not in self.on_disk and not at_end:
+                    return
+                path = self.parts / chunk.filename
+                if not path.is_file():
+                    raise ArenaError(f"{path}: a finished chunk is missing; rerun with --resume")
+                table = _read_chunk(path, chunk, self.schema)
+            self.buffer.append(table)
+            self.rows += chunk.size
+            self.next += 1
+            if self.rows >= ROW_GROUP:
+                self._write()
+
+    def _write(self) -> None:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        if self.writer is None:
+            if os.path.lexists(self.tmp):
+                self.tmp.unlink()
+            self.writer = pq.ParquetWriter(self.tmp, self.schema)
+        if self.buffer:
+            self.writer.write_table(pa.concat_tables(self.buffer), row_group_size=ROW_GROUP)
+        self.buffer, self.rows = [], 0
+
+    def finish(self) -> None:
+        """Every chunk is fought: write what is left (any chunk not handed over is read from its part file), and
+        put the file in place."""
+        try:
+            self._advance(at_end=True)
+            self._write()
+            self.writer.close()
+        except BaseException:
+            self.abort()
+            raise
+        os.replace(self.tmp, self.target)
+
+    def abort(self) -> None:
+        """The run stopped: close and remove the half-written file (the part files are what a resume uses)."""
+        self.waiting.clear()
+        self.buffer = []
+        if self.writer is not None:
+            with contextlib.suppress(Exception):
+                self.writer.close()
+            self.writer = None
+        with contextlib.suppress(OSError):
+            self.tmp.unlink()
 
 
 def write_summary(out: Path) -> None:

@@ -202,7 +202,8 @@ def bench_claims(trees: list[Path], workers: list[int], repeat: int, keep: Path)
                 results.setdefault((tree, w), []).append(m)
                 print(
                     f"  claims --quick  {str(tree):40} workers {w}  repeat {rep + 1}: wall {m.wall:6.1f} s  "
-                    f"CPU {m.cpu:6.1f} s (seen {m.seen_cpu:6.1f} s, {len(m.reaped)} processes reaped)",
+                    f"CPU {m.cpu:6.1f} s (seen {m.seen_cpu:6.1f} s, {len(m.reaped)} processes reaped; the parent's "
+                    f"own, sampled: {m.seen.get(m.root, Seen()).cpu:.1f} s)",
                     flush=True,
                 )
     print("\narena claims --quick")
@@ -229,7 +230,6 @@ def bench_claims(trees: list[Path], workers: list[int], repeat: int, keep: Path)
 
 
 def bench_run(trees: list[Path], n: int, workers: int, repeat: int, keep: Path) -> None:
-    rows: dict[Path, list[Measure]] = {}
     for rep in range(repeat):
         for tree in trees:
             out = Path(tempfile.mkdtemp(prefix="bench-run-", dir=keep))
@@ -253,20 +253,24 @@ def bench_run(trees: list[Path], n: int, workers: int, repeat: int, keep: Path) 
             parquet = out / "results" / "encounters.parquet"
             digest = _sha256(parquet)
             shutil.rmtree(out)
-            rows.setdefault(tree, []).append(m)
-            parent = next(r for r in m.reaped if r.pid == m.root)
-            others = [r for r in m.reaped if r.pid != m.root]
-            hwm_parent = m.seen.get(m.root, Seen()).hwm_mib
-            hwm_workers = [s.hwm_mib for pid, s in m.seen.items() if pid != m.root]
-            print(
-                f"  run {n} x 48  {str(tree):40} workers {workers}  repeat {rep + 1}: wall {m.wall:6.1f} s  "
-                f"CPU {m.cpu:6.1f} s (parent's own {parent.cpu:5.1f} s incl. what it reaped)\n"
-                f"      peak RSS: parent {parent.maxrss_mib:6.0f} MiB (VmHWM {hwm_parent:.0f}); "
-                f"worker max {max((r.maxrss_mib for r in others), default=0):6.0f} MiB "
-                f"(VmHWM {max(hwm_workers, default=0):.0f}); tree {m.tree_peak_mib:6.0f} MiB (sampled sum); "
-                f"encounters.parquet sha256 {digest[:16]}",
-                flush=True,
-            )
+            print(f"  run {n} x 48  {str(tree):40} workers {workers}  repeat {rep + 1}: " + _memory_line(m, digest))
+            print(flush=True)
+
+
+def _memory_line(m: Measure, digest: str) -> str:
+    """The run's CPU, wall and peak memory: the parent's own (VmHWM; its wait4 figure is the larger of its own and
+    of the workers it reaped itself) and the largest worker's (VmHWM), with the sampled tree sum."""
+    parent = next(r for r in m.reaped if r.pid == m.root)
+    seen_parent = m.seen.get(m.root, Seen())
+    others = {pid: s for pid, s in m.seen.items() if pid != m.root}
+    workers = [s for s in others.values() if "resource_tracker" not in s.cmd]
+    return (
+        f"wall {m.wall:6.1f} s  CPU {m.cpu:6.1f} s (the parent's own, sampled: {seen_parent.cpu:5.1f} s)\n"
+        f"      peak RSS: parent {seen_parent.hwm_mib:6.0f} MiB (VmHWM; wait4 ru_maxrss {parent.maxrss_mib:.0f}); "
+        f"largest worker {max((s.hwm_mib for s in workers), default=0):6.0f} MiB (VmHWM, {len(others)} other "
+        f"processes); tree {m.tree_peak_mib:6.0f} MiB (largest sampled sum of RSS, shared pages counted in each); "
+        f"encounters.parquet sha256 {digest[:16]}"
+    )
 
 
 def _sha256(path: Path) -> str:

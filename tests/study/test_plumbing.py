@@ -248,20 +248,6 @@ def test_encounters_parquet_written_while_fighting_is_the_assembled_one(tmp_path
     assert files[1] == files[2]
 
 
-def test_a_chunk_part_is_the_part_file_the_parent_wrote(tmp_path):
-    """A worker's encoded chunk is the bytes ``pq.write_table`` writes for its table to a file."""
-    from arena.study.runs.tables import chunk_part, chunk_table
-
-    plan = make_plan([FakeScenario(n=50)], chunk_size=50)
-    task = next(workers._tasks(plan, plan.chunks(), as_parts=True))
-    chunk, part = workers.run_chunk(task, FakeSimulator())
-    _, columns = workers.run_chunk(next(workers._tasks(plan, plan.chunks())), FakeSimulator())
-    table = chunk_table(plan, chunk, columns, arrow_schema(FakeSimulator().schema()))
-    assert part.table.equals(table)
-    pq.write_table(table, tmp_path / "part.parquet")
-    assert part.parquet == (tmp_path / "part.parquet").read_bytes() == chunk_part(table).parquet
-
-
 def test_an_interrupted_run_leaves_no_half_written_encounters_parquet(tmp_path):
     from experiment_fakes import InterruptingSimulator
 

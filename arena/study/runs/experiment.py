@@ -48,7 +48,7 @@ from arena.study.runs.folder import (
 from arena.study.runs.identity import git_commit, package_versions
 from arena.study.runs.ledger import file_sha256, record_chunk, verified_chunks
 from arena.study.runs.plan import Chunk, Plan, make_plan
-from arena.study.runs.tables import Assembly, ChunkPart, arrow_schema, chunk_table, write_summary
+from arena.study.runs.tables import Assembly, arrow_schema, chunk_table, write_summary
 from arena.study.runs.workers import EngineSimulator, execute, prepared_encounter, warm_rules
 
 FORMAT = 2
@@ -292,8 +292,8 @@ def _run_locked(
 
 
 class _ChunkWriter:
-    """The sink of a run on disk: each finished chunk (its part file's bytes, encoded by the worker) written aside,
-    put in place, then listed in the ledger (flushed); its table handed to ``encounters.parquet`` as it is written
+    """The sink of a run on disk: each finished chunk written aside as its typed table, put in place, then listed in
+    the ledger (flushed); the table handed on to ``encounters.parquet``, written as the chunks come
     (:class:`arena.study.runs.tables.Assembly`), and the progress told."""
 
     def __init__(
@@ -313,17 +313,15 @@ class _ChunkWriter:
                 resumed(already)
             progress(already, plan.total)
 
-    def __call__(self, chunk: Chunk, part: ChunkPart | dict) -> None:
-        if not isinstance(part, ChunkPart):  # columns (a caller's own execute): encoded here
-            from arena.study.runs.tables import chunk_part
+    def __call__(self, chunk: Chunk, columns: dict) -> None:
+        import pyarrow.parquet as pq
 
-            part = chunk_part(chunk_table(self.plan, chunk, part, self.schema))
+        table = chunk_table(self.plan, chunk, columns, self.schema)
         tmp = self.parts / (chunk.filename + ".tmp")
-        with open(tmp, "wb") as handle:
-            handle.write(part.parquet)
+        pq.write_table(table, tmp)
         os.replace(tmp, self.parts / chunk.filename)
         record_chunk(self.parts, chunk.filename, chunk.start, chunk.stop)
-        self.assembly.add(chunk, part.table)
+        self.assembly.add(chunk, table)
         self.finished += chunk.size
         if self.progress:
             self.progress(self.finished, self.plan.total)
@@ -352,7 +350,6 @@ def _fight_session(
             cluster=client,
             simulator=simulator,
             on_event=say,
-            as_parts=True,
         )
         status = "running"
     except ArenaError as err:

@@ -9,14 +9,12 @@ from __future__ import annotations
 
 import contextlib
 import os
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from arena.errors import ArenaError
-from arena.rules import RuleSet
 from arena.study.runs.plan import KEY_COLUMNS, Chunk, Plan
 
 
@@ -37,17 +35,13 @@ def arrow_schema(record: dict[str, str]) -> Any:
 
 def chunk_table(plan: Plan, chunk: Chunk, columns: dict[str, np.ndarray], schema: Any) -> Any:
     """The typed arrow table of one finished chunk: key columns, then the record's fields."""
-    sp = plan.scenarios[chunk.scenario]
-    return scenario_chunk_table(sp.name, sp.rule_sets[chunk.rules], chunk, columns, schema)
-
-
-def scenario_chunk_table(name: str, rules: RuleSet, chunk: Chunk, columns: dict[str, np.ndarray], schema: Any) -> Any:
-    """:func:`chunk_table` for a chunk of the scenario ``name`` under ``rules`` (what a worker knows of its plan)."""
     import pyarrow as pa
 
+    sp = plan.scenarios[chunk.scenario]
+    rules = sp.rule_sets[chunk.rules]
     rows = chunk.size
     constants = {
-        "scenario": name,
+        "scenario": sp.name,
         "rules": rules.key,
         "die": rules.die,
         "players_roll_all": rules.players_roll_all,
@@ -62,25 +56,6 @@ def scenario_chunk_table(name: str, rules: RuleSet, chunk: Chunk, columns: dict[
         else:
             arrays.append(pa.array(columns[f.name], type=f.type))
     return pa.Table.from_arrays(arrays, schema=schema)
-
-
-@dataclass(frozen=True)
-class ChunkPart:
-    """A finished chunk of a run on disk as its worker sends it back: its typed table (for ``encounters.parquet``)
-    and the bytes of its part file (written as they are: the parent encodes nothing per chunk)."""
-
-    table: Any
-    parquet: bytes
-
-
-def chunk_part(table: Any) -> ChunkPart:
-    """``table`` with the bytes :func:`pyarrow.parquet.write_table` writes for it (those of a part file)."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    sink = pa.BufferOutputStream()
-    pq.write_table(table, sink)
-    return ChunkPart(table, sink.getvalue().to_pybytes())
 
 
 ROW_GROUP = 65_536

@@ -104,9 +104,6 @@ class Task:
     """The process id of the run that sent it: a local worker stops when that process is gone."""
     fields: tuple[str, ...] | None = None
     """The record fields the caller keeps (None: every one): the worker makes and sends only their columns."""
-    as_part: bool = False
-    """Send the chunk as a run on disk writes it (:class:`arena.study.runs.tables.ChunkPart`: its typed table and
-    the bytes of its part file) rather than as columns: the encoding is done on the workers, not in the parent."""
 
 
 _RULES: dict[str, RuleSet] = {}
@@ -176,7 +173,7 @@ def _worker_init(parent: int) -> None:
         os._exit(1)
 
 
-def run_chunk(task: Task, simulator: Any) -> tuple[Chunk, Any]:
+def run_chunk(task: Task, simulator: Any) -> tuple[Chunk, dict[str, np.ndarray]]:
     """Fight one chunk; return its columns (index, seed and every record field the task keeps) as numpy arrays.
 
     Each encounter's record is taken as a tuple of its values in schema order (``simulator.fight_values``, or a
@@ -204,26 +201,7 @@ def run_chunk(task: Task, simulator: Any) -> tuple[Chunk, Any]:
         "seed": np.array(seeds, dtype=np.uint64),
     }
     columns.update(chunk_columns(schema, rows, task.fields))
-    if task.as_part:
-        from arena.study.runs.tables import chunk_part, scenario_chunk_table
-
-        table = scenario_chunk_table(task.scenario.name, task.rules, chunk, columns, _arrow_schema(schema))
-        return chunk, chunk_part(table)
     return chunk, columns
-
-
-_ARROW_SCHEMAS: dict[str, Any] = {}
-
-
-def _arrow_schema(schema: dict[str, str]) -> Any:
-    """The arrow schema of a run's rows with these record fields, made once per process."""
-    from arena.study.runs.tables import arrow_schema
-
-    key = repr(schema)
-    found = _ARROW_SCHEMAS.get(key)
-    if found is None:
-        found = _ARROW_SCHEMAS[key] = arrow_schema(schema)
-    return found
 
 
 def _values_of(simulator: Any, schema: dict[str, str]) -> Callable[[Any, RuleSet, int], tuple]:
@@ -256,20 +234,18 @@ def chunk_columns(
     return columns
 
 
-def _tasks(
-    plan: Plan, chunks: Iterable[Chunk], fields: Sequence[str] | None = None, as_parts: bool = False
-) -> Iterator[Task]:
+def _tasks(plan: Plan, chunks: Iterable[Chunk], fields: Sequence[str] | None = None) -> Iterator[Task]:
     kept = None if fields is None else tuple(fields)
     for c in chunks:
         sp = plan.scenarios[c.scenario]
-        yield Task(c, sp.scenario, sp.digest, sp.rule_sets[c.rules], sp.seed, os.getpid(), kept, as_parts)
+        yield Task(c, sp.scenario, sp.digest, sp.rule_sets[c.rules], sp.seed, os.getpid(), kept)
 
 
 class WorkerDied(ArenaError):
     """Workers kept dying: the run stopped (finished chunks are kept; ``--resume`` continues)."""
 
 
-def _joblib_results(tasks: Iterator[Task], simulator: Any, workers: int) -> Iterator[tuple[Chunk, Any]]:
+def _joblib_results(tasks: Iterator[Task], simulator: Any, workers: int) -> Iterator[tuple[Chunk, dict]]:
     from joblib import Parallel, delayed, parallel_config
 
     with parallel_config(backend="loky", initializer=_worker_init, initargs=(os.getpid(),)):
@@ -277,7 +253,7 @@ def _joblib_results(tasks: Iterator[Task], simulator: Any, workers: int) -> Iter
     yield from parallel(delayed(run_chunk)(t, simulator) for t in tasks)
 
 
-def _dask_results(tasks: Iterator[Task], simulator: Any, client: Any, window: int) -> Iterator[tuple[Chunk, Any]]:
+def _dask_results(tasks: Iterator[Task], simulator: Any, client: Any, window: int) -> Iterator[tuple[Chunk, dict]]:
     from dask.distributed import as_completed
 
     pending = None
@@ -305,19 +281,17 @@ def _is_worker_death(err: BaseException) -> bool:
 def execute(
     plan: Plan,
     chunks: Sequence[Chunk],
-    sink: Callable[[Chunk, Any], None],
+    sink: Callable[[Chunk, dict], None],
     *,
     workers: int = 1,
     cluster: Any = None,
     simulator: Any = None,
     on_event: Callable[[str], None] | None = None,
     fields: Sequence[str] | None = None,
-    as_parts: bool = False,
 ) -> None:
     """Fight ``chunks`` of ``plan`` and hand each finished one to ``sink(chunk, columns)`` (in any order).
 
     ``fields``: the record fields the sink keeps (None: every one); the workers send only those columns.
-    ``as_parts``: the sink is given each chunk as a :class:`arena.study.runs.tables.ChunkPart` instead of columns.
 
     ``workers == 1`` runs in this process; more use joblib (loky processes); ``cluster`` a Dask scheduler
     address (connected to for this call) or a client of :func:`arena.study.runs.cluster.connect_cluster` (left
@@ -328,24 +302,24 @@ def execute(
     say = on_event or (lambda _msg: None)
     left = list(chunks)
     with cluster_session(cluster or None) as client:
-        _execute(plan, left, sink, workers, client, simulator, say, (fields, as_parts))
+        _execute(plan, left, sink, workers, client, simulator, say, fields)
 
 
 def _execute(
     plan: Plan,
     left: list[Chunk],
-    sink: Callable[[Chunk, Any], None],
+    sink: Callable[[Chunk, dict], None],
     workers: int,
     client: Any,
     simulator: Any,
     say: Callable[[str], None],
-    shape: tuple[Sequence[str] | None, bool],
+    fields: Sequence[str] | None,
 ) -> None:
-    """The retry loop of :func:`execute` (its client open); ``shape``: the fields kept, and whether as parts."""
+    """The retry loop of :func:`execute` (its client open); ``fields``: the record fields kept."""
     for attempt in range(MAX_RETRIES + 1):
         done: set[Chunk] = set()
         try:
-            tasks = _tasks(plan, left, *shape)
+            tasks = _tasks(plan, left, fields)
             if client is not None:
                 window = 2 * max(1, sum(client.nthreads().values()))
                 results = _dask_results(tasks, simulator, client, window)

@@ -97,6 +97,8 @@ class Measure:
     seen: dict[int, Seen] = field(default_factory=dict)
     returncode: int = 0
     root: int = 0
+    load: tuple[float, float] = (0.0, 0.0)
+    """The 1-minute load average when the command started and when it ended (a busy machine stretches walls)."""
 
 
 def _descendants(root: int) -> set[int]:
@@ -136,6 +138,7 @@ def measure(cmd: list[str], tree: Path, cwd: Path, stdout: Path, interval: float
     """Run ``cmd`` with ``PYTHONPATH=tree``; reap it and every descendant; the tree's CPU, wall and memory."""
     env = {**os.environ, "PYTHONPATH": str(tree), "PYTHONDONTWRITEBYTECODE": "1", "NO_COLOR": "1", "COLUMNS": "200"}
     result = Measure()
+    load_before = os.getloadavg()[0]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     with open(stdout, "wb") as out:
         t0 = time.perf_counter()
@@ -176,6 +179,7 @@ def measure(cmd: list[str], tree: Path, cwd: Path, stdout: Path, interval: float
     result.cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     result.seen_cpu = sum(s.cpu for s in result.seen.values())
     result.returncode = proc.returncode
+    result.load = (load_before, os.getloadavg()[0])
     reaped_sum = sum(r.cpu for r in result.reaped)
     if abs(reaped_sum - result.cpu) > 0.05:  # the two ways of adding must agree
         raise SystemExit(f"RUSAGE_CHILDREN says {result.cpu:.2f} s, the reaped processes {reaped_sum:.2f} s")
@@ -203,7 +207,7 @@ def bench_claims(trees: list[Path], workers: list[int], repeat: int, keep: Path)
                 print(
                     f"  claims --quick  {str(tree):40} workers {w}  repeat {rep + 1}: wall {m.wall:6.1f} s  "
                     f"CPU {m.cpu:6.1f} s (seen {m.seen_cpu:6.1f} s, {len(m.reaped)} processes reaped; the parent's "
-                    f"own, sampled: {m.seen.get(m.root, Seen()).cpu:.1f} s)",
+                    f"own, sampled: {m.seen.get(m.root, Seen()).cpu:.1f} s; load {m.load[0]:.1f} -> {m.load[1]:.1f})",
                     flush=True,
                 )
     print("\narena claims --quick")
@@ -265,7 +269,8 @@ def _memory_line(m: Measure, digest: str) -> str:
     others = {pid: s for pid, s in m.seen.items() if pid != m.root}
     workers = [s for s in others.values() if "resource_tracker" not in s.cmd]
     return (
-        f"wall {m.wall:6.1f} s  CPU {m.cpu:6.1f} s (the parent's own, sampled: {seen_parent.cpu:5.1f} s)\n"
+        f"wall {m.wall:6.1f} s  CPU {m.cpu:6.1f} s (the parent's own, sampled: {seen_parent.cpu:5.1f} s; "
+        f"load {m.load[0]:.1f} -> {m.load[1]:.1f})\n"
         f"      peak RSS: parent {seen_parent.hwm_mib:6.0f} MiB (VmHWM; wait4 ru_maxrss {parent.maxrss_mib:.0f}); "
         f"largest worker {max((s.hwm_mib for s in workers), default=0):6.0f} MiB (VmHWM, {len(others)} other "
         f"processes); tree {m.tree_peak_mib:6.0f} MiB (largest sampled sum of RSS, shared pages counted in each); "

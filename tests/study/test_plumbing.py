@@ -268,8 +268,6 @@ def test_an_interrupted_run_leaves_no_half_written_encounters_parquet(tmp_path):
 
 
 # --------------------------------------------------------------------------------------------- imports
-STATISTICS = ("pandas", "statsmodels", "scipy", "matplotlib", "arena.study.statistics", "arena.study.claims")
-
 WORKER = """
 import json, pickle, sys
 function, task, simulator = pickle.loads(sys.stdin.buffer.read())
@@ -280,12 +278,17 @@ print(json.dumps({"rows": len(columns["index"]), "loaded": loaded}))
 """
 
 
-def test_a_worker_fights_a_batch_without_importing_the_statistics():
-    """What a worker process does with a batch's task (unpickle it, fight its chunk) loads neither pandas nor the
-    statistics: a fresh interpreter is given the pickled task as loky gives it."""
-    m = Matchup(2, "typical-cr2", 1, ("d20",), 6, seed=3)
-    plan = make_plan([m], chunk_size=6)
-    task = next(workers._tasks(plan, plan.chunks(), KEEP))
+@pytest.mark.parametrize("what", ["batch", "run"])
+def test_a_worker_fights_without_importing_the_statistics(what, reference):
+    """What a worker process does with a task (unpickle it, fight its chunk) loads neither pandas nor the
+    statistics, for a batch's matchup and for a run's scenario: a fresh interpreter is given the pickled task as
+    loky gives it."""
+    if what == "batch":
+        plan = make_plan([Matchup(2, "typical-cr2", 1, ("d20",), 6, seed=3)], chunk_size=6)
+        task = next(workers._tasks(plan, plan.chunks(), KEEP))
+    else:
+        plan = make_plan([reference], n=6, rules=["3d6+called"], chunk_size=6)
+        task = next(workers._tasks(plan, plan.chunks()))
     payload = pickle.dumps((workers.run_chunk, task, workers.EngineSimulator()))
     done = subprocess.run(
         [sys.executable, "-c", WORKER], input=payload, capture_output=True, check=True, cwd=ROOT, timeout=600

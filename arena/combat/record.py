@@ -7,6 +7,8 @@ exact chance of hitting lay in [k/10, (k+1)/10), so a later analysis can use any
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 SIDES = ("party", "monsters")
 LUCKY_CHANCE = 0.25
 """Issue 4: a lucky hit is an attack that hit although its exact chance of hitting was 25% or less."""
@@ -108,6 +110,10 @@ def record_schema() -> dict[str, str]:
     return schema
 
 
+_SCALAR_VALUES = attrgetter(*SCALARS)
+_SIDE_VALUES = attrgetter(*PER_SIDE)
+
+
 class EncounterRecord:
     """The result of one encounter."""
 
@@ -139,3 +145,15 @@ class EncounterRecord:
                 row[f"hits_chance_{side}_{k}"] = count
         row["called_hits_by_part"] = ",".join(f"{k}:{v}" for k, v in sorted(self.called_hits_by_part.items()))
         return row
+
+    def values(self) -> tuple[str | int | float, ...]:
+        """The values of :meth:`as_row` in the order of :func:`record_schema`, without its keys (what a worker
+        writes into its column arrays: no dict and no key strings per encounter)."""
+        party, monsters = _SIDE_VALUES(self.party), _SIDE_VALUES(self.monsters)
+        return (
+            *_SCALAR_VALUES(self),
+            *[value for pair in zip(party, monsters, strict=True) for value in pair],
+            *self.party.hist,
+            *self.monsters.hist,
+            ",".join(f"{k}:{v}" for k, v in sorted(self.called_hits_by_part.items())),
+        )

@@ -72,10 +72,24 @@ def equivalent_position(
     positions: Sequence[float], curve: npt.ArrayLike, target: float, weights: npt.ArrayLike | None = None
 ) -> tuple[float, str]:
     """Where the (isotonic) ladder curve reaches ``target``: (position, "" | "below" | "above")."""
+    return reached(fitted_curve(positions, curve, weights), target)
+
+
+def fitted_curve(
+    positions: Sequence[float], curve: npt.ArrayLike, weights: npt.ArrayLike | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """The ladder's positions in order and the isotonic fit of its curve there: what :func:`reached` reads (fitted
+    once for every arm judged against one curve)."""
     x = np.asarray(positions, float)
     order = np.argsort(x)
     x = x[order]
     f = isotonic(np.asarray(curve, float)[order], None if weights is None else np.asarray(weights, float)[order])
+    return x, f
+
+
+def reached(fit: tuple[np.ndarray, np.ndarray], target: float) -> tuple[float, str]:
+    """Where a fitted ladder curve (:func:`fitted_curve`) reaches ``target``: (position, "" | "below" | "above")."""
+    x, f = fit
     eps = 1e-12
     if target < f[0] - eps:
         return float(x[0]), "below"
@@ -113,7 +127,8 @@ def equivalent_cr(
     sub = np.vstack([np.asarray(arms[a], float)[:n] for a in arm_names])
 
     def solve(lmeans: np.ndarray, ameans: np.ndarray) -> dict[str, tuple[float, str]]:
-        return {a: equivalent_position(positions, lmeans, float(ameans[i])) for i, a in enumerate(arm_names)}
+        fit = fitted_curve(positions, lmeans)  # one fit of the ladder, every arm read off it
+        return {a: reached(fit, float(ameans[i])) for i, a in enumerate(arm_names)}
 
     point = solve(lad.mean(axis=1), sub.mean(axis=1))
     rng = np.random.default_rng(seed)

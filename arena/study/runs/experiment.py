@@ -48,7 +48,7 @@ from arena.study.runs.folder import (
 from arena.study.runs.identity import git_commit, package_versions
 from arena.study.runs.ledger import file_sha256, record_chunk, verified_chunks
 from arena.study.runs.plan import Chunk, Plan, make_plan
-from arena.study.runs.tables import arrow_schema, assemble, chunk_table, write_summary
+from arena.study.runs.tables import Assembly, arrow_schema, chunk_table, write_summary
 from arena.study.runs.workers import EngineSimulator, execute, prepared_encounter, warm_rules
 
 FORMAT = 2
@@ -280,20 +280,32 @@ def _run_locked(
     todo = [c for c in all_chunks if c.filename not in present]
     already = plan.total - sum(c.size for c in todo)
     schema = arrow_schema(simulator.schema())
-    sink = _ChunkWriter(plan, parts, schema, already, progress)
-    seconds = _fight_session(plan, todo, sink, (workers, client, simulator, say), (out, manifest, started))
-    _complete(plan, out, parts, schema, manifest)
+    assembly = Assembly(plan, parts, out / "encounters.parquet", schema, present)
+    sink = _ChunkWriter(plan, parts, schema, already, progress, assembly)
+    try:
+        seconds = _fight_session(plan, todo, sink, (workers, client, simulator, say), (out, manifest, started))
+        _complete(plan, out, assembly, manifest)
+    except BaseException:
+        assembly.abort()
+        raise
     return RunOutcome(out, plan.total, sink.finished - already, seconds, len(all_chunks) - len(todo), events)
 
 
 class _ChunkWriter:
     """The sink of a run on disk: each finished chunk written aside as its typed table, put in place, then listed in
-    the ledger (flushed), and the progress told."""
+    the ledger (flushed); the table handed on to ``encounters.parquet``, written as the chunks come
+    (:class:`arena.study.runs.tables.Assembly`), and the progress told."""
 
     def __init__(
-        self, plan: Plan, parts: Path, schema: Any, already: int, progress: Callable[[int, int], None] | None
+        self,
+        plan: Plan,
+        parts: Path,
+        schema: Any,
+        already: int,
+        progress: Callable[[int, int], None] | None,
+        assembly: Assembly,
     ) -> None:
-        self.plan, self.parts, self.schema, self.progress = plan, parts, schema, progress
+        self.plan, self.parts, self.schema, self.progress, self.assembly = plan, parts, schema, progress, assembly
         self.already = self.finished = already
         if progress:
             resumed = getattr(progress, "resumed", None)
@@ -309,6 +321,7 @@ class _ChunkWriter:
         pq.write_table(table, tmp)
         os.replace(tmp, self.parts / chunk.filename)
         record_chunk(self.parts, chunk.filename, chunk.start, chunk.stop)
+        self.assembly.add(chunk, table)
         self.finished += chunk.size
         if self.progress:
             self.progress(self.finished, self.plan.total)
@@ -330,7 +343,13 @@ def _fight_session(
     status = "interrupted"
     try:
         execute(
-            plan, todo, sink, workers=min(workers, max(1, len(todo))), cluster=client, simulator=simulator, on_event=say
+            plan,
+            todo,
+            sink,
+            workers=min(workers, max(1, len(todo))),
+            cluster=client,
+            simulator=simulator,
+            on_event=say,
         )
         status = "running"
     except ArenaError as err:
@@ -354,10 +373,18 @@ def _fight_session(
     return seconds
 
 
-def _complete(plan: Plan, out: Path, parts: Path, schema: Any, manifest: dict) -> None:
-    """Every chunk is on disk: assemble ``encounters.parquet`` and ``summary.csv``, mark the manifest complete (with
-    the file's checksum and the rate over every session), then remove the chunks."""
-    assemble(plan, parts, out / "encounters.parquet", schema)
+def _assemble(assembly: Assembly) -> None:
+    """Put ``encounters.parquet`` in place: its last rows written (the rest went in as the chunks came), the file
+    moved in (a run stopped before this leaves its chunks and no ``encounters.parquet``)."""
+    assembly.finish()
+
+
+def _complete(plan: Plan, out: Path, assembly: Assembly, manifest: dict) -> None:
+    """Every chunk is on disk: finish ``encounters.parquet`` (written as the chunks came in) and write
+    ``summary.csv``, mark the manifest complete (with the file's checksum and the rate over every session), then
+    remove the chunks."""
+    parts = assembly.parts
+    _assemble(assembly)
     write_summary(out)
     total_fought = sum(s["encounters"] for s in manifest["sessions"])
     total_seconds = sum(s["seconds"] for s in manifest["sessions"])

@@ -17,10 +17,8 @@ import hashlib
 import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field, replace
-from typing import Any
-
-import numpy as np
-import pandas as pd
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
 
 from arena.abilities.summon import summon_of
 from arena.combat.model import ModelOptions
@@ -28,6 +26,9 @@ from arena.combat.record import DEATH_FIELDS, REMOVED_FIELDS
 from arena.errors import ArenaError
 from arena.study.runs.options import check_workers
 from arena.world.creatures import Creature
+
+if TYPE_CHECKING:  # pandas is the parent's: a worker that unpickles a Matchup never imports it
+    import pandas as pd
 
 KEEP = (
     "winner",
@@ -172,12 +173,18 @@ class Matchup:
 
     def party(self, die: str) -> list:
         from arena.study.scenarios.parts import party_die, party_options
-        from arena.world.party import generate_party
 
-        members = generate_party(self.level, party_die(die), **party_options(self.model))
-        if self.attack_bonus:
-            members = [raise_attacks(c, self.attack_bonus) for c in members]
-        return members
+        options = party_options(self.model)
+        return list(
+            _generated_party(
+                self.level,
+                party_die(die),
+                options["hit_points"],
+                options["domain_spells"],
+                frozenset(options["legacy"]),
+                self.attack_bonus,
+            )
+        )
 
     def prepare(self, die: str = "d20") -> Any:
         from arena.combat.engine import prepare
@@ -201,6 +208,20 @@ class Matchup:
             model=self.model,
             summons=summons,
         )
+
+
+@lru_cache(maxsize=512)
+def _generated_party(
+    level: int, die: str, hit_points: str, domain_spells: str, legacy: frozenset[str], attack_bonus: int
+) -> tuple[Creature, ...]:
+    """The generated party of a matchup, built once per process for each of its choices: many matchups (every
+    monster, group size and rule set of a level) fight the same party, and its stat blocks are frozen."""
+    from arena.world.party import generate_party
+
+    members = generate_party(level, die, hit_points=hit_points, domain_spells=domain_spells, legacy=legacy)
+    if attack_bonus:
+        members = [raise_attacks(c, attack_bonus) for c in members]
+    return tuple(members)
 
 
 def own_stat_block(creature: Creature, name: str | None = None) -> Creature | None:
@@ -255,9 +276,18 @@ class Batch:
     seconds: float
     encounters: int
     matchups: list[Matchup] = field(default_factory=list)
+    spans: dict[tuple[str, str], tuple[int, int]] | None = None
+    """Where the rows of each (matchup name, rule set) lie in ``frame``, in index order (:func:`batch_frame`); None:
+    found by grouping the frame."""
 
     def rows(self, m: Matchup, rules: str, n: int | None = None) -> pd.DataFrame:
         """Encounters ``0..n-1`` of matchup ``m`` (by key) under ``rules``, in index order."""
+        if self.spans is not None:
+            span = self.spans.get((m.name, rules))
+            if span is None or span[0] == span[1]:
+                raise ArenaError(f"no rows for {m.name} under {rules}")
+            start, stop = span
+            return self.frame.iloc[start : min(stop, start + (n or m.n))].reset_index(drop=True)
         groups = self.__dict__.get("_groups")
         if groups is None:  # one pass over the frame, then a lookup per request
             groups = self.__dict__["_groups"] = {
@@ -268,6 +298,36 @@ class Batch:
         if sel is None or sel.empty:
             raise ArenaError(f"no rows for {m.name} under {rules}")
         return sel.iloc[: (n or m.n)].reset_index(drop=True)
+
+
+def batch_frame(
+    plan: Any, chunks: Sequence[Any], parts: dict[Any, dict], columns: Sequence[str]
+) -> tuple[pd.DataFrame, dict[tuple[str, str], tuple[int, int]]]:
+    """The rows of a batch's chunks (in plan order) as one frame, ``matchup`` and ``rules`` first, and where each
+    (matchup, rule set) lies in it: each column is joined once over every chunk (no frame per chunk), and the rows
+    of a (matchup, rule set) are one run in index order, since the plan orders its chunks so."""
+    import numpy as np
+    import pandas as pd
+
+    spans: dict[tuple[str, str], tuple[int, int]] = {}
+    names: list[np.ndarray] = []
+    keys: list[np.ndarray] = []
+    row = 0
+    for chunk in chunks:
+        sp = plan.scenarios[chunk.scenario]
+        key = (sp.name, sp.rule_sets[chunk.rules].key)
+        size = len(parts[chunk][columns[0]])
+        start = spans[key][0] if key in spans else row
+        spans[key] = (start, row + size)
+        names.append(np.full(size, sp.name, dtype=object))
+        keys.append(np.full(size, key[1], dtype=object))
+        row += size
+    data: dict[str, np.ndarray] = {"matchup": np.concatenate(names), "rules": np.concatenate(keys)}
+    for name in columns:
+        data[name] = np.concatenate([np.asarray(parts[chunk][name]) for chunk in chunks])
+    frame = pd.DataFrame(data)
+    frame["winner"] = frame["winner"].astype(str)
+    return frame, spans
 
 
 def run_batch(
@@ -319,16 +379,15 @@ def run_batch(
     t0 = time.perf_counter()
     todo = [c for c in chunks if c not in parts]
     if todo:
-        execute(plan, todo, sink, workers=min(workers, max(1, len(todo))), cluster=cluster, simulator=EngineSimulator())
+        execute(
+            plan,
+            todo,
+            sink,
+            workers=min(workers, max(1, len(todo))),
+            cluster=cluster,
+            simulator=EngineSimulator(),
+            fields=keep,
+        )
     seconds = time.perf_counter() - t0
-    frames = []
-    for chunk in chunks:
-        sp = plan.scenarios[chunk.scenario]
-        cols = parts[chunk]
-        frame = pd.DataFrame({k: np.asarray(v) for k, v in cols.items()})
-        frame.insert(0, "rules", sp.rule_sets[chunk.rules].key)
-        frame.insert(0, "matchup", sp.name)
-        frames.append(frame)
-    frame = pd.concat(frames, ignore_index=True)
-    frame["winner"] = frame["winner"].astype(str)
-    return Batch(frame, seconds, plan.total, merged)
+    frame, spans = batch_frame(plan, chunks, parts, columns)
+    return Batch(frame, seconds, plan.total, merged, spans)

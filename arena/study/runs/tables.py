@@ -107,6 +107,83 @@ def assemble(plan: Plan, parts: Path, target: Path, schema: Any) -> None:
     os.replace(tmp, target)
 
 
+class Assembly:
+    """``encounters.parquet`` written while the run fights: each chunk goes into the file as soon as every chunk
+    before it in plan order is in (a chunk that finished early waits in memory, one found on disk by a resumed run
+    is read when its turn comes), so only the last row group is left to write when the fighting ends.
+
+    The file is the one :func:`assemble` writes from the part files afterwards, byte for byte: the same tables, in
+    the same order, written in the same row groups. It is written aside (``encounters.parquet.tmp``) and put in
+    place by :meth:`finish`; :meth:`abort` removes it."""
+
+    def __init__(self, plan: Plan, parts: Path, target: Path, schema: Any, on_disk: set[str]) -> None:
+        self.order = list(plan.chunks())
+        self.parts, self.target, self.schema, self.on_disk = parts, target, schema, on_disk
+        self.tmp = target.with_name(target.name + ".tmp")
+        self.next = 0
+        self.waiting: dict[Chunk, Any] = {}
+        self.buffer: list[Any] = []
+        self.rows = 0
+        self.writer: Any = None
+
+    def add(self, chunk: Chunk, table: Any) -> None:
+        """A chunk finished (its typed table): write it and every chunk after it that is ready."""
+        self.waiting[chunk] = table
+        self._advance(at_end=False)
+
+    def _advance(self, at_end: bool) -> None:
+        while self.next < len(self.order):
+            chunk = self.order[self.next]
+            table = self.waiting.pop(chunk, None)
+            if table is None:
+                if chunk.filename not in self.on_disk and not at_end:
+                    return
+                path = self.parts / chunk.filename
+                if not path.is_file():
+                    raise ArenaError(f"{path}: a finished chunk is missing; rerun with --resume")
+                table = _read_chunk(path, chunk, self.schema)
+            self.buffer.append(table)
+            self.rows += chunk.size
+            self.next += 1
+            if self.rows >= ROW_GROUP:
+                self._write()
+
+    def _write(self) -> None:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        if self.writer is None:
+            if os.path.lexists(self.tmp):
+                self.tmp.unlink()
+            self.writer = pq.ParquetWriter(self.tmp, self.schema)
+        if self.buffer:
+            self.writer.write_table(pa.concat_tables(self.buffer), row_group_size=ROW_GROUP)
+        self.buffer, self.rows = [], 0
+
+    def finish(self) -> None:
+        """Every chunk is fought: write what is left (any chunk not handed over is read from its part file), and
+        put the file in place."""
+        try:
+            self._advance(at_end=True)
+            self._write()
+            self.writer.close()
+        except BaseException:
+            self.abort()
+            raise
+        os.replace(self.tmp, self.target)
+
+    def abort(self) -> None:
+        """The run stopped: close and remove the half-written file (the part files are what a resume uses)."""
+        self.waiting.clear()
+        self.buffer = []
+        if self.writer is not None:
+            with contextlib.suppress(Exception):
+                self.writer.close()
+            self.writer = None
+        with contextlib.suppress(OSError):
+            self.tmp.unlink()
+
+
 def write_summary(out: Path) -> None:
     from arena.study.statistics.encounters import read_encounters
     from arena.study.statistics.summaries import SUMMARY_COLUMNS, summarise

@@ -18,6 +18,7 @@ import os
 import sys
 import time
 import warnings
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -40,7 +41,9 @@ MAX_RETRIES = 3
 class EngineSimulator:
     """The real thing: ``Scenario.prepare()`` once per process, :func:`arena.combat.engine.fight` per encounter.
 
-    Any object with the same three methods can stand in (tests use a tiny deterministic one).
+    Any object with the same three methods can stand in (tests use a tiny deterministic one); one that also has
+    ``fight_values`` (the record's values as a tuple in the order of ``schema()``) has its encounters written
+    straight into the chunk's columns, without a dict per row (:func:`run_chunk`).
     """
 
     def prepare(self, scenario: Any, rules: RuleSet) -> Any:
@@ -51,15 +54,26 @@ class EngineSimulator:
 
         return fight(prepared, rules, seed).record.as_row()
 
+    def fight_values(self, prepared: Any, rules: RuleSet, seed: int) -> tuple:
+        """:meth:`fight`'s row as a tuple of its values in the order of :meth:`schema`."""
+        from arena.combat.engine import fight
+
+        return fight(prepared, rules, seed).record.values()
+
     def schema(self) -> dict[str, str]:
         from arena.combat.record import record_schema
 
         return record_schema()
 
 
-_PREPARED: dict[tuple[str, str, str], Any] = {}
-"""Per-process cache of prepared encounters, keyed by (simulator type, scenario digest, die): a worker
-prepares a scenario once, however many chunks of it it fights."""
+PREPARED_KEEP = 64
+"""How many prepared encounters a process keeps (:data:`_PREPARED`), the least recently used one dropped first."""
+
+_PREPARED: OrderedDict[tuple[str, str, str], Any] = OrderedDict()
+"""Per-process cache of prepared encounters, keyed by matchup (simulator type, scenario digest, die) and kept in
+the order they were last used: a worker prepares a scenario once however many chunks of it it fights, and a
+matchup whose chunks are still coming is not dropped because others came between them (a cache emptied whenever
+it filled up prepared such a matchup again)."""
 
 
 def prepared_encounter(simulator: Any, scenario: Any, digest: str, rules: RuleSet) -> Any:
@@ -67,9 +81,12 @@ def prepared_encounter(simulator: Any, scenario: Any, digest: str, rules: RuleSe
     key = (type(simulator).__qualname__, digest, rules.die)
     encounter = _PREPARED.get(key)
     if encounter is None:
-        if len(_PREPARED) >= 16:
-            _PREPARED.clear()
-        encounter = _PREPARED[key] = simulator.prepare(scenario, rules)
+        encounter = simulator.prepare(scenario, rules)
+        _PREPARED[key] = encounter
+        while len(_PREPARED) > PREPARED_KEEP:
+            _PREPARED.popitem(last=False)
+    else:
+        _PREPARED.move_to_end(key)
     return encounter
 
 
@@ -85,6 +102,8 @@ class Task:
     seed: int
     parent: int = 0
     """The process id of the run that sent it: a local worker stops when that process is gone."""
+    fields: tuple[str, ...] | None = None
+    """The record fields the caller keeps (None: every one): the worker makes and sends only their columns."""
 
 
 _RULES: dict[str, RuleSet] = {}
@@ -155,15 +174,19 @@ def _worker_init(parent: int) -> None:
 
 
 def run_chunk(task: Task, simulator: Any) -> tuple[Chunk, dict[str, np.ndarray]]:
-    """Fight one chunk; return its columns (index, seed and every record field) as numpy arrays."""
+    """Fight one chunk; return its columns (index, seed and every record field the task keeps) as numpy arrays.
+
+    Each encounter's record is taken as a tuple of its values in schema order (``simulator.fight_values``, or a
+    simulator's dict row read in that order), and the tuples are turned into columns once, at the end of the chunk
+    (:func:`chunk_columns`)."""
     _watch_parent(task.parent)
     prepared = prepared_encounter(simulator, task.scenario, task.digest, task.rules)
     schema = simulator.schema()
     chunk = task.chunk
     seeds = [encounter_seed(task.seed, i) for i in range(chunk.start, chunk.stop)]
-    fight = simulator.fight
+    fight = _values_of(simulator, schema)
     rules = warm_rules(task.rules)
-    rows = []
+    rows: list[tuple] = []
     for s in seeds:
         try:
             rows.append(fight(prepared, rules, s))
@@ -177,18 +200,45 @@ def run_chunk(task: Task, simulator: Any) -> tuple[Chunk, dict[str, np.ndarray]]
         "index": np.arange(chunk.start, chunk.stop, dtype=np.int64),
         "seed": np.array(seeds, dtype=np.uint64),
     }
-    for name, kind in schema.items():
-        if name in KEY_COLUMNS:
-            continue  # the experiment's own column wins (same meaning)
-        values = [row[name] for row in rows]
-        columns[name] = np.array(values, dtype=object if kind == "string" else kind)
+    columns.update(chunk_columns(schema, rows, task.fields))
     return chunk, columns
 
 
-def _tasks(plan: Plan, chunks: Iterable[Chunk]) -> Iterator[Task]:
+def _values_of(simulator: Any, schema: dict[str, str]) -> Callable[[Any, RuleSet, int], tuple]:
+    """The simulator's fight as a function giving the record's values in schema order."""
+    values = getattr(simulator, "fight_values", None)
+    if values is not None:
+        return values
+    fight, names = simulator.fight, tuple(schema)
+
+    def from_row(prepared: Any, rules: RuleSet, seed: int) -> tuple:
+        row = fight(prepared, rules, seed)
+        return tuple([row[name] for name in names])
+
+    return from_row
+
+
+def chunk_columns(
+    schema: dict[str, str], rows: Sequence[tuple], fields: Sequence[str] | None = None
+) -> dict[str, np.ndarray]:
+    """The record fields of a chunk as numpy arrays (strings as object arrays), from its rows of values in schema
+    order: the rows are transposed once (``zip``), and only the fields kept (``fields``, None: all) are made into
+    arrays. The key columns of a run are its own and are left out."""
+    wanted = None if fields is None else set(fields)
+    by_field = list(zip(*rows, strict=True)) if rows else [() for _ in schema]
+    columns: dict[str, np.ndarray] = {}
+    for (name, kind), values in zip(schema.items(), by_field, strict=True):
+        if name in KEY_COLUMNS or (wanted is not None and name not in wanted):
+            continue  # the experiment's own column wins (same meaning); a field the caller drops is not sent
+        columns[name] = np.array(values, dtype=object if kind == "string" else kind)
+    return columns
+
+
+def _tasks(plan: Plan, chunks: Iterable[Chunk], fields: Sequence[str] | None = None) -> Iterator[Task]:
+    kept = None if fields is None else tuple(fields)
     for c in chunks:
         sp = plan.scenarios[c.scenario]
-        yield Task(c, sp.scenario, sp.digest, sp.rule_sets[c.rules], sp.seed, os.getpid())
+        yield Task(c, sp.scenario, sp.digest, sp.rule_sets[c.rules], sp.seed, os.getpid(), kept)
 
 
 class WorkerDied(ArenaError):
@@ -237,8 +287,11 @@ def execute(
     cluster: Any = None,
     simulator: Any = None,
     on_event: Callable[[str], None] | None = None,
+    fields: Sequence[str] | None = None,
 ) -> None:
     """Fight ``chunks`` of ``plan`` and hand each finished one to ``sink(chunk, columns)`` (in any order).
+
+    ``fields``: the record fields the sink keeps (None: every one); the workers send only those columns.
 
     ``workers == 1`` runs in this process; more use joblib (loky processes); ``cluster`` a Dask scheduler
     address (connected to for this call) or a client of :func:`arena.study.runs.cluster.connect_cluster` (left
@@ -249,7 +302,7 @@ def execute(
     say = on_event or (lambda _msg: None)
     left = list(chunks)
     with cluster_session(cluster or None) as client:
-        _execute(plan, left, sink, workers, client, simulator, say)
+        _execute(plan, left, sink, workers, client, simulator, say, fields)
 
 
 def _execute(
@@ -260,18 +313,20 @@ def _execute(
     client: Any,
     simulator: Any,
     say: Callable[[str], None],
+    fields: Sequence[str] | None,
 ) -> None:
-    """The retry loop of :func:`execute` (its client open)."""
+    """The retry loop of :func:`execute` (its client open); ``fields``: the record fields kept."""
     for attempt in range(MAX_RETRIES + 1):
         done: set[Chunk] = set()
         try:
+            tasks = _tasks(plan, left, fields)
             if client is not None:
                 window = 2 * max(1, sum(client.nthreads().values()))
-                results = _dask_results(_tasks(plan, left), simulator, client, window)
+                results = _dask_results(tasks, simulator, client, window)
             elif workers <= 1:
-                results = (run_chunk(t, simulator) for t in _tasks(plan, left))
+                results = (run_chunk(t, simulator) for t in tasks)
             else:
-                results = _joblib_results(_tasks(plan, left), simulator, workers)
+                results = _joblib_results(tasks, simulator, workers)
             with warnings.catch_warnings():  # joblib's count of the tasks an interrupt cancelled: not news
                 warnings.filterwarnings("ignore", r".*tasks .*(cancelled|not used)", UserWarning)
                 try:

@@ -36,17 +36,26 @@ class Kernel:
 
 
 _KERNELS: dict[RuleSet, Kernel] = {}
+"""One kernel per distinct rule set in this process."""
+_BY_OBJECT: dict[int, tuple[RuleSet, Kernel]] = {}
+"""The kernel of each rule-set object a fight has asked for, by its id (the object is held, so its id is not reused
+while it is here): hashing a pydantic rule set costs microseconds, and every fight asks."""
+MAX_RULE_SET_OBJECTS = 4096
+"""More rule-set objects than this and :data:`_BY_OBJECT` starts again (the kernels themselves are kept)."""
 
 
 def kernel_for(rules: RuleSet) -> Kernel:
     """The compiled rules of ``rules``: one per distinct rule set in a process, so equal rule sets share their caches.
 
-    Kept on the rule set itself (as a cached property would be) so that a fight asks the dictionary only once per
-    rule-set object; the rule set does not know the kernel, so the two modules do not import each other."""
-    kernel = rules.__dict__.get("kernel")
+    Found by the rule set's identity first, so that a fight hashes each rule-set object once; nothing is stored on
+    the rule set itself (it is pickled into every worker's task, and the compiled engine's kernel is not)."""
+    found = _BY_OBJECT.get(id(rules))
+    if found is not None and found[0] is rules:
+        return found[1]
+    kernel = _KERNELS.get(rules)
     if kernel is None:
-        kernel = _KERNELS.get(rules)
-        if kernel is None:
-            kernel = _KERNELS[rules] = Kernel(rules)
-        rules.__dict__["kernel"] = kernel
+        kernel = _KERNELS[rules] = Kernel(rules)
+    if len(_BY_OBJECT) >= MAX_RULE_SET_OBJECTS:
+        _BY_OBJECT.clear()
+    _BY_OBJECT[id(rules)] = (rules, kernel)
     return kernel

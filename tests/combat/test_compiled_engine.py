@@ -146,3 +146,23 @@ def test_a_finished_fight_leaves_almost_nothing_to_the_garbage_collector():
             gc.enable()
     assert "Combatant" not in left and "Fight" not in left and "Action" not in left
     assert len(left) <= 10 * 5  # simpy's environment and its bound methods: about 8 a fight (79 before)
+
+
+def test_a_run_on_two_workers_is_the_same_file_under_either_engine(tmp_path):
+    """``arena run`` on two worker processes (its tasks pickled to them, the compiled engine's objects never among
+    them) writes the same encounters.parquet, byte for byte, under the installed engine and under its source."""
+    env = {key: value for key, value in os.environ.items() if key not in ("PYTHONPATH", "ARENA_ENGINE")}
+    files = {}
+    for engine in ("compiled", "python"):
+        out = tmp_path / engine
+        done = subprocess.run(
+            [sys.executable, "-m", "arena", "run", str(ROOT / "scenarios" / "reference.yaml")]
+            + ["--n", "150", "--workers", "2", "--out", str(out)],
+            cwd=tmp_path,
+            env={**env, "ARENA_ENGINE": engine},
+            capture_output=True,
+            text=True,
+        )
+        assert done.returncode == 0, done.stderr[-3000:]
+        files[engine] = (out / "encounters.parquet").read_bytes()
+    assert files["compiled"] == files["python"]

@@ -166,3 +166,33 @@ def test_a_run_on_two_workers_is_the_same_file_under_either_engine(tmp_path):
         assert done.returncode == 0, done.stderr[-3000:]
         files[engine] = (out / "encounters.parquet").read_bytes()
     assert files["compiled"] == files["python"]
+
+
+def _setup_module(monkeypatch):
+    """setup.py's functions, read without building anything (``setuptools.setup`` stubbed for the read)."""
+    import runpy
+
+    import setuptools
+
+    monkeypatch.setattr(setuptools, "setup", lambda **_: None)
+    monkeypatch.setattr(sys, "argv", ["setup.py", "egg_info"])
+    return runpy.run_path(str(ROOT / "setup.py"))
+
+
+def test_setup_installs_the_pure_engine_where_it_cannot_compile(monkeypatch):
+    """The install never fails for want of a compiler: setup.py says why it installs the pure-Python engine (no C
+    compiler, ARENA_PURE_PYTHON, an editable install) and builds no extension then, nor for a metadata-only step."""
+    setup = _setup_module(monkeypatch)
+    monkeypatch.setenv("CC", "/nonexistent/cc")
+    assert "no C compiler" in setup["_wanted"]()
+    monkeypatch.delenv("CC")
+    monkeypatch.setenv("ARENA_PURE_PYTHON", "1")
+    assert setup["_wanted"]() == "ARENA_PURE_PYTHON is set"
+    monkeypatch.delenv("ARENA_PURE_PYTHON")
+    monkeypatch.setattr(sys, "argv", ["setup.py", "editable_wheel"])
+    assert "editable" in setup["_wanted"]()
+    monkeypatch.setattr(sys, "argv", ["setup.py", "dist_info", "--output-dir", "/tmp/x"])
+    assert setup["_extensions"]() == []  # pip's metadata step: mypyc does not run
+    monkeypatch.setattr(sys, "argv", ["setup.py", "bdist_wheel"])
+    monkeypatch.setenv("ARENA_PURE_PYTHON", "1")
+    assert setup["_extensions"]() == []

@@ -14,7 +14,6 @@ is read as its ``rake`` too (:func:`arena.srd.holds.acid_sting`): it has no poun
 
 from __future__ import annotations
 
-import copy
 import re
 
 from pydantic import StrictBool
@@ -109,11 +108,7 @@ turn": the ``charging`` condition, :data:`arena.combat.conditions.CHARGING_AC`).
 
 def charging(attack: CompiledAttack) -> CompiledAttack:
     """``attack`` with the charge's +2 on each of its attack rolls (its rider kept)."""
-    out = copy.copy(attack)
-    out.bonuses = tuple(b + CHARGE_BONUS for b in attack.bonuses)
-    out.full_bonuses = tuple(b + CHARGE_BONUS for b in attack.full_bonuses)
-    out.first_bonus = out.full_bonuses[:1]
-    return out
+    return attack.with_bonus(CHARGE_BONUS)
 
 
 def _charge(c: Combatant) -> tuple[tuple[CompiledAttack, ...], CompiledAttack | None]:

@@ -7,6 +7,8 @@ edges: the hot loop touches only these objects.
 
 from __future__ import annotations
 
+from typing import Any
+
 from arena.combat.ability_hooks import compile_abilities
 from arena.dice import DiceExpr, parse
 from arena.rules import Check
@@ -20,9 +22,13 @@ _PARTS_IDS: dict[tuple, int] = {}
 class CompiledAttack:
     """One attack of a routine, with its dice parsed."""
 
-    def __init__(self, attack) -> None:
+    def __init__(self, attack: Any, bonus: int = 0) -> None:
+        """``attack``: the stat block's :class:`~arena.world.attacks.Attack`; ``bonus``: added to each of its attack
+        rolls (a charge's +2: :meth:`with_bonus`)."""
+        self.source = attack
+        self.bonus = bonus
         self.name = attack.name
-        self.bonuses = tuple(attack.bonuses)
+        self.bonuses = tuple(b + bonus for b in attack.bonuses)
         self.count = attack.count
         self.damage: DiceExpr = parse(attack.damage)
         self.types = frozenset(attack.damage_types)
@@ -55,6 +61,13 @@ class CompiledAttack:
         if self.harmless:
             self.damage_table = (HARMLESS_ROLL,)
             self.max_damage = 0
+
+    def with_bonus(self, bonus: int) -> CompiledAttack:
+        """This attack with ``bonus`` more on each of its attack rolls, its rider kept (built from its stat block
+        again: a native class is not copied)."""
+        out = CompiledAttack(self.source, self.bonus + bonus)
+        out.rider = self.rider
+        return out
 
     def swings(self) -> list[int]:
         return list(self.full_bonuses)

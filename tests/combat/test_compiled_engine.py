@@ -76,12 +76,28 @@ def fight_all(tmp_path: Path, engine: str) -> dict:
     return json.loads(done.stdout)
 
 
-def test_the_compiled_engine_fights_every_encounter_as_the_python_engine(tmp_path):
-    compiled = fight_all(tmp_path, "compiled")
-    if compiled["engine"] != "compiled":
+@pytest.fixture(scope="module")
+def compiled_installed(tmp_path_factory):
+    """The installed engine is compiled: else the comparisons would be of the source with itself, so they skip
+    (saying why), except under CI, where ``.ci/run``'s ``pip install .`` must have compiled it."""
+    env = {key: value for key, value in os.environ.items() if key not in ("PYTHONPATH", "ARENA_ENGINE")}
+    done = subprocess.run(
+        [sys.executable, "-c", "from arena.engine_build import engine; print(engine())"],
+        cwd=tmp_path_factory.mktemp("engine"),
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    if done.stdout.strip() != "compiled":
         if os.environ.get("CI", "").lower() == "true":
             pytest.fail("CI installs the package with `pip install .`, which compiles the engine: it is pure Python")
         pytest.skip("the installed engine is pure Python (an editable install): `pip install .` compiles it")
+
+
+def test_the_compiled_engine_fights_every_encounter_as_the_python_engine(tmp_path, compiled_installed):
+    compiled = fight_all(tmp_path, "compiled")
+    assert compiled["engine"] == "compiled"
     reference = fight_all(tmp_path, "python")
     assert reference["engine"] == "python"
     assert compiled["records"].keys() == reference["records"].keys()
@@ -196,3 +212,36 @@ def test_setup_installs_the_pure_engine_where_it_cannot_compile(monkeypatch):
     monkeypatch.setattr(sys, "argv", ["setup.py", "bdist_wheel"])
     monkeypatch.setenv("ARENA_PURE_PYTHON", "1")
     assert setup["_extensions"]() == []
+
+
+FINGERPRINTS = r"""
+import json, runpy, sys
+bench = runpy.run_path(sys.argv[1])
+from arena.engine_build import engine
+from arena.world.bestiary import creature_names
+from arena.world.srd_bestiary import srd_rows
+names = [*creature_names(), *(f"srd/{row.name}" for row in srd_rows())]
+print(json.dumps({"engine": engine(), "prints": bench["fingerprints"](bench["RULES"], (1, 2), names)}))
+"""
+
+
+def test_every_creature_fights_word_for_word_alike_under_either_engine(tmp_path, compiled_installed):
+    """Every special ability the bestiary has, in both builds: two of each built-in and SRD creature against a party
+    of its CR, under three rule sets and two seeds, each fight's whole log hashed
+    (``benchmarks/fight_fingerprints.py``); the two builds' hashes must be equal creature by creature."""
+    env = {key: value for key, value in os.environ.items() if key not in ("PYTHONPATH", "ARENA_ENGINE")}
+    prints = {}
+    for engine in ("compiled", "python"):
+        done = subprocess.run(
+            [sys.executable, "-c", FINGERPRINTS, str(ROOT / "benchmarks" / "fight_fingerprints.py")],
+            cwd=tmp_path,
+            env={**env, "ARENA_ENGINE": engine},
+            capture_output=True,
+            text=True,
+        )
+        assert done.returncode == 0, done.stderr[-3000:]
+        prints[engine] = json.loads(done.stdout)
+    assert prints["compiled"]["engine"] == "compiled"
+    assert len(prints["python"]["prints"]) > 580
+    differ = sorted(n for n, p in prints["python"]["prints"].items() if prints["compiled"]["prints"].get(n) != p)
+    assert differ == [], f"{len(differ)} creatures fight differently under the compiled engine: {differ[:10]}"

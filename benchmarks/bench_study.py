@@ -56,6 +56,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from arena.study.runs.ledger import file_sha256  # the checksum of a run's parquet (this process's arena, not measured)
+
 ROOT = Path(__file__).resolve().parents[1]
 PR_SET_CHILD_SUBREAPER = 36
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
@@ -255,7 +257,7 @@ def bench_run(trees: list[Path], n: int, workers: int, repeat: int, keep: Path) 
             if m.returncode != 0:
                 raise SystemExit(f"{tree}: arena run failed; see {keep / f'run-{tree.name}-r{rep}.txt'}")
             parquet = out / "results" / "encounters.parquet"
-            digest = _sha256(parquet)
+            digest = file_sha256(parquet)
             shutil.rmtree(out)
             print(f"  run {n} x 48  {str(tree):40} workers {workers}  repeat {rep + 1}: " + _memory_line(m, digest))
             print(flush=True)
@@ -276,16 +278,6 @@ def _memory_line(m: Measure, digest: str) -> str:
         f"processes); tree {m.tree_peak_mib:6.0f} MiB (largest sampled sum of RSS, shared pages counted in each); "
         f"encounters.parquet sha256 {digest[:16]}"
     )
-
-
-def _sha256(path: Path) -> str:
-    import hashlib
-
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def main(argv: list[str] | None = None) -> int:

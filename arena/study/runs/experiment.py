@@ -346,7 +346,7 @@ def _fight_session(
             plan,
             todo,
             sink,
-            workers=min(workers, max(1, len(todo))),
+            workers=workers,
             cluster=client,
             simulator=simulator,
             on_event=say,

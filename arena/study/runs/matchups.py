@@ -383,7 +383,7 @@ def run_batch(
             plan,
             todo,
             sink,
-            workers=min(workers, max(1, len(todo))),
+            workers=workers,
             cluster=cluster,
             simulator=EngineSimulator(),
             fields=keep,

@@ -293,7 +293,8 @@ def execute(
 
     ``fields``: the record fields the sink keeps (None: every one); the workers send only those columns.
 
-    ``workers == 1`` runs in this process; more use joblib (loky processes); ``cluster`` a Dask scheduler
+    ``workers == 1`` runs in this process; more use joblib (loky processes), never more than there are chunks;
+    ``cluster`` a Dask scheduler
     address (connected to for this call) or a client of :func:`arena.study.runs.cluster.connect_cluster` (left
     open). If a worker dies,
     the event is reported and the chunks not yet finished are rerun.
@@ -301,6 +302,7 @@ def execute(
     simulator = simulator or EngineSimulator()
     say = on_event or (lambda _msg: None)
     left = list(chunks)
+    workers = min(workers, max(1, len(left)))
     with cluster_session(cluster or None) as client:
         _execute(plan, left, sink, workers, client, simulator, say, fields)
 

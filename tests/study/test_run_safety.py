@@ -16,7 +16,7 @@ from experiment_fakes import FakeScenario, FakeSimulator, InterruptingSimulator
 from arena.dice import encounter_seed
 from arena.errors import ArenaError
 from arena.labels import printable, slug
-from arena.study.runs import experiment, folder
+from arena.study.runs import folder
 from arena.study.runs import plan as plan_module
 from arena.study.runs.experiment import run_experiment
 from arena.study.runs.folder import FolderInUse, locked
@@ -279,14 +279,17 @@ def test_workers_and_sizes_are_bounded():
 
 
 def test_a_run_never_starts_more_workers_than_it_has_chunks(tmp_path, monkeypatch):
+    """The cap is ``execute``'s own (every caller gets it): the fighting it hands on asks for one worker here."""
+    from arena.study.runs import workers as workers_module
+
     seen = []
-    real = experiment.execute
+    real = workers_module._execute
 
-    def spy(plan, chunks, sink, *, workers=1, **kwargs):
+    def spy(plan, left, sink, workers, *args):
         seen.append(workers)
-        return real(plan, chunks, sink, workers=1, **kwargs)
+        return real(plan, left, sink, workers, *args)
 
-    monkeypatch.setattr(experiment, "execute", spy)
+    monkeypatch.setattr(workers_module, "_execute", spy)
     run_experiment([FakeScenario(n=20, keys=("d20",))], tmp_path / "r", simulator=FakeSimulator(), workers=64)
     assert seen == [1]
 

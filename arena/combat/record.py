@@ -110,6 +110,7 @@ def record_schema() -> dict[str, str]:
     return schema
 
 
+_FIELD_NAMES = tuple(record_schema())
 _SCALAR_VALUES = attrgetter(*SCALARS)
 _SIDE_VALUES = attrgetter(*PER_SIDE)
 
@@ -135,16 +136,8 @@ class EncounterRecord:
         return self.party if side == "pc" else self.monsters
 
     def as_row(self) -> dict[str, str | int | float]:
-        """One flat dict: str, int, float values only, keys as in :func:`record_schema`."""
-        row: dict[str, str | int | float] = {name: getattr(self, name) for name in SCALARS}
-        for name in PER_SIDE:
-            row[f"{name}_party"] = getattr(self.party, name)
-            row[f"{name}_monsters"] = getattr(self.monsters, name)
-        for side, tally in (("party", self.party), ("monsters", self.monsters)):
-            for k, count in enumerate(tally.hist):
-                row[f"hits_chance_{side}_{k}"] = count
-        row["called_hits_by_part"] = ",".join(f"{k}:{v}" for k, v in sorted(self.called_hits_by_part.items()))
-        return row
+        """One flat dict: str, int, float values only, keys as in :func:`record_schema` (:meth:`values`, named)."""
+        return dict(zip(_FIELD_NAMES, self.values(), strict=True))
 
     def values(self) -> tuple[str | int | float, ...]:
         """The values of :meth:`as_row` in the order of :func:`record_schema`, without its keys (what a worker

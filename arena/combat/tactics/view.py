@@ -45,8 +45,6 @@ class View:
         self.flags = fight.flags
         """The fight model's options (:class:`~arena.combat.flags.ModelFlags`), read by the built-in policies on every
         decision; a user's policy may ask :meth:`fixed` by a fix's name."""
-        self._protected = fight.flags.back_line
-        """The model's back line is protected (the hot loop reads it on every melee decision)."""
 
     @property
     def round(self) -> int:
@@ -64,7 +62,7 @@ class View:
         """Can ``creature``'s weapons reach every enemy? Ranged attackers can; a melee creature reaches only the
         enemies in the melee while any able enemy fights there (those who stand back are behind them), unless the
         model's ``back_line`` is ``reachable``."""
-        return creature.ranged or not (self._protected and self._fight.melee_count[FOE_SIDE[creature.side]])
+        return creature.ranged or not (self.flags.back_line and self._fight.melee_count[FOE_SIDE[creature.side]])
 
     def reaches(self, creature: Combatant, target: Combatant) -> bool:
         """Can ``creature``'s weapons reach ``target``?"""

@@ -276,28 +276,16 @@ class Batch:
     seconds: float
     encounters: int
     matchups: list[Matchup] = field(default_factory=list)
-    spans: dict[tuple[str, str], tuple[int, int]] | None = None
-    """Where the rows of each (matchup name, rule set) lie in ``frame``, in index order (:func:`batch_frame`); None:
-    found by grouping the frame."""
+    spans: dict[tuple[str, str], tuple[int, int]] = field(default_factory=dict)
+    """Where the rows of each (matchup name, rule set) lie in ``frame``, in index order (:func:`batch_frame`)."""
 
     def rows(self, m: Matchup, rules: str, n: int | None = None) -> pd.DataFrame:
         """Encounters ``0..n-1`` of matchup ``m`` (by key) under ``rules``, in index order."""
-        if self.spans is not None:
-            span = self.spans.get((m.name, rules))
-            if span is None or span[0] == span[1]:
-                raise ArenaError(f"no rows for {m.name} under {rules}")
-            start, stop = span
-            return self.frame.iloc[start : min(stop, start + (n or m.n))].reset_index(drop=True)
-        groups = self.__dict__.get("_groups")
-        if groups is None:  # one pass over the frame, then a lookup per request
-            groups = self.__dict__["_groups"] = {
-                k: g.sort_values("index").reset_index(drop=True)
-                for k, g in self.frame.groupby(["matchup", "rules"], sort=False)
-            }
-        sel = groups.get((m.name, rules))
-        if sel is None or sel.empty:
+        span = self.spans.get((m.name, rules))
+        if span is None or span[0] == span[1]:
             raise ArenaError(f"no rows for {m.name} under {rules}")
-        return sel.iloc[: (n or m.n)].reset_index(drop=True)
+        start, stop = span
+        return self.frame.iloc[start : min(stop, start + (n or m.n))].reset_index(drop=True)
 
 
 def batch_frame(

@@ -14,6 +14,7 @@ hand-written block with its imported counterpart.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import statistics
@@ -27,7 +28,7 @@ from arena.dice import parse as parse_dice
 from arena.errors import ArenaError
 from arena.world.creatures import Creature
 from arena.world.stat_types import cr_text, parse_cr
-from arena.world.yamlio import load_yaml, validate
+from arena.world.yamlio import load_shipped_yaml, load_yaml, validate
 
 PACKAGE = "arena.bestiary_data"
 FOLDER = "srd"
@@ -227,9 +228,19 @@ def srd_creature(name: str) -> Creature | None:
         return None
     if key not in _CREATURES:
         row = _load_index()[key]
-        file = root().joinpath(row.file)
-        _CREATURES[key] = validate(load_yaml(file, f"bestiary/srd/{row.file}"), Creature)
+        file, source = root().joinpath(row.file), f"bestiary/srd/{row.file}"
+        _CREATURES[key] = _validated(file, source)
     return _CREATURES[key]
+
+
+def _validated(file: Any, source: str) -> Creature:
+    """The stat block of a shipped file: parsed fast, and read again with line numbers only if it is wrong (so the
+    message says where)."""
+    fast = load_shipped_yaml(file, source)
+    if fast is not None:
+        with contextlib.suppress(ArenaError):
+            return validate(fast, Creature)
+    return validate(load_yaml(file, source), Creature)
 
 
 def srd_names() -> list[str]:

@@ -54,6 +54,61 @@ def test_recovers_known_equivalent_cr_and_bootstrap_covers_it():
     assert out["3d6"]["censored"] == ""
 
 
+def _one_resample_at_a_time(ladder, arms, resamples, seed, confidence):
+    """The bootstrap written plainly (one resample, one isotonic fit, one search per arm at a time): the reference
+    the vectorised :func:`equivalent_cr` must agree with to the bit."""
+    positions = sorted(ladder)
+    n = min(len(v) for v in [*ladder.values(), *arms.values()])
+    lad = np.vstack([ladder[p][:n] for p in positions])
+    sub = np.vstack([arms[a][:n] for a in arms])
+    rng = np.random.default_rng(seed)
+    boots: dict[str, list[float]] = {a: [] for a in arms}
+    for _ in range(resamples):
+        idx = rng.integers(0, n, n)
+        fit = eq.fitted_curve(positions, lad[:, idx].mean(axis=1))
+        means = sub[:, idx].mean(axis=1)
+        for i, a in enumerate(arms):
+            boots[a].append(eq.reached(fit, float(means[i]))[0])
+    lo, hi = (1 - confidence) / 2 * 100, (1 + confidence) / 2 * 100
+    out = {}
+    for a in arms:
+        deltas = np.subtract(boots[a], boots["d20"])
+        out[a] = (
+            np.percentile(boots[a], lo),
+            np.percentile(boots[a], hi),
+            np.percentile(deltas, lo),
+            np.percentile(deltas, hi),
+        )
+    return out
+
+
+@pytest.mark.parametrize("kind", ["continuous", "ties and saturation", "binary"])
+def test_vectorised_bootstrap_agrees_with_one_resample_at_a_time(kind):
+    rng = np.random.default_rng({"continuous": 1, "ties and saturation": 2, "binary": 3}[kind])
+    for trial in range(40):
+        k, n, m = int(rng.integers(2, 12)), int(rng.integers(2, 60)), int(rng.integers(1, 9))
+
+        def values(scale: float, n: int = n) -> np.ndarray:
+            if kind == "continuous":
+                return rng.random(n) * scale
+            if kind == "binary":
+                return (rng.random(n) < scale).astype(float)
+            return np.minimum(1.0, rng.integers(0, 5, n) / 4 * scale)
+
+        positions = sorted(rng.choice(21, k, replace=False).astype(float))
+        ladder = {p: values((i + 1) / k) for i, p in enumerate(positions)}
+        arms = {("d20" if j == 0 else f"arm {j}"): values(rng.random()) for j in range(m)}
+        got = eq.equivalent_cr(ladder, arms, resamples=50, seed=trial, confidence=0.983)
+        want = _one_resample_at_a_time(ladder, arms, 50, trial, 0.983)
+        for a in arms:
+            r = got[a]
+            assert (r["c_star_low"], r["c_star_high"], r["delta_low"], r["delta_high"]) == want[a]
+        lad = np.vstack([ladder[p][:n] for p in positions]).mean(axis=1)
+        sub = np.vstack([arms[a][:n] for a in arms]).mean(axis=1)
+        for i, a in enumerate(arms):
+            assert (got[a]["c_star"], got[a]["censored"]) == eq.reached(eq.fitted_curve(positions, lad), sub[i])
+
+
 def test_bootstrap_covers_the_truth_most_of_the_time():
     hits = 0
     for s in range(20):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pytest
 
 from arena.study.statistics import inference as inf
 
@@ -80,6 +81,20 @@ def test_ratio_interval_and_bootstrap_test():
     assert inf.directional_verdict(e.p_beyond, e.p_within) == inf.SUPPORTED
     near = inf.cluster_ratio(1.5 * den + rng.normal(0, 0.5, 14), den, margin=1.5)
     assert inf.directional_verdict(near.p_beyond, near.p_within) == inf.INCONCLUSIVE
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_holm_gives_statsmodels_numbers(seed):
+    from statsmodels.stats.multitest import multipletests
+
+    rng = np.random.default_rng(seed)
+    p = rng.random(int(rng.integers(1, 30))) ** 3
+    p[rng.random(p.size) < 0.2] = p[0]  # ties
+    reject, adjusted, _, _ = multipletests(p, alpha=0.05, method="holm")
+    assert inf.holm(p.tolist()) == adjusted.tolist()
+    from arena.study.statistics.two_samples import holm as holm_reject
+
+    assert holm_reject(p.tolist(), 0.05) == (reject.tolist(), adjusted.tolist())
 
 
 def test_holm_and_combine():

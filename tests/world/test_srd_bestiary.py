@@ -94,6 +94,32 @@ def test_every_imported_block_loads_as_a_user_file_would(everything):
     assert all(c.import_status in ("clean", "guessed") for c in everything.values())  # the SRD import is clean
 
 
+def test_the_fast_parser_reads_every_shipped_block_as_the_strict_one():
+    """The shipped SRD blocks are parsed by libyaml (:func:`load_shipped_yaml`); the strict, line-counting loader
+    (duplicate keys refused, limits) must read the same data from every one, so the fast path changes nothing."""
+    from arena.world.yamlio import load_shipped_yaml, load_yaml
+
+    files = sorted(SRD.glob("*.yaml"))
+    assert len(files) >= 400
+    for path in files:
+        fast = load_shipped_yaml(path, path.name)
+        assert fast is not None and fast.data == load_yaml(path).data, path.name
+
+
+def test_a_broken_shipped_block_is_reported_with_its_line(tmp_path, monkeypatch):
+    """A shipped block that fails validation is read again by the strict loader, so the message names the line."""
+    from arena.errors import ArenaError
+
+    broken = tmp_path / "troll.yaml"
+    text = (SRD / "troll.yaml").read_text(encoding="utf-8")
+    broken.write_text(re.sub(r"(?m)^(\s*)hp: .*$", r"\1hp: lots", text, count=1), encoding="utf-8")
+    assert srd_rows()  # the index read from the shipped folder before the folder is swapped for the broken copy
+    monkeypatch.setattr(srd_bestiary, "root", lambda: tmp_path)
+    monkeypatch.setattr(srd_bestiary, "_CREATURES", {})
+    with pytest.raises(ArenaError, match=r"bestiary/srd/troll\.yaml:\d+: .*hp"):
+        srd_creature("troll")
+
+
 def test_modelled_status_agrees_with_the_fields_the_engine_reads(everything):
     for c in everything.values():
         keys = {a.key: a.engine for a in c.special_abilities}

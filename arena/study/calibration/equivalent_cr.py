@@ -103,6 +103,42 @@ def reached(fit: tuple[np.ndarray, np.ndarray], target: float) -> tuple[float, s
     return float(x0 + (target - f0) / (f1 - f0) * (x1 - x0)), ""
 
 
+def reached_all(x: np.ndarray, curves: np.ndarray, targets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`reached` for many fitted curves at once: ``curves`` (R, K) non-decreasing over positions ``x`` (K,),
+    ``targets`` (R, M); the positions (R, M) and the flags (R, M: "", "below", "above"). The same arithmetic as
+    :func:`reached`, element by element, so the numbers agree to the bit."""
+    eps = 1e-12
+    f = curves[:, None, :]  # (R, 1, K)
+    t = targets[:, :, None]  # (R, M, 1)
+    below = targets < curves[:, :1] - eps
+    above = targets > curves[:, -1:] + eps
+    equal = np.abs(f - t) <= eps  # (R, M, K)
+    any_equal = equal.any(axis=2)
+    k = x.size
+    first = np.argmax(equal, axis=2)
+    last = k - 1 - np.argmax(equal[:, :, ::-1], axis=2)
+    middle = (x[first] + x[last]) / 2
+    j = np.clip((f <= t).sum(axis=2), 1, k - 1)  # searchsorted(side="right") on a sorted row
+    f0 = np.take_along_axis(curves, j - 1, axis=1)
+    f1 = np.take_along_axis(curves, j, axis=1)
+    x0, x1 = x[j - 1], x[j]
+    with np.errstate(divide="ignore", invalid="ignore"):  # rows answered below, above or equal never divide
+        between = x0 + (targets - f0) / (f1 - f0) * (x1 - x0)
+    position = np.where(below, x[0], np.where(above, x[-1], np.where(any_equal, middle, between)))
+    flags = np.where(below, "below", np.where(above, "above", ""))
+    return position, flags
+
+
+def _isotonic_rows(curves: np.ndarray) -> np.ndarray:
+    """Every row made non-decreasing (:func:`isotonic`). A strictly increasing row is kept as it is (isotonic
+    regression leaves it unchanged, to the bit); only rows that dip or tie are fitted (scipy pools a tie, and the
+    pooled mean can differ from the tied values in the last bit)."""
+    out = curves.copy()
+    for r in np.flatnonzero((np.diff(curves, axis=1) <= 0).any(axis=1)):
+        out[r] = isotonic(curves[r])
+    return out
+
+
 def equivalent_cr(
     ladder: dict[float, np.ndarray],
     arms: dict[str, np.ndarray],
@@ -116,7 +152,8 @@ def equivalent_cr(
 
     ``ladder`` maps ladder positions to per-encounter difficulty values (the d20 typical monster of that rung),
     ``arms`` names to per-encounter values of the subject (the arm ``base`` included); all arrays are aligned on
-    the encounter index (the same seeds), so they are resampled together.
+    the encounter index (the same seeds), so they are resampled together. The resamples are taken as one array
+    (the same draws, in the same order, as one resample at a time) and solved together (:func:`reached_all`).
     """
     positions = sorted(ladder)
     n = min(len(v) for v in [*ladder.values(), *arms.values()])
@@ -125,38 +162,34 @@ def equivalent_cr(
     lad = np.vstack([np.asarray(ladder[p], float)[:n] for p in positions])
     arm_names = list(arms)
     sub = np.vstack([np.asarray(arms[a], float)[:n] for a in arm_names])
+    x = np.asarray(positions, float)
 
-    def solve(lmeans: np.ndarray, ameans: np.ndarray) -> dict[str, tuple[float, str]]:
-        fit = fitted_curve(positions, lmeans)  # one fit of the ladder, every arm read off it
-        return {a: reached(fit, float(ameans[i])) for i, a in enumerate(arm_names)}
+    def solve(lmeans: np.ndarray, ameans: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Positions and flags (R, arms) of resampled means: ``lmeans`` (R, rungs), ``ameans`` (R, arms)."""
+        return reached_all(x, _isotonic_rows(lmeans), ameans)
 
-    point = solve(lad.mean(axis=1), sub.mean(axis=1))
+    point, point_flags = solve(lad.mean(axis=1)[None, :], sub.mean(axis=1)[None, :])
     rng = np.random.default_rng(seed)
-    boots: dict[str, list[float]] = {a: [] for a in arm_names}
-    deltas: dict[str, list[float]] = {a: [] for a in arm_names}
-    for _ in range(resamples):
-        idx = rng.integers(0, n, n)
-        got = solve(lad[:, idx].mean(axis=1), sub[:, idx].mean(axis=1))
-        for a in arm_names:
-            boots[a].append(got[a][0])
-            if base in got:
-                deltas[a].append(got[a][0] - got[base][0])
+    idx = rng.integers(0, n, (resamples, n))
+    boots, _ = solve(lad[:, idx].mean(axis=2).T, sub[:, idx].mean(axis=2).T)  # (R, arms)
     lo_q, hi_q = (1 - confidence) / 2 * 100, (1 + confidence) / 2 * 100
+    b = arm_names.index(base) if base in arm_names else None
     out: dict[str, dict] = {}
     for i, a in enumerate(arm_names):
-        c, flag = point[a]
+        c = float(point[0, i])
         entry = {
             "difficulty": float(sub[i].mean()),
             "c_star": c,
-            "censored": flag,
-            "c_star_low": float(np.percentile(boots[a], lo_q)),
-            "c_star_high": float(np.percentile(boots[a], hi_q)),
+            "censored": str(point_flags[0, i]),
+            "c_star_low": float(np.percentile(boots[:, i], lo_q)),
+            "c_star_high": float(np.percentile(boots[:, i], hi_q)),
             "n": int(n),
         }
-        if base in point:
-            entry["delta"] = c - point[base][0]
-            entry["delta_low"] = float(np.percentile(deltas[a], lo_q))
-            entry["delta_high"] = float(np.percentile(deltas[a], hi_q))
+        if b is not None:
+            deltas = boots[:, i] - boots[:, b]
+            entry["delta"] = c - float(point[0, b])
+            entry["delta_low"] = float(np.percentile(deltas, lo_q))
+            entry["delta_high"] = float(np.percentile(deltas, hi_q))
         out[a] = entry
     return out
 

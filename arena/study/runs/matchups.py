@@ -351,9 +351,9 @@ def run_batch(
     if store is not None:
         found = store.load({names[c]: (c.start, c.stop) for c in chunks}, columns)
         parts.update({c: found[names[c]] for c in chunks if names[c] in found})
-    done = [sum(c.size for c in parts)]
+    done, total = [sum(c.size for c in parts)], plan.total  # the total once: a sum over every scenario of the plan
     if progress:
-        progress(done[0], plan.total)
+        progress(done[0], total)
 
     def sink(chunk: Any, columns_of: dict) -> None:
         kept = {k: columns_of[k] for k in columns}
@@ -362,7 +362,7 @@ def run_batch(
         parts[chunk] = kept
         done[0] += chunk.size
         if progress:
-            progress(done[0], plan.total)
+            progress(done[0], total)
 
     t0 = time.perf_counter()
     todo = [c for c in chunks if c not in parts]
@@ -378,4 +378,4 @@ def run_batch(
         )
     seconds = time.perf_counter() - t0
     frame, spans = batch_frame(plan, chunks, parts, columns)
-    return Batch(frame, seconds, plan.total, merged, spans)
+    return Batch(frame, seconds, total, merged, spans)

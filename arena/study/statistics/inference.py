@@ -196,14 +196,23 @@ def cluster_ratio(
 
 
 def holm(pvalues: Sequence[float], alpha: float = ALPHA) -> list[float]:
-    """Holm-adjusted p values (statsmodels); NaN stays NaN."""
-    from statsmodels.stats.multitest import multipletests
+    """Holm-adjusted p values; NaN stays NaN. ``alpha`` does not change the adjusted values (kept for callers).
 
+    Holm's step-down written out (sorted p times m, m - 1, ..., 1, running maximum, capped at 1) rather than
+    statsmodels' ``multipletests(method="holm")``, which gives the same numbers (a test holds them equal) but runs a
+    full ``gc.collect()`` on every call: 0.3-0.5 s each on a study's heap, a third of the claims' judging."""
+    del alpha
     p = np.asarray(pvalues, float)
     out = np.full(len(p), np.nan)
     ok = np.isfinite(p)
     if ok.any():
-        out[ok] = multipletests(p[ok], alpha=alpha, method="holm")[1]
+        finite = p[ok]
+        order = np.argsort(finite)
+        adjusted = np.maximum.accumulate(finite[order] * np.arange(finite.size, 0, -1))
+        adjusted[adjusted > 1] = 1
+        back = np.empty_like(adjusted)
+        back[order] = adjusted
+        out[ok] = back
     return [float(x) for x in out]
 
 

@@ -133,14 +133,14 @@ def independent_values(base: np.ndarray, new: np.ndarray, confidence: float = CO
 
 
 def holm(pvalues: list[float], alpha: float) -> tuple[list[bool], list[float]]:
-    """Holm's step-down correction (statsmodels ``multipletests``): (reject, adjusted p) per test."""
-    from statsmodels.stats.multitest import multipletests
+    """Holm's step-down correction (:func:`arena.study.statistics.inference.holm`): (reject, adjusted p) per test;
+    a NaN p counts as 1. A test is rejected when its adjusted p is at most ``alpha`` (Holm's step-down rule)."""
+    from arena.study.statistics.inference import holm as adjust
 
     if not pvalues:
         return [], []
-    p = np.nan_to_num(np.asarray(pvalues, float), nan=1.0)
-    reject, adjusted, _, _ = multipletests(p, alpha=alpha, method="holm")
-    return [bool(r) for r in reject], [float(a) for a in adjusted]
+    adjusted = adjust(np.nan_to_num(np.asarray(pvalues, float), nan=1.0).tolist())
+    return [a <= alpha for a in adjusted], adjusted
 
 
 def paired_rows(base: pd.DataFrame, new: pd.DataFrame) -> pd.DataFrame | None:

@@ -82,9 +82,9 @@ def _one_resample_at_a_time(ladder, arms, resamples, seed, confidence):
     return out
 
 
-@pytest.mark.parametrize("kind", ["continuous", "ties and saturation", "binary"])
+@pytest.mark.parametrize("kind", ["continuous", "ties", "saturated", "binary"])
 def test_vectorised_bootstrap_agrees_with_one_resample_at_a_time(kind):
-    rng = np.random.default_rng({"continuous": 1, "ties and saturation": 2, "binary": 3}[kind])
+    rng = np.random.default_rng({"continuous": 1, "ties": 2, "binary": 3, "saturated": 4}[kind])
     for trial in range(40):
         k, n, m = int(rng.integers(2, 12)), int(rng.integers(2, 60)), int(rng.integers(1, 9))
 
@@ -93,6 +93,8 @@ def test_vectorised_bootstrap_agrees_with_one_resample_at_a_time(kind):
                 return rng.random(n) * scale
             if kind == "binary":
                 return (rng.random(n) < scale).astype(float)
+            if kind == "saturated":  # rungs that lose every hit point, or none, in every fight
+                return np.clip(rng.random(n) * 3 * scale - scale, 0.0, 1.0)
             return np.minimum(1.0, rng.integers(0, 5, n) / 4 * scale)
 
         positions = sorted(rng.choice(21, k, replace=False).astype(float))

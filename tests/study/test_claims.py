@@ -78,6 +78,22 @@ def test_same_seed_same_numbers_on_two_workers(small):
             assert r["verdict"] == first[r["id"]]["verdict"]
 
 
+def test_the_parts_fought_at_once_give_the_same_study(small):
+    """On two workers the study's parts (encounter claims, the grid and its re-runs, the anchor) are fought at once
+    (:mod:`arena.study.runs.phases`): every number is the one of the parts fought one after another."""
+    import pandas as pd
+
+    again = claims.evaluate(n=N, seed=SEED, workers=2)
+    assert [r["id"] for r in again.results] == [r["id"] for r in small.results]
+    for mine, theirs in zip(again.results, small.results, strict=True):
+        assert mine["verdict"] == theirs["verdict"] and mine.get("robustness") == theirs.get("robustness")
+        assert [repr(p.effect) for p in mine.get("parts") or []] == [repr(p.effect) for p in theirs.get("parts") or []]
+    pd.testing.assert_frame_equal(again.grid.cells, small.grid.cells)
+    pd.testing.assert_frame_equal(again.anchor.table, small.anchor.table)
+    pd.testing.assert_frame_equal(again.batch.frame, small.batch.frame)
+    assert list(again.timings) == list(small.timings)
+
+
 def test_long_shots_equal_the_old_lucky_hits_under_plain_d20():
     # Under standard d20 the exact chance of a hit is its d20 chance, so the die-invariant long shot and the
     # record's lucky hit count the same hits; under 3d6 they part (the audit's finding 1).

@@ -59,14 +59,18 @@ def test_progress_counts_only_resumed_encounters_as_resumed(monkeypatch):
         tick(150, 600)  # a caller that never says what it resumed (calibrate, claims)
         tick(300, 600)
     assert not any("resumed" in str(e.get("description", "")) for e in events)
-    assert {"total": 600} in events and events[-1] == {"completed": 300}
+    assert events[-1] == {"total": 600, "completed": 300}
+    with progress.rich_progress(True) as tick:  # a study whose parts add batches as they go: the total follows
+        tick(100, 600)
+        tick(150, 900)
+    assert events[-1] == {"total": 900, "completed": 150}
     events.clear()
     with progress.rich_progress(True) as tick:
         tick.resumed(200)  # run_experiment on --resume
         tick(200, 600)
         tick(400, 600)
     assert any(e.get("description", "").endswith("(200 resumed)") for e in events)
-    assert {"total": 400} in events and events[-1] == {"completed": 200}
+    assert events[-1] == {"total": 400, "completed": 200}
 
 
 def test_git_commit_from_the_checkout_a_run_starts_in(tmp_path, monkeypatch):

@@ -176,6 +176,14 @@ def test_local_workers_are_started_with_the_initializer():
     assert set(rows["rounds"]) == {int(signal.SIGUSR1)}
 
 
+def test_local_workers_do_not_collect_garbage_every_second():
+    """loky checks its workers' memory with psutil (a dependency); without it, a worker runs a full gc.collect()
+    after any task once a second has passed, a quarter of a study worker's time on a large heap (issue 25)."""
+    from joblib.externals.loky import process_executor
+
+    assert process_executor._USE_PSUTIL
+
+
 # --------------------------------------------------------------------------------------------- --cluster
 @pytest.mark.parametrize(
     "address", ["inproc://x", "ucx://127.0.0.1:1", "://", "tcp://127.0.0.1", "tcp://:80", "tcp://127.0.0.1:1"]

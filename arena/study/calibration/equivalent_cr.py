@@ -130,11 +130,16 @@ def reached_all(x: np.ndarray, curves: np.ndarray, targets: np.ndarray) -> tuple
 
 
 def _isotonic_rows(curves: np.ndarray) -> np.ndarray:
-    """Every row made non-decreasing (:func:`isotonic`). A strictly increasing row is kept as it is (isotonic
-    regression leaves it unchanged, to the bit); only rows that dip or tie are fitted (scipy pools a tie, and the
-    pooled mean can differ from the tied values in the last bit)."""
+    """Every row made non-decreasing (:func:`isotonic`), with scipy's numbers to the bit. A row that never falls
+    is its own fit; scipy pools a tie, though, and a pooled mean of equal values can differ from them in the last
+    bit (0.1 three times gives 0.10000000000000002), so a row with a tie is fitted too, unless the tie is of 0 or 1
+    (no hit points lost, or all of them: saturated rungs), whose pooled mean is exact. So only the rows that dip or
+    tie elsewhere are fitted, one by one."""
     out = curves.copy()
-    for r in np.flatnonzero((np.diff(curves, axis=1) <= 0).any(axis=1)):
+    step = np.diff(curves, axis=1)
+    after = curves[:, 1:]
+    inexact_tie = (step == 0) & (after != 0) & (after != 1)
+    for r in np.flatnonzero((step < 0).any(axis=1) | inexact_tie.any(axis=1)):
         out[r] = isotonic(curves[r])
     return out
 
@@ -172,8 +177,11 @@ def equivalent_cr(
     rng = np.random.default_rng(seed)
     idx = rng.integers(0, n, (resamples, n))
     boots, _ = solve(lad[:, idx].mean(axis=2).T, sub[:, idx].mean(axis=2).T)  # (R, arms)
-    lo_q, hi_q = (1 - confidence) / 2 * 100, (1 + confidence) / 2 * 100
+    qs = ((1 - confidence) / 2 * 100, (1 + confidence) / 2 * 100)
+    c_low, c_high = np.percentile(boots, qs, axis=0)  # every arm's interval in one call (the same numbers)
     b = arm_names.index(base) if base in arm_names else None
+    if b is not None:
+        d_low, d_high = np.percentile(boots - boots[:, [b]], qs, axis=0)
     out: dict[str, dict] = {}
     for i, a in enumerate(arm_names):
         c = float(point[0, i])
@@ -181,15 +189,14 @@ def equivalent_cr(
             "difficulty": float(sub[i].mean()),
             "c_star": c,
             "censored": str(point_flags[0, i]),
-            "c_star_low": float(np.percentile(boots[:, i], lo_q)),
-            "c_star_high": float(np.percentile(boots[:, i], hi_q)),
+            "c_star_low": float(c_low[i]),
+            "c_star_high": float(c_high[i]),
             "n": int(n),
         }
         if b is not None:
-            deltas = boots[:, i] - boots[:, b]
             entry["delta"] = c - float(point[0, b])
-            entry["delta_low"] = float(np.percentile(deltas, lo_q))
-            entry["delta_high"] = float(np.percentile(deltas, hi_q))
+            entry["delta_low"] = float(d_low[i])
+            entry["delta_high"] = float(d_high[i])
         out[a] = entry
     return out
 

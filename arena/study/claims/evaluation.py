@@ -199,8 +199,11 @@ def _evaluate(
     robustness: bool,
     store: Any,
 ) -> Evaluation:
-    """:func:`evaluate` with its options checked and its cluster open."""
+    """:func:`evaluate` with its options checked and its cluster open. The study's parts (the encounter claims,
+    the calibration grid, its re-runs under the model's options, the DMG anchor) are independent: they are fought
+    at once on the pool (:func:`arena.study.runs.phases.run_phases`), each judged while the others fight."""
     from arena.rules.roll_claims import evaluate_all
+    from arena.study.runs.phases import run_phases
 
     t0 = time.perf_counter()
     fighting: dict[str, Any] = {"workers": workers, "cluster": cluster, "progress": progress, "store": store}
@@ -208,18 +211,46 @@ def _evaluate(
     per = sizes(quick, n)
     chosen = [c for c in ENCOUNTER_CLAIMS if not only or c.id in only]
     variations: tuple[str | None, ...] = VARIATION_NAMES if robustness else (None,)
+    alpha = QUICK_ALPHA if quick else inf.ALPHA
+    group = not only or GROUP_CR in only
+    grid_variations = tuple(design.VARIATIONS) if group and robustness else ()
+
+    def encounter_claims(fights: dict[str, Any]) -> tuple[Batch, list[dict]]:
+        batch = run_batch(requests(chosen, per, seed, variations), **fights)
+        return batch, _encounter_results(chosen, batch, per, seed, variations, alpha, robustness)
+
+    def grid(variation: str | None) -> Callable[[dict[str, Any]], Grid]:
+        return lambda fights: run_grid(quick=quick, n=n, seed=seed, variation=variation, **fights)
+
+    phases: dict[str, Callable[[dict[str, Any]], Any]] = {}
+    if chosen:
+        phases["encounter claims"] = encounter_claims
+    if group:
+        phases["calibration grid"] = grid(None)
+        phases.update({f"grid: {name}": grid(name) for name in grid_variations})
+        phases["DMG anchor"] = lambda fights: run_anchor(quick=quick, n=n, seed=seed, **fights)
+    done = run_phases(phases, fighting)
+
     batch: Batch | None = None
     timings: dict[str, tuple[int, float]] = {}
     if chosen:
-        batch = run_batch(requests(chosen, per, seed, variations), **fighting)
+        batch, judged = done["encounter claims"]
         timings["encounter claims"] = (batch.encounters, batch.seconds)
-        alpha = QUICK_ALPHA if quick else inf.ALPHA
-        results += _encounter_results(chosen, batch, per, seed, variations, alpha, robustness)
-    grid = anchor = None
-    if not only or GROUP_CR in only:
-        grid, anchor, group_cr = _group_cr(quick, n, seed, robustness, fighting, timings)
-        results.append(group_cr)
-    return Evaluation(results, batch, time.perf_counter() - t0, per, seed, quick, grid, anchor, timings)
+        results += judged
+    grid_: Grid | None = None
+    anchor: Anchor | None = None
+    if group:
+        grid_, anchor = done["calibration grid"], done["DMG anchor"]
+        others = {name: done[f"grid: {name}"] for name in grid_variations}
+        timings["calibration grid"] = (grid_.encounters, grid_.seconds)
+        if others:
+            timings["calibration grid, model options"] = (
+                sum(g.encounters for g in others.values()),
+                sum(g.seconds for g in others.values()),
+            )
+        timings["DMG anchor"] = (anchor.encounters, anchor.seconds)
+        results.append(group_cr_result(grid_, others))
+    return Evaluation(results, batch, time.perf_counter() - t0, per, seed, quick, grid_, anchor, timings)
 
 
 def _encounter_results(
@@ -257,27 +288,6 @@ def _encounter_results(
             }
         )
     return results
-
-
-def _group_cr(
-    quick: bool, n: int | None, seed: int, robustness: bool, fighting: dict[str, Any], timings: dict
-) -> tuple[Grid, Anchor, dict]:
-    """The calibration grid (again under each contested choice of the fight model, with ``robustness``), the
-    group-CR claim judged on it, and the DMG anchor; their encounters and seconds added to ``timings``."""
-    grid = run_grid(quick=quick, n=n, seed=seed, **fighting)
-    timings["calibration grid"] = (grid.encounters, grid.seconds)
-    others = {}
-    if robustness:  # the grid again under each contested choice of the fight model
-        for name in design.VARIATIONS:
-            others[name] = run_grid(quick=quick, n=n, seed=seed, variation=name, **fighting)
-        timings["calibration grid, model options"] = (
-            sum(g.encounters for g in others.values()),
-            sum(g.seconds for g in others.values()),
-        )
-    result = group_cr_result(grid, others)
-    anchor = run_anchor(quick=quick, n=n, seed=seed, **fighting)
-    timings["DMG anchor"] = (anchor.encounters, anchor.seconds)
-    return grid, anchor, result
 
 
 def headline(r: dict) -> str:

@@ -129,11 +129,13 @@ def run_grid(
     progress: Callable[[int, int], None] | None = None,
     variation: str | None = None,
     store: Any = None,
+    **fighting: Any,
 ) -> Grid:
     """Calibrate every cell (sequentially, searching the ladder); ``variation``: under one of the fight model's
     contested choices (:data:`arena.study.claims.design.VARIATIONS`), the typical monster under d20 and 3d6 only.
     ``store``: a study folder keeping every batch's chunks (:func:`arena.study.runs.matchups.run_batch`); resumed,
-    the grid replays its looks on the chunks it finds."""
+    the grid replays its looks on the chunks it finds. ``fighting``: more options for every batch (``stop``,
+    ``share_pool``: :func:`arena.study.runs.matchups.run_batch`)."""
     stages = (n,) if n is not None else QUICK_STAGES if quick else STAGES
     rule = SequentialRule(tuple(stages), TARGET if len(stages) > 1 else math.inf)
     incs = rule.increments()
@@ -153,7 +155,7 @@ def run_grid(
                             wanted.append(replace(m, rules=(rules,)))
                 if not wanted:
                     continue
-                batch = run_batch(wanted, workers=workers, cluster=cluster, progress=progress, store=store)
+                batch = run_batch(wanted, workers=workers, cluster=cluster, progress=progress, store=store, **fighting)
                 encounters += batch.encounters
                 seconds += batch.seconds
                 for m in wanted:
@@ -350,8 +352,10 @@ def run_anchor(
     cluster: Any = None,
     progress: Callable[[int, int], None] | None = None,
     store: Any = None,
+    **fighting: Any,
 ) -> Anchor:
-    """EL = party level under the standard rules and the default (SRD-faithful) fight model, typical and SRD."""
+    """EL = party level under the standard rules and the default (SRD-faithful) fight model, typical and SRD
+    (``fighting``: more options for the batch, as :func:`run_grid`)."""
     from arena.combat.model import ModelOptions
 
     size_n = n if n is not None else 40 if quick else 400
@@ -361,7 +365,9 @@ def run_anchor(
         for pop in ("typical", "srd"):
             for m in design.monsters(cr, pop):
                 units.append((cell, pop, m, Matchup(level, m, size, ("d20",), size_n, seed, model=ModelOptions())))
-    batch = run_batch([u[3] for u in units], workers=workers, cluster=cluster, progress=progress, store=store)
+    batch = run_batch(
+        [u[3] for u in units], workers=workers, cluster=cluster, progress=progress, store=store, **fighting
+    )
     rows = []
     for cell, pop, m, mu in units:
         f = batch.rows(mu, "d20", size_n)

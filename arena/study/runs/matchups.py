@@ -327,9 +327,12 @@ def run_batch(
     keep: Sequence[str] = KEEP,
     progress: Callable[[int, int], None] | None = None,
     store: Any = None,
+    stop: Any = None,
+    share_pool: bool = False,
 ) -> Batch:
     """Fight every matchup under every one of its rule sets on the run's workers
-    (:func:`arena.study.runs.workers.execute`).
+    (:func:`arena.study.runs.workers.execute`, which takes ``stop`` and ``share_pool`` when parts of a study fight
+    at once: :mod:`arena.study.runs.phases`).
 
     ``cluster``: a Dask scheduler address or an open client (:func:`arena.study.runs.cluster.cluster_session`).
     ``store``: a study's folder (:class:`arena.study.runs.study_folder.StudyFolder`): every finished chunk is written
@@ -375,6 +378,8 @@ def run_batch(
             cluster=cluster,
             simulator=EngineSimulator(),
             fields=keep,
+            stop=stop,
+            share_pool=share_pool,
         )
     seconds = time.perf_counter() - t0
     frame, spans = batch_frame(plan, chunks, parts, columns)

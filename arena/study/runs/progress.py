@@ -47,13 +47,12 @@ def rich_progress(enabled: bool, description: str = "encounters") -> Iterator[Ca
     )
     with Progress(*columns, transient=False) as bar:
         task = bar.add_task(description, total=None)
-        state = {"resumed": 0, "started": False}
+        state = {"resumed": 0}
 
         def update(done: int, total: int) -> None:
-            if not state["started"]:  # encounters found on resume are not part of the rate, nor of this bar
-                state["started"] = True
-                bar.update(task, total=max(0, total - state["resumed"]))
-            bar.update(task, completed=max(0, done - state["resumed"]))
+            # encounters found on resume are not part of the rate, nor of this bar; the total is taken every time,
+            # as a study's parts add their batches to it (arena.study.runs.phases)
+            bar.update(task, total=max(0, total - state["resumed"]), completed=max(0, done - state["resumed"]))
 
         def resumed(count: int) -> None:
             """Told by :func:`run_experiment` before any fighting: these encounters were already on disk."""

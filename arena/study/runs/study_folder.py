@@ -33,6 +33,7 @@ import contextlib
 import hashlib
 import json
 import os
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -111,6 +112,9 @@ class StudyFolder:
     """Chunks found on disk (and not fought again) by this session."""
     written: int = 0
     """Chunks fought and written by this session."""
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
+    """Held while a chunk is written and listed: parts of a study save from their own threads
+    (:mod:`arena.study.runs.phases`), and the ledger is one file."""
 
     @property
     def parts(self) -> Path:
@@ -153,15 +157,16 @@ class StudyFolder:
                 self.say(f"chunk {name}: {problem}; fighting it again")
                 with contextlib.suppress(OSError):
                     path.unlink()
-        self.found += len(out)
+        with self._lock:
+            self.found += len(out)
         return out
 
     def save(self, name: str, start: int, stop: int, columns: dict[str, Any]) -> None:
         """Write a finished chunk aside, put it in place, then list it in the ledger (flushed to disk). Ctrl-C or
         SIGTERM meanwhile takes effect once the chunk is listed: an interrupted study keeps whole chunks."""
-        with _deferred_signals():
+        with self._lock, _deferred_signals():
             self._save(self.parts / (name + ".tmp"), name, start, stop, columns)
-        self.written += 1
+            self.written += 1
 
     def _save(self, tmp: Path, name: str, start: int, stop: int, columns: dict[str, Any]) -> None:
         import pyarrow as pa

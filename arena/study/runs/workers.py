@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
+import threading
 import time
 import warnings
 from collections import OrderedDict
@@ -125,7 +126,6 @@ def _watch_parent(parent: int) -> None:
     no idle worker outlives its run. A worker of a cluster (whose parent is not the run) is left alone."""
     if _WATCHING or not parent or os.getpid() == parent or os.getppid() != parent:
         return
-    import threading
 
     def watch() -> None:
         while os.getppid() == parent:
@@ -241,6 +241,15 @@ def _tasks(plan: Plan, chunks: Iterable[Chunk], fields: Sequence[str] | None = N
         yield Task(c, sp.scenario, sp.digest, sp.rule_sets[c.rules], sp.seed, os.getpid(), kept)
 
 
+JOBLIB_CANCELLED = r".*tasks .*(cancelled|not used)"
+"""joblib's warning counting the tasks an interrupt cancelled: not news to the user, who interrupted."""
+
+
+class Cancelled(Exception):
+    """A batch stopped because its ``stop`` event was set: another part of the study failed or was interrupted
+    (:mod:`arena.study.runs.phases`). Its finished chunks are kept."""
+
+
 class WorkerDied(ArenaError):
     """Workers kept dying: the run stopped (finished chunks are kept; ``--resume`` continues)."""
 
@@ -272,6 +281,19 @@ def _dask_results(tasks: Iterator[Task], simulator: Any, client: Any, window: in
         done.release()
 
 
+@contextlib.contextmanager
+def _quiet_cancellations() -> Iterator[None]:
+    """joblib's count of the tasks an interrupt cancelled silenced (:data:`JOBLIB_CANCELLED`). Only in the main
+    thread: the warnings filters are the process's, and ``catch_warnings`` from two threads at once can leave them
+    wrong; parts run on other threads are silenced by :func:`arena.study.runs.phases.run_phases` around them."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", JOBLIB_CANCELLED, UserWarning)
+        yield
+
+
 def _is_worker_death(err: BaseException) -> bool:
     from concurrent.futures.process import BrokenProcessPool
 
@@ -288,23 +310,27 @@ def execute(
     simulator: Any = None,
     on_event: Callable[[str], None] | None = None,
     fields: Sequence[str] | None = None,
+    stop: threading.Event | None = None,
+    share_pool: bool = False,
 ) -> None:
     """Fight ``chunks`` of ``plan`` and hand each finished one to ``sink(chunk, columns)`` (in any order).
 
     ``fields``: the record fields the sink keeps (None: every one); the workers send only those columns.
 
-    ``workers == 1`` runs in this process; more use joblib (loky processes), never more than there are chunks;
-    ``cluster`` a Dask scheduler
-    address (connected to for this call) or a client of :func:`arena.study.runs.cluster.connect_cluster` (left
-    open). If a worker dies,
-    the event is reported and the chunks not yet finished are rerun.
+    ``workers == 1`` runs in this process; more use joblib (loky processes), never more than there are chunks
+    unless ``share_pool`` (other batches are fighting on the same pool at the same time, from other threads: its
+    size must not change under them); ``cluster`` a Dask scheduler address (connected to for this call) or a client
+    of :func:`arena.study.runs.cluster.connect_cluster` (left open). If a worker dies, the event is reported and the
+    chunks not yet finished are rerun. ``stop``: set from another thread, the batch stops at its next finished chunk
+    (:class:`Cancelled`).
     """
     simulator = simulator or EngineSimulator()
     say = on_event or (lambda _msg: None)
     left = list(chunks)
-    workers = min(workers, max(1, len(left)))
+    if not share_pool:
+        workers = min(workers, max(1, len(left)))
     with cluster_session(cluster or None) as client:
-        _execute(plan, left, sink, workers, client, simulator, say, fields)
+        _execute(plan, left, sink, workers, client, simulator, say, fields, stop)
 
 
 def _execute(
@@ -316,10 +342,13 @@ def _execute(
     simulator: Any,
     say: Callable[[str], None],
     fields: Sequence[str] | None,
+    stop: threading.Event | None = None,
 ) -> None:
     """The retry loop of :func:`execute` (its client open); ``fields``: the record fields kept."""
     for attempt in range(MAX_RETRIES + 1):
         done: set[Chunk] = set()
+        if stop is not None and stop.is_set():
+            raise Cancelled(f"stopped with {len(left)} chunks unfinished")
         try:
             tasks = _tasks(plan, left, fields)
             if client is not None:
@@ -329,12 +358,13 @@ def _execute(
                 results = (run_chunk(t, simulator) for t in tasks)
             else:
                 results = _joblib_results(tasks, simulator, workers)
-            with warnings.catch_warnings():  # joblib's count of the tasks an interrupt cancelled: not news
-                warnings.filterwarnings("ignore", r".*tasks .*(cancelled|not used)", UserWarning)
+            with _quiet_cancellations():
                 try:
                     for chunk, columns in results:
                         sink(chunk, columns)
                         done.add(chunk)
+                        if stop is not None and stop.is_set():
+                            raise Cancelled(f"stopped with {len(left) - len(done)} chunks unfinished")
                 finally:
                     close = getattr(results, "close", None)
                     if close is not None:

@@ -94,6 +94,20 @@ def test_the_parts_fought_at_once_give_the_same_study(small):
     assert list(again.timings) == list(small.timings)
 
 
+def test_the_parts_fought_at_once_on_a_dask_cluster_give_the_same_study(small):
+    """The parts fought at once submit to one Dask client from their threads: the same numbers again."""
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=False, protocol="tcp://", dashboard_address=None
+    ) as cluster:
+        again = claims.evaluate(n=N, seed=SEED, cluster=cluster.scheduler_address)
+    assert [(r["id"], r["verdict"]) for r in again.results] == [(r["id"], r["verdict"]) for r in small.results]
+    import pandas as pd
+
+    pd.testing.assert_frame_equal(again.grid.cells, small.grid.cells)
+    pd.testing.assert_frame_equal(again.batch.frame, small.batch.frame)
+
+
 def test_long_shots_equal_the_old_lucky_hits_under_plain_d20():
     # Under standard d20 the exact chance of a hit is its d20 chance, so the die-invariant long shot and the
     # record's lucky hit count the same hits; under 3d6 they part (the audit's finding 1).

@@ -68,6 +68,62 @@ def test_the_censored_fit_recovers_the_slope_where_the_naive_fits_are_biased():
             assert error < -4  # biased towards no slope
 
 
+def test_the_fit_is_the_maximum_of_the_likelihood_and_its_errors_its_curvature():
+    """The fit (analytic score) against the likelihood computed apart: the same value at the optimum, no
+    direction that raises it, and standard errors from second differences of it."""
+    frame = _grid(21)
+    columns = ["censor", "delta", "low", "high"]
+    frame.loc[frame["gap"] == 2, columns] = ["interval", math.nan, 0.0, 1.5]  # some bounds on both sides
+    frame.loc[(frame["gap"] == 0) & (frame["size"] == 8), columns] = ["right", math.nan, 0.1, math.inf]
+    fit = censored.fit(frame, "cr-gap")
+    theta = np.array([*fit.params, math.log(fit.tau)])
+
+    def ll(th: np.ndarray) -> float:
+        return censored.loglik(frame, "cr-gap", th[:2], math.exp(th[2]))
+
+    assert ll(theta) == pytest.approx(fit.loglik, abs=1e-9)
+    h = 1e-4
+    hess = np.zeros((3, 3))
+    for i in range(3):
+        for j in range(3):
+            ei, ej = np.eye(3)[i] * h, np.eye(3)[j] * h
+            hess[i, j] = (ll(theta + ei + ej) - ll(theta + ei - ej) - ll(theta - ei + ej) + ll(theta - ei - ej)) / (
+                4 * h * h
+            )
+        assert ll(theta + np.eye(3)[i] * 1e-3) < fit.loglik and ll(theta - np.eye(3)[i] * 1e-3) < fit.loglik
+    cov = np.linalg.inv(-hess)
+    assert np.sqrt(np.diag(cov)[:2]) == pytest.approx(fit.bse, rel=1e-3)
+    assert fit.tau * math.sqrt(cov[2, 2]) == pytest.approx(fit.tau_se, rel=1e-3)
+
+
+def test_exact_cells_without_spread_give_cr_rules_least_squares():
+    frame = _grid(5)
+    exact = frame[frame["censor"] == "exact"].reset_index(drop=True)
+    fit = censored.fit(exact, "gap+smooth", tau=0.0)
+    assert fit.params == pytest.approx(cr_rule.fit_model(exact, "gap+smooth")["params"], abs=1e-5)
+
+
+def test_right_and_interval_censoring_recover_the_slope():
+    """The grid's other bounds: harder than the top rung ('at least'), and Delta known to a whole rung only."""
+    rng = np.random.default_rng(17)
+    rows = []
+    for level in (1, 3, 5, 8, 12, 16):
+        for size in (1, 2, 3, 4, 6, 8):
+            for gap in (-6, -4, -3, -2, 0, 2):
+                latent = A + B * gap + rng.normal(0, TAU) + rng.normal(0, SE)
+                if latent > 0.4:
+                    cell = censored.at_least(0.4, SE)
+                elif size in (3, 6):
+                    cell = censored.between(math.floor(latent), math.floor(latent) + 1)
+                else:
+                    cell = censored.exact(latent, SE)
+                rows.append({"level": level, "size": size, "gap": gap, **cell})
+    frame = pd.DataFrame(rows)
+    assert {"right", "interval", "exact"} == set(frame["censor"]) and (frame["censor"] != "exact").mean() > 0.3
+    fit = censored.fit(frame, "cr-gap")
+    assert abs(fit.params[1] - B) < 4 * fit.bse[1] and abs(fit.tau - TAU) < 4 * fit.tau_se
+
+
 def test_tau_is_recovered_and_can_be_fixed():
     frame = _grid(11)
     fit = censored.fit(frame, "cr-gap")

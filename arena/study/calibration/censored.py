@@ -364,6 +364,15 @@ def fit(frame: pd.DataFrame, model: str, *, tau: float | None = None) -> Censore
     )
 
 
+def loglik(frame: pd.DataFrame, model: str, params: Sequence[float], tau: float) -> float:
+    """The log likelihood of ``frame``'s cells under ``model`` at ``params`` and ``tau`` (module docstring):
+    computed apart from the fit's own score, so a test can check one against the other."""
+    c = cells(frame)
+    offset, x, _ = _offset_and_design(frame, model)
+    mu = offset + x @ np.asarray(params, float)
+    return float(loglik_matrix(c, mu[None, :], tau)[0])
+
+
 def _standard_errors(
     score: Callable[[np.ndarray], np.ndarray], theta: np.ndarray, p: int, estimate_tau: bool
 ) -> tuple[list[float], float]:

@@ -44,6 +44,7 @@ def test_a_right_rule_is_accepted():
     assert rules.loc["below", "verdict"] == holdout.FITS
     assert rules.loc["below", "rmse"] < 0.3 and rules.loc["below", "within_half_rung"] > 0.9
     assert rules.loc["none", "verdict"] == rules.loc["all", "verdict"] == holdout.FAILS
+    assert rules.loc[holdout.PUBLISHED, "rule"] == "a monster 4 or more CR below the party level counts 1 lower"
     assert out.recommendation.startswith("a monster 4 or more CR below the party level counts 1 lower")
     assert out.held_cells == 4 * len(SIZES) * len(GAPS) and out.fit_cells == 6 * len(SIZES) * len(GAPS)
 
@@ -61,7 +62,7 @@ def test_a_rule_that_fits_the_fitted_levels_but_not_the_held_out_ones_fails():
     assert rule == cr_rule.Rule("below", m=-1, n=4)
     assert holdout.judge(fit_set, rule.value(fit_set))["verdict"] == holdout.FITS  # in sample it fits
     out = holdout.run_holdout(frame, models=("document", "cr-gap", "gap+smooth"))
-    assert (out.rules["verdict"] == holdout.FAILS).all()
+    assert (out.rules["verdict"] == holdout.FAILS).all() and holdout.PUBLISHED in set(out.rules["form"])
     assert (out.models["verdict"] == holdout.FAILS).all()
     assert out.table_judgement["verdict"] == holdout.FAILS
     assert out.rule is None and out.recommendation.startswith("nothing fits")

@@ -38,6 +38,9 @@ judged the same way. A censored cell enters the median through its bounds: the m
 its lowest possible value and the median with every one at its highest bracket the entry; the entry is their
 midpoint when both are finite, and no entry (a held-out cell in it counts as a miss) when either is infinite.
 
+For comparison the rule the grid publishes today (cr_rule's least squares on the exact cells, the censored ones
+dropped) is fitted on the same fit set and judged the same way (form ``published``); it is never recommended.
+
 **The recommendation** is the simplest form whose rule fits the held-out cells; where none does, the table, if it
 fits; else "nothing fits", said as such. Each rule's parameters see only the fit set, but choosing *among* the
 forms looks at the held-out cells, so the chosen rule's held-out error is mildly optimistic (the best of five).
@@ -68,6 +71,8 @@ LEVEL_BANDS = ((1, 4), (5, 9), (10, 14), (15, 20))
 GAP_BANDS = ((-99, -5), (-4, -3), (-2, -1), (0, 0), (1, 2), (3, 99))
 """The lookup table's bands (inclusive): the held-out levels fall in bands that hold fitted levels."""
 FITS, FAILS = "fits", "fails"
+PUBLISHED = "published"
+"""The rules table's row for cr_rule's least squares rule (exact cells only), judged beside the censored forms."""
 
 
 @dataclass(frozen=True)
@@ -233,9 +238,12 @@ def run_holdout(
     models: Sequence[str] = cr_rule.MODELS,
     forms: Sequence[str] = censored.RULE_FORMS,
     variant: str = "",
+    published: bool = True,
 ) -> HoldOut:
     """Fit on the fit set, judge on the held-out cells, recommend (module docstring). ``tau``: as
-    :func:`censored.fit` (None estimates it)."""
+    :func:`censored.fit` (None estimates it). ``published``: also judge, for comparison, the rule the grid
+    publishes today (:func:`cr_rule.replacement_rule`: least squares on the exact fit cells, censored ones
+    dropped), as the form :data:`PUBLISHED`; it is never the recommendation."""
     fit_set, held = split(frame, levels, monsters)
     held_cells = censored.cells(held, need_exact=False)
     model_rows, fits = [], {}
@@ -253,6 +261,10 @@ def run_holdout(
         rule_rows.append({"form": form, "rule": r.rule.text(variant), **j})
         if chosen is None and j["verdict"] == FITS:
             chosen = r.rule
+    exact_fit = fit_set[censored.cells(fit_set).exact].reset_index(drop=True)
+    if published and len(exact_fit) >= 4 and exact_fit["level"].nunique() >= 2:
+        old = cr_rule.replacement_rule(exact_fit)["rule"]
+        rule_rows.append({"form": PUBLISHED, "rule": old.text(variant), **judge(held, old.value(held), criteria)})
     table = lookup_table(fit_set)
     table_judgement = judge(held, table.predict(held), criteria)
     if chosen is not None:

@@ -329,7 +329,6 @@ def fit(frame: pd.DataFrame, model: str, *, tau: float | None = None) -> Censore
         return -total, -grad
 
     # Start from least squares on the exact cells, tau from their residual spread beyond their own errors.
-    e = c.exact
     b0 = np.linalg.lstsq(x[e], c.y[e] - offset[e], rcond=None)[0] if p else np.zeros(0)
     r = c.y[e] - offset[e] - x[e] @ b0
     t0 = math.sqrt(max(float(np.mean(r**2) - np.mean(c.se[e] ** 2)), 0.01))
@@ -344,7 +343,7 @@ def fit(frame: pd.DataFrame, model: str, *, tau: float | None = None) -> Censore
     b, t = unpack(theta)
     if estimate_tau and t < 1e-4:  # at the boundary: tau is 0, and log tau has no finite standard error
         t, tau_se = 0.0, math.nan
-    k = p + int(estimate_tau)
+    n_params = p + int(estimate_tau)
     return CensoredFit(
         model=model,
         names=names,
@@ -354,7 +353,7 @@ def fit(frame: pd.DataFrame, model: str, *, tau: float | None = None) -> Censore
         tau_se=tau_se,
         tau_fixed=not estimate_tau,
         loglik=loglik,
-        aic=-2 * loglik + 2 * k,
+        aic=-2 * loglik + 2 * n_params,
         cells=len(frame),
         exact=int(c.exact.sum()),
         censored=int(c.censored.sum()),

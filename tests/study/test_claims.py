@@ -14,9 +14,9 @@ from arena.study.claims import design, statements
 from arena.study.claims import evaluation as claims
 from arena.study.claims import report as claims_report
 from arena.study.statistics import inference as inf
-from arena.study.statistics.inference import DIRECTION, INCONCLUSIVE, NOT, PARTLY, SUPPORTED
+from arena.study.statistics.inference import INCONCLUSIVE
 
-VERDICTS = {SUPPORTED, PARTLY, NOT, INCONCLUSIVE, DIRECTION}
+VERDICTS = set(inf.VERDICTS)
 N, SEED = 6, 11
 
 

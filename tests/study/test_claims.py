@@ -209,6 +209,9 @@ def test_the_quick_study_is_a_preview_at_the_same_alpha(small, tmp_path, capsys)
     assert claims.QUICK_PREVIEW in capsys.readouterr().out.replace("\n", " ")
     page = claims_report.write_report(quick, tmp_path / "q", "arena claims --quick", 1, None)
     assert "A preview." in page.read_text()
+    exact = replace(quick, results=quick.results[:1], batch=None, grid=None, anchor=None)  # --only a single roll
+    _show_claims(exact, True, None, None, False)
+    assert claims.QUICK_PREVIEW not in capsys.readouterr().out.replace("\n", " ")
 
 
 def test_unknown_claim_and_bad_sizes_are_refused():

@@ -178,7 +178,7 @@ def _opening(ev: Evaluation, command: str, workers: int, cluster: str | None) ->
         "[docs/claims.md](../../docs/claims.md).",
         "",
     ]
-    if ev.quick:
+    if ev.quick and (ev.batch is not None or ev.grid is not None):
         lines += [f"**A preview.** {QUICK_PREVIEW[0].upper()}{QUICK_PREVIEW[1:]}.", ""]
     lines += [
         "Verdicts: *supported* (the effect shown beyond the claim's margin), *not supported* (shown short of it, or "

@@ -137,6 +137,8 @@ def _show_claims(ev: Evaluation, quick: bool, n: int | None, page: Any, as_json:
     size = "quick size: wide intervals" if quick else f"{n} per arm" if n else "full size"
     encounters = sum(v[0] for v in ev.timings.values())
     typer.echo(f"{len(ev.results)} claims ({size}); {encounters:,} encounters, {ev.seconds:.0f} s")
+    if quick and (ev.batch is not None or ev.grid is not None):  # fights were judged (exact odds are no preview)
+        typer.echo(claims.QUICK_PREVIEW)
     if page:
         typer.echo(f"wrote {printable(page, limit=4000)}")
     else:
@@ -191,6 +193,7 @@ def _print_verdicts(summary: Any) -> None:
         "imprecise": "yellow",
         "partly supported": "yellow",
         "inconclusive": "yellow",
+        "direction shown (size undecided)": "cyan",
     }
     t = Table(title="the documents' claims")
     for col in ("claim", "verdict", "robustness", "headline (95% interval over matchups)"):

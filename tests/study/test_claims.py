@@ -13,9 +13,10 @@ from arena.errors import ArenaError
 from arena.study.claims import design, statements
 from arena.study.claims import evaluation as claims
 from arena.study.claims import report as claims_report
-from arena.study.statistics.inference import INCONCLUSIVE, NOT, PARTLY, SUPPORTED
+from arena.study.statistics import inference as inf
+from arena.study.statistics.inference import INCONCLUSIVE
 
-VERDICTS = {SUPPORTED, PARTLY, NOT, INCONCLUSIVE}
+VERDICTS = set(inf.VERDICTS)
 N, SEED = 6, 11
 
 
@@ -134,6 +135,97 @@ def test_report_is_readable_tables(small, tmp_path):
     assert text.index("## The model against the DMG") < text.index("## Verdicts")
     for name in ("manifest.json", "claims.json", "summary.csv", "calibration.csv"):
         assert (tmp_path / "c" / name).exists()
+
+
+def _main_parts(small):
+    ids = {c.id for c in statements.ENCOUNTER_CLAIMS}
+    return [p for r in small.results if r["id"] in ids for p in r["parts"]]
+
+
+def test_holm_runs_over_every_part_once_per_test(small):
+    """Three families (beyond the margin, within it, the direction alone), each over every part of every claim;
+    the verdict follows the order supported, not supported, direction shown, inconclusive."""
+    parts = _main_parts(small)
+    raw = [p.pvalues() for p in parts]
+    for i in range(3):
+        np.testing.assert_array_equal([p.p_adjusted[i] for p in parts], inf.holm([r[i] for r in raw]))
+    for p in parts:
+        a, b, d = p.p_adjusted
+        if p.kind == "equivalence":
+            assert math.isnan(d)
+        else:
+            assert p.verdict == inf.directional_verdict(a, b, p_direction=d)
+    by_id = {r["id"]: r for r in small.results}
+    for c in statements.ENCOUNTER_CLAIMS:
+        r = by_id[c.id]
+        assert r["verdict"] == inf.combine([p.verdict for p in r["parts"]])
+
+
+def test_which_parts_have_a_direction_test(small):
+    """A direction test only where the margin lies beyond no effect in the predicted direction."""
+    has = {p.name: p.has_direction_test for p in _main_parts(small)}
+    assert has["long-shot hits per fight, 3d6 / d20"]  # a ratio below 0.8, no effect at 1
+    assert has["hp-lost saved by +1 to hit, 3d6 / d20"]
+    assert has["favourite's win rate, 3d6 - d20"]
+    assert has["hp lost, calling at the head - never, d20+called (points)"]  # below -1, no effect at 0
+    assert not has["hp lost, prad - d20 (points)"]  # an equivalence band predicts no direction
+    assert not has["fixed10 win rate in fair fights (EL = L) minus 90%"]  # the margin is no effect itself
+    assert not has["d20+open critical successes of the party per attack roll (%)"]  # a rate against a level
+
+
+def test_every_part_counts_the_fights_behind_it(small):
+    """A ratio or a per-matchup summary counts its fights per arm too (it printed "fights 0")."""
+    counted = 0
+    for p in _main_parts(small):
+        e = p.effect
+        assert e.fights == N * e.units, p.name  # (the favourite's and fixed10's parts: their matchups only)
+        assert p.row()["fights per arm"] == e.fights
+        counted += e.units > 0 and p.units == "ratio"
+    assert counted >= 4
+
+
+def test_the_report_shows_every_p_and_the_anchor(small, tmp_path):
+    import json
+
+    from arena.study.claims.grid import ANCHOR_MATCHUPS
+
+    page = claims_report.write_report(small, tmp_path / "c", "arena claims --n 6", 1, None)
+    text = page.read_text()
+    header = next(line for line in text.splitlines() if line.startswith("| part |"))
+    for column in ("p supported (Holm)", "p not supported (Holm)", "p direction (Holm)", "fights per arm"):
+        assert column in header
+    assert "direction shown (size undecided)" in text and "A preview." not in text
+
+    def no_nan(token):
+        raise AssertionError(f"{token} in claims.json")
+
+    doc = json.loads((tmp_path / "c" / "claims.json").read_text(), parse_constant=no_nan)
+    group = next(r for r in doc if r["id"] == statements.GROUP_CR)
+    rows = group["extra"][ANCHOR_MATCHUPS]
+    assert [(r["level"], r["monster"], r["size"]) for r in rows] == [
+        tuple(x) for x in small.anchor.table[["level", "monster", "size"]].itertuples(index=False)
+    ]
+    assert f"*{ANCHOR_MATCHUPS}*" in text
+    part = next(r for r in doc if r["id"] == "prad-same-in-fights")["parts"][0]
+    assert set(part["p (raw)"]) == {"supported", "not supported", "direction"} and part["p (raw)"]["direction"] is None
+
+
+def test_the_quick_study_is_a_preview_at_the_same_alpha(small, tmp_path, capsys):
+    """No stricter quick alpha (it was chosen after the numbers were seen): the quick output says its verdicts are a
+    preview the full study may turn."""
+    from dataclasses import replace
+
+    from arena.cli.claims_cmds import _show_claims
+
+    assert not hasattr(claims, "QUICK_ALPHA")
+    quick = replace(small, quick=True)
+    _show_claims(quick, True, None, None, False)
+    assert claims.QUICK_PREVIEW in capsys.readouterr().out.replace("\n", " ")
+    page = claims_report.write_report(quick, tmp_path / "q", "arena claims --quick", 1, None)
+    assert "A preview." in page.read_text()
+    exact = replace(quick, results=quick.results[:1], batch=None, grid=None, anchor=None)  # --only a single roll
+    _show_claims(exact, True, None, None, False)
+    assert claims.QUICK_PREVIEW not in capsys.readouterr().out.replace("\n", " ")
 
 
 def test_unknown_claim_and_bad_sizes_are_refused():

@@ -106,6 +106,68 @@ def test_holm_and_combine():
     assert inf.combine([inf.NOT, inf.INCONCLUSIVE]) == inf.NOT
 
 
+def test_combine_with_direction_shown():
+    """Every part's direction shown (some with their size) is the claim's direction shown; a part that shows
+    nothing leaves the claim inconclusive; a part decided against still decides."""
+    d = inf.DIRECTION
+    assert inf.combine([d]) == d
+    assert inf.combine([inf.SUPPORTED, d]) == d
+    assert inf.combine([d, d]) == d
+    assert inf.combine([d, inf.INCONCLUSIVE]) == inf.INCONCLUSIVE
+    assert inf.combine([d, inf.NOT]) == inf.NOT
+    assert inf.combine([inf.SUPPORTED, d, inf.NOT]) == inf.PARTLY
+    assert inf.combine([]) == inf.INCONCLUSIVE
+    assert set(inf.VERDICTS) == {inf.SUPPORTED, inf.PARTLY, d, inf.NOT, inf.INCONCLUSIVE}
+
+
+def test_directional_verdict_order():
+    v = inf.directional_verdict
+    assert v(0.01, 0.99, p_direction=0.001) == inf.SUPPORTED
+    assert v(0.99, 0.01, p_direction=0.01) == inf.NOT  # shown short of the margin even though shown above 0
+    assert v(0.3, 0.7, p_direction=0.01) == inf.DIRECTION
+    assert v(0.3, 0.7, p_direction=0.2) == inf.INCONCLUSIVE
+    assert v(0.3, 0.7) == inf.INCONCLUSIVE  # no direction test
+    assert v(0.3, 0.7, 0.001, p_direction=0.01) == inf.INCONCLUSIVE  # alpha applies to the direction too
+
+
+def test_direction_shown_for_a_mean_and_a_ratio():
+    """An effect clearly above no effect whose interval straddles the margin: the direction is shown, the size is
+    not (a t effect against 0, a bootstrap ratio against 1)."""
+    rng = np.random.default_rng(17)
+    mean = inf.cluster_mean([rng.normal(0.05, 0.03, 1) for _ in range(30)], margin=0.05)
+    assert mean.low > 0 and mean.low < 0.05 < mean.high
+    assert inf.directional_verdict(mean.p_beyond, mean.p_within, p_direction=mean.p_direction) == inf.DIRECTION
+    assert mean.p_direction == pytest.approx(_t_sf(mean.estimate / mean.se, 29), rel=1e-9)
+    den = rng.normal(1.0, 0.1, 20)
+    ratio = inf.cluster_ratio(1.5 * den + rng.normal(0, 0.15, 20), den, margin=1.5)
+    assert ratio.low > 1 and ratio.low < 1.5 < ratio.high and ratio.no_effect == 1.0
+    assert inf.directional_verdict(ratio.p_beyond, ratio.p_within, p_direction=ratio.p_direction) == inf.DIRECTION
+    down = inf.cluster_ratio(0.9 * den + rng.normal(0, 0.01, 20), den, margin=0.8, direction=-1)
+    assert down.high < 1 and down.low > 0.8  # fewer, but not 20% fewer: shown short of the margin
+    assert inf.directional_verdict(down.p_beyond, down.p_within, p_direction=down.p_direction) == inf.NOT
+
+
+def _t_sf(z, df):
+    from scipy.stats import t
+
+    return float(t.sf(z, df))
+
+
+def test_a_bootstrap_p_is_at_least_one_over_b_plus_one():
+    """A bootstrap of B resamples cannot show p below 1/(B + 1): (k + 1)/(B + 1), never 0."""
+    assert inf.bootstrap_p(np.array([2.0, 3.0, 4.0]), 1.0, +1) == 1 / 4
+    assert inf.bootstrap_p(np.array([2.0, 3.0, 0.5, np.nan]), 1.0, +1) == 2 / 4
+    assert inf.bootstrap_p(np.array([0.5, 0.7]), 1.0, -1) == 1 / 3
+    assert inf.bootstrap_p(np.array([np.nan]), 1.0, +1) == 1.0
+    rng = np.random.default_rng(19)
+    den = rng.normal(1.0, 0.05, 15)
+    far = inf.cluster_ratio(3 * den, den, margin=1.5)  # every resample beyond the margin and beyond 1
+    assert far.p_beyond == far.p_direction == 1 / (inf.BOOTSTRAP + 1)
+    assert far.p_within == 1.0
+    two = inf.cluster_ratio([3.0, 3.1], [1.0, 1.0], margin=1.5)  # too few matchups to resample: no decision
+    assert two.p_beyond == 0.5 and inf.directional_verdict(two.p_beyond, two.p_within) == inf.INCONCLUSIVE
+
+
 def test_equivalence():
     e = inf.Effect(0.001, -0.005, 0.007, 10, 1000)
     p_eq, p_out = inf.equivalence(e, 0.02)
@@ -115,10 +177,53 @@ def test_equivalence():
     assert p_eq > 0.05 and p_out < 0.05
 
 
-def test_the_quick_study_decides_only_at_its_stricter_level():
-    """--quick decides a claim at QUICK_ALPHA, so an effect the full study could still turn stays inconclusive."""
-    from arena.study.claims.evaluation import QUICK_ALPHA
+def test_equivalence_uses_the_effect_s_own_t():
+    rng = np.random.default_rng(23)
+    e = inf.cluster_mean([rng.normal(0.3, 1.0, 1) for _ in range(12)])
+    assert e.df == 11 and e.se > 0
+    p_eq, p_out = inf.equivalence(e, 0.5)
+    assert p_eq == pytest.approx(max(_t_sf((e.estimate + 0.5) / e.se, 11), _t_sf((0.5 - e.estimate) / e.se, 11)))
+    near = _t_sf((abs(e.estimate) - 0.5) / e.se, 11)
+    assert p_out == pytest.approx(near + _t_sf((abs(e.estimate) + 0.5) / e.se, 11))
 
-    assert inf.directional_verdict(0.01, 0.9) == inf.SUPPORTED
-    assert inf.directional_verdict(0.01, 0.9, QUICK_ALPHA) == inf.INCONCLUSIVE
-    assert inf.directional_verdict(0.0005, 0.9, QUICK_ALPHA) == inf.SUPPORTED
+
+def test_the_beyond_margin_test_has_its_size_at_the_boundary():
+    """At the null's edge (effect = +margin or -margin, half the studies each) "|e| > margin" is rejected at alpha,
+    not alpha / 2 as the doubled p did: 4000 synthetic studies of 20 matchups (t over matchup means, as
+    :func:`inference.cluster_mean` computes it), the rejection rate within 4 binomial standard errors of 0.05 (the
+    doubled p's 0.025 is 7 of them away)."""
+    from scipy.stats import t
+
+    rng = np.random.default_rng(29)
+    margin, reps, g = 0.5, 4000, 20
+    sign = np.where(np.arange(reps) % 2 == 0, 1.0, -1.0)
+    means = rng.normal(sign[:, None] * margin, 1.0, (reps, g))
+    est, se = means.mean(axis=1), means.std(axis=1, ddof=1) / math.sqrt(g)
+    half = t.ppf(0.975, g - 1) * se
+    rejected = tost = 0
+    for m, s, h in zip(est, se, half, strict=True):
+        e = inf.Effect(float(m), float(m - h), float(m + h), g, g, se=float(s), df=g - 1)
+        p_eq, p_out = inf.equivalence(e, margin)
+        rejected += p_out < 0.05
+        tost += p_eq < 0.05
+    sd = math.sqrt(0.05 * 0.95 / reps)
+    assert abs(rejected / reps - 0.05) < 4 * sd
+    assert tost / reps < 0.05 + 4 * sd  # TOST keeps its level at the boundary too
+
+
+def test_players_roll_all_is_no_longer_halved():
+    """The audit's case: prad's hit points lost, -3.25 [-4.12, -2.39] over 50 matchups against a 2-point band
+    (results/claims/claims.json, prad-same-in-fights, its first part). The old p doubled the one-sided p; now it
+    is the one-sided p (plus a far tail of about 1e-30)."""
+    from scipy.stats import norm, t
+
+    est, low, high = -3.2517, -4.1157, -2.3876
+    published = inf.Effect(est, low, high, 50, 15000)  # as published: no se, the interval's normal se
+    se = (high - low) / 2 / norm.ppf(0.975)
+    one_sided = float(norm.sf((abs(est) - 2) / se))
+    _, p_out = inf.equivalence(published, 2.0)
+    assert p_out == pytest.approx(one_sided, rel=1e-12) and p_out < 0.0023  # the old doubled p was 0.0045
+    t_se = (high - low) / 2 / t.ppf(0.975, 49)
+    now = inf.Effect(est, low, high, 50, 15000, se=float(t_se), df=49)  # as the study now records it
+    _, p_t = inf.equivalence(now, 2.0)
+    assert p_t == pytest.approx(float(t.sf((abs(est) - 2) / t_se, 49)), rel=1e-9) and p_t < 0.003

@@ -12,9 +12,9 @@ predicts and its practical margin. The method (docs/claims.md):
 * **Paired, and the matchup the unit.** Every arm of a matchup fights encounter ``i`` on ``encounter_seed(seed,
   i)``; a claim's effect is the mean of per-matchup paired effects, with an interval over matchups
   (:mod:`arena.study.statistics.inference`): t for differences, a cluster bootstrap for ratios.
-* **Verdicts** against the stated margin: ``supported``, ``not supported``, ``inconclusive`` (and ``partly
-  supported`` for a claim of several parts that split), with Holm's step-down over every part of every encounter
-  claim.
+* **Verdicts** against the stated margin: ``supported``, ``not supported``, ``direction shown (size undecided)``,
+  ``inconclusive`` (and ``partly supported`` for a claim of several parts that split), with Holm's step-down over
+  every part of every encounter claim (:mod:`arena.study.statistics.inference`).
 * **Robustness.** Each claim is evaluated again under each contested fight-model option
   (:data:`arena.study.claims.design.VARIATIONS`) and with SRD monsters instead of the typical one; the report says
   ``robust`` or which choice turns the verdict.
@@ -30,6 +30,7 @@ and judges them together (Holm over every part of every encounter claim).
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -52,16 +53,16 @@ from arena.study.statistics import inference as inf
 RUN_SEED = 20250607
 QUICK_N = 40
 """Encounters per arm and matchup in ``--quick`` (the matchup being the unit, 40 fights each still give usable
-matchup means; intervals are wide and verdicts fall to ``inconclusive`` rather than flip)."""
-QUICK_ALPHA = 0.001
-"""``--quick`` decides a claim only at this level (after Holm), not the full study's 0.05: a quick verdict needs
-an effect so clear that the full study, with intervals about 2.7 times narrower, does not turn it; otherwise it
-says ``inconclusive``. (On the published study's seed the quick and full studies agree on every claim the quick
-one decides.)"""
+matchup means). Its verdicts use the full study's rules (alpha 0.05 after Holm): they are a preview at a small size,
+with wide intervals, that the full study may turn (the quick output says so)."""
+QUICK_PREVIEW = (
+    "quick verdicts are a preview at a small size (wide intervals), judged by the full study's rules; "
+    "the full study (without --quick) may turn them"
+)
 FULL_N = 300
 ROBUST_SHARE = 0.5
 """Robustness re-runs fight this share of the main size per arm (at least the quick size)."""
-SUPPORTED, PARTLY, NOT, INCONCLUSIVE = inf.SUPPORTED, inf.PARTLY, inf.NOT, inf.INCONCLUSIVE
+SUPPORTED, PARTLY, NOT, INCONCLUSIVE, DIRECTION = inf.SUPPORTED, inf.PARTLY, inf.NOT, inf.INCONCLUSIVE, inf.DIRECTION
 
 
 def sizes(quick: bool, n: int | None) -> dict[str, int]:
@@ -114,8 +115,8 @@ class Judged:
 def judge(
     claims: Sequence[EncounterClaim], batch: Batch, n: int, seed: int, variation: str | None, alpha: float = inf.ALPHA
 ) -> dict[str, Judged]:
-    """Every claim's parts under one variation, Holm over all their parts, verdicts at level ``alpha`` (the quick
-    study's is :data:`QUICK_ALPHA`); by claim id."""
+    """Every claim's parts under one variation, Holm over all their parts (one family per test: beyond the margin,
+    within it, the direction alone), verdicts at level ``alpha``; by claim id."""
     out: dict[str, Judged] = {}
     parts: list[Part] = []
     for c in claims:
@@ -127,13 +128,13 @@ def judge(
         out[c.id] = Judged(ps, extra, len(data.units))
         parts += ps
     pv = [p.pvalues() for p in parts]
-    first, second = inf.holm([a for a, _ in pv]), inf.holm([b for _, b in pv])
-    for p, a, b in zip(parts, first, second, strict=True):
-        p.p_adjusted = (a, b)
+    families = [inf.holm([v[i] for v in pv]) for i in range(3)]
+    for p, a, b, d in zip(parts, *families, strict=True):
+        p.p_adjusted = (a, b, d)
         if p.kind == "equivalence":
             p.verdict = SUPPORTED if a < alpha else NOT if b < alpha else INCONCLUSIVE
         else:
-            p.verdict = inf.directional_verdict(a, b, alpha)
+            p.verdict = inf.directional_verdict(a, b, alpha, p_direction=d)
     for r in out.values():
         if r.parts:
             r.verdict = inf.combine([p.verdict for p in r.parts])
@@ -211,13 +212,12 @@ def _evaluate(
     per = sizes(quick, n)
     chosen = [c for c in ENCOUNTER_CLAIMS if not only or c.id in only]
     variations: tuple[str | None, ...] = VARIATION_NAMES if robustness else (None,)
-    alpha = QUICK_ALPHA if quick else inf.ALPHA
     group = not only or GROUP_CR in only
     grid_variations = tuple(design.VARIATIONS) if group and robustness else ()
 
     def encounter_claims(fights: dict[str, Any]) -> tuple[Batch, list[dict]]:
         batch = run_batch(requests(chosen, per, seed, variations), **fights)
-        return batch, _encounter_results(chosen, batch, per, seed, variations, alpha, robustness)
+        return batch, _encounter_results(chosen, batch, per, seed, variations, inf.ALPHA, robustness)
 
     def grid(variation: str | None) -> Callable[[dict[str, Any]], Grid]:
         return lambda fights: run_grid(quick=quick, n=n, seed=seed, variation=variation, **fights)
@@ -249,7 +249,7 @@ def _evaluate(
                 sum(g.seconds for g in others.values()),
             )
         timings["DMG anchor"] = (anchor.encounters, anchor.seconds)
-        results.append(group_cr_result(grid_, others))
+        results.append(group_cr_result(grid_, others, anchor))
     return Evaluation(results, batch, time.perf_counter() - t0, per, seed, quick, grid_, anchor, timings)
 
 
@@ -317,19 +317,22 @@ def summary_rows(results: list[dict]) -> pd.DataFrame:
 
 
 def to_json(results: list[dict]) -> list[dict]:
-    """The results as plain JSON-ready dicts (tables as records)."""
+    """The results as plain JSON-ready dicts (tables as records; NaN as null, so the file is strict JSON)."""
 
     def plain(x: Any) -> Any:
         if isinstance(x, pd.DataFrame):
-            return x.to_dict(orient="records")
+            return plain(x.to_dict(orient="records"))
         if isinstance(x, Part):
-            return {**x.row(), "effect": x.effect.as_dict()}
+            raw = dict(zip(("supported", "not supported", "direction"), x.pvalues(), strict=True))
+            return plain({**x.row(), "p (raw)": raw, "effect": x.effect.as_dict()})
         if isinstance(x, dict):
             return {str(k): plain(v) for k, v in x.items()}
         if isinstance(x, list | tuple):
             return [plain(v) for v in x]
         if isinstance(x, np.generic):
-            return x.item()
+            x = x.item()
+        if isinstance(x, float) and not math.isfinite(x):
+            return None  # JSON has no NaN: a test the part does not have, or a number it cannot have
         return x
 
     return [plain(r) for r in results]

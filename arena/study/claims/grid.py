@@ -288,9 +288,14 @@ def _cv_error(table: pd.DataFrame, model: str) -> float:
     return float(table.loc[table["model"] == model, "cv_rmse"].to_numpy(float)[0])
 
 
-def group_cr_result(grid: Grid, variations: dict[str, Grid] | None = None) -> dict:
+ANCHOR_MATCHUPS = "DMG anchor (EL = party level, standard d20), per matchup"
+"""The key of the DMG anchor's matchups in the group-CR result (so they are in claims.json and on the page)."""
+
+
+def group_cr_result(grid: Grid, variations: dict[str, Grid] | None = None, anchor: Anchor | None = None) -> dict:
     """The group-CR verdict from the grid, with its robustness: the SRD population, and the grid re-run under each
-    of the fight model's contested choices (``variations``: name -> grid)."""
+    of the fight model's contested choices (``variations``: name -> grid). ``anchor``: the DMG anchor fought beside
+    the grid; its matchups go with the result (the page's opening shows their means per level)."""
     from arena.rules.roll_claims import BELL_CURVE
 
     verdict = _group_verdict(grid.comparison)
@@ -323,7 +328,7 @@ def group_cr_result(grid: Grid, variations: dict[str, Grid] | None = None) -> di
         if best is None
         else f"best model {best['model']} (CV error {best['cv_rmse']:.2f} rung; the document's {doc:.2f})",
         "parts": [],
-        "extra": {},
+        "extra": {} if anchor is None else {ANCHOR_MATCHUPS: anchor.table},
     }
 
 

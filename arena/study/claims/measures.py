@@ -59,20 +59,32 @@ class Part:
     kind: str = "directional"
     units: str = "points"
     verdict: str = INCONCLUSIVE
-    p_adjusted: tuple[float, float] = (float("nan"), float("nan"))
+    p_adjusted: tuple[float, float, float] = (float("nan"), float("nan"), float("nan"))
+    """Holm-adjusted p of the tests that decide ``supported``, ``not supported`` and the direction alone."""
 
     @property
     def threshold(self) -> float:
         """The value the claim's effect must pass (a ratio's margin is the ratio itself)."""
         return self.margin if self.units == "ratio" or self.kind == "equivalence" else self.direction * self.margin
 
-    def pvalues(self) -> tuple[float, float]:
+    @property
+    def has_direction_test(self) -> bool:
+        """Whether showing the direction alone says less than the margin: only when the threshold lies beyond the
+        no-effect value in the predicted direction (not for an equivalence band, a margin of 0, or a rate held
+        against a level such as the 5% of a natural 20)."""
+        return self.kind != "equivalence" and self.direction * (self.threshold - self.effect.no_effect) > 0
+
+    def pvalues(self) -> tuple[float, float, float]:
+        """The raw p of the tests that decide ``supported``, ``not supported`` and ``direction shown`` (NaN where
+        the part has no such test: NaN stays out of Holm's family)."""
         if self.kind == "equivalence":
-            return inf.equivalence(self.effect, self.margin)
-        return self.effect.p_beyond, self.effect.p_within
+            return (*inf.equivalence(self.effect, self.margin), float("nan"))
+        e = self.effect
+        return e.p_beyond, e.p_within, e.p_direction if self.has_direction_test else float("nan")
 
     def row(self) -> dict:
         e = self.effect
+        supported, against, direction = self.p_adjusted
         return {
             "part": self.name,
             "estimate": e.estimate,
@@ -82,8 +94,10 @@ class Part:
             "claim predicts": ("|effect| < " if self.kind == "equivalence" else "> " if self.direction > 0 else "< ")
             + f"{self.threshold:g}",
             "matchups": e.units,
-            "fights": e.fights,
-            "p (Holm)": self.p_adjusted[0],
+            "fights per arm": e.fights,
+            "p supported (Holm)": supported,
+            "p not supported (Holm)": against,
+            "p direction (Holm)": direction,
             "verdict": self.verdict,
         }
 
@@ -95,10 +109,18 @@ def _diff_part(
     return Part(name, e, margin, direction, kind, units)
 
 
-def _ratio_part(name: str, num: npt.ArrayLike, den: npt.ArrayLike, margin: float, direction: int, seed: int) -> Part:
+def _fights(data: Data) -> int:
+    """The fights per arm behind a claim's matchups (every arm fights the same encounters)."""
+    frames = next(iter(data.frames.values()), [])
+    return int(sum(len(f) for f in frames))
+
+
+def _ratio_part(
+    name: str, num: npt.ArrayLike, den: npt.ArrayLike, margin: float, direction: int, seed: int, fights: int
+) -> Part:
     return Part(
         name,
-        inf.cluster_ratio(num, den, margin=margin, direction=direction, seed=seed),
+        inf.cluster_ratio(num, den, margin=margin, direction=direction, seed=seed, fights=fights),
         margin,
         direction,
         units="ratio",
@@ -155,6 +177,7 @@ def long_shots(data: Data, seed: int) -> tuple[list[Part], dict]:
         0.8,
         -1,
         seed,
+        _fights(data),
     )
     dmg = _ratio_part(
         "long-shot damage per fight, 3d6 / d20",
@@ -163,6 +186,7 @@ def long_shots(data: Data, seed: int) -> tuple[list[Part], dict]:
         0.8,
         -1,
         seed + 1,
+        _fights(data),
     )
     rows = []
     for what, col in (
@@ -206,7 +230,10 @@ def closer_to_ten(data: Data, seed: int) -> tuple[list[Part], dict]:
         h10 = _hp(f10).mean()
         closer.append(np.array([abs(_hp(f3).mean() - h10) - abs(_hp(f20).mean() - h10)]))
     p1 = Part(
-        "|hp lost 3d6 - fixed10| - |hp lost d20 - fixed10| (points)", _t_over(np.concatenate(closer), 1.0, -1), 1.0, -1
+        "|hp lost 3d6 - fixed10| - |hp lost d20 - fixed10| (points)",
+        _t_over(np.concatenate(closer), 1.0, -1, _fights(data)),
+        1.0,
+        -1,
     )
     fair = [i for i, (cell, _m) in enumerate(data.units) if _el_offset(cell) == 0]
     win10 = [100 * _win(data[F10][i]) - 90.0 for i in fair]
@@ -237,7 +264,7 @@ def bonus_gain(data: Data, seed: int) -> tuple[list[Part], dict]:
         die: np.array([_hp(a).mean() - _hp(b).mean() for a, b in zip(data[base], data[plus], strict=True)])
         for die, base, plus in (("d20", D20, A20), ("3d6", B36, A36))
     }
-    part = _ratio_part("hp-lost saved by +1 to hit, 3d6 / d20", gain["3d6"], gain["d20"], 1.5, +1, seed)
+    part = _ratio_part("hp-lost saved by +1 to hit, 3d6 / d20", gain["3d6"], gain["d20"], 1.5, +1, seed, _fights(data))
     win = {
         die: inf.cluster_mean(_paired(data, base, plus, lambda f: 100 * _win(f)))
         for die, base, plus in (("d20", D20, A20), ("3d6", B36, A36))
@@ -274,8 +301,10 @@ def variable_spread(data: Data, seed: int) -> tuple[list[Part], dict]:
     rd = {
         k: np.array([f["rounds"].to_numpy(float).std(ddof=1) for f in data[a]]) for k, a in (("d20", D20), ("var", VAR))
     }
-    p1 = _ratio_part("spread (SD) of hp lost, variable / static", sd["var"], sd["d20"], 1.05, +1, seed)
-    p2 = _ratio_part("spread (SD) of fight length, variable / static", rd["var"], rd["d20"], 1.05, +1, seed + 1)
+    p1 = _ratio_part("spread (SD) of hp lost, variable / static", sd["var"], sd["d20"], 1.05, +1, seed, _fights(data))
+    p2 = _ratio_part(
+        "spread (SD) of fight length, variable / static", rd["var"], rd["d20"], 1.05, +1, seed + 1, _fights(data)
+    )
     under = inf.cluster_mean(_paired(data, D20, VAR, lambda f: 100 * _win(f, "monsters")))
     return [p1, p2], {
         "monsters' (the underdog's) win-rate change, pts": (
@@ -298,7 +327,7 @@ def open_crits(data: Data, seed: int) -> tuple[list[Part], dict]:
                 parts.append(
                     Part(
                         f"{arm.rules} {what.replace('_', ' ')} of the {side} per attack roll (%)",
-                        _t_over(np.concatenate(rates), -5.0, -1),
+                        _t_over(np.concatenate(rates), -5.0, -1, _fights(data)),
                         -5.0,
                         -1,
                     )
@@ -319,25 +348,15 @@ def open_crits(data: Data, seed: int) -> tuple[list[Part], dict]:
     }
 
 
-def _t_over(v: np.ndarray, margin: float, direction: int) -> inf.Effect:
-    """A t interval over matchup summaries (one value per matchup)."""
+def _t_over(v: np.ndarray, margin: float, direction: int, fights: int) -> inf.Effect:
+    """A t interval over matchup summaries (one value per matchup); ``fights``: the fights per arm behind them."""
     from scipy.stats import t
 
     g = len(v)
     mean = float(v.mean())
     se = float(v.std(ddof=1) / np.sqrt(g)) if g > 1 else float("nan")
     q = float(t.ppf(0.975, g - 1)) if g > 1 else float("nan")
-    null = direction * margin
-    return inf.Effect(
-        mean,
-        mean - q * se,
-        mean + q * se,
-        g,
-        0,
-        "matchup",
-        inf._t_p(mean, se, g - 1, null, greater=direction > 0),
-        inf._t_p(mean, se, g - 1, null, greater=direction < 0),
-    )
+    return inf.t_effect(mean, se, g - 1, mean - q * se, mean + q * se, g, fights, margin=margin, direction=direction)
 
 
 PN, PW = Arm("3d6+luck"), Arm("3d6+luck", party_press="when-better")
@@ -352,19 +371,20 @@ def press_gain(data: Data, seed: int) -> tuple[list[Part], dict]:
     slope, se = float(fit.params[1]), float(fit.bse[1])
     df = max(1, len(gains) - 2)
     lo, hi = fit.conf_int()[1] if len(gains) > 2 else (float("nan"), float("nan"))
-    e = inf.Effect(
+    e = inf.t_effect(
         slope,
+        se,
+        df,
         float(lo),
         float(hi),
         len(gains),
-        0,
-        "matchup",
-        inf._t_p(slope, se, df, 0.05, True),
-        inf._t_p(slope, se, df, 0.05, False),
-        "OLS slope over matchups",
+        _fights(data),
+        margin=0.05,
+        direction=+1,
+        method="OLS slope over matchups",
     )
     p1 = Part("hp lost saved by pressing, slope per party level (pts/level)", e, 0.05, +1, units="pts/level")
-    p2 = Part("hp lost saved by pressing when-better, overall (pts)", _t_over(gains, 0.5, +1), 0.5, +1)
+    p2 = Part("hp lost saved by pressing when-better, overall (pts)", _t_over(gains, 0.5, +1, _fights(data)), 0.5, +1)
     by = pd.DataFrame({"level": levels, "saved": gains}).groupby("level")["saved"].mean().reset_index()
     return [p2, p1], {"hp lost saved by level (pts)": by}
 

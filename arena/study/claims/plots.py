@@ -16,6 +16,7 @@ import pandas as pd
 
 from arena.study.claims.grid import Grid
 from arena.study.reports.figures import figure, pyplot
+from arena.study.statistics.inference import DIRECTION
 
 
 def plot_effects(results: list[dict], path: Any) -> bool:
@@ -37,7 +38,7 @@ def plot_effects(results: list[dict], path: Any) -> bool:
     if not items:
         return False
     y = np.arange(len(items))[::-1]
-    colour = {"supported": "tab:green", "not supported": "tab:red"}
+    colour = {"supported": "tab:green", "not supported": "tab:red", DIRECTION: "tab:blue"}
     with figure(path, (9, 1 + 0.35 * len(items))) as (_fig, ax):
         for yi, (_label, est, lo, hi, verdict) in zip(y, items, strict=True):
             ax.errorbar(
@@ -47,7 +48,7 @@ def plot_effects(results: list[dict], path: Any) -> bool:
         ax.axvline(0, color="black", lw=0.5)
         ax.set_xlabel(
             "effect minus the claim's threshold (95% interval over matchups; green supported, red not, "
-            "grey inconclusive)",
+            "blue direction shown (size undecided), grey inconclusive)",
             fontsize=7,
         )
     return True

@@ -16,9 +16,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from arena.study.claims.evaluation import Evaluation, summary_rows, to_json
-from arena.study.claims.grid import Grid, anchor_summary
+from arena.study.claims.evaluation import QUICK_PREVIEW, Evaluation, summary_rows, to_json
+from arena.study.claims.grid import ANCHOR_MATCHUPS, Grid, anchor_summary
 from arena.study.claims.plots import plot_effects, plot_maps, plot_rule
+from arena.study.claims.statements import GROUP_CR
 from arena.study.reports.staging import Staged, output_folder
 from arena.study.reports.text import md_code
 from arena.study.reports.text import md_table as text_table
@@ -177,6 +178,15 @@ def _opening(ev: Evaluation, command: str, workers: int, cluster: str | None) ->
         "[docs/claims.md](../../docs/claims.md).",
         "",
     ]
+    if ev.quick and (ev.batch is not None or ev.grid is not None):
+        lines += [f"**A preview.** {QUICK_PREVIEW[0].upper()}{QUICK_PREVIEW[1:]}.", ""]
+    lines += [
+        "Verdicts: *supported* (the effect shown beyond the claim's margin), *not supported* (shown short of it, or "
+        "the other way), *direction shown (size undecided)* (shown on the predicted side of no effect, its size "
+        "against the margin not decided), *inconclusive* (none of these); each after Holm's correction over every "
+        "part of every encounter claim. The margins and why: [docs/claims.md](../../docs/claims.md).",
+        "",
+    ]
     if ev.anchor is not None:
         lines += [
             "## The model against the DMG",
@@ -193,7 +203,8 @@ def _opening(ev: Evaluation, command: str, workers: int, cluster: str | None) ->
             "Where the measured cost is well below 20%, the generated party is stronger than the DMG "
             "assumes for that opponent (the typical monster has statistics and no special abilities); "
             "where PCs die at EL = L, the opposite. Per matchup: calibration.csv beside this page lists "
-            "the grid; the anchor's matchups are in claims.json.",
+            f"the grid; the anchor's matchups are in claims.json and in the {GROUP_CR} section below "
+            f"(*{ANCHOR_MATCHUPS}*).",
             "",
         ]
     return lines

@@ -1,5 +1,5 @@
 """Inference for the encounter claims: the matchup as the independent unit, intervals on ratios, practical margins,
-Holm across claims, and verdicts that say ``inconclusive`` when the data cannot decide.
+Holm across claims, and verdicts that say what was shown: the size, only the direction, or nothing.
 
 **The unit.** A claim that pools matchups pools *clusters*: the fights of one matchup share a party, a monster and
 a difficulty, and a claim about "fights" is a claim about matchups in general. So every pooled effect is the mean
@@ -10,17 +10,22 @@ together) for a ratio of two pooled effects. :func:`fight_level_interval` gives 
 beside it, to show what the unit changes.
 
 **Margins and verdicts.** Each claim states, before any number, the direction it predicts and a practical margin
-``m`` (the smallest effect a designer would notice). With ``d`` the predicted sign and ``e`` the effect:
+``m`` (the smallest effect a designer would notice; docs/claims.md justifies each). With ``d`` the predicted sign,
+``e`` the effect and ``e0`` the no-effect value (0 for a difference, 1 for a ratio), in this order:
 
 * ``supported``: ``d * e > m``, shown (the one-sided p of H0 ``d * e <= m``, Holm-adjusted, below alpha; the
   unadjusted 95% interval then lies beyond the margin);
 * ``not supported``: ``d * e < m``, shown (the one-sided p of H0 ``d * e >= m``, Holm-adjusted, below alpha): the
   effect is smaller than what matters, or the other way;
-* ``inconclusive``: neither (the interval straddles the margin).
+* ``direction shown (size undecided)``: neither, but the effect is shown on the predicted side of no effect (the
+  one-sided p of H0 ``d * (e - e0) <= 0``, Holm-adjusted, below alpha): the claim's direction holds, its size
+  against the margin is not decided. Only where the margin lies beyond ``e0`` in the predicted direction (otherwise
+  the direction is no weaker a statement than the margin, and the part has no direction test);
+* ``inconclusive``: none of these.
 
 An equivalence claim ("effectively the same") is the mirror: supported when ``|e| < m`` is shown (two one-sided
-tests), not supported when ``|e| > m`` is shown, inconclusive otherwise. Holm's step-down (statsmodels) runs over
-the primary tests of all encounter claims at once.
+tests), not supported when ``|e| > m`` is shown (:func:`equivalence`), inconclusive otherwise; it predicts no
+direction. Holm's step-down runs over all parts of all encounter claims at once, one family per kind of test.
 
 Why a module of its own: the claims' statistics differ from a run's (the matchup, not the fight, is the unit, and a
 verdict needs a margin), so they are stated here once, before any claim uses them.
@@ -38,6 +43,9 @@ import numpy.typing as npt
 
 ALPHA = 0.05
 SUPPORTED, NOT, INCONCLUSIVE, PARTLY = "supported", "not supported", "inconclusive", "partly supported"
+DIRECTION = "direction shown (size undecided)"
+VERDICTS = (SUPPORTED, PARTLY, DIRECTION, NOT, INCONCLUSIVE)
+"""Every verdict an encounter claim can get (the exact single-roll claims have their own)."""
 BOOTSTRAP = 2000
 """Resamples of a cluster bootstrap (over matchups: cheap, so many)."""
 
@@ -59,10 +67,18 @@ class Effect:
     """One-sided p of H0: the effect is at least the margin in the predicted direction."""
     method: str = "t over matchup means"
     extra: dict = field(default_factory=dict)
+    p_direction: float = float("nan")
+    """One-sided p of H0: the effect is not on the predicted side of ``no_effect`` (the direction alone)."""
+    no_effect: float = 0.0
+    """The value of no effect: 0 for a difference, 1 for a ratio."""
+    se: float = float("nan")
+    """Standard error of a t effect (NaN for a bootstrap ratio)."""
+    df: float = float("nan")
+    """Degrees of freedom of a t effect's interval (NaN for a bootstrap ratio)."""
 
     def as_dict(self, digits: int = 4) -> dict:
         d = asdict(self)
-        for k in ("estimate", "low", "high", "p_beyond", "p_within"):
+        for k in ("estimate", "low", "high", "p_beyond", "p_within", "p_direction", "se", "df"):
             d[k] = None if not math.isfinite(d[k]) else round(d[k], digits)
         return d
 
@@ -104,16 +120,39 @@ def cluster_mean(
         low, high = mean - q * se, mean + q * se
     else:
         low = high = mean if g > 1 else float("nan")
+    return t_effect(mean, se, g - 1, low, high, len(arrays), fights, margin=margin, direction=direction, unit=unit)
+
+
+def t_effect(
+    mean: float,
+    se: float,
+    df: int,
+    low: float,
+    high: float,
+    units: int,
+    fights: int,
+    *,
+    margin: float,
+    direction: int,
+    unit: str = "matchup",
+    method: str = "t over matchup means",
+) -> Effect:
+    """An effect with a t reference distribution: its three one-sided p values (beyond the margin, within it, and
+    the direction alone against 0), its standard error and degrees of freedom kept for :func:`equivalence`."""
     null = direction * margin
     return Effect(
         mean,
         low,
         high,
-        len(arrays),
+        units,
         fights,
         unit,
-        p_beyond=_t_p(mean, se, g - 1, null, greater=direction > 0),
-        p_within=_t_p(mean, se, g - 1, null, greater=direction < 0),
+        p_beyond=_t_p(mean, se, df, null, greater=direction > 0),
+        p_within=_t_p(mean, se, df, null, greater=direction < 0),
+        method=method,
+        p_direction=_t_p(mean, se, df, 0.0, greater=direction > 0),
+        se=se,
+        df=float(df),
     )
 
 
@@ -176,9 +215,11 @@ def cluster_ratio(
     direction: int = 1,
     seed: int = 0,
     confidence: float = 0.95,
+    fights: int = 0,
 ) -> Effect:
     """mean(num) / mean(den) over matchups (each entry one matchup's effect), with a cluster-bootstrap interval;
-    the p values against ``margin`` are the bootstrap shares on the wrong side (a bootstrap test)."""
+    the p values against ``margin`` and against no effect (a ratio of 1) are bootstrap tests (:func:`bootstrap_p`).
+    ``fights``: the fights per arm behind the matchups, for the report."""
     nums, dens = np.asarray(num, float), np.asarray(den, float)
 
     def ratio(a: np.ndarray, b: np.ndarray) -> float:
@@ -186,13 +227,29 @@ def cluster_ratio(
         return float(np.mean(a)) / s if s else float("nan")
 
     est, low, high, dist = cluster_bootstrap(ratio, [nums, dens], seed=seed, confidence=confidence)
+    return Effect(
+        est,
+        low,
+        high,
+        len(nums),
+        fights,
+        "matchup",
+        p_beyond=bootstrap_p(dist, margin, direction),
+        p_within=bootstrap_p(dist, margin, -direction),
+        method="BCa cluster bootstrap of a ratio",
+        p_direction=bootstrap_p(dist, 1.0, direction),
+        no_effect=1.0,
+    )
+
+
+def bootstrap_p(dist: np.ndarray, null: float, direction: int) -> float:
+    """One-sided bootstrap p of H0 ``direction * value <= direction * null``: the share of the bootstrap
+    distribution on the null's side, counted as (k + 1) / (B + 1) over its B finite resamples. The + 1 is the
+    observed sample itself: a bootstrap of B resamples cannot show a p below 1/(B + 1), so none is 0 (with no
+    finite resample it is 1)."""
     finite = dist[np.isfinite(dist)]
-    if finite.size:
-        p_beyond = float(np.mean(direction * finite <= direction * margin))
-        p_within = float(np.mean(direction * finite >= direction * margin))
-    else:
-        p_beyond = p_within = 1.0
-    return Effect(est, low, high, len(nums), 0, "matchup", p_beyond, p_within, "BCa cluster bootstrap of a ratio")
+    k = int(np.count_nonzero(direction * finite <= direction * null))
+    return (k + 1) / (finite.size + 1)
 
 
 def holm(pvalues: Sequence[float], alpha: float = ALPHA) -> list[float]:
@@ -216,39 +273,72 @@ def holm(pvalues: Sequence[float], alpha: float = ALPHA) -> list[float]:
     return [float(x) for x in out]
 
 
-def directional_verdict(p_beyond: float, p_within: float, alpha: float = ALPHA) -> str:
-    """``supported`` / ``not supported`` / ``inconclusive`` from the two (adjusted) one-sided p values."""
+def directional_verdict(
+    p_beyond: float, p_within: float, alpha: float = ALPHA, *, p_direction: float = float("nan")
+) -> str:
+    """The verdict of a directional part from its (adjusted) one-sided p values, in the module's order:
+    ``supported``, ``not supported``, ``direction shown (size undecided)``, ``inconclusive``."""
     if math.isfinite(p_beyond) and p_beyond < alpha:
         return SUPPORTED
     if math.isfinite(p_within) and p_within < alpha:
         return NOT
+    if math.isfinite(p_direction) and p_direction < alpha:
+        return DIRECTION
     return INCONCLUSIVE
 
 
 def equivalence(effect: Effect, margin: float) -> tuple[float, float]:
-    """(p that |e| < margin is not shown: TOST, p that |e| > margin is not shown) from a t-interval effect."""
-    from scipy.stats import norm
+    """(p of H0 ``|e| >= margin``: TOST, p of H0 ``|e| <= margin``) from a t effect.
 
-    # Recover the standard error from the 95% interval (t with the effect's units; normal is close enough here
-    # and only used when the interval is finite).
-    half = (effect.high - effect.low) / 2
-    if not (math.isfinite(half) and half > 0):
-        inside = abs(effect.estimate) < margin
-        return (0.0, 1.0) if inside else (1.0, 0.0)
-    se = half / norm.ppf(0.975)
+    The first is the larger of the two one-sided p values (both bounds must be shown inside). The second tests
+    "``|e| > margin``", which rejects when the estimate is far enough beyond the margin on *either* side. Those two
+    rejection regions are disjoint, and the null's least favourable point is the boundary (``e = +margin``, or
+    ``-margin``), where the far region (beyond ``-margin``) has probability ``Phi(-2 margin / se - z)``: so the p
+    value is the one-sided p on the estimate's side plus that far tail, not twice the one-sided p (doubling, as
+    this function once did, tests at alpha / 2 and leaves effects shown beyond the margin undecided). The far tail
+    is negligible whenever the margin is a few standard errors wide.
+
+    The reference distribution is the effect's own: t with its degrees of freedom when it has them (the interval
+    it was reported with), else a normal with the standard error recovered from the 95% interval."""
+    from scipy.stats import norm, t
+
     e = effect.estimate
-    p_equiv = max(norm.sf((e + margin) / se), norm.cdf((e - margin) / se))  # TOST: both bounds inside
-    p_beyond = min(norm.cdf((e + margin) / se), norm.sf((e - margin) / se)) * 2  # outside on either side
-    return float(p_equiv), float(min(1.0, p_beyond))
+    if math.isfinite(effect.se) and effect.se > 0 and math.isfinite(effect.df) and effect.df >= 1:
+        se = effect.se
+        df = effect.df
+
+        def sf(z: float) -> float:
+            return float(t.sf(z, df))
+
+    else:
+        half = (effect.high - effect.low) / 2
+        if not (math.isfinite(half) and half > 0):
+            inside = abs(e) < margin
+            return (0.0, 1.0) if inside else (1.0, 0.0)
+        se = half / float(norm.ppf(0.975))
+
+        def sf(z: float) -> float:
+            return float(norm.sf(z))
+
+    p_equiv = max(sf((e + margin) / se), sf((margin - e) / se))  # TOST: both bounds shown inside
+    near, far = sf((abs(e) - margin) / se), sf((abs(e) + margin) / se)  # beyond on the estimate's side; the other
+    return float(p_equiv), float(min(1.0, near + far))
 
 
 def combine(parts: Sequence[str]) -> str:
-    """A claim of several stated parts (a conjunction): supported if every part is; partly supported if some part
-    is supported and another decided against; not supported if a part is decided against and none supported;
-    otherwise inconclusive."""
+    """The verdict of a claim of several stated parts (a conjunction: the claim holds if every part does).
+
+    * ``supported`` if every part is;
+    * ``partly supported`` if some part is supported and another decided against (``not supported``);
+    * ``not supported`` if a part is decided against and none supported;
+    * ``direction shown (size undecided)`` if no part is decided against or inconclusive and at least one part's
+      direction is shown without its size (every part's direction then holds: the claim's direction is shown);
+    * otherwise ``inconclusive`` (some part shows nothing, so neither the claim nor its direction is shown)."""
     parts = list(parts)
     if parts and all(p == SUPPORTED for p in parts):
         return SUPPORTED
     if NOT in parts:
         return PARTLY if SUPPORTED in parts else NOT
+    if parts and all(p in (SUPPORTED, DIRECTION) for p in parts):
+        return DIRECTION
     return INCONCLUSIVE

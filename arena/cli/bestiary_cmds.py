@@ -149,7 +149,7 @@ def list_cmd(
     typer.echo(
         f"{len(rows)} creature{'s' * (len(rows) != 1)}"
         + (
-            "; also typical-cr1/2, typical-cr1 ... typical-cr20: the typical monster of that CR"
+            "; also typical-cr1/8 ... typical-cr1/2, typical-cr1 ... typical-cr20: the typical monster of that CR"
             if not (cr or type_ or name or modelled)
             else ""
         )

@@ -374,7 +374,8 @@ def _print_table(table: Any, metric: str) -> None:
 
     from arena.study.calibration.equivalent_cr import position_text
 
-    t = Table(title=f"equivalent CR (metric: {metric}; c* on the ladder 1/2, 1, 2, ...; 95% bootstrap)")
+    ladder = "1/8, 1/6, 1/4, 1/3 (-4 .. -1), 1/2 (0), 1, 2, ..."
+    t = Table(title=f"equivalent CR (metric: {metric}; c* on the ladder {ladder}; 95% bootstrap)")
     for col in (
         "L",
         "monster",

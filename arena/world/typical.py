@@ -1,17 +1,19 @@
-"""The "typical monster of CR c": a real :class:`~arena.world.creatures.Creature` built from one of two tables
-(CR 1/2 and 1-20):
+"""The "typical monster of CR c": a real :class:`~arena.world.creatures.Creature` built from one of two tables:
 
-* ``srd-medians`` (the default): the medians of the shipped SRD 3.5 bestiary by CR
-  (``arena/data/srd35_monster_medians_by_cr.yaml``, written by :mod:`arena.world.typical_tables`);
-* ``pathfinder``: the Pathfinder Bestiary's Table 1-1 "Monster Statistics by CR"
+* ``srd-medians`` (the default; CR 1/8, 1/6, 1/4, 1/3, 1/2 and 1-20): the medians of the shipped SRD 3.5 bestiary
+  by CR (``arena/data/srd35_monster_medians_by_cr.yaml``, written by :mod:`arena.world.typical_tables`);
+* ``pathfinder`` (CR 1/2 and 1-20): the Pathfinder Bestiary's Table 1-1 "Monster Statistics by CR"
   (``arena/data/monster_stats_by_cr.yaml``), the typical monster before version 0.3 of the fight model.
 
-Names: ``typical-cr5``, ``typical-cr1/2`` (the default table); ``typical-pf-cr5`` always the Pathfinder one;
+Each table's own rows say which CRs it has: the calibration's ladder reaches below 1/2 (the bell-curve document's
+goblin, moved from CR 1/2 to 1/3), and the Pathfinder table has no rows there.
+
+Names: ``typical-cr5``, ``typical-cr1/4`` (the default table); ``typical-pf-cr5`` always the Pathfinder one;
 ``typical-cr0.5`` is accepted as another spelling of ``typical-cr1/2`` (the creature's name is always the
-canonical ``typical-cr1/2``). Other CRs (1/3, 21...) are not in the tables and are an error. The model option
+canonical ``typical-cr1/2``). A CR its table lacks (21, 1/10; ``typical-pf-cr1/3``) is an error. The model option
 ``typical_monster`` (:class:`~arena.combat.model.ModelOptions`, ``pathfinder`` in ``LEGACY``) makes a fight put
 the Pathfinder creature, named ``typical-crN`` exactly as before, where ``typical-crN`` stands
-(:func:`for_table`).
+(:func:`for_table`); a ``typical-crN`` below 1/2 has none, and such a fight is an error.
 
 **The SRD-medians monster** is the Pathfinder one's body (below) with the table's numbers: hit points, AC, touch
 and flat-footed AC, Fortitude/Reflex/Will, best attack bonus (= BAB = grapple). Its full attack has the table's
@@ -19,8 +21,10 @@ median number of attacks N; ``S = round(N * lower_attack_share)`` of them (0 whe
 ("bite", at the best bonus minus ``lower_gap``) and carry ``lower_damage_share`` of the damage per round (to 0.5),
 the other ``N - S`` are primary ("claw", at the best bonus) and carry the rest; each group's damage is split as
 evenly as half points allow and written as d6s carrying about half of it plus a flat bonus (d8/d4/d3 where the
-half point needs it), so the full attack's average (every attack hits) is the table's ``damage_per_round``
-exactly. The standard-action attack is one claw.
+half point needs it; below 2 a hit, where no die fits, 1d2 for 1.5 and a flat 1 for 1, as the CR 1/8 rat's 1d3-4
+deals 1), so the full attack's average (every attack hits) is the table's ``damage_per_round`` exactly. The
+standard-action attack is one claw. Hit points below 5.5 come from one d10 less a flat amount (CR 1/8's 2 hp:
+``1d10-3``, Con 4), the table's hit points still the creature's.
 
 **The Pathfinder monster.** The table gives numbers, not a body; the rest is chosen here and is the same at every
 CR:
@@ -110,19 +114,33 @@ def _table() -> dict[Fraction, TypicalStats]:
 
 
 def table_crs() -> list[Fraction]:
-    """The CRs the table covers, in order (1/2, 1, 2, ... 20)."""
+    """The CRs the Pathfinder table covers, in order (1/2, 1, 2, ... 20)."""
     return sorted(_table())
 
 
-def typical_stats(cr: Fraction | int | str) -> TypicalStats:
-    """The table row for ``cr``; ArenaError if the table has no such row."""
+def _cr(cr: Fraction | int | str) -> Fraction:
     try:
-        value = parse_cr(cr)
+        return parse_cr(cr)
     except ValueError as err:
         raise ArenaError(str(err)) from None
+
+
+def _covers(crs: list[Fraction]) -> str:
+    """The CRs of a table as its errors name them: ``1/8, 1/6, 1/4, 1/3, 1/2 and 1-20``."""
+    fractions = [cr_text(c) for c in crs if c < 1]
+    whole = [int(c) for c in crs if c >= 1]
+    return ", ".join(fractions) + f" and {whole[0]}-{whole[-1]}"
+
+
+def typical_stats(cr: Fraction | int | str) -> TypicalStats:
+    """The Pathfinder table's row for ``cr``; ArenaError if the table has no such row."""
+    value = _cr(cr)
     row = _table().get(value)
     if row is None:
-        raise ArenaError(f"no typical monster for CR {cr_text(value)}: the table covers CR 1/2 and 1-20")
+        raise ArenaError(
+            f"no Pathfinder typical monster (typical-pf-crN) for CR {cr_text(value)}: the Pathfinder table covers "
+            f"CR {_covers(table_crs())}"
+        )
     return row
 
 
@@ -140,7 +158,10 @@ def parse_typical(name: str) -> tuple[str, Fraction] | None:
         return table, parse_cr(float(text) if "." in text else text)
     except (ValueError, OverflowError):
         shown = repr(name) if len(name) <= 40 else repr(name[:40]) + "..."
-        raise ArenaError(f"{shown}: expected typical-crN with N one of 1/2, 1, 2, ... 20") from None
+        raise ArenaError(
+            f"{shown}: expected typical-crN with N one of 1/8, 1/6, 1/4, 1/3, 1/2, 1, 2, ... 20 "
+            "(typical-pf-crN: 1/2, 1, 2, ... 20)"
+        ) from None
 
 
 def parse_typical_name(name: str) -> Fraction | None:
@@ -245,11 +266,21 @@ def _srd_table() -> dict[Fraction, SrdMedians]:
     return _rows_by_cr("srd35_monster_medians_by_cr.yaml", _SrdTable)
 
 
+def srd_table_crs() -> list[Fraction]:
+    """The CRs the SRD-medians table covers, in order (1/8, 1/6, 1/4, 1/3, 1/2, 1, ... 20): the typical monsters
+    and the calibration's ladder."""
+    return sorted(_srd_table())
+
+
 def srd_medians(cr: Fraction | int | str) -> SrdMedians:
     """The SRD-medians row for ``cr``; ArenaError if the table has no such row."""
-    row = _srd_table().get(typical_stats(cr).cr_value)
-    if row is None:  # pragma: no cover - both tables cover CR 1/2 and 1-20
-        raise ArenaError(f"no SRD medians for CR {cr}")
+    value = _cr(cr)
+    row = _srd_table().get(value)
+    if row is None:
+        raise ArenaError(
+            f"no typical monster (typical-crN) for CR {cr_text(value)}: the SRD-medians table covers "
+            f"CR {_covers(srd_table_crs())}"
+        )
     return row
 
 
@@ -264,9 +295,9 @@ def _one_damage(amount: float) -> str:
             rest = amount - mean
             if rest >= 0 and float(rest).is_integer():
                 return f"{n}d{die}" + (f"+{int(rest)}" if rest else "")
-    if float(amount).is_integer():
-        return str(int(amount))  # pragma: no cover - every row deals at least 2 a hit
-    return f"1d2+{int(amount - 1.5)}" if amount >= 1.5 else "1"  # pragma: no cover
+    if amount == 1.5:
+        return "1d2"  # below 2 no die of the list fits (CR 1/4 deals 1.5 a round)
+    return str(max(1, int(amount)))  # a flat 1 (CR 1/8 and 1/6), as the shipped SRD rat's bite (1d3-4) is stored
 
 
 def split_damage(total: float, k: int) -> list[str]:
@@ -337,12 +368,12 @@ def _build_srd(cr: Fraction) -> Creature:
 def typical_creature(cr: Fraction | int | str, table: str = "srd-medians") -> Creature:
     """The typical monster of ``cr`` (``5``, ``"1/2"``, ``Fraction(1, 2)``), named ``typical-cr<cr>``, from
     ``table`` (``srd-medians`` or ``pathfinder``)."""
-    value = typical_stats(cr).cr_value
     if table == "pathfinder":
+        value = typical_stats(cr).cr_value
         return _build_pf(value, f"{PREFIX}{cr_text(value)}")
     if table != "srd-medians":
         raise ArenaError(f"typical monster table {table!r}: expected one of {', '.join(TABLES)}")
-    return _build_srd(value)
+    return _build_srd(srd_medians(cr).cr_value)
 
 
 def typical_named(name: str) -> Creature | None:
@@ -363,11 +394,16 @@ def for_table(creature: Creature, table: str) -> Creature:
     if table == "srd-medians" or not creature.name.startswith(PREFIX):
         return creature
     cr = parse_typical_name(creature.name)
-    if cr is None or creature != _build_srd(cr):
+    if cr is None or cr not in _srd_table() or creature != _build_srd(cr):
         return creature
+    if cr not in _table():
+        raise ArenaError(
+            f"{creature.name} has no counterpart in the {table} table (model option typical_monster: {table}), "
+            f"which covers CR {_covers(table_crs())}"
+        )
     return typical_creature(cr, table)
 
 
 def typical_names() -> list[str]:
-    """``typical-cr1/2``, ``typical-cr1``, ... ``typical-cr20``."""
-    return [f"{PREFIX}{cr_text(cr)}" for cr in table_crs()]
+    """``typical-cr1/8``, ``typical-cr1/6``, ... ``typical-cr1/2``, ``typical-cr1``, ... ``typical-cr20``."""
+    return [f"{PREFIX}{cr_text(cr)}" for cr in srd_table_crs()]

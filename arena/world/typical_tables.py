@@ -5,12 +5,14 @@
 through :func:`arena.world.srd_bestiary.srd_population`) and writes the table; ``--check`` only says whether the
 shipped file is what the bestiary gives (a test holds that it is).
 
-Per CR (1/2 and 1-20), over the SRD creatures of that CR:
+Per CR (1/8, 1/6, 1/4, 1/3, 1/2 and 1-20: the ladder of the calibration, whose rungs below 1/2 measure the
+low-CR groups of the bell-curve document, its goblin moved from CR 1/2 to 1/3), over the SRD creatures of that CR:
 
-* **Pooling**: a CR with fewer than :data:`MIN_GROUP` creatures is pooled with its neighbours (CR c-1 and c+1,
-  then c-2 and c+2 ...; the CRs 1/10-1/3 and 21-27 of the bestiary count as neighbours of 1/2 and 20) until the
-  pool holds at least :data:`MIN_GROUP`. Only CR 15 and 17-20 are pooled today; the ``pooled`` column names the
-  CRs of each row's pool.
+* **Pooling**: a CR with fewer than :data:`MIN_GROUP` creatures is pooled with its neighbours on the bestiary's
+  CR scale (the CR before and after it, then two before and after ...; the bestiary's CR 1/10 and 21-27 count as
+  neighbours of 1/8 and 20) until the pool holds at least :data:`MIN_GROUP`. CR 1/8-1/3 (2 to 8 creatures each),
+  15 and 17-20 are pooled today; the ``pooled`` column names the CRs of each row's pool (CR 1/3's pool, 1/4..1/2,
+  is mostly CR 1/2 creatures, so its row is close to 1/2's).
 * **Medians** of hit points, AC, touch AC, flat-footed AC, the best attack bonus, Fortitude, Reflex and Will; the
   damage per round of the best full attack (every attack hits, each hit at least 1, energy riders included: the
   Pathfinder table's "average damage", :func:`~arena.world.srd_bestiary.damage_per_round`); the number of attacks
@@ -22,8 +24,12 @@ Per CR (1/2 and 1-20), over the SRD creatures of that CR:
   creatures that have lower attacks of their mean gap below the best bonus.
 * **Monotone fit**: hit points, AC, attack, damage per round, saves and DC are then made non-decreasing in CR by
   pool-adjacent-violators (weighted by each CR's creature count), so a thin CR does not dip below the one before.
-  Hit points, AC and the rest are then rounded to whole numbers; the damage per round to the nearest 0.5; shares
-  to 0.01.
+  The rows from 1/2 up are fitted alone, as before the rungs below 1/2 were added, so their numbers did not move
+  (the published study rests on them); the rows below 1/2 are fitted among themselves and then capped at the
+  fitted 1/2 row (:func:`fit_below`: the least-squares non-decreasing fit under that bound), so the whole ladder
+  is non-decreasing. Fitted with the rows below, 1/2's Reflex would rise from 2 to 3: the small creatures of 1/8-1/4
+  are nimble (raw Reflex +4, touch AC 14) and would pull it up. Hit points, AC and the rest are then rounded to
+  whole numbers; the damage per round to the nearest 0.5; shares to 0.01.
 """
 
 from __future__ import annotations
@@ -44,7 +50,9 @@ from arena.world.stat_types import cr_text
 MIN_GROUP = 10
 """A CR with fewer SRD creatures than this is pooled with its neighbours."""
 
-TABLE_CRS: tuple[Fraction, ...] = (Fraction(1, 2), *(Fraction(c) for c in range(1, 21)))
+BELOW_HALF: tuple[Fraction, ...] = (Fraction(1, 8), Fraction(1, 6), Fraction(1, 4), Fraction(1, 3))
+"""The rungs below CR 1/2, fitted under the 1/2 row (module docstring)."""
+TABLE_CRS: tuple[Fraction, ...] = (*BELOW_HALF, Fraction(1, 2), *(Fraction(c) for c in range(1, 21)))
 
 FILE = Path(__file__).resolve().parents[1] / "data" / "srd35_monster_medians_by_cr.yaml"
 
@@ -182,6 +190,12 @@ def monotone(values: Sequence[float], weights: Sequence[float]) -> list[float]:
     return out
 
 
+def fit_below(values: Sequence[float], weights: Sequence[float], bound: float) -> list[float]:
+    """The least-squares non-decreasing fit of ``values`` with every value at most ``bound`` (the fitted row above):
+    the unbounded fit clipped at the bound, which is the bounded fit's solution for isotonic regression."""
+    return [min(v, bound) for v in monotone(values, weights)]
+
+
 def _half(x: float) -> float:
     return round(x * 2) / 2
 
@@ -189,9 +203,11 @@ def _half(x: float) -> float:
 def table_rows(creatures: Sequence[Creature]) -> list[dict[str, Any]]:
     """The table as written: pooled medians, monotone fit, rounding (module docstring)."""
     rows = raw_rows(creatures)
-    weights = [r["creatures"] for r in rows]
+    below, upper = rows[: len(BELOW_HALF)], rows[len(BELOW_HALF) :]
     for key in MONOTONE:
-        for r, v in zip(rows, monotone([r[key] for r in rows], weights), strict=True):
+        fitted = monotone([r[key] for r in upper], [r["creatures"] for r in upper])
+        under = fit_below([r[key] for r in below], [r["creatures"] for r in below], fitted[0])
+        for r, v in zip(rows, [*under, *fitted], strict=True):
             r[key] = v
     rounders: dict[str, Callable[[float], Any]] = {
         "damage_per_round": _half,
@@ -212,11 +228,12 @@ def table_rows(creatures: Sequence[Creature]) -> list[dict[str, Any]]:
 
 HEADER = """\
 # SRD 3.5 monster statistics by CR: medians over the shipped SRD bestiary (bestiary/srd/, {count} creatures;
-# System Reference Document 3.5, Open Game Content, OGL 1.0a), CR 1/2 and 1-20.
+# System Reference Document 3.5, Open Game Content, OGL 1.0a), CR 1/8, 1/6, 1/4, 1/3, 1/2 and 1-20.
 # Written by `python -m arena.world.typical_tables` (arena/world/typical_tables.py): do not edit by hand.
 # Method (the module docstring says it in full): a CR with fewer than {min_group} creatures is pooled with its
 # neighbours (column `pooled`); medians per pool; hp, AC, attack, damage per round, saves and DC are then made
-# non-decreasing in CR by a weighted pool-adjacent-violators fit and rounded (damage per round to 0.5).
+# non-decreasing in CR by a weighted pool-adjacent-violators fit (1/2 and up alone, the rows below 1/2 capped at
+# the fitted 1/2 row) and rounded (damage per round to 0.5).
 # Columns: creatures in the pool; hp; ac / touch_ac / flat_footed_ac; attack (best attack bonus);
 # damage_per_round (best full attack, every attack hits, each hit >= 1, energy riders included); attacks (median
 # number of attacks of that routine); lower_attack_share / lower_damage_share (pooled share of the attacks below

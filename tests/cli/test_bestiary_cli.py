@@ -54,6 +54,16 @@ def test_show_text_and_json():
     assert "CR 1/2" in ok("bestiary", "show", "typical-cr1/2")
 
 
+def test_show_typical_monsters_below_half(monkeypatch, capsys):
+    out = ok("bestiary", "show", "typical-cr1/4")
+    assert "Typical monster, CR 1/4 [typical-cr1/4]" in out and "Hit Dice: 1d10-1 (4 hp)" in out
+    assert "claw +3 melee (1d2)" in ok("bestiary", "show", "typical-cr0.25")
+    assert "typical-cr1/8" in ok("bestiary", "show", "typical-cr1/8")
+    code, out, err = run_main(monkeypatch, capsys, "bestiary", "show", "typical-pf-cr1/3")
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
+    assert "no Pathfinder typical monster (typical-pf-crN) for CR 1/3" in err
+
+
 def test_show_with_user_bestiary(tmp_path):
     (tmp_path / "bear.yaml").write_text(GOOD)
     assert "cave-bear" in ok("bestiary", "show", "cave-bear", "--bestiary", str(tmp_path))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import numpy as np
 import pytest
 
@@ -132,9 +134,9 @@ def test_discrimination_picks_the_mid_pair():
 def test_ladder_positions_and_rungs():
     assert eq.ladder_position("1/2") == 0
     assert eq.ladder_position(7) == 7
-    rungs = cal.ladder_rungs(2, 4, 4)
-    assert rungs[0] == cal.ladder_rungs(0, 0, 0)[0]  # clamped at CR 1/2
-    assert max(rungs) == 6
+    rungs = cal.ladder_rungs(0, 4, 4)
+    assert rungs[0] == cal.ladder_rungs(-4, 0, 0)[0] == Fraction(1, 8)  # clamped at CR 1/8, the table's lowest
+    assert max(rungs) == 4
     assert eq.position_text(0.0) == "1/2" and eq.position_text(4.25) == "4.25"
 
 

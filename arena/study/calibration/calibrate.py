@@ -56,7 +56,7 @@ DEFAULT_METRIC = "hp-lost"
 """The default difficulty metric: the one with the steepest ladder slope relative to its standard error at mid
 difficulty (measured with :func:`discrimination`; the numbers are in docs/claims.md)."""
 LADDER_BELOW, LADDER_ABOVE = 4, 4
-"""The ladder runs from this many rungs below the monster's CR to this many above (within 1/2 .. 20)."""
+"""The ladder runs from this many rungs below the monster's CR to this many above (within 1/8 .. 20)."""
 GRID_LEVELS = (1, 3, 5, 8, 12, 16)
 GRID_SIZES = (1, 2, 3, 4, 6, 8)
 GRID_EL_WINDOW = (-2, 3)
@@ -68,10 +68,11 @@ MAX_BOOTSTRAP = 100_000
 
 
 def ladder_rungs(center: float, below: int = LADDER_BELOW, above: int = LADDER_ABOVE) -> list[Fraction]:
-    """The typical-monster CRs from ``below`` rungs under ``center`` to ``above`` over it, within 1/2 .. 20."""
-    from arena.world.typical import table_crs
+    """The typical-monster CRs from ``below`` rungs under ``center`` to ``above`` over it, within 1/8 .. 20 (the
+    SRD-medians table's CRs: a CR 1/3 goblin is measured on rungs below it too)."""
+    from arena.world.typical import srd_table_crs
 
-    return [c for c in table_crs() if center - below <= ladder_position(c) <= center + above]
+    return [c for c in srd_table_crs() if center - below <= ladder_position(c) <= center + above]
 
 
 def typical_name(cr: Fraction) -> str:
@@ -283,12 +284,12 @@ def grid_cells(
 ) -> list[CalibrationCell]:
     """Every (level, size, typical CR) whose d20 Encounter Level lies within [L + window[0], L + window[1]]."""
     from arena.world.challenge import cr_rank, group_el
-    from arena.world.typical import table_crs
+    from arena.world.typical import srd_table_crs
 
     cells = []
     for level in levels:
         for size in sizes:
-            for cr in table_crs():
+            for cr in srd_table_crs():
                 el = cr_rank(group_el(cr, size))
                 if level + window[0] <= el <= level + window[1]:
                     cells.append(CalibrationCell(level, typical_name(cr), size, (rules,)))

@@ -4,13 +4,13 @@ variant moves it (Delta-CR), with paired bootstrap intervals.
 For a party of level L, a group of ``size`` monsters and a rule set V, the difficulty D_V is one of three metrics
 (per encounter, averaged): ``win`` (the party loses or draws: 1 - win rate), ``hp-lost`` (the fraction of the
 party's hit points lost) or ``death`` (at least one PC dead). Every metric is oriented so that larger is harder.
-The *ladder* is the typical monster of each CR rung (1/2, 1, 2, ... 20; positions 0, 1, 2, ... 20, the ladder step
-of :func:`arena.world.challenge.cr_rank`) in a group of the same size, fought under the standard d20 rules on the
-same seeds. The ladder's difficulties are made non-decreasing (isotonic regression, weights n) and c*(V) is the
-position where that curve reaches D_V, interpolated linearly between rungs (the middle of a flat stretch; clamped
-to the ladder's ends and flagged ``below`` / ``above`` when D_V is outside it). Delta-CR(V) = c*(V) - c*(d20). The
-95% interval is a paired percentile bootstrap: the encounters are resampled by index, the same indices for every
-rung and arm (they share seeds).
+The *ladder* is the typical monster of each CR rung (1/8, 1/6, 1/4, 1/3, 1/2, 1, 2, ... 20; positions -4 ... -1,
+0, 1, 2, ... 20, the ladder step of :func:`arena.world.challenge.cr_rank`) in a group of the same size, fought
+under the standard d20 rules on the same seeds. The ladder's difficulties are made non-decreasing (isotonic
+regression, weights n) and c*(V) is the position where that curve reaches D_V, interpolated linearly between rungs
+(the middle of a flat stretch; clamped to the ladder's ends and flagged ``below`` / ``above`` when D_V is outside
+it). Delta-CR(V) = c*(V) - c*(d20). The 95% interval is a paired percentile bootstrap: the encounters are resampled
+by index, the same indices for every rung and arm (they share seeds).
 
 Why a module of its own: the method is numbers only (no fight), shared by ``arena calibrate``
 (:mod:`arena.study.calibration.calibrate`) and the claims' sequential calibration grid
@@ -46,17 +46,25 @@ def difficulty_values(rows: pd.DataFrame, metric: str) -> np.ndarray:
 
 
 def ladder_position(cr: Fraction | int | str) -> float:
-    """A CR's place on the ladder: 1/2 -> 0, 1 -> 1, 5 -> 5 (the step of :func:`arena.world.challenge.cr_rank`)."""
+    """A CR's place on the ladder: 1/8 -> -4, 1/3 -> -1, 1/2 -> 0, 1 -> 1, 5 -> 5 (the step of
+    :func:`arena.world.challenge.cr_rank`)."""
     from arena.world.challenge import cr_rank, parse_cr
 
     return float(cr_rank(parse_cr(cr)))
 
 
 def position_text(x: float) -> str:
-    """A ladder position as text: 0 -> "1/2", 4.3 -> "4.3"."""
+    """A ladder position as text: a rung at or below 1/2 by its CR (0 -> "1/2", -1 -> "1/3", -4 -> "1/8"), any
+    other position by its number (4.3 -> "4.3", -1.5 -> "-1.5", between 1/4 and 1/3), as c* is interpolated on the
+    ladder's even steps, not on the CR's value."""
+    from arena.world.challenge import FRACTIONAL_CR_LADDER, format_cr
+
     if not math.isfinite(x):
         return "-"
-    return "1/2" if abs(x) < 1e-9 else f"{x:.2f}".rstrip("0").rstrip(".")
+    rung = round(x)
+    if abs(x - rung) < 1e-9 and 1 - len(FRACTIONAL_CR_LADDER) < rung <= 0:
+        return format_cr(FRACTIONAL_CR_LADDER[1 - rung])
+    return f"{x:.2f}".rstrip("0").rstrip(".")
 
 
 def isotonic(values: np.ndarray, weights: np.ndarray | None = None) -> np.ndarray:

@@ -62,6 +62,12 @@ class Cell:
         return f"{self.size} x CR {format_cr(self.cr)}"
 
 
+def position_cr(position: int) -> Fraction | None:
+    """The CR at a ladder position from 1/2 up (:func:`arena.study.claims.design.position_cr`): the Pathfinder
+    table, one of the baseline's populations, has no rungs below 1/2, and the baseline stays as published."""
+    return design.position_cr(position) if position >= design.CLAIMS_LOWEST else None
+
+
 def cells(levels: Sequence[int] = LEVELS) -> list[Cell]:
     out = []
     for lv in levels:
@@ -72,7 +78,7 @@ def cells(levels: Sequence[int] = LEVELS) -> list[Cell]:
             (0, 4, "el+4"),
             (4, 1, "el+4"),
         ):
-            cr = design.position_cr(lv + offset)
+            cr = position_cr(lv + offset)
             if cr is not None:
                 out.append(Cell(lv, cr, size, check))
     return out
@@ -263,15 +269,15 @@ def paper_check(levels: Sequence[int] = LEVELS, table: str = "srd-medians") -> p
                 return focus_fire(k) * hp * dpr
             return focus_fire(k) * hp / _hit(party_attack, ac) * dpr * _hit(attack, party_ac)
 
-        one = threat(design.position_cr(lv), 1)
-        big = design.position_cr(lv + 4)
+        one = threat(position_cr(lv), 1)
+        big = position_cr(lv + 4)
         rows.append(
             {
                 "level": lv,
-                "EL L: 2 x CR L-2": threat(design.position_cr(lv - 2), 2) / one,
-                "EL L: 4 x CR L-4": threat(design.position_cr(lv - 4), 4) / one,
-                "EL L+4: 4 x CR L": threat(design.position_cr(lv), 4) / threat(big, 1),
-                "EL L+4, hit chances left out": threat(design.position_cr(lv), 4, False) / threat(big, 1, False),
+                "EL L: 2 x CR L-2": threat(position_cr(lv - 2), 2) / one,
+                "EL L: 4 x CR L-4": threat(position_cr(lv - 4), 4) / one,
+                "EL L+4: 4 x CR L": threat(position_cr(lv), 4) / threat(big, 1),
+                "EL L+4, hit chances left out": threat(position_cr(lv), 4, False) / threat(big, 1, False),
             }
         )
     return pd.DataFrame(rows)

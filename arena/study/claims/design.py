@@ -7,12 +7,21 @@ monster of a population. The selection rules:
 * :func:`judging_cells`: where the encounter claims are judged: party levels :data:`LEVELS`, groups of 1, 2 and
   4, at an Encounter Level from the party level to four above (``EL - L`` in :data:`JUDGE_EL`): the DMG's
   "challenging" to "very difficult" range the documents speak of, judged with measures that still vary there
-  (hit points lost, PCs dropped, deaths), not only the win rate.
+  (hit points lost, PCs dropped, deaths), not only the win rate. Monster CRs from 1/2 up (:data:`CLAIMS_LOWEST`).
 * :func:`low_cells`: "low-CR monsters encountered in groups": groups of 4, 6, 8 of CR L-4 (at least 1/2).
 * :func:`grid_cells`: the calibration grid: every level of :data:`LEVELS` x size of :data:`SIZES` x EL offset of
   :data:`GRID_EL`, so the monster's CR relative to the party runs from far below (a group of 8 at EL L-2 is CR
-  L-8) to above (one monster at EL L+4), and group size and CR gap are crossed rather than tied to one EL.
-* :func:`anchor_cells`: the DMG anchor: EL = party level, one monster of CR L and four of CR L-4.
+  L-8) to above (one monster at EL L+4), and group size and CR gap are crossed rather than tied to one EL. Its CRs
+  reach down to 1/8 (:data:`LOWEST_RUNG`), so levels 1 and 3 have groups of CR 1/8-1/3, the low-CR groups of the
+  bell-curve document (its goblin moved from 1/2 to 1/3).
+* :func:`anchor_cells`: the DMG anchor: EL = party level, one monster of CR L and four of CR L-4 (at least 1/2).
+
+**The ladder**: positions are the steps of :func:`arena.world.challenge.cr_rank`: 1/8, 1/6, 1/4, 1/3 are -4 to
+-1, 1/2 is 0, CR n is n. Here an Encounter Level is a position plus the DMG group offset, which chooses the
+cells: the grid is read by CR gap (position - L) and group size. Below CR 1 the DMG adds CRs instead
+(:func:`arena.world.challenge.group_el`: four CR 1/3 are EL 1, not 3), so only the grid fights the rungs below
+1/2 (:data:`CLAIMS_LOWEST`): the anchor, which checks the DMG's EL = L, would fight EL 1 against level 3 there,
+and the encounter claims keep the cells the study published.
 
 Populations: ``typical`` (the Pathfinder-table monster of the CR) and ``srd`` (SRD 3.5 creatures of that CR that
 the engine models fully, :func:`arena.world.srd_bestiary.srd_population`, up to :data:`SRD_PER_CR` chosen evenly by
@@ -55,27 +64,38 @@ POPULATION_VARIATION = "population=srd"
 Cell = tuple[int, Fraction, int]
 """(party level, monster CR, group size)."""
 
+LOWEST_RUNG, HIGHEST_RUNG = -4, 20
+"""The ladder's ends: CR 1/8 (position -4) and CR 20, the typical monsters of the SRD-medians table."""
+CLAIMS_LOWEST = 0
+"""The lowest position (CR 1/2) of every selection but the grid's (module docstring, "The ladder")."""
+
 
 def position_cr(position: int) -> Fraction | None:
-    """The CR at a ladder position (0 -> 1/2, 1 -> 1, ...); None below 1/2 or above 20."""
-    if position < 0 or position > 20:
+    """The CR at a ladder position (-4 -> 1/8, -1 -> 1/3, 0 -> 1/2, 1 -> 1, ...); None off the ladder (below 1/8,
+    above 20)."""
+    from arena.world.challenge import FRACTIONAL_CR_LADDER
+
+    if position < LOWEST_RUNG or position > HIGHEST_RUNG:
         return None
-    return Fraction(1, 2) if position == 0 else Fraction(position)
+    return FRACTIONAL_CR_LADDER[1 - position] if position <= 0 else Fraction(position)
 
 
 def rung_cr(position: int) -> Fraction:
-    """The CR of a rung of the ladder (0 -> 1/2, 1 -> 1, ... 20); a position off the ladder is an error."""
+    """The CR of a rung of the ladder (-4 -> 1/8, 0 -> 1/2, 1 -> 1, ... 20); a position off the ladder is an
+    error."""
     cr = position_cr(position)
     if cr is None:
-        raise ValueError(f"no rung of the CR ladder at position {position} (0 to 20)")
+        raise ValueError(f"no rung of the CR ladder at position {position} ({LOWEST_RUNG} to {HIGHEST_RUNG})")
     return cr
 
 
-def cr_for_el(level: int, size: int, el_offset: int) -> Fraction | None:
-    """The CR whose group of ``size`` has EL ``level + el_offset`` (DMG group offsets), or None off the ladder."""
+def cr_for_el(level: int, size: int, el_offset: int, lowest: int = LOWEST_RUNG) -> Fraction | None:
+    """The CR whose group of ``size`` has EL ``level + el_offset`` (DMG group offsets), or None off the ladder or
+    below position ``lowest``."""
     from arena.world.challenge import group_size_offset
 
-    return position_cr(level + el_offset - group_size_offset(size))
+    position = level + el_offset - group_size_offset(size)
+    return position_cr(position) if position >= lowest else None
 
 
 def _unique(cells: list[Cell]) -> tuple[Cell, ...]:
@@ -86,12 +106,18 @@ def judging_cells(
     levels: Sequence[int] = LEVELS, sizes: Sequence[int] = JUDGE_SIZES, offsets: Sequence[int] = JUDGE_EL
 ) -> tuple[Cell, ...]:
     return _unique(
-        [(lv, cr, s) for lv in levels for s in sizes for off in offsets if (cr := cr_for_el(lv, s, off)) is not None]
+        [
+            (lv, cr, s)
+            for lv in levels
+            for s in sizes
+            for off in offsets
+            if (cr := cr_for_el(lv, s, off, CLAIMS_LOWEST)) is not None
+        ]
     )
 
 
 def low_cells(levels: Sequence[int] = LEVELS, sizes: Sequence[int] = LOW_SIZES) -> tuple[Cell, ...]:
-    return _unique([(lv, rung_cr(max(0, lv - 4)), s) for lv in levels for s in sizes])
+    return _unique([(lv, rung_cr(max(CLAIMS_LOWEST, lv - 4)), s) for lv in levels for s in sizes])
 
 
 def grid_cells(
@@ -106,7 +132,7 @@ def anchor_cells(levels: Sequence[int] = LEVELS) -> tuple[Cell, ...]:
     out: list[Cell] = []
     for lv in levels:
         out.append((lv, Fraction(lv), 1))
-        if (cr := position_cr(lv - 4)) is not None:
+        if (cr := cr_for_el(lv, 4, 0, CLAIMS_LOWEST)) is not None:
             out.append((lv, cr, 4))
     return _unique(out)
 

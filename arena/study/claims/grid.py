@@ -5,7 +5,8 @@ by model comparison, the replacement CR rule per variant, and the DMG anchor che
 group size) and a variant V, c*(V) is the CR of the typical monster (same group size, standard d20, same seeds)
 whose difficulty (hit points lost) equals the subject's under V; Delta-CR(V) = c*(V) - c*(d20). Here the ladder is
 *searched* rather than fought whole: it starts at two rungs either side of the subject's CR and grows by two rungs
-in the direction an arm fell off it, at each look. Sampling is sequential (:mod:`arena.study.statistics.sequential`):
+in the direction an arm fell off it, at each look, within the ladder's ends (CR 1/8 and 20: a cell below 1/2 is
+censored at 1/8 now, not at 1/2). Sampling is sequential (:mod:`arena.study.statistics.sequential`):
 looks at :data:`STAGES` encounters per arm, intervals at 1 - 0.05/K, a cell stops when every variant's Delta-CR
 interval is at most :data:`TARGET` rungs either side. The report counts the encounters saved against fighting the
 whole ladder of :mod:`arena.study.calibration.calibrate` (9 rungs) to the last stage.
@@ -38,6 +39,8 @@ STAGES, QUICK_STAGES = (150, 300, 600), (40,)
 TARGET = 0.25
 RESAMPLES = 200
 INITIAL_RUNGS, GROW, MAX_FROM_SUBJECT = 2, 2, 6
+LOWEST, HIGHEST = design.LOWEST_RUNG, design.HIGHEST_RUNG
+"""The search's bounds: the ladder's ends, CR 1/8 (position -4) and 20."""
 FULL_LADDER = 9
 """Rungs the fixed-ladder calibration fights (4 below to 4 above): what the search saves against."""
 D20 = Arm("d20")
@@ -98,7 +101,7 @@ def _cells(quick: bool, variation: str | None = None) -> list[CellState]:
             out.append(CellState(cell, m, "srd", {"d20": D20, "3d6": VARIANTS["3d6"]}))
     for s in out:
         p = _position(s.cell[1])
-        s.rungs = {q for q in range(p - INITIAL_RUNGS, p + INITIAL_RUNGS + 1) if 0 <= q <= 20}
+        s.rungs = {q for q in range(p - INITIAL_RUNGS, p + INITIAL_RUNGS + 1) if LOWEST <= q <= HIGHEST}
     return out
 
 
@@ -200,11 +203,11 @@ def _evaluate(
     grew = False
     low_needed = any(r["censored"] == "below" for r in result.values())
     high_needed = any(r["censored"] == "above" for r in result.values())
-    if low_needed and min(s.rungs) > max(0, p - MAX_FROM_SUBJECT):
-        s.rungs |= {q for q in range(min(s.rungs) - GROW, min(s.rungs)) if q >= 0}
+    if low_needed and min(s.rungs) > max(LOWEST, p - MAX_FROM_SUBJECT):
+        s.rungs |= {q for q in range(min(s.rungs) - GROW, min(s.rungs)) if q >= LOWEST}
         grew = True
-    if high_needed and max(s.rungs) < min(20, p + MAX_FROM_SUBJECT):
-        s.rungs |= {q for q in range(max(s.rungs) + 1, max(s.rungs) + 1 + GROW) if q <= 20}
+    if high_needed and max(s.rungs) < min(HIGHEST, p + MAX_FROM_SUBJECT):
+        s.rungs |= {q for q in range(max(s.rungs) + 1, max(s.rungs) + 1 + GROW) if q <= HIGHEST}
         grew = True
     z = _z(rule.confidence)
     s.rows = []

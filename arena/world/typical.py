@@ -132,16 +132,18 @@ def _covers(crs: list[Fraction]) -> str:
     return ", ".join(fractions) + f" and {whole[0]}-{whole[-1]}"
 
 
+def _row(table: dict[Fraction, Any], cr: Fraction | int | str, what: str, whose: str) -> Any:
+    """``table``'s row for ``cr``; an ArenaError naming the CRs the table covers if it has none."""
+    value = _cr(cr)
+    row = table.get(value)
+    if row is None:
+        raise ArenaError(f"no {what} for CR {cr_text(value)}: {whose} covers CR {_covers(sorted(table))}")
+    return row
+
+
 def typical_stats(cr: Fraction | int | str) -> TypicalStats:
     """The Pathfinder table's row for ``cr``; ArenaError if the table has no such row."""
-    value = _cr(cr)
-    row = _table().get(value)
-    if row is None:
-        raise ArenaError(
-            f"no Pathfinder typical monster (typical-pf-crN) for CR {cr_text(value)}: the Pathfinder table covers "
-            f"CR {_covers(table_crs())}"
-        )
-    return row
+    return _row(_table(), cr, "Pathfinder typical monster (typical-pf-crN)", "the Pathfinder table")
 
 
 def parse_typical(name: str) -> tuple[str, Fraction] | None:
@@ -274,14 +276,7 @@ def srd_table_crs() -> list[Fraction]:
 
 def srd_medians(cr: Fraction | int | str) -> SrdMedians:
     """The SRD-medians row for ``cr``; ArenaError if the table has no such row."""
-    value = _cr(cr)
-    row = _srd_table().get(value)
-    if row is None:
-        raise ArenaError(
-            f"no typical monster (typical-crN) for CR {cr_text(value)}: the SRD-medians table covers "
-            f"CR {_covers(srd_table_crs())}"
-        )
-    return row
+    return _row(_srd_table(), cr, "typical monster (typical-crN)", "the SRD-medians table")
 
 
 def _one_damage(amount: float) -> str:

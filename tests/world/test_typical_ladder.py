@@ -9,6 +9,7 @@ from arena.combat.engine import prepare
 from arena.combat.model import LEGACY
 from arena.dice import parse
 from arena.errors import ArenaError
+from arena.world import typical_tables
 from arena.world.bestiary import get_creature
 from arena.world.srd_bestiary import damage_per_round, srd_population
 from arena.world.typical import (
@@ -50,25 +51,7 @@ SHIPPED_ROWS = {
     "19": (24, "18..20", 350, 35, 10, 35, 36, 86.0, 6, 0.82, 0.75, 5, 22, 16, 20, 30, 0.96),
     "20": (25, "19..21", 378, 37, 10, 36, 39, 93.0, 6, 0.82, 0.75, 5, 23, 17, 21, 31, 0.92),
 }
-COLUMNS = (
-    "creatures",
-    "pooled",
-    "hp",
-    "ac",
-    "touch_ac",
-    "flat_footed_ac",
-    "attack",
-    "damage_per_round",
-    "attacks",
-    "lower_attack_share",
-    "lower_damage_share",
-    "lower_gap",
-    "fort",
-    "ref",
-    "will",
-    "dc",
-    "with_dc",
-)
+COLUMNS = typical_tables.COLUMNS[1:]  # the table's own columns after "cr"
 
 # typical-crN as main built it before (81bf2ae): cr -> (hp, hit_dice, ac, touch_ac, flat_footed_ac, bab, Con,
 # (fort, ref, will), full attack as (name, bonus, count, damage) per attack).

@@ -219,15 +219,15 @@ def _evaluate(
         batch = run_batch(requests(chosen, per, seed, variations), **fights)
         return batch, _encounter_results(chosen, batch, per, seed, variations, inf.ALPHA, robustness)
 
-    def grid(variation: str | None) -> Callable[[dict[str, Any]], Grid]:
+    def grid_phase(variation: str | None) -> Callable[[dict[str, Any]], Grid]:
         return lambda fights: run_grid(quick=quick, n=n, seed=seed, variation=variation, **fights)
 
     phases: dict[str, Callable[[dict[str, Any]], Any]] = {}
     if chosen:
         phases["encounter claims"] = encounter_claims
     if group:
-        phases["calibration grid"] = grid(None)
-        phases.update({f"grid: {name}": grid(name) for name in grid_variations})
+        phases["calibration grid"] = grid_phase(None)
+        phases.update({f"grid: {name}": grid_phase(name) for name in grid_variations})
         phases["DMG anchor"] = lambda fights: run_anchor(quick=quick, n=n, seed=seed, **fights)
     done = run_phases(phases, fighting)
 
@@ -237,20 +237,20 @@ def _evaluate(
         batch, judged = done["encounter claims"]
         timings["encounter claims"] = (batch.encounters, batch.seconds)
         results += judged
-    grid_: Grid | None = None
+    grid: Grid | None = None
     anchor: Anchor | None = None
     if group:
-        grid_, anchor = done["calibration grid"], done["DMG anchor"]
+        grid, anchor = done["calibration grid"], done["DMG anchor"]
         others = {name: done[f"grid: {name}"] for name in grid_variations}
-        timings["calibration grid"] = (grid_.encounters, grid_.seconds)
+        timings["calibration grid"] = (grid.encounters, grid.seconds)
         if others:
             timings["calibration grid, model options"] = (
                 sum(g.encounters for g in others.values()),
                 sum(g.seconds for g in others.values()),
             )
         timings["DMG anchor"] = (anchor.encounters, anchor.seconds)
-        results.append(group_cr_result(grid_, others, anchor))
-    return Evaluation(results, batch, time.perf_counter() - t0, per, seed, quick, grid_, anchor, timings)
+        results.append(group_cr_result(grid, others, anchor))
+    return Evaluation(results, batch, time.perf_counter() - t0, per, seed, quick, grid, anchor, timings)
 
 
 def _encounter_results(

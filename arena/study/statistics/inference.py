@@ -252,13 +252,12 @@ def bootstrap_p(dist: np.ndarray, null: float, direction: int) -> float:
     return (k + 1) / (finite.size + 1)
 
 
-def holm(pvalues: Sequence[float], alpha: float = ALPHA) -> list[float]:
-    """Holm-adjusted p values; NaN stays NaN. ``alpha`` does not change the adjusted values (kept for callers).
+def holm(pvalues: Sequence[float]) -> list[float]:
+    """Holm-adjusted p values; NaN stays NaN.
 
     Holm's step-down written out (sorted p times m, m - 1, ..., 1, running maximum, capped at 1) rather than
     statsmodels' ``multipletests(method="holm")``, which gives the same numbers (a test holds them equal) but runs a
     full ``gc.collect()`` on every call: 0.3-0.5 s each on a study's heap, a third of the claims' judging."""
-    del alpha
     p = np.asarray(pvalues, float)
     out = np.full(len(p), np.nan)
     ok = np.isfinite(p)
@@ -304,21 +303,16 @@ def equivalence(effect: Effect, margin: float) -> tuple[float, float]:
 
     e = effect.estimate
     if math.isfinite(effect.se) and effect.se > 0 and math.isfinite(effect.df) and effect.df >= 1:
-        se = effect.se
-        df = effect.df
-
-        def sf(z: float) -> float:
-            return float(t.sf(z, df))
-
+        se, reference = effect.se, t(effect.df)
     else:
         half = (effect.high - effect.low) / 2
         if not (math.isfinite(half) and half > 0):
             inside = abs(e) < margin
             return (0.0, 1.0) if inside else (1.0, 0.0)
-        se = half / float(norm.ppf(0.975))
+        se, reference = half / float(norm.ppf(0.975)), norm()
 
-        def sf(z: float) -> float:
-            return float(norm.sf(z))
+    def sf(z: float) -> float:
+        return float(reference.sf(z))
 
     p_equiv = max(sf((e + margin) / se), sf((margin - e) / se))  # TOST: both bounds shown inside
     near, far = sf((abs(e) - margin) / se), sf((abs(e) + margin) / se)  # beyond on the estimate's side; the other

@@ -1,9 +1,10 @@
 """The equivalent-CR method: where a subject's difficulty falls on the ladder of typical monsters, and how far a
 variant moves it (Delta-CR), with paired bootstrap intervals.
 
-For a party of level L, a group of ``size`` monsters and a rule set V, the difficulty D_V is one of three metrics
-(per encounter, averaged): ``win`` (the party loses or draws: 1 - win rate), ``hp-lost`` (the fraction of the
-party's hit points lost) or ``death`` (at least one PC dead). Every metric is oriented so that larger is harder.
+For a party of level L, a group of ``size`` monsters and a rule set V, the difficulty D_V is one of four metrics
+(per encounter, averaged): ``resources`` (the share of the party's resources spent: :data:`RESOURCES`),
+``hp-lost`` (the fraction of the party's hit points lost), ``death`` (at least one PC dead) or ``win`` (the party
+loses or draws: 1 - win rate). Every metric is oriented so that larger is harder.
 The *ladder* is the typical monster of each CR rung (1/8, 1/6, 1/4, 1/3, 1/2, 1, 2, ... 20; positions -4 ... -1,
 0, 1, 2, ... 20, the ladder step of :func:`arena.world.challenge.cr_rank`) in a group of the same size, fought
 under the standard d20 rules on the same seeds. The ladder's difficulties are made non-decreasing (isotonic
@@ -34,8 +35,32 @@ BOOTSTRAP = 400
 """Bootstrap resamples for the equivalent-CR intervals."""
 
 
+RESOURCES = (
+    "the party's resources spent: the mean of the share of its hit points lost and the share of its spell levels "
+    "cast (levels 1 and up, as prepared at the start of the fight); hit points alone for a party without spells"
+)
+"""What the DMG means by an encounter's cost ("the party's resources: hit points and spells", the 20% of an EL =
+party level encounter), weighting hit points and spells equally; PC deaths are a separate measure."""
+SPELL_LEVELS_SPENT, SPELL_LEVELS = "spell_levels_spent_party", "spell_levels_available_party"
+"""The encounter record's columns the ``resources`` metric reads (:mod:`arena.combat.record`)."""
+
+
+def resources_spent(rows: pd.DataFrame) -> np.ndarray:
+    """Per encounter, :data:`RESOURCES`."""
+    missing = [c for c in (SPELL_LEVELS_SPENT, SPELL_LEVELS) if c not in rows.columns]
+    if missing:
+        raise ArenaError(f"the resources metric needs the record's column(s) {', '.join(missing)}")
+    hp = rows["party_hp_lost"].to_numpy(dtype=float)
+    total = rows[SPELL_LEVELS].to_numpy(dtype=float)
+    spent = rows[SPELL_LEVELS_SPENT].to_numpy(dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(total > 0, (hp + np.minimum(spent / total, 1.0)) / 2, hp)
+
+
 def difficulty_values(rows: pd.DataFrame, metric: str) -> np.ndarray:
-    """Per-encounter difficulty (larger is harder): loss/draw, hit points lost, or a PC died."""
+    """Per-encounter difficulty (larger is harder): resources spent, hit points lost, a PC died, or loss/draw."""
+    if metric == "resources":
+        return resources_spent(rows)
     if metric == "win":
         return (rows["winner"].to_numpy() != "party").astype(float)
     if metric == "hp-lost":
@@ -223,7 +248,7 @@ def discrimination(ladder: dict[float, dict[str, np.ndarray]]) -> dict[str, floa
     crossing = [(i, j) for i, j in pairs if (win[i] - 0.5) * (win[j] - 0.5) <= 0]
     i, j = crossing[0] if crossing else min(pairs, key=lambda ij: abs((win[ij[0]] + win[ij[1]]) / 2 - 0.5))
     out = {}
-    for metric in METRICS:
+    for metric in (m for m in METRICS if m in ladder[positions[i]]):
         a, b = np.asarray(ladder[positions[i]][metric], float), np.asarray(ladder[positions[j]][metric], float)
         d = b - a  # paired on the index (same seeds)
         se = d.std(ddof=1) / math.sqrt(len(d)) if len(d) > 1 else float("nan")

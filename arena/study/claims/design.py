@@ -9,7 +9,8 @@ monster of a population. The selection rules:
   "challenging" to "very difficult" range the documents speak of, judged with measures that still vary there
   (hit points lost, PCs dropped, deaths), not only the win rate. Monster CRs from 1/2 up (:data:`CLAIMS_LOWEST`).
 * :func:`low_cells`: "low-CR monsters encountered in groups": groups of 4, 6, 8 of CR L-4 (at least 1/2).
-* :func:`grid_cells`: the calibration grid: every level of :data:`LEVELS` x size of :data:`SIZES` x EL offset of
+* :func:`grid_cells`: the calibration grid: every level of :data:`GRID_LEVELS` (:data:`LEVELS` and the held-out
+  levels 2, 7, 10, 14) x size of :data:`SIZES` x EL offset of
   :data:`GRID_EL`, so the monster's CR relative to the party runs from far below (a group of 8 at EL L-2 is CR
   L-8) to above (one monster at EL L+4), and group size and CR gap are crossed rather than tied to one EL. Its CRs
   reach down to 1/8 (:data:`LOWEST_RUNG`), so levels 1 and 3 have groups of CR 1/8-1/3, the low-CR groups of the
@@ -44,6 +45,10 @@ from arena.combat.model import ModelOptions
 from arena.study.runs.matchups import Matchup
 
 LEVELS = (1, 3, 5, 8, 12, 16)
+GRID_LEVELS = (1, 2, 3, 5, 7, 8, 10, 12, 14, 16)
+"""The calibration grid's party levels: :data:`LEVELS` and the levels held out of its fit, 2, 7, 10 and 14
+(:data:`arena.study.calibration.holdout.HELD_OUT_LEVELS`), fought so the fitted rule is judged where it was not
+fitted."""
 SIZES = (1, 2, 3, 4, 6, 8)
 JUDGE_SIZES = (1, 2, 4)
 JUDGE_EL = (0, 2, 4)
@@ -121,7 +126,7 @@ def low_cells(levels: Sequence[int] = LEVELS, sizes: Sequence[int] = LOW_SIZES) 
 
 
 def grid_cells(
-    levels: Sequence[int] = LEVELS, sizes: Sequence[int] = SIZES, offsets: Sequence[int] = GRID_EL
+    levels: Sequence[int] = GRID_LEVELS, sizes: Sequence[int] = SIZES, offsets: Sequence[int] = GRID_EL
 ) -> tuple[Cell, ...]:
     return _unique(
         [(lv, cr, s) for lv in levels for s in sizes for off in offsets if (cr := cr_for_el(lv, s, off)) is not None]

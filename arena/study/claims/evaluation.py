@@ -42,7 +42,8 @@ import pandas as pd
 from arena.errors import ArenaError
 from arena.study.claims import design
 from arena.study.claims.design import matchup
-from arena.study.claims.grid import Anchor, Grid, group_cr_result, run_anchor, run_grid
+from arena.study.claims.grid import Anchor, Grid, run_anchor, run_grid
+from arena.study.claims.group_cr import group_cr_result, judge_grid
 from arena.study.claims.measures import Data, Part
 from arena.study.claims.statements import ENCOUNTER_CLAIMS, GROUP_CR, EncounterClaim, claim_ids
 from arena.study.runs.cluster import cluster_session
@@ -220,7 +221,12 @@ def _evaluate(
         return batch, _encounter_results(chosen, batch, per, seed, variations, inf.ALPHA, robustness)
 
     def grid_phase(variation: str | None) -> Callable[[dict[str, Any]], Grid]:
-        return lambda fights: run_grid(quick=quick, n=n, seed=seed, variation=variation, **fights)
+        def fight_and_judge(fights: dict[str, Any]) -> Grid:  # judged on the phase's thread, beside other fights
+            grid = run_grid(quick=quick, n=n, seed=seed, variation=variation, **fights)
+            judge_grid(grid)
+            return grid
+
+        return fight_and_judge
 
     phases: dict[str, Callable[[dict[str, Any]], Any]] = {}
     if chosen:

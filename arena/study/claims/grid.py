@@ -27,7 +27,6 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from arena.study.calibration import cr_rule
 from arena.study.calibration.equivalent_cr import difficulty_values, equivalent_cr
 from arena.study.claims import design
 from arena.study.claims.design import Arm, matchup
@@ -57,6 +56,20 @@ VARIANTS: dict[str, Arm] = {
 SRD_LEVELS, SRD_SIZES, SRD_EL = (1, 3, 5, 8), (1, 2, 4), (0, 2)
 
 
+MEASURE = "resources"
+"""The calibration measure, fixed before any number (issue 26): what the DMG means by an encounter's challenge, the
+party's resources spent (hit points and spell levels: :data:`arena.study.calibration.equivalent_cr.RESOURCES`).
+Hit points lost alone was chosen before because it separated the ladder's rungs best, which is not what challenge
+means; PC deaths are the DMG's other cost, a separate measure."""
+SIDE_MEASURES = ("hp-lost", "death", "win")
+"""Delta-CR is published under these too, side by side (each cell's last look; the rule is fitted on
+:data:`MEASURE`)."""
+SATURATED = 0.95
+"""An arm or rung whose party loses at least 95% of its hit points on average is saturated (a wipe): every rung
+that saturates too matches it, so its c* is that span of rungs, open upward when the span reaches the top of the
+ladder fought (:func:`arena.study.calibration.censored.arm_interval`), never the middle of the span."""
+
+
 @dataclass
 class CellState:
     cell: design.Cell
@@ -71,15 +84,16 @@ class CellState:
 
 @dataclass
 class Grid:
+    """The calibration grid's cells (one row per cell and arm) and its cost; the group-CR judgement fills
+    ``judgement`` (:mod:`arena.study.claims.group_cr`)."""
+
     cells: pd.DataFrame
     encounters: int
     seconds: float
     saved: int
     full_cost: int
     rule: SequentialRule
-    comparison: pd.DataFrame | None = None
-    srd_comparison: pd.DataFrame | None = None
-    rules: list[dict] = field(default_factory=list)
+    judgement: Any = None
 
 
 def _position(cr: Fraction) -> int:
@@ -122,6 +136,14 @@ def _series(
     return out
 
 
+Values = dict[tuple[str, str, int], dict[str, np.ndarray]]
+"""Per (matchup, rules, stage): every measure's per-encounter values."""
+
+
+def _measures(rows: pd.DataFrame) -> dict[str, np.ndarray]:
+    return {m: difficulty_values(rows, m) for m in (MEASURE, *SIDE_MEASURES)}
+
+
 def run_grid(
     *,
     quick: bool = False,
@@ -143,7 +165,7 @@ def run_grid(
     rule = SequentialRule(tuple(stages), TARGET if len(stages) > 1 else math.inf)
     incs = rule.increments()
     states = _cells(quick, variation)
-    values: dict[tuple[str, str, int], np.ndarray] = {}
+    values: Values = {}
     encounters, seconds = 0, 0.0
     for look in range(rule.looks):
         active = [s for s in states if not s.done]
@@ -162,7 +184,7 @@ def run_grid(
                 encounters += batch.encounters
                 seconds += batch.seconds
                 for m in wanted:
-                    values[(m.name, m.rules[0], k)] = difficulty_values(batch.rows(m, m.rules[0], incs[k]), METRIC)
+                    values[(m.name, m.rules[0], k)] = _measures(batch.rows(m, m.rules[0], incs[k]))
             grew = False
             for s in active:
                 grew |= _evaluate(s, seed, look, incs, values, rule, variation)
@@ -171,47 +193,110 @@ def run_grid(
         for s in active:
             s.looks = look + 1
             widths = [(r["delta_high"] - r["delta_low"]) / 2 for r in s.rows if r["variant"] != "d20"]
-            if look == rule.looks - 1 or (
-                widths and max(widths) <= rule.target and not any(r["censored"] for r in s.rows)
-            ):
+            off_ladder = any(r["off_ladder"] for r in s.rows)
+            if look == rule.looks - 1 or (widths and max(widths) <= rule.target and not off_ladder):
                 s.done = True
+    for s in states:
+        _side_measures(s, seed, incs, values, rule, variation)
     rows = [r for s in states for r in s.rows]
     cells = pd.DataFrame(rows)
     series = [len(s.arms) + FULL_LADDER - 1 for s in states]  # the full ladder holds the subject's own rung
     full_cost = int(sum(rule.stages[-1] * k for k in series))
     saved = max(0, full_cost - encounters)
-    grid = Grid(cells, encounters, seconds, saved, full_cost, rule)
-    _analyse(grid)
-    return grid
+    return Grid(cells, encounters, seconds, saved, full_cost, rule)
+
+
+def _series_values(
+    s: CellState, seed: int, looks: int, incs: list[int], values: Values, variation: str | None
+) -> dict[str, dict[str, np.ndarray]]:
+    """Every series of a cell (arms and rungs) over its first ``looks`` stages: label -> measure -> values."""
+    parts: dict[str, list[dict[str, np.ndarray]]] = {}
+    for k in range(looks):
+        for label, m, rules in _series(s, seed, k, incs[k], variation):
+            parts.setdefault(label, []).append(values[(m.name, rules, k)])
+    return {label: {meas: np.concatenate([v[meas] for v in vs]) for meas in vs[0]} for label, vs in parts.items()}
+
+
+def _arm_interval(
+    entry: dict, arm_hp: float, arm_value: float, rungs: list[int], rung_hp: np.ndarray, rung_value: np.ndarray
+) -> tuple[tuple[float, float], str]:
+    """What is known of one arm's c* (an interval of ladder positions) and why: "" measured, "below"/"above" off
+    the ladder fought, "saturated" (:data:`SATURATED`: the span of the rungs that saturate too), "nothing spent"
+    (the party spends nothing, as on every rung from the ladder's foot up to the last that costs nothing)."""
+    from arena.study.calibration.censored import arm_interval
+
+    ends = (float(rungs[0]), float(rungs[-1]))
+    if arm_hp >= SATURATED:
+        hot = np.flatnonzero(rung_hp >= SATURATED)
+        if hot.size:
+            b = int(hot[-1])
+            a = b
+            while a > 0 and rung_hp[a - 1] >= SATURATED:
+                a -= 1
+            return arm_interval(entry["c_star"], "", ends, (float(rungs[a]), float(rungs[b]))), "saturated"
+    if arm_value <= 0 and rung_value[0] <= 0:
+        b = 0
+        while b + 1 < len(rungs) and rung_value[b + 1] <= 0:
+            b += 1
+        return (-math.inf, float(rungs[b])), "nothing spent"
+    flag = str(entry["censored"])
+    return arm_interval(entry["c_star"], flag, ends), flag
+
+
+def _calibrate(s: CellState, series: dict[str, dict[str, np.ndarray]], measure: str, seed: int, confidence: float):
+    """c*, Delta-CR and what is known of each (censoring) for every arm of a cell under one measure."""
+    from arena.study.calibration import censored
+
+    rungs = sorted(s.rungs)
+    ladder = {float(q): series[f"rung {q}"][measure] for q in rungs}
+    arms = {label: series[label][measure] for label in s.arms}
+    result = equivalent_cr(ladder, arms, resamples=RESAMPLES, seed=seed, confidence=confidence)
+    rung_hp = np.array([series[f"rung {q}"]["hp-lost"].mean() for q in rungs])
+    rung_value = np.array([v.mean() for v in ladder.values()])
+    known = {
+        label: _arm_interval(r, series[label]["hp-lost"].mean(), arms[label].mean(), rungs, rung_hp, rung_value)
+        for label, r in result.items()
+    }
+    z = _z(confidence)
+    base_interval, base_why = known["d20"]
+    for label, r in result.items():
+        interval, why = known[label]
+        se = (r.get("delta_high", 0.0) - r.get("delta_low", 0.0)) / (2 * z)
+        cell = censored.exact(0.0, 0.0) if label == "d20" else censored.delta_bounds(interval, base_interval, se)
+        r.update(
+            arm_low=interval[0],
+            arm_high=interval[1],
+            why=why,
+            base_why=base_why,
+            se=se,
+            censor=cell["censor"],
+            low=cell["low"],
+            high=cell["high"],
+            off_ladder=why in ("below", "above") or base_why in ("below", "above"),
+        )
+    return result
 
 
 def _evaluate(
-    s: CellState, seed: int, look: int, incs: list[int], store: dict, rule: SequentialRule, variation: str | None = None
+    s: CellState, seed: int, look: int, incs: list[int], values: Values, rule: SequentialRule, variation: str | None
 ) -> bool:
     """Calibrate a cell on what it has fought; grow its ladder where an arm fell off it. True if it grew."""
     level, cr, size = s.cell
-    k_range = range(look + 1)
-    parts: dict[str, list[np.ndarray]] = {}
-    for k in k_range:
-        for label, m, rules in _series(s, seed, k, incs[k], variation):
-            parts.setdefault(label, []).append(store[(m.name, rules, k)])
-    series = {label: np.concatenate(v) for label, v in parts.items()}
-    ladder = {float(q): series[f"rung {q}"] for q in sorted(s.rungs)}
-    arms = {label: series[label] for label in s.arms}
-    result = equivalent_cr(ladder, arms, resamples=RESAMPLES, seed=seed, confidence=rule.confidence)
+    series = _series_values(s, seed, look + 1, incs, values, variation)
+    result = _calibrate(s, series, MEASURE, seed, rule.confidence)
     p = _position(cr)
     grew = False
-    low_needed = any(r["censored"] == "below" for r in result.values())
-    high_needed = any(r["censored"] == "above" for r in result.values())
+    low_needed = any(r["why"] == "below" for r in result.values())
+    high_needed = any(r["why"] == "above" for r in result.values())
     if low_needed and min(s.rungs) > max(LOWEST, p - MAX_FROM_SUBJECT):
         s.rungs |= {q for q in range(min(s.rungs) - GROW, min(s.rungs)) if q >= LOWEST}
         grew = True
     if high_needed and max(s.rungs) < min(HIGHEST, p + MAX_FROM_SUBJECT):
         s.rungs |= {q for q in range(max(s.rungs) + 1, max(s.rungs) + 1 + GROW) if q <= HIGHEST}
         grew = True
-    z = _z(rule.confidence)
     s.rows = []
     for label, r in result.items():
+        why = r["why"] or (f"d20 {r['base_why']}" if r["base_why"] and label != "d20" else "")
         s.rows.append(
             {
                 "population": s.population,
@@ -222,14 +307,24 @@ def _evaluate(
                 "gap": p - level,
                 "size": size,
                 "variant": label,
+                "measure": MEASURE,
                 "n": r["n"],
                 "difficulty": r["difficulty"],
+                "hp_lost": float(series[label]["hp-lost"].mean()),
                 "c_star": r["c_star"],
+                "c_star_low": r["c_star_low"],
+                "c_star_high": r["c_star_high"],
                 "delta": r.get("delta", 0.0),
                 "delta_low": r.get("delta_low", 0.0),
                 "delta_high": r.get("delta_high", 0.0),
-                "se": (r.get("delta_high", 0.0) - r.get("delta_low", 0.0)) / (2 * z),
-                "censored": r["censored"] or result["d20"]["censored"],
+                "se": r["se"],
+                "censored": why,
+                "off_ladder": r["off_ladder"],
+                "censor": r["censor"],
+                "low": r["low"],
+                "high": r["high"],
+                "arm_low": r["arm_low"],
+                "arm_high": r["arm_high"],
                 "rungs": f"{min(s.rungs)}..{max(s.rungs)}",
                 "looks": look + 1,
             }
@@ -237,102 +332,26 @@ def _evaluate(
     return grew
 
 
+def _side_measures(
+    s: CellState, seed: int, incs: list[int], values: Values, rule: SequentialRule, variation: str | None
+) -> None:
+    """Delta-CR of the cell's arms under each of :data:`SIDE_MEASURES` (at its last look), beside the main one."""
+    series = _series_values(s, seed, s.looks, incs, values, variation)
+    for measure in SIDE_MEASURES:
+        result = _calibrate(s, series, measure, seed, rule.confidence)
+        key = measure.replace("-", "_")
+        for row in s.rows:
+            r = result[row["variant"]]
+            row[f"delta_{key}"] = r.get("delta", 0.0)
+            row[f"delta_{key}_low"] = r.get("delta_low", 0.0)
+            row[f"delta_{key}_high"] = r.get("delta_high", 0.0)
+            row[f"censor_{key}"] = r["censor"]
+
+
 def _z(confidence: float) -> float:
     from scipy.stats import norm
 
     return float(norm.ppf(0.5 + confidence / 2))
-
-
-def _usable(cells: pd.DataFrame, population: str, variant: str) -> pd.DataFrame:
-    if cells.empty:
-        return cells
-    sel = cells[(cells["population"] == population) & (cells["variant"] == variant) & (cells["censored"] == "")]
-    return sel.rename(columns={"level": "level"}).reset_index(drop=True)
-
-
-def _analyse(grid: Grid) -> None:
-    typ = _usable(grid.cells, "typical", "3d6")
-    if len(typ) >= 4 and typ["level"].nunique() >= 2:
-        grid.comparison = cr_rule.compare_models(typ)
-    srd = _usable(grid.cells, "srd", "3d6")
-    if len(srd) >= 6 and srd["level"].nunique() >= 2:
-        grid.srd_comparison = cr_rule.compare_models(srd)
-    for variant in VARIANTS:
-        frame = _usable(grid.cells, "typical", variant)
-        if len(frame) >= 4 and frame["level"].nunique() >= 2:
-            out = cr_rule.replacement_rule(frame)
-            grid.rules.append({"variant": variant, **out, "text": out["rule"].text(variant)})
-
-
-DOCUMENT_SLACK, AGAINST = 0.05, 0.10
-"""Group-CR verdict: supported if the document's step is within 0.05 rung of the best cross-validated error; not
-supported if the best model beats it by more than 0.10 rung; inconclusive between."""
-
-
-def _group_verdict(table: pd.DataFrame | None) -> str:
-    from arena.study.statistics.inference import INCONCLUSIVE, NOT, SUPPORTED
-
-    if table is None or table.empty:
-        return INCONCLUSIVE
-    errors = table["cv_rmse"].to_numpy(float)
-    finite = errors[~np.isnan(errors)]
-    best = float(finite.min()) if finite.size else math.nan
-    doc = _cv_error(table, "document")
-    if doc <= best + DOCUMENT_SLACK:
-        return SUPPORTED
-    if doc > best + AGAINST:
-        return NOT
-    return INCONCLUSIVE
-
-
-def _cv_error(table: pd.DataFrame, model: str) -> float:
-    """A model's cross-validated error in a comparison of models (one row per model:
-    :func:`arena.study.calibration.cr_rule.compare_models`)."""
-    return float(table.loc[table["model"] == model, "cv_rmse"].to_numpy(float)[0])
-
-
-ANCHOR_MATCHUPS = "DMG anchor (EL = party level, standard d20), per matchup"
-"""The key of the DMG anchor's matchups in the group-CR result (so they are in claims.json and on the page)."""
-
-
-def group_cr_result(grid: Grid, variations: dict[str, Grid] | None = None, anchor: Anchor | None = None) -> dict:
-    """The group-CR verdict from the grid, with its robustness: the SRD population, and the grid re-run under each
-    of the fight model's contested choices (``variations``: name -> grid). ``anchor``: the DMG anchor fought beside
-    the grid; its matchups go with the result (the page's opening shows their means per level)."""
-    from arena.rules.roll_claims import BELL_CURVE
-
-    verdict = _group_verdict(grid.comparison)
-    srd = _group_verdict(grid.srd_comparison) if grid.srd_comparison is not None else None
-    turned = [f"population=srd -> {srd}"] if srd is not None and srd != verdict else []
-    for name, other in (variations or {}).items():
-        theirs = _group_verdict(other.comparison)
-        if theirs != verdict:
-            turned.append(f"{name} -> {theirs}")
-    robustness = "; ".join(turned) if turned else "robust"
-    robustness += " (SRD population not run: too few fully modelled SRD cells)" if srd is None else ""
-    if not variations:
-        robustness += "; model options not re-run for the calibration grid"
-    comparison = grid.comparison
-    best = comparison.iloc[0] if comparison is not None else None
-    doc = _cv_error(comparison, "document") if comparison is not None else math.nan
-    return {
-        "id": "bell-group-cr",
-        "source": BELL_CURVE,
-        "quote": "Any time creatures are encountered in groups of four or more, reduce their CR by 1.",
-        "criterion": "The calibrated Delta-CR(3d6) of the typical monster over the grid (levels 1-16, groups of "
-        "1, 2, 3, 4, 6, 8, EL L-2 to L+4, so size and CR gap are crossed), fitted by six models "
-        "stated before the numbers (the document's step -1 at four; none; a fitted step; a CR-gap "
-        "line; a smooth log2(size) line; gap + size), compared by leave-one-party-level-out "
-        "cross-validated error. Supported if the document's step is within 0.05 rung of the best; "
-        "not supported if the best beats it by more than 0.10 rung; inconclusive between.",
-        "verdict": verdict,
-        "robustness": robustness,
-        "headline": ""
-        if best is None
-        else f"best model {best['model']} (CV error {best['cv_rmse']:.2f} rung; the document's {doc:.2f})",
-        "parts": [],
-        "extra": {} if anchor is None else {ANCHOR_MATCHUPS: anchor.table},
-    }
 
 
 # --------------------------------------------------------------------------------------------- the DMG anchor

@@ -59,7 +59,7 @@ def plot_maps(grid: Grid, path: Callable[[Any], None]) -> bool:
     cells = grid.cells
     if cells.empty:
         return False
-    typ = cells[(cells["population"] == "typical") & (cells["variant"] != "d20") & (cells["censored"] == "")]
+    typ = cells[(cells["population"] == "typical") & (cells["variant"] != "d20") & (cells["censor"] == "exact")]
     variants = list(dict.fromkeys(typ["variant"]))
     if not variants:
         return False
@@ -84,36 +84,44 @@ def plot_maps(grid: Grid, path: Callable[[Any], None]) -> bool:
 
 
 def plot_rule(grid: Grid, path: Any) -> bool:
-    """The first fitted replacement rule (3d6's) against the measured Delta-CR of its cells."""
-    if not grid.rules:
+    """3d6's recommended rule (else its best-fitting rule of the simplest form that fits the fit cells) against the
+    measured Delta-CR of its exactly measured cells, fitted and held-out cells apart."""
+    from arena.study.calibration import censored, holdout
+
+    j = grid.judgement
+    if j is None or "3d6" not in j.holdouts:
         return False
-    first = next((r for r in grid.rules if r["variant"] == "3d6"), grid.rules[0])
+    h = j.holdouts["3d6"]
     cells = grid.cells
-    sel = cells[
-        (cells["population"] == "typical") & (cells["variant"] == first["variant"]) & (cells["censored"] == "")
-    ].copy()
-    sel["rule"] = first["rule"].value(sel)
+    sel = cells[(cells["population"] == "typical") & (cells["variant"] == "3d6") & (cells["censor"] == "exact")].copy()
+    if sel.empty:
+        return False
+    rule = h.rule if h.rule is not None else censored.fit_rule(sel, "below").rule
+    text = rule.text("3d6") + ("" if h.rule is not None else " (no rule fits the held-out cells)")
+    held = sel["level"].isin(h.levels) | sel["monster"].isin(h.monsters)
     with figure(path, (7, 4)) as (_fig, ax):
-        for size, g in sel.groupby("size"):
+        for is_held, g in sel.groupby(held):
             ax.errorbar(
-                g["gap"] + 0.06 * size,
+                g["gap"] + np.where(is_held, 0.15, 0.0),
                 g["delta"],
                 yerr=1.96 * g["se"],
-                fmt="o",
+                fmt="s" if is_held else "o",
                 ms=3,
                 capsize=2,
-                label=f"groups of {size}",
+                label="held-out cells" if is_held else "fitted cells",
             )
         xs = np.arange(sel["gap"].min(), sel["gap"].max() + 1)
-        ax.step(
-            xs,
-            first["rule"].value(pd.DataFrame({"gap": xs, "size": np.ones(len(xs), int)})),
-            where="mid",
-            color="black",
-            label=f"rule: {first['text']}"[:70],
-        )
+        for size, style in ((1, "-"), (holdout.LEVEL_BANDS[0][1], "--")):
+            ax.step(
+                xs,
+                rule.value(pd.DataFrame({"gap": xs, "size": np.full(len(xs), size)})),
+                where="mid",
+                color="black",
+                ls=style,
+                label=f"rule, groups of {size}: {text}"[:80],
+            )
         ax.step(xs, np.zeros(len(xs)), color="grey", ls=":")
         ax.set_xlabel("monster CR - party level (ladder rungs)")
-        ax.set_ylabel(f"Delta-CR ({first['variant']} - d20)")
+        ax.set_ylabel("Delta-CR (3d6 - d20)")
         ax.legend(fontsize=6)
     return True

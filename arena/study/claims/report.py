@@ -16,8 +16,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from arena.study.calibration import holdout
+from arena.study.calibration.equivalent_cr import RESOURCES
 from arena.study.claims.evaluation import QUICK_PREVIEW, Evaluation, summary_rows, to_json
-from arena.study.claims.grid import ANCHOR_MATCHUPS, Grid, anchor_summary
+from arena.study.claims.grid import MEASURE, SIDE_MEASURES, Grid, anchor_summary
+from arena.study.claims.group_cr import ANCHOR_MATCHUPS, GROUP_VARIANT, Judgement
 from arena.study.claims.plots import plot_effects, plot_maps, plot_rule
 from arena.study.claims.statements import GROUP_CR
 from arena.study.reports.staging import Staged, output_folder
@@ -211,78 +214,115 @@ def _opening(ev: Evaluation, command: str, workers: int, cluster: str | None) ->
 
 
 def _grid_section(grid: Grid, stage: Staged) -> list[str]:
-    """The calibration grid's part of the page: its size and savings, the group-CR models, the replacement rules,
-    their plots and the grid's tables."""
+    """The calibration grid's part of the page: its size and savings, what is censored, Delta-CR under each measure,
+    the models and rules judged on held-out cells, their plots and the grid's tables."""
     g = grid
+    cells = g.cells
+    typical = cells[(cells["population"] == "typical") & (cells["variant"] != "d20")] if not cells.empty else cells
     lines = [
         "",
-        "## Delta-CR per variant, the group-CR models and the replacement rules",
+        "## Delta-CR per variant, judged out of sample, and the replacement rules",
         "",
-        f"Calibrated cells: {g.cells[['population', 'monster', 'level', 'size']].drop_duplicates().shape[0]} "
-        f"(typical and SRD), sequential looks at {', '.join(map(str, g.rule.stages))} encounters per arm, "
-        f"intervals at {100 * g.rule.confidence:.2f}% per look, stop at half-width "
-        f"{g.rule.target:g} rung; {g.encounters:,} encounters against {g.full_cost:,} for the fixed 9-rung "
-        f"ladder to the last look ({g.saved:,} saved).",
+        f"Calibrated cells: {cells[['population', 'monster', 'level', 'size']].drop_duplicates().shape[0]} "
+        f"(typical and SRD), difficulty = {MEASURE} ({RESOURCES}); sequential looks at "
+        f"{', '.join(map(str, g.rule.stages))} encounters per arm, intervals at {100 * g.rule.confidence:.2f}% per "
+        f"look, stop at half-width {g.rule.target:g} rung; {g.encounters:,} encounters against {g.full_cost:,} for "
+        f"the fixed 9-rung ladder to the last look ({g.saved:,} saved). Held out of every fit: party levels "
+        f"{', '.join(map(str, holdout.HELD_OUT_LEVELS))} and the monsters {', '.join(holdout.HELD_OUT_MONSTERS)}.",
         "",
     ]
-    if g.comparison is not None:
+    if not typical.empty:
+        why = typical["censored"].replace("", "measured").value_counts()
         lines += [
-            "**Group-CR models** (Delta-CR(3d6), typical monster, uncensored cells; stated before the numbers "
-            "in arena/study/calibration/cr_rule.py; params are intercept, then slopes, with standard errors):",
+            "What is known of each variant cell of the typical monster (a censored cell is a bound in every fit, "
+            "never an exact value): " + ", ".join(f"{k} {v}" for k, v in why.items()) + ".",
             "",
         ]
-        lines += md_table(g.comparison)
-    if g.srd_comparison is not None:
-        lines += ["", "The same on SRD creatures:", ""] + md_table(g.srd_comparison)
-    if g.rules:
-        lines += _rule_lines(g)
+        lines += [
+            "**Delta-CR under each measure** (typical monster, mean over the cells measured exactly under "
+            f"that measure; the rules are fitted on {MEASURE}):",
+            "",
+        ]
+        lines += md_table(_by_measure(typical))
+    j = g.judgement
+    if j is not None:
+        main = j.holdouts.get(GROUP_VARIANT)
+        if main is not None:
+            lines += [
+                "",
+                f"**Group-CR models, judged on the held-out cells** (Delta-CR({GROUP_VARIANT}); "
+                f"{main.criteria.text()}; fitted by censored maximum likelihood on {main.fit_cells} cells, "
+                f"judged on {main.held_cells}):",
+                "",
+            ]
+            lines += md_table(main.models.drop(columns=["held_out_loglik"], errors="ignore"))
+        if j.srd is not None:
+            lines += ["", "The same models (fitted on the typical monster) judged on the SRD creatures' cells:", ""]
+            lines += md_table(j.srd)
+        lines += _rule_lines(j)
     if plot_maps(g, lambda fig: stage.figure("delta-cr-maps.png", fig)):
         lines += ["", "![Delta-CR maps per variant](delta-cr-maps.png)"]
     if plot_rule(g, lambda fig: stage.figure("rule-fit.png", fig)):
-        lines += ["", "![the fitted rule against the measurements](rule-fit.png)"]
+        lines += ["", "![the recommended rule against the measurements](rule-fit.png)"]
     return lines + _grid_tables(g)
 
 
-def _rule_lines(g: Grid) -> list[str]:
-    """The replacement rules, one row per variant, and where each fails."""
-    rows = [
-        {
-            "variant": r["variant"],
-            "rule": r["text"],
-            "cells": r["cells"],
-            "rmse (rungs)": r["rmse"],
-            "within half a rung": f"{100 * r['within_half_rung']:.0f}%",
-            "CV error of none / all / below / group": " / ".join(
-                _fmt(r["cv_rmse"][f]) for f in ("none", "all", "below", "group")
-            ),
-            "failures": len(r["failures"]),
-        }
-        for r in g.rules
-    ]
+def _by_measure(typical: pd.DataFrame) -> pd.DataFrame:
+    """Per variant, the mean Delta-CR over its exactly measured cells under each measure, side by side."""
+    rows = []
+    for variant, v in typical.groupby("variant", sort=False):
+        row: dict[str, Any] = {"variant": variant}
+        exact = v[v["censor"] == "exact"]
+        row[f"{MEASURE} (cells)"] = f"{exact['delta'].mean():+.2f} ({len(exact)})" if len(exact) else "-"
+        for measure in SIDE_MEASURES:
+            key = measure.replace("-", "_")
+            col = f"censor_{key}"
+            if col not in v.columns:
+                continue
+            e = v[v[col] == "exact"]
+            row[f"{measure} (cells)"] = f"{e[f'delta_{key}'].mean():+.2f} ({len(e)})" if len(e) else "-"
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def _rule_lines(j: Judgement) -> list[str]:
+    """Per variant, the recommendation and every rule form judged on the held-out cells."""
+    if not j.holdouts:
+        return []
     lines = [
         "",
-        "**Replacement rules** (the simplest at-table rule within 0.02 rung of the best cross-validated error):",
+        "**A rule a DM can use, per variant** (judged on the held-out cells; the simplest form that fits is "
+        "recommended, else the lookup table if it fits, else nothing):",
         "",
-    ] + md_table(pd.DataFrame(rows))
-    for r in g.rules:
-        f = r["failures"]
-        if len(f):
-            lines += [
-                "",
-                f"Where *{r['variant']}*'s rule fails (interval excludes the rule by more than half a rung):",
-                "",
-            ]
-            lines += md_table(f[["level", "cr", "size", "delta", "delta_low", "delta_high", "rule"]])
+    ]
+    lines += md_table(pd.DataFrame([{"variant": v, "recommendation": h.recommendation} for v, h in j.holdouts.items()]))
+    for variant, h in j.holdouts.items():
+        lines += [
+            "",
+            f"*{variant}*: each rule form fitted on {h.fit_cells} cells, judged on {h.held_cells}; the "
+            f"lookup table {h.table_judgement['verdict']} (RMSE {_fmt(h.table_judgement['rmse'])}, "
+            f"{100 * float(h.table_judgement['within_half_rung']):.0f}% within half a rung)",
+            "",
+        ]
+        lines += md_table(h.rules[["form", "rule", "rmse", "within_half_rung", "exact", "censored", "verdict"]])
     return lines
 
 
 def _grid_tables(g: Grid) -> list[str]:
     """The mean Delta-CR(3d6) by party level and group size, and the SRD creatures placed on the typical ladder."""
     lines: list[str] = []
+    if g.cells.empty:
+        return lines
     typ = g.cells[(g.cells["variant"] == "3d6") & (g.cells["population"] == "typical")]
     if not typ.empty:
-        piv = typ[typ["censored"] == ""].pivot_table(index="level", columns="size", values="delta", aggfunc="mean")
-        lines += ["", "Mean Delta-CR(3d6) by party level (rows) and group size (columns), typical monster:", ""]
+        exact = typ[typ["censor"] == "exact"]
+        piv = exact.pivot_table(index="level", columns="size", values="delta", aggfunc="mean")
+        lines += [
+            "",
+            "Mean Delta-CR(3d6) by party level (rows) and group size (columns), typical monster, exactly "
+            "measured cells (levels 2, 7, 10, 14 held out of every fit):",
+            "",
+        ]
         lines += md_table(piv.reset_index())
     srd = g.cells[(g.cells["variant"] == "d20") & (g.cells["population"] == "srd")]
     if not srd.empty:

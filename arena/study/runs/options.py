@@ -15,7 +15,7 @@ import numpy as np
 from arena.errors import ArenaError
 from arena.limits import MAX_ENCOUNTERS, MAX_GROUP_COUNT, MAX_SEED, MAX_WORKERS
 
-METRICS = ("win", "hp-lost", "death")
+METRICS = ("win", "hp-lost", "death", "resources")
 PARTY_LEVELS = range(1, 21)
 
 

@@ -55,6 +55,7 @@ class Combatant:
     damage_bonus: int
     negative_levels: int
     damage_dealt: int
+    downs: int
     init: int
     """Its initiative total."""
     melee_attackers: int
@@ -121,6 +122,9 @@ class Combatant:
         durations run from the instant of the turn that started them to the same point of a later round."""
         self.dead = self.stable = self.prone = self.acted = self.luck_used = False
         self.death_cause = 0
+        self.downs = 0
+        """How many times it went out of the fight (became unable to act): counted by
+        :func:`arena.combat.states.refresh`, for the per-combatant rows (``fight(..., combatants=True)``)."""
         """What killed it (:data:`arena.combat.states.DEATH_CAUSES`, by code - 1); 0 while it lives."""
         self.weapon_lost = False
         """A fumbled ranged attack lost or broke the ranged weapon (set it through ``Fight.lose_weapon``, which

@@ -62,7 +62,7 @@ from arena.combat.damage import MASSIVE_DAMAGE, MASSIVE_DAMAGE_DC, PHYSICAL
 from arena.combat.fight_state import FightState
 from arena.combat.flags import ModelFlags
 from arena.combat.model import ModelOptions
-from arena.combat.record import DEATH_FIELDS, REMOVED_FIELDS, EncounterRecord
+from arena.combat.record import DEATH_FIELDS, REMOVED_FIELDS, CombatantRow, EncounterRecord
 from arena.combat.rolls import CHANCE_SLACK, LUCK_REROLL_ON, roll_fields
 from arena.combat.states import DEAD_AT, STABILISE_CHANCE, STRAIN_DAMAGE
 from arena.combat.tactics import TacticsSettings, View
@@ -124,7 +124,9 @@ class Encounter:
 
 class FightResult:
     """One fought encounter: its ``record`` (what the study counts), the readable ``log`` and its structured
-    ``events`` when the fight was logged (``fight(..., log=True)``; else empty), the ``seed`` and the rule set's key.
+    ``events`` when the fight was logged (``fight(..., log=True)``; else empty), the ``seed`` and the rule set's key,
+    and one row per combatant when asked for (``fight(..., combatants=True)``: :data:`~arena.combat.record.
+    COMBATANT_SCHEMA`; else empty).
 
     A plain class (not a dataclass, whose generated ``__init__`` would stay interpreted under the compiled engine):
     every fight returns one."""
@@ -136,8 +138,10 @@ class FightResult:
         events: list[dict[str, Any]] | None = None,
         seed: int = 0,
         rules: str = "d20",
+        combatants: list[CombatantRow] | None = None,
     ) -> None:
         self.record = record
+        self.combatants: list[CombatantRow] = [] if combatants is None else combatants
         self.log: list[str] = [] if log is None else log
         self.events: list[dict[str, Any]] = [] if events is None else events
         """The log as structured events (``log=True``): ``{"round", "actor", "action", "target", "roll", "damage",
@@ -192,9 +196,12 @@ def prepare(
     return Encounter(pcs, monsters, round_cap, monsters_die_at_zero, model or ModelOptions())
 
 
-def fight(encounter: Encounter, rules: RuleSet, seed: int, *, log: bool = False) -> FightResult:
-    """Fight one encounter under ``rules`` from ``seed``."""
-    battle = Fight(encounter, rules, seed, log)
+def fight(
+    encounter: Encounter, rules: RuleSet, seed: int, *, log: bool = False, combatants: bool = False
+) -> FightResult:
+    """Fight one encounter under ``rules`` from ``seed``; ``combatants``: with one row per combatant (who went down,
+    hit points left, damage dealt), read from the fight's creatures once it is over (the fight itself is the same)."""
+    battle = Fight(encounter, rules, seed, log, combatants)
     result = battle.run()
     battle.release()
     return result
@@ -208,8 +215,10 @@ class Fight(FightState):
     takes it), :meth:`initiative` and :meth:`over`; the parts' functions take it first (``attacks.swing_at(f, ...)``).
     """
 
-    def __init__(self, encounter: Encounter, rules: RuleSet, seed: int, log: bool) -> None:
+    def __init__(self, encounter: Encounter, rules: RuleSet, seed: int, log: bool, combatants: bool = False) -> None:
         self.encounter = encounter
+        self.want_rows = combatants
+        """Make the per-combatant rows when the fight is over (:meth:`_rows`)."""
         self.rules = rules
         self.kernel = kernel_for(rules)
         self.plans = self.kernel._plans
@@ -275,7 +284,8 @@ class Fight(FightState):
         self.env.process(self._rounds())
         self.env.run()
         self._finish()
-        return FightResult(self.record, self.lines or [], self.events or [], self.seed, self.rules.key)
+        rows = self._rows() if self.want_rows else None
+        return FightResult(self.record, self.lines or [], self.events or [], self.seed, self.rules.key, rows)
 
     def release(self) -> None:
         """Break the fight's reference cycles once it is over and its result taken (:func:`fight` does; a test that
@@ -593,7 +603,32 @@ class Fight(FightState):
             else:
                 r.monsters_down += not c.is_able
         r.penalties_at_end = injured
+        spent = available = 0
+        for c in self.pcs[: len(self.encounter.party)]:  # the PCs who began the fight (summoned allies joined after)
+            if c.t.spell_levels:
+                available += c.t.spell_levels
+                spent += c.t.spell_levels - sum(level * len(names) for level, names in c.slots.items())
+        r.spell_levels_spent_party, r.spell_levels_available_party = spent, available
         if self.lines is not None:
             self.lines.append(f"=== {r.winner} after {r.rounds} rounds ===")
             for c in self.pcs + self.monsters:
                 self.lines.append(f"{c.name}: {c.hp}/{c.max_hp} hp, {c.state()}")
+
+    def _rows(self) -> list[CombatantRow]:
+        """One row per combatant (:data:`~arena.combat.record.COMBATANT_SCHEMA`), read from its state at the end: only
+        what the fight kept anyway (its hit points, its death, its damage dealt) and its count of downs."""
+        return [
+            (
+                c.side,
+                c.name,
+                c.t.creature.name,
+                c.downs > 0,
+                c.downs,
+                c.dead,
+                0 if c.dead else max(0, c.hp),
+                c.hp,
+                c.t.max_hp,
+                c.damage_dealt,
+            )
+            for c in self.pcs + self.monsters
+        ]

@@ -91,6 +91,16 @@ SCALARS: dict[str, str] = {
 DEATH_FIELDS = ("pc_deaths_damage", "pc_deaths_massive", "pc_deaths_cdg", "pc_deaths_save", "pc_deaths_drain")
 """PC deaths by cause, indexed by ``Combatant.death_cause - 1`` (:data:`arena.combat.states.DEATH_CAUSES`): they
 sum to ``pcs_dead``."""
+RESOURCES: dict[str, str] = {
+    "spell_levels_spent_party": "int64",
+    "spell_levels_available_party": "int64",
+}
+"""Issue 26, the party's spells as a resource: the sum of the levels of the prepared spells its PCs cast (a 0-level
+spell counts 0; a slot is spent when the casting begins, so a spell a deafened or entangled caster loses counts),
+and the sum of the levels of every spell they had prepared when the fight began (so a share can be computed). The
+engine has no scrolls, wands or other charged items: every spell is cast from a prepared slot. Summoned allies are
+not the party's: only the PCs who began the fight count. The last fields of a record, after the ones the published
+study was computed from."""
 REMOVED_FIELDS = ("pc_removed_petrified", "pc_removed_swallowed", "pc_removed_condition")
 """PCs alive at the end, with hit points left (0 or more, not knocked out by nonlethal damage), but out of the
 fight under a condition: turned to stone, inside a monster, or another (paralysed, held, asleep, dazed for days,
@@ -107,6 +117,7 @@ def record_schema() -> dict[str, str]:
         for k in range(HISTOGRAM_BINS):
             schema[f"hits_chance_{side}_{k}"] = "int64"
     schema["called_hits_by_part"] = "string"
+    schema.update(RESOURCES)
     return schema
 
 
@@ -131,6 +142,7 @@ class EncounterRecord:
         self.party = SideTally()
         self.monsters = SideTally()
         self.called_hits_by_part: dict[str, int] = {}
+        self.spell_levels_spent_party = self.spell_levels_available_party = 0
 
     def tally(self, side: str) -> SideTally:
         return self.party if side == "pc" else self.monsters
@@ -149,4 +161,31 @@ class EncounterRecord:
             *self.party.hist,
             *self.monsters.hist,
             ",".join(f"{k}:{v}" for k, v in sorted(self.called_hits_by_part.items())),
+            self.spell_levels_spent_party,
+            self.spell_levels_available_party,
         )
+
+
+COMBATANT_SCHEMA: dict[str, str] = {
+    "side": "string",
+    "name": "string",
+    "kind": "string",
+    "went_down": "bool",
+    "downs": "int64",
+    "died": "bool",
+    "hp_left": "int64",
+    "hp_end": "int64",
+    "hp_max": "int64",
+    "damage_dealt": "int64",
+}
+"""One row per combatant of a fight (``fight(..., combatants=True)``), in the fight's order (the party, the
+monsters, then whoever joined): ``side`` (``pc`` or ``monster``), ``name`` (its name in the fight, ``Goblin 2``),
+``kind`` (its stat block's name, ``Goblin``), ``went_down`` (it was out of the fight at least once: dying, dead,
+unconscious, or held, asleep, paralysed, petrified, swallowed ..., the fight's own sense of able), ``downs`` (how
+many times), ``died``, ``hp_left`` (hit points left as ``party_hp_lost`` counts them: 0 for the dead and the
+dying), ``hp_end`` (its hit points at the end as the fight has them, negative while dying), ``hp_max``,
+``damage_dealt`` (hit points, lethal and nonlethal, its attacks, spells and abilities took from anyone, after
+their defences and temporary hit points)."""
+
+CombatantRow = tuple[str, str, str, bool, int, bool, int, int, int, int]
+"""A row of :data:`COMBATANT_SCHEMA`'s values, in its order."""

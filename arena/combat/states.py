@@ -36,6 +36,8 @@ def refresh(f: FightState, c: Combatant) -> None:
             f.side_out = None  # back in the fight (healed, a condition ended) before the fight ended
         if not c.ranged:
             f.melee_count[c.side] += change
+        if not now:
+            c.downs += 1  # it went down (the per-combatant rows)
         if not now and c.melee_target is not None:  # it threatens no one now (flanking)
             c.melee_target.melee_attackers -= 1
             c.melee_target = None

@@ -195,6 +195,8 @@ class Template:
             self.caster_level = casting.caster_level
             self.spell_dc_base = 10 + creature.abilities.modifier(casting.ability)
             self.spells = {level: tuple(names) for level, names in casting.prepared.items()}
+            self.spell_levels = sum(level * len(names) for level, names in self.spells.items())
+            """The levels of every spell it has prepared, summed (issue 26: the party's spells as a resource)."""
             self.luck_domain = any(d.lower() == "luck" for d in casting.domains)
             self.healing_domain = any(d.lower() == "healing" for d in casting.domains)
             ranks = casting.caster_level + 3 if casting.casting_class else casting.caster_level
@@ -204,6 +206,7 @@ class Template:
         else:
             self.caster_level, self.spell_dc_base, self.spells, self.luck_domain = 0, 10, {}, False
             self.healing_domain, self.concentration = False, 0
+            self.spell_levels = 0
         self.shoots_better = shoots_better(self)
         self._special_abilities(creature)
 

@@ -187,7 +187,7 @@ def test_every_part_counts_the_fights_behind_it(small):
 def test_the_report_shows_every_p_and_the_anchor(small, tmp_path):
     import json
 
-    from arena.study.claims.grid import ANCHOR_MATCHUPS
+    from arena.study.claims.group_cr import ANCHOR_MATCHUPS
 
     page = claims_report.write_report(small, tmp_path / "c", "arena claims --n 6", 1, None)
     text = page.read_text()

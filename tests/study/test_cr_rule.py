@@ -55,20 +55,3 @@ def test_group_rule_and_its_failures():
     out = cr_rule.replacement_rule(frame)
     assert out["rule"] == cr_rule.Rule("group", m=-2, k=6)
     assert len(out["failures"]) == 1
-
-
-def test_the_group_cr_verdict_says_which_model_option_turns_it():
-    """The grid re-run under each contested choice of the fight model: a choice that turns the verdict is named."""
-    from arena.study.claims.grid import Grid, group_cr_result
-    from arena.study.statistics.sequential import SequentialRule
-
-    def grid(document: float, srd: float | None = None) -> Grid:
-        table = pd.DataFrame({"model": ["gap+smooth", "document"], "cv_rmse": [0.5, document]})
-        srd_table = None if srd is None else pd.DataFrame({"model": ["none", "document"], "cv_rmse": [0.5, srd]})
-        return Grid(pd.DataFrame(), 0, 0.0, 0, 0, SequentialRule((10,), 1.0), table, srd_table)
-
-    main = grid(0.85, 0.80)  # the step loses by 0.35: not supported
-    assert group_cr_result(main, {"flanking=any-melee-ally": grid(0.9)})["robustness"] == "robust"
-    turned = group_cr_result(main, {"flanking=any-melee-ally": grid(0.9), "back_line=reachable": grid(0.52)})
-    assert turned["verdict"] == "not supported" and turned["robustness"] == "back_line=reachable -> supported"
-    assert group_cr_result(main)["robustness"].endswith("model options not re-run for the calibration grid")

@@ -55,6 +55,8 @@ KEEP = (
     "luck_pressed_successes_party",
     "downs_monsters",
     "spells_cast_party",
+    "spell_levels_spent_party",
+    "spell_levels_available_party",
     "long_shot_hits_monsters",
     "long_shot_damage_monsters",
 )

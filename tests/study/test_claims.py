@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from arena.errors import ArenaError
-from arena.study.claims import design, statements
+from arena.study.claims import bestiary_cr, design, statements
 from arena.study.claims import evaluation as claims
 from arena.study.claims import report as claims_report
 from arena.study.statistics import inference as inf
@@ -36,6 +36,11 @@ def small(monkeypatch_module):
         design, "grid_cells", lambda *a, **k: ((3, Fraction(3), 1), (5, Fraction(3), 2), (3, Fraction(1), 4))
     )
     monkeypatch_module.setattr(design, "anchor_cells", lambda *a, **k: ((3, Fraction(3), 1),))
+    monkeypatch_module.setattr(
+        bestiary_cr,
+        "creatures",
+        lambda: [("srd/goblin-1st-level-warrior", Fraction(1, 3)), ("srd/centaur", Fraction(3))],
+    )
     return claims.evaluate(n=N, seed=SEED, workers=1)
 
 
@@ -240,3 +245,24 @@ def test_sizes():
     assert claims.sizes(False, None)["main"] == claims.FULL_N
     assert claims.sizes(False, 9) == {"main": 9, "robustness": 9}
     assert np.isfinite(claims.ROBUST_SHARE)
+
+
+def test_the_re_rated_bestiary_places_every_creature_on_the_ladder(small, tmp_path):
+    """Each creature alone against the party its CR implies (a CR 1/3 goblin: level 1; a CR 3 centaur: level 3),
+    with c* and its interval under d20 and each variant, in bestiary-cr.csv and on the page."""
+    import pandas as pd
+
+    table = small.bestiary.table
+    assert set(table["creature"]) == {"goblin-1st-level-warrior", "centaur"}
+    assert dict(zip(table["creature"], table["party level"], strict=True)) == {
+        "goblin-1st-level-warrior": 1,
+        "centaur": 3,
+    }
+    for label in bestiary_cr.ARMS:
+        assert table[f"{label} c*"].notna().all() and table[f"{label} known"].notna().all()
+    gaps = table["d20 - CR (rungs)"].abs().to_list()
+    assert gaps == sorted(gaps, reverse=True)
+    page = claims_report.write_report(small, tmp_path / "out", "arena claims --n 6", 1, None)
+    csv = pd.read_csv(page.parent / "bestiary-cr.csv")
+    assert list(csv["creature"]) == list(table["creature"])
+    assert "## The re-rated bestiary" in page.read_text()

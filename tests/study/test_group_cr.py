@@ -47,7 +47,8 @@ def _grid(truth, srd_truth=None, seed: int = 3) -> Grid:
     for level in (1, 3, 5, 8):
         for size in (1, 2, 4):
             for gap in (-2, 0):
-                add("srd", f"srd/m{gap}", level, size, gap, (srd_truth or truth)(level, size, gap))
+                for j in range(5):  # five creatures per gap, each met at every level and size
+                    add("srd", f"srd/m{gap}-{j}", level, size, gap, (srd_truth or truth)(level, size, gap))
     return Grid(pd.DataFrame(rows), 0, 0.0, 0, 0, SequentialRule((10,), 1.0))
 
 
@@ -81,6 +82,21 @@ def test_the_srd_population_that_disagrees_turns_the_verdict_and_says_so():
     result = group_cr.group_cr_result(grid)
     assert result["verdict"] == SUPPORTED
     assert result["robustness"].startswith(f"population=srd -> {NOT}")
+    population = group_cr.judge_grid(grid).population
+    assert population is not None and population.creatures == 10 and abs(population.mean) < 0.2
+
+
+def test_a_population_verdict_resting_on_one_creature_says_so():
+    from arena.study.claims import srd_population
+
+    rows = []
+    for j, step in enumerate([-1.0, -0.95, -1.05, -1.0, 3.0]):  # one creature far off: without it, supported
+        for level, size in ((1, 1), (3, 2), (5, 4), (8, 4)):
+            delta = step if size >= 4 else 0.0
+            rows.append({"monster": f"srd/c{j}", "level": level, "size": size, "gap": 0, **censored.exact(delta, 0.1)})
+    out = srd_population.population(pd.DataFrame(rows))
+    assert out.creatures == 5 and out.verdict == INCONCLUSIVE and out.rests_on == ["srd/c4"]
+    assert "rests on srd/c4" in out.text()
 
 
 def test_the_verdict_rule_as_written():

@@ -90,7 +90,7 @@ def test_position_text_names_the_rungs():
 
 
 def test_existing_cells_are_kept_and_the_grid_gains_low_cr_groups():
-    cells = design.grid_cells()
+    cells = design.grid_cells(design.LEVELS)
     assert [c for c in cells if cr_rank(c[1]) >= 0] == GRID
     assert [c for c in cells if cr_rank(c[1]) < 0] == NEW_GRID
     srd = design.grid_cells(grid.SRD_LEVELS, grid.SRD_SIZES, grid.SRD_EL)
@@ -98,6 +98,10 @@ def test_existing_cells_are_kept_and_the_grid_gains_low_cr_groups():
     assert [c for c in srd if cr_rank(c[1]) < 0] == _cells("1:1/3:2 1:1/6:4 1:1/3:4 3:1/3:4")
     assert list(design.anchor_cells()) == ANCHOR
     assert list(design.judging_cells()) == JUDGING and list(design.low_cells()) == LOW
+    # the grid also fights the levels held out of its fit (issue 26): every old cell is still there
+    whole = design.grid_cells()
+    assert set(cells) <= set(whole) and {c[0] for c in whole} == set(design.GRID_LEVELS)
+    assert {c[0] for c in set(whole) - set(cells)} == {2, 7, 10, 14}
     assert " ".join(f"{c.level}:{format_cr(c.cr)}:{c.size}:{c.check}" for c in baseline.cells()) == BASELINE
 
 
@@ -114,7 +118,8 @@ def _store(state: grid.CellState, difficulty: dict[str, float], n: int) -> dict:
     noise = rng.normal(0, 0.01, n)
     out = {}
     for label, m, rules in grid._series(state, 0, 0, n):
-        out[(m.name, rules, 0)] = difficulty[label] + noise
+        values = difficulty[label] + noise
+        out[(m.name, rules, 0)] = {measure: values for measure in (grid.MEASURE, *grid.SIDE_MEASURES)}
     return out
 
 
@@ -141,4 +146,6 @@ def test_grid_search_grows_below_half():
     assert rows["3d6"]["rungs"] == "-4..1" and rows["3d6"]["cr"] == "1/3" and rows["3d6"]["gap"] == -2
     assert not evaluate(0.05)  # no rung below 1/8 to grow to
     assert {r["censored"] for r in state.rows if r["variant"] != "d20"} == {"below"}
+    assert {r["censor"] for r in state.rows if r["variant"] != "d20"} == {"left"}  # at most 1/8 - c*(d20)
+    assert [r["high"] for r in state.rows if r["variant"] != "d20"] == [pytest.approx(-3.0, abs=1e-9)] * 7
     assert min(state.rungs) == design.LOWEST_RUNG

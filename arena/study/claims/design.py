@@ -24,9 +24,9 @@ cells: the grid is read by CR gap (position - L) and group size. Below CR 1 the 
 1/2 (:data:`CLAIMS_LOWEST`): the anchor, which checks the DMG's EL = L, would fight EL 1 against level 3 there,
 and the encounter claims keep the cells the study published.
 
-Populations: ``typical`` (the Pathfinder-table monster of the CR) and ``srd`` (SRD 3.5 creatures of that CR that
-the engine models fully, :func:`arena.world.srd_bestiary.srd_population`, up to :data:`SRD_PER_CR` chosen evenly by
-name; a CR with none is skipped and the report says so). As the engine models more abilities, more creatures
+Populations: ``typical`` (the SRD-medians monster of the CR) and ``srd`` (SRD 3.5 creatures of that CR that the
+engine models fully: all of them, or a seeded random sample of :data:`SRD_PER_CR`, :func:`srd_monsters`; a CR with
+none is skipped and the report says so). As the engine models more abilities, more creatures
 become ``full`` and a re-run fights them.
 
 The fight model: every dice comparison fights the same party with the same spells (:data:`BASE_MODEL`: the d20
@@ -54,7 +54,13 @@ JUDGE_SIZES = (1, 2, 4)
 JUDGE_EL = (0, 2, 4)
 LOW_SIZES = (4, 6, 8)
 GRID_EL = (-2, 0, 2, 4)
-SRD_PER_CR = 2
+SRD_PER_CR = 8
+"""The SRD population of a CR: every fully modelled creature, or a seeded random sample of eight
+(:func:`srd_monsters`), weighted equally (issue 26: two per CR chosen by name let one creature decide a verdict)."""
+CLAIMS_SRD_PER_CR = 2
+"""The encounter claims' SRD re-run (:data:`POPULATION_VARIATION`) fights two of those eight (the first two of the
+same seeded sample): a robustness check of each claim, at a quarter of the cost."""
+SRD_SAMPLE_SEED = 20261202
 BASE_MODEL = ModelOptions(domain_spells="standard")
 """Dice comparisons: the same party and spells under every die (the Luck domain's changes are their own arm)."""
 VARIATIONS: dict[str, dict[str, str]] = {
@@ -148,9 +154,9 @@ def typical(cr: Fraction) -> str:
     return f"typical-cr{format_cr(cr)}"
 
 
-@lru_cache(maxsize=256)
-def srd_monsters(cr: Fraction, k: int = SRD_PER_CR) -> tuple[str, ...]:
-    """Up to ``k`` fully modelled SRD creatures of CR ``cr``, evenly spaced in name order (``srd/<name>``)."""
+@lru_cache(maxsize=512)
+def srd_population(cr: Fraction) -> tuple[str, ...]:
+    """Every fully modelled SRD creature of CR ``cr`` whose stat block loads, in name order (``srd/<name>``)."""
     from arena.errors import ArenaError
     from arena.world.bestiary import get_creature
     from arena.world.challenge import format_cr
@@ -162,19 +168,28 @@ def srd_monsters(cr: Fraction, k: int = SRD_PER_CR) -> tuple[str, ...]:
             get_creature(f"srd/{r.name}")
         except ArenaError:
             continue
-        names.append(r.name)
-    if not names:
-        return ()
+        names.append(f"srd/{r.name}")
+    return tuple(names)
+
+
+@lru_cache(maxsize=512)
+def srd_monsters(cr: Fraction, k: int = SRD_PER_CR) -> tuple[str, ...]:
+    """The SRD population of CR ``cr`` as the study samples it: every fully modelled creature when there are at
+    most ``k``, else a random sample of ``k`` (seed :data:`SRD_SAMPLE_SEED` and the CR's ladder position, so the
+    sample is recorded and a smaller ``k`` is a subset of a larger one), in name order."""
+    import numpy as np
+
+    from arena.world.challenge import cr_rank
+
+    names = srd_population(cr)
     if len(names) <= k:
-        chosen = names
-    else:
-        step = len(names) / k
-        chosen = [names[int(i * step + step / 2)] for i in range(k)]
-    return tuple(f"srd/{n}" for n in chosen)
+        return names
+    order = np.random.default_rng([SRD_SAMPLE_SEED, int(cr_rank(cr)) + 10]).permutation(len(names))
+    return tuple(sorted(names[i] for i in order[:k]))
 
 
-def monsters(cr: Fraction, population: str) -> list[str]:
-    return [typical(cr)] if population == "typical" else list(srd_monsters(cr))
+def monsters(cr: Fraction, population: str, k: int = SRD_PER_CR) -> list[str]:
+    return [typical(cr)] if population == "typical" else list(srd_monsters(cr, k))
 
 
 def model_for(variation: str | None) -> ModelOptions:

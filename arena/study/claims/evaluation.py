@@ -41,6 +41,7 @@ import pandas as pd
 
 from arena.errors import ArenaError
 from arena.study.claims import design
+from arena.study.claims.bestiary_cr import Bestiary, run_bestiary
 from arena.study.claims.design import matchup
 from arena.study.claims.grid import Anchor, Grid, run_anchor, run_grid
 from arena.study.claims.group_cr import group_cr_result, judge_grid
@@ -78,7 +79,7 @@ VARIATION_NAMES = (None, *design.VARIATIONS, design.POPULATION_VARIATION)
 
 def _units(claim: EncounterClaim, variation: str | None) -> list[tuple[design.Cell, str]]:
     population = "srd" if variation == design.POPULATION_VARIATION else "typical"
-    return [(cell, m) for cell in claim.cells() for m in design.monsters(cell[1], population)]
+    return [(cell, m) for cell in claim.cells() for m in design.monsters(cell[1], population, design.CLAIMS_SRD_PER_CR)]
 
 
 def requests(
@@ -156,6 +157,7 @@ class Evaluation:
     grid: Grid | None = None
     anchor: Anchor | None = None
     timings: dict[str, tuple[int, float]] = field(default_factory=dict)
+    bestiary: Bestiary | None = None
 
 
 def evaluate(
@@ -235,6 +237,8 @@ def _evaluate(
         phases["calibration grid"] = grid_phase(None)
         phases.update({f"grid: {name}": grid_phase(name) for name in grid_variations})
         phases["DMG anchor"] = lambda fights: run_anchor(quick=quick, n=n, seed=seed, **fights)
+        if not quick:  # the re-rated bestiary is the full study's (a quick look per creature would say little)
+            phases["re-rated bestiary"] = lambda fights: run_bestiary(n=n, seed=seed, **fights)
     done = run_phases(phases, fighting)
 
     batch: Batch | None = None
@@ -256,7 +260,10 @@ def _evaluate(
             )
         timings["DMG anchor"] = (anchor.encounters, anchor.seconds)
         results.append(group_cr_result(grid, others, anchor))
-    return Evaluation(results, batch, time.perf_counter() - t0, per, seed, quick, grid, anchor, timings)
+    bestiary: Bestiary | None = done.get("re-rated bestiary")
+    if bestiary is not None:
+        timings["re-rated bestiary"] = (bestiary.encounters, bestiary.seconds)
+    return Evaluation(results, batch, time.perf_counter() - t0, per, seed, quick, grid, anchor, timings, bestiary)
 
 
 def _encounter_results(

@@ -102,6 +102,12 @@ def _position(cr: Fraction) -> int:
     return int(cr_rank(cr))
 
 
+def start_rungs(state: CellState) -> None:
+    """A cell's first ladder: two rungs either side of its subject's CR, within the ladder's ends."""
+    p = _position(state.cell[1])
+    state.rungs = {q for q in range(p - INITIAL_RUNGS, p + INITIAL_RUNGS + 1) if LOWEST <= q <= HIGHEST}
+
+
 def _cells(quick: bool, variation: str | None = None) -> list[CellState]:
     """The grid's cells; under a model ``variation`` (a robustness re-run) only the typical monster's, and only the
     arms the group-CR verdict reads (d20 and 3d6)."""
@@ -114,8 +120,7 @@ def _cells(quick: bool, variation: str | None = None) -> list[CellState]:
         for m in design.srd_monsters(cell[1]):
             out.append(CellState(cell, m, "srd", {"d20": D20, "3d6": VARIANTS["3d6"]}))
     for s in out:
-        p = _position(s.cell[1])
-        s.rungs = {q for q in range(p - INITIAL_RUNGS, p + INITIAL_RUNGS + 1) if LOWEST <= q <= HIGHEST}
+        start_rungs(s)
     return out
 
 
@@ -161,10 +166,39 @@ def run_grid(
     ``store``: a study folder keeping every batch's chunks (:func:`arena.study.runs.matchups.run_batch`); resumed,
     the grid replays its looks on the chunks it finds. ``fighting``: more options for every batch (``stop``,
     ``share_pool``: :func:`arena.study.runs.matchups.run_batch`)."""
+    return calibrate_cells(
+        _cells(quick, variation),
+        quick=quick,
+        n=n,
+        seed=seed,
+        workers=workers,
+        cluster=cluster,
+        progress=progress,
+        variation=variation,
+        store=store,
+        **fighting,
+    )
+
+
+def calibrate_cells(
+    states: list[CellState],
+    *,
+    quick: bool = False,
+    n: int | None = None,
+    seed: int = 0,
+    workers: int = 1,
+    cluster: Any = None,
+    progress: Callable[[int, int], None] | None = None,
+    variation: str | None = None,
+    store: Any = None,
+    **fighting: Any,
+) -> Grid:
+    """Calibrate ``states`` (cells with their subject and arms) as :func:`run_grid` does: the sequential looks, the
+    ladder search, censoring and the side measures (also the re-rated bestiary's creatures,
+    :mod:`arena.study.claims.bestiary_cr`)."""
     stages = (n,) if n is not None else QUICK_STAGES if quick else STAGES
     rule = SequentialRule(tuple(stages), TARGET if len(stages) > 1 else math.inf)
     incs = rule.increments()
-    states = _cells(quick, variation)
     values: Values = {}
     encounters, seconds = 0, 0.0
     for look in range(rule.looks):
@@ -278,7 +312,13 @@ def _calibrate(s: CellState, series: dict[str, dict[str, np.ndarray]], measure: 
 
 
 def _evaluate(
-    s: CellState, seed: int, look: int, incs: list[int], values: Values, rule: SequentialRule, variation: str | None
+    s: CellState,
+    seed: int,
+    look: int,
+    incs: list[int],
+    values: Values,
+    rule: SequentialRule,
+    variation: str | None = None,
 ) -> bool:
     """Calibrate a cell on what it has fought; grow its ladder where an arm fell off it. True if it grew."""
     level, cr, size = s.cell
@@ -325,6 +365,7 @@ def _evaluate(
                 "high": r["high"],
                 "arm_low": r["arm_low"],
                 "arm_high": r["arm_high"],
+                "arm_why": r["why"],
                 "rungs": f"{min(s.rungs)}..{max(s.rungs)}",
                 "looks": look + 1,
             }

@@ -20,8 +20,10 @@ likelihood and judged on them: RMSE over the exact held-out cells and the share 
 * **inconclusive** otherwise (it fits but another model is better by 0.05-0.10 rung, or nothing fits and the
   document is within 0.10 rung of the best).
 
-**Robustness.** The SRD creatures are a second hold-out, by population: the models fitted on the typical monster's
-fit cells predict the SRD cells, judged the same way. The grid re-run under each of the fight model's contested
+**Robustness.** The SRD creatures as a population (:mod:`arena.study.claims.srd_population`: each creature's own
+group step, an interval over creatures, leave-one-creature-out) give the SRD verdict; and they are a second hold-out,
+by population: the models fitted on the typical monster's fit cells predict the SRD cells, judged the same way
+(shown, not a verdict). The grid re-run under each of the fight model's contested
 choices is judged the same way (its own fit and held-out cells). A verdict that turns under one of them says so.
 
 **A rule a DM can use**: per variant, the simplest at-table rule that fits the held-out cells; where none does, the
@@ -41,6 +43,7 @@ import numpy as np
 import pandas as pd
 
 from arena.study.calibration import holdout
+from arena.study.claims import srd_population
 from arena.study.claims.grid import VARIANTS, Anchor, Grid
 
 DOCUMENT_SLACK, AGAINST = 0.05, 0.10
@@ -60,6 +63,9 @@ class Judgement:
 
     holdouts: dict[str, holdout.HoldOut] = field(default_factory=dict)
     srd: pd.DataFrame | None = None
+    """The typical fit's models judged on the SRD cells (one row per model)."""
+    population: srd_population.Population | None = None
+    """The SRD population's own verdict on the document's step, over creatures."""
     verdict: str = ""
     srd_verdict: str | None = None
 
@@ -99,7 +105,11 @@ def judge_grid(grid: Grid) -> Judgement:
                 for name, fit in main.fits.items()
             ]
             out.srd = pd.DataFrame(rows)
-            out.srd_verdict = verdict(out.srd)
+    srd_cells = cell_frame(grid.cells, "srd", GROUP_VARIANT)
+    if not srd_cells.empty:
+        out.population = srd_population.population(srd_cells)
+        if out.population.creatures >= 2:
+            out.srd_verdict = out.population.verdict
     grid.judgement = out
     return out
 
@@ -149,6 +159,11 @@ def group_cr_result(grid: Grid, variations: dict[str, Grid] | None = None, ancho
         extra[f"held-out judgement of the Delta-CR({GROUP_VARIANT}) models ({main.criteria.text()})"] = main.models[
             ["model", "rmse", "within_half_rung", "cells", "exact", "censored", "uninformative", "verdict"]
         ]
+    if j.population is not None:
+        extra["the SRD population (the unit is the creature)"] = j.population.text()
+        extra["each SRD creature's group step under 3d6 (censored fit of Delta = a + b [size >= 4])"] = (
+            j.population.steps
+        )
     if j.srd is not None:
         extra["the same models (fitted on the typical monster) judged on the SRD creatures' cells"] = j.srd[
             ["model", "rmse", "within_half_rung", "cells", "exact", "censored", "uninformative", "verdict"]

@@ -118,9 +118,44 @@ def write_report(
             stage.text("calibration.csv", ev.grid.cells.to_csv(index=False))
         for r in ev.results:
             lines += _claim_section(r)
+        if ev.bestiary is not None:
+            stage.text("bestiary-cr.csv", ev.bestiary.table.to_csv(index=False))
+            lines += _bestiary_section(ev.bestiary.table)
         stage.text("claims.md", "\n".join(lines) + "\n")
         stage.commit()
     return out / "claims.md"
+
+
+def _bestiary_section(table: pd.DataFrame) -> list[str]:
+    """The re-rated bestiary: every creature, sorted by how far its equivalent CR under d20 is from its own."""
+    from arena.study.claims.bestiary_cr import ARMS
+
+    if table.empty:
+        return []
+    shown = table[["creature", "cr", "party level", "d20 - CR (rungs)"]].copy()
+    for label in ARMS:
+        shown[label] = [
+            f"{c} [{lo}, {hi}]" + ("" if k == "measured" else f" ({k})")
+            for c, lo, hi, k in zip(
+                table[f"{label} c*"],
+                table[f"{label} low"],
+                table[f"{label} high"],
+                table[f"{label} known"],
+                strict=True,
+            )
+        ]
+    return [
+        "",
+        "## The re-rated bestiary",
+        "",
+        f"Every fully modelled SRD creature ({len(table)}), alone against the party of the level its CR implies "
+        "(EL = CR), placed on the typical-monster ladder by the resources the fight costs the party "
+        "(arena/study/claims/bestiary_cr.py): its equivalent CR under standard d20 (is the SRD's CR right in this "
+        "model?) and under each variant, with intervals; sorted by how far the d20 answer is from the printed CR. "
+        "The same table: bestiary-cr.csv beside this page.",
+        "",
+        *md_table(shown),
+    ]
 
 
 def _fighting(ev: Evaluation) -> tuple[int, float]:

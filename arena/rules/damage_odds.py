@@ -27,7 +27,7 @@ from fractions import Fraction
 from math import gcd
 
 from arena.dice import DiceExpr
-from arena.errors import RulesError
+from arena.errors import ArenaError, RulesError
 from arena.rules import Check, RuleSet, exact
 
 ENERGY_TYPES = ("acid", "cold", "electricity", "fire", "sonic")
@@ -163,8 +163,8 @@ def _trimmed(low: int, weights: list[int], denominator: int) -> Dist:
 
 
 def _check_span(span: int) -> None:
-    if span > MAX_OUTCOMES:
-        raise RulesError(
+    if span > MAX_OUTCOMES:  # not a RulesError: that is a rule set refusing a check
+        raise ArenaError(
             f"the damage can take {span:,} different totals; at most {MAX_OUTCOMES:,} are tabulated exactly "
             "(fewer attacks, dice or rounds)"
         )
@@ -228,6 +228,8 @@ class HitOdds:
     """A critical hit (threatened and confirmed, or an open-ended critical success)."""
     truncated: bool = False
     """Open-ended chains were cut at a depth whose error is below 1e-12."""
+    roller: str = "pc"
+    """The side that physically rolls (players roll all the dice makes the defender roll)."""
 
 
 def hit_odds(check: Check, rules: RuleSet) -> HitOdds:
@@ -237,7 +239,7 @@ def hit_odds(check: Check, rules: RuleSet) -> HitOdds:
     critical = result.probabilities.get("critical", Fraction(0))
     if not 0 <= critical <= hit <= 1:
         raise RulesError(f"the exact odds of {rules.key} give a critical chance above the hit chance")
-    return HitOdds(hit, critical, result.truncated)
+    return HitOdds(hit, critical, result.truncated, result.roller)
 
 
 def hit_damage(blow: Blow, critical: bool) -> Dist:
@@ -309,6 +311,10 @@ class RoutineOdds:
     @property
     def truncated(self) -> bool:
         return any(a.truncated for a in self.attacks)
+
+    @property
+    def roller(self) -> str:
+        return self.attacks[0].roller
 
 
 def routine_odds(

@@ -122,8 +122,10 @@ def attack(
     all_variants: bool = ALL,
     json_: bool = JSON,
     damage: str | None = typer.Option(
-        None, "--damage", help="Damage of a hit, e.g. 2d6+7: adds the expected damage per attack and per routine "
-        "(its whole distribution: arena odds damage)."
+        None,
+        "--damage",
+        help="Damage of a hit, e.g. 2d6+7: adds the expected damage per attack and per routine "
+        "(its whole distribution: arena odds damage).",
     ),
     plot: Path | None = typer.Option(
         None,

@@ -67,8 +67,9 @@ def damage(
         help="Extra damage a critical does not multiply, with an optional type: '1d6 fire' (energy: damage "
         "reduction does not stop it), '2d6 sneak' or '1d6' (physical: it does). Repeatable.",
     ),
-    reduction: int = typer.Option(0, "--dr", help="The target's damage reduction (subtracted from each hit's "
-                                  "physical damage)."),
+    reduction: int = typer.Option(
+        0, "--dr", help="The target's damage reduction (subtracted from each hit's physical damage)."
+    ),
     concealment: int = typer.Option(
         0, "--concealment", help="The miss chance in percent, rolled after a hit: 20 (concealment), 50 (total)."
     ),
@@ -177,7 +178,9 @@ def _check_plot(plot: Path | None) -> None:
     if plot.suffix.lower() != ".png":
         raise ArenaError(f"--plot {printable(str(plot), limit=80)!r}: the plot is a PNG; name the file *.png")
     if not plot.parent.is_dir():
-        raise ArenaError(f"--plot {printable(str(plot), limit=80)!r}: no folder {printable(str(plot.parent), limit=80)!r}")
+        raise ArenaError(
+            f"--plot {printable(str(plot), limit=80)!r}: no folder {printable(str(plot.parent), limit=80)!r}"
+        )
 
 
 def _computed(

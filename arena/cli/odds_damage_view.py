@@ -60,9 +60,7 @@ def title(asked: Asked) -> str:
     what = "a full routine" if len(asked.routine) > 1 else "an attack"
     hidden = f" (hidden {check.hidden:+d})" if check.hidden else ""
     flat = " (flat-footed)" if check.flat_footed else ""
-    return f"damage of {what} {routine}{hidden} by a {check.side} against AC {check.target}{flat}: " + ", ".join(
-        parts
-    )
+    return f"damage of {what} {routine}{hidden} by a {check.side} against AC {check.target}{flat}: " + ", ".join(parts)
 
 
 def shown(p: Fraction, exact: bool) -> str:
@@ -96,7 +94,9 @@ def print_tables(results: list[RoutineOdds], asked: Asked, exact: bool) -> None:
             cells += [shown(r.damage.p(d), exact), shown(r.damage.at_least(d), exact)]
         t.add_row(*cells)
     out.print(t)
-    summary = make_table(None, ["rules", "roller", "hit", "critical", "mean damage"], right=("hit", "critical", "mean damage"))
+    summary = make_table(
+        None, ["rules", "roller", "hit", "critical", "mean damage"], right=("hit", "critical", "mean damage")
+    )
     for r in results:
         summary.add_row(
             cell(r.rules.key),
@@ -150,13 +150,15 @@ def _rule_set(r: RoutineOdds, asked: Asked) -> dict:
         ],
         "mean_damage": _entry(r.damage.mean()),
         "distribution": [
-            {"damage": d, **_entry(r.damage.p(d)), "at_least": _entry(r.damage.at_least(d))}
-            for d in r.damage.support()
+            {"damage": d, **_entry(r.damage.p(d)), "at_least": _entry(r.damage.at_least(d))} for d in r.damage.support()
         ],
         "drop": [{"rounds": k + 1, **_entry(p)} for k, p in enumerate(r.drop)],
     }
     if r.truncated:
-        obj["truncated"] = {"error_below": 1e-12, "note": "open-ended chains are infinite; cut where the error is below"}
+        obj["truncated"] = {
+            "error_below": 1e-12,
+            "note": "open-ended chains are infinite; followed until the error is below error_below",
+        }
     return obj
 
 

@@ -26,6 +26,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from math import gcd
 
+import numpy as np
+
 from arena.dice import DiceExpr
 from arena.errors import ArenaError, RulesError
 from arena.rules import Check, RuleSet, exact
@@ -37,6 +39,9 @@ PHYSICAL_RIDERS = ("precision", "sneak", "physical")
 MAX_OUTCOMES = 20_000
 """The most totals one distribution may span (a routine, or a critical of many dice): beyond it the exact tables
 would take long and print pages no one reads; refused with a message."""
+MAX_CELLS = 4_000_000
+"""The most products one convolution (two totals added) may take: a few seconds with Python's integers. Also the
+budget of all the rounds of :func:`drop_chances` together."""
 
 
 @dataclass(frozen=True)
@@ -118,17 +123,15 @@ class Dist:
         """The sum of two independent totals (their convolution); with ``cap``, totals above it count as ``cap``
         (enough for P(total >= cap), and the table stays cap + 1 long however many rounds are added)."""
         if cap is not None:
-            return self.mapped(lambda v: min(v, cap)).plus(other.mapped(lambda v: min(v, cap))).mapped(
-                lambda v: min(v, cap)
+            return (
+                self.mapped(lambda v: min(v, cap))
+                .plus(other.mapped(lambda v: min(v, cap)))
+                .mapped(lambda v: min(v, cap))
             )
-        _check_span(len(self.weights) + len(other.weights) - 1)
-        out = [0] * (len(self.weights) + len(other.weights) - 1)
-        for i, a in enumerate(self.weights):
-            if a:
-                for j, b in enumerate(other.weights):
-                    if b:
-                        out[i + j] += a * b
-        return _trimmed(self.low + other.low, out, self.denominator * other.denominator)
+        _check_work(len(self.weights), len(other.weights))
+        return _trimmed(
+            self.low + other.low, _convolve(self.weights, other.weights), self.denominator * other.denominator
+        )
 
 
 def mixture(parts: Iterable[tuple[Fraction, Dist]]) -> Dist:
@@ -162,11 +165,21 @@ def _trimmed(low: int, weights: list[int], denominator: int) -> Dist:
     return Dist(low + first, tuple(w // common for w in kept), denominator // common)
 
 
-def _check_span(span: int) -> None:
-    if span > MAX_OUTCOMES:  # not a RulesError: that is a rule set refusing a check
+def _convolve(a: tuple[int, ...], b: tuple[int, ...]) -> list[int]:
+    """The weights of a sum of two independent totals: numpy's integer convolution (exact: no FFT), in int64 when
+    no sum can overflow it, else on Python's unbounded integers."""
+    if max(a) * max(b) * min(len(a), len(b)) < 2**63:
+        return [int(w) for w in np.convolve(np.array(a, dtype=np.int64), np.array(b, dtype=np.int64))]
+    return [int(w) for w in np.convolve(np.array(a, dtype=object), np.array(b, dtype=object))]
+
+
+def _check_work(left: int, right: int) -> None:
+    """Refuse a convolution past :data:`MAX_OUTCOMES` totals or :data:`MAX_CELLS` products (not a RulesError: that
+    is a rule set refusing a check)."""
+    if left + right - 1 > MAX_OUTCOMES or left * right > MAX_CELLS:
         raise ArenaError(
-            f"the damage can take {span:,} different totals; at most {MAX_OUTCOMES:,} are tabulated exactly "
-            "(fewer attacks, dice or rounds)"
+            f"the damage can take {left + right - 1:,} different totals ({left:,} x {right:,} to combine); at most "
+            f"{MAX_OUTCOMES:,} totals and {MAX_CELLS:,} combinations are tabulated exactly (fewer dice or attacks)"
         )
 
 
@@ -290,6 +303,11 @@ def drop_chances(round_damage: Dist, hp: int, rounds: int) -> list[Fraction]:
     if hp < 1:
         raise RulesError(f"hit points {hp}: a foe has at least 1")
     capped = round_damage.mapped(lambda v: min(max(v, 0), hp))
+    if (rounds - 1) * (hp + 1) * len(capped.weights) > MAX_CELLS:
+        raise ArenaError(
+            f"{rounds} rounds against {hp} hit points with {len(capped.weights):,} totals a round is too much to "
+            f"compute exactly (at most {MAX_CELLS:,} combinations in all): fewer rounds or hit points"
+        )
     total = capped
     out = [total.at_least(hp)]
     for _ in range(rounds - 1):

@@ -39,6 +39,9 @@ PHYSICAL_RIDERS = ("precision", "sneak", "physical")
 MAX_OUTCOMES = 20_000
 """The most totals one distribution may span (a routine, or a critical of many dice): beyond it the exact tables
 would take long and print pages no one reads; refused with a message."""
+MAX_DICE_SPAN = 400
+"""The most totals one damage expression or rider may span (``40d10`` spans 361, the tarrasque's bite ``4d8+17``
+29): its exact table is built before anything is combined, and a wider one takes icepool minutes."""
 MAX_CELLS = 4_000_000
 """The most products one convolution (two totals added) may take: a few seconds with Python's integers. Also the
 budget of all the rounds of :func:`drop_chances` together."""
@@ -76,7 +79,14 @@ class Dist:
 
     @staticmethod
     def of_dice(expr: DiceExpr) -> Dist:
-        """The exact distribution of a dice expression (icepool counts every combination of faces)."""
+        """The exact distribution of a dice expression (icepool counts every combination of faces), at most
+        :data:`MAX_DICE_SPAN` totals wide."""
+        span = expr.maximum - expr.minimum + 1
+        if span > MAX_DICE_SPAN:
+            raise ArenaError(
+                f"{str(expr)[:60]!r} can total {span:,} different values; the damage of a hit is tabulated exactly "
+                f"for at most {MAX_DICE_SPAN:,}"
+            )
         die = expr.exact()
         items = [(int(value), int(count)) for value, count in die.items()]
         low = min(v for v, _ in items)

@@ -148,7 +148,7 @@ def _rule_set(r: RoutineOdds, asked: Asked) -> dict:
             {"bonus": b, "hit": _entry(a.hit), "critical": _entry(a.critical)}
             for b, a in zip(asked.routine, r.attacks, strict=True)
         ],
-        "mean_damage": _entry(r.damage.mean()),
+        "mean_damage": {"value": float(r.damage.mean()), "exact": _entry(r.damage.mean())["exact"]},
         "distribution": [
             {"damage": d, **_entry(r.damage.p(d)), "at_least": _entry(r.damage.at_least(d))} for d in r.damage.support()
         ],

@@ -102,7 +102,7 @@ def damage(
         blow = Blow(
             _weapon(weapon),
             within("--multiplier", multiplier, 2, MAX_MULTIPLIER),
-            tuple(parse_rider(text) for text in _riders(riders)),
+            tuple(parse_rider(text, "--rider") for text in _riders(riders)),
             within("--dr", reduction, 0, MAX_REDUCTION),
             Fraction(within("--concealment", concealment, 0, 100), 100),
         )
@@ -142,12 +142,13 @@ def _routine(attacks: str | None, bonus: list[str] | None) -> list[int]:
     if not texts:
         raise ArenaError("give the attack bonus: --attacks +12/+7 (a routine) or --bonus 12")
     routine: list[int] = []
+    option = "--attacks" if attacks is not None else "--bonus"
     for text in texts:
-        routines, swept = bonus_routines(text)
+        routines, swept = bonus_routines(text, option)
         if swept:
             raise ArenaError(
-                f"{'--attacks' if attacks is not None else '--bonus'} {printable(text, limit=40)!r}: a distribution "
-                "is for one routine; sweep the hit chance with arena odds attack"
+                f"{option} {printable(text, limit=40)!r}: a distribution is for one routine; sweep the hit chance "
+                "with arena odds attack"
             )
         routine += routines[0]
     if len(routine) > MAX_ATTACKS:

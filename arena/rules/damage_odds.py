@@ -210,22 +210,24 @@ class Rider:
         return f"+{self.dice}" + (f" {self.kind}" if self.kind else "")
 
 
-def parse_rider(text: str) -> Rider:
-    """``"+1d6 fire"``, ``"1d6 fire"``, ``"2d6 sneak"`` or ``"1d4"`` (untyped: physical) as a :class:`Rider`; a
-    :class:`RulesError` (or the dice parser's error) says what is wrong."""
+def parse_rider(text: str, label: str = "rider") -> Rider:
+    """``"+1d6 fire"``, ``"1d6 fire"``, ``"2d6 sneak"`` or ``"1d4"`` (untyped: physical) as a :class:`Rider`; an
+    :class:`ArenaError` that starts with ``label`` and the text says what is wrong."""
     from arena.dice import parse
 
+    shown = f"{label} {text[:40]!r}"
     words = text.strip().lstrip("+").split()
     if not 1 <= len(words) <= 2:
-        raise RulesError(f"rider {text[:40]!r}: write dice and an optional type, such as '1d6 fire' or '2d6 sneak'")
+        raise RulesError(f"{shown}: write dice and an optional type, such as '1d6 fire' or '2d6 sneak'")
     kind = words[1].lower() if len(words) == 2 else ""
     if kind and kind not in ENERGY_TYPES + PHYSICAL_RIDERS:
-        raise RulesError(
-            f"rider {text[:40]!r}: the type {kind[:20]!r} is none of {', '.join(ENERGY_TYPES + PHYSICAL_RIDERS)}"
-        )
-    dice = parse(words[0])
+        raise RulesError(f"{shown}: the type {kind[:20]!r} is none of {', '.join(ENERGY_TYPES + PHYSICAL_RIDERS)}")
+    try:
+        dice = parse(words[0])
+    except ArenaError as err:
+        raise RulesError(f"{shown}: {err}") from None
     if dice.minimum < 0:
-        raise RulesError(f"rider {text[:40]!r}: a rider adds damage; {dice} can total {dice.minimum}, below 0")
+        raise RulesError(f"{shown}: a rider adds damage; {dice} can total {dice.minimum}, below 0")
     return Rider(dice, kind)
 
 

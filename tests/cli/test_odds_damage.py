@@ -131,6 +131,8 @@ def test_a_plot_is_written(tmp_path):
         (["--attacks", "1/2/3/4/5/6/7/8/9", "--ac", "11", "--damage", "1d4"], "one to eight attacks"),
         (["--bonus", "0", "--ac", "11", "--damage", "1d4+"], "--damage"),
         (["--bonus", "0", "--ac", "11", "--damage", "1d4", "--rider", "1d6 poison"], "none of acid"),
+        (["--bonus", "0", "--ac", "11", "--damage", "1d4", "--rider", "1d6x fire"], "--rider '1d6x fire': dice"),
+        (["--attacks", "+5/x", "--ac", "11", "--damage", "1d4"], "--attacks '+5/x'"),
         (["--bonus", "0", "--ac", "11", "--damage", "1d4", "--rounds", "3"], "--hp"),
         (["--bonus", "0", "--ac", "11", "--damage", "1d4", "--hp", "0"], "--hp 0 is outside 1..2000"),
         (["--bonus", "0", "--ac", "11", "--damage", "1d4", "--concealment", "120"], "--concealment 120"),

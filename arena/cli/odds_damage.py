@@ -35,7 +35,7 @@ from arena.dice import DiceExpr, parse
 from arena.errors import ArenaError, RulesError
 from arena.labels import printable
 from arena.rules import Check, RuleSet, odds
-from arena.rules.check_limits import MAX_MULTIPLIER
+from arena.rules.check_limits import MAX_MULTIPLIER, shown_number
 from arena.rules.damage_odds import Blow, RoutineOdds, parse_rider, routine_odds
 
 MAX_ATTACKS = 8
@@ -103,12 +103,12 @@ def damage(
             _weapon(weapon),
             within("--multiplier", multiplier, 2, MAX_MULTIPLIER),
             tuple(parse_rider(text, "--rider") for text in _riders(riders)),
-            within("--dr", reduction, 0, MAX_REDUCTION),
-            Fraction(within("--concealment", concealment, 0, 100), 100),
+            _bounded("--dr", reduction, 0, MAX_REDUCTION),
+            Fraction(_bounded("--concealment", concealment, 0, 100), 100),
         )
         if hp is not None:
-            within("--hp", hp, 1, MAX_HP)
-        within("--rounds", rounds, 1, MAX_ROUNDS)
+            _bounded("--hp", hp, 1, MAX_HP)
+        _bounded("--rounds", rounds, 1, MAX_ROUNDS)
         if rounds > 1 and hp is None:
             raise ArenaError("--rounds counts rounds to drop a foe: give its hit points with --hp")
         _check_plot(plot)
@@ -132,6 +132,13 @@ def damage(
         raise fail(err) from None
     asked = Asked(routine, base, weapon, blow, hp, rounds)
     show(results, asked, exact_, json_, plot)
+
+
+def _bounded(option: str, value: int, low: int, high: int) -> int:
+    """``value`` if it lies in low..high, else a one-line error naming the option and where the bounds are told."""
+    if not low <= value <= high:
+        raise ArenaError(f"{option} {shown_number(value)} is outside {low}..{high} (the bounds: docs/odds.md)")
+    return value
 
 
 def _routine(attacks: str | None, bonus: list[str] | None) -> list[int]:

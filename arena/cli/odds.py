@@ -11,6 +11,7 @@ from rich.table import Table
 
 from arena.cli.common import console as make_console
 from arena.cli.common import fail
+from arena.cli.odds_damage import damage as damage_command
 from arena.cli.odds_options import (
     ALL,
     AUSPICIOUS,
@@ -40,6 +41,7 @@ from arena.rules import Check, RuleSet, odds, roll_claims
 from arena.rules.check_limits import MAX_MULTIPLIER
 
 odds_app = typer.Typer(help="Exact odds of single rolls under the house-rule variants.", no_args_is_help=True)
+odds_app.command("damage")(damage_command)
 
 
 def _show(check: Check, rule_sets: list[RuleSet], all_variants: bool, as_json: bool) -> None:
@@ -120,7 +122,10 @@ def attack(
     all_variants: bool = ALL,
     json_: bool = JSON,
     damage: str | None = typer.Option(
-        None, "--damage", help="Damage of a hit, e.g. 2d6+7: adds the expected damage per attack and per routine."
+        None,
+        "--damage",
+        help="Damage of a hit, e.g. 2d6+7: adds the expected damage per attack and per routine "
+        "(its whole distribution: arena odds damage).",
     ),
     plot: Path | None = typer.Option(
         None,

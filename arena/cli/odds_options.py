@@ -106,17 +106,17 @@ def sweep_values(option: str, text: str, example: str) -> tuple[list[int], bool]
     return list(range(first, last + 1)), bool(sep)
 
 
-def bonus_routines(text: str) -> tuple[list[list[int]], bool]:
+def bonus_routines(text: str, option: str = "--bonus") -> tuple[list[list[int]], bool]:
     """``--bonus``: one bonus (``8``), a full attack routine (``13/8/3``), or either swept (``0..20``,
     ``8..13/3..8``: every range in a routine has the same length and they step together). One routine per value
-    of the sweep, and whether it is one."""
+    of the sweep, and whether it is one. ``option`` is the name errors give it (``--attacks``)."""
     parts = [part for part in text.replace(" ", "").split("/") if part != ""]
     if not parts or len(parts) > 8 or not all(RANGE.fullmatch(part) for part in parts):
         raise ArenaError(
-            f"--bonus {printable(text, limit=40)!r}: an attack bonus such as 8, a routine such as "
+            f"{option} {printable(text, limit=40)!r}: an attack bonus such as 8, a routine such as "
             "13/8/3 (one to eight attacks), or a range to sweep such as 0..20"
         )
-    swept = [sweep_values("--bonus", part, "8") for part in parts]
+    swept = [sweep_values(option, part, "8") for part in parts]
     ranges = {len(values) for values, is_range in swept if is_range}
     if len(ranges) > 1 or (ranges and not swept[0][1]):
         raise ArenaError(

@@ -61,14 +61,17 @@ def _summary(text: str) -> str:
 
 
 def _named_files(doc: Any) -> list[str]:
-    """The files a shipped document names relative to itself: a suite's ``checks[].file`` and a scenario's
-    ``policies``."""
+    """The files a shipped document names relative to itself: a suite's ``checks[].file``, a scenario's
+    ``policies`` and ``bestiary`` files."""
     named: list[str] = []
     if isinstance(doc, dict) and isinstance(doc.get("checks"), list):
         named += [check["file"] for check in doc["checks"] if isinstance(check, dict) and "file" in check]
     for scenario in doc if isinstance(doc, list) else [doc]:
-        if isinstance(scenario, dict) and isinstance(scenario.get("policies"), list):
-            named += [str(path) for path in scenario["policies"]]
+        if not isinstance(scenario, dict):
+            continue
+        for field in ("policies", "bestiary"):
+            paths = scenario.get(field)
+            named += [str(path) for path in (paths if isinstance(paths, list) else [paths] if paths else [])]
     return named
 
 

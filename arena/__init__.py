@@ -23,7 +23,8 @@ from arena import engine_build as _engine_build
 
 _engine_build.honour_environment()  # ARENA_ENGINE=python: the engine's source, even where it is compiled
 
-__version__ = "0.2.0"
+__version__ = "0.4.0.dev0"
+"""The next release is 0.4 (CHANGELOG.md: the work after 0.3, its fight model 0.4); pyproject.toml reads it here."""
 
 _EXPORTS: dict[str, str] = {
     # running studies

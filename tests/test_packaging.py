@@ -18,3 +18,22 @@ def test_every_package_is_listed_for_install():
         if "__pycache__" not in path.parts
     }
     assert found - listed == set(), f"packages missing from pyproject.toml: {sorted(found - listed)}"
+
+
+def test_every_shipped_folder_file_is_package_data():
+    """The folders that ship as packages of their own (``package-dir``: ``bestiary/``, ``scenarios/``) install every
+    file they hold: a file the globs of ``package-data`` miss is left out of the wheel, and ``arena scenario copy``
+    of an example that names it would write a file its copy cannot run with."""
+    setuptools = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
+    missed = []
+    for package, folder in setuptools["package-dir"].items():
+        globs = setuptools["package-data"].get(package, [])
+        for path in sorted((ROOT / folder).rglob("*")):
+            relative = path.relative_to(ROOT / folder)
+            if path.is_dir() or "__pycache__" in relative.parts or relative.name == "__init__.py":
+                continue
+            if not any(
+                relative.match(pattern) and len(relative.parts) == len(Path(pattern).parts) for pattern in globs
+            ):
+                missed.append(f"{folder}/{relative.as_posix()}")
+    assert not missed, f"files pyproject.toml's package-data does not ship: {missed}"

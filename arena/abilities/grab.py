@@ -55,7 +55,7 @@ from arena.world.stat_types import SIZES, DamageDice, Frozen, Label, _int
 class ImprovedGrab(Frozen):
     """Improved grab (SRD 3.5): when ``attack`` hits, a free grapple check; if it wins, the creature holds the foe
     and, each later round it keeps the hold, deals that attack's damage (and ``constrict`` when it has it) with a
-    won grapple check. Grappling is abstract (see README "Special abilities")."""
+    won grapple check. Grappling is abstract (see docs/fights.md, "Special abilities")."""
 
     attack: Label = "bite"
     also_on: tuple[Label, ...] = ()

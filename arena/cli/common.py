@@ -43,7 +43,7 @@ def announce_policies(paths: list[str]) -> None:
 
 MODEL_HELP = (
     "A fight-model option, NAME=VALUE (repeatable), over the scenario's model: block, e.g. "
-    'flanking=any-melee-ally, back_line=reachable, undo=spell-focus (README "Fight model options").'
+    "flanking=any-melee-ally, back_line=reachable, undo=spell-focus (docs/model-options.md)."
 )
 ModelFlag = Annotated[list[str] | None, typer.Option("--model", help=MODEL_HELP, show_default=False)]
 """``--model NAME=VALUE`` on the commands that fight scenarios."""

@@ -4,7 +4,7 @@ The dice rules' open choices live in :class:`arena.rules.RuleOptions`; these are
 the dice (how flanking, helpless defenders, the back line ... are modelled), where the SRD assumes a battle grid
 and a DM the simulation does not have. A scenario sets them in its ``model:`` block, the CLI with
 ``--model NAME=VALUE``, the library with ``prepare(..., model=ModelOptions(...))``; every run's manifest records
-them. README "Fight model options" gives the SRD line each reads.
+them. docs/model-options.md gives the SRD line each reads.
 
 ``undo`` is for measuring, not for playing: it names SRD fixes to switch back off, one at a time, so that
 ``docs/model-changes.md`` can give the paired effect of each fix (``arena model-effects``).

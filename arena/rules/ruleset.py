@@ -29,7 +29,7 @@ MAX_KEY_LENGTH = 64
 
 
 class RuleOptions(BaseModel):
-    """Choices where the documents are silent or two variants meet (README, "Rules notes")."""
+    """Choices where the documents are silent or two variants meet (docs/rules.md)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 

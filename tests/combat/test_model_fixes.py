@@ -713,7 +713,7 @@ def test_sleep_is_aimed_only_where_its_four_hit_dice_catch_three(hd, fixed, undo
 
 # ------------------------------------------------------------------------------------------ 21. caster melee
 def test_the_cleric_fights_in_melee_and_the_wizard_stands_back():
-    """No SRD line (a gridless model's choice, README "Fight model options"): a caster stands back with its
+    """No SRD line (a gridless model's choice, docs/model-options.md): a caster stands back with its
     crossbow only when it shoots better than it fights: the cleric (Dex 8, a magic morningstar) is in the melee,
     the wizard (a mundane quarterstaff) shoots."""
     for model, cleric_ranged in ((DEFAULT, False), (undo("caster-melee"), True)):

@@ -378,7 +378,7 @@ def markdown(effects: list[Effect], command: str) -> str:
             "Each finding of the rules audit, the changes that fix it, and the paired effect of reverting each change",
             "in the matchups where it comes into play (`WHERE` in arena/study/reports/model_effects.py). Read a",
             "negative win effect as: the fix helps the monsters by that much. The focused test of each change is",
-            "named in the README's rules notes.",
+            'named in docs/model-options.md ("The fight model after issue 24").',
             "",
         ]
         for title, fixes in findings:

@@ -123,9 +123,9 @@ class Scenario(Frozen):
     loaded before the tactics are read, in every process that fights the scenario."""
     rules: Annotated[Rules, BeforeValidator(rules_from_list)] = Rules()
     rule_options: RuleOptions = RuleOptions()
-    """Choices where the documents are silent (README "Rules notes"), applied to every rule set."""
+    """Choices where the documents are silent (docs/rules.md), applied to every rule set."""
     model: ModelOptions = ModelOptions()
-    """The fight model's options (README "Fight model options"): flanking, helpless defenders, the back line ..."""
+    """The fight model's options (docs/model-options.md): flanking, helpless defenders, the back line ..."""
     n: StrictInt = Field(DEFAULT_N, ge=1, le=MAX_ENCOUNTERS)
     """Encounters per rule set."""
     seed: StrictInt = Field(DEFAULT_SEED, ge=0, le=MAX_SEED)

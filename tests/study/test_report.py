@@ -59,7 +59,7 @@ def test_cli_report_html_and_errors(tmp_path):
     result = runner.invoke(app, ["report", str(out), "--format", "html", "--out", str(tmp_path / "html")])
     assert result.exit_code == 0, result.output
     text = (tmp_path / "html" / "report.html").read_text()
-    assert '<img src="data:image/png;base64,' in text and "<table>" in text
+    assert '<img src="data:image/png;base64,' in text and '<table class="stack">' in text
     assert [p.name for p in (tmp_path / "html").iterdir()] == ["report.html"]  # one self-contained file
     assert "What each rule set changes against d20" in text and "None" not in text
     bad = runner.invoke(app, ["report", str(out), "--format", "pdf"])

@@ -6,7 +6,7 @@ Every value reaches a template as data: names pass through :func:`arena.labels.p
 escaped), then the HTML template autoescapes them and the markdown template escapes markdown punctuation
 (:func:`arena.study.reports.text.md_text`), so a scenario called ``<img src=x onerror=...>`` is shown, never run. The
 HTML page embeds its plots as ``data:`` URIs and lays itself out for a laptop screen and for a phone: at 1366 px every
-table fits the page (headers and notes wrap), and under 760 px each table row becomes a card of labelled lines, so no
+table fits the page (headers and notes wrap), and under 1000 px each table row becomes a card of labelled lines, so no
 column is ever off the edge.
 
 Why a module of its own: the templates are the page's layout, kept apart from the numbers
@@ -45,7 +45,10 @@ HTML = """<!doctype html>
   td { white-space: nowrap; }
   td.key, th.key { text-align: left; font-family: ui-monospace, Menlo, Consolas, monospace; }
   td.verdict, td.note, th.verdict, th.note { text-align: left; white-space: normal; }
+  td.verdict { min-width: 9rem; }
   td.change, td.win { white-space: normal; }
+  /* Wide enough: a number and its interval on one line, and the notes wrap instead. */
+  @media (min-width: 1220px) { td.change, td.win { white-space: nowrap; } }
   td.note { color: #6a5200; }
   tr.significant td.verdict { color: #a3261b; font-weight: 600; }
   tr.unchanged td { color: #8a8f99; }
@@ -54,7 +57,7 @@ HTML = """<!doctype html>
   figcaption { font-size: .85rem; color: #555; }
   .notice { background: #fff6db; border-left: 4px solid #e0b100; padding: .4rem .8rem; }
   /* A phone: every table row becomes a card of "column: value" lines, so no column is ever off the edge. */
-  @media (max-width: 760px) {
+  @media (max-width: 1000px) {
     body { padding: 0 .7rem 2rem; }
     table.stack, table.stack tbody, table.stack tr, table.stack td { display: block; }
     table.stack thead { display: none; }

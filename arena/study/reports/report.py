@@ -1,8 +1,10 @@
 """`arena report`: what each rule set changes, as a markdown page with PNG plots or one self-contained HTML page.
 
 The page leads with what a designer asks: the change of every rule set against a baseline (standard d20 unless
-``--baseline KEY``), paired over the shared encounters, Holm-corrected, as a sorted table and a forest plot; then the
-variant grid as a heat map; then the details (win rates with Wilson intervals, rounds as counts, hit points lost).
+``--baseline KEY``), paired over the shared encounters, Holm-corrected, as a table and a forest plot sorted by the
+measure that moved (the party's win rate, its hit points lost or the rounds; ``--metric`` chooses); then the variant
+grid as a heat map per measure that moved; then the details (win rates with Wilson intervals, rounds as counts, hit
+points lost).
 Each scenario opens with its description, party, monsters and Encounter Level. The page is rendered from jinja2
 templates (:mod:`arena.study.reports.page`); the HTML embeds its images, so it is one file.
 

@@ -29,6 +29,14 @@ class Format(StrEnum):
     html = "html"
 
 
+class ReportMetric(StrEnum):
+    """`arena report --metric`: the measures of :data:`arena.study.reports.measures.MEASURES`."""
+
+    win = "win"
+    hp_lost = "hp-lost"
+    rounds = "rounds"
+
+
 # --------------------------------------------------------------------------------------------- report
 def report_cmd(
     results: Annotated[Path, typer.Argument(help="A results folder (or its encounters.parquet).")],
@@ -40,14 +48,23 @@ def report_cmd(
         str | None,
         typer.Option("--baseline", help="The rule set every other is compared with (default: d20, standard rules)."),
     ] = None,
+    metric: Annotated[
+        ReportMetric | None,
+        typer.Option(
+            "--metric",
+            help="The measure the change table is sorted by and the first heat map shows (default: the one that "
+            "moved most often, significantly).",
+        ),
+    ] = None,
     as_json: JsonFlag = False,
 ) -> None:
-    """What each rule set changes against a baseline (paired intervals, Holm-corrected), the variant grid as a
-    heat map, then win rates, rounds and hit points lost per scenario and rule set."""
+    """What each rule set changes against a baseline (paired intervals, Holm-corrected), sorted by the measure that
+    moved, the variant grid as a heat map per measure that moved, then win rates, rounds and hit points lost per
+    scenario and rule set."""
     from arena.study.reports.report import build_report
 
     try:
-        page = build_report(results, out, fmt.value, baseline=baseline)
+        page = build_report(results, out, fmt.value, baseline=baseline, metric=metric.value if metric else None)
     except ArenaError as err:
         raise fail(err) from None
     if as_json:

@@ -59,10 +59,41 @@ def test_cli_report_html_and_errors(tmp_path):
     result = runner.invoke(app, ["report", str(out), "--format", "html", "--out", str(tmp_path / "html")])
     assert result.exit_code == 0, result.output
     text = (tmp_path / "html" / "report.html").read_text()
-    assert '<img src="data:image/png;base64,' in text and "<table>" in text
+    assert '<img src="data:image/png;base64,' in text and '<table class="stack">' in text
     assert [p.name for p in (tmp_path / "html").iterdir()] == ["report.html"]  # one self-contained file
     assert "What each rule set changes against d20" in text and "None" not in text
     bad = runner.invoke(app, ["report", str(out), "--format", "pdf"])
     assert bad.exit_code == 2 and "'pdf' is not one of 'md', 'html'" in bad.stderr
     missing = runner.invoke(app, ["report", str(tmp_path / "nowhere")])
     assert missing.exit_code == 2 and "no such results" in missing.stderr
+
+
+def test_rule_sets_are_labelled_at_a_readable_size(tmp_path):
+    """Every plot that names the rule sets names them at 10 points or more (they were 8: too small on the page)."""
+    from arena.study.reports.changes import changes_against
+    from arena.study.reports.measures import MEASURES
+    from arena.study.reports.plots import plot_changes, plot_hp_lost, plot_rounds, plot_win_rates
+    from arena.study.statistics.encounters import read_encounters
+
+    out = _results(tmp_path)
+    frame = read_encounters(out)
+    frame = frame[frame["scenario"] == "fake"]
+    summary = summarise(frame)
+    order = summary["rules"].astype(str).tolist()
+    changes = changes_against(frame, "d20")
+    sizes: dict[str, list[float]] = {}
+
+    def keep(name):
+        def save(fig):
+            labels = fig.axes[0].get_yticklabels()
+            assert [label.get_text() for label in labels] != []
+            sizes[name] = [label.get_fontsize() for label in labels]
+
+        return save
+
+    plot_win_rates(summary, keep("win"), "t")
+    plot_rounds(frame, order, keep("rounds"), "t")
+    plot_hp_lost(frame, order, keep("hp"), "t")
+    plot_changes(changes, keep("changes"), "t", "d20", ["3d6", "d20+prad"], MEASURES)
+    assert set(sizes) == {"win", "rounds", "hp", "changes"}
+    assert all(min(found) >= 10 for found in sizes.values()), sizes

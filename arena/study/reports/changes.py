@@ -8,10 +8,12 @@ before any of it is rendered (:mod:`arena.study.reports.report`).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import pandas as pd
 
+from arena.study.reports.measures import MEASURES, Lead, Measure, change_text, unsigned
 from arena.study.statistics.comparisons import compare_cells
 
 TABLE_COLUMNS = {
@@ -26,25 +28,22 @@ TABLE_COLUMNS = {
     "lucky_damage_share": "lucky share of monster damage",
     "note": "note",
 }
-CHANGE_COLUMNS = {
+CHANGE_HEADS = {
     "rules": "rule set",
-    "win": "party wins",
+    "verdict": "what moved (Holm)",
     "win_change": "win rate change, points (interval)",
     "hp_change": "hp lost change, points (interval)",
     "rounds_change": "rounds change (interval)",
-    "verdict": "after Holm",
+    "win": "party wins",
     "note": "note",
 }
+"""The change table's columns; :func:`change_columns` orders them by the lead measure."""
 DEFAULT_BASELINE = "d20"
 ALPHA = 0.05
 
 
 def _pct(x: float) -> str:
-    return "-" if pd.isna(x) else f"{100 * x:.1f}%"
-
-
-def _points(x: float) -> str:
-    return "-" if pd.isna(x) else f"{100 * x:+.1f}"
+    return "-" if pd.isna(x) else f"{unsigned(100 * x)}%"
 
 
 def table_rows(summary: pd.DataFrame, notes: dict[str, str] | None = None) -> list[dict[str, str]]:
@@ -62,7 +61,7 @@ def table_rows(summary: pd.DataFrame, notes: dict[str, str] | None = None) -> li
             {
                 "rules": rules,
                 "n": f"{int(counts[i]):,}",
-                "win": f"{_pct(r['win_rate'])} ({_pct(r['win_low'])}-{_pct(r['win_high'])})",
+                "win": f"{_pct(r['win_rate'])} ({_pct(r['win_low'])}\u2013{_pct(r['win_high'])})",
                 "draw_rate": _pct(r["draw_rate"]),
                 "rounds": f"{r['rounds_mean']:.2f} ({r['rounds_median']:g}, {most:g})"
                 if not pd.isna(most)
@@ -136,47 +135,63 @@ def identical_twins(rows: pd.DataFrame) -> dict[str, str]:
     return twins
 
 
+def change_columns(lead: Lead) -> dict[str, str]:
+    """The change table's columns: the rule set, what moved, the changes (the lead measure first), the win rate
+    and the note."""
+    changes = [m.column for m in lead.order]
+    return {key: CHANGE_HEADS[key] for key in ("rules", "verdict", *changes, "win", "note")}
+
+
 def change_rows(
-    changes: pd.DataFrame, summary: pd.DataFrame, baseline: str, notes: dict[str, str]
+    changes: pd.DataFrame, summary: pd.DataFrame, baseline: str, notes: dict[str, str], lead: Lead
 ) -> list[dict[str, str]]:
-    """The sorted change table (largest win-rate gain first), as display strings; the baseline row first."""
+    """The change table as display strings, the baseline row first, then every rule set sorted by the lead
+    measure (the party's best change first: more wins, fewer hit points lost, fewer rounds), ties by the other
+    measures in the lead's order, then by key."""
     rate = dict(zip(summary["rules"].astype(str), summary["win_rate"].to_numpy(float), strict=True))
     out = [
         {
             "rules": baseline,
+            "verdict": "baseline",
+            **{m.column: "" for m in MEASURES},
             "win": _pct(rate.get(baseline, float("nan"))),
-            "win_change": "baseline",
-            "hp_change": "",
-            "rounds_change": "",
-            "verdict": "",
             "note": notes.get(baseline, ""),
         }
     ]
     if changes.empty:
         return out
-    by = {m: _by_rules(changes, m) for m in ("win_rate", "hp_lost", "rounds")}
-    order = (
-        changes[changes["metric"] == "win_rate"]
-        .set_index("rules")
-        .assign(hp=changes[changes["metric"] == "hp_lost"].set_index("rules")["diff"])
-        .sort_values(["diff", "hp"], ascending=[False, True])
-    )
-    for label in order.index:
-        key = str(label)  # a rule set's key (the index is the results' rules column, text)
-        w, hp, rd = by["win_rate"][key], by["hp_lost"][key], by["rounds"][key]
-        moved = [name for name, r in (("win", w), ("hp", hp), ("rounds", rd)) if r.significant]
+    by = {m: _by_rules(changes, m.metric) for m in MEASURES}
+    for key in sorted_rules(changes, lead):
+        moved = [m.short for m in lead.order if by[m][key].significant]
+        row = {m.column: change_text(m, by[m][key].diff, by[m][key].low, by[m][key].high) for m in MEASURES}
         out.append(
             {
                 "rules": key,
-                "win": _pct(rate.get(key, float("nan"))),
-                "win_change": f"{_points(w.diff)} ({_points(w.low)} to {_points(w.high)})",
-                "hp_change": f"{_points(hp.diff)} ({_points(hp.low)} to {_points(hp.high)})",
-                "rounds_change": f"{rd.diff:+.2f} ({rd.low:+.2f} to {rd.high:+.2f})",
                 "verdict": ("significant: " + ", ".join(moved)) if moved else "no significant change",
+                **row,
+                "win": _pct(rate.get(key, float("nan"))),
                 "note": notes.get(key, ""),
             }
         )
     return out
+
+
+def sorted_rules(changes: pd.DataFrame, lead: Lead) -> list[str]:
+    """The rule sets of ``changes`` in the page's order: by each measure of ``lead.order`` in turn, the party's
+    best change first, then by key (the forest plot draws them in this order too)."""
+    by = {m: _by_rules(changes, m.metric) for m in lead.order}
+    keys = list(dict.fromkeys(changes["rules"].astype(str)))
+
+    def rank(key: str) -> tuple:
+        return (*(_better_first(m, by[m][key].diff) for m in lead.order), key)
+
+    return sorted(keys, key=rank)
+
+
+def _better_first(measure: Measure, diff: float) -> float:
+    if math.isnan(diff):  # no change to rank: last
+        return math.inf
+    return -diff if measure.higher_is_better else diff
 
 
 @dataclass(frozen=True)

@@ -75,7 +75,16 @@ def row_height(k: int) -> float:
     return 1.3 + 0.24 * k
 
 
+def tick_text(value: float, sign: bool = False, suffix: str = "") -> str:
+    """A tick label: ``value`` in the shortest form, signed when ``sign``, and zero always as ``0`` (a tick a hair
+    below zero, such as -1e-17, would otherwise read ``-0``)."""
+    if abs(value) < 1e-9:
+        return f"0{suffix}"
+    return f"{value:+g}{suffix}" if sign else f"{value:g}{suffix}"
+
+
 def percent_axis(scale: float = 100, sign: bool = False) -> Any:
+    """Ticks in percent (``40%``), or signed points of a change (``+2``) when ``sign``."""
     from matplotlib.ticker import FuncFormatter
 
-    return FuncFormatter(lambda v, _pos: f"{scale * v:+g}" if sign else f"{scale * v:g}%")
+    return FuncFormatter(lambda v, _pos: tick_text(scale * v, sign, "" if sign else "%"))

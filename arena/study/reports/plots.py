@@ -13,7 +13,11 @@ import numpy as np
 import pandas as pd
 
 from arena.study.reports.figures import data_limits, figure, percent_axis, pyplot, row_height
+from arena.study.reports.measures import Measure, signed
 from arena.study.reports.text import plot_text
+
+LABEL_SIZE = 10
+"""Points of a rule set's name on a plot's axis: readable on the page at its natural size (a plot is 900 px wide)."""
 
 
 def win_rate_errors(summary: pd.DataFrame) -> np.ndarray:
@@ -37,7 +41,7 @@ def plot_win_rates(summary: pd.DataFrame, path: Any, title: str) -> None:
             capsize=3,
             markersize=4,
         )
-        ax.set_yticks(y, [plot_text(r) for r in summary["rules"].tolist()], fontsize=8)
+        ax.set_yticks(y, [plot_text(r) for r in summary["rules"].tolist()], fontsize=LABEL_SIZE)
         ax.set_xlim(*data_limits(summary["win_low"], summary["win_high"], 0.0, 1.0))
         ax.xaxis.set_major_formatter(percent_axis())
         ax.set_xlabel("party win rate (95% Wilson interval)")
@@ -45,19 +49,18 @@ def plot_win_rates(summary: pd.DataFrame, path: Any, title: str) -> None:
         ax.grid(axis="x", alpha=0.3)
 
 
-def plot_changes(changes: pd.DataFrame, path: Any, title: str, baseline: str) -> None:
-    """A forest plot: the change of win rate and of hit points lost against ``baseline``, each rule set a row
-    (sorted by the win-rate change), with the interval that agrees with its Holm decision; significant changes
-    filled, others hollow."""
-    hp_diff = changes[changes["metric"] == "hp_lost"].set_index("rules")["diff"]
-    win = changes[changes["metric"] == "win_rate"]
-    win = win.assign(hp=win["rules"].map(hp_diff)).sort_values(["diff", "hp"], ascending=[True, False])
-    order = win["rules"].tolist()
-    hp = changes[changes["metric"] == "hp_lost"].set_index("rules").loc[order].reset_index()
+def plot_changes(
+    changes: pd.DataFrame, path: Any, title: str, baseline: str, order: list[str], measures: tuple[Measure, ...]
+) -> None:
+    """A forest plot: the change of the first two ``measures`` (the lead first) against ``baseline``, one row per
+    rule set in the table's ``order`` (top first), with the interval that agrees with its Holm decision;
+    significant changes filled, others hollow."""
     k = len(order)
-    with figure(path, (9, row_height(k)), ncols=2, sharey=True) as (_fig, axes):
-        y = np.arange(k)
-        for ax, part, label in ((axes[0], win, "party win rate"), (axes[1], hp, "party hit points lost")):
+    panels = measures[:2]
+    with figure(path, (9, row_height(k)), ncols=len(panels), sharey=True, squeeze=False) as (_fig, axes):
+        y = np.arange(k)[::-1]
+        for ax, measure in zip(axes[0], panels, strict=True):
+            part = changes[changes["metric"] == measure.metric].set_index("rules").loc[order].reset_index()
             diff = part["diff"].to_numpy(float)
             err = np.clip(np.vstack([diff - part["low"].to_numpy(float), part["high"].to_numpy(float) - diff]), 0, None)
             sig = part["significant"].to_numpy(bool)
@@ -65,13 +68,18 @@ def plot_changes(changes: pd.DataFrame, path: Any, title: str, baseline: str) ->
             ax.errorbar(diff, y, xerr=err, fmt="none", ecolor="0.35", capsize=2, linewidth=1)
             ax.scatter(diff[sig], y[sig], color="C3", zorder=3, s=18, label="significant (Holm)")
             ax.scatter(diff[~sig], y[~sig], facecolor="white", edgecolor="C0", zorder=3, s=18, label="not significant")
-            ax.set_xlim(*data_limits(part["low"], part["high"], -1.0, 1.0, least=0.01))
-            ax.xaxis.set_major_formatter(percent_axis(sign=True))
-            ax.set_xlabel(f"change of {label}, points")
+            if measure.points:
+                ax.set_xlim(*data_limits(part["low"], part["high"], -1.0, 1.0, least=0.01))
+                ax.xaxis.set_major_formatter(percent_axis(sign=True))
+                ax.set_xlabel(f"change of {measure.label}, points")
+            else:
+                ax.set_xlim(*data_limits(part["low"], part["high"], least=0.05))
+                ax.xaxis.set_major_formatter(percent_axis(scale=1, sign=True))
+                ax.set_xlabel(f"change of {measure.label}")
             ax.grid(axis="x", alpha=0.3)
-        axes[0].set_yticks(y, [plot_text(r) for r in order], fontsize=8)
-        axes[0].legend(fontsize=7, loc="lower right")
-        axes[0].set_title(plot_text(f"{title}: against {baseline}"), fontsize=10, loc="left")
+        axes[0][0].set_yticks(y, [plot_text(r) for r in order], fontsize=LABEL_SIZE)
+        axes[0][0].legend(fontsize=8, loc="lower right")
+        axes[0][0].set_title(plot_text(f"{title}: against {baseline}"), fontsize=10, loc="left")
 
 
 GRID_ROWS = [("d20", False), ("d20", True), ("3d6", False), ("3d6", True)]
@@ -109,34 +117,39 @@ def grid_matrix(summary: pd.DataFrame, values: dict[str, float]) -> tuple[np.nda
     return matrix[np.ix_(rows, cols)], row_names, col_names
 
 
-def plot_grid(matrix: np.ndarray, rows: list[str], cols: list[str], path: Any, title: str) -> None:
-    """A heat map of the variant grid: the change of the party's win rate in points, annotated, on a diverging
-    scale centred on zero (grey: no such rule set in the run)."""
+def plot_grid(matrix: np.ndarray, rows: list[str], cols: list[str], path: Any, title: str, measure: Measure) -> None:
+    """A heat map of the variant grid: each cell the change of ``measure`` (in points for a fraction), annotated,
+    on a diverging scale centred on zero, blue where the change is better for the party and red where it is worse
+    (grey: no such rule set in the run)."""
     plt = pyplot()
-    points = 100 * matrix
-    finite = points[np.isfinite(points)]
-    bound = max(1.0, float(np.abs(finite).max())) if len(finite) else 1.0
-    with figure(path, (min(9.0, 2.2 + 0.62 * len(cols)), 1.6 + 0.5 * len(rows))) as (fig, ax):
-        cmap = plt.get_cmap("RdBu").copy()
+    values = 100 * matrix if measure.points else matrix
+    digits = 1 if measure.points else 2
+    finite = values[np.isfinite(values)]
+    least = 1.0 if measure.points else 0.1
+    bound = max(least, float(np.abs(finite).max())) if len(finite) else least
+    with figure(path, (min(9.0, 2.4 + 0.62 * len(cols)), 1.9 + 0.5 * len(rows))) as (fig, ax):
+        cmap = plt.get_cmap("RdBu" if measure.higher_is_better else "RdBu_r").copy()
         cmap.set_bad("0.85")
-        image = ax.imshow(np.ma.masked_invalid(points), cmap=cmap, vmin=-bound, vmax=bound, aspect="auto")
+        image = ax.imshow(np.ma.masked_invalid(values), cmap=cmap, vmin=-bound, vmax=bound, aspect="auto")
         for i in range(len(rows)):
             for j in range(len(cols)):
-                if np.isfinite(points[i, j]):
+                if np.isfinite(values[i, j]):
                     ax.text(
                         j,
                         i,
-                        f"{points[i, j]:+.1f}",
+                        signed(float(values[i, j]), digits),
                         ha="center",
                         va="center",
-                        fontsize=7,
-                        color="white" if abs(points[i, j]) > 0.6 * bound else "black",
+                        fontsize=9,
+                        color="white" if abs(values[i, j]) > 0.6 * bound else "black",
                     )
-        ax.set_xticks(range(len(cols)), cols, fontsize=7)
-        ax.set_yticks(range(len(rows)), rows, fontsize=8)
+        ax.set_xticks(range(len(cols)), cols, fontsize=9)
+        ax.set_yticks(range(len(rows)), rows, fontsize=LABEL_SIZE)
         ax.set_xlabel("modifiers / open-ended / called shots")
         ax.set_title(plot_text(title), fontsize=10, loc="left")
-        fig.colorbar(image, ax=ax, fraction=0.04, pad=0.02, label="points")
+        colorbar = fig.colorbar(image, ax=ax, fraction=0.04, pad=0.02, label="points" if measure.points else "rounds")
+        colorbar.formatter = percent_axis(scale=1, sign=True)
+        colorbar.update_ticks()
 
 
 def plot_rounds(frame: pd.DataFrame, order: list[str], path: Any, title: str) -> None:
@@ -158,7 +171,7 @@ def plot_rounds(frame: pd.DataFrame, order: list[str], path: Any, title: str) ->
             100 * shares, cmap="Blues", aspect="auto", vmin=0, extent=(low - 0.5, top + 0.5, len(order) - 0.5, -0.5)
         )
         ax.plot(means, np.arange(len(order)), "|", color="C3", markersize=9, label="mean")
-        ax.set_yticks(np.arange(len(order)), [plot_text(r) for r in order], fontsize=8)
+        ax.set_yticks(np.arange(len(order)), [plot_text(r) for r in order], fontsize=LABEL_SIZE)
         step = max(1, len(span) // 15)
         ax.set_xticks(span[::step])
         ax.set_xlabel("rounds (share of fights)")
@@ -184,7 +197,7 @@ def plot_hp_lost(frame: pd.DataFrame, order: list[str], path: Any, title: str) -
         y = np.arange(k)[::-1]
         err = np.clip(np.nan_to_num(np.vstack([np.subtract(means, lows), np.subtract(highs, means)])), 0, None)
         ax.errorbar(means, y, xerr=err, fmt="o", capsize=3, markersize=4, color="C1")
-        ax.set_yticks(y, [plot_text(r) for r in order], fontsize=8)
+        ax.set_yticks(y, [plot_text(r) for r in order], fontsize=LABEL_SIZE)
         ax.set_xlim(*data_limits(np.array(lows), np.array(highs), 0.0, None, least=0.01))
         ax.xaxis.set_major_formatter(percent_axis())
         ax.set_xlabel("party hit points lost, mean (95% interval)")

@@ -1,8 +1,10 @@
 """`arena report`: what each rule set changes, as a markdown page with PNG plots or one self-contained HTML page.
 
 The page leads with what a designer asks: the change of every rule set against a baseline (standard d20 unless
-``--baseline KEY``), paired over the shared encounters, Holm-corrected, as a sorted table and a forest plot; then the
-variant grid as a heat map; then the details (win rates with Wilson intervals, rounds as counts, hit points lost).
+``--baseline KEY``), paired over the shared encounters, Holm-corrected, as a table and a forest plot sorted by the
+measure that moved (the party's win rate, its hit points lost or the rounds; ``--metric`` chooses); then the variant
+grid as a heat map per measure that moved; then the details (win rates with Wilson intervals, rounds as counts, hit
+points lost).
 Each scenario opens with its description, party, monsters and Encounter Level. The page is rendered from jinja2
 templates (:mod:`arena.study.reports.page`); the HTML embeds its images, so it is one file.
 
@@ -18,6 +20,7 @@ import json
 import os
 import stat
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -28,14 +31,16 @@ from arena.labels import printable
 from arena.limits import MAX_FILE_BYTES, MAX_NAME_LENGTH
 from arena.study.reports.changes import (
     ALPHA,
-    CHANGE_COLUMNS,
     TABLE_COLUMNS,
     baseline_of,
+    change_columns,
     change_rows,
     changes_against,
     identical_twins,
+    sorted_rules,
     table_rows,
 )
+from arena.study.reports.measures import Lead, Measure, check_measure, lead_of
 from arena.study.reports.plots import grid_matrix, plot_changes, plot_grid, plot_hp_lost, plot_rounds, plot_win_rates
 from arena.study.reports.staging import Staged, output_folder
 from arena.study.reports.text import file_stem, md_code, md_text
@@ -149,13 +154,17 @@ def build_report(
     fmt: str = "md",
     baseline: str | None = None,
     alpha: float = ALPHA,
+    metric: str | None = None,
 ) -> Path:
     """Write the report page (and, for markdown, its plots) into ``out`` (default ``RESULTS/report``); return
-    the page's path. ``baseline``: the rule set every other is compared with (default standard d20)."""
+    the page's path. ``baseline``: the rule set every other is compared with (default standard d20). ``metric``
+    (``win``, ``hp-lost`` or ``rounds``): the measure the change table is sorted by and the first heat map shows
+    (default: the one that moved, :func:`arena.study.reports.measures.lead_of`)."""
     from arena.study.reports.page import render
 
     if fmt not in FORMATS:
         raise ArenaError(f"--format must be md or html, not {printable(fmt)!r}")
+    wanted = check_measure(metric)
     results = Path(results)
     check_complete(results)
     frame = read_encounters(results, SUMMARY_COLUMNS)
@@ -167,7 +176,7 @@ def build_report(
     with Staged(folder, "report") as stage:
         pictures = _Pictures(stage, fmt)
         sections = [
-            _section(str(scenario), cells, frame, manifest, pictures, baseline, alpha)
+            _section(str(scenario), cells, frame, manifest, pictures, _Choice(baseline, alpha, wanted))
             for scenario, cells in summary.groupby("scenario", sort=False)
         ]
         name = f"report.{fmt}"
@@ -176,8 +185,6 @@ def build_report(
             "manifest": manifest,
             "commit": commit_text(manifest),
             "sections": sections,
-            "columns": TABLE_COLUMNS,
-            "change_columns": CHANGE_COLUMNS,
             "alpha": alpha,
             "seeds": _seeds(manifest),
         }
@@ -237,52 +244,124 @@ class _Pictures:
         return image, save
 
 
+@dataclass(frozen=True)
+class _Choice:
+    """What the reader chose for every section: the baseline (None: standard d20), the level of the Holm
+    decisions and the lead measure (None: the one that moved)."""
+
+    baseline: str | None
+    alpha: float
+    metric: Measure | None
+
+
 def _section(
     scenario: str,
     cells: pd.DataFrame,
     frame: pd.DataFrame,
     manifest: dict,
     pictures: _Pictures,
-    baseline: str | None,
-    alpha: float,
+    choice: _Choice,
 ) -> dict[str, Any]:
-    """One scenario's section of the page: its facts, its change and summary tables, and its plots."""
+    """One scenario's section of the page: its facts, then its parts in order (what changed, the heat maps, the
+    details), each a dict whose ``kind`` names its template in :mod:`arena.study.reports.page`. A new part of a
+    scenario's section is one more dict in ``parts`` and one more template there."""
     stem = pictures.stem(scenario)
     order = cells["rules"].astype(str).tolist()
     rows = frame[frame["scenario"] == scenario]
-    base_key = baseline_of(order, baseline)
+    base_key = baseline_of(order, choice.baseline)
     twins = identical_twins(rows)
-    notes = {k: f"the same fights as {v}: this rule set changes nothing here" for k, v in twins.items()}
+    notes = {k: f"same fights as {v}" for k, v in twins.items()}
     notes.setdefault(base_key, "baseline")
-    images = []
-    changes = changes_against(rows, base_key, alpha) if base_key in order else pd.DataFrame()
+    changes = changes_against(rows, base_key, choice.alpha) if base_key in order else pd.DataFrame()
+    parts: list[dict[str, Any]] = []
     if not changes.empty:
-        image, save = pictures.picture(f"{stem}-changes.png", f"change of each rule set against {base_key}")
-        plot_changes(changes, save, scenario, base_key)
-        images.append(("changes", image))
-        win = changes[changes["metric"] == "win_rate"]
-        grid = grid_matrix(cells, {**dict(zip(win["rules"].astype(str), win["diff"], strict=True)), base_key: 0.0})
-        if grid is not None:
-            image, save = pictures.picture(f"{stem}-grid.png", "the variant grid: change of the party's win rate")
-            plot_grid(*grid, save, f"{scenario}: change of the party's win rate against {base_key}, points")
-            images.append(("grid", image))
-    image, save = pictures.picture(f"{stem}-win-rate.png", "win rate by rule set")
-    plot_win_rates(cells, save, f"{scenario}: party win rate")
-    images.append(("win", image))
-    image, save = pictures.picture(f"{stem}-rounds.png", "rounds by rule set")
-    plot_rounds(rows, order, save, f"{scenario}: rounds")
-    images.append(("rounds", image))
-    image, save = pictures.picture(f"{stem}-hp-lost.png", "party hit points lost by rule set")
-    plot_hp_lost(rows, order, save, f"{scenario}: party hit points lost")
-    images.append(("hp", image))
+        lead = lead_of(changes, choice.metric)
+        parts.append(_changes_part(scenario, stem, changes, cells, base_key, notes, lead, pictures))
+        maps = _grid_maps(scenario, stem, changes, cells, base_key, lead.mapped, pictures)
+        if maps:
+            parts.append({"kind": "grids", "maps": maps, "baseline": base_key})
+    parts.append(_details_part(scenario, stem, cells, rows, order, notes, pictures))
     return {
         "name": scenario,
         "facts": scenario_facts(manifest, scenario),
         "baseline": base_key,
-        "changes": change_rows(changes, cells, base_key, notes) if base_key in order else [],
-        "rows": table_rows(cells, notes),
-        "images": dict(images),
         "unchanged": sorted(twins.items()),
+        "parts": parts,
+    }
+
+
+def _changes_part(
+    scenario: str,
+    stem: str,
+    changes: pd.DataFrame,
+    cells: pd.DataFrame,
+    base_key: str,
+    notes: dict[str, str],
+    lead: Lead,
+    pictures: _Pictures,
+) -> dict[str, Any]:
+    """What each rule set changes against the baseline: the forest plot and the table, sorted by the lead measure."""
+    ranked = sorted_rules(changes, lead)
+    image, save = pictures.picture(f"{stem}-changes.png", f"change of each rule set against {base_key}")
+    plot_changes(changes, save, scenario, base_key, ranked, lead.order)
+    return {
+        "kind": "changes",
+        "baseline": base_key,
+        "image": image,
+        "lead": lead.first.label,
+        "shown": [m.label for m in lead.order[:2]],
+        "moved": [m.label for m in lead.moved],
+        "columns": change_columns(lead),
+        "rows": change_rows(changes, cells, base_key, notes, lead),
+    }
+
+
+def _grid_maps(
+    scenario: str,
+    stem: str,
+    changes: pd.DataFrame,
+    cells: pd.DataFrame,
+    base_key: str,
+    measures: tuple[Measure, ...],
+    pictures: _Pictures,
+) -> list[dict[str, Any]]:
+    """A heat map of the variant grid per measure (none when the rule sets do not span a grid)."""
+    maps = []
+    for measure in measures:
+        part = changes[changes["metric"] == measure.metric]
+        grid = grid_matrix(cells, {**dict(zip(part["rules"].astype(str), part["diff"], strict=True)), base_key: 0.0})
+        if grid is None:
+            return []
+        unit = "points" if measure.points else "rounds"
+        image, save = pictures.picture(
+            f"{stem}-grid-{measure.option}.png", f"the variant grid: change of the {measure.label}"
+        )
+        plot_grid(*grid, save, f"{scenario}: change of the {measure.label} against {base_key}, {unit}", measure)
+        maps.append({"image": image, "label": measure.label, "unit": unit})
+    return maps
+
+
+def _details_part(
+    scenario: str,
+    stem: str,
+    cells: pd.DataFrame,
+    rows: pd.DataFrame,
+    order: list[str],
+    notes: dict[str, str],
+    pictures: _Pictures,
+) -> dict[str, Any]:
+    """Each rule set's own numbers: the summary table, win rates, rounds and hit points lost."""
+    win, save = pictures.picture(f"{stem}-win-rate.png", "win rate by rule set")
+    plot_win_rates(cells, save, f"{scenario}: party win rate")
+    rounds, save = pictures.picture(f"{stem}-rounds.png", "rounds by rule set")
+    plot_rounds(rows, order, save, f"{scenario}: rounds")
+    hp, save = pictures.picture(f"{stem}-hp-lost.png", "party hit points lost by rule set")
+    plot_hp_lost(rows, order, save, f"{scenario}: party hit points lost")
+    return {
+        "kind": "details",
+        "columns": TABLE_COLUMNS,
+        "rows": table_rows(cells, notes),
+        "images": [win, rounds, hp],
     }
 
 

@@ -108,6 +108,7 @@ the change of the party's win rate against {{ s.baseline | t }}, in points.</fig
 {% for key in ("win", "rounds", "hp") %}
 <figure><img src="{{ s.images[key].src }}" alt="{{ s.images[key].alt }}"></figure>
 {% endfor %}
+{{ s.combatants | safe }}
 </section>
 {% endfor %}
 </body>
@@ -174,7 +175,7 @@ MARKDOWN = """# d20 Arena report
 
 ![{{ s.images.rounds.alt }}]({{ s.images.rounds.src }})
 
-![{{ s.images.hp.alt }}]({{ s.images.hp.src }})
+![{{ s.images.hp.alt }}]({{ s.images.hp.src }}){{ s.combatants }}
 {%- endfor %}
 """
 

@@ -140,3 +140,98 @@ def test_a_simulator_without_combatants_is_refused_before_anything_is_written(tm
     with pytest.raises(ArenaError, match="cannot report combatants"):
         run_experiment([FakeScenario(n=5)], tmp_path / "r", simulator=FakeSimulator(), combatants=True)
     assert not (tmp_path / "r").exists()
+
+
+# --------------------------------------------------------------------------------------------- what is shown
+def _frame(rows):
+    """A combatants table by hand: (rules, index, side, name, kind, went_down, died, hp_left, hp_max, damage)."""
+    columns = ["rules", "index", "side", "name", "kind", "went_down", "died", "hp_left", "hp_max", "damage_dealt"]
+    frame = pd.DataFrame(rows, columns=columns)
+    frame.insert(0, "scenario", "s")
+    frame["downs"] = frame["went_down"].astype(int)
+    frame["hp_end"] = frame["hp_left"]
+    return frame
+
+
+HAND = _frame(
+    [
+        ("d20", 0, "pc", "rogue", "rogue", True, True, 0, 8, 3),
+        ("d20", 0, "pc", "fighter", "fighter", False, False, 10, 12, 9),
+        ("d20", 0, "monster", "orc 1", "orc", True, False, 0, 6, 12),
+        ("d20", 0, "monster", "orc 2", "orc", False, False, 6, 6, 4),
+        ("d20", 1, "pc", "rogue", "rogue", True, False, 0, 8, 0),
+        ("d20", 1, "pc", "fighter", "fighter", False, False, 12, 12, 12),
+        ("d20", 1, "monster", "orc 1", "orc", True, True, 0, 6, 5),
+        ("d20", 1, "monster", "orc 2", "orc", True, False, 0, 6, 3),
+        ("3d6", 0, "pc", "rogue", "rogue", False, False, 8, 8, 6),
+        ("3d6", 0, "pc", "fighter", "fighter", True, False, 0, 12, 0),
+        ("3d6", 0, "monster", "orc 1", "orc", False, False, 6, 6, 20),
+        ("3d6", 0, "monster", "orc 2", "orc", True, False, 0, 6, 0),
+    ]
+)
+
+
+def test_the_terminal_summary_says_who_needs_help():
+    from arena.study.reports.combatants import terminal_lines
+
+    assert terminal_lines(HAND) == [
+        "s (per combatant, its 2 rule sets together):",
+        "  rogue: went down in 66.7% of 3 fights, died in 33.3%, 2.7 of 8 hp left on average",
+        "  fighter: went down in 33.3% of 3 fights, died in 0.0%, 7.3 of 12 hp left on average",
+        "  orc (x2): 7.3 damage dealt each on average, went down 66.7%, died 16.7%",
+    ]
+
+
+def test_the_report_section_under_the_baseline_and_by_rule_set(tmp_path):
+    from arena.study.reports.combatants import add_sections
+
+    hostile = HAND.replace({"rogue": "<img src=x onerror=alert(1)>"})
+    hostile.to_parquet(tmp_path / COMBATANTS_FILE)
+    md = [{"name": "s", "baseline": "d20"}, {"name": "other", "baseline": "d20"}]
+    add_sections(tmp_path, md, "md")
+    text = md[0]["combatants"]
+    assert md[1]["combatants"] == ""
+    assert "### Per combatant" in text and "Under d20:" in text
+    assert "| &lt;img src=x onerror=alert(1)&gt; | 2 | 100.0% | 50.0% | 0.0 | 8 | 1.5 |" in text
+    assert "| fighter | 2 | 0.0% | 0.0% | 11.0 | 12 | 10.5 |" in text
+    assert "| orc | 2.0 | 6.0 | 75.0% | 25.0% |" in text
+    assert "| d20 | 100.0% | 0.0% |" in text and "| 3d6 | 0.0% | 100.0% |" in text
+    html = [{"name": "s", "baseline": "3d6"}]
+    add_sections(tmp_path, html, "html")
+    assert "<img" not in html[0]["combatants"] and "&lt;img src=x onerror=alert(1)&gt;" in html[0]["combatants"]
+    assert "<code>3d6</code>" in html[0]["combatants"]
+    none = [{"name": "s", "baseline": "d20"}]
+    add_sections(tmp_path / "nothing-here", none, "md")
+    assert none[0]["combatants"] == ""
+
+
+def test_arena_report_shows_the_section_of_a_run_with_combatants(full, tmp_path):
+    from arena.study.reports.report import build_report
+
+    page = build_report(full, tmp_path / "report").read_text()
+    assert "### Per combatant" in page and "Went down, by rule set:" in page
+    for name in ("fighter-1", "cleric-1", "rogue-1", "wizard-1", "goblin"):
+        assert f"| {name} |" in page
+
+
+def test_cli_run_prints_the_summary_and_writes_the_table(tmp_path):
+    from experiment_fakes import cli_app
+    from typer.testing import CliRunner
+
+    from arena.study.reports.combatants import terminal_lines
+
+    runner, app = CliRunner(), cli_app()
+    args = ["run", str(ROOT / "scenarios" / "ogre.yaml"), "--n", "10", "--seed", "4", "--grid", "d20", "--workers", "1"]
+    out = tmp_path / "on"
+    result = runner.invoke(app, [*args, "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("10 encounters in ")
+    assert lines[1:] == terminal_lines(read_combatants(out)) and len(lines) == 7  # the scenario, 4 PCs, the ogre
+    assert "rogue-3: went down in" in result.stdout
+    off = tmp_path / "off"
+    result = runner.invoke(app, [*args, "--out", str(off), "--no-combatants"])
+    assert result.exit_code == 0 and len(result.stdout.splitlines()) == 1
+    assert not (off / COMBATANTS_FILE).exists() and (off / "encounters.parquet").exists()
+    quiet = runner.invoke(app, [*args, "--out", str(tmp_path / "q"), "--quiet"])
+    assert quiet.exit_code == 0 and quiet.stdout == "" and (tmp_path / "q" / COMBATANTS_FILE).exists()

@@ -69,8 +69,8 @@ def monster_summary(frame: pd.DataFrame, by: tuple[str, ...] = ("scenario",)) ->
     return out
 
 
-def _percent(value: float) -> str:
-    return f"{100 * value:.1f}%"
+def _percent(value: Any) -> str:
+    return f"{100 * float(value):.1f}%"
 
 
 def _cells(row: Any, columns: dict[str, str]) -> list[str]:
@@ -119,7 +119,7 @@ INTRO = (
 )
 
 
-def _markdown(scenario_rows: tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame], baseline: str) -> str:
+def _markdown(scenario_rows: tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame | None], baseline: str) -> str:
     pcs, monsters, by_rules = scenario_rows
     lines = ["", "", "### Per combatant", "", INTRO.format(baseline=md_text(baseline)), ""]
     for table, columns in ((pcs, PC_COLUMNS), (monsters, MONSTER_COLUMNS)):
@@ -140,7 +140,7 @@ def _markdown(scenario_rows: tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame], ba
 KEY = ' class="key"'
 
 
-def _html(scenario_rows: tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame], baseline: str) -> str:
+def _html(scenario_rows: tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame | None], baseline: str) -> str:
     pcs, monsters, by_rules = scenario_rows
     parts = ["<h3>Per combatant</h3>", f"<p>{INTRO.format(baseline=f'<code>{html_text(baseline)}</code>')}</p>"]
     for table, columns in ((pcs, PC_COLUMNS), (monsters, MONSTER_COLUMNS)):

@@ -235,3 +235,15 @@ def test_cli_run_prints_the_summary_and_writes_the_table(tmp_path):
     assert not (off / COMBATANTS_FILE).exists() and (off / "encounters.parquet").exists()
     quiet = runner.invoke(app, [*args, "--out", str(tmp_path / "q"), "--quiet"])
     assert quiet.exit_code == 0 and quiet.stdout == "" and (tmp_path / "q" / COMBATANTS_FILE).exists()
+
+
+def test_the_notebook_gets_the_same_table_for_one_and_two_workers(full):
+    import arena
+
+    keys = {k: RUN[k] for k in ("n", "seed", "rules", "chunk_size")}
+    encounters, one = arena.run(SCENARIO, workers=1, combatants=True, **keys)
+    _, two = arena.run(SCENARIO, workers=2, combatants=True, **keys)
+    pd.testing.assert_frame_equal(one, two)
+    pd.testing.assert_frame_equal(one, read_combatants(full))
+    pd.testing.assert_frame_equal(encounters, pq.read_table(full / "encounters.parquet").to_pandas())
+    assert isinstance(arena.run(SCENARIO, workers=1, n=2, seed=1, rules="d20"), pd.DataFrame)  # not asked: one frame

@@ -247,3 +247,12 @@ def test_the_notebook_gets_the_same_table_for_one_and_two_workers(full):
     pd.testing.assert_frame_equal(one, read_combatants(full))
     pd.testing.assert_frame_equal(encounters, pq.read_table(full / "encounters.parquet").to_pandas())
     assert isinstance(arena.run(SCENARIO, workers=1, n=2, seed=1, rules="d20"), pd.DataFrame)  # not asked: one frame
+
+
+def test_a_damaged_or_foreign_combatants_file_is_one_clear_error(tmp_path):
+    (tmp_path / COMBATANTS_FILE).write_bytes(b"PAR1 not really")
+    with pytest.raises(ArenaError, match=r"combatants\.parquet: unreadable"):
+        read_combatants(tmp_path)
+    pd.DataFrame({"scenario": ["s"], "rules": ["d20"]}).to_parquet(tmp_path / COMBATANTS_FILE)
+    with pytest.raises(ArenaError, match=r"combatants\.parquet: not a combatants table \(no column 'index'\)"):
+        read_combatants(tmp_path)

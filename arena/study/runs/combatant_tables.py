@@ -139,12 +139,17 @@ def assemble(plan: Plan, parts: Path, target: Path) -> None:
 def read_combatants(results: Path) -> Any:
     """A run's combatants table as a pandas DataFrame; None when the run wrote none (``--no-combatants``, or a run
     older than the table)."""
+    import pyarrow as pa
     import pyarrow.parquet as pq
 
     path = results / COMBATANTS_FILE
     if not path.is_file():
         return None
     try:
-        return pq.read_table(path).to_pandas()
-    except OSError as err:
-        raise ArenaError(f"{path}: unreadable ({str(err).splitlines()[0][:120]})") from None
+        table = pq.read_table(path)
+    except (pa.ArrowException, OSError) as err:
+        raise ArenaError(f"{path}: unreadable ({(str(err).splitlines() or [''])[0][:120]})") from None
+    missing = [name for name in arrow_schema().names if name not in table.column_names]
+    if missing:
+        raise ArenaError(f"{path}: not a combatants table (no column {missing[0]!r})")
+    return table.to_pandas()

@@ -85,6 +85,8 @@ def write_part(parts: Path, chunk: Chunk, table: Any) -> str:
 
     name = part_name(chunk)
     tmp = parts / (name + ".tmp")
+    if os.path.lexists(tmp):
+        tmp.unlink()
     pq.write_table(table, tmp)
     os.replace(tmp, parts / name)
     return name
@@ -113,6 +115,8 @@ def assemble(plan: Plan, parts: Path, target: Path) -> None:
     import pyarrow.parquet as pq
 
     tmp = target.with_name(target.name + ".tmp")
+    if os.path.lexists(tmp):  # a half-written file, or a planted link: never written through
+        tmp.unlink()
     buffer: list[Any] = []
     rows = 0
     try:

@@ -199,9 +199,9 @@ def run_experiment(
     ``progress(done, total)`` is called with encounters finished (including those found on resume).
     ``combatants``: write ``combatants.parquet`` too, one row per encounter and combatant (the simulator needs a
     ``fight_combatants``; the engine's has one). Ctrl-C (KeyboardInterrupt) propagates after the finished chunks
-    are safely on disk. The folder is locked for
-    the whole run; an error of the file system (a full disk, a read-only folder) is an ArenaError naming it. A
-    ``cluster`` is connected to before the folder is made, so an unreachable scheduler leaves nothing behind.
+    are safely on disk. The folder is locked for the whole run; an error of the file system (a full disk, a
+    read-only folder) is an ArenaError naming it. A ``cluster`` is connected to before the folder is made, so an
+    unreachable scheduler leaves nothing behind.
     """
     simulator = simulator or EngineSimulator()
     if not 1 <= workers <= MAX_WORKERS:

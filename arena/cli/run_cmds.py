@@ -132,7 +132,11 @@ def run_cmd(
     ] = None,
     out: Annotated[
         Path | None,
-        typer.Option(help="Results folder (default: results/<first scenario name>, as a safe folder name)."),
+        typer.Option(
+            help="Results folder (default: results/<first scenario name>, as a safe folder name): it gets "
+            "encounters.parquet (one row per encounter), combatants.parquet (one row per encounter and combatant; "
+            "see --combatants), summary.csv and manifest.json."
+        ),
     ] = None,
     chunk: Annotated[int, typer.Option(help="Encounters per task.", min=1, max=MAX_ENCOUNTERS)] = 500,
     resume: Annotated[bool, typer.Option("--resume", help="Complete an interrupted run in --out.")] = False,
@@ -143,7 +147,17 @@ def run_cmd(
     trust_policies: Annotated[
         bool, typer.Option("--trust-policies", help="Run the Python policy files the scenarios list.")
     ] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar and no summary.")] = False,
+    combatants: Annotated[
+        bool,
+        typer.Option(
+            "--combatants/--no-combatants",
+            help="Write OUT/combatants.parquet beside OUT/encounters.parquet: one row per encounter and combatant "
+            "(side, name, kind, went_down, downs, died, hp_left, hp_end, hp_max, damage_dealt), and print each PC's "
+            "share of fights it went down and died in, its mean hp left, and each monster kind's mean damage dealt. "
+            "--no-combatants: the encounters only (a resume needs the same choice).",
+        ),
+    ] = True,
     model: ModelFlag = None,
     bestiary: BestiaryFlag = None,
 ) -> None:
@@ -171,7 +185,9 @@ def run_cmd(
                 force=force,
                 progress=progress,
                 on_event=lambda msg: typer.echo(f"warning: {printable(msg, 500)}", err=True),
+                combatants=combatants,
             )
+        lines = _combatant_lines(outcome.out) if combatants and not quiet else []
     except KeyboardInterrupt as stop:  # Ctrl-C, or Stopped: SIGTERM or SIGHUP
         raise _stopped_run(stop.signum if isinstance(stop, Stopped) else None, folder) from None
     except ArenaError as err:
@@ -181,6 +197,17 @@ def run_cmd(
         typer.echo(
             f"{outcome.encounters:,} encounters in {printable(outcome.out)} ({outcome.fought:,} fought now, {rate})"
         )
+        for line in lines:
+            typer.echo(line)
+
+
+def _combatant_lines(out: Path) -> list[str]:
+    """The per-combatant summary of a finished run (``OUT/combatants.parquet``)."""
+    from arena.study.reports.combatants import terminal_lines
+    from arena.study.runs.combatant_tables import read_combatants
+
+    frame = read_combatants(out)
+    return [] if frame is None else terminal_lines(frame)
 
 
 def _loaded(

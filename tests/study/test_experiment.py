@@ -234,9 +234,13 @@ def test_cli_run_real_engine(tmp_path):
     frame = _read(out)
     assert len(frame) == 60 and frame["rules"].unique().tolist() == ["d20", "3d6+prad"]
     assert frame["players_roll_all"].tolist() == [False] * 30 + [True] * 30
+    combatants = pq.read_table(out / "combatants.parquet").to_pandas()  # written by default
+    assert combatants.groupby(["rules", "index"]).size().tolist() == [2] * 60  # the duel: one against one
     again = runner.invoke(app, args)
     assert again.exit_code == 2 and "already exists" in again.stderr
     assert runner.invoke(app, [*args, "--resume"]).exit_code == 0
+    other = runner.invoke(app, [*args, "--resume", "--no-combatants"])
+    assert other.exit_code == 2 and "different scenarios or settings" in other.stderr
     bad = runner.invoke(
         app,
         ["run", str(ROOT / "scenarios" / "duel.yaml"), "--grid", "d20+wat", "--quiet", "--out", str(tmp_path / "x")],

@@ -299,3 +299,39 @@ def test_results_folder_layout_constants_match_chunk_names():
 
     assert folder.CHUNK_RE.match(Chunk(1, 2, 300, 450).filename)
     assert folder.CHUNK_RE.match(Chunk(1, 2, 300, 450).filename + ".tmp")
+    from arena.study.runs.combatant_tables import COMBATANTS_FILE, part_name
+
+    assert folder.CHUNK_RE.match(part_name(Chunk(1, 2, 300, 450)))
+    assert folder.CHUNK_RE.match(part_name(Chunk(1, 2, 300, 450)) + ".tmp")
+    assert not folder.CHUNK_RE.match("001-002-0000000300-0000000450.other.parquet")
+    assert COMBATANTS_FILE in folder.RUN_FILES  # --force removes it, a planted link there is refused
+
+
+def test_a_half_written_combatants_part_is_removed_and_its_chunk_fought_again(tmp_path):
+    """A kill between a chunk's combatants part and its ledger line leaves a part the ledger does not list (or a
+    ``.tmp``): the resumed run fights that chunk again and the files come out as an uninterrupted run's."""
+    from arena.study.runs.combatant_tables import COMBATANTS_FILE
+    from arena.study.scenarios.loading import load_scenarios
+
+    scenario = load_scenarios(Path(__file__).resolve().parents[2] / "scenarios" / "duel.yaml")[0]
+    run = {"n": 9, "seed": 2, "rules": ["d20"], "chunk_size": 3, "combatants": True}
+    full, out = tmp_path / "full", tmp_path / "out"
+    run_experiment([scenario], full, **run)
+    run_experiment([scenario], out, **run)
+    (out / COMBATANTS_FILE).unlink()
+    (out / "encounters.parquet").unlink()
+    manifest = json.loads((out / "manifest.json").read_text())
+    (out / "manifest.json").write_text(json.dumps({**manifest, "status": "interrupted"}))
+    chunks = out / "chunks"
+    chunks.mkdir()
+    (chunks / "000-000-0000000003-0000000006.combatants.parquet").write_bytes(b"unlisted")
+    (chunks / "000-000-0000000006-0000000009.combatants.parquet.tmp").write_bytes(b"half")
+    events: list[str] = []
+    outcome = run_experiment([scenario], out, resume=True, on_event=events.append, **run)
+    assert outcome.fought == 9
+    assert any(
+        "000-000-0000000003-0000000006.combatants.parquet" in e and "not in the chunk ledger" in e for e in events
+    )
+    for name in ("encounters.parquet", COMBATANTS_FILE):
+        assert (out / name).read_bytes() == (full / name).read_bytes()
+    assert not chunks.exists()

@@ -103,6 +103,7 @@ change nothing for this scenario (for example <code>+luck</code> when nobody pre
 {% for part in s.parts %}
 {% include "html/" ~ part.kind %}
 {% endfor %}
+{{ s.combatants | safe }}
 </section>
 {% endfor %}
 </body>
@@ -180,7 +181,7 @@ MARKDOWN = """# d20 Arena report
 {% endif %}
 {%- for part in s.parts %}
 {% include "md/" ~ part.kind %}
-{%- endfor %}
+{%- endfor %}{{ s.combatants }}
 {%- endfor %}
 """
 

@@ -40,6 +40,7 @@ from arena.study.reports.changes import (
     sorted_rules,
     table_rows,
 )
+from arena.study.reports.combatants import add_sections
 from arena.study.reports.measures import Lead, Measure, check_measure, lead_of
 from arena.study.reports.plots import grid_matrix, plot_changes, plot_grid, plot_hp_lost, plot_rounds, plot_win_rates
 from arena.study.reports.staging import Staged, output_folder
@@ -179,6 +180,7 @@ def build_report(
             _section(str(scenario), cells, frame, manifest, pictures, _Choice(baseline, alpha, wanted))
             for scenario, cells in summary.groupby("scenario", sort=False)
         ]
+        add_sections(results, sections, fmt)  # per combatant, from combatants.parquet when the run wrote it
         name = f"report.{fmt}"
         context = {
             "results": str(results),

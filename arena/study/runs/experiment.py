@@ -12,8 +12,9 @@ writes every finished chunk as its own parquet part file (written aside, then re
 so an interrupted run leaves whole chunks only and ``resume=True`` completes it; at the end the part files are
 assembled, in plan order, into ``encounters.parquet`` row group by row group (memory stays flat).
 
-``results/NAME/`` holds ``encounters.parquet`` (one typed row per encounter), ``manifest.json`` (what was run,
-how, and how fast) and ``summary.csv`` (see :func:`arena.study.statistics.summaries.summarise`). A notebook's run
+``results/NAME/`` holds ``encounters.parquet`` (one typed row per encounter), ``combatants.parquet`` when asked
+for (one row per encounter and combatant: :mod:`arena.study.runs.combatant_tables`), ``manifest.json`` (what was
+run, how, and how fast) and ``summary.csv`` (see :func:`arena.study.statistics.summaries.summarise`). A notebook's run
 that writes nothing is :mod:`arena.study.runs.in_memory`.
 
 Why a module of its own: it is the one writer of a run's results folder, from the first manifest to the checksummed
@@ -33,6 +34,7 @@ from typing import Any
 from arena.dice import encounter_seed
 from arena.errors import ArenaError
 from arena.limits import MAX_WORKERS
+from arena.study.runs import combatant_tables
 from arena.study.runs.cluster import cluster_session
 from arena.study.runs.folder import (
     locked,
@@ -140,19 +142,27 @@ def _prepare_folder(out: Path, plan: Plan, resume: bool, force: bool, say: Calla
     return manifest
 
 
-def _complete_and_intact(out: Path, old: dict, say: Callable[[str], None]) -> bool:
-    """A complete run whose encounters.parquet still has the checksum the manifest gives."""
+def _intact(path: Path, expected: object) -> bool:
+    return path.is_file() and bool(expected) and file_sha256(path) == expected
+
+
+def _complete_and_intact(out: Path, old: dict, say: Callable[[str], None], plan: Plan) -> bool:
+    """A complete run whose encounters.parquet (and combatants.parquet, when the plan has it) still has the checksum
+    the manifest gives."""
     if old.get("status") != "complete":
         return False
     target = out / "encounters.parquet"
-    expected = old.get("encounters_sha256")
-    if target.is_file() and expected and file_sha256(target) == expected:
+    combatants = not plan.combatants or _intact(out / combatant_tables.COMBATANTS_FILE, old.get("combatants_sha256"))
+    if _intact(target, old.get("encounters_sha256")) and combatants:
         if not (out / "summary.csv").is_file():
             say(f"{out / 'summary.csv'} was missing; written again from encounters.parquet")
             write_summary(out)
         return True
-    say(f"{target} is missing or damaged (its checksum does not match the manifest); fighting the run again")
-    for name in ("encounters.parquet", "summary.csv"):
+    say(
+        f"{target if combatants else out / combatant_tables.COMBATANTS_FILE} is missing or damaged (its checksum "
+        "does not match the manifest); fighting the run again"
+    )
+    for name in ("encounters.parquet", combatant_tables.COMBATANTS_FILE, "summary.csv"):
         if (out / name).is_file():
             (out / name).unlink()
     return False
@@ -182,18 +192,23 @@ def run_experiment(
     simulator: Any = None,
     progress: Callable[[int, int], None] | None = None,
     on_event: Callable[[str], None] | None = None,
+    combatants: bool = False,
 ) -> RunOutcome:
     """Run every scenario under every rule set and write ``out/`` (see the module docstring).
 
     ``progress(done, total)`` is called with encounters finished (including those found on resume).
-    Ctrl-C (KeyboardInterrupt) propagates after the finished chunks are safely on disk. The folder is locked for
-    the whole run; an error of the file system (a full disk, a read-only folder) is an ArenaError naming it. A
-    ``cluster`` is connected to before the folder is made, so an unreachable scheduler leaves nothing behind.
+    ``combatants``: write ``combatants.parquet`` too, one row per encounter and combatant (the simulator needs a
+    ``fight_combatants``; the engine's has one). Ctrl-C (KeyboardInterrupt) propagates after the finished chunks
+    are safely on disk. The folder is locked for the whole run; an error of the file system (a full disk, a
+    read-only folder) is an ArenaError naming it. A ``cluster`` is connected to before the folder is made, so an
+    unreachable scheduler leaves nothing behind.
     """
     simulator = simulator or EngineSimulator()
     if not 1 <= workers <= MAX_WORKERS:
         raise ArenaError(f"--workers must be 1 to {MAX_WORKERS}, got {workers}")
-    plan = make_plan(scenarios, n=n, seed=seed, rules=rules, chunk_size=chunk_size)
+    plan = make_plan(scenarios, n=n, seed=seed, rules=rules, chunk_size=chunk_size, combatants=combatants)
+    if combatants and not hasattr(simulator, "fight_combatants"):
+        raise ArenaError(f"{type(simulator).__name__} cannot report combatants (it has no fight_combatants)")
     _preflight(plan, simulator)
     out = Path(out)
     events: list[str] = []
@@ -262,16 +277,21 @@ def _run_locked(
     """The run in its locked folder: the chunks on disk verified, the rest fought and written, then assembled."""
     address, client = cluster  # the address (for the manifest) and its open client
     old = _prepare_folder(out, plan, resume, force, say)
-    if old is not None and _complete_and_intact(out, old, say):
+    if old is not None and _complete_and_intact(out, old, say, plan):
         if progress:
             progress(plan.total, plan.total)
         return RunOutcome(out, plan.total, 0, 0.0, events=[*events, "already complete: nothing to do"])
     parts = out / "chunks"
     parts.mkdir(exist_ok=True)
     all_chunks = list(plan.chunks())
-    present, notes = verified_chunks(parts, {c.filename: (c.start, c.stop) for c in all_chunks})
+    expected = {c.filename: (c.start, c.stop) for c in all_chunks}
+    if plan.combatants:
+        expected.update({combatant_tables.part_name(c): (c.start, c.stop) for c in all_chunks})
+    present, notes = verified_chunks(parts, expected)
     for note in notes:
         say(note)
+    if plan.combatants:  # a chunk is done when its combatants are too (their part is listed first)
+        present = {c.filename for c in all_chunks if c.filename in present and combatant_tables.part_name(c) in present}
 
     started = now()
     manifest = _new_manifest(plan, old, started, workers, address)
@@ -316,6 +336,10 @@ class _ChunkWriter:
     def __call__(self, chunk: Chunk, columns: dict) -> None:
         import pyarrow.parquet as pq
 
+        if self.plan.combatants:  # in the ledger before the chunk: a chunk listed has its combatants on disk
+            fought = combatant_tables.chunk_table(self.plan, chunk, columns)
+            name = combatant_tables.write_part(self.parts, chunk, fought)
+            record_chunk(self.parts, name, chunk.start, chunk.stop)
         table = chunk_table(self.plan, chunk, columns, self.schema)
         tmp = self.parts / (chunk.filename + ".tmp")
         pq.write_table(table, tmp)
@@ -385,6 +409,10 @@ def _complete(plan: Plan, out: Path, assembly: Assembly, manifest: dict) -> None
     remove the chunks."""
     parts = assembly.parts
     _assemble(assembly)
+    if plan.combatants:
+        target = out / combatant_tables.COMBATANTS_FILE
+        combatant_tables.assemble(plan, parts, target)
+        manifest["combatants_sha256"] = file_sha256(target)
     write_summary(out)
     total_fought = sum(s["encounters"] for s in manifest["sessions"])
     total_seconds = sum(s["seconds"] for s in manifest["sessions"])

@@ -13,6 +13,7 @@ A run's layout::
     NAME/.arena-lock            held (flock) by the run using the folder
     NAME/manifest.json          what was run, by which code; ``status`` running / failed / complete
     NAME/encounters.parquet     written at the end, its SHA-256 in the manifest
+    NAME/combatants.parquet     one row per encounter and combatant (arena.study.runs.combatant_tables)
     NAME/summary.csv
     NAME/chunks/*.parquet       finished chunks while the run is incomplete
     NAME/chunks/ledger.jsonl    one JSON line per finished chunk (appended after the chunk is in place)
@@ -34,9 +35,10 @@ from arena.errors import ArenaError
 
 LOCK_NAME = ".arena-lock"
 LEDGER_NAME = "ledger.jsonl"
-CHUNK_RE = re.compile(r"^\d{3}-\d{3}-\d{10}-\d{10}\.parquet(\.tmp)?$")
-"""The names of chunk files (``Chunk.filename``) and their half-written ``.tmp`` twins."""
-RUN_FILES = ("manifest.json", "encounters.parquet", "summary.csv")
+CHUNK_RE = re.compile(r"^\d{3}-\d{3}-\d{10}-\d{10}(\.combatants)?\.parquet(\.tmp)?$")
+"""The names of chunk files (``Chunk.filename``), of their combatants' part files, and of their half-written
+``.tmp`` twins."""
+RUN_FILES = ("manifest.json", "encounters.parquet", "combatants.parquet", "summary.csv")
 """The files a run writes at the top of its folder (each also as a half-written ``.tmp``)."""
 REPORT_FOLDER = "report"
 REPORT_RE = re.compile(r"^[A-Za-z0-9_.-]+\.(md|html|png|tmp)$")

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 from arena.errors import ArenaError
 from arena.limits import MAX_WORKERS
+from arena.study.runs import combatant_tables
 from arena.study.runs.plan import Chunk, make_plan
 from arena.study.runs.progress import rich_progress
 from arena.study.runs.tables import arrow_schema, chunk_table
@@ -48,6 +49,7 @@ def _all_cores() -> int:
     return max(1, min(os.cpu_count() or 1, MAX_WORKERS))
 
 
+@overload
 def run(
     scenario: ScenarioLike,
     n: int | None = None,
@@ -60,7 +62,41 @@ def run(
     trust_policies: bool = False,
     progress: bool | None = None,
     bestiary: str | os.PathLike | Sequence[str | os.PathLike] = (),
-) -> pd.DataFrame:
+    combatants: Literal[False] = False,
+) -> pd.DataFrame: ...
+
+
+@overload
+def run(
+    scenario: ScenarioLike,
+    n: int | None = None,
+    seed: int | None = None,
+    rules: RulesLike = None,
+    *,
+    workers: int | None = None,
+    chunk_size: int | None = None,
+    simulator: Any = None,
+    trust_policies: bool = False,
+    progress: bool | None = None,
+    bestiary: str | os.PathLike | Sequence[str | os.PathLike] = (),
+    combatants: Literal[True],
+) -> tuple[pd.DataFrame, pd.DataFrame]: ...
+
+
+def run(
+    scenario: ScenarioLike,
+    n: int | None = None,
+    seed: int | None = None,
+    rules: RulesLike = None,
+    *,
+    workers: int | None = None,
+    chunk_size: int | None = None,
+    simulator: Any = None,
+    trust_policies: bool = False,
+    progress: bool | None = None,
+    bestiary: str | os.PathLike | Sequence[str | os.PathLike] = (),
+    combatants: bool = False,
+) -> pd.DataFrame | tuple[pd.DataFrame, pd.DataFrame]:
     """Fight ``scenario`` (a Scenario, a YAML path, or a list of them) and return one pandas row per encounter.
 
     ``rules``: None (the scenario's own grid), a RuleSet or key, or a list of them. Nothing is written to disk.
@@ -69,6 +105,8 @@ def run(
     default on for runs of 10,000 encounters or more. ``trust_policies`` lets the Python policy files a scenario
     file lists run (as ``--trust-policies`` does). ``bestiary``: stat-block files or folders whose creatures the
     scenario files' names reach (as ``--bestiary`` does); their stat blocks travel with the scenarios to the workers.
+    ``combatants``: return ``(encounters, combatants)``, the second one row per encounter and combatant (who went
+    down, died, hit points left, damage dealt: the table ``arena run`` writes as ``combatants.parquet``).
     """
     import pyarrow as pa
 
@@ -77,18 +115,27 @@ def run(
     if not 1 <= workers <= MAX_WORKERS:
         raise ArenaError(f"workers must be 1 to {MAX_WORKERS}, got {workers}")
     extra = [bestiary] if isinstance(bestiary, str | os.PathLike) else list(bestiary)
-    plan = make_plan(_load(scenario, trust_policies, extra), n=n, seed=seed, rules=rules, chunk_size=chunk_size)
+    loaded = _load(scenario, trust_policies, extra)
+    plan = make_plan(loaded, n=n, seed=seed, rules=rules, chunk_size=chunk_size, combatants=combatants)
+    if combatants and not hasattr(simulator, "fight_combatants"):
+        raise ArenaError(f"{type(simulator).__name__} cannot report combatants (it has no fight_combatants)")
     chunks = list(plan.chunks())
     workers = min(workers, max(1, len(chunks)))
     schema = arrow_schema(simulator.schema())
     tables: dict[Chunk, Any] = {}
+    fought: dict[Chunk, Any] = {}
     show = plan.total >= 10_000 if progress is None else progress
     with rich_progress(show) as tick:
         tick(0, plan.total)
 
         def keep(chunk: Chunk, cols: dict) -> None:
             tables[chunk] = chunk_table(plan, chunk, cols, schema)
+            if combatants:
+                fought[chunk] = combatant_tables.chunk_table(plan, chunk, cols)
             tick(sum(c.size for c in tables), plan.total)
 
         execute(plan, chunks, keep, workers=workers, simulator=simulator)
-    return pa.concat_tables([tables[c] for c in plan.chunks()]).to_pandas()
+    encounters = pa.concat_tables([tables[c] for c in plan.chunks()]).to_pandas()
+    if not combatants:
+        return encounters
+    return encounters, pa.concat_tables([fought[c] for c in plan.chunks()]).to_pandas()

@@ -75,6 +75,8 @@ class Chunk:
 class Plan:
     scenarios: list[ScenarioPlan]
     chunk_size: int = DEFAULT_CHUNK
+    combatants: bool = False
+    """Fight with one row per combatant too (:mod:`arena.study.runs.combatant_tables`)."""
 
     def chunks(self) -> Iterator[Chunk]:
         """Every chunk, in plan order (scenario, rule set, index): the order rows are written in."""
@@ -92,6 +94,7 @@ class Plan:
         return {
             "code": code_fingerprint(),
             "chunk_size": self.chunk_size,
+            **({"combatants": True} if self.combatants else {}),  # a run without them keeps its fingerprint
             "scenarios": [
                 {
                     "name": sp.name,
@@ -150,8 +153,10 @@ def make_plan(
     seed: int | None = None,
     rules: Any = None,
     chunk_size: int | None = None,
+    combatants: bool = False,
 ) -> Plan:
-    """The plan of a run. ``n``, ``seed`` and ``rules`` (rule sets or keys) override every scenario's own."""
+    """The plan of a run. ``n``, ``seed`` and ``rules`` (rule sets or keys) override every scenario's own;
+    ``combatants``: the workers send one row per combatant too."""
     plans = []
     for sc in scenarios:
         contents = sc.model_dump(mode="json") if hasattr(sc, "model_dump") else {"name": sc.name}
@@ -176,7 +181,7 @@ def make_plan(
     size = int(chunk_size or DEFAULT_CHUNK)
     if not 1 <= size <= MAX_ENCOUNTERS:
         raise ArenaError(f"the chunk size must be 1 to {MAX_ENCOUNTERS:,}, got {size:,}")
-    plan = Plan(plans, size)
+    plan = Plan(plans, size, combatants)
     if plan.total > MAX_RUN_ENCOUNTERS:
         raise ArenaError(
             f"the run would fight {plan.total:,} encounters, more than the limit of "

@@ -32,6 +32,7 @@ from arena.errors import ArenaError
 from arena.labels import printable
 from arena.rules import RuleSet
 from arena.study.runs.cluster import cluster_session
+from arena.study.runs.combatant_tables import combatant_columns
 from arena.study.runs.plan import KEY_COLUMNS, Chunk, Plan
 
 MAX_RETRIES = 3
@@ -60,6 +61,13 @@ class EngineSimulator:
         from arena.combat.engine import fight
 
         return fight(prepared, rules, seed).record.values()
+
+    def fight_combatants(self, prepared: Any, rules: RuleSet, seed: int) -> tuple[tuple, list[tuple]]:
+        """:meth:`fight_values` and the fight's rows per combatant (:data:`arena.combat.record.COMBATANT_SCHEMA`)."""
+        from arena.combat.engine import fight
+
+        result = fight(prepared, rules, seed, combatants=True)
+        return result.record.values(), result.combatants
 
     def schema(self) -> dict[str, str]:
         from arena.combat.record import record_schema
@@ -105,6 +113,8 @@ class Task:
     """The process id of the run that sent it: a local worker stops when that process is gone."""
     fields: tuple[str, ...] | None = None
     """The record fields the caller keeps (None: every one): the worker makes and sends only their columns."""
+    combatants: bool = False
+    """Send the chunk's rows per combatant too (:func:`arena.study.runs.combatant_tables.combatant_columns`)."""
 
 
 _RULES: dict[str, RuleSet] = {}
@@ -187,6 +197,9 @@ def run_chunk(task: Task, simulator: Any) -> tuple[Chunk, dict[str, np.ndarray]]
     fight = _values_of(simulator, schema)
     rules = warm_rules(task.rules)
     rows: list[tuple] = []
+    per_combatant: list[list[tuple]] = []
+    if task.combatants:
+        fight = _keeping_combatants(simulator, per_combatant)
     for s in seeds:
         try:
             rows.append(fight(prepared, rules, s))
@@ -201,7 +214,23 @@ def run_chunk(task: Task, simulator: Any) -> tuple[Chunk, dict[str, np.ndarray]]
         "seed": np.array(seeds, dtype=np.uint64),
     }
     columns.update(chunk_columns(schema, rows, task.fields))
+    if task.combatants:
+        columns.update(combatant_columns(range(chunk.start, chunk.stop), per_combatant))
     return chunk, columns
+
+
+def _keeping_combatants(simulator: Any, into: list[list[tuple]]) -> Callable[[Any, RuleSet, int], tuple]:
+    """The simulator's fight with its rows per combatant (``fight_combatants``), which it appends to ``into``."""
+    both = getattr(simulator, "fight_combatants", None)
+    if both is None:
+        raise ArenaError(f"{type(simulator).__name__} cannot report combatants (it has no fight_combatants)")
+
+    def fight(prepared: Any, rules: RuleSet, seed: int) -> tuple:
+        values, combatants = both(prepared, rules, seed)
+        into.append(combatants)
+        return tuple(values)
+
+    return fight
 
 
 def _values_of(simulator: Any, schema: dict[str, str]) -> Callable[[Any, RuleSet, int], tuple]:
@@ -238,7 +267,7 @@ def _tasks(plan: Plan, chunks: Iterable[Chunk], fields: Sequence[str] | None = N
     kept = None if fields is None else tuple(fields)
     for c in chunks:
         sp = plan.scenarios[c.scenario]
-        yield Task(c, sp.scenario, sp.digest, sp.rule_sets[c.rules], sp.seed, os.getpid(), kept)
+        yield Task(c, sp.scenario, sp.digest, sp.rule_sets[c.rules], sp.seed, os.getpid(), kept, plan.combatants)
 
 
 JOBLIB_CANCELLED = r".*tasks .*(cancelled|not used)"

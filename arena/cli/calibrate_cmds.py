@@ -345,9 +345,10 @@ def _sentences(full: Any, request: _Request) -> list[str]:
     if request.mode == "population":
         median = words.population_summary(full, name)
         lines = words.population_sentences(median, str(request.cr), int(request.level or 0), name)
-        if name is None:
-            return lines
-        return [*words.answers(full[full["monster"] == name], request.metric), *lines]
+        said = words.answers(full[full["monster"] == name], request.metric) if name is not None else []
+        mine = [line for line in said if line != words.HINT]
+        bounded = len(mine) < len(said) or bool(median["bounds only"].any())
+        return [*mine, *lines, *([words.HINT] if bounded else [])]
     return words.answers(full, request.metric)
 
 

@@ -10,7 +10,6 @@ one) or, for the core fields, which have none, from :data:`CORE` here. A field w
 
 from __future__ import annotations
 
-import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -72,10 +71,15 @@ def first_sentence(text: str) -> str:
             depth = max(0, depth - 1)
         elif ch == '"':
             quoted = not quoted
-        elif ch == "." and not depth and not quoted and (i + 1 == len(flat) or flat[i + 1] == " "):
-            if i > 0 and not flat[i - 1].isdigit() and not flat[max(0, i - 3) : i].endswith(("e.g", "i.e")):
-                return flat[: i + 1]
+        elif ch == "." and not depth and not quoted and _ends_sentence(flat, i):
+            return flat[: i + 1]
     return flat
+
+
+def _ends_sentence(flat: str, i: int) -> bool:
+    """The full stop at ``i`` ends a sentence: a space or the end follows, and it ends no number or "e.g"."""
+    followed = i + 1 == len(flat) or flat[i + 1] == " "
+    return followed and i > 0 and not flat[i - 1].isdigit() and not flat[max(0, i - 3) : i].endswith(("e.g", "i.e"))
 
 
 def attribute_docs(cls: type) -> dict[str, str]:

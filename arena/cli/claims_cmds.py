@@ -88,7 +88,7 @@ def claims_cmd(
                 if study is not None and study.complete:
                     _show_complete_claims(study.folder, as_json)
                     return
-                lines = None if _bar_drawn(as_json) else StudyLines("arena claims" + (" --quick" if quick else ""))
+                lines = StudyLines("arena claims" + (" --quick" if quick else "")) if _says_phases(as_json) else None
                 if lines is not None:
                     lines.phase(_plan(ids, chosen_workers))
                 with progress_bar(not as_json, "encounters") as bar:
@@ -122,10 +122,10 @@ def claims_cmd(
     _show_claims(ev, quick, n, page, as_json)
 
 
-def _bar_drawn(as_json: bool) -> bool:
-    """Whether the study's progress bar is drawn (:func:`progress_bar`: text output, both streams a terminal); when it
-    is not, :class:`StudyLines` says each phase on stderr instead."""
-    return not as_json and sys.stderr.isatty() and sys.stdout.isatty()
+def _says_phases(as_json: bool) -> bool:
+    """Whether :class:`StudyLines` says each phase on stderr: for the table off a terminal, where the study's progress
+    bar is not drawn (:func:`progress_bar`); ``--json`` keeps stderr for errors, as a program reading it expects."""
+    return not as_json and not (sys.stderr.isatty() and sys.stdout.isatty())
 
 
 def _plan(ids: list[str] | None, workers: int) -> str:

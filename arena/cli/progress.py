@@ -107,9 +107,7 @@ class StudyLines:
             share = fought / of if of else 1.0
             elapsed = now - self._started
             left = f", about {_duration(elapsed / share - elapsed)} left" if 0 < share < 1 else ""
-            self._print(
-                f"{self.what}: {fought:,} of {of:,} encounters ({share:.0%}) after {_duration(elapsed)}{left}"
-            )
+            self._print(f"{self.what}: {fought:,} of {of:,} encounters ({share:.0%}) after {_duration(elapsed)}{left}")
 
     def resumed(self, count: int) -> None:
         """Told before any fighting that ``count`` encounters were on disk already (``--resume``): not counted."""

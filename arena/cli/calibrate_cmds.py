@@ -271,12 +271,16 @@ def _calibrate(request: _Request, client: Any, progress: Any, study: Any) -> tup
     import pandas as pd
 
     keys = _with_d20(r.keys)
-    if r.mode == "population":
+    if r.level is None or r.sizes is None:  # _request gives both to a monster and a population
+        raise ArenaError("a calibration of a monster or a population needs --party-level and --sizes")
+    if r.mode == "population" and r.cr is not None:
         table, _median = cal.calibrate_population(r.cr, r.level, r.sizes, keys, sample=r.sample, **options)
         if r.monster is not None:
             mine = cal.calibrate(r.monster, r.level, r.sizes, keys, bestiary=r.book, **options)
             table = pd.concat([table, mine], ignore_index=True)
         return table, table
+    if r.monster is None:  # _request names one (or a --cr for a population)
+        raise ArenaError("name a MONSTER (an SRD monster or typical-crN), or use --grid")
     table = cal.calibrate(r.monster, r.level, r.sizes, keys, bestiary=r.book, **options)
     return table, None
 

@@ -225,7 +225,7 @@ def population_summary(table: pd.DataFrame, monster: str | None) -> pd.DataFrame
     rows = []
     srd = table[table["monster"] != monster] if monster is not None else table
     for (size, rules), group in srd.groupby(["size", "rules"], sort=False):
-        readings = [row_reading(r) for r in group.to_dict("records")]
+        readings = [row_reading({str(k): v for k, v in r.items()}) for r in group.to_dict("records")]
         row = {
             "size": size,
             "rules": rules,

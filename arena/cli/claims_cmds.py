@@ -88,9 +88,11 @@ def claims_cmd(
                 if study is not None and study.complete:
                     _show_complete_claims(study.folder, as_json)
                     return
-                lines = StudyLines("arena claims" + (" --quick" if quick else "")) if _says_phases(as_json) else None
-                if lines is not None:
-                    lines.phase(_plan(ids, chosen_workers))
+                plan, fights = _plan(ids, chosen_workers)
+                lines = None
+                if fights and _says_phases(as_json):
+                    lines = StudyLines("arena claims" + (" --quick" if quick else ""))
+                    lines.phase(plan)
                 with progress_bar(not as_json, "encounters") as bar:
                     ev = claims.evaluate(
                         quick=quick,
@@ -123,14 +125,16 @@ def claims_cmd(
 
 
 def _says_phases(as_json: bool) -> bool:
-    """Whether :class:`StudyLines` says each phase on stderr: for the table off a terminal, where the study's progress
-    bar is not drawn (:func:`progress_bar`); ``--json`` keeps stderr for errors, as a program reading it expects."""
+    """Whether :class:`StudyLines` says each phase of a study that fights on stderr: for the table off a terminal,
+    where the study's progress bar is not drawn (:func:`progress_bar`); ``--json`` keeps stderr for errors, as a
+    program reading it expects."""
     return not as_json and not (sys.stderr.isatty() and sys.stdout.isatty())
 
 
-def _plan(ids: list[str] | None, workers: int) -> str:
+def _plan(ids: list[str] | None, workers: int) -> tuple[str, bool]:
     """The study's phases as one line, before the first: what is judged exactly and what is fought, on how many
-    workers (the parts :func:`arena.study.claims.evaluation.evaluate` runs for these claims)."""
+    workers (the parts :func:`arena.study.claims.evaluation.evaluate` runs for these claims); and whether anything
+    is fought (single-roll claims alone take no time: no phase lines)."""
     from arena.study.claims import design
     from arena.study.claims.statements import ENCOUNTER_CLAIMS, GROUP_CR, claim_ids
 
@@ -145,7 +149,7 @@ def _plan(ids: list[str] | None, workers: int) -> str:
     said = f"{len(single)} single-roll claim{'s' * (len(single) != 1)} by exact odds"
     if fought:
         said += f"; fighting {', '.join(fought)} on {workers} worker{'s' * (workers != 1)}"
-    return said
+    return said, bool(fought)
 
 
 def _claim_ids(only: str | None) -> list[str] | None:

@@ -87,3 +87,10 @@ def test_study_lines_count_resumed_encounters_apart(monkeypatch, capsys):
         "arena claims: 60 encounters resumed from the study folder",
         "arena claims: 20 of 100 encounters (20%) after 10 s, about 40 s left",
     ]
+
+
+def test_single_roll_claims_alone_say_no_phase(fake_study):
+    result = runner.invoke(app, ["claims", "--only", "press-luck-5", "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    assert result.stderr == ""
+    assert claims_cmds._plan(["press-luck-5"], 1) == ("1 single-roll claim by exact odds", False)

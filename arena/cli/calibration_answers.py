@@ -23,11 +23,13 @@ import pandas as pd
 from arena.labels import printable
 
 SATURATED_TOP = {
+    "resources": "the party spends all its resources in every fight",
     "hp-lost": "the party loses all its hit points in every fight",
     "win": "the party loses every fight",
     "death": "a PC dies in every fight",
 }
 SATURATED_BOTTOM = {
+    "resources": "the party spends none of its resources in any fight",
     "hp-lost": "the party loses no hit points in any fight",
     "win": "the party wins every fight",
     "death": "no PC dies in any fight",

@@ -81,8 +81,8 @@ def calibrate_cmd(
     bestiary: BestiaryFlag = None,
 ) -> None:
     """Equivalent CR: the typical-monster CR at which d20 is as hard as MONSTER (or each SRD creature of a CR, with
-    --population srd --cr C) under each rule set, said first in one sentence per group size with a verdict on the
-    stated CR. MONSTER may be one of your own with --bestiary PATH, and stand beside the SRD creatures of its CR
+    --population srd --cr C) under each rule set. It is said first in one sentence per group size, with a verdict on
+    the stated CR. MONSTER may be one of your own with --bestiary PATH, and stand beside the SRD creatures of its CR
     with --population srd. With --out the finished fights are kept there (the folder locked while it runs): after
     Ctrl-C or SIGTERM the same command with --resume completes it, with the same table."""
     from arena.study.runs.cluster import cluster_session

@@ -46,7 +46,8 @@ OutOption = Annotated[
 PopulationOption = Annotated[
     str | None,
     typer.Option(
-        "--population", help="srd: calibrate the fully modelled SRD creatures of --cr instead of one MONSTER."
+        "--population",
+        help="srd: calibrate the fully modelled SRD creatures of --cr (with a MONSTER: of its CR, and it beside them).",
     ),
 ]
 SampleOption = Annotated[
@@ -80,9 +81,10 @@ def calibrate_cmd(
     bestiary: BestiaryFlag = None,
 ) -> None:
     """Equivalent CR: the typical-monster CR at which d20 is as hard as MONSTER (or each SRD creature of a CR, with
-    --population srd --cr C) under another rule set. MONSTER may be one of your own with --bestiary PATH. With
-    --out the finished fights are kept there (the folder locked while it runs): after Ctrl-C or SIGTERM the same
-    command with --resume completes it, with the same table."""
+    --population srd --cr C) under each rule set. It is said first in one sentence per group size, with a verdict on
+    the stated CR. MONSTER may be one of your own with --bestiary PATH, and stand beside the SRD creatures of its CR
+    with --population srd. With --out the finished fights are kept there (the folder locked while it runs): after
+    Ctrl-C or SIGTERM the same command with --resume completes it, with the same table."""
     from arena.study.runs.cluster import cluster_session
 
     folder = out or (Path("results/calibrate-grid") if grid else None)
@@ -114,7 +116,8 @@ def calibrate_cmd(
                     _show_complete_calibration(study.folder, as_json, request.metric)
                     return
                 with progress_bar(not as_json, "encounters") as progress:
-                    table, summary = _calibrate(request, client, progress, study)
+                    full, population = _calibrate(request, client, progress, study)
+                table = _asked(full, request)
                 if study is not None:
                     _write_calibration(
                         table,
@@ -130,7 +133,7 @@ def calibrate_cmd(
         raise stopped(session, None) from None
     except ArenaError as err:
         raise fail(err) from None
-    _show_calibration(table, summary, request, folder, as_json)
+    _show_calibration(full, population, request, folder, as_json)
 
 
 @dataclass(frozen=True)
@@ -193,9 +196,10 @@ def _request(
 
     if resume and force:
         raise ArenaError("--resume and --force contradict each other: choose one")
-    if bestiary and (population is not None or grid):
+    if bestiary and (monster is None or grid):
         raise ArenaError(
             "--bestiary adds your creatures for MONSTER; --population srd and --grid calibrate built-in creatures only"
+            " (name your MONSTER to calibrate it beside the SRD creatures of its CR)"
         )
     chosen = cal.DEFAULT_METRIC if metric is None else options.check_metric(metric)
     keys = options.rule_keys([k.strip() for k in rules.split(",") if k.strip()])
@@ -206,10 +210,13 @@ def _request(
     if population is not None:
         if population != "srd":
             raise ArenaError(f"--population must be srd, not {population!r}")
-        if monster is not None or grid:
-            raise ArenaError("--population srd calibrates the creatures of --cr: give no MONSTER and no --grid")
+        if grid:
+            raise ArenaError("--population srd calibrates the creatures of --cr: give no --grid")
+        if monster is not None:
+            book = _calibrated(monster, bestiary)
+            cr = _monster_cr(monster, book, cr)
         if cr is None:
-            raise ArenaError("--population srd needs --cr (the CR of the creatures, such as 3 or 1/2)")
+            raise ArenaError("--population srd needs --cr (the CR of the creatures, such as 3 or 1/2) or a MONSTER")
         level = options.check_level(party_level)
         size_list = options.parse_sizes(sizes)
         cal.population_names(cr, sample)  # no such creatures: one error line before any fight
@@ -230,26 +237,18 @@ def _request(
     )
 
 
+def _with_d20(keys: tuple[str, ...]) -> tuple[str, ...]:
+    """The rule sets calibrated: d20 always among them (its arm is fought anyway; its row gives the sentence d20's
+    own interval), the table showing only those asked for."""
+    return tuple(dict.fromkeys(("d20", *keys)))
+
+
 def _calibrate(request: _Request, client: Any, progress: Any, study: Any) -> tuple[Any, Any]:
-    """Fight the calibration asked for: its table, and with ``--population`` the population's summary (else None)."""
+    """Fight the calibration asked for: its table (with d20's rows, see :func:`_with_d20`), and with
+    ``--population`` the creatures' table with MONSTER's rows last (else None)."""
     from arena.study.calibration import calibrate as cal
 
     r = request
-    if r.mode == "population":
-        return cal.calibrate_population(
-            r.cr,
-            r.level,
-            r.sizes,
-            r.keys,
-            sample=r.sample,
-            metric=r.metric,
-            n=r.n,
-            seed=r.seed,
-            workers=r.workers,
-            cluster=client,
-            progress=progress,
-            store=study,
-        )
     if r.mode == "grid":
         table = cal.calibrate_grid(
             n=r.n,
@@ -262,25 +261,49 @@ def _calibrate(request: _Request, client: Any, progress: Any, study: Any) -> tup
             store=study,
         )
         return table, None
-    table = cal.calibrate(
-        r.monster,
-        r.level,
-        r.sizes,
-        r.keys,
-        metric=r.metric,
-        n=r.n,
-        seed=r.seed,
-        workers=r.workers,
-        cluster=client,
-        progress=progress,
-        bestiary=r.book,
-        store=study,
-    )
+    options = {
+        "metric": r.metric,
+        "n": r.n,
+        "seed": r.seed,
+        "workers": r.workers,
+        "cluster": client,
+        "progress": progress,
+        "store": study,
+    }
+    import pandas as pd
+
+    keys = _with_d20(r.keys)
+    if r.level is None or r.sizes is None:  # _request gives both to a monster and a population
+        raise ArenaError("a calibration of a monster or a population needs --party-level and --sizes")
+    if r.mode == "population" and r.cr is not None:
+        table, _median = cal.calibrate_population(r.cr, r.level, r.sizes, keys, sample=r.sample, **options)
+        if r.monster is not None:
+            mine = cal.calibrate(r.monster, r.level, r.sizes, keys, bestiary=r.book, **options)
+            table = pd.concat([table, mine], ignore_index=True)
+        return table, table
+    if r.monster is None:  # _request names one (or a --cr for a population)
+        raise ArenaError("name a MONSTER (an SRD monster or typical-crN), or use --grid")
+    table = cal.calibrate(r.monster, r.level, r.sizes, keys, bestiary=r.book, **options)
     return table, None
 
 
-def _show_calibration(table: Any, summary: Any, request: _Request, folder: Path | None, as_json: bool) -> None:
-    """The calibration's table (and the population's summary) as JSON or as text, and the files it wrote."""
+def _asked(table: Any, request: _Request) -> Any:
+    """The rows of the rule sets asked for (the table, the CSV and the JSON show no others)."""
+    if request.mode == "grid":
+        return table
+    return table[table["rules"].isin(request.keys)].reset_index(drop=True)
+
+
+def _show_calibration(full: Any, population: Any, request: _Request, folder: Path | None, as_json: bool) -> None:
+    """The answer in sentences, then the calibration's table (and the population's summary), or all of it as JSON,
+    and the files it wrote. ``full`` has d20's rows too (the sentences read them); the table shows the rules
+    asked for."""
+    from arena.cli import calibration_answers as words
+
+    table = _asked(full, request)
+    summary = None
+    if population is not None:
+        summary = words.population_summary(_asked(population, request), _shown_name(request))
     if as_json:
         if summary is not None:
             print(
@@ -296,10 +319,12 @@ def _show_calibration(table: Any, summary: Any, request: _Request, folder: Path 
             print(table.to_json(orient="records", indent=2))
         return
     grid = request.mode == "grid"
+    if not grid:
+        for line in _sentences(full, request):
+            typer.echo(line)
     _print_table(table, request.metric)
     if summary is not None and not summary.empty:
-        typer.echo(f"SRD population of CR {printable(request.cr)} ({summary['creatures'].max()} creatures):")
-        typer.echo(summary.to_string(index=False, float_format=lambda x: f"{x:+.2f}"))
+        _print_population(summary, request)
     if folder:
         typer.echo(
             f"wrote {printable(folder / 'calibration.csv', limit=4000)}"
@@ -307,6 +332,43 @@ def _show_calibration(table: Any, summary: Any, request: _Request, folder: Path 
         )
     if grid:
         typer.echo(f"(--grid at n={request.n} per rung: intervals are wide; raise --n for tighter ones)")
+
+
+def _shown_name(request: _Request) -> str | None:
+    """The name MONSTER's rows show (its stat block's name when it is your own), or None without one."""
+    if request.monster is None:
+        return None
+    from arena.study.calibration.calibrate import calibration_monster
+
+    return calibration_monster(request.monster, request.book)[0]
+
+
+def _sentences(full: Any, request: _Request) -> list[str]:
+    """The answer's sentences: MONSTER's (or, for a population without one, the population's per group size)."""
+    from arena.cli import calibration_answers as words
+
+    name = _shown_name(request)
+    if request.mode == "population":
+        median = words.population_summary(full, name)
+        lines = words.population_sentences(median, str(request.cr), int(request.level or 0), name)
+        said = words.answers(full[full["monster"] == name], request.metric) if name is not None else []
+        mine = [line for line in said if line != words.HINT]
+        bounded = len(mine) < len(said) or bool(median["bounds only"].any())
+        return [*mine, *lines, *([words.HINT] if bounded else [])]
+    return words.answers(full, request.metric)
+
+
+def _print_population(summary: Any, request: _Request) -> None:
+    """The population's summary: the median equivalent CR of the SRD creatures and its range per size and rules."""
+    shown = summary.copy()
+    for col in shown.columns:
+        if col.endswith("c*") or col in ("c* min", "c* max"):
+            shown[col] = shown[col].map(lambda x: f"{x:.2f}")
+        elif col in ("median delta", "min", "max"):
+            shown[col] = shown[col].map(lambda x: f"{x:+.2f}")
+    shown = shown.rename(columns={"min": "delta min", "max": "delta max"})
+    typer.echo(f"SRD population of CR {printable(request.cr)} ({summary['creatures'].max()} creatures):")
+    typer.echo(shown.to_string(index=False))
 
 
 def _manifest(study: Any, workers: int, cluster: str | None) -> dict:
@@ -344,6 +406,23 @@ def _show_complete_calibration(folder: Path, as_json: bool, metric: str) -> None
     )
 
 
+def _monster_cr(monster: str, book: dict | None, cr: str | None) -> str:
+    """The CR of the population MONSTER stands in: its own (a different --cr is an error: the SRD creatures it is
+    compared with are those of its CR)."""
+    from arena.world.bestiary import get_creature
+    from arena.world.challenge import format_cr, parse_cr
+
+    own = get_creature(monster, book).cr
+    if own is None:  # calibration_monster said so already; for mypy
+        raise ArenaError(f"{printable(monster)} has no challenge rating (cr:), which a calibration starts from")
+    if cr is not None and parse_cr(cr) != own:
+        raise ArenaError(
+            f"{printable(monster)} is CR {format_cr(own)}, not --cr {printable(cr)}: it stands beside the SRD "
+            "creatures of its own CR (leave --cr out)"
+        )
+    return format_cr(own)
+
+
 def _calibrated(monster: str, bestiary: list[Path] | None) -> dict | None:
     """The bestiary to calibrate MONSTER from (None: the built-in one), checked before any fight: a missing
     file, a bad stat block, an unknown name, no CR or an unknown policy is an ArenaError."""
@@ -372,6 +451,7 @@ def _print_table(table: Any, metric: str) -> None:
     from rich.table import Table
     from rich.text import Text
 
+    from arena.cli.calibration_answers import note
     from arena.study.calibration.equivalent_cr import position_text
 
     ladder = "1/8, 1/6, 1/4, 1/3 (-4 .. -1), 1/2 (0), 1, 2, ..."
@@ -406,7 +486,7 @@ def _print_table(table: Any, metric: str) -> None:
             f"{r.delta:+.2f}",
             f"{r.delta_low:+.2f} .. {r.delta_high:+.2f}",
             f"{r.predicted_delta:+.0f}",
-            f"off the ladder ({r.censored})" if r.censored else "",
+            note(r._asdict()),
         )
     console().print(t)
 

@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from arena.cli.common import BestiaryFlag, bestiary_book, console, fail
+from arena.cli.progress import StudyLines
 from arena.cli.run_cmds import Stopped, stop_on_signals
 from arena.cli.study_session import (
     ClusterOption,
@@ -85,7 +88,12 @@ def claims_cmd(
                 if study is not None and study.complete:
                     _show_complete_claims(study.folder, as_json)
                     return
-                with progress_bar(not as_json, "encounters") as progress:
+                plan, fights = _plan(ids, chosen_workers)
+                lines = None
+                if fights and _says_phases(as_json):
+                    lines = StudyLines("arena claims" + (" --quick" if quick else ""))
+                    lines.phase(plan)
+                with progress_bar(not as_json, "encounters") as bar:
                     ev = claims.evaluate(
                         quick=quick,
                         n=n,
@@ -93,11 +101,16 @@ def claims_cmd(
                         workers=chosen_workers,
                         cluster=client,
                         only=ids,
-                        progress=progress,
+                        progress=bar if lines is None else lines,
                         store=study,
                     )
+                if lines is not None:
+                    fought = sum(v[0] for v in ev.timings.values())
+                    lines.phase(f"fought {fought:,} encounters; {len(ev.results)} claims judged")
                 page = None
                 if study is not None:
+                    if lines is not None:
+                        lines.phase(f"writing the report to {printable(study.folder, limit=4000)}")
                     page = claims_report.write_report(
                         ev, study.folder, study.command, chosen_workers, cluster, study=study.final_manifest()
                     )
@@ -109,6 +122,34 @@ def claims_cmd(
     except ArenaError as err:
         raise fail(err) from None
     _show_claims(ev, quick, n, page, as_json)
+
+
+def _says_phases(as_json: bool) -> bool:
+    """Whether :class:`StudyLines` says each phase of a study that fights on stderr: for the table off a terminal,
+    where the study's progress bar is not drawn (:func:`progress_bar`); ``--json`` keeps stderr for errors, as a
+    program reading it expects."""
+    return not as_json and not (sys.stderr.isatty() and sys.stdout.isatty())
+
+
+def _plan(ids: list[str] | None, workers: int) -> tuple[str, bool]:
+    """The study's phases as one line, before the first: what is judged exactly and what is fought, on how many
+    workers (the parts :func:`arena.study.claims.evaluation.evaluate` runs for these claims); and whether anything
+    is fought (single-roll claims alone take no time: no phase lines)."""
+    from arena.study.claims import design
+    from arena.study.claims.statements import ENCOUNTER_CLAIMS, GROUP_CR, claim_ids
+
+    every = claim_ids()
+    encounter = [c.id for c in ENCOUNTER_CLAIMS if not ids or c.id in ids]
+    single = [i for i in every if (not ids or i in ids) and i not in encounter and i != GROUP_CR]
+    fought = []
+    if encounter:
+        fought.append(f"{len(encounter)} encounter claim{'s' * (len(encounter) != 1)}")
+    if not ids or GROUP_CR in ids:
+        fought.append(f"the calibration grid (and {len(design.VARIATIONS)} re-runs of it) and the DMG anchor")
+    said = f"{len(single)} single-roll claim{'s' * (len(single) != 1)} by exact odds"
+    if fought:
+        said += f"; fighting {', '.join(fought)} on {workers} worker{'s' * (workers != 1)}"
+    return said, bool(fought)
 
 
 def _claim_ids(only: str | None) -> list[str] | None:
@@ -133,7 +174,9 @@ def _show_claims(ev: Evaluation, quick: bool, n: int | None, page: Any, as_json:
     if as_json:
         print(json.dumps(claims.to_json(ev.results), indent=2, default=str))
         return
-    _print_verdicts(claims.summary_rows(ev.results))
+    rows = claims.summary_rows(ev.results)
+    rows["headline"] = [headline(r) for r in ev.results]
+    _print_verdicts(rows)
     size = "quick size: wide intervals" if quick else f"{n} per arm" if n else "full size"
     encounters = sum(v[0] for v in ev.timings.values())
     typer.echo(f"{len(ev.results)} claims ({size}); {encounters:,} encounters, {ev.seconds:.0f} s")
@@ -143,6 +186,44 @@ def _show_claims(ev: Evaluation, quick: bool, n: int | None, page: Any, as_json:
         typer.echo(f"wrote {printable(page, limit=4000)}")
     else:
         typer.echo("criteria, tables and robustness: add --out DIR (or see results/claims/claims.md)")
+    typer.echo(NEXT_STEPS)
+
+
+NEXT_STEPS = """next, for your own table:
+  is your monster its CR?   arena calibrate MONSTER --bestiary my.yaml --party-level 5 --rules d20,3d6
+  your own encounter:       arena run my-scenario.yaml --grid d20,3d6 --out results/mine && arena report results/mine
+  guard what you tuned:     arena check my-suite.yaml   (win rates, hit points lost, PC deaths, rounds)"""
+"""What a designer does after the claims: the commands that answer for their own monsters and scenarios."""
+
+
+def headline(r: dict) -> str:
+    """A claim's headline figure for the table: its first stated part (a difference signed, a ratio not), else the
+    claim's own headline, else its numbers (a single-roll claim's exact figures) in a few words."""
+    parts = r.get("parts") or []
+    if parts:
+        p, e = parts[0], parts[0].effect
+        if p.units == "ratio":
+            return f"{p.name}: {e.estimate:.3g} [{e.low:.3g}, {e.high:.3g}]"
+        return f"{p.name}: {e.estimate:+.3g} [{e.low:+.3g}, {e.high:+.3g}]"
+    if r.get("headline"):
+        return str(r["headline"])
+    return numbers_text(r.get("numbers") or {})
+
+
+HEADLINE_FIGURES = 3
+"""A single-roll claim's headline shows at most this many of its figures (the report shows them all)."""
+
+
+def numbers_text(numbers: dict) -> str:
+    """A single-roll claim's plain figures (text and numbers, not its tables): ``exact 4.63%; document 4.6%``."""
+    said = []
+    for key, value in numbers.items():
+        if isinstance(value, bool) or not isinstance(value, int | float | str):
+            continue
+        name = re.sub(r"(?<=\d)_(?=\d)", "-", str(key).removesuffix("_pct")).replace("_", " ")
+        figure = f"{value:.4g}" if isinstance(value, float) else str(value)
+        said.append(f"{name} {figure}{'%' if str(key).endswith('_pct') else ''}")
+    return "; ".join(said[:HEADLINE_FIGURES]) or "exact figures in the report (--out DIR)"
 
 
 def _show_complete_claims(folder: Path, as_json: bool) -> None:

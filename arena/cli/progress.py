@@ -3,6 +3,8 @@
 Short work prints nothing (so quick commands, and their exact output, are unchanged). Past a few seconds a
 terminal shows a transient bar; anything else (a pipe, a CI log) gets one plain line every ten seconds, so a long
 `arena odds attack --ac 100..200 --all-variants` or a `bestiary validate` of thousands of files is never silent.
+A study off a terminal (`arena claims` in a CI log) gets :class:`StudyLines`: a line as each phase starts, and one
+every ten seconds while it fights, whose total grows as its parts add their batches.
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ TERMINAL_DELAY = 2.0
 """Seconds of work before a terminal shows the bar."""
 LINE_EVERY = 10.0
 """Seconds between two plain progress lines when stderr is not a terminal (the first comes after as long)."""
+CLOCK = time.monotonic
+"""The clock :class:`StudyLines` reads (a test sets its own)."""
 
 
 class Progress:
@@ -75,6 +79,44 @@ class Progress:
             file=self._stream,
             flush=True,
         )
+
+
+class StudyLines:
+    """A study's progress as plain lines on stderr, for a run off a terminal: :meth:`phase` says what starts, and as a
+    ``progress(done, total)`` callback it prints the encounters fought every :data:`LINE_EVERY` seconds (the total
+    is taken at every call: a study's parts add their batches to it)."""
+
+    def __init__(self, what: str, *, stream: Any = None) -> None:
+        self.what = what
+        self._stream = stream if stream is not None else sys.stderr
+        self._started = CLOCK()
+        self._next_line = self._started + LINE_EVERY
+        self._resumed = 0
+        self.done = self.total = 0
+
+    def phase(self, text: str) -> None:
+        """One line: the study's next phase, with the time since it started."""
+        self._print(f"{self.what}: {text} ({_duration(CLOCK() - self._started)})")
+
+    def __call__(self, done: int, total: int) -> None:
+        self.done, self.total = done, total
+        now = CLOCK()
+        if now >= self._next_line:
+            self._next_line = now + LINE_EVERY
+            fought, of = max(0, done - self._resumed), max(0, total - self._resumed)
+            share = fought / of if of else 1.0
+            elapsed = now - self._started
+            left = f", about {_duration(elapsed / share - elapsed)} left" if 0 < share < 1 else ""
+            self._print(f"{self.what}: {fought:,} of {of:,} encounters ({share:.0%}) after {_duration(elapsed)}{left}")
+
+    def resumed(self, count: int) -> None:
+        """Told before any fighting that ``count`` encounters were on disk already (``--resume``): not counted."""
+        self._resumed = count
+        if count:
+            self._print(f"{self.what}: {count:,} encounters resumed from the study folder")
+
+    def _print(self, line: str) -> None:
+        print(line, file=self._stream, flush=True)
 
 
 def _duration(seconds: float) -> str:

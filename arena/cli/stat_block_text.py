@@ -3,6 +3,10 @@ its special abilities with what the engine does with each."""
 
 from __future__ import annotations
 
+from typing import Any
+
+from pydantic import BaseModel
+
 from arena.abilities.breath import breath_weapon_of
 from arena.abilities.rend import rend_of
 from arena.world.attacks import Attack
@@ -23,6 +27,49 @@ def _attack_text(a: Attack) -> str:
 
 def _routines(routines: tuple[tuple[Attack, ...], ...]) -> str:
     return " or ".join(" and ".join(_attack_text(a) for a in r) for r in routines) or "-"
+
+
+CORE_TRAITS = (
+    "ferocity",
+    "incorporeal",
+    "invisible",
+    "evasion",
+    "improved_evasion",
+    "uncanny_dodge",
+    "improved_uncanny_dodge",
+    "defensive_roll",
+)
+"""The traits the fight's core reads (fields of ``Creature``, not ability modules), each shown by its name when on."""
+SAID_OWN_WAY = ("rend", "breath_weapon")
+"""Ability fields :func:`stat_block` says in the SRD's words (the rest by :func:`value_text`)."""
+
+
+def value_text(value: Any) -> str:
+    """A field's value in a few words: a model or mapping as ``key value`` pairs, a list joined with ``/``."""
+    if isinstance(value, BaseModel):
+        value = value.model_dump(mode="json", exclude_defaults=True)
+    if isinstance(value, dict) and {"dice", "ability"} <= set(value) <= {"dice", "ability", "drain"}:
+        return f"{value['dice']} {str(value['ability']).capitalize()}" + (" drain" if value.get("drain") else "")
+    if isinstance(value, dict):
+        return ", ".join(f"{str(k).replace('_', ' ')} {value_text(v)}" for k, v in value.items())
+    if isinstance(value, list | tuple):
+        return "/".join(value_text(v) for v in value)
+    return str(value)
+
+
+def _ability_fields(c: Creature) -> list[str]:
+    """Every special ability's field the block sets (the engine fights with each), in the registry's order: its
+    name, and its numbers in a few words."""
+    from arena.world.ability_fields import registered
+
+    out = []
+    for f in registered():
+        value = getattr(c, f.name, None)
+        if f.name in SAID_OWN_WAY or value is None or value is False or value == () or value == f.default:
+            continue
+        name = f.name.replace("_", " ")
+        out.append(name if value is True else f"{name} ({value_text(value)})")
+    return out
 
 
 def stat_block(c: Creature) -> str:
@@ -53,6 +100,10 @@ def stat_block(c: Creature) -> str:
             f"breath weapon {bw.length_ft}-ft. {bw.shape} {bw.damage} {bw.damage_type} "
             f"({bw.save} DC {bw.dc} {'half' if bw.half_on_save else 'negates'}, every {bw.recharge} rounds)"
         )
+    special.extend(_ability_fields(c))
+    special.extend(name.replace("_", " ") for name in CORE_TRAITS if getattr(c, name))
+    if c.class_features:
+        special.append("class features: " + ", ".join(c.class_features))
     if c.damage_reduction:
         special.append(f"DR {c.damage_reduction}")
     if c.regeneration:

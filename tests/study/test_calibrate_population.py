@@ -58,7 +58,8 @@ def test_calibrate_a_population_prints_each_creature_and_the_median():
     [
         (["--population", "srd"], "needs --cr"),
         (["--population", "typical", "--cr", "1"], "--population must be srd"),
-        (["troll", "--population", "srd", "--cr", "1"], "give no MONSTER"),
+        (["troll", "--population", "srd", "--cr", "1"], "troll is CR 5, not --cr 1"),
+        (["--population", "srd", "--cr", "1", "--grid"], "give no --grid"),
     ],
 )
 def test_calibrate_population_errors_are_one_line(args, message):

@@ -136,3 +136,78 @@ def test_example_suite_is_valid():
     assert len(suite.checks) >= 3
     for check in suite.checks:
         assert (ROOT / "scenarios" / check.file).exists()
+
+
+# --------------------------------------------------------------------------------------------- what a fight costs
+def test_outcome_helpers_on_the_fake(frame):
+    from arena.study.checks.assertions import assert_outcome, evaluate_outcome
+
+    v = evaluate_outcome(frame, "rounds", "d20", 0, 6)
+    assert v.measured.startswith("rounds ") and v.expected == "rounds at most 6.00" and v.passed
+    assert_outcome(frame, "rounds", "3d6", 2.0)
+    with pytest.raises(AssertionError, match=r"rounds .*, expected rounds in \[9.00, 10.00\]"):
+        assert_outcome(frame, "rounds", "d20", 9, 10)
+    assert_outcome(frame, "hp_lost", "d20", 0.0, 0.5)
+    with pytest.raises(ArenaError, match="no column 'downs_monsters'"):
+        assert_outcome(frame, "dropped", "d20", 0, 1)
+    with pytest.raises(ArenaError, match="unknown outcome 'round'; did you mean rounds"):
+        assert_outcome(frame, "round", "d20", 0, 1)
+
+
+def _costs_suite(tmp_path, hp_band: str, rounds_band: str) -> Path:
+    duel = ROOT / "scenarios" / "duel.yaml"
+    return _suite(
+        tmp_path,
+        f"""\
+defaults: {{n: 100, seed: 1}}
+checks:
+  - name: the duel costs the fighter a quarter of his hit points
+    file: {duel}
+    hp_lost: {{rules: d20, {hp_band}}}
+  - name: the duel is over in two rounds
+    file: {duel}
+    rounds: {{rules: d20, {rounds_band}}}
+""",
+    )
+
+
+def test_check_cli_hit_points_lost_and_rounds_pass(tmp_path):
+    result = runner.invoke(app, ["check", str(_costs_suite(tmp_path, "min: 0.15, max: 0.35", "max: 2")), "--json"])
+    assert result.exit_code == 0, result.output
+    import json
+
+    doc = json.loads(result.stdout)
+    assert [(c["measured"], c["expected"], c["passed"]) for c in doc["checks"]] == [
+        ("hit points lost 23.8% (95% CI 16.3% to 31.4%)", "hit points lost in [15.0%, 35.0%]", True),
+        ("rounds 1.63 (95% CI 1.44 to 1.82)", "rounds at most 2.00", True),
+    ]
+
+
+def test_check_cli_hit_points_lost_and_rounds_fail(tmp_path):
+    result = runner.invoke(app, ["check", str(_costs_suite(tmp_path, "max: 0.1", "min: 3, max: 5")), "--json"])
+    assert result.exit_code == 1, result.output
+    import json
+
+    doc = json.loads(result.stdout)
+    assert doc["failed"] == 2
+    assert [(c["expected"], c["passed"]) for c in doc["checks"]] == [
+        ("hit points lost at most 10.0%", False),
+        ("rounds in [3.00, 5.00]", False),
+    ]
+
+
+@pytest.mark.parametrize(
+    "band,message",
+    [
+        ("hp_lost: {rules: d20, max: 1.5}", r"suite.yaml:4: checks.0.hp_lost.max: Input should be less than or equal"),
+        ("rounds: {rules: d20, min: 5, max: 3}", r"suite.yaml:4: checks.0.rounds: min \(5\) is above max \(3\)"),
+        ("deaths: {rules: d20, mx: 1}", r"suite.yaml:4: checks.0.deaths.mx: unknown field"),
+        ("dropped: {rules: d21}", r"suite.yaml:4: checks.0.dropped.rules: rule set 'd21': unknown die"),
+    ],
+)
+def test_malformed_outcome_bands_name_file_line_field(tmp_path, band, message):
+    (tmp_path / "duel.yaml").write_text((ROOT / "scenarios" / "duel.yaml").read_text())
+    path = _suite(tmp_path, f"checks:\n  - name: x\n    file: duel.yaml\n    {band}\n")
+    result = runner.invoke(app, ["check", str(path)])
+    assert result.exit_code == 2, result.output
+    assert re.search(message, result.stderr), result.stderr

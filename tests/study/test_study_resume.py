@@ -85,7 +85,8 @@ def same_study(a: Path, b: Path) -> None:
 
 
 def one_line(stderr: str) -> str:
-    lines = stderr.strip().splitlines()
+    """The one line of stderr that is not a study's progress (`arena claims` says each phase off a terminal)."""
+    lines = [line for line in stderr.strip().splitlines() if not line.startswith("arena claims")]
     assert len(lines) == 1, stderr
     return lines[0]
 

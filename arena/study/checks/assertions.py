@@ -1,7 +1,8 @@
 """The assertions of a regression check, on a run's rows: the party's win rate within bounds (Wilson interval shown),
-two rule sets equivalent (TOST), one rule set better than another (one-sided); each a :class:`Verdict`, and the
-same as pytest assertions (``assert_win_rate``, ``assert_equivalent``, ``assert_better``) on the DataFrame of
-:func:`arena.run`.
+two rule sets equivalent (TOST), one rule set better than another (one-sided), and what a fight the party wins anyway
+costs it, within bounds: hit points lost, PC deaths, PCs dropped, rounds (a mean per fight, its 95% interval shown);
+each a :class:`Verdict`, and the same as pytest assertions (``assert_win_rate``, ``assert_equivalent``,
+``assert_better``, ``assert_outcome``) on the DataFrame of :func:`arena.run`.
 
 Why a module of its own: a suite (:mod:`arena.study.checks.suites`) and a user's own pytest make the very same
 assertions; the tests are the paired ones of :mod:`arena.study.statistics.two_samples` when the rule sets fought
@@ -85,6 +86,69 @@ def evaluate_better(frame: pd.DataFrame, a: str, b: str, alpha: float = 0.05, sc
     )
 
 
+@dataclass(frozen=True)
+class Outcome:
+    """A per-fight measure a check can bound: its column in a run's rows, and how it reads."""
+
+    column: str
+    label: str
+    percent: bool
+    """Shown as a percentage (a share of the party's hit points), else as a number per fight."""
+
+    def text(self, x: float) -> str:
+        return _fmt(x) if self.percent else f"{x:.2f}"
+
+
+OUTCOMES = {
+    "hp_lost": Outcome("party_hp_lost", "hit points lost", True),
+    "deaths": Outcome("pcs_dead", "PC deaths per fight", False),
+    "dropped": Outcome("downs_monsters", "PCs dropped per fight", False),
+    "rounds": Outcome("rounds", "rounds", False),
+}
+"""What a fight costs the party, by the name a suite gives it: the share of its hit points lost, the PCs dead at the
+end, the PCs the monsters dropped during the fight (each time one went down), the rounds it lasted."""
+
+
+def evaluate_outcome(
+    frame: pd.DataFrame, measure: str, rules: str, low: float, high: float | None, scenario: str | None = None
+) -> Verdict:
+    """The mean of ``measure`` (one of :data:`OUTCOMES`) per fight under ``rules``, within ``[low, high]`` (None:
+    no upper bound); its 95% interval (normal, over the fights) is shown."""
+    import math
+
+    outcome = _outcome(measure)
+    cell = _cell(frame, rules, scenario)
+    if outcome.column not in cell.columns:
+        raise ArenaError(f"the results have no column {outcome.column!r} ({outcome.label}): run them again")
+    values = cell[outcome.column].to_numpy(dtype=float)
+    n, mean = len(values), float(values.mean())
+    half = 1.96 * float(values.std(ddof=1)) / math.sqrt(n) if n > 1 else math.nan
+    shown = f"{outcome.text(mean)} (95% CI {outcome.text(max(0.0, mean - half))} to {outcome.text(mean + half)})"
+    if high is None:
+        bound = f"at least {outcome.text(low)}"
+    elif low == 0:
+        bound = f"at most {outcome.text(high)}"
+    else:
+        bound = f"in [{outcome.text(low)}, {outcome.text(high)}]"
+    return Verdict(
+        "",
+        _scenario_name(cell),
+        rules,
+        n,
+        f"{outcome.label} {shown}" if math.isfinite(half) else f"{outcome.label} {outcome.text(mean)}",
+        f"{outcome.label} {bound}",
+        low <= mean and (high is None or mean <= high),
+    )
+
+
+def _outcome(measure: str) -> Outcome:
+    if measure not in OUTCOMES:
+        from arena.errors import nearest
+
+        raise ArenaError(nearest(measure, sorted(OUTCOMES), "outcome"))
+    return OUTCOMES[measure]
+
+
 def _only_scenario(frame: pd.DataFrame) -> str:
     names = frame["scenario"].unique()
     return str(names[0]) if len(names) == 1 else "(several)"
@@ -126,3 +190,18 @@ def assert_better(results: pd.DataFrame, a: str, b: str, *, alpha: float = 0.05,
     """Assert rule set ``a`` gives the party a higher win rate than ``b`` (one-sided test at ``alpha``)."""
     v = evaluate_better(results, a, b, alpha, scenario)
     assert v.passed, f"{v.scenario}: {a} not shown better than {b}: {v.measured}"
+
+
+def assert_outcome(
+    results: pd.DataFrame,
+    measure: str,
+    rules: str,
+    low: float = 0.0,
+    high: float | None = None,
+    *,
+    scenario: str | None = None,
+) -> None:
+    """Assert the mean per fight of ``measure`` (``hp_lost``, ``deaths``, ``dropped`` or ``rounds``) under ``rules``
+    lies in ``[low, high]`` (``high`` None: no upper bound)."""
+    v = evaluate_outcome(results, measure, rules, low, high, scenario)
+    assert v.passed, f"{v.scenario} under {rules}: {v.measured}, expected {v.expected}"

@@ -14,6 +14,12 @@ A suite is YAML (validated by pydantic; errors name file, line and field)::
       - name: the bell curve favours the stronger side
         file: goblin-ambush.yaml
         better: {rules: 3d6, than: d20}
+      - name: the ambush costs the party about a quarter of its hit points
+        file: goblin-ambush.yaml
+        hp_lost: {rules: d20, min: 0.15, max: 0.35}
+      - name: and it is over in six rounds
+        file: goblin-ambush.yaml
+        rounds: {rules: d20, max: 6}
 
 What must hold:
 
@@ -21,7 +27,11 @@ What must hold:
 * ``equivalent``: the two rule sets' win rates differ by less than ``margin``, shown by a TOST equivalence
   test at level ``alpha`` (paired on the shared encounters: both rule sets fight the same seeds);
 * ``better``: ``rules`` has a higher win rate than ``than``, by a one-sided test at level ``alpha`` (exact
-  McNemar on the shared encounters).
+  McNemar on the shared encounters);
+* ``hp_lost``, ``deaths``, ``dropped``, ``rounds``: what the fight costs the party, for the fights designers tune
+  (which the party wins anyway): the mean per fight of the share of its hit points lost, of PCs dead at the end,
+  of PCs the monsters dropped during the fight, or of rounds, lies in ``[min, max]`` (``min`` 0 and no ``max`` by
+  default; the 95% interval is shown).
 
 Every check of a suite with the same scenario, n and seed shares one run. The assertions themselves, and the same
 for pytest, are :mod:`arena.study.checks.assertions`.
@@ -41,13 +51,24 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from arena.errors import ArenaError, nearest
 from arena.limits import MAX_ENCOUNTERS, MAX_NAME_LENGTH, MAX_RUN_ENCOUNTERS, MAX_SEED
 from arena.rules import RuleSet
-from arena.study.checks.assertions import Verdict, evaluate_better, evaluate_equivalent, evaluate_win_rate
+from arena.study.checks.assertions import (
+    OUTCOMES,
+    Verdict,
+    evaluate_better,
+    evaluate_equivalent,
+    evaluate_outcome,
+    evaluate_win_rate,
+)
 
 if TYPE_CHECKING:
     import pandas as pd
 
 MAX_PATH_LENGTH = 4096
 """Characters of a suite's ``file:`` (PATH_MAX on Linux)."""
+MAX_BAND = 1_000_000
+"""The largest bound a suite may give an outcome per fight (rounds, deaths, PCs dropped)."""
+EXPECTATIONS = ("win_rate", "equivalent", "better", *OUTCOMES)
+"""What a check may assert, exactly one each."""
 
 
 def _key(value: str) -> str:
@@ -115,6 +136,38 @@ class Better(_Model):
         return self
 
 
+class Band(_Model):
+    """A bound on what a fight costs the party (``hp_lost``, ``deaths``, ``dropped``, ``rounds``): its mean per fight
+    under ``rules`` lies in ``[min, max]``."""
+
+    rules: str = Field(max_length=MAX_NAME_LENGTH)
+    min: float = Field(0.0, ge=0, le=MAX_BAND)
+    max: float | None = Field(None, ge=0, le=MAX_BAND)
+
+    @field_validator("rules")
+    @classmethod
+    def _known(cls, v: str) -> str:
+        return _key(v)
+
+    @field_validator("min", "max", mode="before")
+    @classmethod
+    def _number(cls, v: Any) -> Any:
+        return float(v) if isinstance(v, int) and not isinstance(v, bool) else v  # `max: 6` is a number too
+
+    @model_validator(mode="after")
+    def _ordered(self) -> Band:
+        if self.max is not None and self.min > self.max:
+            raise ValueError(f"min ({self.min:g}) is above max ({self.max:g})")
+        return self
+
+
+class HitPointsLost(Band):
+    """``hp_lost``: the share of the party's hit points lost, 0 to 1."""
+
+    min: float = Field(0.0, ge=0, le=1)
+    max: float | None = Field(None, ge=0, le=1)
+
+
 class Defaults(_Model):
     n: int = Field(default=400, ge=1, le=MAX_ENCOUNTERS)
     seed: int = Field(default=2024, ge=0, le=MAX_SEED)
@@ -129,6 +182,10 @@ class SuiteCheck(_Model):
     win_rate: WinRate | None = None
     equivalent: Equivalent | None = None
     better: Better | None = None
+    hp_lost: HitPointsLost | None = None
+    deaths: Band | None = None
+    dropped: Band | None = None
+    rounds: Band | None = None
 
     @field_validator("name")
     @classmethod
@@ -146,25 +203,31 @@ class SuiteCheck(_Model):
 
     @model_validator(mode="after")
     def _one_expectation(self) -> SuiteCheck:
-        given = [k for k in ("win_rate", "equivalent", "better") if getattr(self, k) is not None]
+        given = [k for k in EXPECTATIONS if getattr(self, k) is not None]
         if len(given) != 1:
             raise ValueError(
-                "give exactly one of win_rate, equivalent, better" + (f" (found {', '.join(given)})" if given else "")
+                f"give exactly one of {', '.join(EXPECTATIONS)}" + (f" (found {', '.join(given)})" if given else "")
             )
         return self
 
     @property
-    def expectation(self) -> WinRate | Equivalent | Better:
-        """What the check asserts: the one of ``win_rate``, ``equivalent`` and ``better`` it gives."""
-        for given in (self.win_rate, self.equivalent, self.better):
-            if given is not None:
-                return given
+    def measure(self) -> str:
+        """The name of what the check asserts (one of :data:`EXPECTATIONS`)."""
+        for name in EXPECTATIONS:
+            if getattr(self, name) is not None:
+                return name
         raise ValueError("the check asserts nothing")  # refused when it was read (_one_expectation)
+
+    @property
+    def expectation(self) -> WinRate | Equivalent | Better | Band:
+        """What the check asserts: the one of :data:`EXPECTATIONS` it gives."""
+        given: WinRate | Equivalent | Better | Band = getattr(self, self.measure)
+        return given
 
     @property
     def rule_keys(self) -> list[str]:
         expected = self.expectation
-        if isinstance(expected, WinRate):
+        if isinstance(expected, WinRate | Band):
             return [expected.rules]
         if isinstance(expected, Equivalent):
             return list(expected.rules)
@@ -177,6 +240,8 @@ class SuiteCheck(_Model):
             return evaluate_win_rate(frame, expected.rules, expected.min, expected.max)
         if isinstance(expected, Equivalent):
             return evaluate_equivalent(frame, *expected.rules, expected.margin, expected.alpha)
+        if isinstance(expected, Band):
+            return evaluate_outcome(frame, self.measure, expected.rules, expected.min, expected.max)
         return evaluate_better(frame, expected.rules, expected.than, expected.alpha)
 
 

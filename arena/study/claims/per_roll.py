@@ -18,7 +18,7 @@ def first_attack_bonus(creature: Creature) -> int | None:
     """The bonus of the creature's first attack (its single-attack option, else its full attack); None without an
     attack roll (a creature that fights only with spells or special attacks)."""
     for routines in (creature.attack, creature.full_attack):
-        for routine in routines:
+        for routine in routines or ():
             for attack in routine:
                 if attack.bonuses:
                     return int(attack.bonuses[0])

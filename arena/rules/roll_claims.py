@@ -260,9 +260,17 @@ def _open_rates():
             row, holds = _open_row(Check("save", "pc", 0, need), rules)
             saves.append({"rules": f"{die}+open", "needs_natural": need, **row})
             ok = ok and holds
+    rows = attacks + saves
+    top = max(attacks, key=lambda r: r["critical_success_pct"])
     numbers = {
         "note": "a critical success or a fumble needs a first roll that rolls on (a natural in the threat range, or "
         "a natural 1); with a wide threat range critical successes exceed 5% of rolls, as the rule allows",
+        "checks": len(rows),
+        "checks_with_a_critical_or_fumble_without_it": sum(
+            r["critical_without_it_pct"] > 0 or r["fumble_without_it_pct"] > 0 for r in rows
+        ),
+        "highest_critical_success_pct": f"{top['critical_success_pct']} ({top['rules']} attack, "
+        f"threat {top['threat']}, needs {top['needs_natural']})",
         "attacks": attacks,
         "saves": saves,
     }

@@ -224,6 +224,9 @@ def test_open_ended_crits_are_a_single_roll_claim_now():
     claim = next(c for c in CLAIMS if c.id == "open-ended-rates")
     numbers, verdict = claim.evaluate()
     assert verdict == "holds"
+    assert numbers["checks"] == 2 * (len(OPEN_THREATS) + 1) * 3
+    assert numbers["checks_with_a_critical_or_fumble_without_it"] == 0
+    assert numbers["highest_critical_success_pct"] == "18.75 (d20+open attack, threat 15-20, needs 6)"
     rows = pd.DataFrame(numbers["attacks"])
     assert set(rows["threat"]) == {"20" if t == 20 else f"{t}-20" for t in OPEN_THREATS}
     assert (rows["critical_without_it_pct"] == 0).all() and (rows["fumble_without_it_pct"] == 0).all()

@@ -14,7 +14,7 @@ from arena.combat.combatant import Combatant
 from arena.combat.concealment import misses, misses_ray
 from arena.combat.damage import deal
 from arena.combat.fight_state import FightState
-from arena.combat.record import LONG_SHOT_NATURAL
+from arena.combat.record import LONG_SHOT_45_NATURAL, count_long_shot
 from arena.combat.rolls import LUCKY_AT, count_hit, count_lucky, count_roll, penalty, resolve, roll_fields, roll_text
 from arena.combat.rolls import save as saving_throw
 from arena.combat.states import DEAD_AT, DEATH_COUP_DE_GRACE, die, lose_weapon
@@ -231,9 +231,8 @@ def swing_at(
     if chance <= LUCKY_AT:  # count_lucky inlined: the hot loop
         tally.lucky_hits += 1
         tally.lucky_damage += dealt
-    if ac - mod >= LONG_SHOT_NATURAL:
-        tally.long_shot_hits += 1
-        tally.long_shot_damage += dealt
+    if ac - mod >= LONG_SHOT_45_NATURAL:  # a call only for the hits that need a 12 or more
+        count_long_shot(tally, ac - mod, dealt)
     if attack.trip and target.is_able and not target.prone:
         trip(f, c, target, attack)
     return True

@@ -15,6 +15,17 @@ LUCKY_CHANCE = 0.25
 LONG_SHOT_NATURAL = 16
 """A long shot, the die-invariant lucky hit (the study issue): a hit that needed a natural 16 or more on the
 attack's static numbers (AC minus the attack modifier), a roll a d20 makes 25% of the time, whatever the die."""
+LONG_SHOT_35_NATURAL = 14
+LONG_SHOT_45_NATURAL = 12
+"""The same at wider thresholds (issue 26): a natural 14+ (35% on a d20), 12+ (45%), so a report can put the
+definitions side by side (``long_shot35_*``, ``long_shot45_*``)."""
+LONG_SHOT_SAVE_NATURAL = 6
+LONG_SHOT_35_SAVE_NATURAL = 8
+LONG_SHOT_45_SAVE_NATURAL = 10
+"""A save-based long shot (issue 26): a save against a spell or special attack that failed although the saver
+needed only a natural 6 or less on its static numbers (DC minus the save bonus): a d20 fails it at most 25% of the
+time (8 or less: 35%; 10 or less: 45%). Counted for the side whose effect got through (a poison, a gaze, a spell),
+whatever the die."""
 
 HISTOGRAM_BINS = 10
 
@@ -45,6 +56,14 @@ PER_SIDE = (
     "coups_de_grace",
     "long_shot_hits",
     "long_shot_damage",
+    # issue 26: the long shots at wider thresholds and the save-based ones (count_long_shot, count_long_shot_save)
+    "long_shot35_hits",
+    "long_shot35_damage",
+    "long_shot45_hits",
+    "long_shot45_damage",
+    "long_shot_saves",
+    "long_shot35_saves",
+    "long_shot45_saves",
 )
 """Counted for each side (:class:`SideTally`'s counters), in the record's order; the name gets ``_party`` or
 ``_monsters`` appended. ``tests/combat/test_record.py`` holds it to the counters the class sets."""
@@ -63,8 +82,35 @@ class SideTally:
         self.aoo_provoked = self.weapons_lost = self.saves_maximised = self.saves_negated = 0
         self.tough_through_saves = self.tough_through_passed = self.coups_de_grace = 0
         self.long_shot_hits = self.long_shot_damage = 0
+        self.long_shot35_hits = self.long_shot35_damage = self.long_shot45_hits = self.long_shot45_damage = 0
+        self.long_shot_saves = self.long_shot35_saves = self.long_shot45_saves = 0
         self.hist: list[int] = [0] * HISTOGRAM_BINS
         """Hits by their exact chance of hitting, in tenths: the record's ``hits_chance_<side>_<k>``."""
+
+
+def count_long_shot(tally: SideTally, needed: int, dealt: int) -> None:
+    """A hit that needed a natural ``needed`` on its static numbers, with the damage it dealt: a long shot at each
+    threshold it reaches (25%, 35%, 45% on a d20)."""
+    if needed >= LONG_SHOT_45_NATURAL:
+        tally.long_shot45_hits += 1
+        tally.long_shot45_damage += dealt
+        if needed >= LONG_SHOT_35_NATURAL:
+            tally.long_shot35_hits += 1
+            tally.long_shot35_damage += dealt
+            if needed >= LONG_SHOT_NATURAL:
+                tally.long_shot_hits += 1
+                tally.long_shot_damage += dealt
+
+
+def count_long_shot_save(tally: SideTally, needed: int) -> None:
+    """A failed save whose saver needed a natural ``needed`` on its static numbers, counted for the side whose
+    effect got through (``tally``): a save-based long shot at each threshold it reaches."""
+    if needed <= LONG_SHOT_45_SAVE_NATURAL:
+        tally.long_shot45_saves += 1
+        if needed <= LONG_SHOT_35_SAVE_NATURAL:
+            tally.long_shot35_saves += 1
+            if needed <= LONG_SHOT_SAVE_NATURAL:
+                tally.long_shot_saves += 1
 
 
 SCALARS: dict[str, str] = {

@@ -18,7 +18,7 @@ from typing import Any
 from arena.combat import injuries
 from arena.combat.combatant import Combatant
 from arena.combat.fight_state import FightState
-from arena.combat.record import LONG_SHOT_NATURAL, LUCKY_CHANCE, SideTally
+from arena.combat.record import LUCKY_CHANCE, SideTally, count_long_shot, count_long_shot_save
 from arena.combat.tactics.view import FOE_SIDE
 from arena.dice import parse
 from arena.rules import Check, Outcome
@@ -184,6 +184,8 @@ def save(
     outcome = resolve(f, check, target, source)
     if outcome.extreme:
         count_roll(target.tally, outcome)
+    if special and not outcome.success:
+        count_long_shot_save(f.record.monsters if target.side == "pc" else f.record.party, dc - bonus)
     f.record.item_damage_events += outcome.item_damage
     if f.lines is not None:
         f.log(
@@ -264,13 +266,12 @@ def count_hit(tally: SideTally, plan: Plan | None) -> float:
 
 def count_lucky(tally: SideTally, chance: float, needed: int, dealt: int) -> None:
     """A hit's luck: a lucky hit (its exact chance at most 25%, under the rules in force) and a long shot (it needed
-    a natural 16+ on its static numbers, whatever the die), each with the damage it dealt."""
+    a natural 16+ on its static numbers, whatever the die; 14+ and 12+ at the wider thresholds), each with the damage
+    it dealt."""
     if chance <= LUCKY_AT:
         tally.lucky_hits += 1
         tally.lucky_damage += dealt
-    if needed >= LONG_SHOT_NATURAL:
-        tally.long_shot_hits += 1
-        tally.long_shot_damage += dealt
+    count_long_shot(tally, needed, dealt)
 
 
 def roll_fields(outcome: Outcome, plan: Plan | None) -> dict[str, object]:

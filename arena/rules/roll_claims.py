@@ -212,23 +212,73 @@ def _prad_same(kind: str, side: str, pairs: list[tuple[int, int]], what: str):
 
 
 # ---------------------------------------------------------------------------------------------- open-ended
+OPEN_THREATS = (20, 19, 18, 17, 15)
+"""The weapon threat ranges the open-ended claim is checked under (20, 19-20, 18-20, 17-20, 15-20: keen or Improved
+Critical on an 18-20 weapon), converted to 3d6 by the bell curve's table under 3d6+open."""
+OPEN_NEEDS = (6, 11, 16)
+"""The naturals a +0 roll needs: an easy, an even and a hard roll."""
+
+
+def _open_row(check: Check, rules: RuleSet) -> tuple[dict, bool]:
+    """One check under open-ended rolls, exactly: how often the first roll is one that rolls on (a natural in the
+    threat range, or a natural 1), the critical successes and fumbles, and those that came without such a first
+    roll (the rule says none can)."""
+    from arena.rules.kernel import kernel_for
+
+    plan = kernel_for(rules).plan(check)
+    p_hi = p_lo = crit = fumble = crit_without = fumble_without = Fraction(0)
+    for natural, total, p in plan.roll_table(plan.die):
+        _success, _auto_s, _auto_f, crit_s, fumbled = plan.judge(natural, total)
+        high, low = natural in plan.explode_hi, natural in plan.explode_lo
+        p_hi += p if high else 0
+        p_lo += p if low else 0
+        crit += p if crit_s else 0
+        fumble += p if fumbled else 0
+        crit_without += p if crit_s and not high else 0
+        fumble_without += p if fumbled and not low else 0
+    row = {
+        "rolls_on_upwards_pct": _pct(p_hi),
+        "critical_success_pct": _pct(crit),
+        "critical_without_it_pct": _pct(crit_without),
+        "rolls_on_downwards_pct": _pct(p_lo),
+        "fumble_pct": _pct(fumble),
+        "fumble_without_it_pct": _pct(fumble_without),
+    }
+    holds = crit_without == 0 and fumble_without == 0 and crit <= p_hi and fumble <= p_lo
+    return row, holds
+
+
 def _open_rates():
-    rows = []
-    ok = True
-    for need in (6, 11, 16):
-        check = Check("attack", "pc", 0, need)
-        probs = exact(check, OPEN).probabilities
-        rows.append(
-            {
-                "needs_natural": need,
-                "critical_success_pct": _pct(probs["critical_success"]),
-                "fumble_pct": _pct(probs["fumble"]),
-                "standard_natural_20_pct": 5.0,
-                "standard_natural_1_pct": 5.0,
-            }
-        )
-        ok = ok and probs["critical_success"] <= Fraction(1, 20) and probs["fumble"] <= Fraction(1, 20)
-    return {"attacks_plus_0": rows}, "holds" if ok else "wrong"
+    attacks, saves, ok = [], [], True
+    for die, rules in (("d20", OPEN), ("3d6", RuleSet(die="3d6", open_ended=True))):
+        for threat in OPEN_THREATS:
+            for need in OPEN_NEEDS:
+                row, holds = _open_row(Check("attack", "pc", 0, need, threat=threat), rules)
+                attacks.append({"rules": f"{die}+open", "threat": _range(threat), "needs_natural": need, **row})
+                ok = ok and holds
+        for need in OPEN_NEEDS:
+            row, holds = _open_row(Check("save", "pc", 0, need), rules)
+            saves.append({"rules": f"{die}+open", "needs_natural": need, **row})
+            ok = ok and holds
+    rows = attacks + saves
+    top = max(attacks, key=lambda r: r["critical_success_pct"])
+    numbers = {
+        "note": "a critical success or a fumble needs a first roll that rolls on (a natural in the threat range, or "
+        "a natural 1); with a wide threat range critical successes exceed 5% of rolls, as the rule allows",
+        "checks": len(rows),
+        "checks_with_a_critical_or_fumble_without_it": sum(
+            r["critical_without_it_pct"] > 0 or r["fumble_without_it_pct"] > 0 for r in rows
+        ),
+        "highest_critical_success_pct": f"{top['critical_success_pct']} ({top['rules']} attack, "
+        f"threat {top['threat']}, needs {top['needs_natural']})",
+        "attacks": attacks,
+        "saves": saves,
+    }
+    return numbers, "holds" if ok else "wrong"
+
+
+def _range(threat: int) -> str:
+    return "20" if threat == 20 else f"{threat}-20"
 
 
 CLAIMS: list[Claim] = [
@@ -339,8 +389,12 @@ CLAIMS: list[Claim] = [
         OPEN_ENDED,
         "the possibility of a critical or fumble occurs only if the initial resolution roll is rolled naturally, "
         "i.e. before modifiers, 20 (or within the Threat Range) or 1",
-        "holds if critical successes and fumbles never occur more often than the natural 20 and 1 that allow "
-        "them (5% each on d20); the numbers show how much rarer they are than standard 20s and 1s",
+        "a rule definition, checked on the exact odds: holds if no critical success comes without a first roll in "
+        "the threat range and no fumble without a first natural 1 (3 on 3d6), for attacks under threat ranges 20, "
+        "19-20, 18-20, 17-20 and 15-20 and, separately, for saves, each needing a natural 6, 11 or 16 at +0, under "
+        "d20+open and 3d6+open; the numbers give how often a first roll rolls on and how often it becomes a "
+        "critical success or a fumble (issue 26: this replaces a 5% bar on fights, which ignored threat ranges and "
+        "counted saves)",
         _open_rates,
     ),
 ]

@@ -13,10 +13,11 @@ from arena.errors import ArenaError
 from arena.study.claims import bestiary_cr, design, statements
 from arena.study.claims import evaluation as claims
 from arena.study.claims import report as claims_report
+from arena.study.claims.measures import DESCRIPTIVE, FAIR_PART
 from arena.study.statistics import inference as inf
 from arena.study.statistics.inference import INCONCLUSIVE
 
-VERDICTS = set(inf.VERDICTS)
+VERDICTS = set(inf.VERDICTS) | {DESCRIPTIVE}
 N, SEED = 6, 11
 
 
@@ -156,26 +157,30 @@ def test_holm_runs_over_every_part_once_per_test(small):
         np.testing.assert_array_equal([p.p_adjusted[i] for p in parts], inf.holm([r[i] for r in raw]))
     for p in parts:
         a, b, d = p.p_adjusted
-        if p.kind == "equivalence":
+        if p.kind == DESCRIPTIVE:  # no test: out of every family
+            assert p.verdict == DESCRIPTIVE and all(math.isnan(x) for x in (*p.pvalues(), a, b, d))
+        elif p.kind == "equivalence":
             assert math.isnan(d)
         else:
             assert p.verdict == inf.directional_verdict(a, b, p_direction=d)
     by_id = {r["id"]: r for r in small.results}
     for c in statements.ENCOUNTER_CLAIMS:
         r = by_id[c.id]
-        assert r["verdict"] == inf.combine([p.verdict for p in r["parts"]])
+        expected = DESCRIPTIVE if c.descriptive else inf.combine([p.verdict for p in r["parts"]])
+        assert r["verdict"] == expected
 
 
 def test_which_parts_have_a_direction_test(small):
     """A direction test only where the margin lies beyond no effect in the predicted direction."""
     has = {p.name: p.has_direction_test for p in _main_parts(small)}
-    assert has["long-shot hits per fight, 3d6 / d20"]  # a ratio below 0.8, no effect at 1
+    assert has["long shots per fight (hits and failed saves), 3d6 / d20"]  # a ratio below 0.8, no effect at 1
     assert has["hp-lost saved by +1 to hit, 3d6 / d20"]
-    assert has["favourite's win rate, 3d6 - d20"]
-    assert has["hp lost, calling at the head - never, d20+called (points)"]  # below -1, no effect at 0
+    assert has["favourite's win rate, 3d6 - d20 (per-roll favourite, every matchup)"]
+    assert not has["premise: long-shot share of the groups' damage under d20"]  # a share against a level
+    assert not has["hp lost, calling at the head - never, d20+called (points)"]  # descriptive: no test at all
     assert not has["hp lost, prad - d20 (points)"]  # an equivalence band predicts no direction
-    assert not has["fixed10 win rate in fair fights (EL = L) minus 90%"]  # the margin is no effect itself
-    assert not has["d20+open critical successes of the party per attack roll (%)"]  # a rate against a level
+    if FAIR_PART in has:  # only where some fair matchup discriminates
+        assert not has[FAIR_PART]  # the margin is no effect itself
 
 
 def test_every_part_counts_the_fights_behind_it(small):

@@ -14,13 +14,15 @@ predicts and its practical margin. The method (docs/claims.md):
   (:mod:`arena.study.statistics.inference`): t for differences, a cluster bootstrap for ratios.
 * **Verdicts** against the stated margin: ``supported``, ``not supported``, ``direction shown (size undecided)``,
   ``inconclusive`` (and ``partly supported`` for a claim of several parts that split), with Holm's step-down over
-  every part of every encounter claim (:mod:`arena.study.statistics.inference`).
+  every part of every encounter claim (:mod:`arena.study.statistics.inference`). A claim that states a motive, not
+  an effect, is ``descriptive``: its numbers with intervals, no margin, no test, outside Holm's families.
 * **Robustness.** Each claim is evaluated again under each contested fight-model option
   (:data:`arena.study.claims.design.VARIATIONS`) and with SRD monsters instead of the typical one; the report says
   ``robust`` or which choice turns the verdict.
-* **Die-invariant measures**: long shots (hits that needed a natural a d20 makes at most 25% of the time) counted
-  by the engine's record (``long_shot_hits_<side>``); PCs dropped during the fight (``downs_monsters``); deaths;
-  hit points lost.
+* **Die-invariant measures**: long shots (hits that needed a natural a d20 makes at most 25% of the time, and saves
+  against a spell or special attack failed although a d20 fails them at most 25% of the time; 35% and 45% beside)
+  counted by the engine's record (``long_shot_hits_<side>``, ``long_shot_saves_<side>``, ``long_shot35_*``,
+  ``long_shot45_*``); PCs dropped during the fight (``downs_monsters``); deaths; hit points lost.
 
 The group-CR claim is judged on the calibration grid by model comparison (:mod:`arena.study.claims.grid`).
 
@@ -45,7 +47,7 @@ from arena.study.claims.bestiary_cr import Bestiary, run_bestiary
 from arena.study.claims.design import matchup
 from arena.study.claims.grid import Anchor, Grid, run_anchor, run_grid
 from arena.study.claims.group_cr import group_cr_result, judge_grid
-from arena.study.claims.measures import Data, Part
+from arena.study.claims.measures import DESCRIPTIVE, Data, Part
 from arena.study.claims.statements import ENCOUNTER_CLAIMS, GROUP_CR, EncounterClaim, claim_ids
 from arena.study.runs.cluster import cluster_session
 from arena.study.runs.matchups import Batch, Matchup, run_batch
@@ -129,16 +131,21 @@ def judge(
         ps, extra = c.measure(data, seed)
         out[c.id] = Judged(ps, extra, len(data.units))
         parts += ps
-    pv = [p.pvalues() for p in parts]
+    pv = [p.pvalues() for p in parts]  # a descriptive part's are NaN: it stays out of every family
     families = [inf.holm([v[i] for v in pv]) for i in range(3)]
     for p, a, b, d in zip(parts, *families, strict=True):
         p.p_adjusted = (a, b, d)
-        if p.kind == "equivalence":
+        if p.kind == DESCRIPTIVE:
+            p.verdict = DESCRIPTIVE
+        elif p.kind == "equivalence":
             p.verdict = SUPPORTED if a < alpha else NOT if b < alpha else INCONCLUSIVE
         else:
             p.verdict = inf.directional_verdict(a, b, alpha, p_direction=d)
-    for r in out.values():
-        if r.parts:
+    for c in claims:
+        r = out[c.id]
+        if c.descriptive:
+            r.verdict = DESCRIPTIVE
+        elif r.parts:
             r.verdict = inf.combine([p.verdict for p in r.parts])
     return out
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from arena.rules.roll_claims import BELL_CURVE, OPEN_ENDED, PLAYERS_ROLL, PRESS_LUCK
+from arena.rules.roll_claims import BELL_CURVE, PLAYERS_ROLL, PRESS_LUCK
 from arena.study.claims import design
 from arena.study.claims.design import Arm
 from arena.study.claims.measures import (
@@ -24,8 +24,6 @@ from arena.study.claims.measures import (
     CN36,
     D20,
     F10,
-    O20,
-    O36,
     PN,
     PRAD,
     PW,
@@ -37,7 +35,6 @@ from arena.study.claims.measures import (
     closer_to_ten,
     favourite_gain,
     long_shots,
-    open_crits,
     prad_same,
     press_gain,
     variable_spread,
@@ -55,6 +52,17 @@ class EncounterClaim:
     measure: Callable[[Data, int], tuple[list[Part], dict]]
     """(data, seed) -> (the stated parts, further numbers reported beside them)."""
     extra: dict = field(default_factory=dict)
+    descriptive: bool = False
+    """Reported as numbers, with no margin and no verdict (a claim that states a motive, not an effect)."""
+
+
+def lucky_cells() -> tuple[design.Cell, ...]:
+    """The lucky-shot claim's matchups: the low-CR groups (:func:`design.low_cells`), and for comparison ("especially
+    low-CR groups") one monster of the party's level at each level (EL = L)."""
+    lone = tuple(
+        (lv, cr, 1) for lv in design.LEVELS if (cr := design.cr_for_el(lv, 1, 0, design.CLAIMS_LOWEST)) is not None
+    )
+    return design.low_cells() + lone
 
 
 ENCOUNTER_CLAIMS: list[EncounterClaim] = [
@@ -62,11 +70,16 @@ ENCOUNTER_CLAIMS: list[EncounterClaim] = [
         "bell-favours-stronger",
         BELL_CURVE,
         "Rolling 3d6 gives you a lot more average rolls, which favors the stronger side in combat.",
-        "Judging matchups (levels 1-16, groups of 1, 2, 4, EL L to L+4) with a clear favourite (the side winning "
-        ">= 65% pooled over both arms, < 98%): the favourite's win rate under 3d6 minus d20, paired, mean over "
-        "matchups. Margin +2 points: supported if the gain is shown above +2, not supported if shown below.",
+        "Every judging matchup (levels 1-16, groups of 1, 2, 4, EL L to L+4). The stronger side is defined per "
+        "roll, before the dice are compared: the side whose attack rolls succeed more often on a natural 10 (the "
+        "fixed10 arm, fought as it is: 3d6 makes a roll that needs 10 or less likelier); its per-roll advantage is "
+        "the difference of the two sides' shares, in points. The favourite's win rate under 3d6 minus d20 per fight "
+        "is regressed (OLS) on its centred per-roll advantage, errors clustered by matchup: the intercept, the "
+        "favourite's mean gain over every matchup, is judged. Margin +2 points: supported if shown above +2, not "
+        "supported if shown below. Reported: the slope, the split by which side is the favourite, the favourite by "
+        "the static exact odds of the first attacks, the matchups won 100% or 0% under both dice.",
         design.judging_cells,
-        (D20, B36),
+        (D20, B36, F10),
         favourite_gain,
     ),
     EncounterClaim(
@@ -74,11 +87,15 @@ ENCOUNTER_CLAIMS: list[EncounterClaim] = [
         BELL_CURVE,
         "Many monsters — especially low-CR monsters encountered in groups — rely heavily on a lucky shot to damage "
         "PCs. When rolling 3d6, those lucky shots are fewer and farther between.",
-        "Groups of 4, 6, 8 monsters of CR L-4 (at least 1/2), levels 1-16, d20 against 3d6: long shots (monster hits "
-        "that needed a natural a d20 makes at most 25% of the time, the same definition under both dice) per "
-        "fight and their damage, 3d6 / d20 over matchups. Margin: at least 20% fewer (ratio < 0.8) for both. "
-        "Secondary (reported): monster hit rate, PCs dropped during the fight, deaths, the old definition.",
-        design.low_cells,
+        "Groups of 4, 6, 8 monsters of CR L-4 (at least 1/2), levels 1-16, d20 against 3d6. A long shot is a "
+        "monster hit that needed a natural a d20 makes at most 25% of the time (16+ on the attack's static "
+        "numbers), or a save against a monster's spell or special attack that a PC failed although a d20 fails it "
+        "at most 25% of the time (it needed 6 or less), the same definition under both dice. (1) Long shots per "
+        "fight and (2) long-shot damage per fight, 3d6 / d20 over matchups, each shown below 0.8 (at least 20% "
+        "fewer). (3) The premise: long shots deal at least a quarter of the groups' damage under d20 (shown above "
+        "0.25). Reported: the 35% and 45% definitions beside the 25% one, and one monster of the party's level at "
+        "each level (EL = L) as the comparison for 'especially low-CR groups'.",
+        lucky_cells,
         (D20, B36),
         long_shots,
     ),
@@ -89,7 +106,9 @@ ENCOUNTER_CLAIMS: list[EncounterClaim] = [
         "adheres more tightly to that average.",
         "Judging matchups with every d20-type roll a natural 10 (fixed10): (1) hit points lost under 3d6 are closer "
         "to fixed10's than under d20's (|3d6 - fixed10| - |d20 - fixed10| below -1 point, over matchups); (2) in "
-        "fair fights (EL = L) fixed10 wins at least 90% (shown above 90%).",
+        "fair fights (EL = L) fixed10 wins at least 90% (shown above 90%), judged only on the fair matchups where "
+        "some arm's (fixed10, 3d6, d20) win rate lies strictly between 0 and 1; where there is none, part 2 is "
+        "reported as not discriminating and the claim rests on part 1.",
         design.judging_cells,
         (F10, B36, D20),
         closer_to_ten,
@@ -129,17 +148,6 @@ ENCOUNTER_CLAIMS: list[EncounterClaim] = [
         variable_spread,
     ),
     EncounterClaim(
-        "open-ended-in-fights",
-        OPEN_ENDED,
-        "the possibility of a critical or fumble occurs only if the initial resolution roll is rolled naturally, "
-        "i.e. before modifiers, 20 (or within the Threat Range) or 1",
-        "Judging matchups with open-ended rolls (d20+open, 3d6+open): critical successes and fumbles per attack "
-        "roll of each side, mean over matchups, each shown below the 5% of a natural 20 / natural 1.",
-        design.judging_cells,
-        (D20, B36, O20, O36),
-        open_crits,
-    ),
-    EncounterClaim(
         "press-luck-pays-with-modifier",
         PRESS_LUCK,
         "At lower static modifiers it's almost not worth pressing your luck, but as the static modifier goes up, "
@@ -156,11 +164,14 @@ ENCOUNTER_CLAIMS: list[EncounterClaim] = [
         PRESS_LUCK,
         "Sometimes, despite the abstract nature of combat, you're going to want to apply damage to specific parts "
         "of the body",
-        "Under d20+called and 3d6+called in the judging matchups, the party calling shots at the head against "
-        "never: the hit points it loses, shown to fall by more than 1 point under each die.",
+        "Descriptive (the quote states a motive, not an effect: no margin, no verdict). Under d20+called and "
+        "3d6+called in the judging matchups, the party calling shots at the head against never: the change in "
+        "hit points lost and in win rate under each die, with intervals over matchups, and how often the called "
+        "shots land.",
         design.judging_cells,
         (CN20, CH20, CN36, CH36),
         called_gain,
+        descriptive=True,
     ),
 ]
 GROUP_CR = "bell-group-cr"

@@ -59,6 +59,13 @@ KEEP = (
     "spell_levels_available_party",
     "long_shot_hits_monsters",
     "long_shot_damage_monsters",
+    "long_shot35_hits_monsters",
+    "long_shot35_damage_monsters",
+    "long_shot45_hits_monsters",
+    "long_shot45_damage_monsters",
+    "long_shot_saves_monsters",
+    "long_shot35_saves_monsters",
+    "long_shot45_saves_monsters",
 )
 """The record fields a batch keeps (the rest of each record is dropped as soon as its chunk arrives)."""
 

@@ -275,6 +275,7 @@ def _print_verdicts(summary: Any) -> None:
         "partly supported": "yellow",
         "inconclusive": "yellow",
         "direction shown (size undecided)": "cyan",
+        "descriptive": "default",
     }
     t = Table(title="the documents' claims")
     for col in ("claim", "verdict", "robustness", "headline (95% interval over matchups)"):

@@ -117,7 +117,7 @@ def test_combine_with_direction_shown():
     assert inf.combine([d, inf.NOT]) == inf.NOT
     assert inf.combine([inf.SUPPORTED, d, inf.NOT]) == inf.PARTLY
     assert inf.combine([]) == inf.INCONCLUSIVE
-    assert set(inf.VERDICTS) == {inf.SUPPORTED, inf.PARTLY, d, inf.NOT, inf.INCONCLUSIVE}
+    assert set(inf.VERDICTS) == {inf.SUPPORTED, inf.PARTLY, d, inf.NOT, inf.INCONCLUSIVE, inf.DESCRIPTIVE}
 
 
 def test_directional_verdict_order():

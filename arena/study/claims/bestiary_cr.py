@@ -15,7 +15,7 @@ Why a module of its own: it is the table a designer opens instead of the stat bl
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -82,8 +82,8 @@ def table(cells: pd.DataFrame) -> pd.DataFrame:
         return pd.DataFrame()
     rows = []
     for monster, g in cells.groupby("monster", sort=False):
-        by = g.set_index("variant")
-        d20 = by.loc["d20"]
+        by: dict[str, dict[Hashable, Any]] = {str(r["variant"]): r for r in g.to_dict("records")}
+        d20 = by["d20"]
         row: dict[str, Any] = {
             "creature": str(monster).removeprefix("srd/"),
             "cr": d20["cr"],
@@ -92,7 +92,7 @@ def table(cells: pd.DataFrame) -> pd.DataFrame:
             "d20 - CR (rungs)": float(d20["c_star"] - d20["cr_pos"]),
         }
         for label in ARMS:
-            r = by.loc[label]
+            r = by[label]
             row[f"{label} c*"] = position_text(float(r["c_star"]))
             row[f"{label} low"] = position_text(float(r["c_star_low"]))
             row[f"{label} high"] = position_text(float(r["c_star_high"]))
@@ -103,7 +103,7 @@ def table(cells: pd.DataFrame) -> pd.DataFrame:
     return out.loc[order].reset_index(drop=True)
 
 
-def _known(r: pd.Series) -> str:
+def _known(r: dict[Hashable, Any]) -> str:
     """What is known of a c* in words: measured, or the bound it is (off the ladder, saturated, nothing spent)."""
     from arena.study.calibration.equivalent_cr import position_text
 

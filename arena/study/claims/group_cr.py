@@ -194,11 +194,13 @@ def group_cr_result(grid: Grid, variations: dict[str, Grid] | None = None, ancho
 def _headline(main: holdout.HoldOut | None) -> str:
     if main is None:
         return "too few cells to judge out of sample"
-    m = main.models.set_index("model")
-    best = m["rmse"].astype(float).idxmin()
-    doc = m.loc["document"]
+    rows = {str(r["model"]): r for r in main.models.to_dict("records")}
+    best = min(
+        rows, key=lambda name: float(rows[name]["rmse"]) if math.isfinite(float(rows[name]["rmse"])) else math.inf
+    )
+    doc, top = rows["document"], rows[best]
     return (
         f"held out: the document's -1 at four or more misses by {doc['rmse']:.2f} rung RMSE, "
         f"{100 * doc['within_half_rung']:.0f}% within half a rung ({doc['verdict']}); best model {best} "
-        f"{m.loc[best, 'rmse']:.2f} rung, {100 * m.loc[best, 'within_half_rung']:.0f}%"
+        f"{top['rmse']:.2f} rung, {100 * top['within_half_rung']:.0f}%"
     )

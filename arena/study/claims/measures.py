@@ -22,7 +22,7 @@ from arena.study.claims.design import Arm
 from arena.study.statistics import inference as inf
 
 INCONCLUSIVE = inf.INCONCLUSIVE
-DESCRIPTIVE = "descriptive"
+DESCRIPTIVE = inf.DESCRIPTIVE
 """The label of a claim (and its parts) reported as numbers without a verdict: a claim that states a motive, not an
 effect (issue 26: "called shots worth it"). Its parts have no test, so they stay out of Holm's families."""
 

@@ -81,11 +81,14 @@ def _claim_section(r: dict) -> list[str]:
 
 
 def _numbers(numbers: Any) -> list[str]:
+    """A single-roll claim's numbers: scalars as a list, a list of records as a table (open-ended's 36 checks)."""
     if isinstance(numbers, dict):
         flat = {k: v for k, v in numbers.items() if not isinstance(v, dict | list)}
         lines = [f"- {k}: {_fmt(v)}" for k, v in flat.items()]
         for k, v in numbers.items():
-            if isinstance(v, dict | list):
+            if isinstance(v, list) and v and all(isinstance(x, dict) for x in v):
+                lines += ["", f"*{k}*", "", *md_table(pd.DataFrame(v))]
+            elif isinstance(v, dict | list):
                 lines.append(f"- {k}: {_fmt(v)}")
         return lines
     return [f"- {_fmt(numbers)}"]
@@ -222,7 +225,8 @@ def _opening(ev: Evaluation, command: str, workers: int, cluster: str | None) ->
         "Verdicts: *supported* (the effect shown beyond the claim's margin), *not supported* (shown short of it, or "
         "the other way), *direction shown (size undecided)* (shown on the predicted side of no effect, its size "
         "against the margin not decided), *inconclusive* (none of these); each after Holm's correction over every "
-        "part of every encounter claim. The margins and why: [docs/claims.md](../../docs/claims.md).",
+        "part of every encounter claim; *descriptive*: a claim that states a motive, not an effect, reported by its "
+        "effect sizes without a verdict. The margins and why: [docs/claims.md](../../docs/claims.md).",
         "",
     ]
     if ev.anchor is not None:
@@ -336,7 +340,7 @@ def _rule_lines(j: Judgement) -> list[str]:
             "",
             f"*{variant}*: each rule form fitted on {h.fit_cells} cells, judged on {h.held_cells}; the "
             f"lookup table {h.table_judgement['verdict']} (RMSE {_fmt(h.table_judgement['rmse'])}, "
-            f"{100 * float(h.table_judgement['within_half_rung']):.0f}% within half a rung)",
+            f"{h.table_judgement['within_half_rung']:.0%} within half a rung)",
             "",
         ]
         lines += md_table(h.rules[["form", "rule", "rmse", "within_half_rung", "exact", "censored", "verdict"]])

@@ -44,8 +44,10 @@ import numpy.typing as npt
 ALPHA = 0.05
 SUPPORTED, NOT, INCONCLUSIVE, PARTLY = "supported", "not supported", "inconclusive", "partly supported"
 DIRECTION = "direction shown (size undecided)"
-VERDICTS = (SUPPORTED, PARTLY, DIRECTION, NOT, INCONCLUSIVE)
-"""Every verdict an encounter claim can get (the exact single-roll claims have their own)."""
+DESCRIPTIVE = "descriptive"
+"""Not a verdict: a claim that states a motive, not an effect, reported by its effect sizes (no margin, no test)."""
+VERDICTS = (SUPPORTED, PARTLY, DIRECTION, NOT, INCONCLUSIVE, DESCRIPTIVE)
+"""Every label an encounter claim can get (the exact single-roll claims have their own)."""
 BOOTSTRAP = 2000
 """Resamples of a cluster bootstrap (over matchups: cheap, so many)."""
 

@@ -63,7 +63,13 @@ def calibrate_cmd(
     party_level: Annotated[int, typer.Option("--party-level", help="The generated party's level.")] = 5,
     sizes: Annotated[str, typer.Option(help="Group sizes, comma-separated.")] = "1,2,4,6",
     rules: Annotated[str, typer.Option(help="Rule sets to calibrate against d20, comma-separated.")] = "3d6",
-    metric: Annotated[str | None, typer.Option(help="Difficulty: win, hp-lost or death (default: hp-lost).")] = None,
+    metric: Annotated[
+        str | None,
+        typer.Option(
+            help="Difficulty: resources (hit points and spell levels spent), hp-lost, death or win "
+            "(default: resources)."
+        ),
+    ] = None,
     n: Annotated[
         int | None, typer.Option("--n", help="Encounters per rung and arm (default 1000; --grid 150).")
     ] = None,

@@ -5,10 +5,11 @@ the bounds they are, never as a number that looks exact.
 Why a module of its own: the calibration's table is numbers for a reader who knows the method; these sentences are
 for the designer who asked "is my monster really CR 4?", and their wording is tested to the character.
 
-A calibration's row is *saturated* when its difficulty is at the metric's end (every fight cost the party all its hit
-points, or none) and the ladder's typical monsters reach that end too: c* is then the middle of the flat stretch of
-rungs, and any CR in that stretch fits as well. The stretch is read back from c* and the ladder's end (c* is its
-middle), so the table needs no column of its own for it.
+A calibration's row is *saturated* when the calibration says so (its ``saturated`` columns: the party loses at
+least 95% of its hit points on average and so do the ladder's typical monsters of a stretch of rungs, or it spends
+nothing and so do the ladder's lowest rungs: :mod:`arena.study.calibration.censored`): any CR in that stretch fits
+as well as c*. A table without those columns (an older calibration's) is read by its difficulty at the metric's end,
+the stretch read back from c* (its middle) and the ladder's end.
 """
 
 from __future__ import annotations
@@ -76,12 +77,27 @@ class Reading:
 
 
 def reading(
-    rules: str, c_star: float, low: float, high: float, difficulty: float, flag: str, ends: tuple[float, float]
+    rules: str,
+    c_star: float,
+    low: float,
+    high: float,
+    difficulty: float,
+    flag: str,
+    ends: tuple[float, float],
+    saturated: tuple[str, float, float] | None = None,
 ) -> Reading:
-    """What one rule set's numbers say: a number, a saturated stretch or a side off the ladder."""
+    """What one rule set's numbers say: a number, a saturated stretch or a side off the ladder. ``saturated``: the
+    calibration's own ("top" | "bottom" | "", first rung, last rung); None reads it from the difficulty."""
     bottom, top = ends
     if flag in ("above", "below"):
         return Reading(rules, c_star, low, high, flag, ends)
+    if saturated is not None:
+        side, first, last = saturated
+        if side == "top":
+            return Reading(rules, c_star, low, high, "saturated-top", (first, top))
+        if side == "bottom":
+            return Reading(rules, c_star, low, high, "saturated-bottom", (bottom, last))
+        return Reading(rules, c_star, low, high, "", ends)
     if difficulty >= 1:
         return Reading(rules, c_star, low, high, "saturated-top", (2 * c_star - top, top))
     if difficulty <= 0:
@@ -99,13 +115,32 @@ def row_reading(row: Mapping[str, Any]) -> Reading:
         float(row["difficulty"]),
         _own_flag(row, float(row["c_star"])),
         ladder_ends(row),
+        _saturated(row, "saturated"),
     )
 
 
 def d20_reading(row: Mapping[str, Any]) -> Reading:
     """d20's reading from another rule set's row (its c* without an interval), when the table has no d20 row."""
     c = float(row["c_star_d20"])
-    return reading("d20", c, math.nan, math.nan, float(row["difficulty_d20"]), _own_flag(row, c), ladder_ends(row))
+    return reading(
+        "d20",
+        c,
+        math.nan,
+        math.nan,
+        float(row["difficulty_d20"]),
+        _own_flag(row, c),
+        ladder_ends(row),
+        _saturated(row, "saturated_d20"),
+    )
+
+
+def _saturated(row: Mapping[str, Any], column: str) -> tuple[str, float, float] | None:
+    """The calibration's saturation of a row's rule set (``saturated``) or of d20 (``saturated_d20``), if it has it."""
+    if column not in row:
+        return None
+    side = row[column]
+    side = "" if not isinstance(side, str) else side
+    return side, float(row[f"{column}_from"]), float(row[f"{column}_to"])
 
 
 def _own_flag(row: Mapping[str, Any], c_star: float) -> str:

@@ -52,9 +52,9 @@ BestiaryLike = str | os.PathLike[str] | Sequence[str | os.PathLike[str]] | Mappi
 """``bestiary=``: stat-block files or folders (one path or several), or a bestiary that
 :func:`arena.world.bestiary.load_bestiary` returned; None is the built-in bestiary."""
 
-DEFAULT_METRIC = "hp-lost"
-"""The default difficulty metric: the one with the steepest ladder slope relative to its standard error at mid
-difficulty (measured with :func:`discrimination`; the numbers are in docs/claims.md)."""
+DEFAULT_METRIC = "resources"
+"""The default difficulty metric: the party's resources spent (hit points and spell levels), what the DMG means by
+an encounter's challenge and the study's measure (issue 26); ``hp-lost``, ``death`` and ``win`` are the others."""
 LADDER_BELOW, LADDER_ABOVE = 4, 4
 """The ladder runs from this many rungs below the monster's CR to this many above (within 1/8 .. 20)."""
 GRID_LEVELS = (1, 3, 5, 8, 12, 16)
@@ -142,15 +142,34 @@ def evaluate_cell(
     batch: Batch, cell: CalibrationCell, n: int, seed: int, metric: str, resamples: int = BOOTSTRAP
 ) -> list[dict]:
     """The table rows of one calibration cell (one per rule set other than d20, or d20 itself if alone)."""
+    from arena.study.calibration.censored import idle_span, saturated_span
     from arena.world.challenge import format_cr
 
-    ladder = {}
+    ladder, ladder_hp = {}, {}
     for cr in cell.ladder():
         m = Matchup(cell.level, typical_name(cr), cell.size, ("d20",), n, seed)
-        ladder[ladder_position(cr)] = difficulty_values(batch.rows(m, "d20", n), metric)
+        rows_of_rung = batch.rows(m, "d20", n)
+        ladder[ladder_position(cr)] = difficulty_values(rows_of_rung, metric)
+        ladder_hp[ladder_position(cr)] = float(difficulty_values(rows_of_rung, "hp-lost").mean())
     subject = cell.subject(n, seed)
-    arms = {key: difficulty_values(batch.rows(subject, key, n), metric) for key in subject.rules}
+    subject_rows = {key: batch.rows(subject, key, n) for key in subject.rules}
+    arms = {key: difficulty_values(rows, metric) for key, rows in subject_rows.items()}
     result = equivalent_cr(ladder, arms, resamples=resamples, seed=seed)
+    positions = sorted(ladder)
+    rung_hp = [ladder_hp[p] for p in positions]
+    rung_cost = [float(ladder[p].mean()) for p in positions]
+
+    def saturation(key: str) -> tuple[str, float, float]:
+        """("top" | "bottom" | "", first, last): the stretch of rungs a saturated answer matches as well."""
+        hp = float(difficulty_values(subject_rows[key], "hp-lost").mean())
+        span = saturated_span(hp, positions, rung_hp)
+        if span is not None:
+            return "top", span[0], span[1]
+        idle = idle_span(float(arms[key].mean()), positions, rung_cost)
+        if idle is not None:
+            return "bottom", idle[0], idle[1]
+        return "", math.nan, math.nan
+
     monster = subject.creature()
     rows = []
     for key in cell.rules or ("d20",):
@@ -171,6 +190,10 @@ def evaluate_cell(
                 "c_star_high": r["c_star_high"],
                 "c_star_d20": result["d20"]["c_star"],
                 "censored": r["censored"] or result["d20"]["censored"],
+                **dict(zip(("saturated", "saturated_from", "saturated_to"), saturation(key), strict=True)),
+                **dict(
+                    zip(("saturated_d20", "saturated_d20_from", "saturated_d20_to"), saturation("d20"), strict=True)
+                ),
                 "delta": r["delta"],
                 "delta_low": r["delta_low"],
                 "delta_high": r["delta_high"],

@@ -118,6 +118,40 @@ def arm_interval(
     raise ArenaError(f"unknown equivalent-CR flag {flag!r} (choose from '', 'below', 'above')")
 
 
+SATURATED = 0.95
+"""An arm or rung whose party loses at least 95% of its hit points on average is saturated (a wipe): every rung that
+saturates too matches it (:func:`saturated_span`)."""
+
+
+def saturated_span(arm_hp: float, positions: Sequence[float], rung_hp: Sequence[float]) -> tuple[float, float] | None:
+    """The (first, last) rung of the stretch of saturated rungs an arm whose party loses at least :data:`SATURATED`
+    of its hit points matches (the stretch holding the highest saturated rung); None when the arm is not saturated
+    or no rung is."""
+    hp = np.asarray(rung_hp, float)
+    if arm_hp < SATURATED:
+        return None
+    hot = np.flatnonzero(hp >= SATURATED)
+    if not hot.size:
+        return None
+    b = int(hot[-1])
+    a = b
+    while a > 0 and hp[a - 1] >= SATURATED:
+        a -= 1
+    return float(positions[a]), float(positions[b])
+
+
+def idle_span(arm_cost: float, positions: Sequence[float], rung_cost: Sequence[float]) -> tuple[float, float] | None:
+    """The (first, last) rung of the ladder's foot that costs the party nothing, when the arm costs it nothing too
+    (any of those rungs, or an easier monster, matches it); None otherwise."""
+    cost = np.asarray(rung_cost, float)
+    if arm_cost > 0 or cost[0] > 0:
+        return None
+    b = 0
+    while b + 1 < len(cost) and cost[b + 1] <= 0:
+        b += 1
+    return float(positions[0]), float(positions[b])
+
+
 def delta_bounds(variant: tuple[float, float], base: tuple[float, float], se: float = 0.0) -> dict[str, object]:
     """The cell for Delta = c*(V) - c*(base) from each arm's c* interval (low, high) of ladder positions (a point
     when measured; see the module docstring for off-ladder and saturated arms). Two points make an exact cell."""

@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from arena.study.calibration import censored
 from arena.study.calibration.equivalent_cr import difficulty_values, equivalent_cr
 from arena.study.claims import design
 from arena.study.claims.design import Arm, matchup
@@ -64,7 +65,7 @@ means; PC deaths are the DMG's other cost, a separate measure."""
 SIDE_MEASURES = ("hp-lost", "death", "win")
 """Delta-CR is published under these too, side by side (each cell's last look; the rule is fitted on
 :data:`MEASURE`)."""
-SATURATED = 0.95
+SATURATED = censored.SATURATED
 """An arm or rung whose party loses at least 95% of its hit points on average is saturated (a wipe): every rung
 that saturates too matches it, so its c* is that span of rungs, open upward when the span reaches the top of the
 ladder fought (:func:`arena.study.calibration.censored.arm_interval`), never the middle of the span."""
@@ -257,29 +258,20 @@ def _arm_interval(
     """What is known of one arm's c* (an interval of ladder positions) and why: "" measured, "below"/"above" off
     the ladder fought, "saturated" (:data:`SATURATED`: the span of the rungs that saturate too), "nothing spent"
     (the party spends nothing, as on every rung from the ladder's foot up to the last that costs nothing)."""
-    from arena.study.calibration.censored import arm_interval
 
     ends = (float(rungs[0]), float(rungs[-1]))
-    if arm_hp >= SATURATED:
-        hot = np.flatnonzero(rung_hp >= SATURATED)
-        if hot.size:
-            b = int(hot[-1])
-            a = b
-            while a > 0 and rung_hp[a - 1] >= SATURATED:
-                a -= 1
-            return arm_interval(entry["c_star"], "", ends, (float(rungs[a]), float(rungs[b]))), "saturated"
-    if arm_value <= 0 and rung_value[0] <= 0:
-        b = 0
-        while b + 1 < len(rungs) and rung_value[b + 1] <= 0:
-            b += 1
-        return (-math.inf, float(rungs[b])), "nothing spent"
+    span = censored.saturated_span(arm_hp, rungs, rung_hp)
+    if span is not None:
+        return censored.arm_interval(entry["c_star"], "", ends, span), "saturated"
+    idle = censored.idle_span(arm_value, rungs, rung_value)
+    if idle is not None:
+        return (-math.inf, idle[1]), "nothing spent"
     flag = str(entry["censored"])
-    return arm_interval(entry["c_star"], flag, ends), flag
+    return censored.arm_interval(entry["c_star"], flag, ends), flag
 
 
 def _calibrate(s: CellState, series: dict[str, dict[str, np.ndarray]], measure: str, seed: int, confidence: float):
     """c*, Delta-CR and what is known of each (censoring) for every arm of a cell under one measure."""
-    from arena.study.calibration import censored
 
     rungs = sorted(s.rungs)
     ladder = {float(q): series[f"rung {q}"][measure] for q in rungs}

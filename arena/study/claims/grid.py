@@ -39,6 +39,8 @@ STAGES, QUICK_STAGES = (150, 300, 600), (40,)
 TARGET = 0.25
 RESAMPLES = 200
 INITIAL_RUNGS, GROW, MAX_FROM_SUBJECT = 2, 2, 6
+SEARCHES = 3
+"""Tries of the ladder search per look: fight, look, grow the ladder where an arm fell off it, fight again."""
 LOWEST, HIGHEST = design.LOWEST_RUNG, design.HIGHEST_RUNG
 """The search's bounds: the ladder's ends, CR 1/8 (position -4) and 20."""
 FULL_LADDER = 9
@@ -206,7 +208,7 @@ def calibrate_cells(
         active = [s for s in states if not s.done]
         if not active:
             break
-        for _ in range(3):  # the ladder search: fight, look, grow the ladder, fight again
+        for attempt in range(SEARCHES):  # the ladder search: fight, look, grow the ladder, fight again
             for k in range(look + 1):  # one batch per stage: a matchup's name is unique within a run
                 wanted: list[Matchup] = []
                 for s in active:
@@ -222,7 +224,7 @@ def calibrate_cells(
                     values[(m.name, m.rules[0], k)] = _measures(batch.rows(m, m.rules[0], incs[k]))
             grew = False
             for s in active:
-                grew |= _evaluate(s, seed, look, incs, values, rule, variation)
+                grew |= _evaluate(s, seed, look, incs, values, rule, variation, last=attempt == SEARCHES - 1)
             if not grew:
                 break
         for s in active:
@@ -303,6 +305,27 @@ def _calibrate(s: CellState, series: dict[str, dict[str, np.ndarray]], measure: 
     return result
 
 
+def _off_the_ladder(s: CellState, series: dict[str, dict[str, np.ndarray]], measure: str) -> tuple[bool, bool]:
+    """Whether some arm fell below / above the ladder fought, from the point estimates (what :func:`_calibrate`
+    would say without its bootstrap: a saturated arm or one that costs nothing is not off the ladder)."""
+    from arena.study.calibration.equivalent_cr import fitted_curve, reached
+
+    rungs = sorted(s.rungs)
+    means = np.array([series[f"rung {q}"][measure].mean() for q in rungs])
+    rung_hp = np.array([series[f"rung {q}"]["hp-lost"].mean() for q in rungs])
+    fit = fitted_curve([float(q) for q in rungs], means)
+    below = above = False
+    for label in s.arms:
+        arm = float(series[label][measure].mean())
+        c, flag = reached(fit, arm)
+        why = _arm_interval(
+            {"c_star": c, "censored": flag}, float(series[label]["hp-lost"].mean()), arm, rungs, rung_hp, means
+        )[1]
+        below |= why == "below"
+        above |= why == "above"
+    return below, above
+
+
 def _evaluate(
     s: CellState,
     seed: int,
@@ -311,21 +334,29 @@ def _evaluate(
     values: Values,
     rule: SequentialRule,
     variation: str | None = None,
+    last: bool = True,
 ) -> bool:
-    """Calibrate a cell on what it has fought; grow its ladder where an arm fell off it. True if it grew."""
+    """Calibrate a cell on what it has fought; grow its ladder where an arm fell off it. True if it grew. Whether
+    it grows is read from the point estimates alone; the bootstrap runs only for the ladder the cell keeps (or, on
+    the search's ``last`` try, for the ladder it had)."""
     level, cr, size = s.cell
     series = _series_values(s, seed, look + 1, incs, values, variation)
-    result = _calibrate(s, series, MEASURE, seed, rule.confidence)
     p = _position(cr)
+    low_needed, high_needed = _off_the_ladder(s, series, MEASURE)
+    old_rungs = set(s.rungs)
     grew = False
-    low_needed = any(r["why"] == "below" for r in result.values())
-    high_needed = any(r["why"] == "above" for r in result.values())
     if low_needed and min(s.rungs) > max(LOWEST, p - MAX_FROM_SUBJECT):
         s.rungs |= {q for q in range(min(s.rungs) - GROW, min(s.rungs)) if q >= LOWEST}
         grew = True
     if high_needed and max(s.rungs) < min(HIGHEST, p + MAX_FROM_SUBJECT):
         s.rungs |= {q for q in range(max(s.rungs) + 1, max(s.rungs) + 1 + GROW) if q <= HIGHEST}
         grew = True
+    if grew and not last:
+        return True
+    kept = s.rungs
+    s.rungs = old_rungs  # the rows describe the ladder fought
+    result = _calibrate(s, series, MEASURE, seed, rule.confidence)
+    s.rungs = kept
     s.rows = []
     for label, r in result.items():
         why = r["why"] or (f"d20 {r['base_why']}" if r["base_why"] and label != "d20" else "")
@@ -358,7 +389,7 @@ def _evaluate(
                 "arm_low": r["arm_low"],
                 "arm_high": r["arm_high"],
                 "arm_why": r["why"],
-                "rungs": f"{min(s.rungs)}..{max(s.rungs)}",
+                "rungs": f"{min(old_rungs)}..{max(old_rungs)}",
                 "looks": look + 1,
             }
         )

@@ -167,6 +167,28 @@ def _resampled_means(values: np.ndarray, idx: np.ndarray) -> np.ndarray:
     return out
 
 
+PERCENTILE, EXPANDED = "percentile", "expanded"
+INTERVALS = (PERCENTILE, EXPANDED)
+
+
+def percentile_level(confidence: float, n: int, interval: str = PERCENTILE) -> float:
+    """The central share of the resamples an interval at ``confidence`` keeps: ``confidence`` itself for the
+    percentile interval. The expanded percentile interval (Hesterberg, "What teachers should know about the
+    bootstrap", The American Statistician 69, 2015) keeps more, so that its normal quantile is the Student
+    quantile on n - 1 degrees of freedom times sqrt(n / (n - 1)): a bootstrap distribution is narrower than the
+    sampling distribution by sqrt((n - 1) / n) and knows nothing of the t's heavier tails, so the plain percentile
+    interval under-covers in small samples (on the calibration grid's synthetic cells,
+    tests/study/test_grid_coverage.py). At 1 - 0.05/3 it is 1.5% wider than the percentile interval at 150
+    encounters, 4.6% at 50 (4.5% at 0.95 and 40 encounters, the quick study)."""
+    if interval not in INTERVALS:
+        raise ArenaError(f"interval must be one of {', '.join(INTERVALS)}, not {interval!r}")
+    if interval == PERCENTILE:
+        return confidence
+    from scipy.stats import norm, t
+
+    return float(1 - 2 * norm.sf(math.sqrt(n / (n - 1)) * t.isf((1 - confidence) / 2, n - 1)))
+
+
 def equivalent_cr(
     ladder: dict[float, np.ndarray],
     arms: dict[str, np.ndarray],
@@ -175,8 +197,10 @@ def equivalent_cr(
     resamples: int = BOOTSTRAP,
     seed: int = 0,
     confidence: float = 0.95,
+    interval: str = PERCENTILE,
 ) -> dict[str, dict]:
-    """c* of every arm and Delta-CR against ``base``, with paired bootstrap intervals.
+    """c* of every arm and Delta-CR against ``base``, with paired bootstrap intervals (``interval``:
+    :data:`PERCENTILE` or :data:`EXPANDED`, :func:`percentile_level`).
 
     ``ladder`` maps ladder positions to per-encounter difficulty values (the d20 typical monster of that rung),
     ``arms`` names to per-encounter values of the subject (the arm ``base`` included); all arrays are aligned on
@@ -200,7 +224,8 @@ def equivalent_cr(
     rng = np.random.default_rng(seed)
     idx = rng.integers(0, n, (resamples, n))
     boots, _ = solve(_resampled_means(lad, idx), _resampled_means(sub, idx))  # (R, arms)
-    qs = ((1 - confidence) / 2 * 100, (1 + confidence) / 2 * 100)
+    level = percentile_level(confidence, n, interval)
+    qs = ((1 - level) / 2 * 100, (1 + level) / 2 * 100)
     c_low, c_high = np.percentile(boots, qs, axis=0)  # every arm's interval in one call (the same numbers)
     b = arm_names.index(base) if base in arm_names else None
     if b is not None:

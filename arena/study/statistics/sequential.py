@@ -44,6 +44,14 @@ class SequentialRule:
         """The confidence of each look's interval: 1 - alpha / K."""
         return 1 - self.alpha / self.looks
 
+    def stops(self, look: int, half_widths: Sequence[float], censored: bool = False) -> bool:
+        """Whether a cell stops after look ``look`` (0-based): at the last look, or when every interval's
+        half-width is at most :attr:`target` and none is censored (an arm off the ladder has no interval yet: the
+        calibration grid grows the ladder and looks again)."""
+        if look >= self.looks - 1:
+            return True
+        return bool(half_widths) and max(half_widths) <= self.target and not censored
+
     def increments(self) -> list[int]:
         """Encounters added at each stage."""
         return [b - a for a, b in zip((0, *self.stages[:-1]), self.stages, strict=True)]
@@ -67,7 +75,7 @@ def run_sequential(
     for look, add in enumerate(rule.increments()):
         data.append(np.asarray(sample(add, stage_seed(seed, look))))
         est, low, high = interval(np.concatenate(data), rule.confidence)
-        if (high - low) / 2 <= rule.target:
+        if rule.stops(look, [(high - low) / 2]):
             break
     return {"estimate": est, "low": low, "high": high, "look": look + 1, "n": int(sum(len(d) for d in data))}
 

@@ -10,7 +10,9 @@ under the standard d20 rules on the same seeds. The ladder's difficulties are ma
 regression, weights n) and c*(V) is the position where that curve reaches D_V, interpolated linearly between rungs
 (the middle of a flat stretch; clamped to the ladder's ends and flagged ``below`` / ``above`` when D_V is outside
 it). Delta-CR(V) = c*(V) - c*(d20). The 95% interval is a paired percentile bootstrap: the encounters are resampled
-by index, the same indices for every rung and arm (they share seeds).
+by index, the same indices for every rung and arm (they share seeds); the expanded percentile interval
+(:func:`percentile_level`) widens it for small samples, and is the one the calibration grid's sequential looks
+are tested with (tests/study/test_grid_coverage.py).
 
 Why a module of its own: the method is numbers only (no fight), shared by ``arena calibrate``
 (:mod:`arena.study.calibration.calibrate`) and the claims' sequential calibration grid

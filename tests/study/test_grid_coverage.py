@@ -1,6 +1,7 @@
-"""The coverage of the interval the calibration grid reports (issue 26): the paired percentile bootstrap of
-:func:`arena.study.calibration.equivalent_cr.equivalent_cr` with the grid's resamples, at the grid's confidence
-1 - 0.05/K, under the grid's sequential looks and stopping rule, on synthetic cells whose true Delta-CR is known.
+"""The coverage of the interval the calibration grid reports (issue 26): the paired bootstrap of
+:func:`arena.study.calibration.equivalent_cr.equivalent_cr` (expanded percentile, :data:`INTERVAL`) with the
+grid's resamples, at the grid's confidence 1 - 0.05/K, under the grid's sequential looks and stopping rule, on
+synthetic cells whose true Delta-CR is known.
 
 A synthetic cell: a ladder of five rungs (the grid's first ladder, two either side of the subject) whose mean
 difficulty is a logistic curve of the position, and three arms (d20 and two variants) whose means sit on the
@@ -12,7 +13,9 @@ fraction of hit points lost and has mean exactly m. Each look fights fresh encou
 
 The stages are the grid's divided by three (50, 100, 200: the same K = 3 looks, so the same confidence, and the
 same ratios), so that a few hundred replications stay a few seconds: a smaller sample is the harder case for a
-bootstrap. The tolerance is three binomial standard errors of the realised coverage at the nominal level.
+bootstrap (at 50 encounters the plain percentile interval covered 97.95% and 97.45% of 2,000 such cells at
+98.33%, the expanded one 98.3% and 97.8%; at 150 both 98.6% and 98.1% of 800). The tolerance is three binomial
+standard errors of the realised coverage at the nominal level.
 """
 
 from __future__ import annotations
@@ -137,9 +140,9 @@ def test_the_expanded_interval_widens_the_percentile_one_on_the_same_resamples()
 
 def test_sequential_coverage_of_the_grids_interval():
     """The interval a cell stops with covers the true Delta-CR at least 95% of the time (the rule's promise),
-    whatever look it stopped at: 300 synthetic cells, each variant judged on its own."""
+    whatever look it stopped at: 200 synthetic cells, each variant judged on its own."""
     rule = SequentialRule(STAGES, grid.TARGET)
-    reps = 300
+    reps = 200
     hits = dict.fromkeys(VARIANTS, 0)
     looks = []
     for rep in range(reps):
@@ -156,9 +159,9 @@ def test_sequential_coverage_of_the_grids_interval():
 
 def test_single_look_coverage_of_the_grids_interval():
     """One look's interval, at the grid's per-look confidence 1 - 0.05/3, on the smallest stage (50 encounters),
-    covers the true Delta-CR at least that often: 300 synthetic cells."""
+    covers the true Delta-CR at least that often: 250 synthetic cells."""
     confidence = SequentialRule(grid.STAGES, grid.TARGET).confidence
-    reps = 300
+    reps = 250
     hits = dict.fromkeys(VARIANTS, 0)
     for rep in range(reps):
         out = _calibrate(_encounters(STAGES[0], [1000 + rep, 0]), 1000 + rep, confidence)
@@ -169,9 +172,20 @@ def test_single_look_coverage_of_the_grids_interval():
 
 
 def test_chunked_resampled_means_equal_one_gather():
-    """The bootstrap gathers its resamples a chunk at a time; across chunk boundaries the means are the same to
-    the bit as one gather of all of them."""
+    """The bootstrap gathers its resamples a chunk at a time; across chunk boundaries, for every kind of values,
+    the means are the same to the bit as one gather of all of them (the computation the one-resample-at-a-time
+    reference of tests/study/test_calibrate.py is held to)."""
     rng = np.random.default_rng(5)
-    values = rng.random((4, 37))
-    idx = rng.integers(0, 37, (2 * eq.RESAMPLE_CHUNK + 3, 37))
-    assert np.array_equal(eq._resampled_means(values, idx), values[:, idx].mean(axis=2).T)
+    for trial in range(12):
+        series, n = int(rng.integers(1, 18)), int(rng.integers(2, 200))
+        values = rng.random((series, n)) if trial % 2 else (rng.random((series, n)) < 0.3).astype(float)
+        idx = rng.integers(0, n, (2 * eq.RESAMPLE_CHUNK + int(rng.integers(1, 100)), n))
+        assert np.array_equal(eq._resampled_means(values, idx), values[:, idx].mean(axis=2).T)
+
+
+def test_the_rule_stops_as_the_grid_stops():
+    """At the last look; before it only when every half-width is within the target and no arm is off the ladder."""
+    rule = SequentialRule(grid.STAGES, grid.TARGET)
+    assert not rule.stops(0, [0.2, 0.3]) and rule.stops(0, [0.2, 0.25])
+    assert not rule.stops(1, [0.1], censored=True) and not rule.stops(1, [])
+    assert rule.stops(2, [9.0], censored=True)

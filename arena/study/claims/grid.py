@@ -37,7 +37,7 @@ from arena.study.statistics.sequential import SequentialRule, stage_seed
 METRIC = "hp-lost"
 STAGES, QUICK_STAGES = (150, 300, 600), (40,)
 TARGET = 0.25
-RESAMPLES = 200
+RESAMPLES = 3000
 INITIAL_RUNGS, GROW, MAX_FROM_SUBJECT = 2, 2, 6
 LOWEST, HIGHEST = design.LOWEST_RUNG, design.HIGHEST_RUNG
 """The search's bounds: the ladder's ends, CR 1/8 (position -4) and 20."""

@@ -140,9 +140,9 @@ def test_the_expanded_interval_widens_the_percentile_one_on_the_same_resamples()
 
 def test_sequential_coverage_of_the_grids_interval():
     """The interval a cell stops with covers the true Delta-CR at least 95% of the time (the rule's promise),
-    whatever look it stopped at: 200 synthetic cells, each variant judged on its own."""
+    whatever look it stopped at: 120 synthetic cells, each variant judged on its own."""
     rule = SequentialRule(STAGES, grid.TARGET)
-    reps = 200
+    reps = 120
     hits = dict.fromkeys(VARIANTS, 0)
     looks = []
     for rep in range(reps):
@@ -159,9 +159,9 @@ def test_sequential_coverage_of_the_grids_interval():
 
 def test_single_look_coverage_of_the_grids_interval():
     """One look's interval, at the grid's per-look confidence 1 - 0.05/3, on the smallest stage (50 encounters),
-    covers the true Delta-CR at least that often: 250 synthetic cells."""
+    covers the true Delta-CR at least that often: 200 synthetic cells."""
     confidence = SequentialRule(grid.STAGES, grid.TARGET).confidence
-    reps = 250
+    reps = 200
     hits = dict.fromkeys(VARIANTS, 0)
     for rep in range(reps):
         out = _calibrate(_encounters(STAGES[0], [1000 + rep, 0]), 1000 + rep, confidence)

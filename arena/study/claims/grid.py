@@ -37,7 +37,7 @@ from arena.study.statistics.sequential import SequentialRule, stage_seed
 METRIC = "hp-lost"
 STAGES, QUICK_STAGES = (150, 300, 600), (40,)
 TARGET = 0.25
-RESAMPLES = 200
+RESAMPLES = 3000
 INITIAL_RUNGS, GROW, MAX_FROM_SUBJECT = 2, 2, 6
 SEARCHES = 3
 """Tries of the ladder search per look: fight, look, grow the ladder where an arm fell off it, fight again."""

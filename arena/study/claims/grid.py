@@ -28,16 +28,18 @@ import numpy as np
 import pandas as pd
 
 from arena.study.calibration import censored
-from arena.study.calibration.equivalent_cr import difficulty_values, equivalent_cr
+from arena.study.calibration.equivalent_cr import EXPANDED, difficulty_values, equivalent_cr, percentile_level
 from arena.study.claims import design
 from arena.study.claims.design import Arm, matchup
 from arena.study.runs.matchups import Matchup, run_batch
 from arena.study.statistics.sequential import SequentialRule, stage_seed
 
-METRIC = "hp-lost"
 STAGES, QUICK_STAGES = (150, 300, 600), (40,)
 TARGET = 0.25
-RESAMPLES = 3000
+RESAMPLES, INTERVAL = 3000, EXPANDED
+"""Delta-CR intervals: the expanded percentile bootstrap (small samples keep their coverage) of 3,000 resamples, so
+each tail of a 98.3% interval rests on 20 or more (200 left it on under two); the sequential rule's coverage for
+this interval is tested (tests/study/test_grid_coverage.py)."""
 INITIAL_RUNGS, GROW, MAX_FROM_SUBJECT = 2, 2, 6
 SEARCHES = 3
 """Tries of the ladder search per look: fight, look, grow the ladder where an arm fell off it, fight again."""
@@ -230,9 +232,7 @@ def calibrate_cells(
         for s in active:
             s.looks = look + 1
             widths = [(r["delta_high"] - r["delta_low"]) / 2 for r in s.rows if r["variant"] != "d20"]
-            off_ladder = any(r["off_ladder"] for r in s.rows)
-            if look == rule.looks - 1 or (widths and max(widths) <= rule.target and not off_ladder):
-                s.done = True
+            s.done = rule.stops(look, widths, any(r["off_ladder"] for r in s.rows))
     for s in states:
         _side_measures(s, seed, incs, values, rule, variation)
     rows = [r for s in states for r in s.rows]
@@ -278,14 +278,14 @@ def _calibrate(s: CellState, series: dict[str, dict[str, np.ndarray]], measure: 
     rungs = sorted(s.rungs)
     ladder = {float(q): series[f"rung {q}"][measure] for q in rungs}
     arms = {label: series[label][measure] for label in s.arms}
-    result = equivalent_cr(ladder, arms, resamples=RESAMPLES, seed=seed, confidence=confidence)
+    result = equivalent_cr(ladder, arms, resamples=RESAMPLES, seed=seed, confidence=confidence, interval=INTERVAL)
     rung_hp = np.array([series[f"rung {q}"]["hp-lost"].mean() for q in rungs])
     rung_value = np.array([v.mean() for v in ladder.values()])
     known = {
         label: _arm_interval(r, series[label]["hp-lost"].mean(), arms[label].mean(), rungs, rung_hp, rung_value)
         for label, r in result.items()
     }
-    z = _z(confidence)
+    z = _z(percentile_level(confidence, int(result["d20"]["n"]), INTERVAL))  # the quantile the interval is cut at
     base_interval, base_why = known["d20"]
     for label, r in result.items():
         interval, why = known[label]

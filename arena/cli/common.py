@@ -144,7 +144,9 @@ def table(
     from rich import box
     from rich.table import Table
 
-    t = Table(title=title, box=getattr(box, TABLE_BOX) if boxed else None, title_justify="left", show_edge=edge, **options)
+    t = Table(
+        title=title, box=getattr(box, TABLE_BOX) if boxed else None, title_justify="left", show_edge=edge, **options
+    )
     for col in columns:
         t.add_column(col, justify="right" if col in right else "left", overflow="fold")
     return t

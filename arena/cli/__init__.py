@@ -83,16 +83,21 @@ def _flags_take_no_type(command: Any) -> None:
     after every option, a flag's too (``--quick <bool>``, even ``--help <bool>``), though a flag takes no value:
     its ``TyperOption.display_type_rich`` does not look at ``is_flag`` (its plain help does); an empty metavar is
     printed instead of the type. Done on the built command, so that no option's declaration has to remember it."""
-    try:  # typer 0.2x carries its own copy of click
-        from typer import _click as click
-    except ImportError:
-        import click
-    context = click.Context(command)
+    context = _click().Context(command)
     for param in [*command.params, command.get_help_option(context)]:
         if getattr(param, "is_flag", False) and param.metavar is None:  # an option (an argument has no is_flag)
             param.metavar = ""
     for sub in getattr(command, "commands", {}).values():
         _flags_take_no_type(sub)
+
+
+def _click() -> Any:
+    """The click that typer runs on: typer 0.2x carries its own copy, older ones import click."""
+    try:
+        from typer import _click as click
+    except ImportError:
+        import click
+    return click
 
 
 def _say(message: str) -> None:
@@ -110,10 +115,7 @@ def main(argv: list[str] | None = None) -> None:
     and where), 3 an internal error (a bug: set ``ARENA_DEBUG=1`` for the traceback), 130/143 interrupted."""
     import os
 
-    try:  # typer 0.2x carries its own copy of click
-        from typer import _click as click
-    except ImportError:
-        import click
+    click = _click()
     args = sys.argv[1:] if argv is None else list(argv)
     try:
         code = root_command()(args=args or ["--help"], standalone_mode=False)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
+from collections.abc import Iterable
 from enum import StrEnum
 from fractions import Fraction
 from typing import Annotated
@@ -212,7 +213,7 @@ def party_cmd(
     console().print(t)
 
 
-def _prepared(names: list[str]) -> str:
+def _prepared(names: Iterable[str]) -> str:
     """One level's prepared spells, each named once with how many times it is prepared, in the order first
     prepared: ``cure light wounds x3, bless x2, shield of faith``."""
     counts = Counter(names)

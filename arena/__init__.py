@@ -5,6 +5,7 @@ What a notebook needs is here, imported on first use (``import arena`` stays lig
 
     import arena
     frame = arena.run("scenarios/reference.yaml", n=500, seed=1)             # one pandas row per encounter
+    result = arena.fight("scenarios/duel.yaml", "3d6+luck", seed=1, log=True)  # as `arena fight` fights it
     encounter = arena.prepare(arena.generate_party(7), [(arena.get_creature("troll"), 4)])
     result = arena.fight(encounter, arena.RuleSet.from_key("3d6"), seed=1, log=True)
     arena.exact(arena.Check("attack", "monster", modifier=8, target=18), arena.RuleSet.from_key("3d6+prad"))
@@ -34,8 +35,8 @@ _EXPORTS: dict[str, str] = {
     "load_scenarios": "arena.study.scenarios.loading",
     "Scenario": "arena.study.scenarios.scenario",
     # one fight
-    "prepare": "arena.combat.engine",
-    "fight": "arena.combat.engine",
+    "prepare": "arena.study.scenarios.one_fight",
+    "fight": "arena.study.scenarios.one_fight",
     "Encounter": "arena.combat.engine",
     "FightResult": "arena.combat.engine",
     "register_policy": "arena.combat.tactics",
@@ -90,7 +91,7 @@ __all__ = [
 
 if TYPE_CHECKING:  # what type checkers and editors see; at run time each name is imported on first use
     from arena.combat.actions import NOTHING, Action
-    from arena.combat.engine import Encounter, FightResult, fight, prepare
+    from arena.combat.engine import Encounter, FightResult
     from arena.combat.tactics import register as register_policy
     from arena.dice import Stream
     from arena.errors import ArenaError
@@ -99,6 +100,7 @@ if TYPE_CHECKING:  # what type checkers and editors see; at run time each name i
     from arena.study.runs.experiment import run_experiment
     from arena.study.runs.in_memory import run
     from arena.study.scenarios.loading import load_scenarios
+    from arena.study.scenarios.one_fight import fight, prepare
     from arena.study.scenarios.scenario import Scenario
     from arena.world.bestiary import get_creature, load_bestiary
     from arena.world.challenge import encounter_level
@@ -111,8 +113,34 @@ def __getattr__(name: str) -> Any:
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module 'arena' has no attribute {name!r}")
-    value = getattr(import_module(module), _RENAMED.get(name, name))
+    value = _documented(getattr(import_module(module), _RENAMED.get(name, name)))
     globals()[name] = value  # later lookups skip this function
+    return value
+
+
+def _documented(value: Any) -> Any:
+    """``value``, a class given back its docstring when it has none: mypyc keeps no class docstring, so a class of
+    the compiled engine (``FightResult``, ``Encounter``) would have nothing to show in ``help()`` or a notebook's
+    ``?``; the docstring is read from the Python source that is installed beside the compiled module."""
+    import sys
+
+    where = getattr(sys.modules.get(getattr(value, "__module__", "")), "__file__", None)
+    if not isinstance(value, type) or value.__doc__ or not where:
+        return value
+    import ast
+    import contextlib
+    from pathlib import Path
+
+    source = Path(where).with_name(f"{Path(where).name.split('.')[0]}.py")
+    try:
+        tree = ast.parse(source.read_text(encoding="utf-8"))
+    except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
+        return value
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef) and node.name == value.__name__:
+            with contextlib.suppress(AttributeError, TypeError):  # a type that refuses it: left as it is
+                value.__doc__ = ast.get_docstring(node)
+            break
     return value
 
 

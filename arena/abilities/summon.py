@@ -37,7 +37,7 @@ from arena.srd.prose import rule_above
 from arena.srd.text import clean, dice_text, number
 from arena.world.ability_fields import AbilityField, add_fields
 from arena.world.creatures import Creature
-from arena.world.stat_types import Frozen, Label, RoundsDice, _int
+from arena.world.stat_types import CountDice, Frozen, Label, _int
 
 MAX_SUMMONED = 40
 """At most this many creatures answer one summoning (4d10 dretches rolls at most 40)."""
@@ -51,7 +51,8 @@ class Summon(Frozen):
     right after it. A summoned creature cannot summon in turn (the SRD's mephit: not for an hour)."""
 
     creature: Label
-    count: RoundsDice = "1"
+    count: CountDice = "1"
+    """How many come: a whole number (``2``) or dice (``2d10``)."""
     chance: Annotated[float, Field(gt=0, le=1)]
     uses: Annotated[int, _int(1, 10)] = 1
 

@@ -7,6 +7,7 @@ Each command group lives in its own module and registers itself on the one app h
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import typer
 
@@ -68,6 +69,37 @@ def _register() -> None:
 _register()
 
 
+def root_command() -> Any:
+    """The click command ``main`` runs: ``app``, its flags shown in ``--help`` without a type."""
+    import typer.main
+
+    root = typer.main.get_command(app)
+    _flags_take_no_type(root)
+    return root
+
+
+def _flags_take_no_type(command: Any) -> None:
+    """Give every flag of ``command`` and its subcommands an empty metavar. typer's rich help (0.29) prints a type
+    after every option, a flag's too (``--quick <bool>``, even ``--help <bool>``), though a flag takes no value:
+    its ``TyperOption.display_type_rich`` does not look at ``is_flag`` (its plain help does); an empty metavar is
+    printed instead of the type. Done on the built command, so that no option's declaration has to remember it."""
+    context = _click().Context(command)
+    for param in [*command.params, command.get_help_option(context)]:
+        if getattr(param, "is_flag", False) and param.metavar is None:  # an option (an argument has no is_flag)
+            param.metavar = ""
+    for sub in getattr(command, "commands", {}).values():
+        _flags_take_no_type(sub)
+
+
+def _click() -> Any:
+    """The click that typer runs on: typer 0.2x carries its own copy, older ones import click."""
+    try:
+        from typer import _click as click
+    except ImportError:
+        import click
+    return click
+
+
 def _say(message: str) -> None:
     """One line on stderr, control characters escaped (a message may quote what the user typed)."""
     from arena.cli.common import plain
@@ -83,13 +115,10 @@ def main(argv: list[str] | None = None) -> None:
     and where), 3 an internal error (a bug: set ``ARENA_DEBUG=1`` for the traceback), 130/143 interrupted."""
     import os
 
-    try:  # typer 0.2x carries its own copy of click
-        from typer import _click as click
-    except ImportError:
-        import click
+    click = _click()
     args = sys.argv[1:] if argv is None else list(argv)
     try:
-        code = app(args=args or ["--help"], standalone_mode=False)
+        code = root_command()(args=args or ["--help"], standalone_mode=False)
     except ArenaError as err:
         _say(str(err))
         code = 2

@@ -454,14 +454,14 @@ def _write_calibration(table: Any, study: Any, grid: bool, title: str, manifest:
 
 
 def _print_table(table: Any, metric: str) -> None:
-    from rich.table import Table
     from rich.text import Text
 
     from arena.cli.calibration_answers import note
+    from arena.cli.common import table as new_table
     from arena.study.calibration.equivalent_cr import position_text
 
     ladder = "1/8, 1/6, 1/4, 1/3 (-4 .. -1), 1/2 (0), 1, 2, ..."
-    t = Table(title=f"equivalent CR (metric: {metric}; c* on the ladder {ladder}; 95% bootstrap)")
+    t = new_table(f"equivalent CR (metric: {metric}; c* on the ladder {ladder}; 95% bootstrap)")
     for col in (
         "L",
         "monster",

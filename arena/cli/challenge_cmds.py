@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
+from collections.abc import Iterable
 from enum import StrEnum
 from fractions import Fraction
 from typing import Annotated
@@ -193,7 +195,7 @@ def party_cmd(
         sneak = f" + sneak {a.sneak_attack}" if a.sneak_attack else ""
         saves = f"{c.saves.fort:+d}/{c.saves.ref:+d}/{c.saves.will:+d}"
         spells = (
-            "; ".join(f"{lv}: {', '.join(names)}" for lv, names in sorted(c.spellcasting.prepared.items()))
+            "; ".join(f"{lv}: {_prepared(names)}" for lv, names in sorted(c.spellcasting.prepared.items()))
             if c.spellcasting
             else ""
         )
@@ -206,9 +208,16 @@ def party_cmd(
             f"{c.initiative:+d}",
             saves,
             cell(f"{a.name} {bonuses} ({a.damage}{crit}){sneak}"),
-            cell(spells),
+            cell(spells, limit=None),  # the generator's own text: whole, in a terminal or a pipe
         )
     console().print(t)
+
+
+def _prepared(names: Iterable[str]) -> str:
+    """One level's prepared spells, each named once with how many times it is prepared, in the order first
+    prepared: ``cure light wounds x3, bless x2, shield of faith``."""
+    counts = Counter(names)
+    return ", ".join(name if counts[name] == 1 else f"{name} x{counts[name]}" for name in counts)
 
 
 def register(app: typer.Typer) -> None:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from arena.cli.common import BestiaryFlag, bestiary_book, console, fail
+from arena.cli.common import BestiaryFlag, bestiary_book, console, fail, plural
 from arena.cli.progress import StudyLines
 from arena.cli.run_cmds import Stopped, stop_on_signals
 from arena.cli.study_session import (
@@ -179,7 +179,7 @@ def _show_claims(ev: Evaluation, quick: bool, n: int | None, page: Any, as_json:
     _print_verdicts(rows)
     size = "quick size: wide intervals" if quick else f"{n} per arm" if n else "full size"
     encounters = sum(v[0] for v in ev.timings.values())
-    typer.echo(f"{len(ev.results)} claims ({size}); {encounters:,} encounters, {ev.seconds:.0f} s")
+    typer.echo(f"{plural(len(ev.results), 'claim')} ({size}); {encounters:,} encounters, {ev.seconds:.0f} s")
     if quick and (ev.batch is not None or ev.grid is not None):  # fights were judged (exact odds are no preview)
         typer.echo(claims.QUICK_PREVIEW)
     if page:
@@ -265,8 +265,9 @@ def _say_claims_bestiary(book: dict) -> None:
 
 def _print_verdicts(summary: Any) -> None:
     """The verdict table first: one row per claim."""
-    from rich.table import Table
     from rich.text import Text
+
+    from arena.cli.common import table
 
     colour = {
         "holds": "green",
@@ -277,7 +278,7 @@ def _print_verdicts(summary: Any) -> None:
         "direction shown (size undecided)": "cyan",
         "descriptive": "default",
     }
-    t = Table(title="the documents' claims")
+    t = table("the documents' claims")
     for col in ("claim", "verdict", "robustness", "headline (95% interval over matchups)"):
         t.add_column(col, overflow="fold")
     for r in summary.itertuples(index=False):

@@ -122,25 +122,48 @@ def console(err: bool = False) -> Any:
     )
 
 
+TABLE_BOX = "SIMPLE_HEAD"
+"""The one box style of every table the commands print (a rule under the header, no frame): the same look in
+every command, and nothing but spaces and one line for a pipe to carry."""
+
+
 def table(
-    title: Any = None, columns: list[str] | tuple[str, ...] = (), right: tuple[str, ...] = (), edge: bool = True
+    title: Any = None,
+    columns: list[str] | tuple[str, ...] = (),
+    right: tuple[str, ...] = (),
+    edge: bool = True,
+    boxed: bool = True,
+    **options: Any,
 ) -> Any:
-    """A rich table whose text columns fold instead of being cut to ``scen...``: names stay whole in a pipe.
-    ``edge=False``: no blank edge line, the header is the first line."""
+    """The one table factory of the command line: every command's rich table is made here, so that all share
+    :data:`TABLE_BOX`, a title on the left, and text columns that fold instead of being cut to ``scen...`` (names
+    stay whole in a pipe). ``columns`` (``right``: those aligned right) may also be added by the caller with
+    ``add_column``; ``edge=False``: no blank edge line, the header is the first line; ``boxed=False``: no rule
+    at all (plain columns laid out inside another listing); ``options`` go to rich's ``Table``
+    (``show_lines=True``...)."""
     from rich import box
     from rich.table import Table
 
-    t = Table(title=title, box=box.SIMPLE_HEAD, title_justify="left", show_edge=edge)
+    t = Table(
+        title=title, box=getattr(box, TABLE_BOX) if boxed else None, title_justify="left", show_edge=edge, **options
+    )
     for col in columns:
         t.add_column(col, justify="right" if col in right else "left", overflow="fold")
     return t
 
 
-def cell(value: Any) -> Any:
-    """A table cell from data: control characters escaped and no rich markup (``[red]`` or a stray ``[/x]``)."""
+def plural(count: int, noun: str, nouns: str | None = None) -> str:
+    """``1 claim``, ``2 claims``, ``0 claims`` (``nouns``: an irregular plural)."""
+    return f"{count:,} {noun if count == 1 else nouns or noun + 's'}"
+
+
+def cell(value: Any, limit: int | None = 200) -> Any:
+    """A table cell from data: control characters escaped and no rich markup (``[red]`` or a stray ``[/x]``).
+    ``limit``: cut a long value (what a user wrote) with a note of how much is left out; None for the program's
+    own text, which is shown whole (a wizard's spells)."""
     from rich.text import Text
 
-    return Text(printable(value))
+    return Text(printable(value, limit=10**9 if limit is None else limit))
 
 
 def echo_json(doc: Any) -> None:

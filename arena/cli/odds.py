@@ -7,10 +7,9 @@ import json
 from pathlib import Path
 
 import typer
-from rich.table import Table
 
 from arena.cli.common import console as make_console
-from arena.cli.common import fail
+from arena.cli.common import fail, table
 from arena.cli.odds_damage import damage as damage_command
 from arena.cli.odds_options import (
     ALL,
@@ -51,11 +50,11 @@ def _show(check: Check, rule_sets: list[RuleSet], all_variants: bool, as_json: b
         print(json.dumps(objects if many else objects[0], indent=2))
         return
     names = [n for n in odds.OUTCOME_ORDER if any(n in o["outcomes"] for o in objects)]
-    table = Table(title=_describe(check), show_lines=False)
-    table.add_column("rules", no_wrap=True)
-    table.add_column("roller")
+    grid = table(_describe(check))
+    grid.add_column("rules", no_wrap=True)
+    grid.add_column("roller")
     for name in names:
-        table.add_column(name, justify="right")
+        grid.add_column(name, justify="right")
     for obj in objects:
         cells = []
         for name in names:
@@ -66,9 +65,9 @@ def _show(check: Check, rule_sets: list[RuleSet], all_variants: bool, as_json: b
                 cells.append(f"{entry['p'] * 100:.3f}%")
             else:
                 cells.append(f"{entry['p'] * 100:.3f}%\n{_short(entry['exact'])}")
-        table.add_row(obj["rules"]["key"], obj["roller"], *cells)
+        grid.add_row(obj["rules"]["key"], obj["roller"], *cells)
     out = make_console()
-    out.print(table)
+    out.print(grid)
     if any("truncated" in o for o in objects):
         out.print(TRUNCATED)
 
@@ -327,14 +326,14 @@ def modifiers_table(json_: bool = JSON) -> None:
     if json_:
         print(json.dumps(rows, indent=2))
         return
-    table = Table(title="Variable modifiers (seed 000, 003)")
+    grid = table("Variable modifiers (seed 000, 003)")
     for col in ("modifier", "dice", "mean", "variance", "drift"):
-        table.add_column(col, justify="right")
+        grid.add_column(col, justify="right")
     for r in rows:
-        table.add_row(
+        grid.add_row(
             f"{r['modifier']:+d}", r["dice"], f"{r['mean']:+.2f}", f"{r['variance']:.2f}", f"{r['drift']:+.2f}"
         )
-    make_console().print(table)
+    make_console().print(grid)
 
 
 @odds_app.command("press-luck")
@@ -344,18 +343,18 @@ def press_luck_table(json_: bool = JSON) -> None:
     if json_:
         print(json.dumps([{k: r[k] for k in ("modifier", "p_static", "p_pressed", "ratio")} for r in rows], indent=2))
         return
-    table = Table(title="Press your luck: P(3d6 + modifier >= 18 + modifier - 3)")
+    grid = table("Press your luck: P(3d6 + modifier >= 18 + modifier - 3)")
     for col in ("modifier", "target", "static", "pressed", "ratio"):
-        table.add_column(col, justify="right")
+        grid.add_column(col, justify="right")
     for r in rows:
-        table.add_row(
+        grid.add_row(
             f"{r['modifier']:+d}",
             str(r["target"]),
             f"{r['p_static'] * 100:.2f}%",
             f"{r['p_pressed'] * 100:.2f}%",
             f"{r['ratio']:.3f}x",
         )
-    make_console().print(table)
+    make_console().print(grid)
 
 
 @odds_app.command("claims")
@@ -386,7 +385,7 @@ def print_claims(results: list[dict]) -> None:
 
     out = make_console()
     colours = {"holds": "green", "supported": "green", "imprecise": "yellow", "partly supported": "yellow"}
-    summary = Table(title="Claims", show_lines=False)
+    summary = table("Claims")
     for col in ("claim", "source", "verdict"):
         summary.add_column(col, overflow="fold")
     for r in results:
@@ -399,7 +398,7 @@ def print_claims(results: list[dict]) -> None:
         out.print(Text(f"{r['id']} ({r['source']}): {r['verdict']}", style="bold"))
         out.print(Text(f"\u201c{r['quote']}\u201d"))
         out.print(Text(f"criterion: {r['criterion']}", style="dim"))
-        numbers = Table(show_header=True, box=None, pad_edge=False)
+        numbers = table(boxed=False, pad_edge=False)
         numbers.add_column("number", overflow="fold")
         numbers.add_column("value", overflow="fold")
         for name, value in _flat(r["numbers"]):

@@ -17,6 +17,7 @@ from arena.cli.common import (
     default_workers,
     echo_json,
     fail,
+    plural,
     table,
 )
 from arena.errors import ArenaError
@@ -103,6 +104,7 @@ def compare_cmd(
     except ArenaError as err:
         raise fail(err) from None
     moved = bool(frame["moved"].any())
+    models = model_differences(base, new, sorted({c["scenario"] for c in cover["compared"]}))
     if as_json:
         rows = json.loads(frame.to_json(orient="records"))
         echo_json(
@@ -115,18 +117,45 @@ def compare_cmd(
                 "compared": cover["compared"],
                 "only_base": cover["only_base"],
                 "only_new": cover["only_new"],
+                "model_differences": models,
                 "cells": rows,
             }
         )
     else:
-        _print_comparison(frame, cover, base, new, moved)
+        _print_comparison(frame, cover, base, new, moved, models)
     if moved:
         raise typer.Exit(1)
 
 
-def _print_comparison(frame: Any, cover: dict, base: Path, new: Path, moved: bool) -> None:
+def model_differences(base: Path, new: Path, scenarios: list[str]) -> list[dict]:
+    """The fight-model options (``--model``, a scenario's ``model:``) that differ between the two runs, for each
+    scenario both fought, as their manifests record them: ``{"scenario", "option", "base", "new"}``. A change
+    between two runs under different models may be the model's doing, not the code's; a run whose manifest does not
+    record its model (written before it did) is not compared."""
+    from arena.study.reports.report import read_manifest
+
+    def models(folder: Path) -> dict[str, dict]:
+        plan = read_manifest(folder).get("plan")
+        listed = plan.get("scenarios") if isinstance(plan, dict) else None
+        return {
+            s["name"]: s["model"]
+            for s in listed or ()
+            if isinstance(s, dict) and isinstance(s.get("model"), dict) and isinstance(s.get("name"), str)
+        }
+
+    old, now = models(base), models(new)
+    return [
+        {"scenario": name, "option": option, "base": old[name].get(option), "new": now[name].get(option)}
+        for name in scenarios
+        if name in old and name in now
+        for option in sorted({*old[name], *now[name]})
+        if old[name].get(option) != now[name].get(option)
+    ]
+
+
+def _print_comparison(frame: Any, cover: dict, base: Path, new: Path, moved: bool, models: list[dict]) -> None:
     """``arena compare`` as text: one row per cell and metric, then which cells were compared and which only one
-    run has, and the verdict line."""
+    run has, the fight-model options the two runs differ in, and the verdict line."""
     t = table(
         cell(f"{new} vs {base}: win rate and hp lost in points; intervals at the Holm level of each row"),
         (
@@ -163,14 +192,26 @@ def _print_comparison(frame: Any, cover: dict, base: Path, new: Path, moved: boo
     out = console()
     out.print(t)
     cells = len(cover["compared"])
-    out.print(cell(f"compared {cells} cell{'s' * (cells != 1)} (scenario x rule set) present in both runs"))
+    out.print(cell(f"compared {plural(cells, 'cell')} (scenario x rule set) present in both runs"))
     for key, where in (("only_base", str(base)), ("only_new", str(new))):
         missing = cover[key]
         if missing:
             shown = ", ".join(f"{c['scenario']}/{c['rules']}" for c in missing[:10])
             more = f" and {len(missing) - 10} more" if len(missing) > 10 else ""
-            out.print(cell(f"not compared, only in {where}: {len(missing)} cell(s): {shown}{more}"))
+            out.print(cell(f"not compared, only in {where}: {plural(len(missing), 'cell')}: {shown}{more}"))
+    for name in dict.fromkeys(d["scenario"] for d in models):
+        changed = ", ".join(
+            f"{d['option']} {_option(d['base'])} -> {_option(d['new'])}" for d in models if d["scenario"] == name
+        )
+        out.print(cell(f"the runs used different fight-model options for {name} (base -> new): {changed}", None))
     typer.echo("moved beyond tolerance" if moved else "no cell moved beyond tolerance")
+
+
+def _option(value: Any) -> str:
+    """A model option's value as ``--model`` takes it (a list as ``a,b``; none as ``-``)."""
+    if isinstance(value, list):
+        return ",".join(map(str, value)) or "-"
+    return "-" if value is None else str(value)
 
 
 # --------------------------------------------------------------------------------------------- check

@@ -123,13 +123,15 @@ class Encounter:
 
 
 class FightResult:
-    """One fought encounter: its ``record`` (what the study counts), the readable ``log`` and its structured
-    ``events`` when the fight was logged (``fight(..., log=True)``; else empty), the ``seed`` and the rule set's key,
-    and one row per combatant when asked for (``fight(..., combatants=True)``: :data:`~arena.combat.record.
-    COMBATANT_SCHEMA`; else empty).
+    """One fought encounter, what ``arena.fight`` returns: its ``record`` (what the study counts: ``record.winner``,
+    ``record.rounds``, ... and ``record.as_row()``, the flat row ``arena.run`` makes of it), the readable ``log`` and
+    its structured ``events`` when the fight was logged (``fight(..., log=True)``; else empty), the engine's ``seed``
+    and ``rules``, the rule set's key (``3d6+luck``), and one row per combatant when asked for (``fight(...,
+    combatants=True)``: :data:`~arena.combat.record.COMBATANT_SCHEMA`; else empty).
 
     A plain class (not a dataclass, whose generated ``__init__`` would stay interpreted under the compiled engine):
-    every fight returns one."""
+    every fight returns one. mypyc keeps no class docstring: ``arena.FightResult`` gets this one back from the
+    source installed beside the compiled module (``arena/__init__.py``)."""
 
     def __init__(
         self,

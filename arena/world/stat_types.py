@@ -312,6 +312,41 @@ HitDice = Annotated[str, _DICE_SCHEMA, AfterValidator(_hit_dice_text)]
 RoundsDice = Annotated[str, _DICE_SCHEMA, AfterValidator(_rounds_text)]
 """A number of rounds rolled on dice, never less than 1 (``1d4``)."""
 
+
+def _count_from_number(value: Any) -> Any:
+    """``count: 2`` is the count ``"2"``: a whole number is the dice expression of itself. Anything else but text
+    (``true``, ``2.5``) is refused here, in words that say what a count is."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    if not isinstance(value, str):
+        raise ValueError(f"a count is a whole number such as 2 or dice such as 1d4, not {_shown(value)}")
+    return value
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:40] + "..."
+
+
+def _count_text(value: str) -> str:
+    value = _dice_text(value)
+    least = parse_dice(value).minimum
+    if least < 1:
+        said = f"count {value!r} can be {least}" if parse_dice(value).dice else f"count {value} is less than 1"
+        raise ValueError(f"{said}: a count is at least 1 (e.g. 2 or 1d4)")
+    return value
+
+
+CountDice = Annotated[
+    str,
+    _DICE_SCHEMA,
+    BeforeValidator(_count_from_number),
+    AfterValidator(_count_text),
+    WithJsonSchema({"anyOf": [{"type": "integer", "minimum": 1}, {"type": "string", "examples": ["2", "1d4+1"]}]}),
+]
+"""How many come (a summoning's creatures): a whole number (``2``) or dice (``2d10``), never less than 1; kept as
+the dice expression's text (``"2"``)."""
+
 CR_FRACTIONS = (Fraction(1, 10), Fraction(1, 8), Fraction(1, 6), Fraction(1, 4), Fraction(1, 3), Fraction(1, 2))
 
 

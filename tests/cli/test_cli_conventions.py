@@ -5,6 +5,7 @@ that take a creature name, "did you mean" on misspelt fields, and colour only on
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -25,7 +26,7 @@ def arena(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
         capture_output=True,
         text=True,
         cwd=cwd,
-        env={"PATH": "/usr/bin:/bin", "COLUMNS": ""},
+        env={"PATH": "/usr/bin:/bin", "COLUMNS": "", "PYTHONPATH": str(ROOT)},  # this checkout, from any cwd
     )
 
 
@@ -158,3 +159,163 @@ def test_fight_log_is_coloured_only_on_a_terminal():
     with console.capture() as capture:
         console.print(coloured(plain.stdout))
     assert "\x1b[" in capture.get()
+
+
+# --------------------------------------------------------------------------------------------- issue 27: conventions
+def _in_process(capsys, *args: str) -> tuple[int, str, str]:
+    """`arena ARGS` in this process (no interpreter to start): exit code, stdout, stderr."""
+    from arena.cli import main
+
+    with pytest.raises(SystemExit) as done:
+        main(list(args))
+    out = capsys.readouterr()
+    return done.value.code, out.out, out.err
+
+
+def test_no_flag_shows_a_type_in_any_help(capsys):
+    """typer's rich help printed a type after every flag (`--quick <bool>`, even `--help <bool>`): a flag takes no
+    value. Every command's --help, and the root's."""
+    from arena.cli import root_command
+
+    def paths(command, prefix=()):
+        yield prefix
+        for name, sub in sorted(getattr(command, "commands", {}).items()):
+            yield from paths(sub, (*prefix, name))
+
+    helps = {}
+    for path in paths(root_command()):
+        code, out, err = _in_process(capsys, *path, "--help")
+        assert code == 0 and "Usage" in out and err == "", path
+        helps[" ".join(path)] = out
+    assert len(helps) > 30
+    assert [name for name, out in helps.items() if "<bool>" in out] == []
+    assert "--quick " in helps["claims"] and "--json " in helps["claims"]  # the flags are still listed
+    assert "<int>" in helps["claims"]  # and an option that takes a value still shows its type
+
+
+BOXES = "┏┓┗┛━┃┳┻╇╈┡┩╭╮╰╯│┌┐└┘"
+"""Characters of every rich box style but the one (SIMPLE_HEAD: a rule of ─ under the header, nothing else)."""
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("odds", "modifiers"),
+        ("odds", "press-luck"),
+        ("odds", "attack", "--bonus", "5", "--ac", "15"),
+        ("odds", "claims"),
+        ("party", "--level", "1"),
+        ("el", "orc:2"),
+        ("claims", "--only", "bell-automatic-rate"),
+    ],
+)
+def test_every_table_has_the_one_box_style(capsys, args):
+    code, out, err = _in_process(capsys, *args)
+    assert code == 0, err
+    rules = [line for line in out.splitlines() if line.strip() and set(line.strip()) == {"─"}]
+    assert rules and not set(out) & set(BOXES), out[:400]
+
+
+def test_a_count_of_one_is_singular(capsys):
+    code, out, _ = _in_process(capsys, "claims", "--only", "bell-automatic-rate")
+    assert code == 0
+    assert re.search(r"^1 claim \(full size\); 0 encounters, \d+ s$", out, re.MULTILINE), out
+
+
+PARTY_9 = """\
+The generated party of level 9 (d20)
+
+  PC                hp   AC   touch   flat-footed   init        F/R/W   attack                                    spells
+RULE
+  Human Fighter 9   72   27      13            26     +5    +12/+8/+8   longsword +16/+11 (1d8+8/17-20)
+  Human Cleric 9    65   25      11            25     +3   +10/+6/+12   morningstar +10/+5 (1d8+3)                1: \
+cure light wounds x3, bless x2, shield of faith; 2: cure moderate wounds x4, hold
+                                                                                                                  \
+person x2; 3: cure serious wounds x3, searing light x2; 4: cure critical wounds x4;
+                                                                                                                  \
+5: flame strike x2
+  Human Rogue 9     52   23      16            19     +8    +7/+12/+7   rapier +13/+8 (1d6+3/18-20) + sneak 5d6
+  Human Wizard 9    36   18      14            16     +6     +6/+9/+9   light crossbow +6 (1d8/19-20)             1: \
+magic missile x2, sleep x2, color spray; 2: scorching ray x5; 3: fireball x2,
+                                                                                                                  \
+hold person, lightning bolt; 4: ice storm x3; 5: cone of cold
+
+""".replace("RULE", " " + "─" * 198)
+
+
+def test_party_spells_are_whole_in_a_pipe():
+    """`arena party` cut a cleric's spells to '... (224 more characters)' in a pipe; each spell is now named once
+    with its count, and nothing is cut."""
+    done = arena("party", "--level", "9")
+    assert done.returncode == 0, done.stderr
+    assert [line.rstrip() for line in done.stdout.splitlines()] == PARTY_9.splitlines()
+
+
+def test_compare_says_when_the_runs_used_different_model_options(tmp_path):
+    from dataclasses import dataclass
+    from typing import Any
+
+    from experiment_fakes import FakeScenario, FakeSimulator
+
+    from arena.combat.model import ModelOptions
+    from arena.study.runs.experiment import run_experiment
+
+    @dataclass
+    class Modelled(FakeScenario):
+        model: Any = None
+
+    for name, model in (
+        ("base", ModelOptions()),
+        ("same", ModelOptions()),
+        ("new", ModelOptions(flanking="any-melee-ally")),
+    ):
+        run_experiment([Modelled(n=40, keys=("d20",), model=model)], tmp_path / name, simulator=FakeSimulator())
+    base, new, same = (str(tmp_path / n) for n in ("base", "new", "same"))
+    done = arena("compare", base, new)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[-2:] == [
+        "the runs used different fight-model options for fake (base -> new): flanking same-target -> any-melee-ally",
+        "no cell moved beyond tolerance",
+    ]
+    doc = json.loads(arena("compare", base, new, "--json").stdout)
+    assert doc["model_differences"] == [
+        {"scenario": "fake", "option": "flanking", "base": "same-target", "new": "any-melee-ally"}
+    ]
+    alike = arena("compare", base, same)
+    assert alike.returncode == 0 and "fight-model options" not in alike.stdout
+    assert json.loads(arena("compare", base, same, "--json").stdout)["model_differences"] == []
+
+
+SUMMONER = HAG + "summon: {creature: bog-hag, count: COUNT, chance: 0.5}\n"
+
+
+@pytest.mark.parametrize(
+    "count, stderr",
+    [
+        ("2", ""),
+        ("1d4+1", ""),
+        ("0", "mine.yaml:14: summon.count: count 0 is less than 1: a count is at least 1 (e.g. 2 or 1d4)\n"),
+        ("1d4-1", "mine.yaml:14: summon.count: count '1d4-1' can be 0: a count is at least 1 (e.g. 2 or 1d4)\n"),
+        ("true", "mine.yaml:14: summon.count: a count is a whole number such as 2 or dice such as 1d4, not True\n"),
+    ],
+)
+def test_a_summons_count_is_a_number_or_dice_and_its_error_is_said_once(tmp_path, count, stderr):
+    """`count: 2` was refused ('Input should be a valid string, got 2'): a count had to be a dice string."""
+    (tmp_path / "mine.yaml").write_text(SUMMONER.replace("COUNT", count))
+    done = arena("bestiary", "validate", "mine.yaml", cwd=tmp_path)
+    if stderr:
+        assert (done.returncode, done.stdout, done.stderr) == (2, "", stderr + "1 problem found\n")
+    else:
+        assert (done.returncode, done.stdout, done.stderr) == (0, "OK: 1 creature\n", "")
+
+
+def test_a_bad_count_in_a_list_of_stat_blocks_is_one_line_per_block(tmp_path):
+    block = "- " + SUMMONER.replace("COUNT", "0").rstrip().replace("\n", "\n  ") + "\n"
+    (tmp_path / "mine.yaml").write_text(block + block.replace("name: bog-hag", "name: bog-hag-2"))
+    done = arena("bestiary", "validate", "mine.yaml", cwd=tmp_path)
+    problem = "summon.count: count 0 is less than 1: a count is at least 1 (e.g. 2 or 1d4)\n"
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == f"mine.yaml:14: 0.{problem}mine.yaml:28: 1.{problem}2 problems found\n"
+    el = arena("el", "bog-hag", "--bestiary", "mine.yaml", cwd=tmp_path)
+    assert el.returncode == 2 and el.stderr == f"error: mine.yaml:14: 0.{problem.rstrip()} (and 1 more problem)\n"

@@ -35,6 +35,7 @@ from arena.study.calibration.equivalent_cr import (
     ladder_position,
     position_text,
 )
+from arena.study.runs.in_memory import every_core
 from arena.study.runs.matchups import Batch, Matchup, own_stat_block, run_batch
 from arena.study.runs.options import (
     _whole,
@@ -46,6 +47,7 @@ from arena.study.runs.options import (
     check_workers,
     rule_keys,
 )
+from arena.study.runs.progress import ProgressCallback, progress_for
 from arena.world.creatures import Creature
 
 BestiaryLike = str | os.PathLike[str] | Sequence[str | os.PathLike[str]] | Mapping[str, Creature] | None
@@ -263,10 +265,10 @@ def calibrate(
     metric: str = DEFAULT_METRIC,
     n: int = 1000,
     seed: int = 0,
-    workers: int = 1,
+    workers: int | None = None,
     cluster: Any = None,
     resamples: int = BOOTSTRAP,
-    progress: Callable[[int, int], None] | None = None,
+    progress: bool | ProgressCallback | None = None,
     bestiary: BestiaryLike = None,
     store: Any = None,
 ) -> pd.DataFrame:
@@ -274,20 +276,24 @@ def calibrate(
 
     ``monster``: a name (an SRD monster, ``typical-crN``, or one of ``bestiary``: stat-block files or folders, or a
     loaded bestiary) or a :class:`~arena.world.creatures.Creature`. Your own stat block is sent to every worker
-    with the matchups (``workers``, ``cluster``: an address or an open client); the table is the same for any
-    number of workers. ``store``: a study folder keeping the finished chunks
-    (:func:`arena.study.runs.study_folder.open_study`), so an interrupted calibration resumes."""
+    with the matchups (``workers``, default every core as :func:`arena.run`; ``cluster``: an address or an open
+    client); the table is the same for any number of workers. ``progress``: as :func:`arena.run`'s (a bar on
+    stderr, by default in a terminal or a notebook only; or a function ``progress(done, total)``). ``store``: a
+    study folder keeping the finished chunks (:func:`arena.study.runs.study_folder.open_study`), so an interrupted
+    calibration resumes."""
     metric = check_metric(metric)
     party_level = check_level(party_level)
     sizes = check_sizes(sizes)
-    n, seed, workers = check_n(n, 2), check_seed(seed), check_workers(workers)
+    n, seed = check_n(n, 2), check_seed(seed)
+    workers = check_workers(every_core() if workers is None else workers)
     resamples = _check_resamples(resamples)
     keys = rule_keys(rules)
     name, stat_block, summoned = calibration_subject(monster, bestiary)
     cells = [CalibrationCell(party_level, name, s, keys, stat_block, summoned) for s in sizes]
-    batch = run_batch(
-        calibration_matchups(cells, n, seed), workers=workers, cluster=cluster, progress=progress, store=store
-    )
+    with progress_for(progress) as tick:
+        batch = run_batch(
+            calibration_matchups(cells, n, seed), workers=workers, cluster=cluster, progress=tick, store=store
+        )
     rows = [row for cell in cells for row in evaluate_cell(batch, cell, n, seed, metric, resamples)]
     return pd.DataFrame(rows)
 

@@ -10,24 +10,25 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Literal, overload
+from typing import Any, Literal, overload
+
+import pandas as pd
 
 from arena.errors import ArenaError
 from arena.limits import MAX_WORKERS
+from arena.rules import RuleSet
 from arena.study.runs import combatant_tables
 from arena.study.runs.plan import Chunk, make_plan
-from arena.study.runs.progress import rich_progress
+from arena.study.runs.progress import ProgressCallback, progress_for
 from arena.study.runs.tables import arrow_schema, chunk_table
 from arena.study.runs.workers import EngineSimulator, execute
+from arena.study.scenarios.scenario import Scenario
 
-if TYPE_CHECKING:
-    import pandas as pd
-
-    from arena.rules import RuleSet
-    from arena.study.scenarios.scenario import Scenario
-
-    ScenarioLike = Scenario | str | os.PathLike | Sequence[Scenario | str | os.PathLike]
-    RulesLike = RuleSet | str | Sequence[RuleSet | str] | None
+ScenarioLike = Scenario | str | os.PathLike | Sequence[Scenario | str | os.PathLike]
+"""What ``run`` fights: a Scenario, a scenario file's path, or a list of them. Defined at run time (not only for the
+type checker), so that ``typing.get_type_hints(arena.run)`` and a notebook's help can read ``run``'s signature."""
+RulesLike = RuleSet | str | Sequence[RuleSet | str] | None
+"""The rule sets of ``run``: a RuleSet, its key, a list of them, or None (each scenario's own)."""
 
 
 def _load(scenario: Any, trust_policies: bool = False, bestiary: Sequence[str | os.PathLike] = ()) -> list[Any]:
@@ -45,7 +46,9 @@ def _load(scenario: Any, trust_policies: bool = False, bestiary: Sequence[str | 
     return [scenario]
 
 
-def _all_cores() -> int:
+def every_core() -> int:
+    """The default number of workers of a notebook's run or calibration: every local core (at most the limit), as
+    the command line; the results are the same for any number."""
     return max(1, min(os.cpu_count() or 1, MAX_WORKERS))
 
 
@@ -60,7 +63,7 @@ def run(
     chunk_size: int | None = None,
     simulator: Any = None,
     trust_policies: bool = False,
-    progress: bool | None = None,
+    progress: bool | ProgressCallback | None = None,
     bestiary: str | os.PathLike | Sequence[str | os.PathLike] = (),
     combatants: Literal[False] = False,
 ) -> pd.DataFrame: ...
@@ -77,7 +80,7 @@ def run(
     chunk_size: int | None = None,
     simulator: Any = None,
     trust_policies: bool = False,
-    progress: bool | None = None,
+    progress: bool | ProgressCallback | None = None,
     bestiary: str | os.PathLike | Sequence[str | os.PathLike] = (),
     combatants: Literal[True],
 ) -> tuple[pd.DataFrame, pd.DataFrame]: ...
@@ -93,7 +96,7 @@ def run(
     chunk_size: int | None = None,
     simulator: Any = None,
     trust_policies: bool = False,
-    progress: bool | None = None,
+    progress: bool | ProgressCallback | None = None,
     bestiary: str | os.PathLike | Sequence[str | os.PathLike] = (),
     combatants: bool = False,
 ) -> pd.DataFrame | tuple[pd.DataFrame, pd.DataFrame]:
@@ -101,17 +104,19 @@ def run(
 
     ``rules``: None (the scenario's own grid), a RuleSet or key, or a list of them. Nothing is written to disk.
     Rows are in plan order (scenario, rule set, index), whatever ``workers`` is (default: every core, as the CLI;
-    the rows are the same for any number). ``progress``: a progress bar (rich; it shows in a notebook too), by
-    default on for runs of 10,000 encounters or more. ``trust_policies`` lets the Python policy files a scenario
-    file lists run (as ``--trust-policies`` does). ``bestiary``: stat-block files or folders whose creatures the
-    scenario files' names reach (as ``--bestiary`` does); their stat blocks travel with the scenarios to the workers.
+    the rows are the same for any number). ``progress``: a progress bar (rich) on stderr; by default (None) shown
+    for runs of 10,000 encounters or more, in a terminal or a notebook only (a script whose output is redirected
+    gets none); a function ``progress(done, total)`` is told instead. ``trust_policies`` lets the Python policy
+    files a scenario file lists run (as ``--trust-policies`` does). ``bestiary``: stat-block files or folders whose
+    creatures the scenario files' names reach (as ``--bestiary`` does); their stat blocks travel with the scenarios
+    to the workers.
     ``combatants``: return ``(encounters, combatants)``, the second one row per encounter and combatant (who went
     down, died, hit points left, damage dealt: the table ``arena run`` writes as ``combatants.parquet``).
     """
     import pyarrow as pa
 
     simulator = simulator or EngineSimulator()
-    workers = _all_cores() if workers is None else workers
+    workers = every_core() if workers is None else workers
     if not 1 <= workers <= MAX_WORKERS:
         raise ArenaError(f"workers must be 1 to {MAX_WORKERS}, got {workers}")
     extra = [bestiary] if isinstance(bestiary, str | os.PathLike) else list(bestiary)
@@ -124,8 +129,7 @@ def run(
     schema = arrow_schema(simulator.schema())
     tables: dict[Chunk, Any] = {}
     fought: dict[Chunk, Any] = {}
-    show = plan.total >= 10_000 if progress is None else progress
-    with rich_progress(show) as tick:
+    with progress_for(progress, long=plan.total >= 10_000) as tick:
         tick(0, plan.total)
 
         def keep(chunk: Chunk, cols: dict) -> None:

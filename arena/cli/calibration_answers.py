@@ -35,6 +35,8 @@ SATURATED_BOTTOM = {
     "win": "the party wins every fight",
     "death": "no PC dies in any fight",
 }
+WIPED = "the party loses 95% or more of its hit points on average"
+"""Why an answer saturates at the top: the calibration's own test (:data:`arena.study.calibration.censored.SATURATED`)."""
 HINT = (
     "A saturated or off-ladder answer is only a bound: for a number, calibrate a group of another size (--sizes), "
     "against another party (--party-level) or by another --metric."
@@ -89,14 +91,15 @@ def reading(
     """What one rule set's numbers say: a number, a saturated stretch or a side off the ladder. ``saturated``: the
     calibration's own ("top" | "bottom" | "", first rung, last rung); None reads it from the difficulty."""
     bottom, top = ends
-    if flag in ("above", "below"):
-        return Reading(rules, c_star, low, high, flag, ends)
-    if saturated is not None:
+    if saturated is not None:  # a saturated answer matches its stretch of rungs, whatever the metric's c* says
         side, first, last = saturated
         if side == "top":
             return Reading(rules, c_star, low, high, "saturated-top", (first, top))
         if side == "bottom":
             return Reading(rules, c_star, low, high, "saturated-bottom", (bottom, last))
+    if flag in ("above", "below"):
+        return Reading(rules, c_star, low, high, flag, ends)
+    if saturated is not None:
         return Reading(rules, c_star, low, high, "", ends)
     if difficulty >= 1:
         return Reading(rules, c_star, low, high, "saturated-top", (2 * c_star - top, top))
@@ -178,7 +181,7 @@ def clause(r: Reading, metric: str) -> tuple[str, str]:
         return f"like less than CR {cr_text(bottom)}", f"off the ladder, whose bottom is CR {cr_text(bottom)}"
     rungs = f"as against the typical monsters of every CR from {cr_text(bottom)} to {cr_text(top)}"
     if r.kind == "saturated-top":
-        why = SATURATED_TOP.get(metric, "every fight is the hardest")
+        why = WIPED  # saturation is read from hit points whatever the metric (censored.SATURATED)
         return f"like CR {cr_text(bottom)} or higher", f"saturated: {why}, {rungs}"
     if r.kind == "saturated-bottom":
         why = SATURATED_BOTTOM.get(metric, "every fight is the easiest")
@@ -189,12 +192,12 @@ def clause(r: Reading, metric: str) -> tuple[str, str]:
 
 
 def note(row: Mapping[str, Any]) -> str:
-    """The table's note column: off the ladder, or saturated with the CRs that fit as well."""
-    if row["censored"]:
-        return f"off the ladder ({row['censored']})"
+    """The table's note column: saturated with the CRs that fit as well, or off the ladder."""
     r = row_reading(row)
     if r.kind.startswith("saturated"):
         return f"saturated: any CR {cr_text(r.stretch[0])} .. {cr_text(r.stretch[1])} fits"
+    if row["censored"]:
+        return f"off the ladder ({row['censored']})"
     return ""
 
 

@@ -36,7 +36,7 @@ SATURATED_BOTTOM = {
     "death": "no PC dies in any fight",
 }
 WIPED = "the party loses 95% or more of its hit points on average"
-"""Why an answer saturates at the top: the calibration's own test (:data:`arena.study.calibration.censored.SATURATED`)."""
+"""Why an answer saturates at the top: the calibration's own test (:data:`censored.SATURATED`)."""
 HINT = (
     "A saturated or off-ladder answer is only a bound: for a number, calibrate a group of another size (--sizes), "
     "against another party (--party-level) or by another --metric."

@@ -88,7 +88,7 @@ def claims_cmd(
                 if study is not None and study.complete:
                     _show_complete_claims(study.folder, as_json)
                     return
-                plan, fights = _plan(ids, chosen_workers)
+                plan, fights = _plan(ids, chosen_workers, quick)
                 lines = None
                 if fights and _says_phases(as_json):
                     lines = StudyLines("arena claims" + (" --quick" if quick else ""))
@@ -103,6 +103,7 @@ def claims_cmd(
                         only=ids,
                         progress=bar if lines is None else lines,
                         store=study,
+                        announce=None if lines is None else lines.phase,
                     )
                 if lines is not None:
                     fought = sum(v[0] for v in ev.timings.values())
@@ -131,10 +132,11 @@ def _says_phases(as_json: bool) -> bool:
     return not as_json and not (sys.stderr.isatty() and sys.stdout.isatty())
 
 
-def _plan(ids: list[str] | None, workers: int) -> tuple[str, bool]:
+def _plan(ids: list[str] | None, workers: int, quick: bool = True) -> tuple[str, bool]:
     """The study's phases as one line, before the first: what is judged exactly and what is fought, on how many
     workers (the parts :func:`arena.study.claims.evaluation.evaluate` runs for these claims); and whether anything
-    is fought (single-roll claims alone take no time: no phase lines)."""
+    is fought (single-roll claims alone take no time: no phase lines). The full study (not ``quick``) also re-rates
+    the bestiary."""
     from arena.study.claims import design
     from arena.study.claims.statements import ENCOUNTER_CLAIMS, GROUP_CR, claim_ids
 
@@ -145,7 +147,8 @@ def _plan(ids: list[str] | None, workers: int) -> tuple[str, bool]:
     if encounter:
         fought.append(f"{len(encounter)} encounter claim{'s' * (len(encounter) != 1)}")
     if not ids or GROUP_CR in ids:
-        fought.append(f"the calibration grid (and {len(design.VARIATIONS)} re-runs of it) and the DMG anchor")
+        anchor = "the DMG anchor" if quick else "the DMG anchor and the re-rated bestiary"
+        fought.append(f"the calibration grid (and {len(design.VARIATIONS)} re-runs of it) and {anchor}")
     said = f"{len(single)} single-roll claim{'s' * (len(single) != 1)} by exact odds"
     if fought:
         said += f"; fighting {', '.join(fought)} on {workers} worker{'s' * (workers != 1)}"

@@ -1,5 +1,5 @@
-"""`arena claims` off a terminal: a line on stderr as each phase starts and every ten seconds while it fights, a
-headline for every row of the verdict table, and the next steps at the end. The study is a fake (the real
+"""`arena claims` off a terminal: a line on stderr as each phase starts and ends and every ten seconds while it
+fights, a headline for every row of the verdict table, and the next steps at the end. The study is a fake (the real
 evaluation's single-roll claims, with encounters counted by a fake fight), on a fake clock: nothing is fought."""
 
 from __future__ import annotations
@@ -21,10 +21,14 @@ def fake_study(monkeypatch):
     now = [100.0]
     monkeypatch.setattr(progress, "CLOCK", lambda: now[0])
 
-    def fake_evaluate(*, progress, **_options):
+    def fake_evaluate(*, progress, announce=None, **_options):
+        if announce is not None:
+            announce("encounter claims: started")
         for at, done, total in ((1.0, 0, 100), (12.0, 40, 100), (25.0, 100, 250)):
             now[0] = 100.0 + at
             progress(done, total)
+        if announce is not None:
+            announce("encounter claims: done in 25 s")
         now[0] = 126.0
         return evaluation.Evaluation(
             results=evaluate_all(),
@@ -43,10 +47,12 @@ def test_claims_off_a_terminal_says_each_phase_on_stderr(fake_study):
     result = runner.invoke(app, ["claims", "--quick", "--workers", "1"])
     assert result.exit_code == 0, result.output
     assert result.stderr.splitlines() == [
-        "arena claims --quick: 14 single-roll claims by exact odds; fighting 9 encounter claims, the calibration grid "
+        "arena claims --quick: 14 single-roll claims by exact odds; fighting 8 encounter claims, the calibration grid "
         "(and 4 re-runs of it) and the DMG anchor on 1 worker (0 s)",
+        "arena claims --quick: encounter claims: started (0 s)",
         "arena claims --quick: 40 of 100 encounters (40%) after 12 s, about 18 s left",
         "arena claims --quick: 100 of 250 encounters (40%) after 25 s, about 38 s left",
+        "arena claims --quick: encounter claims: done in 25 s (25 s)",
         "arena claims --quick: fought 250 encounters; 14 claims judged (26 s)",
     ]
 

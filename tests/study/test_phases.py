@@ -106,3 +106,12 @@ def test_a_batch_told_to_stop_stops_at_its_next_chunk():
     with pytest.raises(Cancelled):  # already set: nothing is fought
         execute(plan, chunks, sink, workers=1, simulator=FakeSimulator(), stop=stop)
     assert len(got) == 1
+
+
+def test_each_phase_is_announced_as_it_starts_and_ends():
+    from arena.study.runs.phases import run_phases
+
+    said: list[str] = []
+    out = run_phases({"a": lambda fighting: 1, "b": lambda fighting: 2}, {"workers": 1}, said.append)
+    assert out == {"a": 1, "b": 2}
+    assert [line.rsplit(" in ", 1)[0] for line in said] == ["a: started", "a: done", "b: started", "b: done"]

@@ -178,13 +178,15 @@ def evaluate(
     progress: Callable[[int, int], None] | None = None,
     robustness: bool = True,
     store: Any = None,
+    announce: Callable[[str], None] | None = None,
 ) -> Evaluation:
     """Every claim: the single-roll claims (exact), the encounter claims (one batch of fights over every
     variation), then the calibration grid, the group-CR claim and the DMG anchor (when the claim is asked for).
 
     ``cluster``: a Dask scheduler address (connected to once, for the whole study) or an open client. ``store``: a
     study folder (:func:`arena.study.runs.study_folder.open_study`) that keeps every finished chunk, so an interrupted
-    study resumes where it stopped, with the same numbers."""
+    study resumes where it stopped, with the same numbers. ``announce``: told a line as each part of the study
+    starts and ends (:func:`arena.study.runs.phases.run_phases`)."""
 
     if n is not None:
         n = check_n(n, 3)
@@ -196,7 +198,7 @@ def evaluate(
         if unknown:
             raise ArenaError(f"unknown claim {unknown[0]!r} (known: {', '.join(claim_ids())})")
     with cluster_session(cluster) as client:
-        return _evaluate(quick, n, seed, workers, client, only, progress, robustness, store)
+        return _evaluate(quick, n, seed, workers, client, only, progress, robustness, store, announce)
 
 
 def _evaluate(
@@ -209,6 +211,7 @@ def _evaluate(
     progress: Callable[[int, int], None] | None,
     robustness: bool,
     store: Any,
+    announce: Callable[[str], None] | None = None,
 ) -> Evaluation:
     """:func:`evaluate` with its options checked and its cluster open. The study's parts (the encounter claims,
     the calibration grid, its re-runs under the model's options, the DMG anchor) are independent: they are fought
@@ -246,7 +249,7 @@ def _evaluate(
         phases["DMG anchor"] = lambda fights: run_anchor(quick=quick, n=n, seed=seed, **fights)
         if not quick:  # the re-rated bestiary is the full study's (a quick look per creature would say little)
             phases["re-rated bestiary"] = lambda fights: run_bestiary(n=n, seed=seed, **fights)
-    done = run_phases(phases, fighting)
+    done = run_phases(phases, fighting, announce)
 
     batch: Batch | None = None
     timings: dict[str, tuple[int, float]] = {}

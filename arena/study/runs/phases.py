@@ -19,6 +19,7 @@ is raised once every part has stopped; finished chunks are kept (``--resume``).
 from __future__ import annotations
 
 import threading
+import time
 import warnings
 from collections.abc import Callable
 from concurrent.futures import FIRST_EXCEPTION, Future, ThreadPoolExecutor, wait
@@ -38,9 +39,27 @@ def concurrent(fighting: dict[str, Any]) -> bool:
     return fighting.get("cluster") is not None or int(fighting.get("workers", 1)) > 1
 
 
-def run_phases(phases: dict[str, Phase], fighting: dict[str, Any]) -> dict[str, Any]:
+def announced(name: str, phase: Phase, announce: Callable[[str], None] | None) -> Phase:
+    """``phase``, saying when it starts and when it is done (``announce``: one line each, e.g. on stderr)."""
+    if announce is None:
+        return phase
+
+    def run(fighting: dict[str, Any]) -> Any:
+        announce(f"{name}: started")
+        started = time.perf_counter()
+        out = phase(fighting)
+        announce(f"{name}: done in {time.perf_counter() - started:.0f} s")
+        return out
+
+    return run
+
+
+def run_phases(
+    phases: dict[str, Phase], fighting: dict[str, Any], announce: Callable[[str], None] | None = None
+) -> dict[str, Any]:
     """Each phase's result, by name, in the order given; at once on the pool when that gains (:func:`concurrent`),
-    otherwise one after another."""
+    otherwise one after another. ``announce``: told a line as each phase starts and ends."""
+    phases = {name: announced(name, phase, announce) for name, phase in phases.items()}
     if len(phases) <= 1 or not concurrent(fighting):
         return {name: phase(fighting) for name, phase in phases.items()}
     stop = threading.Event()

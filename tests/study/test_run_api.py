@@ -16,7 +16,7 @@ from arena.study.runs import identity, in_memory, progress
 
 def test_run_signature_is_typed_and_uses_every_core(monkeypatch):
     sig = inspect.signature(arena.run)
-    assert sig.return_annotation == "pd.DataFrame"
+    assert sig.return_annotation == "pd.DataFrame | tuple[pd.DataFrame, pd.DataFrame]"  # with combatants=True
     assert all(p.annotation is not inspect.Parameter.empty for p in sig.parameters.values())
     assert sig.parameters["workers"].default is None and "progress" in sig.parameters
     seen = {}

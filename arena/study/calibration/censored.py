@@ -59,6 +59,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
+import numpy.typing as npt
 import pandas as pd
 
 from arena.errors import ArenaError
@@ -123,7 +124,7 @@ SATURATED = 0.95
 saturates too matches it (:func:`saturated_span`)."""
 
 
-def saturated_span(arm_hp: float, positions: Sequence[float], rung_hp: Sequence[float]) -> tuple[float, float] | None:
+def saturated_span(arm_hp: float, positions: Sequence[float], rung_hp: npt.ArrayLike) -> tuple[float, float] | None:
     """The (first, last) rung of the stretch of saturated rungs an arm whose party loses at least :data:`SATURATED`
     of its hit points matches (the stretch holding the highest saturated rung); None when the arm is not saturated
     or no rung is."""
@@ -140,7 +141,7 @@ def saturated_span(arm_hp: float, positions: Sequence[float], rung_hp: Sequence[
     return float(positions[a]), float(positions[b])
 
 
-def idle_span(arm_cost: float, positions: Sequence[float], rung_cost: Sequence[float]) -> tuple[float, float] | None:
+def idle_span(arm_cost: float, positions: Sequence[float], rung_cost: npt.ArrayLike) -> tuple[float, float] | None:
     """The (first, last) rung of the ladder's foot that costs the party nothing, when the arm costs it nothing too
     (any of those rungs, or an easier monster, matches it); None otherwise."""
     cost = np.asarray(rung_cost, float)

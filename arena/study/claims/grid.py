@@ -154,35 +154,13 @@ def _measures(rows: pd.DataFrame) -> dict[str, np.ndarray]:
     return {m: difficulty_values(rows, m) for m in (MEASURE, *SIDE_MEASURES)}
 
 
-def run_grid(
-    *,
-    quick: bool = False,
-    n: int | None = None,
-    seed: int = 0,
-    workers: int = 1,
-    cluster: Any = None,
-    progress: Callable[[int, int], None] | None = None,
-    variation: str | None = None,
-    store: Any = None,
-    **fighting: Any,
-) -> Grid:
+def run_grid(*, quick: bool = False, variation: str | None = None, **options: Any) -> Grid:
     """Calibrate every cell (sequentially, searching the ladder); ``variation``: under one of the fight model's
     contested choices (:data:`arena.study.claims.design.VARIATIONS`), the typical monster under d20 and 3d6 only.
-    ``store``: a study folder keeping every batch's chunks (:func:`arena.study.runs.matchups.run_batch`); resumed,
-    the grid replays its looks on the chunks it finds. ``fighting``: more options for every batch (``stop``,
+    ``options``: as :func:`calibrate_cells` (``n``, ``seed``, ``workers``, ``cluster``, ``progress``, ``store``: a
+    study folder keeping every batch's chunks, so a resumed grid replays its looks on the chunks it finds; ``stop``,
     ``share_pool``: :func:`arena.study.runs.matchups.run_batch`)."""
-    return calibrate_cells(
-        _cells(quick, variation),
-        quick=quick,
-        n=n,
-        seed=seed,
-        workers=workers,
-        cluster=cluster,
-        progress=progress,
-        variation=variation,
-        store=store,
-        **fighting,
-    )
+    return calibrate_cells(_cells(quick, variation), quick=quick, variation=variation, **options)
 
 
 def calibrate_cells(

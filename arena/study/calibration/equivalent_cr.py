@@ -165,18 +165,35 @@ def reached_all(x: np.ndarray, curves: np.ndarray, targets: np.ndarray) -> tuple
 
 
 def _isotonic_rows(curves: np.ndarray) -> np.ndarray:
-    """Every row made non-decreasing (:func:`isotonic`), with scipy's numbers to the bit. A row that never falls
-    is its own fit; scipy pools a tie, though, and a pooled mean of equal values can differ from them in the last
-    bit (0.1 three times gives 0.10000000000000002), so a row with a tie is fitted too, unless the tie is of 0 or 1
-    (no hit points lost, or all of them: saturated rungs), whose pooled mean is exact. So only the rows that dip or
-    tie elsewhere are fitted, one by one."""
+    """Every row made non-decreasing (:func:`isotonic`, unweighted), all rows at once. A row that never falls is its
+    own fit and is kept as it is; so is a tie of 0 or 1 (no hit points lost, or all of them: saturated rungs). The
+    rows that dip or tie elsewhere are fitted together by the minimax form of isotonic regression, f_i = max over
+    j <= i of min over k >= i of mean(y_j .. y_k) (Barlow et al. 1972), on the block means of every row at once:
+    the same fit as scipy's pool-adjacent-violators up to rounding (1e-15; tested), where fitting 3,000 resampled
+    ladders one by one cost 50 ms a cell."""
     out = curves.copy()
     step = np.diff(curves, axis=1)
     after = curves[:, 1:]
     inexact_tie = (step == 0) & (after != 0) & (after != 1)
-    for r in np.flatnonzero((step < 0).any(axis=1) | inexact_tie.any(axis=1)):
-        out[r] = isotonic(curves[r])
+    rows = np.flatnonzero((step < 0).any(axis=1) | inexact_tie.any(axis=1))
+    if rows.size:
+        out[rows] = _minimax_isotonic(curves[rows])
     return out
+
+
+def _minimax_isotonic(y: np.ndarray) -> np.ndarray:
+    """The non-decreasing least-squares fit of every row of ``y`` (R, K) by the minimax formula (see
+    :func:`_isotonic_rows`): (R, K, K) block means, a running minimum over the block's end from the right and a
+    running maximum over its start from the left."""
+    r, k = y.shape
+    sums = np.concatenate([np.zeros((r, 1)), np.cumsum(y, axis=1)], axis=1)
+    start, end = np.arange(k)[:, None], np.arange(k)[None, :]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        means = (sums[:, None, 1:] - sums[:, :-1, None]) / (end - start + 1)  # [row, start j, end k]
+    means = np.where(end >= start, means, np.inf)
+    lowest_from = np.minimum.accumulate(means[:, :, ::-1], axis=2)[:, :, ::-1]  # [row, j, i]: min over k >= i
+    lowest_from = np.where(end >= start, lowest_from, -np.inf)  # only starts j <= i count
+    return np.asarray(lowest_from.max(axis=1), float)
 
 
 RESAMPLE_CHUNK = 256

@@ -56,8 +56,9 @@ def test_the_issue_example_calibrates_your_hag(hag):
 def test_the_calibration_fights_your_stat_block(tmp_path, hag):
     feeble = tmp_path / "feeble.yaml"
     feeble.write_text(FEEBLE)
-    strong = calibrate("bog-hag", "--bestiary", str(hag), *SMALL)
-    weak = calibrate("bog-hag", "--bestiary", str(feeble), *SMALL)
+    by_hp = ("--metric", "hp-lost")  # a feeble hag costs the party almost no hit points (its spells it casts anyway)
+    strong = calibrate("bog-hag", "--bestiary", str(hag), *SMALL, *by_hp)
+    weak = calibrate("bog-hag", "--bestiary", str(feeble), *SMALL, *by_hp)
     assert all(w["difficulty_d20"] < s["difficulty_d20"] for w, s in zip(weak, strong, strict=True))
     assert weak[1]["difficulty_d20"] <= 0.05 < strong[1]["difficulty_d20"]
 

@@ -250,10 +250,18 @@ def _arm_interval(
     return censored.arm_interval(entry["c_star"], flag, ends), flag
 
 
-def _calibrate(s: CellState, series: dict[str, dict[str, np.ndarray]], measure: str, seed: int, confidence: float):
-    """c*, Delta-CR and what is known of each (censoring) for every arm of a cell under one measure."""
+def _calibrate(
+    s: CellState,
+    series: dict[str, dict[str, np.ndarray]],
+    measure: str,
+    seed: int,
+    confidence: float,
+    fought: set[int] | None = None,
+):
+    """c*, Delta-CR and what is known of each (censoring) for every arm of a cell under one measure, on the rungs
+    ``fought`` (default: the cell's ladder)."""
 
-    rungs = sorted(s.rungs)
+    rungs = sorted(s.rungs if fought is None else fought)
     ladder = {float(q): series[f"rung {q}"][measure] for q in rungs}
     arms = {label: series[label][measure] for label in s.arms}
     result = equivalent_cr(ladder, arms, resamples=RESAMPLES, seed=seed, confidence=confidence, interval=INTERVAL)
@@ -331,10 +339,7 @@ def _evaluate(
         grew = True
     if grew and not last:
         return True
-    kept = s.rungs
-    s.rungs = old_rungs  # the rows describe the ladder fought
-    result = _calibrate(s, series, MEASURE, seed, rule.confidence)
-    s.rungs = kept
+    result = _calibrate(s, series, MEASURE, seed, rule.confidence, old_rungs)  # the rows: the ladder fought
     s.rows = []
     for label, r in result.items():
         why = r["why"] or (f"d20 {r['base_why']}" if r["base_why"] and label != "d20" else "")

@@ -10,6 +10,7 @@ every ten seconds while it fights, whose total grows as its parts add their batc
 from __future__ import annotations
 
 import sys
+import threading
 import time
 from types import TracebackType
 from typing import Any
@@ -92,6 +93,7 @@ class StudyLines:
         self._started = CLOCK()
         self._next_line = self._started + LINE_EVERY
         self._resumed = 0
+        self._lock = threading.Lock()
         self.done = self.total = 0
 
     def phase(self, text: str) -> None:
@@ -116,7 +118,11 @@ class StudyLines:
             self._print(f"{self.what}: {count:,} encounters resumed from the study folder")
 
     def _print(self, line: str) -> None:
-        print(line, file=self._stream, flush=True)
+        # A study's parts announce from their own threads: one write per line, under a lock, so two lines never
+        # run together (``print`` writes the line and its newline apart).
+        with self._lock:
+            self._stream.write(line + "\n")
+            self._stream.flush()
 
 
 def _duration(seconds: float) -> str:

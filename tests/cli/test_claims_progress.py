@@ -100,3 +100,37 @@ def test_single_roll_claims_alone_say_no_phase(fake_study):
     assert result.exit_code == 0, result.output
     assert result.stderr == ""
     assert claims_cmds._plan(["press-luck-5"], 1) == ("1 single-roll claim by exact odds", False)
+
+
+def test_study_lines_from_many_threads_never_run_together():
+    """The study's parts announce from their own threads: each line is one write, never two writes interleaved
+    (seen: "grid: a: started (0 s)arena claims --quick: grid: b: started (0 s)" on one line)."""
+    import threading
+    import time
+
+    class SlowStream:
+        def __init__(self) -> None:
+            self.writes: list[str] = []
+            self.inside = 0
+            self.overlapped = False
+
+        def write(self, text: str) -> None:
+            self.inside += 1
+            self.overlapped |= self.inside > 1
+            time.sleep(0.001)  # a slow terminal: another thread would get in here
+            self.writes.append(text)
+            self.inside -= 1
+
+        def flush(self) -> None:
+            pass
+
+    stream = SlowStream()
+    lines = progress.StudyLines("arena claims", stream=stream)
+    threads = [threading.Thread(target=lambda i=i: [lines.phase(f"part {i}: {k}") for k in range(5)]) for i in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not stream.overlapped
+    assert all(w.endswith("\n") and w.count("\n") == 1 for w in stream.writes)
+    assert len("".join(stream.writes).splitlines()) == 30

@@ -171,16 +171,25 @@ def test_single_look_coverage_of_the_grids_interval():
         assert hits[arm] / reps >= _floor(confidence, reps), (arm, hits[arm] / reps)
 
 
-def test_chunked_resampled_means_equal_one_gather():
-    """The bootstrap gathers its resamples a chunk at a time; across chunk boundaries, for every kind of values,
-    the means are the same to the bit as one gather of all of them (the computation the one-resample-at-a-time
-    reference of tests/study/test_calibrate.py is held to)."""
+def test_resampled_means_by_counts_equal_the_gathered_draws():
+    """The bootstrap's means are counts (how often each encounter is drawn) times values: for every kind of values,
+    they equal the means of the drawn values gathered one by one (the computation the one-resample-at-a-time
+    reference of tests/study/test_calibrate.py makes), to rounding, and exactly for whole-number values (wins,
+    deaths, saturated rungs); the counts are the draws of the seed's generator, and every row sums to n."""
     rng = np.random.default_rng(5)
     for trial in range(12):
-        series, n = int(rng.integers(1, 18)), int(rng.integers(2, 200))
+        series, n, resamples = int(rng.integers(1, 18)), int(rng.integers(2, 200)), int(rng.integers(1, 700))
         values = rng.random((series, n)) if trial % 2 else (rng.random((series, n)) < 0.3).astype(float)
-        idx = rng.integers(0, n, (2 * eq.RESAMPLE_CHUNK + int(rng.integers(1, 100)), n))
-        assert np.array_equal(eq._resampled_means(values, idx), values[:, idx].mean(axis=2).T)
+        idx = np.random.default_rng(trial).integers(0, n, (resamples, n))
+        counts = eq.resample_counts(trial, n, resamples)
+        assert (counts.sum(axis=1) == n).all() and not counts.flags.writeable
+        assert np.array_equal(counts[0], np.bincount(idx[0], minlength=n))
+        gathered = values[:, idx].mean(axis=2).T
+        got = eq.resampled_means(values, counts)
+        if trial % 2:
+            np.testing.assert_allclose(got, gathered, rtol=1e-13, atol=1e-15)
+        else:
+            assert np.array_equal(got, gathered)
 
 
 def test_the_rule_stops_as_the_grid_stops():

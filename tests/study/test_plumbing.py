@@ -300,3 +300,26 @@ def test_a_worker_fights_without_importing_the_statistics(what, reference):
     )
     report = json.loads(done.stdout.decode().strip().splitlines()[-1])
     assert report == {"rows": 6, "loaded": []}
+
+
+def test_the_study_parent_does_its_blas_on_one_thread_and_gives_the_cores_back(monkeypatch):
+    """A study's parent limits numpy's BLAS to one thread while it runs (its threads only wait for each other on
+    the workers' cores: arena/study/runs/parent_threads.py), and restores the limit after; ``evaluate`` runs in it."""
+    from threadpoolctl import threadpool_info
+
+    from arena.study.claims import evaluation
+    from arena.study.runs.parent_threads import one_blas_thread
+
+    def blas_threads() -> list[int]:
+        return [lib["num_threads"] for lib in threadpool_info() if lib["user_api"] == "blas"]
+
+    before = blas_threads()
+    assert before, "numpy's BLAS is not seen by threadpoolctl"
+    with one_blas_thread():
+        assert set(blas_threads()) == {1}
+    assert blas_threads() == before
+
+    seen: list[list[int]] = []
+    monkeypatch.setattr(evaluation, "_evaluate", lambda *args: seen.append(blas_threads()))
+    evaluation.evaluate(only=["press-luck-5"])
+    assert seen == [[1] * len(before)]

@@ -22,6 +22,7 @@ Why a module of its own: the method is numbers only (no fight), shared by ``aren
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from fractions import Fraction
@@ -196,25 +197,34 @@ def _minimax_isotonic(y: np.ndarray) -> np.ndarray:
     return np.asarray(lowest_from.max(axis=1), float)
 
 
-RESAMPLE_CHUNK = 256
-"""Resamples gathered at once: a (series, chunk, n) block stays a few megabytes, where all of them at once (17
-series, 3,000 resamples, 600 encounters) would be 245 MB, slower to fill than the arithmetic on it."""
+@functools.lru_cache(maxsize=8)
+def resample_counts(seed: int, n: int, resamples: int) -> np.ndarray:
+    """How often each of ``n`` encounters is drawn in each of ``resamples`` resamples, (R, n), read-only: the draws
+    of ``numpy.random.default_rng(seed).integers(0, n, (R, n))``, one row per resample.
+
+    Why counts: a resample's mean of a series is its counts times the series' values over n, so every series and
+    every measure of a cell is resampled by one matrix product (:func:`resampled_means`), where gathering the
+    values (series x R x n) cost most of the grid's judging. Kept (a few per process) because the grid resamples
+    every cell and measure with the study's seed at the same stage sizes."""
+    idx = np.random.default_rng(seed).integers(0, n, (resamples, n))
+    flat = (idx + (np.arange(resamples) * n)[:, None]).ravel()
+    counts = np.bincount(flat, minlength=resamples * n).reshape(resamples, n).astype(float)
+    counts.flags.writeable = False
+    return counts
 
 
-def _resampled_means(values: np.ndarray, idx: np.ndarray) -> np.ndarray:
-    """The means (R, series) of every series ``values`` (series, n) over each resample's indices ``idx`` (R, n),
-    a chunk of resamples at a time: the same numbers, to the bit, as ``values[:, idx].mean(axis=2).T``."""
-    out = np.empty((idx.shape[0], values.shape[0]))
-    for start in range(0, idx.shape[0], RESAMPLE_CHUNK):
-        block = idx[start : start + RESAMPLE_CHUNK]
-        out[start : start + block.shape[0]] = values[:, block].mean(axis=2).T
-    return out
+def resampled_means(values: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """The means (R, series) of every series ``values`` (series, n) in each resample of ``counts``
+    (:func:`resample_counts`): ``values[:, idx].mean(axis=2).T`` of the drawn indices, summed in another order
+    (equal to rounding, 1e-15; exactly for whole-number values such as wins and deaths)."""
+    return np.asarray((counts @ values.T) / values.shape[1], float)
 
 
 PERCENTILE, EXPANDED = "percentile", "expanded"
 INTERVALS = (PERCENTILE, EXPANDED)
 
 
+@functools.lru_cache(maxsize=256)
 def percentile_level(confidence: float, n: int, interval: str = PERCENTILE) -> float:
     """The central share of the resamples an interval at ``confidence`` keeps: ``confidence`` itself for the
     percentile interval. The expanded percentile interval (Hesterberg, "What teachers should know about the
@@ -265,9 +275,8 @@ def equivalent_cr(
         return reached_all(x, _isotonic_rows(lmeans), ameans)
 
     point, point_flags = solve(lad.mean(axis=1)[None, :], sub.mean(axis=1)[None, :])
-    rng = np.random.default_rng(seed)
-    idx = rng.integers(0, n, (resamples, n))
-    boots, _ = solve(_resampled_means(lad, idx), _resampled_means(sub, idx))  # (R, arms)
+    counts = resample_counts(seed, n, resamples)  # the same draws for every rung and arm (paired)
+    boots, _ = solve(resampled_means(lad, counts), resampled_means(sub, counts))  # (R, arms)
     level = percentile_level(confidence, n, interval)
     qs = ((1 - level) / 2 * 100, (1 + level) / 2 * 100)
     c_low, c_high = np.percentile(boots, qs, axis=0)  # every arm's interval in one call (the same numbers)

@@ -52,6 +52,7 @@ from arena.study.claims.statements import ENCOUNTER_CLAIMS, GROUP_CR, EncounterC
 from arena.study.runs.cluster import cluster_session
 from arena.study.runs.matchups import Batch, Matchup, run_batch
 from arena.study.runs.options import check_n, check_seed, check_workers
+from arena.study.runs.parent_threads import one_blas_thread
 from arena.study.statistics import inference as inf
 
 RUN_SEED = 20250607
@@ -197,7 +198,7 @@ def evaluate(
         unknown = [x for x in only if x not in claim_ids()]
         if unknown:
             raise ArenaError(f"unknown claim {unknown[0]!r} (known: {', '.join(claim_ids())})")
-    with cluster_session(cluster) as client:
+    with cluster_session(cluster) as client, one_blas_thread():
         return _evaluate(quick, n, seed, workers, client, only, progress, robustness, store, announce)
 
 

@@ -203,6 +203,7 @@ def test_check_cli_hit_points_lost_and_rounds_fail(tmp_path):
         ("rounds: {rules: d20, min: 5, max: 3}", r"suite.yaml:4: checks.0.rounds: min \(5\) is above max \(3\)"),
         ("deaths: {rules: d20, mx: 1}", r"suite.yaml:4: checks.0.deaths.mx: unknown field"),
         ("dropped: {rules: d21}", r"suite.yaml:4: checks.0.dropped.rules: rule set 'd21': unknown die"),
+        ("rounds: {rules: d20, max: 1" + "0" * 400 + "}", r"suite.yaml:4: checks.0.rounds.max: Input should be"),
     ],
 )
 def test_malformed_outcome_bands_name_file_line_field(tmp_path, band, message):

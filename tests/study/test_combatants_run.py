@@ -205,6 +205,22 @@ def test_the_report_section_under_the_baseline_and_by_rule_set(tmp_path):
     assert none[0]["combatants"] == ""
 
 
+def test_a_creature_absent_under_a_rule_set_shows_no_share_there(tmp_path):
+    """A creature on the party's side in some fights only (summoned under 3d6 alone) has no share under d20: a dash,
+    not ``nan%``."""
+    from arena.study.reports.combatants import add_sections
+
+    summoned = _frame([("3d6", 0, "pc", "dog 1 (cleric's)", "dog", True, True, 0, 6, 2)])
+    pd.concat([HAND, summoned], ignore_index=True).to_parquet(tmp_path / COMBATANTS_FILE)
+    for fmt in ("md", "html"):
+        sections = [{"name": "s", "baseline": "d20"}]
+        add_sections(tmp_path, sections, fmt)
+        assert "nan" not in sections[0]["combatants"]
+    md = [{"name": "s", "baseline": "d20"}]
+    add_sections(tmp_path, md, "md")
+    assert "| d20 | 100.0% | 0.0% | - |" in md[0]["combatants"]
+
+
 def test_arena_report_shows_the_section_of_a_run_with_combatants(full, tmp_path):
     from arena.study.reports.report import build_report
 

@@ -70,7 +70,8 @@ def monster_summary(frame: pd.DataFrame, by: tuple[str, ...] = ("scenario",)) ->
 
 
 def _percent(value: Any) -> str:
-    return f"{100 * float(value):.1f}%"
+    """A share as a percentage; ``-`` where there is none (a summoned ally absent under a rule set)."""
+    return "-" if pd.isna(value) else f"{100 * float(value):.1f}%"
 
 
 def _cells(row: Any, columns: dict[str, str]) -> list[str]:

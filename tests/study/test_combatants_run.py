@@ -182,6 +182,18 @@ def test_the_terminal_summary_says_who_needs_help():
     ]
 
 
+def test_the_terminal_summary_counts_a_big_group_in_plain_numbers():
+    """A hundred goblins (the most a group may hold) read ``x100``, not ``x1e+02``; a count that varies between
+    fights keeps its decimals (``x10.5``, not ``x10``)."""
+    from arena.study.reports.combatants import terminal_lines
+
+    pc = [("d20", i, "pc", "fighter", "fighter", False, False, 12, 12, 9) for i in (0, 1)]
+    horde = [("d20", 0, "monster", f"goblin {k}", "goblin", True, True, 0, 5, 1) for k in range(100)]
+    assert terminal_lines(_frame(pc + horde[:1]))[-1].startswith("  goblin (x0.5): ")
+    assert terminal_lines(_frame(pc + horde + horde[:1]))[-1].startswith("  goblin (x50.5): ")
+    assert terminal_lines(_frame(pc[:1] + horde))[-1].startswith("  goblin (x100): ")
+
+
 def test_the_report_section_under_the_baseline_and_by_rule_set(tmp_path):
     from arena.study.reports.combatants import add_sections
 

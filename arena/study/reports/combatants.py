@@ -74,6 +74,11 @@ def _percent(value: Any) -> str:
     return "-" if pd.isna(value) else f"{100 * float(value):.1f}%"
 
 
+def _count(value: Any) -> str:
+    """A mean count in plain numbers, ``100`` and ``10.5`` (two significant digits printed ``1e+02`` and ``10``)."""
+    return f"{round(float(value), 2):g}"
+
+
 def _cells(row: Any, columns: dict[str, str]) -> list[str]:
     shown = []
     for key in columns:
@@ -107,8 +112,8 @@ def terminal_lines(frame: pd.DataFrame) -> list[str]:
             )
         for row in monsters[monsters["scenario"] == scenario].itertuples(index=False):
             lines.append(
-                f"  {printable(row.kind)} (x{row.per_fight:.2g}): {row.damage_dealt:.1f} damage dealt each on average, "
-                f"went down {_percent(row.went_down)}, died {_percent(row.died)}"
+                f"  {printable(row.kind)} (x{_count(row.per_fight)}): {row.damage_dealt:.1f} damage dealt each on "
+                f"average, went down {_percent(row.went_down)}, died {_percent(row.died)}"
             )
     return lines
 

@@ -194,6 +194,32 @@ def test_the_terminal_summary_counts_a_big_group_in_plain_numbers():
     assert terminal_lines(_frame(pc[:1] + horde))[-1].startswith("  goblin (x100): ")
 
 
+def test_two_pcs_of_one_name_are_told_apart(tmp_path):
+    """A party of two fighter-5s: each is a PC of its own, in as many fights as were fought (they were one PC in
+    twice the fights, its shares pooled)."""
+    from arena.study.reports.combatants import add_sections, terminal_lines
+
+    twins = _frame(
+        [
+            ("d20", 0, "pc", "fighter", "fighter", True, True, 0, 12, 3),
+            ("d20", 0, "pc", "fighter", "fighter", False, False, 12, 12, 9),
+            ("d20", 0, "monster", "orc 1", "orc", True, True, 0, 6, 5),
+            ("d20", 1, "pc", "fighter", "fighter", True, False, 0, 12, 1),
+            ("d20", 1, "pc", "fighter", "fighter", False, False, 10, 12, 7),
+            ("d20", 1, "monster", "orc 1", "orc", True, True, 0, 6, 5),
+        ]
+    )
+    assert terminal_lines(twins)[1:3] == [
+        "  fighter (1): went down in 100.0% of 2 fights, died in 50.0%, 0.0 of 12 hp left on average",
+        "  fighter (2): went down in 0.0% of 2 fights, died in 0.0%, 11.0 of 12 hp left on average",
+    ]
+    twins.to_parquet(tmp_path / COMBATANTS_FILE)
+    sections = [{"name": "s", "baseline": "d20"}]
+    add_sections(tmp_path, sections, "md")
+    assert "| fighter (1) | 2 | 100.0% | 50.0% | 0.0 | 12 | 2.0 |" in sections[0]["combatants"]
+    assert "| fighter (2) | 2 | 0.0% | 0.0% | 11.0 | 12 | 8.0 |" in sections[0]["combatants"]
+
+
 def test_the_report_section_under_the_baseline_and_by_rule_set(tmp_path):
     from arena.study.reports.combatants import add_sections
 

@@ -147,6 +147,8 @@ def copy_examples(names: list[str], to: Path, *, force: bool = False) -> list[Pa
         target.parent.mkdir(parents=True, exist_ok=True)
         data = root.joinpath(*PurePosixPath(relative).parts).read_bytes()
         temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+        if os.path.lexists(temporary):  # a stale copy, or a planted link: removed, never written through
+            temporary.unlink()
         temporary.write_bytes(data)
         os.replace(temporary, target)
         written.append(target)

@@ -224,14 +224,14 @@ COMBATANT_SCHEMA: dict[str, str] = {
     "hp_max": "int64",
     "damage_dealt": "int64",
 }
-"""One row per combatant of a fight (``fight(..., combatants=True)``), in the fight's order (the party, the
-monsters, then whoever joined): ``side`` (``pc`` or ``monster``), ``name`` (its name in the fight, ``Goblin 2``),
-``kind`` (its stat block's name, ``Goblin``), ``went_down`` (it was out of the fight at least once: dying, dead,
-unconscious, or held, asleep, paralysed, petrified, swallowed ..., the fight's own sense of able), ``downs`` (how
-many times), ``died``, ``hp_left`` (hit points left as ``party_hp_lost`` counts them: 0 for the dead and the
-dying), ``hp_end`` (its hit points at the end as the fight has them, negative while dying), ``hp_max``,
-``damage_dealt`` (hit points, lethal and nonlethal, its attacks, spells and abilities took from anyone, after
-their defences and temporary hit points)."""
+"""One row per combatant of a fight (``fight(..., combatants=True)``), in the fight's order (the party, then whoever
+joined its side, the monsters, then whoever joined theirs): ``side`` (``pc`` or ``monster``), ``name`` (its name in
+the fight, ``Goblin 2``), ``kind`` (its stat block's name, ``Goblin``), ``went_down`` (it was out of the fight at
+least once: dying, dead, unconscious, or held, asleep, paralysed, petrified, swallowed ..., the fight's own sense of
+able), ``downs`` (how many times), ``died``, ``hp_left`` (hit points left as ``party_hp_lost`` counts them: 0 for
+the dead and the dying), ``hp_end`` (its hit points at the end as the fight has them, negative while dying),
+``hp_max``, ``damage_dealt`` (hit points, lethal and nonlethal, its attacks, spells and abilities took from anyone,
+after their defences and temporary hit points)."""
 
 CombatantRow = tuple[str, str, str, bool, int, bool, int, int, int, int]
 """A row of :data:`COMBATANT_SCHEMA`'s values, in its order."""

@@ -102,6 +102,21 @@ def test_a_link_is_never_written_through_even_with_force(tmp_path):
     assert outside.read_text() == "keep me"
 
 
+def test_a_link_planted_at_the_copy_aside_is_not_written_through(tmp_path):
+    """The copy is written aside (``.NAME.PID.tmp``) and renamed: a link left there is removed, never followed."""
+    import os
+
+    outside = tmp_path / "outside.yaml"
+    outside.write_text("keep me")
+    here = tmp_path / "here"
+    here.mkdir()
+    (here / f".duel.yaml.{os.getpid()}.tmp").symlink_to(outside)
+    copy_examples(["duel"], here)
+    assert outside.read_text() == "keep me"
+    assert (here / "duel.yaml").read_bytes() == (ROOT / "scenarios" / "duel.yaml").read_bytes()
+    assert not (here / "duel.yaml").is_symlink()
+
+
 def test_an_unknown_name_is_one_error_line_with_the_nearest(tmp_path):
     code, out, err = arena("scenario", "copy", "refrence", cwd=tmp_path)
     assert code == 2 and out == ""

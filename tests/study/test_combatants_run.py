@@ -182,6 +182,44 @@ def test_the_terminal_summary_says_who_needs_help():
     ]
 
 
+def test_the_terminal_summary_counts_a_big_group_in_plain_numbers():
+    """A hundred goblins (the most a group may hold) read ``x100``, not ``x1e+02``; a count that varies between
+    fights keeps its decimals (``x10.5``, not ``x10``)."""
+    from arena.study.reports.combatants import terminal_lines
+
+    pc = [("d20", i, "pc", "fighter", "fighter", False, False, 12, 12, 9) for i in (0, 1)]
+    horde = [("d20", 0, "monster", f"goblin {k}", "goblin", True, True, 0, 5, 1) for k in range(100)]
+    assert terminal_lines(_frame(pc + horde[:1]))[-1].startswith("  goblin (x0.5): ")
+    assert terminal_lines(_frame(pc + horde + horde[:1]))[-1].startswith("  goblin (x50.5): ")
+    assert terminal_lines(_frame(pc[:1] + horde))[-1].startswith("  goblin (x100): ")
+
+
+def test_two_pcs_of_one_name_are_told_apart(tmp_path):
+    """A party of two fighter-5s: each is a PC of its own, in as many fights as were fought (they were one PC in
+    twice the fights, its shares pooled)."""
+    from arena.study.reports.combatants import add_sections, terminal_lines
+
+    twins = _frame(
+        [
+            ("d20", 0, "pc", "fighter", "fighter", True, True, 0, 12, 3),
+            ("d20", 0, "pc", "fighter", "fighter", False, False, 12, 12, 9),
+            ("d20", 0, "monster", "orc 1", "orc", True, True, 0, 6, 5),
+            ("d20", 1, "pc", "fighter", "fighter", True, False, 0, 12, 1),
+            ("d20", 1, "pc", "fighter", "fighter", False, False, 10, 12, 7),
+            ("d20", 1, "monster", "orc 1", "orc", True, True, 0, 6, 5),
+        ]
+    )
+    assert terminal_lines(twins)[1:3] == [
+        "  fighter (1): went down in 100.0% of 2 fights, died in 50.0%, 0.0 of 12 hp left on average",
+        "  fighter (2): went down in 0.0% of 2 fights, died in 0.0%, 11.0 of 12 hp left on average",
+    ]
+    twins.to_parquet(tmp_path / COMBATANTS_FILE)
+    sections = [{"name": "s", "baseline": "d20"}]
+    add_sections(tmp_path, sections, "md")
+    assert "| fighter (1) | 2 | 100.0% | 50.0% | 0.0 | 12 | 2.0 |" in sections[0]["combatants"]
+    assert "| fighter (2) | 2 | 0.0% | 0.0% | 11.0 | 12 | 8.0 |" in sections[0]["combatants"]
+
+
 def test_the_report_section_under_the_baseline_and_by_rule_set(tmp_path):
     from arena.study.reports.combatants import add_sections
 
@@ -203,6 +241,22 @@ def test_the_report_section_under_the_baseline_and_by_rule_set(tmp_path):
     none = [{"name": "s", "baseline": "d20"}]
     add_sections(tmp_path / "nothing-here", none, "md")
     assert none[0]["combatants"] == ""
+
+
+def test_a_creature_absent_under_a_rule_set_shows_no_share_there(tmp_path):
+    """A creature on the party's side in some fights only (summoned under 3d6 alone) has no share under d20: a dash,
+    not ``nan%``."""
+    from arena.study.reports.combatants import add_sections
+
+    summoned = _frame([("3d6", 0, "pc", "dog 1 (cleric's)", "dog", True, True, 0, 6, 2)])
+    pd.concat([HAND, summoned], ignore_index=True).to_parquet(tmp_path / COMBATANTS_FILE)
+    for fmt in ("md", "html"):
+        sections = [{"name": "s", "baseline": "d20"}]
+        add_sections(tmp_path, sections, fmt)
+        assert "nan" not in sections[0]["combatants"]
+    md = [{"name": "s", "baseline": "d20"}]
+    add_sections(tmp_path, md, "md")
+    assert "| d20 | 100.0% | 0.0% | - |" in md[0]["combatants"]
 
 
 def test_arena_report_shows_the_section_of_a_run_with_combatants(full, tmp_path):

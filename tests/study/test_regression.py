@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pandas as pd
 import pytest
 from experiment_fakes import FakeScenario, FakeSimulator, cli_app
 from typer.testing import CliRunner
@@ -154,6 +155,19 @@ def test_outcome_helpers_on_the_fake(frame):
         assert_outcome(frame, "round", "d20", 0, 1)
 
 
+def test_an_outcome_interval_stays_within_what_the_measure_can_be():
+    """The normal interval of a share of hit points is cut at 0% and 100% (a party wiped in most fights)."""
+    from arena.study.checks.assertions import evaluate_outcome
+
+    wiped = pd.DataFrame({"scenario": "s", "rules": "d20", "party_hp_lost": [1.0, 1.0, 1.0, 0.8]})
+    assert evaluate_outcome(wiped, "hp_lost", "d20", 0.5, None).measured == (
+        "hit points lost 95.0% (95% CI 85.2% to 100.0%)"
+    )
+    spared = pd.DataFrame({"scenario": "s", "rules": "d20", "party_hp_lost": [0.0, 0.0, 0.0, 0.2]})
+    measured = evaluate_outcome(spared, "hp_lost", "d20", 0.0, 0.5).measured
+    assert measured == "hit points lost 5.0% (95% CI 0.0% to 14.8%)"
+
+
 def _costs_suite(tmp_path, hp_band: str, rounds_band: str) -> Path:
     duel = ROOT / "scenarios" / "duel.yaml"
     return _suite(
@@ -203,6 +217,7 @@ def test_check_cli_hit_points_lost_and_rounds_fail(tmp_path):
         ("rounds: {rules: d20, min: 5, max: 3}", r"suite.yaml:4: checks.0.rounds: min \(5\) is above max \(3\)"),
         ("deaths: {rules: d20, mx: 1}", r"suite.yaml:4: checks.0.deaths.mx: unknown field"),
         ("dropped: {rules: d21}", r"suite.yaml:4: checks.0.dropped.rules: rule set 'd21': unknown die"),
+        ("rounds: {rules: d20, max: 1" + "0" * 400 + "}", r"suite.yaml:4: checks.0.rounds.max: Input should be"),
     ],
 )
 def test_malformed_outcome_bands_name_file_line_field(tmp_path, band, message):

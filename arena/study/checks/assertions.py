@@ -123,7 +123,8 @@ def evaluate_outcome(
     values = cell[outcome.column].to_numpy(dtype=float)
     n, mean = len(values), float(values.mean())
     half = 1.96 * float(values.std(ddof=1)) / math.sqrt(n) if n > 1 else math.nan
-    shown = f"{outcome.text(mean)} (95% CI {outcome.text(max(0.0, mean - half))} to {outcome.text(mean + half)})"
+    top = min(1.0, mean + half) if outcome.percent else mean + half  # a share of the hit points: never over 100%
+    shown = f"{outcome.text(mean)} (95% CI {outcome.text(max(0.0, mean - half))} to {outcome.text(top)})"
     if high is None:
         bound = f"at least {outcome.text(low)}"
     elif low == 0:

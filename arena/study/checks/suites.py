@@ -149,11 +149,6 @@ class Band(_Model):
     def _known(cls, v: str) -> str:
         return _key(v)
 
-    @field_validator("min", "max", mode="before")
-    @classmethod
-    def _number(cls, v: Any) -> Any:
-        return float(v) if isinstance(v, int) and not isinstance(v, bool) else v  # `max: 6` is a number too
-
     @model_validator(mode="after")
     def _ordered(self) -> Band:
         if self.max is not None and self.min > self.max:

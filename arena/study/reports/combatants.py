@@ -34,11 +34,27 @@ MONSTER_COLUMNS = {
 }
 
 
+def _pcs(frame: pd.DataFrame) -> pd.DataFrame:
+    """The PC rows, each PC under a name of its own: PCs that share a name in a fight (a party of two fighter-5s;
+    only monsters are numbered by the fight) are told apart in their order, ``fighter-5 (1)``, ``fighter-5 (2)``."""
+    pcs = frame[frame["side"] == "pc"]
+    fight = [pcs["scenario"], pcs["rules"], pcs["index"], pcs["name"]]
+    shared = (
+        (pcs.groupby(fight, sort=False)["name"].transform("size") > 1)
+        .groupby([pcs["scenario"], pcs["name"]], sort=False)
+        .transform("any")
+    )
+    if not shared.any():
+        return pcs
+    nth = pcs.groupby(fight, sort=False).cumcount() + 1
+    return pcs.assign(name=pcs["name"].where(~shared, pcs["name"] + " (" + nth.astype(str) + ")"))
+
+
 def pc_summary(frame: pd.DataFrame, by: tuple[str, ...] = ("scenario",)) -> pd.DataFrame:
     """One row per PC (within ``by``): in how many fights it fought, the share of them it went down in and died in,
     its mean hit points left (0 for the dead and the dying, as ``party_hp_lost`` counts them), its hit points and its
     mean damage dealt. In the order the PCs first appear."""
-    pcs = frame[frame["side"] == "pc"]
+    pcs = _pcs(frame)
     grouped = pcs.groupby([*by, "name"], sort=False)
     out = grouped.agg(
         fights=("index", "size"),
@@ -70,7 +86,13 @@ def monster_summary(frame: pd.DataFrame, by: tuple[str, ...] = ("scenario",)) ->
 
 
 def _percent(value: Any) -> str:
-    return f"{100 * float(value):.1f}%"
+    """A share as a percentage; ``-`` where there is none (a summoned ally absent under a rule set)."""
+    return "-" if pd.isna(value) else f"{100 * float(value):.1f}%"
+
+
+def _count(value: Any) -> str:
+    """A mean count in plain numbers, ``100`` and ``10.5`` (two significant digits printed ``1e+02`` and ``10``)."""
+    return f"{round(float(value), 2):g}"
 
 
 def _cells(row: Any, columns: dict[str, str]) -> list[str]:
@@ -106,8 +128,8 @@ def terminal_lines(frame: pd.DataFrame) -> list[str]:
             )
         for row in monsters[monsters["scenario"] == scenario].itertuples(index=False):
             lines.append(
-                f"  {printable(row.kind)} (x{row.per_fight:.2g}): {row.damage_dealt:.1f} damage dealt each on average, "
-                f"went down {_percent(row.went_down)}, died {_percent(row.died)}"
+                f"  {printable(row.kind)} (x{_count(row.per_fight)}): {row.damage_dealt:.1f} damage dealt each on "
+                f"average, went down {_percent(row.went_down)}, died {_percent(row.died)}"
             )
     return lines
 
@@ -177,7 +199,7 @@ def add_sections(results: Path, sections: list[dict[str, Any]], fmt: str) -> Non
         pcs, monsters = pc_summary(base), monster_summary(base)
         by_rules = None
         if rows["rules"].nunique() > 1:
-            pc_rows = rows[rows["side"] == "pc"]
+            pc_rows = _pcs(rows)
             by_rules = pc_rows.pivot_table(
                 index="rules", columns="name", values="went_down", aggfunc="mean", sort=False
             )

@@ -131,7 +131,7 @@ def find_example(name: str) -> Example:
 def copy_examples(names: list[str], to: Path, *, force: bool = False) -> list[Path]:
     """Copy the named examples, with the files they name, into ``to`` (created if missing); returns the paths
     written. Nothing is written when any target exists (unless ``force``) or is not a regular file: a link is never
-    written through, even with ``force`` (it is replaced, not followed)."""
+    written through nor replaced, even with ``force`` (the copy is refused)."""
     root = shipped_root()
     wanted: list[str] = []
     for name in names:
@@ -147,6 +147,8 @@ def copy_examples(names: list[str], to: Path, *, force: bool = False) -> list[Pa
         target.parent.mkdir(parents=True, exist_ok=True)
         data = root.joinpath(*PurePosixPath(relative).parts).read_bytes()
         temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+        if os.path.lexists(temporary):  # a stale copy, or a planted link: removed, never written through
+            temporary.unlink()
         temporary.write_bytes(data)
         os.replace(temporary, target)
         written.append(target)

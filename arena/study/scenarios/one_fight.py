@@ -48,6 +48,8 @@ def prepare(
     """Compile a party and monster groups (creature, count) into an :class:`~arena.combat.engine.Encounter`, with a
     scenario file's defaults: every creature fights by its stat block's policy and presses luck and calls shots
     ``when-better`` unless ``party_tactics``, ``monster_tactics`` or ``creature_tactics`` (by name) say otherwise.
+    Each of those is a whole setting, not a change of the default: a bare ``TacticsSettings(policy="random")`` never
+    presses luck nor calls a shot (start from ``dataclasses.replace(SIDE_DEFAULT, policy="random")`` to keep them).
     ``model``: the fight model's options (default: the SRD-faithful model); ``summons``: the stat blocks of what the
     fighters summon, by name (else the built-in bestiary's)."""
     return engine_prepare(

@@ -36,7 +36,7 @@ from arena.errors import ArenaError, RulesError
 from arena.labels import printable
 from arena.rules import Check, RuleSet, odds
 from arena.rules.check_limits import MAX_MULTIPLIER, shown_number
-from arena.rules.damage_odds import Blow, RoutineOdds, parse_rider, routine_odds
+from arena.rules.damage_odds import Blow, RoutineOdds, check_span, parse_rider, routine_odds
 
 MAX_ATTACKS = 8
 """Attacks in one routine (``--attacks``, ``--bonus``): the SRD's largest full attacks have about eight."""
@@ -165,11 +165,11 @@ def _routine(attacks: str | None, bonus: list[str] | None) -> list[int]:
 
 def _weapon(text: str) -> DiceExpr:
     """``--damage`` read as a dice expression (its own errors named by the option)."""
-
     try:
-        return parse(text)
+        expr = parse(text)
     except ArenaError as err:
         raise ArenaError(f"--damage: {err}") from None
+    return check_span(expr, "--damage")
 
 
 def _riders(texts: list[str] | None) -> list[str]:

@@ -120,7 +120,7 @@ def bonus_routines(text: str, option: str = "--bonus") -> tuple[list[list[int]],
     ranges = {len(values) for values, is_range in swept if is_range}
     if len(ranges) > 1 or (ranges and not swept[0][1]):
         raise ArenaError(
-            f"--bonus {printable(text, limit=40)!r}: in a swept routine the first bonus is a range "
+            f"{option} {printable(text, limit=40)!r}: in a swept routine the first bonus is a range "
             "and every range has as many values (8..13/3..8)"
         )
     if not ranges:

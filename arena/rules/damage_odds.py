@@ -81,12 +81,7 @@ class Dist:
     def of_dice(expr: DiceExpr) -> Dist:
         """The exact distribution of a dice expression (icepool counts every combination of faces), at most
         :data:`MAX_DICE_SPAN` totals wide."""
-        span = expr.maximum - expr.minimum + 1
-        if span > MAX_DICE_SPAN:
-            raise ArenaError(
-                f"{str(expr)[:60]!r} can total {span:,} different values; the damage of a hit is tabulated exactly "
-                f"for at most {MAX_DICE_SPAN:,}"
-            )
+        check_span(expr)
         die = expr.exact()
         items = [(int(value), int(count)) for value, count in die.items()]
         low = min(v for v, _ in items)
@@ -183,6 +178,18 @@ def _convolve(a: tuple[int, ...], b: tuple[int, ...]) -> list[int]:
     return [int(w) for w in np.convolve(np.array(a, dtype=object), np.array(b, dtype=object))]
 
 
+def check_span(expr: DiceExpr, label: str = "") -> DiceExpr:
+    """``expr`` if its exact table is at most :data:`MAX_DICE_SPAN` totals wide, else an :class:`ArenaError` that
+    starts with ``label`` (the option that gave it) when there is one."""
+    span = expr.maximum - expr.minimum + 1
+    if span > MAX_DICE_SPAN:
+        raise ArenaError(
+            f"{label + ' ' if label else ''}{str(expr)[:60]!r} can total {span:,} different values; the damage of a "
+            f"hit is tabulated exactly for at most {MAX_DICE_SPAN:,}"
+        )
+    return expr
+
+
 def _check_work(left: int, right: int) -> None:
     """Refuse a convolution past :data:`MAX_OUTCOMES` totals or :data:`MAX_CELLS` products (not a RulesError: that
     is a rule set refusing a check)."""
@@ -228,7 +235,7 @@ def parse_rider(text: str, label: str = "rider") -> Rider:
         raise RulesError(f"{shown}: {err}") from None
     if dice.minimum < 0:
         raise RulesError(f"{shown}: a rider adds damage; {dice} can total {dice.minimum}, below 0")
-    return Rider(dice, kind)
+    return Rider(check_span(dice, label), kind)
 
 
 @dataclass(frozen=True)

@@ -149,6 +149,7 @@ def test_a_plot_is_written(tmp_path):
         (["--bonus", "0", "--ac", "11", "--damage", "1d4", "--rider", "1d6 poison"], "none of acid"),
         (["--bonus", "0", "--ac", "11", "--damage", "1d4", "--rider", "1d6x fire"], "--rider '1d6x fire': dice"),
         (["--attacks", "+5/x", "--ac", "11", "--damage", "1d4"], "--attacks '+5/x'"),
+        (["--attacks", "8..13/3..5", "--ac", "11", "--damage", "1d4"], "--attacks '8..13/3..5': in a swept routine"),
         (["--bonus", "0", "--ac", "11", "--damage", "1d4", "--rounds", "3"], "--hp"),
         (["--bonus", "0", "--ac", "11", "--damage", "1d4", "--hp", "0"], "--hp 0 is outside 1..2000"),
         (["--bonus", "0", "--ac", "11", "--damage", "1d4", "--concealment", "120"], "--concealment 120"),
@@ -156,7 +157,8 @@ def test_a_plot_is_written(tmp_path):
         (["--bonus", "0", "--ac", "11", "--damage", "1d4", "--multiplier", "9"], "--multiplier 9"),
         (["--bonus", "0", "--ac", "11", "--damage", "1d4", "--plot", "out.svg"], "name the file *.png"),
         (["--bonus", "0", "--ac", "11", "--damage", "1d4", "--rules", "d30"], "d30"),
-        (["--bonus", "0", "--ac", "11", "--damage", "100d100"], "tabulated exactly for at most 400"),
+        (["--bonus", "0", "--ac", "11", "--damage", "100d100"], "--damage '100d100' can total 9,901 different"),
+        (["--bonus", "0", "--ac", "11", "--damage", "1d4", "--rider", "100d6 fire"], "--rider '100d6' can total 501"),
         (
             ["--bonus", "0", "--ac", "11", "--damage", "40d10", "--multiplier", "5", "--hp", "2000", "--rounds", "20"],
             "fewer rounds or hit points",

@@ -35,7 +35,7 @@ from arena.dice import DiceExpr, parse
 from arena.errors import ArenaError, RulesError
 from arena.labels import printable
 from arena.rules import Check, RuleSet, odds
-from arena.rules.check_limits import MAX_MULTIPLIER, shown_number
+from arena.rules.check_limits import MAX_MULTIPLIER
 from arena.rules.damage_odds import Blow, RoutineOdds, check_span, parse_rider, routine_odds
 
 MAX_ATTACKS = 8
@@ -101,7 +101,7 @@ def damage(
         routine = _routine(attacks, bonus)
         blow = Blow(
             _weapon(weapon),
-            within("--multiplier", multiplier, 2, MAX_MULTIPLIER),
+            _bounded("--multiplier", multiplier, 2, MAX_MULTIPLIER),
             tuple(parse_rider(text, "--rider") for text in _riders(riders)),
             _bounded("--dr", reduction, 0, MAX_REDUCTION),
             Fraction(_bounded("--concealment", concealment, 0, 100), 100),
@@ -135,10 +135,8 @@ def damage(
 
 
 def _bounded(option: str, value: int, low: int, high: int) -> int:
-    """``value`` if it lies in low..high, else a one-line error naming the option and where the bounds are told."""
-    if not low <= value <= high:
-        raise ArenaError(f"{option} {shown_number(value)} is outside {low}..{high} (the bounds: docs/odds.md)")
-    return value
+    """:func:`within`, naming docs/odds.md, where this command's bounds are told."""
+    return within(option, value, low, high, "docs/odds.md")
 
 
 def _routine(attacks: str | None, bonus: list[str] | None) -> list[int]:

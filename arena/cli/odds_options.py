@@ -60,11 +60,14 @@ REROLL = typer.Option(False, "--luck-reroll", help="The roller uses the Luck dom
 AUSPICIOUS = typer.Option(False, "--auspicious", help="The roller is under auspicious odds (3d6 only).")
 
 
-def within(option: str, value: int, low: int = -MAX_MODIFIER, high: int = MAX_MODIFIER) -> int:
+def within(
+    option: str, value: int, low: int = -MAX_MODIFIER, high: int = MAX_MODIFIER, page: str = "docs/limits.md"
+) -> int:
     """``value`` of ``option`` if it lies in low..high, else a one-line error naming the option and the limit
-    (the limits are :data:`arena.limits.MAX_MODIFIER` for every modifier, bonus, AC, DC, SR and target)."""
+    (the limits are :data:`arena.limits.MAX_MODIFIER` for every modifier, bonus, AC, DC, SR and target), and the
+    ``page`` that tells it."""
     if not low <= value <= high:
-        raise ArenaError(f"{option} {shown_number(value)} is outside {low}..{high} (the limit; see docs/limits.md)")
+        raise ArenaError(f"{option} {shown_number(value)} is outside {low}..{high} (the limit; see {page})")
     return value
 
 

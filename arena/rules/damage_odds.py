@@ -64,20 +64,6 @@ class Dist:
         return Dist(value, (1,), 1)
 
     @staticmethod
-    def of(mapping: dict[int, Fraction]) -> Dist:
-        """From {total: probability} (probabilities that sum to 1)."""
-        if not mapping:
-            raise RulesError("an empty distribution")
-        denominator = 1
-        for p in mapping.values():
-            denominator = denominator * p.denominator // gcd(denominator, p.denominator)
-        low, high = min(mapping), max(mapping)
-        weights = [0] * (high - low + 1)
-        for value, p in mapping.items():
-            weights[value - low] += p.numerator * (denominator // p.denominator)
-        return _trimmed(low, weights, denominator)
-
-    @staticmethod
     def of_dice(expr: DiceExpr) -> Dist:
         """The exact distribution of a dice expression (icepool counts every combination of faces), at most
         :data:`MAX_DICE_SPAN` totals wide."""

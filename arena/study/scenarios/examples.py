@@ -130,8 +130,8 @@ def find_example(name: str) -> Example:
 
 def copy_examples(names: list[str], to: Path, *, force: bool = False) -> list[Path]:
     """Copy the named examples, with the files they name, into ``to`` (created if missing); returns the paths
-    written. Nothing is written when any target exists (unless ``force``) or is not a regular file: a link is never
-    written through, even with ``force`` (it is replaced, not followed)."""
+    written. Nothing is written when any target exists (unless ``force``) or is not a regular file: a link there is
+    refused, even with ``force``, never written through."""
     root = shipped_root()
     wanted: list[str] = []
     for name in names:

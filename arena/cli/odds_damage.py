@@ -28,6 +28,7 @@ from arena.cli.odds_options import (
     Side,
     asked_rule_sets,
     bonus_routines,
+    check_plot,
     within,
 )
 from arena.cli.progress import Progress
@@ -111,7 +112,8 @@ def damage(
         _bounded("--rounds", rounds, 1, MAX_ROUNDS)
         if rounds > 1 and hp is None:
             raise ArenaError("--rounds counts rounds to drop a foe: give its hit points with --hp")
-        _check_plot(plot)
+        if plot is not None:
+            check_plot(plot)
         base = Check(
             "attack",
             attacker.value,
@@ -175,18 +177,6 @@ def _riders(texts: list[str] | None) -> list[str]:
     if texts and len(texts) > MAX_RIDERS:
         raise ArenaError(f"{len(texts)} --rider options; at most {MAX_RIDERS}")
     return list(texts or [])
-
-
-def _check_plot(plot: Path | None) -> None:
-    """``--plot`` names a PNG in a folder that exists (checked before any odds are computed)."""
-    if plot is None:
-        return
-    if plot.suffix.lower() != ".png":
-        raise ArenaError(f"--plot {printable(str(plot), limit=80)!r}: the plot is a PNG; name the file *.png")
-    if not plot.parent.is_dir():
-        raise ArenaError(
-            f"--plot {printable(str(plot), limit=80)!r}: no folder {printable(str(plot.parent), limit=80)!r}"
-        )
 
 
 def _computed(

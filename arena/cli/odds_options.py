@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from enum import StrEnum
+from pathlib import Path
 
 import typer
 
@@ -140,3 +141,14 @@ def bonus_span(bonus: str) -> str:
         return f"{int(low):+d}" + (f"..{int(high):+d}" if sep else "")
 
     return "/".join(one(p) for p in bonus.replace(" ", "").split("/") if p)
+
+
+def check_plot(plot: Path) -> None:
+    """``--plot`` names a PNG in a folder that exists: checked before any odds are computed, so that a plot that
+    cannot be written costs no wait."""
+    if plot.suffix.lower() != ".png":
+        raise ArenaError(f"--plot {printable(str(plot), limit=80)!r}: the plot is a PNG; name the file *.png")
+    if not plot.parent.is_dir():
+        raise ArenaError(
+            f"--plot {printable(str(plot), limit=80)!r}: no folder {printable(str(plot.parent), limit=80)!r}"
+        )

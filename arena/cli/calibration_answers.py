@@ -23,12 +23,6 @@ import pandas as pd
 
 from arena.labels import printable
 
-SATURATED_TOP = {
-    "resources": "the party spends all its resources in every fight",
-    "hp-lost": "the party loses all its hit points in every fight",
-    "win": "the party loses every fight",
-    "death": "a PC dies in every fight",
-}
 SATURATED_BOTTOM = {
     "resources": "the party spends none of its resources in any fight",
     "hp-lost": "the party loses no hit points in any fight",
@@ -143,7 +137,12 @@ def _saturated(row: Mapping[str, Any], column: str) -> tuple[str, float, float] 
         return None
     side = row[column]
     side = "" if not isinstance(side, str) else side
-    return side, float(row[f"{column}_from"]), float(row[f"{column}_to"])
+    return side, _position(row[f"{column}_from"]), _position(row[f"{column}_to"])
+
+
+def _position(value: Any) -> float:
+    """A rung of a saturated stretch; NaN for none (an empty cell of a calibration.csv read back as text)."""
+    return math.nan if value is None or value == "" else float(value)
 
 
 def _own_flag(row: Mapping[str, Any], c_star: float) -> str:
@@ -232,7 +231,7 @@ def sentence(rows: Sequence[Mapping[str, Any]], metric: str) -> str:
             why = why.split(",")[0].split(":")[0] + " too"
         judged = f"({verdict(r, stated)}; {why})" if why else f"({verdict(r, stated)})"
         if i == 0:
-            said = said.replace("like ", f"like {group}", 1)
+            said = said.replace("CR ", f"{group}CR ", 1)  # "like 6 x CR 4", "like more than 6 x CR 8"
             parts.append(
                 f"{who} {verb} {said} against a level-{first['party_level']} party under {printable(r.rules)} {judged}"
             )

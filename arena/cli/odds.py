@@ -29,6 +29,7 @@ from arena.cli.odds_options import (
     asked_rule_sets,
     bonus_routines,
     bonus_span,
+    check_plot,
     sweep_values,
     within,
 )
@@ -176,12 +177,7 @@ def _sweep_asked(bonus: str, ac: str, plot: Path | None) -> tuple[list[list[int]
     if plot is not None:
         if swept is None:
             raise ArenaError("--plot draws a sweep: give --ac or --bonus as a range A..B (--ac 15..25)")
-        if plot.suffix.lower() != ".png":
-            raise ArenaError(f"--plot {printable(str(plot), limit=80)!r}: the plot is a PNG; name the file *.png")
-        if not plot.parent.is_dir():
-            raise ArenaError(
-                f"--plot {printable(str(plot), limit=80)!r}: no folder {printable(str(plot.parent), limit=80)!r}"
-            )
+        check_plot(plot)
     return routines, acs, swept
 
 

@@ -28,6 +28,7 @@ from arena.cli.odds_options import (
     Side,
     asked_rule_sets,
     bonus_routines,
+    check_plot,
     within,
 )
 from arena.cli.progress import Progress
@@ -35,8 +36,8 @@ from arena.dice import DiceExpr, parse
 from arena.errors import ArenaError, RulesError
 from arena.labels import printable
 from arena.rules import Check, RuleSet, odds
-from arena.rules.check_limits import MAX_MULTIPLIER, shown_number
-from arena.rules.damage_odds import Blow, RoutineOdds, parse_rider, routine_odds
+from arena.rules.check_limits import MAX_MULTIPLIER
+from arena.rules.damage_odds import Blow, RoutineOdds, check_span, parse_rider, routine_odds
 
 MAX_ATTACKS = 8
 """Attacks in one routine (``--attacks``, ``--bonus``): the SRD's largest full attacks have about eight."""
@@ -101,7 +102,7 @@ def damage(
         routine = _routine(attacks, bonus)
         blow = Blow(
             _weapon(weapon),
-            within("--multiplier", multiplier, 2, MAX_MULTIPLIER),
+            _bounded("--multiplier", multiplier, 2, MAX_MULTIPLIER),
             tuple(parse_rider(text, "--rider") for text in _riders(riders)),
             _bounded("--dr", reduction, 0, MAX_REDUCTION),
             Fraction(_bounded("--concealment", concealment, 0, 100), 100),
@@ -111,7 +112,8 @@ def damage(
         _bounded("--rounds", rounds, 1, MAX_ROUNDS)
         if rounds > 1 and hp is None:
             raise ArenaError("--rounds counts rounds to drop a foe: give its hit points with --hp")
-        _check_plot(plot)
+        if plot is not None:
+            check_plot(plot)
         base = Check(
             "attack",
             attacker.value,
@@ -135,10 +137,8 @@ def damage(
 
 
 def _bounded(option: str, value: int, low: int, high: int) -> int:
-    """``value`` if it lies in low..high, else a one-line error naming the option and where the bounds are told."""
-    if not low <= value <= high:
-        raise ArenaError(f"{option} {shown_number(value)} is outside {low}..{high} (the bounds: docs/odds.md)")
-    return value
+    """:func:`within`, naming docs/odds.md, where this command's bounds are told."""
+    return within(option, value, low, high, "docs/odds.md")
 
 
 def _routine(attacks: str | None, bonus: list[str] | None) -> list[int]:
@@ -165,11 +165,11 @@ def _routine(attacks: str | None, bonus: list[str] | None) -> list[int]:
 
 def _weapon(text: str) -> DiceExpr:
     """``--damage`` read as a dice expression (its own errors named by the option)."""
-
     try:
-        return parse(text)
+        expr = parse(text)
     except ArenaError as err:
         raise ArenaError(f"--damage: {err}") from None
+    return check_span(expr, "--damage")
 
 
 def _riders(texts: list[str] | None) -> list[str]:
@@ -177,18 +177,6 @@ def _riders(texts: list[str] | None) -> list[str]:
     if texts and len(texts) > MAX_RIDERS:
         raise ArenaError(f"{len(texts)} --rider options; at most {MAX_RIDERS}")
     return list(texts or [])
-
-
-def _check_plot(plot: Path | None) -> None:
-    """``--plot`` names a PNG in a folder that exists (checked before any odds are computed)."""
-    if plot is None:
-        return
-    if plot.suffix.lower() != ".png":
-        raise ArenaError(f"--plot {printable(str(plot), limit=80)!r}: the plot is a PNG; name the file *.png")
-    if not plot.parent.is_dir():
-        raise ArenaError(
-            f"--plot {printable(str(plot), limit=80)!r}: no folder {printable(str(plot.parent), limit=80)!r}"
-        )
 
 
 def _computed(

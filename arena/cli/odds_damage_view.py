@@ -8,6 +8,7 @@ import json
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import typer
 from rich.text import Text
@@ -78,22 +79,53 @@ def shown(p: Fraction, exact: bool) -> str:
 
 def print_tables(results: list[RoutineOdds], asked: Asked, exact: bool) -> None:
     """The distribution (the totals some rule set can deal), then each rule set's attacks and mean, then the
-    chance to drop the foe by round."""
+    chance to drop the foe by round. Rule sets side by side when their columns fit the console; else (many rule
+    sets: --all-variants) one block per rule set, as folded columns of 48 rule sets cannot be read."""
     out = make_console()
-    many = len(results) > 1
-    names = [r.rules.key for r in results]
-    columns = ["damage"]
-    for key in names:
-        columns += [f"{key} P(=d)", f"{key} P(>=d)"] if many else ["P(damage = d)", "P(damage >= d)"]
     out.print(Text(title(asked)))
+    tables = [_distribution(results, exact)]
+    if asked.hp is not None:
+        tables.append(_drop(results, asked, exact))
+    if len(results) == 1 or all(_width(out, t) <= out.width for t in tables):
+        out.print(tables[0])
+        _print_summary(out, results, exact)
+        if asked.hp is not None:
+            out.print(Text(_drop_heading(asked)))
+            out.print(tables[1])
+    else:
+        for r in results:
+            out.print(Text(f"rules {r.rules.key}:"))
+            out.print(_distribution([r], exact))
+            if asked.hp is not None:
+                out.print(Text(_drop_heading(asked)))
+                out.print(_drop([r], asked, exact))
+        _print_summary(out, results, exact)
+    if any(r.truncated for r in results):
+        out.print(TRUNCATED)
+
+
+def _width(out: Any, table: Any) -> int:
+    """The width ``table`` takes unfolded (rich measures it within the console's width unless told otherwise)."""
+    return int(out.measure(table, options=out.options.update(width=100_000)).maximum)
+
+
+def _distribution(results: list[RoutineOdds], exact: bool) -> Any:
+    """P(damage = d) and P(damage >= d) for every total some rule set can deal: a pair of columns per rule set."""
+    columns = ["damage"]
+    for r in results:
+        key = r.rules.key
+        columns += [f"{key} P(=d)", f"{key} P(>=d)"] if len(results) > 1 else ["P(damage = d)", "P(damage >= d)"]
     t = make_table(None, columns, right=tuple(columns))
-    totals = sorted({v for r in results for v in r.damage.support()})
-    for d in totals:
+    for d in sorted({v for r in results for v in r.damage.support()}):
         cells = [str(d)]
         for r in results:
             cells += [shown(r.damage.p(d), exact), shown(r.damage.at_least(d), exact)]
         t.add_row(*cells)
-    out.print(t)
+    return t
+
+
+def _print_summary(out: Any, results: list[RoutineOdds], exact: bool) -> None:
+    """One row per rule set: who rolls, each attack's chance to hit and to critical, the mean damage."""
     summary = make_table(
         None, ["rules", "roller", "hit", "critical", "mean damage"], right=("hit", "critical", "mean damage")
     )
@@ -106,14 +138,19 @@ def print_tables(results: list[RoutineOdds], asked: Asked, exact: bool) -> None:
             str(r.damage.mean()) if exact else f"{float(r.damage.mean()):.3f}",
         )
     out.print(summary)
-    if asked.hp is not None:
-        out.print(Text(f"chance to drop a foe of {asked.hp} hp (to deal {asked.hp} damage or more)"))
-        drop = make_table(None, ["within", *names], right=tuple(names))
-        for k in range(asked.rounds):
-            drop.add_row(f"{k + 1} round{'s' if k else ''}", *[shown(r.drop[k], exact) for r in results])
-        out.print(drop)
-    if any(r.truncated for r in results):
-        out.print(TRUNCATED)
+
+
+def _drop_heading(asked: Asked) -> str:
+    return f"chance to drop a foe of {asked.hp} hp (to deal {asked.hp} damage or more)"
+
+
+def _drop(results: list[RoutineOdds], asked: Asked, exact: bool) -> Any:
+    """P(the foe drops within k rounds): a column per rule set."""
+    names = [r.rules.key for r in results]
+    t = make_table(None, ["within", *names], right=tuple(names))
+    for k in range(asked.rounds):
+        t.add_row(f"{k + 1} round{'s' if k else ''}", *[shown(r.drop[k], exact) for r in results])
+    return t
 
 
 def _entry(p: Fraction) -> dict:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from enum import StrEnum
+from pathlib import Path
 
 import typer
 
@@ -60,11 +61,14 @@ REROLL = typer.Option(False, "--luck-reroll", help="The roller uses the Luck dom
 AUSPICIOUS = typer.Option(False, "--auspicious", help="The roller is under auspicious odds (3d6 only).")
 
 
-def within(option: str, value: int, low: int = -MAX_MODIFIER, high: int = MAX_MODIFIER) -> int:
+def within(
+    option: str, value: int, low: int = -MAX_MODIFIER, high: int = MAX_MODIFIER, page: str = "docs/limits.md"
+) -> int:
     """``value`` of ``option`` if it lies in low..high, else a one-line error naming the option and the limit
-    (the limits are :data:`arena.limits.MAX_MODIFIER` for every modifier, bonus, AC, DC, SR and target)."""
+    (the limits are :data:`arena.limits.MAX_MODIFIER` for every modifier, bonus, AC, DC, SR and target), and the
+    ``page`` that tells it."""
     if not low <= value <= high:
-        raise ArenaError(f"{option} {shown_number(value)} is outside {low}..{high} (the limit; see docs/limits.md)")
+        raise ArenaError(f"{option} {shown_number(value)} is outside {low}..{high} (the limit; see {page})")
     return value
 
 
@@ -120,7 +124,7 @@ def bonus_routines(text: str, option: str = "--bonus") -> tuple[list[list[int]],
     ranges = {len(values) for values, is_range in swept if is_range}
     if len(ranges) > 1 or (ranges and not swept[0][1]):
         raise ArenaError(
-            f"--bonus {printable(text, limit=40)!r}: in a swept routine the first bonus is a range "
+            f"{option} {printable(text, limit=40)!r}: in a swept routine the first bonus is a range "
             "and every range has as many values (8..13/3..8)"
         )
     if not ranges:
@@ -137,3 +141,14 @@ def bonus_span(bonus: str) -> str:
         return f"{int(low):+d}" + (f"..{int(high):+d}" if sep else "")
 
     return "/".join(one(p) for p in bonus.replace(" ", "").split("/") if p)
+
+
+def check_plot(plot: Path) -> None:
+    """``--plot`` names a PNG in a folder that exists: checked before any odds are computed, so that a plot that
+    cannot be written costs no wait."""
+    if plot.suffix.lower() != ".png":
+        raise ArenaError(f"--plot {printable(str(plot), limit=80)!r}: the plot is a PNG; name the file *.png")
+    if not plot.parent.is_dir():
+        raise ArenaError(
+            f"--plot {printable(str(plot), limit=80)!r}: no folder {printable(str(plot.parent), limit=80)!r}"
+        )

@@ -4,8 +4,9 @@
 docs/bestiary.md. Why generated: a special ability joins the stat block from its own module (its field registered
 with the world), so a hand-kept table falls behind the day one is added (poison did). Each field's type, default and
 nested fields come from the model's JSON Schema; its meaning from the model's description (every ability field has
-one) or, for the core fields, which have none, from :data:`CORE` here. A field with neither is an error, and
-`tests/cli/test_stat_block_docs.py` fails until it has its line.
+one), else the docstring under the field in the model's source, else (core fields written without one) from
+:data:`CORE` here. A field with none of them is an error, and `tests/cli/test_stat_block_docs.py` fails until it
+has its line.
 """
 
 from __future__ import annotations

@@ -64,29 +64,10 @@ class Dist:
         return Dist(value, (1,), 1)
 
     @staticmethod
-    def of(mapping: dict[int, Fraction]) -> Dist:
-        """From {total: probability} (probabilities that sum to 1)."""
-        if not mapping:
-            raise RulesError("an empty distribution")
-        denominator = 1
-        for p in mapping.values():
-            denominator = denominator * p.denominator // gcd(denominator, p.denominator)
-        low, high = min(mapping), max(mapping)
-        weights = [0] * (high - low + 1)
-        for value, p in mapping.items():
-            weights[value - low] += p.numerator * (denominator // p.denominator)
-        return _trimmed(low, weights, denominator)
-
-    @staticmethod
     def of_dice(expr: DiceExpr) -> Dist:
         """The exact distribution of a dice expression (icepool counts every combination of faces), at most
         :data:`MAX_DICE_SPAN` totals wide."""
-        span = expr.maximum - expr.minimum + 1
-        if span > MAX_DICE_SPAN:
-            raise ArenaError(
-                f"{str(expr)[:60]!r} can total {span:,} different values; the damage of a hit is tabulated exactly "
-                f"for at most {MAX_DICE_SPAN:,}"
-            )
+        check_span(expr)
         die = expr.exact()
         items = [(int(value), int(count)) for value, count in die.items()]
         low = min(v for v, _ in items)
@@ -183,6 +164,18 @@ def _convolve(a: tuple[int, ...], b: tuple[int, ...]) -> list[int]:
     return [int(w) for w in np.convolve(np.array(a, dtype=object), np.array(b, dtype=object))]
 
 
+def check_span(expr: DiceExpr, label: str = "") -> DiceExpr:
+    """``expr`` if its exact table is at most :data:`MAX_DICE_SPAN` totals wide, else an :class:`ArenaError` that
+    starts with ``label`` (the option that gave it) when there is one."""
+    span = expr.maximum - expr.minimum + 1
+    if span > MAX_DICE_SPAN:
+        raise ArenaError(
+            f"{label + ' ' if label else ''}{str(expr)[:60]!r} can total {span:,} different values; the damage of a "
+            f"hit is tabulated exactly for at most {MAX_DICE_SPAN:,}"
+        )
+    return expr
+
+
 def _check_work(left: int, right: int) -> None:
     """Refuse a convolution past :data:`MAX_OUTCOMES` totals or :data:`MAX_CELLS` products (not a RulesError: that
     is a rule set refusing a check)."""
@@ -228,7 +221,7 @@ def parse_rider(text: str, label: str = "rider") -> Rider:
         raise RulesError(f"{shown}: {err}") from None
     if dice.minimum < 0:
         raise RulesError(f"{shown}: a rider adds damage; {dice} can total {dice.minimum}, below 0")
-    return Rider(dice, kind)
+    return Rider(check_span(dice, label), kind)
 
 
 @dataclass(frozen=True)

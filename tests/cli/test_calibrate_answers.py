@@ -166,3 +166,22 @@ def test_a_censored_flag_from_d20_is_not_the_other_rule_sets_own():
 
 def test_cr_text_names_the_rungs_below_one_by_their_fraction():
     assert [words.cr_text(x) for x in (-4.0, 0.0, 5.0, 6.08, -1.5)] == ["1/8", "1/2", "5", "6.1", "-1.5"]
+
+
+def test_resuming_a_complete_calibration_prints_its_table_again(tmp_path):
+    """The CSV's empty saturation cells (a row that is not saturated) are read back as text, not NaN: the note
+    column must still read them, or the table is silently left out."""
+    folder = str(tmp_path / "cal")
+    first = _calibrate("troll", "--sizes", "1", "--out", folder)
+    rows = [" ".join(line.split()) for line in first if line.split()[:2] == ["5", "troll"]]
+    assert len(rows) == 2
+    again = _calibrate("troll", "--sizes", "1", "--out", folder, "--resume")
+    assert [" ".join(line.split()) for line in again if line.split()[:2] == ["5", "troll"]] == rows
+    assert again[-1].endswith("holds a complete calibration already: nothing to resume (run it again with --force)")
+
+
+def test_a_group_off_the_ladder_is_compared_with_a_group_of_the_top_rung():
+    row = {**ROW, "size": 6, "c_star": 8.0, "c_star_d20": 8.0, "censored": "above"}
+    assert words.sentence([row], "resources").startswith(
+        "6 x m (CR 4) play like more than 6 x CR 8 against a level-5 party under d20 (harder than its CR; "
+    )

@@ -114,6 +114,22 @@ def test_all_variants_compares_every_single_roll_rule_set():
     assert len(doc["rule_sets"]) == len(odds.kernel_variants())
 
 
+def test_rule_sets_too_many_for_the_console_get_a_block_each():
+    """26 rule sets side by side fold every cell to one character a line: each gets its own tables instead."""
+    doc = run_json(*HAND, "--all-variants", "--hp", "5", "--rounds", "2")
+    result = run(*HAND, "--all-variants", "--hp", "5", "--rounds", "2", width="200")
+    assert result.exit_code == 0, result.output
+    lines = [" ".join(line.split()) for line in result.stdout.splitlines()]
+    for r in doc["rule_sets"]:
+        block = lines[lines.index(f"rules {r['rules']['key']}:") :]
+        first = r["distribution"][0]
+        p = f"{first['p'] * 100:.3f}%"
+        assert block[4] == f"{first['damage']} {p} 100.000%"
+        drop = block[block.index("within " + r["rules"]["key"]) + 2]
+        assert drop == f"1 round {r['drop'][0]['p'] * 100:.3f}%"
+    assert max(len(line) for line in result.stdout.splitlines()) <= 200
+
+
 def test_a_plot_is_written(tmp_path):
     out = tmp_path / "damage.png"
     result = run(*HAND, "--rules", "d20,3d6", "--hp", "8", "--plot", str(out))
@@ -133,6 +149,7 @@ def test_a_plot_is_written(tmp_path):
         (["--bonus", "0", "--ac", "11", "--damage", "1d4", "--rider", "1d6 poison"], "none of acid"),
         (["--bonus", "0", "--ac", "11", "--damage", "1d4", "--rider", "1d6x fire"], "--rider '1d6x fire': dice"),
         (["--attacks", "+5/x", "--ac", "11", "--damage", "1d4"], "--attacks '+5/x'"),
+        (["--attacks", "8..13/3..5", "--ac", "11", "--damage", "1d4"], "--attacks '8..13/3..5': in a swept routine"),
         (["--bonus", "0", "--ac", "11", "--damage", "1d4", "--rounds", "3"], "--hp"),
         (["--bonus", "0", "--ac", "11", "--damage", "1d4", "--hp", "0"], "--hp 0 is outside 1..2000"),
         (["--bonus", "0", "--ac", "11", "--damage", "1d4", "--concealment", "120"], "--concealment 120"),
@@ -140,7 +157,8 @@ def test_a_plot_is_written(tmp_path):
         (["--bonus", "0", "--ac", "11", "--damage", "1d4", "--multiplier", "9"], "--multiplier 9"),
         (["--bonus", "0", "--ac", "11", "--damage", "1d4", "--plot", "out.svg"], "name the file *.png"),
         (["--bonus", "0", "--ac", "11", "--damage", "1d4", "--rules", "d30"], "d30"),
-        (["--bonus", "0", "--ac", "11", "--damage", "100d100"], "tabulated exactly for at most 400"),
+        (["--bonus", "0", "--ac", "11", "--damage", "100d100"], "--damage '100d100' can total 9,901 different"),
+        (["--bonus", "0", "--ac", "11", "--damage", "1d4", "--rider", "100d6 fire"], "--rider '100d6' can total 501"),
         (
             ["--bonus", "0", "--ac", "11", "--damage", "40d10", "--multiplier", "5", "--hp", "2000", "--rounds", "20"],
             "fewer rounds or hit points",

@@ -207,7 +207,7 @@ def test_a_players_roll_all_defense_check_gives_the_attackers_odds():
 
 
 def test_dist_building_blocks():
-    assert Dist.of({3: F(1, 2), 5: F(1, 2)}) == Dist(3, (1, 0, 1), 2)
+    assert mixture([(F(1, 2), Dist.point(3)), (F(1, 2), Dist.point(5))]) == Dist(3, (1, 0, 1), 2)
     assert Dist.of_dice(parse("2d2")).plus(Dist.point(1)) == Dist(3, (1, 2, 1), 4)
     assert mixture([(F(1, 3), Dist.point(0)), (F(2, 3), Dist.point(2))]).at_least(1) == F(2, 3)
     assert Dist.of_dice(parse("1d6")).plus(Dist.of_dice(parse("1d6")), cap=4).p(4) == F(33, 36)

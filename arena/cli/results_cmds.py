@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
@@ -76,9 +77,14 @@ def report_cmd(
 
 # --------------------------------------------------------------------------------------------- compare
 def _num(x: float, metric: str) -> str:
-    if x != x:  # NaN
+    """A change as the table prints it: rounds to three decimals, rates in points to one; a change that rounds to
+    nothing as ``0.0`` (never ``-0.0`` or ``+0.0``); ``-`` for a missing one."""
+    if not math.isfinite(x):
         return "-"
-    return f"{x:+.3f}" if metric == "rounds" else f"{100 * x:+.1f}"
+    digits, value = (3, x) if metric == "rounds" else (1, 100 * x)
+    if round(value, digits) == 0:
+        return f"{0.0:.{digits}f}"
+    return f"{value:+.{digits}f}"
 
 
 def compare_cmd(

@@ -319,3 +319,12 @@ def test_a_bad_count_in_a_list_of_stat_blocks_is_one_line_per_block(tmp_path):
     assert done.stderr == f"mine.yaml:14: 0.{problem}mine.yaml:28: 1.{problem}2 problems found\n"
     el = arena("el", "bog-hag", "--bestiary", "mine.yaml", cwd=tmp_path)
     assert el.returncode == 2 and el.stderr == f"error: mine.yaml:14: 0.{problem.rstrip()} (and 1 more problem)\n"
+
+
+def test_compare_prints_a_change_that_rounds_to_nothing_without_a_sign():
+    """`arena compare`'s table: never ``-0.0`` or ``+0.0`` (the project's convention, as the report's)."""
+    from arena.cli.results_cmds import _num
+
+    assert _num(-1e-9, "win") == "0.0" and _num(0.0, "hp_lost") == "0.0" and _num(-1e-7, "rounds") == "0.000"
+    assert _num(0.0123, "win") == "+1.2" and _num(-0.0123, "win") == "-1.2" and _num(0.25, "rounds") == "+0.250"
+    assert _num(float("nan"), "win") == "-"

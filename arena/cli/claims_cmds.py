@@ -151,7 +151,10 @@ def _plan(ids: list[str] | None, workers: int, quick: bool = True) -> tuple[str,
         fought.append(f"the calibration grid (and {len(design.VARIATIONS)} re-runs of it) and {anchor}")
     said = f"{len(single)} single-roll claim{'s' * (len(single) != 1)} by exact odds"
     if fought:
-        said += f"; fighting {', '.join(fought)} on {workers} worker{'s' * (workers != 1)}"
+        from arena.engine_build import describe
+
+        # the engine named: `python -m arena` in a clone imports the clone's uncompiled source (`python -P` does not)
+        said += f"; fighting {', '.join(fought)} on {workers} worker{'s' * (workers != 1)} (engine: {describe()})"
     return said, bool(fought)
 
 

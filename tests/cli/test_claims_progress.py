@@ -8,6 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from arena.cli import app, claims_cmds, progress
+from arena.engine_build import describe
 from arena.rules.roll_claims import evaluate_all
 from arena.study.claims import evaluation
 
@@ -48,7 +49,7 @@ def test_claims_off_a_terminal_says_each_phase_on_stderr(fake_study):
     assert result.exit_code == 0, result.output
     assert result.stderr.splitlines() == [
         "arena claims --quick: 14 single-roll claims by exact odds; fighting 8 encounter claims, the calibration grid "
-        "(and 4 re-runs of it) and the DMG anchor on 1 worker (0 s)",
+        f"(and 4 re-runs of it) and the DMG anchor on 1 worker (engine: {describe()}) (0 s)",
         "arena claims --quick: encounter claims: started (0 s)",
         "arena claims --quick: 40 of 100 encounters (40%) after 12 s, about 18 s left",
         "arena claims --quick: 100 of 250 encounters (40%) after 25 s, about 38 s left",

@@ -59,7 +59,7 @@ def parse(line: str) -> dict:
 
 def test_the_readme_shows_five_recipes_and_its_two_commands_first():
     assert README.splitlines()[2:4] == [
-        "    python -m pip install . && python -m arena claims --quick",
+        "    python -m pip install . && python -P -m arena claims --quick",
         '    python -m pip install ".[test]" && python -m pytest',
     ]
     titles = re.findall(r"^\*\*(.+?)\*\*", README[README.index("## Five recipes") :], flags=re.M)

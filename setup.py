@@ -23,7 +23,9 @@ import os
 import shutil
 import sys
 import sysconfig
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 from setuptools import setup
 from setuptools.command.build_ext import build_ext
@@ -101,12 +103,50 @@ def _say(text: str) -> None:
 
 
 class OptionalBuildExt(build_ext):
-    """Compiles the engine's modules in parallel; if any of them fails, installs none (the pure-Python engine)."""
+    """Compiles the engine's C files in parallel; if any of them fails, installs none (the pure-Python engine)."""
 
     def finalize_options(self) -> None:
         super().finalize_options()
         if not self.parallel:
             self.parallel = os.cpu_count() or 1
+
+    def build_extension(self, ext: Any) -> None:
+        """Builds one extension with its C files compiled at once: the engine is one extension (one shared library,
+        for direct calls between its modules), and setuptools' own ``parallel`` runs only extensions at once, so the
+        whole compile ran on one core (2 min 56 s of a 3 min 8 s install on two cores)."""
+        compiler = self.compiler
+        serial = compiler.compile
+        jobs = int(self.parallel or 1)
+
+        def compile_at_once(
+            sources: list,
+            output_dir: Any = None,
+            macros: Any = None,
+            include_dirs: Any = None,
+            debug: Any = 0,
+            extra_preargs: Any = None,
+            extra_postargs: Any = None,
+            depends: Any = None,
+        ) -> list:
+            macros, objects, extra_postargs, pp_opts, build = compiler._setup_compile(
+                output_dir, macros, include_dirs, sources, depends, extra_postargs
+            )
+            cc_args = compiler._get_cc_args(pp_opts, debug, extra_preargs)
+
+            def one(obj: str) -> None:
+                if obj in build:  # absent: up to date
+                    src, src_ext = build[obj]
+                    compiler._compile(obj, src, src_ext, cc_args, extra_postargs, pp_opts)
+
+            with ThreadPoolExecutor(max_workers=jobs) as pool:
+                list(pool.map(one, objects))  # list(): the first compiler error is raised here
+            return objects
+
+        compiler.compile = compile_at_once
+        try:
+            super().build_extension(ext)
+        finally:
+            compiler.compile = serial
 
     def run(self) -> None:
         try:

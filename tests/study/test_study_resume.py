@@ -59,7 +59,7 @@ def counting_saves(monkeypatch, stop_after: int | None = None) -> list[int]:
 
 
 def chunk_files(out: Path) -> list[Path]:
-    return sorted((out / "chunks").glob("*.parquet")) if (out / "chunks").is_dir() else []
+    return sorted((out / "chunks").glob("*.arrow")) if (out / "chunks").is_dir() else []
 
 
 def without_timings(text: str) -> str:

@@ -43,8 +43,9 @@ RUN_FILES = ("manifest.json", "encounters.parquet", "combatants.parquet", "summa
 REPORT_FOLDER = "report"
 REPORT_RE = re.compile(r"^[A-Za-z0-9_.-]+\.(md|html|png|tmp)$")
 """Files ``arena report`` writes into ``NAME/report/``."""
-STUDY_CHUNK_RE = re.compile(r"^[0-9a-f]{40}\.parquet(\.tmp)?$")
-"""The names of a study's chunk files (a digest of what they hold: :func:`chunk_name`)."""
+STUDY_CHUNK_RE = re.compile(r"^[0-9a-f]{40}\.(arrow|parquet)(\.tmp)?$")
+"""The names of a study's chunk files (a digest of what they hold: :func:`chunk_name`; ``.parquet``: written by a study
+folder of format 1, cleared the same way)."""
 
 KINDS = {
     "run": "a results folder of `arena run`",

@@ -113,7 +113,7 @@ class OptionalBuildExt(build_ext):
     def build_extension(self, ext: Any) -> None:
         """Builds one extension with its C files compiled at once: the engine is one extension (one shared library,
         for direct calls between its modules), and setuptools' own ``parallel`` runs only extensions at once, so the
-        whole compile ran on one core (2 min 56 s of a 3 min 8 s install on two cores)."""
+        whole compile (10 MB of C, two CPU minutes) ran on one core."""
         compiler = self.compiler
         serial = compiler.compile
         jobs = int(self.parallel or 1)
@@ -180,7 +180,10 @@ def _extensions() -> list:
         # fights than a library per module), its C split into a file per module so that they compile in parallel.
         extensions = mypycify(
             options + ENGINE,
-            opt_level=os.environ.get("ARENA_OPT_LEVEL", "3"),
+            # -O2 without debug information: as fast as -O3 -g1 in a side-by-side race (1.06x, 1.02x, 0.97x on the
+            # three fights of benchmarks/race_engines.py; -O1 the same again) and 12 s less of a two-core install.
+            opt_level=os.environ.get("ARENA_OPT_LEVEL", "2"),
+            debug_level=os.environ.get("ARENA_DEBUG_LEVEL", "0"),
             multi_file=True,
             separate=[(ENGINE, "d20_arena_engine")],
         )

@@ -134,7 +134,9 @@ def test_grid_search_grows_below_half():
 
     def evaluate(variants: float) -> bool:
         arms = {label: variants for label in state.arms} | {"d20": ladder["rung -1"]}
-        return grid._evaluate(state, 0, 0, [60], _store(state, {**arms, **ladder}, 60), rule)
+        series = grid._series_values(state, 0, 1, [60], _store(state, {**arms, **ladder}, 60), None)
+        state.rungs, state.rows, grew = grid.judge_cell(grid.Judging(state, series, 0, 0, rule))
+        return grew
 
     assert evaluate(0.12) and state.rungs == {-4, -3, -2, -1, 0, 1}
     assert not evaluate(0.12)  # the search stops: nothing is censored any more

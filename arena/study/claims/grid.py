@@ -32,6 +32,7 @@ from arena.study.calibration.equivalent_cr import EXPANDED, difficulty_values, e
 from arena.study.claims import design
 from arena.study.claims.design import Arm, matchup
 from arena.study.runs.matchups import Matchup, run_batch
+from arena.study.runs.offload import map_on_workers
 from arena.study.statistics.sequential import SequentialRule, stage_seed
 
 STAGES, QUICK_STAGES = (150, 300, 600), (40,)
@@ -179,6 +180,7 @@ def calibrate_cells(
     """Calibrate ``states`` (cells with their subject and arms) as :func:`run_grid` does: the sequential looks, the
     ladder search, censoring and the side measures (also the re-rated bestiary's creatures,
     :mod:`arena.study.claims.bestiary_cr`)."""
+    fighting_at = {"workers": workers, "cluster": cluster}  # where the cells are judged too (map_on_workers)
     stages = (n,) if n is not None else QUICK_STAGES if quick else STAGES
     rule = SequentialRule(tuple(stages), TARGET if len(stages) > 1 else math.inf)
     incs = rule.increments()
@@ -202,17 +204,26 @@ def calibrate_cells(
                 seconds += batch.seconds
                 for m in wanted:
                     values[(m.name, m.rules[0], k)] = _measures(batch.rows(m, m.rules[0], incs[k]))
+            jobs = [
+                Judging(s, _series_values(s, seed, look + 1, incs, values, variation), seed, look, rule, attempt)
+                for s in active
+            ]
+            judged = map_on_workers(judge_cell, jobs, **fighting_at)
             grew = False
-            for s in active:
-                grew |= _evaluate(s, seed, look, incs, values, rule, variation, last=attempt == SEARCHES - 1)
+            for s, (rungs, rows, cell_grew) in zip(active, judged, strict=True):
+                s.rungs, s.rows = rungs, rows
+                grew |= cell_grew
             if not grew:
                 break
         for s in active:
             s.looks = look + 1
             widths = [(r["delta_high"] - r["delta_low"]) / 2 for r in s.rows if r["variant"] != "d20"]
             s.done = rule.stops(look, widths, any(r["off_ladder"] for r in s.rows))
-    for s in states:
-        _side_measures(s, seed, incs, values, rule, variation)
+    jobs = [
+        Judging(s, _series_values(s, seed, s.looks, incs, values, variation), seed, s.looks - 1, rule) for s in states
+    ]
+    for s, rows in zip(states, map_on_workers(side_measures, jobs, **fighting_at), strict=True):
+        s.rows = rows
     rows = [r for s in states for r in s.rows]
     cells = pd.DataFrame(rows)
     series = [len(s.arms) + FULL_LADDER - 1 for s in states]  # the full ladder holds the subject's own rung
@@ -312,21 +323,45 @@ def _off_the_ladder(s: CellState, series: dict[str, dict[str, np.ndarray]], meas
     return below, above
 
 
+@dataclass
+class Judging:
+    """What judging a cell needs, sent to a worker (:func:`arena.study.runs.offload.map_on_workers`): the cell, every
+    series it has fought over its looks so far (label -> measure -> values), and the look and search try."""
+
+    state: CellState
+    series: dict[str, dict[str, np.ndarray]]
+    seed: int
+    look: int
+    rule: SequentialRule
+    attempt: int = SEARCHES - 1
+
+
+def judge_cell(job: Judging) -> tuple[set[int], list[dict], bool]:
+    """A cell's ladder and rows after judging what it has fought (:func:`_evaluate`), and whether its ladder grew;
+    the cell sent is a copy, so the parent sets what comes back."""
+    s = job.state
+    grew = _evaluate(s, job.series, job.seed, job.look, job.rule, last=job.attempt == SEARCHES - 1)
+    return s.rungs, s.rows, grew
+
+
+def side_measures(job: Judging) -> list[dict]:
+    """A cell's rows with Delta-CR under each of :data:`SIDE_MEASURES` beside the main one (:func:`_side_measures`)."""
+    _side_measures(job.state, job.series, job.seed, job.rule)
+    return job.state.rows
+
+
 def _evaluate(
     s: CellState,
+    series: dict[str, dict[str, np.ndarray]],
     seed: int,
     look: int,
-    incs: list[int],
-    values: Values,
     rule: SequentialRule,
-    variation: str | None = None,
     last: bool = True,
 ) -> bool:
-    """Calibrate a cell on what it has fought; grow its ladder where an arm fell off it. True if it grew. Whether
-    it grows is read from the point estimates alone; the bootstrap runs only for the ladder the cell keeps (or, on
-    the search's ``last`` try, for the ladder it had)."""
+    """Calibrate a cell on what it has fought (``series``); grow its ladder where an arm fell off it. True if it
+    grew. Whether it grows is read from the point estimates alone; the bootstrap runs only for the ladder the cell
+    keeps (or, on the search's ``last`` try, for the ladder it had)."""
     level, cr, size = s.cell
-    series = _series_values(s, seed, look + 1, incs, values, variation)
     p = _position(cr)
     low_needed, high_needed = _off_the_ladder(s, series, MEASURE)
     old_rungs = set(s.rungs)
@@ -379,11 +414,8 @@ def _evaluate(
     return grew
 
 
-def _side_measures(
-    s: CellState, seed: int, incs: list[int], values: Values, rule: SequentialRule, variation: str | None
-) -> None:
+def _side_measures(s: CellState, series: dict[str, dict[str, np.ndarray]], seed: int, rule: SequentialRule) -> None:
     """Delta-CR of the cell's arms under each of :data:`SIDE_MEASURES` (at its last look), beside the main one."""
-    series = _series_values(s, seed, s.looks, incs, values, variation)
     for measure in SIDE_MEASURES:
         result = _calibrate(s, series, measure, seed, rule.confidence)
         key = measure.replace("-", "_")

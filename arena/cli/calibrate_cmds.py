@@ -89,7 +89,8 @@ def calibrate_cmd(
     """Equivalent CR: the typical-monster CR at which d20 is as hard as MONSTER (or each SRD creature of a CR, with
     --population srd --cr C) under each rule set. It is said first in one sentence per group size, with a verdict on
     the stated CR. MONSTER may be one of your own with --bestiary PATH, and stand beside the SRD creatures of its CR
-    with --population srd. With --out the finished fights are kept there (the folder locked while it runs): after
+    with --population srd (compared with the others; if it is one of the creatures sampled, it is fought once). With
+    --out the finished fights are kept there (the folder locked while it runs): after
     Ctrl-C or SIGTERM the same command with --resume completes it, with the same table."""
     from arena.study.runs.cluster import cluster_session
 
@@ -229,11 +230,18 @@ def _request(
     elif grid:
         if monster is not None:
             raise ArenaError("--grid uses typical monsters: give no MONSTER with it")
+        if cr is not None:
+            raise ArenaError("--grid calibrates every CR of the typical monsters: give no --cr with it")
         if len(keys) != 1:
             raise ArenaError("--grid takes one rule set (--rules 3d6)")
     else:
         if monster is None:
             raise ArenaError("name a MONSTER (an SRD monster or typical-crN), or use --grid")
+        if cr is not None:
+            raise ArenaError(
+                "--cr names the CR of --population srd; a MONSTER's CR is its stat block's (leave --cr out, or add "
+                "--population srd to calibrate it beside the SRD creatures of its CR)"
+            )
         level = options.check_level(party_level)
         size_list = options.parse_sizes(sizes)
         book = _calibrated(monster, bestiary)
@@ -284,8 +292,14 @@ def _calibrate(request: _Request, client: Any, progress: Any, study: Any) -> tup
     if r.mode == "population" and r.cr is not None:
         table, _median = cal.calibrate_population(r.cr, r.level, r.sizes, keys, sample=r.sample, **options)
         if r.monster is not None:
-            mine = cal.calibrate(r.monster, r.level, r.sizes, keys, bestiary=r.book, **options)
-            table = pd.concat([table, mine], ignore_index=True)
+            member = _member(r.monster, r.book, cal.population_names(r.cr, r.sample))
+            if member is not None:  # MONSTER is one of the creatures sampled: not fought twice; its rows go last,
+                own = table["monster"] == member  # under its own name, and it is compared with the others
+                mine = table[own].assign(monster=_shown_name(r))
+                table = pd.concat([table[~own], mine], ignore_index=True)
+            else:
+                mine = cal.calibrate(r.monster, r.level, r.sizes, keys, bestiary=r.book, **options)
+                table = pd.concat([table, mine], ignore_index=True)
         return table, table
     if r.monster is None:  # _request names one (or a --cr for a population)
         raise ArenaError("name a MONSTER (an SRD monster or typical-crN), or use --grid")
@@ -410,6 +424,14 @@ def _show_complete_calibration(folder: Path, as_json: bool, metric: str) -> None
     typer.echo(
         f"{printable(folder)} holds a complete calibration already: nothing to resume (run it again with --force)"
     )
+
+
+def _member(monster: str, book: dict | None, names: list[str]) -> str | None:
+    """The population's name of MONSTER when it is one of ``names`` (the very same stat block), else None."""
+    from arena.world.bestiary import get_creature
+
+    mine = get_creature(monster, book)
+    return next((name for name in names if get_creature(name) == mine), None)
 
 
 def _monster_cr(monster: str, book: dict | None, cr: str | None) -> str:

@@ -57,6 +57,15 @@ def value_text(value: Any) -> str:
     return str(value)
 
 
+def _core_trait(name: str, value: Any) -> str:
+    """A core trait by its name; one that carries a number (improved uncanny dodge: the rogue level that a flanking
+    rogue must beat by four) with it."""
+    words = name.replace("_", " ")
+    if name == "improved_uncanny_dodge" and not isinstance(value, bool):
+        return f"{words} (rogue level {value})"
+    return words
+
+
 def _ability_fields(c: Creature) -> list[str]:
     """Every special ability's field the block sets (the engine fights with each), in the registry's order: its
     name, and its numbers in a few words."""
@@ -101,7 +110,7 @@ def stat_block(c: Creature) -> str:
             f"({bw.save} DC {bw.dc} {'half' if bw.half_on_save else 'negates'}, every {bw.recharge} rounds)"
         )
     special.extend(_ability_fields(c))
-    special.extend(name.replace("_", " ") for name in CORE_TRAITS if getattr(c, name))
+    special.extend(_core_trait(name, getattr(c, name)) for name in CORE_TRAITS if getattr(c, name))
     if c.class_features:
         special.append("class features: " + ", ".join(c.class_features))
     if c.damage_reduction:

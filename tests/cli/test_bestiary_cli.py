@@ -158,3 +158,15 @@ def test_bad_file_in_show_is_one_line(tmp_path, monkeypatch, capsys):
 def test_missing_path(monkeypatch, capsys, tmp_path):
     code, _, err = run_main(monkeypatch, capsys, "bestiary", "validate", str(tmp_path / "nope"))
     assert code == 2 and "no such file or folder" in err
+
+
+def test_show_gives_the_rogue_level_of_improved_uncanny_dodge():
+    """Improved uncanny dodge carries the rogue level a flanker must beat by four (SRD 3.5 rogue, 8th): the stat
+    block says it, as a plain "improved uncanny dodge" would not."""
+    from arena.cli.stat_block_text import stat_block
+    from arena.world.party import generate_party
+
+    rogue = next(c for c in generate_party(12) if c.improved_uncanny_dodge)
+    text = stat_block(rogue)
+    assert f"improved uncanny dodge (rogue level {rogue.improved_uncanny_dodge})" in text
+    assert "uncanny dodge, " in text or text.count("uncanny dodge") >= 2

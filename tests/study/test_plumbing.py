@@ -241,11 +241,15 @@ def test_encounters_parquet_written_while_fighting_is_the_assembled_one(tmp_path
     sc = FakeScenario(n=700, keys=("d20", "3d6", "d20+prad"))
     plan = make_plan([sc], chunk_size=60)
     files = {}
+    bait = tmp_path / "bait.txt"
+    bait.write_text("not arena's\n")
     for w in (1, 2):
         out, kept = tmp_path / f"w{w}", tmp_path / f"kept{w}"
         monkeypatch.setattr(experiment, "remove_chunks", lambda parts, _to=kept: parts.rename(_to))
         run_experiment([sc], out, simulator=FakeSimulator(), chunk_size=60, workers=w)
+        (tmp_path / f"assembled{w}.parquet.tmp").symlink_to(bait)  # a stale .tmp, as a link: replaced, not followed
         assemble(plan, kept, tmp_path / f"assembled{w}.parquet", arrow_schema(FakeSimulator().schema()))
+        assert bait.read_text() == "not arena's\n" and not (tmp_path / f"assembled{w}.parquet.tmp").exists()
         files[w] = (out / "encounters.parquet").read_bytes()
         assert files[w] == (tmp_path / f"assembled{w}.parquet").read_bytes()
         assert pq.ParquetFile(out / "encounters.parquet").metadata.num_row_groups > 8  # written in several goes

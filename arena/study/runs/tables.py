@@ -88,6 +88,8 @@ def assemble(plan: Plan, parts: Path, target: Path, schema: Any) -> None:
     buffer: list[Any] = []
     rows = 0
     try:
+        if os.path.lexists(tmp):  # left by an interrupted assembly (or a link): never written through
+            tmp.unlink()
         with pq.ParquetWriter(tmp, schema) as writer:
             for chunk in plan.chunks():
                 path = parts / chunk.filename

@@ -165,7 +165,9 @@ def test_a_censored_flag_from_d20_is_not_the_other_rule_sets_own():
 
 
 def test_cr_text_names_the_rungs_below_one_by_their_fraction():
-    assert [words.cr_text(x) for x in (-4.0, 0.0, 5.0, 6.08, -1.5)] == ["1/8", "1/2", "5", "6.1", "-1.5"]
+    assert [words.cr_text(x) for x in (-4.0, 0.0, 5.0, 6.08)] == ["1/8", "1/2", "5", "6.1"]
+    # between rungs below CR 1, the CR between the two rungs' CRs: never a position a reader takes for a CR
+    assert [words.cr_text(x) for x in (0.5, -1.5, -0.25)] == ["0.75", "0.29", "0.46"]
 
 
 def test_resuming_a_complete_calibration_prints_its_table_again(tmp_path):

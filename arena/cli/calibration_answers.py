@@ -38,30 +38,12 @@ HINT = (
 
 
 def cr_text(x: float) -> str:
-    """A ladder position for a sentence, as a CR: a rung at or below 1/2 by its CR ("1/3"), a whole rung by its
-    number, a position between rungs (c* is interpolated) to one decimal from CR 1 up, and below CR 1 as the CR
-    between its two rungs' CRs, to two decimals (position 0.5, halfway from 1/2 to 1, is "0.75", not "0.5", which a
-    reader takes for CR 1/2)."""
-    from arena.study.calibration.equivalent_cr import position_text
+    """A ladder position for a sentence, as a CR (:func:`arena.study.calibration.equivalent_cr.cr_text`): to one
+    decimal from CR 1 up, and below CR 1 the CR between its two rungs' CRs (position 0.5, halfway from 1/2 to 1, is
+    "0.75", not "0.5", which a reader takes for CR 1/2)."""
+    from arena.study.calibration.equivalent_cr import cr_text as as_cr
 
-    if not math.isfinite(x):
-        return "-"
-    if abs(x - round(x)) < 1e-9:
-        return position_text(float(round(x)))
-    if x >= 1:
-        return f"{x:.1f}"
-    low = math.floor(x)
-    below, above = _position_cr(low), _position_cr(low + 1)
-    return f"{below + (x - low) * (above - below):.2f}"
-
-
-def _position_cr(position: int) -> float:
-    """The CR of a whole ladder position (1/8 at -4 ... 1/2 at 0, then the position itself)."""
-    from arena.world.challenge import FRACTIONAL_CR_LADDER
-
-    if position >= 1:
-        return float(position)
-    return float(FRACTIONAL_CR_LADDER[max(0, min(1 - position, len(FRACTIONAL_CR_LADDER) - 1))])
+    return as_cr(x, decimals=1)
 
 
 def ladder_ends(row: Mapping[str, Any]) -> tuple[float, float]:

@@ -86,6 +86,15 @@ def test_position_text_names_the_rungs():
     assert [eq.position_text(float(p)) for p in range(-4, 2)] == ["1/8", "1/6", "1/4", "1/3", "1/2", "1"]
     assert eq.position_text(-1.5) == "-1.5" and eq.position_text(-0.25) == "-0.25" and eq.position_text(4.25) == "4.25"
     assert eq.position_text(-3.0000000001) == "1/6" and eq.position_text(math.nan) == "-"
+
+
+def test_cr_text_says_a_position_as_the_cr_it_stands_for():
+    """What a reader sees in the re-rated bestiary and the calibration sentences: a CR, never a position below 1
+    (position -2.96 is a CR between 1/6 and 1/4, not "-2.96")."""
+    assert [eq.cr_text(float(p)) for p in (-4, 0, 1, 5)] == ["1/8", "1/2", "1", "5"]
+    assert [eq.cr_text(x) for x in (0.5, -1.5, -2.96, 12.884)] == ["0.75", "0.29", "0.17", "12.88"]
+    assert eq.cr_text(6.08, decimals=1) == "6.1" and eq.cr_text(math.inf) == "-"
+    assert eq.position_cr(-4.0) == pytest.approx(1 / 8) and eq.position_cr(0.5) == pytest.approx(0.75)
     assert [eq.ladder_position(c) for c in ("1/8", "1/6", "1/4", "1/3")] == [-4, -3, -2, -1]
 
 

@@ -95,6 +95,33 @@ def position_text(x: float) -> str:
     return f"{x:.2f}".rstrip("0").rstrip(".")
 
 
+def position_cr(x: float) -> float:
+    """The CR a ladder position stands for: the position itself from CR 1 up; below, the CR between its two rungs'
+    CRs (0.5 -> 0.75, halfway from 1/2 to 1; -1.5 -> 0.29, halfway from 1/4 to 1/3)."""
+    from arena.world.challenge import FRACTIONAL_CR_LADDER
+
+    def rung(position: int) -> float:
+        if position >= 1:
+            return float(position)
+        return float(FRACTIONAL_CR_LADDER[max(0, min(1 - position, len(FRACTIONAL_CR_LADDER) - 1))])
+
+    low = math.floor(x)
+    return rung(low) + (x - low) * (rung(low + 1) - rung(low))
+
+
+def cr_text(x: float, decimals: int = 2) -> str:
+    """A ladder position said as a CR, for a reader: a whole rung by its CR ("1/3", "5"), any other position as the
+    CR it stands for (:func:`position_cr`), to ``decimals`` from CR 1 up and to two below (never a position such as
+    "-2.96", which no stat block prints)."""
+    if not math.isfinite(x):
+        return "-"
+    if abs(x - round(x)) < 1e-9:
+        return position_text(float(round(x)))
+    if x >= 1:
+        return f"{x:.{decimals}f}"
+    return f"{position_cr(x):.2f}"
+
+
 def isotonic(values: np.ndarray, weights: np.ndarray | None = None) -> np.ndarray:
     """The non-decreasing least-squares fit (scipy's isotonic regression)."""
     from scipy.optimize import isotonic_regression

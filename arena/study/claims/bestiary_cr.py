@@ -76,7 +76,7 @@ def run_bestiary(
 
 def table(cells: pd.DataFrame) -> pd.DataFrame:
     """One row per creature, sorted by how far its equivalent CR under d20 is from its printed CR."""
-    from arena.study.calibration.equivalent_cr import position_text
+    from arena.study.calibration.equivalent_cr import cr_text
 
     if cells.empty:
         return pd.DataFrame()
@@ -93,9 +93,9 @@ def table(cells: pd.DataFrame) -> pd.DataFrame:
         }
         for label in ARMS:
             r = by[label]
-            row[f"{label} c*"] = position_text(float(r["c_star"]))
-            row[f"{label} low"] = position_text(float(r["c_star_low"]))
-            row[f"{label} high"] = position_text(float(r["c_star_high"]))
+            row[f"{label} c*"] = cr_text(float(r["c_star"]))
+            row[f"{label} low"] = cr_text(float(r["c_star_low"]))
+            row[f"{label} high"] = cr_text(float(r["c_star_high"]))
             row[f"{label} known"] = _known(r)
         rows.append(row)
     out = pd.DataFrame(rows)
@@ -105,13 +105,13 @@ def table(cells: pd.DataFrame) -> pd.DataFrame:
 
 def _known(r: dict[Hashable, Any]) -> str:
     """What is known of a c* in words: measured, or the bound it is (off the ladder, saturated, nothing spent)."""
-    from arena.study.calibration.equivalent_cr import position_text
+    from arena.study.calibration.equivalent_cr import cr_text
 
     low, high = float(r["arm_low"]), float(r["arm_high"])
     if low == high:
         return "measured"
     if low == float("-inf"):
-        return f"at most {position_text(high)} ({r['arm_why'] or 'censored'})"
+        return f"at most {cr_text(high)} ({r['arm_why'] or 'censored'})"
     if high == float("inf"):
-        return f"at least {position_text(low)} ({r['arm_why'] or 'censored'})"
-    return f"between {position_text(low)} and {position_text(high)} ({r['arm_why'] or 'censored'})"
+        return f"at least {cr_text(low)} ({r['arm_why'] or 'censored'})"
+    return f"between {cr_text(low)} and {cr_text(high)} ({r['arm_why'] or 'censored'})"

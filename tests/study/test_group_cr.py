@@ -84,6 +84,7 @@ def test_the_srd_population_that_disagrees_turns_the_verdict_and_says_so():
     assert result["robustness"].startswith(f"population=srd -> {NOT}")
     population = group_cr.judge_grid(grid).population
     assert population is not None and population.creatures == 10 and abs(population.mean) < 0.2
+    assert population.rests_on == [] and "leaving out any one creature keeps the verdict" in population.text()
 
 
 def test_a_population_verdict_resting_on_one_creature_says_so():

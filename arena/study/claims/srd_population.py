@@ -51,7 +51,11 @@ class Population:
     def text(self) -> str:
         if self.creatures < 2:
             return f"{self.creatures} SRD creature(s) with a group step: too few for an interval"
-        rest = f"; rests on {', '.join(self.rests_on)} (without it the verdict changes)" if self.rests_on else ""
+        rest = (
+            f"; rests on {', '.join(self.rests_on)} (without it the verdict changes)"
+            if self.rests_on
+            else "; leaving out any one creature keeps the verdict"
+        )
         return (
             f"mean group step over {self.creatures} SRD creatures {self.mean:+.2f} rung "
             f"[{self.low:+.2f}, {self.high:+.2f}] (the document: {DOCUMENT_STEP:+.0f}; within +-{MARGIN:g}: "

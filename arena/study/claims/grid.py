@@ -202,8 +202,10 @@ def calibrate_cells(
                 batch = run_batch(wanted, workers=workers, cluster=cluster, progress=progress, store=store, **fighting)
                 encounters += batch.encounters
                 seconds += batch.seconds
+                whole = _measures(batch.frame)  # every measure over the batch once, then sliced per matchup
                 for m in wanted:
-                    values[(m.name, m.rules[0], k)] = _measures(batch.rows(m, m.rules[0], incs[k]))
+                    start, stop = batch.span(m, m.rules[0], incs[k])
+                    values[(m.name, m.rules[0], k)] = {name: v[start:stop] for name, v in whole.items()}
             jobs = [
                 Judging(s, _series_values(s, seed, look + 1, incs, values, variation), seed, look, rule, attempt)
                 for s in active

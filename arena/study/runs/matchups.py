@@ -290,11 +290,17 @@ class Batch:
 
     def rows(self, m: Matchup, rules: str, n: int | None = None) -> pd.DataFrame:
         """Encounters ``0..n-1`` of matchup ``m`` (by key) under ``rules``, in index order."""
+        start, stop = self.span(m, rules, n)
+        return self.frame.iloc[start:stop].reset_index(drop=True)
+
+    def span(self, m: Matchup, rules: str, n: int | None = None) -> tuple[int, int]:
+        """Where encounters ``0..n-1`` of matchup ``m`` under ``rules`` lie in ``frame`` (``start``, ``stop``): a
+        caller that reads a column of every matchup slices it once computed over the whole frame."""
         span = self.spans.get((m.name, rules))
         if span is None or span[0] == span[1]:
             raise ArenaError(f"no rows for {m.name} under {rules}")
         start, stop = span
-        return self.frame.iloc[start : min(stop, start + (n or m.n))].reset_index(drop=True)
+        return start, min(stop, start + (n or m.n))
 
 
 def batch_frame(

@@ -172,7 +172,7 @@ def _extensions() -> list:
     try:
         from mypyc.build import mypycify
 
-        _say(f"compiling the fight engine with mypyc ({len(ENGINE)} modules; about two minutes on two cores)")
+        _say(f"compiling the fight engine with mypyc ({len(ENGINE)} modules; about a minute and a half on two cores)")
         # pip builds in an environment of its own, without the run-time dependencies: their names are Any to mypyc
         # (the engine's own types, which its speed comes from, are all here).
         options = ["--ignore-missing-imports"]

@@ -14,7 +14,7 @@ the typical monster of both tables beside the SRD creatures, and a check of the 
 
 **Populations**: ``typical`` (the typical monster from the SRD 3.5 medians, ``typical-crN``), ``typical-pf`` (the
 Pathfinder table's, ``typical-pf-crN``) and ``srd`` (:func:`~arena.study.claims.design.srd_monsters`: ``k``
-fully modelled SRD creatures of the CR, evenly spaced in name order).
+fully modelled SRD creatures of the CR, a random sample with its seed in the code).
 
 **Measures** per matchup: hit points lost (% of the party's), spells cast (% of the party's slots), resources (their
 mean: the DMG's "about 20%" for an EL = L encounter), fights with a PC death (%), PC deaths per fight and their

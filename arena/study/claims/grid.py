@@ -340,7 +340,7 @@ class Judging:
 
 def judge_cell(job: Judging) -> tuple[set[int], list[dict], bool]:
     """A cell's ladder and rows after judging what it has fought (:func:`_evaluate`), and whether its ladder grew;
-    the cell sent is a copy, so the parent sets what comes back."""
+    a worker judges a copy of the cell, so the parent sets what comes back (in process it is the cell itself)."""
     s = job.state
     grew = _evaluate(s, job.series, job.seed, job.look, job.rule, last=job.attempt == SEARCHES - 1)
     return s.rungs, s.rows, grew

@@ -159,6 +159,14 @@ def cr_rank(cr: Fraction) -> int:
     return 1 - FRACTIONAL_CR_LADDER.index(cr)
 
 
+def rank_cr(rank: int) -> Fraction:
+    """The inverse of :func:`cr_rank`: n -> CR n from 1 up; 0 -> 1/2, -1 -> 1/3, ... -5 -> 1/10 (clamped there: no
+    CR lies below the table's end)."""
+    if rank >= 1:
+        return Fraction(rank)
+    return FRACTIONAL_CR_LADDER[min(1 - rank, len(FRACTIONAL_CR_LADDER) - 1)]
+
+
 def step_down(cr: Fraction, *, cr1_to_half: bool = True) -> Fraction:
     """One step down: whole CRs lose 1, fractions move to the next lower rung (1/10 stays 1/10: there is no lower
     rung). CR 1 goes to 1/2 when ``cr1_to_half`` (default; 1/2 is the next rung), else it stays 1 (CR 0 is not a

@@ -98,15 +98,11 @@ def position_text(x: float) -> str:
 def position_cr(x: float) -> float:
     """The CR a ladder position stands for: the position itself from CR 1 up; below, the CR between its two rungs'
     CRs (0.5 -> 0.75, halfway from 1/2 to 1; -1.5 -> 0.29, halfway from 1/4 to 1/3)."""
-    from arena.world.challenge import FRACTIONAL_CR_LADDER
-
-    def rung(position: int) -> float:
-        if position >= 1:
-            return float(position)
-        return float(FRACTIONAL_CR_LADDER[max(0, min(1 - position, len(FRACTIONAL_CR_LADDER) - 1))])
+    from arena.world.challenge import rank_cr
 
     low = math.floor(x)
-    return rung(low) + (x - low) * (rung(low + 1) - rung(low))
+    below, above = float(rank_cr(low)), float(rank_cr(low + 1))
+    return below + (x - low) * (above - below)
 
 
 def cr_text(x: float, decimals: int = 2) -> str:

@@ -84,11 +84,11 @@ CLAIMS_LOWEST = 0
 def position_cr(position: int) -> Fraction | None:
     """The CR at a ladder position (-4 -> 1/8, -1 -> 1/3, 0 -> 1/2, 1 -> 1, ...); None off the ladder (below 1/8,
     above 20)."""
-    from arena.world.challenge import FRACTIONAL_CR_LADDER
+    from arena.world.challenge import rank_cr
 
     if position < LOWEST_RUNG or position > HIGHEST_RUNG:
         return None
-    return FRACTIONAL_CR_LADDER[1 - position] if position <= 0 else Fraction(position)
+    return rank_cr(position)
 
 
 def rung_cr(position: int) -> Fraction:

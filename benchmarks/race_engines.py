@@ -2,6 +2,7 @@
 
     python benchmarks/race_engines.py \\
         old=/tmp/a3568c2 pure=.:python compiled=installed        # the README's table (issue 25)
+    python benchmarks/race_engines.py compiled=installed --two-at-once   # what two workers can give here
 
 A contender is ``LABEL=WHERE[:python]``:
 
@@ -17,6 +18,13 @@ the children one-second chunks of CPU time in turn, contender after contender (s
 falls on all of them), for ``--chunks`` rounds; a child fights seeded encounters for its chunk and reports how many
 it finished in how much CPU time (``resource.getrusage``: other load on the machine is not counted). Each figure is
 the median over the chunks of encounters per CPU second, with the ratio to the first contender beside it.
+
+``--two-at-once``: each contender also gets a twin process, and every chunk it fights alone is followed by one
+fought by it and its twin at the same moment, on two cores. A fight's CPU time grows when another process fights
+beside it (the cores share caches and memory bandwidth: on this project's VM one day, 1,870 encounters per CPU
+second alone and 1,535 two at once), so ``2 x two-at-once / alone`` is the most that two workers can give over one
+on this machine for these fights: the ceiling against which ``benchmarks/bench_study.py``'s 1 -> 2 worker
+scaling of ``arena claims --quick`` is to be read.
 
 The fights (``--fights``): ``reference`` is scenarios/reference.yaml (the generated level-5 party against two
 bugbears, an ogre and a dire wolf, with pressing luck and called shots ``when-better``), under ``d20`` and the
@@ -142,9 +150,17 @@ class Contender:
 
     def chunk(self, fight: str, rules: str, seconds: float) -> float:
         """Encounters per CPU second over one chunk of about ``seconds`` of CPU time."""
+        self.send(fight, rules, seconds)
+        return self.receive()
+
+    def send(self, fight: str, rules: str, seconds: float) -> None:
+        """Start a chunk (:meth:`receive` its rate): two contenders sent chunks at once fight side by side."""
         assert self.process.stdin is not None
         self.process.stdin.write(f"{fight} {rules} {seconds}\n")
         self.process.stdin.flush()
+
+    def receive(self) -> float:
+        """The encounters per CPU second of the chunk :meth:`send` started."""
         done, spent = self._line().split()
         return int(done) / float(spent)
 
@@ -161,8 +177,14 @@ def main() -> None:
     parser.add_argument("--chunks", type=int, default=7, help="one-second chunks per contender and fight")
     parser.add_argument("--seconds", type=float, default=1.0, help="CPU seconds per chunk")
     parser.add_argument("--fights", default=",".join(FIGHTS), help=f"comma-separated, of: {', '.join(FIGHTS)}")
+    parser.add_argument(
+        "--two-at-once", action="store_true", help="also race each contender against itself, two processes at once"
+    )
     args = parser.parse_args()
     repo = Path(__file__).resolve().parents[1]
+    if args.two_at_once:
+        two_at_once(args.contenders, repo, args.fights.split(","), args.chunks, args.seconds)
+        return
     contenders = [Contender(spec, repo) for spec in args.contenders]
     try:
         print("| fight | rules | " + " | ".join(f"{c.label} ({c.engine})" for c in contenders) + " |")
@@ -184,6 +206,37 @@ def main() -> None:
             contender.close()
     print(
         f"\n{args.chunks} chunks of {args.seconds:g} CPU s per contender and fight, medians; {os.uname().machine}, "
+        f"{os.cpu_count()} cores, Python {sys.version.split()[0]}"
+    )
+
+
+def two_at_once(specs: list[str], repo: Path, fights: list[str], chunks: int, seconds: float) -> None:
+    """Each contender's fights alone and beside a twin of itself (``--two-at-once``), chunk after chunk."""
+    print("| fight | rules | contender | alone | two at once | two workers' ceiling |")
+    print("|---|---|---|---:|---:|---:|")
+    for spec in specs:
+        one, twin = Contender(spec, repo), Contender(spec, repo)
+        try:
+            for name in fights:
+                fight, rules = FIGHTS[name]
+                alone: list[float] = []
+                paired: list[float] = []
+                for _ in range(chunks):
+                    alone.append(one.chunk(fight, rules, seconds))
+                    one.send(fight, rules, seconds)
+                    twin.send(fight, rules, seconds)
+                    paired += [one.receive(), twin.receive()]
+                solo, pair = statistics.median(alone), statistics.median(paired)
+                print(
+                    f"| {fight} | {rules} | {one.label} ({one.engine}) | {solo:,.0f} | {pair:,.0f} | "
+                    f"{2 * pair / solo:.2f}x |",
+                    flush=True,
+                )
+        finally:
+            one.close()
+            twin.close()
+    print(
+        f"\n{chunks} chunks of {seconds:g} CPU s alone and as many two at once, medians; {os.uname().machine}, "
         f"{os.cpu_count()} cores, Python {sys.version.split()[0]}"
     )
 

@@ -12,6 +12,7 @@ them. docs/model-options.md gives the SRD line each reads.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -151,12 +152,19 @@ class ModelOptions(BaseModel):
 
     def changed(self) -> dict[str, object]:
         """The options that differ from the defaults (for run labels and reports)."""
-        default = ModelOptions()
+        default = _defaults()
         return {
             name: getattr(self, name)
             for name in type(self).model_fields
             if getattr(self, name) != getattr(default, name)
         }
+
+
+@lru_cache(maxsize=1)
+def _defaults() -> ModelOptions:
+    """The default options, made once (they are frozen): :meth:`ModelOptions.changed` compares with them for every
+    matchup a study plans."""
+    return ModelOptions()
 
 
 LEGACY = ModelOptions(

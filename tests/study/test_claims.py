@@ -99,6 +99,13 @@ def test_the_parts_fought_at_once_give_the_same_study(small):
     pd.testing.assert_frame_equal(again.anchor.table, small.anchor.table)
     pd.testing.assert_frame_equal(again.batch.frame, small.batch.frame)
     assert list(again.timings) == list(small.timings)
+    # the grid's hold-out checks and the encounter claims' measures were computed on the workers: the same tables
+    assert again.grid.judgement.holdouts.keys() == small.grid.judgement.holdouts.keys()
+    for variant, mine in again.grid.judgement.holdouts.items():
+        pd.testing.assert_frame_equal(mine.models, small.grid.judgement.holdouts[variant].models)
+        pd.testing.assert_frame_equal(mine.rules, small.grid.judgement.holdouts[variant].rules)
+    for mine, theirs in zip(again.results, small.results, strict=True):
+        assert repr(mine.get("extra")) == repr(theirs.get("extra"))
 
 
 def test_the_parts_fought_at_once_on_a_dask_cluster_give_the_same_study(small):

@@ -125,6 +125,19 @@ def test_held_out_cells_are_never_fitted():
     assert h.held_cells == int(held.sum()) and h.fit_cells == int((~held).sum())
 
 
+def test_the_hold_out_checks_computed_on_two_workers_are_those_of_one_process():
+    """A study on workers judges its grid there (``judge_grid(grid, workers=...)``: each variant's check a task):
+    every table is the one computed in the parent."""
+    here = group_cr.judge_grid(_grid(_document))
+    there = group_cr.judge_grid(_grid(_document), workers=2)
+    assert list(there.holdouts) == list(here.holdouts) and "3d6" in here.holdouts
+    for variant, h in here.holdouts.items():
+        pd.testing.assert_frame_equal(there.holdouts[variant].models, h.models)
+        pd.testing.assert_frame_equal(there.holdouts[variant].rules, h.rules)
+        assert there.holdouts[variant].recommendation == h.recommendation
+    assert there.verdict == here.verdict and there.srd_verdict == here.srd_verdict
+
+
 RUNGS = [1, 2, 3, 4, 5]
 
 

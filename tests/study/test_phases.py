@@ -115,3 +115,40 @@ def test_each_phase_is_announced_as_it_starts_and_ends():
     out = run_phases({"a": lambda fighting: 1, "b": lambda fighting: 2}, {"workers": 1}, said.append)
     assert out == {"a": 1, "b": 2}
     assert [line.rsplit(" in ", 1)[0] for line in said] == ["a: started", "a: done", "b: started", "b: done"]
+
+
+def test_a_lead_batch_keeps_more_chunks_in_flight_and_gives_the_same_rows(monkeypatch):
+    """``lead`` (the critical path's batches, on a pool shared by parts fought at once) only changes how many of
+    its chunks wait on the pool at a time, never a row."""
+    import numpy as np
+
+    from arena.study.runs import workers
+
+    dispatched = []
+    real = workers._joblib_results
+
+    def spy(tasks, simulator, n_workers, lead=False):
+        dispatched.append(lead)
+        return real(tasks, simulator, n_workers, lead)
+
+    monkeypatch.setattr(workers, "_joblib_results", spy)
+    plan = make_plan([FakeScenario(n=40, keys=("d20", "3d6"))], chunk_size=5)
+    chunks = list(plan.chunks())
+    rows = {}
+    for lead in (False, True):
+        got = {}
+        execute(
+            plan,
+            chunks,
+            lambda c, cols, got=got: got.__setitem__(c, cols),
+            workers=2,
+            simulator=FakeSimulator(),
+            share_pool=True,
+            lead=lead,
+        )
+        rows[lead] = got
+    assert dispatched == [False, True]
+    assert rows[True].keys() == rows[False].keys() == set(chunks)
+    for chunk in chunks:
+        for name, column in rows[False][chunk].items():
+            np.testing.assert_array_equal(rows[True][chunk][name], column)

@@ -122,16 +122,53 @@ def judge(
 ) -> dict[str, Judged]:
     """Every claim's parts under one variation, Holm over all their parts (one family per test: beyond the margin,
     within it, the direction alone), verdicts at level ``alpha``; by claim id."""
-    out: dict[str, Judged] = {}
-    parts: list[Part] = []
-    for c in claims:
-        data = _data(batch, c, variation, n, seed)
+    return judge_variations(claims, batch, {variation: n}, seed, alpha)[variation]
+
+
+def judge_variations(
+    claims: Sequence[EncounterClaim],
+    batch: Batch,
+    sizes_by_variation: dict[str | None, int],
+    seed: int,
+    alpha: float = inf.ALPHA,
+    **where: Any,
+) -> dict[str | None, dict[str, Judged]]:
+    """:func:`judge` under every variation (encounters per arm and matchup: ``sizes_by_variation``), by variation.
+
+    Each claim's measure under each variation (bootstraps, regressions: the costly part) is computed where the study
+    fights (``where``: ``workers``, ``cluster``; :func:`arena.study.runs.offload.map_on_workers`), each sent only the
+    rows it reads; Holm and the verdicts follow here. The answers are those of one process: a measure is a pure
+    function of its rows and the seed."""
+    from arena.study.runs.offload import map_on_workers
+
+    items = [
+        (variation, c, _data(batch, c, variation, n, seed))
+        for variation, n in sizes_by_variation.items()
+        for c in claims
+    ]
+    measured = iter(map_on_workers(_measure, [(c, data, seed) for _v, c, data in items if data.units], **where))
+    judged: dict[str | None, dict[str, Judged]] = {variation: {} for variation in sizes_by_variation}
+    parts: dict[str | None, list[Part]] = {variation: [] for variation in sizes_by_variation}
+    for variation, c, data in items:
         if not data.units:
-            out[c.id] = Judged([], {"note": "no matchups in this population"})
+            judged[variation][c.id] = Judged([], {"note": "no matchups in this population"})
             continue
-        ps, extra = c.measure(data, seed)
-        out[c.id] = Judged(ps, extra, len(data.units))
-        parts += ps
+        ps, extra = next(measured)
+        judged[variation][c.id] = Judged(ps, extra, len(data.units))
+        parts[variation] += ps
+    for variation in sizes_by_variation:
+        _verdicts(claims, judged[variation], parts[variation], alpha)
+    return judged
+
+
+def _measure(item: tuple[EncounterClaim, Data, int]) -> tuple[list[Part], dict]:
+    """One claim's parts and reported numbers on its rows (a task of :func:`judge_variations`)."""
+    claim, data, seed = item
+    return claim.measure(data, seed)
+
+
+def _verdicts(claims: Sequence[EncounterClaim], out: dict[str, Judged], parts: list[Part], alpha: float) -> None:
+    """Holm over the parts of one variation, then each part's and each claim's verdict."""
     pv = [p.pvalues() for p in parts]  # a descriptive part's are NaN: it stays out of every family
     families = [inf.holm([v[i] for v in pv]) for i in range(3)]
     for p, a, b, d in zip(parts, *families, strict=True):
@@ -148,7 +185,6 @@ def judge(
             r.verdict = DESCRIPTIVE
         elif r.parts:
             r.verdict = inf.combine([p.verdict for p in r.parts])
-    return out
 
 
 @dataclass
@@ -231,12 +267,15 @@ def _evaluate(
 
     def encounter_claims(fights: dict[str, Any]) -> tuple[Batch, list[dict]]:
         batch = run_batch(requests(chosen, per, seed, variations), **fights)
-        return batch, _encounter_results(chosen, batch, per, seed, variations, inf.ALPHA, robustness)
+        return batch, _encounter_results(chosen, batch, per, seed, variations, inf.ALPHA, robustness, fights)
 
     def grid_phase(variation: str | None) -> Callable[[dict[str, Any]], Grid]:
         def fight_and_judge(fights: dict[str, Any]) -> Grid:  # judged on the phase's thread, beside other fights
-            grid = run_grid(quick=quick, n=n, seed=seed, variation=variation, **fights)
-            judge_grid(grid)
+            # The main grid is the study's longest chain (each look's batches wait on the judging of the last):
+            # its chunks lead on a shared pool, and the other parts fill the gaps (execute's ``lead``).
+            lead = {"lead": True} if variation is None and fights.get("share_pool") else {}
+            grid = run_grid(quick=quick, n=n, seed=seed, variation=variation, **fights, **lead)
+            judge_grid(grid, **fights)  # its hold-out checks computed on the workers
             return grid
 
         return fight_and_judge
@@ -285,11 +324,12 @@ def _encounter_results(
     variations: Sequence[str | None],
     alpha: float,
     robustness: bool,
+    where: dict[str, Any] | None = None,
 ) -> list[dict]:
-    """Every chosen encounter claim judged under every variation: its main verdict, and which variation turns it."""
-    judged = {
-        v: judge(chosen, batch, per["main"] if v is None else per["robustness"], seed, v, alpha) for v in variations
-    }
+    """Every chosen encounter claim judged under every variation: its main verdict, and which variation turns it.
+    ``where``: the study's fighting options; the claims are measured on its workers (:func:`judge_variations`)."""
+    n_of = {v: per["main"] if v is None else per["robustness"] for v in variations}
+    judged = judge_variations(chosen, batch, n_of, seed, alpha, **(where or {}))
     results = []
     for c in chosen:
         main = judged[None][c.id]

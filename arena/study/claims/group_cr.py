@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -86,15 +87,19 @@ def _enough(frame: pd.DataFrame) -> bool:
     return len(fit_set) >= MIN_CELLS and fit_set["level"].nunique() >= MIN_LEVELS and held > 0
 
 
-def judge_grid(grid: Grid) -> Judgement:
-    """Fill ``grid.judgement``: every variant's hold-out check, the SRD population's and the verdict."""
+def judge_grid(grid: Grid, **where: Any) -> Judgement:
+    """Fill ``grid.judgement``: every variant's hold-out check, the SRD population's and the verdict. ``where``: the
+    study's fighting options (``workers``, ``cluster``): the variants' hold-out checks (model fits, independent of
+    each other) are computed there, the same answers as in one process
+    (:func:`arena.study.runs.offload.map_on_workers`)."""
+    from arena.study.runs.offload import map_on_workers
     from arena.study.statistics.inference import INCONCLUSIVE
 
     out = Judgement(verdict=INCONCLUSIVE)
-    for variant in VARIANTS:
-        frame = cell_frame(grid.cells, "typical", variant)
-        if _enough(frame):
-            out.holdouts[variant] = holdout.run_holdout(frame, variant=variant)
+    frames = {variant: cell_frame(grid.cells, "typical", variant) for variant in VARIANTS}
+    checked = [(variant, frame) for variant, frame in frames.items() if _enough(frame)]
+    for (variant, _frame), result in zip(checked, map_on_workers(_holdout, checked, **where), strict=True):
+        out.holdouts[variant] = result
     main = out.holdouts.get(GROUP_VARIANT)
     if main is not None:
         out.verdict = verdict(main.models)
@@ -112,6 +117,12 @@ def judge_grid(grid: Grid) -> Judgement:
             out.srd_verdict = out.population.verdict
     grid.judgement = out
     return out
+
+
+def _holdout(item: tuple[str, pd.DataFrame]) -> holdout.HoldOut:
+    """One variant's hold-out check (a task of :func:`judge_grid`)."""
+    variant, frame = item
+    return holdout.run_holdout(frame, variant=variant)
 
 
 def _informative(frame: pd.DataFrame) -> bool:

@@ -16,8 +16,9 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import asdict, dataclass, field, replace
-from functools import lru_cache
+from copy import deepcopy
+from dataclasses import dataclass, field, fields, replace
+from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING, Any
 
 from arena.abilities.summon import summon_of
@@ -103,8 +104,9 @@ class Matchup:
         ):
             raise ArenaError(f"matchup: the stat block is {self.stat_block.name!r}, not the monster {self.monster!r}")
 
-    @property
+    @cached_property
     def name(self) -> str:
+        """The matchup's label, unique within a run (worked out once: a study plans thousands of matchups)."""
         extra = "".join(
             [
                 f"+atk{self.attack_bonus}" if self.attack_bonus else "",
@@ -169,7 +171,7 @@ class Matchup:
 
     def model_dump(self, mode: str = "json") -> dict:
         out = {
-            **asdict(self),
+            **{f.name: getattr(self, f.name) for f in fields(self)},  # asdict would deep-copy what is replaced below
             "rules": list(self.rules),
             "name": self.name,
             "model": self.model.model_dump(mode="json"),
@@ -178,6 +180,8 @@ class Matchup:
             del out["stat_block"]  # as before the carried stat blocks
         else:
             out["stat_block"] = self.stat_block.model_dump(mode="json")
+        if self.summoned is not None:
+            out["summoned"] = deepcopy(self.summoned)  # as asdict gave it
         return out
 
     def party(self, die: str) -> list:
@@ -344,10 +348,11 @@ def run_batch(
     store: Any = None,
     stop: Any = None,
     share_pool: bool = False,
+    lead: bool = False,
 ) -> Batch:
     """Fight every matchup under every one of its rule sets on the run's workers
-    (:func:`arena.study.runs.workers.execute`, which takes ``stop`` and ``share_pool`` when parts of a study fight
-    at once: :mod:`arena.study.runs.phases`).
+    (:func:`arena.study.runs.workers.execute`, which takes ``stop``, ``share_pool`` and ``lead`` when parts of a
+    study fight at once: :mod:`arena.study.runs.phases`).
 
     ``cluster``: a Dask scheduler address or an open client (:func:`arena.study.runs.cluster.cluster_session`).
     ``store``: a study's folder (:class:`arena.study.runs.study_folder.StudyFolder`): every finished chunk is written
@@ -395,6 +400,7 @@ def run_batch(
             fields=keep,
             stop=stop,
             share_pool=share_pool,
+            lead=lead,
         )
     seconds = time.perf_counter() - t0
     frame, spans = batch_frame(plan, chunks, parts, columns)

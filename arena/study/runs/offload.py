@@ -1,10 +1,12 @@
-"""The parent's own number work (judging the calibration grid's cells) run on the study's workers.
+"""The parent's own number work (judging the calibration grid's cells, its hold-out checks, the encounter claims'
+measures) run on the study's workers.
 
 Why: between two batches of the grid, the parent judges every cell (bootstrap intervals on each arm and rung), and
 with the study's other parts fighting meanwhile on threads of the parent, that work was serial behind one GIL: on
 two workers the parent spent more CPU than either worker (``claims --quick``: 102 s against 84 s), and the study
 scaled 1.1x from one worker to two (issue 25). Sent to the workers as tasks beside the fights, the judging runs on
-every core.
+every core; and at the end of a study, when its last parts are judged and nothing is left to fight, on both cores
+instead of one.
 
 The numbers do not change: a task is a pure function of what it is sent (its bootstrap seeded by its arguments),
 and the answers come back in the order the items were given. One local worker, or ``workers`` 1: in this process.

@@ -6,6 +6,13 @@ chain of batches with the parent's serial work between them. Run one after anoth
 waited through every gap: ``claims --quick`` scaled 1.4x from one worker to two (issue 25). Run at once, each part
 on a thread of the parent, the gaps of one are filled with another's fights.
 
+Which part the pool serves first: the pool takes chunks in the order they come, so each part gets a share of it
+like the number of chunks it keeps waiting there. The part whose batches wait on each other longest (the main
+calibration grid: look, judge, grow the ladder, fight again) keeps more (``lead``:
+:func:`arena.study.runs.workers.execute`), so its chain ends sooner and the parts with no chain (the encounter
+claims: one batch) fill the gaps and the end. With the last parts' judging sent to the workers too, ``claims
+--quick`` on two workers went from 196.9 s to 170.3 s, side by side (docs/benchmarks.md).
+
 The numbers do not change: a part's results depend only on its own batches, and a batch's rows only on its seeds
 (every chunk is seeded by its encounter index), never on when or where a chunk was fought. Parts are handed back in
 the order they were given. With one local worker nothing is gained (the parent fights), so the parts run one after

@@ -283,11 +283,19 @@ class WorkerDied(ArenaError):
     """Workers kept dying: the run stopped (finished chunks are kept; ``--resume`` continues)."""
 
 
-def _joblib_results(tasks: Iterator[Task], simulator: Any, workers: int) -> Iterator[tuple[Chunk, dict]]:
+LEAD_IN_FLIGHT = 4
+"""How many times more chunks a batch marked ``lead`` keeps in flight on a shared pool than the others
+(:func:`execute`)."""
+
+
+def _joblib_results(
+    tasks: Iterator[Task], simulator: Any, workers: int, lead: bool = False
+) -> Iterator[tuple[Chunk, dict]]:
     from joblib import Parallel, delayed, parallel_config
 
+    in_flight = 2 * (LEAD_IN_FLIGHT if lead else 1)
     with parallel_config(backend="loky", initializer=_worker_init, initargs=(os.getpid(),)):
-        parallel = Parallel(n_jobs=workers, return_as="generator_unordered", pre_dispatch="2*n_jobs")
+        parallel = Parallel(n_jobs=workers, return_as="generator_unordered", pre_dispatch=f"{in_flight}*n_jobs")
     yield from parallel(delayed(run_chunk)(t, simulator) for t in tasks)
 
 
@@ -341,6 +349,7 @@ def execute(
     fields: Sequence[str] | None = None,
     stop: threading.Event | None = None,
     share_pool: bool = False,
+    lead: bool = False,
 ) -> None:
     """Fight ``chunks`` of ``plan`` and hand each finished one to ``sink(chunk, columns)`` (in any order).
 
@@ -351,7 +360,10 @@ def execute(
     size must not change under them); ``cluster`` a Dask scheduler address (connected to for this call) or a client
     of :func:`arena.study.runs.cluster.connect_cluster` (left open). If a worker dies, the event is reported and the
     chunks not yet finished are rerun. ``stop``: set from another thread, the batch stops at its next finished chunk
-    (:class:`Cancelled`).
+    (:class:`Cancelled`). ``lead``: on a pool shared with other batches, this one is on the study's critical path
+    (a chain of batches waiting on each other): it keeps :data:`LEAD_IN_FLIGHT` times as many chunks in flight, so
+    the pool, which takes chunks in the order they come, fights more of its chunks while the others fill the gaps.
+    Where and when a chunk is fought never changes its rows.
     """
     simulator = simulator or EngineSimulator()
     say = on_event or (lambda _msg: None)
@@ -359,7 +371,7 @@ def execute(
     if not share_pool:
         workers = min(workers, max(1, len(left)))
     with cluster_session(cluster or None) as client:
-        _execute(plan, left, sink, workers, client, simulator, say, fields, stop)
+        _execute(plan, left, sink, workers, client, simulator, say, fields, stop, lead)
 
 
 def _execute(
@@ -372,6 +384,7 @@ def _execute(
     say: Callable[[str], None],
     fields: Sequence[str] | None,
     stop: threading.Event | None = None,
+    lead: bool = False,
 ) -> None:
     """The retry loop of :func:`execute` (its client open); ``fields``: the record fields kept."""
     for attempt in range(MAX_RETRIES + 1):
@@ -386,7 +399,7 @@ def _execute(
             elif workers <= 1:
                 results = (run_chunk(t, simulator) for t in tasks)
             else:
-                results = _joblib_results(tasks, simulator, workers)
+                results = _joblib_results(tasks, simulator, workers, lead)
             with _quiet_cancellations():
                 try:
                     for chunk, columns in results:

@@ -178,7 +178,9 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=1.0, help="CPU seconds per chunk")
     parser.add_argument("--fights", default=",".join(FIGHTS), help=f"comma-separated, of: {', '.join(FIGHTS)}")
     parser.add_argument(
-        "--two-at-once", action="store_true", help="also race each contender against itself, two processes at once"
+        "--two-at-once",
+        action="store_true",
+        help="instead, race each contender against a twin of itself: alone, then two processes at once",
     )
     args = parser.parse_args()
     repo = Path(__file__).resolve().parents[1]

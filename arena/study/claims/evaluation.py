@@ -273,8 +273,7 @@ def _evaluate(
         def fight_and_judge(fights: dict[str, Any]) -> Grid:  # judged on the phase's thread, beside other fights
             # The main grid is the study's longest chain (each look's batches wait on the judging of the last):
             # its chunks lead on a shared pool, and the other parts fill the gaps (execute's ``lead``).
-            lead = {"lead": True} if variation is None and fights.get("share_pool") else {}
-            grid = run_grid(quick=quick, n=n, seed=seed, variation=variation, **fights, **lead)
+            grid = run_grid(quick=quick, n=n, seed=seed, variation=variation, lead=variation is None, **fights)
             judge_grid(grid, **fights)  # its hold-out checks computed on the workers
             return grid
 

@@ -360,7 +360,7 @@ def execute(
     size must not change under them); ``cluster`` a Dask scheduler address (connected to for this call) or a client
     of :func:`arena.study.runs.cluster.connect_cluster` (left open). If a worker dies, the event is reported and the
     chunks not yet finished are rerun. ``stop``: set from another thread, the batch stops at its next finished chunk
-    (:class:`Cancelled`). ``lead``: on a pool shared with other batches, this one is on the study's critical path
+    (:class:`Cancelled`). ``lead`` (only with ``share_pool``): this batch is on the study's critical path
     (a chain of batches waiting on each other): it keeps :data:`LEAD_IN_FLIGHT` times as many chunks in flight, so
     the pool, which takes chunks in the order they come, fights more of its chunks while the others fill the gaps.
     Where and when a chunk is fought never changes its rows.
@@ -371,7 +371,7 @@ def execute(
     if not share_pool:
         workers = min(workers, max(1, len(left)))
     with cluster_session(cluster or None) as client:
-        _execute(plan, left, sink, workers, client, simulator, say, fields, stop, lead)
+        _execute(plan, left, sink, workers, client, simulator, say, fields, stop, lead and share_pool)
 
 
 def _execute(
